@@ -1,0 +1,50 @@
+#include "config_options.hpp"
+
+#include "core/config_error.hpp"
+#include "core/config_file.hpp"
+#include "core/config_keys.hpp"
+#include "core/config_validate.hpp"
+
+#include <CLI/CLI.hpp>
+
+namespace ddplab {
+
+ConfigOptions::ConfigOptions(CLI::App& command) : m_command(command)
+{
+    command.add_option("--config", m_configFile, "JSON file with the same keys in snake_case (a preset); flags override it")
+        ->type_name("FILE");
+    for (const ConfigKey& key : configKeys()) {
+        const std::string help = key.help + " [" + key.allowed + "]";
+        CLI::Option* option = nullptr;
+        if (key.type == KeyType::Boolean) {
+            option = command.add_flag(key.flag() + ",!--no-" + key.flag().substr(2), m_flags[key.name], help);
+        } else {
+            option = command.add_option(key.flag(), m_texts[key.name], help);
+            option->type_name(key.type == KeyType::Integer ? "INT"
+                              : key.type == KeyType::Real  ? "NUM"
+                                                           : "TEXT");
+        }
+        option->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+        m_options[key.name] = option;
+    }
+}
+
+Config ConfigOptions::resolve() const
+{
+    Config config;
+    if (!m_configFile.empty())
+        applyJson(config, readConfigFile(m_configFile), "config file \"" + m_configFile + "\"");
+    for (const ConfigKey& key : configKeys()) {
+        const CLI::Option* option = m_options.at(key.name);
+        if (option->count() == 0)
+            continue;
+        if (key.type == KeyType::Boolean)
+            key.assign(config, Json(m_flags.at(key.name)));
+        else
+            assignFromText(config, key, m_texts.at(key.name));
+    }
+    requireValid(config);
+    return config;
+}
+
+}  // namespace ddplab

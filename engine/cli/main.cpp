@@ -1,0 +1,180 @@
+// ddplab-engine: the training engine of DDP Lab.
+//
+//   run      launch a local multi-process run (world_size ranks over Gloo or NCCL)
+//   worker   one rank under torchrun or srun
+//   devices  GPUs, backends and versions, as JSON
+//   shard    the exact per-rank, per-iteration sample indices of DistributedSampler
+//
+// Every subcommand exits with a code from core/exit_codes.hpp; `run` and `worker` speak the
+// JSON Lines event protocol of docs/protocol.md on stdout.
+
+#include "cli/config_options.hpp"
+#include "cli/shard_command.hpp"
+#include "comm/gpu_inventory.hpp"
+#include "comm/worker_identity.hpp"
+#include "core/config_error.hpp"
+#include "core/config_keys.hpp"
+#include "core/events.hpp"
+#include "core/exit_codes.hpp"
+#include "launch/launcher.hpp"
+#include "launch/worker.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstring>
+#include <iostream>
+#include <unistd.h>
+
+namespace ddplab {
+namespace {
+
+// One message for the person on stderr, the same as an event for the program on stdout.
+int fail(EventWriter& events, const std::string& message, const std::string& key, int code)
+{
+    std::cerr << "ddplab-engine: error: " << message << std::endl;
+    events.emit(errorEvent(message, std::nullopt, key, code));
+    return code;
+}
+
+std::string unknownOptionMessage(const std::vector<std::string>& extras, const std::string& command)
+{
+    std::string message;
+    for (const std::string& extra : extras) {
+        if (!message.empty())
+            message += "; ";
+        if (extra.rfind("--", 0) == 0) {
+            const std::string name = extra.substr(2, extra.find('=') == std::string::npos ? std::string::npos : extra.find('=') - 2);
+            const std::string suggestion = suggestKey(name);
+            message += "unknown option " + extra;
+            if (!suggestion.empty())
+                message += " (did you mean " + findConfigKey(suggestion)->flag() + "?)";
+        } else {
+            message += "unexpected argument \"" + extra + "\"";
+        }
+    }
+    return message + "; 'ddplab-engine " + command + " --help' lists the options";
+}
+
+// `run` and `worker`: the stream starts with hello; invalid input ends it with one error.
+// Under torchrun only rank 0 speaks on stdout and writes the events file; the other ranks
+// report their own failure on stderr.
+int runTraining(const std::string& command, const ConfigOptions& options, const CLI::App& sub)
+{
+    const bool isWorker = command == "worker";
+    const std::string role = isWorker ? "worker" : "launcher";
+    EventWriter stream;
+
+    Config config;
+    WorkerIdentity identity;
+    bool speaks = true;  // false on a worker whose rank is not 0
+    try {
+        if (isWorker) {
+            try {
+                identity = identityFromEnvironment();
+            } catch (const ConfigError&) {
+                stream.addFd(STDOUT_FILENO);  // no rank is known: say it on stdout
+                throw;
+            }
+        }
+        speaks = identity.rank == 0;
+        if (speaks)
+            stream.addFd(STDOUT_FILENO);
+        if (!sub.remaining().empty())
+            throw ConfigError("", unknownOptionMessage(sub.remaining(), command));
+        config = options.resolve();
+        if (isWorker && config.worldSize == 1 && identity.worldSize > 1)
+            config.worldSize = identity.worldSize;  // torchrun already says how many
+        if (!config.events.empty() && speaks)
+            stream.appendToFile(config.events);
+    } catch (const ConfigError& error) {
+        stream.emit(helloEvent(role));
+        return fail(stream, error.what(), error.key(), kExitInvalidInput);
+    }
+
+    stream.emit(helloEvent(role));
+    try {
+        if (isWorker)
+            return runWorker(config, identity, stream);
+        return runLauncher(config, stream);
+    } catch (const std::exception& error) {
+        return fail(stream, std::string("internal error: ") + error.what(), "", kExitInternal);
+    }
+}
+
+}  // namespace
+}  // namespace ddplab
+
+int main(int argc, char** argv)
+{
+    using namespace ddplab;
+    CLI::App app{"ddplab-engine " + engineVersion() + ": the training engine of DDP Lab (real multi-process DDP on Gloo/NCCL)",
+                 "ddplab-engine"};
+    app.set_version_flag("--version", "ddplab-engine " + engineVersion() + " (event protocol " +
+                                          std::to_string(kProtocolVersion) + ")");
+    app.require_subcommand(1);
+    app.footer("Exit codes: 0 ok, 1 internal error, 2 invalid input, 3 data error, 4 a rank failed, 5 cancelled.\n"
+               "Events: JSON Lines on stdout, described in docs/protocol.md.");
+
+    CLI::App* run = app.add_subcommand("run", "launch a local run: world_size worker processes over Gloo (CPU) or NCCL (GPU)");
+    ConfigOptions runOptions(*run);
+    run->allow_extras();
+
+    CLI::App* worker = app.add_subcommand("worker", "run one rank under torchrun (--no-python) or srun, from their environment");
+    ConfigOptions workerOptions(*worker);
+    worker->allow_extras();
+
+    CLI::App* devices = app.add_subcommand("devices", "print GPUs, NCCL/Gloo availability and the LibTorch version as JSON");
+
+    ShardRequest shard;
+    CLI::App* shardCommand = app.add_subcommand("shard", "print the exact sample indices of every rank and iteration as JSON");
+    shardCommand->add_option("--num-examples", shard.numExamples, "examples in the dataset")->required()->check(CLI::Range(int64_t(1), int64_t(100'000'000)));
+    shardCommand->add_option("--world-size", shard.worldSize, "ranks")->required()->check(CLI::Range(int64_t(1), int64_t(4096)));
+    shardCommand->add_option("--batch-size", shard.batchSize, "batch size per rank")->required()->check(CLI::Range(int64_t(1), int64_t(100'000'000)));
+    shardCommand->add_flag("--drop-last", shard.dropLast, "DistributedSampler's drop_last");
+    shardCommand->add_flag("--shuffle", shard.shuffle, "shuffle with a permutation seeded by seed + epoch");
+    shardCommand->add_option("--seed", shard.seed, "shuffle seed")->check(CLI::Range(int64_t(0), int64_t(2'147'483'647)));
+    shardCommand->add_option("--epoch", shard.epoch, "epoch (DistributedSampler.set_epoch)")->check(CLI::Range(int64_t(0), int64_t(1'000'000'000)));
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        const std::string command = argc > 1 ? argv[1] : "";
+        if (command == "run" || command == "worker") {
+            EventWriter events;
+            events.addFd(STDOUT_FILENO);
+            events.emit(helloEvent(command == "run" ? "launcher" : "worker"));
+            return fail(events, e.what(), "", kExitInvalidInput);
+        }
+        if (argc == 1) {
+            std::cerr << app.help() << std::endl;
+            return kExitInvalidInput;
+        }
+        std::cerr << "ddplab-engine: error: " << e.what() << "\n(see 'ddplab-engine --help')" << std::endl;
+        return kExitInvalidInput;
+    }
+
+    try {
+        if (*run)
+            return runTraining("run", runOptions, *run);
+        if (*worker)
+            return runTraining("worker", workerOptions, *worker);
+        if (*devices) {
+            std::cout << deviceReport().dump(2) << std::endl;
+            return kExitOk;
+        }
+        if (*shardCommand) {
+            std::cout << shardReport(shard).dump() << std::endl;
+            return kExitOk;
+        }
+    } catch (const std::exception& error) {
+        std::cerr << "ddplab-engine: internal error: " << error.what() << std::endl;
+        return kExitInternal;
+    }
+    return kExitInvalidInput;
+}

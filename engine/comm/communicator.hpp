@@ -1,0 +1,49 @@
+#pragma once
+// The collectives the trainer needs, behind one interface with a Gloo and an NCCL
+// implementation (one backend factory: connect()).
+
+#include "core/config.hpp"
+
+#include <ATen/core/Tensor.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+namespace ddplab {
+
+struct WorkerIdentity;
+
+// A collective in flight; wait() blocks until it finished and throws if it failed.
+class PendingCollective {
+public:
+    virtual ~PendingCollective() = default;
+    virtual void wait() = 0;
+};
+
+class Communicator {
+public:
+    virtual ~Communicator() = default;
+
+    virtual std::string backend() const = 0;  // "gloo" or "nccl"
+    virtual int rank() const = 0;
+    virtual int worldSize() const = 0;
+
+    // Sums `tensor` over all ranks in place; returns at once (overlap with backward).
+    virtual std::unique_ptr<PendingCollective> allReduceSum(at::Tensor& tensor) = 0;
+    virtual void broadcast(at::Tensor& tensor, int root) = 0;
+    virtual void barrier() = 0;
+
+    void allReduceSumNow(at::Tensor& tensor) { allReduceSum(tensor)->wait(); }
+};
+
+// How long a collective may wait for a peer before the rank gives up.
+constexpr std::chrono::seconds kCollectiveTimeout{300};
+
+// Rendezvous through the worker's store, then a Gloo or NCCL group. `backend` is already
+// resolved (never Auto).
+std::unique_ptr<Communicator> connect(BackendKind backend, const WorkerIdentity& identity);
+
+bool ncclBuilt();
+
+}  // namespace ddplab

@@ -1,0 +1,36 @@
+#pragma once
+// Who a worker is and how it finds its peers: filled by the built-in launcher, or read from
+// the environment that torchrun or Slurm set.
+
+#include <cstdint>
+#include <string>
+
+namespace ddplab {
+
+struct Rendezvous {
+    enum class Kind { File, Tcp };
+    Kind kind = Kind::File;
+    std::string storePath;     // File: a FileStore inside the run's private (0700) directory
+    std::string host;          // Tcp: MASTER_ADDR
+    uint16_t port = 0;         // Tcp: MASTER_PORT
+    bool hostsStore = false;   // Tcp: this rank runs the TCPStore server
+    std::string keyPrefix;     // Tcp under torchrun's agent store: "/worker/attempt_N"
+    bool loopbackOnly = true;  // Gloo listens on 127.0.0.1 only (single-node runs)
+};
+
+struct WorkerIdentity {
+    int rank = 0;
+    int worldSize = 1;
+    int localRank = 0;
+    int localWorldSize = 1;
+    std::string launchedBy = "ddplab";  // "ddplab", "torchrun" or "slurm"
+    Rendezvous rendezvous;
+};
+
+// Reads torchrun's (RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT,
+// TORCHELASTIC_USE_AGENT_STORE, TORCHELASTIC_RESTART_COUNT) or Slurm's (SLURM_PROCID,
+// SLURM_NTASKS, SLURM_LOCALID, SLURM_NTASKS_PER_NODE; MASTER_ADDR/MASTER_PORT set by the batch
+// script) environment. Throws ConfigError naming the variable that is missing or wrong.
+WorkerIdentity identityFromEnvironment();
+
+}  // namespace ddplab

@@ -1,0 +1,43 @@
+#include "backend_choice.hpp"
+
+#include "config_error.hpp"
+
+namespace ddplab {
+
+BackendChoice chooseBackend(const Config& config, int localWorldSize, int visibleGpus, bool torchHasCuda,
+                            bool ncclAvailable)
+{
+    const std::string ranks = std::to_string(localWorldSize) + (localWorldSize == 1 ? " rank" : " ranks");
+    const std::string gpus = std::to_string(visibleGpus) + (visibleGpus == 1 ? " GPU" : " GPUs");
+
+    if (config.device == DeviceKind::Cpu)
+        return {BackendKind::Gloo, "CPU ranks: ranks run as CPU processes and communicate over Gloo"};
+
+    if (!torchHasCuda)
+        throw ConfigError("device", "device cuda needs a LibTorch built with CUDA; this engine's LibTorch is CPU-only "
+                                    "(see 'ddplab-engine devices'); use device cpu");
+    if (visibleGpus < 1)
+        throw ConfigError("device", "device cuda but no GPU is visible (CUDA_VISIBLE_DEVICES?); use device cpu");
+
+    const bool gpuPerRank = visibleGpus >= localWorldSize;
+    switch (config.backend) {
+    case BackendKind::Gloo:
+        return {BackendKind::Gloo, "backend gloo was asked for: " + ranks + " on " + gpus + ", gradients cross host memory"};
+    case BackendKind::Nccl:
+        if (!ncclAvailable)
+            throw ConfigError("backend", "backend nccl: this ddplab-engine was built without NCCL; use gloo or auto");
+        if (!gpuPerRank)
+            throw ConfigError("backend", "backend nccl needs one GPU per rank, but " + ranks + " share " + gpus +
+                                             " on this node; use backend gloo (or auto) to share GPUs");
+        return {BackendKind::Nccl, "backend nccl was asked for: each of the " + ranks + " has its own GPU"};
+    case BackendKind::Auto:
+        break;
+    }
+    if (!ncclAvailable)
+        return {BackendKind::Gloo, "auto: this engine was built without NCCL, so GPU ranks use Gloo"};
+    if (!gpuPerRank)
+        return {BackendKind::Gloo, "auto: " + ranks + " share " + gpus + "; NCCL needs a GPU per rank, so Gloo"};
+    return {BackendKind::Nccl, "auto: each of the " + ranks + " has its own GPU, so NCCL"};
+}
+
+}  // namespace ddplab

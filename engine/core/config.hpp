@@ -1,0 +1,93 @@
+#pragma once
+// The settings of one training run, exactly as the engine applies them.
+// Kept free of LibTorch and Qt: the launcher, the workers and the desktop lab all share it.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace ddplab {
+
+enum class WorkloadKind { Toy, Linreg, FashionMnist };
+enum class ModelKind { Mlp, Cnn };
+enum class LrRule { None, Linear, Sqrt, Power };
+enum class OptimizerKind { Sgd, Adam, AdamW, NovoGrad, Lamb, Lars };
+enum class ScheduleKind { Constant, Cosine, Step };
+enum class BackendKind { Auto, Gloo, Nccl };
+enum class DeviceKind { Cpu, Cuda };
+enum class FailureMode { Error, Crash };
+
+// Testing aid (--fail-at RANK:STEP[:crash]): rank `rank` fails when it reaches optimizer step
+// `step`, either by throwing (an orderly error) or by killing itself with SIGKILL (a crash).
+struct FailurePlan {
+    int64_t rank = 0;
+    int64_t step = 1;
+    FailureMode mode = FailureMode::Error;
+};
+
+// Field names are the snake_case keys of a config file in camelCase. configKeys()
+// (config_keys.cpp) is the one table that parses, validates, prints and documents them.
+struct Config {
+    // --- what is trained --------------------------------------------------------------
+    WorkloadKind workload = WorkloadKind::Toy;
+    ModelKind model = ModelKind::Mlp;
+    std::string dataDir = "/usr/share/datasets/fashion-mnist";
+    int64_t numExamples = 256;  // toy and linreg; Fashion-MNIST has 60,000
+    int64_t dim = 8;            // linreg input dimension
+    int64_t experiments = 1;    // independent experiments advanced together (toy, linreg)
+    double noise = 0.0;         // toy: sigma of input/target noise; linreg: target noise
+    int64_t trainSubset = 0;    // Fashion-MNIST: use only the first N training images (0 = all)
+
+    // --- how it is parallelised -------------------------------------------------------
+    int64_t worldSize = 1;      // ranks ("GPUs")
+    int64_t batchSize = 128;    // per rank
+    int64_t gradAccum = 1;      // micro-batches per optimizer step (no_sync on the inner ones)
+    BackendKind backend = BackendKind::Auto;
+    DeviceKind device = DeviceKind::Cpu;
+    int64_t threads = 0;        // intra-op threads per rank; 0 = cores / local ranks
+    double bucketCapMb = 25.0;  // gradient bucket size, as DDP's bucket_cap_mb
+    bool overlap = true;        // all-reduce buckets during backward (false: after backward)
+
+    // --- the order data is seen in ----------------------------------------------------
+    bool shuffle = true;
+    bool dropLast = false;
+    int64_t seed = 0;
+
+    // --- optimisation -------------------------------------------------------------------
+    double lr = 1e-3;                      // the LR tuned for base_batch_size
+    LrRule lrRule = LrRule::None;
+    double lrPower = 0.5;                  // exponent when lr_rule = power
+    std::optional<int64_t> baseBatchSize;  // unset: batch_size
+    OptimizerKind optimizer = OptimizerKind::Sgd;
+    double momentum = 0.0;
+    double dampening = 0.0;
+    bool nesterov = false;
+    double weightDecay = 0.0;
+    double beta1 = 0.9;
+    double beta2 = 0.999;
+    double eps = 1e-8;
+    bool gradAveraging = false;      // NovoGrad
+    double trustCoefficient = 0.001; // LARS
+
+    // --- learning-rate schedule ---------------------------------------------------------
+    int64_t warmupSteps = 0;
+    double warmupEpochs = 0.0;
+    std::optional<double> warmupStartFactor;  // unset: 1 / world_size
+    ScheduleKind schedule = ScheduleKind::Constant;
+    int64_t stepSize = 1;                     // step schedule: decay every N epochs
+    double gamma = 0.1;                       // step schedule: decay factor
+    double minLr = 0.0;                       // cosine schedule floor
+
+    // --- length ---------------------------------------------------------------------------
+    int64_t epochs = 1;
+    int64_t maxSteps = 0;   // stop after this many optimizer steps (0 = no limit)
+    int64_t evalEvery = 0;  // Fashion-MNIST: also evaluate every N steps (0 = per epoch only)
+
+    // --- output ---------------------------------------------------------------------------
+    std::string events;     // also append the event stream to this file
+
+    // --- testing aid ------------------------------------------------------------------------
+    std::optional<FailurePlan> failAt;
+};
+
+}  // namespace ddplab

@@ -1,0 +1,485 @@
+#include "config_keys.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+namespace ddplab {
+namespace {
+
+template <class T>
+using Field = T Config::*;
+
+// ---------------------------------------------------------------------------------------
+// How a received value is shown in an error message: text as typed, JSON as written.
+// ---------------------------------------------------------------------------------------
+std::string describe(const Json& value)
+{
+    if (value.is_number_float()) {
+        const double number = value.get<double>();
+        if (std::isnan(number))
+            return "nan";
+        if (std::isinf(number))
+            return number > 0 ? "inf" : "-inf";
+    }
+    std::string text = value.dump();
+    constexpr size_t kMaxShown = 60;  // a pasted blob should not flood the message
+    if (text.size() > kMaxShown)
+        text = text.substr(0, kMaxShown) + "...";
+    return text;
+}
+
+[[noreturn]] void reject(const std::string& key, const std::string& allowed, const Json& got)
+{
+    throw ConfigError(key, key + " must be " + allowed + " (got " + describe(got) + ")");
+}
+
+std::string formatNumber(double value)
+{
+    std::ostringstream out;
+    out << value;
+    return out.str();
+}
+
+int64_t toInteger(const std::string& key, const std::string& allowed, const Json& value,
+                  int64_t min, int64_t max)
+{
+    int64_t number = 0;
+    if (value.is_number_integer()) {
+        number = value.get<int64_t>();
+    } else if (value.is_number_float()) {
+        // 16.0 in a hand-written file means 16; 16.5 does not.
+        const double real = value.get<double>();
+        if (!std::isfinite(real) || std::floor(real) != real || std::fabs(real) > 9e15)
+            reject(key, allowed, value);
+        number = static_cast<int64_t>(real);
+    } else {
+        reject(key, allowed, value);
+    }
+    if (number < min || number > max)
+        reject(key, allowed, value);
+    return number;
+}
+
+struct RealRange {
+    double min = -INFINITY;
+    bool minInclusive = true;
+    double max = INFINITY;
+    bool maxInclusive = true;
+
+    bool contains(double v) const
+    {
+        const bool aboveMin = minInclusive ? v >= min : v > min;
+        const bool belowMax = maxInclusive ? v <= max : v < max;
+        return aboveMin && belowMax;
+    }
+
+    std::string describe() const
+    {
+        const std::string lower = std::isinf(min) ? "" : formatNumber(min) + (minInclusive ? " <= " : " < ");
+        const std::string upper = std::isinf(max) ? "" : (maxInclusive ? " <= " : " < ") + formatNumber(max);
+        if (lower.empty() && upper.empty())
+            return "a finite number";
+        return "a finite number with " + lower + "value" + upper;
+    }
+};
+
+double toReal(const std::string& key, const std::string& allowed, const Json& value, RealRange range)
+{
+    if (!value.is_number())
+        reject(key, allowed, value);
+    const double number = value.get<double>();
+    if (!std::isfinite(number) || !range.contains(number))
+        reject(key, allowed, value);
+    return number;
+}
+
+// ---------------------------------------------------------------------------------------
+// Key builders: each produces the parsing, printing and wording of one key from one line.
+// ---------------------------------------------------------------------------------------
+ConfigKey integerKey(const std::string& name, Field<int64_t> field, int64_t min, int64_t max,
+                     const std::string& help)
+{
+    ConfigKey key;
+    key.name = name;
+    key.type = KeyType::Integer;
+    key.allowed = "an integer from " + std::to_string(min) + " to " + std::to_string(max);
+    key.help = help;
+    const std::string allowed = key.allowed;
+    key.assign = [=](Config& c, const Json& v) { c.*field = toInteger(name, allowed, v, min, max); };
+    key.read = [=](const Config& c) { return Json(c.*field); };
+    return key;
+}
+
+ConfigKey optionalIntegerKey(const std::string& name, Field<std::optional<int64_t>> field,
+                             int64_t min, int64_t max, const std::string& help)
+{
+    ConfigKey key = integerKey(name, nullptr, min, max, help);
+    key.optional = true;
+    const std::string allowed = key.allowed + " or null";
+    key.allowed = allowed;
+    key.assign = [=](Config& c, const Json& v) {
+        if (v.is_null())
+            c.*field = std::nullopt;
+        else
+            c.*field = toInteger(name, allowed, v, min, max);
+    };
+    key.read = [=](const Config& c) { return (c.*field) ? Json(*(c.*field)) : Json(nullptr); };
+    return key;
+}
+
+ConfigKey realKey(const std::string& name, Field<double> field, RealRange range, const std::string& help)
+{
+    ConfigKey key;
+    key.name = name;
+    key.type = KeyType::Real;
+    key.allowed = range.describe();
+    key.help = help;
+    const std::string allowed = key.allowed;
+    key.assign = [=](Config& c, const Json& v) { c.*field = toReal(name, allowed, v, range); };
+    key.read = [=](const Config& c) { return Json(c.*field); };
+    return key;
+}
+
+ConfigKey optionalRealKey(const std::string& name, Field<std::optional<double>> field, RealRange range,
+                          const std::string& help)
+{
+    ConfigKey key = realKey(name, nullptr, range, help);
+    key.optional = true;
+    const std::string allowed = key.allowed + " or null";
+    key.allowed = allowed;
+    key.assign = [=](Config& c, const Json& v) {
+        if (v.is_null())
+            c.*field = std::nullopt;
+        else
+            c.*field = toReal(name, allowed, v, range);
+    };
+    key.read = [=](const Config& c) { return (c.*field) ? Json(*(c.*field)) : Json(nullptr); };
+    return key;
+}
+
+ConfigKey booleanKey(const std::string& name, Field<bool> field, const std::string& help)
+{
+    ConfigKey key;
+    key.name = name;
+    key.type = KeyType::Boolean;
+    key.allowed = "true or false";
+    key.help = help;
+    key.assign = [=](Config& c, const Json& v) {
+        if (!v.is_boolean())
+            reject(name, "true or false", v);
+        c.*field = v.get<bool>();
+    };
+    key.read = [=](const Config& c) { return Json(c.*field); };
+    return key;
+}
+
+ConfigKey textKey(const std::string& name, Field<std::string> field, const std::string& help)
+{
+    ConfigKey key;
+    key.name = name;
+    key.type = KeyType::Text;
+    key.allowed = "a string";
+    key.help = help;
+    key.assign = [=](Config& c, const Json& v) {
+        if (!v.is_string())
+            reject(name, "a string", v);
+        c.*field = v.get<std::string>();
+    };
+    key.read = [=](const Config& c) { return Json(c.*field); };
+    return key;
+}
+
+template <class Enum>
+ConfigKey choiceKey(const std::string& name, Field<Enum> field,
+                    std::vector<std::pair<std::string, Enum>> choices, const std::string& help)
+{
+    ConfigKey key;
+    key.name = name;
+    key.type = KeyType::Choice;
+    key.help = help;
+    std::string allowed = "one of ";
+    for (size_t i = 0; i < choices.size(); ++i) {
+        allowed += (i ? ", " : "") + choices[i].first;
+        key.choices.push_back(choices[i].first);
+    }
+    key.allowed = allowed;
+    key.assign = [=](Config& c, const Json& v) {
+        if (v.is_string()) {
+            for (const auto& [text, value] : choices) {
+                if (v.get<std::string>() == text) {
+                    c.*field = value;
+                    return;
+                }
+            }
+        }
+        reject(name, allowed, v);
+    };
+    key.read = [=](const Config& c) {
+        for (const auto& [text, value] : choices) {
+            if (c.*field == value)
+                return Json(text);
+        }
+        return Json(nullptr);
+    };
+    return key;
+}
+
+// --fail-at RANK:STEP[:error|crash]
+ConfigKey failAtKey()
+{
+    ConfigKey key;
+    key.name = "fail_at";
+    key.type = KeyType::Text;
+    key.optional = true;
+    key.allowed = "RANK:STEP or RANK:STEP:crash (rank >= 0, step >= 1) or null";
+    key.help = "testing aid: make rank RANK fail at optimizer step STEP (error: throw; crash: SIGKILL itself)";
+    const std::string allowed = key.allowed;
+    key.assign = [=](Config& c, const Json& v) {
+        if (v.is_null()) {
+            c.failAt = std::nullopt;
+            return;
+        }
+        if (!v.is_string())
+            reject("fail_at", allowed, v);
+        std::istringstream in(v.get<std::string>());
+        std::string rankText, stepText, modeText;
+        std::getline(in, rankText, ':');
+        std::getline(in, stepText, ':');
+        std::getline(in, modeText);
+        FailurePlan plan;
+        char* end = nullptr;
+        plan.rank = std::strtoll(rankText.c_str(), &end, 10);
+        const bool rankOk = !rankText.empty() && *end == '\0' && plan.rank >= 0;
+        plan.step = std::strtoll(stepText.c_str(), &end, 10);
+        const bool stepOk = !stepText.empty() && *end == '\0' && plan.step >= 1;
+        if (!rankOk || !stepOk || (modeText != "" && modeText != "error" && modeText != "crash"))
+            reject("fail_at", allowed, v);
+        plan.mode = modeText == "crash" ? FailureMode::Crash : FailureMode::Error;
+        c.failAt = plan;
+    };
+    key.read = [](const Config& c) {
+        if (!c.failAt)
+            return Json(nullptr);
+        return Json(std::to_string(c.failAt->rank) + ":" + std::to_string(c.failAt->step) +
+                    (c.failAt->mode == FailureMode::Crash ? ":crash" : ""));
+    };
+    return key;
+}
+
+constexpr RealRange kPositive{0.0, false, INFINITY, true};
+constexpr RealRange kNonNegative{0.0, true, INFINITY, true};
+constexpr RealRange kUnitOpen{0.0, true, 1.0, false};  // [0, 1)
+constexpr RealRange kAnyFinite{};
+
+std::vector<ConfigKey> buildKeys()
+{
+    constexpr int64_t kMaxRanks = 128;            // a local run forks this many processes
+    constexpr int64_t kMaxBatch = 1'000'000;
+    constexpr int64_t kMaxExamples = 100'000'000;
+    constexpr int64_t kMaxExperiments = 1'000'000;
+    constexpr int64_t kMaxSteps = 1'000'000'000;
+
+    std::vector<ConfigKey> keys;
+    // what is trained
+    keys.push_back(choiceKey<WorkloadKind>("workload", &Config::workload,
+        {{"toy", WorkloadKind::Toy}, {"linreg", WorkloadKind::Linreg}, {"fashion_mnist", WorkloadKind::FashionMnist}},
+        "what to train: the single neuron of seed 000, the linear model of seed 004, or Fashion-MNIST"));
+    keys.push_back(choiceKey<ModelKind>("model", &Config::model, {{"mlp", ModelKind::Mlp}, {"cnn", ModelKind::Cnn}},
+        "Fashion-MNIST model"));
+    keys.push_back(textKey("data_dir", &Config::dataDir, "folder with the Fashion-MNIST *-ubyte.gz files"));
+    keys.push_back(integerKey("num_examples", &Config::numExamples, 1, kMaxExamples,
+        "training examples of the toy and linreg workloads"));
+    keys.push_back(integerKey("dim", &Config::dim, 1, 100'000, "input dimension of the linreg workload"));
+    keys.push_back(integerKey("experiments", &Config::experiments, 1, kMaxExperiments,
+        "independent experiments trained side by side in one run (toy, linreg)"));
+    keys.push_back(realKey("noise", &Config::noise, kNonNegative,
+        "toy: sigma of the Gaussian noise on inputs and targets; linreg: sigma of the target noise"));
+    keys.push_back(integerKey("train_subset", &Config::trainSubset, 0, 60'000,
+        "Fashion-MNIST: train on the first N images only (0 = all 60,000)"));
+    // how it is parallelised
+    keys.push_back(integerKey("world_size", &Config::worldSize, 1, kMaxRanks, "number of ranks (\"GPUs\")"));
+    keys.push_back(integerKey("batch_size", &Config::batchSize, 1, kMaxBatch, "batch size per rank"));
+    keys.push_back(integerKey("grad_accum", &Config::gradAccum, 1, 4096,
+        "micro-batches accumulated per optimizer step; the inner ones skip synchronisation"));
+    keys.push_back(choiceKey<BackendKind>("backend", &Config::backend,
+        {{"auto", BackendKind::Auto}, {"gloo", BackendKind::Gloo}, {"nccl", BackendKind::Nccl}},
+        "collective backend; auto picks NCCL when every rank has its own GPU, else Gloo"));
+    keys.push_back(choiceKey<DeviceKind>("device", &Config::device, {{"cpu", DeviceKind::Cpu}, {"cuda", DeviceKind::Cuda}},
+        "where each rank computes; cuda puts rank r on GPU LOCAL_RANK"));
+    keys.push_back(integerKey("threads", &Config::threads, 0, 1024,
+        "intra-op threads per rank (0 = CPU cores divided by local ranks, at least 1)"));
+    keys.push_back(realKey("bucket_cap_mb", &Config::bucketCapMb, kPositive, "gradient bucket size in MiB, as DDP's"));
+    keys.push_back(booleanKey("overlap", &Config::overlap,
+        "all-reduce each bucket as soon as backward fills it (false: after backward)"));
+    // data order
+    keys.push_back(booleanKey("shuffle", &Config::shuffle, "shuffle like DistributedSampler (permutation seeded with seed + epoch)"));
+    keys.push_back(booleanKey("drop_last", &Config::dropLast, "DistributedSampler's drop_last: drop the tail instead of padding"));
+    keys.push_back(integerKey("seed", &Config::seed, 0, 2'147'483'647, "seed of data, initialisation and shuffling"));
+    // optimisation
+    keys.push_back(realKey("lr", &Config::lr, kPositive, "learning rate tuned for base_batch_size"));
+    keys.push_back(choiceKey<LrRule>("lr_rule", &Config::lrRule,
+        {{"none", LrRule::None}, {"linear", LrRule::Linear}, {"sqrt", LrRule::Sqrt}, {"power", LrRule::Power}},
+        "how the LR follows the effective batch: lr * (effective_batch / base_batch_size)^p, p = 0, 1, 1/2, lr_power"));
+    keys.push_back(realKey("lr_power", &Config::lrPower, RealRange{-4.0, true, 4.0, true},
+        "exponent p of lr_rule = power"));
+    keys.push_back(optionalIntegerKey("base_batch_size", &Config::baseBatchSize, 1, kMaxBatch * kMaxRanks,
+        "the batch size lr was tuned for (default: batch_size)"));
+    keys.push_back(choiceKey<OptimizerKind>("optimizer", &Config::optimizer,
+        {{"sgd", OptimizerKind::Sgd}, {"adam", OptimizerKind::Adam}, {"adamw", OptimizerKind::AdamW},
+         {"novograd", OptimizerKind::NovoGrad}, {"lamb", OptimizerKind::Lamb}, {"lars", OptimizerKind::Lars}},
+        "optimizer"));
+    keys.push_back(realKey("momentum", &Config::momentum, kUnitOpen, "SGD and LARS momentum"));
+    keys.push_back(realKey("dampening", &Config::dampening, kUnitOpen, "SGD dampening"));
+    keys.push_back(booleanKey("nesterov", &Config::nesterov, "SGD Nesterov momentum"));
+    keys.push_back(realKey("weight_decay", &Config::weightDecay, kNonNegative, "weight decay"));
+    keys.push_back(realKey("beta1", &Config::beta1, kUnitOpen, "Adam/AdamW/LAMB/NovoGrad first-moment decay"));
+    keys.push_back(realKey("beta2", &Config::beta2, kUnitOpen, "Adam/AdamW/LAMB/NovoGrad second-moment decay"));
+    keys.push_back(realKey("eps", &Config::eps, kNonNegative, "Adam/AdamW/LAMB/NovoGrad epsilon (0 allowed)"));
+    keys.push_back(booleanKey("grad_averaging", &Config::gradAveraging, "NovoGrad: average m with (1 - beta1)"));
+    keys.push_back(realKey("trust_coefficient", &Config::trustCoefficient, kPositive, "LARS trust coefficient eta"));
+    // schedule
+    keys.push_back(integerKey("warmup_steps", &Config::warmupSteps, 0, kMaxSteps, "linear warmup length in optimizer steps"));
+    keys.push_back(realKey("warmup_epochs", &Config::warmupEpochs, kNonNegative, "linear warmup length in epochs"));
+    keys.push_back(optionalRealKey("warmup_start_factor", &Config::warmupStartFactor, RealRange{0.0, false, 1.0, true},
+        "warmup starts at this fraction of the LR (default 1 / world_size, as LinearLR in seed 003)"));
+    keys.push_back(choiceKey<ScheduleKind>("schedule", &Config::schedule,
+        {{"constant", ScheduleKind::Constant}, {"cosine", ScheduleKind::Cosine}, {"step", ScheduleKind::Step}},
+        "LR schedule after warmup"));
+    keys.push_back(integerKey("step_size", &Config::stepSize, 1, 1'000'000, "step schedule: decay every N epochs"));
+    keys.push_back(realKey("gamma", &Config::gamma, RealRange{0.0, false, 1.0, true}, "step schedule: decay factor"));
+    keys.push_back(realKey("min_lr", &Config::minLr, kNonNegative, "cosine schedule: final LR"));
+    // length
+    keys.push_back(integerKey("epochs", &Config::epochs, 1, 1'000'000, "epochs"));
+    keys.push_back(integerKey("max_steps", &Config::maxSteps, 0, kMaxSteps, "stop after N optimizer steps (0 = no limit)"));
+    keys.push_back(integerKey("eval_every", &Config::evalEvery, 0, kMaxSteps,
+        "Fashion-MNIST: also evaluate every N steps (0 = at the end of each epoch only)"));
+    // output and testing
+    keys.push_back(textKey("events", &Config::events, "also append the JSON Lines event stream to this file"));
+    keys.push_back(failAtKey());
+    return keys;
+}
+
+size_t editDistance(std::string_view a, std::string_view b)
+{
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+}  // namespace
+
+std::string ConfigKey::flag() const
+{
+    std::string text = "--" + name;
+    std::replace(text.begin(), text.end(), '_', '-');
+    return text;
+}
+
+const std::vector<ConfigKey>& configKeys()
+{
+    static const std::vector<ConfigKey> keys = buildKeys();
+    return keys;
+}
+
+const ConfigKey* findConfigKey(std::string_view name)
+{
+    for (const ConfigKey& key : configKeys()) {
+        if (key.name == name)
+            return &key;
+    }
+    return nullptr;
+}
+
+std::string suggestKey(std::string_view unknown)
+{
+    std::string normalised(unknown);
+    std::replace(normalised.begin(), normalised.end(), '-', '_');
+    std::string best;
+    size_t bestDistance = 3;  // farther than this is a different word, not a typo
+    for (const ConfigKey& key : configKeys()) {
+        const size_t distance = editDistance(normalised, key.name);
+        if (distance < bestDistance) {
+            best = key.name;
+            bestDistance = distance;
+        }
+    }
+    return best;
+}
+
+void assignFromText(Config& config, const ConfigKey& key, std::string_view text)
+{
+    const std::string raw(text);
+    switch (key.type) {
+    case KeyType::Integer: {
+        int64_t value = 0;
+        const auto [end, error] = std::from_chars(raw.data(), raw.data() + raw.size(), value);
+        if (raw.empty() || error != std::errc() || end != raw.data() + raw.size())
+            throw ConfigError(key.name, key.name + " must be " + key.allowed + " (got \"" + raw + "\")");
+        key.assign(config, Json(value));
+        return;
+    }
+    case KeyType::Real: {
+        char* end = nullptr;
+        errno = 0;
+        const double value = std::strtod(raw.c_str(), &end);
+        if (raw.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(value))
+            throw ConfigError(key.name, key.name + " must be " + key.allowed + " (got \"" + raw + "\")");
+        key.assign(config, Json(value));
+        return;
+    }
+    case KeyType::Boolean: {
+        std::string lower = raw;
+        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return std::tolower(ch); });
+        if (lower == "true" || lower == "1" || lower == "yes" || lower == "on")
+            key.assign(config, Json(true));
+        else if (lower == "false" || lower == "0" || lower == "no" || lower == "off")
+            key.assign(config, Json(false));
+        else
+            throw ConfigError(key.name, key.name + " must be true or false (got \"" + raw + "\")");
+        return;
+    }
+    case KeyType::Choice:
+    case KeyType::Text:
+        key.assign(config, Json(raw));
+        return;
+    }
+}
+
+void applyJson(Config& config, const Json& object, const std::string& origin)
+{
+    if (!object.is_object())
+        throw ConfigError("", origin + " must hold a JSON object of settings ({\"batch_size\": 16, ...})");
+    for (const auto& [name, value] : object.items()) {
+        const ConfigKey* key = findConfigKey(name);
+        if (!key) {
+            const std::string suggestion = suggestKey(name);
+            throw ConfigError(name, "unknown key \"" + name + "\" in " + origin +
+                                        (suggestion.empty() ? "" : " (did you mean \"" + suggestion + "\"?)"));
+        }
+        key->assign(config, value);
+    }
+}
+
+Json configToJson(const Config& config)
+{
+    Json object = Json::object();
+    for (const ConfigKey& key : configKeys())
+        object[key.name] = key.read(config);
+    return object;
+}
+
+}  // namespace ddplab

@@ -1,0 +1,48 @@
+#pragma once
+// The single table of config keys: each key's name, what it allows, its help text, and how
+// it is read from JSON or command-line text and written back. The CLI, the config-file
+// reader, the `config` event and the desktop lab's parameter panel are all driven by it.
+
+#include "config.hpp"
+#include "config_error.hpp"
+#include "json.hpp"
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ddplab {
+
+enum class KeyType { Integer, Real, Boolean, Choice, Text };
+
+struct ConfigKey {
+    std::string name;      // snake_case JSON key; the flag is --name-with-dashes
+    KeyType type;
+    std::string allowed;   // what values are allowed, in words: used in errors and --help
+    std::string help;
+    std::vector<std::string> choices;  // for KeyType::Choice
+    bool optional = false;             // may be null (unset) and then has a derived default
+    std::function<void(Config&, const Json&)> assign;  // throws ConfigError
+    std::function<Json(const Config&)> read;
+
+    std::string flag() const;  // "--batch-size"
+};
+
+const std::vector<ConfigKey>& configKeys();
+const ConfigKey* findConfigKey(std::string_view name);
+
+// The closest known key to a misspelt one, or "" when nothing is close.
+std::string suggestKey(std::string_view unknown);
+
+// Sets one key from command-line text ("16", "1e-3", "true", "sqrt").
+void assignFromText(Config& config, const ConfigKey& key, std::string_view text);
+
+// Applies every key of a JSON object; unknown keys and bad values throw ConfigError.
+// `origin` names where the object came from for messages ("config file x.json").
+void applyJson(Config& config, const Json& object, const std::string& origin);
+
+// The whole config as JSON in table order (unset optional keys as null).
+Json configToJson(const Config& config);
+
+}  // namespace ddplab

@@ -1,0 +1,138 @@
+#include "derived.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace ddplab {
+namespace {
+constexpr int64_t kFashionMnistTrainImages = 60'000;
+constexpr double kPi = 3.14159265358979323846;
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+}  // namespace
+
+ShardPlan planShards(int64_t numExamples, int64_t worldSize, int64_t batchSize, bool dropLast)
+{
+    // torch.utils.data.distributed.DistributedSampler, verbatim:
+    //   num_samples = ceil((N - K) / K) if drop_last and N % K else ceil(N / K)
+    ShardPlan plan;
+    if (numExamples <= 0 || worldSize <= 0 || batchSize <= 0)
+        return plan;
+    if (dropLast && numExamples % worldSize != 0)
+        plan.samplesPerRank = ceilDiv(numExamples - worldSize, worldSize);
+    else
+        plan.samplesPerRank = ceilDiv(numExamples, worldSize);
+    plan.samplesPerRank = std::max<int64_t>(0, plan.samplesPerRank);
+    plan.totalSize = plan.samplesPerRank * worldSize;
+    plan.paddedSamples = std::max<int64_t>(0, plan.totalSize - numExamples);
+    plan.droppedSamples = std::max<int64_t>(0, numExamples - plan.totalSize);
+    // DataLoader(batch_size=B, drop_last=False) keeps the short last batch.
+    plan.batchesPerEpoch = ceilDiv(plan.samplesPerRank, batchSize);
+    plan.lastBatchSize = plan.batchesPerEpoch > 0 ? plan.samplesPerRank - (plan.batchesPerEpoch - 1) * batchSize : 0;
+    return plan;
+}
+
+int64_t datasetSize(const Config& config)
+{
+    if (config.workload == WorkloadKind::FashionMnist)
+        return config.trainSubset > 0 ? std::min(config.trainSubset, kFashionMnistTrainImages) : kFashionMnistTrainImages;
+    return config.numExamples;
+}
+
+ShardPlan planShards(const Config& config)
+{
+    return planShards(datasetSize(config), config.worldSize, config.batchSize, config.dropLast);
+}
+
+int64_t stepsPerEpoch(const Config& config)
+{
+    return ceilDiv(planShards(config).batchesPerEpoch, config.gradAccum);
+}
+
+int64_t totalSteps(const Config& config)
+{
+    const int64_t all = stepsPerEpoch(config) * config.epochs;
+    return config.maxSteps > 0 ? std::min(all, config.maxSteps) : all;
+}
+
+int64_t effectiveBatchSize(const Config& config)
+{
+    return config.worldSize * config.batchSize * config.gradAccum;
+}
+
+int64_t baseBatchSize(const Config& config)
+{
+    return config.baseBatchSize.value_or(config.batchSize);
+}
+
+double lrRuleExponent(const Config& config)
+{
+    switch (config.lrRule) {
+    case LrRule::None: return 0.0;
+    case LrRule::Linear: return 1.0;
+    case LrRule::Sqrt: return 0.5;
+    case LrRule::Power: return config.lrPower;
+    }
+    return 0.0;
+}
+
+double lrScaleFactor(const Config& config)
+{
+    const double ratio = double(effectiveBatchSize(config)) / double(baseBatchSize(config));
+    return std::pow(ratio, lrRuleExponent(config));
+}
+
+double effectiveLr(const Config& config)
+{
+    return config.lr * lrScaleFactor(config);
+}
+
+double warmupStartFactor(const Config& config)
+{
+    return config.warmupStartFactor.value_or(1.0 / double(config.worldSize));
+}
+
+int64_t warmupStepCount(const Config& config)
+{
+    if (config.warmupSteps > 0)
+        return config.warmupSteps;
+    return int64_t(std::llround(config.warmupEpochs * double(stepsPerEpoch(config))));
+}
+
+double learningRateAt(const Config& config, int64_t step)
+{
+    const double peak = effectiveLr(config);
+    const int64_t warmup = warmupStepCount(config);
+    if (step < warmup) {
+        // torch.optim.lr_scheduler.LinearLR(start_factor, end_factor=1, total_iters=warmup)
+        const double start = warmupStartFactor(config);
+        return peak * (start + (1.0 - start) * double(step) / double(warmup));
+    }
+    const int64_t afterWarmup = step - warmup;
+    switch (config.schedule) {
+    case ScheduleKind::Constant:
+        return peak;
+    case ScheduleKind::Cosine: {
+        const int64_t span = std::max<int64_t>(1, totalSteps(config) - warmup);
+        const double progress = std::min(1.0, double(afterWarmup) / double(span));
+        return config.minLr + (peak - config.minLr) * 0.5 * (1.0 + std::cos(kPi * progress));
+    }
+    case ScheduleKind::Step: {
+        const int64_t decayEvery = config.stepSize * stepsPerEpoch(config);
+        return peak * std::pow(config.gamma, double(afterWarmup / std::max<int64_t>(1, decayEvery)));
+    }
+    }
+    return peak;
+}
+
+std::string lrRuleFormula(const Config& config)
+{
+    std::ostringstream text;
+    text << config.lr;
+    if (config.lrRule != LrRule::None)
+        text << " * (" << effectiveBatchSize(config) << " / " << baseBatchSize(config) << ")^" << lrRuleExponent(config);
+    return text.str();
+}
+
+}  // namespace ddplab

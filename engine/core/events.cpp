@@ -1,0 +1,104 @@
+#include "events.hpp"
+
+#include "config_error.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace ddplab {
+namespace {
+
+// write() may be partial on pipes; retry until the whole line is out or the target fails.
+bool writeAll(int fd, const char* data, size_t size)
+{
+    while (size > 0) {
+        const ssize_t written = ::write(fd, data, size);
+        if (written < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        data += written;
+        size -= size_t(written);
+    }
+    return true;
+}
+
+}  // namespace
+
+EventWriter::~EventWriter()
+{
+    for (const Target& target : m_targets) {
+        if (target.owned)
+            ::close(target.fd);
+    }
+}
+
+void EventWriter::addFd(int fd)
+{
+    m_targets.push_back({fd, false});
+}
+
+void EventWriter::appendToFile(const std::string& path)
+{
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+        throw ConfigError("events", "events file \"" + path + "\" cannot be opened for appending: " + std::strerror(errno));
+    m_targets.push_back({fd, true});
+}
+
+void EventWriter::emit(const Json& event)
+{
+    // Non-finite numbers have no JSON spelling; nlohmann writes them as null, which the
+    // protocol documents as "not a number" (a diverged loss, say).
+    writeLine(event.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n");
+}
+
+void EventWriter::writeLine(const std::string& line)
+{
+    for (auto it = m_targets.begin(); it != m_targets.end();) {
+        if (writeAll(it->fd, line.data(), line.size())) {
+            ++it;
+            continue;
+        }
+        m_lostReader = true;
+        if (it->owned)
+            ::close(it->fd);
+        it = m_targets.erase(it);
+    }
+}
+
+std::string engineVersion()
+{
+    return DDPLAB_VERSION;
+}
+
+Json helloEvent(const std::string& role)
+{
+    Json event;
+    event["type"] = "hello";
+    event["protocol"] = kProtocolVersion;
+    event["engine"] = "ddplab-engine";
+    event["version"] = engineVersion();
+    event["role"] = role;
+    event["pid"] = int64_t(::getpid());
+    return event;
+}
+
+Json errorEvent(const std::string& message, std::optional<int64_t> rank, const std::string& key, int exitCode)
+{
+    Json event;
+    event["type"] = "error";
+    event["message"] = message;
+    if (rank)
+        event["rank"] = *rank;
+    if (!key.empty())
+        event["key"] = key;
+    if (exitCode != 0)
+        event["exit_code"] = exitCode;
+    return event;
+}
+
+}  // namespace ddplab

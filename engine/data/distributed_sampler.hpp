@@ -1,0 +1,26 @@
+#pragma once
+// torch.utils.data.distributed.DistributedSampler followed by DataLoader(batch_size=B),
+// index for index. (LibTorch's C++ DistributedRandomSampler shards differently and is not
+// the definition users meet in Python.)
+
+#include <cstdint>
+#include <vector>
+
+namespace ddplab {
+
+struct SamplerSettings {
+    int64_t numExamples = 0;
+    int64_t worldSize = 1;
+    bool shuffle = true;
+    int64_t seed = 0;
+    bool dropLast = false;
+};
+
+// The indices rank `rank` visits in epoch `epoch` (DistributedSampler.set_epoch(epoch)).
+std::vector<int64_t> rankIndices(const SamplerSettings& settings, int64_t rank, int64_t epoch);
+
+// The same, cut into batches of `batchSize`; the last one may be short.
+std::vector<std::vector<int64_t>> rankBatches(const SamplerSettings& settings, int64_t rank, int64_t epoch,
+                                              int64_t batchSize);
+
+}  // namespace ddplab

@@ -1,0 +1,116 @@
+#include "worker.hpp"
+
+#include "comm/communicator.hpp"
+#include "core/backend_choice.hpp"
+#include "core/config_error.hpp"
+#include "core/config_keys.hpp"
+#include "core/data_error.hpp"
+#include "core/derived.hpp"
+#include "core/events.hpp"
+#include "core/exit_codes.hpp"
+#include "train/trainer.hpp"
+#include "workloads/make_workload.hpp"
+
+#include <ATen/Parallel.h>
+#include <ATen/detail/CUDAHooksInterface.h>
+#include <torch/version.h>
+
+#include <algorithm>
+#include <iostream>
+#include <thread>
+
+namespace ddplab {
+namespace {
+
+int threadsPerRank(const Config& config, const WorkerIdentity& identity)
+{
+    if (config.threads > 0)
+        return int(config.threads);
+    // Ranks on one node share its cores; more threads than cores only adds contention.
+    const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
+    return std::max(1, cores / std::max(1, identity.localWorldSize));
+}
+
+Json configEvent(const Config& config, const WorkerIdentity& identity, const BackendChoice& choice,
+                 const std::string& device, int threads)
+{
+    Config resolved = config;
+    resolved.backend = choice.backend;
+    resolved.baseBatchSize = baseBatchSize(config);
+    resolved.warmupStartFactor = warmupStartFactor(config);
+    const ShardPlan plan = planShards(config);
+
+    Json event;
+    event["type"] = "config";
+    const Json keys = configToJson(resolved);
+    for (const auto& [key, value] : keys.items())
+        event[key] = value;
+    event["effective_batch_size"] = effectiveBatchSize(config);
+    event["lr_effective"] = effectiveLr(config);
+    event["lr_scale"] = lrScaleFactor(config);
+    event["lr_formula"] = lrRuleFormula(config);
+    event["dataset_size"] = datasetSize(config);
+    event["steps_per_epoch"] = stepsPerEpoch(config);
+    event["total_steps"] = totalSteps(config);
+    event["samples_per_rank"] = plan.samplesPerRank;
+    event["padded_samples"] = plan.paddedSamples;
+    event["dropped_samples"] = plan.droppedSamples;
+    event["warmup_steps_resolved"] = warmupStepCount(config);
+    event["backend_reason"] = choice.reason;
+    event["device_name"] = device;
+    event["threads_per_rank"] = threads;
+    event["launched_by"] = identity.launchedBy;
+    event["torch_version"] = TORCH_VERSION;
+    return event;
+}
+
+int report(EventWriter& events, const WorkerIdentity& identity, const std::string& message, const std::string& key,
+           int code)
+{
+    std::cerr << "ddplab-engine: rank " << identity.rank << ": error: " << message << std::endl;
+    events.emit(errorEvent(message, identity.rank, key, code));
+    return code;
+}
+
+}  // namespace
+
+int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter& events)
+{
+    try {
+        if (identity.worldSize != config.worldSize)
+            throw ConfigError("world_size", "world_size is " + std::to_string(config.worldSize) + " but the launcher started " +
+                                                std::to_string(identity.worldSize) + " ranks; pass --world-size " +
+                                                std::to_string(identity.worldSize));
+        const int threads = threadsPerRank(config, identity);
+        at::set_num_threads(threads);
+
+        // Only a CUDA run asks about GPUs: the question itself starts the CUDA runtime.
+        const bool torchHasCuda = config.device == DeviceKind::Cuda && at::detail::getCUDAHooks().hasCUDA();
+        const int gpus = torchHasCuda ? int(at::detail::getCUDAHooks().getNumGPUs()) : 0;
+        const BackendChoice choice = chooseBackend(config, identity.localWorldSize, gpus, torchHasCuda, ncclBuilt());
+        const c10::Device device = config.device == DeviceKind::Cuda
+                                       ? c10::Device(c10::kCUDA, c10::DeviceIndex(identity.localRank % std::max(1, gpus)))
+                                       : c10::Device(c10::kCPU);
+
+        // Data first: a missing file fails fast, before peers wait on this rank.
+        auto workload = makeWorkload(config, device);
+        auto comm = connect(choice.backend, identity);
+        const bool leader = identity.rank == 0;
+        if (leader)
+            events.emit(configEvent(config, identity, choice, device.str(), threads));
+
+        Trainer trainer(config, *workload, *comm, leader ? &events : nullptr);
+        const Json summary = trainer.run();
+        if (leader)
+            events.emit(summary);
+        return kExitOk;
+    } catch (const ConfigError& error) {
+        return report(events, identity, error.what(), error.key(), kExitInvalidInput);
+    } catch (const DataError& error) {
+        return report(events, identity, error.what(), "data_dir", kExitDataError);
+    } catch (const std::exception& error) {
+        return report(events, identity, error.what(), "", kExitRankFailed);
+    }
+}
+
+}  // namespace ddplab

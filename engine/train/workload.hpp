@@ -1,0 +1,71 @@
+#pragma once
+// What the trainer trains: parameters, a dataset addressed by sample index, and a
+// forward/backward pass over a batch of indices. The trainer owns sampling, gradient
+// synchronisation, the optimizer and the metrics; a workload owns the model and its data.
+
+#include "core/json.hpp"
+
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ddplab {
+
+class Communicator;
+
+// One batch gathered from the dataset and placed on the rank's device.
+struct Batch {
+    at::Tensor inputs;
+    at::Tensor targets;
+    int64_t size = 0;
+};
+
+// Sums over the samples of one batch on one rank (divided by the sample count once reduced).
+struct BatchResult {
+    double lossSum = 0.0;   // sum of per-sample losses (averaged over experiments)
+    double correct = 0.0;   // correctly classified samples (classifiers only)
+    double samples = 0.0;
+};
+
+// Validation over the whole test set, already reduced over ranks.
+struct EvalResult {
+    double loss = 0.0;
+    double accuracy = 0.0;
+    int64_t samples = 0;
+};
+
+class Workload {
+public:
+    virtual ~Workload() = default;
+
+    // In registration order; the trainer buckets them in reverse, as DDP does.
+    virtual std::vector<at::Tensor> parameters() = 0;
+
+    virtual int64_t datasetSize() const = 0;
+
+    // > 1: every parameter's first dimension runs over independent experiments.
+    virtual int64_t experiments() const { return 1; }
+
+    virtual bool classifies() const { return false; }
+
+    // Gathers the samples `indices` (a CPU int64 tensor) onto the device: the data time.
+    virtual Batch fetch(const at::Tensor& indices) = 0;
+
+    // Forward, then backward of lossScale * (mean loss, summed over experiments),
+    // accumulating into .grad: the compute time.
+    virtual BatchResult train(const Batch& batch, double lossScale) = 0;
+
+    // Toy and linreg: the trainer tracks the variance of applied updates over experiments.
+    virtual bool tracksUpdateVariance() const { return false; }
+
+    // The test set, every rank evaluating its shard; nullopt when the workload has none.
+    virtual std::optional<EvalResult> evaluate(Communicator& comm) { return std::nullopt; }
+
+    // Workload-specific figures for `step` and `summary` events (toy: mean w).
+    virtual void describeState(Json& event) const {}
+};
+
+}  // namespace ddplab

@@ -1,0 +1,51 @@
+#include "toy_workload.hpp"
+
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+#include <torch/autograd.h>
+
+namespace ddplab {
+
+ToyWorkload::ToyWorkload(const Config& config, const at::Device& device)
+{
+    const int64_t experiments = config.experiments;
+    const int64_t examples = config.numExamples;
+    const auto floats = at::TensorOptions().dtype(at::kFloat);
+    if (config.noise > 0) {
+        // Generated on the CPU from the run's seed so every rank (and device) sees the same data.
+        at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(uint64_t(config.seed));
+        m_inputs = 1.0 + config.noise * at::randn({experiments, examples}, generator, floats);
+        m_targets = config.noise * at::randn({experiments, examples}, generator, floats);
+    } else {
+        m_inputs = at::ones({experiments, examples}, floats);
+        m_targets = at::zeros({experiments, examples}, floats);
+    }
+    m_inputs = m_inputs.to(device);
+    m_targets = m_targets.to(device);
+    m_weights = at::ones({experiments}, floats.device(device)).set_requires_grad(true);
+}
+
+Batch ToyWorkload::fetch(const at::Tensor& indices)
+{
+    const at::Tensor columns = indices.to(m_inputs.device());
+    return {m_inputs.index_select(1, columns), m_targets.index_select(1, columns), indices.numel()};
+}
+
+BatchResult ToyWorkload::train(const Batch& batch, double lossScale)
+{
+    // One L1 loss per experiment; their sum gives every experiment its own gradient.
+    const at::Tensor lossPerExperiment = (m_weights.unsqueeze(1) * batch.inputs - batch.targets).abs().mean(1);
+    (lossPerExperiment.sum() * lossScale).backward();
+
+    BatchResult result;
+    result.samples = double(batch.size);
+    result.lossSum = lossPerExperiment.mean().item<double>() * result.samples;
+    return result;
+}
+
+void ToyWorkload::describeState(Json& event) const
+{
+    event["w_mean"] = m_weights.mean().item<double>();
+}
+
+}  // namespace ddplab
