@@ -145,17 +145,20 @@ int main(int argc, char** argv)
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         const std::string command = argc > 1 ? argv[1] : "";
+        std::string message = e.what();
+        if (e.get_name() == "ConversionError")
+            message += " (on/off settings are switches: --shuffle or --no-shuffle, with no value)";
         if (command == "run" || command == "worker") {
             EventWriter events;
             events.addFd(STDOUT_FILENO);
             events.emit(helloEvent(command == "run" ? "launcher" : "worker"));
-            return fail(events, e.what(), "", kExitInvalidInput);
+            return fail(events, message, "", kExitInvalidInput);
         }
         if (argc == 1) {
             std::cerr << app.help() << std::endl;
             return kExitInvalidInput;
         }
-        std::cerr << "ddplab-engine: error: " << e.what() << "\n(see 'ddplab-engine --help')" << std::endl;
+        std::cerr << "ddplab-engine: error: " << message << "\n(see 'ddplab-engine " << command << " --help')" << std::endl;
         return kExitInvalidInput;
     }
 

@@ -79,11 +79,18 @@ struct RealRange {
 
     std::string describe() const
     {
-        const std::string lower = std::isinf(min) ? "" : formatNumber(min) + (minInclusive ? " <= " : " < ");
-        const std::string upper = std::isinf(max) ? "" : (maxInclusive ? " <= " : " < ") + formatNumber(max);
-        if (lower.empty() && upper.empty())
-            return "a finite number";
-        return "a finite number with " + lower + "value" + upper;
+        const bool hasMin = !std::isinf(min);
+        const bool hasMax = !std::isinf(max);
+        if (hasMin && hasMax && minInclusive && maxInclusive)
+            return "a number from " + formatNumber(min) + " to " + formatNumber(max);
+        std::string text = "a finite number";
+        if (hasMin)
+            text += (minInclusive ? " >= " : " > ") + formatNumber(min);
+        if (hasMin && hasMax)
+            text += " and";
+        if (hasMax)
+            text += (maxInclusive ? " <= " : " < ") + formatNumber(max);
+        return text;
     }
 };
 

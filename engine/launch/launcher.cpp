@@ -131,6 +131,9 @@ private:
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != launcherPid)
             ::_exit(kExitCancelled);
+        // "ddplab-rank3" in ps/top and /proc/PID/comm: which process is which rank.
+        const std::string name = "ddplab-rank" + std::to_string(rank);
+        ::prctl(PR_SET_NAME, name.c_str());
         // Ctrl-C reaches the whole process group; the launcher alone decides how to stop.
         ::signal(SIGINT, SIG_IGN);
         ::signal(SIGTERM, SIG_DFL);
@@ -164,7 +167,7 @@ private:
 
     void supervise()
     {
-        std::optional<Clock::time_point> killAt;
+        Clock::time_point killAt = Clock::time_point::max();  // set when the workers are told to stop
         while (true) {
             pollOnce();
             reap();
@@ -177,12 +180,12 @@ private:
                 else if (std::any_of(m_ranks.begin(), m_ranks.end(), [](const Rank& r) { return r.failed(); }))
                     stopAll(Stop::Failed, killAt);
             }
-            if (killAt && Clock::now() >= *killAt) {
+            if (Clock::now() >= killAt) {
                 for (const Rank& r : m_ranks) {
                     if (!r.exited)
                         ::kill(r.pid, SIGKILL);
                 }
-                killAt.reset();
+                killAt = Clock::time_point::max();
             }
             const bool allExited = std::all_of(m_ranks.begin(), m_ranks.end(), [](const Rank& r) { return r.exited; });
             const bool allDrained = std::all_of(m_ranks.begin(), m_ranks.end(), [](const Rank& r) { return r.fd < 0; });
@@ -191,7 +194,7 @@ private:
         }
     }
 
-    void stopAll(Stop why, std::optional<Clock::time_point>& killAt)
+    void stopAll(Stop why, Clock::time_point& killAt)
     {
         m_stop = why;
         if (why == Stop::Failed)

@@ -1,0 +1,245 @@
+// Every kind of invalid setting is refused with a message that names the key and what is
+// allowed; valid settings resolve as documented; the CLI turns both into events and exit codes.
+
+#include "core/config_error.hpp"
+#include "core/config_keys.hpp"
+#include "core/config_validate.hpp"
+#include "core/exit_codes.hpp"
+#include "support/engine_process.hpp"
+
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace ddplab;
+using ddplab::test::runEngine;
+
+namespace {
+
+// Applies a JSON object of settings and the checks between keys; returns the error or {}.
+std::optional<ConfigError> problemWith(const QByteArray& json)
+{
+    try {
+        Config config;
+        applyJson(config, Json::parse(json.constData()), "test");
+        requireValid(config);
+    } catch (const ConfigError& error) {
+        return error;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+class ConfigValidationTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void rejectsBadJsonValues_data();
+    void rejectsBadJsonValues();
+    void rejectsBadFlagText_data();
+    void rejectsBadFlagText();
+    void acceptsAndRoundTripsValidConfig();
+    void everyKeyHasHelpAndAllowedText();
+    void cliRejectsUnknownFlagWithSuggestion();
+    void cliRejectsMalformedConfigFile();
+    void cliRejectsUnreadableConfigFile();
+    void cliReportsInvalidFlagValueAsEvent();
+    void cliFlagsOverrideConfigFile();
+};
+
+void ConfigValidationTest::rejectsBadJsonValues_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("message");
+
+    QTest::newRow("batch_size zero") << QByteArray(R"({"batch_size": 0})") << "batch_size" << "an integer from 1 to 1000000";
+    QTest::newRow("batch_size negative") << QByteArray(R"({"batch_size": -3})") << "batch_size" << "(got -3)";
+    QTest::newRow("batch_size fractional") << QByteArray(R"({"batch_size": 16.5})") << "batch_size" << "(got 16.5)";
+    QTest::newRow("batch_size as text") << QByteArray(R"({"batch_size": "16"})") << "batch_size" << "an integer";
+    QTest::newRow("world_size zero") << QByteArray(R"({"world_size": 0})") << "world_size" << "an integer from 1 to 128";
+    QTest::newRow("world_size too many") << QByteArray(R"({"world_size": 129})") << "world_size" << "(got 129)";
+    QTest::newRow("lr negative") << QByteArray(R"({"lr": -0.1})") << "lr" << "a finite number > 0";
+    QTest::newRow("lr zero") << QByteArray(R"({"lr": 0})") << "lr" << "> 0 (got 0)";
+    QTest::newRow("lr as text") << QByteArray(R"({"lr": "fast"})") << "lr" << "(got \"fast\")";
+    QTest::newRow("epochs zero") << QByteArray(R"({"epochs": 0})") << "epochs" << "an integer from 1";
+    QTest::newRow("num_examples zero") << QByteArray(R"({"num_examples": 0})") << "num_examples" << "an integer from 1";
+    QTest::newRow("experiments zero") << QByteArray(R"({"experiments": 0})") << "experiments" << "an integer from 1";
+    QTest::newRow("noise negative") << QByteArray(R"({"noise": -1})") << "noise" << ">= 0";
+    QTest::newRow("momentum one") << QByteArray(R"({"momentum": 1})") << "momentum" << ">= 0 and < 1";
+    QTest::newRow("unknown workload") << QByteArray(R"({"workload": "imagenet"})") << "workload"
+                                      << "one of toy, linreg, fashion_mnist (got \"imagenet\")";
+    QTest::newRow("unknown optimizer") << QByteArray(R"({"optimizer": "rmsprop"})") << "optimizer"
+                                       << "one of sgd, adam, adamw, novograd, lamb, lars";
+    QTest::newRow("unknown lr rule") << QByteArray(R"({"lr_rule": "cube"})") << "lr_rule" << "one of none, linear, sqrt, power";
+    QTest::newRow("unknown backend") << QByteArray(R"({"backend": "mpi"})") << "backend" << "one of auto, gloo, nccl";
+    QTest::newRow("shuffle as text") << QByteArray(R"({"shuffle": "yes"})") << "shuffle" << "true or false";
+    QTest::newRow("unknown key") << QByteArray(R"({"batchsize": 16})") << "batchsize" << "did you mean \"batch_size\"";
+    QTest::newRow("unknown key far off") << QByteArray(R"({"colour": 1})") << "colour" << "unknown key \"colour\" in test";
+    QTest::newRow("fail_at malformed") << QByteArray(R"({"fail_at": "x"})") << "fail_at" << "RANK:STEP";
+    QTest::newRow("fail_at beyond world") << QByteArray(R"({"world_size": 2, "fail_at": "2:1"})") << "fail_at"
+                                          << "ranks are 0 to 1";
+    QTest::newRow("nccl on cpu") << QByteArray(R"({"backend": "nccl"})") << "backend" << "needs device cuda";
+    QTest::newRow("two warmups") << QByteArray(R"({"warmup_steps": 5, "warmup_epochs": 1})") << "warmup_steps" << "not both";
+    QTest::newRow("nesterov without momentum") << QByteArray(R"({"nesterov": true})") << "nesterov" << "momentum > 0";
+    QTest::newRow("experiments on fashion") << QByteArray(R"({"workload": "fashion_mnist", "experiments": 4})") << "experiments"
+                                            << "needs workload toy or linreg";
+    QTest::newRow("too much data") << QByteArray(R"({"experiments": 1000000, "num_examples": 1000})") << "experiments"
+                                   << "at most 200000000";
+    QTest::newRow("nothing left to train") << QByteArray(R"({"num_examples": 1, "world_size": 2, "drop_last": true})")
+                                           << "num_examples" << "leaves no sample";
+}
+
+void ConfigValidationTest::rejectsBadJsonValues()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, key);
+    QFETCH(QString, message);
+    const auto error = problemWith(json);
+    QVERIFY2(error.has_value(), json.constData());
+    QCOMPARE(QString::fromStdString(error->key()), key);
+    QVERIFY2(QString::fromStdString(error->what()).contains(message), error->what());
+}
+
+void ConfigValidationTest::rejectsBadFlagText_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("lr nan") << "lr" << "nan" << "lr must be a finite number > 0 (got \"nan\")";
+    QTest::newRow("lr inf") << "lr" << "inf" << "(got \"inf\")";
+    QTest::newRow("lr trailing junk") << "lr" << "1e-3x" << "(got \"1e-3x\")";
+    QTest::newRow("batch_size word") << "batch_size" << "abc" << "batch_size must be an integer from 1 to 1000000 (got \"abc\")";
+    QTest::newRow("batch_size empty") << "batch_size" << "" << "(got \"\")";
+    QTest::newRow("world_size fraction") << "world_size" << "2.5" << "(got \"2.5\")";
+    QTest::newRow("shuffle maybe") << "shuffle" << "maybe" << "shuffle must be true or false";
+}
+
+void ConfigValidationTest::rejectsBadFlagText()
+{
+    QFETCH(QString, key);
+    QFETCH(QString, text);
+    QFETCH(QString, message);
+    const ConfigKey* configKey = findConfigKey(key.toStdString());
+    QVERIFY(configKey);
+    Config config;
+    try {
+        assignFromText(config, *configKey, text.toStdString());
+        QFAIL("accepted invalid text");
+    } catch (const ConfigError& error) {
+        QCOMPARE(QString::fromStdString(error.key()), key);
+        QVERIFY2(QString::fromStdString(error.what()).contains(message), error.what());
+    }
+}
+
+void ConfigValidationTest::acceptsAndRoundTripsValidConfig()
+{
+    Config config;
+    applyJson(config,
+              Json::parse(R"({"world_size": 8, "batch_size": 16, "lr": 0.001, "lr_rule": "sqrt", "shuffle": false,
+                              "base_batch_size": 16, "experiments": 1000, "noise": 1.0, "fail_at": "3:2:crash"})"),
+              "test");
+    requireValid(config);
+    QCOMPARE(config.worldSize, int64_t(8));
+    QCOMPARE(config.batchSize, int64_t(16));
+    QCOMPARE(config.lrRule, LrRule::Sqrt);
+    QCOMPARE(config.shuffle, false);
+    QCOMPARE(config.baseBatchSize.value(), int64_t(16));
+    QVERIFY(config.failAt.has_value());
+    QCOMPARE(config.failAt->rank, int64_t(3));
+    QCOMPARE(config.failAt->step, int64_t(2));
+    QCOMPARE(config.failAt->mode, FailureMode::Crash);
+
+    // What the `config` event prints reads back to the same settings.
+    Config reread;
+    applyJson(reread, configToJson(config), "round trip");
+    QCOMPARE(QString::fromStdString(configToJson(reread).dump()), QString::fromStdString(configToJson(config).dump()));
+
+    // Defaults: seed 000's set-up, shuffle on with seed 0, base batch = batch.
+    const Config defaults;
+    QCOMPARE(defaults.shuffle, true);
+    QCOMPARE(defaults.seed, int64_t(0));
+    QVERIFY(!defaults.baseBatchSize.has_value());
+    QCOMPARE(defaults.numExamples, int64_t(256));
+}
+
+void ConfigValidationTest::everyKeyHasHelpAndAllowedText()
+{
+    QVERIFY(configKeys().size() >= 40);
+    for (const ConfigKey& key : configKeys()) {
+        QVERIFY2(!key.help.empty(), key.name.c_str());
+        QVERIFY2(!key.allowed.empty(), key.name.c_str());
+        QVERIFY2(key.flag().find('_') == std::string::npos, key.name.c_str());
+    }
+}
+
+void ConfigValidationTest::cliRejectsUnknownFlagWithSuggestion()
+{
+    const auto result = runEngine({QStringLiteral("run"), QStringLiteral("--batchsize"), QStringLiteral("16")});
+    QCOMPARE(result.exitCode, int(kExitInvalidInput));
+    QCOMPARE(result.events.size(), 2);
+    QCOMPARE(result.events[0].value(QStringLiteral("type")).toString(), QStringLiteral("hello"));
+    const QString message = result.events[1].value(QStringLiteral("message")).toString();
+    QVERIFY2(message.contains(QStringLiteral("unknown option --batchsize")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("did you mean --batch-size?")), qPrintable(message));
+    QVERIFY(result.stderrText.contains("unknown option --batchsize"));
+}
+
+void ConfigValidationTest::cliRejectsMalformedConfigFile()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("broken.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("{\n  \"batch_size\": 16,\n  \"lr\": \n}\n");
+    file.close();
+    const auto result = runEngine({QStringLiteral("run"), QStringLiteral("--config"), path});
+    QCOMPARE(result.exitCode, int(kExitInvalidInput));
+    const QJsonObject error = result.last(QStringLiteral("error"));
+    QCOMPARE(error.value(QStringLiteral("key")).toString(), QStringLiteral("config"));
+    const QString message = error.value(QStringLiteral("message")).toString();
+    QVERIFY2(message.contains(QStringLiteral("is not valid JSON")) && message.contains(QStringLiteral("line 4")),
+             qPrintable(message));
+}
+
+void ConfigValidationTest::cliRejectsUnreadableConfigFile()
+{
+    const auto result = runEngine({QStringLiteral("run"), QStringLiteral("--config"), QStringLiteral("/nonexistent/preset.json")});
+    QCOMPARE(result.exitCode, int(kExitInvalidInput));
+    const QString message = result.last(QStringLiteral("error")).value(QStringLiteral("message")).toString();
+    QVERIFY2(message.contains(QStringLiteral("/nonexistent/preset.json")) && message.contains(QStringLiteral("No such file")),
+             qPrintable(message));
+}
+
+void ConfigValidationTest::cliReportsInvalidFlagValueAsEvent()
+{
+    const auto result = runEngine({QStringLiteral("run"), QStringLiteral("--world-size"), QStringLiteral("0")});
+    QCOMPARE(result.exitCode, int(kExitInvalidInput));
+    const QJsonObject error = result.last(QStringLiteral("error"));
+    QCOMPARE(error.value(QStringLiteral("key")).toString(), QStringLiteral("world_size"));
+    QCOMPARE(error.value(QStringLiteral("exit_code")).toInt(), int(kExitInvalidInput));
+    QVERIFY(result.ofType(QStringLiteral("config")).isEmpty());
+}
+
+void ConfigValidationTest::cliFlagsOverrideConfigFile()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("preset.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"batch_size": 64, "lr": 0.5, "world_size": 2, "num_examples": 128})");
+    file.close();
+    const auto result = runEngine({QStringLiteral("run"), QStringLiteral("--config"), path, QStringLiteral("--lr"),
+                                   QStringLiteral("0.25")});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.summaryText()));
+    const QJsonObject config = result.first(QStringLiteral("config"));
+    QCOMPARE(config.value(QStringLiteral("batch_size")).toInt(), 64);  // from the file
+    QCOMPARE(config.value(QStringLiteral("lr")).toDouble(), 0.25);     // the flag wins
+    QCOMPARE(config.value(QStringLiteral("world_size")).toInt(), 2);
+    QCOMPARE(config.value(QStringLiteral("effective_batch_size")).toInt(), 128);
+    QCOMPARE(config.value(QStringLiteral("steps_per_epoch")).toInt(), 1);
+}
+
+QTEST_GUILESS_MAIN(ConfigValidationTest)
+#include "tst_config_validation.moc"

@@ -1,0 +1,90 @@
+#include "engine_process.hpp"
+
+#include <QFileInfo>
+#include <QJsonDocument>
+
+namespace ddplab::test {
+
+QString enginePath()
+{
+    const QByteArray fromEnvironment = qgetenv("DDPLAB_ENGINE");
+    return fromEnvironment.isEmpty() ? QStringLiteral(DDPLAB_ENGINE_PATH) : QString::fromLocal8Bit(fromEnvironment);
+}
+
+QList<QJsonObject> parseEvents(const QByteArray& text, QList<QByteArray>* badLines)
+{
+    QList<QJsonObject> events;
+    for (const QByteArray& line : text.split('\n')) {
+        if (line.trimmed().isEmpty())
+            continue;
+        QJsonParseError error{};
+        const QJsonDocument document = QJsonDocument::fromJson(line, &error);
+        if (error.error != QJsonParseError::NoError || !document.isObject()) {
+            if (badLines)
+                badLines->append(line);
+            continue;
+        }
+        events.append(document.object());
+    }
+    return events;
+}
+
+QList<QJsonObject> EngineResult::ofType(const QString& type) const
+{
+    QList<QJsonObject> matching;
+    for (const QJsonObject& event : events) {
+        if (event.value(QStringLiteral("type")).toString() == type)
+            matching.append(event);
+    }
+    return matching;
+}
+
+QJsonObject EngineResult::first(const QString& type) const
+{
+    const auto matching = ofType(type);
+    return matching.isEmpty() ? QJsonObject() : matching.first();
+}
+
+QJsonObject EngineResult::last(const QString& type) const
+{
+    const auto matching = ofType(type);
+    return matching.isEmpty() ? QJsonObject() : matching.last();
+}
+
+QString EngineResult::summaryText() const
+{
+    QString text = QStringLiteral("exit code %1%2; stderr: %3").arg(exitCode).arg(crashed ? QStringLiteral(" (crashed)") : QString())
+                       .arg(QString::fromLocal8Bit(stderrText.right(2000)));
+    if (!events.isEmpty())
+        text += QStringLiteral("; last event: ") + QString::fromUtf8(QJsonDocument(events.last()).toJson(QJsonDocument::Compact));
+    return text;
+}
+
+EngineResult collect(QProcess& process)
+{
+    EngineResult result;
+    result.crashed = process.exitStatus() == QProcess::CrashExit;
+    result.exitCode = process.exitCode();
+    result.events = parseEvents(process.readAllStandardOutput(), &result.badLines);
+    result.stderrText = process.readAllStandardError();
+    return result;
+}
+
+EngineResult runEngine(const QStringList& arguments, int timeoutMs, const QProcessEnvironment& environment)
+{
+    QProcess process;
+    process.setProcessEnvironment(environment);
+    process.start(enginePath(), arguments);
+    EngineResult result;
+    if (!process.waitForStarted(30000)) {
+        result.stderrText = "could not start " + enginePath().toLocal8Bit();
+        return result;
+    }
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished();
+    }
+    return collect(process);
+}
+
+}  // namespace ddplab::test

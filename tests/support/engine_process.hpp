@@ -1,0 +1,38 @@
+#pragma once
+// Running ddplab-engine from a test and reading what it said.
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QList>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+namespace ddplab::test {
+
+QString enginePath();
+
+struct EngineResult {
+    int exitCode = -1;
+    bool crashed = false;
+    QList<QJsonObject> events;  // stdout, one JSON object per line
+    QList<QByteArray> badLines; // stdout lines that were not JSON objects
+    QByteArray stderrText;
+
+    QList<QJsonObject> ofType(const QString& type) const;
+    QJsonObject first(const QString& type) const;  // empty when absent
+    QJsonObject last(const QString& type) const;
+    QString summaryText() const;  // for failure messages: exit code, stderr, last event
+};
+
+// Runs `ddplab-engine <arguments>` to completion (the timeout is a safety net, not a check).
+EngineResult runEngine(const QStringList& arguments, int timeoutMs = 300000,
+                       const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment());
+
+// Reads what a finished (or killed) engine process said.
+EngineResult collect(QProcess& process);
+
+// Parses JSON Lines text.
+QList<QJsonObject> parseEvents(const QByteArray& text, QList<QByteArray>* badLines = nullptr);
+
+}  // namespace ddplab::test

@@ -1,0 +1,20 @@
+#pragma once
+// Reading /proc: which processes exist, whose children they are, what they are called. Lets
+// the fault tests prove that nothing of a run is left running.
+
+#include <QList>
+#include <QString>
+
+namespace ddplab::test {
+
+// Processes whose command line contains `marker` as one of its arguments, or part of one.
+QList<qint64> processesWithArgument(const QString& marker);
+
+QList<qint64> childrenOf(qint64 pid);
+
+QString processName(qint64 pid);  // /proc/PID/comm, "" when gone
+
+// Alive and not a zombie.
+bool isRunning(qint64 pid);
+
+}  // namespace ddplab::test
