@@ -96,10 +96,8 @@ int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter&
         auto workload = makeWorkload(config, device);
         auto comm = connect(choice.backend, identity);
         const bool leader = identity.rank == 0;
-        if (leader)
-            events.emit(configEvent(config, identity, choice, device.str(), threads));
-
-        Trainer trainer(config, *workload, *comm, leader ? &events : nullptr);
+        Trainer trainer(config, *workload, *comm, leader ? &events : nullptr,
+                        leader ? configEvent(config, identity, choice, device.str(), threads) : Json());
         const Json summary = trainer.run();
         if (leader)
             events.emit(summary);

@@ -77,8 +77,8 @@ void failIfPlanned(const Config& config, int rank, int64_t step)
 
 }  // namespace
 
-Trainer::Trainer(const Config& config, Workload& workload, Communicator& comm, EventWriter* events)
-    : m_config(config), m_workload(workload), m_comm(comm), m_events(events)
+Trainer::Trainer(const Config& config, Workload& workload, Communicator& comm, EventWriter* events, Json configEvent)
+    : m_config(config), m_workload(workload), m_comm(comm), m_events(events), m_configEvent(std::move(configEvent))
 {
 }
 
@@ -102,6 +102,20 @@ Json Trainer::run()
         return n;
     }();
     const at::Device device = parameters.front().device();
+    if (m_events) {
+        // The model's shape and DDP's bucket plan belong to the resolved configuration.
+        m_configEvent["parameter_count"] = parameterCount;
+        m_configEvent["parameter_tensors"] = int64_t(parameters.size());
+        Json buckets = Json::array();
+        for (const auto& bucket : sync.bucketLayout()) {
+            int64_t elements = 0;
+            for (size_t index : bucket)
+                elements += parameters[index].numel();
+            buckets.push_back({{"parameters", bucket}, {"elements", elements}});
+        }
+        m_configEvent["buckets"] = buckets;
+        m_events->emit(m_configEvent);
+    }
 
     UpdateStatistics updateStats;
     NoiseScaleEstimator noiseScale;
@@ -180,7 +194,11 @@ Json Trainer::run()
             lastAccuracy = sums[1] / globalSamples;
             samplesSeen += globalSamples;
             const int K = m_comm.worldSize();
-            noiseScale.add(sums[3] / K, globalSquaredNorm, globalSamples / K, globalSamples);
+            // The estimator reasons about mean per-sample gradients; a summed loss's gradient is
+            // that mean times the samples behind each (micro-)batch.
+            const double gradScale = m_workload.sumsLoss() ? local.samples / double(micro) : 1.0;
+            const double toMean = 1.0 / (gradScale * gradScale);
+            noiseScale.add(sums[3] / K * toMean, globalSquaredNorm * toMean, globalSamples / K, globalSamples);
 
             ++step;
             const double stepMs = millisecondsSince(stepStart);
@@ -204,7 +222,7 @@ Json Trainer::run()
                 if (noiseScale.ready()) {
                     event["noise_scale"] = noiseScale.simpleNoiseScale();
                     // What SGD's update variance per parameter would be at this LR and batch.
-                    event["update_var_estimate"] = lr * lr * noiseScale.traceSigma() /
+                    event["update_var_estimate"] = (lr * gradScale) * (lr * gradScale) * noiseScale.traceSigma() /
                                                    (double(parameterCount) * globalSamples);
                 }
                 m_workload.describeState(event);

@@ -14,8 +14,9 @@ class Workload;
 
 class Trainer {
 public:
-    // `events` is rank 0's event stream, nullptr on the other ranks.
-    Trainer(const Config& config, Workload& workload, Communicator& comm, EventWriter* events);
+    // `events` is rank 0's event stream, nullptr on the other ranks. Rank 0 emits
+    // `configEvent` once the model is known, completed with its parameters and buckets.
+    Trainer(const Config& config, Workload& workload, Communicator& comm, EventWriter* events, Json configEvent = {});
 
     Json run();
 
@@ -24,6 +25,7 @@ private:
     Workload& m_workload;
     Communicator& m_comm;
     EventWriter* m_events;
+    Json m_configEvent;
 };
 
 }  // namespace ddplab

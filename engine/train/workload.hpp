@@ -58,6 +58,10 @@ public:
     // accumulating into .grad: the compute time.
     virtual BatchResult train(const Batch& batch, double lossScale) = 0;
 
+    // True when the loss is summed over the batch (linreg, as seed 004) rather than averaged:
+    // the gradient is then the per-sample mean times the batch size.
+    virtual bool sumsLoss() const { return false; }
+
     // Toy and linreg: the trainer tracks the variance of applied updates over experiments.
     virtual bool tracksUpdateVariance() const { return false; }
 

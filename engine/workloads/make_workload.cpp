@@ -1,5 +1,6 @@
 #include "make_workload.hpp"
 
+#include "linreg_workload.hpp"
 #include "toy_workload.hpp"
 
 #include <stdexcept>
@@ -12,6 +13,7 @@ std::unique_ptr<Workload> makeWorkload(const Config& config, const c10::Device& 
     case WorkloadKind::Toy:
         return std::make_unique<ToyWorkload>(config, device);
     case WorkloadKind::Linreg:
+        return std::make_unique<LinregWorkload>(config, device);
     case WorkloadKind::FashionMnist:
         break;
     }

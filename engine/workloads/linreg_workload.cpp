@@ -1,0 +1,56 @@
+#include "linreg_workload.hpp"
+
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+#include <torch/autograd.h>
+
+namespace ddplab {
+namespace {
+// Inputs are N(0, 0.1^2): small enough that seed 004's lr 1 on a loss summed over 10
+// examples is a stable step (the largest curvature is about 2 * 0.01 (sqrt(10) + sqrt(dim))^2,
+// well below 2 / lr). There is no intercept: its curvature would be 2 B whatever the inputs.
+constexpr double kInputScale = 0.1;
+// The starting weights: small and different per experiment.
+constexpr double kInitScale = 0.1;
+}  // namespace
+
+LinregWorkload::LinregWorkload(const Config& config, const at::Device& device)
+{
+    const int64_t experiments = config.experiments;
+    const int64_t examples = config.numExamples;
+    const int64_t dim = config.dim;
+    const auto floats = at::TensorOptions().dtype(at::kFloat);
+    // One generator, fixed order of draws: tests/tools/make_linreg_goldens.py replays it in
+    // Python to get the same data and the same start.
+    at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(uint64_t(config.seed));
+    const at::Tensor trueWeight = at::randn({experiments, dim}, generator, floats);
+    m_inputs = kInputScale * at::randn({experiments, examples, dim}, generator, floats);
+    const at::Tensor noise = at::randn({experiments, examples}, generator, floats);
+    m_targets = (m_inputs * trueWeight.unsqueeze(1)).sum(2) + config.noise * noise;
+    const at::Tensor startWeight = kInitScale * at::randn({experiments, dim}, generator, floats);
+
+    m_inputs = m_inputs.to(device);
+    m_targets = m_targets.to(device);
+    m_weight = startWeight.to(device).set_requires_grad(true);
+}
+
+Batch LinregWorkload::fetch(const at::Tensor& indices)
+{
+    const at::Tensor rows = indices.to(m_inputs.device());
+    return {m_inputs.index_select(1, rows), m_targets.index_select(1, rows), indices.numel()};
+}
+
+BatchResult LinregWorkload::train(const Batch& batch, double lossScale)
+{
+    // [E, B, dim] . [E, dim] -> [E, B]
+    const at::Tensor predictions = (batch.inputs * m_weight.unsqueeze(1)).sum(2);
+    const at::Tensor squaredErrors = (predictions - batch.targets).pow(2);
+    (squaredErrors.sum() * lossScale).backward();  // summed over the batch and the experiments
+
+    BatchResult result;
+    result.samples = double(batch.size);
+    result.lossSum = squaredErrors.sum().item<double>() / double(m_weight.size(0));
+    return result;
+}
+
+}  // namespace ddplab
