@@ -1,6 +1,8 @@
 #include "launcher.hpp"
 
+#include "core/data_error.hpp"
 #include "core/events.hpp"
+#include "data/fashion_mnist_files.hpp"
 #include "core/exit_codes.hpp"
 #include "run_directory.hpp"
 #include "worker.hpp"
@@ -83,6 +85,17 @@ public:
 
     int run()
     {
+        // Read the data once, here: a broken file is reported before any rank starts, and the
+        // forked ranks share these pages instead of each decompressing its own copy.
+        if (m_config.workload == WorkloadKind::FashionMnist) {
+            try {
+                loadFashionMnist(m_config.dataDir);
+            } catch (const DataError& error) {
+                std::cerr << "ddplab-engine: error: " << error.what() << std::endl;
+                m_events.emit(errorEvent(error.what(), std::nullopt, "data_dir", kExitDataError));
+                return kExitDataError;
+            }
+        }
         RunDirectory directory;
         setUpSignals();
         for (int r = 0; r < m_config.worldSize; ++r)

@@ -3,22 +3,17 @@
 #include "comm/communicator.hpp"
 #include "core/derived.hpp"
 #include "core/events.hpp"
-#include "core/noise_scale.hpp"
 #include "data/distributed_sampler.hpp"
 #include "gradient_sync.hpp"
 #include "optim/optimizer_factory.hpp"
-#include "update_statistics.hpp"
-#include "workload.hpp"
 
 #include <ATen/ATen.h>
 #include <torch/optim/optimizer.h>
 #include <torch/utils.h>
 
-#include <chrono>
 #include <cmath>
-#include <limits>
-#include <optional>
 #include <csignal>
+#include <limits>
 #include <stdexcept>
 
 namespace ddplab {
@@ -82,199 +77,251 @@ Trainer::Trainer(const Config& config, Workload& workload, Communicator& comm, E
 {
 }
 
+Trainer::~Trainer() = default;
+
 Json Trainer::run()
 {
     const Config& c = m_config;
-    const std::vector<at::Tensor> parameters = m_workload.parameters();
-    broadcastParameters(parameters, m_comm);
+    m_parameters = m_workload.parameters();
+    for (const at::Tensor& p : m_parameters)
+        m_parameterCount += p.numel();
+    broadcastParameters(m_parameters, m_comm);
+    m_optimizer = makeOptimizer(c, m_parameters);
+    m_sync = std::make_unique<GradientSync>(m_parameters, m_comm, c.bucketCapMb, c.overlap);
+    emitConfig();
 
-    auto optimizer = makeOptimizer(c, parameters);
-    GradientSync sync(parameters, m_comm, c.bucketCapMb, c.overlap);
     const SamplerSettings sampler{m_workload.datasetSize(), c.worldSize, c.shuffle, c.seed, c.dropLast};
     const int64_t stepLimit = totalSteps(c);
-    const int64_t experiments = m_workload.experiments();
+    const auto runStart = Clock::now();
+    double trainingSeconds = 0.0, samplesSeen = 0.0;
+    StepRecord last;
+    last.loss = last.accuracy = std::numeric_limits<double>::quiet_NaN();
+
+    int64_t epoch = 0;
+    for (; epoch < c.epochs && m_step < stepLimit; ++epoch) {
+        const auto batches = rankBatches(sampler, m_comm.rank(), epoch, c.batchSize);
+        EpochTally tally;
+        for (size_t first = 0; first < batches.size() && m_step < stepLimit; first += size_t(c.gradAccum)) {
+            last = trainStep(batches, first, epoch);
+            trainingSeconds += last.stepMs / 1000.0;
+            samplesSeen += last.samples;
+            ++tally.steps;
+            tally.samples += last.samples;
+            tally.lossSum += last.loss * last.samples;
+            tally.correct += last.accuracy * last.samples;
+            tally.seconds += last.stepMs / 1000.0;
+            if (m_events)
+                m_events->emit(stepEvent(last));
+            if (c.evalEvery > 0 && m_step % c.evalEvery == 0)
+                evaluateAndReport(epoch);
+        }
+        if (m_events)
+            m_events->emit(epochEvent(epoch, tally));
+        if (m_lastEvalStep != m_step)
+            evaluateAndReport(epoch);
+    }
+    return summaryEvent(last, trainingSeconds, samplesSeen, runStart);
+}
+
+void Trainer::emitConfig()
+{
+    if (!m_events)
+        return;
+    // The model's shape and DDP's bucket plan belong to the resolved configuration.
+    m_configEvent["type"] = "config";
+    m_configEvent["parameter_count"] = m_parameterCount;
+    m_configEvent["parameter_tensors"] = int64_t(m_parameters.size());
+    Json buckets = Json::array();
+    for (const auto& bucket : m_sync->bucketLayout()) {
+        int64_t elements = 0;
+        for (size_t index : bucket)
+            elements += m_parameters[index].numel();
+        buckets.push_back({{"parameters", bucket}, {"elements", elements}});
+    }
+    m_configEvent["buckets"] = buckets;
+    m_events->emit(m_configEvent);
+}
+
+Trainer::StepRecord Trainer::trainStep(const std::vector<std::vector<int64_t>>& batches, size_t first, int64_t epoch)
+{
+    const Config& c = m_config;
     const bool trackUpdates = m_workload.tracksUpdateVariance();
     const bool plainStep = appliesPlainGradientStep(c);
-    const int64_t parameterCount = [&] {
-        int64_t n = 0;
-        for (const at::Tensor& p : parameters)
-            n += p.numel();
-        return n;
-    }();
-    const at::Device device = parameters.front().device();
-    if (m_events) {
-        // The model's shape and DDP's bucket plan belong to the resolved configuration.
-        m_configEvent["parameter_count"] = parameterCount;
-        m_configEvent["parameter_tensors"] = int64_t(parameters.size());
-        Json buckets = Json::array();
-        for (const auto& bucket : sync.bucketLayout()) {
-            int64_t elements = 0;
-            for (size_t index : bucket)
-                elements += parameters[index].numel();
-            buckets.push_back({{"parameters", bucket}, {"elements", elements}});
-        }
-        m_configEvent["buckets"] = buckets;
-        m_events->emit(m_configEvent);
+    const int64_t experiments = m_workload.experiments();
+
+    failIfPlanned(c, m_comm.rank(), m_step + 1);
+    const auto stepStart = Clock::now();
+    StepRecord record;
+    record.epoch = epoch;
+    record.lr = learningRateAt(c, m_step);
+    setLearningRate(*m_optimizer, record.lr);
+    std::vector<at::Tensor> before;
+    if (trackUpdates && !plainStep) {
+        for (const at::Tensor& p : m_parameters)
+            before.push_back(p.detach().clone());
     }
 
-    UpdateStatistics updateStats;
-    NoiseScaleEstimator noiseScale;
-    int64_t step = 0;
-    int64_t epoch = 0;
-    double lastLoss = std::numeric_limits<double>::quiet_NaN();
-    double lastAccuracy = std::numeric_limits<double>::quiet_NaN();
-    double samplesSeen = 0.0;
-    std::optional<EvalResult> lastEval;
-    const auto runStart = Clock::now();
-    double trainingSeconds = 0.0;
+    // Micro-batches: the inner ones only accumulate (DDP's no_sync), the last synchronises.
+    const size_t micro = std::min(size_t(c.gradAccum), batches.size() - first);
+    BatchResult local;
+    for (size_t m = 0; m < micro; ++m) {
+        auto phase = Clock::now();
+        const at::Tensor indices = at::tensor(batches[first + m], at::TensorOptions().dtype(at::kLong));
+        const Batch batch = m_workload.fetch(indices);
+        record.dataMs += millisecondsSince(phase);
+        phase = Clock::now();
+        m_sync->prepare(m + 1 == micro);
+        const BatchResult result = m_workload.train(batch, 1.0 / double(micro));
+        record.computeMs += millisecondsSince(phase);
+        local.lossSum += result.lossSum;
+        local.correct += result.correct;
+        local.samples += result.samples;
+    }
+    const SyncTiming syncTiming = m_sync->finish();
+    record.commMs = syncTiming.waitMs;
 
-    for (epoch = 0; epoch < c.epochs && step < stepLimit; ++epoch) {
-        const auto batches = rankBatches(sampler, m_comm.rank(), epoch, c.batchSize);
-        for (size_t first = 0; first < batches.size() && step < stepLimit; first += size_t(c.gradAccum)) {
-            failIfPlanned(c, m_comm.rank(), step + 1);
-            const auto stepStart = Clock::now();
-            const double lr = learningRateAt(c, step);
-            setLearningRate(*optimizer, lr);
-            std::vector<at::Tensor> before;
-            if (trackUpdates && !plainStep) {
-                for (const at::Tensor& p : parameters)
-                    before.push_back(p.detach().clone());
-            }
+    const std::vector<at::Tensor> grads = gradients(m_parameters);
+    const double globalSquaredNorm = squaredNorm(grads);
+    record.gradNorm = std::sqrt(globalSquaredNorm);
+    at::Tensor applied;
+    if (trackUpdates && plainStep)
+        applied = byExperiment(grads, experiments) * record.lr;  // what SGD subtracts, exactly
 
-            // Micro-batches: the inner ones only accumulate (no_sync), the last synchronises.
-            const size_t micro = std::min(size_t(c.gradAccum), batches.size() - first);
-            double dataMs = 0.0, computeMs = 0.0;
-            BatchResult local;
-            for (size_t m = 0; m < micro; ++m) {
-                auto phase = Clock::now();
-                const std::vector<int64_t>& indices = batches[first + m];
-                const at::Tensor indexTensor = at::tensor(indices, at::TensorOptions().dtype(at::kLong));
-                const Batch batch = m_workload.fetch(indexTensor);
-                dataMs += millisecondsSince(phase);
-                phase = Clock::now();
-                sync.prepare(m + 1 == micro);
-                const BatchResult result = m_workload.train(batch, 1.0 / double(micro));
-                computeMs += millisecondsSince(phase);
-                local.lossSum += result.lossSum;
-                local.correct += result.correct;
-                local.samples += result.samples;
-            }
-            const SyncTiming syncTiming = sync.finish();
+    auto phase = Clock::now();
+    m_optimizer->step();
+    m_optimizer->zero_grad();
+    record.optimizerMs = millisecondsSince(phase);
 
-            const std::vector<at::Tensor> grads = gradients(parameters);
-            const double globalSquaredNorm = squaredNorm(grads);
-            at::Tensor applied;
-            if (trackUpdates && plainStep)
-                applied = byExperiment(grads, experiments) * lr;  // what SGD subtracts, exactly
-
-            auto phase = Clock::now();
-            optimizer->step();
-            optimizer->zero_grad();
-            const double optimizerMs = millisecondsSince(phase);
-
-            UpdateStatistics::StepFigures updateFigures;
-            if (trackUpdates) {
-                if (!plainStep) {
-                    std::vector<at::Tensor> deltas;
-                    for (size_t i = 0; i < parameters.size(); ++i)
-                        deltas.push_back(before[i] - parameters[i].detach());
-                    applied = byExperiment(deltas, experiments);
-                }
-                updateFigures = updateStats.add(applied);
-            }
-
-            // One small all-reduce for the step's figures (DDP users do the same for logging).
-            at::Tensor figures = at::tensor({local.lossSum, local.correct, local.samples, syncTiming.localSquaredNorm},
-                                            at::TensorOptions().dtype(at::kDouble)).to(device);
-            m_comm.allReduceSumNow(figures);
-            figures = figures.cpu();
-            const double* sums = figures.data_ptr<double>();
-            const double globalSamples = sums[2];
-            lastLoss = sums[0] / globalSamples;
-            lastAccuracy = sums[1] / globalSamples;
-            samplesSeen += globalSamples;
-            const int K = m_comm.worldSize();
-            // The estimator reasons about mean per-sample gradients; a summed loss's gradient is
-            // that mean times the samples behind each (micro-)batch.
-            const double gradScale = m_workload.sumsLoss() ? local.samples / double(micro) : 1.0;
-            const double toMean = 1.0 / (gradScale * gradScale);
-            noiseScale.add(sums[3] / K * toMean, globalSquaredNorm * toMean, globalSamples / K, globalSamples);
-
-            ++step;
-            const double stepMs = millisecondsSince(stepStart);
-            trainingSeconds += stepMs / 1000.0;
-            if (m_events) {
-                Json event;
-                event["type"] = "step";
-                event["step"] = step;
-                event["epoch"] = epoch;
-                event["lr"] = lr;
-                event["loss"] = lastLoss;
-                if (m_workload.classifies())
-                    event["accuracy"] = lastAccuracy;
-                event["samples"] = int64_t(globalSamples);
-                event["grad_norm"] = std::sqrt(globalSquaredNorm);
-                if (trackUpdates) {
-                    event["update_mean"] = updateFigures.mean;
-                    if (experiments > 1)
-                        event["update_var"] = updateFigures.variance;
-                }
-                if (noiseScale.ready()) {
-                    event["noise_scale"] = noiseScale.simpleNoiseScale();
-                    // What SGD's update variance per parameter would be at this LR and batch.
-                    event["update_var_estimate"] = (lr * gradScale) * (lr * gradScale) * noiseScale.traceSigma() /
-                                                   (double(parameterCount) * globalSamples);
-                }
-                m_workload.describeState(event);
-                event["samples_per_sec"] = globalSamples / (stepMs / 1000.0);
-                event["data_ms"] = dataMs;
-                event["compute_ms"] = computeMs;
-                event["comm_ms"] = syncTiming.waitMs;
-                event["optimizer_ms"] = optimizerMs;
-                event["step_ms"] = stepMs;
-                m_events->emit(event);
-            }
+    if (trackUpdates) {
+        if (!plainStep) {
+            std::vector<at::Tensor> deltas;
+            for (size_t i = 0; i < m_parameters.size(); ++i)
+                deltas.push_back(before[i] - m_parameters[i].detach());
+            applied = byExperiment(deltas, experiments);
         }
-        if (auto eval = m_workload.evaluate(m_comm)) {
-            lastEval = eval;
-            if (m_events) {
-                Json event;
-                event["type"] = "eval";
-                event["step"] = step;
-                event["epoch"] = epoch;
-                event["val_loss"] = eval->loss;
-                event["val_accuracy"] = eval->accuracy;
-                event["samples"] = eval->samples;
-                m_events->emit(event);
-            }
-        }
+        record.updates = m_updateStats.add(applied);
     }
 
+    // One small all-reduce for the step's figures (DDP users do the same for logging).
+    const at::Device device = m_parameters.front().device();
+    at::Tensor figures = at::tensor({local.lossSum, local.correct, local.samples, syncTiming.localSquaredNorm},
+                                    at::TensorOptions().dtype(at::kDouble)).to(device);
+    m_comm.allReduceSumNow(figures);
+    figures = figures.cpu();
+    const double* sums = figures.data_ptr<double>();
+    record.samples = sums[2];
+    record.loss = sums[0] / record.samples;
+    record.accuracy = sums[1] / record.samples;
+
+    // The estimator reasons about mean per-sample gradients; a summed loss's gradient is that
+    // mean times the samples behind each (micro-)batch.
+    const int K = m_comm.worldSize();
+    record.gradScale = m_workload.sumsLoss() ? local.samples / double(micro) : 1.0;
+    const double toMean = 1.0 / (record.gradScale * record.gradScale);
+    m_noiseScale.add(sums[3] / K * toMean, globalSquaredNorm * toMean, record.samples / K, record.samples);
+
+    record.step = ++m_step;
+    record.stepMs = millisecondsSince(stepStart);
+    return record;
+}
+
+void Trainer::evaluateAndReport(int64_t epoch)
+{
+    m_lastEvalStep = m_step;
+    auto eval = m_workload.evaluate(m_comm);
+    if (!eval)
+        return;
+    m_lastEval = eval;
+    if (!m_events)
+        return;
+    Json event;
+    event["type"] = "eval";
+    event["step"] = m_step;
+    event["epoch"] = epoch;
+    event["val_loss"] = eval->loss;
+    event["val_accuracy"] = eval->accuracy;
+    event["samples"] = eval->samples;
+    m_events->emit(event);
+}
+
+Json Trainer::stepEvent(const StepRecord& r) const
+{
+    Json event;
+    event["type"] = "step";
+    event["step"] = r.step;
+    event["epoch"] = r.epoch;
+    event["lr"] = r.lr;
+    event["loss"] = r.loss;
+    if (m_workload.classifies())
+        event["accuracy"] = r.accuracy;
+    event["samples"] = int64_t(r.samples);
+    event["grad_norm"] = r.gradNorm;
+    if (m_workload.tracksUpdateVariance()) {
+        event["update_mean"] = r.updates.mean;
+        if (m_workload.experiments() > 1)
+            event["update_var"] = r.updates.variance;
+    }
+    if (m_noiseScale.ready()) {
+        event["noise_scale"] = m_noiseScale.simpleNoiseScale();
+        // What SGD's update variance per parameter would be at this LR and batch.
+        const double scaledLr = r.lr * r.gradScale;
+        event["update_var_estimate"] = scaledLr * scaledLr * m_noiseScale.traceSigma() /
+                                       (double(m_parameterCount) * r.samples);
+    }
+    m_workload.describeState(event);
+    event["samples_per_sec"] = r.samples / (r.stepMs / 1000.0);
+    event["data_ms"] = r.dataMs;
+    event["compute_ms"] = r.computeMs;
+    event["comm_ms"] = r.commMs;
+    event["optimizer_ms"] = r.optimizerMs;
+    event["step_ms"] = r.stepMs;
+    return event;
+}
+
+Json Trainer::epochEvent(int64_t epoch, const EpochTally& tally) const
+{
+    Json event;
+    event["type"] = "epoch";
+    event["epoch"] = epoch;
+    event["step"] = m_step;
+    event["steps"] = tally.steps;
+    event["samples"] = int64_t(tally.samples);
+    event["loss"] = tally.samples > 0 ? tally.lossSum / tally.samples : std::numeric_limits<double>::quiet_NaN();
+    if (m_workload.classifies())
+        event["accuracy"] = tally.samples > 0 ? tally.correct / tally.samples : 0.0;
+    event["train_s"] = tally.seconds;
+    event["samples_per_sec"] = tally.seconds > 0 ? tally.samples / tally.seconds : 0.0;
+    return event;
+}
+
+Json Trainer::summaryEvent(const StepRecord& last, double trainingSeconds, double samplesSeen,
+                           Clock::time_point start) const
+{
     Json summary;
     summary["type"] = "summary";
-    summary["steps"] = step;
-    summary["epochs"] = epoch;
-    summary["loss"] = lastLoss;
+    summary["steps"] = m_step;
+    summary["epochs"] = last.epoch + (m_step > 0 ? 1 : 0);
+    summary["loss"] = last.loss;
     if (m_workload.classifies())
-        summary["accuracy"] = lastAccuracy;
-    if (lastEval) {
-        summary["val_loss"] = lastEval->loss;
-        summary["val_accuracy"] = lastEval->accuracy;
+        summary["accuracy"] = last.accuracy;
+    if (m_lastEval) {
+        summary["val_loss"] = m_lastEval->loss;
+        summary["val_accuracy"] = m_lastEval->accuracy;
     }
-    if (trackUpdates) {
-        summary["update_mean"] = updateStats.pooledMean();
-        summary["update_var"] = updateStats.pooledVariance();
-        summary["update_count"] = updateStats.count();
+    if (m_workload.tracksUpdateVariance()) {
+        summary["update_mean"] = m_updateStats.pooledMean();
+        summary["update_var"] = m_updateStats.pooledVariance();
+        summary["update_count"] = m_updateStats.count();
     }
-    if (noiseScale.ready()) {
-        summary["noise_scale"] = noiseScale.simpleNoiseScale();
-        summary["grad_var_trace"] = noiseScale.traceSigma();
+    if (m_noiseScale.ready()) {
+        summary["noise_scale"] = m_noiseScale.simpleNoiseScale();
+        summary["grad_var_trace"] = m_noiseScale.traceSigma();
     }
     m_workload.describeState(summary);
     summary["samples"] = int64_t(samplesSeen);
     summary["samples_per_sec"] = trainingSeconds > 0 ? samplesSeen / trainingSeconds : 0.0;
     summary["train_s"] = trainingSeconds;
-    summary["wall_s"] = std::chrono::duration<double>(Clock::now() - runStart).count();
+    summary["wall_s"] = std::chrono::duration<double>(Clock::now() - start).count();
     return summary;
 }
 

@@ -1,31 +1,84 @@
 #pragma once
 // The training loop every rank runs: sample its shard, forward/backward, synchronise
 // gradients as DDP does, step the optimizer at the scheduled LR, reduce the metrics, and (on
-// rank 0) report each step. Returns the summary, which rank 0 emits as the last event.
+// rank 0) report each step, evaluation and epoch. Returns the summary, which rank 0 emits as
+// the last event.
 
 #include "core/config.hpp"
 #include "core/json.hpp"
+#include "core/noise_scale.hpp"
+#include "update_statistics.hpp"
+#include "workload.hpp"
+
+#include <ATen/core/Tensor.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace torch::optim {
+class Optimizer;
+}
 
 namespace ddplab {
 
 class Communicator;
 class EventWriter;
-class Workload;
+class GradientSync;
 
 class Trainer {
 public:
     // `events` is rank 0's event stream, nullptr on the other ranks. Rank 0 emits
     // `configEvent` once the model is known, completed with its parameters and buckets.
     Trainer(const Config& config, Workload& workload, Communicator& comm, EventWriter* events, Json configEvent = {});
+    ~Trainer();
 
     Json run();
 
 private:
+    // Everything one optimizer step measured, reduced over ranks where it says so.
+    struct StepRecord {
+        int64_t step = 0;  // 1-based, after the step
+        int64_t epoch = 0;
+        double lr = 0.0;
+        double loss = 0.0;      // over all ranks' samples
+        double accuracy = 0.0;  // classifiers
+        double samples = 0.0;   // all ranks
+        double gradNorm = 0.0;  // of the averaged gradient
+        double gradScale = 1.0; // gradient / mean per-sample gradient (summed losses)
+        UpdateStatistics::StepFigures updates;
+        double dataMs = 0.0, computeMs = 0.0, commMs = 0.0, optimizerMs = 0.0, stepMs = 0.0;
+    };
+
+    struct EpochTally {
+        int64_t steps = 0;
+        double samples = 0.0, lossSum = 0.0, correct = 0.0, seconds = 0.0;
+    };
+
+    void emitConfig();
+    StepRecord trainStep(const std::vector<std::vector<int64_t>>& batches, size_t first, int64_t epoch);
+    void evaluateAndReport(int64_t epoch);
+    Json stepEvent(const StepRecord& record) const;
+    Json epochEvent(int64_t epoch, const EpochTally& tally) const;
+    Json summaryEvent(const StepRecord& last, double trainingSeconds, double samplesSeen,
+                      std::chrono::steady_clock::time_point start) const;
+
     const Config& m_config;
     Workload& m_workload;
     Communicator& m_comm;
     EventWriter* m_events;
     Json m_configEvent;
+
+    std::vector<at::Tensor> m_parameters;
+    int64_t m_parameterCount = 0;
+    std::unique_ptr<torch::optim::Optimizer> m_optimizer;
+    std::unique_ptr<GradientSync> m_sync;
+    UpdateStatistics m_updateStats;
+    NoiseScaleEstimator m_noiseScale;
+    std::optional<EvalResult> m_lastEval;
+    int64_t m_step = 0;
+    int64_t m_lastEvalStep = -1;
 };
 
 }  // namespace ddplab

@@ -1,5 +1,6 @@
 #include "make_workload.hpp"
 
+#include "fashion_mnist_workload.hpp"
 #include "linreg_workload.hpp"
 #include "toy_workload.hpp"
 
@@ -15,9 +16,9 @@ std::unique_ptr<Workload> makeWorkload(const Config& config, const c10::Device& 
     case WorkloadKind::Linreg:
         return std::make_unique<LinregWorkload>(config, device);
     case WorkloadKind::FashionMnist:
-        break;
+        return std::make_unique<FashionMnistWorkload>(config, device);
     }
-    throw std::runtime_error("workload not available in this build");
+    throw std::logic_error("unknown workload");
 }
 
 }  // namespace ddplab

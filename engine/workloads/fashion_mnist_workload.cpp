@@ -1,0 +1,100 @@
+#include "fashion_mnist_workload.hpp"
+
+#include "comm/communicator.hpp"
+#include "data/fashion_mnist_files.hpp"
+#include "fashion_models.hpp"
+
+#include <torch/nn.h>
+
+namespace ddplab {
+namespace {
+
+// Mean and standard deviation of Fashion-MNIST's training pixels (in [0, 1]), as commonly
+// passed to torchvision's Normalize.
+constexpr double kPixelMean = 0.2860;
+constexpr double kPixelStd = 0.3530;
+// Test images evaluated per forward pass.
+constexpr int64_t kEvalChunk = 1000;
+
+// Wraps the shared bytes without copying them (the launcher's pages, shared after fork).
+at::Tensor imagesTensor(const FashionMnistSplit& split, int64_t count)
+{
+    auto* bytes = const_cast<uint8_t*>(split.images.data());
+    return at::from_blob(bytes, {count, 1, kImageSide, kImageSide}, at::TensorOptions().dtype(at::kByte));
+}
+
+at::Tensor labelsTensor(const FashionMnistSplit& split, int64_t count)
+{
+    auto* bytes = const_cast<uint8_t*>(split.labels.data());
+    return at::from_blob(bytes, {count}, at::TensorOptions().dtype(at::kByte)).to(at::kLong);
+}
+
+}  // namespace
+
+FashionMnistWorkload::FashionMnistWorkload(const Config& config, const at::Device& device)
+{
+    const FashionMnistData& data = loadFashionMnist(config.dataDir);
+    const int64_t trainCount = config.trainSubset > 0 ? std::min(config.trainSubset, data.train.count) : data.train.count;
+    m_trainImages = imagesTensor(data.train, trainCount).to(device);
+    m_trainLabels = labelsTensor(data.train, trainCount).to(device);
+    m_testImages = imagesTensor(data.test, data.test.count).to(device);
+    m_testLabels = labelsTensor(data.test, data.test.count).to(device);
+
+    // The same start on every rank even before rank 0's broadcast, as with torch.manual_seed.
+    torch::manual_seed(uint64_t(config.seed));
+    m_model = makeFashionModel(config.model);
+    m_model->to(device);
+}
+
+at::Tensor FashionMnistWorkload::normalise(const at::Tensor& images) const
+{
+    return (images.to(at::kFloat) / 255.0 - kPixelMean) / kPixelStd;
+}
+
+Batch FashionMnistWorkload::fetch(const at::Tensor& indices)
+{
+    const at::Tensor rows = indices.to(m_trainImages.device());
+    return {normalise(m_trainImages.index_select(0, rows)), m_trainLabels.index_select(0, rows), indices.numel()};
+}
+
+BatchResult FashionMnistWorkload::train(const Batch& batch, double lossScale)
+{
+    m_model->train();
+    const at::Tensor logits = m_model->forward(batch.inputs);
+    const at::Tensor loss = torch::nn::functional::cross_entropy(logits, batch.targets);
+    (loss * lossScale).backward();
+
+    BatchResult result;
+    result.samples = double(batch.size);
+    result.lossSum = loss.item<double>() * result.samples;
+    result.correct = logits.argmax(1).eq(batch.targets).sum().item<double>();
+    return result;
+}
+
+std::optional<EvalResult> FashionMnistWorkload::evaluate(Communicator& comm)
+{
+    // Rank r takes test images r, r + K, ...: every image exactly once, no padding.
+    torch::NoGradGuard noGrad;
+    m_model->eval();
+    const int64_t total = m_testImages.size(0);
+    const at::Tensor mine = at::arange(comm.rank(), total, comm.worldSize(),
+                                       at::TensorOptions().dtype(at::kLong).device(m_testImages.device()));
+    double lossSum = 0.0, correct = 0.0;
+    for (int64_t start = 0; start < mine.numel(); start += kEvalChunk) {
+        const at::Tensor rows = mine.narrow(0, start, std::min(kEvalChunk, mine.numel() - start));
+        const at::Tensor logits = m_model->forward(normalise(m_testImages.index_select(0, rows)));
+        const at::Tensor labels = m_testLabels.index_select(0, rows);
+        lossSum += torch::nn::functional::cross_entropy(
+                       logits, labels, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
+                       .item<double>();
+        correct += logits.argmax(1).eq(labels).sum().item<double>();
+    }
+    at::Tensor sums = at::tensor({lossSum, correct, double(mine.numel())}, at::TensorOptions().dtype(at::kDouble))
+                          .to(m_testImages.device());
+    comm.allReduceSumNow(sums);
+    sums = sums.cpu();
+    const double* s = sums.data_ptr<double>();
+    return EvalResult{s[0] / s[2], s[1] / s[2], int64_t(s[2])};
+}
+
+}  // namespace ddplab

@@ -1,0 +1,35 @@
+#pragma once
+// Fashion-MNIST classification (seed 003) with an MLP or a CNN: the 60,000 training images
+// (or the first train_subset) sampled like every workload, the 10,000 test images evaluated
+// by all ranks together. Images stay uint8 on the device; a batch is scaled to [0, 1] and
+// normalised with the training set's mean and deviation when it is fetched.
+
+#include "core/config.hpp"
+#include "train/workload.hpp"
+
+#include <torch/nn/modules/container/sequential.h>
+
+namespace ddplab {
+
+class FashionMnistWorkload final : public Workload {
+public:
+    FashionMnistWorkload(const Config& config, const at::Device& device);
+
+    std::vector<at::Tensor> parameters() override { return m_model->parameters(); }
+    int64_t datasetSize() const override { return m_trainImages.size(0); }
+    bool classifies() const override { return true; }
+    Batch fetch(const at::Tensor& indices) override;
+    BatchResult train(const Batch& batch, double lossScale) override;
+    std::optional<EvalResult> evaluate(Communicator& comm) override;
+
+private:
+    at::Tensor normalise(const at::Tensor& images) const;
+
+    torch::nn::Sequential m_model;
+    at::Tensor m_trainImages;  // [N, 1, 28, 28] uint8
+    at::Tensor m_trainLabels;  // [N] int64
+    at::Tensor m_testImages;
+    at::Tensor m_testLabels;
+};
+
+}  // namespace ddplab

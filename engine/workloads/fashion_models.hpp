@@ -1,0 +1,21 @@
+#pragma once
+// The two Fashion-MNIST models. Layer sizes are named constants so the Python peer in
+// bench/peers/fashion_ddp_peer.py can build exactly the same networks.
+
+#include "core/config.hpp"
+
+#include <torch/nn/modules/container/sequential.h>
+
+namespace ddplab {
+
+// mlp: 784 -> 256 -> 128 -> 10, ReLU between (235,146 parameters)
+constexpr int64_t kMlpHidden1 = 256;
+constexpr int64_t kMlpHidden2 = 128;
+// cnn: conv 3x3 32 -> pool -> conv 3x3 64 -> pool -> 128 -> 10 (421,642 parameters)
+constexpr int64_t kCnnChannels1 = 32;
+constexpr int64_t kCnnChannels2 = 64;
+constexpr int64_t kCnnHidden = 128;
+
+torch::nn::Sequential makeFashionModel(ModelKind kind);
+
+}  // namespace ddplab
