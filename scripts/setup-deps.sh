@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
   libtorch-dev libgloo-dev          # LibTorch 1.13 (CPU) with c10d + Gloo headers
+  libopenblas0-openmp               # a real BLAS for LibTorch (the default reference BLAS is ~70x slower)
   nlohmann-json3-dev libcli11-dev zlib1g-dev
   qt6-base-dev qt6-charts-dev libqt6svg6-dev
   dataset-fashion-mnist             # the real data, under /usr/share/datasets/fashion-mnist

@@ -20,7 +20,9 @@ c10::intrusive_ptr<c10d::Store> openStore(const WorkerIdentity& identity)
         options.port = rv.port;
         options.isServer = rv.hostsStore;
         options.numWorkers = size_t(identity.worldSize);
-        options.waitWorkers = rv.hostsStore;
+        // Every rank counts itself in and waits for the others, as torch.distributed does
+        // (the server only returns once world_size ranks have checked in).
+        options.waitWorkers = true;
         options.multiTenant = rv.hostsStore;  // as torch.distributed's env:// rendezvous
         options.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(kCollectiveTimeout);
         store = c10::make_intrusive<c10d::TCPStore>(rv.host, options);

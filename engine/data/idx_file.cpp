@@ -36,7 +36,8 @@ void readExactly(gzFile file, const std::string& path, void* target, size_t size
         if (n < 0) {
             int code = 0;
             const char* message = gzerror(file, &code);
-            fail(path, std::string("is corrupt (") + (message ? message : "zlib error") + ") while reading " + what);
+            const std::string detail = std::string(" (") + (message ? message : "zlib error") + ") while reading " + what;
+            fail(path, (code == Z_BUF_ERROR ? "is truncated: the compressed stream ends early" : "is corrupt") + detail);
         }
         if (n == 0)
             fail(path, "is truncated: " + std::string(what) + " needs " + std::to_string(size) + " bytes, only " +

@@ -1,0 +1,145 @@
+// `ddplab-engine worker` runs one rank under a cluster launcher: two ranks under Debian's
+// torchrun, and two ranks given Slurm's environment, give exactly what the built-in launcher
+// gives; without a launcher's environment the worker says what it needs.
+
+#include "core/exit_codes.hpp"
+#include "support/engine_process.hpp"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using ddplab::test::EngineResult;
+using ddplab::test::runEngine;
+
+namespace {
+
+const QStringList kRun{QStringLiteral("--world-size"), QStringLiteral("2"),       QStringLiteral("--batch-size"),
+                       QStringLiteral("16"),           QStringLiteral("--noise"), QStringLiteral("1"),
+                       QStringLiteral("--experiments"), QStringLiteral("32"),     QStringLiteral("--epochs"),
+                       QStringLiteral("2")};
+
+// A port nobody listens on right now, on loopback.
+int freeLoopbackPort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
+    socklen_t length = sizeof address;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+    ::close(fd);
+    return ntohs(address.sin_port);
+}
+
+QList<QJsonObject> eventsIn(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? ddplab::test::parseEvents(file.readAll()) : QList<QJsonObject>();
+}
+
+void compareRuns(const QList<QJsonObject>& events, const EngineResult& reference, const QString& launchedBy)
+{
+    QVERIFY(!events.isEmpty());
+    QCOMPARE(events.first().value(QStringLiteral("role")).toString(), QStringLiteral("worker"));
+    const QJsonObject config = events[1];
+    QCOMPARE(config.value(QStringLiteral("type")).toString(), QStringLiteral("config"));
+    QCOMPARE(config.value(QStringLiteral("launched_by")).toString(), launchedBy);
+    QCOMPARE(config.value(QStringLiteral("world_size")).toInt(), 2);
+    const QJsonObject summary = events.last();
+    const QJsonObject expected = reference.last(QStringLiteral("summary"));
+    QCOMPARE(summary.value(QStringLiteral("type")).toString(), QStringLiteral("summary"));
+    QCOMPARE(summary.value(QStringLiteral("steps")).toInt(), expected.value(QStringLiteral("steps")).toInt());
+    for (const char* field : {"w_mean", "update_var", "loss", "noise_scale"})
+        QCOMPARE(summary.value(QLatin1String(field)).toDouble(), expected.value(QLatin1String(field)).toDouble());
+}
+
+}  // namespace
+
+class ClusterLaunchTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void torchrunEqualsBuiltInLauncher();
+    void slurmEnvironmentEqualsBuiltInLauncher();
+    void workerWithoutEnvironmentExplains();
+
+private:
+    EngineResult m_reference;
+};
+
+void ClusterLaunchTest::initTestCase()
+{
+    m_reference = runEngine(QStringList{QStringLiteral("run")} + kRun);
+    QVERIFY2(m_reference.exitCode == 0, qPrintable(m_reference.summaryText()));
+}
+
+void ClusterLaunchTest::torchrunEqualsBuiltInLauncher()
+{
+    QTemporaryDir dir;
+    const QString events = dir.filePath(QStringLiteral("torchrun.jsonl"));
+    QProcess torchrun;
+    torchrun.setProcessChannelMode(QProcess::MergedChannels);
+    // Debian's torchrun (PyTorch 1.13) spells its options with underscores, and on Python 3.11
+    // it cannot parse the default "0" of --redirects/--tee, hence the explicit "1".
+    torchrun.start(QStringLiteral("torchrun"),
+                   QStringList{QStringLiteral("--standalone"), QStringLiteral("--nproc_per_node"), QStringLiteral("2"),
+                               QStringLiteral("--redirects"), QStringLiteral("1"), QStringLiteral("--tee"), QStringLiteral("1"),
+                               QStringLiteral("--no_python"), ddplab::test::enginePath(), QStringLiteral("worker")} +
+                       kRun + QStringList{QStringLiteral("--events"), events});
+    QVERIFY2(torchrun.waitForStarted(), "torchrun is missing: scripts/setup-deps.sh installs python3-torch");
+    QVERIFY(torchrun.waitForFinished(300000));
+    QVERIFY2(torchrun.exitCode() == 0, torchrun.readAll().right(3000).constData());
+    compareRuns(eventsIn(events), m_reference, QStringLiteral("torchrun"));
+}
+
+void ClusterLaunchTest::slurmEnvironmentEqualsBuiltInLauncher()
+{
+    QTemporaryDir dir;
+    const QString events = dir.filePath(QStringLiteral("slurm.jsonl"));
+    const int port = freeLoopbackPort();
+    QList<QProcess*> ranks;
+    for (int rank = 0; rank < 2; ++rank) {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("SLURM_PROCID"), QString::number(rank));
+        environment.insert(QStringLiteral("SLURM_LOCALID"), QString::number(rank));
+        environment.insert(QStringLiteral("SLURM_NTASKS"), QStringLiteral("2"));
+        environment.insert(QStringLiteral("SLURM_NTASKS_PER_NODE"), QStringLiteral("2"));
+        environment.insert(QStringLiteral("MASTER_ADDR"), QStringLiteral("127.0.0.1"));
+        environment.insert(QStringLiteral("MASTER_PORT"), QString::number(port));
+        auto* process = new QProcess(this);
+        process->setProcessEnvironment(environment);
+        process->start(ddplab::test::enginePath(), QStringList{QStringLiteral("worker")} + kRun +
+                                                       QStringList{QStringLiteral("--events"), events});
+        ranks.append(process);
+    }
+    for (QProcess* process : ranks) {
+        QVERIFY(process->waitForFinished(300000));
+        QVERIFY2(process->exitCode() == 0, process->readAllStandardError().constData());
+    }
+    // Rank 0 alone speaks on stdout; rank 1 stays silent there.
+    QVERIFY(ranks[1]->readAllStandardOutput().isEmpty());
+    compareRuns(eventsIn(events), m_reference, QStringLiteral("slurm"));
+    qDeleteAll(ranks);
+}
+
+void ClusterLaunchTest::workerWithoutEnvironmentExplains()
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    for (const char* name : {"RANK", "WORLD_SIZE", "SLURM_PROCID", "SLURM_NTASKS"})
+        environment.remove(QLatin1String(name));
+    const EngineResult result = runEngine({QStringLiteral("worker")}, 60000, environment);
+    QCOMPARE(result.exitCode, int(ddplab::kExitInvalidInput));
+    const QString message = result.last(QStringLiteral("error")).value(QStringLiteral("message")).toString();
+    QVERIFY2(message.contains(QStringLiteral("RANK and WORLD_SIZE")) && message.contains(QStringLiteral("ddplab-engine run")),
+             qPrintable(message));
+}
+
+QTEST_GUILESS_MAIN(ClusterLaunchTest)
+#include "tst_cluster_launch.moc"

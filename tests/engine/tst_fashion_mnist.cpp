@@ -1,0 +1,172 @@
+// Fashion-MNIST from the real files: a short run learns (validation accuracy well above
+// chance) and reports steps, evaluations and epochs; a missing, truncated or corrupt file is
+// refused before any rank starts, with a message that names the file and the problem.
+
+#include "core/exit_codes.hpp"
+#include "support/engine_process.hpp"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using ddplab::test::EngineResult;
+using ddplab::test::runEngine;
+
+namespace {
+
+const QString kRealData = QStringLiteral("/usr/share/datasets/fashion-mnist");
+const QStringList kFiles{QStringLiteral("train-images-idx3-ubyte.gz"), QStringLiteral("train-labels-idx1-ubyte.gz"),
+                         QStringLiteral("t10k-images-idx3-ubyte.gz"), QStringLiteral("t10k-labels-idx1-ubyte.gz")};
+
+QByteArray bigEndian(quint32 value)
+{
+    QByteArray bytes(4, '\0');
+    for (int i = 0; i < 4; ++i)
+        bytes[i] = char((value >> (24 - 8 * i)) & 0xff);
+    return bytes;
+}
+
+// An uncompressed IDX file (zlib reads plain files as they are), claiming `claimed` items.
+QByteArray idx(int dims, quint32 claimed, int actualItems, int itemBytes)
+{
+    QByteArray data("\0\0\x08", 3);
+    data.append(char(dims));
+    data.append(bigEndian(claimed));
+    for (int d = 1; d < dims; ++d)
+        data.append(bigEndian(28));
+    data.append(QByteArray(actualItems * itemBytes, '\x01'));
+    return data;
+}
+
+// A data folder holding the real files except `replaced`, whose content is `content`.
+QString dataDirWith(QTemporaryDir& dir, const QString& replaced, const QByteArray& content)
+{
+    for (const QString& name : kFiles) {
+        if (name == replaced) {
+            QFile file(dir.filePath(name));
+            if (file.open(QIODevice::WriteOnly))
+                file.write(content);
+        } else {
+            QFile::link(kRealData + QLatin1Char('/') + name, dir.filePath(name));
+        }
+    }
+    return dir.path();
+}
+
+EngineResult runOn(const QString& dataDir)
+{
+    return runEngine({QStringLiteral("run"), QStringLiteral("--workload"), QStringLiteral("fashion_mnist"),
+                      QStringLiteral("--world-size"), QStringLiteral("2"), QStringLiteral("--max-steps"), QStringLiteral("2"),
+                      QStringLiteral("--data-dir"), dataDir});
+}
+
+QByteArray realFile(const QString& name)
+{
+    QFile file(kRealData + QLatin1Char('/') + name);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+}  // namespace
+
+class FashionMnistTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void shortRunLearns();
+    void maxStepsStopsEarlyWithFinalEvaluation();
+    void badDataIsRefused_data();
+    void badDataIsRefused();
+};
+
+void FashionMnistTest::shortRunLearns()
+{
+    const EngineResult result = runEngine({QStringLiteral("run"), QStringLiteral("--workload"), QStringLiteral("fashion_mnist"),
+                                           QStringLiteral("--model"), QStringLiteral("mlp"), QStringLiteral("--world-size"),
+                                           QStringLiteral("2"), QStringLiteral("--batch-size"), QStringLiteral("32"),
+                                           QStringLiteral("--train-subset"), QStringLiteral("3000"), QStringLiteral("--lr"),
+                                           QStringLiteral("0.05"), QStringLiteral("--momentum"), QStringLiteral("0.9"),
+                                           QStringLiteral("--eval-every"), QStringLiteral("20")});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.summaryText()));
+    const QJsonObject config = result.first(QStringLiteral("config"));
+    QCOMPARE(config.value(QStringLiteral("dataset_size")).toInt(), 3000);
+    QCOMPARE(config.value(QStringLiteral("steps_per_epoch")).toInt(), 47);  // 1500 per rank in batches of 32
+
+    const auto steps = result.ofType(QStringLiteral("step"));
+    QCOMPARE(steps.size(), 47);
+    for (const QJsonObject& step : steps) {
+        QVERIFY(step.contains(QStringLiteral("accuracy")));
+        QVERIFY(step.value(QStringLiteral("samples_per_sec")).toDouble() > 0);
+        QVERIFY(step.contains(QStringLiteral("data_ms")) && step.contains(QStringLiteral("comm_ms")));
+    }
+    // Evaluations after steps 20 and 40, and at the end of the epoch (step 47).
+    const auto evals = result.ofType(QStringLiteral("eval"));
+    QCOMPARE(evals.size(), 3);
+    QCOMPARE(evals[0].value(QStringLiteral("step")).toInt(), 20);
+    QCOMPARE(evals[2].value(QStringLiteral("step")).toInt(), 47);
+    QCOMPARE(evals[2].value(QStringLiteral("samples")).toInt(), 10000);
+    const double accuracy = evals.last().value(QStringLiteral("val_accuracy")).toDouble();
+    QVERIFY2(accuracy > 0.6, qPrintable(QString::number(accuracy)));  // chance is 0.1
+
+    const QJsonObject epoch = result.last(QStringLiteral("epoch"));
+    QCOMPARE(epoch.value(QStringLiteral("samples")).toInt(), 3000);
+    QVERIFY(epoch.value(QStringLiteral("samples_per_sec")).toDouble() > 0);
+    QCOMPARE(result.events.last().value(QStringLiteral("val_accuracy")).toDouble(), accuracy);
+}
+
+void FashionMnistTest::maxStepsStopsEarlyWithFinalEvaluation()
+{
+    const EngineResult result = runEngine({QStringLiteral("run"), QStringLiteral("--workload"), QStringLiteral("fashion_mnist"),
+                                           QStringLiteral("--model"), QStringLiteral("cnn"), QStringLiteral("--max-steps"),
+                                           QStringLiteral("3"), QStringLiteral("--batch-size"), QStringLiteral("16")});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.summaryText()));
+    QCOMPARE(result.first(QStringLiteral("config")).value(QStringLiteral("total_steps")).toInt(), 3);
+    QCOMPARE(result.ofType(QStringLiteral("step")).size(), 3);
+    QCOMPARE(result.ofType(QStringLiteral("eval")).size(), 1);
+    QCOMPARE(result.first(QStringLiteral("config")).value(QStringLiteral("parameter_count")).toInt(),
+             32 * 9 + 32 + 64 * 32 * 9 + 64 + 3136 * 128 + 128 + 128 * 10 + 10);
+}
+
+void FashionMnistTest::badDataIsRefused_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QString>("problem");
+
+    QByteArray truncatedGzip = realFile(kFiles[0]);
+    truncatedGzip.truncate(truncatedGzip.size() / 2);
+    QByteArray corruptGzip = realFile(kFiles[1]);
+    for (int i = 100; i < 140; ++i)
+        corruptGzip[i] = char(corruptGzip[i] ^ 0x5a);
+
+    QTest::newRow("missing") << kFiles[2] << QByteArray() << QStringLiteral("t10k-images-idx3-ubyte.gz is missing");
+    QTest::newRow("truncated gzip") << kFiles[0] << truncatedGzip << QStringLiteral("train-images-idx3-ubyte.gz is truncated");
+    QTest::newRow("corrupt gzip") << kFiles[1] << corruptGzip << QStringLiteral("train-labels-idx1-ubyte.gz is corrupt");
+    QTest::newRow("not an IDX file") << kFiles[1] << QByteArray("hello, world\n") << QStringLiteral("is not an IDX file");
+    QTest::newRow("fewer images than the header says") << kFiles[0] << idx(3, 60000, 10, 784)
+                                                       << QStringLiteral("is truncated: the data needs 47040000 bytes");
+    QTest::newRow("label count differs") << kFiles[3] << idx(1, 9999, 9999, 1) << QStringLiteral("has 9999 labels but");
+    QTest::newRow("label out of range") << kFiles[3] << (idx(1, 10000, 0, 1) + QByteArray(10000, '\x0c'))
+                                        << QStringLiteral("has label 12 at index 0");
+}
+
+void FashionMnistTest::badDataIsRefused()
+{
+    QFETCH(QString, file);
+    QFETCH(QByteArray, content);
+    QFETCH(QString, problem);
+    QTemporaryDir dir;
+    const QString dataDir = dataDirWith(dir, file, content);
+    if (content.isEmpty())
+        QFile::remove(dir.filePath(file));
+    const EngineResult result = runOn(dataDir);
+    QCOMPARE(result.exitCode, int(ddplab::kExitDataError));
+    const QJsonObject error = result.events.last();
+    QCOMPARE(error.value(QStringLiteral("type")).toString(), QStringLiteral("error"));
+    QCOMPARE(error.value(QStringLiteral("key")).toString(), QStringLiteral("data_dir"));
+    QVERIFY(!error.contains(QStringLiteral("rank")));  // found by the launcher, before any rank started
+    const QString message = error.value(QStringLiteral("message")).toString();
+    QVERIFY2(message.contains(problem), qPrintable(message));
+    QVERIFY2(message.contains(dir.path()), qPrintable(message));
+}
+
+QTEST_GUILESS_MAIN(FashionMnistTest)
+#include "tst_fashion_mnist.moc"
