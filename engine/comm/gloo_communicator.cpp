@@ -22,6 +22,12 @@ private:
     c10::intrusive_ptr<c10d::Work> m_work;
 };
 
+// A collective over a single rank: the result is the input, nothing to wait for.
+class AlreadyDone final : public PendingCollective {
+public:
+    void wait() override {}
+};
+
 class GlooCommunicator final : public Communicator {
 public:
     GlooCommunicator(const c10::intrusive_ptr<c10d::Store>& store, const WorkerIdentity& identity)
@@ -39,12 +45,16 @@ public:
 
     std::unique_ptr<PendingCollective> allReduceSum(at::Tensor& tensor) override
     {
+        if (worldSize() == 1)
+            return std::make_unique<AlreadyDone>();  // skip Gloo's worker-thread hand-off
         std::vector<at::Tensor> tensors{tensor};
         return std::make_unique<GlooPending>(m_group->allreduce(tensors));
     }
 
     void broadcast(at::Tensor& tensor, int root) override
     {
+        if (worldSize() == 1)
+            return;
         std::vector<at::Tensor> tensors{tensor};
         c10d::BroadcastOptions options;
         options.rootRank = root;

@@ -3,13 +3,45 @@
 #include "comm/communicator.hpp"
 
 #include <ATen/ATen.h>
+#include <torch/csrc/autograd/function.h>
+#include <torch/csrc/autograd/variable.h>
 
 #include <chrono>
+#include <cmath>
+#include <functional>
 
 namespace ddplab {
+namespace {
+
+// Runs after AccumulateGrad has added this backward's gradient into .grad.
+class AfterAccumulation final : public torch::autograd::FunctionPostHook {
+public:
+    explicit AfterAccumulation(std::function<void()> callback) : m_callback(std::move(callback)) {}
+
+    torch::autograd::variable_list operator()(const torch::autograd::variable_list& outputs,
+                                              const torch::autograd::variable_list& /*inputs*/) override
+    {
+        m_callback();
+        return outputs;
+    }
+
+private:
+    std::function<void()> m_callback;
+};
+
+// Elements behind the gradients: every bucket's local squared norm; in the last bucket also
+// the loss sum, correct count and sample count.
+constexpr int64_t kNormSlot = 0;
+constexpr int64_t kLossSlot = 1;
+constexpr int64_t kCorrectSlot = 2;
+constexpr int64_t kSamplesSlot = 3;
+constexpr int64_t kBucketExtras = 1;
+constexpr int64_t kLastBucketExtras = 4;
+
+}  // namespace
 
 GradientSync::GradientSync(std::vector<at::Tensor> parameters, Communicator& comm, double bucketCapMb, bool overlap)
-    : m_parameters(std::move(parameters)), m_comm(comm), m_overlap(overlap)
+    : m_parameters(std::move(parameters)), m_comm(comm)
 {
     // The local norm feeds the gradient-noise-scale estimate, which needs two batch sizes.
     m_trackNorm = m_comm.worldSize() > 1;
@@ -33,29 +65,34 @@ GradientSync::GradientSync(std::vector<at::Tensor> parameters, Communicator& com
         bucketBytes += bytes;
     }
     for (Bucket& bucket : m_buckets) {
-        int64_t total = 0;
+        for (size_t index : bucket.parameters)
+            bucket.gradientElements += m_parameters[index].numel();
+        const int64_t extras = &bucket == &m_buckets.back() ? kLastBucketExtras : kBucketExtras;
+        bucket.flat = at::zeros({bucket.gradientElements + extras},
+                                m_parameters[bucket.parameters.front()].options().requires_grad(false));
+        bucket.arrived.assign(bucket.parameters.size(), false);
+        int64_t offset = 0;
         for (size_t index : bucket.parameters) {
-            bucket.offsets.push_back(total);
-            total += m_parameters[index].numel();
+            at::Tensor& p = m_parameters[index];
+            p.mutable_grad() = bucket.flat.narrow(0, offset, p.numel()).view(p.sizes());
+            offset += p.numel();
         }
-        const at::Tensor& first = m_parameters[bucket.parameters.front()];
-        bucket.flat = at::zeros({total}, first.options().requires_grad(false));
-        bucket.filled.assign(bucket.parameters.size(), false);
     }
 
-    if (m_overlap) {
+    if (overlap) {
         for (size_t i = 0; i < m_parameters.size(); ++i) {
-            // A leaf's hook sees the gradient of this backward, before it is added to .grad.
-            m_hookHandles.push_back(
-                m_parameters[i].register_hook([this, i](const at::Tensor& grad) { onGradient(i, grad); }));
+            auto accumulator = torch::autograd::impl::grad_accumulator(m_parameters[i]);
+            m_hookKeys.push_back(
+                accumulator->add_post_hook(std::make_unique<AfterAccumulation>([this, i] { onGradientAccumulated(i); })));
+            m_accumulators.push_back(std::move(accumulator));
         }
     }
 }
 
 GradientSync::~GradientSync()
 {
-    for (size_t i = 0; i < m_hookHandles.size(); ++i)
-        m_parameters[i].remove_hook(m_hookHandles[i]);
+    for (size_t i = 0; i < m_accumulators.size(); ++i)
+        m_accumulators[i]->del_post_hook(m_hookKeys[i]);
 }
 
 std::vector<std::vector<size_t>> GradientSync::bucketLayout() const
@@ -66,6 +103,13 @@ std::vector<std::vector<size_t>> GradientSync::bucketLayout() const
     return layout;
 }
 
+void GradientSync::zeroGradients()
+{
+    // Not Optimizer::zero_grad(): it detaches .grad in place, which views cannot do.
+    for (Bucket& bucket : m_buckets)
+        bucket.flat.zero_();
+}
+
 void GradientSync::prepare(bool synchronize)
 {
     m_synchronizing = synchronize;
@@ -73,64 +117,53 @@ void GradientSync::prepare(bool synchronize)
         return;
     for (Bucket& bucket : m_buckets) {
         bucket.ready = 0;
-        bucket.filled.assign(bucket.parameters.size(), false);
+        bucket.arrived.assign(bucket.parameters.size(), false);
         bucket.pending.reset();
-        bucket.localSquaredNorm = 0.0;
     }
 }
 
-void GradientSync::onGradient(size_t parameter, const at::Tensor& grad)
+void GradientSync::setFigures(const StepFigures& local)
+{
+    at::Tensor tail = m_buckets.back().flat.narrow(0, m_buckets.back().gradientElements, kLastBucketExtras);
+    tail[kLossSlot].fill_(local.lossSum);
+    tail[kCorrectSlot].fill_(local.correct);
+    tail[kSamplesSlot].fill_(local.samples);
+}
+
+void GradientSync::onGradientAccumulated(size_t parameter)
 {
     if (!m_synchronizing)
         return;
-    // With gradient accumulation .grad still holds the earlier micro-batches: DDP reduces
-    // the accumulated gradient, not only the last micro-batch's.
-    const at::Tensor& accumulated = m_parameters[parameter].grad();
-    fill(parameter, accumulated.defined() ? accumulated + grad : grad);
-    Bucket& bucket = m_buckets[m_slots[parameter].bucket];
-    if (bucket.ready == bucket.parameters.size())
-        launch(bucket);
-}
-
-void GradientSync::fill(size_t parameter, const at::Tensor& grad)
-{
     const Slot slot = m_slots[parameter];
     Bucket& bucket = m_buckets[slot.bucket];
-    if (bucket.filled[slot.position])
+    if (bucket.arrived[slot.position])
         return;
-    at::Tensor view = bucket.flat.narrow(0, bucket.offsets[slot.position], m_parameters[parameter].numel());
-    view.copy_(grad.reshape({-1}));
-    bucket.filled[slot.position] = true;
-    ++bucket.ready;
+    bucket.arrived[slot.position] = true;
+    if (++bucket.ready == bucket.parameters.size())
+        launch(bucket);
 }
 
 void GradientSync::launch(Bucket& bucket)
 {
-    if (m_trackNorm)
-        bucket.localSquaredNorm = bucket.flat.pow(2).sum().item<double>();
-    // Divide before summing, as DDP does: the sum of g/K over K ranks is the mean.
+    if (m_trackNorm) {
+        const at::Tensor gradients = bucket.flat.narrow(0, 0, bucket.gradientElements);
+        bucket.flat[bucket.gradientElements + kNormSlot].copy_(at::dot(gradients, gradients));
+    }
+    // Divide before summing, as DDP does: the sum of g/K over K ranks is the mean (of the
+    // figures too; sums are multiplied back by K afterwards).
     bucket.flat.div_(double(m_comm.worldSize()));
     bucket.pending = m_comm.allReduceSum(bucket.flat);
 }
 
-SyncTiming GradientSync::finish()
+SyncResult GradientSync::finish()
 {
-    SyncTiming timing;
-    // Buckets not launched yet: without overlap all of them, with overlap those holding a
-    // parameter that got no gradient this step (it contributes zeros, or what .grad holds).
+    SyncResult timing;
+    // Buckets not launched yet: without overlap all of them; with overlap those holding a
+    // parameter that got no gradient this step (its zeros, or what earlier micro-steps left,
+    // take part in the sum).
     for (Bucket& bucket : m_buckets) {
-        if (bucket.pending)
-            continue;
-        for (size_t position = 0; position < bucket.parameters.size(); ++position) {
-            if (bucket.filled[position])
-                continue;
-            const at::Tensor& p = m_parameters[bucket.parameters[position]];
-            if (p.grad().defined())
-                fill(bucket.parameters[position], p.grad());
-            else
-                fill(bucket.parameters[position], at::zeros_like(p));
-        }
-        launch(bucket);
+        if (!bucket.pending)
+            launch(bucket);
     }
 
     const auto start = std::chrono::steady_clock::now();
@@ -140,17 +173,16 @@ SyncTiming GradientSync::finish()
     }
     timing.waitMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 
-    for (Bucket& bucket : m_buckets) {
-        timing.localSquaredNorm += bucket.localSquaredNorm;
-        for (size_t position = 0; position < bucket.parameters.size(); ++position) {
-            at::Tensor& p = m_parameters[bucket.parameters[position]];
-            const at::Tensor averaged = bucket.flat.narrow(0, bucket.offsets[position], p.numel()).view(p.sizes());
-            if (p.grad().defined())
-                p.mutable_grad().copy_(averaged);
-            else
-                p.mutable_grad() = averaged.clone();
-        }
+    const double worldSize = double(m_comm.worldSize());
+    for (const Bucket& bucket : m_buckets) {
+        const at::Tensor gradients = bucket.flat.narrow(0, 0, bucket.gradientElements);
+        timing.globalSquaredNorm += at::dot(gradients, gradients).item<double>();
+        timing.localSquaredNorm += bucket.flat[bucket.gradientElements + kNormSlot].item<double>();
     }
+    const at::Tensor tail =
+        m_buckets.back().flat.narrow(0, m_buckets.back().gradientElements, kLastBucketExtras).to(at::kDouble).cpu();
+    const double* sums = tail.data_ptr<double>();
+    timing.global = {sums[kLossSlot] * worldSize, sums[kCorrectSlot] * worldSize, std::round(sums[kSamplesSlot] * worldSize)};
     m_synchronizing = false;
     return timing;
 }

@@ -34,16 +34,6 @@ void broadcastParameters(const std::vector<at::Tensor>& parameters, Communicator
         comm.broadcast(parameter, 0);
 }
 
-double squaredNorm(const std::vector<at::Tensor>& tensors)
-{
-    double sum = 0.0;
-    for (const at::Tensor& t : tensors) {
-        if (t.defined())
-            sum += t.pow(2).sum().item<double>();
-    }
-    return sum;
-}
-
 std::vector<at::Tensor> gradients(const std::vector<at::Tensor>& parameters)
 {
     std::vector<at::Tensor> grads;
@@ -163,33 +153,39 @@ Trainer::StepRecord Trainer::trainStep(const std::vector<std::vector<int64_t>>& 
 
     // Micro-batches: the inner ones only accumulate (DDP's no_sync), the last synchronises.
     const size_t micro = std::min(size_t(c.gradAccum), batches.size() - first);
-    BatchResult local;
+    m_sync->zeroGradients();
+    StepFigures local;
     for (size_t m = 0; m < micro; ++m) {
         auto phase = Clock::now();
         const at::Tensor indices = at::tensor(batches[first + m], at::TensorOptions().dtype(at::kLong));
         const Batch batch = m_workload.fetch(indices);
         record.dataMs += millisecondsSince(phase);
         phase = Clock::now();
-        m_sync->prepare(m + 1 == micro);
-        const BatchResult result = m_workload.train(batch, 1.0 / double(micro));
+        const ForwardResult forward = m_workload.forward(batch);
+        local.lossSum += forward.figures.lossSum;
+        local.correct += forward.figures.correct;
+        local.samples += forward.figures.samples;
+        const bool last = m + 1 == micro;
+        if (last)
+            m_sync->setFigures(local);
+        m_sync->prepare(last);
+        // Micro-batches are averaged, as ranks are.
+        (forward.loss * (1.0 / double(micro))).backward();
         record.computeMs += millisecondsSince(phase);
-        local.lossSum += result.lossSum;
-        local.correct += result.correct;
-        local.samples += result.samples;
     }
-    const SyncTiming syncTiming = m_sync->finish();
-    record.commMs = syncTiming.waitMs;
+    const SyncResult sync = m_sync->finish();
+    record.commMs = sync.waitMs;
+    record.gradNorm = std::sqrt(sync.globalSquaredNorm);
+    record.samples = sync.global.samples;
+    record.loss = sync.global.lossSum / record.samples;
+    record.accuracy = sync.global.correct / record.samples;
 
-    const std::vector<at::Tensor> grads = gradients(m_parameters);
-    const double globalSquaredNorm = squaredNorm(grads);
-    record.gradNorm = std::sqrt(globalSquaredNorm);
     at::Tensor applied;
     if (trackUpdates && plainStep)
-        applied = byExperiment(grads, experiments) * record.lr;  // what SGD subtracts, exactly
+        applied = byExperiment(gradients(m_parameters), experiments) * record.lr;  // what SGD subtracts, exactly
 
     auto phase = Clock::now();
-    m_optimizer->step();
-    m_optimizer->zero_grad();
+    m_optimizer->step();  // gradients are zeroed with the buckets before the next step
     record.optimizerMs = millisecondsSince(phase);
 
     if (trackUpdates) {
@@ -202,23 +198,12 @@ Trainer::StepRecord Trainer::trainStep(const std::vector<std::vector<int64_t>>& 
         record.updates = m_updateStats.add(applied);
     }
 
-    // One small all-reduce for the step's figures (DDP users do the same for logging).
-    const at::Device device = m_parameters.front().device();
-    at::Tensor figures = at::tensor({local.lossSum, local.correct, local.samples, syncTiming.localSquaredNorm},
-                                    at::TensorOptions().dtype(at::kDouble)).to(device);
-    m_comm.allReduceSumNow(figures);
-    figures = figures.cpu();
-    const double* sums = figures.data_ptr<double>();
-    record.samples = sums[2];
-    record.loss = sums[0] / record.samples;
-    record.accuracy = sums[1] / record.samples;
-
     // The estimator reasons about mean per-sample gradients; a summed loss's gradient is that
     // mean times the samples behind each (micro-)batch.
     const int K = m_comm.worldSize();
     record.gradScale = m_workload.sumsLoss() ? local.samples / double(micro) : 1.0;
     const double toMean = 1.0 / (record.gradScale * record.gradScale);
-    m_noiseScale.add(sums[3] / K * toMean, globalSquaredNorm * toMean, record.samples / K, record.samples);
+    m_noiseScale.add(sync.localSquaredNorm * toMean, sync.globalSquaredNorm * toMean, record.samples / K, record.samples);
 
     record.step = ++m_step;
     record.stepMs = millisecondsSince(stepStart);

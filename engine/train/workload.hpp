@@ -30,6 +30,11 @@ struct BatchResult {
     double samples = 0.0;
 };
 
+struct ForwardResult {
+    at::Tensor loss;  // a scalar with a graph back to the parameters
+    BatchResult figures;
+};
+
 // Validation over the whole test set, already reduced over ranks.
 struct EvalResult {
     double loss = 0.0;
@@ -54,9 +59,9 @@ public:
     // Gathers the samples `indices` (a CPU int64 tensor) onto the device: the data time.
     virtual Batch fetch(const at::Tensor& indices) = 0;
 
-    // Forward, then backward of lossScale * (mean loss, summed over experiments),
-    // accumulating into .grad: the compute time.
-    virtual BatchResult train(const Batch& batch, double lossScale) = 0;
+    // Forward: the loss to differentiate (the batch's mean loss, or its sum for a summed
+    // loss, added over experiments) and the figures of the batch. The trainer runs backward.
+    virtual ForwardResult forward(const Batch& batch) = 0;
 
     // True when the loss is summed over the batch (linreg, as seed 004) rather than averaged:
     // the gradient is then the per-sample mean times the batch size.

@@ -57,17 +57,15 @@ Batch FashionMnistWorkload::fetch(const at::Tensor& indices)
     return {normalise(m_trainImages.index_select(0, rows)), m_trainLabels.index_select(0, rows), indices.numel()};
 }
 
-BatchResult FashionMnistWorkload::train(const Batch& batch, double lossScale)
+ForwardResult FashionMnistWorkload::forward(const Batch& batch)
 {
     m_model->train();
     const at::Tensor logits = m_model->forward(batch.inputs);
-    const at::Tensor loss = torch::nn::functional::cross_entropy(logits, batch.targets);
-    (loss * lossScale).backward();
-
-    BatchResult result;
-    result.samples = double(batch.size);
-    result.lossSum = loss.item<double>() * result.samples;
-    result.correct = logits.argmax(1).eq(batch.targets).sum().item<double>();
+    ForwardResult result;
+    result.loss = torch::nn::functional::cross_entropy(logits, batch.targets);
+    result.figures.samples = double(batch.size);
+    result.figures.lossSum = result.loss.item<double>() * result.figures.samples;
+    result.figures.correct = logits.argmax(1).eq(batch.targets).sum().item<double>();
     return result;
 }
 

@@ -19,7 +19,7 @@ public:
     int64_t datasetSize() const override { return m_trainImages.size(0); }
     bool classifies() const override { return true; }
     Batch fetch(const at::Tensor& indices) override;
-    BatchResult train(const Batch& batch, double lossScale) override;
+    ForwardResult forward(const Batch& batch) override;
     std::optional<EvalResult> evaluate(Communicator& comm) override;
 
 private:

@@ -2,7 +2,6 @@
 
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
-#include <torch/autograd.h>
 
 namespace ddplab {
 namespace {
@@ -40,16 +39,15 @@ Batch LinregWorkload::fetch(const at::Tensor& indices)
     return {m_inputs.index_select(1, rows), m_targets.index_select(1, rows), indices.numel()};
 }
 
-BatchResult LinregWorkload::train(const Batch& batch, double lossScale)
+ForwardResult LinregWorkload::forward(const Batch& batch)
 {
     // [E, B, dim] . [E, dim] -> [E, B]
     const at::Tensor predictions = (batch.inputs * m_weight.unsqueeze(1)).sum(2);
     const at::Tensor squaredErrors = (predictions - batch.targets).pow(2);
-    (squaredErrors.sum() * lossScale).backward();  // summed over the batch and the experiments
-
-    BatchResult result;
-    result.samples = double(batch.size);
-    result.lossSum = squaredErrors.sum().item<double>() / double(m_weight.size(0));
+    ForwardResult result;
+    result.loss = squaredErrors.sum();  // summed over the batch and the experiments
+    result.figures.samples = double(batch.size);
+    result.figures.lossSum = result.loss.item<double>() / double(m_weight.size(0));
     return result;
 }
 

@@ -2,7 +2,6 @@
 
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
-#include <torch/autograd.h>
 
 namespace ddplab {
 
@@ -31,15 +30,14 @@ Batch ToyWorkload::fetch(const at::Tensor& indices)
     return {m_inputs.index_select(1, columns), m_targets.index_select(1, columns), indices.numel()};
 }
 
-BatchResult ToyWorkload::train(const Batch& batch, double lossScale)
+ForwardResult ToyWorkload::forward(const Batch& batch)
 {
     // One L1 loss per experiment; their sum gives every experiment its own gradient.
     const at::Tensor lossPerExperiment = (m_weights.unsqueeze(1) * batch.inputs - batch.targets).abs().mean(1);
-    (lossPerExperiment.sum() * lossScale).backward();
-
-    BatchResult result;
-    result.samples = double(batch.size);
-    result.lossSum = lossPerExperiment.mean().item<double>() * result.samples;
+    ForwardResult result;
+    result.loss = lossPerExperiment.sum();
+    result.figures.samples = double(batch.size);
+    result.figures.lossSum = lossPerExperiment.mean().item<double>() * result.figures.samples;
     return result;
 }
 

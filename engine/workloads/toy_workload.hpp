@@ -19,7 +19,7 @@ public:
     int64_t datasetSize() const override { return m_inputs.size(1); }
     int64_t experiments() const override { return m_weights.size(0); }
     Batch fetch(const at::Tensor& indices) override;
-    BatchResult train(const Batch& batch, double lossScale) override;
+    ForwardResult forward(const Batch& batch) override;
     bool tracksUpdateVariance() const override { return true; }
     void describeState(Json& event) const override;
 

@@ -1,0 +1,92 @@
+#!/usr/bin/python3
+"""The Python DDP peer for Fashion-MNIST throughput: the same MLP or CNN as the engine
+(engine/workloads/fashion_models.hpp), nn.DistributedDataParallel over Gloo, DistributedSampler
++ DataLoader over the same uint8 images, normalised per batch as the engine does, SGD with
+momentum. Prints rank 0's steady-state images/sec (global) as JSON.
+
+    /usr/bin/python3 bench/peers/fashion_ddp_peer.py --model cnn --world_size 2 --batch_size 64
+"""
+import argparse
+import gzip
+import json
+import os
+import tempfile
+import time
+
+import torch
+import torch.distributed as dist
+import torch.multiprocessing as mp
+from torch import nn
+from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.data import DataLoader, TensorDataset
+from torch.utils.data.distributed import DistributedSampler
+
+MEAN, STD = 0.2860, 0.3530
+
+
+def read_idx(path):
+    with gzip.open(path, "rb") as f:
+        data = f.read()
+    dims = data[3]
+    shape = [int.from_bytes(data[4 + 4 * i: 8 + 4 * i], "big") for i in range(dims)]
+    return torch.frombuffer(bytearray(data[4 + 4 * dims:]), dtype=torch.uint8).reshape(shape)
+
+
+def make_model(kind):
+    if kind == "mlp":
+        return nn.Sequential(nn.Flatten(), nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(), nn.Linear(128, 10))
+    return nn.Sequential(nn.Conv2d(1, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                         nn.Conv2d(32, 64, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(),
+                         nn.Linear(64 * 7 * 7, 128), nn.ReLU(), nn.Linear(128, 10))
+
+
+def worker(rank, args, store, queue):
+    torch.set_num_threads(args.threads)
+    dist.init_process_group("gloo", init_method=f"file://{store}", rank=rank, world_size=args.world_size)
+    images = read_idx(os.path.join(args.data_dir, "train-images-idx3-ubyte.gz")).unsqueeze(1)
+    labels = read_idx(os.path.join(args.data_dir, "train-labels-idx1-ubyte.gz")).long()
+    torch.manual_seed(0)
+    model = DDP(make_model(args.model))
+    optimizer = torch.optim.SGD(model.parameters(), lr=args.lr, momentum=0.9)
+    dataset = TensorDataset(images, labels)
+    sampler = DistributedSampler(dataset, shuffle=True, seed=0)
+    loader = DataLoader(dataset, batch_size=args.batch_size, sampler=sampler)
+    steps, start, samples = 0, None, 0
+    for x, y in loader:
+        if steps == args.warmup_steps:
+            start = time.perf_counter()
+        x = (x.float() / 255.0 - MEAN) / STD
+        loss = nn.functional.cross_entropy(model(x), y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        steps += 1
+        if start is not None:
+            samples += len(y) * args.world_size
+        if steps == args.warmup_steps + args.steps:
+            break
+    elapsed = time.perf_counter() - start
+    if rank == 0:
+        queue.put({"images_per_sec": samples / elapsed, "steps": args.steps, "seconds": elapsed})
+    dist.destroy_process_group()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--model", choices=["mlp", "cnn"], default="mlp")
+    parser.add_argument("--world_size", type=int, default=1)
+    parser.add_argument("--batch_size", type=int, default=64)
+    parser.add_argument("--lr", type=float, default=0.05)
+    parser.add_argument("--steps", type=int, default=200, help="timed steps")
+    parser.add_argument("--warmup_steps", type=int, default=10, help="untimed steps first")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--data_dir", default="/usr/share/datasets/fashion-mnist")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="ddplab-peer-") as private:
+        queue = mp.get_context("spawn").SimpleQueue()
+        mp.spawn(worker, args=(args, os.path.join(private, "store"), queue), nprocs=args.world_size)
+        print(json.dumps(queue.get()))
+
+
+if __name__ == "__main__":
+    main()
