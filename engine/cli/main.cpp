@@ -4,6 +4,7 @@
 //   worker   one rank under torchrun or srun
 //   devices  GPUs, backends and versions, as JSON
 //   shard    the exact per-rank, per-iteration sample indices of DistributedSampler
+//   keys     the config keys, their defaults and what they allow
 //
 // Every subcommand exits with a code from core/exit_codes.hpp; `run` and `worker` speak the
 // JSON Lines event protocol of docs/protocol.md on stdout.
@@ -53,6 +54,27 @@ std::string unknownOptionMessage(const std::vector<std::string>& extras, const s
         }
     }
     return message + "; 'ddplab-engine " + command + " --help' lists the options";
+}
+
+// The config-key table with defaults, for tools and for docs/configuration.md.
+Json keyReport()
+{
+    const Config defaults;
+    Json report = Json::array();
+    for (const ConfigKey& key : configKeys()) {
+        static const char* const kTypeNames[] = {"integer", "number", "boolean", "choice", "text"};
+        Json entry;
+        entry["key"] = key.name;
+        entry["flag"] = key.type == KeyType::Boolean ? key.flag() + " / --no-" + key.flag().substr(2) : key.flag();
+        entry["type"] = kTypeNames[int(key.type)];
+        entry["default"] = key.read(defaults);
+        entry["allowed"] = key.allowed;
+        entry["help"] = key.help;
+        if (!key.choices.empty())
+            entry["choices"] = key.choices;
+        report.push_back(entry);
+    }
+    return report;
 }
 
 // `run` and `worker`: the stream starts with hello; invalid input ends it with one error.
@@ -124,6 +146,7 @@ int main(int argc, char** argv)
     worker->allow_extras();
 
     CLI::App* devices = app.add_subcommand("devices", "print GPUs, NCCL/Gloo availability and the LibTorch version as JSON");
+    CLI::App* keys = app.add_subcommand("keys", "print every config key (flag, type, default, what is allowed, help) as JSON");
 
     ShardRequest shard;
     CLI::App* shardCommand = app.add_subcommand("shard", "print the exact sample indices of every rank and iteration as JSON");
@@ -169,6 +192,10 @@ int main(int argc, char** argv)
             return runTraining("worker", workerOptions, *worker);
         if (*devices) {
             std::cout << deviceReport().dump(2) << std::endl;
+            return kExitOk;
+        }
+        if (*keys) {
+            std::cout << keyReport().dump(2) << std::endl;
             return kExitOk;
         }
         if (*shardCommand) {
