@@ -29,9 +29,8 @@ ConfigOptions::ConfigOptions(CLI::App& command) : m_command(command)
     }
 }
 
-Config ConfigOptions::resolve() const
+Config ConfigOptions::resolve(Config config) const
 {
-    Config config;
     if (!m_configFile.empty())
         applyJson(config, readConfigFile(m_configFile), "config file \"" + m_configFile + "\"");
     for (const ConfigKey& key : configKeys()) {

@@ -18,9 +18,9 @@ class ConfigOptions {
 public:
     explicit ConfigOptions(CLI::App& command);
 
-    // Defaults, then the config file, then the flags; then the checks between keys.
-    // Throws ConfigError.
-    Config resolve() const;
+    // `base` (the defaults, or what a cluster launcher already fixed), then the config file,
+    // then the flags; then the checks between keys. Throws ConfigError.
+    Config resolve(Config base = {}) const;
 
 private:
     CLI::App& m_command;

@@ -103,9 +103,10 @@ int runTraining(const std::string& command, const ConfigOptions& options, const 
             stream.addFd(STDOUT_FILENO);
         if (!sub.remaining().empty())
             throw ConfigError("", unknownOptionMessage(sub.remaining(), command));
-        config = options.resolve();
-        if (isWorker && config.worldSize == 1 && identity.worldSize > 1)
-            config.worldSize = identity.worldSize;  // torchrun already says how many
+        // Under torchrun or Slurm the launcher already says how many ranks there are.
+        Config base;
+        base.worldSize = identity.worldSize;
+        config = options.resolve(base);
         if (!config.events.empty() && speaks)
             stream.appendToFile(config.events);
     } catch (const ConfigError& error) {
