@@ -42,11 +42,14 @@ def make_model(kind):
 
 def worker(rank, args, store, queue):
     torch.set_num_threads(args.threads)
-    dist.init_process_group("gloo", init_method=f"file://{store}", rank=rank, world_size=args.world_size)
+    cuda = args.device == "cuda"
+    device = torch.device("cuda", rank % torch.cuda.device_count()) if cuda else torch.device("cpu")
+    backend = "nccl" if cuda and torch.cuda.device_count() >= args.world_size else "gloo"
+    dist.init_process_group(backend, init_method=f"file://{store}", rank=rank, world_size=args.world_size)
     images = read_idx(os.path.join(args.data_dir, "train-images-idx3-ubyte.gz")).unsqueeze(1)
     labels = read_idx(os.path.join(args.data_dir, "train-labels-idx1-ubyte.gz")).long()
     torch.manual_seed(0)
-    model = DDP(make_model(args.model))
+    model = DDP(make_model(args.model).to(device), device_ids=[device.index] if cuda else None)
     optimizer = torch.optim.SGD(model.parameters(), lr=args.lr, momentum=0.9)
     dataset = TensorDataset(images, labels)
     sampler = DistributedSampler(dataset, shuffle=True, seed=0)
@@ -55,6 +58,7 @@ def worker(rank, args, store, queue):
     for x, y in loader:
         if steps == args.warmup_steps:
             start = time.perf_counter()
+        x, y = x.to(device, non_blocking=True), y.to(device, non_blocking=True)
         x = (x.float() / 255.0 - MEAN) / STD
         loss = nn.functional.cross_entropy(model(x), y)
         optimizer.zero_grad()
@@ -65,6 +69,8 @@ def worker(rank, args, store, queue):
             samples += len(y) * args.world_size
         if steps == args.warmup_steps + args.steps:
             break
+    if cuda:
+        torch.cuda.synchronize()
     elapsed = time.perf_counter() - start
     if rank == 0:
         queue.put({"images_per_sec": samples / elapsed, "steps": args.steps, "seconds": elapsed})
@@ -81,6 +87,7 @@ def main():
     parser.add_argument("--warmup_steps", type=int, default=10, help="untimed steps first")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--data_dir", default="/usr/share/datasets/fashion-mnist")
+    parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu", help="cuda: rank r on GPU r (NCCL when each has its own)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="ddplab-peer-") as private:
         queue = mp.get_context("spawn").SimpleQueue()
