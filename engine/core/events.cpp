@@ -46,7 +46,8 @@ void EventWriter::appendToFile(const std::string& path)
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd < 0)
         throw ConfigError("events", "events file \"" + path + "\" cannot be opened for appending: " + std::strerror(errno));
-    m_targets.push_back({fd, true});
+    // Files first: a line a reader has seen on stdout is already on disk, whenever we die.
+    m_targets.insert(m_targets.begin(), {fd, true});
 }
 
 void EventWriter::emit(const Json& event)

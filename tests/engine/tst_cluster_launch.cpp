@@ -37,12 +37,6 @@ int freeLoopbackPort()
     return ntohs(address.sin_port);
 }
 
-QList<QJsonObject> eventsIn(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? ddplab::test::parseEvents(file.readAll()) : QList<QJsonObject>();
-}
-
 void compareRuns(const QList<QJsonObject>& events, const EngineResult& reference, const QString& launchedBy)
 {
     QVERIFY(!events.isEmpty());
@@ -96,7 +90,7 @@ void ClusterLaunchTest::torchrunEqualsBuiltInLauncher()
     QVERIFY2(torchrun.waitForStarted(), "torchrun is missing: scripts/setup-deps.sh installs python3-torch");
     QVERIFY(torchrun.waitForFinished(300000));
     QVERIFY2(torchrun.exitCode() == 0, torchrun.readAll().right(3000).constData());
-    compareRuns(eventsIn(events), m_reference, QStringLiteral("torchrun"));
+    compareRuns(ddplab::test::readEventsFile(events), m_reference, QStringLiteral("torchrun"));
 }
 
 void ClusterLaunchTest::slurmEnvironmentEqualsBuiltInLauncher()
@@ -125,7 +119,7 @@ void ClusterLaunchTest::slurmEnvironmentEqualsBuiltInLauncher()
     }
     // Rank 0 alone speaks on stdout; rank 1 stays silent there.
     QVERIFY(ranks[1]->readAllStandardOutput().isEmpty());
-    compareRuns(eventsIn(events), m_reference, QStringLiteral("slurm"));
+    compareRuns(ddplab::test::readEventsFile(events), m_reference, QStringLiteral("slurm"));
     qDeleteAll(ranks);
 }
 

@@ -87,14 +87,6 @@ private:
     QByteArray m_stdout;
 };
 
-QList<QJsonObject> eventsIn(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return ddplab::test::parseEvents(file.readAll());
-}
-
 int countOfType(const QList<QJsonObject>& events, const QString& type)
 {
     return int(std::count_if(events.begin(), events.end(),
@@ -137,7 +129,7 @@ void FaultsTest::injectedErrorNamesRank()
              qPrintable(result.summaryText()));
     QCOMPARE(countOfType(result.events, QStringLiteral("error")), 1);  // one error, about the culprit
     // Steps 1 and 2 completed everywhere before rank 2 failed at step 3: both stay on disk.
-    const QList<QJsonObject> onDisk = eventsIn(events);
+    const QList<QJsonObject> onDisk = ddplab::test::readEventsFile(events);
     QVERIFY(countOfType(onDisk, QStringLiteral("step")) >= 2);
     QCOMPARE(onDisk.last().value(QStringLiteral("rank")).toInt(), 2);
     verifyNothingLeft(events);
@@ -171,7 +163,7 @@ void FaultsTest::killedWorkerStopsRun()
     QCOMPARE(error.value(QStringLiteral("rank")).toInt(), 3);
     QVERIFY2(error.value(QStringLiteral("message")).toString().contains(QStringLiteral("rank 3 failed")),
              qPrintable(result.summaryText()));
-    QVERIFY(countOfType(eventsIn(events), QStringLiteral("step")) >= 5);
+    QVERIFY(countOfType(ddplab::test::readEventsFile(events), QStringLiteral("step")) >= 5);
     verifyNothingLeft(events);
 }
 
@@ -197,7 +189,7 @@ void FaultsTest::cancelStopsEveryWorker()
     const QString message = result.events.last().value(QStringLiteral("message")).toString();
     QVERIFY2(message.contains(QStringLiteral("cancelled by ") + name), qPrintable(message));
     QVERIFY(!result.events.last().contains(QStringLiteral("rank")));
-    const QList<QJsonObject> onDisk = eventsIn(events);
+    const QList<QJsonObject> onDisk = ddplab::test::readEventsFile(events);
     QVERIFY(countOfType(onDisk, QStringLiteral("step")) >= 3);
     QCOMPARE(onDisk.last().value(QStringLiteral("type")).toString(), QStringLiteral("error"));
     verifyNothingLeft(events);
@@ -211,7 +203,7 @@ void FaultsTest::killedLauncherLeavesNoWorker()
     QCOMPARE(ddplab::test::processesWithArgument(events).size(), 5);  // the launcher and 4 ranks
     QCOMPARE(::kill(pid_t(engine.pid()), SIGKILL), 0);
     verifyNothingLeft(events);
-    QVERIFY(countOfType(eventsIn(events), QStringLiteral("step")) >= 3);
+    QVERIFY(countOfType(ddplab::test::readEventsFile(events), QStringLiteral("step")) >= 3);
 }
 
 QTEST_GUILESS_MAIN(FaultsTest)

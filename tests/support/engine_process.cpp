@@ -1,6 +1,6 @@
 #include "engine_process.hpp"
 
-#include <QFileInfo>
+#include <QFile>
 #include <QJsonDocument>
 
 namespace ddplab::test {
@@ -27,6 +27,12 @@ QList<QJsonObject> parseEvents(const QByteArray& text, QList<QByteArray>* badLin
         events.append(document.object());
     }
     return events;
+}
+
+QList<QJsonObject> readEventsFile(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? parseEvents(file.readAll()) : QList<QJsonObject>();
 }
 
 QList<QJsonObject> EngineResult::ofType(const QString& type) const

@@ -35,4 +35,7 @@ EngineResult collect(QProcess& process);
 // Parses JSON Lines text.
 QList<QJsonObject> parseEvents(const QByteArray& text, QList<QByteArray>* badLines = nullptr);
 
+// The events of a file written with --events (empty when it cannot be read).
+QList<QJsonObject> readEventsFile(const QString& path);
+
 }  // namespace ddplab::test
