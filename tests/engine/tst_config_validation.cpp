@@ -46,6 +46,7 @@ private slots:
     void cliRejectsUnreadableConfigFile();
     void cliReportsInvalidFlagValueAsEvent();
     void cliFlagsOverrideConfigFile();
+    void shippedPresetsAndLessonsAreValid();
 };
 
 void ConfigValidationTest::rejectsBadJsonValues_data()
@@ -239,6 +240,40 @@ void ConfigValidationTest::cliFlagsOverrideConfigFile()
     QCOMPARE(config.value(QStringLiteral("world_size")).toInt(), 2);
     QCOMPARE(config.value(QStringLiteral("effective_batch_size")).toInt(), 128);
     QCOMPARE(config.value(QStringLiteral("steps_per_epoch")).toInt(), 1);
+}
+
+void ConfigValidationTest::shippedPresetsAndLessonsAreValid()
+{
+    // Every preset and every run of every lesson must be accepted by the engine as it is.
+    auto requireAccepted = [](const Json& object, const std::string& origin) {
+        try {
+            Config config;
+            applyJson(config, object, origin);
+            requireValid(config);
+        } catch (const ConfigError& error) {
+            QFAIL(qPrintable(QString::fromStdString(origin + ": " + error.what())));
+        }
+    };
+    const QDir presets(QStringLiteral(DDPLAB_RESOURCES_DIR "/presets"));
+    const QStringList presetFiles = presets.entryList({QStringLiteral("*.json")}, QDir::Files);
+    QVERIFY(presetFiles.size() >= 30);
+    for (const QString& name : presetFiles) {
+        QFile file(presets.filePath(name));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        requireAccepted(Json::parse(file.readAll().toStdString()), name.toStdString());
+    }
+    const QDir lessons(QStringLiteral(DDPLAB_RESOURCES_DIR "/lessons"));
+    const QStringList lessonFiles = lessons.entryList({QStringLiteral("*.json")}, QDir::Files);
+    QVERIFY(lessonFiles.size() >= 13);
+    for (const QString& name : lessonFiles) {
+        QFile file(lessons.filePath(name));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const Json lesson = Json::parse(file.readAll().toStdString());
+        QVERIFY2(lesson.contains("runs") && !lesson["runs"].empty(), qPrintable(name));
+        QVERIFY2(QFile::exists(lessons.filePath(QString::fromStdString(lesson["explanation"].get<std::string>()))), qPrintable(name));
+        for (const Json& run : lesson["runs"])
+            requireAccepted(run["config"], name.toStdString() + " / " + run["label"].get<std::string>());
+    }
 }
 
 QTEST_GUILESS_MAIN(ConfigValidationTest)
