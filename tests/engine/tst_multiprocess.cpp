@@ -4,6 +4,7 @@
 // do not collide.
 
 #include "support/engine_process.hpp"
+#include "support/process_table.hpp"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -36,6 +37,7 @@ private slots:
     void eventsFileMirrorsStdout();
     void runDirectoryIsPrivateAndRemoved();
     void twoRunsAtOnceDoNotCollide();
+    void localRunUsesLoopbackOnly();
 };
 
 void MultiProcessTest::sameGlobalBatchSameTrajectory()
@@ -122,6 +124,37 @@ void MultiProcessTest::twoRunsAtOnceDoNotCollide()
     const double wa = a.last(QStringLiteral("summary")).value(QStringLiteral("w_mean")).toDouble();
     const double wb = b.last(QStringLiteral("summary")).value(QStringLiteral("w_mean")).toDouble();
     QVERIFY(std::fabs(wa - wb) < 1e-6);
+}
+
+void MultiProcessTest::localRunUsesLoopbackOnly()
+{
+    // Watch every TCP socket of a 4-rank run while it trains: the ranks talk over loopback
+    // and nothing of the run ever listens on a public interface.
+    QTemporaryDir dir;
+    const QString marker = dir.filePath(QStringLiteral("loopback.jsonl"));
+    QProcess engine;
+    engine.start(ddplab::test::enginePath(),
+                 {QStringLiteral("run"), QStringLiteral("--world-size"), QStringLiteral("4"), QStringLiteral("--batch-size"),
+                  QStringLiteral("1"), QStringLiteral("--epochs"), QStringLiteral("100000"), QStringLiteral("--events"), marker});
+    QVERIFY(engine.waitForStarted());
+    int connections = 0;
+    QElapsedTimer watching;
+    watching.start();
+    while (connections < 12 && watching.elapsed() < 60000) {
+        for (const auto& socket : ddplab::test::tcpSocketsOf(ddplab::test::processesWithArgument(marker))) {
+            const bool loopback = socket.localAddress.startsWith(QStringLiteral("127.")) || socket.localAddress == QStringLiteral("::1");
+            QVERIFY2(loopback, qPrintable(QStringLiteral("%1 socket on %2:%3")
+                                               .arg(socket.listening ? QStringLiteral("listening") : QStringLiteral("connected"))
+                                               .arg(socket.localAddress).arg(socket.localPort)));
+            if (!socket.listening)
+                ++connections;
+        }
+        QTest::qWait(50);
+    }
+    engine.terminate();
+    QVERIFY(engine.waitForFinished(60000));
+    QCOMPARE(engine.exitCode(), 5);  // cancelled
+    QVERIFY2(connections >= 12, "the ranks' Gloo connections were never seen");  // 4 ranks: 6 pairs, 2 ends each
 }
 
 QTEST_GUILESS_MAIN(MultiProcessTest)

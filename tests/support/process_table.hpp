@@ -17,4 +17,14 @@ QString processName(qint64 pid);  // /proc/PID/comm, "" when gone
 // Alive and not a zombie.
 bool isRunning(qint64 pid);
 
+// A TCP socket held by a process, from /proc/net/tcp{,6}.
+struct TcpSocket {
+    QString localAddress;   // "127.0.0.1", "0.0.0.0", "::1", ...
+    int localPort = 0;
+    QString remoteAddress;
+    bool listening = false;
+};
+
+QList<TcpSocket> tcpSocketsOf(const QList<qint64>& pids);
+
 }  // namespace ddplab::test
