@@ -1,0 +1,236 @@
+// The chart wrapper: redraws coalesced on a timer, each series handed over whole, long series
+// reduced to the plot's pixel columns, log axes without non-positive points, smoothing with
+// the raw curve kept, overlays with one legend entry per run, the effective batch marked.
+
+#include "chart_grid.hpp"
+#include "chart_panel.hpp"
+#include "run_data.hpp"
+#include "run_model.hpp"
+#include "smoothed_series.hpp"
+#include "ui_test_main.hpp"
+
+#include <cmath>
+
+using namespace ddplab::ui;
+
+namespace {
+
+QSharedPointer<RunData> makeRun(const QString& id, const QString& label, int steps, double scale = 1.0)
+{
+    RunRecord record;
+    record.id = id;
+    record.name = label;
+    record.label = label;
+    auto run = QSharedPointer<RunData>::create(record);
+    QList<QJsonObject> events{QJsonObject{{QStringLiteral("type"), QStringLiteral("config")},
+                                          {QStringLiteral("effective_batch_size"), 128},
+                                          {QStringLiteral("total_steps"), steps}}};
+    for (int step = 1; step <= steps; ++step) {
+        events.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("step")},
+                                  {QStringLiteral("step"), step},
+                                  {QStringLiteral("loss"), scale * (1.0 + std::sin(step * 0.1)) / step},
+                                  {QStringLiteral("noise_scale"), 1.17},
+                                  {QStringLiteral("lr"), 0.001}});
+        if (step % 10 == 0)
+            events.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("eval")}, {QStringLiteral("step"), step},
+                                      {QStringLiteral("val_loss"), 0.5 / step}});
+    }
+    run->appendEvents(events);
+    return run;
+}
+
+ChartDefinition chart(const char* id)
+{
+    for (const ChartDefinition& definition : chartCatalog()) {
+        if (definition.id == QLatin1String(id))
+            return definition;
+    }
+    return {};
+}
+
+}  // namespace
+
+class TestChartPanel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void manyScheduledRedrawsBecomeOne()
+    {
+        ChartPanel panel(chart("loss"));
+        panel.resize(600, 400);
+        panel.show();
+        const auto run = makeRun(QStringLiteral("a"), QStringLiteral("A"), 50);
+        panel.setRuns({{run, Qt::blue}});
+        panel.redrawNow();
+        const qint64 before = panel.redrawStats().redraws;
+        for (int i = 0; i < 100; ++i)
+            panel.scheduleRedraw();  // a burst of arrivals
+        QCOMPARE(panel.redrawStats().redraws, before);  // nothing drawn synchronously
+        QTRY_COMPARE_WITH_TIMEOUT(panel.redrawStats().redraws, before + 1, 10000);
+        QTest::qWait(3 * ChartPanel::kRedrawIntervalMs);
+        QCOMPARE(panel.redrawStats().redraws, before + 1);
+    }
+
+    void drawnPointsAreTheRunsPoints()
+    {
+        ChartPanel panel(chart("loss"));
+        panel.resize(600, 400);
+        panel.show();
+        const auto run = makeRun(QStringLiteral("a"), QStringLiteral("A"), 50);
+        panel.setRuns({{run, Qt::blue}});
+        panel.redrawNow();
+        QCOMPARE(panel.drawnPoints(QStringLiteral("a"), QStringLiteral("loss")), run->series(QStringLiteral("loss")));
+        QCOMPARE(panel.drawnPoints(QStringLiteral("a"), QStringLiteral("val_loss")).size(), 5);
+    }
+
+    void liveDataAppearsAfterTheNextRedraw()
+    {
+        RunModel model;
+        ChartGrid grid(model);
+        grid.resize(900, 700);
+        grid.show();
+        const auto run = makeRun(QStringLiteral("live"), QStringLiteral("live"), 3);
+        model.addRun(run);
+        QVERIFY(grid.panel(QStringLiteral("loss")));
+        QVERIFY(!grid.panel(QStringLiteral("accuracy")));  // no accuracy in this run
+        run->appendEvents({QJsonObject{{QStringLiteral("type"), QStringLiteral("step")}, {QStringLiteral("step"), 4},
+                                       {QStringLiteral("loss"), 0.125}, {QStringLiteral("accuracy"), 0.75}}});
+        model.notifyDataAppended(run->id());
+        QVERIFY(grid.panel(QStringLiteral("accuracy")));  // a new metric brings its chart
+        QTRY_COMPARE_WITH_TIMEOUT(grid.panel(QStringLiteral("loss"))->drawnPoints(QStringLiteral("live"), QStringLiteral("loss")).size(), 4, 10000);
+        QCOMPARE(grid.panel(QStringLiteral("loss"))->drawnPoints(QStringLiteral("live"), QStringLiteral("loss")).last(), QPointF(4, 0.125));
+    }
+
+    void longSeriesIsReducedToThePlotWidthKeepingSpikes()
+    {
+        RunRecord record;
+        record.id = QStringLiteral("long");
+        auto run = QSharedPointer<RunData>::create(record);
+        QList<QJsonObject> events;
+        for (int step = 1; step <= 200'000; ++step)
+            events.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("step")}, {QStringLiteral("step"), step},
+                                      {QStringLiteral("loss"), step == 123'456 ? 50.0 : 1.0 + 0.01 * std::sin(step)}});
+        run->appendEvents(events);
+        ChartPanel panel(chart("loss"));
+        panel.resize(500, 300);
+        panel.show();
+        panel.setRuns({{run, Qt::red}});
+        panel.redrawNow();
+        const QList<QPointF> drawn = panel.drawnPoints(QStringLiteral("long"), QStringLiteral("loss"));
+        QVERIFY2(drawn.size() <= 4 * 500 + 2, qPrintable(QString::number(drawn.size())));
+        QVERIFY(drawn.size() > 100);
+        QVERIFY(drawn.contains(QPointF(123'456, 50.0)));
+    }
+
+    void logAxisDropsValuesItCannotShow()
+    {
+        RunRecord record;
+        record.id = QStringLiteral("signs");
+        auto run = QSharedPointer<RunData>::create(record);
+        run->appendEvents({QJsonObject{{QStringLiteral("type"), QStringLiteral("step")}, {QStringLiteral("step"), 1}, {QStringLiteral("loss"), 0.0}},
+                           QJsonObject{{QStringLiteral("type"), QStringLiteral("step")}, {QStringLiteral("step"), 2}, {QStringLiteral("loss"), -1.0}},
+                           QJsonObject{{QStringLiteral("type"), QStringLiteral("step")}, {QStringLiteral("step"), 3}, {QStringLiteral("loss"), 0.5}}});
+        ChartPanel panel(chart("loss"));
+        panel.resize(500, 300);
+        panel.setRuns({{run, Qt::red}});
+        panel.setLogScale(true);
+        panel.redrawNow();
+        QCOMPARE(panel.drawnPoints(QStringLiteral("signs"), QStringLiteral("loss")), (QList<QPointF>{{3, 0.5}}));
+        panel.setLogScale(false);
+        panel.redrawNow();
+        QCOMPARE(panel.drawnPoints(QStringLiteral("signs"), QStringLiteral("loss")).size(), 3);
+    }
+
+    void smoothingDrawsTheAverageAndKeepsTheRawCurve()
+    {
+        ChartPanel panel(chart("loss"));
+        panel.resize(600, 400);
+        panel.show();
+        const auto run = makeRun(QStringLiteral("a"), QStringLiteral("A"), 40);
+        panel.setRuns({{run, Qt::blue}});
+        panel.setSmoothing(0.6);
+        panel.redrawNow();
+        const QList<QPointF> raw = panel.drawnPoints(QStringLiteral("a"), QStringLiteral("loss"));
+        const QList<QPointF> smooth = panel.drawnPoints(QStringLiteral("a"), QStringLiteral("loss"), true);
+        QCOMPARE(raw, run->series(QStringLiteral("loss")));
+        QCOMPARE(smooth.size(), raw.size());
+        SmoothedSeries reference;
+        reference.setWeight(0.6);
+        QCOMPARE(smooth, reference.update(raw));
+        QVERIFY(smooth.at(10).y() != raw.at(10).y());
+        // Evaluations are sparse: never smoothed.
+        QVERIFY(panel.drawnPoints(QStringLiteral("a"), QStringLiteral("val_loss"), true).isEmpty());
+        QCOMPARE(panel.legendLabels(), (QStringList{QStringLiteral("train"), QStringLiteral("validation")}));
+    }
+
+    void overlaidRunsGetOneLegendEntryEach()
+    {
+        ChartPanel panel(chart("loss"));
+        panel.resize(700, 400);
+        panel.show();
+        const auto first = makeRun(QStringLiteral("a"), QStringLiteral("1 GPU x 128"), 30);
+        const auto second = makeRun(QStringLiteral("b"), QStringLiteral("8 GPUs x 16"), 30, 2.0);
+        panel.setRuns({{first, Qt::blue}, {second, Qt::red}});
+        panel.redrawNow();
+        QCOMPARE(panel.legendLabels(), (QStringList{QStringLiteral("1 GPU x 128"), QStringLiteral("8 GPUs x 16")}));
+        QCOMPARE(panel.drawnPoints(QStringLiteral("b"), QStringLiteral("loss")), second->series(QStringLiteral("loss")));
+
+        ChartPanel single(chart("weight"));
+        single.setRuns({{first, Qt::blue}, {second, Qt::red}});
+        single.redrawNow();
+        QVERIFY(single.legendLabels().isEmpty());  // neither run has a weight
+    }
+
+    void noiseScaleChartMarksTheEffectiveBatch()
+    {
+        ChartPanel panel(chart("noise_scale"));
+        panel.resize(600, 400);
+        panel.show();
+        const auto run = makeRun(QStringLiteral("a"), QStringLiteral("A"), 10);
+        panel.setRuns({{run, Qt::blue}});
+        panel.redrawNow();
+        QCOMPARE(panel.effectiveBatchMark(QStringLiteral("a")), 128.0);
+        QVERIFY(panel.legendLabels().contains(QStringLiteral("effective batch 128")));
+        QVERIFY(panel.logScale());  // noise scale and B_eff differ by orders of magnitude
+        ChartPanel loss(chart("loss"));
+        loss.setRuns({{run, Qt::blue}});
+        loss.redrawNow();
+        QVERIFY(std::isnan(loss.effectiveBatchMark(QStringLiteral("a"))));
+    }
+
+    void removingARunRemovesItsLines()
+    {
+        RunModel model;
+        ChartGrid grid(model);
+        grid.resize(900, 700);
+        grid.show();
+        const auto first = makeRun(QStringLiteral("a"), QStringLiteral("A"), 10);
+        const auto second = makeRun(QStringLiteral("b"), QStringLiteral("B"), 10);
+        model.addRun(first);
+        model.addRun(second);
+        QCOMPARE(model.runs().at(0).color == model.runs().at(1).color, false);
+        model.removeRun(QStringLiteral("a"));
+        ChartPanel* loss = grid.panel(QStringLiteral("loss"));
+        loss->redrawNow();
+        QVERIFY(loss->drawnPoints(QStringLiteral("a"), QStringLiteral("loss")).isEmpty());
+        QCOMPARE(loss->drawnPoints(QStringLiteral("b"), QStringLiteral("loss")).size(), 10);
+        model.clear();
+        QVERIFY(grid.panels().isEmpty());
+    }
+
+    void lessonFocusShowsExactlyItsCharts()
+    {
+        RunModel model;
+        ChartGrid grid(model);
+        grid.setFocusCharts(chartsForMetrics({QStringLiteral("w_mean"), QStringLiteral("loss"), QStringLiteral("lr")}));
+        QStringList ids;
+        for (ChartPanel* panel : grid.panels())
+            ids.append(panel->definition().id);
+        QCOMPARE(ids, (QStringList{QStringLiteral("weight"), QStringLiteral("loss"), QStringLiteral("lr")}));
+        model.addRun(makeRun(QStringLiteral("a"), QStringLiteral("A"), 5));
+        QCOMPARE(grid.panels().size(), 3);  // noise_scale has data but is not the lesson's
+    }
+};
+
+DDPLAB_UI_TEST_MAIN(TestChartPanel)
+#include "tst_chart_panel.moc"

@@ -1,0 +1,137 @@
+// The derived panel previews what the engine will do, with ddplab_core's arithmetic: effective
+// batch and LR, the sampler's padding or dropping, steps, warmup, and the LR schedule curve.
+
+#include "core/derived.hpp"
+#include "derived_panel.hpp"
+#include "lr_schedule_preview.hpp"
+#include "parameter_panel.hpp"
+#include "ui_test_main.hpp"
+
+using namespace ddplab::ui;
+
+namespace {
+
+ddplab::Config toy(int64_t worldSize, int64_t batchSize)
+{
+    ddplab::Config config;
+    config.worldSize = worldSize;
+    config.batchSize = batchSize;
+    config.numExamples = 256;
+    return config;
+}
+
+}  // namespace
+
+class TestDerivedPanel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void eightBySixteenWithTheSquareRootRule()
+    {
+        ddplab::Config config = toy(8, 16);
+        config.lrRule = ddplab::LrRule::Sqrt;
+        DerivedPanel panel;
+        panel.setConfig(config, true);
+        QCOMPARE(panel.valueText(QStringLiteral("effective_batch")), QStringLiteral("128 = 8 ranks × 16"));
+        QCOMPARE(panel.valueText(QStringLiteral("effective_lr")), QStringLiteral("0.002828 = 0.001 * (128 / 16)^0.5"));
+        QCOMPARE(panel.valueText(QStringLiteral("steps")), QStringLiteral("2 per epoch · 2 in total"));
+        QCOMPARE(panel.valueText(QStringLiteral("sharding")), QStringLiteral("256 examples → 32 per rank"));
+        QCOMPARE(panel.valueText(QStringLiteral("warmup")), QStringLiteral("none"));
+    }
+
+    void unscaledLrSaysSo()
+    {
+        DerivedPanel panel;
+        panel.setConfig(toy(1, 16), true);
+        QCOMPARE(panel.valueText(QStringLiteral("effective_lr")), QStringLiteral("0.001"));
+        // 8 x 16 with the LR tuned for 16 and no rule: the LR stays, and the panel says so.
+        panel.setConfig(toy(8, 16), true);
+        QCOMPARE(panel.valueText(QStringLiteral("effective_lr")), QStringLiteral("0.001 (not scaled: rule none)"));
+    }
+
+    void paddingAndDroppingAreCounted()
+    {
+        ddplab::Config config = toy(2, 3);
+        config.numExamples = 9;
+        DerivedPanel panel;
+        panel.setConfig(config, true);
+        QCOMPARE(panel.valueText(QStringLiteral("sharding")),
+                 QStringLiteral("9 examples → 5 per rank; 1 sample repeated as padding; last batch 2 of 3"));
+        config.dropLast = true;
+        panel.setConfig(config, true);
+        QCOMPARE(panel.valueText(QStringLiteral("sharding")), QStringLiteral("9 examples → 4 per rank; 1 example dropped (drop_last); last batch 1 of 3"));
+        QCOMPARE(panel.valueText(QStringLiteral("steps")), QStringLiteral("2 per epoch · 2 in total"));
+    }
+
+    void gradientAccumulationAndMaxSteps()
+    {
+        ddplab::Config config = toy(2, 16);
+        config.gradAccum = 4;
+        config.epochs = 10;
+        config.maxSteps = 5;
+        DerivedPanel panel;
+        panel.setConfig(config, true);
+        QCOMPARE(panel.valueText(QStringLiteral("effective_batch")), QStringLiteral("128 = 2 ranks × 16 × 4 accumulated"));
+        QCOMPARE(panel.valueText(QStringLiteral("steps")), QStringLiteral("2 per epoch · 5 in total (max steps)"));
+    }
+
+    void warmupAndScheduleCurveFollowTheEngine()
+    {
+        ddplab::Config config = toy(4, 1);
+        config.epochs = 2;  // 64 steps per epoch, 128 in all
+        config.warmupSteps = 10;
+        config.schedule = ddplab::ScheduleKind::Cosine;
+        config.minLr = 1e-5;
+        DerivedPanel panel;
+        panel.setConfig(config, true);
+        QCOMPARE(panel.valueText(QStringLiteral("warmup")), QStringLiteral("10 steps from 0.25 × LR"));
+        const QList<QPointF>& samples = panel.schedulePreview()->samples();
+        QCOMPARE(samples.size(), 128);  // short runs are drawn step by step
+        for (const QPointF& sample : samples)
+            QCOMPARE(sample.y(), ddplab::learningRateAt(config, int64_t(sample.x())));
+        QCOMPARE(samples.first().y(), 0.25 * 0.001);
+        QCOMPARE(samples.at(10).y(), 0.001);
+        QVERIFY(samples.last().y() < 0.0001);
+    }
+
+    void longRunsAreSampledButKeepTheWarmupCorners()
+    {
+        ddplab::Config config = toy(1, 1);
+        config.numExamples = 1'000'000;
+        config.warmupSteps = 12'345;
+        LrSchedulePreview preview;
+        preview.setConfig(config);
+        QVERIFY(preview.samples().size() <= LrSchedulePreview::kMaxSamples + 2);
+        QList<double> steps;
+        for (const QPointF& sample : preview.samples())
+            steps.append(sample.x());
+        QVERIFY(steps.contains(12'344.0) && steps.contains(12'345.0));
+    }
+
+    void invalidSettingsDeriveNothing()
+    {
+        DerivedPanel panel;
+        panel.setConfig(toy(8, 16), false);
+        QCOMPARE(panel.valueText(QStringLiteral("effective_batch")), QStringLiteral("—"));
+        QVERIFY(panel.schedulePreview()->samples().isEmpty());
+    }
+
+    void followsTheParameterPanelAsTheUserTypes()
+    {
+        ParameterPanel parameters;
+        DerivedPanel derived;
+        QObject::connect(&parameters, &ParameterPanel::changed, &derived,
+                         [&] { derived.setConfig(parameters.config(), parameters.isValid()); });
+        parameters.setFieldText(QStringLiteral("batch_size"), QStringLiteral("16"));
+        parameters.setFieldText(QStringLiteral("world_size"), QStringLiteral("4"));
+        QCOMPARE(derived.valueText(QStringLiteral("effective_batch")), QStringLiteral("64 = 4 ranks × 16"));
+        parameters.setFieldText(QStringLiteral("lr_rule"), QStringLiteral("linear"));
+        parameters.setFieldText(QStringLiteral("base_batch_size"), QStringLiteral("16"));
+        QCOMPARE(derived.valueText(QStringLiteral("effective_lr")), QStringLiteral("0.004 = 0.001 * (64 / 16)^1"));
+        parameters.setFieldText(QStringLiteral("lr"), QStringLiteral("x"));
+        QCOMPARE(derived.valueText(QStringLiteral("effective_lr")), QStringLiteral("—"));
+    }
+};
+
+DDPLAB_UI_TEST_MAIN(TestDerivedPanel)
+#include "tst_derived_panel.moc"

@@ -1,0 +1,247 @@
+// The engine client against the real engine: events stream in batches, Stop ends every
+// process of the run, a failing rank or a broken or missing engine ends in a clear message,
+// and one-shot queries (devices) are read.
+
+#include "engine_process.hpp"
+#include "engine_query.hpp"
+#include "device_inventory.hpp"
+#include "run_data.hpp"
+#include "run_sequence.hpp"
+#include "run_store.hpp"
+#include "support/process_table.hpp"
+#include "ui_test_main.hpp"
+
+using namespace ddplab::ui;
+
+namespace {
+
+constexpr int kPatienceMs = 120000;  // a safety net only: nothing here depends on speed
+
+QString writeExecutable(const QTemporaryDir& dir, const QString& name, const QByteArray& contents, bool executable = true)
+{
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (file.open(QIODevice::WriteOnly))
+        file.write(contents);
+    file.close();
+    QFile::Permissions permissions = QFile::ReadOwner | QFile::WriteOwner;
+    if (executable)
+        permissions |= QFile::ExeOwner;
+    file.setPermissions(permissions);
+    return path;
+}
+
+struct Collected {
+    QList<QJsonObject> events;
+    int batches = 0;
+    QStringList warnings;
+    QByteArray stderrText;
+};
+
+void collect(EngineProcess& engine, Collected& into)
+{
+    QObject::connect(&engine, &EngineProcess::eventsReceived, &engine, [&into](const QList<QJsonObject>& events) {
+        into.events += events;
+        ++into.batches;
+    });
+    QObject::connect(&engine, &EngineProcess::outputWarning, &engine, [&into](const QString& warning) { into.warnings.append(warning); });
+    QObject::connect(&engine, &EngineProcess::stderrReceived, &engine, [&into](const QByteArray& text) { into.stderrText += text; });
+}
+
+int countOfType(const QList<QJsonObject>& events, const char* type)
+{
+    return int(std::count_if(events.begin(), events.end(),
+                             [&](const QJsonObject& event) { return event.value(QStringLiteral("type")).toString() == QLatin1String(type); }));
+}
+
+}  // namespace
+
+class TestEngineProcess : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        // The spies below keep RunSequence's run arguments.
+        qRegisterMetaType<QSharedPointer<RunData>>();
+    }
+
+    void realRunStreamsEveryEventInOrder()
+    {
+        EngineProcess engine;
+        Collected collected;
+        collect(engine, collected);
+        QSignalSpy finished(&engine, &EngineProcess::finished);
+        engine.start(ddplab::test::enginePath(), {QStringLiteral("run"), QStringLiteral("--world-size"), QStringLiteral("2"),
+                                                   QStringLiteral("--batch-size"), QStringLiteral("8"), QStringLiteral("--num-examples"),
+                                                   QStringLiteral("160"), QStringLiteral("--epochs"), QStringLiteral("2")});
+        QVERIFY(finished.wait(kPatienceMs));
+        const EngineExit exit = finished.first().first().value<EngineExit>();
+        QCOMPARE(exit.exitCode, 0);
+        QVERIFY(!exit.crashed && !exit.failedToStart);
+        QCOMPARE(collected.events.first().value(QStringLiteral("type")).toString(), QStringLiteral("hello"));
+        QCOMPARE(collected.events.at(1).value(QStringLiteral("type")).toString(), QStringLiteral("config"));
+        QCOMPARE(collected.events.last().value(QStringLiteral("type")).toString(), QStringLiteral("summary"));
+        QCOMPARE(countOfType(collected.events, "step"), 20);  // 160 / (2 x 8) = 10 a epoch, 2 epochs
+        QVERIFY(collected.batches >= 1 && collected.batches <= collected.events.size());
+        QVERIFY(collected.warnings.isEmpty());
+        QVERIFY(!engine.isRunning());
+    }
+
+    void stopEndsTheEngineAndEveryRank()
+    {
+        QTemporaryDir dir;
+        const QString marker = dir.filePath(QStringLiteral("stop-marker.jsonl"));
+        EngineProcess engine;
+        Collected collected;
+        collect(engine, collected);
+        QSignalSpy finished(&engine, &EngineProcess::finished);
+        engine.start(ddplab::test::enginePath(),
+                     {QStringLiteral("run"), QStringLiteral("--world-size"), QStringLiteral("3"), QStringLiteral("--batch-size"),
+                      QStringLiteral("1"), QStringLiteral("--num-examples"), QStringLiteral("64"), QStringLiteral("--epochs"),
+                      QStringLiteral("1000000"), QStringLiteral("--events"), marker});
+        QTRY_VERIFY_WITH_TIMEOUT(countOfType(collected.events, "step") >= 3, kPatienceMs);
+        const qint64 launcher = engine.processId();
+        const QList<qint64> ranks = ddplab::test::childrenOf(launcher);
+        QCOMPARE(ranks.size(), 3);
+        engine.stop();
+        QVERIFY(finished.wait(kPatienceMs));
+        const EngineExit exit = finished.first().first().value<EngineExit>();
+        QVERIFY(exit.stopRequested);
+        QCOMPARE(exit.exitCode, 5);  // the engine's own "cancelled", not a kill
+        QVERIFY(!exit.crashed);
+        QCOMPARE(collected.events.last().value(QStringLiteral("type")).toString(), QStringLiteral("error"));
+        QVERIFY(collected.events.last().value(QStringLiteral("message")).toString().contains(QStringLiteral("SIGTERM")));
+        for (const qint64 rank : ranks)
+            QVERIFY2(!ddplab::test::isRunning(rank), qPrintable(QStringLiteral("rank process %1 survived").arg(rank)));
+        QVERIFY(ddplab::test::processesWithArgument(marker).isEmpty());
+    }
+
+    void anEngineThatIgnoresStopIsKilled()
+    {
+        QTemporaryDir dir;
+        // It says when its TERM handler is in place, and again each time it shrugs SIGTERM off.
+        const QString stubborn = writeExecutable(dir, QStringLiteral("stubborn"),
+                                                 "#!/bin/sh\n"
+                                                 "trap 'echo {\\\"type\\\":\\\"ignored-term\\\"}' TERM\n"
+                                                 "echo '{\"type\":\"ready\"}'\n"
+                                                 "while :; do sleep 0.1; done\n");
+        EngineProcess engine;
+        Collected collected;
+        collect(engine, collected);
+        QSignalSpy finished(&engine, &EngineProcess::finished);
+        engine.start(stubborn, {});
+        QTRY_VERIFY_WITH_TIMEOUT(countOfType(collected.events, "ready") == 1, kPatienceMs);
+        const qint64 pid = engine.processId();
+        engine.stop();
+        QVERIFY(finished.wait(kPatienceMs));
+        QVERIFY(countOfType(collected.events, "ignored-term") >= 1);  // asked first
+        const EngineExit exit = finished.first().first().value<EngineExit>();
+        QVERIFY(exit.crashed);  // then killed
+        QVERIFY(exit.stopRequested);
+        QVERIFY(exit.message.contains(QStringLiteral("did not stop when asked")));
+        QVERIFY(!ddplab::test::isRunning(pid));
+    }
+
+    void missingOrUnrunnableEngineSaysWhatIsWrong_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("missing") << QStringLiteral("missing") << QStringLiteral("there is no file at");
+        QTest::newRow("not executable") << QStringLiteral("plain") << QStringLiteral("is not executable");
+        QTest::newRow("not a program") << QStringLiteral("garbage") << QStringLiteral("could not be run");
+        QTest::newRow("a folder") << QStringLiteral("folder") << QStringLiteral("is a folder");
+    }
+    void missingOrUnrunnableEngineSaysWhatIsWrong()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        QString path = dir.filePath(QStringLiteral("ddplab-engine"));
+        if (kind == QLatin1String("plain"))
+            path = writeExecutable(dir, QStringLiteral("ddplab-engine"), "#!/bin/sh\necho hi\n", false);
+        else if (kind == QLatin1String("garbage"))
+            path = writeExecutable(dir, QStringLiteral("ddplab-engine"), QByteArray("\x7f" "ELF garbage, not a real program\x01\x02", 36));
+        else if (kind == QLatin1String("folder"))
+            path = dir.path();
+        EngineProcess engine;
+        QSignalSpy finished(&engine, &EngineProcess::finished);
+        engine.start(path, {QStringLiteral("run")});
+        QVERIFY(finished.wait(kPatienceMs));
+        const EngineExit exit = finished.first().first().value<EngineExit>();
+        QVERIFY(exit.failedToStart);
+        QVERIFY2(exit.message.contains(expected), qPrintable(exit.message));
+        QVERIFY(exit.message.contains(QStringLiteral("DDPLAB_ENGINE")));
+    }
+
+    void aProgramThatIsNotTheEngineFailsTheRunClearly()
+    {
+        QTemporaryDir dir;
+        const QString impostor = writeExecutable(dir, QStringLiteral("impostor"),
+                                                 "#!/bin/sh\necho 'Usage: something else entirely'\necho 'oops' >&2\nexit 1\n");
+        const RunStore store(dir.filePath(QStringLiteral("runs")));
+        RunSequence sequence(store, impostor);
+        QSignalSpy warnings(&sequence, &RunSequence::logMessage);
+        QSignalSpy done(&sequence, &RunSequence::sequenceFinished);
+        QSignalSpy finishedRuns(&sequence, &RunSequence::runFinished);
+        sequence.start({{QStringLiteral("x"), QStringLiteral("x"), QString(), QJsonObject{{QStringLiteral("world_size"), 1}}}});
+        QVERIFY(done.wait(kPatienceMs));
+        QCOMPARE(done.first().first().toBool(), false);
+        const auto run = finishedRuns.first().at(1).value<QSharedPointer<RunData>>();
+        QCOMPARE(run->record().status, RunStatus::Failed);
+        QVERIFY2(run->record().error.contains(QStringLiteral("not a working ddplab-engine")), qPrintable(run->record().error));
+        QCOMPARE(run->record().exitCode, 1);
+        bool warnedAboutOutput = false;
+        for (const QList<QVariant>& message : warnings)
+            warnedAboutOutput = warnedAboutOutput || message.first().toString().contains(QStringLiteral("malformed"));
+        QVERIFY(warnedAboutOutput);
+        QFile stderrLog(RunStore::stderrPath(run->record()));
+        QVERIFY(stderrLog.open(QIODevice::ReadOnly));
+        QCOMPARE(stderrLog.readAll(), QByteArray("oops\n"));
+        QCOMPARE(store.listRuns().first().status, RunStatus::Failed);
+    }
+
+    void aFailingRankEndsTheRunWithTheEnginesMessage()
+    {
+        QTemporaryDir dir;
+        const RunStore store(dir.filePath(QStringLiteral("runs")));
+        RunSequence sequence(store, ddplab::test::enginePath());
+        QSignalSpy done(&sequence, &RunSequence::sequenceFinished);
+        QSignalSpy finishedRuns(&sequence, &RunSequence::runFinished);
+        const QJsonObject config = QJsonDocument::fromJson(R"({"world_size": 2, "batch_size": 4, "num_examples": 64,
+            "fail_at": "1:3"})").object();
+        sequence.start({{QStringLiteral("doomed"), QStringLiteral("doomed"), QString(), config}});
+        QVERIFY(done.wait(kPatienceMs));
+        const auto run = finishedRuns.first().at(1).value<QSharedPointer<RunData>>();
+        QCOMPARE(run->record().status, RunStatus::Failed);
+        QCOMPARE(run->record().exitCode, 4);
+        QVERIFY2(run->record().error.contains(QStringLiteral("rank 1")), qPrintable(run->record().error));
+        QCOMPARE(run->stepCount(), 2);  // the steps before the failure are kept
+        const QList<RunRecord> stored = store.listRuns();
+        QCOMPARE(stored.first().exitCode, 4);
+        QCOMPARE(store.loadRun(stored.first())->stepCount(), 2);
+    }
+
+    void devicesQueryIsRead()
+    {
+        const QueryResult result = EngineQuery::runBlocking(ddplab::test::enginePath(), {QStringLiteral("devices")});
+        QVERIFY2(result.ok, qPrintable(result.error));
+        const DeviceInventory inventory = DeviceInventory::fromJson(result.object);
+        QVERIFY(inventory.isKnown());
+        QCOMPARE(inventory.engineVersion(), QStringLiteral(DDPLAB_VERSION));
+        QVERIFY(!inventory.torchVersion().isEmpty());
+        QCOMPARE(inventory.cudaDeviceCount(), result.object.value(QStringLiteral("cuda_device_count")).toInt());
+        QCOMPARE(inventory.maxRanks(QStringLiteral("cpu")), DeviceInventory::kMaxCpuRanks);
+
+        EngineQuery query;
+        QSignalSpy finished(&query, &EngineQuery::finished);
+        query.start(QStringLiteral("/nonexistent/ddplab-engine"), {QStringLiteral("devices")});
+        QVERIFY(finished.wait(kPatienceMs));
+        const QueryResult failed = finished.first().first().value<QueryResult>();
+        QVERIFY(!failed.ok);
+        QVERIFY(failed.error.contains(QStringLiteral("/nonexistent/ddplab-engine")));
+    }
+};
+
+DDPLAB_UI_TEST_MAIN(TestEngineProcess)
+#include "tst_engine_process.moc"

@@ -1,0 +1,200 @@
+// Exports, checked by reading them back: a PNG decodes to the size asked for and has a chart
+// drawn in it, an SVG parses and has the size and title, a CSV has one row per step and one
+// column per metric, and a run's preset is something the real engine runs.
+
+#include "chart_panel.hpp"
+#include "export_service.hpp"
+#include "run_data.hpp"
+#include "ui_test_main.hpp"
+
+#include <QImage>
+#include <QSvgRenderer>
+#include <QXmlStreamReader>
+
+using namespace ddplab::ui;
+
+namespace {
+
+QSharedPointer<RunData> sampleRun(const QString& label)
+{
+    RunRecord record;
+    record.id = label;
+    record.name = label;
+    record.label = label;
+    auto run = QSharedPointer<RunData>::create(record);
+    QList<QJsonObject> events{QJsonDocument::fromJson(R"({"type":"config","workload":"toy","world_size":2,"batch_size":8,
+        "lr":0.001,"lr_rule":"none","num_examples":64,"epochs":1,"effective_batch_size":16,"total_steps":4,"events":"/x"})").object()};
+    for (int step = 1; step <= 4; ++step) {
+        events.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("step")}, {QStringLiteral("step"), step},
+                                  {QStringLiteral("epoch"), 0}, {QStringLiteral("loss"), 1.0 / step},
+                                  {QStringLiteral("lr"), 0.001}, {QStringLiteral("w_mean"), 1.0 - 0.001 * step}});
+    }
+    events.append(QJsonDocument::fromJson(R"({"type":"eval","step":2,"epoch":0,"val_loss":0.75,"val_accuracy":0.5})").object());
+    run->appendEvents(events);
+    return run;
+}
+
+ChartDefinition lossChart()
+{
+    return chartForMetric(QStringLiteral("loss"));
+}
+
+QList<QStringList> readCsv(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    QList<QStringList> rows;
+    for (const QByteArray& line : file.readAll().split('\n')) {
+        if (!line.isEmpty())
+            rows.append(QString::fromUtf8(line).split(QLatin1Char(',')));
+    }
+    return rows;
+}
+
+}  // namespace
+
+class TestExportService : public QObject {
+    Q_OBJECT
+
+private slots:
+    void pngHasTheRequestedSizeAndAChart_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("640x480") << QSize(640, 480);
+        QTest::newRow("1200x800") << QSize(1200, 800);
+        QTest::newRow("odd 1921x1081") << QSize(1921, 1081);
+        QTest::newRow("tall 400x900") << QSize(400, 900);
+    }
+    void pngHasTheRequestedSizeAndAChart()
+    {
+        QFETCH(QSize, size);
+        ChartPanel panel(lossChart());
+        panel.resize(500, 300);
+        const auto run = sampleRun(QStringLiteral("A"));
+        panel.setRuns({{run, QColor(0xd6, 0x27, 0x28)}});
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("loss.png"));
+        QString error;
+        QVERIFY2(ExportService::exportChartPng(panel, path, size, &error), qPrintable(error));
+        const QImage image(path);
+        QCOMPARE(image.size(), size);
+        // The run's colour is in the picture: the line was drawn at export size.
+        int redPixels = 0;
+        for (int y = 0; y < image.height(); y += 2) {
+            for (int x = 0; x < image.width(); x += 2) {
+                const QColor pixel = image.pixelColor(x, y);
+                redPixels += pixel.red() > 180 && pixel.green() < 90 && pixel.blue() < 90;
+            }
+        }
+        QVERIFY2(redPixels > 20, qPrintable(QString::number(redPixels)));
+        // The on-screen chart is back at its own size afterwards.
+        QCOMPARE(panel.drawnPoints(run->id(), QStringLiteral("loss")).size(), 4);
+    }
+
+    void svgParsesWithSizeAndTitle()
+    {
+        ChartPanel panel(lossChart());
+        panel.setRuns({{sampleRun(QStringLiteral("A")), Qt::blue}});
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("loss.svg"));
+        QString error;
+        QVERIFY2(ExportService::exportChartSvg(panel, path, QSize(900, 600), &error), qPrintable(error));
+        QSvgRenderer renderer(path);
+        QVERIFY(renderer.isValid());
+        QCOMPARE(renderer.viewBox(), QRect(0, 0, 900, 600));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QXmlStreamReader xml(&file);
+        int elements = 0;
+        bool hasTitle = false;
+        while (!xml.atEnd()) {
+            if (xml.readNext() == QXmlStreamReader::StartElement) {
+                ++elements;
+                if (xml.name() == QLatin1String("title"))
+                    hasTitle = xml.readElementText() == QLatin1String("Loss");
+            }
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QVERIFY(hasTitle);
+        QVERIFY(elements > 20);
+    }
+
+    void badSizeIsRefusedWithAReason()
+    {
+        ChartPanel panel(lossChart());
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY(!ExportService::exportChartPng(panel, dir.filePath(QStringLiteral("x.png")), QSize(5, 5), &error));
+        QVERIFY(error.contains(QStringLiteral("between 16 and")));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("x.png"))));
+    }
+
+    void csvHasARowPerStepAndAColumnPerMetric()
+    {
+        const auto run = sampleRun(QStringLiteral("A"));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("a.csv"));
+        QString error;
+        QVERIFY2(ExportService::exportRunCsv(*run, path, &error), qPrintable(error));
+        const QList<QStringList> rows = readCsv(path);
+        QCOMPARE(rows.size(), 1 + 4);
+        const QStringList header = rows.first();
+        QCOMPARE(header.mid(0, 2), (QStringList{QStringLiteral("step"), QStringLiteral("epoch")}));
+        for (const char* column : {"loss", "lr", "w_mean", "val_loss", "val_accuracy"})
+            QVERIFY2(header.contains(QLatin1String(column)), column);
+        QCOMPARE(header.size(), QSet<QString>(header.begin(), header.end()).size());
+        const qsizetype loss = header.indexOf(QStringLiteral("loss"));
+        const qsizetype valLoss = header.indexOf(QStringLiteral("val_loss"));
+        for (int step = 1; step <= 4; ++step) {
+            const QStringList& row = rows.at(step);
+            QCOMPARE(row.size(), header.size());
+            QCOMPARE(row.first().toInt(), step);
+            QCOMPARE(row.at(loss).toDouble(), 1.0 / step);  // shortest round-trip text, exact
+            QCOMPARE(row.at(valLoss), step == 2 ? QStringLiteral("0.75") : QString());
+        }
+    }
+
+    void presetOfARunIsRunByTheRealEngine()
+    {
+        const auto run = sampleRun(QStringLiteral("A"));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("preset.json"));
+        QString error;
+        QVERIFY2(ExportService::exportRunPreset(*run, path, &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject preset = QJsonDocument::fromJson(file.readAll()).object();
+        QVERIFY(!preset.contains(QStringLiteral("events")));
+        QVERIFY(!preset.contains(QStringLiteral("effective_batch_size")));  // derived, not a key
+        const ddplab::test::EngineResult result = ddplab::test::runEngine({QStringLiteral("run"), QStringLiteral("--config"), path});
+        QVERIFY2(result.exitCode == 0, qPrintable(result.summaryText()));
+        QCOMPARE(result.ofType(QStringLiteral("step")).size(), 4);
+        QCOMPARE(result.first(QStringLiteral("config")).value(QStringLiteral("world_size")).toInt(), 2);
+    }
+
+    void exportAllWritesEveryChartTwiceAndEveryRun()
+    {
+        ChartPanel loss(lossChart());
+        ChartPanel lr(chartForMetric(QStringLiteral("lr")));
+        const auto first = sampleRun(QStringLiteral("1 GPU x 128"));
+        const auto second = sampleRun(QStringLiteral("8 GPUs x 16, sqrt"));
+        for (ChartPanel* panel : {&loss, &lr})
+            panel->setRuns({{first, Qt::blue}, {second, Qt::red}});
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("out/nested"));
+        QString error;
+        const QStringList written = ExportService::exportAll({&loss, &lr}, {first, second}, folder, QSize(800, 500), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QStringList names;
+        for (const QString& path : written)
+            names.append(QFileInfo(path).fileName());
+        QCOMPARE(names, (QStringList{QStringLiteral("loss.png"), QStringLiteral("loss.svg"), QStringLiteral("lr.png"),
+                                     QStringLiteral("lr.svg"), QStringLiteral("01-1-gpu-x-128.csv"),
+                                     QStringLiteral("02-8-gpus-x-16-sqrt.csv")}));
+        QCOMPARE(QImage(QDir(folder).filePath(QStringLiteral("lr.png"))).size(), QSize(800, 500));
+    }
+};
+
+DDPLAB_UI_TEST_MAIN(TestExportService)
+#include "tst_export_service.moc"

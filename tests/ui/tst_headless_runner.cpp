@@ -1,0 +1,148 @@
+// `ddplab --preset NAME --run --export DIR --quit`: a lesson or preset runs with no window,
+// every chart is written as PNG and SVG and every run as CSV, a summary is printed, and the
+// exit code says whether it worked; also through the real ddplab binary, offscreen.
+
+#include "headless_runner.hpp"
+#include "launch_options.hpp"
+#include "ui_test_main.hpp"
+
+#include <QImage>
+#include <QSvgRenderer>
+
+using namespace ddplab::ui;
+
+namespace {
+
+constexpr int kPatienceMs = 300000;
+
+struct Outcome {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Outcome runHeadless(const QStringList& arguments)
+{
+    const LaunchOptions options = parseLaunchOptions(QStringList{QStringLiteral("ddplab")} + arguments);
+    Outcome outcome;
+    QTextStream out(&outcome.out);
+    QTextStream err(&outcome.err);
+    if (!options.error.isEmpty()) {
+        outcome.err = options.error;
+        return outcome;
+    }
+    HeadlessRunner runner(options, out, err);
+    outcome.exitCode = runner.exec();
+    return outcome;
+}
+
+int csvRows(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return -1;
+    return int(file.readAll().trimmed().split('\n').size()) - 1;
+}
+
+}  // namespace
+
+class TestHeadlessRunner : public QObject {
+    Q_OBJECT
+
+private slots:
+    void lessonRunsAndEverythingIsExported()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("export"));
+        const Outcome outcome = runHeadless({QStringLiteral("--preset"), QStringLiteral("seed000-single-vs-multi"), QStringLiteral("--run"),
+                                             QStringLiteral("--export"), out, QStringLiteral("--image-size"), QStringLiteral("1000x640"),
+                                             QStringLiteral("--quit")});
+        QVERIFY2(outcome.exitCode == 0, qPrintable(outcome.out + outcome.err));
+        for (const char* chart : {"weight", "loss", "lr"}) {
+            const QString base = QDir(out).filePath(QLatin1String(chart));
+            QCOMPARE(QImage(base + QStringLiteral(".png")).size(), QSize(1000, 640));
+            QVERIFY(QSvgRenderer(base + QStringLiteral(".svg")).isValid());
+        }
+        QCOMPARE(QDir(out).entryList({QStringLiteral("*.png")}).size(), 3);  // the lesson's charts only
+        QCOMPARE(csvRows(QDir(out).filePath(QStringLiteral("01-1-gpu-x-128-lr-1e-3.csv"))), 2);
+        QCOMPARE(csvRows(QDir(out).filePath(QStringLiteral("02-8-gpus-x-16-lr-1e-3.csv"))), 2);
+        QVERIFY(outcome.out.contains(QStringLiteral("[1/2] 1 GPU x 128, lr 1e-3: finished, 2 steps")));
+        QVERIFY(outcome.out.contains(QStringLiteral("[2/2] 8 GPUs x 16, lr 1e-3: finished, 2 steps")));
+        QVERIFY(outcome.out.contains(QStringLiteral("Wrote 8 files")));
+        // The summary table: a header, a rule, one line per run with its final weight.
+        const QStringList lines = outcome.out.trimmed().split(QLatin1Char('\n'));
+        QVERIFY(lines.at(lines.size() - 4).startsWith(QStringLiteral("run ")));
+        QVERIFY(lines.at(lines.size() - 3).startsWith(QStringLiteral("----")));
+        QVERIFY(lines.last().startsWith(QStringLiteral("8 GPUs x 16, lr 1e-3")));
+        QVERIFY(lines.last().contains(QStringLiteral("0.998")));
+    }
+
+    void unknownNameFailsWithAClearMessage()
+    {
+        const Outcome outcome = runHeadless({QStringLiteral("--preset"), QStringLiteral("no-such-lesson"), QStringLiteral("--run"),
+                                             QStringLiteral("--quit")});
+        QCOMPARE(outcome.exitCode, 2);
+        QVERIFY(outcome.err.contains(QStringLiteral("Unknown preset \"no-such-lesson\"")));
+    }
+
+    void aFailingRunGivesItsExitCode()
+    {
+        QTemporaryDir dir;
+        const QString preset = dir.filePath(QStringLiteral("doomed.json"));
+        QFile file(preset);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"world_size": 2, "batch_size": 4, "num_examples": 64, "fail_at": "1:2"})");
+        file.close();
+        const Outcome outcome = runHeadless({QStringLiteral("--preset"), preset, QStringLiteral("--run"), QStringLiteral("--quit")});
+        QCOMPARE(outcome.exitCode, 4);
+        QVERIFY2(outcome.out.contains(QStringLiteral("[1/1] doomed: failed, 1 steps — rank 1 failed")), qPrintable(outcome.out));
+        QVERIFY(outcome.err.contains(QStringLiteral("not every run succeeded")));
+    }
+
+    void commandLineMistakesAreExplained_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("run without preset") << QStringList{QStringLiteral("--run")} << QStringLiteral("--run needs --preset");
+        QTest::newRow("quit without run") << QStringList{QStringLiteral("--preset"), QStringLiteral("x"), QStringLiteral("--quit")}
+                                          << QStringLiteral("needs --preset NAME --run");
+        QTest::newRow("bad size") << QStringList{QStringLiteral("--image-size"), QStringLiteral("big")} << QStringLiteral("--image-size must look like");
+        QTest::newRow("unknown option") << QStringList{QStringLiteral("--frobnicate")} << QStringLiteral("frobnicate");
+    }
+    void commandLineMistakesAreExplained()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, expected);
+        const LaunchOptions options = parseLaunchOptions(QStringList{QStringLiteral("ddplab")} + arguments);
+        QVERIFY2(options.error.contains(expected), qPrintable(options.error));
+    }
+
+    void theRealBinaryRunsHeadlessOffscreen()
+    {
+        const QString ddplab = QFileInfo(ddplab::test::enginePath()).dir().filePath(QStringLiteral("ddplab"));
+        QVERIFY2(QFileInfo(ddplab).isExecutable(), qPrintable(ddplab));
+        QTemporaryDir dir;
+        QProcess process;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        process.setProcessEnvironment(environment);
+        process.start(ddplab, {QStringLiteral("--preset"), QStringLiteral("seed004-sgd-scaling"), QStringLiteral("--run"),
+                               QStringLiteral("--export"), dir.path(), QStringLiteral("--quit")});
+        QVERIFY(process.waitForFinished(kPatienceMs));
+        const QString out = QString::fromUtf8(process.readAllStandardOutput());
+        QVERIFY2(process.exitCode() == 0, qPrintable(out + QString::fromUtf8(process.readAllStandardError())));
+        QCOMPARE(QImage(dir.filePath(QStringLiteral("loss.png"))).size(), QSize(1200, 800));
+        QCOMPARE(csvRows(dir.filePath(QStringLiteral("01-1-process-x-10-sgd-lr-1.csv"))), 30);  // 100 / 10 x 3 epochs
+        QVERIFY(out.contains(QStringLiteral("[3/3]")));
+
+        QProcess unknown;
+        unknown.setProcessEnvironment(environment);
+        unknown.start(ddplab, {QStringLiteral("--preset"), QStringLiteral("nope"), QStringLiteral("--run"), QStringLiteral("--quit")});
+        QVERIFY(unknown.waitForFinished(kPatienceMs));
+        QCOMPARE(unknown.exitCode(), 2);
+        QVERIFY(unknown.readAllStandardError().contains("Unknown preset \"nope\""));
+    }
+};
+
+DDPLAB_UI_TEST_MAIN(TestHeadlessRunner)
+#include "tst_headless_runner.moc"

@@ -1,0 +1,275 @@
+// The whole window against the real engine: a preset runs and its charts fill, a lesson runs
+// its runs in sequence and overlays them, Stop leaves no process, a missing or broken engine
+// and invalid settings end in clear messages with the window alive, and past runs and
+// settings are there again in the next session.
+
+#include "chart_grid.hpp"
+#include "chart_panel.hpp"
+#include "log_panel.hpp"
+#include "main_window.hpp"
+#include "notice_bar.hpp"
+#include "parameter_panel.hpp"
+#include "run_data.hpp"
+#include "run_list_panel.hpp"
+#include "run_sequence.hpp"
+#include "run_store.hpp"
+#include "support/process_table.hpp"
+#include "ui_test_main.hpp"
+
+#include <QAction>
+
+using namespace ddplab::ui;
+
+namespace {
+
+constexpr int kPatienceMs = 180000;  // a safety net only
+
+LaunchOptions withEngine(const QString& engine = ddplab::test::enginePath())
+{
+    LaunchOptions options;
+    options.enginePath = engine;
+    return options;
+}
+
+QJsonObject parse(const char* json)
+{
+    return QJsonDocument::fromJson(QByteArray(json)).object();
+}
+
+QList<QJsonObject> readEvents(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return ddplab::test::parseEvents(file.readAll());
+}
+
+QAction* actionNamed(QWidget& window, const QString& text)
+{
+    for (QAction* action : window.findChildren<QAction*>()) {
+        if (action->text().remove(QLatin1Char('&')) == text)
+            return action;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+private slots:
+    void presetRunsAndItsChartsFill()
+    {
+        MainWindow window(withEngine());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.parameterPanel()->setValues(parse(R"({"workload": "toy", "world_size": 2, "batch_size": 16,
+            "num_examples": 256, "epochs": 2, "noise": 1.0, "experiments": 100, "lr": 0.001, "lr_rule": "sqrt",
+            "base_batch_size": 16})")).isEmpty());
+        QSignalSpy done(&window, &MainWindow::sequenceDone);
+        window.startRun();
+        QVERIFY(window.isRunning());
+        QVERIFY(done.wait(kPatienceMs));
+        QCOMPARE(done.first().first().toBool(), true);
+
+        QCOMPARE(window.runModel().runs().size(), 1);
+        const QSharedPointer<RunData> run = window.runModel().runs().first().data;
+        QCOMPARE(run->record().status, RunStatus::Finished);
+        QCOMPARE(run->stepCount(), 16);  // 256 / (2 x 16) = 8 a epoch, 2 epochs
+        QCOMPARE(run->config().value(QStringLiteral("lr_effective")).toDouble(), 0.001 * std::sqrt(2.0));
+
+        // Every chart of a noisy multi-rank toy run, each drawing what the engine sent.
+        for (const char* id : {"loss", "weight", "update_variance", "noise_scale", "lr", "throughput", "grad_norm", "step_time"})
+            QVERIFY2(window.chartGrid()->panel(QLatin1String(id)), id);
+        QVERIFY(!window.chartGrid()->panel(QStringLiteral("accuracy")));
+        ChartPanel* weight = window.chartGrid()->panel(QStringLiteral("weight"));
+        QCOMPARE(weight->drawnPoints(run->id(), QStringLiteral("w_mean")), run->series(QStringLiteral("w_mean")));
+        QCOMPARE(weight->drawnPoints(run->id(), QStringLiteral("w_mean")).size(), 16);
+        QCOMPARE(window.chartGrid()->panel(QStringLiteral("noise_scale"))->effectiveBatchMark(run->id()), 32.0);
+        QCOMPARE(window.chartGrid()->panel(QStringLiteral("update_variance"))->drawnPoints(run->id(), QStringLiteral("update_var_estimate")).size(), 16);
+
+        // Stored as it streamed: the engine's own stream, the config, and how it ended.
+        const RunRecord& record = run->record();
+        const QList<QJsonObject> events = readEvents(RunStore::eventsPath(record));
+        QCOMPARE(events.first().value(QStringLiteral("type")).toString(), QStringLiteral("hello"));
+        QCOMPARE(events.last().value(QStringLiteral("type")).toString(), QStringLiteral("summary"));
+        QCOMPARE(std::count_if(events.begin(), events.end(), [](const QJsonObject& e) { return e.value(QStringLiteral("type")) == QStringLiteral("step"); }), 16);
+        QFile meta(RunStore::metaPath(record));
+        QVERIFY(meta.open(QIODevice::ReadOnly));
+        const QJsonObject metaJson = QJsonDocument::fromJson(meta.readAll()).object();
+        QCOMPARE(metaJson.value(QStringLiteral("status")).toString(), QStringLiteral("finished"));
+        QCOMPARE(metaJson.value(QStringLiteral("exit_code")).toInt(), 0);
+        QCOMPARE(metaJson.value(QStringLiteral("steps")).toInt(), 16);
+        QVERIFY(QFile::exists(RunStore::configPath(record)));
+        QVERIFY(QFile::exists(RunStore::stderrPath(record)));
+        QVERIFY(record.directory.startsWith(qEnvironmentVariable("XDG_DATA_HOME")));
+
+        QCOMPARE(window.runList()->shownRunIds(), QStringList{run->id()});
+        QVERIFY(window.statusText().startsWith(QStringLiteral("Ready")));
+        QVERIFY(!window.notice()->isVisible());
+    }
+
+    void progressAndStatusTellWhereARunIs()
+    {
+        MainWindow window(withEngine());
+        window.show();
+        window.parameterPanel()->setValues(parse(R"({"world_size": 2, "batch_size": 1, "num_examples": 64, "epochs": 100000})"));
+        QSignalSpy done(&window, &MainWindow::sequenceDone);
+        window.startRun();
+        QTRY_VERIFY_WITH_TIMEOUT(window.sequence()->currentRun() && window.sequence()->currentRun()->stepCount() > 20, kPatienceMs);
+        QTRY_VERIFY_WITH_TIMEOUT(window.progressText().contains(QStringLiteral(" left")), kPatienceMs);
+        QVERIFY2(window.progressText().startsWith(QStringLiteral("step ")), qPrintable(window.progressText()));
+        QVERIFY(window.progressText().contains(QStringLiteral("/ 3,200,000")) || window.progressText().contains(QStringLiteral("/ 3200000")));
+        QVERIFY2(window.statusText().contains(QStringLiteral("Gloo backend")), qPrintable(window.statusText()));
+        QVERIFY(window.statusText().contains(QStringLiteral("2 ranks on cpu")));
+        QVERIFY(window.statusText().contains(QStringLiteral("samples/s")));
+        window.stopRun();
+        QVERIFY(done.wait(kPatienceMs));
+    }
+
+    void lessonRunsInSequenceAndOverlays()
+    {
+        MainWindow window(withEngine());
+        window.show();
+        QSignalSpy done(&window, &MainWindow::sequenceDone);
+        window.startLesson(QStringLiteral("seed000-single-vs-multi"));
+        QVERIFY(done.wait(kPatienceMs));
+        QCOMPARE(done.first().first().toBool(), true);
+        QStringList ids;
+        for (ChartPanel* panel : window.chartGrid()->panels())
+            ids.append(panel->definition().id);
+        QCOMPARE(ids, (QStringList{QStringLiteral("weight"), QStringLiteral("loss"), QStringLiteral("lr")}));
+        QCOMPARE(window.runModel().runs().size(), 2);
+        ChartPanel* weight = window.chartGrid()->panel(QStringLiteral("weight"));
+        QCOMPARE(weight->legendLabels(), (QStringList{QStringLiteral("1 GPU x 128, lr 1e-3"), QStringLiteral("8 GPUs x 16, lr 1e-3")}));
+        // Seed 000: 8 x 16 is 1 x 128, step for step.
+        const auto single = window.runModel().runs().at(0).data;
+        const auto multi = window.runModel().runs().at(1).data;
+        QCOMPARE(single->series(QStringLiteral("w_mean")).size(), 2);
+        for (int i = 0; i < 2; ++i)
+            QVERIFY(std::abs(single->series(QStringLiteral("w_mean")).at(i).y() - multi->series(QStringLiteral("w_mean")).at(i).y()) < 1e-6);
+        QCOMPARE(weight->drawnPoints(multi->id(), QStringLiteral("w_mean")), multi->series(QStringLiteral("w_mean")));
+        QCOMPARE(single->record().lessonId, QStringLiteral("seed000-single-vs-multi"));
+        QCOMPARE(window.runList()->shownRunIds().size(), 2);
+
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY2(window.exportEverything(dir.path(), QSize(640, 400), &error), qPrintable(error));
+        QVERIFY(QFile::exists(dir.filePath(QStringLiteral("weight.svg"))));
+        QVERIFY(QFile::exists(dir.filePath(QStringLiteral("02-8-gpus-x-16-lr-1e-3.csv"))));
+    }
+
+    void stopEndsTheRunAndLeavesNoProcess()
+    {
+        MainWindow window(withEngine());
+        window.show();
+        window.parameterPanel()->setValues(parse(R"({"world_size": 3, "batch_size": 1, "num_examples": 64, "epochs": 1000000})"));
+        QSignalSpy done(&window, &MainWindow::sequenceDone);
+        window.startRun();
+        QTRY_VERIFY_WITH_TIMEOUT(window.sequence()->currentRun() && window.sequence()->currentRun()->stepCount() >= 3, kPatienceMs);
+        const QSharedPointer<RunData> run = window.sequence()->currentRun();
+        const QString eventsPath = RunStore::eventsPath(run->record());
+        const QList<qint64> ranks = ddplab::test::childrenOf(window.sequence()->engineProcessId());
+        QCOMPARE(ranks.size(), 3);
+        // The launcher and its forked ranks all carry the run's events path on their command line.
+        QCOMPARE(ddplab::test::processesWithArgument(eventsPath).size(), 1 + 3);
+        actionNamed(window, QStringLiteral("Stop"))->trigger();
+        QVERIFY(done.wait(kPatienceMs));
+        QCOMPARE(done.first().first().toBool(), false);
+        QCOMPARE(run->record().status, RunStatus::Cancelled);
+        QCOMPARE(run->record().exitCode, 5);
+        QVERIFY(ddplab::test::processesWithArgument(eventsPath).isEmpty());
+        for (const qint64 rank : ranks)
+            QVERIFY(!ddplab::test::isRunning(rank));
+        QVERIFY(window.notice()->text().contains(QStringLiteral("stopped")));
+        QVERIFY(!window.isRunning());
+        QVERIFY(actionNamed(window, QStringLiteral("Run"))->isEnabled());
+    }
+
+    void invalidSettingsNeverReachTheEngine()
+    {
+        MainWindow window(withEngine());
+        window.show();
+        window.parameterPanel()->setFieldText(QStringLiteral("batch_size"), QStringLiteral("0"));
+        QAction* run = actionNamed(window, QStringLiteral("Run"));
+        QVERIFY(!run->isEnabled());
+        window.startRun();
+        QVERIFY(!window.isRunning());
+        QVERIFY(window.notice()->isVisible());
+        QVERIFY(window.notice()->text().contains(QStringLiteral("need attention")));
+        window.parameterPanel()->setFieldText(QStringLiteral("batch_size"), QStringLiteral("16"));
+        QVERIFY(run->isEnabled());
+    }
+
+    void missingEngineIsExplainedAndTheWindowLives()
+    {
+        MainWindow window(withEngine(QStringLiteral("/nonexistent/bin/ddplab-engine")));
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(window.notice()->isVisible(), kPatienceMs);  // from asking it for devices
+        QVERIFY(window.notice()->text().contains(QStringLiteral("cannot be used")));
+        QSignalSpy done(&window, &MainWindow::sequenceDone);
+        window.startRun();
+        QVERIFY(done.wait(kPatienceMs));
+        QVERIFY2(window.notice()->text().contains(QStringLiteral("Cannot start the training engine")), qPrintable(window.notice()->text()));
+        QVERIFY(window.notice()->text().contains(QStringLiteral("/nonexistent/bin/ddplab-engine")));
+        QCOMPARE(window.runModel().runs().first().data->record().status, RunStatus::Failed);
+        QVERIFY(window.isVisible());
+    }
+
+    void brokenEngineOutputIsExplainedAndTheWindowLives()
+    {
+        QTemporaryDir dir;
+        const QString broken = dir.filePath(QStringLiteral("ddplab-engine"));
+        QFile script(broken);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        // Valid events, then garbage and a huge line, then a crash: the window must take it all.
+        script.write("#!/bin/sh\n"
+                     "echo '{\"type\":\"hello\",\"protocol\":1}'\n"
+                     "echo '{\"type\":\"step\",\"step\":1,\"loss\":1.5}'\n"
+                     "echo 'this is not json'\n"
+                     "head -c 300000 /dev/zero | tr '\\0' 'x'; echo\n"
+                     "echo '{\"type\":\"step\",\"step\":2,\"loss\":null}'\n"
+                     "echo 'Segmentation fault' >&2\n"
+                     "kill -SEGV $$\n");
+        script.close();
+        script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        MainWindow window(withEngine(broken));
+        window.show();
+        // First it is asked for its devices, and that fails too.
+        QTRY_VERIFY_WITH_TIMEOUT(window.notice()->text().contains(QStringLiteral("cannot be used")), kPatienceMs);
+        QSignalSpy done(&window, &MainWindow::sequenceDone);
+        window.startRun();
+        QVERIFY(done.wait(kPatienceMs));
+        const QSharedPointer<RunData> run = window.runModel().runs().first().data;
+        QCOMPARE(run->record().status, RunStatus::Failed);
+        QCOMPARE(run->stepCount(), 2);
+        QCOMPARE(run->series(QStringLiteral("loss")).size(), 1);
+        QVERIFY2(window.notice()->text().contains(QStringLiteral("killed by a signal")), qPrintable(window.notice()->text()));
+        QVERIFY(window.log()->toPlainText().contains(QStringLiteral("Segmentation fault")));
+        QVERIFY(window.log()->toPlainText().contains(QStringLiteral("malformed")));
+        QVERIFY(window.isVisible());
+    }
+
+    void pastRunsAndSettingsComeBackNextSession()
+    {
+        int runsBefore = 0;
+        {
+            MainWindow window(withEngine());
+            window.show();
+            runsBefore = window.runList()->runCount();
+            window.parameterPanel()->setValues(parse(R"({"world_size": 4, "batch_size": 8, "num_examples": 64})"));
+            QSignalSpy done(&window, &MainWindow::sequenceDone);
+            window.startRun();
+            QVERIFY(done.wait(kPatienceMs));
+            window.close();
+        }
+        MainWindow next(withEngine());
+        QCOMPARE(next.runList()->runCount(), runsBefore + 1);
+        QCOMPARE(next.parameterPanel()->fieldText(QStringLiteral("world_size")), QStringLiteral("4"));
+        QCOMPARE(next.parameterPanel()->fieldText(QStringLiteral("batch_size")), QStringLiteral("8"));
+    }
+};
+
+DDPLAB_UI_TEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"

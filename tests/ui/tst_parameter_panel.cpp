@@ -1,0 +1,223 @@
+// The parameter panel shows every engine key, checks each edit with the engine's own rules
+// and marks the problem at its field, shows an optimizer's hyperparameters only when they
+// matter, bounds the ranks by the machine, and produces presets the real engine runs.
+
+#include "core/config_keys.hpp"
+#include "device_inventory.hpp"
+#include "parameter_panel.hpp"
+#include "preset_file.hpp"
+#include "ui_test_main.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QSpinBox>
+
+using namespace ddplab::ui;
+
+namespace {
+
+DeviceInventory cpuOnlyMachine()
+{
+    return DeviceInventory::fromJson(QJsonDocument::fromJson(R"({"engine_version":"0.1.0","torch_version":"1.13.0",
+        "cpu_cores":2,"cuda_device_count":0,"cuda_devices":[],"max_local_ranks":128})").object());
+}
+
+DeviceInventory twoGpuMachine()
+{
+    return DeviceInventory::fromJson(QJsonDocument::fromJson(R"({"engine_version":"0.1.0","torch_version":"2.1",
+        "cpu_cores":32,"cuda_device_count":2,"cuda_devices":[{"index":0,"name":"H100"},{"index":1,"name":"H100"}],
+        "max_local_ranks":128})").object());
+}
+
+}  // namespace
+
+class TestParameterPanel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void everyEngineKeyHasAFieldButEvents()
+    {
+        ParameterPanel panel;
+        for (const ddplab::ConfigKey& key : ddplab::configKeys()) {
+            const QString name = QString::fromStdString(key.name);
+            if (name == QLatin1String("events"))
+                QVERIFY(!panel.editor(name));
+            else
+                QVERIFY2(panel.editor(name), qPrintable(name));
+        }
+        QVERIFY(qobject_cast<QSpinBox*>(panel.editor(QStringLiteral("world_size"))));
+        QVERIFY(qobject_cast<QComboBox*>(panel.editor(QStringLiteral("lr_rule"))));
+        QVERIFY(qobject_cast<QCheckBox*>(panel.editor(QStringLiteral("drop_last"))));
+        QVERIFY(qobject_cast<QLineEdit*>(panel.editor(QStringLiteral("lr"))));
+    }
+
+    void startsFromTheEnginesDefaults()
+    {
+        ParameterPanel panel;
+        QVERIFY(panel.isValid());
+        QCOMPARE(panel.values(), presetFromCoreConfig(ddplab::Config{}));
+    }
+
+    void presetValuesAppearInTheFields()
+    {
+        ParameterPanel panel;
+        const QStringList unknown = panel.setValues(QJsonDocument::fromJson(
+            R"({"world_size": 8, "batch_size": 16, "lr": 0.001, "lr_rule": "sqrt", "shuffle": false, "base_batch_size": 16, "typo_key": 1})").object());
+        QCOMPARE(unknown, QStringList{QStringLiteral("typo_key")});
+        QCOMPARE(panel.fieldText(QStringLiteral("world_size")), QStringLiteral("8"));
+        QCOMPARE(panel.fieldText(QStringLiteral("lr_rule")), QStringLiteral("sqrt"));
+        QCOMPARE(panel.fieldText(QStringLiteral("shuffle")), QStringLiteral("false"));
+        QCOMPARE(panel.fieldText(QStringLiteral("base_batch_size")), QStringLiteral("16"));
+        QCOMPARE(panel.config().worldSize, 8);
+        QCOMPARE(panel.config().lrRule, ddplab::LrRule::Sqrt);
+        QCOMPARE(panel.values().value(QStringLiteral("batch_size")).toInt(), 16);
+    }
+
+    void badValueIsMarkedAtItsFieldWithTheEnginesWords_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("negative lr") << QStringLiteral("lr") << QStringLiteral("-1") << QStringLiteral("lr must be a finite number > 0");
+        QTest::newRow("lr not a number") << QStringLiteral("lr") << QStringLiteral("fast") << QStringLiteral("(got \"fast\")");
+        QTest::newRow("zero batch") << QStringLiteral("batch_size") << QStringLiteral("0") << QStringLiteral("batch_size must be an integer from 1");
+        QTest::newRow("momentum 1") << QStringLiteral("momentum") << QStringLiteral("1") << QStringLiteral("momentum must be");
+        QTest::newRow("bad fail_at") << QStringLiteral("fail_at") << QStringLiteral("soon") << QStringLiteral("fail_at must be RANK:STEP");
+    }
+    void badValueIsMarkedAtItsFieldWithTheEnginesWords()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, text);
+        QFETCH(QString, expected);
+        ParameterPanel panel;
+        QSignalSpy changed(&panel, &ParameterPanel::changed);
+        panel.setFieldText(key, text);
+        QVERIFY(changed.count() >= 1);
+        QVERIFY(!panel.isValid());
+        QVERIFY2(panel.problems().value(key).contains(expected), qPrintable(panel.problems().value(key)));
+        QCOMPARE(panel.problems().size(), 1);
+        QVERIFY(panel.isFieldShown(key));
+    }
+
+    void combinationProblemIsMarkedAtTheKeyToChange()
+    {
+        ParameterPanel panel;
+        panel.setFieldText(QStringLiteral("warmup_steps"), QStringLiteral("10"));
+        QVERIFY(panel.isValid());
+        panel.setFieldText(QStringLiteral("warmup_epochs"), QStringLiteral("1"));
+        QVERIFY(!panel.isValid());
+        QCOMPARE(panel.problems().keys(), QStringList{QStringLiteral("warmup_steps")});
+        QVERIFY(panel.problems().value(QStringLiteral("warmup_steps")).contains(QStringLiteral("not both")));
+        panel.setFieldText(QStringLiteral("warmup_epochs"), QStringLiteral("0"));
+        QVERIFY(panel.isValid());
+    }
+
+    void onlyTheChosenOptimizersHyperparametersShow()
+    {
+        ParameterPanel panel;
+        panel.show();
+        const auto shown = [&](const char* key) { return panel.isFieldShown(QLatin1String(key)); };
+        panel.setFieldText(QStringLiteral("optimizer"), QStringLiteral("sgd"));
+        QVERIFY(shown("momentum") && shown("dampening") && shown("nesterov") && shown("weight_decay"));
+        QVERIFY(!shown("beta1") && !shown("beta2") && !shown("eps") && !shown("trust_coefficient") && !shown("grad_averaging"));
+        panel.setFieldText(QStringLiteral("optimizer"), QStringLiteral("adam"));
+        QVERIFY(shown("beta1") && shown("beta2") && shown("eps") && shown("weight_decay"));
+        QVERIFY(!shown("momentum") && !shown("nesterov") && !shown("trust_coefficient"));
+        panel.setFieldText(QStringLiteral("optimizer"), QStringLiteral("lars"));
+        QVERIFY(shown("momentum") && shown("trust_coefficient") && !shown("beta1") && !shown("nesterov"));
+        panel.setFieldText(QStringLiteral("optimizer"), QStringLiteral("novograd"));
+        QVERIFY(shown("grad_averaging") && shown("beta1"));
+    }
+
+    void workloadScheduleAndRuleShowTheirOwnKeys()
+    {
+        ParameterPanel panel;
+        const auto shown = [&](const char* key) { return panel.isFieldShown(QLatin1String(key)); };
+        QVERIFY(shown("experiments") && shown("noise") && !shown("model") && !shown("train_subset") && !shown("dim"));
+        panel.setFieldText(QStringLiteral("workload"), QStringLiteral("fashion_mnist"));
+        QVERIFY(shown("model") && shown("train_subset") && shown("eval_every") && !shown("experiments"));
+        QVERIFY(!shown("lr_power"));
+        panel.setFieldText(QStringLiteral("lr_rule"), QStringLiteral("power"));
+        QVERIFY(shown("lr_power"));
+        QVERIFY(!shown("min_lr") && !shown("gamma"));
+        panel.setFieldText(QStringLiteral("schedule"), QStringLiteral("cosine"));
+        QVERIFY(shown("min_lr") && !shown("gamma"));
+        QVERIFY(!shown("warmup_start_factor"));
+        panel.setFieldText(QStringLiteral("warmup_steps"), QStringLiteral("5"));
+        QVERIFY(shown("warmup_start_factor"));
+    }
+
+    void aHiddenKeyWithAProblemStaysVisible()
+    {
+        ParameterPanel panel;
+        panel.setFieldText(QStringLiteral("nesterov"), QStringLiteral("true"));  // momentum is 0
+        panel.setFieldText(QStringLiteral("optimizer"), QStringLiteral("adam"));
+        QVERIFY(panel.problems().contains(QStringLiteral("nesterov")));
+        QVERIFY(panel.isFieldShown(QStringLiteral("nesterov")));
+    }
+
+    void ranksAreBoundedByWhatTheMachineHas()
+    {
+        ParameterPanel panel;
+        panel.setFieldText(QStringLiteral("world_size"), QStringLiteral("40"));
+        QVERIFY(panel.isValid());  // until the engine has said what the machine has
+        panel.setDeviceInventory(cpuOnlyMachine());
+        QVERIFY(panel.problems().value(QStringLiteral("world_size")).contains(QStringLiteral("At most 16 ranks")));
+        panel.setFieldText(QStringLiteral("world_size"), QStringLiteral("16"));
+        QVERIFY(panel.isValid());
+        panel.setFieldText(QStringLiteral("device"), QStringLiteral("cuda"));
+        QVERIFY(panel.problems().value(QStringLiteral("device")).contains(QStringLiteral("no CUDA device")));
+
+        panel.setDeviceInventory(twoGpuMachine());
+        QVERIFY(panel.problems().value(QStringLiteral("world_size")).contains(QStringLiteral("2 GPU(s)")));
+        panel.setFieldText(QStringLiteral("world_size"), QStringLiteral("2"));
+        QVERIFY(panel.isValid());
+        QVERIFY(twoGpuMachine().rankDescription().contains(QStringLiteral("2 GPUs")));
+        QVERIFY(cpuOnlyMachine().rankDescription().contains(QStringLiteral("CPU processes over Gloo")));
+    }
+
+    void engineProblemShowsUntilTheFieldIsEdited()
+    {
+        ParameterPanel panel;
+        panel.showEngineProblem(QStringLiteral("data_dir"), QStringLiteral("no Fashion-MNIST files in /nowhere"));
+        QVERIFY(!panel.isValid());
+        QCOMPARE(panel.problems().value(QStringLiteral("data_dir")), QStringLiteral("no Fashion-MNIST files in /nowhere"));
+        panel.setFieldText(QStringLiteral("data_dir"), QStringLiteral("/elsewhere"));
+        QVERIFY(panel.isValid());
+    }
+
+    void optionalKeysEmptyMeansUnset()
+    {
+        ParameterPanel panel;
+        QCOMPARE(panel.fieldText(QStringLiteral("base_batch_size")), QString());
+        QVERIFY(panel.values().value(QStringLiteral("base_batch_size")).isNull());
+        panel.setFieldText(QStringLiteral("base_batch_size"), QStringLiteral("16"));
+        QCOMPARE(panel.values().value(QStringLiteral("base_batch_size")).toInt(), 16);
+    }
+
+    void presetFromThePanelRunsInTheRealEngine()
+    {
+        ParameterPanel panel;
+        panel.setValues(QJsonDocument::fromJson(R"({"world_size": 2, "batch_size": 16, "lr": 0.001, "lr_rule": "linear",
+            "base_batch_size": 16, "noise": 1, "experiments": 4, "num_examples": 64, "warmup_steps": 1})").object());
+        QVERIFY(panel.isValid());
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("preset.json"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(presetFileContents(panel.values()));
+        file.close();
+        const ddplab::test::EngineResult result = ddplab::test::runEngine({QStringLiteral("run"), QStringLiteral("--config"), path});
+        QVERIFY2(result.exitCode == 0, qPrintable(result.summaryText()));
+        const QJsonObject config = result.first(QStringLiteral("config"));
+        QCOMPARE(config.value(QStringLiteral("world_size")).toInt(), 2);
+        QCOMPARE(config.value(QStringLiteral("effective_batch_size")).toInt(), 32);
+        QCOMPARE(config.value(QStringLiteral("lr_effective")).toDouble(), 0.002);
+        QCOMPARE(config.value(QStringLiteral("warmup_steps")).toInt(), 1);
+        QCOMPARE(result.ofType(QStringLiteral("step")).size(), 2);
+    }
+};
+
+DDPLAB_UI_TEST_MAIN(TestParameterPanel)
+#include "tst_parameter_panel.moc"

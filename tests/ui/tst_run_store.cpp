@@ -1,0 +1,151 @@
+// Run directories: written so a crash loses at most the last line, listed newest first,
+// renamed and deleted safely, and read back into the same series.
+
+#include "preset_file.hpp"
+#include "run_data.hpp"
+#include "run_store.hpp"
+#include "ui_test_main.hpp"
+
+using namespace ddplab::ui;
+
+namespace {
+
+RunRecord draft(const QString& name, const QDateTime& started = QDateTime::currentDateTime())
+{
+    RunRecord run;
+    run.name = name;
+    run.label = name;
+    run.started = started;
+    return run;
+}
+
+QJsonObject readJson(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+}  // namespace
+
+class TestRunStore : public QObject {
+    Q_OBJECT
+
+private slots:
+    void defaultRootIsUnderTheUsersDataLocation()
+    {
+        // main() points XDG_DATA_HOME at a temporary folder: the store must follow it.
+        QVERIFY2(RunStore::defaultRoot().startsWith(qEnvironmentVariable("XDG_DATA_HOME")), qPrintable(RunStore::defaultRoot()));
+        QVERIFY(RunStore::defaultRoot().endsWith(QStringLiteral("/ddplab/runs")));
+    }
+
+    void createWritesConfigAndMeta()
+    {
+        QTemporaryDir root;
+        const RunStore store(root.path());
+        const QJsonObject config{{QStringLiteral("world_size"), 8}, {QStringLiteral("batch_size"), 16}, {QStringLiteral("events"), QStringLiteral("x")}};
+        QString error;
+        const std::optional<RunRecord> run = store.createRun(draft(QStringLiteral("first")), config, &error);
+        QVERIFY2(run, qPrintable(error));
+        QVERIFY(QFileInfo(run->directory).isDir());
+        const QJsonObject written = readJson(RunStore::configPath(*run));
+        QCOMPARE(written.value(QStringLiteral("world_size")).toInt(), 8);
+        QVERIFY(!written.contains(QStringLiteral("events")));  // the run's own --events decides that
+        const QJsonObject meta = readJson(RunStore::metaPath(*run));
+        QCOMPARE(meta.value(QStringLiteral("name")).toString(), QStringLiteral("first"));
+        QCOMPARE(meta.value(QStringLiteral("status")).toString(), QStringLiteral("running"));
+    }
+
+    void sameMillisecondRunsGetTheirOwnFolders()
+    {
+        QTemporaryDir root;
+        const RunStore store(root.path());
+        QSet<QString> ids;
+        for (int i = 0; i < 5; ++i) {
+            const std::optional<RunRecord> run = store.createRun(draft(QStringLiteral("r%1").arg(i)), {}, nullptr);
+            QVERIFY(run);
+            ids.insert(run->id);
+        }
+        QCOMPARE(ids.size(), 5);
+    }
+
+    void listIsNewestFirstAndRunningWithoutEngineIsInterrupted()
+    {
+        QTemporaryDir root;
+        const RunStore store(root.path());
+        const QDateTime now = QDateTime::currentDateTime();
+        RunRecord old = *store.createRun(draft(QStringLiteral("old"), now.addSecs(-60)), {}, nullptr);
+        old.status = RunStatus::Finished;
+        old.exitCode = 0;
+        QVERIFY(store.saveMeta(old, nullptr));
+        RunRecord died = *store.createRun(draft(QStringLiteral("died"), now), {}, nullptr);
+        died.enginePid = 999'999'999;  // no such process
+        QVERIFY(store.saveMeta(died, nullptr));
+        const QList<RunRecord> runs = store.listRuns();
+        QCOMPARE(runs.size(), 2);
+        QCOMPARE(runs.at(0).name, QStringLiteral("died"));
+        QCOMPARE(runs.at(0).status, RunStatus::Interrupted);
+        QCOMPARE(runs.at(1).name, QStringLiteral("old"));
+        QCOMPARE(runs.at(1).status, RunStatus::Finished);
+        QCOMPARE(runs.at(1).exitCode, 0);
+    }
+
+    void renameIsPersisted()
+    {
+        QTemporaryDir root;
+        const RunStore store(root.path());
+        RunRecord run = *store.createRun(draft(QStringLiteral("before")), {}, nullptr);
+        QVERIFY(store.renameRun(run, QStringLiteral("  after  "), nullptr));
+        QCOMPARE(store.listRuns().first().name, QStringLiteral("after"));
+        QCOMPARE(store.listRuns().first().label, QStringLiteral("after"));
+        QString error;
+        QVERIFY(!store.renameRun(run, QStringLiteral("   "), &error));
+        QCOMPARE(run.name, QStringLiteral("after"));
+        QVERIFY(!error.isEmpty());
+    }
+
+    void removeDeletesOnlyRunFolders()
+    {
+        QTemporaryDir root;
+        const RunStore store(root.path());
+        const RunRecord run = *store.createRun(draft(QStringLiteral("doomed")), {}, nullptr);
+        QVERIFY(store.removeRun(run, nullptr));
+        QVERIFY(!QFileInfo::exists(run.directory));
+        QVERIFY(store.listRuns().isEmpty());
+
+        QTemporaryDir elsewhere;
+        QFile keep(elsewhere.filePath(QStringLiteral("meta.json")));
+        QVERIFY(keep.open(QIODevice::WriteOnly));
+        keep.close();
+        RunRecord outside;
+        outside.id = QDir(elsewhere.path()).dirName();
+        outside.directory = elsewhere.path();
+        QString error;
+        QVERIFY(!store.removeRun(outside, &error));
+        QVERIFY(QFileInfo::exists(elsewhere.path()));
+        QVERIFY(error.contains(QStringLiteral("not a run folder")));
+    }
+
+    void eventsAreReadBackAndACutLastLineIsIgnored()
+    {
+        QTemporaryDir root;
+        const RunStore store(root.path());
+        const RunRecord run = *store.createRun(draft(QStringLiteral("crashed")), {{QStringLiteral("lr"), 0.5}}, nullptr);
+        QFile events(RunStore::eventsPath(run));
+        QVERIFY(events.open(QIODevice::WriteOnly));
+        events.write("{\"type\":\"hello\",\"protocol\":1}\n"
+                     "{\"type\":\"step\",\"step\":1,\"loss\":2.0}\n"
+                     "{\"type\":\"step\",\"step\":2,\"loss\":1.0}\n"
+                     "{\"type\":\"step\",\"step\":3,\"lo");  // the engine died mid-write
+        events.close();
+        const QSharedPointer<RunData> data = store.loadRun(run);
+        QCOMPARE(data->stepCount(), 2);
+        QCOMPARE(data->series(QStringLiteral("loss")), (QList<QPointF>{{1, 2.0}, {2, 1.0}}));
+        QCOMPARE(data->requestedConfig().value(QStringLiteral("lr")).toDouble(), 0.5);
+        QCOMPARE(data->record().name, QStringLiteral("crashed"));
+    }
+};
+
+DDPLAB_UI_TEST_MAIN(TestRunStore)
+#include "tst_run_store.moc"

@@ -1,0 +1,9 @@
+#pragma once
+// Names the application (settings and the run store live under "ddplab"), its version, its
+// display name and icon. Called once, right after the QApplication exists.
+
+namespace ddplab::ui {
+
+void setApplicationIdentity();
+
+}  // namespace ddplab::ui

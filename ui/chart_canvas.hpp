@@ -1,0 +1,56 @@
+#pragma once
+// The chart view of a ChartPanel: rubber-band zoom, Ctrl+wheel zoom at the cursor, pan with the
+// middle button (or Shift+drag, or the arrow keys), double-click to reset, and a hover read-out
+// drawn over the plot. Only chart_panel.cpp includes this header.
+
+#include <QChartView>
+#include <QColor>
+#include <QList>
+#include <QStringList>
+
+namespace ddplab::ui {
+
+class ChartCanvas : public QChartView {
+    Q_OBJECT
+
+public:
+    explicit ChartCanvas(QChart* chart, QWidget* parent = nullptr);
+
+    // The read-out: a vertical line at value x, and one line of text per series.
+    void setReadout(double x, const QString& heading, const QStringList& lines, const QList<QColor>& colors);
+    void clearReadout();
+
+signals:
+    void hovered(const QPointF& value);
+    void hoverLeft();
+    void viewChangedByUser();
+    void resetRequested();
+    void contextMenuRequested(const QPoint& globalPosition);
+    void resized();
+
+protected:
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
+
+private:
+    void zoomAround(const QPointF& anchor, double factor);
+
+    bool m_panning = false;
+    bool m_rubberBanding = false;
+    QPointF m_lastPanPosition;
+    bool m_hasReadout = false;
+    double m_readoutX = 0.0;
+    QString m_readoutHeading;
+    QStringList m_readoutLines;
+    QList<QColor> m_readoutColors;
+    QPointF m_cursor;
+};
+
+}  // namespace ddplab::ui

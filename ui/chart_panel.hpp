@@ -1,0 +1,118 @@
+#pragma once
+// One chart of the lab (the wrapper that keeps Qt Charts out of everything else): a title bar
+// with linear/log, reset and export, and the chart itself with every displayed run overlaid.
+// Data arrival and drawing are separate: scheduleRedraw() only starts a single-shot timer, and
+// the redraw smooths what is new, reduces each series to the plot's pixel columns and hands
+// it over with one replace() per series.
+
+#include "chart_catalog.hpp"
+#include "run_model.hpp"
+
+#include <QTimer>
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QAbstractAxis;
+class QValueAxis;
+class QHBoxLayout;
+class QLabel;
+class QToolButton;
+class QPainter;
+QT_END_NAMESPACE
+
+namespace ddplab::ui {
+
+class ChartCanvas;
+
+struct RedrawStats {
+    qint64 redraws = 0;
+    double totalMs = 0.0;
+    double longestMs = 0.0;
+};
+
+class ChartPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    // Redraws are coalesced to at most one per this interval (about 30 per second).
+    static constexpr int kRedrawIntervalMs = 33;
+
+    explicit ChartPanel(ChartDefinition definition, QWidget* parent = nullptr);
+    ~ChartPanel() override;
+
+    const ChartDefinition& definition() const { return m_definition; }
+
+    void setRuns(const QList<DisplayedRun>& runs);
+    void scheduleRedraw();
+    void redrawNow();
+
+    void setSmoothing(double weight);
+    void setLogScale(bool logScale);
+    bool logScale() const { return m_logScale; }
+    void resetView();
+    void setUseOpenGL(bool useOpenGL);
+
+    // Draws the chart, with its title, into `size` device pixels of `painter` (PNG and SVG export).
+    void render(QPainter& painter, const QSize& size);
+
+    // What is drawn now, for tests: the points of the raw (or smoothed) line of one run's metric.
+    QList<QPointF> drawnPoints(const QString& runId, const QString& metric, bool smoothed = false) const;
+    // The entries the legend is told to show, in order (it may hide some that do not fit).
+    const QStringList& legendLabels() const { return m_legendLabels; }
+    double effectiveBatchMark(const QString& runId) const;  // NaN when not drawn
+    const RedrawStats& redrawStats() const { return m_stats; }
+
+signals:
+    void exportRequested(ddplab::ui::ChartPanel* panel);
+    void logScaleToggled(bool logScale);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    struct SeriesEntry;
+    struct LevelEntry;
+
+    QHBoxLayout* buildHeader();
+    void syncEntries();
+    void createYAxis();
+    void applyTheme();
+    void styleEntry(SeriesEntry& entry);
+    void styleLevel(LevelEntry& level);
+    void restyleAll();
+    void updateLegendVisibility();
+    void fitAxesToData();
+    void updateSeries(int columns);
+    void updateEmptyNote();
+    void showReadout(const QPointF& value);
+    void showContextMenu(const QPoint& globalPosition);
+    QString legendName(const SeriesEntry& entry) const;
+    bool legendNamesRunsOnly() const;
+    QString lineStyleKey() const;
+
+    ChartDefinition m_definition;
+    QList<DisplayedRun> m_runs;
+    QChart* m_chart = nullptr;
+    ChartCanvas* m_canvas = nullptr;
+    QValueAxis* m_xAxis = nullptr;
+    QAbstractAxis* m_yAxis = nullptr;
+    QLabel* m_title = nullptr;
+    QLabel* m_emptyNote = nullptr;
+    QLabel* m_styleKey = nullptr;
+    QToolButton* m_logButton = nullptr;
+    std::vector<std::unique_ptr<SeriesEntry>> m_entries;
+    std::vector<std::unique_ptr<LevelEntry>> m_levels;
+    QTimer m_redrawTimer;
+    double m_smoothing = 0.0;
+    bool m_logScale = false;
+    bool m_followData = true;     // axes fit the data until the user zooms or pans
+    bool m_useOpenGL = false;
+    RedrawStats m_stats;
+    QStringList m_legendLabels;
+};
+
+}  // namespace ddplab::ui

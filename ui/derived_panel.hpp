@@ -1,0 +1,40 @@
+#pragma once
+// What follows from the settings, before anything runs: effective batch and LR, how the
+// sampler splits an epoch (padding, dropped samples), steps, warmup, and the LR schedule, all
+// computed by ddplab_core's derived.hpp, exactly as the engine will.
+
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QLabel;
+QT_END_NAMESPACE
+
+namespace ddplab {
+struct Config;
+}
+
+namespace ddplab::ui {
+
+class LrSchedulePreview;
+
+class DerivedPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit DerivedPanel(QWidget* parent = nullptr);
+
+    // `valid` false: the settings have problems, and nothing is derived from them.
+    void setConfig(const ddplab::Config& config, bool valid);
+
+    // The texts shown, for tests ("effective_batch", "effective_lr", "steps", "sharding", "warmup").
+    QString valueText(const QString& row) const;
+    const LrSchedulePreview* schedulePreview() const { return m_preview; }
+
+private:
+    QLabel* addRow(const QString& id, const QString& title);
+
+    QList<QPair<QString, QLabel*>> m_rows;
+    LrSchedulePreview* m_preview = nullptr;
+};
+
+}  // namespace ddplab::ui

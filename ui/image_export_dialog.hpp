@@ -1,0 +1,38 @@
+#pragma once
+// Where and how big: the file (PNG or SVG, by its extension) or folder to export to, and the
+// image size in pixels.
+
+#include <QDialog>
+
+QT_BEGIN_NAMESPACE
+class QComboBox;
+class QLineEdit;
+class QSpinBox;
+QT_END_NAMESPACE
+
+namespace ddplab::ui {
+
+class ImageExportDialog : public QDialog {
+    Q_OBJECT
+
+public:
+    enum class Target { File, Folder };
+
+    ImageExportDialog(Target target, const QString& suggestedPath, QSize size, QWidget* parent = nullptr);
+
+    QString path() const;
+    QSize imageSize() const;
+
+private:
+    void browse();
+    void syncFormatWithPath();
+
+    Target m_target;
+    QLineEdit* m_path = nullptr;
+    QComboBox* m_format = nullptr;
+    QComboBox* m_sizePreset = nullptr;
+    QSpinBox* m_width = nullptr;
+    QSpinBox* m_height = nullptr;
+};
+
+}  // namespace ddplab::ui

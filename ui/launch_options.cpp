@@ -1,0 +1,77 @@
+#include "launch_options.hpp"
+
+#include <QCommandLineParser>
+#include <QRegularExpression>
+
+#include <cstring>
+
+namespace ddplab::ui {
+
+LaunchOptions parseLaunchOptions(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("DDP Lab: a desktop laboratory for data-parallel training.\n"
+                       "Example (headless): ddplab --preset seed000-four-ways --run --export out/ --quit"));
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
+    const QCommandLineOption version({QStringLiteral("v"), QStringLiteral("version")}, QStringLiteral("Show the version."));
+    const QCommandLineOption preset(QStringLiteral("preset"),
+                                    QStringLiteral("A lesson id (e.g. seed000-four-ways) or a preset JSON file to load."),
+                                    QStringLiteral("NAME"));
+    const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start the preset's run(s) right away."));
+    const QCommandLineOption exportDirectory(QStringLiteral("export"),
+                                             QStringLiteral("When the runs end, write every chart (PNG and SVG) and every run's CSV into DIR."),
+                                             QStringLiteral("DIR"));
+    const QCommandLineOption imageSize(QStringLiteral("image-size"), QStringLiteral("PNG/SVG size for --export (default 1200x800)."),
+                                       QStringLiteral("WxH"));
+    const QCommandLineOption quit(QStringLiteral("quit"),
+                                  QStringLiteral("Run headless (no window): print progress and a summary, then exit "
+                                                 "(non-zero when a run fails or NAME is unknown)."));
+    const QCommandLineOption engine(QStringLiteral("engine"),
+                                    QStringLiteral("The ddplab-engine to use (default: $DDPLAB_ENGINE, else beside ddplab)."),
+                                    QStringLiteral("PATH"));
+    parser.addOptions({help, version, preset, run, exportDirectory, imageSize, quit, engine});
+
+    LaunchOptions options;
+    options.helpText = parser.helpText();
+    if (!parser.parse(arguments)) {
+        options.error = parser.errorText() + QStringLiteral(" (see ddplab --help)");
+        return options;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        options.error = QStringLiteral("Unexpected argument \"%1\" (see ddplab --help)").arg(parser.positionalArguments().first());
+        return options;
+    }
+    options.showHelp = parser.isSet(help);
+    options.showVersion = parser.isSet(version);
+    options.preset = parser.value(preset);
+    options.run = parser.isSet(run);
+    options.exportDirectory = parser.value(exportDirectory);
+    options.quit = parser.isSet(quit);
+    options.enginePath = parser.value(engine);
+    if (parser.isSet(imageSize)) {
+        static const QRegularExpression kSize(QStringLiteral("^(\\d{2,5})[xX](\\d{2,5})$"));
+        const QRegularExpressionMatch match = kSize.match(parser.value(imageSize));
+        if (!match.hasMatch()) {
+            options.error = QStringLiteral("--image-size must look like 1600x1000 (got \"%1\")").arg(parser.value(imageSize));
+            return options;
+        }
+        options.imageSize = QSize(match.captured(1).toInt(), match.captured(2).toInt());
+    }
+    if (options.run && options.preset.isEmpty())
+        options.error = QStringLiteral("--run needs --preset NAME (a lesson id or a preset file)");
+    else if (options.quit && !options.run)
+        options.error = QStringLiteral("--quit runs headless and needs --preset NAME --run (nothing to do otherwise)");
+    return options;
+}
+
+bool requestsHeadless(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--quit") == 0)
+            return true;
+    }
+    return false;
+}
+
+}  // namespace ddplab::ui

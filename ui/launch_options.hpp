@@ -1,0 +1,32 @@
+#pragma once
+// The command line of `ddplab`:
+//   ddplab [--preset NAME] [--run] [--export DIR] [--image-size WxH] [--quit] [--engine PATH]
+// NAME is a lesson id or a preset (or lesson) JSON file. With --quit nothing is shown: the runs
+// go, the files are written, a summary is printed, and the exit code tells how it went.
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+namespace ddplab::ui {
+
+struct LaunchOptions {
+    QString preset;
+    bool run = false;
+    QString exportDirectory;
+    QSize imageSize{1200, 800};
+    bool quit = false;
+    QString enginePath;  // --engine; empty: DDPLAB_ENGINE or beside the executable
+
+    bool showHelp = false;
+    bool showVersion = false;
+    QString helpText;
+    QString error;  // a clear sentence when the command line is wrong
+};
+
+LaunchOptions parseLaunchOptions(const QStringList& arguments);
+
+// Before the QApplication exists: whether this command line asks for headless automation.
+bool requestsHeadless(int argc, char** argv);
+
+}  // namespace ddplab::ui

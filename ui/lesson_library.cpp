@@ -1,0 +1,117 @@
+#include "lesson_library.hpp"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace ddplab::ui {
+namespace {
+
+QString readText(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+}
+
+std::optional<Lesson> parseLesson(const QJsonObject& object, const QString& path, QString* error)
+{
+    const QFileInfo file(path);
+    Lesson lesson;
+    lesson.id = object.value(QStringLiteral("id")).toString(file.completeBaseName());
+    lesson.title = object.value(QStringLiteral("title")).toString(lesson.id);
+    lesson.source = object.value(QStringLiteral("source")).toString();
+    lesson.summary = object.value(QStringLiteral("summary")).toString();
+    lesson.lookFor = object.value(QStringLiteral("look_for")).toString();
+    for (const QJsonValue& chart : object.value(QStringLiteral("charts")).toArray())
+        lesson.charts.append(chart.toString());
+    const QString explanation = object.value(QStringLiteral("explanation")).toString();
+    if (!explanation.isEmpty())
+        lesson.explanationMarkdown = readText(file.dir().filePath(explanation));
+
+    const QJsonValue sharding = object.value(QStringLiteral("sharding"));
+    if (sharding.isObject()) {
+        const QJsonObject settings = sharding.toObject();
+        ShardingExample example;
+        example.numExamples = settings.value(QStringLiteral("num_examples")).toInt();
+        example.worldSize = settings.value(QStringLiteral("world_size")).toInt(1);
+        example.batchSize = settings.value(QStringLiteral("batch_size")).toInt(1);
+        example.shuffle = settings.value(QStringLiteral("shuffle")).toBool(false);
+        example.dropLast = settings.value(QStringLiteral("drop_last")).toBool(false);
+        if (example.numExamples > 0)
+            lesson.sharding = example;
+    }
+
+    const QJsonArray runs = object.value(QStringLiteral("runs")).toArray();
+    for (qsizetype i = 0; i < runs.size(); ++i) {
+        const QJsonObject run = runs.at(i).toObject();
+        if (!run.value(QStringLiteral("config")).isObject()) {
+            *error = QStringLiteral("%1: run %2 has no \"config\" object").arg(path).arg(i + 1);
+            return std::nullopt;
+        }
+        lesson.runs.append({run.value(QStringLiteral("label")).toString(QStringLiteral("run %1").arg(i + 1)),
+                            run.value(QStringLiteral("config")).toObject()});
+    }
+    if (lesson.runs.isEmpty()) {
+        *error = QStringLiteral("%1: a lesson needs a \"runs\" list with at least one run").arg(path);
+        return std::nullopt;
+    }
+    return lesson;
+}
+
+}  // namespace
+
+std::optional<Lesson> LessonLibrary::loadFile(const QString& path, QString* error)
+{
+    QString ignored;
+    QString& message = error ? *error : ignored;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        message = QStringLiteral("Cannot read %1: %2").arg(path, file.errorString());
+        return std::nullopt;
+    }
+    QJsonParseError parseError{};
+    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
+        message = QStringLiteral("%1 is not a JSON object (%2 at byte %3)").arg(path, parseError.errorString()).arg(parseError.offset);
+        return std::nullopt;
+    }
+    return parseLesson(document.object(), path, &message);
+}
+
+LessonLibrary LessonLibrary::load(const QString& folder)
+{
+    LessonLibrary library;
+    const QDir directory(folder);
+    const QStringList files = directory.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+    for (const QString& name : files) {
+        QString error;
+        std::optional<Lesson> lesson = loadFile(directory.filePath(name), &error);
+        if (lesson)
+            library.m_lessons.append(*lesson);
+        else
+            library.m_problems.append(error);
+    }
+    std::sort(library.m_lessons.begin(), library.m_lessons.end(), [](const Lesson& a, const Lesson& b) { return a.id < b.id; });
+    return library;
+}
+
+const Lesson* LessonLibrary::find(const QString& id) const
+{
+    for (const Lesson& lesson : m_lessons) {
+        if (lesson.id == id)
+            return &lesson;
+    }
+    return nullptr;
+}
+
+QStringList LessonLibrary::ids() const
+{
+    QStringList ids;
+    for (const Lesson& lesson : m_lessons)
+        ids.append(lesson.id);
+    return ids;
+}
+
+}  // namespace ddplab::ui

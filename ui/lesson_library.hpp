@@ -1,0 +1,60 @@
+#pragma once
+// Lessons (resources/lessons/<id>.json + <id>.md, compiled in under :/lessons/): a short
+// explanation, what to look for, the charts to watch, and runs to launch in sequence and
+// overlay. The set is discovered from the folder, so a new lesson file needs no code.
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace ddplab::ui {
+
+struct LessonRun {
+    QString label;
+    QJsonObject config;  // engine keys; unset keys take the engine's defaults
+};
+
+// The sharding view's settings for a lesson about how data is split.
+struct ShardingExample {
+    int numExamples = 0;
+    int worldSize = 1;
+    int batchSize = 1;
+    bool shuffle = false;
+    bool dropLast = false;
+};
+
+struct Lesson {
+    QString id;
+    QString title;
+    QString source;   // which seed it comes from
+    QString summary;
+    QString lookFor;
+    QString explanationMarkdown;
+    QStringList charts;  // metric names
+    std::optional<ShardingExample> sharding;
+    QList<LessonRun> runs;
+};
+
+class LessonLibrary {
+public:
+    static constexpr const char* kResourceFolder = ":/lessons";
+
+    // Every *.json lesson in `folder`, sorted by id; files that are not lessons are reported.
+    static LessonLibrary load(const QString& folder = QString::fromLatin1(kResourceFolder));
+    // One lesson file anywhere (`ddplab --preset path/to/lesson.json`).
+    static std::optional<Lesson> loadFile(const QString& path, QString* error);
+
+    const QList<Lesson>& lessons() const { return m_lessons; }
+    const Lesson* find(const QString& id) const;
+    QStringList ids() const;
+    const QStringList& problems() const { return m_problems; }
+
+private:
+    QList<Lesson> m_lessons;
+    QStringList m_problems;
+};
+
+}  // namespace ddplab::ui

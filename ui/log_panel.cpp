@@ -1,0 +1,55 @@
+#include "log_panel.hpp"
+
+#include <QScrollBar>
+#include <QTextCharFormat>
+#include <QTime>
+
+namespace ddplab::ui {
+
+LogPanel::LogPanel(QWidget* parent)
+    : QPlainTextEdit(parent)
+{
+    setReadOnly(true);
+    setMaximumBlockCount(kMaxLines);
+    setLineWrapMode(QPlainTextEdit::NoWrap);
+    QFont monospace(QStringLiteral("monospace"));
+    monospace.setStyleHint(QFont::Monospace);
+    monospace.setPointSizeF(font().pointSizeF() * 0.92);
+    setFont(monospace);
+    setPlaceholderText(tr("The engine's messages (its stderr) and the lab's notes appear here."));
+}
+
+void LogPanel::appendEngineOutput(const QString& text)
+{
+    m_partialLine += text;
+    const qsizetype lastNewline = m_partialLine.lastIndexOf(QLatin1Char('\n'));
+    if (lastNewline < 0)
+        return;
+    const QStringList lines = m_partialLine.left(lastNewline).split(QLatin1Char('\n'));
+    m_partialLine.remove(0, lastNewline + 1);
+    for (const QString& line : lines)
+        appendLine(QStringLiteral("engine │ ") + line, palette().color(QPalette::Text));
+}
+
+void LogPanel::appendMessage(const QString& text, bool isWarning)
+{
+    const QColor color = isWarning ? QColor(0xd6, 0x45, 0x41) : palette().color(QPalette::PlaceholderText);
+    appendLine(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")) + QStringLiteral(" │ ") + text, color);
+}
+
+void LogPanel::appendLine(const QString& text, const QColor& color)
+{
+    QScrollBar* bar = verticalScrollBar();
+    const bool following = bar->value() == bar->maximum();
+    QTextCharFormat format;
+    format.setForeground(color);
+    QTextCursor cursor(document());
+    cursor.movePosition(QTextCursor::End);
+    if (!document()->isEmpty())
+        cursor.insertBlock();
+    cursor.insertText(text, format);
+    if (following)
+        bar->setValue(bar->maximum());
+}
+
+}  // namespace ddplab::ui

@@ -1,0 +1,27 @@
+#pragma once
+// The Log: the engine's stderr as it arrives, and the lab's own messages (what was started,
+// how it ended, bad engine output), each stamped with the time. Bounded, so a chatty run
+// cannot grow it without end.
+
+#include <QPlainTextEdit>
+
+namespace ddplab::ui {
+
+class LogPanel : public QPlainTextEdit {
+    Q_OBJECT
+
+public:
+    static constexpr int kMaxLines = 20000;
+
+    explicit LogPanel(QWidget* parent = nullptr);
+
+    void appendEngineOutput(const QString& text);
+    void appendMessage(const QString& text, bool isWarning = false);
+
+private:
+    void appendLine(const QString& text, const QColor& color);
+
+    QString m_partialLine;  // stderr arrives in pieces; lines are shown whole
+};
+
+}  // namespace ddplab::ui

@@ -1,0 +1,77 @@
+#include "notice_bar.hpp"
+
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QToolButton>
+
+namespace ddplab::ui {
+
+NoticeBar::NoticeBar(QWidget* parent)
+    : QFrame(parent)
+{
+    setFrameShape(QFrame::StyledPanel);
+    setAutoFillBackground(true);
+    m_label = new QLabel(this);
+    m_label->setWordWrap(true);
+    m_label->setTextFormat(Qt::RichText);
+    m_label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_close = new QToolButton(this);
+    m_close->setText(QStringLiteral("✕"));
+    m_close->setAutoRaise(true);
+    m_close->setToolTip(tr("Dismiss"));
+    connect(m_close, &QToolButton::clicked, this, &NoticeBar::dismiss);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(10, 6, 4, 6);
+    layout->addWidget(m_label, 1);
+    layout->addWidget(m_close, 0, Qt::AlignTop);
+    hide();
+}
+
+void NoticeBar::showNotice(Kind kind, const QString& title, const QString& details)
+{
+    m_kind = kind;
+    QString html = QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped());
+    if (!details.isEmpty())
+        html += QStringLiteral("<br>") + details.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+    m_label->setText(html);
+    applyColors();
+    show();
+}
+
+void NoticeBar::dismiss()
+{
+    hide();
+}
+
+QString NoticeBar::text() const
+{
+    return m_label->text();
+}
+
+void NoticeBar::changeEvent(QEvent* event)
+{
+    QFrame::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange && !m_applyingColors)
+        applyColors();
+}
+
+void NoticeBar::applyColors()
+{
+    const bool dark = parentWidget() && parentWidget()->palette().color(QPalette::Window).lightness() < 128;
+    QColor background;
+    switch (m_kind) {
+    case Kind::Information: background = dark ? QColor(0x1d, 0x3b, 0x57) : QColor(0xe3, 0xf0, 0xfb); break;
+    case Kind::Warning: background = dark ? QColor(0x4d, 0x3a, 0x12) : QColor(0xfd, 0xf1, 0xd6); break;
+    case Kind::Error: background = dark ? QColor(0x5a, 0x1f, 0x1d) : QColor(0xfb, 0xe3, 0xe1); break;
+    }
+    QPalette colors = palette();
+    colors.setColor(QPalette::Window, background);
+    colors.setColor(QPalette::WindowText, dark ? QColor(0xf0, 0xf0, 0xf0) : QColor(0x20, 0x20, 0x20));
+    // Setting our own palette causes a PaletteChange of its own, which must not come back here.
+    m_applyingColors = true;
+    setPalette(colors);
+    m_applyingColors = false;
+}
+
+}  // namespace ddplab::ui

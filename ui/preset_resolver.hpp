@@ -1,0 +1,25 @@
+#pragma once
+// What `--preset NAME` means: a lesson id, a lesson file, or a preset file (an engine config).
+// Either way it becomes the runs to launch, checked with ddplab_core before any is started.
+
+#include "chart_catalog.hpp"
+#include "run_sequence.hpp"
+
+#include <QList>
+#include <QString>
+
+namespace ddplab::ui {
+
+class LessonLibrary;
+
+struct ResolvedPreset {
+    QString title;
+    QString lessonId;  // empty for a preset file
+    QList<RunRequest> runs;
+    QStringList chartMetrics;  // a lesson's charts; empty: every chart with data
+    QString error;             // why NAME cannot be run; empty when it can
+};
+
+ResolvedPreset resolvePreset(const QString& name, const LessonLibrary& lessons);
+
+}  // namespace ddplab::ui

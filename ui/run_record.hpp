@@ -1,0 +1,40 @@
+#pragma once
+// What the lab remembers about one run besides its events: the run directory's meta.json.
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QString>
+
+namespace ddplab::ui {
+
+enum class RunStatus {
+    Running,
+    Finished,     // exit 0, summary received
+    Failed,       // the engine reported an error, crashed, or could not start
+    Cancelled,    // stopped by the user (exit code 5)
+    Interrupted,  // meta.json says running, but no engine is running it (the window died)
+};
+
+QString statusText(RunStatus status);
+
+struct RunRecord {
+    QString id;         // the run directory's name
+    QString directory;  // absolute path
+    QString name;       // shown in the run list; the user may rename it
+    QString label;      // the legend label (a lesson's run label, or the name)
+    QString lessonId;
+    RunStatus status = RunStatus::Running;
+    int exitCode = -1;
+    QString error;
+    QDateTime started;
+    QDateTime finished;
+    qint64 enginePid = 0;
+    qint64 steps = 0;
+
+    QString legendLabel() const { return label.isEmpty() ? name : label; }
+
+    QJsonObject toMetaJson() const;
+    static RunRecord fromMetaJson(const QJsonObject& meta, const QString& directory);
+};
+
+}  // namespace ddplab::ui

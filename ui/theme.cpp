@@ -1,0 +1,94 @@
+#include "theme.hpp"
+
+#include <QApplication>
+#include <QPalette>
+#include <QStyle>
+#include <QStyleFactory>
+
+namespace ddplab::ui {
+namespace {
+
+QPalette darkPalette()
+{
+    QPalette palette;
+    const QColor window(0x2b, 0x2d, 0x31);
+    const QColor base(0x1f, 0x21, 0x24);
+    const QColor text(0xe6, 0xe6, 0xe6);
+    const QColor disabledText(0x80, 0x80, 0x80);
+    palette.setColor(QPalette::Window, window);
+    palette.setColor(QPalette::WindowText, text);
+    palette.setColor(QPalette::Base, base);
+    palette.setColor(QPalette::AlternateBase, QColor(0x33, 0x36, 0x3b));
+    palette.setColor(QPalette::ToolTipBase, QColor(0x3a, 0x3d, 0x42));
+    palette.setColor(QPalette::ToolTipText, text);
+    palette.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
+    palette.setColor(QPalette::Text, text);
+    palette.setColor(QPalette::Button, window);
+    palette.setColor(QPalette::ButtonText, text);
+    palette.setColor(QPalette::BrightText, QColor(0xff, 0x6b, 0x6b));
+    palette.setColor(QPalette::Light, QColor(0x45, 0x48, 0x4e));
+    palette.setColor(QPalette::Midlight, QColor(0x3a, 0x3d, 0x42));
+    palette.setColor(QPalette::Mid, QColor(0x55, 0x58, 0x5e));
+    palette.setColor(QPalette::Dark, QColor(0x1a, 0x1b, 0x1e));
+    palette.setColor(QPalette::Shadow, QColor(0x10, 0x10, 0x12));
+    palette.setColor(QPalette::Highlight, QColor(0x3d, 0x8e, 0xd8));
+    palette.setColor(QPalette::HighlightedText, Qt::white);
+    palette.setColor(QPalette::Link, QColor(0x6c, 0xb4, 0xff));
+    for (const QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        palette.setColor(QPalette::Disabled, role, disabledText);
+    return palette;
+}
+
+struct SystemLook {
+    QString styleName;
+    QPalette palette;
+};
+
+// The desktop's style and palette as they were before the lab changed anything.
+const SystemLook& systemLook()
+{
+    static const SystemLook look{QApplication::style()->name(), QApplication::palette()};
+    return look;
+}
+
+}  // namespace
+
+void applyTheme(ThemeChoice choice)
+{
+    const SystemLook& system = systemLook();
+    switch (choice) {
+    case ThemeChoice::System:
+        QApplication::setStyle(QStyleFactory::create(system.styleName));
+        QApplication::setPalette(system.palette);
+        break;
+    case ThemeChoice::Light:
+        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+        QApplication::setPalette(QApplication::style()->standardPalette());
+        break;
+    case ThemeChoice::Dark:
+        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+        QApplication::setPalette(darkPalette());
+        break;
+    }
+}
+
+QString themeName(ThemeChoice choice)
+{
+    switch (choice) {
+    case ThemeChoice::Light: return QStringLiteral("light");
+    case ThemeChoice::Dark: return QStringLiteral("dark");
+    case ThemeChoice::System: break;
+    }
+    return QStringLiteral("system");
+}
+
+ThemeChoice themeFromName(const QString& name)
+{
+    if (name == QLatin1String("light"))
+        return ThemeChoice::Light;
+    if (name == QLatin1String("dark"))
+        return ThemeChoice::Dark;
+    return ThemeChoice::System;
+}
+
+}  // namespace ddplab::ui
