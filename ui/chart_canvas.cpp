@@ -1,6 +1,7 @@
 #include "chart_canvas.hpp"
 
 #include <QAbstractSeries>
+#include <QElapsedTimer>
 #include <QFontMetricsF>
 #include <QMouseEvent>
 #include <QPainter>
@@ -150,6 +151,16 @@ void ChartCanvas::resizeEvent(QResizeEvent* event)
 {
     QChartView::resizeEvent(event);
     emit resized();
+}
+
+void ChartCanvas::paintEvent(QPaintEvent* event)
+{
+    QElapsedTimer timer;
+    timer.start();
+    QChartView::paintEvent(event);
+    m_lastPaintMs = timer.nsecsElapsed() / 1e6;
+    m_totalPaintMs += m_lastPaintMs;
+    emit painted();
 }
 
 void ChartCanvas::zoomAround(const QPointF& anchor, double factor)

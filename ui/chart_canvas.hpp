@@ -20,6 +20,10 @@ public:
     void setReadout(double x, const QString& heading, const QStringList& lines, const QList<QColor>& colors);
     void clearReadout();
 
+    // How long the last paint took (Qt Charts draws every series again on each update).
+    double lastPaintMs() const { return m_lastPaintMs; }
+    double totalPaintMs() const { return m_totalPaintMs; }
+
 signals:
     void hovered(const QPointF& value);
     void hoverLeft();
@@ -27,6 +31,7 @@ signals:
     void resetRequested();
     void contextMenuRequested(const QPoint& globalPosition);
     void resized();
+    void painted();
 
 protected:
     void mousePressEvent(QMouseEvent* event) override;
@@ -37,6 +42,7 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
     void leaveEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
     void drawForeground(QPainter* painter, const QRectF& rect) override;
 
 private:
@@ -51,6 +57,8 @@ private:
     QStringList m_readoutLines;
     QList<QColor> m_readoutColors;
     QPointF m_cursor;
+    double m_lastPaintMs = 0.0;
+    double m_totalPaintMs = 0.0;
 };
 
 }  // namespace ddplab::ui

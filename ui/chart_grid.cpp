@@ -12,12 +12,19 @@ namespace ddplab::ui {
 namespace {
 constexpr int kMinChartHeight = 250;
 constexpr int kThreeColumnWidth = 1150;  // below this, three charts side by side get cramped
+// Drawing may take this share of the time; the rest stays for reading events and for the user.
+// A heavy page of charts is then redrawn less often instead of falling behind the stream.
+constexpr double kDrawingShare = 0.4;
+constexpr int kSlowestRedrawMs = 1000;
 }  // namespace
 
 ChartGrid::ChartGrid(RunModel& model, QWidget* parent)
     : QWidget(parent)
     , m_model(model)
+    , m_redrawInterval(ChartPanel::kRedrawIntervalMs)
 {
+    m_turnTimer.setSingleShot(true);
+    connect(&m_turnTimer, &QTimer::timeout, this, &ChartGrid::redrawNextPanel);
     m_layout = new QGridLayout(this);
     m_layout->setContentsMargins(6, 6, 6, 6);
     m_layout->setSpacing(8);
@@ -34,6 +41,7 @@ ChartGrid::ChartGrid(RunModel& model, QWidget* parent)
     connect(&m_model, &RunModel::dataAppended, this, [this] {
         if (m_focus.isEmpty())
             syncPanels();  // a new metric may bring a new chart
+        adaptRedrawInterval();
         for (ChartPanel* panel : m_panels)
             panel->scheduleRedraw();
     });
@@ -92,6 +100,8 @@ void ChartGrid::syncPanels()
             continue;
         }
         auto* created = new ChartPanel(chart, this);
+        created->setRedrawnByGrid(true);
+        connect(created, &ChartPanel::redrawWanted, this, &ChartGrid::requestRedraw);
         created->setSmoothing(m_smoothing);
         created->setUseOpenGL(m_useOpenGL);
         if (m_logChoices.contains(chart.id))
@@ -172,6 +182,45 @@ void ChartGrid::setLogScaleChoices(const QHash<QString, bool>& choices)
         if (it != choices.constEnd())
             panel->setLogScale(*it);
     }
+}
+
+double ChartGrid::frameCostMs() const
+{
+    double cost = 0;
+    for (ChartPanel* panel : m_panels) {
+        const RedrawStats stats = panel->redrawStats();
+        cost += stats.lastMs + stats.lastPaintMs;
+    }
+    return cost;
+}
+
+void ChartGrid::adaptRedrawInterval()
+{
+    m_redrawInterval = std::clamp(int(frameCostMs() / kDrawingShare), ChartPanel::kRedrawIntervalMs, kSlowestRedrawMs);
+}
+
+void ChartGrid::requestRedraw()
+{
+    if (!m_turnTimer.isActive())
+        m_turnTimer.start(int(m_redrawInterval / std::max<qsizetype>(1, m_panels.size())));
+}
+
+void ChartGrid::redrawNextPanel()
+{
+    // Charts take turns: each paints on its own, so the event loop is never held for the
+    // whole page at once, and every waiting chart is redrawn once per interval. A chart out of
+    // sight (scrolled away, another tab) waits until it is painted again (ChartPanel asks then).
+    const auto waiting = [](ChartPanel* panel) { return panel->needsRedraw() && !panel->visibleRegion().isEmpty(); };
+    for (qsizetype tried = 0; tried < m_panels.size(); ++tried) {
+        ChartPanel* panel = m_panels.at((m_nextPanel + tried) % m_panels.size());
+        if (!waiting(panel))
+            continue;
+        m_nextPanel = (m_nextPanel + tried + 1) % m_panels.size();
+        panel->redrawNow();
+        break;
+    }
+    if (std::any_of(m_panels.begin(), m_panels.end(), waiting))
+        requestRedraw();
 }
 
 void ChartGrid::redrawAllNow()

@@ -6,6 +6,7 @@
 
 #include <QHash>
 #include <QList>
+#include <QTimer>
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
@@ -39,6 +40,12 @@ public:
     void redrawAllNow();
     void resetAllViews();
 
+    // What one frame of every chart costs (handing over the series plus painting them), and the
+    // interval in which every chart is redrawn once, one after the other, that keeps drawing
+    // within its share of the time.
+    double frameCostMs() const;
+    int redrawInterval() const { return m_redrawInterval; }
+
 signals:
     void exportRequested(ddplab::ui::ChartPanel* panel);
 
@@ -49,6 +56,9 @@ private:
     QList<ChartDefinition> wantedCharts() const;
     void syncPanels();
     void relayout();
+    void adaptRedrawInterval();
+    void requestRedraw();
+    void redrawNextPanel();
     int columnsForWidth(int width) const;
 
     RunModel& m_model;
@@ -59,6 +69,9 @@ private:
     int m_columns = 0;
     double m_smoothing = 0.0;
     bool m_useOpenGL = false;
+    int m_redrawInterval = 0;  // set from ChartPanel::kRedrawIntervalMs
+    QTimer m_turnTimer;       // one chart redraws per tick
+    qsizetype m_nextPanel = 0;
     QHash<QString, bool> m_logChoices;
 };
 

@@ -3,6 +3,7 @@
 #include "chart_canvas.hpp"
 #include "decimation.hpp"
 #include "run_data.hpp"
+#include "series_summary.hpp"
 #include "smoothed_series.hpp"
 
 #include <QChart>
@@ -31,12 +32,15 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr int kFaintAlpha = 70;  // the raw curve under a smoothed one
 constexpr int kYTickCount = 6;
 constexpr int kNarrowestPlot = 32;
+// Lines are 2 px wide: reducing to one column per 2 px loses nothing visible and halves what
+// Qt Charts has to path, stroke and fill on every frame.
+constexpr int kPixelsPerColumn = 2;
 constexpr int kColumnsBeforeLayout = 1000;
-// Earlier runs are drawn a little wider, so a later run that retraces one exactly (8 x 16
-// against 1 x 128) leaves it visible as a rim instead of hiding it.
 constexpr double kLineWidth = 2.0;
-constexpr double kWidthPerLaterRun = 0.75;
-constexpr double kMaxExtraWidth = 2.0;
+// A line that a later run retraces exactly (8 x 16 against 1 x 128) is drawn wider by this
+// for each such run, so it shows as a rim around the other instead of vanishing under it.
+constexpr double kRimWidth = 2.5;
+constexpr double kSameValueTolerance = 1e-6;  // relative: float reductions differ in the last digits
 
 Qt::PenStyle penStyleFor(int metricIndex)
 {
@@ -44,15 +48,22 @@ Qt::PenStyle penStyleFor(int metricIndex)
     return kStyles[std::min(metricIndex, 2)];
 }
 
-QList<QPointF> positiveOnly(const QList<QPointF>& points)
+// What to draw of `series` between xMin and xMax on `columns` pixel columns. Short stretches
+// are reduced from the points themselves; long ones from the summary (at least one bucket per
+// column), so the cost does not grow with the run. A log axis drops what it cannot show after
+// the reduction, not before, which would copy the whole series every time.
+QList<QPointF> pointsToDraw(const QList<QPointF>& series, SeriesSummary& summary, double xMin, double xMax, int columns,
+                            bool positiveOnly)
 {
-    QList<QPointF> kept;
-    kept.reserve(points.size());
-    for (const QPointF& point : points) {
-        if (point.y() > 0)
-            kept.append(point);
-    }
-    return kept;
+    summary.update(series);
+    const auto byX = [](const QPointF& point, double x) { return point.x() < x; };
+    const qsizetype visible = std::lower_bound(series.begin(), series.end(), xMax, byX) -
+                              std::lower_bound(series.begin(), series.end(), xMin, byX);
+    const bool useSummary = summary.bucketSize() > 1 && visible / summary.bucketSize() >= columns;
+    QList<QPointF> reduced = decimateForColumns(useSummary ? summary.points() : series, xMin, xMax, columns);
+    if (positiveOnly)
+        reduced.removeIf([](const QPointF& point) { return !(point.y() > 0); });
+    return reduced;
 }
 
 // A tick spacing of 1, 2 or 5 times a power of ten giving about six integer ticks.
@@ -65,6 +76,18 @@ double integerTickInterval(double span)
             return step * magnitude;
     }
     return 10.0 * magnitude;
+}
+
+bool sameCurve(const QList<QPointF>& a, const QList<QPointF>& b)
+{
+    if (a.isEmpty() || a.size() != b.size())
+        return false;
+    for (qsizetype i = 0; i < a.size(); ++i) {
+        const double scale = std::max(std::fabs(a[i].y()), std::fabs(b[i].y()));
+        if (a[i].x() != b[i].x() || std::fabs(a[i].y() - b[i].y()) > kSameValueTolerance * scale)
+            return false;
+    }
+    return true;
 }
 
 QString formatValue(double value)
@@ -82,6 +105,8 @@ struct ChartPanel::SeriesEntry {
     QLineSeries* raw = nullptr;
     QLineSeries* smooth = nullptr;
     SmoothedSeries smoothing;
+    SeriesSummary rawSummary;
+    SeriesSummary smoothSummary;
     // The data range seen so far, kept up to date incrementally.
     qsizetype scanned = 0;
     double yMin = std::numeric_limits<double>::infinity();
@@ -93,6 +118,7 @@ struct ChartPanel::SeriesEntry {
     int drawnColumns = -1;
     bool drawnLog = false;
     double drawnSmoothing = -1.0;
+    int retracedBy = 0;  // later runs whose line for this metric is the same as this one
 };
 
 struct ChartPanel::LevelEntry {
@@ -110,8 +136,11 @@ ChartPanel::ChartPanel(ChartDefinition definition, QWidget* parent)
     m_chart = new QChart;
     m_chart->setMargins(QMargins(2, 2, 2, 2));
     m_chart->setBackgroundRoundness(0);
+    // On screen one legend above all charts names the runs; a chart's own legend is drawn in
+    // exports only, where the chart stands alone.
     m_chart->legend()->setAlignment(Qt::AlignBottom);
     m_chart->legend()->setShowToolTips(true);
+    m_chart->legend()->setVisible(false);
     m_canvas = new ChartCanvas(m_chart, this);
     m_canvas->setMinimumHeight(160);
 
@@ -143,6 +172,11 @@ ChartPanel::ChartPanel(ChartDefinition definition, QWidget* parent)
     connect(m_canvas, &ChartCanvas::hovered, this, &ChartPanel::showReadout);
     connect(m_canvas, &ChartCanvas::hoverLeft, m_canvas, &ChartCanvas::clearReadout);
     connect(m_canvas, &ChartCanvas::contextMenuRequested, this, &ChartPanel::showContextMenu);
+    connect(m_canvas, &ChartCanvas::painted, this, [this] {
+        // Back in sight with data that arrived while it was hidden.
+        if (m_needsRedraw && m_redrawnByGrid)
+            emit redrawWanted();
+    });
 
     applyTheme();
     updateEmptyNote();
@@ -162,6 +196,7 @@ QHBoxLayout* ChartPanel::buildHeader()
     m_emptyNote->setForegroundRole(QPalette::PlaceholderText);
     m_styleKey = new QLabel(this);
     m_styleKey->setForegroundRole(QPalette::PlaceholderText);
+    m_styleKey->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // a narrow chart clips it
     m_styleKey->setVisible(false);
 
     m_logButton = new QToolButton(this);
@@ -191,8 +226,8 @@ QHBoxLayout* ChartPanel::buildHeader()
     header->setContentsMargins(8, 4, 4, 0);
     header->addWidget(m_title);
     header->addSpacing(8);
-    header->addWidget(m_styleKey);
-    header->addWidget(m_emptyNote, 1);
+    header->addWidget(m_styleKey, 1);
+    header->addWidget(m_emptyNote);
     header->addWidget(m_logButton);
     header->addWidget(resetButton);
     header->addWidget(exportButton);
@@ -241,15 +276,27 @@ void ChartPanel::setRuns(const QList<DisplayedRun>& runs)
 
 void ChartPanel::scheduleRedraw()
 {
-    if (!m_redrawTimer.isActive())
+    m_needsRedraw = true;
+    if (m_redrawnByGrid)
+        emit redrawWanted();
+    else if (!m_redrawTimer.isActive())
         m_redrawTimer.start();
 }
+
+void ChartPanel::setRedrawnByGrid(bool byGrid)
+{
+    m_redrawnByGrid = byGrid;
+    if (byGrid)
+        m_redrawTimer.stop();
+}
+
 
 void ChartPanel::redrawNow()
 {
     QElapsedTimer timer;
     timer.start();
     m_redrawTimer.stop();
+    m_needsRedraw = false;
     syncEntries();
     if (m_followData)
         fitAxesToData();
@@ -257,11 +304,12 @@ void ChartPanel::redrawNow()
         m_xAxis->setTickInterval(integerTickInterval(m_xAxis->max() - m_xAxis->min()));  // after a zoom
     // Until the chart is laid out its plot area is a few pixels: reduce as for a wide one then.
     const int plotWidth = int(m_chart->plotArea().width());
-    updateSeries(plotWidth >= kNarrowestPlot ? plotWidth : kColumnsBeforeLayout);
+    updateSeries(plotWidth >= kNarrowestPlot ? plotWidth / kPixelsPerColumn : kColumnsBeforeLayout);
     updateEmptyNote();
     const double ms = timer.nsecsElapsed() / 1e6;
     ++m_stats.redraws;
     m_stats.totalMs += ms;
+    m_stats.lastMs = ms;
     m_stats.longestMs = std::max(m_stats.longestMs, ms);
 }
 
@@ -386,16 +434,15 @@ void ChartPanel::styleEntry(SeriesEntry& entry)
 {
     const bool smoothed = m_smoothing > 0 && entry.metric.smoothable;
     const Qt::PenStyle style = penStyleFor(entry.metricIndex);
-    const auto position = std::find_if(m_runs.begin(), m_runs.end(), [&](const DisplayedRun& run) { return run.data == entry.run; });
-    const qsizetype laterRuns = std::max<qsizetype>(0, m_runs.end() - position - 1);
-    const double width = kLineWidth + std::min(kMaxExtraWidth, kWidthPerLaterRun * double(laterRuns));
-    QPen strong(entry.color, width, style);
+    // Bevel joins and flat caps: a round join costs trigonometry at every one of thousands of
+    // points, each frame, and looks the same at this width.
+    QPen strong(QBrush(entry.color), kLineWidth + kRimWidth * entry.retracedBy, style, Qt::FlatCap, Qt::BevelJoin);
     QColor faint = entry.color;
     faint.setAlpha(kFaintAlpha);
-    entry.raw->setPen(smoothed ? QPen(faint, 1.0, style) : strong);
+    entry.raw->setPen(smoothed ? QPen(QBrush(faint), 1.0, style, Qt::FlatCap, Qt::BevelJoin) : strong);
     entry.raw->setBrush(entry.color);
     entry.raw->setPointsVisible(entry.metric.markers);
-    entry.raw->setMarkerSize(7);
+    entry.raw->setMarkerSize(5);
     entry.smooth->setPen(strong);
     entry.smooth->setVisible(smoothed);
     const QString name = legendName(entry);
@@ -425,14 +472,12 @@ void ChartPanel::restyleAll()
 bool ChartPanel::legendNamesRunsOnly() const
 {
     // Several runs and several metrics: the legend names each run once (by colour) and the
-    // title says which line style is which metric, instead of runs × metrics entries.
+    // style key says which line style is which metric, instead of runs × metrics entries.
     return m_runs.size() > 1 && m_definition.metrics.size() > 1;
 }
 
 QString ChartPanel::lineStyleKey() const
 {
-    if (!legendNamesRunsOnly())
-        return QString();
     static const QStringList kStyleNames{tr("solid"), tr("dashed"), tr("dotted")};
     QStringList parts;
     for (int index = 0; index < m_definition.metrics.size(); ++index) {
@@ -440,7 +485,11 @@ QString ChartPanel::lineStyleKey() const
         if (present)
             parts.append(QStringLiteral("%1: %2").arg(kStyleNames.value(std::min(index, 2)), m_definition.metrics.at(index).label));
     }
-    return parts.size() > 1 ? parts.join(QStringLiteral(", ")) : QString();
+    if (parts.size() < 2)
+        parts.clear();
+    if (!m_levels.empty())
+        parts.append(tr("dash-dot: effective batch"));
+    return parts.join(QStringLiteral(", "));
 }
 
 void ChartPanel::updateLegendVisibility()
@@ -465,6 +514,7 @@ void ChartPanel::updateLegendVisibility()
         m_legendLabels.append(level->line->name());
     const QString key = lineStyleKey();
     m_styleKey->setText(key);
+    m_styleKey->setToolTip(key);
     m_styleKey->setVisible(!key.isEmpty());
 }
 
@@ -527,10 +577,30 @@ void ChartPanel::fitAxesToData()
     }
 }
 
+void ChartPanel::updateRetracing()
+{
+    bool changed = false;
+    for (auto& entry : m_entries) {
+        const QList<QPointF>& mine = entry->run->series(entry->metric.name);
+        const auto position = std::find_if(m_runs.begin(), m_runs.end(), [&](const DisplayedRun& run) { return run.data == entry->run; });
+        int retracedBy = 0;
+        for (auto later = position == m_runs.end() ? position : position + 1; later != m_runs.end(); ++later)
+            retracedBy += sameCurve(mine, later->data->series(entry->metric.name));
+        changed = changed || retracedBy != entry->retracedBy;
+        entry->retracedBy = retracedBy;
+    }
+    if (changed)
+        restyleAll();
+}
+
 void ChartPanel::updateSeries(int columns)
 {
     const double xMin = m_xAxis->min();
     const double xMax = m_xAxis->max();
+    const bool anyNewData = std::any_of(m_entries.begin(), m_entries.end(),
+                                        [](const auto& entry) { return entry->drawnRevision != entry->run->revision(); });
+    if (anyNewData)
+        updateRetracing();
     for (auto& entry : m_entries) {
         const bool smoothed = m_smoothing > 0 && entry->metric.smoothable;
         const quint64 revision = entry->run->revision();
@@ -540,10 +610,10 @@ void ChartPanel::updateSeries(int columns)
         if (unchanged)
             continue;
         const QList<QPointF>& data = entry->run->series(entry->metric.name);
-        entry->raw->replace(decimateForColumns(m_logScale ? positiveOnly(data) : data, xMin, xMax, columns));
+        entry->raw->replace(pointsToDraw(data, entry->rawSummary, xMin, xMax, columns, m_logScale));
         if (smoothed) {
             const QList<QPointF>& smooth = entry->smoothing.update(data);
-            entry->smooth->replace(decimateForColumns(m_logScale ? positiveOnly(smooth) : smooth, xMin, xMax, columns));
+            entry->smooth->replace(pointsToDraw(smooth, entry->smoothSummary, xMin, xMax, columns, m_logScale));
         } else if (entry->smooth->count() > 0) {
             entry->smooth->clear();
         }
@@ -579,8 +649,10 @@ void ChartPanel::setSmoothing(double weight)
     if (weight == m_smoothing)
         return;
     m_smoothing = weight;
-    for (auto& entry : m_entries)
+    for (auto& entry : m_entries) {
         entry->smoothing.setWeight(weight);
+        entry->smoothSummary.reset();  // same length, new values: the summary cannot tell
+    }
     restyleAll();
     scheduleRedraw();
 }
@@ -619,10 +691,12 @@ void ChartPanel::render(QPainter& painter, const QSize& size)
     const QSizeF shownSize = m_chart->size();
     const QString key = lineStyleKey();
     m_chart->setTitle(key.isEmpty() ? m_definition.title : QStringLiteral("%1 (%2)").arg(m_definition.title, key));
+    m_chart->legend()->setVisible(true);
     m_chart->resize(QSizeF(size));
     redrawNow();  // reduce to the export's own pixel columns
     m_canvas->scene()->render(&painter, QRectF(QPointF(0, 0), QSizeF(size)), QRectF(m_chart->pos(), QSizeF(size)));
     m_chart->setTitle(QString());
+    m_chart->legend()->setVisible(false);
     m_chart->resize(shownSize);
     redrawNow();
 }
@@ -679,6 +753,14 @@ QList<QPointF> ChartPanel::drawnPoints(const QString& runId, const QString& metr
             return smoothed ? entry->smooth->points() : entry->raw->points();
     }
     return {};
+}
+
+RedrawStats ChartPanel::redrawStats() const
+{
+    RedrawStats stats = m_stats;
+    stats.totalPaintMs = m_canvas->totalPaintMs();
+    stats.lastPaintMs = m_canvas->lastPaintMs();
+    return stats;
 }
 
 double ChartPanel::effectiveBatchMark(const QString& runId) const

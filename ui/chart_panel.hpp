@@ -30,15 +30,19 @@ class ChartCanvas;
 
 struct RedrawStats {
     qint64 redraws = 0;
-    double totalMs = 0.0;
+    double totalMs = 0.0;     // handing the series over (smoothing, reduction, replace())
     double longestMs = 0.0;
+    double lastMs = 0.0;
+    double totalPaintMs = 0.0;  // Qt Charts painting them
+    double lastPaintMs = 0.0;
 };
 
 class ChartPanel : public QWidget {
     Q_OBJECT
 
 public:
-    // Redraws are coalesced to at most one per this interval (about 30 per second).
+    // Redraws are coalesced to at most one per interval (about 30 per second); in a grid, the
+    // grid spaces them by what drawing costs (see ChartGrid).
     static constexpr int kRedrawIntervalMs = 33;
 
     explicit ChartPanel(ChartDefinition definition, QWidget* parent = nullptr);
@@ -49,6 +53,10 @@ public:
     void setRuns(const QList<DisplayedRun>& runs);
     void scheduleRedraw();
     void redrawNow();
+    // In a grid, the grid decides when each chart redraws (one at a time, in turn): the panel
+    // then only asks, with redrawWanted().
+    void setRedrawnByGrid(bool byGrid);
+    bool needsRedraw() const { return m_needsRedraw; }
 
     void setSmoothing(double weight);
     void setLogScale(bool logScale);
@@ -61,12 +69,13 @@ public:
 
     // What is drawn now, for tests: the points of the raw (or smoothed) line of one run's metric.
     QList<QPointF> drawnPoints(const QString& runId, const QString& metric, bool smoothed = false) const;
-    // The entries the legend is told to show, in order (it may hide some that do not fit).
+    // The entries the chart's legend (drawn in exports) is told to show, in order.
     const QStringList& legendLabels() const { return m_legendLabels; }
     double effectiveBatchMark(const QString& runId) const;  // NaN when not drawn
-    const RedrawStats& redrawStats() const { return m_stats; }
+    RedrawStats redrawStats() const;
 
 signals:
+    void redrawWanted();
     void exportRequested(ddplab::ui::ChartPanel* panel);
     void logScaleToggled(bool logScale);
 
@@ -86,6 +95,7 @@ private:
     void restyleAll();
     void updateLegendVisibility();
     void fitAxesToData();
+    void updateRetracing();
     void updateSeries(int columns);
     void updateEmptyNote();
     void showReadout(const QPointF& value);
@@ -111,6 +121,8 @@ private:
     bool m_logScale = false;
     bool m_followData = true;     // axes fit the data until the user zooms or pans
     bool m_useOpenGL = false;
+    bool m_redrawnByGrid = false;
+    bool m_needsRedraw = false;
     RedrawStats m_stats;
     QStringList m_legendLabels;
 };

@@ -21,6 +21,9 @@ LessonPanel::LessonPanel(const LessonLibrary& library, QWidget* parent)
         m_picker->addItem(source.isEmpty() ? lesson.title : QStringLiteral("%1 · %2").arg(source, lesson.title), lesson.id);
     }
     m_picker->setToolTip(tr("Lessons reproduce the seeds' experiments"));
+    // Long lesson titles must not make the pane (and the window) wider than the screen.
+    m_picker->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_picker->setMinimumContentsLength(16);
 
     m_title = new QLabel(this);
     QFont titleFont = m_title->font();

@@ -15,6 +15,7 @@
 #include "preset_file.hpp"
 #include "preset_resolver.hpp"
 #include "run_data.hpp"
+#include "run_legend.hpp"
 #include "run_list_panel.hpp"
 #include "run_progress.hpp"
 #include "sharding_view.hpp"
@@ -293,9 +294,12 @@ QWidget* MainWindow::createCentralArea()
     scroll->setWidget(m_charts);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    auto* legend = new RunLegend(m_model);
+    legend->setContentsMargins(10, 2, 10, 0);
     auto* chartsLayout = new QVBoxLayout(chartsPage);
     chartsLayout->setContentsMargins(0, 0, 0, 0);
     chartsLayout->addLayout(controls);
+    chartsLayout->addWidget(legend);
     chartsLayout->addWidget(scroll, 1);
 
     m_sharding = new ShardingView;
@@ -339,19 +343,19 @@ void MainWindow::createDocks()
         return widget;
     };
     QDockWidget* setupDock = dock(tr("Setup"), "setupDock", setup, Qt::LeftDockWidgetArea);
-    setupDock->setMinimumWidth(340);
+    setupDock->setMinimumWidth(360);
 
     m_lessonPanel = new LessonPanel(m_lessons);
     QDockWidget* lessonDock = dock(tr("Lesson"), "lessonDock", m_lessonPanel, Qt::RightDockWidgetArea);
     m_runList = new RunListPanel;
     QDockWidget* runsDock = dock(tr("Runs"), "runsDock", m_runList, Qt::RightDockWidgetArea);
     splitDockWidget(lessonDock, runsDock, Qt::Vertical);
-    lessonDock->setMinimumWidth(300);
+    lessonDock->setMinimumWidth(280);
 
     m_log = new LogPanel;
     QDockWidget* logDock = dock(tr("Log"), "logDock", m_log, Qt::BottomDockWidgetArea);
     resizeDocks({logDock}, {110}, Qt::Vertical);
-    resizeDocks({setupDock, lessonDock}, {380, 330}, Qt::Horizontal);
+    resizeDocks({setupDock, lessonDock}, {400, 320}, Qt::Horizontal);
 
     connect(m_lessonPanel, &LessonPanel::lessonSelected, this, [this](const QString& id) {
         const Lesson* lesson = m_lessons.find(id);
@@ -539,9 +543,10 @@ void MainWindow::stopRun()
 
 void MainWindow::onRunStarted(int, const QSharedPointer<RunData>& run)
 {
-    m_model.addRun(run);
+    // The row first, so that the colour the model gives the run lands on it.
     m_runList->updateRun(run->record());
     m_runList->setShown(run->id(), true);
+    m_model.addRun(run);
     updateStatus();
 }
 

@@ -178,6 +178,8 @@ QWidget* ParameterPanel::createEditor(Field& field)
             combo->addItem(choiceLabel(name, value), value);
         }
         combo->setFocusPolicy(Qt::StrongFocus);
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(8);
         combo->installEventFilter(this);
         connect(combo, &QComboBox::currentIndexChanged, this, edited);
         return combo;

@@ -58,6 +58,7 @@ RunListPanel::RunListPanel(QWidget* parent)
     m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
     m_tree->header()->setStretchLastSection(false);
+    m_tree->header()->setMinimumSectionSize(40);
     m_tree->header()->setSectionResizeMode(kName, QHeaderView::Stretch);
     for (const int column : {kStatus, kSteps, kStarted})
         m_tree->header()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
@@ -133,7 +134,11 @@ void RunListPanel::fillItem(QTreeWidgetItem* item, const RunRecord& run)
     item->setForeground(kStatus, statusColor(run.status));
     item->setText(kSteps, run.steps > 0 ? QString::number(run.steps) : QString());
     item->setTextAlignment(kSteps, Qt::AlignRight | Qt::AlignVCenter);
-    item->setText(kStarted, QLocale().toString(run.started, QLocale::ShortFormat));
+    // Today's runs by time alone, older ones with their date: the column stays narrow.
+    const bool today = run.started.date() == QDate::currentDate();
+    item->setText(kStarted, today ? run.started.toString(QStringLiteral("HH:mm:ss"))
+                                  : QLocale().toString(run.started, QStringLiteral("d MMM HH:mm")));
+    item->setToolTip(kStarted, QLocale().toString(run.started, QLocale::LongFormat));
     QString tip = QStringLiteral("%1\n%2").arg(run.name, run.directory);
     if (!run.error.isEmpty())
         tip += QStringLiteral("\n") + run.error;

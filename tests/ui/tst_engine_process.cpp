@@ -216,10 +216,12 @@ private slots:
         QCOMPARE(run->record().status, RunStatus::Failed);
         QCOMPARE(run->record().exitCode, 4);
         QVERIFY2(run->record().error.contains(QStringLiteral("rank 1")), qPrintable(run->record().error));
-        QCOMPARE(run->stepCount(), 2);  // the steps before the failure are kept
+        // The steps streamed before the failure are kept (how many reach the launcher before it
+        // learns of the failure is a race the engine does not promise to win).
+        QVERIFY(run->stepCount() >= 1 && run->stepCount() <= 2);
         const QList<RunRecord> stored = store.listRuns();
         QCOMPARE(stored.first().exitCode, 4);
-        QCOMPARE(store.loadRun(stored.first())->stepCount(), 2);
+        QCOMPARE(store.loadRun(stored.first())->stepCount(), run->stepCount());
     }
 
     void devicesQueryIsRead()

@@ -132,6 +132,7 @@ private slots:
     {
         MainWindow window(withEngine());
         window.show();
+        const int runsBefore = window.runList()->runCount();
         QSignalSpy done(&window, &MainWindow::sequenceDone);
         window.startLesson(QStringLiteral("seed000-single-vs-multi"));
         QVERIFY(done.wait(kPatienceMs));
@@ -152,6 +153,7 @@ private slots:
         QCOMPARE(weight->drawnPoints(multi->id(), QStringLiteral("w_mean")), multi->series(QStringLiteral("w_mean")));
         QCOMPARE(single->record().lessonId, QStringLiteral("seed000-single-vs-multi"));
         QCOMPARE(window.runList()->shownRunIds().size(), 2);
+        QCOMPARE(window.runList()->runCount(), runsBefore + 2);
 
         QTemporaryDir dir;
         QString error;

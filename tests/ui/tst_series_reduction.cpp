@@ -2,6 +2,7 @@
 // survive any length), and a debiased EMA that starts at the data, not at zero.
 
 #include "decimation.hpp"
+#include "series_summary.hpp"
 #include "smoothed_series.hpp"
 #include "ui_test_main.hpp"
 
@@ -79,6 +80,47 @@ private slots:
         QCOMPARE(visible.first().x(), 9.0);
         QCOMPARE(visible.last().x(), 21.0);
         QCOMPARE(visible.size(), 13);
+    }
+
+    void summaryStaysBoundedAndKeepsExtremesFirstAndLast()
+    {
+        QList<QPointF> points = wave(1'000'000);
+        points[333'333].setY(7.0);
+        points[666'666].setY(-7.0);
+        SeriesSummary summary;
+        summary.update(points);
+        QVERIFY(summary.bucketCount() <= SeriesSummary::kMaxBuckets);
+        QCOMPARE(summary.bucketSize(), 256);  // 1,000,000 / 4096 rounded up to a power of two
+        const QList<QPointF>& kept = summary.points();
+        QVERIFY(kept.size() <= 4 * SeriesSummary::kMaxBuckets);
+        QVERIFY(kept.contains(points[333'333]));
+        QVERIFY(kept.contains(points[666'666]));
+        QCOMPARE(kept.first(), points.first());
+        QCOMPARE(kept.last(), points.last());
+        for (qsizetype i = 1; i < kept.size(); ++i)
+            QVERIFY(kept[i - 1].x() < kept[i].x());
+    }
+
+    void summaryGrownInPiecesEqualsSummaryAtOnce()
+    {
+        const QList<QPointF> points = wave(50'000);
+        SeriesSummary atOnce;
+        atOnce.update(points);
+        SeriesSummary growing;
+        for (qsizetype end = 0; end <= points.size(); end += 997)
+            growing.update(points.mid(0, end));
+        growing.update(points);
+        QCOMPARE(growing.bucketSize(), atOnce.bucketSize());
+        QCOMPARE(growing.points(), atOnce.points());
+    }
+
+    void shortSeriesSummaryIsTheSeries()
+    {
+        const QList<QPointF> points = wave(1000);
+        SeriesSummary summary;
+        summary.update(points);
+        QCOMPARE(summary.bucketSize(), 1);
+        QCOMPARE(summary.points(), points);
     }
 
     void smoothingIsDebiased()
