@@ -1,6 +1,7 @@
 #pragma once
 // The Lesson pane beside the charts: pick a lesson, read what it shows and what to look for,
-// and run all of its runs in sequence (they are overlaid with a legend).
+// and run all of its runs in sequence (they are overlaid with a legend). The text is one
+// scrolling document, so a long explanation never squeezes the rest.
 
 #include "lesson_library.hpp"
 
@@ -8,8 +9,6 @@
 
 QT_BEGIN_NAMESPACE
 class QComboBox;
-class QLabel;
-class QListWidget;
 class QPushButton;
 class QTextBrowser;
 QT_END_NAMESPACE
@@ -29,19 +28,14 @@ public:
 signals:
     void lessonSelected(const QString& lessonId);
     void runLessonRequested(const QString& lessonId);
-    void loadRunSettingsRequested(const QString& lessonId, int runIndex);
 
 private:
     void showLesson(const Lesson* lesson);
 
     const LessonLibrary& m_library;
     QComboBox* m_picker = nullptr;
-    QLabel* m_title = nullptr;
-    QLabel* m_summary = nullptr;
-    QLabel* m_lookFor = nullptr;
-    QListWidget* m_runs = nullptr;
-    QTextBrowser* m_explanation = nullptr;
     QPushButton* m_runButton = nullptr;
+    QTextBrowser* m_text = nullptr;  // title, summary, what to look for, runs, explanation
 };
 
 }  // namespace ddplab::ui

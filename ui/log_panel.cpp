@@ -28,12 +28,14 @@ void LogPanel::appendEngineOutput(const QString& text)
     const QStringList lines = m_partialLine.left(lastNewline).split(QLatin1Char('\n'));
     m_partialLine.remove(0, lastNewline + 1);
     for (const QString& line : lines)
-        appendLine(QStringLiteral("engine │ ") + line, palette().color(QPalette::Text));
+        appendLine(QStringLiteral("engine │ ") + line, QColor());
 }
 
 void LogPanel::appendMessage(const QString& text, bool isWarning)
 {
-    const QColor color = isWarning ? QColor(0xd6, 0x45, 0x41) : palette().color(QPalette::PlaceholderText);
+    // Colours that read on light and dark backgrounds; the engine's own lines take the text colour
+    // of whichever theme is on, even after a switch.
+    const QColor color = isWarning ? QColor(0xd6, 0x45, 0x41) : QColor(0x80, 0x86, 0x8c);
     appendLine(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")) + QStringLiteral(" │ ") + text, color);
 }
 
@@ -42,7 +44,8 @@ void LogPanel::appendLine(const QString& text, const QColor& color)
     QScrollBar* bar = verticalScrollBar();
     const bool following = bar->value() == bar->maximum();
     QTextCharFormat format;
-    format.setForeground(color);
+    if (color.isValid())
+        format.setForeground(color);
     QTextCursor cursor(document());
     cursor.movePosition(QTextCursor::End);
     if (!document()->isEmpty())

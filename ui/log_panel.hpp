@@ -19,7 +19,7 @@ public:
     void appendMessage(const QString& text, bool isWarning = false);
 
 private:
-    void appendLine(const QString& text, const QColor& color);
+    void appendLine(const QString& text, const QColor& color);  // invalid colour: the theme's text colour
 
     QString m_partialLine;  // stderr arrives in pieces; lines are shown whole
 };

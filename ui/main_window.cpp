@@ -355,7 +355,8 @@ void MainWindow::createDocks()
     m_log = new LogPanel;
     QDockWidget* logDock = dock(tr("Log"), "logDock", m_log, Qt::BottomDockWidgetArea);
     resizeDocks({logDock}, {110}, Qt::Vertical);
-    resizeDocks({setupDock, lessonDock}, {400, 320}, Qt::Horizontal);
+    resizeDocks({setupDock, lessonDock}, {400, 350}, Qt::Horizontal);
+    resizeDocks({lessonDock, runsDock}, {560, 300}, Qt::Vertical);
 
     connect(m_lessonPanel, &LessonPanel::lessonSelected, this, [this](const QString& id) {
         const Lesson* lesson = m_lessons.find(id);
@@ -371,10 +372,6 @@ void MainWindow::createDocks()
         updateActions();
     });
     connect(m_lessonPanel, &LessonPanel::runLessonRequested, this, &MainWindow::startLesson);
-    connect(m_lessonPanel, &LessonPanel::loadRunSettingsRequested, this, [this](const QString& id, int index) {
-        if (const Lesson* lesson = m_lessons.find(id); lesson && index >= 0 && index < lesson->runs.size())
-            m_parameters->setValues(lesson->runs.at(index).config);
-    });
 
     connect(m_runList, &RunListPanel::shownChanged, this, &MainWindow::setRunShown);
     connect(m_runList, &RunListPanel::renameRequested, this, &MainWindow::renameRun);

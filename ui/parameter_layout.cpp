@@ -118,7 +118,6 @@ QString choiceLabel(const QString& key, const QString& choice)
         {QStringLiteral("lr_rule/linear"), QStringLiteral("linear: × k")},
         {QStringLiteral("lr_rule/sqrt"), QStringLiteral("sqrt: × √k")},
         {QStringLiteral("lr_rule/power"), QStringLiteral("power: × k^p")},
-        {QStringLiteral("backend/auto"), QStringLiteral("auto: NCCL for GPUs, else Gloo")},
     };
     return kLabels.value(key + QLatin1Char('/') + choice, choice);
 }

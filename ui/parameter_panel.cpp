@@ -50,7 +50,6 @@ struct ParameterPanel::Field {
     QWidget* editor = nullptr;
     QLabel* message = nullptr;
     QFormLayout* form = nullptr;
-    QPalette normalPalette;
 };
 
 ParameterPanel::ParameterPanel(QWidget* parent)
@@ -111,8 +110,14 @@ void ParameterPanel::buildFields(QWidget* content)
         bold.setBold(true);
         header->setFont(bold);
         auto* body = new QWidget(content);
-        auto* form = new QFormLayout(body);
-        form->setContentsMargins(14, 0, 0, 8);
+        auto* bodyLayout = new QVBoxLayout(body);
+        bodyLayout->setContentsMargins(14, 0, 0, 8);
+        // A wrapped note spans the group above its form (a form row would squeeze its lines).
+        if (group.title == parameterGroupOf(QStringLiteral("world_size")))
+            bodyLayout->addWidget(m_deviceNote);
+        auto* form = new QFormLayout;
+        form->setContentsMargins(0, 0, 0, 0);
+        bodyLayout->addLayout(form);
         form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
         form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
         body->setVisible(!group.collapsedByDefault);
@@ -122,8 +127,6 @@ void ParameterPanel::buildFields(QWidget* content)
         });
         contentLayout->addWidget(header);
         contentLayout->addWidget(body);
-        if (group.title == parameterGroupOf(QStringLiteral("world_size")))
-            form->addRow(m_deviceNote);
         for (const ConfigKey* key : keys)
             addField(*key, form);
     }
@@ -137,7 +140,6 @@ void ParameterPanel::addField(const ConfigKey& key, QFormLayout* form)
     field->form = form;
     field->label = new QLabel(parameterLabel(field->name));
     field->editor = createEditor(*field);
-    field->normalPalette = field->editor->palette();
     field->label->setBuddy(field->editor);
     const QString help = QStringLiteral("<b>%1</b> (%2)<br>%3<br><i>Allowed: %4</i>")
                              .arg(field->name, QString::fromStdString(key.flag()), QString::fromStdString(key.help).toHtmlEscaped(),
@@ -198,6 +200,13 @@ QWidget* ParameterPanel::createEditor(Field& field)
     line->setClearButtonEnabled(key.optional);
     connect(line, &QLineEdit::textChanged, this, edited);
     return line;
+}
+
+void ParameterPanel::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        showProblems();  // the marks are tints of the palette
 }
 
 bool ParameterPanel::eventFilter(QObject* watched, QEvent* event)
@@ -377,9 +386,10 @@ void ParameterPanel::showProblems()
         QPalette messagePalette = field->message->palette();
         messagePalette.setColor(QPalette::WindowText, color);
         field->message->setPalette(messagePalette);
-        QPalette editorPalette = field->normalPalette;
+        // From the panel's palette as it is now, so a theme change is followed.
+        QPalette editorPalette = palette();
         if (bad) {
-            QColor tint = field->normalPalette.color(QPalette::Base);
+            QColor tint = editorPalette.color(QPalette::Base);
             tint = QColor::fromRgbF(tint.redF() * 0.75 + color.redF() * 0.25, tint.greenF() * 0.75 + color.greenF() * 0.25,
                                     tint.blueF() * 0.75 + color.blueF() * 0.25);
             editorPalette.setColor(QPalette::Base, tint);

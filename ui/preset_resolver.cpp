@@ -21,7 +21,8 @@ ResolvedPreset fromLesson(const Lesson& lesson)
             resolved.error = problem;
             return resolved;
         }
-        resolved.runs.append({lesson.title + QStringLiteral(" — ") + run.label, run.label, lesson.id, presetFromConfig(run.config)});
+        // The label first: it is what tells the runs of one lesson apart in the Runs list.
+        resolved.runs.append({run.label + QStringLiteral(" — ") + lesson.title, run.label, lesson.id, presetFromConfig(run.config)});
     }
     return resolved;
 }

@@ -12,7 +12,7 @@
 namespace ddplab::ui {
 namespace {
 
-enum Column { kName, kStatus, kSteps, kStarted };
+enum Column { kName, kStatus, kStarted };
 constexpr int kIdRole = Qt::UserRole + 1;
 
 QIcon swatch(const QColor& color)
@@ -52,7 +52,7 @@ RunListPanel::RunListPanel(QWidget* parent)
     connect(m_filter, &QLineEdit::textChanged, this, &RunListPanel::applyFilter);
 
     m_tree = new QTreeWidget(this);
-    m_tree->setHeaderLabels({tr("Run"), tr("Status"), tr("Steps"), tr("Started")});
+    m_tree->setHeaderLabels({tr("Run"), tr("Status"), tr("Started")});
     m_tree->setRootIsDecorated(false);
     m_tree->setUniformRowHeights(true);
     m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -60,7 +60,7 @@ RunListPanel::RunListPanel(QWidget* parent)
     m_tree->header()->setStretchLastSection(false);
     m_tree->header()->setMinimumSectionSize(40);
     m_tree->header()->setSectionResizeMode(kName, QHeaderView::Stretch);
-    for (const int column : {kStatus, kSteps, kStarted})
+    for (const int column : {kStatus, kStarted})
         m_tree->header()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
     m_tree->setToolTip(tr("Tick runs to overlay them on the charts. F2 renames, Delete deletes; right-click for more."));
     connect(m_tree, &QTreeWidget::customContextMenuRequested, this, &RunListPanel::showContextMenu);
@@ -132,14 +132,12 @@ void RunListPanel::fillItem(QTreeWidgetItem* item, const RunRecord& run)
     item->setText(kName, run.name);
     item->setText(kStatus, statusText(run.status));
     item->setForeground(kStatus, statusColor(run.status));
-    item->setText(kSteps, run.steps > 0 ? QString::number(run.steps) : QString());
-    item->setTextAlignment(kSteps, Qt::AlignRight | Qt::AlignVCenter);
     // Today's runs by time alone, older ones with their date: the column stays narrow.
     const bool today = run.started.date() == QDate::currentDate();
     item->setText(kStarted, today ? run.started.toString(QStringLiteral("HH:mm:ss"))
                                   : QLocale().toString(run.started, QStringLiteral("d MMM HH:mm")));
     item->setToolTip(kStarted, QLocale().toString(run.started, QLocale::LongFormat));
-    QString tip = QStringLiteral("%1\n%2").arg(run.name, run.directory);
+    QString tip = QStringLiteral("%1\n%2 steps · %3").arg(run.name).arg(run.steps).arg(run.directory);
     if (!run.error.isEmpty())
         tip += QStringLiteral("\n") + run.error;
     item->setToolTip(kName, tip);

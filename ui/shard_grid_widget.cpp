@@ -9,6 +9,8 @@ namespace ddplab::ui {
 namespace {
 constexpr QRgb kPaddingColor = 0xe67e22;
 constexpr QRgb kDroppedColor = 0xd64541;
+const QString kPaddingKey = QStringLiteral("padding: a repeat of an earlier sample");
+const QString kDroppedKey = QStringLiteral("dropped (drop_last)");
 }  // namespace
 
 ShardGridWidget::ShardGridWidget(QWidget* parent)
@@ -34,7 +36,7 @@ void ShardGridWidget::computeGeometry()
     // Big squares with the index written in them when the epoch is small; smaller, unlabelled
     // ones (hover tells the index) when it is not.
     const int squaresPerRow = m_assignment.iterations * std::max(1, m_assignment.maxBatchLength());
-    m_square = squaresPerRow <= 48 ? std::max(26.0, fontMetrics().horizontalAdvance(QStringLiteral("000")) + 8.0)
+    m_square = squaresPerRow <= 48 ? std::max(34.0, fontMetrics().horizontalAdvance(QStringLiteral("0000")) + 10.0)
              : squaresPerRow <= 240 ? 12.0
                                      : 6.0;
     m_gap = m_square >= 20 ? 3 : 1;
@@ -52,7 +54,9 @@ QSize ShardGridWidget::sizeHint() const
     const double rowsHeight = m_headerHeight + m_assignment.ranks.size() * (m_square + 2 * m_cellPadding + 8);
     const double droppedHeight = m_assignment.dropped.isEmpty() ? 0 : m_square + fontMetrics().height() + 20;
     const double droppedWidth = m_assignment.dropped.isEmpty() ? 0 : droppedRect(int(m_assignment.dropped.size()) - 1).right() + 10;
-    return QSize(int(std::max(width, droppedWidth)), int(rowsHeight + droppedHeight + fontMetrics().height() * 2 + 10));
+    const double keyWidth = m_rankLabelWidth + m_cellPadding + 14 + 12 + fontMetrics().horizontalAdvance(kPaddingKey) + 20 + 14 + 6 +
+                            fontMetrics().horizontalAdvance(kDroppedKey) + 20;
+    return QSize(int(std::max({width, droppedWidth, keyWidth})), int(rowsHeight + droppedHeight + fontMetrics().height() * 2 + 10));
 }
 
 QRectF ShardGridWidget::squareRect(int rank, int iteration, int position) const
@@ -164,14 +168,14 @@ void ShardGridWidget::paintEvent(QPaintEvent*)
     painter.setPen(QPen(QColor(kPaddingColor), 2));
     painter.drawRoundedRect(padKey, 2, 2);
     painter.setPen(text);
-    painter.drawText(QPointF(padKey.right() + 6, padKey.bottom() - 2), tr("padding: a repeat of an earlier sample"));
-    const double secondKeyX = padKey.right() + 12 + fontMetrics().horizontalAdvance(tr("padding: a repeat of an earlier sample")) + 20;
+    painter.drawText(QPointF(padKey.right() + 6, padKey.bottom() - 2), kPaddingKey);
+    const double secondKeyX = padKey.right() + 12 + fontMetrics().horizontalAdvance(kPaddingKey) + 20;
     const QRectF dropKey(secondKeyX, keyY, 14, 14);
     painter.setBrush(Qt::NoBrush);
     painter.setPen(QPen(QColor(kDroppedColor), 2, Qt::DashLine));
     painter.drawRoundedRect(dropKey, 2, 2);
     painter.setPen(text);
-    painter.drawText(QPointF(dropKey.right() + 6, dropKey.bottom() - 2), tr("dropped (drop_last)"));
+    painter.drawText(QPointF(dropKey.right() + 6, dropKey.bottom() - 2), kDroppedKey);
 }
 
 ShardGridWidget::Hit ShardGridWidget::hitAt(const QPointF& point) const
