@@ -66,16 +66,21 @@ QList<QPointF> pointsToDraw(const QList<QPointF>& series, SeriesSummary& summary
     return reduced;
 }
 
-// A tick spacing of 1, 2 or 5 times a power of ten giving about six integer ticks.
-double integerTickInterval(double span)
+// The smallest of 1, 2 or 5 times a power of ten that is at least `raw`: ticks people read.
+double niceStep(double raw)
 {
-    const double raw = std::max(1.0, span / 6.0);
     const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    for (const double step : {1.0, 2.0, 5.0, 10.0}) {
-        if (raw <= step * magnitude)
+    for (const double step : {1.0, 2.0, 5.0}) {
+        if (raw <= step * magnitude * (1 + 1e-9))
             return step * magnitude;
     }
     return 10.0 * magnitude;
+}
+
+// Steps are whole: about six ticks, never closer than one step apart.
+double integerTickInterval(double span)
+{
+    return niceStep(std::max(1.0, span / 6.0));
 }
 
 bool sameCurve(const QList<QPointF>& a, const QList<QPointF>& b)
@@ -570,10 +575,14 @@ void ChartPanel::fitAxesToData()
         double pad = (yMax - yMin) * 0.05;
         if (pad == 0)
             pad = yMin == 0 ? 1.0 : std::fabs(yMin) * 0.1;
+        // Ends on whole steps, with a tick at each (QValueAxis::applyNiceNumbers keeps the tick
+        // count and can land on steps like 0.24).
+        const double step = niceStep((yMax - yMin + 2 * pad) / (kYTickCount - 1));
+        const double low = std::floor((yMin - pad) / step) * step;
+        const double high = std::ceil((yMax + pad) / step) * step;
         auto* axis = static_cast<QValueAxis*>(m_yAxis);
-        axis->setRange(yMin - pad, yMax + pad);
-        axis->setTickCount(kYTickCount);
-        axis->applyNiceNumbers();
+        axis->setRange(low, high);
+        axis->setTickCount(int(std::lround((high - low) / step)) + 1);
     }
 }
 

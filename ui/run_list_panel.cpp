@@ -115,7 +115,8 @@ void RunListPanel::updateRun(const RunRecord& run)
 {
     m_filling = true;
     QTreeWidgetItem* item = itemFor(run.id);
-    if (!item) {
+    const bool inserted = !item;
+    if (inserted) {
         item = new QTreeWidgetItem;
         m_tree->insertTopLevelItem(0, item);
         item->setCheckState(kName, Qt::Unchecked);
@@ -123,6 +124,10 @@ void RunListPanel::updateRun(const RunRecord& run)
     fillItem(item, run);
     m_filling = false;
     applyFilter();
+    // The view lays out inserted rows later, but repaints a changed row at once: while a run
+    // streams, that showed the new row over a stale list. Laying it out now keeps them together.
+    if (inserted)
+        m_tree->doItemsLayout();
 }
 
 void RunListPanel::fillItem(QTreeWidgetItem* item, const RunRecord& run)
