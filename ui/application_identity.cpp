@@ -7,7 +7,9 @@ namespace ddplab::ui {
 
 void setApplicationIdentity()
 {
-    QCoreApplication::setOrganizationName(QString());
+    // QSettings needs an organization (else it writes under "Unknown Organization"): settings
+    // go to ~/.config/ddplab/ddplab.conf, runs to ~/.local/share/ddplab/ddplab/runs.
+    QCoreApplication::setOrganizationName(QStringLiteral("ddplab"));
     QCoreApplication::setApplicationName(QStringLiteral("ddplab"));
     QCoreApplication::setApplicationVersion(QStringLiteral(DDPLAB_VERSION));
     QGuiApplication::setApplicationDisplayName(QStringLiteral("DDP Lab"));

@@ -38,7 +38,9 @@ DerivedPanel::DerivedPanel(QWidget* parent)
     };
     row("effective_batch", tr("Effective batch"));
     row("effective_lr", tr("Effective LR"));
-    row("sharding", tr("Each epoch"));
+    row("per_rank", tr("Each rank sees"));
+    row("uneven", tr("Uneven split"));
+    row("last_batch", tr("Last batch"));
     row("steps", tr("Optimizer steps"));
     row("warmup", tr("Warmup"));
     m_preview = new LrSchedulePreview(this);
@@ -92,16 +94,18 @@ void DerivedPanel::setConfig(const Config& config, bool valid)
         lr += tr(" (not scaled: rule none)");
     set("effective_lr", lr);
 
+    // One short line per row: a wrapped second line would not get its height in the splitter.
     const ShardPlan plan = planShards(config);
-    QString sharding = tr("%1 → %2 per rank").arg(plural(datasetSize(config), tr("example"), tr("examples")))
-                           .arg(QLocale().toString(plan.samplesPerRank));
+    set("per_rank", tr("%L1 of %2 an epoch").arg(plan.samplesPerRank).arg(plural(datasetSize(config), tr("example"), tr("examples"))));
     if (plan.paddedSamples > 0)
-        sharding += tr("; %1 repeated as padding").arg(plural(plan.paddedSamples, tr("sample"), tr("samples")));
-    if (plan.droppedSamples > 0)
-        sharding += tr("; %1 dropped (drop_last)").arg(plural(plan.droppedSamples, tr("example"), tr("examples")));
-    if (plan.lastBatchSize > 0 && plan.lastBatchSize < config.batchSize)
-        sharding += tr("; last batch %1 of %2").arg(plan.lastBatchSize).arg(config.batchSize);
-    set("sharding", sharding);
+        set("uneven", tr("%1 repeated (padding)").arg(plural(plan.paddedSamples, tr("sample"), tr("samples"))));
+    else if (plan.droppedSamples > 0)
+        set("uneven", tr("%1 dropped (drop_last)").arg(plural(plan.droppedSamples, tr("example"), tr("examples"))));
+    else
+        set("uneven", tr("none: the ranks split it evenly"));
+    set("last_batch", plan.lastBatchSize > 0 && plan.lastBatchSize < config.batchSize
+                          ? tr("%1 of %2 samples").arg(plan.lastBatchSize).arg(config.batchSize)
+                          : tr("full"));
 
     const qint64 perEpoch = stepsPerEpoch(config);
     const qint64 total = totalSteps(config);

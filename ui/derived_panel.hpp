@@ -26,7 +26,8 @@ public:
     // `valid` false: the settings have problems, and nothing is derived from them.
     void setConfig(const ddplab::Config& config, bool valid);
 
-    // The texts shown, for tests ("effective_batch", "effective_lr", "steps", "sharding", "warmup").
+    // The texts shown, for tests ("effective_batch", "effective_lr", "per_rank", "uneven",
+    // "last_batch", "steps", "warmup").
     QString valueText(const QString& row) const;
     const LrSchedulePreview* schedulePreview() const { return m_preview; }
 

@@ -35,7 +35,9 @@ private slots:
         QCOMPARE(panel.valueText(QStringLiteral("effective_batch")), QStringLiteral("128 = 8 ranks × 16"));
         QCOMPARE(panel.valueText(QStringLiteral("effective_lr")), QStringLiteral("0.002828 = 0.001 * (128 / 16)^0.5"));
         QCOMPARE(panel.valueText(QStringLiteral("steps")), QStringLiteral("2 per epoch · 2 in total"));
-        QCOMPARE(panel.valueText(QStringLiteral("sharding")), QStringLiteral("256 examples → 32 per rank"));
+        QCOMPARE(panel.valueText(QStringLiteral("per_rank")), QStringLiteral("32 of 256 examples an epoch"));
+        QCOMPARE(panel.valueText(QStringLiteral("uneven")), QStringLiteral("none: the ranks split it evenly"));
+        QCOMPARE(panel.valueText(QStringLiteral("last_batch")), QStringLiteral("full"));
         QCOMPARE(panel.valueText(QStringLiteral("warmup")), QStringLiteral("none"));
     }
 
@@ -55,11 +57,14 @@ private slots:
         config.numExamples = 9;
         DerivedPanel panel;
         panel.setConfig(config, true);
-        QCOMPARE(panel.valueText(QStringLiteral("sharding")),
-                 QStringLiteral("9 examples → 5 per rank; 1 sample repeated as padding; last batch 2 of 3"));
+        QCOMPARE(panel.valueText(QStringLiteral("per_rank")), QStringLiteral("5 of 9 examples an epoch"));
+        QCOMPARE(panel.valueText(QStringLiteral("uneven")), QStringLiteral("1 sample repeated (padding)"));
+        QCOMPARE(panel.valueText(QStringLiteral("last_batch")), QStringLiteral("2 of 3 samples"));
         config.dropLast = true;
         panel.setConfig(config, true);
-        QCOMPARE(panel.valueText(QStringLiteral("sharding")), QStringLiteral("9 examples → 4 per rank; 1 example dropped (drop_last); last batch 1 of 3"));
+        QCOMPARE(panel.valueText(QStringLiteral("per_rank")), QStringLiteral("4 of 9 examples an epoch"));
+        QCOMPARE(panel.valueText(QStringLiteral("uneven")), QStringLiteral("1 example dropped (drop_last)"));
+        QCOMPARE(panel.valueText(QStringLiteral("last_batch")), QStringLiteral("1 of 3 samples"));
         QCOMPARE(panel.valueText(QStringLiteral("steps")), QStringLiteral("2 per epoch · 2 in total"));
     }
 
