@@ -25,13 +25,12 @@ ChartCanvas::ChartCanvas(QChart* chart, QWidget* parent)
     setToolTip(tr("Drag: zoom to a box · Ctrl+wheel: zoom · middle drag or Shift+drag: pan · double-click: reset"));
 }
 
-void ChartCanvas::setReadout(double x, const QString& heading, const QStringList& lines, const QList<QColor>& colors)
+void ChartCanvas::setReadout(double x, const QString& heading, const QList<ReadoutLine>& lines)
 {
     m_hasReadout = true;
     m_readoutX = x;
     m_readoutHeading = heading;
     m_readoutLines = lines;
-    m_readoutColors = colors;
     viewport()->update();
 }
 
@@ -188,19 +187,27 @@ void ChartCanvas::drawForeground(QPainter* painter, const QRectF& rect)
     painter->setPen(QPen(lineColor, 1, Qt::DashLine));
     painter->drawLine(QPointF(lineX, plot.top()), QPointF(lineX, plot.bottom()));
 
-    // The box: a heading and one coloured line per series, kept inside the plot.
+    // The box: a heading and one coloured line per series, inside the view. Names are shortened
+    // to fit; values never are.
     const QFontMetricsF metrics(font());
     const double lineHeight = metrics.height();
     const double swatch = lineHeight * 0.6;
+    const double maxWidth = std::max(180.0, rect.width() * 0.7);
+    QStringList texts;
     double width = metrics.horizontalAdvance(m_readoutHeading);
-    for (const QString& line : m_readoutLines)
-        width = std::max(width, swatch + 6 + metrics.horizontalAdvance(line));
-    const QSizeF boxSize(width + 16, lineHeight * (m_readoutLines.size() + 1) + 10);
+    for (const ReadoutLine& line : m_readoutLines) {
+        const QString value = QStringLiteral(": ") + line.value;
+        const double room = maxWidth - swatch - 6 - metrics.horizontalAdvance(value);
+        texts.append(metrics.elidedText(line.name, Qt::ElideRight, std::max(40.0, room)) + value);
+        width = std::max(width, swatch + 6 + metrics.horizontalAdvance(texts.last()));
+    }
+    const QSizeF boxSize(width + 16, lineHeight * (texts.size() + 1) + 10);
     QPointF topLeft(m_cursor.x() + 14, m_cursor.y() + 14);
-    if (topLeft.x() + boxSize.width() > plot.right())
+    if (topLeft.x() + boxSize.width() > rect.right() - 2)
         topLeft.setX(m_cursor.x() - 14 - boxSize.width());
-    if (topLeft.y() + boxSize.height() > plot.bottom())
-        topLeft.setY(std::max(plot.top(), plot.bottom() - boxSize.height()));
+    topLeft.setX(std::clamp(topLeft.x(), rect.left() + 2, std::max(rect.left() + 2, rect.right() - 2 - boxSize.width())));
+    if (topLeft.y() + boxSize.height() > rect.bottom() - 2)
+        topLeft.setY(std::max(rect.top() + 2, rect.bottom() - 2 - boxSize.height()));
     const QRectF box(topLeft, boxSize);
 
     QColor background = palette().color(QPalette::ToolTipBase);
@@ -216,11 +223,11 @@ void ChartCanvas::drawForeground(QPainter* painter, const QRectF& rect)
     double y = box.top() + 5 + metrics.ascent();
     painter->drawText(QPointF(box.left() + 8, y), m_readoutHeading);
     painter->setFont(font());
-    for (qsizetype i = 0; i < m_readoutLines.size(); ++i) {
+    for (qsizetype i = 0; i < texts.size(); ++i) {
         y += lineHeight;
         const QRectF swatchRect(box.left() + 8, y - metrics.ascent() + (metrics.ascent() - swatch) / 2, swatch, swatch);
-        painter->fillRect(swatchRect, m_readoutColors.value(i));
-        painter->drawText(QPointF(swatchRect.right() + 6, y), m_readoutLines.at(i));
+        painter->fillRect(swatchRect, m_readoutLines.at(i).color);
+        painter->drawText(QPointF(swatchRect.right() + 6, y), texts.at(i));
     }
     painter->restore();
 }

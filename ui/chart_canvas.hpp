@@ -6,9 +6,15 @@
 #include <QChartView>
 #include <QColor>
 #include <QList>
-#include <QStringList>
 
 namespace ddplab::ui {
+
+// One line of the hover read-out: whose value (shortened to fit if need be) and the value.
+struct ReadoutLine {
+    QString name;
+    QString value;
+    QColor color;
+};
 
 class ChartCanvas : public QChartView {
     Q_OBJECT
@@ -16,8 +22,8 @@ class ChartCanvas : public QChartView {
 public:
     explicit ChartCanvas(QChart* chart, QWidget* parent = nullptr);
 
-    // The read-out: a vertical line at value x, and one line of text per series.
-    void setReadout(double x, const QString& heading, const QStringList& lines, const QList<QColor>& colors);
+    // The read-out: a vertical line at value x, and one line per series.
+    void setReadout(double x, const QString& heading, const QList<ReadoutLine>& lines);
     void clearReadout();
 
     // How long the last paint took (Qt Charts draws every series again on each update).
@@ -54,8 +60,7 @@ private:
     bool m_hasReadout = false;
     double m_readoutX = 0.0;
     QString m_readoutHeading;
-    QStringList m_readoutLines;
-    QList<QColor> m_readoutColors;
+    QList<ReadoutLine> m_readoutLines;
     QPointF m_cursor;
     double m_lastPaintMs = 0.0;
     double m_totalPaintMs = 0.0;

@@ -23,6 +23,9 @@ class ChartGrid : public QWidget {
     Q_OBJECT
 
 public:
+    // As TensorBoard's default: noise visibly tamed, trends still prompt.
+    static constexpr double kDefaultSmoothing = 0.6;
+
     explicit ChartGrid(RunModel& model, QWidget* parent = nullptr);
 
     // A lesson's charts; an empty list shows every catalog chart that has data.
@@ -67,7 +70,7 @@ private:
     QGridLayout* m_layout = nullptr;
     QLabel* m_placeholder = nullptr;
     int m_columns = 0;
-    double m_smoothing = 0.0;
+    double m_smoothing = kDefaultSmoothing;
     bool m_useOpenGL = false;
     int m_redrawInterval = 0;  // set from ChartPanel::kRedrawIntervalMs
     QTimer m_turnTimer;       // one chart redraws per tick

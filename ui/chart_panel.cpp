@@ -578,7 +578,9 @@ void ChartPanel::fitAxesToData()
         // Ends on whole steps, with a tick at each (QValueAxis::applyNiceNumbers keeps the tick
         // count and can land on steps like 0.24).
         const double step = niceStep((yMax - yMin + 2 * pad) / (kYTickCount - 1));
-        const double low = std::floor((yMin - pad) / step) * step;
+        double low = std::floor((yMin - pad) / step) * step;
+        if (yMin >= 0)
+            low = std::max(low, 0.0);  // a loss, an accuracy, a rate: no axis below zero for them
         const double high = std::ceil((yMax + pad) / step) * step;
         auto* axis = static_cast<QValueAxis*>(m_yAxis);
         axis->setRange(low, high);
@@ -712,8 +714,7 @@ void ChartPanel::render(QPainter& painter, const QSize& size)
 
 void ChartPanel::showReadout(const QPointF& value)
 {
-    QStringList lines;
-    QList<QColor> colors;
+    QList<ReadoutLine> lines;
     const qint64 hoveredStep = qRound64(value.x());
     for (const auto& entry : m_entries) {
         const QList<QPointF>& data = entry->run->series(entry->metric.name);
@@ -723,23 +724,23 @@ void ChartPanel::showReadout(const QPointF& value)
                                         [](const QPointF& point, double x) { return point.x() < x; });
         if (nearest == data.end() || (nearest != data.begin() && value.x() - (nearest - 1)->x() < nearest->x() - value.x()))
             --nearest;
-        const QString name = legendNamesRunsOnly() ? entry->run->label() + QStringLiteral(" · ") + entry->metric.label
-                                                   : legendName(*entry);
-        QString text = name + QStringLiteral(": ") + formatValue(nearest->y());
+        QString text = formatValue(nearest->y());
         const qsizetype index = nearest - data.begin();
         const QList<QPointF>& smooth = entry->smoothing.points();
         if (m_smoothing > 0 && entry->metric.smoothable && index < smooth.size())
             text += tr(" (smoothed %1)").arg(formatValue(smooth.at(index).y()));
         if (qRound64(nearest->x()) != hoveredStep)
             text += tr(" at step %1").arg(qRound64(nearest->x()));
-        lines.append(text);
-        colors.append(entry->color);
+        // The metric first: a long run label is what gets shortened.
+        const QString name = legendNamesRunsOnly() ? entry->metric.label + QStringLiteral(" · ") + entry->run->label()
+                                                   : legendName(*entry);
+        lines.append({name, text, entry->color});
     }
     if (lines.isEmpty()) {
         m_canvas->clearReadout();
         return;
     }
-    m_canvas->setReadout(double(hoveredStep), tr("step %1").arg(hoveredStep), lines, colors);
+    m_canvas->setReadout(double(hoveredStep), tr("step %1").arg(hoveredStep), lines);
 }
 
 void ChartPanel::showContextMenu(const QPoint& globalPosition)

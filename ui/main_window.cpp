@@ -55,7 +55,6 @@ namespace {
 
 constexpr int kStatusRefreshMs = 250;       // progress and time remaining, between events
 constexpr int kCloseStopTimeoutMs = 3000;   // closing the window waits this long for the engine
-constexpr double kDefaultSmoothing = 0.6;
 
 QIcon icon(const char* name)
 {
@@ -420,7 +419,7 @@ void MainWindow::restoreSettings()
         applyTheme(m_theme);
     const QJsonObject values = QJsonDocument::fromJson(settings.value(QStringLiteral("parameters/values")).toByteArray()).object();
     m_parameters->setValues(values);
-    m_smoothing->setValue(int(settings.value(QStringLiteral("charts/smoothing"), kDefaultSmoothing).toDouble() * 100 + 0.5));
+    m_smoothing->setValue(int(settings.value(QStringLiteral("charts/smoothing"), ChartGrid::kDefaultSmoothing).toDouble() * 100 + 0.5));
     m_smoothingValue->setText(QString::number(m_smoothing->value() / 100.0, 'f', 2));
     m_charts->setSmoothing(m_smoothing->value() / 100.0);
     QHash<QString, bool> logChoices;
