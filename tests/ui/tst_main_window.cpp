@@ -17,6 +17,7 @@
 #include "ui_test_main.hpp"
 
 #include <QAction>
+#include <QTreeWidget>
 
 using namespace ddplab::ui;
 
@@ -251,6 +252,75 @@ private slots:
         QVERIFY(window.log()->toPlainText().contains(QStringLiteral("Segmentation fault")));
         QVERIFY(window.log()->toPlainText().contains(QStringLiteral("malformed")));
         QVERIFY(window.isVisible());
+    }
+
+    void pastRunsCanBeOverlaidFromTheRunsList()
+    {
+        MainWindow window(withEngine());
+        window.show();
+        QSignalSpy done(&window, &MainWindow::sequenceDone);
+        window.startLesson(QStringLiteral("seed000-linear-rule"));
+        QVERIFY(done.wait(kPatienceMs));
+        const QStringList lessonRuns = window.runList()->shownRunIds();
+        QCOMPARE(lessonRuns.size(), 2);
+        window.parameterPanel()->setValues(parse(R"({"world_size": 2, "batch_size": 64})"));
+        window.startRun();  // replaces what the charts show
+        QVERIFY(done.wait(kPatienceMs));
+        QCOMPARE(window.runModel().runs().size(), 1);
+
+        // Tick the lesson's runs again: they come back from their run folders, overlaid.
+        auto* tree = window.runList()->findChild<QTreeWidget*>();
+        for (int row = 0; row < tree->topLevelItemCount(); ++row) {
+            QTreeWidgetItem* item = tree->topLevelItem(row);
+            if (lessonRuns.contains(item->data(0, Qt::UserRole + 1).toString()))
+                item->setCheckState(0, Qt::Checked);
+        }
+        QCOMPARE(window.runModel().runs().size(), 3);
+        QSet<QRgb> colors;
+        for (const DisplayedRun& run : window.runModel().runs())
+            colors.insert(run.color.rgb());
+        QCOMPARE(colors.size(), 3);
+        ChartPanel* weight = window.chartGrid()->panel(QStringLiteral("weight"));
+        QVERIFY(weight);
+        weight->redrawNow();
+        QVERIFY(weight->legendLabels().contains(QStringLiteral("8 GPUs x 16, linear rule (lr 8e-3)")));
+        const QSharedPointer<RunData> reloaded = window.runModel().runs().last().data;
+        QCOMPARE(reloaded->stepCount(), reloaded->record().steps);
+        QCOMPARE(weight->drawnPoints(reloaded->id(), QStringLiteral("w_mean")), reloaded->series(QStringLiteral("w_mean")));
+    }
+
+    void closingTheWindowMidRunStopsEveryProcess()
+    {
+        QString eventsPath;
+        QList<qint64> ranks;
+        {
+            MainWindow window(withEngine());
+            window.show();
+            window.parameterPanel()->setValues(parse(R"({"world_size": 2, "batch_size": 1, "num_examples": 64, "epochs": 1000000})"));
+            window.startRun();
+            QTRY_VERIFY_WITH_TIMEOUT(window.sequence()->currentRun() && window.sequence()->currentRun()->stepCount() >= 2, kPatienceMs);
+            eventsPath = RunStore::eventsPath(window.sequence()->currentRun()->record());
+            ranks = ddplab::test::childrenOf(window.sequence()->engineProcessId());
+            QVERIFY(window.close());
+        }
+        QVERIFY(ddplab::test::processesWithArgument(eventsPath).isEmpty());
+        for (const qint64 rank : ranks)
+            QVERIFY(!ddplab::test::isRunning(rank));
+        const QList<RunRecord> runs = RunStore().listRuns();
+        const auto closed = std::find_if(runs.begin(), runs.end(), [&](const RunRecord& run) { return RunStore::eventsPath(run) == eventsPath; });
+        QVERIFY(closed != runs.end());
+        QCOMPARE(closed->status, RunStatus::Cancelled);
+        QVERIFY(closed->steps >= 2);
+    }
+
+    void shortcutsRunStopAndExport()
+    {
+        MainWindow window(withEngine());
+        QCOMPARE(actionNamed(window, QStringLiteral("Run"))->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_R));
+        QCOMPARE(actionNamed(window, QStringLiteral("Stop"))->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_Period));
+        QCOMPARE(actionNamed(window, QStringLiteral("Export Charts and CSVs…"))->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
+        QCOMPARE(actionNamed(window, QStringLiteral("Open Preset…"))->shortcut(), QKeySequence(QKeySequence::Open));
+        QCOMPARE(actionNamed(window, QStringLiteral("Save Settings as Preset…"))->shortcut(), QKeySequence(QKeySequence::Save));
     }
 
     void pastRunsAndSettingsComeBackNextSession()
