@@ -43,12 +43,6 @@ public:
     void redrawAllNow();
     void resetAllViews();
 
-    // What one frame of every chart costs (handing over the series plus painting them), and the
-    // interval in which every chart is redrawn once, one after the other, that keeps drawing
-    // within its share of the time.
-    double frameCostMs() const;
-    int redrawInterval() const { return m_redrawInterval; }
-
 signals:
     void exportRequested(ddplab::ui::ChartPanel* panel);
 
@@ -59,6 +53,10 @@ private:
     QList<ChartDefinition> wantedCharts() const;
     void syncPanels();
     void relayout();
+    // What one frame of every chart costs (handing over the series plus painting them), and from
+    // it the interval in which every chart is redrawn once, in turn, with drawing kept to its
+    // share of the time.
+    double frameCostMs() const;
     void adaptRedrawInterval();
     void requestRedraw();
     void redrawNextPanel();

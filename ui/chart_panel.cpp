@@ -295,7 +295,6 @@ void ChartPanel::setRedrawnByGrid(bool byGrid)
         m_redrawTimer.stop();
 }
 
-
 void ChartPanel::redrawNow()
 {
     QElapsedTimer timer;

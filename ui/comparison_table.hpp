@@ -20,7 +20,6 @@ public:
     explicit ComparisonTable(RunModel& model, QWidget* parent = nullptr);
 
     void refresh();
-    const QTableWidget* table() const { return m_table; }
 
 private:
     RunModel& m_model;

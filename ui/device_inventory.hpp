@@ -20,7 +20,6 @@ public:
     QString torchVersion() const { return m_torchVersion; }
     int cpuCores() const { return m_cpuCores; }
     int cudaDeviceCount() const { return m_gpuNames.size(); }
-    QStringList gpuNames() const { return m_gpuNames; }
 
     // The most ranks a run on `device` ("cpu" or "cuda") may ask for on this machine.
     int maxRanks(const QString& device) const;

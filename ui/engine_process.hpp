@@ -37,7 +37,6 @@ public:
 
     bool isRunning() const;
     qint64 processId() const;
-    QString program() const { return m_program; }
 
 signals:
     void started();

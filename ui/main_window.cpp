@@ -33,7 +33,6 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QInputDialog>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QMenuBar>
@@ -216,11 +215,11 @@ void MainWindow::createMenus()
     lessons->addAction(m_runLessonAction);
     lessons->addMenu(presets);
 
-    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>())
-        m_viewMenu->addAction(dock->toggleViewAction());
-    m_viewMenu->addSeparator();
-    QMenu* theme = m_viewMenu->addMenu(tr("&Theme"));
+        view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    QMenu* theme = view->addMenu(tr("&Theme"));
     auto* themes = new QActionGroup(this);
     for (const auto& [choice, label] : {std::pair{ThemeChoice::System, tr("&System")}, std::pair{ThemeChoice::Light, tr("&Light")},
                                         std::pair{ThemeChoice::Dark, tr("&Dark")}}) {
@@ -234,9 +233,9 @@ void MainWindow::createMenus()
         for (QAction* action : themes->actions())
             action->setChecked(action->data().toString() == themeName(m_theme));
     });
-    m_viewMenu->addAction(m_keepRunsAction);
-    m_viewMenu->addAction(m_openGlAction);
-    m_viewMenu->addAction(tr("&Reset All Chart Views"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] { m_charts->resetAllViews(); });
+    view->addAction(m_keepRunsAction);
+    view->addAction(m_openGlAction);
+    view->addAction(tr("&Reset All Chart Views"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] { m_charts->resetAllViews(); });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard and Mouse"), QKeySequence::HelpContents, this, &MainWindow::showShortcuts);
@@ -472,7 +471,7 @@ void MainWindow::applyLaunchOptions(const LaunchOptions& options)
         if (resolved.lessonId.isEmpty())
             startRun();
         else
-            startSequence(resolved.runs, resolved.lessonId, resolved.chartMetrics);
+            startSequence(resolved.runs, resolved.chartMetrics);
     });
 }
 
@@ -496,7 +495,7 @@ void MainWindow::startRun()
     }
     const QJsonObject config = m_parameters->values();
     const QString name = runName(config);
-    startSequence({{name, name, QString(), config}}, QString(), {});
+    startSequence({{name, name, QString(), config}}, {});
 }
 
 void MainWindow::startLesson(const QString& lessonId)
@@ -509,10 +508,10 @@ void MainWindow::startLesson(const QString& lessonId)
         return;
     }
     showLesson(lessonId);
-    startSequence(resolved.runs, resolved.lessonId, resolved.chartMetrics);
+    startSequence(resolved.runs, resolved.chartMetrics);
 }
 
-void MainWindow::startSequence(const QList<RunRequest>& requests, const QString& lessonId, const QStringList& chartMetrics)
+void MainWindow::startSequence(const QList<RunRequest>& requests, const QStringList& chartMetrics)
 {
     m_notice->dismiss();
     if (!m_keepRunsAction->isChecked()) {
@@ -523,7 +522,6 @@ void MainWindow::startSequence(const QList<RunRequest>& requests, const QString&
         m_model.clear();
     }
     m_charts->setFocusCharts(chartsForMetrics(chartMetrics));
-    m_runningLessonId = lessonId;
     m_sequence->setEnginePath(m_enginePath);
     m_tabs->setCurrentIndex(0);
     m_sequence->start(requests);
@@ -571,7 +569,6 @@ void MainWindow::onRunFinished(int, const QSharedPointer<RunData>& run)
 void MainWindow::onSequenceFinished(bool allSucceeded)
 {
     m_statusTimer.stop();
-    m_runningLessonId.clear();
     updateActions();
     updateStatus();
     m_charts->redrawAllNow();
@@ -595,7 +592,6 @@ void MainWindow::onDevices(const QueryResult& result)
             m_notice->showNotice(NoticeBar::Kind::Error, tr("The training engine cannot be used"), result.error);
         return;
     }
-    m_devices = result.object;
     m_inventory = DeviceInventory::fromJson(result.object);
     m_parameters->setDeviceInventory(m_inventory);
     updateStatus();

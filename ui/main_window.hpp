@@ -88,7 +88,7 @@ private:
     void saveSettings() const;
     void applyLaunchOptions(const LaunchOptions& options);
 
-    void startSequence(const QList<RunRequest>& requests, const QString& lessonId, const QStringList& chartMetrics);
+    void startSequence(const QList<RunRequest>& requests, const QStringList& chartMetrics);
     void onRunStarted(int index, const QSharedPointer<RunData>& run);
     void onRunFinished(int index, const QSharedPointer<RunData>& run);
     void onSequenceFinished(bool allSucceeded);
@@ -122,9 +122,7 @@ private:
     RunSequence* m_sequence = nullptr;
     EngineQuery* m_devicesQuery = nullptr;
     DeviceInventory m_inventory;
-    QJsonObject m_devices;
     ThemeChoice m_theme = ThemeChoice::System;
-    QString m_runningLessonId;
     QString m_pendingExportDirectory;
     QSize m_pendingExportSize;
     QTimer m_statusTimer;  // refreshes time remaining between events
@@ -143,7 +141,6 @@ private:
     QLabel* m_smoothingValue = nullptr;
     QLabel* m_statusLabel = nullptr;
     QProgressBar* m_progress = nullptr;
-    QMenu* m_viewMenu = nullptr;
 
     QAction* m_runAction = nullptr;
     QAction* m_stopAction = nullptr;

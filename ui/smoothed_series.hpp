@@ -12,7 +12,6 @@ class SmoothedSeries {
 public:
     // weight 0 leaves the series as it is; 0.99 is very smooth.
     void setWeight(double weight);
-    double weight() const { return m_weight; }
 
     // Smooths the points of `raw` not seen yet (`raw` only ever grows; call reset() otherwise).
     const QList<QPointF>& update(const QList<QPointF>& raw);
