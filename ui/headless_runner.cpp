@@ -4,6 +4,7 @@
 #include "engine_locator.hpp"
 #include "export_service.hpp"
 #include "lesson_library.hpp"
+#include "preset_library.hpp"
 #include "preset_resolver.hpp"
 #include "run_comparison.hpp"
 #include "run_data.hpp"
@@ -32,7 +33,7 @@ HeadlessRunner::HeadlessRunner(LaunchOptions options, QTextStream& out, QTextStr
 int HeadlessRunner::exec()
 {
     const LessonLibrary lessons = LessonLibrary::load();
-    const ResolvedPreset resolved = resolvePreset(m_options.preset, lessons);
+    const ResolvedPreset resolved = resolvePreset(m_options.preset, lessons, PresetLibrary::load());
     if (!resolved.error.isEmpty()) {
         m_err << "ddplab: " << resolved.error << Qt::endl;
         return kExitInvalidInput;

@@ -85,8 +85,8 @@ void LessonPanel::showLesson(const Lesson* lesson)
     if (!lesson) {
         m_text->setMarkdown(tr("Each lesson reproduces an experiment from the seeds: it runs several "
                                "configurations one after another and overlays them, with an explanation "
-                               "and what to look for.\n\nPick one above, or set up your own run on the left. "
-                               "The Lessons menu also loads any single run's settings into the Setup panel."));
+                               "and what to look for.\n\nPick one above, or set up your own run on the left; the Presets menu "
+                               "puts any single experiment of the seeds into Setup."));
         return;
     }
     m_runButton->setText(lesson->runs.size() == 1 ? tr("Run the lesson") : tr("Run all %1 runs").arg(lesson->runs.size()));

@@ -83,6 +83,7 @@ MainWindow::MainWindow(const LaunchOptions& options, QWidget* parent)
     : QMainWindow(parent)
     , m_enginePath(locateEngine(options.enginePath))
     , m_lessons(LessonLibrary::load())
+    , m_presets(PresetLibrary::load())
 {
     setWindowTitle(QStringLiteral("DDP Lab"));
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
@@ -117,6 +118,8 @@ MainWindow::MainWindow(const LaunchOptions& options, QWidget* parent)
     m_devicesQuery->start(m_enginePath, {QStringLiteral("devices")});
     for (const QString& problem : m_lessons.problems())
         m_log->appendMessage(tr("Lesson skipped: %1").arg(problem), true);
+    for (const QString& problem : m_presets.problems())
+        m_log->appendMessage(tr("Preset skipped: %1").arg(problem), true);
     m_log->appendMessage(tr("Engine: %1 · runs stored in %2").arg(m_enginePath, m_store.root()));
     updateActions();
     updateStatus();
@@ -198,22 +201,37 @@ void MainWindow::createMenus()
     run->addSeparator();
     run->addAction(tr("Reset Settings to the Engine's Defaults"), this, [this] { m_parameters->setValues(QJsonObject()); });
 
+    // One entry per experiment of the seeds (resources/presets), grouped by seed; choosing one
+    // puts its settings in Setup.
+    QMenu* presets = menuBar()->addMenu(tr("&Presets"));
+    QHash<QString, QMenu*> presetGroups;
+    for (const BuiltInPreset& preset : m_presets.presets()) {
+        QMenu* group = presets;
+        if (!preset.group.isEmpty()) {
+            if (!presetGroups.contains(preset.group))
+                presetGroups.insert(preset.group, presets->addMenu(preset.group));
+            group = presetGroups.value(preset.group);
+        }
+        const QString name = preset.name;
+        QAction* action = group->addAction(preset.title, this, [this, name] {
+            if (const BuiltInPreset* chosen = m_presets.find(name)) {
+                m_parameters->setValues(chosen->config);
+                m_log->appendMessage(tr("Loaded the preset %1").arg(name));
+            }
+        });
+        action->setToolTip(name);
+    }
+    presets->setToolTipsVisible(true);
+
     QMenu* lessons = menuBar()->addMenu(tr("&Lessons"));
-    QMenu* presets = new QMenu(tr("Load a Lesson Run's &Settings"), lessons);
     for (const Lesson& lesson : m_lessons.lessons()) {
         const QString id = lesson.id;
         const QString source = lesson.source.section(QLatin1Char(' '), 0, 1);
-        const QString title = source.isEmpty() ? lesson.title : QStringLiteral("%1 · %2").arg(source, lesson.title);
-        lessons->addAction(title, this, [this, id] { showLesson(id); });
-        QMenu* lessonPresets = presets->addMenu(title);
-        for (const LessonRun& lessonRun : lesson.runs) {
-            const QJsonObject config = lessonRun.config;
-            lessonPresets->addAction(lessonRun.label, this, [this, config] { m_parameters->setValues(config); });
-        }
+        lessons->addAction(source.isEmpty() ? lesson.title : QStringLiteral("%1 · %2").arg(source, lesson.title), this,
+                           [this, id] { showLesson(id); });
     }
     lessons->addSeparator();
     lessons->addAction(m_runLessonAction);
-    lessons->addMenu(presets);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>())
@@ -455,7 +473,7 @@ void MainWindow::applyLaunchOptions(const LaunchOptions& options)
     m_pendingExportSize = options.imageSize;
     if (options.preset.isEmpty())
         return;
-    const ResolvedPreset resolved = resolvePreset(options.preset, m_lessons);
+    const ResolvedPreset resolved = resolvePreset(options.preset, m_lessons, m_presets);
     if (!resolved.error.isEmpty()) {
         m_notice->showNotice(NoticeBar::Kind::Error, tr("Cannot load \"%1\"").arg(options.preset), resolved.error);
         return;
@@ -502,7 +520,7 @@ void MainWindow::startLesson(const QString& lessonId)
 {
     if (isRunning())
         return;
-    const ResolvedPreset resolved = resolvePreset(lessonId, m_lessons);
+    const ResolvedPreset resolved = resolvePreset(lessonId, m_lessons, PresetLibrary());
     if (!resolved.error.isEmpty() || resolved.lessonId.isEmpty()) {
         m_notice->showNotice(NoticeBar::Kind::Error, tr("Cannot run the lesson \"%1\"").arg(lessonId), resolved.error);
         return;
@@ -522,7 +540,6 @@ void MainWindow::startSequence(const QList<RunRequest>& requests, const QStringL
         m_model.clear();
     }
     m_charts->setFocusCharts(chartsForMetrics(chartMetrics));
-    m_sequence->setEnginePath(m_enginePath);
     m_tabs->setCurrentIndex(0);
     m_sequence->start(requests);
     m_statusTimer.start();

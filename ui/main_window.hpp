@@ -7,6 +7,7 @@
 #include "device_inventory.hpp"
 #include "launch_options.hpp"
 #include "lesson_library.hpp"
+#include "preset_library.hpp"
 #include "run_model.hpp"
 #include "run_record.hpp"
 #include "run_sequence.hpp"
@@ -117,6 +118,7 @@ private:
 
     QString m_enginePath;
     LessonLibrary m_lessons;
+    PresetLibrary m_presets;
     RunStore m_store;
     RunModel m_model;
     RunSequence* m_sequence = nullptr;

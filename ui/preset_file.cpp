@@ -1,10 +1,11 @@
 #include "preset_file.hpp"
 
-#include "core/config_file.hpp"
 #include "core/config_keys.hpp"
 #include "core/config_validate.hpp"
 
+#include <QFile>
 #include <QJsonDocument>
+#include <QJsonParseError>
 
 namespace ddplab::ui {
 namespace {
@@ -52,17 +53,24 @@ QByteArray presetFileContents(const QJsonObject& config)
 
 PresetReadResult readPresetFile(const QString& path)
 {
+    // QFile, not the engine's reader: built-in presets live in Qt resources (:/presets/).
     PresetReadResult result;
-    try {
-        const ddplab::Json object = readConfigFile(path.toStdString());
-        if (!object.is_object()) {
-            result.error = QStringLiteral("%1 must hold a JSON object of settings ({\"batch_size\": 16, ...})").arg(path);
-            return result;
-        }
-        result.config = toQJsonObject(object);
-    } catch (const ConfigError& error) {
-        result.error = QString::fromStdString(error.what());
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        result.error = QStringLiteral("Cannot read the preset %1: %2").arg(path, file.errorString());
+        return result;
     }
+    QJsonParseError parseError{};
+    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        result.error = QStringLiteral("%1 is not valid JSON: %2 at byte %3").arg(path, parseError.errorString()).arg(parseError.offset);
+        return result;
+    }
+    if (!document.isObject()) {
+        result.error = QStringLiteral("%1 must hold a JSON object of settings ({\"batch_size\": 16, ...})").arg(path);
+        return result;
+    }
+    result.config = document.object();
     return result;
 }
 

@@ -2,6 +2,7 @@
 
 #include "lesson_library.hpp"
 #include "preset_file.hpp"
+#include "preset_library.hpp"
 
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -27,6 +28,17 @@ ResolvedPreset fromLesson(const Lesson& lesson)
     return resolved;
 }
 
+ResolvedPreset fromConfig(const QString& title, const QJsonObject& config, const QString& origin)
+{
+    ResolvedPreset resolved;
+    resolved.error = presetProblem(config, origin);
+    if (!resolved.error.isEmpty())
+        return resolved;
+    resolved.title = title;
+    resolved.runs.append({title, title, QString(), presetFromConfig(config)});
+    return resolved;
+}
+
 bool looksLikeLesson(const QString& path)
 {
     QFile file(path);
@@ -37,16 +49,21 @@ bool looksLikeLesson(const QString& path)
 
 }  // namespace
 
-ResolvedPreset resolvePreset(const QString& name, const LessonLibrary& lessons)
+ResolvedPreset resolvePreset(const QString& name, const LessonLibrary& lessons, const PresetLibrary& presets)
 {
     if (const Lesson* lesson = lessons.find(name))
         return fromLesson(*lesson);
+    if (const BuiltInPreset* preset = presets.find(name))
+        return fromConfig(preset->name, preset->config, QStringLiteral("preset %1").arg(name));
 
     ResolvedPreset resolved;
     const QFileInfo file(name);
     if (!file.isFile()) {
-        resolved.error = QStringLiteral("Unknown preset \"%1\": it is neither a lesson id nor a file. Lessons: %2.")
-                             .arg(name, lessons.ids().join(QStringLiteral(", ")));
+        QStringList presetNames;
+        for (const BuiltInPreset& preset : presets.presets())
+            presetNames.append(preset.name);
+        resolved.error = QStringLiteral("Unknown preset \"%1\": it is not a lesson, a built-in preset or a file. Lessons: %2. Presets: %3.")
+                             .arg(name, lessons.ids().join(QStringLiteral(", ")), presetNames.join(QStringLiteral(", ")));
         return resolved;
     }
     if (looksLikeLesson(name)) {
@@ -63,14 +80,7 @@ ResolvedPreset resolvePreset(const QString& name, const LessonLibrary& lessons)
         resolved.error = preset.error;
         return resolved;
     }
-    const QString problem = presetProblem(preset.config, QStringLiteral("preset %1").arg(name));
-    if (!problem.isEmpty()) {
-        resolved.error = problem;
-        return resolved;
-    }
-    resolved.title = file.completeBaseName();
-    resolved.runs.append({resolved.title, resolved.title, QString(), presetFromConfig(preset.config)});
-    return resolved;
+    return fromConfig(file.completeBaseName(), preset.config, QStringLiteral("preset %1").arg(name));
 }
 
 }  // namespace ddplab::ui

@@ -1,6 +1,7 @@
 #pragma once
-// What `--preset NAME` means: a lesson id, a lesson file, or a preset file (an engine config).
-// Either way it becomes the runs to launch, checked with ddplab_core before any is started.
+// What `--preset NAME` means: a lesson id, a built-in preset's name, a lesson file, or a preset
+// file (an engine config). Either way it becomes the runs to launch, checked with ddplab_core
+// before any is started.
 
 #include "chart_catalog.hpp"
 #include "run_sequence.hpp"
@@ -11,6 +12,7 @@
 namespace ddplab::ui {
 
 class LessonLibrary;
+class PresetLibrary;
 
 struct ResolvedPreset {
     QString title;
@@ -20,6 +22,6 @@ struct ResolvedPreset {
     QString error;             // why NAME cannot be run; empty when it can
 };
 
-ResolvedPreset resolvePreset(const QString& name, const LessonLibrary& lessons);
+ResolvedPreset resolvePreset(const QString& name, const LessonLibrary& lessons, const PresetLibrary& presets);
 
 }  // namespace ddplab::ui

@@ -31,7 +31,6 @@ class RunSequence : public QObject {
 public:
     RunSequence(const RunStore& store, QString enginePath, QObject* parent = nullptr);
 
-    void setEnginePath(const QString& path) { m_enginePath = path; }
     QString enginePath() const { return m_enginePath; }
 
     void start(const QList<RunRequest>& requests);

@@ -4,6 +4,7 @@
 #include "chart_catalog.hpp"
 #include "lesson_library.hpp"
 #include "preset_file.hpp"
+#include "preset_library.hpp"
 #include "preset_resolver.hpp"
 #include "ui_test_main.hpp"
 
@@ -96,7 +97,7 @@ private slots:
     void lessonIdResolvesToItsRuns()
     {
         const LessonLibrary library = LessonLibrary::load();
-        const ResolvedPreset resolved = resolvePreset(QStringLiteral("seed000-four-ways"), library);
+        const ResolvedPreset resolved = resolvePreset(QStringLiteral("seed000-four-ways"), library, PresetLibrary());
         QVERIFY2(resolved.error.isEmpty(), qPrintable(resolved.error));
         QCOMPARE(resolved.lessonId, QStringLiteral("seed000-four-ways"));
         QCOMPARE(resolved.runs.size(), 4);
@@ -108,7 +109,7 @@ private slots:
     void lessonFileResolvesLikeItsId()
     {
         const LessonLibrary library = LessonLibrary::load();
-        const ResolvedPreset resolved = resolvePreset(lessonSourceDir() + QStringLiteral("/seed004-sgd-scaling.json"), library);
+        const ResolvedPreset resolved = resolvePreset(lessonSourceDir() + QStringLiteral("/seed004-sgd-scaling.json"), library, PresetLibrary());
         QVERIFY2(resolved.error.isEmpty(), qPrintable(resolved.error));
         QCOMPARE(resolved.runs.size(), 3);
         QCOMPARE(resolved.lessonId, QStringLiteral("seed004-sgd-scaling"));
@@ -119,7 +120,7 @@ private slots:
         QTemporaryDir dir;
         const QString path = writeFile(dir, QStringLiteral("eight-by-sixteen.json"),
                                         R"({"world_size": 8, "batch_size": 16, "lr_rule": "sqrt", "base_batch_size": null})");
-        const ResolvedPreset resolved = resolvePreset(path, LessonLibrary::load());
+        const ResolvedPreset resolved = resolvePreset(path, LessonLibrary::load(), PresetLibrary());
         QVERIFY2(resolved.error.isEmpty(), qPrintable(resolved.error));
         QCOMPARE(resolved.runs.size(), 1);
         QCOMPARE(resolved.runs.first().label, QStringLiteral("eight-by-sixteen"));
@@ -142,16 +143,17 @@ private slots:
         QFETCH(QByteArray, contents);
         QFETCH(QString, expected);
         QTemporaryDir dir;
-        const ResolvedPreset resolved = resolvePreset(writeFile(dir, QStringLiteral("preset.json"), contents), LessonLibrary::load());
+        const ResolvedPreset resolved = resolvePreset(writeFile(dir, QStringLiteral("preset.json"), contents), LessonLibrary::load(), PresetLibrary());
         QVERIFY2(resolved.error.contains(expected), qPrintable(resolved.error));
         QVERIFY(resolved.runs.isEmpty());
     }
 
     void unknownNameListsTheLessons()
     {
-        const ResolvedPreset resolved = resolvePreset(QStringLiteral("seed999-nothing"), LessonLibrary::load());
+        const ResolvedPreset resolved = resolvePreset(QStringLiteral("seed999-nothing"), LessonLibrary::load(), PresetLibrary::load());
         QVERIFY(resolved.error.startsWith(QStringLiteral("Unknown preset \"seed999-nothing\"")));
-        QVERIFY(resolved.error.contains(QStringLiteral("seed000-four-ways")));
+        QVERIFY(resolved.error.contains(QStringLiteral("seed000-four-ways")));  // a lesson
+        QVERIFY(resolved.error.contains(QStringLiteral("seed000-8x16-linear")));  // a preset
     }
 };
 
