@@ -74,6 +74,8 @@ struct Rank {
     int status = 0;         // waitpid status
     std::string error;      // message of the worker's own error event
     int reportedCode = 0;   // exit code the worker reported in it
+    int64_t errorTime = 0;  // when it reported it (steady clock, comparable across processes)
+    bool stoppedByUs = false;  // the launcher sent it SIGTERM/SIGKILL
 
     bool failed() const { return exited && !(WIFEXITED(status) && WEXITSTATUS(status) == 0); }
     bool killedBySignal() const { return exited && WIFSIGNALED(status); }
@@ -210,28 +212,38 @@ private:
     void stopAll(Stop why, Clock::time_point& killAt)
     {
         m_stop = why;
-        if (why == Stop::Failed)
-            m_culprit = pickCulprit();
-        for (const Rank& r : m_ranks) {
-            if (!r.exited)
+        for (Rank& r : m_ranks) {
+            if (!r.exited) {
+                r.stoppedByUs = true;
                 ::kill(r.pid, SIGTERM);
+            }
         }
         killAt = Clock::now() + kTerminateGrace;
     }
 
-    // The rank that failed first. Peers of a dead rank fail soon after (their collective
-    // loses its connection), so when several are seen at once: a config or data error (every
-    // rank hits the same one), then a rank killed by a signal, then the lowest rank.
+    // The rank that failed first, decided once every pipe is drained. Peers of a failing rank
+    // fail soon after it (their collective loses its connection), so: a config or data error
+    // (every rank hits the same one), then a rank killed by a signal we did not send, then
+    // the earliest error report (workers stamp them with the shared steady clock).
     int pickCulprit() const
     {
         const Rank* best = nullptr;
         auto priority = [](const Rank& r) {
             if (r.reportedCode == kExitInvalidInput || r.reportedCode == kExitDataError)
                 return 0;
-            return r.killedBySignal() ? 1 : 2;
+            if (r.killedBySignal() && r.error.empty())
+                return r.stoppedByUs ? 3 : 1;
+            return 2;
+        };
+        auto before = [&](const Rank& a, const Rank& b) {
+            if (priority(a) != priority(b))
+                return priority(a) < priority(b);
+            if (a.errorTime != b.errorTime && a.errorTime != 0 && b.errorTime != 0)
+                return a.errorTime < b.errorTime;
+            return a.rank < b.rank;
         };
         for (const Rank& r : m_ranks) {
-            if (r.failed() && (!best || priority(r) < priority(*best)))
+            if (r.failed() && (!best || before(r, *best)))
                 best = &r;
         }
         return best ? best->rank : 0;
@@ -300,6 +312,7 @@ private:
             if (!error.is_discarded()) {
                 r.error = error.value("message", std::string());
                 r.reportedCode = error.value("exit_code", 0);
+                r.errorTime = error.value("monotonic_ns", int64_t(0));
             }
             return;
         }
@@ -361,7 +374,7 @@ private:
         case Stop::Failed:
             break;
         }
-        const Rank& culprit = m_ranks[size_t(m_culprit)];
+        const Rank& culprit = m_ranks[size_t(pickCulprit())];
         const int code = (culprit.reportedCode == kExitInvalidInput || culprit.reportedCode == kExitDataError)
                              ? culprit.reportedCode
                              : kExitRankFailed;
@@ -378,7 +391,6 @@ private:
     EventWriter& m_events;
     std::vector<Rank> m_ranks;
     Stop m_stop = Stop::None;
-    int m_culprit = 0;
     int m_cancelSignal = 0;
     bool m_sawSummary = false;
 };

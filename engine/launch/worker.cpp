@@ -16,6 +16,7 @@
 #include <torch/version.h>
 
 #include <algorithm>
+#include <chrono>
 #include <iostream>
 #include <thread>
 
@@ -68,7 +69,11 @@ int report(EventWriter& events, const WorkerIdentity& identity, const std::strin
            int code)
 {
     std::cerr << "ddplab-engine: rank " << identity.rank << ": error: " << message << std::endl;
-    events.emit(errorEvent(message, identity.rank, key, code));
+    Json event = errorEvent(message, identity.rank, key, code);
+    // When: the launcher names the rank that failed first, and peers only fail after it.
+    event["monotonic_ns"] = int64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                        std::chrono::steady_clock::now().time_since_epoch()).count());
+    events.emit(event);
     return code;
 }
 
@@ -76,6 +81,11 @@ int report(EventWriter& events, const WorkerIdentity& identity, const std::strin
 
 int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter& events)
 {
+    // Declared outside the try: on an error they must outlive the report. Destroying the
+    // process group closes this rank's connections, and peers would then report their
+    // "connection reset" before this rank had said what went wrong.
+    std::unique_ptr<Workload> workload;
+    std::unique_ptr<Communicator> comm;
     try {
         if (identity.worldSize != config.worldSize)
             throw ConfigError("world_size", "world_size is " + std::to_string(config.worldSize) + " but the launcher started " +
@@ -93,8 +103,8 @@ int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter&
                                        : c10::Device(c10::kCPU);
 
         // Data first: a missing file fails fast, before peers wait on this rank.
-        auto workload = makeWorkload(config, device);
-        auto comm = connect(choice.backend, identity);
+        workload = makeWorkload(config, device);
+        comm = connect(choice.backend, identity);
         const bool leader = identity.rank == 0;
         Trainer trainer(config, *workload, *comm, leader ? &events : nullptr,
                         leader ? configEvent(config, identity, choice, device.str(), threads) : Json());
