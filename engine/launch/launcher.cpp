@@ -28,6 +28,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// After a rank failed, how long the others get to notice and exit on their own.
+constexpr std::chrono::milliseconds kPeerGrace{1000};
 // After SIGTERM, how long workers get to exit before SIGKILL.
 constexpr std::chrono::milliseconds kTerminateGrace{2000};
 // Upper bound on one poll; signals wake the loop earlier through the self-pipe.
@@ -182,24 +184,38 @@ private:
 
     void supervise()
     {
-        Clock::time_point killAt = Clock::time_point::max();  // set when the workers are told to stop
+        // When to send SIGTERM, then SIGKILL, to the workers still running.
+        Clock::time_point terminateAt = Clock::time_point::max();
+        Clock::time_point killAt = Clock::time_point::max();
         while (true) {
             pollOnce();
             reap();
 
+            const auto now = Clock::now();
             if (m_stop == Stop::None) {
-                if (m_cancelSignal != 0)
-                    stopAll(Stop::Cancelled, killAt);
-                else if (m_events.lostReader())
-                    stopAll(Stop::ReaderGone, killAt);
-                else if (std::any_of(m_ranks.begin(), m_ranks.end(), [](const Rank& r) { return r.failed(); }))
-                    stopAll(Stop::Failed, killAt);
-            }
-            if (Clock::now() >= killAt) {
-                for (const Rank& r : m_ranks) {
-                    if (!r.exited)
-                        ::kill(r.pid, SIGKILL);
+                if (m_cancelSignal != 0) {
+                    m_stop = Stop::Cancelled;
+                    terminateAt = now;
+                } else if (m_events.lostReader()) {
+                    m_stop = Stop::ReaderGone;
+                    terminateAt = now;
+                } else if (std::any_of(m_ranks.begin(), m_ranks.end(), [](const Rank& r) { return r.failed(); })) {
+                    // The peers of a failed rank fail on their own within moments (their
+                    // collective loses its connection), after rank 0 has written the steps
+                    // every rank completed; only a rank that hangs needs to be told.
+                    m_stop = Stop::Failed;
+                    terminateAt = now + kPeerGrace;
                 }
+            } else if (m_cancelSignal != 0) {
+                terminateAt = std::min(terminateAt, now);  // Ctrl-C during the grace: stop now
+            }
+            if (now >= terminateAt) {
+                signalRunning(SIGTERM);
+                terminateAt = Clock::time_point::max();
+                killAt = now + kTerminateGrace;
+            }
+            if (now >= killAt) {
+                signalRunning(SIGKILL);
                 killAt = Clock::time_point::max();
             }
             const bool allExited = std::all_of(m_ranks.begin(), m_ranks.end(), [](const Rank& r) { return r.exited; });
@@ -209,16 +225,14 @@ private:
         }
     }
 
-    void stopAll(Stop why, Clock::time_point& killAt)
+    void signalRunning(int signo)
     {
-        m_stop = why;
         for (Rank& r : m_ranks) {
             if (!r.exited) {
                 r.stoppedByUs = true;
-                ::kill(r.pid, SIGTERM);
+                ::kill(r.pid, signo);
             }
         }
-        killAt = Clock::now() + kTerminateGrace;
     }
 
     // The rank that failed first, decided once every pipe is drained. Peers of a failing rank
