@@ -78,6 +78,7 @@ struct Rank {
     int reportedCode = 0;   // exit code the worker reported in it
     int64_t errorTime = 0;  // when it reported it (steady clock, comparable across processes)
     bool stoppedByUs = false;  // the launcher sent it SIGTERM/SIGKILL
+    int exitOrder = 0;         // 1 for the first rank reaped, 2 for the next, ...
 
     bool failed() const { return exited && !(WIFEXITED(status) && WEXITSTATUS(status) == 0); }
     bool killedBySignal() const { return exited && WIFSIGNALED(status); }
@@ -156,7 +157,9 @@ private:
         ::signal(SIGTERM, SIG_DFL);
         ::signal(SIGHUP, SIG_DFL);
         ::signal(SIGCHLD, SIG_DFL);
-        ::signal(SIGPIPE, SIG_DFL);
+        // A peer's socket closing must be an error Gloo reports, not a SIGPIPE that kills
+        // this rank silently (and looks like the first failure).
+        ::signal(SIGPIPE, SIG_IGN);
         // stdout carries the launcher's event stream: nothing of a worker may land there.
         const int devNull = ::open("/dev/null", O_WRONLY);
         if (devNull >= 0) {
@@ -238,7 +241,8 @@ private:
     // The rank that failed first, decided once every pipe is drained. Peers of a failing rank
     // fail soon after it (their collective loses its connection), so: a config or data error
     // (every rank hits the same one), then a rank killed by a signal we did not send, then
-    // the earliest error report (workers stamp them with the shared steady clock).
+    // the earliest error report (workers stamp them with the shared steady clock), then the
+    // rank that exited first.
     int pickCulprit() const
     {
         const Rank* best = nullptr;
@@ -254,7 +258,7 @@ private:
                 return priority(a) < priority(b);
             if (a.errorTime != b.errorTime && a.errorTime != 0 && b.errorTime != 0)
                 return a.errorTime < b.errorTime;
-            return a.rank < b.rank;
+            return a.exitOrder < b.exitOrder;
         };
         for (const Rank& r : m_ranks) {
             if (r.failed() && (!best || before(r, *best)))
@@ -347,6 +351,7 @@ private:
                 if (r.pid == pid) {
                     r.exited = true;
                     r.status = status;
+                    r.exitOrder = ++m_exits;
                 }
             }
         }
@@ -406,6 +411,7 @@ private:
     std::vector<Rank> m_ranks;
     Stop m_stop = Stop::None;
     int m_cancelSignal = 0;
+    int m_exits = 0;
     bool m_sawSummary = false;
 };
 

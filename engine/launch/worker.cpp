@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <iostream>
 #include <thread>
 
@@ -86,6 +87,8 @@ int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter&
     // "connection reset" before this rank had said what went wrong.
     std::unique_ptr<Workload> workload;
     std::unique_ptr<Communicator> comm;
+    // A peer's closed socket must surface as Gloo's error, not as a silent SIGPIPE death.
+    ::signal(SIGPIPE, SIG_IGN);
     try {
         if (identity.worldSize != config.worldSize)
             throw ConfigError("world_size", "world_size is " + std::to_string(config.worldSize) + " but the launcher started " +
