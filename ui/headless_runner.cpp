@@ -41,10 +41,10 @@ int HeadlessRunner::exec()
 
     RunStore store;
     RunModel model;
+    // Every chart the runs have data for: the window shows a lesson's own charts first, but
+    // what is taken away should be complete.
     ChartGrid charts(model);
     charts.resize(m_options.imageSize);
-    if (!resolved.chartMetrics.isEmpty())
-        charts.setFocusCharts(chartsForMetrics(resolved.chartMetrics));
     RunSequence sequence(store, locateEngine(m_options.enginePath));
 
     QList<QSharedPointer<RunData>> runs;

@@ -58,17 +58,24 @@ private slots:
                                              QStringLiteral("--export"), out, QStringLiteral("--image-size"), QStringLiteral("1000x640"),
                                              QStringLiteral("--quit")});
         QVERIFY2(outcome.exitCode == 0, qPrintable(outcome.out + outcome.err));
-        for (const char* chart : {"weight", "loss", "lr"}) {
-            const QString base = QDir(out).filePath(QLatin1String(chart));
+        // Every chart the runs have data for, not only the three the lesson shows first.
+        const QStringList charts{QStringLiteral("grad_norm"), QStringLiteral("loss"), QStringLiteral("lr"),
+                                 QStringLiteral("noise_scale"), QStringLiteral("step_time"), QStringLiteral("throughput"),
+                                 QStringLiteral("update_variance"), QStringLiteral("weight")};
+        for (const QString& chart : charts) {
+            const QString base = QDir(out).filePath(chart);
             QCOMPARE(QImage(base + QStringLiteral(".png")).size(), QSize(1000, 640));
             QVERIFY(QSvgRenderer(base + QStringLiteral(".svg")).isValid());
         }
-        QCOMPARE(QDir(out).entryList({QStringLiteral("*.png")}).size(), 3);  // the lesson's charts only
+        QStringList pngs = QDir(out).entryList({QStringLiteral("*.png")});
+        for (QString& name : pngs)
+            name.chop(4);
+        QCOMPARE(pngs, charts);
         QCOMPARE(csvRows(QDir(out).filePath(QStringLiteral("01-1-gpu-x-128-lr-1e-3.csv"))), 2);
         QCOMPARE(csvRows(QDir(out).filePath(QStringLiteral("02-8-gpus-x-16-lr-1e-3.csv"))), 2);
         QVERIFY(outcome.out.contains(QStringLiteral("[1/2] 1 GPU x 128, lr 1e-3: finished, 2 steps")));
         QVERIFY(outcome.out.contains(QStringLiteral("[2/2] 8 GPUs x 16, lr 1e-3: finished, 2 steps")));
-        QVERIFY(outcome.out.contains(QStringLiteral("Wrote 8 files")));
+        QVERIFY(outcome.out.contains(QStringLiteral("Wrote 18 files")));
         // The summary table: a header, a rule, one line per run with its final weight.
         const QStringList lines = outcome.out.trimmed().split(QLatin1Char('\n'));
         QVERIFY(lines.at(lines.size() - 4).startsWith(QStringLiteral("run ")));
