@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Sets everything up and runs DDP Lab: the window when there is a display, otherwise a
-# headless demonstration. The README's first command.
+# Sets everything up and runs DDP Lab: the window when there is a display; without one, a
+# lesson run headless (seed 000's four ways to use 8 GPUs) whose charts and CSVs land in
+# demo-output/. The README's first command. Arguments go to the window (e.g. --preset NAME).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-deps.sh
 scripts/build.sh
-if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -x build/bin/ddplab ]; then
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
   exec build/bin/ddplab "$@"
 fi
-exec scripts/demo.sh
+out="${DDPLAB_DEMO_DIR:-demo-output}"
+echo "No display: running a lesson headless; its charts (PNG, SVG) and CSVs go to $out/"
+exec env QT_QPA_PLATFORM=offscreen build/bin/ddplab --preset seed000-four-ways --run --export "$out" --quit
