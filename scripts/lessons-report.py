@@ -109,8 +109,9 @@ def main():
         rows, trajectories = [], []
         out.append("```sh")
         for r in lesson["runs"]:
-            out.append("build/bin/ddplab-engine run " + " ".join(flags(r["config"])))
-            events, wall, code = run(args.engine, r["config"])
+            config = json.load(open(os.path.join(ROOT, "resources", "presets", r["preset"] + ".json")))
+            out.append("build/bin/ddplab-engine run " + " ".join(flags(config)))
+            events, wall, code = run(args.engine, config)
             row, steps = figures(events, wall)
             rows.append((r["label"], row))
             trajectories.append([s["loss"] for s in steps])
@@ -122,7 +123,8 @@ def main():
             out.append(f"| {label} | " + " | ".join(row.get(c, "") for c in columns) + " |")
         # Step-by-step agreement with the first run (the equivalence lessons of seeds 000, 004).
         notes = []
-        equivalence = lesson["runs"][0]["config"].get("workload") in ("toy", "linreg")
+        first = json.load(open(os.path.join(ROOT, "resources", "presets", lesson["runs"][0]["preset"] + ".json")))
+        equivalence = first.get("workload") in ("toy", "linreg")
         for (label, _), losses in zip(rows[1:], trajectories[1:] if equivalence else []):
             base = trajectories[0]
             if len(losses) == len(base) and losses and all(isinstance(x, float) for x in losses + base):

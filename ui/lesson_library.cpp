@@ -1,5 +1,7 @@
 #include "lesson_library.hpp"
 
+#include "preset_file.hpp"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -46,12 +48,26 @@ std::optional<Lesson> parseLesson(const QJsonObject& object, const QString& path
     const QJsonArray runs = object.value(QStringLiteral("runs")).toArray();
     for (qsizetype i = 0; i < runs.size(); ++i) {
         const QJsonObject run = runs.at(i).toObject();
-        if (!run.value(QStringLiteral("config")).isObject()) {
-            *error = QStringLiteral("%1: run %2 has no \"config\" object").arg(path).arg(i + 1);
+        const QString label = run.value(QStringLiteral("label")).toString(QStringLiteral("run %1").arg(i + 1));
+        // A run names one of the built-in presets (the folder beside the lessons), so every
+        // experiment's settings live in exactly one file; or it carries its config inline.
+        if (run.value(QStringLiteral("preset")).isString()) {
+            const QString name = run.value(QStringLiteral("preset")).toString();
+            QString presetPath = file.dir().filePath(QStringLiteral("../presets/%1.json").arg(name));
+            if (!QFileInfo::exists(presetPath))  // a lesson file of one's own may name a built-in preset
+                presetPath = QStringLiteral(":/presets/%1.json").arg(name);
+            const PresetReadResult preset = readPresetFile(presetPath);
+            if (!preset.error.isEmpty()) {
+                *error = QStringLiteral("%1: run %2 (\"%3\"): %4").arg(path).arg(i + 1).arg(label, preset.error);
+                return std::nullopt;
+            }
+            lesson.runs.append({label, preset.config});
+        } else if (run.value(QStringLiteral("config")).isObject()) {
+            lesson.runs.append({label, run.value(QStringLiteral("config")).toObject()});
+        } else {
+            *error = QStringLiteral("%1: run %2 names neither a \"preset\" nor a \"config\"").arg(path).arg(i + 1);
             return std::nullopt;
         }
-        lesson.runs.append({run.value(QStringLiteral("label")).toString(QStringLiteral("run %1").arg(i + 1)),
-                            run.value(QStringLiteral("config")).toObject()});
     }
     if (lesson.runs.isEmpty()) {
         *error = QStringLiteral("%1: a lesson needs a \"runs\" list with at least one run").arg(path);

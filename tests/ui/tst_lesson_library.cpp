@@ -115,6 +115,24 @@ private slots:
         QCOMPARE(resolved.lessonId, QStringLiteral("seed004-sgd-scaling"));
     }
 
+    void lessonRunsNamePresets()
+    {
+        // A lesson of one's own, outside resources/: its runs may name built-in presets.
+        QTemporaryDir dir;
+        const QString good = writeFile(dir, QStringLiteral("mine.json"),
+                                       R"({"id": "mine", "runs": [{"label": "eight", "preset": "seed000-8x16"}]})");
+        const ResolvedPreset resolved = resolvePreset(good, LessonLibrary::load(), PresetLibrary());
+        QVERIFY2(resolved.error.isEmpty(), qPrintable(resolved.error));
+        QCOMPARE(resolved.runs.size(), 1);
+        QCOMPARE(resolved.runs.first().config.value(QStringLiteral("world_size")).toInt(), 8);
+        QCOMPARE(resolved.runs.first().config.value(QStringLiteral("batch_size")).toInt(), 16);
+
+        const QString bad = writeFile(dir, QStringLiteral("broken.json"),
+                                      R"({"id": "broken", "runs": [{"label": "gone", "preset": "seed999-gone"}]})");
+        const ResolvedPreset missing = resolvePreset(bad, LessonLibrary::load(), PresetLibrary());
+        QVERIFY2(missing.error.contains(QStringLiteral("seed999-gone")), qPrintable(missing.error));
+    }
+
     void presetFileResolvesToOneRun()
     {
         QTemporaryDir dir;
