@@ -41,13 +41,17 @@ def peer_rate(model, ranks):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     rows = []
     for model in ("mlp", "cnn"):
         for ranks in (1, 2):
-            engine = [engine_rate(model, ranks) for _ in range(args.repeats)]
-            peer = [peer_rate(model, ranks) for _ in range(args.repeats)]
+            # Alternate the two, so a machine that speeds up or slows down meanwhile (shared
+            # cores, frequency changes) weighs on both alike.
+            engine, peer = [], []
+            for _ in range(args.repeats):
+                engine.append(engine_rate(model, ranks))
+                peer.append(peer_rate(model, ranks))
             e, p = statistics.median(engine), statistics.median(peer)
             rows.append((model, ranks, e, p))
             print(f"{model} {ranks} rank(s): engine {e:.0f} img/s, peer {p:.0f} img/s, ratio {e / p:.2f}", flush=True)
@@ -60,7 +64,7 @@ def main():
         f"batch {BATCH} per rank, SGD with momentum, {os.cpu_count()} cores split evenly between the ranks (intra-op threads).",
         "Peer: `bench/peers/fashion_ddp_peer.py` (Debian's python3-torch: nn.DistributedDataParallel over Gloo,",
         "DistributedSampler + DataLoader), same models, same threads. Median of "
-        f"{args.repeats} runs each.",
+        f"{args.repeats} runs each, engine and peer alternating.",
         "",
         "| model | ranks | engine (img/s) | peer (img/s) | engine / peer | target (>= 1) |",
         "|---|---:|---:|---:|---:|---|",
