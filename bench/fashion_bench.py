@@ -4,7 +4,7 @@
 1 and 2 ranks, in the same run. Both are timed over the same steady-state steps (the first
 steps are untimed), as global images per second on rank 0's clock.
 
-    python3 bench/fashion_bench.py [--repeats 3]
+    python3 bench/fashion_bench.py [--repeats 7]
 
 Writes its section of docs/benchmarks.md.
 """
@@ -16,7 +16,7 @@ import sys
 from bench_common import DEBIAN_PYTHON, ENGINE, ROOT, engine_events, machine_line, timed, write_section
 
 WARMUP = 10
-STEPS = {"mlp": 300, "cnn": 60}
+STEPS = {"mlp": 600, "cnn": 60}
 BATCH = 64
 
 
@@ -41,20 +41,23 @@ def peer_rate(model, ranks):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=7)
     args = parser.parse_args()
     rows = []
     for model in ("mlp", "cnn"):
         for ranks in (1, 2):
-            # Alternate the two, so a machine that speeds up or slows down meanwhile (shared
-            # cores, frequency changes) weighs on both alike.
             engine, peer = [], []
             for _ in range(args.repeats):
                 engine.append(engine_rate(model, ranks))
                 peer.append(peer_rate(model, ranks))
-            e, p = statistics.median(engine), statistics.median(peer)
-            rows.append((model, ranks, e, p))
-            print(f"{model} {ranks} rank(s): engine {e:.0f} img/s, peer {p:.0f} img/s, ratio {e / p:.2f}", flush=True)
+            # Alternated: this machine's speed drifts by +-30 % over seconds (shared cores), so a
+            # single run says little. Each engine run is paired with the peer run right after it and the
+            # verdict is the median of the paired ratios; the fastest run of each (the least
+            # disturbed one, as timeit reasons) is shown beside the medians.
+            ratio = statistics.median(e / p for e, p in zip(engine, peer))
+            rows.append((model, ranks, statistics.median(engine), statistics.median(peer), max(engine), max(peer), ratio))
+            print(f"{model} {ranks} rank(s): engine {[round(e) for e in engine]}, peer {[round(p) for p in peer]}, "
+                  f"paired ratio {ratio:.2f}", flush=True)
 
     lines = [
         "## Fashion-MNIST throughput on CPU: engine vs Python DDP",
@@ -63,17 +66,20 @@ def main():
         f"Global images/sec on rank 0's clock over {STEPS['mlp']} (MLP) or {STEPS['cnn']} (CNN) steps after {WARMUP} untimed ones,",
         f"batch {BATCH} per rank, SGD with momentum, {os.cpu_count()} cores split evenly between the ranks (intra-op threads).",
         "Peer: `bench/peers/fashion_ddp_peer.py` (Debian's python3-torch: nn.DistributedDataParallel over Gloo,",
-        "DistributedSampler + DataLoader), same models, same threads. Median of "
-        f"{args.repeats} runs each, engine and peer alternating.",
+        "DistributedSampler + DataLoader), same models, same threads. "
+        f"{args.repeats} runs each, engine and peer alternating; the verdict is the median of the",
+        "ratios of each engine run to the peer run right after it, because this shared machine's speed",
+        "drifts by tens of percent over seconds (a single run says little).",
         "",
-        "| model | ranks | engine (img/s) | peer (img/s) | engine / peer | target (>= 1) |",
-        "|---|---:|---:|---:|---:|---|",
+        "| model | ranks | engine median (img/s) | peer median (img/s) | engine best | peer best | median paired ratio | target (>= 1) |",
+        "|---|---:|---:|---:|---:|---:|---:|---|",
     ]
-    for model, ranks, e, p in rows:
-        lines.append(f"| {model} | {ranks} | {e:.0f} | {p:.0f} | {e / p:.2f} | {'met' if e >= p else 'MISSED'} |")
+    for model, ranks, e, p, e_best, p_best, ratio in rows:
+        lines.append(f"| {model} | {ranks} | {e:.0f} | {p:.0f} | {e_best:.0f} | {p_best:.0f} | {ratio:.2f} | "
+                     f"{'met' if ratio >= 1 else 'MISSED'} |")
     write_section("fashion", "\n".join(lines))
     print("\n".join(lines))
-    return 0 if all(e >= p for _, _, e, p in rows) else 1
+    return 0 if all(row[-1] >= 1 for row in rows) else 1
 
 
 if __name__ == "__main__":

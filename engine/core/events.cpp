@@ -30,6 +30,7 @@ bool writeAll(int fd, const char* data, size_t size)
 
 EventWriter::~EventWriter()
 {
+    flushHeld();
     for (const Target& target : m_targets) {
         if (target.owned)
             ::close(target.fd);
@@ -38,6 +39,7 @@ EventWriter::~EventWriter()
 
 void EventWriter::addFd(int fd)
 {
+    std::lock_guard lock(m_mutex);
     m_targets.push_back({fd, false});
 }
 
@@ -47,20 +49,63 @@ void EventWriter::appendToFile(const std::string& path)
     if (fd < 0)
         throw ConfigError("events", "events file \"" + path + "\" cannot be opened for appending: " + std::strerror(errno));
     // Files first: a line a reader has seen on stdout is already on disk, whenever we die.
+    std::lock_guard lock(m_mutex);
     m_targets.insert(m_targets.begin(), {fd, true});
 }
 
-void EventWriter::emit(const Json& event)
+namespace {
+
+// Non-finite numbers have no JSON spelling; nlohmann writes them as null, which the protocol
+// documents as "not a number" (a diverged loss, say).
+std::string encode(const Json& event)
 {
-    // Non-finite numbers have no JSON spelling; nlohmann writes them as null, which the
-    // protocol documents as "not a number" (a diverged loss, say).
-    writeLine(event.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n");
+    return event.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
-void EventWriter::writeLine(const std::string& line)
+}  // namespace
+
+void EventWriter::emit(const Json& event)
+{
+    writeLine(encode(event));
+}
+
+void EventWriter::writeLine(const std::string& lines)
+{
+    std::lock_guard lock(m_mutex);
+    flushHeldLocked();
+    writeLocked(lines);
+}
+
+void EventWriter::emitBatched(const Json& event)
+{
+    const std::string line = encode(event);
+    const auto now = std::chrono::steady_clock::now();
+    std::lock_guard lock(m_mutex);
+    if (m_held.empty())
+        m_firstHeld = now;
+    m_held += line;
+    if (now - m_firstHeld >= m_batchWindow)
+        flushHeldLocked();
+}
+
+void EventWriter::flushHeld()
+{
+    std::lock_guard lock(m_mutex);
+    flushHeldLocked();
+}
+
+void EventWriter::flushHeldLocked()
+{
+    if (m_held.empty())
+        return;
+    writeLocked(m_held);
+    m_held.clear();
+}
+
+void EventWriter::writeLocked(const std::string& lines)
 {
     for (auto it = m_targets.begin(); it != m_targets.end();) {
-        if (writeAll(it->fd, line.data(), line.size())) {
+        if (writeAll(it->fd, lines.data(), lines.size())) {
             ++it;
             continue;
         }

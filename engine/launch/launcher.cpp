@@ -315,12 +315,15 @@ private:
         }
         r.partial.append(buffer, size_t(n));
         size_t start = 0;
+        std::string forward;  // rank 0's events of this read, passed on with one write
         for (size_t newline; (newline = r.partial.find('\n', start)) != std::string::npos; start = newline + 1)
-            handleLine(r, r.partial.substr(start, newline - start));
+            handleLine(r, r.partial.substr(start, newline - start), forward);
         r.partial.erase(0, start);
+        if (!forward.empty())
+            m_events.writeLine(forward);
     }
 
-    void handleLine(Rank& r, const std::string& line)
+    void handleLine(Rank& r, const std::string& line, std::string& forward)
     {
         static const std::string kErrorPrefix = "{\"type\":\"error\"";
         if (line.compare(0, kErrorPrefix.size(), kErrorPrefix) == 0) {
@@ -336,7 +339,8 @@ private:
         }
         if (r.rank != 0)
             return;
-        m_events.writeLine(line + "\n");
+        forward += line;
+        forward += '\n';
         static const std::string kSummaryPrefix = "{\"type\":\"summary\"";
         if (line.compare(0, kSummaryPrefix.size(), kSummaryPrefix) == 0)
             m_sawSummary = true;

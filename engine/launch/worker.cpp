@@ -7,6 +7,7 @@
 #include "core/data_error.hpp"
 #include "core/derived.hpp"
 #include "core/events.hpp"
+#include "core/event_flusher.hpp"
 #include "core/exit_codes.hpp"
 #include "train/trainer.hpp"
 #include "workloads/make_workload.hpp"
@@ -19,6 +20,7 @@
 #include <chrono>
 #include <csignal>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 namespace ddplab {
@@ -82,6 +84,10 @@ int report(EventWriter& events, const WorkerIdentity& identity, const std::strin
 
 int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter& events)
 {
+    // First, while this is the process's only thread (see EventFlusher).
+    std::optional<EventFlusher> flusher;
+    if (identity.rank == 0)
+        flusher.emplace(events);
     // Declared outside the try: on an error they must outlive the report. Destroying the
     // process group closes this rank's connections, and peers would then report their
     // "connection reset" before this rank had said what went wrong.

@@ -151,7 +151,8 @@ void GradientSync::launch(Bucket& bucket)
     }
     // Divide before summing, as DDP does: the sum of g/K over K ranks is the mean (of the
     // figures too; sums are multiplied back by K afterwards).
-    bucket.flat.div_(double(m_comm.worldSize()));
+    if (m_comm.worldSize() > 1)
+        bucket.flat.div_(double(m_comm.worldSize()));
     bucket.pending = m_comm.allReduceSum(bucket.flat);
 }
 

@@ -101,7 +101,7 @@ Json Trainer::run()
             tally.correct += last.accuracy * last.samples;
             tally.seconds += last.stepMs / 1000.0;
             if (m_events)
-                m_events->emit(stepEvent(last));
+                m_events->emitBatched(stepEvent(last));
             if (c.evalEvery > 0 && m_step % c.evalEvery == 0)
                 evaluateAndReport(epoch);
         }

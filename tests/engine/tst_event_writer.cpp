@@ -1,0 +1,198 @@
+// The event writer's batching of fast step events, and the flusher that sends held events
+// on when rank 0 is told to stop. Windows are an hour or zero here, so no assertion depends
+// on how fast the machine is.
+
+#include "core/event_flusher.hpp"
+#include "core/events.hpp"
+
+#include <QtTest>
+
+#include <atomic>
+#include <csignal>
+#include <fcntl.h>
+#include <limits>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using ddplab::EventFlusher;
+using ddplab::EventWriter;
+using ddplab::Json;
+
+namespace {
+
+constexpr std::chrono::milliseconds kHour{3600 * 1000};
+
+// A pipe whose read end never blocks: what has not been written reads as "".
+struct Pipe {
+    int read = -1, write = -1;
+    Pipe()
+    {
+        int fds[2];
+        if (::pipe2(fds, O_CLOEXEC) == 0) {
+            read = fds[0];
+            write = fds[1];
+            ::fcntl(read, F_SETFL, O_NONBLOCK);
+        }
+    }
+    ~Pipe()
+    {
+        ::close(read);
+        if (write >= 0)
+            ::close(write);
+    }
+    QByteArray available() const
+    {
+        QByteArray all;
+        char buffer[4096];
+        ssize_t n;
+        while ((n = ::read(read, buffer, sizeof buffer)) > 0)
+            all.append(buffer, int(n));
+        return all;
+    }
+};
+
+Json step(int number)
+{
+    return Json{{"type", "step"}, {"step", number}};
+}
+
+QByteArray stepLine(int number)
+{
+    return QByteArray(R"({"type":"step","step":)") + QByteArray::number(number) + "}\n";
+}
+
+}  // namespace
+
+class EventWriterTest : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void heldStepsGoOutBeforeTheNextOtherEvent();
+    void flushHeldSendsThem();
+    void zeroWindowHoldsNothing();
+    void destructionSendsHeldSteps();
+    void concurrentFlushesKeepLinesWholeAndInOrder();
+    void nonFiniteNumbersBecomeNull();
+    void stopSignalFlushesThenKills();
+};
+
+void EventWriterTest::heldStepsGoOutBeforeTheNextOtherEvent()
+{
+    Pipe pipe;
+    EventWriter writer(kHour);
+    writer.addFd(pipe.write);
+    writer.emitBatched(step(1));
+    writer.emitBatched(step(2));
+    QCOMPARE(pipe.available(), QByteArray());
+    writer.emit(Json{{"type", "epoch"}});
+    QCOMPARE(pipe.available(), stepLine(1) + stepLine(2) + QByteArray("{\"type\":\"epoch\"}\n"));
+}
+
+void EventWriterTest::flushHeldSendsThem()
+{
+    Pipe pipe;
+    EventWriter writer(kHour);
+    writer.addFd(pipe.write);
+    writer.emitBatched(step(7));
+    writer.flushHeld();
+    QCOMPARE(pipe.available(), stepLine(7));
+    writer.flushHeld();  // nothing held: nothing written twice
+    QCOMPARE(pipe.available(), QByteArray());
+}
+
+void EventWriterTest::zeroWindowHoldsNothing()
+{
+    Pipe pipe;
+    EventWriter writer(std::chrono::milliseconds(0));
+    writer.addFd(pipe.write);
+    writer.emitBatched(step(1));
+    QCOMPARE(pipe.available(), stepLine(1));
+    writer.emitBatched(step(2));
+    QCOMPARE(pipe.available(), stepLine(2));
+}
+
+void EventWriterTest::destructionSendsHeldSteps()
+{
+    Pipe pipe;
+    {
+        EventWriter writer(kHour);
+        writer.addFd(pipe.write);
+        writer.emitBatched(step(3));
+    }
+    QCOMPARE(pipe.available(), stepLine(3));
+}
+
+void EventWriterTest::concurrentFlushesKeepLinesWholeAndInOrder()
+{
+    constexpr int kSteps = 20000;
+    Pipe pipe;
+    EventWriter writer(kHour);
+    writer.addFd(pipe.write);
+    QByteArray received;
+    std::atomic<bool> done = false;
+    std::thread flusher([&] {
+        while (!done)
+            writer.flushHeld();
+    });
+    for (int i = 1; i <= kSteps; ++i) {
+        writer.emitBatched(step(i));
+        if (i % 100 == 0)
+            received += pipe.available();  // keep the pipe from filling up
+    }
+    done = true;
+    flusher.join();
+    writer.flushHeld();
+    received += pipe.available();
+
+    const QList<QByteArray> lines = received.split('\n');
+    QCOMPARE(lines.size(), kSteps + 1);  // the last split is the empty tail
+    for (int i = 0; i < kSteps; ++i)
+        QCOMPARE(lines[i] + '\n', stepLine(i + 1));
+}
+
+void EventWriterTest::nonFiniteNumbersBecomeNull()
+{
+    Pipe pipe;
+    EventWriter writer;
+    writer.addFd(pipe.write);
+    writer.emit(Json{{"loss", std::numeric_limits<double>::quiet_NaN()}});
+    QCOMPARE(pipe.available(), QByteArray("{\"loss\":null}\n"));
+}
+
+void EventWriterTest::stopSignalFlushesThenKills()
+{
+    // A child holds three steps (an hour's window: only the signal can send them), says it is
+    // ready, and waits; SIGTERM must deliver the steps and still end it by SIGTERM.
+    Pipe events, ready;
+    const pid_t child = ::fork();
+    QVERIFY(child >= 0);
+    if (child == 0) {
+        EventWriter writer(kHour);
+        writer.addFd(events.write);
+        EventFlusher flusher(writer);
+        for (int i = 1; i <= 3; ++i)
+            writer.emitBatched(step(i));
+        const char byte = 1;
+        if (::write(ready.write, &byte, 1) != 1)
+            ::_exit(3);
+        for (;;)
+            ::pause();
+    }
+    ::close(events.write);
+    events.write = -1;
+    ::fcntl(ready.read, F_SETFL, 0);  // wait for the child
+    char byte = 0;
+    QCOMPARE(::read(ready.read, &byte, 1), ssize_t(1));
+    QCOMPARE(events.available(), QByteArray());  // held, not yet sent
+
+    QCOMPARE(::kill(child, SIGTERM), 0);
+    int status = 0;
+    QCOMPARE(::waitpid(child, &status, 0), child);
+    QVERIFY(WIFSIGNALED(status));
+    QCOMPARE(WTERMSIG(status), SIGTERM);
+    QCOMPARE(events.available(), stepLine(1) + stepLine(2) + stepLine(3));
+}
+
+QTEST_GUILESS_MAIN(EventWriterTest)
+#include "tst_event_writer.moc"
