@@ -63,7 +63,9 @@ def main():
         "## Fashion-MNIST throughput on CPU: engine vs Python DDP",
         "",
         f"Machine: {machine_line()}. Command: `python3 bench/fashion_bench.py`.",
-        f"Global images/sec on rank 0's clock over {STEPS['mlp']} (MLP) or {STEPS['cnn']} (CNN) steps after {WARMUP} untimed ones,",
+        f"Global images/sec on rank 0's clock over {STEPS['mlp']} (MLP) or {STEPS['cnn']} (CNN) steps after {WARMUP} untimed ones",
+        "(engine: the sum of its `step_ms`, batch fetch to optimizer step; building the step event, tens of",
+        "microseconds, falls outside. Peer: wall clock of its training loop),",
         f"batch {BATCH} per rank, SGD with momentum, {os.cpu_count()} cores split evenly between the ranks (intra-op threads).",
         "Peer: `bench/peers/fashion_ddp_peer.py` (Debian's python3-torch: nn.DistributedDataParallel over Gloo,",
         "DistributedSampler + DataLoader), same models, same threads. "

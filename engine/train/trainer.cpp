@@ -170,7 +170,7 @@ Trainer::StepRecord Trainer::trainStep(const std::vector<std::vector<int64_t>>& 
             m_sync->setFigures(local);
         m_sync->prepare(last);
         // Micro-batches are averaged, as ranks are.
-        (forward.loss * (1.0 / double(micro))).backward();
+        (micro == 1 ? forward.loss : forward.loss * (1.0 / double(micro))).backward();
         record.computeMs += millisecondsSince(phase);
     }
     const SyncResult sync = m_sync->finish();
