@@ -1,8 +1,8 @@
 #pragma once
 // Rank 0 holds fast step events back (EventWriter::emitBatched). This thread sends them on
-// within the writer's batch window even while training stalls (a peer died mid all-reduce), and at once
-// when the rank is told to stop (SIGTERM, SIGHUP): every step rank 0 finished reaches the
-// events file before the rank exits. Only SIGKILL can lose the last window's steps.
+// within the writer's batch window even while training stalls (a peer died mid all-reduce),
+// and at once when the rank is told to stop (SIGTERM, SIGHUP): every step rank 0 finished
+// reaches the events file before the rank exits. Only SIGKILL can lose the last window's steps.
 
 #include <atomic>
 #include <csignal>

@@ -19,8 +19,8 @@ constexpr int kProtocolVersion = 1;
 // How long a step event may be held back to travel with the next ones (emitBatched).
 constexpr std::chrono::milliseconds kEventBatchWindow{25};
 
-// Writes each event as one line to every target, with one write() per line so that a crash
-// loses at most the line being written. A target that fails (a closed pipe) is dropped and
+// Writes each event as one line to every target; every write() holds whole lines, so that a
+// crash loses at most the line being written. A target that fails (a closed pipe) is dropped and
 // remembered, so the caller can tell that its reader went away. Thread-safe.
 class EventWriter {
 public:
@@ -33,13 +33,13 @@ public:
     void appendToFile(const std::string& path);  // opened O_APPEND, owned; throws ConfigError("events")
 
     void emit(const Json& event);
-    void writeLine(const std::string& lineWithNewline);  // forward already-encoded events
+    void writeLine(const std::string& lines);  // forward already-encoded events, "\n" after each
 
     // Step events of a fast run: held back and written together, at most the batch window
     // after the first of them, or before any other event. One write per step would wake the
     // launcher and the GUI hundreds of times a second, and on a machine whose cores all train,
-    // each wake-up costs the training threads a time slice (about 15 % of a 2 ms step on 2
-    // cores). A stalled run's held lines are sent by an EventFlusher.
+    // each wake-up costs the training threads a time slice. A stalled run's held lines are
+    // sent by an EventFlusher.
     void emitBatched(const Json& event);
     void flushHeld();
 

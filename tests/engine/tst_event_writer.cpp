@@ -125,25 +125,34 @@ void EventWriterTest::destructionSendsHeldSteps()
 
 void EventWriterTest::concurrentFlushesKeepLinesWholeAndInOrder()
 {
+    // One thread emits, one flushes as fast as it can, one reads the pipe to its end (a writer
+    // blocked on a full pipe would otherwise hold the lock forever).
     constexpr int kSteps = 20000;
     Pipe pipe;
-    EventWriter writer(kHour);
-    writer.addFd(pipe.write);
+    ::fcntl(pipe.read, F_SETFL, 0);
     QByteArray received;
-    std::atomic<bool> done = false;
-    std::thread flusher([&] {
-        while (!done)
-            writer.flushHeld();
+    std::thread reader([&] {
+        char buffer[4096];
+        ssize_t n;
+        while ((n = ::read(pipe.read, buffer, sizeof buffer)) > 0)
+            received.append(buffer, int(n));
     });
-    for (int i = 1; i <= kSteps; ++i) {
-        writer.emitBatched(step(i));
-        if (i % 100 == 0)
-            received += pipe.available();  // keep the pipe from filling up
-    }
-    done = true;
-    flusher.join();
-    writer.flushHeld();
-    received += pipe.available();
+    {
+        EventWriter writer(kHour);
+        writer.addFd(pipe.write);
+        std::atomic<bool> done = false;
+        std::thread flusher([&] {
+            while (!done)
+                writer.flushHeld();
+        });
+        for (int i = 1; i <= kSteps; ++i)
+            writer.emitBatched(step(i));
+        done = true;
+        flusher.join();
+    }  // the writer's destructor sends what is still held
+    ::close(pipe.write);
+    pipe.write = -1;
+    reader.join();
 
     const QList<QByteArray> lines = received.split('\n');
     QCOMPARE(lines.size(), kSteps + 1);  // the last split is the empty tail
