@@ -79,6 +79,14 @@ def main():
     for model, ranks, e, p, e_best, p_best, ratio in rows:
         lines.append(f"| {model} | {ranks} | {e:.0f} | {p:.0f} | {e_best:.0f} | {p_best:.0f} | {ratio:.2f} | "
                      f"{'met' if ratio >= 1 else 'MISSED'} |")
+    lines += [
+        "",
+        "Engine and peer run the same LibTorch kernels on the same data, so the two can differ only in",
+        "what surrounds them per step: batch gathering (the engine indexes one uint8 tensor, the peer's",
+        "DataLoader collates samples), DDP's bucket copies (the engine's gradients are bucket views),",
+        "and event output. A row below 1 with overlapping medians and best runs is within this",
+        "machine's noise; see the runs printed by the command for the spread.",
+    ]
     write_section("fashion", "\n".join(lines))
     print("\n".join(lines))
     return 0 if all(row[-1] >= 1 for row in rows) else 1
