@@ -4,27 +4,17 @@
 #include "chart_panel.hpp"
 #include "preset_file.hpp"
 #include "run_data.hpp"
+#include "save_file.hpp"
 
 #include <QDir>
 #include <QImage>
 #include <QMap>
 #include <QPainter>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSvgGenerator>
 
 namespace ddplab::ui {
 namespace {
-
-bool writeFile(const QString& path, const QByteArray& contents, QString* error)
-{
-    QSaveFile file(path);
-    if (file.open(QIODevice::WriteOnly) && file.write(contents) == contents.size() && file.commit())
-        return true;
-    if (error)
-        *error = QStringLiteral("Cannot write %1: %2").arg(path, file.errorString());
-    return false;
-}
 
 bool validSize(QSize size, QString* error)
 {
@@ -118,7 +108,7 @@ QByteArray ExportService::metricsCsv(const RunData& run)
 
 bool ExportService::exportRunCsv(const RunData& run, const QString& path, QString* error)
 {
-    return writeFile(path, metricsCsv(run), error);
+    return writeFileAtomically(path, metricsCsv(run), error);
 }
 
 bool ExportService::exportRunPreset(const RunData& run, const QString& path, QString* error)
@@ -129,7 +119,7 @@ bool ExportService::exportRunPreset(const RunData& run, const QString& path, QSt
             *error = QStringLiteral("The run \"%1\" has no config to export.").arg(run.label());
         return false;
     }
-    return writeFile(path, presetFileContents(preset), error);
+    return writeFileAtomically(path, presetFileContents(preset), error);
 }
 
 QStringList ExportService::exportAll(const QList<ChartPanel*>& charts, const QList<QSharedPointer<RunData>>& runs,

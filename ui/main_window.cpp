@@ -18,12 +18,12 @@
 #include "run_legend.hpp"
 #include "run_list_panel.hpp"
 #include "run_progress.hpp"
+#include "save_file.hpp"
 #include "sharding_view.hpp"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
-#include <QSaveFile>
 #include <QCloseEvent>
 #include <QDesktopServices>
 #include <QDir>
@@ -734,10 +734,9 @@ void MainWindow::savePreset()
     if (QFileInfo(path).suffix().isEmpty())
         path += QStringLiteral(".json");
     rememberDirectory(path);
-    QSaveFile file(path);
-    const QByteArray contents = presetFileContents(m_parameters->values());
-    if (!file.open(QIODevice::WriteOnly) || file.write(contents) != contents.size() || !file.commit()) {
-        m_notice->showNotice(NoticeBar::Kind::Error, tr("Cannot save the preset"), file.errorString());
+    QString error;
+    if (!writeFileAtomically(path, presetFileContents(m_parameters->values()), &error)) {
+        m_notice->showNotice(NoticeBar::Kind::Error, tr("Cannot save the preset"), error);
         return;
     }
     m_log->appendMessage(tr("Saved the preset %1 (run it with: ddplab-engine run --config %1)").arg(path));
@@ -797,9 +796,16 @@ QSharedPointer<RunData> MainWindow::displayedRun(const QString& runId) const
     return nullptr;
 }
 
+QSharedPointer<RunData> MainWindow::runData(const RunRecord& run) const
+{
+    // A run on the charts may be newer than its files (still streaming): take that one.
+    const QSharedPointer<RunData> shown = displayedRun(run.id);
+    return shown ? shown : m_store.loadRun(run);
+}
+
 void MainWindow::exportRunCsv(const RunRecord& run)
 {
-    const QSharedPointer<RunData> data = displayedRun(run.id) ? displayedRun(run.id) : m_store.loadRun(run);
+    const QSharedPointer<RunData> data = runData(run);
     const QString suggested = QDir(lastDirectory()).filePath(ExportService::fileNameFor(run.name) + QStringLiteral(".csv"));
     const QString path = QFileDialog::getSaveFileName(this, tr("Export Run Metrics"), suggested, tr("CSV (*.csv)"));
     if (path.isEmpty())
@@ -814,7 +820,7 @@ void MainWindow::exportRunCsv(const RunRecord& run)
 
 void MainWindow::exportRunPreset(const RunRecord& run)
 {
-    const QSharedPointer<RunData> data = displayedRun(run.id) ? displayedRun(run.id) : m_store.loadRun(run);
+    const QSharedPointer<RunData> data = runData(run);
     const QString suggested = QDir(lastDirectory()).filePath(ExportService::fileNameFor(run.name) + QStringLiteral(".json"));
     const QString path = QFileDialog::getSaveFileName(this, tr("Export Run Config as Preset"), suggested, tr("Presets (*.json)"));
     if (path.isEmpty())
@@ -853,7 +859,7 @@ void MainWindow::setRunShown(const RunRecord& run, bool shown)
 
 void MainWindow::loadRunSettings(const RunRecord& run)
 {
-    const QSharedPointer<RunData> data = displayedRun(run.id) ? displayedRun(run.id) : m_store.loadRun(run);
+    const QSharedPointer<RunData> data = runData(run);
     const QJsonObject preset = presetFromConfig(data->effectiveConfig());
     if (preset.isEmpty()) {
         m_notice->showNotice(NoticeBar::Kind::Warning, tr("\"%1\" has no stored settings").arg(run.name));

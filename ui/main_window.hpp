@@ -113,6 +113,7 @@ private:
     void showAbout();
     void showShortcuts();
     QSharedPointer<RunData> displayedRun(const QString& runId) const;
+    QSharedPointer<RunData> runData(const RunRecord& run) const;  // displayed, else loaded from disk
     QString lastDirectory() const;
     void rememberDirectory(const QString& path);
 

@@ -3,27 +3,17 @@
 #include "event_stream_parser.hpp"
 #include "preset_file.hpp"
 #include "run_data.hpp"
+#include "save_file.hpp"
 
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
-#include <QSaveFile>
 #include <QStandardPaths>
 
 #include <algorithm>
 
 namespace ddplab::ui {
 namespace {
-
-bool writeFileAtomically(const QString& path, const QByteArray& contents, QString* error)
-{
-    QSaveFile file(path);
-    if (file.open(QIODevice::WriteOnly) && file.write(contents) == contents.size() && file.commit())
-        return true;
-    if (error)
-        *error = QStringLiteral("Cannot write %1: %2").arg(path, file.errorString());
-    return false;
-}
 
 // Whether an engine process is still running this run: its command line names the run's
 // events file (Linux /proc; elsewhere a run left "running" is taken as interrupted).
