@@ -11,6 +11,23 @@
 #include <stdexcept>
 
 namespace ddplab {
+namespace {
+
+// A collective over a single rank: the result is the input, nothing to wait for (and no
+// hand-off to a communication thread in the middle of backward).
+class AlreadyDone final : public PendingCollective {
+public:
+    void wait() override {}
+};
+
+}  // namespace
+
+std::unique_ptr<PendingCollective> Communicator::allReduceSum(at::Tensor& tensor)
+{
+    if (worldSize() == 1)
+        return std::make_unique<AlreadyDone>();
+    return startAllReduceSum(tensor);
+}
 
 bool ncclBuilt()
 {

@@ -29,12 +29,16 @@ public:
     virtual int rank() const = 0;
     virtual int worldSize() const = 0;
 
-    // Sums `tensor` over all ranks in place; returns at once (overlap with backward).
-    virtual std::unique_ptr<PendingCollective> allReduceSum(at::Tensor& tensor) = 0;
+    // Sums `tensor` over all ranks in place; returns at once (overlap with backward). A sum
+    // over a single rank is the tensor itself: nothing is sent, nothing waited for.
+    std::unique_ptr<PendingCollective> allReduceSum(at::Tensor& tensor);
     virtual void broadcast(at::Tensor& tensor, int root) = 0;
     virtual void barrier() = 0;
 
     void allReduceSumNow(at::Tensor& tensor) { allReduceSum(tensor)->wait(); }
+
+protected:
+    virtual std::unique_ptr<PendingCollective> startAllReduceSum(at::Tensor& tensor) = 0;  // world size > 1
 };
 
 // How long a collective may wait for a peer before the rank gives up.

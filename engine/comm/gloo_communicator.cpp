@@ -22,12 +22,6 @@ private:
     c10::intrusive_ptr<c10d::Work> m_work;
 };
 
-// A collective over a single rank: the result is the input, nothing to wait for.
-class AlreadyDone final : public PendingCollective {
-public:
-    void wait() override {}
-};
-
 class GlooCommunicator final : public Communicator {
 public:
     GlooCommunicator(const c10::intrusive_ptr<c10d::Store>& store, const WorkerIdentity& identity)
@@ -43,10 +37,8 @@ public:
     int rank() const override { return m_group->getRank(); }
     int worldSize() const override { return m_group->getSize(); }
 
-    std::unique_ptr<PendingCollective> allReduceSum(at::Tensor& tensor) override
+    std::unique_ptr<PendingCollective> startAllReduceSum(at::Tensor& tensor) override
     {
-        if (worldSize() == 1)
-            return std::make_unique<AlreadyDone>();  // skip Gloo's worker-thread hand-off
         std::vector<at::Tensor> tensors{tensor};
         return std::make_unique<GlooPending>(m_group->allreduce(tensors));
     }

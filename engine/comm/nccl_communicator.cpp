@@ -88,7 +88,7 @@ public:
     int rank() const override { return m_rank; }
     int worldSize() const override { return m_worldSize; }
 
-    std::unique_ptr<PendingCollective> allReduceSum(at::Tensor& tensor) override
+    std::unique_ptr<PendingCollective> startAllReduceSum(at::Tensor& tensor) override
     {
         requireCuda(tensor);
         DDPLAB_NCCL_CHECK(ncclAllReduce(tensor.data_ptr(), tensor.data_ptr(), size_t(tensor.numel()), ncclType(tensor),

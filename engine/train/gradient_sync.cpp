@@ -29,13 +29,6 @@ private:
     std::function<void()> m_callback;
 };
 
-// A sum over a single rank is the tensor itself: nothing to send, nothing to wait for (and no
-// hand-off to a communication thread in the middle of backward).
-class AlreadyDone final : public PendingCollective {
-public:
-    void wait() override {}
-};
-
 // Elements behind the gradients: every bucket's local squared norm; in the last bucket also
 // the loss sum, correct count and sample count.
 constexpr int64_t kNormSlot = 0;
@@ -158,11 +151,8 @@ void GradientSync::launch(Bucket& bucket)
     }
     // Divide before summing, as DDP does: the sum of g/K over K ranks is the mean (of the
     // figures too; sums are multiplied back by K afterwards).
-    if (m_comm.worldSize() == 1) {
-        bucket.pending = std::make_unique<AlreadyDone>();
-        return;
-    }
-    bucket.flat.div_(double(m_comm.worldSize()));
+    if (m_comm.worldSize() > 1)
+        bucket.flat.div_(double(m_comm.worldSize()));
     bucket.pending = m_comm.allReduceSum(bucket.flat);
 }
 
