@@ -1,5 +1,6 @@
 """Shared by the benchmark drivers: timing commands, and writing results into
 docs/benchmarks.md between markers so each benchmark owns one section."""
+import argparse
 import datetime
 import json
 import os
@@ -12,6 +13,17 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENGINE = os.environ.get("DDPLAB_ENGINE", os.path.join(ROOT, "build", "bin", "ddplab-engine"))
 DEBIAN_PYTHON = "/usr/bin/python3"  # the interpreter that has Debian's python3-torch
 BENCHMARKS_MD = os.path.join(ROOT, "docs", "benchmarks.md")
+
+
+def positive_int(text):
+    """argparse type: a whole number of at least 1, or a clear error naming what was given."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {value}")
+    return value
 
 
 def timed(command, env=None):

@@ -13,7 +13,7 @@ import os
 import statistics
 import sys
 
-from bench_common import DEBIAN_PYTHON, ENGINE, ROOT, engine_events, machine_line, timed, write_section
+from bench_common import DEBIAN_PYTHON, ENGINE, ROOT, engine_events, machine_line, positive_int, timed, write_section
 
 WARMUP = 10
 STEPS = {"mlp": 600, "cnn": 60}
@@ -41,7 +41,7 @@ def peer_rate(model, ranks):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--repeats", type=positive_int, default=7)
     args = parser.parse_args()
     rows = []
     for model in ("mlp", "cnn"):

@@ -11,7 +11,7 @@ import argparse
 import statistics
 import sys
 
-from bench_common import DEBIAN_PYTHON, ENGINE, ROOT, engine_events, machine_line, timed, write_section
+from bench_common import DEBIAN_PYTHON, ENGINE, ROOT, engine_events, machine_line, positive_int, timed, write_section
 
 TARGETS = {1000: 20.0, 10000: 100.0}  # required speed-up over the peer (issue #2)
 
@@ -31,8 +31,8 @@ def run_peer(experiments):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--experiments", type=int, nargs="+", default=[1000, 10000])
-    parser.add_argument("--repeats", type=int, default=3, help="engine repeats (the peer runs once: minutes)")
+    parser.add_argument("--experiments", type=positive_int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--repeats", type=positive_int, default=3, help="engine repeats (the peer runs once: minutes)")
     args = parser.parse_args()
 
     rows = []
