@@ -8,7 +8,7 @@ packages=(
   libtorch-dev libgloo-dev          # LibTorch 1.13 (CPU) with c10d + Gloo headers
   libopenblas0-openmp               # a real BLAS for LibTorch (the default reference BLAS is ~70x slower)
   nlohmann-json3-dev libcli11-dev zlib1g-dev
-  qt6-base-dev qt6-charts-dev libqt6svg6-dev
+  qt6-base-dev qt6-charts-dev qt6-svg-dev   # qt6-svg-dev: the real package behind the virtual libqt6svg6-dev
   dataset-fashion-mnist             # the real data, under /usr/share/datasets/fashion-mnist
   python3-torch                     # the Python DDP peer and torchrun (tests, bench, golden files)
   xvfb xauth                        # the window without a display (screenshots, headless runs)
