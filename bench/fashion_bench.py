@@ -51,9 +51,9 @@ def main():
                 engine.append(engine_rate(model, ranks))
                 peer.append(peer_rate(model, ranks))
             # Alternated: this machine's speed drifts by +-30 % over seconds (shared cores), so a
-            # single run says little. Each engine run is paired with the peer run right after it and the
-            # verdict is the median of the paired ratios; the fastest run of each (the least
-            # disturbed one, as timeit reasons) is shown beside the medians.
+            # single run says little. Each engine run is paired with the peer run right after
+            # it and the verdict is the median of the paired ratios; the fastest run of each
+            # (the least disturbed one, as timeit reasons) is shown beside the medians.
             ratio = statistics.median(e / p for e, p in zip(engine, peer))
             rows.append((model, ranks, statistics.median(engine), statistics.median(peer), max(engine), max(peer), ratio))
             print(f"{model} {ranks} rank(s): engine {[round(e) for e in engine]}, peer {[round(p) for p in peer]}, "
