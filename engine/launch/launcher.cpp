@@ -2,8 +2,8 @@
 
 #include "core/data_error.hpp"
 #include "core/events.hpp"
-#include "data/fashion_mnist_files.hpp"
 #include "core/exit_codes.hpp"
+#include "data/fashion_mnist_files.hpp"
 #include "run_directory.hpp"
 #include "worker.hpp"
 

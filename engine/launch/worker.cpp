@@ -9,6 +9,7 @@
 #include "core/event_flusher.hpp"
 #include "core/events.hpp"
 #include "core/exit_codes.hpp"
+#include "heap_policy.hpp"
 #include "train/trainer.hpp"
 #include "workloads/make_workload.hpp"
 
@@ -95,6 +96,7 @@ int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter&
     std::unique_ptr<Communicator> comm;
     // A peer's closed socket must surface as Gloo's error, not as a silent SIGPIPE death.
     ::signal(SIGPIPE, SIG_IGN);
+    keepFreedMemoryForReuse();
     try {
         if (identity.worldSize != config.worldSize)
             throw ConfigError("world_size", "world_size is " + std::to_string(config.worldSize) + " but the launcher started " +
