@@ -1,7 +1,8 @@
 #pragma once
 // A training step allocates and frees the same tensors every time. By default glibc hands
-// large freed blocks straight back to the kernel (anything over 128 KiB is mmapped, and a
-// freed heap top over 128 KiB is trimmed), so every step faulted the same pages in again:
+// freed memory back to the kernel (large blocks are mmapped and unmapped again, and free space
+// at the heap's top beyond an adaptive threshold is trimmed), so every step faulted the same
+// pages in again:
 // about 450 minor page faults per Fashion-MNIST MLP step, a fifth of the step's CPU time.
 // Keeping freed memory in the process makes steady-state steps fault-free; the price is that
 // a rank holds on to its peak heap until it exits.
