@@ -6,19 +6,15 @@
 #include "derived_panel.hpp"
 #include "engine_locator.hpp"
 #include "engine_query.hpp"
-#include "export_service.hpp"
-#include "image_export_dialog.hpp"
 #include "lesson_panel.hpp"
 #include "log_panel.hpp"
 #include "notice_bar.hpp"
 #include "parameter_panel.hpp"
-#include "preset_file.hpp"
 #include "preset_resolver.hpp"
 #include "run_data.hpp"
 #include "run_legend.hpp"
 #include "run_list_panel.hpp"
 #include "run_progress.hpp"
-#include "save_file.hpp"
 #include "sharding_view.hpp"
 
 #include <QAction>
@@ -26,13 +22,9 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDesktopServices>
-#include <QDir>
 #include <QDockWidget>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QGroupBox>
 #include <QHBoxLayout>
-#include <QInputDialog>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QMenuBar>
@@ -58,23 +50,6 @@ constexpr int kCloseStopTimeoutMs = 3000;   // closing the window waits this lon
 QIcon icon(const char* name)
 {
     return QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(name)));
-}
-
-// "toy · 8×16 · lr 0.001 sqrt": enough to tell runs apart in the list and in legends.
-QString runName(const QJsonObject& config)
-{
-    QString name = QStringLiteral("%1 · %2×%3 · lr %4")
-                       .arg(config.value(QStringLiteral("workload")).toString())
-                       .arg(config.value(QStringLiteral("world_size")).toInt())
-                       .arg(config.value(QStringLiteral("batch_size")).toInt())
-                       .arg(config.value(QStringLiteral("lr")).toDouble(), 0, 'g', 4);
-    const QString rule = config.value(QStringLiteral("lr_rule")).toString();
-    if (!rule.isEmpty() && rule != QLatin1String("none"))
-        name += QLatin1Char(' ') + rule;
-    const QString optimizer = config.value(QStringLiteral("optimizer")).toString();
-    if (!optimizer.isEmpty() && optimizer != QLatin1String("sgd"))
-        name += QLatin1Char(' ') + optimizer;
-    return name;
 }
 
 }  // namespace
@@ -512,7 +487,7 @@ void MainWindow::startRun()
         return;
     }
     const QJsonObject config = m_parameters->values();
-    const QString name = runName(config);
+    const QString name = defaultRunName(config);
     startSequence({{name, name, QString(), config}}, {});
 }
 
@@ -682,234 +657,6 @@ void MainWindow::showLesson(const QString& lessonId)
         dock->show();
         dock->raise();
     }
-}
-
-// ---------------------------------------------------------------------------------------
-// Presets and exports
-// ---------------------------------------------------------------------------------------
-
-QString MainWindow::lastDirectory() const
-{
-    return QSettings().value(QStringLiteral("export/lastDirectory"), QDir::homePath()).toString();
-}
-
-void MainWindow::rememberDirectory(const QString& path)
-{
-    const QFileInfo info(path);
-    QSettings().setValue(QStringLiteral("export/lastDirectory"), info.isDir() ? info.absoluteFilePath() : info.absolutePath());
-}
-
-void MainWindow::openPreset()
-{
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Preset"), lastDirectory(), tr("Presets (*.json);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    rememberDirectory(path);
-    const PresetReadResult preset = readPresetFile(path);
-    if (!preset.error.isEmpty()) {
-        m_notice->showNotice(NoticeBar::Kind::Error, tr("Cannot open the preset"), preset.error);
-        return;
-    }
-    const QStringList unknown = m_parameters->setValues(preset.config);
-    if (!unknown.isEmpty()) {
-        m_notice->showNotice(NoticeBar::Kind::Warning, tr("The preset has keys the engine does not know"),
-                             tr("Ignored: %1. Everything else was loaded.").arg(unknown.join(QStringLiteral(", "))));
-    } else {
-        m_notice->dismiss();
-    }
-    m_log->appendMessage(tr("Loaded the preset %1").arg(path));
-}
-
-void MainWindow::savePreset()
-{
-    if (!m_parameters->isValid()) {
-        m_notice->showNotice(NoticeBar::Kind::Warning, tr("Fix the marked settings before saving them as a preset"),
-                             tr("A preset must be something the engine accepts."));
-        return;
-    }
-    const QString suggested = QDir(lastDirectory()).filePath(ExportService::fileNameFor(runName(m_parameters->values())) + QStringLiteral(".json"));
-    QString path = QFileDialog::getSaveFileName(this, tr("Save Settings as Preset"), suggested, tr("Presets (*.json)"));
-    if (path.isEmpty())
-        return;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += QStringLiteral(".json");
-    rememberDirectory(path);
-    QString error;
-    if (!writeFileAtomically(path, presetFileContents(m_parameters->values()), &error)) {
-        m_notice->showNotice(NoticeBar::Kind::Error, tr("Cannot save the preset"), error);
-        return;
-    }
-    m_log->appendMessage(tr("Saved the preset %1 (run it with: ddplab-engine run --config %1)").arg(path));
-}
-
-void MainWindow::exportChart(ChartPanel* chart)
-{
-    const QString suggested = QDir(lastDirectory()).filePath(chart->definition().id + QStringLiteral(".png"));
-    ImageExportDialog dialog(ImageExportDialog::Target::File, suggested, ExportService::kDefaultImageSize, this);
-    if (dialog.exec() != QDialog::Accepted || dialog.path().isEmpty())
-        return;
-    rememberDirectory(dialog.path());
-    QString error;
-    const bool svg = dialog.path().endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive);
-    const bool written = svg ? ExportService::exportChartSvg(*chart, dialog.path(), dialog.imageSize(), &error)
-                             : ExportService::exportChartPng(*chart, dialog.path(), dialog.imageSize(), &error);
-    if (written)
-        m_log->appendMessage(tr("Exported %1").arg(dialog.path()));
-    else
-        m_notice->showNotice(NoticeBar::Kind::Error, tr("Export failed"), error);
-}
-
-bool MainWindow::exportEverything(const QString& directory, QSize imageSize, QString* error)
-{
-    QList<QSharedPointer<RunData>> runs;
-    for (const DisplayedRun& run : m_model.runs())
-        runs.append(run.data);
-    m_charts->redrawAllNow();
-    const QStringList written = ExportService::exportAll(m_charts->panels(), runs, directory, imageSize, error);
-    return error->isEmpty() && !written.isEmpty();
-}
-
-void MainWindow::exportEverythingInteractively()
-{
-    if (m_charts->panels().isEmpty()) {
-        m_notice->showNotice(NoticeBar::Kind::Information, tr("Nothing to export yet"),
-                             tr("Run something, or tick past runs in the Runs list, then export."));
-        return;
-    }
-    ImageExportDialog dialog(ImageExportDialog::Target::Folder, lastDirectory(), ExportService::kDefaultImageSize, this);
-    if (dialog.exec() != QDialog::Accepted || dialog.path().isEmpty())
-        return;
-    rememberDirectory(dialog.path());
-    QString error;
-    if (exportEverything(dialog.path(), dialog.imageSize(), &error))
-        m_log->appendMessage(tr("Exported every chart (PNG and SVG) and the runs' CSVs to %1").arg(dialog.path()));
-    else
-        m_notice->showNotice(NoticeBar::Kind::Error, tr("Export failed"), error);
-}
-
-QSharedPointer<RunData> MainWindow::displayedRun(const QString& runId) const
-{
-    for (const DisplayedRun& run : m_model.runs()) {
-        if (run.data->id() == runId)
-            return run.data;
-    }
-    return nullptr;
-}
-
-QSharedPointer<RunData> MainWindow::runData(const RunRecord& run) const
-{
-    // A run on the charts may be newer than its files (still streaming): take that one.
-    const QSharedPointer<RunData> shown = displayedRun(run.id);
-    return shown ? shown : m_store.loadRun(run);
-}
-
-void MainWindow::exportRunCsv(const RunRecord& run)
-{
-    const QSharedPointer<RunData> data = runData(run);
-    const QString suggested = QDir(lastDirectory()).filePath(ExportService::fileNameFor(run.name) + QStringLiteral(".csv"));
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Run Metrics"), suggested, tr("CSV (*.csv)"));
-    if (path.isEmpty())
-        return;
-    rememberDirectory(path);
-    QString error;
-    if (ExportService::exportRunCsv(*data, path, &error))
-        m_log->appendMessage(tr("Exported %1 steps of \"%2\" to %3").arg(data->stepCount()).arg(run.name, path));
-    else
-        m_notice->showNotice(NoticeBar::Kind::Error, tr("Export failed"), error);
-}
-
-void MainWindow::exportRunPreset(const RunRecord& run)
-{
-    const QSharedPointer<RunData> data = runData(run);
-    const QString suggested = QDir(lastDirectory()).filePath(ExportService::fileNameFor(run.name) + QStringLiteral(".json"));
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Run Config as Preset"), suggested, tr("Presets (*.json)"));
-    if (path.isEmpty())
-        return;
-    rememberDirectory(path);
-    QString error;
-    if (ExportService::exportRunPreset(*data, path, &error))
-        m_log->appendMessage(tr("Saved the config of \"%1\" as the preset %2").arg(run.name, path));
-    else
-        m_notice->showNotice(NoticeBar::Kind::Error, tr("Export failed"), error);
-}
-
-// ---------------------------------------------------------------------------------------
-// Stored runs
-// ---------------------------------------------------------------------------------------
-
-void MainWindow::reloadRunList()
-{
-    m_runList->setRuns(m_store.listRuns());
-    for (const DisplayedRun& run : m_model.runs()) {
-        m_runList->setShown(run.data->id(), true);
-        m_runList->setRunColor(run.data->id(), run.color);
-    }
-}
-
-void MainWindow::setRunShown(const RunRecord& run, bool shown)
-{
-    if (!shown) {
-        m_model.removeRun(run.id);
-        m_runList->setRunColor(run.id, QColor());
-        return;
-    }
-    const QSharedPointer<RunData> live = m_sequence->currentRun();
-    m_model.addRun(live && live->id() == run.id ? live : m_store.loadRun(run));
-}
-
-void MainWindow::loadRunSettings(const RunRecord& run)
-{
-    const QSharedPointer<RunData> data = runData(run);
-    const QJsonObject preset = presetFromConfig(data->effectiveConfig());
-    if (preset.isEmpty()) {
-        m_notice->showNotice(NoticeBar::Kind::Warning, tr("\"%1\" has no stored settings").arg(run.name));
-        return;
-    }
-    m_parameters->setValues(preset);
-    m_log->appendMessage(tr("Loaded the settings of \"%1\"").arg(run.name));
-}
-
-void MainWindow::renameRun(const RunRecord& run)
-{
-    bool accepted = false;
-    const QString name = QInputDialog::getText(this, tr("Rename Run"), tr("Name:"), QLineEdit::Normal, run.name, &accepted);
-    if (!accepted)
-        return;
-    RunRecord renamed = run;
-    QString error;
-    if (!m_store.renameRun(renamed, name, &error)) {
-        m_notice->showNotice(NoticeBar::Kind::Error, tr("Cannot rename the run"), error);
-        return;
-    }
-    if (const QSharedPointer<RunData> data = displayedRun(run.id)) {
-        data->record().name = renamed.name;
-        data->record().label = renamed.label;
-        m_model.addRun(data);  // legends follow the new name
-    }
-    m_runList->updateRun(renamed);
-}
-
-void MainWindow::deleteRuns(const QList<RunRecord>& runs)
-{
-    const QSharedPointer<RunData> live = m_sequence->currentRun();
-    QList<RunRecord> deletable;
-    for (const RunRecord& run : runs) {
-        if (!(isRunning() && live && live->id() == run.id))
-            deletable.append(run);
-    }
-    if (deletable.isEmpty())
-        return;
-    const QString question = deletable.size() == 1 ? tr("Delete the run \"%1\"? Its folder and events are removed.").arg(deletable.first().name)
-                                                   : tr("Delete %1 runs? Their folders and events are removed.").arg(deletable.size());
-    if (QMessageBox::question(this, tr("Delete Runs"), question) != QMessageBox::Yes)
-        return;
-    for (const RunRecord& run : deletable) {
-        m_model.removeRun(run.id);
-        QString error;
-        if (!m_store.removeRun(run, &error))
-            m_log->appendMessage(error, true);
-    }
-    reloadRunList();
 }
 
 // ---------------------------------------------------------------------------------------

@@ -3,6 +3,8 @@
 // live charts in the middle (with the sharding view and the comparison table as pages), the
 // lesson and the stored runs on the right, the engine's log below, progress and status at
 // the bottom. It starts runs through a RunSequence and never links the engine itself.
+// Implemented by topic: main_window.cpp (building the window, running, status),
+// main_window_files.cpp (presets and exports), main_window_runs.cpp (the stored runs).
 
 #include "device_inventory.hpp"
 #include "launch_options.hpp"
@@ -97,11 +99,19 @@ private:
     void updateActions();
     void updateStatus();
     void showLesson(const QString& lessonId);
+    void setTheme(ThemeChoice choice);
+    void showAbout();
+    void showShortcuts();
 
+    // main_window_files.cpp
     void openPreset();
     void savePreset();
     void exportChart(ChartPanel* chart);
     void exportEverythingInteractively();
+    QString lastDirectory() const;
+    void rememberDirectory(const QString& path);
+
+    // main_window_runs.cpp
     void exportRunCsv(const RunRecord& run);
     void exportRunPreset(const RunRecord& run);
     void loadRunSettings(const RunRecord& run);
@@ -109,13 +119,8 @@ private:
     void deleteRuns(const QList<RunRecord>& runs);
     void setRunShown(const RunRecord& run, bool shown);
     void reloadRunList();
-    void setTheme(ThemeChoice choice);
-    void showAbout();
-    void showShortcuts();
     QSharedPointer<RunData> displayedRun(const QString& runId) const;
     QSharedPointer<RunData> runData(const RunRecord& run) const;  // displayed, else loaded from disk
-    QString lastDirectory() const;
-    void rememberDirectory(const QString& path);
 
     QString m_enginePath;
     LessonLibrary m_lessons;

@@ -70,4 +70,20 @@ RunRecord RunRecord::fromMetaJson(const QJsonObject& meta, const QString& direct
     return record;
 }
 
+QString defaultRunName(const QJsonObject& config)
+{
+    QString name = QStringLiteral("%1 · %2×%3 · lr %4")
+                       .arg(config.value(QStringLiteral("workload")).toString())
+                       .arg(config.value(QStringLiteral("world_size")).toInt())
+                       .arg(config.value(QStringLiteral("batch_size")).toInt())
+                       .arg(config.value(QStringLiteral("lr")).toDouble(), 0, 'g', 4);
+    const QString rule = config.value(QStringLiteral("lr_rule")).toString();
+    if (!rule.isEmpty() && rule != QLatin1String("none"))
+        name += QLatin1Char(' ') + rule;
+    const QString optimizer = config.value(QStringLiteral("optimizer")).toString();
+    if (!optimizer.isEmpty() && optimizer != QLatin1String("sgd"))
+        name += QLatin1Char(' ') + optimizer;
+    return name;
+}
+
 }  // namespace ddplab::ui

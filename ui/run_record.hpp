@@ -17,6 +17,10 @@ enum class RunStatus {
 
 QString statusText(RunStatus status);
 
+// "toy · 8×16 · lr 0.001 sqrt": a new run's name, enough to tell runs apart in the list and in
+// legends. `config` is the engine's resolved configuration (or the window's settings).
+QString defaultRunName(const QJsonObject& config);
+
 struct RunRecord {
     QString id;         // the run directory's name
     QString directory;  // absolute path

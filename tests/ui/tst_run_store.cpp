@@ -1,5 +1,5 @@
 // Run directories: written so a crash loses at most the last line, listed newest first,
-// renamed and deleted safely, and read back into the same series.
+// renamed and deleted safely, and read back into the same series; a new run's default name.
 
 #include "preset_file.hpp"
 #include "run_data.hpp"
@@ -89,6 +89,18 @@ private slots:
         QCOMPARE(runs.at(1).name, QStringLiteral("old"));
         QCOMPARE(runs.at(1).status, RunStatus::Finished);
         QCOMPARE(runs.at(1).exitCode, 0);
+    }
+
+    void defaultNameTellsRunsApart()
+    {
+        QJsonObject config{{QStringLiteral("workload"), QStringLiteral("toy")}, {QStringLiteral("world_size"), 8},
+                           {QStringLiteral("batch_size"), 16}, {QStringLiteral("lr"), 0.0028284271},
+                           {QStringLiteral("lr_rule"), QStringLiteral("sqrt")}, {QStringLiteral("optimizer"), QStringLiteral("sgd")}};
+        QCOMPARE(defaultRunName(config), QStringLiteral("toy · 8×16 · lr 0.002828 sqrt"));
+        // The defaults (no rule, plain SGD) are left out; anything else is named.
+        config[QStringLiteral("lr_rule")] = QStringLiteral("none");
+        config[QStringLiteral("optimizer")] = QStringLiteral("novograd");
+        QCOMPARE(defaultRunName(config), QStringLiteral("toy · 8×16 · lr 0.002828 novograd"));
     }
 
     void renameIsPersisted()

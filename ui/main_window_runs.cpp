@@ -1,0 +1,142 @@
+// MainWindow, continued: the stored runs of the Runs list (show, rename, delete, load their
+// settings, export their metrics or config) and finding a run's data.
+
+#include "main_window.hpp"
+
+#include "export_service.hpp"
+#include "log_panel.hpp"
+#include "notice_bar.hpp"
+#include "parameter_panel.hpp"
+#include "preset_file.hpp"
+#include "run_data.hpp"
+#include "run_list_panel.hpp"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QInputDialog>
+#include <QMessageBox>
+
+namespace ddplab::ui {
+
+void MainWindow::reloadRunList()
+{
+    m_runList->setRuns(m_store.listRuns());
+    for (const DisplayedRun& run : m_model.runs()) {
+        m_runList->setShown(run.data->id(), true);
+        m_runList->setRunColor(run.data->id(), run.color);
+    }
+}
+
+void MainWindow::setRunShown(const RunRecord& run, bool shown)
+{
+    if (!shown) {
+        m_model.removeRun(run.id);
+        m_runList->setRunColor(run.id, QColor());
+        return;
+    }
+    const QSharedPointer<RunData> live = m_sequence->currentRun();
+    m_model.addRun(live && live->id() == run.id ? live : m_store.loadRun(run));
+}
+
+void MainWindow::loadRunSettings(const RunRecord& run)
+{
+    const QSharedPointer<RunData> data = runData(run);
+    const QJsonObject preset = presetFromConfig(data->effectiveConfig());
+    if (preset.isEmpty()) {
+        m_notice->showNotice(NoticeBar::Kind::Warning, tr("\"%1\" has no stored settings").arg(run.name));
+        return;
+    }
+    m_parameters->setValues(preset);
+    m_log->appendMessage(tr("Loaded the settings of \"%1\"").arg(run.name));
+}
+
+void MainWindow::renameRun(const RunRecord& run)
+{
+    bool accepted = false;
+    const QString name = QInputDialog::getText(this, tr("Rename Run"), tr("Name:"), QLineEdit::Normal, run.name, &accepted);
+    if (!accepted)
+        return;
+    RunRecord renamed = run;
+    QString error;
+    if (!m_store.renameRun(renamed, name, &error)) {
+        m_notice->showNotice(NoticeBar::Kind::Error, tr("Cannot rename the run"), error);
+        return;
+    }
+    if (const QSharedPointer<RunData> data = displayedRun(run.id)) {
+        data->record().name = renamed.name;
+        data->record().label = renamed.label;
+        m_model.addRun(data);  // legends follow the new name
+    }
+    m_runList->updateRun(renamed);
+}
+
+void MainWindow::deleteRuns(const QList<RunRecord>& runs)
+{
+    const QSharedPointer<RunData> live = m_sequence->currentRun();
+    QList<RunRecord> deletable;
+    for (const RunRecord& run : runs) {
+        if (!(isRunning() && live && live->id() == run.id))
+            deletable.append(run);
+    }
+    if (deletable.isEmpty())
+        return;
+    const QString question = deletable.size() == 1 ? tr("Delete the run \"%1\"? Its folder and events are removed.").arg(deletable.first().name)
+                                                   : tr("Delete %1 runs? Their folders and events are removed.").arg(deletable.size());
+    if (QMessageBox::question(this, tr("Delete Runs"), question) != QMessageBox::Yes)
+        return;
+    for (const RunRecord& run : deletable) {
+        m_model.removeRun(run.id);
+        QString error;
+        if (!m_store.removeRun(run, &error))
+            m_log->appendMessage(error, true);
+    }
+    reloadRunList();
+}
+
+QSharedPointer<RunData> MainWindow::displayedRun(const QString& runId) const
+{
+    for (const DisplayedRun& run : m_model.runs()) {
+        if (run.data->id() == runId)
+            return run.data;
+    }
+    return nullptr;
+}
+
+QSharedPointer<RunData> MainWindow::runData(const RunRecord& run) const
+{
+    // A run on the charts may be newer than its files (still streaming): take that one.
+    const QSharedPointer<RunData> shown = displayedRun(run.id);
+    return shown ? shown : m_store.loadRun(run);
+}
+
+void MainWindow::exportRunCsv(const RunRecord& run)
+{
+    const QSharedPointer<RunData> data = runData(run);
+    const QString suggested = QDir(lastDirectory()).filePath(ExportService::fileNameFor(run.name) + QStringLiteral(".csv"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Run Metrics"), suggested, tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    rememberDirectory(path);
+    QString error;
+    if (ExportService::exportRunCsv(*data, path, &error))
+        m_log->appendMessage(tr("Exported %1 steps of \"%2\" to %3").arg(data->stepCount()).arg(run.name, path));
+    else
+        m_notice->showNotice(NoticeBar::Kind::Error, tr("Export failed"), error);
+}
+
+void MainWindow::exportRunPreset(const RunRecord& run)
+{
+    const QSharedPointer<RunData> data = runData(run);
+    const QString suggested = QDir(lastDirectory()).filePath(ExportService::fileNameFor(run.name) + QStringLiteral(".json"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Run Config as Preset"), suggested, tr("Presets (*.json)"));
+    if (path.isEmpty())
+        return;
+    rememberDirectory(path);
+    QString error;
+    if (ExportService::exportRunPreset(*data, path, &error))
+        m_log->appendMessage(tr("Saved the config of \"%1\" as the preset %2").arg(run.name, path));
+    else
+        m_notice->showNotice(NoticeBar::Kind::Error, tr("Export failed"), error);
+}
+
+}  // namespace ddplab::ui
