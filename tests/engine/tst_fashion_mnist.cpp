@@ -205,8 +205,7 @@ void FashionMnistTest::steadyStepsReuseMemory()
     QVERIFY(shortRun > 0 && longRun > 0);
     // glibc's default thresholds cost about 450 faults per step here (see heap_policy.hpp);
     // reused memory costs none. What remains is noise: the one-off faults of growing the heap
-    // vary by a few thousand between runs, with how many transparent huge pages the kernel hands
-    // out, which is under 10 per step over these 400 steps.
+    // vary by a few thousand between runs, which is under 10 per step over these 400 steps.
     const double faultsPerStep = double(longRun - shortRun) / 400.0;
     QVERIFY2(faultsPerStep < 40.0, qPrintable(QStringLiteral("%1 page faults per step").arg(faultsPerStep)));
 }
