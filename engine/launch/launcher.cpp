@@ -76,6 +76,7 @@ struct Rank {
     int status = 0;         // waitpid status
     std::string error;      // message of the worker's own error event
     int reportedCode = 0;   // exit code the worker reported in it
+    std::string reportedKey;  // the config key it named, if any
     int64_t errorTime = 0;  // when it reported it (steady clock, comparable across processes)
     bool stoppedByUs = false;  // the launcher sent it SIGTERM/SIGKILL
     int exitOrder = 0;         // 1 for the first rank reaped, 2 for the next, ...
@@ -333,6 +334,7 @@ private:
             if (!error.is_discarded()) {
                 r.error = error.value("message", std::string());
                 r.reportedCode = error.value("exit_code", 0);
+                r.reportedKey = error.value("key", std::string());
                 r.errorTime = error.value("monotonic_ns", int64_t(0));
             }
             return;
@@ -406,7 +408,8 @@ private:
         if (ranks > 1)
             message += "; the run was stopped and all " + all + " ended";
         std::cerr << "ddplab-engine: " << message << std::endl;
-        m_events.emit(errorEvent(message, culprit.rank, "", code));
+        // The key a rank named (device cuda without CUDA, say) still points the window at the field.
+        m_events.emit(errorEvent(message, culprit.rank, culprit.reportedKey, code));
         return code;
     }
 

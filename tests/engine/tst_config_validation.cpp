@@ -45,6 +45,7 @@ private slots:
     void cliRejectsMalformedConfigFile();
     void cliRejectsUnreadableConfigFile();
     void cliReportsInvalidFlagValueAsEvent();
+    void rankCheckedSettingKeepsItsKey();
     void cliFlagsOverrideConfigFile();
     void shippedPresetsAndLessonsAreValid();
 };
@@ -221,6 +222,26 @@ void ConfigValidationTest::cliReportsInvalidFlagValueAsEvent()
     QCOMPARE(error.value(QStringLiteral("key")).toString(), QStringLiteral("world_size"));
     QCOMPARE(error.value(QStringLiteral("exit_code")).toInt(), int(kExitInvalidInput));
     QVERIFY(result.ofType(QStringLiteral("config")).isEmpty());
+}
+
+// device cuda can only be checked inside a rank: asking LibTorch about CUDA before the fork
+// would start CUDA in the launcher, which its forked ranks could not use. The launcher's
+// final error must still name the key, as a check before the fork would.
+void ConfigValidationTest::rankCheckedSettingKeepsItsKey()
+{
+    QProcess devices;
+    devices.start(ddplab::test::enginePath(), {QStringLiteral("devices")});
+    QVERIFY(devices.waitForFinished(60000));
+    if (QJsonDocument::fromJson(devices.readAllStandardOutput()).object().value(QStringLiteral("torch_cuda")).toBool())
+        QSKIP("this engine's LibTorch has CUDA: device cuda is valid here");
+    const auto result = runEngine({QStringLiteral("run"), QStringLiteral("--device"), QStringLiteral("cuda"),
+                                   QStringLiteral("--world-size"), QStringLiteral("2")});
+    QCOMPARE(result.exitCode, int(kExitInvalidInput));
+    const QJsonObject error = result.last(QStringLiteral("error"));
+    QCOMPARE(error.value(QStringLiteral("key")).toString(), QStringLiteral("device"));
+    QCOMPARE(error.value(QStringLiteral("exit_code")).toInt(), int(kExitInvalidInput));
+    QVERIFY2(error.value(QStringLiteral("message")).toString().contains(QStringLiteral("use device cpu")),
+             qPrintable(result.summaryText()));
 }
 
 void ConfigValidationTest::cliFlagsOverrideConfigFile()
