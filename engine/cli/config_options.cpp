@@ -8,13 +8,25 @@
 #include <CLI/CLI.hpp>
 
 namespace ddplab {
+namespace {
+
+// "; default 16" for --help. Keys whose default is derived (null) say how in their help.
+std::string defaultText(const Json& value)
+{
+    if (value.is_null())
+        return "";
+    return "; default " + (value.is_string() ? value.get<std::string>() : value.dump());
+}
+
+}  // namespace
 
 ConfigOptions::ConfigOptions(CLI::App& command) : m_command(command)
 {
     command.add_option("--config", m_configFile, "JSON file with the same keys in snake_case (a preset); flags override it")
         ->type_name("FILE");
+    const Config defaults;
     for (const ConfigKey& key : configKeys()) {
-        const std::string help = key.help + " [" + key.allowed + "]";
+        const std::string help = key.help + " [" + key.allowed + defaultText(key.read(defaults)) + "]";
         CLI::Option* option = nullptr;
         if (key.type == KeyType::Boolean) {
             option = command.add_flag(key.flag() + ",!--no-" + key.flag().substr(2), m_flags[key.name], help);

@@ -25,6 +25,7 @@
 #include <cstring>
 #include <iostream>
 #include <unistd.h>
+#include <utility>
 
 namespace ddplab {
 namespace {
@@ -180,6 +181,15 @@ int main(int argc, char** argv)
         }
         if (argc == 1) {
             std::cerr << app.help() << std::endl;
+            return kExitInvalidInput;
+        }
+        if (!command.empty() && command[0] != '-') {
+            // CLI11 takes an unknown word for a stray argument and asks for a subcommand.
+            std::string known;
+            for (const CLI::App* sub : std::as_const(app).get_subcommands([](const CLI::App*) { return true; }))
+                known += (known.empty() ? "" : ", ") + sub->get_name();
+            std::cerr << "ddplab-engine: error: unknown subcommand \"" << command << "\"; use one of " << known
+                      << " (see 'ddplab-engine --help')" << std::endl;
             return kExitInvalidInput;
         }
         std::cerr << "ddplab-engine: error: " << message << "\n(see 'ddplab-engine " << command << " --help')" << std::endl;

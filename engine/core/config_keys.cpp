@@ -430,6 +430,11 @@ std::string suggestKey(std::string_view unknown)
 void assignFromText(Config& config, const ConfigKey& key, std::string_view text)
 {
     const std::string raw(text);
+    // As null in a config file: back to the derived default (a preset's value can be undone).
+    if (key.optional && raw == "null") {
+        key.assign(config, Json(nullptr));
+        return;
+    }
     switch (key.type) {
     case KeyType::Integer: {
         int64_t value = 0;

@@ -28,7 +28,8 @@ ConfigProblems findProblems(const Config& c)
 
     if (planShards(c).samplesPerRank == 0)
         problem(c.workload == WorkloadKind::FashionMnist ? "train_subset" : "num_examples",
-                "drop_last with " + std::to_string(datasetSize(c)) + " examples over " + std::to_string(c.worldSize) +
+                "drop_last with " + std::to_string(datasetSize(c)) + (datasetSize(c) == 1 ? " example" : " examples") +
+                    " over " + std::to_string(c.worldSize) +
                     " ranks leaves no sample for any rank; use more examples, fewer ranks or no drop_last");
 
     if (c.backend == BackendKind::Nccl && c.device != DeviceKind::Cuda)

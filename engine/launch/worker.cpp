@@ -100,7 +100,8 @@ int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter&
     try {
         if (identity.worldSize != config.worldSize)
             throw ConfigError("world_size", "world_size is " + std::to_string(config.worldSize) + " but the launcher started " +
-                                                std::to_string(identity.worldSize) + " ranks; pass --world-size " +
+                                                std::to_string(identity.worldSize) + (identity.worldSize == 1 ? " rank" : " ranks") +
+                                                "; pass --world-size " +
                                                 std::to_string(identity.worldSize));
         const int threads = threadsPerRank(config, identity);
         at::set_num_threads(threads);

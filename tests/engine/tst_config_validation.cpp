@@ -47,6 +47,7 @@ private slots:
     void cliReportsInvalidFlagValueAsEvent();
     void rankCheckedSettingKeepsItsKey();
     void cliFlagsOverrideConfigFile();
+    void cliNullRestoresDerivedDefault();
     void shippedPresetsAndLessonsAreValid();
 };
 
@@ -299,6 +300,27 @@ void ConfigValidationTest::shippedPresetsAndLessonsAreValid()
             QVERIFY2(presetFiles.contains(preset), qPrintable(name + QStringLiteral(": no preset ") + preset));
         }
     }
+}
+
+void ConfigValidationTest::cliNullRestoresDerivedDefault()
+{
+    // A preset's base_batch_size is undone from the command line, as null would in the file.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("preset.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"base_batch_size": 64, "batch_size": 16})");
+    file.close();
+    for (const auto& [flagValue, expected] : {std::pair{QStringLiteral("null"), 16}, std::pair{QStringLiteral("32"), 32}}) {
+        const auto result = runEngine({QStringLiteral("run"), QStringLiteral("--config"), path, QStringLiteral("--max-steps"),
+                                       QStringLiteral("1"), QStringLiteral("--base-batch-size"), flagValue});
+        QVERIFY2(result.exitCode == 0, qPrintable(result.summaryText()));
+        QCOMPARE(result.first(QStringLiteral("config")).value(QStringLiteral("base_batch_size")).toInt(), expected);
+    }
+    // Only keys that may be null take it.
+    const auto refused = runEngine({QStringLiteral("run"), QStringLiteral("--batch-size"), QStringLiteral("null")});
+    QCOMPARE(refused.exitCode, int(kExitInvalidInput));
+    QCOMPARE(refused.last(QStringLiteral("error")).value(QStringLiteral("key")).toString(), QStringLiteral("batch_size"));
 }
 
 QTEST_GUILESS_MAIN(ConfigValidationTest)

@@ -63,7 +63,10 @@ void EngineCliTest::helpListsSubcommandsAndExitCodes()
     QVERIFY(process.waitForFinished(60000));
     const QString runHelp = QString::fromUtf8(process.readAllStandardOutput());
     QVERIFY(runHelp.contains(QStringLiteral("--lr-rule")) && runHelp.contains(QStringLiteral("--no-shuffle")));
-    QVERIFY(runHelp.contains(QStringLiteral("one of none, linear, sqrt, power")));
+    QVERIFY(runHelp.contains(QStringLiteral("one of none, linear, sqrt, power; default none")));
+    // Switches state their default, which CLI11's "{false}" (the value of --no-...) does not.
+    QVERIFY(runHelp.contains(QStringLiteral("[true or false; default true]")));
+    QVERIFY(runHelp.contains(QStringLiteral("[an integer from 1 to 1000000; default 128]")));
 }
 
 void EngineCliTest::devicesReportsBackends()
@@ -107,7 +110,8 @@ void EngineCliTest::noSubcommandIsAnError()
     QVERIFY(bare.stderrText.contains("Subcommands"));
     const auto unknown = runEngine({QStringLiteral("train")});
     QCOMPARE(unknown.exitCode, int(ddplab::kExitInvalidInput));
-    QVERIFY2(unknown.stderrText.contains("train"), unknown.stderrText.constData());
+    QVERIFY2(unknown.stderrText.contains("unknown subcommand \"train\"; use one of run, worker, devices, keys, shard"),
+             unknown.stderrText.constData());
 }
 
 QTEST_GUILESS_MAIN(EngineCliTest)
