@@ -183,11 +183,14 @@ int main(int argc, char** argv)
             std::cerr << app.help() << std::endl;
             return kExitInvalidInput;
         }
-        if (!command.empty() && command[0] != '-') {
-            // CLI11 takes an unknown word for a stray argument and asks for a subcommand.
-            std::string known;
-            for (const CLI::App* sub : std::as_const(app).get_subcommands([](const CLI::App*) { return true; }))
-                known += (known.empty() ? "" : ", ") + sub->get_name();
+        // CLI11 takes an unknown word for a stray argument and asks for a subcommand.
+        std::string known;
+        bool isKnown = false;
+        for (const CLI::App* sub : std::as_const(app).get_subcommands([](const CLI::App*) { return true; })) {
+            known += (known.empty() ? "" : ", ") + sub->get_name();
+            isKnown = isKnown || sub->get_name() == command;
+        }
+        if (!isKnown && !command.empty() && command[0] != '-') {
             std::cerr << "ddplab-engine: error: unknown subcommand \"" << command << "\"; use one of " << known
                       << " (see 'ddplab-engine --help')" << std::endl;
             return kExitInvalidInput;
