@@ -110,6 +110,9 @@ private:
     void exportEverythingInteractively();
     QString lastDirectory() const;
     void rememberDirectory(const QString& path);
+    // A save dialog in the last folder used, suggesting `name` + `suffix` as the file; the
+    // folder chosen is remembered. Empty when cancelled.
+    QString askSavePath(const QString& title, const QString& name, const QString& suffix, const QString& filter);
 
     // main_window_runs.cpp
     void exportRunCsv(const RunRecord& run);

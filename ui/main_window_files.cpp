@@ -32,6 +32,15 @@ void MainWindow::rememberDirectory(const QString& path)
     QSettings().setValue(QStringLiteral("export/lastDirectory"), info.isDir() ? info.absoluteFilePath() : info.absolutePath());
 }
 
+QString MainWindow::askSavePath(const QString& title, const QString& name, const QString& suffix, const QString& filter)
+{
+    const QString suggested = QDir(lastDirectory()).filePath(ExportService::fileNameFor(name) + suffix);
+    const QString path = QFileDialog::getSaveFileName(this, title, suggested, filter);
+    if (!path.isEmpty())
+        rememberDirectory(path);
+    return path;
+}
+
 void MainWindow::openPreset()
 {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Preset"), lastDirectory(), tr("Presets (*.json);;All files (*)"));
@@ -60,13 +69,12 @@ void MainWindow::savePreset()
                              tr("A preset must be something the engine accepts."));
         return;
     }
-    const QString suggested = QDir(lastDirectory()).filePath(ExportService::fileNameFor(defaultRunName(m_parameters->values())) + QStringLiteral(".json"));
-    QString path = QFileDialog::getSaveFileName(this, tr("Save Settings as Preset"), suggested, tr("Presets (*.json)"));
+    QString path = askSavePath(tr("Save Settings as Preset"), defaultRunName(m_parameters->values()),
+                               QStringLiteral(".json"), tr("Presets (*.json)"));
     if (path.isEmpty())
         return;
     if (QFileInfo(path).suffix().isEmpty())
         path += QStringLiteral(".json");
-    rememberDirectory(path);
     QString error;
     if (!writeFileAtomically(path, presetFileContents(m_parameters->values()), &error)) {
         m_notice->showNotice(NoticeBar::Kind::Error, tr("Cannot save the preset"), error);

@@ -11,8 +11,6 @@
 #include "run_data.hpp"
 #include "run_list_panel.hpp"
 
-#include <QDir>
-#include <QFileDialog>
 #include <QInputDialog>
 #include <QMessageBox>
 
@@ -112,11 +110,9 @@ QSharedPointer<RunData> MainWindow::runData(const RunRecord& run) const
 void MainWindow::exportRunCsv(const RunRecord& run)
 {
     const QSharedPointer<RunData> data = runData(run);
-    const QString suggested = QDir(lastDirectory()).filePath(ExportService::fileNameFor(run.name) + QStringLiteral(".csv"));
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Run Metrics"), suggested, tr("CSV (*.csv)"));
+    const QString path = askSavePath(tr("Export Run Metrics"), run.name, QStringLiteral(".csv"), tr("CSV (*.csv)"));
     if (path.isEmpty())
         return;
-    rememberDirectory(path);
     QString error;
     if (ExportService::exportRunCsv(*data, path, &error))
         m_log->appendMessage(tr("Exported %1 steps of \"%2\" to %3").arg(data->stepCount()).arg(run.name, path));
@@ -127,11 +123,9 @@ void MainWindow::exportRunCsv(const RunRecord& run)
 void MainWindow::exportRunPreset(const RunRecord& run)
 {
     const QSharedPointer<RunData> data = runData(run);
-    const QString suggested = QDir(lastDirectory()).filePath(ExportService::fileNameFor(run.name) + QStringLiteral(".json"));
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Run Config as Preset"), suggested, tr("Presets (*.json)"));
+    const QString path = askSavePath(tr("Export Run Config as Preset"), run.name, QStringLiteral(".json"), tr("Presets (*.json)"));
     if (path.isEmpty())
         return;
-    rememberDirectory(path);
     QString error;
     if (ExportService::exportRunPreset(*data, path, &error))
         m_log->appendMessage(tr("Saved the config of \"%1\" as the preset %2").arg(run.name, path));

@@ -1,14 +1,15 @@
 #include "backend_choice.hpp"
 
 #include "config_error.hpp"
+#include "wording.hpp"
 
 namespace ddplab {
 
 BackendChoice chooseBackend(const Config& config, int localWorldSize, int visibleGpus, bool torchHasCuda,
                             bool ncclAvailable)
 {
-    const std::string ranks = std::to_string(localWorldSize) + (localWorldSize == 1 ? " rank" : " ranks");
-    const std::string gpus = std::to_string(visibleGpus) + (visibleGpus == 1 ? " GPU" : " GPUs");
+    const std::string ranks = countOf(localWorldSize, "rank");
+    const std::string gpus = countOf(visibleGpus, "GPU");
 
     if (config.device == DeviceKind::Cpu)
         return {BackendKind::Gloo, "CPU ranks: ranks run as CPU processes and communicate over Gloo"};

@@ -1,6 +1,7 @@
 #include "config_validate.hpp"
 
 #include "derived.hpp"
+#include "wording.hpp"
 
 #include <cmath>
 #include <string>
@@ -28,9 +29,8 @@ ConfigProblems findProblems(const Config& c)
 
     if (planShards(c).samplesPerRank == 0)
         problem(c.workload == WorkloadKind::FashionMnist ? "train_subset" : "num_examples",
-                "drop_last with " + std::to_string(datasetSize(c)) + (datasetSize(c) == 1 ? " example" : " examples") +
-                    " over " + std::to_string(c.worldSize) +
-                    " ranks leaves no sample for any rank; use more examples, fewer ranks or no drop_last");
+                "drop_last with " + countOf(datasetSize(c), "example") + " over " + countOf(c.worldSize, "rank") +
+                    " leaves no sample for any rank; use more examples, fewer ranks or no drop_last");
 
     if (c.backend == BackendKind::Nccl && c.device != DeviceKind::Cuda)
         problem("backend", "backend nccl needs device cuda (NCCL only moves GPU memory); use gloo or auto for CPU ranks");

@@ -158,9 +158,7 @@ private:
         ::signal(SIGTERM, SIG_DFL);
         ::signal(SIGHUP, SIG_DFL);
         ::signal(SIGCHLD, SIG_DFL);
-        // A peer's socket closing must be an error Gloo reports, not a SIGPIPE that kills
-        // this rank silently (and looks like the first failure).
-        ::signal(SIGPIPE, SIG_IGN);
+        // SIGPIPE stays ignored: runWorker sees to it, for torchrun's ranks too.
         // stdout carries the launcher's event stream: nothing of a worker may land there.
         const int devNull = ::open("/dev/null", O_WRONLY);
         if (devNull >= 0) {

@@ -9,6 +9,7 @@
 #include "core/event_flusher.hpp"
 #include "core/events.hpp"
 #include "core/exit_codes.hpp"
+#include "core/wording.hpp"
 #include "heap_policy.hpp"
 #include "train/trainer.hpp"
 #include "workloads/make_workload.hpp"
@@ -100,8 +101,7 @@ int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter&
     try {
         if (identity.worldSize != config.worldSize)
             throw ConfigError("world_size", "world_size is " + std::to_string(config.worldSize) + " but the launcher started " +
-                                                std::to_string(identity.worldSize) + (identity.worldSize == 1 ? " rank" : " ranks") +
-                                                "; pass --world-size " +
+                                                countOf(identity.worldSize, "rank") + "; pass --world-size " +
                                                 std::to_string(identity.worldSize));
         const int threads = threadsPerRank(config, identity);
         at::set_num_threads(threads);
