@@ -1,19 +1,36 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages DDP Lab needs. Idempotent: installs only what is missing.
-# Runs as root, or through sudo when there is one.
+# Installs the Debian 12 packages DDP Lab needs: to build, to run, to test and to benchmark.
+# Idempotent: installs only what is missing, without Recommends (so every package the project
+# uses must be named here; scripts/check-deps.sh proves it). Runs as root, or through sudo.
+#   scripts/setup-deps.sh          install what is missing
+#   scripts/setup-deps.sh --list   print the package names, one per line (for check-deps.sh)
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ pkg-config
-  libtorch-dev libgloo-dev          # LibTorch 1.13 (CPU) with c10d + Gloo headers
+  # --- building ------------------------------------------------------------------------
+  cmake ninja-build g++ pkg-config  # the build itself
+  libtorch-dev                      # LibTorch 1.13 (CPU) with c10d: the engine
+  libgloo-dev                       # Gloo's headers, which Debian's c10d headers include
   libopenblas0-openmp               # a real BLAS for LibTorch (the default reference BLAS is ~70x slower)
-  nlohmann-json3-dev libcli11-dev zlib1g-dev
-  qt6-base-dev qt6-charts-dev qt6-svg-dev   # qt6-svg-dev: the real package behind the virtual libqt6svg6-dev
+  nlohmann-json3-dev                # JSON in the engine and its config files
+  libcli11-dev                      # the engine's command line
+  zlib1g-dev                        # reading the gzip-compressed Fashion-MNIST files
+  qt6-base-dev                      # Qt Core, Gui, Widgets, Test: the window and the test suites
+  qt6-charts-dev                    # the charts
+  libqt6opengl6-dev                 # Qt Charts' CMake package needs Qt6OpenGL; only a Recommends of qt6-base-dev
+  qt6-svg-dev                       # SVG export (the real package behind the virtual libqt6svg6-dev)
+  # --- running, testing, benchmarking --------------------------------------------------
   dataset-fashion-mnist             # the real data, under /usr/share/datasets/fashion-mnist
-  python3-torch                     # the Python DDP peer and torchrun (tests, bench, golden files)
+  python3-torch                     # torchrun (cluster tests), the Python DDP peers (bench), golden files
   xvfb xauth                        # the window without a display (screenshots, headless runs)
-  fonts-dejavu-core
+  fonts-dejavu-core                 # a font for the offscreen platform (chart text in tests and exports)
+  openssh-server openssh-client     # remote runs: the window drives the engine over ssh (tests start their own sshd)
 )
+
+if [ "${1:-}" = "--list" ]; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
 
 missing=()
 for package in "${packages[@]}"; do
@@ -34,4 +51,6 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "setup-deps: installing ${missing[*]}"
 "${as_root[@]}" apt-get update -qq
+# openssh-server would start a system sshd listening on port 22: the lab needs only its
+# binary (tests start their own on 127.0.0.1), so policy-rc.d keeps services from starting.
 DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -4,6 +4,7 @@
 #include "core/config_file.hpp"
 #include "core/config_keys.hpp"
 #include "core/config_validate.hpp"
+#include "core/protocol.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -22,8 +23,11 @@ std::string defaultText(const Json& value)
 
 ConfigOptions::ConfigOptions(CLI::App& command) : m_command(command)
 {
-    command.add_option("--config", m_configFile, "JSON file with the same keys in snake_case (a preset); flags override it")
-        ->type_name("FILE");
+    m_configOption = command.add_option("--config", m_configFile,
+                                        "JSON file with the same keys in snake_case (a preset; - reads it from standard "
+                                        "input); flags override it")
+                         ->type_name("FILE");
+    m_configOption->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     const Config defaults;
     for (const ConfigKey& key : configKeys()) {
         const std::string help = key.help + " [" + key.allowed + defaultText(key.read(defaults)) + "]";
@@ -43,6 +47,14 @@ ConfigOptions::ConfigOptions(CLI::App& command) : m_command(command)
 
 Config ConfigOptions::resolve(Config config) const
 {
+    if (m_configOption->count() > 1)
+        throw ConfigError(protocol::errorKey::kConfig, "--config is given " + std::to_string(m_configOption->count()) +
+                                                           " times; give one config file (flags set single keys)");
+    for (const auto& [name, option] : m_options) {
+        if (option->count() > 1)
+            throw ConfigError(name, findConfigKey(name)->flag() + " is given " + std::to_string(option->count()) +
+                                        " times; give it once");
+    }
     if (!m_configFile.empty())
         applyJson(config, readConfigFile(m_configFile), "config file \"" + m_configFile + "\"");
     for (const ConfigKey& key : configKeys()) {

@@ -19,8 +19,11 @@ public:
     explicit ConfigOptions(CLI::App& command);
 
     // `base` (the defaults, or what a cluster launcher already fixed), then the config file,
-    // then the flags; then the checks between keys. Throws ConfigError.
+    // then the flags; then the checks between keys. Throws ConfigError, also for a flag given
+    // twice (which one was meant cannot be known).
     Config resolve(Config base = {}) const;
+
+    const std::string& configFile() const { return m_configFile; }
 
 private:
     CLI::App& m_command;
@@ -28,6 +31,7 @@ private:
     std::map<std::string, std::string> m_texts;  // key -> text given
     std::map<std::string, bool> m_flags;         // boolean key -> value given
     std::map<std::string, CLI::Option*> m_options;
+    CLI::Option* m_configOption = nullptr;
 };
 
 }  // namespace ddplab

@@ -6,7 +6,7 @@
 //   shard    the exact per-rank, per-iteration sample indices of DistributedSampler
 //   keys     the config keys, their defaults and what they allow
 //
-// Every subcommand exits with a code from core/exit_codes.hpp; `run` and `worker` speak the
+// Every subcommand exits with a code from core/protocol.hpp; `run` and `worker` speak the
 // JSON Lines event protocol of docs/protocol.md on stdout.
 
 #include "cli/config_options.hpp"
@@ -15,15 +15,21 @@
 #include "comm/worker_identity.hpp"
 #include "core/config_error.hpp"
 #include "core/config_keys.hpp"
-#include "core/events.hpp"
-#include "core/exit_codes.hpp"
+#include "core/config_validate.hpp"
+#include "core/data_error.hpp"
+#include "core/event_writer.hpp"
+#include "core/limits.hpp"
+#include "core/output_error.hpp"
+#include "core/protocol.hpp"
 #include "launch/launcher.hpp"
 #include "launch/worker.hpp"
 
 #include <CLI/CLI.hpp>
 
+#include <chrono>
 #include <cstring>
 #include <iostream>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
 
@@ -34,8 +40,17 @@ namespace {
 int fail(EventWriter& events, const std::string& message, const std::string& key, int code)
 {
     std::cerr << "ddplab-engine: error: " << message << std::endl;
-    events.emit(errorEvent(message, std::nullopt, key, code));
+    events.emit(protocol::errorEvent({message, std::nullopt, key, code}));
     return code;
+}
+
+// Whether two paths name the same file (a run must not append its events to its own config).
+bool sameFile(const std::string& a, const std::string& b)
+{
+    struct stat first {}, second {};
+    if (::stat(a.c_str(), &first) != 0 || ::stat(b.c_str(), &second) != 0)
+        return false;
+    return first.st_dev == second.st_dev && first.st_ino == second.st_ino;
 }
 
 std::string unknownOptionMessage(const std::vector<std::string>& extras, const std::string& command)
@@ -65,64 +80,77 @@ Json keyReport()
     for (const ConfigKey& key : configKeys()) {
         static const char* const kTypeNames[] = {"integer", "number", "boolean", "choice", "text"};
         Json entry;
-        entry["key"] = key.name;
-        entry["flag"] = key.type == KeyType::Boolean ? key.flag() + " / --no-" + key.flag().substr(2) : key.flag();
-        entry["type"] = kTypeNames[int(key.type)];
-        entry["default"] = key.read(defaults);
-        entry["allowed"] = key.allowed;
-        entry["help"] = key.help;
+        entry[protocol::keys::kKey] = key.name;
+        entry[protocol::keys::kFlag] = key.type == KeyType::Boolean ? key.flag() + " / --no-" + key.flag().substr(2) : key.flag();
+        entry[protocol::keys::kType] = kTypeNames[int(key.type)];
+        entry[protocol::keys::kDefault] = key.read(defaults);
+        entry[protocol::keys::kAllowed] = key.allowed;
+        entry[protocol::keys::kHelp] = key.help;
         if (!key.choices.empty())
-            entry["choices"] = key.choices;
+            entry[protocol::keys::kChoices] = key.choices;
         report.push_back(entry);
     }
     return report;
 }
 
-// `run` and `worker`: the stream starts with hello; invalid input ends it with one error.
-// Under torchrun only rank 0 speaks on stdout and writes the events file; the other ranks
-// report their own failure on stderr.
+// `run` and `worker`: the stream starts with hello, written before anything is read (a
+// config that never ends, a FIFO) or can fail, and ends with summary or one error naming the
+// key at fault where there is one. Under torchrun only rank 0 speaks on stdout and writes the
+// events file; the other ranks report their own failure on stderr.
 int runTraining(const std::string& command, const ConfigOptions& options, const CLI::App& sub)
 {
     const bool isWorker = command == "worker";
-    const std::string role = isWorker ? "worker" : "launcher";
+    const Json hello = protocol::helloEvent(isWorker ? "worker" : "launcher");
+    // At the end, how long a reader that stopped reading stdout gets to take the last events
+    // (they are in the events file already, if there is one).
+    constexpr std::chrono::milliseconds kLastWordsDrain{1000};
     EventWriter stream;
+    if (!isWorker)
+        stream.addStream(STDOUT_FILENO);  // the launcher's stdout never blocks its supervision
 
-    Config config;
     WorkerIdentity identity;
-    bool speaks = true;  // false on a worker whose rank is not 0
-    try {
-        if (isWorker) {
-            try {
-                identity = identityFromEnvironment();
-            } catch (const ConfigError&) {
-                stream.addFd(STDOUT_FILENO);  // no rank is known: say it on stdout
-                throw;
-            }
+    if (isWorker) {
+        try {
+            identity = identityFromEnvironment();
+        } catch (const ConfigError& error) {
+            stream.addFd(STDOUT_FILENO);  // no rank is known: say it on stdout
+            stream.emit(hello);
+            return fail(stream, error.what(), error.key(), kExitInvalidInput);
         }
-        speaks = identity.rank == 0;
-        if (speaks)
+        if (identity.rank == 0)
             stream.addFd(STDOUT_FILENO);
+    }
+    stream.emit(hello);
+
+    int code = kExitOk;
+    try {
         if (!sub.remaining().empty())
             throw ConfigError("", unknownOptionMessage(sub.remaining(), command));
         // Under torchrun or Slurm the launcher already says how many ranks there are.
         Config base;
         base.worldSize = identity.worldSize;
-        config = options.resolve(base);
-        if (!config.events.empty() && speaks)
-            stream.appendToFile(config.events);
+        const Config config = options.resolve(base);
+        const MachineResources machine = thisMachine();
+        requireValid(config, &machine, isWorker ? identity.localWorldSize : config.worldSize);
+        if (!config.events.empty() && (!isWorker || identity.rank == 0)) {
+            if (!options.configFile().empty() && (config.events == options.configFile() ||
+                                                   sameFile(config.events, options.configFile())))
+                throw ConfigError(key::kEvents, "events file \"" + config.events +
+                                                "\" is the config file: events would be appended to the settings; give another file");
+            stream.appendToFile(config.events, hello);
+        }
+        code = isWorker ? runWorker(config, identity, stream) : runLauncher(config, stream);
     } catch (const ConfigError& error) {
-        stream.emit(helloEvent(role));
-        return fail(stream, error.what(), error.key(), kExitInvalidInput);
-    }
-
-    stream.emit(helloEvent(role));
-    try {
-        if (isWorker)
-            return runWorker(config, identity, stream);
-        return runLauncher(config, stream);
+        code = fail(stream, error.what(), error.key(), kExitInvalidInput);
+    } catch (const DataError& error) {
+        code = fail(stream, error.what(), key::kDataDir, kExitDataError);
+    } catch (const OutputError& error) {
+        code = fail(stream, error.what(), key::kEvents, kExitOutputError);
     } catch (const std::exception& error) {
-        return fail(stream, std::string("internal error: ") + error.what(), "", kExitInternal);
+        code = fail(stream, std::string("internal error: ") + error.what(), "", kExitInternal);
     }
+    stream.drainStream(kLastWordsDrain);
+    return code;
 }
 
 }  // namespace
@@ -131,12 +159,13 @@ int runTraining(const std::string& command, const ConfigOptions& options, const 
 int main(int argc, char** argv)
 {
     using namespace ddplab;
-    CLI::App app{"ddplab-engine " + engineVersion() + ": the training engine of DDP Lab (real multi-process DDP on Gloo/NCCL)",
+    CLI::App app{"ddplab-engine " + protocol::engineVersion() + ": the training engine of DDP Lab (real multi-process DDP on Gloo/NCCL)",
                  "ddplab-engine"};
-    app.set_version_flag("--version", "ddplab-engine " + engineVersion() + " (event protocol " +
+    app.set_version_flag("--version", "ddplab-engine " + protocol::engineVersion() + " (event protocol " +
                                           std::to_string(kProtocolVersion) + ")");
     app.require_subcommand(1);
-    app.footer("Exit codes: 0 ok, 1 internal error, 2 invalid input, 3 data error, 4 a rank failed, 5 cancelled.\n"
+    app.footer("Exit codes: 0 ok, 1 internal error, 2 invalid input, 3 data error, 4 a rank failed, 5 cancelled, "
+               "6 the events file could not be written.\n"
                "Events: JSON Lines on stdout, described in docs/protocol.md.");
 
     CLI::App* run = app.add_subcommand("run", "launch a local run: world_size worker processes over Gloo (CPU) or NCCL (GPU)");
@@ -152,13 +181,14 @@ int main(int argc, char** argv)
 
     ShardRequest shard;
     CLI::App* shardCommand = app.add_subcommand("shard", "print the exact sample indices of every rank and iteration as JSON");
-    shardCommand->add_option("--num-examples", shard.numExamples, "examples in the dataset")->required()->check(CLI::Range(int64_t(1), int64_t(100'000'000)));
-    shardCommand->add_option("--world-size", shard.worldSize, "ranks")->required()->check(CLI::Range(int64_t(1), int64_t(4096)));
-    shardCommand->add_option("--batch-size", shard.batchSize, "batch size per rank")->required()->check(CLI::Range(int64_t(1), int64_t(100'000'000)));
+    // The same limits as `run`'s keys (core/limits.hpp).
+    shardCommand->add_option("--num-examples", shard.numExamples, "examples in the dataset")->required()->check(CLI::Range(int64_t(1), limits::kMaxExamples));
+    shardCommand->add_option("--world-size", shard.worldSize, "ranks")->required()->check(CLI::Range(int64_t(1), limits::kMaxRanks));
+    shardCommand->add_option("--batch-size", shard.batchSize, "batch size per rank")->required()->check(CLI::Range(int64_t(1), limits::kMaxBatch));
     shardCommand->add_flag("--drop-last", shard.dropLast, "DistributedSampler's drop_last");
     shardCommand->add_flag("--shuffle", shard.shuffle, "shuffle with a permutation seeded by seed + epoch");
-    shardCommand->add_option("--seed", shard.seed, "shuffle seed")->check(CLI::Range(int64_t(0), int64_t(2'147'483'647)));
-    shardCommand->add_option("--epoch", shard.epoch, "epoch (DistributedSampler.set_epoch)")->check(CLI::Range(int64_t(0), int64_t(1'000'000'000)));
+    shardCommand->add_option("--seed", shard.seed, "shuffle seed")->check(CLI::Range(int64_t(0), limits::kMaxSeed));
+    shardCommand->add_option("--epoch", shard.epoch, "epoch (DistributedSampler.set_epoch)")->check(CLI::Range(int64_t(0), limits::kMaxEpochs));
 
     try {
         app.parse(argc, argv);
@@ -176,7 +206,7 @@ int main(int argc, char** argv)
         if (command == "run" || command == "worker") {
             EventWriter events;
             events.addFd(STDOUT_FILENO);
-            events.emit(helloEvent(command == "run" ? "launcher" : "worker"));
+            events.emit(protocol::helloEvent(command == "run" ? "launcher" : "worker"));
             return fail(events, message, "", kExitInvalidInput);
         }
         if (argc == 1) {

@@ -1,6 +1,8 @@
 #include "shard_command.hpp"
 
 #include "core/derived.hpp"
+#include "core/key_names.hpp"
+#include "core/protocol.hpp"
 #include "data/distributed_sampler.hpp"
 
 #include <set>
@@ -36,18 +38,18 @@ Json shardReport(const ShardRequest& q)
     }
 
     Json report;
-    report["num_examples"] = q.numExamples;
-    report["world_size"] = q.worldSize;
-    report["batch_size"] = q.batchSize;
-    report["drop_last"] = q.dropLast;
-    report["shuffle"] = q.shuffle;
-    report["seed"] = q.seed;
-    report["epoch"] = q.epoch;
-    report["samples_per_rank"] = plan.samplesPerRank;
-    report["iterations"] = plan.batchesPerEpoch;
-    report["ranks"] = ranks;
-    report["padding"] = padding;
-    report["dropped"] = dropped;
+    report[key::kNumExamples] = q.numExamples;
+    report[key::kWorldSize] = q.worldSize;
+    report[key::kBatchSize] = q.batchSize;
+    report[key::kDropLast] = q.dropLast;
+    report[key::kShuffle] = q.shuffle;
+    report[key::kSeed] = q.seed;
+    report[protocol::shard::kEpoch] = q.epoch;
+    report[protocol::shard::kSamplesPerRank] = plan.samplesPerRank;
+    report[protocol::shard::kIterations] = plan.batchesPerEpoch;
+    report[protocol::shard::kRanks] = ranks;
+    report[protocol::shard::kPadding] = padding;
+    report[protocol::shard::kDropped] = dropped;
     return report;
 }
 

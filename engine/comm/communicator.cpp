@@ -26,6 +26,8 @@ std::unique_ptr<PendingCollective> Communicator::allReduceSum(at::Tensor& tensor
 {
     if (worldSize() == 1)
         return std::make_unique<AlreadyDone>();
+    if (m_collectivesBegun)
+        m_collectivesBegun->fetch_add(1, std::memory_order_relaxed);
     return startAllReduceSum(tensor);
 }
 
@@ -41,20 +43,24 @@ bool ncclBuilt()
 std::unique_ptr<Communicator> connect(BackendKind backend, const WorkerIdentity& identity)
 {
     const c10::intrusive_ptr<c10d::Store> store = openStore(identity);
+    std::unique_ptr<Communicator> communicator;
     switch (backend) {
     case BackendKind::Gloo:
-        return makeGlooCommunicator(store, identity);
+        communicator = makeGlooCommunicator(store, identity);
+        break;
     case BackendKind::Nccl:
 #ifdef DDPLAB_WITH_NCCL
-        return makeNcclCommunicator(store, identity);
+        communicator = makeNcclCommunicator(store, identity);
+        break;
 #else
         throw std::runtime_error("backend nccl: this ddplab-engine was built without NCCL (configure with "
                                  "-DDDPLAB_WITH_NCCL=ON and the CUDA toolkit); use backend gloo");
 #endif
     case BackendKind::Auto:
-        break;
+        throw std::logic_error("connect() needs a resolved backend, not auto");
     }
-    throw std::logic_error("connect() needs a resolved backend, not auto");
+    communicator->countCollectivesIn(identity.collectivesBegun);
+    return communicator;
 }
 
 }  // namespace ddplab

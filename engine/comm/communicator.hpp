@@ -6,6 +6,7 @@
 
 #include <ATen/core/Tensor.h>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -37,12 +38,16 @@ public:
 
     void allReduceSumNow(at::Tensor& tensor) { allReduceSum(tensor)->wait(); }
 
+    // Counts every collective this rank begins into `counter` (the launcher's RankProgress):
+    // when peers time out, the rank that began fewer is the one they waited for.
+    void countCollectivesIn(std::atomic<int64_t>* counter) { m_collectivesBegun = counter; }
+
 protected:
     virtual std::unique_ptr<PendingCollective> startAllReduceSum(at::Tensor& tensor) = 0;  // world size > 1
-};
 
-// How long a collective may wait for a peer before the rank gives up.
-constexpr std::chrono::seconds kCollectiveTimeout{300};
+private:
+    std::atomic<int64_t>* m_collectivesBegun = nullptr;
+};
 
 // Rendezvous through the worker's store, then a Gloo or NCCL group. `backend` is already
 // resolved (never Auto).

@@ -26,8 +26,7 @@ class GlooCommunicator final : public Communicator {
 public:
     GlooCommunicator(const c10::intrusive_ptr<c10d::Store>& store, const WorkerIdentity& identity)
     {
-        auto options = c10d::ProcessGroupGloo::Options::create(
-            std::chrono::duration_cast<std::chrono::milliseconds>(kCollectiveTimeout));
+        auto options = c10d::ProcessGroupGloo::Options::create(identity.rendezvous.timeout);
         options->devices.push_back(makeDevice(identity));
         options->threads = kGlooThreads;
         m_group = c10::make_intrusive<c10d::ProcessGroupGloo>(store, identity.rank, identity.worldSize, options);

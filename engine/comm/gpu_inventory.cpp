@@ -1,7 +1,9 @@
 #include "gpu_inventory.hpp"
 
 #include "communicator.hpp"
-#include "core/events.hpp"
+#include "core/config_validate.hpp"
+#include "core/limits.hpp"
+#include "core/protocol.hpp"
 
 #include <ATen/detail/CUDAHooksInterface.h>
 #include <torch/version.h>
@@ -11,7 +13,6 @@
 #include <nccl.h>
 #endif
 
-#include <thread>
 
 namespace ddplab {
 namespace {
@@ -29,10 +30,10 @@ Json runtimeGpus()
         if (cudaGetDeviceProperties(&properties, i) != cudaSuccess)
             continue;
         Json gpu;
-        gpu["index"] = i;
-        gpu["name"] = properties.name;
-        gpu["memory_mib"] = int64_t(properties.totalGlobalMem / (1024 * 1024));
-        gpu["compute_capability"] = std::to_string(properties.major) + "." + std::to_string(properties.minor);
+        gpu[protocol::devices::kIndex] = i;
+        gpu[protocol::devices::kName] = properties.name;
+        gpu[protocol::devices::kMemoryMib] = int64_t(properties.totalGlobalMem / (1024 * 1024));
+        gpu[protocol::devices::kComputeCapability] = std::to_string(properties.major) + "." + std::to_string(properties.minor);
         gpus.push_back(gpu);
     }
 #endif
@@ -43,25 +44,29 @@ Json runtimeGpus()
 
 Json deviceReport()
 {
+    using namespace protocol::devices;
     const bool torchHasCuda = at::detail::getCUDAHooks().hasCUDA();
+    const MachineResources machine = thisMachine();
     Json report;
-    report["engine_version"] = engineVersion();
-    report["torch_version"] = TORCH_VERSION;
-    report["cpu_cores"] = int(std::thread::hardware_concurrency());
-    report["gloo"] = true;
-    report["nccl_built"] = ncclBuilt();
+    report[kEngineVersion] = protocol::engineVersion();
+    report[kProtocol] = kProtocolVersion;
+    report[kTorchVersion] = TORCH_VERSION;
+    report[kCpuCores] = machine.cpuCores;
+    report[kMemoryAvailableBytes] = machine.memoryAvailableBytes;
+    report[kGloo] = true;
+    report[kNcclBuilt] = ncclBuilt();
 #ifdef DDPLAB_WITH_NCCL
     int ncclVersion = 0;
     ncclGetVersion(&ncclVersion);
-    report["nccl_version"] = ncclVersion;
+    report[kNcclVersion] = ncclVersion;
 #endif
-    report["torch_cuda"] = torchHasCuda;
-    report["cuda_device_count"] = torchHasCuda ? int(at::detail::getCUDAHooks().getNumGPUs()) : 0;
-    report["cuda_devices"] = runtimeGpus();
-    report["max_local_ranks"] = 128;
-    report["note"] = torchHasCuda ? "device cuda places rank r on GPU LOCAL_RANK"
-                                  : "LibTorch here is CPU-only: ranks run as CPU processes over Gloo "
-                                    "(same mathematics, slower)";
+    report[kTorchCuda] = torchHasCuda;
+    report[kCudaDeviceCount] = torchHasCuda ? int(at::detail::getCUDAHooks().getNumGPUs()) : 0;
+    report[kCudaDevices] = runtimeGpus();
+    report[kMaxLocalRanks] = limits::kMaxRanks;
+    report[kNote] = torchHasCuda ? "device cuda places rank r on GPU LOCAL_RANK"
+                                 : "LibTorch here is CPU-only: ranks run as CPU processes over Gloo "
+                                   "(same mathematics, slower)";
     return report;
 }
 

@@ -1,6 +1,7 @@
 #include "worker_identity.hpp"
 
 #include "core/config_error.hpp"
+#include "core/protocol.hpp"
 
 #include <cstdlib>
 #include <string>
@@ -18,13 +19,13 @@ int64_t envInteger(const char* name, int64_t min, int64_t max)
 {
     const char* text = env(name);
     if (!text)
-        throw ConfigError("environment", std::string("environment variable ") + name + " is not set");
+        throw ConfigError(protocol::errorKey::kEnvironment, std::string("environment variable ") + name + " is not set");
     char* end = nullptr;
     const long long value = std::strtoll(text, &end, 10);
     // Slurm writes counts per node as "4(x2)"; the leading number is the count.
     const bool slurmRepeat = end && *end == '(';
     if (end == text || (*end != '\0' && !slurmRepeat) || value < min || value > max)
-        throw ConfigError("environment", std::string("environment variable ") + name + " must be an integer from " +
+        throw ConfigError(protocol::errorKey::kEnvironment, std::string("environment variable ") + name + " must be an integer from " +
                                              std::to_string(min) + " to " + std::to_string(max) + " (got \"" + text + "\")");
     return value;
 }
@@ -38,7 +39,7 @@ void readMaster(WorkerIdentity& identity, const char* hint)
 {
     const char* addr = env("MASTER_ADDR");
     if (!addr)
-        throw ConfigError("environment", std::string("environment variable MASTER_ADDR is not set") + hint);
+        throw ConfigError(protocol::errorKey::kEnvironment, std::string("environment variable MASTER_ADDR is not set") + hint);
     identity.rendezvous.kind = Rendezvous::Kind::Tcp;
     identity.rendezvous.host = addr;
     identity.rendezvous.port = uint16_t(envInteger("MASTER_PORT", 1, 65535));
@@ -65,6 +66,7 @@ WorkerIdentity identityFromEnvironment()
             const char* attempt = env("TORCHELASTIC_RESTART_COUNT");
             identity.rendezvous.keyPrefix = std::string("/worker/attempt_") + (attempt ? attempt : "0");
             identity.rendezvous.hostsStore = false;
+            identity.rendezvous.agentStore = true;
         } else {
             identity.rendezvous.hostsStore = identity.rank == 0;
         }
@@ -82,7 +84,7 @@ WorkerIdentity identityFromEnvironment()
         identity.rendezvous.hostsStore = identity.rank == 0;
         return identity;
     }
-    throw ConfigError("environment",
+    throw ConfigError(protocol::errorKey::kEnvironment,
                       "ddplab-engine worker runs one rank under torchrun or srun and needs their environment "
                       "(RANK and WORLD_SIZE, or SLURM_PROCID and SLURM_NTASKS); to start a local run use "
                       "'ddplab-engine run --world-size N'");

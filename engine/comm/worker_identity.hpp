@@ -2,6 +2,8 @@
 // Who a worker is and how it finds its peers: filled by the built-in launcher, or read from
 // the environment that torchrun or Slurm set.
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -13,9 +15,12 @@ struct Rendezvous {
     std::string storePath;     // File: a FileStore inside the run's private (0700) directory
     std::string host;          // Tcp: MASTER_ADDR
     uint16_t port = 0;         // Tcp: MASTER_PORT
-    bool hostsStore = false;   // Tcp: this rank runs the TCPStore server
+    bool hostsStore = false;   // Tcp: this rank serves the store (rank 0, unless torchrun's agent does)
+    bool agentStore = false;   // Tcp: torchrun's agent serves it (TORCHELASTIC_USE_AGENT_STORE)
     std::string keyPrefix;     // Tcp under torchrun's agent store: "/worker/attempt_N"
     bool loopbackOnly = true;  // Gloo listens on 127.0.0.1 only (single-node runs)
+    // How long a rank waits for its peers, in the rendezvous and in every collective.
+    std::chrono::milliseconds timeout{std::chrono::seconds(60)};
 };
 
 struct WorkerIdentity {
@@ -25,6 +30,9 @@ struct WorkerIdentity {
     int localWorldSize = 1;
     std::string launchedBy = "ddplab";  // "ddplab", "torchrun" or "slurm"
     Rendezvous rendezvous;
+    // The built-in launcher's shared counter of this rank's collectives (rank_progress.hpp);
+    // null under torchrun and Slurm.
+    std::atomic<int64_t>* collectivesBegun = nullptr;
 };
 
 // Reads torchrun's (RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT,

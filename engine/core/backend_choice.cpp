@@ -2,6 +2,7 @@
 
 #include "config_error.hpp"
 #include "wording.hpp"
+#include "key_names.hpp"
 
 namespace ddplab {
 
@@ -15,10 +16,10 @@ BackendChoice chooseBackend(const Config& config, int localWorldSize, int visibl
         return {BackendKind::Gloo, "CPU ranks: ranks run as CPU processes and communicate over Gloo"};
 
     if (!torchHasCuda)
-        throw ConfigError("device", "device cuda needs a LibTorch built with CUDA; this engine's LibTorch is CPU-only "
+        throw ConfigError(key::kDevice, "device cuda needs a LibTorch built with CUDA; this engine's LibTorch is CPU-only "
                                     "(see 'ddplab-engine devices'); use device cpu");
     if (visibleGpus < 1)
-        throw ConfigError("device", "device cuda but no GPU is visible (CUDA_VISIBLE_DEVICES?); use device cpu");
+        throw ConfigError(key::kDevice, "device cuda but no GPU is visible (CUDA_VISIBLE_DEVICES?); use device cpu");
 
     const bool gpuPerRank = visibleGpus >= localWorldSize;
     switch (config.backend) {
@@ -26,9 +27,9 @@ BackendChoice chooseBackend(const Config& config, int localWorldSize, int visibl
         return {BackendKind::Gloo, "backend gloo was asked for: " + ranks + " on " + gpus + ", gradients cross host memory"};
     case BackendKind::Nccl:
         if (!ncclAvailable)
-            throw ConfigError("backend", "backend nccl: this ddplab-engine was built without NCCL; use gloo or auto");
+            throw ConfigError(key::kBackend, "backend nccl: this ddplab-engine was built without NCCL; use gloo or auto");
         if (!gpuPerRank)
-            throw ConfigError("backend", "backend nccl needs one GPU per rank, but " + ranks + " share " + gpus +
+            throw ConfigError(key::kBackend, "backend nccl needs one GPU per rank, but " + ranks + " share " + gpus +
                                              " on this node; use backend gloo (or auto) to share GPUs");
         return {BackendKind::Nccl, "backend nccl was asked for: each of the " + ranks + " has its own GPU"};
     case BackendKind::Auto:

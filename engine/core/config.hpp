@@ -47,6 +47,7 @@ struct Config {
     int64_t threads = 0;        // intra-op threads per rank; 0 = cores / local ranks
     double bucketCapMb = 25.0;  // gradient bucket size, as DDP's bucket_cap_mb
     bool overlap = true;        // all-reduce buckets during backward (false: after backward)
+    int64_t collectiveTimeout = 60;  // seconds a rank waits for its peers before the run stops
 
     // --- the order data is seen in ----------------------------------------------------
     bool shuffle = true;

@@ -1,7 +1,10 @@
 #include "config_keys.hpp"
 
+#include "limits.hpp"
+
 #include <algorithm>
 #include <cerrno>
+#include <cfloat>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -80,7 +83,7 @@ struct RealRange {
     std::string describe() const
     {
         const bool hasMin = !std::isinf(min);
-        const bool hasMax = !std::isinf(max);
+        const bool hasMax = !std::isinf(max) && max != double(FLT_MAX);  // the float limit has its own message
         if (hasMin && hasMax && minInclusive && maxInclusive)
             return "a number from " + formatNumber(min) + " to " + formatNumber(max);
         std::string text = "a finite number";
@@ -99,6 +102,9 @@ double toReal(const std::string& key, const std::string& allowed, const Json& va
     if (!value.is_number())
         reject(key, allowed, value);
     const double number = value.get<double>();
+    if (std::isfinite(number) && range.max == double(FLT_MAX) && number > range.max)
+        throw ConfigError(key, key + " must be at most 3.4e38, the largest float the engine computes in (got " +
+                                   describe(value) + ")");
     if (!std::isfinite(number) || !range.contains(number))
         reject(key, allowed, value);
     return number;
@@ -239,7 +245,7 @@ ConfigKey choiceKey(const std::string& name, Field<Enum> field,
 ConfigKey failAtKey()
 {
     ConfigKey key;
-    key.name = "fail_at";
+    key.name = key::kFailAt;
     key.type = KeyType::Text;
     key.optional = true;
     key.allowed = "RANK:STEP or RANK:STEP:crash (rank >= 0, step >= 1) or null";
@@ -251,7 +257,7 @@ ConfigKey failAtKey()
             return;
         }
         if (!v.is_string())
-            reject("fail_at", allowed, v);
+            reject(key::kFailAt, allowed, v);
         std::istringstream in(v.get<std::string>());
         std::string rankText, stepText, modeText;
         std::getline(in, rankText, ':');
@@ -264,7 +270,7 @@ ConfigKey failAtKey()
         plan.step = std::strtoll(stepText.c_str(), &end, 10);
         const bool stepOk = !stepText.empty() && *end == '\0' && plan.step >= 1;
         if (!rankOk || !stepOk || (modeText != "" && modeText != "error" && modeText != "crash"))
-            reject("fail_at", allowed, v);
+            reject(key::kFailAt, allowed, v);
         plan.mode = modeText == "crash" ? FailureMode::Crash : FailureMode::Error;
         c.failAt = plan;
     };
@@ -277,95 +283,97 @@ ConfigKey failAtKey()
     return key;
 }
 
-constexpr RealRange kPositive{0.0, false, INFINITY, true};
-constexpr RealRange kNonNegative{0.0, true, INFINITY, true};
+// Every real setting reaches a float tensor: beyond FLT_MAX it would overflow in the middle of
+// a run ("value cannot be converted to type float"), so it is refused here, naming the key.
+constexpr RealRange kPositive{0.0, false, double(FLT_MAX), true};
+constexpr RealRange kNonNegative{0.0, true, double(FLT_MAX), true};
 constexpr RealRange kUnitOpen{0.0, true, 1.0, false};  // [0, 1)
-constexpr RealRange kAnyFinite{};
 
 std::vector<ConfigKey> buildKeys()
 {
-    constexpr int64_t kMaxRanks = 128;            // a local run forks this many processes
-    constexpr int64_t kMaxBatch = 1'000'000;
-    constexpr int64_t kMaxExamples = 100'000'000;
-    constexpr int64_t kMaxExperiments = 1'000'000;
-    constexpr int64_t kMaxSteps = 1'000'000'000;
+    using namespace limits;
 
     std::vector<ConfigKey> keys;
     // what is trained
-    keys.push_back(choiceKey<WorkloadKind>("workload", &Config::workload,
+    keys.push_back(choiceKey<WorkloadKind>(key::kWorkload, &Config::workload,
         {{"toy", WorkloadKind::Toy}, {"linreg", WorkloadKind::Linreg}, {"fashion_mnist", WorkloadKind::FashionMnist}},
         "what to train: the single neuron of seed 000, the linear model of seed 004, or Fashion-MNIST"));
-    keys.push_back(choiceKey<ModelKind>("model", &Config::model, {{"mlp", ModelKind::Mlp}, {"cnn", ModelKind::Cnn}},
+    keys.push_back(choiceKey<ModelKind>(key::kModel, &Config::model, {{"mlp", ModelKind::Mlp}, {"cnn", ModelKind::Cnn}},
         "Fashion-MNIST model"));
-    keys.push_back(textKey("data_dir", &Config::dataDir, "folder with the Fashion-MNIST *-ubyte.gz files"));
-    keys.push_back(integerKey("num_examples", &Config::numExamples, 1, kMaxExamples,
+    keys.push_back(textKey(key::kDataDir, &Config::dataDir, "folder with the Fashion-MNIST *-ubyte.gz files"));
+    keys.push_back(integerKey(key::kNumExamples, &Config::numExamples, 1, kMaxExamples,
         "training examples of the toy and linreg workloads"));
-    keys.push_back(integerKey("dim", &Config::dim, 1, 100'000, "input dimension of the linreg workload"));
-    keys.push_back(integerKey("experiments", &Config::experiments, 1, kMaxExperiments,
+    keys.push_back(integerKey(key::kDim, &Config::dim, 1, kMaxDim, "input dimension of the linreg workload"));
+    keys.push_back(integerKey(key::kExperiments, &Config::experiments, 1, kMaxExperiments,
         "independent experiments trained side by side in one run (toy, linreg)"));
-    keys.push_back(realKey("noise", &Config::noise, kNonNegative,
+    keys.push_back(realKey(key::kNoise, &Config::noise, kNonNegative,
         "toy: sigma of the Gaussian noise on inputs and targets; linreg: sigma of the target noise"));
-    keys.push_back(integerKey("train_subset", &Config::trainSubset, 0, 60'000,
+    keys.push_back(integerKey(key::kTrainSubset, &Config::trainSubset, 0, kFashionMnistTrainImages,
         "Fashion-MNIST: train on the first N images only (0 = all 60,000)"));
     // how it is parallelised
-    keys.push_back(integerKey("world_size", &Config::worldSize, 1, kMaxRanks, "number of ranks (\"GPUs\")"));
-    keys.push_back(integerKey("batch_size", &Config::batchSize, 1, kMaxBatch, "batch size per rank"));
-    keys.push_back(integerKey("grad_accum", &Config::gradAccum, 1, 4096,
+    keys.push_back(integerKey(key::kWorldSize, &Config::worldSize, 1, kMaxRanks, "number of ranks (\"GPUs\")"));
+    keys.push_back(integerKey(key::kBatchSize, &Config::batchSize, 1, kMaxBatch, "batch size per rank"));
+    keys.push_back(integerKey(key::kGradAccum, &Config::gradAccum, 1, kMaxGradAccum,
         "micro-batches accumulated per optimizer step; the inner ones skip synchronisation"));
-    keys.push_back(choiceKey<BackendKind>("backend", &Config::backend,
+    keys.push_back(choiceKey<BackendKind>(key::kBackend, &Config::backend,
         {{"auto", BackendKind::Auto}, {"gloo", BackendKind::Gloo}, {"nccl", BackendKind::Nccl}},
         "collective backend; auto picks NCCL when every rank has its own GPU, else Gloo"));
-    keys.push_back(choiceKey<DeviceKind>("device", &Config::device, {{"cpu", DeviceKind::Cpu}, {"cuda", DeviceKind::Cuda}},
+    keys.push_back(choiceKey<DeviceKind>(key::kDevice, &Config::device, {{"cpu", DeviceKind::Cpu}, {"cuda", DeviceKind::Cuda}},
         "where each rank computes; cuda puts rank r on GPU LOCAL_RANK"));
-    keys.push_back(integerKey("threads", &Config::threads, 0, 1024,
+    keys.push_back(integerKey(key::kThreads, &Config::threads, 0, kMaxThreads,
         "intra-op threads per rank (0 = CPU cores divided by local ranks, at least 1)"));
-    keys.push_back(realKey("bucket_cap_mb", &Config::bucketCapMb, kPositive, "gradient bucket size in MiB, as DDP's"));
-    keys.push_back(booleanKey("overlap", &Config::overlap,
+    keys.push_back(realKey(key::kBucketCapMb, &Config::bucketCapMb, RealRange{0.0, false, kMaxBucketMb, true},
+        "gradient bucket size in MiB, as DDP's"));
+    keys.push_back(booleanKey(key::kOverlap, &Config::overlap,
         "all-reduce each bucket as soon as backward fills it (false: after backward)"));
+    keys.push_back(integerKey(key::kCollectiveTimeout, &Config::collectiveTimeout, 1, kMaxTimeoutSeconds,
+        "seconds a rank waits for its peers (rendezvous, every collective) before the run stops and names the rank "
+        "that stopped making progress"));
     // data order
-    keys.push_back(booleanKey("shuffle", &Config::shuffle, "shuffle like DistributedSampler (permutation seeded with seed + epoch)"));
-    keys.push_back(booleanKey("drop_last", &Config::dropLast, "DistributedSampler's drop_last: drop the tail instead of padding"));
-    keys.push_back(integerKey("seed", &Config::seed, 0, 2'147'483'647, "seed of data, initialisation and shuffling"));
+    keys.push_back(booleanKey(key::kShuffle, &Config::shuffle, "shuffle like DistributedSampler (permutation seeded with seed + epoch)"));
+    keys.push_back(booleanKey(key::kDropLast, &Config::dropLast, "DistributedSampler's drop_last: drop the tail instead of padding"));
+    keys.push_back(integerKey(key::kSeed, &Config::seed, 0, kMaxSeed, "seed of data, initialisation and shuffling"));
     // optimisation
-    keys.push_back(realKey("lr", &Config::lr, kPositive, "learning rate tuned for base_batch_size"));
-    keys.push_back(choiceKey<LrRule>("lr_rule", &Config::lrRule,
+    keys.push_back(realKey(key::kLr, &Config::lr, kPositive, "learning rate tuned for base_batch_size"));
+    keys.push_back(choiceKey<LrRule>(key::kLrRule, &Config::lrRule,
         {{"none", LrRule::None}, {"linear", LrRule::Linear}, {"sqrt", LrRule::Sqrt}, {"power", LrRule::Power}},
         "how the LR follows the effective batch: lr * (effective_batch / base_batch_size)^p, p = 0, 1, 1/2, lr_power"));
-    keys.push_back(realKey("lr_power", &Config::lrPower, RealRange{-4.0, true, 4.0, true},
+    keys.push_back(realKey(key::kLrPower, &Config::lrPower, RealRange{-4.0, true, 4.0, true},
         "exponent p of lr_rule = power"));
-    keys.push_back(optionalIntegerKey("base_batch_size", &Config::baseBatchSize, 1, kMaxBatch * kMaxRanks,
+    keys.push_back(optionalIntegerKey(key::kBaseBatchSize, &Config::baseBatchSize, 1, kMaxBatch * kMaxRanks,
         "the batch size lr was tuned for (default: batch_size)"));
-    keys.push_back(choiceKey<OptimizerKind>("optimizer", &Config::optimizer,
+    keys.push_back(choiceKey<OptimizerKind>(key::kOptimizer, &Config::optimizer,
         {{"sgd", OptimizerKind::Sgd}, {"adam", OptimizerKind::Adam}, {"adamw", OptimizerKind::AdamW},
          {"novograd", OptimizerKind::NovoGrad}, {"lamb", OptimizerKind::Lamb}, {"lars", OptimizerKind::Lars}},
         "optimizer"));
-    keys.push_back(realKey("momentum", &Config::momentum, kUnitOpen, "SGD and LARS momentum"));
-    keys.push_back(realKey("dampening", &Config::dampening, kUnitOpen, "SGD dampening"));
-    keys.push_back(booleanKey("nesterov", &Config::nesterov, "SGD Nesterov momentum"));
-    keys.push_back(realKey("weight_decay", &Config::weightDecay, kNonNegative, "weight decay"));
-    keys.push_back(realKey("beta1", &Config::beta1, kUnitOpen, "Adam/AdamW/LAMB/NovoGrad first-moment decay"));
-    keys.push_back(realKey("beta2", &Config::beta2, kUnitOpen, "Adam/AdamW/LAMB/NovoGrad second-moment decay"));
-    keys.push_back(realKey("eps", &Config::eps, kNonNegative, "Adam/AdamW/LAMB/NovoGrad epsilon (0 allowed)"));
-    keys.push_back(booleanKey("grad_averaging", &Config::gradAveraging, "NovoGrad: average m with (1 - beta1)"));
-    keys.push_back(realKey("trust_coefficient", &Config::trustCoefficient, kPositive, "LARS trust coefficient eta"));
+    keys.push_back(realKey(key::kMomentum, &Config::momentum, kUnitOpen, "SGD and LARS momentum"));
+    keys.push_back(realKey(key::kDampening, &Config::dampening, kUnitOpen, "SGD dampening"));
+    keys.push_back(booleanKey(key::kNesterov, &Config::nesterov, "SGD Nesterov momentum"));
+    keys.push_back(realKey(key::kWeightDecay, &Config::weightDecay, kNonNegative, "weight decay"));
+    keys.push_back(realKey(key::kBeta1, &Config::beta1, kUnitOpen, "Adam/AdamW/LAMB/NovoGrad first-moment decay"));
+    keys.push_back(realKey(key::kBeta2, &Config::beta2, kUnitOpen, "Adam/AdamW/LAMB/NovoGrad second-moment decay"));
+    keys.push_back(realKey(key::kEps, &Config::eps, kNonNegative, "Adam/AdamW/LAMB/NovoGrad epsilon (0 allowed)"));
+    keys.push_back(booleanKey(key::kGradAveraging, &Config::gradAveraging, "NovoGrad: average m with (1 - beta1)"));
+    keys.push_back(realKey(key::kTrustCoefficient, &Config::trustCoefficient, kPositive, "LARS trust coefficient eta"));
     // schedule
-    keys.push_back(integerKey("warmup_steps", &Config::warmupSteps, 0, kMaxSteps, "linear warmup length in optimizer steps"));
-    keys.push_back(realKey("warmup_epochs", &Config::warmupEpochs, kNonNegative, "linear warmup length in epochs"));
-    keys.push_back(optionalRealKey("warmup_start_factor", &Config::warmupStartFactor, RealRange{0.0, false, 1.0, true},
+    keys.push_back(integerKey(key::kWarmupSteps, &Config::warmupSteps, 0, kMaxSteps, "linear warmup length in optimizer steps"));
+    keys.push_back(realKey(key::kWarmupEpochs, &Config::warmupEpochs, RealRange{0.0, true, double(kMaxEpochs), true},
+        "linear warmup length in epochs"));
+    keys.push_back(optionalRealKey(key::kWarmupStartFactor, &Config::warmupStartFactor, RealRange{0.0, false, 1.0, true},
         "warmup starts at this fraction of the LR (default 1 / world_size, as LinearLR in seed 003)"));
-    keys.push_back(choiceKey<ScheduleKind>("schedule", &Config::schedule,
+    keys.push_back(choiceKey<ScheduleKind>(key::kSchedule, &Config::schedule,
         {{"constant", ScheduleKind::Constant}, {"cosine", ScheduleKind::Cosine}, {"step", ScheduleKind::Step}},
         "LR schedule after warmup"));
-    keys.push_back(integerKey("step_size", &Config::stepSize, 1, 1'000'000, "step schedule: decay every N epochs"));
-    keys.push_back(realKey("gamma", &Config::gamma, RealRange{0.0, false, 1.0, true}, "step schedule: decay factor"));
-    keys.push_back(realKey("min_lr", &Config::minLr, kNonNegative, "cosine schedule: final LR"));
+    keys.push_back(integerKey(key::kStepSize, &Config::stepSize, 1, kMaxEpochs, "step schedule: decay every N epochs"));
+    keys.push_back(realKey(key::kGamma, &Config::gamma, RealRange{0.0, false, 1.0, true}, "step schedule: decay factor"));
+    keys.push_back(realKey(key::kMinLr, &Config::minLr, kNonNegative, "cosine schedule: final LR"));
     // length
-    keys.push_back(integerKey("epochs", &Config::epochs, 1, 1'000'000, "epochs"));
-    keys.push_back(integerKey("max_steps", &Config::maxSteps, 0, kMaxSteps, "stop after N optimizer steps (0 = no limit)"));
-    keys.push_back(integerKey("eval_every", &Config::evalEvery, 0, kMaxSteps,
+    keys.push_back(integerKey(key::kEpochs, &Config::epochs, 1, kMaxEpochs, "epochs"));
+    keys.push_back(integerKey(key::kMaxSteps, &Config::maxSteps, 0, kMaxSteps, "stop after N optimizer steps (0 = no limit)"));
+    keys.push_back(integerKey(key::kEvalEvery, &Config::evalEvery, 0, kMaxSteps,
         "Fashion-MNIST: also evaluate every N steps (0 = at the end of each epoch only)"));
     // output and testing
-    keys.push_back(textKey("events", &Config::events, "also append the JSON Lines event stream to this file"));
+    keys.push_back(textKey(key::kEvents, &Config::events, "also append the JSON Lines event stream to this file"));
     keys.push_back(failAtKey());
     return keys;
 }

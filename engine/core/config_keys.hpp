@@ -6,6 +6,7 @@
 #include "config.hpp"
 #include "config_error.hpp"
 #include "json.hpp"
+#include "key_names.hpp"
 
 #include <functional>
 #include <string>

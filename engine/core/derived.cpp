@@ -1,12 +1,13 @@
 #include "derived.hpp"
 
+#include "limits.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 
 namespace ddplab {
 namespace {
-constexpr int64_t kFashionMnistTrainImages = 60'000;
 constexpr double kPi = 3.14159265358979323846;
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -36,7 +37,7 @@ ShardPlan planShards(int64_t numExamples, int64_t worldSize, int64_t batchSize, 
 int64_t datasetSize(const Config& config)
 {
     if (config.workload == WorkloadKind::FashionMnist)
-        return config.trainSubset > 0 ? std::min(config.trainSubset, kFashionMnistTrainImages) : kFashionMnistTrainImages;
+        return config.trainSubset > 0 ? std::min(config.trainSubset, limits::kFashionMnistTrainImages) : limits::kFashionMnistTrainImages;
     return config.numExamples;
 }
 
@@ -124,6 +125,45 @@ double learningRateAt(const Config& config, int64_t step)
     }
     }
     return peak;
+}
+
+int64_t estimatedRankBytes(const Config& c)
+{
+    // Measured here: a forked rank of a tiny run holds about 18 MB of its own (PSS).
+    constexpr double kProcessBytes = 32.0 * (1 << 20);
+    constexpr double kFloatBytes = 4, kIndexBytes = 8;
+    // A step's tensors: the gathered batch, products, errors and gradients, a few copies each.
+    constexpr double kWorkingCopies = 4;
+    // The CNN's activations per image (the first convolution's 32 x 28 x 28 floats and what
+    // follows), a few copies for backward; evaluation runs 250 images at a time.
+    constexpr double kImageActivationBytes = 32 * 28 * 28 * 4 * 3;
+    constexpr double kEvalChunk = 250;
+
+    const double examples = double(datasetSize(c));
+    const double experiments = double(c.experiments);
+    const double batch = double(c.batchSize);
+    double bytes = kProcessBytes;
+    // The sampler: a permutation of every index, and this rank's share twice (indices, batches).
+    bytes += examples * kIndexBytes + 2 * examples / double(c.worldSize) * kIndexBytes;
+    switch (c.workload) {
+    case WorkloadKind::Toy:
+        bytes += experiments * examples * 2 * kFloatBytes;
+        bytes += experiments * batch * 2 * kFloatBytes * kWorkingCopies;
+        break;
+    case WorkloadKind::Linreg: {
+        const double values = double(c.dim) + 1;
+        bytes += experiments * examples * values * kFloatBytes;
+        bytes += experiments * batch * values * kFloatBytes * kWorkingCopies;
+        bytes += experiments * double(c.dim) * kFloatBytes * kWorkingCopies;
+        break;
+    }
+    case WorkloadKind::FashionMnist:
+        // The images are the launcher's pages, shared; labels become int64 on every rank.
+        bytes += (examples + 10'000) * kIndexBytes;
+        bytes += std::max(batch, kEvalChunk) * kImageActivationBytes;
+        break;
+    }
+    return int64_t(std::min(bytes, 9e18));
 }
 
 std::string lrRuleFormula(const Config& config)

@@ -48,4 +48,9 @@ double learningRateAt(const Config& config, int64_t step);
 
 std::string lrRuleFormula(const Config& config);    // e.g. "1e-3 * (128 / 16)^0.5"
 
+// About how much memory one rank of this run takes (its data, the sampler's indices, a
+// step's working set, the process itself), for refusing runs the machine cannot hold. Every
+// rank of a local run builds its own copy of toy and linreg data.
+int64_t estimatedRankBytes(const Config& config);
+
 }  // namespace ddplab

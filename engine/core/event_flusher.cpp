@@ -1,6 +1,6 @@
 #include "event_flusher.hpp"
 
-#include "events.hpp"
+#include "event_writer.hpp"
 
 #include <pthread.h>
 

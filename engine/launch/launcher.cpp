@@ -1,11 +1,15 @@
 #include "launcher.hpp"
 
+#include "core/config_error.hpp"
 #include "core/data_error.hpp"
-#include "core/events.hpp"
-#include "core/exit_codes.hpp"
+#include "core/event_writer.hpp"
+#include "core/protocol.hpp"
+#include "core/wording.hpp"
 #include "data/fashion_mnist_files.hpp"
+#include "rank_progress.hpp"
 #include "run_directory.hpp"
 #include "worker.hpp"
+#include "core/key_names.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -13,6 +17,7 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <poll.h>
@@ -30,12 +35,19 @@ using Clock = std::chrono::steady_clock;
 
 // After a rank failed, how long the others get to notice and exit on their own.
 constexpr std::chrono::milliseconds kPeerGrace{1000};
-// After SIGTERM, how long workers get to exit before SIGKILL.
+// After SIGTERM, how long workers get to exit before SIGKILL (a second Ctrl-C: at once).
 constexpr std::chrono::milliseconds kTerminateGrace{2000};
 // Upper bound on one poll; signals wake the loop earlier through the self-pipe.
 constexpr int kPollMs = 250;
 // The worker's end of its event pipe, at a fixed number after all other files are closed.
 constexpr int kWorkerEventFd = 3;
+// stdout's reader lags by this much: stop reading rank 0, whose writes then wait (training
+// pauses) instead of the launcher's memory growing. Supervision goes on regardless.
+constexpr size_t kMaxPendingStdout = 16u << 20;
+// A line from a rank longer than this is not an event of ours.
+constexpr size_t kMaxLineBytes = 8u << 20;
+// How much of a line that is not an event an error message quotes.
+constexpr size_t kQuotedBytes = 200;
 
 int g_signalPipe[2] = {-1, -1};
 
@@ -67,11 +79,28 @@ void closeFrom(int lowest)
         ::close(fd);
 }
 
+// 'T' (stopped by a signal) or 't' (stopped by a debugger) in /proc/PID/stat.
+bool isStopped(pid_t pid)
+{
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text;
+    std::getline(stat, text);
+    const auto afterName = text.rfind(')');  // the name may hold spaces and parentheses
+    return afterName != std::string::npos && afterName + 2 < text.size() &&
+           (text[afterName + 2] == 'T' || text[afterName + 2] == 't');
+}
+
+std::string excerptOf(const std::string& text)
+{
+    return text.size() > kQuotedBytes ? text.substr(0, kQuotedBytes) + "..." : text;
+}
+
 struct Rank {
     int rank = 0;
     pid_t pid = -1;
     int fd = -1;            // read end of the worker's event pipe
     std::string partial;    // bytes after the last newline
+    bool discarding = false;  // inside a line over kMaxLineBytes: skip to its end
     bool exited = false;
     int status = 0;         // waitpid status
     std::string error;      // message of the worker's own error event
@@ -80,6 +109,9 @@ struct Rank {
     int64_t errorTime = 0;  // when it reported it (steady clock, comparable across processes)
     bool stoppedByUs = false;  // the launcher sent it SIGTERM/SIGKILL
     int exitOrder = 0;         // 1 for the first rank reaped, 2 for the next, ...
+    // When the run began to fail: was it stopped (SIGSTOP, a debugger), how far had it come.
+    bool stoppedAtFailure = false;
+    int64_t collectivesAtFailure = 0;
 
     bool failed() const { return exited && !(WIFEXITED(status) && WEXITSTATUS(status) == 0); }
     bool killedBySignal() const { return exited && WIFSIGNALED(status); }
@@ -93,16 +125,10 @@ public:
     {
         // Read the data once, here: a broken file is reported before any rank starts, and the
         // forked ranks share these pages instead of each decompressing its own copy.
-        if (m_config.workload == WorkloadKind::FashionMnist) {
-            try {
-                loadFashionMnist(m_config.dataDir);
-            } catch (const DataError& error) {
-                std::cerr << "ddplab-engine: error: " << error.what() << std::endl;
-                m_events.emit(errorEvent(error.what(), std::nullopt, "data_dir", kExitDataError));
-                return kExitDataError;
-            }
-        }
+        if (m_config.workload == WorkloadKind::FashionMnist)
+            loadFashionMnist(m_config.dataDir);  // DataError: the caller reports it
         RunDirectory directory;
+        m_progress.emplace(int(m_config.worldSize));
         setUpSignals();
         for (int r = 0; r < m_config.worldSize; ++r)
             spawn(r, directory.file("store"));
@@ -111,7 +137,7 @@ public:
     }
 
 private:
-    enum class Stop { None, Failed, Cancelled, ReaderGone };
+    enum class Stop { None, Failed, Cancelled, ReaderGone, OutputFailed };
 
     void setUpSignals()
     {
@@ -159,9 +185,11 @@ private:
         ::signal(SIGHUP, SIG_DFL);
         ::signal(SIGCHLD, SIG_DFL);
         // SIGPIPE stays ignored: runWorker sees to it, for torchrun's ranks too.
-        // stdout carries the launcher's event stream: nothing of a worker may land there.
-        const int devNull = ::open("/dev/null", O_WRONLY);
+        // stdin and stdout belong to the launcher (its config, its event stream): nothing of a
+        // worker may read or land there.
+        const int devNull = ::open("/dev/null", O_RDWR);
         if (devNull >= 0) {
+            ::dup2(devNull, STDIN_FILENO);
             ::dup2(devNull, STDOUT_FILENO);
             ::close(devNull);
         }
@@ -181,22 +209,32 @@ private:
         identity.rendezvous.kind = Rendezvous::Kind::File;
         identity.rendezvous.storePath = storePath;
         identity.rendezvous.loopbackOnly = true;
+        identity.collectivesBegun = m_progress->counter(rank);
         ::_exit(runWorker(m_config, identity, events));
     }
 
+    // ------------------------------------------------------------------------------------
+    // Supervision: one loop that reacts to signals, rank output, rank exits and stdout, and
+    // never waits on any one of them.
+    // ------------------------------------------------------------------------------------
     void supervise()
     {
         // When to send SIGTERM, then SIGKILL, to the workers still running.
         Clock::time_point terminateAt = Clock::time_point::max();
         Clock::time_point killAt = Clock::time_point::max();
+        bool terminated = false;
+        int cancelsSeen = 0;
         while (true) {
             pollOnce();
             reap();
 
             const auto now = Clock::now();
             if (m_stop == Stop::None) {
-                if (m_cancelSignal != 0) {
+                if (m_cancels > 0) {
                     m_stop = Stop::Cancelled;
+                    terminateAt = now;
+                } else if (!m_events.fileError().empty()) {
+                    m_stop = Stop::OutputFailed;
                     terminateAt = now;
                 } else if (m_events.lostReader()) {
                     m_stop = Stop::ReaderGone;
@@ -207,14 +245,21 @@ private:
                     // every rank completed; only a rank that hangs needs to be told.
                     m_stop = Stop::Failed;
                     terminateAt = now + kPeerGrace;
+                    noteProgressAtFailure();
                 }
-            } else if (m_cancelSignal != 0) {
-                terminateAt = std::min(terminateAt, now);  // Ctrl-C during the grace: stop now
+                cancelsSeen = m_cancels;
+            } else if (m_cancels > cancelsSeen) {
+                // Ctrl-C while stopping: during the grace, stop now; after SIGTERM, kill now.
+                cancelsSeen = m_cancels;
+                if (terminated)
+                    killAt = now;
+                else
+                    terminateAt = now;
             }
-            if (now >= terminateAt) {
+            if (!terminated && now >= terminateAt) {
                 signalRunning(SIGTERM);
-                terminateAt = Clock::time_point::max();
-                killAt = now + kTerminateGrace;
+                terminated = true;
+                killAt = std::min(killAt, now + kTerminateGrace);
             }
             if (now >= killAt) {
                 signalRunning(SIGKILL);
@@ -233,16 +278,189 @@ private:
             if (!r.exited) {
                 r.stoppedByUs = true;
                 ::kill(r.pid, signo);
+                // A stopped rank (SIGSTOP, Ctrl-Z) would hold SIGTERM until continued.
+                ::kill(r.pid, SIGCONT);
             }
         }
     }
 
+    void noteProgressAtFailure()
+    {
+        for (Rank& r : m_ranks) {
+            r.collectivesAtFailure = m_progress->collectivesBegun(r.rank);
+            r.stoppedAtFailure = !r.exited && isStopped(r.pid);
+        }
+    }
+
+    void pollOnce()
+    {
+        // Once stdout's reader lags far behind, rank 0 waits; while stopping, every rank's
+        // output is read all the same (the events file must get all of it).
+        const bool backPressure = m_stop == Stop::None && m_events.pendingStreamBytes() > kMaxPendingStdout;
+        std::vector<pollfd> fds;
+        fds.push_back({g_signalPipe[0], POLLIN, 0});
+        const bool watchStdout = m_events.streamFd() >= 0 && !m_events.lostReader();
+        if (watchStdout)  // events 0 still reports a reader that went away (POLLERR)
+            fds.push_back({m_events.streamFd(), short(m_events.pendingStreamBytes() > 0 ? POLLOUT : 0), 0});
+        const size_t firstRank = fds.size();
+        for (const Rank& r : m_ranks) {
+            if (r.fd >= 0 && !backPressure)
+                fds.push_back({r.fd, POLLIN, 0});
+        }
+        const int ready = ::poll(fds.data(), fds.size(), kPollMs);
+        if (ready <= 0)
+            return;
+        if (fds[0].revents & POLLIN)
+            readSignals();
+        if (watchStdout && fds[1].revents)
+            m_events.pumpStream();  // also notices a reader that went away
+        for (size_t i = firstRank; i < fds.size(); ++i) {
+            if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            for (Rank& r : m_ranks) {
+                if (r.fd == fds[i].fd)
+                    readFrom(r);
+            }
+        }
+    }
+
+    void readSignals()
+    {
+        unsigned char bytes[64];
+        ssize_t n;
+        while ((n = ::read(g_signalPipe[0], bytes, sizeof bytes)) > 0) {
+            for (ssize_t i = 0; i < n; ++i) {
+                if (bytes[i] == SIGCHLD)
+                    continue;
+                if (m_cancelSignal == 0)
+                    m_cancelSignal = bytes[i];
+                ++m_cancels;
+            }
+        }
+    }
+
+    void readFrom(Rank& r)
+    {
+        char buffer[65536];
+        const ssize_t n = ::read(r.fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR)
+            return;
+        if (n <= 0) {
+            // EOF: the worker exited (a partial last line was cut off by a crash: dropped).
+            ::close(r.fd);
+            r.fd = -1;
+            return;
+        }
+        std::string forward;  // rank 0's events of this read, passed on with one write
+        size_t start = 0;
+        const size_t size = size_t(n);
+        while (start < size) {
+            const char* newline = static_cast<const char*>(std::memchr(buffer + start, '\n', size - start));
+            const size_t end = newline ? size_t(newline - buffer) : size;
+            if (!r.discarding)
+                r.partial.append(buffer + start, end - start);
+            if (r.partial.size() > kMaxLineBytes) {
+                noteBadLine(r, r.partial.substr(0, kQuotedBytes) + "... (" + std::to_string(r.partial.size()) + "+ bytes, no end of line)");
+                r.partial.clear();
+                r.discarding = true;
+            }
+            if (!newline)
+                break;
+            if (!r.discarding)
+                handleLine(r, r.partial, forward);
+            r.partial.clear();
+            r.discarding = false;
+            start = end + 1;
+        }
+        if (!forward.empty())
+            m_events.writeLine(forward);
+    }
+
+    void handleLine(Rank& r, const std::string& line, std::string& forward)
+    {
+        const Json event = Json::parse(line, nullptr, false);
+        const bool isEvent = event.is_object() && event.contains(protocol::field::kType) &&
+                             event[protocol::field::kType].is_string();
+        if (!isEvent) {
+            noteBadLine(r, excerptOf(line));
+            return;
+        }
+        const std::string type = event[protocol::field::kType].get<std::string>();
+        if (type == protocol::type::kError) {
+            // Workers' errors are held back: the launcher reports one error, about the
+            // rank that failed first, once every worker has stopped.
+            r.error = event.value(protocol::field::kMessage, std::string());
+            r.reportedCode = event.value(protocol::field::kExitCode, 0);
+            r.reportedKey = event.value(protocol::field::kKey, std::string());
+            r.errorTime = event.value(protocol::field::kMonotonicNs, int64_t(0));
+            return;
+        }
+        if (r.rank != 0)
+            return;
+        forward += line;
+        forward += '\n';
+        if (type == protocol::type::kSummary)
+            m_sawSummary = true;
+    }
+
+    // A rank wrote something that is no event of ours: it is said, not dropped.
+    void noteBadLine(Rank& r, const std::string& excerpt)
+    {
+        std::cerr << "ddplab-engine: rank " << r.rank << " wrote a line that is not an event: " << excerpt << std::endl;
+        if (r.error.empty())
+            r.error = "it wrote a line that is not an event: " + excerpt;
+    }
+
+    void reap()
+    {
+        int status = 0;
+        pid_t pid;
+        while ((pid = ::waitpid(-1, &status, WNOHANG)) > 0) {
+            for (Rank& r : m_ranks) {
+                if (r.pid == pid) {
+                    r.exited = true;
+                    r.status = status;
+                    r.exitOrder = ++m_exits;
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------
+    // Who failed first
+    // ------------------------------------------------------------------------------------
+
+    // A rank that made no progress while its peers waited for it: stopped when the run began
+    // to fail, or behind every rank that reported an error (they gave up waiting on it).
+    const Rank* stalledRank() const
+    {
+        for (const Rank& r : m_ranks) {
+            if (r.stoppedAtFailure)
+                return &r;
+        }
+        std::optional<int64_t> slowestReporter;
+        for (const Rank& r : m_ranks) {
+            if (r.failed() && !r.error.empty())
+                slowestReporter = std::min(slowestReporter.value_or(r.collectivesAtFailure), r.collectivesAtFailure);
+        }
+        if (!slowestReporter)
+            return nullptr;
+        const Rank* stalled = nullptr;
+        for (const Rank& r : m_ranks) {
+            const bool silent = r.error.empty() && (!r.exited || r.stoppedByUs);
+            if (silent && r.collectivesAtFailure < *slowestReporter &&
+                (!stalled || r.collectivesAtFailure < stalled->collectivesAtFailure))
+                stalled = &r;
+        }
+        return stalled;
+    }
+
     // The rank that failed first, decided once every pipe is drained. Peers of a failing rank
-    // fail soon after it (their collective loses its connection), so: a config or data error
-    // (every rank hits the same one), then a rank killed by a signal we did not send, then
-    // the earliest error report (workers stamp them with the shared steady clock), then the
-    // rank that exited first.
-    int pickCulprit() const
+    // fail soon after it (their collective loses its connection, or times out waiting), so: a
+    // config or data error (every rank hits the same one), then a rank that stalled, then a
+    // rank killed by a signal we did not send, then the earliest error report (workers stamp
+    // them with the shared steady clock), then the rank that exited first.
+    const Rank& pickCulprit() const
     {
         const Rank* best = nullptr;
         auto priority = [](const Rank& r) {
@@ -263,102 +481,11 @@ private:
             if (r.failed() && (!best || before(r, *best)))
                 best = &r;
         }
-        return best ? best->rank : 0;
-    }
-
-    void pollOnce()
-    {
-        std::vector<pollfd> fds;
-        fds.push_back({g_signalPipe[0], POLLIN, 0});
-        for (const Rank& r : m_ranks) {
-            if (r.fd >= 0)
-                fds.push_back({r.fd, POLLIN, 0});
+        if (best && priority(*best) > 0) {
+            if (const Rank* stalled = stalledRank())
+                return *stalled;
         }
-        const int ready = ::poll(fds.data(), fds.size(), kPollMs);
-        if (ready <= 0)
-            return;
-        if (fds[0].revents & POLLIN)
-            readSignals();
-        for (Rank& r : m_ranks) {
-            if (r.fd < 0)
-                continue;
-            const auto it = std::find_if(fds.begin() + 1, fds.end(), [&](const pollfd& p) { return p.fd == r.fd; });
-            if (it != fds.end() && (it->revents & (POLLIN | POLLHUP | POLLERR)))
-                readFrom(r);
-        }
-    }
-
-    void readSignals()
-    {
-        unsigned char bytes[64];
-        ssize_t n;
-        while ((n = ::read(g_signalPipe[0], bytes, sizeof bytes)) > 0) {
-            for (ssize_t i = 0; i < n; ++i) {
-                if (bytes[i] != SIGCHLD && m_cancelSignal == 0)
-                    m_cancelSignal = bytes[i];
-            }
-        }
-    }
-
-    void readFrom(Rank& r)
-    {
-        char buffer[65536];
-        const ssize_t n = ::read(r.fd, buffer, sizeof buffer);
-        if (n < 0 && errno == EINTR)
-            return;
-        if (n <= 0) {
-            // EOF: the worker exited (a partial last line was cut off by a crash: dropped).
-            ::close(r.fd);
-            r.fd = -1;
-            return;
-        }
-        r.partial.append(buffer, size_t(n));
-        size_t start = 0;
-        std::string forward;  // rank 0's events of this read, passed on with one write
-        for (size_t newline; (newline = r.partial.find('\n', start)) != std::string::npos; start = newline + 1)
-            handleLine(r, r.partial.substr(start, newline - start), forward);
-        r.partial.erase(0, start);
-        if (!forward.empty())
-            m_events.writeLine(forward);
-    }
-
-    void handleLine(Rank& r, const std::string& line, std::string& forward)
-    {
-        static const std::string kErrorPrefix = "{\"type\":\"error\"";
-        if (line.compare(0, kErrorPrefix.size(), kErrorPrefix) == 0) {
-            // Workers' errors are held back: the launcher reports one error, about the
-            // rank that failed first, once every worker has stopped.
-            const Json error = Json::parse(line, nullptr, false);
-            if (!error.is_discarded()) {
-                r.error = error.value("message", std::string());
-                r.reportedCode = error.value("exit_code", 0);
-                r.reportedKey = error.value("key", std::string());
-                r.errorTime = error.value("monotonic_ns", int64_t(0));
-            }
-            return;
-        }
-        if (r.rank != 0)
-            return;
-        forward += line;
-        forward += '\n';
-        static const std::string kSummaryPrefix = "{\"type\":\"summary\"";
-        if (line.compare(0, kSummaryPrefix.size(), kSummaryPrefix) == 0)
-            m_sawSummary = true;
-    }
-
-    void reap()
-    {
-        int status = 0;
-        pid_t pid;
-        while ((pid = ::waitpid(-1, &status, WNOHANG)) > 0) {
-            for (Rank& r : m_ranks) {
-                if (r.pid == pid) {
-                    r.exited = true;
-                    r.status = status;
-                    r.exitOrder = ++m_exits;
-                }
-            }
-        }
+        return best ? *best : m_ranks.front();
     }
 
     static std::string describeExit(const Rank& r)
@@ -371,51 +498,87 @@ private:
         return "exited with status " + std::to_string(WEXITSTATUS(r.status));
     }
 
+    std::string stallDescription(const Rank& culprit) const
+    {
+        std::string peerError;
+        for (const Rank& r : m_ranks) {
+            if (&r != &culprit && !r.error.empty()) {
+                peerError = "rank " + std::to_string(r.rank) + ": " + r.error;
+                break;
+            }
+        }
+        std::string text = "rank " + std::to_string(culprit.rank) + " stopped making progress";
+        if (culprit.stoppedAtFailure)
+            text += " (it was stopped: SIGSTOP or a debugger)";
+        text += "; its peers waited " + std::to_string(m_config.collectiveTimeout) +
+                " s for it in a collective (collective_timeout) and gave up";
+        if (!peerError.empty())
+            text += " (" + excerptOf(peerError) + ")";
+        return text;
+    }
+
     int finish()
     {
         const int ranks = int(m_ranks.size());
-        const std::string all = std::to_string(ranks) + (ranks == 1 ? " rank was" : " ranks were");
+        const std::string all = countOf(ranks, "rank") + (ranks == 1 ? " was" : " were");
+        int code = kExitOk;
+        protocol::ErrorReport report;
         switch (m_stop) {
         case Stop::None:
             if (!m_sawSummary) {
-                m_events.emit(errorEvent("rank 0 finished without a summary event", 0, "", kExitInternal));
-                return kExitInternal;
+                report = {"rank 0 finished without a summary event", 0, "", kExitInternal};
+                code = kExitInternal;
             }
-            return kExitOk;
+            break;
         case Stop::Cancelled: {
             const char* name = sigabbrev_np(m_cancelSignal);
-            const std::string message = std::string("cancelled by SIG") + (name ? name : "?") + "; all " + all + " stopped";
-            std::cerr << "ddplab-engine: " << message << std::endl;
-            m_events.emit(errorEvent(message, std::nullopt, "", kExitCancelled));
-            return kExitCancelled;
-        }
-        case Stop::ReaderGone:
-            std::cerr << "ddplab-engine: the reader of the event stream went away; all " << all << " stopped" << std::endl;
-            m_events.emit(errorEvent("the reader of the event stream went away; all " + all + " stopped", std::nullopt, "",
-                                     kExitCancelled));
-            return kExitCancelled;
-        case Stop::Failed:
+            report.message = std::string("cancelled by SIG") + (name ? name : "?") + "; all " + all + " stopped";
+            code = kExitCancelled;
             break;
         }
-        const Rank& culprit = m_ranks[size_t(pickCulprit())];
-        const int code = (culprit.reportedCode == kExitInvalidInput || culprit.reportedCode == kExitDataError)
-                             ? culprit.reportedCode
-                             : kExitRankFailed;
-        std::string message = "rank " + std::to_string(culprit.rank) + " failed";
-        message += culprit.error.empty() ? " (it " + describeExit(culprit) + ")" : ": " + culprit.error;
-        if (ranks > 1)
-            message += "; the run was stopped and all " + all + " ended";
-        std::cerr << "ddplab-engine: " << message << std::endl;
-        // The key a rank named (device cuda without CUDA, say) still points the window at the field.
-        m_events.emit(errorEvent(message, culprit.rank, culprit.reportedKey, code));
-        return code;
+        case Stop::ReaderGone:
+            report.message = "the reader of the event stream went away; all " + all + " stopped";
+            code = kExitCancelled;
+            break;
+        case Stop::OutputFailed:
+            report.message = m_events.fileError() + "; all " + all + " stopped";
+            report.key = key::kEvents;
+            code = kExitOutputError;
+            break;
+        case Stop::Failed: {
+            const Rank& culprit = pickCulprit();
+            const bool stalled = &culprit == stalledRank();
+            code = (culprit.reportedCode == kExitInvalidInput || culprit.reportedCode == kExitDataError)
+                       ? culprit.reportedCode
+                       : kExitRankFailed;
+            if (stalled)
+                report.message = stallDescription(culprit);
+            else
+                report.message = "rank " + std::to_string(culprit.rank) + " failed" +
+                                 (culprit.error.empty() ? " (it " + describeExit(culprit) + ")" : ": " + culprit.error);
+            if (ranks > 1)
+                report.message += "; the run was stopped and all " + all + " ended";
+            report.rank = culprit.rank;
+            // The key a rank named (device cuda without CUDA, say) still points the window at the field.
+            report.key = culprit.reportedKey;
+            break;
+        }
+        }
+        if (code != kExitOk) {
+            report.exitCode = code;
+            std::cerr << "ddplab-engine: " << report.message << std::endl;
+            m_events.emit(protocol::errorEvent(report));
+        }
+        return code;  // the caller gives stdout's reader a moment to take the last events
     }
 
     const Config& m_config;
     EventWriter& m_events;
+    std::optional<RankProgress> m_progress;
     std::vector<Rank> m_ranks;
     Stop m_stop = Stop::None;
     int m_cancelSignal = 0;
+    int m_cancels = 0;
     int m_exits = 0;
     bool m_sawSummary = false;
 };

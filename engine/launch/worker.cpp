@@ -5,10 +5,10 @@
 #include "core/config_error.hpp"
 #include "core/config_keys.hpp"
 #include "core/data_error.hpp"
-#include "core/derived.hpp"
 #include "core/event_flusher.hpp"
-#include "core/events.hpp"
-#include "core/exit_codes.hpp"
+#include "core/event_writer.hpp"
+#include "core/output_error.hpp"
+#include "core/protocol.hpp"
 #include "core/wording.hpp"
 #include "heap_policy.hpp"
 #include "train/trainer.hpp"
@@ -37,48 +37,15 @@ int threadsPerRank(const Config& config, const WorkerIdentity& identity)
     return std::max(1, cores / std::max(1, identity.localWorldSize));
 }
 
-Json configEvent(const Config& config, const WorkerIdentity& identity, const BackendChoice& choice,
-                 const std::string& device, int threads)
-{
-    Config resolved = config;
-    resolved.backend = choice.backend;
-    resolved.baseBatchSize = baseBatchSize(config);
-    resolved.warmupStartFactor = warmupStartFactor(config);
-    const ShardPlan plan = planShards(config);
-
-    Json event;
-    event["type"] = "config";
-    const Json keys = configToJson(resolved);
-    for (const auto& [key, value] : keys.items())
-        event[key] = value;
-    event["effective_batch_size"] = effectiveBatchSize(config);
-    event["lr_effective"] = effectiveLr(config);
-    event["lr_scale"] = lrScaleFactor(config);
-    event["lr_formula"] = lrRuleFormula(config);
-    event["dataset_size"] = datasetSize(config);
-    event["steps_per_epoch"] = stepsPerEpoch(config);
-    event["total_steps"] = totalSteps(config);
-    event["samples_per_rank"] = plan.samplesPerRank;
-    event["padded_samples"] = plan.paddedSamples;
-    event["dropped_samples"] = plan.droppedSamples;
-    event["warmup_steps_resolved"] = warmupStepCount(config);
-    event["backend_reason"] = choice.reason;
-    event["device_name"] = device;
-    event["threads_per_rank"] = threads;
-    event["launched_by"] = identity.launchedBy;
-    event["torch_version"] = TORCH_VERSION;
-    return event;
-}
-
 int report(EventWriter& events, const WorkerIdentity& identity, const std::string& message, const std::string& key,
            int code)
 {
     std::cerr << "ddplab-engine: rank " << identity.rank << ": error: " << message << std::endl;
-    Json event = errorEvent(message, identity.rank, key, code);
+    protocol::ErrorReport error{message, identity.rank, key, code};
     // When: the launcher names the rank that failed first, and peers only fail after it.
-    event["monotonic_ns"] = int64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                        std::chrono::steady_clock::now().time_since_epoch()).count());
-    events.emit(event);
+    error.monotonicNs = int64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                    std::chrono::steady_clock::now().time_since_epoch()).count());
+    events.emit(protocol::errorEvent(error));
     return code;
 }
 
@@ -100,7 +67,7 @@ int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter&
     keepFreedMemoryForReuse();
     try {
         if (identity.worldSize != config.worldSize)
-            throw ConfigError("world_size", "world_size is " + std::to_string(config.worldSize) + " but the launcher started " +
+            throw ConfigError(key::kWorldSize, "world_size is " + std::to_string(config.worldSize) + " but the launcher started " +
                                                 countOf(identity.worldSize, "rank") + "; pass --world-size " +
                                                 std::to_string(identity.worldSize));
         const int threads = threadsPerRank(config, identity);
@@ -116,18 +83,31 @@ int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter&
 
         // Data first: a missing file fails fast, before peers wait on this rank.
         workload = makeWorkload(config, device);
-        comm = connect(choice.backend, identity);
+        WorkerIdentity connecting = identity;
+        connecting.rendezvous.timeout = std::chrono::seconds(config.collectiveTimeout);
+        comm = connect(choice.backend, connecting);
         const bool leader = identity.rank == 0;
-        Trainer trainer(config, *workload, *comm, leader ? &events : nullptr,
-                        leader ? configEvent(config, identity, choice, device.str(), threads) : Json());
+        protocol::RunFacts facts;
+        facts.backend = choice.backend;
+        facts.backendReason = choice.reason;
+        facts.deviceName = device.str();
+        facts.threadsPerRank = threads;
+        facts.launchedBy = identity.launchedBy;
+        facts.torchVersion = TORCH_VERSION;
+        Trainer trainer(config, *workload, *comm, leader ? &events : nullptr, facts);
         const Json summary = trainer.run();
-        if (leader)
+        if (leader) {
             events.emit(summary);
+            if (!events.fileError().empty())
+                throw OutputError(events.fileError());
+        }
         return kExitOk;
     } catch (const ConfigError& error) {
         return report(events, identity, error.what(), error.key(), kExitInvalidInput);
     } catch (const DataError& error) {
-        return report(events, identity, error.what(), "data_dir", kExitDataError);
+        return report(events, identity, error.what(), key::kDataDir, kExitDataError);
+    } catch (const OutputError& error) {
+        return report(events, identity, error.what(), key::kEvents, kExitOutputError);
     } catch (const std::exception& error) {
         return report(events, identity, error.what(), "", kExitRankFailed);
     }

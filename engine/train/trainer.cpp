@@ -2,7 +2,8 @@
 
 #include "comm/communicator.hpp"
 #include "core/derived.hpp"
-#include "core/events.hpp"
+#include "core/event_writer.hpp"
+#include "core/output_error.hpp"
 #include "data/distributed_sampler.hpp"
 #include "gradient_sync.hpp"
 #include "optim/optimizer_factory.hpp"
@@ -62,8 +63,8 @@ void failIfPlanned(const Config& config, int rank, int64_t step)
 
 }  // namespace
 
-Trainer::Trainer(const Config& config, Workload& workload, Communicator& comm, EventWriter* events, Json configEvent)
-    : m_config(config), m_workload(workload), m_comm(comm), m_events(events), m_configEvent(std::move(configEvent))
+Trainer::Trainer(const Config& config, Workload& workload, Communicator& comm, EventWriter* events, protocol::RunFacts facts)
+    : m_config(config), m_workload(workload), m_comm(comm), m_events(events), m_facts(std::move(facts))
 {
 }
 
@@ -101,16 +102,28 @@ Json Trainer::run()
             tally.correct += last.accuracy * last.samples;
             tally.seconds += last.stepMs / 1000.0;
             if (m_events)
-                m_events->emitBatched(stepEvent(last));
+                emit(protocol::stepEvent(stepReport(last)), true);
             if (c.evalEvery > 0 && m_step % c.evalEvery == 0)
                 evaluateAndReport(epoch);
         }
         if (m_events)
-            m_events->emit(epochEvent(epoch, tally));
+            emit(protocol::epochEvent(epochReport(epoch, tally)));
         if (m_lastEvalStep != m_step)
             evaluateAndReport(epoch);
     }
-    return summaryEvent(last, trainingSeconds, samplesSeen, runStart);
+    return protocol::summaryEvent(summaryReport(last, trainingSeconds, samplesSeen, runStart));
+}
+
+void Trainer::emit(const Json& event, bool batched)
+{
+    if (batched)
+        m_events->emitBatched(event);
+    else
+        m_events->emit(event);
+    // The events file is the run's record: once the disk refuses it, training on would be lost.
+    const std::string failure = m_events->fileError();
+    if (!failure.empty())
+        throw OutputError(failure);
 }
 
 void Trainer::emitConfig()
@@ -118,18 +131,15 @@ void Trainer::emitConfig()
     if (!m_events)
         return;
     // The model's shape and DDP's bucket plan belong to the resolved configuration.
-    m_configEvent["type"] = "config";
-    m_configEvent["parameter_count"] = m_parameterCount;
-    m_configEvent["parameter_tensors"] = int64_t(m_parameters.size());
-    Json buckets = Json::array();
+    m_facts.parameterCount = m_parameterCount;
+    m_facts.parameterTensors = int64_t(m_parameters.size());
     for (const auto& bucket : m_sync->bucketLayout()) {
-        int64_t elements = 0;
+        protocol::RunFacts::Bucket planned{bucket, 0};
         for (size_t index : bucket)
-            elements += m_parameters[index].numel();
-        buckets.push_back({{"parameters", bucket}, {"elements", elements}});
+            planned.elements += m_parameters[index].numel();
+        m_facts.buckets.push_back(planned);
     }
-    m_configEvent["buckets"] = buckets;
-    m_events->emit(m_configEvent);
+    emit(protocol::configEvent(m_config, m_facts));
 }
 
 Trainer::StepRecord Trainer::trainStep(const std::vector<std::vector<int64_t>>& batches, size_t first, int64_t epoch)
@@ -213,101 +223,84 @@ Trainer::StepRecord Trainer::trainStep(const std::vector<std::vector<int64_t>>& 
 void Trainer::evaluateAndReport(int64_t epoch)
 {
     m_lastEvalStep = m_step;
-    auto eval = m_workload.evaluate(m_comm);
+    const auto eval = m_workload.evaluate(m_comm);
     if (!eval)
         return;
-    m_lastEval = eval;
-    if (!m_events)
-        return;
-    Json event;
-    event["type"] = "eval";
-    event["step"] = m_step;
-    event["epoch"] = epoch;
-    event["val_loss"] = eval->loss;
-    event["val_accuracy"] = eval->accuracy;
-    event["samples"] = eval->samples;
-    m_events->emit(event);
+    m_lastEval = protocol::EvalReport{m_step, epoch, eval->loss, eval->accuracy, eval->samples};
+    if (m_events)
+        emit(protocol::evalEvent(*m_lastEval));
 }
 
-Json Trainer::stepEvent(const StepRecord& r) const
+protocol::StepReport Trainer::stepReport(const StepRecord& r) const
 {
-    Json event;
-    event["type"] = "step";
-    event["step"] = r.step;
-    event["epoch"] = r.epoch;
-    event["lr"] = r.lr;
-    event["loss"] = r.loss;
+    protocol::StepReport report;
+    report.step = r.step;
+    report.epoch = r.epoch;
+    report.lr = r.lr;
+    report.loss = r.loss;
     if (m_workload.classifies())
-        event["accuracy"] = r.accuracy;
-    event["samples"] = int64_t(r.samples);
-    event["grad_norm"] = r.gradNorm;
+        report.accuracy = r.accuracy;
+    report.samples = r.samples;
+    report.gradNorm = r.gradNorm;
     if (m_workload.tracksUpdateVariance()) {
-        event["update_mean"] = r.updates.mean;
+        report.updateMean = r.updates.mean;
         if (m_workload.experiments() > 1)
-            event["update_var"] = r.updates.variance;
+            report.updateVariance = r.updates.variance;
     }
     if (m_noiseScale.ready()) {
-        event["noise_scale"] = m_noiseScale.simpleNoiseScale();
+        report.noiseScale = m_noiseScale.simpleNoiseScale();
         // What SGD's update variance per parameter would be at this LR and batch.
         const double scaledLr = r.lr * r.gradScale;
-        event["update_var_estimate"] = scaledLr * scaledLr * m_noiseScale.traceSigma() /
-                                       (double(m_parameterCount) * r.samples);
+        report.updateVarianceEstimate =
+            scaledLr * scaledLr * m_noiseScale.traceSigma() / (double(m_parameterCount) * r.samples);
     }
-    m_workload.describeState(event);
-    event["samples_per_sec"] = r.samples / (r.stepMs / 1000.0);
-    event["data_ms"] = r.dataMs;
-    event["compute_ms"] = r.computeMs;
-    event["comm_ms"] = r.commMs;
-    event["optimizer_ms"] = r.optimizerMs;
-    event["step_ms"] = r.stepMs;
-    return event;
+    report.weightMean = m_workload.weightMean();
+    report.dataMs = r.dataMs;
+    report.computeMs = r.computeMs;
+    report.commMs = r.commMs;
+    report.optimizerMs = r.optimizerMs;
+    report.stepMs = r.stepMs;
+    return report;
 }
 
-Json Trainer::epochEvent(int64_t epoch, const EpochTally& tally) const
+protocol::EpochReport Trainer::epochReport(int64_t epoch, const EpochTally& tally) const
 {
-    Json event;
-    event["type"] = "epoch";
-    event["epoch"] = epoch;
-    event["step"] = m_step;
-    event["steps"] = tally.steps;
-    event["samples"] = int64_t(tally.samples);
-    event["loss"] = tally.samples > 0 ? tally.lossSum / tally.samples : std::numeric_limits<double>::quiet_NaN();
+    protocol::EpochReport report;
+    report.epoch = epoch;
+    report.step = m_step;
+    report.steps = tally.steps;
+    report.samples = tally.samples;
+    report.loss = tally.samples > 0 ? tally.lossSum / tally.samples : std::numeric_limits<double>::quiet_NaN();
     if (m_workload.classifies())
-        event["accuracy"] = tally.samples > 0 ? tally.correct / tally.samples : 0.0;
-    event["train_s"] = tally.seconds;
-    event["samples_per_sec"] = tally.seconds > 0 ? tally.samples / tally.seconds : 0.0;
-    return event;
+        report.accuracy = tally.samples > 0 ? tally.correct / tally.samples : 0.0;
+    report.seconds = tally.seconds;
+    return report;
 }
 
-Json Trainer::summaryEvent(const StepRecord& last, double trainingSeconds, double samplesSeen,
-                           Clock::time_point start) const
+protocol::SummaryReport Trainer::summaryReport(const StepRecord& last, double trainingSeconds, double samplesSeen,
+                                               Clock::time_point start) const
 {
-    Json summary;
-    summary["type"] = "summary";
-    summary["steps"] = m_step;
-    summary["epochs"] = last.epoch + (m_step > 0 ? 1 : 0);
-    summary["loss"] = last.loss;
+    protocol::SummaryReport report;
+    report.steps = m_step;
+    report.epochs = last.epoch + (m_step > 0 ? 1 : 0);
+    report.loss = last.loss;
     if (m_workload.classifies())
-        summary["accuracy"] = last.accuracy;
-    if (m_lastEval) {
-        summary["val_loss"] = m_lastEval->loss;
-        summary["val_accuracy"] = m_lastEval->accuracy;
-    }
+        report.accuracy = last.accuracy;
+    report.lastEval = m_lastEval;
     if (m_workload.tracksUpdateVariance()) {
-        summary["update_mean"] = m_updateStats.pooledMean();
-        summary["update_var"] = m_updateStats.pooledVariance();
-        summary["update_count"] = m_updateStats.count();
+        report.updateMean = m_updateStats.pooledMean();
+        report.updateVariance = m_updateStats.pooledVariance();
+        report.updateCount = m_updateStats.count();
     }
     if (m_noiseScale.ready()) {
-        summary["noise_scale"] = m_noiseScale.simpleNoiseScale();
-        summary["grad_var_trace"] = m_noiseScale.traceSigma();
+        report.noiseScale = m_noiseScale.simpleNoiseScale();
+        report.gradVarianceTrace = m_noiseScale.traceSigma();
     }
-    m_workload.describeState(summary);
-    summary["samples"] = int64_t(samplesSeen);
-    summary["samples_per_sec"] = trainingSeconds > 0 ? samplesSeen / trainingSeconds : 0.0;
-    summary["train_s"] = trainingSeconds;
-    summary["wall_s"] = std::chrono::duration<double>(Clock::now() - start).count();
-    return summary;
+    report.weightMean = m_workload.weightMean();
+    report.samples = samplesSeen;
+    report.trainSeconds = trainingSeconds;
+    report.wallSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return report;
 }
 
 }  // namespace ddplab

@@ -7,6 +7,7 @@
 #include "core/config.hpp"
 #include "core/json.hpp"
 #include "core/noise_scale.hpp"
+#include "core/protocol.hpp"
 #include "update_statistics.hpp"
 #include "workload.hpp"
 
@@ -29,9 +30,11 @@ class GradientSync;
 
 class Trainer {
 public:
-    // `events` is rank 0's event stream, nullptr on the other ranks. Rank 0 emits
-    // `configEvent` once the model is known, completed with its parameters and buckets.
-    Trainer(const Config& config, Workload& workload, Communicator& comm, EventWriter* events, Json configEvent = {});
+    // `events` is rank 0's event stream, nullptr on the other ranks. Rank 0 emits the
+    // `config` event once the model is known, from `facts` completed with its parameters and
+    // buckets. Throws OutputError when the events file cannot be written (a full disk).
+    Trainer(const Config& config, Workload& workload, Communicator& comm, EventWriter* events,
+            protocol::RunFacts facts = {});
     ~Trainer();
 
     Json run();
@@ -59,16 +62,17 @@ private:
     void emitConfig();
     StepRecord trainStep(const std::vector<std::vector<int64_t>>& batches, size_t first, int64_t epoch);
     void evaluateAndReport(int64_t epoch);
-    Json stepEvent(const StepRecord& record) const;
-    Json epochEvent(int64_t epoch, const EpochTally& tally) const;
-    Json summaryEvent(const StepRecord& last, double trainingSeconds, double samplesSeen,
-                      std::chrono::steady_clock::time_point start) const;
+    protocol::StepReport stepReport(const StepRecord& record) const;
+    protocol::EpochReport epochReport(int64_t epoch, const EpochTally& tally) const;
+    protocol::SummaryReport summaryReport(const StepRecord& last, double trainingSeconds, double samplesSeen,
+                                          std::chrono::steady_clock::time_point start) const;
+    void emit(const Json& event, bool batched = false);
 
     const Config& m_config;
     Workload& m_workload;
     Communicator& m_comm;
     EventWriter* m_events;
-    Json m_configEvent;
+    protocol::RunFacts m_facts;
 
     std::vector<at::Tensor> m_parameters;
     int64_t m_parameterCount = 0;
@@ -76,7 +80,7 @@ private:
     std::unique_ptr<GradientSync> m_sync;
     UpdateStatistics m_updateStats;
     NoiseScaleEstimator m_noiseScale;
-    std::optional<EvalResult> m_lastEval;
+    std::optional<protocol::EvalReport> m_lastEval;
     int64_t m_step = 0;
     int64_t m_lastEvalStep = -1;
 };

@@ -3,8 +3,6 @@
 // forward/backward pass over a batch of indices. The trainer owns sampling, gradient
 // synchronisation, the optimizer and the metrics; a workload owns the model and its data.
 
-#include "core/json.hpp"
-
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
@@ -73,8 +71,8 @@ public:
     // The test set, every rank evaluating its shard; nullopt when the workload has none.
     virtual std::optional<EvalResult> evaluate(Communicator& comm) { return std::nullopt; }
 
-    // Workload-specific figures for `step` and `summary` events (toy: mean w).
-    virtual void describeState(Json& event) const {}
+    // Toy: the mean weight over experiments, reported with every step and in the summary.
+    virtual std::optional<double> weightMean() const { return std::nullopt; }
 };
 
 }  // namespace ddplab

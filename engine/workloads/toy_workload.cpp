@@ -41,9 +41,9 @@ ForwardResult ToyWorkload::forward(const Batch& batch)
     return result;
 }
 
-void ToyWorkload::describeState(Json& event) const
+std::optional<double> ToyWorkload::weightMean() const
 {
-    event["w_mean"] = m_weights.mean().item<double>();
+    return m_weights.mean().item<double>();
 }
 
 }  // namespace ddplab

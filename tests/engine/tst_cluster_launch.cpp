@@ -2,8 +2,9 @@
 // torchrun, and two ranks given Slurm's environment, give exactly what the built-in launcher
 // gives; without a launcher's environment the worker says what it needs.
 
-#include "core/exit_codes.hpp"
+#include "core/protocol.hpp"
 #include "support/engine_process.hpp"
+#include "support/prerequisites.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -82,12 +83,14 @@ void ClusterLaunchTest::torchrunEqualsBuiltInLauncher()
     torchrun.setProcessChannelMode(QProcess::MergedChannels);
     // Debian's torchrun (PyTorch 1.13) spells its options with underscores, and on Python 3.11
     // it cannot parse the default "0" of --redirects/--tee, hence the explicit "1".
-    torchrun.start(QStringLiteral("torchrun"),
+    const QString missing = ddplab::test::missingTorchrun();
+    QVERIFY2(missing.isEmpty(), qPrintable(missing));
+    torchrun.start(ddplab::test::torchrunProgram(),
                    QStringList{QStringLiteral("--standalone"), QStringLiteral("--nproc_per_node"), QStringLiteral("2"),
                                QStringLiteral("--redirects"), QStringLiteral("1"), QStringLiteral("--tee"), QStringLiteral("1"),
                                QStringLiteral("--no_python"), ddplab::test::enginePath(), QStringLiteral("worker")} +
                        kRun + QStringList{QStringLiteral("--events"), events});
-    QVERIFY2(torchrun.waitForStarted(), "torchrun is missing: scripts/setup-deps.sh installs python3-torch");
+    QVERIFY2(torchrun.waitForStarted(), qPrintable(torchrun.errorString()));
     QVERIFY(torchrun.waitForFinished(300000));
     QVERIFY2(torchrun.exitCode() == 0, torchrun.readAll().right(3000).constData());
     compareRuns(ddplab::test::readEventsFile(events), m_reference, QStringLiteral("torchrun"));

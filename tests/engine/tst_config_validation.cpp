@@ -4,7 +4,7 @@
 #include "core/config_error.hpp"
 #include "core/config_keys.hpp"
 #include "core/config_validate.hpp"
-#include "core/exit_codes.hpp"
+#include "core/protocol.hpp"
 #include "support/engine_process.hpp"
 
 #include <QJsonDocument>

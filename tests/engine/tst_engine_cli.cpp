@@ -2,8 +2,7 @@
 // called wrongly.
 
 #include "core/config_keys.hpp"
-#include "core/events.hpp"
-#include "core/exit_codes.hpp"
+#include "core/protocol.hpp"
 #include "support/engine_process.hpp"
 
 #include <QJsonArray>
@@ -45,7 +44,7 @@ void EngineCliTest::versionNamesProtocol()
     QCOMPARE(process.exitCode(), 0);
     const QString text = QString::fromUtf8(process.readAllStandardOutput());
     QCOMPARE(text.trimmed(), QStringLiteral("ddplab-engine %1 (event protocol %2)")
-                                 .arg(QString::fromStdString(ddplab::engineVersion()))
+                                 .arg(QString::fromStdString(ddplab::protocol::engineVersion()))
                                  .arg(ddplab::kProtocolVersion));
 }
 

@@ -3,7 +3,7 @@
 // on how fast the machine is.
 
 #include "core/event_flusher.hpp"
-#include "core/events.hpp"
+#include "core/event_writer.hpp"
 
 #include <QtTest>
 

@@ -3,8 +3,9 @@
 // refused before any rank starts, with a message that names the file and the problem. Steady
 // training steps reuse the rank's memory instead of faulting fresh pages in every step.
 
-#include "core/exit_codes.hpp"
+#include "core/protocol.hpp"
 #include "support/engine_process.hpp"
+#include "support/prerequisites.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -16,7 +17,7 @@ using ddplab::test::runEngine;
 
 namespace {
 
-const QString kRealData = QStringLiteral("/usr/share/datasets/fashion-mnist");
+const QString kRealData = ddplab::test::fashionMnistFolder();
 const QStringList kFiles{QStringLiteral("train-images-idx3-ubyte.gz"), QStringLiteral("train-labels-idx1-ubyte.gz"),
                          QStringLiteral("t10k-images-idx3-ubyte.gz"), QStringLiteral("t10k-labels-idx1-ubyte.gz")};
 
@@ -96,12 +97,19 @@ class FashionMnistTest : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase();
     void shortRunLearns();
     void maxStepsStopsEarlyWithFinalEvaluation();
     void badDataIsRefused_data();
     void badDataIsRefused();
     void steadyStepsReuseMemory();
 };
+
+void FashionMnistTest::initTestCase()
+{
+    const QString missing = ddplab::test::missingFashionMnist();
+    QVERIFY2(missing.isEmpty(), qPrintable(missing));
+}
 
 void FashionMnistTest::shortRunLearns()
 {

@@ -3,7 +3,7 @@
 // process of the run is left behind; SIGINT/SIGTERM cancel cleanly and SIGKILL of the
 // launcher takes every worker with it.
 
-#include "core/exit_codes.hpp"
+#include "core/protocol.hpp"
 #include "support/engine_process.hpp"
 #include "support/process_table.hpp"
 

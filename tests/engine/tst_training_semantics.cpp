@@ -5,6 +5,7 @@
 // follows warmup and schedule, and the noise-scale estimate finds the toy problem's B_simple.
 
 #include "support/engine_process.hpp"
+#include "support/prerequisites.hpp"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -158,6 +159,8 @@ void TrainingSemanticsTest::bucketsAndOverlap()
 {
     // The MLP (784-256-128-10: six tensors, 235,146 parameters, 0.9 MiB) on a slice of
     // Fashion-MNIST, with small buckets so that backward fills several of them.
+    const QString missing = ddplab::test::missingFashionMnist();
+    QVERIFY2(missing.isEmpty(), qPrintable(missing));
     const QJsonObject base{{QStringLiteral("workload"), QStringLiteral("fashion_mnist")}, {QStringLiteral("model"), QStringLiteral("mlp")},
                            {QStringLiteral("world_size"), 2}, {QStringLiteral("batch_size"), 32},
                            {QStringLiteral("train_subset"), 640}, {QStringLiteral("epochs"), 1},

@@ -1,0 +1,179 @@
+#include "protocol.hpp"
+
+#include "config_keys.hpp"
+#include "derived.hpp"
+
+#include <unistd.h>
+
+namespace ddplab::protocol {
+namespace {
+
+void putIf(Json& event, const char* name, const std::optional<double>& value)
+{
+    if (value)
+        event[name] = *value;
+}
+
+}  // namespace
+
+std::string engineVersion()
+{
+    return DDPLAB_VERSION;
+}
+
+Json helloEvent(const std::string& role)
+{
+    Json event;
+    event[field::kType] = type::kHello;
+    event[field::kProtocol] = kProtocolVersion;
+    event[field::kEngine] = "ddplab-engine";
+    event[field::kVersion] = engineVersion();
+    event[field::kRole] = role;
+    event[field::kPid] = int64_t(::getpid());
+    return event;
+}
+
+Json errorEvent(const ErrorReport& report)
+{
+    Json event;
+    event[field::kType] = type::kError;
+    event[field::kMessage] = report.message;
+    if (report.rank)
+        event[field::kRank] = *report.rank;
+    if (!report.key.empty())
+        event[field::kKey] = report.key;
+    if (report.exitCode != 0)
+        event[field::kExitCode] = report.exitCode;
+    if (report.monotonicNs != 0)
+        event[field::kMonotonicNs] = report.monotonicNs;
+    return event;
+}
+
+Json configEvent(const Config& config, const RunFacts& facts)
+{
+    Config resolved = config;
+    resolved.backend = facts.backend;
+    resolved.baseBatchSize = baseBatchSize(config);
+    resolved.warmupStartFactor = warmupStartFactor(config);
+    const ShardPlan plan = planShards(config);
+
+    Json event;
+    event[field::kType] = type::kConfig;
+    const Json keys = configToJson(resolved);
+    for (const auto& [key, value] : keys.items())
+        event[key] = value;
+    event[field::kEffectiveBatchSize] = effectiveBatchSize(config);
+    event[field::kLrEffective] = effectiveLr(config);
+    event[field::kLrScale] = lrScaleFactor(config);
+    event[field::kLrFormula] = lrRuleFormula(config);
+    event[field::kDatasetSize] = datasetSize(config);
+    event[field::kStepsPerEpoch] = stepsPerEpoch(config);
+    event[field::kTotalSteps] = totalSteps(config);
+    event[field::kSamplesPerRank] = plan.samplesPerRank;
+    event[field::kPaddedSamples] = plan.paddedSamples;
+    event[field::kDroppedSamples] = plan.droppedSamples;
+    event[field::kWarmupStepsResolved] = warmupStepCount(config);
+    event[field::kBackendReason] = facts.backendReason;
+    event[field::kDeviceName] = facts.deviceName;
+    event[field::kThreadsPerRank] = facts.threadsPerRank;
+    event[field::kLaunchedBy] = facts.launchedBy;
+    event[field::kTorchVersion] = facts.torchVersion;
+    event[field::kParameterCount] = facts.parameterCount;
+    event[field::kParameterTensors] = facts.parameterTensors;
+    Json buckets = Json::array();
+    for (const RunFacts::Bucket& bucket : facts.buckets)
+        buckets.push_back({{field::kParameters, bucket.parameters}, {field::kElements, bucket.elements}});
+    event[field::kBuckets] = buckets;
+    return event;
+}
+
+Json stepEvent(const StepReport& r)
+{
+    Json event;
+    event[field::kType] = type::kStep;
+    event[field::kStep] = r.step;
+    event[field::kEpoch] = r.epoch;
+    event[field::kLr] = r.lr;
+    event[field::kLoss] = r.loss;
+    putIf(event, field::kAccuracy, r.accuracy);
+    event[field::kSamples] = int64_t(r.samples);
+    event[field::kGradNorm] = r.gradNorm;
+    putIf(event, field::kUpdateMean, r.updateMean);
+    putIf(event, field::kUpdateVar, r.updateVariance);
+    putIf(event, field::kNoiseScale, r.noiseScale);
+    putIf(event, field::kUpdateVarEstimate, r.updateVarianceEstimate);
+    putIf(event, field::kWMean, r.weightMean);
+    event[field::kSamplesPerSec] = r.samples / (r.stepMs / 1000.0);
+    event[field::kDataMs] = r.dataMs;
+    event[field::kComputeMs] = r.computeMs;
+    event[field::kCommMs] = r.commMs;
+    event[field::kOptimizerMs] = r.optimizerMs;
+    event[field::kStepMs] = r.stepMs;
+    return event;
+}
+
+Json evalEvent(const EvalReport& r)
+{
+    Json event;
+    event[field::kType] = type::kEval;
+    event[field::kStep] = r.step;
+    event[field::kEpoch] = r.epoch;
+    event[field::kValLoss] = r.loss;
+    event[field::kValAccuracy] = r.accuracy;
+    event[field::kSamples] = r.samples;
+    return event;
+}
+
+Json epochEvent(const EpochReport& r)
+{
+    Json event;
+    event[field::kType] = type::kEpoch;
+    event[field::kEpoch] = r.epoch;
+    event[field::kStep] = r.step;
+    event[field::kSteps] = r.steps;
+    event[field::kSamples] = int64_t(r.samples);
+    event[field::kLoss] = r.loss;
+    putIf(event, field::kAccuracy, r.accuracy);
+    event[field::kTrainS] = r.seconds;
+    event[field::kSamplesPerSec] = r.seconds > 0 ? r.samples / r.seconds : 0.0;
+    return event;
+}
+
+Json summaryEvent(const SummaryReport& r)
+{
+    Json event;
+    event[field::kType] = type::kSummary;
+    event[field::kSteps] = r.steps;
+    event[field::kEpochs] = r.epochs;
+    event[field::kLoss] = r.loss;
+    putIf(event, field::kAccuracy, r.accuracy);
+    if (r.lastEval) {
+        event[field::kValLoss] = r.lastEval->loss;
+        event[field::kValAccuracy] = r.lastEval->accuracy;
+    }
+    putIf(event, field::kUpdateMean, r.updateMean);
+    putIf(event, field::kUpdateVar, r.updateVariance);
+    if (r.updateCount)
+        event[field::kUpdateCount] = *r.updateCount;
+    putIf(event, field::kNoiseScale, r.noiseScale);
+    putIf(event, field::kGradVarTrace, r.gradVarianceTrace);
+    putIf(event, field::kWMean, r.weightMean);
+    event[field::kSamples] = int64_t(r.samples);
+    event[field::kSamplesPerSec] = r.trainSeconds > 0 ? r.samples / r.trainSeconds : 0.0;
+    event[field::kTrainS] = r.trainSeconds;
+    event[field::kWallS] = r.wallSeconds;
+    return event;
+}
+
+std::string eventType(const std::string& line)
+{
+    const Json event = Json::parse(line, nullptr, false);
+    if (!event.is_object())
+        return std::string();
+    const auto found = event.find(field::kType);
+    if (found == event.end() || !found->is_string())
+        return std::string();
+    return found->get<std::string>();
+}
+
+}  // namespace ddplab::protocol

@@ -1,0 +1,43 @@
+#include "prerequisites.hpp"
+
+#include <QFileInfo>
+#include <QStringList>
+
+namespace ddplab::test {
+
+QString fashionMnistFolder()
+{
+    return QStringLiteral("/usr/share/datasets/fashion-mnist");
+}
+
+QString missingFashionMnist()
+{
+    QStringList missing;
+    for (const char* name : {"train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz", "t10k-images-idx3-ubyte.gz",
+                             "t10k-labels-idx1-ubyte.gz"}) {
+        const QString path = fashionMnistFolder() + QLatin1Char('/') + QLatin1String(name);
+        if (!QFileInfo(path).isFile())
+            missing.append(path);
+    }
+    if (missing.isEmpty())
+        return QString();
+    return QStringLiteral("Fashion-MNIST is missing (%1): Debian's dataset-fashion-mnist package installs it; "
+                          "scripts/setup-deps.sh installs that package")
+        .arg(missing.join(QStringLiteral(", ")));
+}
+
+QString torchrunProgram()
+{
+    return QStringLiteral("/usr/bin/torchrun");
+}
+
+QString missingTorchrun()
+{
+    if (QFileInfo(torchrunProgram()).isExecutable())
+        return QString();
+    return QStringLiteral("%1 is missing: Debian's python3-torch package installs it; scripts/setup-deps.sh installs "
+                          "that package")
+        .arg(torchrunProgram());
+}
+
+}  // namespace ddplab::test

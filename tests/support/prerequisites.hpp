@@ -1,0 +1,19 @@
+#pragma once
+// What some suites need from set-up, said plainly when it is missing. The suite still fails
+// (scripts/setup-deps.sh installs all of it), but with a sentence instead of a bare assertion.
+
+#include <QString>
+
+namespace ddplab::test {
+
+// The Fashion-MNIST files Debian's dataset-fashion-mnist installs.
+QString fashionMnistFolder();
+// "" when all four files are there, else which are missing and what installs them.
+QString missingFashionMnist();
+
+// Debian's torchrun (python3-torch), never another one found first on PATH.
+QString torchrunProgram();
+// "" when it is there, else what installs it.
+QString missingTorchrun();
+
+}  // namespace ddplab::test
