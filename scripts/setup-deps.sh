@@ -49,8 +49,25 @@ if [ "$(id -u)" -ne 0 ]; then
   command -v sudo >/dev/null || { echo "setup-deps: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
   as_root=(sudo)
 fi
+# openssh-server is here for its binary: the remote-run tests start their own sshd on
+# 127.0.0.1. Installing it must not leave a system sshd listening on port 22 that nobody asked
+# for, so while it is installed no service may start (policy-rc.d), and its service stays off.
+new_sshd=false
+for package in "${missing[@]}"; do
+  [ "$package" = openssh-server ] && new_sshd=true
+done
+if $new_sshd && [ ! -e /usr/sbin/policy-rc.d ]; then
+  printf '#!/bin/sh\n# scripts/setup-deps.sh: no service starts while it installs packages\nexit 101\n' |
+    "${as_root[@]}" tee /usr/sbin/policy-rc.d >/dev/null
+  "${as_root[@]}" chmod 755 /usr/sbin/policy-rc.d
+  trap '"${as_root[@]}" rm -f /usr/sbin/policy-rc.d' EXIT
+fi
+
 echo "setup-deps: installing ${missing[*]}"
 "${as_root[@]}" apt-get update -qq
-# openssh-server would start a system sshd listening on port 22: the lab needs only its
-# binary (tests start their own on 127.0.0.1), so policy-rc.d keeps services from starting.
 DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+if $new_sshd && command -v systemctl >/dev/null; then
+  "${as_root[@]}" systemctl disable --now ssh.service ssh.socket >/dev/null 2>&1 || true
+  echo "setup-deps: openssh-server is installed for the remote-run tests only; its system service is off" \
+       "(sudo systemctl enable --now ssh to serve this machine over SSH)"
+fi
