@@ -1,10 +1,10 @@
 // ddplab: the desktop lab. Parses the command line, then either opens the window or, with
 // --quit, runs a preset or lesson headless (see ui/launch_options.hpp).
 
-#include "application_identity.hpp"
-#include "headless_runner.hpp"
-#include "launch_options.hpp"
-#include "main_window.hpp"
+#include "client/launch_options.hpp"
+#include "headless/headless_runner.hpp"
+#include "window/application_identity.hpp"
+#include "window/main_window.hpp"
 
 #include <QApplication>
 #include <QTextStream>

@@ -9,11 +9,11 @@
 //
 //   QT_QPA_PLATFORM=offscreen ddplab-ui-stream-bench [--rates 1000,5000,20000] [--seconds 10]
 
-#include "chart_grid.hpp"
-#include "chart_panel.hpp"
-#include "engine_process.hpp"
-#include "run_data.hpp"
-#include "run_model.hpp"
+#include "charts/chart_grid.hpp"
+#include "charts/chart_panel.hpp"
+#include "charts/run_model.hpp"
+#include "client/engine_process.hpp"
+#include "client/run_data.hpp"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -4,7 +4,7 @@
 #include "core/config_file.hpp"
 #include "core/config_keys.hpp"
 #include "core/config_validate.hpp"
-#include "core/protocol.hpp"
+#include "core/protocol_names.hpp"
 
 #include <CLI/CLI.hpp>
 

@@ -1,7 +1,7 @@
 #include "socket_store.hpp"
 
 #include "core/config_error.hpp"
-#include "core/protocol.hpp"
+#include "core/protocol_names.hpp"
 
 #include <algorithm>
 #include <atomic>

@@ -1,7 +1,7 @@
 #include "worker_identity.hpp"
 
 #include "core/config_error.hpp"
-#include "core/protocol.hpp"
+#include "core/protocol_names.hpp"
 
 #include <cstdlib>
 #include <string>

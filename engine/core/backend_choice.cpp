@@ -1,8 +1,8 @@
 #include "backend_choice.hpp"
 
 #include "config_error.hpp"
-#include "wording.hpp"
 #include "key_names.hpp"
+#include "wording.hpp"
 
 namespace ddplab {
 

@@ -15,10 +15,11 @@ enum class OptimizerKind { Sgd, Adam, AdamW, NovoGrad, Lamb, Lars };
 enum class ScheduleKind { Constant, Cosine, Step };
 enum class BackendKind { Auto, Gloo, Nccl };
 enum class DeviceKind { Cpu, Cuda };
-enum class FailureMode { Error, Crash };
+enum class FailureMode { Error, Crash, Hang };
 
-// Testing aid (--fail-at RANK:STEP[:crash]): rank `rank` fails when it reaches optimizer step
-// `step`, either by throwing (an orderly error) or by killing itself with SIGKILL (a crash).
+// Testing aid (--fail-at RANK:STEP[:crash|:hang]): rank `rank` fails when it reaches optimizer
+// step `step`, by throwing (an orderly error), by killing itself with SIGKILL (a crash), or by
+// ignoring SIGTERM and making no more progress (a stuck rank).
 struct FailurePlan {
     int64_t rank = 0;
     int64_t step = 1;

@@ -241,15 +241,16 @@ ConfigKey choiceKey(const std::string& name, Field<Enum> field,
     return key;
 }
 
-// --fail-at RANK:STEP[:error|crash]
+// --fail-at RANK:STEP[:error|crash|hang]
 ConfigKey failAtKey()
 {
     ConfigKey key;
     key.name = key::kFailAt;
     key.type = KeyType::Text;
     key.optional = true;
-    key.allowed = "RANK:STEP or RANK:STEP:crash (rank >= 0, step >= 1) or null";
-    key.help = "testing aid: make rank RANK fail at optimizer step STEP (error: throw; crash: SIGKILL itself)";
+    key.allowed = "RANK:STEP, RANK:STEP:crash or RANK:STEP:hang (rank >= 0, step >= 1) or null";
+    key.help = "testing aid: make rank RANK fail at optimizer step STEP (error: throw; crash: SIGKILL itself; "
+               "hang: ignore SIGTERM and make no more progress)";
     const std::string allowed = key.allowed;
     key.assign = [=](Config& c, const Json& v) {
         if (v.is_null()) {
@@ -269,16 +270,16 @@ ConfigKey failAtKey()
         const bool rankOk = !rankText.empty() && *end == '\0' && plan.rank >= 0;
         plan.step = std::strtoll(stepText.c_str(), &end, 10);
         const bool stepOk = !stepText.empty() && *end == '\0' && plan.step >= 1;
-        if (!rankOk || !stepOk || (modeText != "" && modeText != "error" && modeText != "crash"))
+        if (!rankOk || !stepOk || (modeText != "" && modeText != "error" && modeText != "crash" && modeText != "hang"))
             reject(key::kFailAt, allowed, v);
-        plan.mode = modeText == "crash" ? FailureMode::Crash : FailureMode::Error;
+        plan.mode = modeText == "crash" ? FailureMode::Crash : modeText == "hang" ? FailureMode::Hang : FailureMode::Error;
         c.failAt = plan;
     };
     key.read = [](const Config& c) {
         if (!c.failAt)
             return Json(nullptr);
         return Json(std::to_string(c.failAt->rank) + ":" + std::to_string(c.failAt->step) +
-                    (c.failAt->mode == FailureMode::Crash ? ":crash" : ""));
+                    (c.failAt->mode == FailureMode::Crash ? ":crash" : c.failAt->mode == FailureMode::Hang ? ":hang" : ""));
     };
     return key;
 }
@@ -289,92 +290,164 @@ constexpr RealRange kPositive{0.0, false, double(FLT_MAX), true};
 constexpr RealRange kNonNegative{0.0, true, double(FLT_MAX), true};
 constexpr RealRange kUnitOpen{0.0, true, 1.0, false};  // [0, 1)
 
+// The panel's groups, in order.
+constexpr char kWorkloadGroup[] = "Workload";
+constexpr char kParallelism[] = "Parallelism";
+constexpr char kLearningRate[] = "Learning rate";
+constexpr char kOptimizerGroup[] = "Optimizer";
+constexpr char kSchedule[] = "Warmup and schedule";
+constexpr char kLength[] = "Length";
+constexpr char kDataOrder[] = "Data order";
+constexpr char kAdvanced[] = "Advanced";
+
+bool isFashion(const Config& c) { return c.workload == WorkloadKind::FashionMnist; }
+bool isVectorised(const Config& c) { return c.workload != WorkloadKind::FashionMnist; }
+
+template <class... Kinds>
+std::function<bool(const Config&)> optimizerIs(Kinds... kinds)
+{
+    return [=](const Config& c) { return ((c.optimizer == kinds) || ...); };
+}
+
 std::vector<ConfigKey> buildKeys()
 {
     using namespace limits;
+    using O = OptimizerKind;
 
     std::vector<ConfigKey> keys;
     // what is trained
     keys.push_back(choiceKey<WorkloadKind>(key::kWorkload, &Config::workload,
         {{"toy", WorkloadKind::Toy}, {"linreg", WorkloadKind::Linreg}, {"fashion_mnist", WorkloadKind::FashionMnist}},
-        "what to train: the single neuron of seed 000, the linear model of seed 004, or Fashion-MNIST"));
+        "what to train: the single neuron of seed 000, the linear model of seed 004, or Fashion-MNIST")
+        .presented("Workload", kWorkloadGroup)
+        .labelling({"toy: one neuron (seed 000)", "linreg: linear model (seed 004)", "fashion_mnist: images"}));
     keys.push_back(choiceKey<ModelKind>(key::kModel, &Config::model, {{"mlp", ModelKind::Mlp}, {"cnn", ModelKind::Cnn}},
-        "Fashion-MNIST model"));
-    keys.push_back(textKey(key::kDataDir, &Config::dataDir, "folder with the Fashion-MNIST *-ubyte.gz files"));
-    keys.push_back(integerKey(key::kNumExamples, &Config::numExamples, 1, kMaxExamples,
-        "training examples of the toy and linreg workloads"));
-    keys.push_back(integerKey(key::kDim, &Config::dim, 1, kMaxDim, "input dimension of the linreg workload"));
-    keys.push_back(integerKey(key::kExperiments, &Config::experiments, 1, kMaxExperiments,
-        "independent experiments trained side by side in one run (toy, linreg)"));
-    keys.push_back(realKey(key::kNoise, &Config::noise, kNonNegative,
-        "toy: sigma of the Gaussian noise on inputs and targets; linreg: sigma of the target noise"));
-    keys.push_back(integerKey(key::kTrainSubset, &Config::trainSubset, 0, kFashionMnistTrainImages,
-        "Fashion-MNIST: train on the first N images only (0 = all 60,000)"));
+        "Fashion-MNIST model")
+        .presented("Model", kWorkloadGroup).when(isFashion));
+    keys.push_back(textKey(key::kDataDir, &Config::dataDir, "folder with the Fashion-MNIST *-ubyte.gz files")
+        .presented("Data folder", kWorkloadGroup).when(isFashion));
     // how it is parallelised
-    keys.push_back(integerKey(key::kWorldSize, &Config::worldSize, 1, kMaxRanks, "number of ranks (\"GPUs\")"));
-    keys.push_back(integerKey(key::kBatchSize, &Config::batchSize, 1, kMaxBatch, "batch size per rank"));
+    keys.push_back(integerKey(key::kNumExamples, &Config::numExamples, 1, kMaxExamples,
+        "training examples of the toy and linreg workloads")
+        .presented("Training examples", kWorkloadGroup).when(isVectorised));
+    keys.push_back(integerKey(key::kDim, &Config::dim, 1, kMaxDim, "input dimension of the linreg workload")
+        .presented("Input dimension", kWorkloadGroup)
+        .when([](const Config& c) { return c.workload == WorkloadKind::Linreg; }));
+    keys.push_back(integerKey(key::kExperiments, &Config::experiments, 1, kMaxExperiments,
+        "independent experiments trained side by side in one run (toy, linreg)")
+        .presented("Experiments", kWorkloadGroup).when(isVectorised));
+    keys.push_back(realKey(key::kNoise, &Config::noise, kNonNegative,
+        "toy: sigma of the Gaussian noise on inputs and targets; linreg: sigma of the target noise")
+        .presented("Noise σ", kWorkloadGroup).when(isVectorised));
+    keys.push_back(integerKey(key::kTrainSubset, &Config::trainSubset, 0, kFashionMnistTrainImages,
+        "Fashion-MNIST: train on the first N images only (0 = all 60,000)")
+        .presented("Training subset", kWorkloadGroup).when(isFashion));
+    keys.push_back(integerKey(key::kWorldSize, &Config::worldSize, 1, kMaxRanks, "number of ranks (\"GPUs\")")
+        .presented("GPUs (ranks)", kParallelism));
+    keys.push_back(integerKey(key::kBatchSize, &Config::batchSize, 1, kMaxBatch, "batch size per rank")
+        .presented("Batch per GPU", kParallelism));
     keys.push_back(integerKey(key::kGradAccum, &Config::gradAccum, 1, kMaxGradAccum,
-        "micro-batches accumulated per optimizer step; the inner ones skip synchronisation"));
+        "micro-batches accumulated per optimizer step; the inner ones skip synchronisation")
+        .presented("Gradient accumulation", kParallelism));
     keys.push_back(choiceKey<BackendKind>(key::kBackend, &Config::backend,
         {{"auto", BackendKind::Auto}, {"gloo", BackendKind::Gloo}, {"nccl", BackendKind::Nccl}},
-        "collective backend; auto picks NCCL when every rank has its own GPU, else Gloo"));
+        "collective backend; auto picks NCCL when every rank has its own GPU, else Gloo")
+        .presented("Backend", kParallelism));
     keys.push_back(choiceKey<DeviceKind>(key::kDevice, &Config::device, {{"cpu", DeviceKind::Cpu}, {"cuda", DeviceKind::Cuda}},
-        "where each rank computes; cuda puts rank r on GPU LOCAL_RANK"));
+        "where each rank computes; cuda puts rank r on GPU LOCAL_RANK")
+        .presented("Device", kParallelism));
     keys.push_back(integerKey(key::kThreads, &Config::threads, 0, kMaxThreads,
-        "intra-op threads per rank (0 = CPU cores divided by local ranks, at least 1)"));
+        "intra-op threads per rank (0 = CPU cores divided by local ranks, at least 1)")
+        .presented("Threads per rank", kAdvanced));
     keys.push_back(realKey(key::kBucketCapMb, &Config::bucketCapMb, RealRange{0.0, false, kMaxBucketMb, true},
-        "gradient bucket size in MiB, as DDP's"));
+        "gradient bucket size in MiB, as DDP's")
+        .presented("Bucket size (MiB)", kAdvanced));
     keys.push_back(booleanKey(key::kOverlap, &Config::overlap,
-        "all-reduce each bucket as soon as backward fills it (false: after backward)"));
+        "all-reduce each bucket as soon as backward fills it (false: after backward)")
+        .presented("Overlap all-reduce", kAdvanced));
     keys.push_back(integerKey(key::kCollectiveTimeout, &Config::collectiveTimeout, 1, kMaxTimeoutSeconds,
         "seconds a rank waits for its peers (rendezvous, every collective) before the run stops and names the rank "
-        "that stopped making progress"));
+        "that stopped making progress")
+        .presented("Give up on a silent rank after (s)", kAdvanced));
     // data order
-    keys.push_back(booleanKey(key::kShuffle, &Config::shuffle, "shuffle like DistributedSampler (permutation seeded with seed + epoch)"));
-    keys.push_back(booleanKey(key::kDropLast, &Config::dropLast, "DistributedSampler's drop_last: drop the tail instead of padding"));
-    keys.push_back(integerKey(key::kSeed, &Config::seed, 0, kMaxSeed, "seed of data, initialisation and shuffling"));
+    keys.push_back(booleanKey(key::kShuffle, &Config::shuffle, "shuffle like DistributedSampler (permutation seeded with seed + epoch)")
+        .presented("Shuffle", kDataOrder));
+    keys.push_back(booleanKey(key::kDropLast, &Config::dropLast, "DistributedSampler's drop_last: drop the tail instead of padding")
+        .presented("Drop last", kDataOrder));
+    keys.push_back(integerKey(key::kSeed, &Config::seed, 0, kMaxSeed, "seed of data, initialisation and shuffling")
+        .presented("Seed", kDataOrder));
     // optimisation
-    keys.push_back(realKey(key::kLr, &Config::lr, kPositive, "learning rate tuned for base_batch_size"));
+    keys.push_back(realKey(key::kLr, &Config::lr, kPositive, "learning rate tuned for base_batch_size")
+        .presented("Base LR", kLearningRate));
     keys.push_back(choiceKey<LrRule>(key::kLrRule, &Config::lrRule,
         {{"none", LrRule::None}, {"linear", LrRule::Linear}, {"sqrt", LrRule::Sqrt}, {"power", LrRule::Power}},
-        "how the LR follows the effective batch: lr * (effective_batch / base_batch_size)^p, p = 0, 1, 1/2, lr_power"));
-    keys.push_back(realKey(key::kLrPower, &Config::lrPower, RealRange{-4.0, true, 4.0, true},
-        "exponent p of lr_rule = power"));
+        "how the LR follows the effective batch: lr * (effective_batch / base_batch_size)^p, p = 0, 1, 1/2, lr_power")
+        .presented("LR rule", kLearningRate)
+        .labelling({"none: keep the LR", "linear: × k", "sqrt: × √k", "power: × k^p"}));
+    keys.push_back(realKey(key::kLrPower, &Config::lrPower, RealRange{-4.0, true, 4.0, true}, "exponent p of lr_rule = power")
+        .presented("Power p", kLearningRate)
+        .when([](const Config& c) { return c.lrRule == LrRule::Power; }));
     keys.push_back(optionalIntegerKey(key::kBaseBatchSize, &Config::baseBatchSize, 1, kMaxBatch * kMaxRanks,
-        "the batch size lr was tuned for (default: batch_size)"));
+        "the batch size lr was tuned for (default: batch_size)")
+        .presented("Tuned for batch", kLearningRate));
     keys.push_back(choiceKey<OptimizerKind>(key::kOptimizer, &Config::optimizer,
-        {{"sgd", OptimizerKind::Sgd}, {"adam", OptimizerKind::Adam}, {"adamw", OptimizerKind::AdamW},
-         {"novograd", OptimizerKind::NovoGrad}, {"lamb", OptimizerKind::Lamb}, {"lars", OptimizerKind::Lars}},
-        "optimizer"));
-    keys.push_back(realKey(key::kMomentum, &Config::momentum, kUnitOpen, "SGD and LARS momentum"));
-    keys.push_back(realKey(key::kDampening, &Config::dampening, kUnitOpen, "SGD dampening"));
-    keys.push_back(booleanKey(key::kNesterov, &Config::nesterov, "SGD Nesterov momentum"));
-    keys.push_back(realKey(key::kWeightDecay, &Config::weightDecay, kNonNegative, "weight decay"));
-    keys.push_back(realKey(key::kBeta1, &Config::beta1, kUnitOpen, "Adam/AdamW/LAMB/NovoGrad first-moment decay"));
-    keys.push_back(realKey(key::kBeta2, &Config::beta2, kUnitOpen, "Adam/AdamW/LAMB/NovoGrad second-moment decay"));
-    keys.push_back(realKey(key::kEps, &Config::eps, kNonNegative, "Adam/AdamW/LAMB/NovoGrad epsilon (0 allowed)"));
-    keys.push_back(booleanKey(key::kGradAveraging, &Config::gradAveraging, "NovoGrad: average m with (1 - beta1)"));
-    keys.push_back(realKey(key::kTrustCoefficient, &Config::trustCoefficient, kPositive, "LARS trust coefficient eta"));
+        {{"sgd", O::Sgd}, {"adam", O::Adam}, {"adamw", O::AdamW}, {"novograd", O::NovoGrad}, {"lamb", O::Lamb}, {"lars", O::Lars}},
+        "optimizer")
+        .presented("Optimizer", kOptimizerGroup));
+    keys.push_back(realKey(key::kMomentum, &Config::momentum, kUnitOpen, "SGD and LARS momentum")
+        .presented("Momentum", kOptimizerGroup).when(optimizerIs(O::Sgd, O::Lars)));
+    keys.push_back(realKey(key::kDampening, &Config::dampening, kUnitOpen, "SGD dampening")
+        .presented("Dampening", kOptimizerGroup).when(optimizerIs(O::Sgd)));
+    keys.push_back(booleanKey(key::kNesterov, &Config::nesterov, "SGD Nesterov momentum")
+        .presented("Nesterov", kOptimizerGroup).when(optimizerIs(O::Sgd)));
+    keys.push_back(realKey(key::kWeightDecay, &Config::weightDecay, kNonNegative, "weight decay")
+        .presented("Weight decay", kOptimizerGroup));
+    keys.push_back(realKey(key::kBeta1, &Config::beta1, kUnitOpen, "Adam/AdamW/LAMB/NovoGrad first-moment decay")
+        .presented("β1", kOptimizerGroup).when(optimizerIs(O::Adam, O::AdamW, O::NovoGrad, O::Lamb)));
+    keys.push_back(realKey(key::kBeta2, &Config::beta2, kUnitOpen, "Adam/AdamW/LAMB/NovoGrad second-moment decay")
+        .presented("β2", kOptimizerGroup).when(optimizerIs(O::Adam, O::AdamW, O::NovoGrad, O::Lamb)));
+    keys.push_back(realKey(key::kEps, &Config::eps, kNonNegative, "Adam/AdamW/LAMB/NovoGrad epsilon (0 allowed)")
+        .presented("ε", kOptimizerGroup).when(optimizerIs(O::Adam, O::AdamW, O::NovoGrad, O::Lamb)));
+    keys.push_back(booleanKey(key::kGradAveraging, &Config::gradAveraging, "NovoGrad: average m with (1 - beta1)")
+        .presented("Gradient averaging", kOptimizerGroup).when(optimizerIs(O::NovoGrad)));
+    keys.push_back(realKey(key::kTrustCoefficient, &Config::trustCoefficient, kPositive, "LARS trust coefficient eta")
+        .presented("Trust coefficient η", kOptimizerGroup).when(optimizerIs(O::Lars)));
     // schedule
-    keys.push_back(integerKey(key::kWarmupSteps, &Config::warmupSteps, 0, kMaxSteps, "linear warmup length in optimizer steps"));
+    keys.push_back(integerKey(key::kWarmupSteps, &Config::warmupSteps, 0, kMaxSteps, "linear warmup length in optimizer steps")
+        .presented("Warmup steps", kSchedule));
     keys.push_back(realKey(key::kWarmupEpochs, &Config::warmupEpochs, RealRange{0.0, true, double(kMaxEpochs), true},
-        "linear warmup length in epochs"));
+        "linear warmup length in epochs")
+        .presented("Warmup epochs", kSchedule));
     keys.push_back(optionalRealKey(key::kWarmupStartFactor, &Config::warmupStartFactor, RealRange{0.0, false, 1.0, true},
-        "warmup starts at this fraction of the LR (default 1 / world_size, as LinearLR in seed 003)"));
+        "warmup starts at this fraction of the LR (default 1 / world_size, as LinearLR in seed 003)")
+        .presented("Warmup starts at", kSchedule)
+        .when([](const Config& c) { return c.warmupSteps > 0 || c.warmupEpochs > 0; }));
     keys.push_back(choiceKey<ScheduleKind>(key::kSchedule, &Config::schedule,
         {{"constant", ScheduleKind::Constant}, {"cosine", ScheduleKind::Cosine}, {"step", ScheduleKind::Step}},
-        "LR schedule after warmup"));
-    keys.push_back(integerKey(key::kStepSize, &Config::stepSize, 1, kMaxEpochs, "step schedule: decay every N epochs"));
-    keys.push_back(realKey(key::kGamma, &Config::gamma, RealRange{0.0, false, 1.0, true}, "step schedule: decay factor"));
-    keys.push_back(realKey(key::kMinLr, &Config::minLr, kNonNegative, "cosine schedule: final LR"));
+        "LR schedule after warmup")
+        .presented("Schedule", kSchedule));
+    keys.push_back(integerKey(key::kStepSize, &Config::stepSize, 1, kMaxEpochs, "step schedule: decay every N epochs")
+        .presented("Decay every (epochs)", kSchedule)
+        .when([](const Config& c) { return c.schedule == ScheduleKind::Step; }));
+    keys.push_back(realKey(key::kGamma, &Config::gamma, RealRange{0.0, false, 1.0, true}, "step schedule: decay factor")
+        .presented("Decay factor γ", kSchedule)
+        .when([](const Config& c) { return c.schedule == ScheduleKind::Step; }));
+    keys.push_back(realKey(key::kMinLr, &Config::minLr, kNonNegative, "cosine schedule: final LR")
+        .presented("Final LR", kSchedule)
+        .when([](const Config& c) { return c.schedule == ScheduleKind::Cosine; }));
     // length
-    keys.push_back(integerKey(key::kEpochs, &Config::epochs, 1, kMaxEpochs, "epochs"));
-    keys.push_back(integerKey(key::kMaxSteps, &Config::maxSteps, 0, kMaxSteps, "stop after N optimizer steps (0 = no limit)"));
+    keys.push_back(integerKey(key::kEpochs, &Config::epochs, 1, kMaxEpochs, "epochs").presented("Epochs", kLength));
+    keys.push_back(integerKey(key::kMaxSteps, &Config::maxSteps, 0, kMaxSteps, "stop after N optimizer steps (0 = no limit)")
+        .presented("Stop after (steps)", kLength));
     keys.push_back(integerKey(key::kEvalEvery, &Config::evalEvery, 0, kMaxSteps,
-        "Fashion-MNIST: also evaluate every N steps (0 = at the end of each epoch only)"));
+        "Fashion-MNIST: also evaluate every N steps (0 = at the end of each epoch only)")
+        .presented("Evaluate every (steps)", kLength).when(isFashion));
     // output and testing
-    keys.push_back(textKey(key::kEvents, &Config::events, "also append the JSON Lines event stream to this file"));
-    keys.push_back(failAtKey());
+    ConfigKey events = textKey(key::kEvents, &Config::events, "also append the JSON Lines event stream to this file")
+                           .presented("Events file", kAdvanced);
+    events.hidden = true;  // the lab gives every run its own
+    keys.push_back(events);
+    keys.push_back(failAtKey().presented("Inject a failure", kAdvanced));
     return keys;
 }
 
@@ -396,6 +469,42 @@ size_t editDistance(std::string_view a, std::string_view b)
 }
 
 }  // namespace
+
+ConfigKey ConfigKey::presented(std::string shownLabel, std::string inGroup) &&
+{
+    label = std::move(shownLabel);
+    group = std::move(inGroup);
+    return std::move(*this);
+}
+
+ConfigKey ConfigKey::when(std::function<bool(const Config&)> condition) &&
+{
+    matters = std::move(condition);
+    return std::move(*this);
+}
+
+ConfigKey ConfigKey::labelling(std::vector<std::string> labels) &&
+{
+    choiceLabels = std::move(labels);
+    return std::move(*this);
+}
+
+std::string ConfigKey::choiceLabel(const std::string& choice) const
+{
+    for (size_t i = 0; i < choices.size() && i < choiceLabels.size(); ++i) {
+        if (choices[i] == choice)
+            return choiceLabels[i];
+    }
+    return choice;
+}
+
+const std::vector<KeyGroup>& keyGroups()
+{
+    static const std::vector<KeyGroup> groups{{kWorkloadGroup},  {kParallelism}, {kLearningRate},
+                                              {kOptimizerGroup}, {kSchedule},    {kLength},
+                                              {kDataOrder},      {kAdvanced, true}};
+    return groups;
+}
 
 std::string ConfigKey::flag() const
 {

@@ -1,7 +1,8 @@
 #pragma once
-// The single table of config keys: each key's name, what it allows, its help text, and how
-// it is read from JSON or command-line text and written back. The CLI, the config-file
-// reader, the `config` event and the desktop lab's parameter panel are all driven by it.
+// The single table of config keys: each key's name, what it allows, its help text, how it is
+// read from JSON or command-line text and written back, and how the lab presents it (label,
+// group, when it matters). The CLI, the config-file reader, the `config` event, the docs and
+// the desktop lab's parameter panel are all driven by it.
 
 #include "config.hpp"
 #include "config_error.hpp"
@@ -27,8 +28,29 @@ struct ConfigKey {
     std::function<void(Config&, const Json&)> assign;  // throws ConfigError
     std::function<Json(const Config&)> read;
 
+    // --- how the lab presents it ------------------------------------------------------
+    std::string label;                      // "Batch per GPU"
+    std::string group;                      // one of keyGroups()
+    std::vector<std::string> choiceLabels;  // "sqrt: × √k", parallel to choices (empty: the choice itself)
+    std::function<bool(const Config&)> matters;  // whether it has any effect with these settings
+    bool hidden = false;                    // set by the lab itself, never shown (the events file)
+
     std::string flag() const;  // "--batch-size"
+    std::string choiceLabel(const std::string& choice) const;
+    bool mattersFor(const Config& config) const { return !matters || matters(config); }
+
+    // Chained in the table: integerKey(...).presented("Batch per GPU", kParallelism).
+    ConfigKey presented(std::string shownLabel, std::string inGroup) &&;
+    ConfigKey when(std::function<bool(const Config&)> condition) &&;
+    ConfigKey labelling(std::vector<std::string> labels) &&;
 };
+
+// The groups of the parameter panel, in order.
+struct KeyGroup {
+    std::string title;
+    bool collapsedByDefault = false;
+};
+const std::vector<KeyGroup>& keyGroups();
 
 const std::vector<ConfigKey>& configKeys();
 const ConfigKey* findConfigKey(std::string_view name);

@@ -1,8 +1,8 @@
 #include "config_validate.hpp"
 
 #include "derived.hpp"
-#include "wording.hpp"
 #include "key_names.hpp"
+#include "wording.hpp"
 
 #include <cfloat>
 #include <cmath>

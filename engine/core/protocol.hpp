@@ -1,172 +1,17 @@
 #pragma once
-// The one home of everything that crosses the process boundary between the engine and the
-// lab: the protocol version, the exit codes, every event type and field name, the fields of
-// the `devices` and `shard` reports, and one builder per event type. The engine builds events
-// only here; the window reads fields only through these names. docs/protocol.md describes
-// them; bump kProtocolVersion when a field changes meaning or a reader must learn something.
-// Config keys travel in the `config` event under their own names (core/config_keys.hpp).
+// The event protocol (engine -> lab): one builder per event type, and reading a line's type.
+// The names themselves, the version and the exit codes are protocol_names.hpp's.
 
 #include "config.hpp"
 #include "json.hpp"
+#include "protocol_names.hpp"
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace ddplab {
-
-constexpr int kProtocolVersion = 2;
-
-// ---------------------------------------------------------------------------------------
-// Exit status of every ddplab-engine subcommand.
-// ---------------------------------------------------------------------------------------
-enum ExitCode : int {
-    kExitOk = 0,
-    kExitInternal = 1,      // a bug: an unexpected exception in the engine itself
-    kExitInvalidInput = 2,  // bad flag, config key or value, unreadable config, a machine that cannot run it
-    kExitDataError = 3,     // a data file is missing, truncated or corrupt
-    kExitRankFailed = 4,    // a worker rank failed, was killed or stopped making progress; the run was stopped
-    kExitCancelled = 5,     // stopped by SIGINT/SIGTERM/SIGHUP, or the reader of stdout went away
-    kExitOutputError = 6,   // the events file could not be written (a full disk); the run was stopped
-};
-
-namespace protocol {
-
-// ---------------------------------------------------------------------------------------
-// Event types
-// ---------------------------------------------------------------------------------------
-namespace type {
-inline constexpr char kHello[] = "hello";
-inline constexpr char kConfig[] = "config";
-inline constexpr char kStep[] = "step";
-inline constexpr char kEval[] = "eval";
-inline constexpr char kEpoch[] = "epoch";
-inline constexpr char kSummary[] = "summary";
-inline constexpr char kError[] = "error";
-}  // namespace type
-
-// ---------------------------------------------------------------------------------------
-// Field names (an event's own; config keys are config_keys.hpp's)
-// ---------------------------------------------------------------------------------------
-namespace field {
-inline constexpr char kType[] = "type";
-// hello
-inline constexpr char kProtocol[] = "protocol";
-inline constexpr char kEngine[] = "engine";
-inline constexpr char kVersion[] = "version";
-inline constexpr char kRole[] = "role";
-inline constexpr char kPid[] = "pid";
-// error
-inline constexpr char kMessage[] = "message";
-inline constexpr char kKey[] = "key";
-inline constexpr char kRank[] = "rank";
-inline constexpr char kExitCode[] = "exit_code";
-inline constexpr char kMonotonicNs[] = "monotonic_ns";
-// config: what follows from the settings
-inline constexpr char kEffectiveBatchSize[] = "effective_batch_size";
-inline constexpr char kLrEffective[] = "lr_effective";
-inline constexpr char kLrScale[] = "lr_scale";
-inline constexpr char kLrFormula[] = "lr_formula";
-inline constexpr char kDatasetSize[] = "dataset_size";
-inline constexpr char kStepsPerEpoch[] = "steps_per_epoch";
-inline constexpr char kTotalSteps[] = "total_steps";
-inline constexpr char kSamplesPerRank[] = "samples_per_rank";
-inline constexpr char kPaddedSamples[] = "padded_samples";
-inline constexpr char kDroppedSamples[] = "dropped_samples";
-inline constexpr char kWarmupStepsResolved[] = "warmup_steps_resolved";
-inline constexpr char kBackendReason[] = "backend_reason";
-inline constexpr char kDeviceName[] = "device_name";
-inline constexpr char kThreadsPerRank[] = "threads_per_rank";
-inline constexpr char kLaunchedBy[] = "launched_by";
-inline constexpr char kTorchVersion[] = "torch_version";
-inline constexpr char kParameterCount[] = "parameter_count";
-inline constexpr char kParameterTensors[] = "parameter_tensors";
-inline constexpr char kBuckets[] = "buckets";
-inline constexpr char kParameters[] = "parameters";
-inline constexpr char kElements[] = "elements";
-// step, eval, epoch, summary
-inline constexpr char kStep[] = "step";
-inline constexpr char kEpoch[] = "epoch";
-inline constexpr char kLr[] = "lr";
-inline constexpr char kLoss[] = "loss";
-inline constexpr char kAccuracy[] = "accuracy";
-inline constexpr char kSamples[] = "samples";
-inline constexpr char kGradNorm[] = "grad_norm";
-inline constexpr char kUpdateMean[] = "update_mean";
-inline constexpr char kUpdateVar[] = "update_var";
-inline constexpr char kNoiseScale[] = "noise_scale";
-inline constexpr char kUpdateVarEstimate[] = "update_var_estimate";
-inline constexpr char kWMean[] = "w_mean";
-inline constexpr char kSamplesPerSec[] = "samples_per_sec";
-inline constexpr char kDataMs[] = "data_ms";
-inline constexpr char kComputeMs[] = "compute_ms";
-inline constexpr char kCommMs[] = "comm_ms";
-inline constexpr char kOptimizerMs[] = "optimizer_ms";
-inline constexpr char kStepMs[] = "step_ms";
-inline constexpr char kValLoss[] = "val_loss";
-inline constexpr char kValAccuracy[] = "val_accuracy";
-inline constexpr char kSteps[] = "steps";
-inline constexpr char kEpochs[] = "epochs";
-inline constexpr char kTrainS[] = "train_s";
-inline constexpr char kWallS[] = "wall_s";
-inline constexpr char kUpdateCount[] = "update_count";
-inline constexpr char kGradVarTrace[] = "grad_var_trace";
-}  // namespace field
-
-// What an error event's `key` names when it is no config key.
-namespace errorKey {
-inline constexpr char kConfig[] = "config";            // the config file as a whole
-inline constexpr char kEnvironment[] = "environment";  // torchrun's or Slurm's variables, TMPDIR, the store's port
-}  // namespace errorKey
-
-// ---------------------------------------------------------------------------------------
-// `ddplab-engine keys`: the key table for tools (docs/configuration.md is made from it)
-// ---------------------------------------------------------------------------------------
-namespace keys {
-inline constexpr char kKey[] = "key";
-inline constexpr char kFlag[] = "flag";
-inline constexpr char kType[] = "type";
-inline constexpr char kDefault[] = "default";
-inline constexpr char kAllowed[] = "allowed";
-inline constexpr char kHelp[] = "help";
-inline constexpr char kChoices[] = "choices";
-}  // namespace keys
-
-// ---------------------------------------------------------------------------------------
-// `ddplab-engine devices`
-// ---------------------------------------------------------------------------------------
-namespace devices {
-inline constexpr char kEngineVersion[] = "engine_version";
-inline constexpr char kProtocol[] = "protocol";
-inline constexpr char kTorchVersion[] = "torch_version";
-inline constexpr char kCpuCores[] = "cpu_cores";
-inline constexpr char kMemoryAvailableBytes[] = "memory_available_bytes";
-inline constexpr char kGloo[] = "gloo";
-inline constexpr char kNcclBuilt[] = "nccl_built";
-inline constexpr char kNcclVersion[] = "nccl_version";
-inline constexpr char kTorchCuda[] = "torch_cuda";
-inline constexpr char kCudaDeviceCount[] = "cuda_device_count";
-inline constexpr char kCudaDevices[] = "cuda_devices";
-inline constexpr char kIndex[] = "index";
-inline constexpr char kName[] = "name";
-inline constexpr char kMemoryMib[] = "memory_mib";
-inline constexpr char kComputeCapability[] = "compute_capability";
-inline constexpr char kMaxLocalRanks[] = "max_local_ranks";
-inline constexpr char kNote[] = "note";
-}  // namespace devices
-
-// ---------------------------------------------------------------------------------------
-// `ddplab-engine shard` (its settings use the config keys' names)
-// ---------------------------------------------------------------------------------------
-namespace shard {
-inline constexpr char kEpoch[] = "epoch";
-inline constexpr char kSamplesPerRank[] = "samples_per_rank";
-inline constexpr char kIterations[] = "iterations";
-inline constexpr char kRanks[] = "ranks";
-inline constexpr char kPadding[] = "padding";
-inline constexpr char kDropped[] = "dropped";
-}  // namespace shard
+namespace ddplab::protocol {
 
 // ---------------------------------------------------------------------------------------
 // Builders: the engine writes every event through one of these.
@@ -265,5 +110,4 @@ std::string eventType(const std::string& line);
 
 std::string engineVersion();
 
-}  // namespace protocol
-}  // namespace ddplab
+}  // namespace ddplab::protocol

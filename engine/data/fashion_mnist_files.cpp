@@ -10,15 +10,12 @@
 namespace ddplab {
 namespace {
 
-FashionMnistSplit loadSplit(const std::string& dataDir, const std::string& prefix)
+FashionMnistSplit loadSplit(const std::string& dataDir, const std::string& prefix, int64_t items)
 {
     const std::string imagesPath = dataDir + "/" + prefix + "-images-idx3-ubyte.gz";
     const std::string labelsPath = dataDir + "/" + prefix + "-labels-idx1-ubyte.gz";
-    IdxArray images = readIdxGz(imagesPath, 3);
-    IdxArray labels = readIdxGz(labelsPath, 1);
-    if (images.dims[1] != kImageSide || images.dims[2] != kImageSide)
-        throw DataError("data file " + imagesPath + " holds " + std::to_string(images.dims[1]) + "x" +
-                        std::to_string(images.dims[2]) + " images; Fashion-MNIST's are 28x28");
+    IdxArray images = readIdxGz(imagesPath, {items, {kImageSide, kImageSide}});
+    IdxArray labels = readIdxGz(labelsPath, {items, {}});
     if (labels.dims[0] != images.dims[0])
         throw DataError("data file " + labelsPath + " has " + std::to_string(labels.dims[0]) + " labels but " + imagesPath +
                         " has " + std::to_string(images.dims[0]) + " images");
@@ -44,8 +41,8 @@ const FashionMnistData& loadFashionMnist(const std::string& dataDir)
     auto& slot = loaded[dataDir];
     if (!slot) {
         auto data = std::make_unique<FashionMnistData>();
-        data->train = loadSplit(dataDir, "train");
-        data->test = loadSplit(dataDir, "t10k");
+        data->train = loadSplit(dataDir, "train", kTrainImages);
+        data->test = loadSplit(dataDir, "t10k", kTestImages);
         slot = std::move(data);
     }
     return *slot;

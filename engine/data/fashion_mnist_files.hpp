@@ -12,6 +12,8 @@ namespace ddplab {
 constexpr int64_t kImageSide = 28;
 constexpr int64_t kImagePixels = kImageSide * kImageSide;
 constexpr int64_t kClasses = 10;
+constexpr int64_t kTrainImages = 60'000;  // the most a train file may hold
+constexpr int64_t kTestImages = 10'000;
 
 struct FashionMnistSplit {
     int64_t count = 0;

@@ -14,9 +14,17 @@ struct IdxArray {
     std::vector<uint8_t> bytes;
 };
 
-// Reads `path` and checks that it holds `expectedDims` dimensions. Every problem (missing,
-// unreadable, corrupt, truncated, wrong format) throws DataError naming the file and what is
-// wrong with it.
-IdxArray readIdxGz(const std::string& path, int expectedDims);
+// What a file must hold: its dimensions, where the first (the item count) may be anything
+// from 1 to `maxItems` and the others must be exactly as given.
+struct IdxShape {
+    int64_t maxItems = 0;
+    std::vector<int64_t> itemDims;  // {28, 28} for images, {} for labels
+};
+
+// Reads `path` and checks it against `shape` before allocating anything, and the whole gzip
+// stream to its end, so a damaged file (its CRC or length) is refused, not trained on. Every
+// problem (missing, unreadable, corrupt, truncated, wrong format or shape) throws DataError
+// naming the file and what is wrong with it.
+IdxArray readIdxGz(const std::string& path, const IdxShape& shape);
 
 }  // namespace ddplab

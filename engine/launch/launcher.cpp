@@ -3,13 +3,13 @@
 #include "core/config_error.hpp"
 #include "core/data_error.hpp"
 #include "core/event_writer.hpp"
+#include "core/key_names.hpp"
 #include "core/protocol.hpp"
 #include "core/wording.hpp"
 #include "data/fashion_mnist_files.hpp"
 #include "rank_progress.hpp"
 #include "run_directory.hpp"
 #include "worker.hpp"
-#include "core/key_names.hpp"
 
 #include <algorithm>
 #include <cerrno>

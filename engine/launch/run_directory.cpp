@@ -1,7 +1,7 @@
 #include "run_directory.hpp"
 
 #include "core/config_error.hpp"
-#include "core/protocol.hpp"
+#include "core/protocol_names.hpp"
 
 #include <cerrno>
 #include <cstdlib>

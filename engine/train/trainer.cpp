@@ -15,7 +15,9 @@
 #include <cmath>
 #include <csignal>
 #include <limits>
+#include <pthread.h>
 #include <stdexcept>
+#include <unistd.h>
 
 namespace ddplab {
 namespace {
@@ -58,6 +60,18 @@ void failIfPlanned(const Config& config, int rank, int64_t step)
         return;
     if (config.failAt->mode == FailureMode::Crash)
         std::raise(SIGKILL);
+    if (config.failAt->mode == FailureMode::Hang) {
+        // Only SIGKILL ends it now: what a rank stuck in a driver call or a tight loop looks like.
+        sigset_t stop;
+        sigemptyset(&stop);
+        sigaddset(&stop, SIGTERM);
+        sigaddset(&stop, SIGHUP);
+        ::pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+        std::signal(SIGTERM, SIG_IGN);
+        std::signal(SIGHUP, SIG_IGN);
+        while (true)
+            ::pause();
+    }
     throw std::runtime_error("injected failure at step " + std::to_string(step) + " (--fail-at)");
 }
 

@@ -5,6 +5,7 @@
 #include "core/protocol.hpp"
 #include "support/engine_process.hpp"
 #include "support/prerequisites.hpp"
+#include "support/process_table.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -54,6 +55,19 @@ void compareRuns(const QList<QJsonObject>& events, const EngineResult& reference
         QCOMPARE(summary.value(QLatin1String(field)).toDouble(), expected.value(QLatin1String(field)).toDouble());
 }
 
+// Rank `rank` of `ranks` given Slurm's environment and MASTER_ADDR=127.0.0.1:port.
+QProcessEnvironment slurmEnvironment(int rank, int ranks, int port)
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("SLURM_PROCID"), QString::number(rank));
+    environment.insert(QStringLiteral("SLURM_LOCALID"), QString::number(rank));
+    environment.insert(QStringLiteral("SLURM_NTASKS"), QString::number(ranks));
+    environment.insert(QStringLiteral("SLURM_NTASKS_PER_NODE"), QString::number(ranks));
+    environment.insert(QStringLiteral("MASTER_ADDR"), QStringLiteral("127.0.0.1"));
+    environment.insert(QStringLiteral("MASTER_PORT"), QString::number(port));
+    return environment;
+}
+
 }  // namespace
 
 class ClusterLaunchTest : public QObject {
@@ -64,6 +78,8 @@ private slots:
     void torchrunEqualsBuiltInLauncher();
     void slurmEnvironmentEqualsBuiltInLauncher();
     void workerWithoutEnvironmentExplains();
+    void storeListensOnMasterAddressOnly();
+    void masterPortInUseIsASetupError();
 
 private:
     EngineResult m_reference;
@@ -136,6 +152,64 @@ void ClusterLaunchTest::workerWithoutEnvironmentExplains()
     const QString message = result.last(QStringLiteral("error")).value(QStringLiteral("message")).toString();
     QVERIFY2(message.contains(QStringLiteral("RANK and WORLD_SIZE")) && message.contains(QStringLiteral("ddplab-engine run")),
              qPrintable(message));
+}
+
+void ClusterLaunchTest::storeListensOnMasterAddressOnly()
+{
+    // c10d's TCPStore listened on 0.0.0.0 and [::] whatever MASTER_ADDR said, for the whole
+    // run, unauthenticated. Rank 0's store now listens where MASTER_ADDR points: loopback.
+    QTemporaryDir dir;
+    const QString events = dir.filePath(QStringLiteral("store.jsonl"));
+    const int port = freeLoopbackPort();
+    QList<QProcess*> ranks;
+    for (int rank = 0; rank < 2; ++rank) {
+        auto* process = new QProcess(this);
+        process->setProcessEnvironment(slurmEnvironment(rank, 2, port));
+        process->start(ddplab::test::enginePath(),
+                       {QStringLiteral("worker"), QStringLiteral("--batch-size"), QStringLiteral("1"), QStringLiteral("--epochs"),
+                        QStringLiteral("1000000"), QStringLiteral("--events"), events});
+        ranks.append(process);
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(events).size() > 4096, 60000);  // training: the store is up
+    QList<qint64> pids;
+    for (QProcess* process : ranks)
+        pids.append(process->processId());
+    const QList<ddplab::test::TcpSocket> sockets = ddplab::test::tcpSocketsOf(pids);
+    bool storeSeen = false;
+    for (const ddplab::test::TcpSocket& socket : sockets) {
+        if (!socket.listening)
+            continue;
+        QVERIFY2(socket.localAddress == QLatin1String("127.0.0.1"),
+                 qPrintable(QStringLiteral("a rank listens on %1:%2").arg(socket.localAddress).arg(socket.localPort)));
+        storeSeen = storeSeen || socket.localPort == port;
+    }
+    QVERIFY2(storeSeen, "rank 0's store was not seen listening on MASTER_PORT");
+    for (QProcess* process : ranks) {
+        process->kill();
+        process->waitForFinished();
+    }
+    qDeleteAll(ranks);
+}
+
+void ClusterLaunchTest::masterPortInUseIsASetupError()
+{
+    // Someone else holds MASTER_PORT: a set-up error (exit 2) that names the port, not "a rank failed".
+    const int port = freeLoopbackPort();
+    const int holder = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    address.sin_port = htons(uint16_t(port));
+    QCOMPARE(::bind(holder, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+    QCOMPARE(::listen(holder, 1), 0);
+    const EngineResult result = runEngine({QStringLiteral("worker"), QStringLiteral("--num-examples"), QStringLiteral("8")}, 60000,
+                                          slurmEnvironment(0, 1, port));
+    ::close(holder);
+    QCOMPARE(result.exitCode, int(ddplab::kExitInvalidInput));
+    const QJsonObject error = result.last(QStringLiteral("error"));
+    QCOMPARE(error.value(QStringLiteral("key")).toString(), QStringLiteral("environment"));
+    QVERIFY2(error.value(QStringLiteral("message")).toString().contains(QStringLiteral("MASTER_PORT %1 is in use").arg(port)),
+             qPrintable(result.summaryText()));
 }
 
 QTEST_GUILESS_MAIN(ClusterLaunchTest)

@@ -5,12 +5,14 @@
 #include "core/event_flusher.hpp"
 #include "core/event_writer.hpp"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <atomic>
 #include <csignal>
 #include <fcntl.h>
 #include <limits>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -75,6 +77,8 @@ private Q_SLOTS:
     void concurrentFlushesKeepLinesWholeAndInOrder();
     void nonFiniteNumbersBecomeNull();
     void stopSignalFlushesThenKills();
+    void refusedWriteLeavesWholeLines();
+    void streamNeverBlocks();
 };
 
 void EventWriterTest::heldStepsGoOutBeforeTheNextOtherEvent()
@@ -201,6 +205,62 @@ void EventWriterTest::stopSignalFlushesThenKills()
     QVERIFY(WIFSIGNALED(status));
     QCOMPARE(WTERMSIG(status), SIGTERM);
     QCOMPARE(events.available(), stepLine(1) + stepLine(2) + stepLine(3));
+}
+
+void EventWriterTest::refusedWriteLeavesWholeLines()
+{
+    // A child whose files may grow to 1000 bytes (a disk that fills up mid-line) writes events
+    // until the file refuses one: the file must then end with a whole line, and say why.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("events.jsonl"));
+    const pid_t child = ::fork();
+    QVERIFY(child >= 0);
+    if (child == 0) {
+        ::signal(SIGXFSZ, SIG_IGN);  // the write then fails with EFBIG, as ENOSPC would
+        const rlimit limit{1000, 1000};
+        ::setrlimit(RLIMIT_FSIZE, &limit);
+        EventWriter writer;
+        writer.appendToFile(path.toStdString());
+        for (int i = 1; i <= 100 && writer.fileError().empty(); ++i)
+            writer.emit(Json{{"type", "step"}, {"step", i}, {"padding", std::string(60, 'x')}});
+        ::_exit(writer.fileError().find("File too large") != std::string::npos ? 0 : 1);
+    }
+    int status = 0;
+    QCOMPARE(::waitpid(child, &status, 0), child);
+    QVERIFY(WIFEXITED(status));
+    QCOMPARE(WEXITSTATUS(status), 0);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray written = file.readAll();
+    QVERIFY(written.size() > 0 && written.size() <= 1000);
+    QVERIFY2(written.endsWith('\n'), written.right(40).constData());
+    const QList<QByteArray> lines = written.trimmed().split('\n');
+    for (qsizetype i = 0; i < lines.size(); ++i)
+        QCOMPARE(Json::parse(lines[i].toStdString())["step"].get<int>(), int(i + 1));
+}
+
+void EventWriterTest::streamNeverBlocks()
+{
+    // The launcher's stdout: a reader that takes nothing must not stop the writer; what waits
+    // comes out in order once the reader reads again.
+    Pipe pipe;
+    EventWriter writer;
+    writer.addStream(pipe.write);
+    constexpr int kSteps = 5000;  // far more than a pipe holds
+    for (int i = 1; i <= kSteps; ++i)
+        writer.emit(step(i));
+    QVERIFY(writer.pendingStreamBytes() > 0);
+    QByteArray received;
+    for (int round = 0; round < 1000 && (writer.pendingStreamBytes() > 0 || received.isEmpty()); ++round) {
+        received += pipe.available();
+        writer.pumpStream();
+    }
+    received += pipe.available();
+    QCOMPARE(writer.pendingStreamBytes(), size_t(0));
+    const QList<QByteArray> lines = received.split('\n');
+    QCOMPARE(lines.size(), kSteps + 1);
+    QCOMPARE(lines[kSteps - 1] + '\n', stepLine(kSteps));
+    QVERIFY(!writer.lostReader());
 }
 
 QTEST_GUILESS_MAIN(EventWriterTest)

@@ -18,6 +18,8 @@ using ddplab::test::runEngine;
 namespace {
 
 const QString kRealData = ddplab::test::fashionMnistFolder();
+// A generous bound on refusing a bad file: reading the real files takes about a second here.
+constexpr qint64 kRefusalBoundMs = 20000;
 const QStringList kFiles{QStringLiteral("train-images-idx3-ubyte.gz"), QStringLiteral("train-labels-idx1-ubyte.gz"),
                          QStringLiteral("t10k-images-idx3-ubyte.gz"), QStringLiteral("t10k-labels-idx1-ubyte.gz")};
 
@@ -180,6 +182,22 @@ void FashionMnistTest::badDataIsRefused_data()
     QTest::newRow("label count differs") << kFiles[3] << idx(1, 9999, 9999, 1) << QStringLiteral("has 9999 labels but");
     QTest::newRow("label out of range") << kFiles[3] << (idx(1, 10000, 0, 1) + QByteArray(10000, '\x0c'))
                                         << QStringLiteral("has label 12 at index 0");
+
+    // A stream that still decodes, with a checksum that does not match: trained on until now.
+    QByteArray wrongCrc = realFile(kFiles[0]);
+    wrongCrc[wrongCrc.size() - 8] = char(wrongCrc[wrongCrc.size() - 8] ^ 0x01);
+    QTest::newRow("gzip checksum does not match") << kFiles[0] << wrongCrc
+                                                  << QStringLiteral("train-images-idx3-ubyte.gz is damaged: its contents do not match the gzip checksum");
+    QByteArray wrongLength = realFile(kFiles[1]);
+    wrongLength[wrongLength.size() - 4] = char(wrongLength[wrongLength.size() - 4] ^ 0x01);
+    QTest::newRow("gzip length does not match") << kFiles[1] << wrongLength << QStringLiteral("its gzip trailer says");
+    // 32 bytes whose header claims billions of items: refused from the header, nothing allocated.
+    QTest::newRow("header claims too much") << kFiles[0] << idx(3, 0xffffffffu, 0, 0) + QByteArray(16, '\0')
+                                            << QStringLiteral("says it holds 4294967295 items; this file holds 1 to 60000");
+    QTest::newRow("images not 28x28") << kFiles[2]
+                                      << QByteArray("\0\0\x08\x03", 4) + bigEndian(10) + bigEndian(32) + bigEndian(32) +
+                                             QByteArray(10 * 32 * 32, '\0')
+                                      << QStringLiteral("has dimension 32 where 28 belongs");
 }
 
 void FashionMnistTest::badDataIsRefused()
@@ -191,8 +209,12 @@ void FashionMnistTest::badDataIsRefused()
     const QString dataDir = dataDirWith(dir, file, content);
     if (content.isEmpty())
         QFile::remove(dir.filePath(file));
+    QElapsedTimer clock;
+    clock.start();
     const EngineResult result = runOn(dataDir);
     QCOMPARE(result.exitCode, int(ddplab::kExitDataError));
+    // Found before any rank starts and before anything the header claims is allocated.
+    QVERIFY2(clock.elapsed() < kRefusalBoundMs, qPrintable(QStringLiteral("took %1 ms").arg(clock.elapsed())));
     const QJsonObject error = result.events.last();
     QCOMPARE(error.value(QStringLiteral("type")).toString(), QStringLiteral("error"));
     QCOMPARE(error.value(QStringLiteral("key")).toString(), QStringLiteral("data_dir"));

@@ -19,6 +19,8 @@ namespace {
 
 // A safety net for waiting on the engine: generous, since no test may depend on speed.
 constexpr int kPatienceMs = 60000;
+// Cancel ends every rank and the launcher within 5 s whatever state the ranks are in.
+constexpr qint64 kCancelBoundMs = 5000;
 
 // A run that would go on for hours: stopping it is the point of each test.
 QStringList endlessRun(int worldSize, const QString& eventsPath)
@@ -32,10 +34,15 @@ QStringList endlessRun(int worldSize, const QString& eventsPath)
 
 class RunningEngine {
 public:
-    explicit RunningEngine(const QStringList& arguments)
+    explicit RunningEngine(const QStringList& arguments, const QString& tmpdir = QString())
     {
         QObject::connect(&m_process, &QProcess::readyReadStandardOutput, &m_process,
                          [this] { m_stdout += m_process.readAllStandardOutput(); });
+        if (!tmpdir.isEmpty()) {
+            QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+            environment.insert(QStringLiteral("TMPDIR"), tmpdir);
+            m_process.setProcessEnvironment(environment);
+        }
         m_process.start(ddplab::test::enginePath(), arguments);
     }
     ~RunningEngine()
@@ -68,6 +75,16 @@ public:
                 return child;
         }
         return -1;
+    }
+
+    // How long the engine takes to end from now (-1: not within `limitMs`).
+    qint64 msUntilFinished(int limitMs)
+    {
+        QElapsedTimer clock;
+        clock.start();
+        if (!m_process.waitForFinished(limitMs))
+            return -1;
+        return clock.elapsed();
     }
 
     EngineResult finish()
@@ -107,9 +124,28 @@ private slots:
     void cancelStopsEveryWorker_data();
     void cancelStopsEveryWorker();
     void killedLauncherLeavesNoWorker();
+    void cancelWithAStoppedRank();
+    void cancelWithAHungRank_data();
+    void cancelWithAHungRank();
+    void stalledReaderDoesNotHoldUpCancel();
+    void rankThatStopsMakingProgressIsNamed_data();
+    void rankThatStopsMakingProgressIsNamed();
+    void fullDiskStopsTheRun();
+    void killedLauncherDirectoryIsRemovedByTheNextRun();
 
 private:
     QString eventsPath(const char* name) const { return m_dir.filePath(QLatin1String(name) + QStringLiteral(".jsonl")); }
+    // A TMPDIR of the test's own, so that run directories left behind can be seen.
+    QString tmpdir() const
+    {
+        const QString path = m_dir.filePath(QStringLiteral("tmp"));
+        QDir().mkpath(path);
+        return path;
+    }
+    QStringList runDirectories() const
+    {
+        return QDir(tmpdir()).entryList({QStringLiteral("ddplab-run-*")}, QDir::Dirs | QDir::NoDotAndDotDot);
+    }
     static void verifyNothingLeft(const QString& marker)
     {
         QTRY_VERIFY_WITH_TIMEOUT(ddplab::test::processesWithArgument(marker).isEmpty(), kPatienceMs);
@@ -224,6 +260,161 @@ void FaultsTest::killedLauncherLeavesNoWorker()
     QCOMPARE(::kill(pid_t(engine.pid()), SIGKILL), 0);
     verifyNothingLeft(events);
     QVERIFY(countOfType(ddplab::test::readEventsFile(events), QStringLiteral("step")) >= 3);
+}
+
+void FaultsTest::cancelWithAStoppedRank()
+{
+    // SIGTERM used to be sent again every 250 ms and SIGKILL never came: with one rank stopped,
+    // Ctrl-C hung for ever.
+    const QString events = eventsPath("stopped-rank");
+    RunningEngine engine(endlessRun(4, events), tmpdir());
+    QVERIFY(engine.waitForSteps(3));
+    const qint64 stopped = engine.rankPid(2);
+    QVERIFY(stopped > 0);
+    QCOMPARE(::kill(pid_t(stopped), SIGSTOP), 0);
+    QCOMPARE(::kill(pid_t(engine.pid()), SIGTERM), 0);
+    const qint64 took = engine.msUntilFinished(kPatienceMs);
+    QVERIFY2(took >= 0 && took < kCancelBoundMs, qPrintable(QStringLiteral("took %1 ms").arg(took)));
+    const EngineResult result = engine.finish();
+    QCOMPARE(result.exitCode, int(kExitCancelled));
+    verifyNothingLeft(events);
+    QVERIFY(runDirectories().isEmpty());
+}
+
+void FaultsTest::cancelWithAHungRank_data()
+{
+    QTest::addColumn<int>("interrupts");
+    QTest::addColumn<qint64>("boundMs");
+    // A rank that ignores SIGTERM is killed after the 2 s grace; a second Ctrl-C kills at once.
+    QTest::newRow("one Ctrl-C") << 1 << kCancelBoundMs;
+    QTest::newRow("two Ctrl-C") << 2 << qint64(1500);
+}
+
+void FaultsTest::cancelWithAHungRank()
+{
+    QFETCH(int, interrupts);
+    QFETCH(qint64, boundMs);
+    const QString events = eventsPath("hung-rank");
+    RunningEngine engine(endlessRun(4, events) + QStringList{QStringLiteral("--fail-at"), QStringLiteral("2:3:hang")}, tmpdir());
+    QVERIFY(engine.waitForSteps(2));
+    QTest::qWait(300);  // rank 2 is at step 3 now, ignoring SIGTERM
+    QCOMPARE(::kill(pid_t(engine.pid()), SIGINT), 0);
+    if (interrupts == 2) {
+        QTest::qWait(200);
+        QCOMPARE(::kill(pid_t(engine.pid()), SIGINT), 0);
+    }
+    const qint64 took = engine.msUntilFinished(kPatienceMs);
+    QVERIFY2(took >= 0 && took < boundMs, qPrintable(QStringLiteral("took %1 ms").arg(took)));
+    const EngineResult result = engine.finish();
+    QCOMPARE(result.exitCode, int(kExitCancelled));
+    QVERIFY2(result.events.last().value(QStringLiteral("message")).toString().contains(QStringLiteral("cancelled by SIGINT")),
+             qPrintable(result.summaryText()));
+    verifyNothingLeft(events);
+    QVERIFY(runDirectories().isEmpty());
+}
+
+void FaultsTest::stalledReaderDoesNotHoldUpCancel()
+{
+    // stdout is a pipe nobody reads: the launcher's writes used to block, and SIGTERM did
+    // nothing for 20 s and more. Every event still reaches the events file.
+    const QString events = eventsPath("stalled-reader");
+    QProcess pipeline;
+    const QString command = QStringLiteral("exec %1 2>/dev/null | sleep 600")
+                                .arg((QStringList{ddplab::test::enginePath()} + endlessRun(4, events)).join(QLatin1Char(' ')));
+    pipeline.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), command});
+    QVERIFY(pipeline.waitForStarted());
+    // Long enough for the pipe (64 KiB) to fill and the launcher's own buffer to hold more.
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(events).size() > 512 * 1024, kPatienceMs);
+    qint64 launcherPid = -1;
+    for (qint64 pid : ddplab::test::processesWithArgument(events)) {
+        if (ddplab::test::processName(pid) == QLatin1String("ddplab-engine"))
+            launcherPid = pid;
+    }
+    QVERIFY(launcherPid > 0);
+    QElapsedTimer clock;
+    clock.start();
+    QCOMPARE(::kill(pid_t(launcherPid), SIGTERM), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(!ddplab::test::isRunning(launcherPid), kPatienceMs);
+    QVERIFY2(clock.elapsed() < kCancelBoundMs, qPrintable(QStringLiteral("took %1 ms").arg(clock.elapsed())));
+    pipeline.kill();
+    pipeline.waitForFinished();
+    verifyNothingLeft(events);
+    const QList<QJsonObject> onDisk = ddplab::test::readEventsFile(events);
+    QCOMPARE(onDisk.last().value(QStringLiteral("type")).toString(), QStringLiteral("error"));
+    QVERIFY(onDisk.last().value(QStringLiteral("message")).toString().contains(QStringLiteral("cancelled by SIGTERM")));
+}
+
+void FaultsTest::rankThatStopsMakingProgressIsNamed_data()
+{
+    QTest::addColumn<QString>("how");
+    QTest::newRow("stopped with SIGSTOP") << QStringLiteral("stop");
+    QTest::newRow("stuck, ignoring SIGTERM") << QStringLiteral("hang");
+}
+
+void FaultsTest::rankThatStopsMakingProgressIsNamed()
+{
+    // Its peers time out in a collective after collective_timeout; the launcher names the rank
+    // they waited for (it named one of the peers, after a fixed 300 s).
+    QFETCH(QString, how);
+    const QString events = eventsPath("stalled-rank");
+    QStringList arguments = endlessRun(4, events) + QStringList{QStringLiteral("--collective-timeout"), QStringLiteral("3")};
+    if (how == QLatin1String("hang"))
+        arguments += QStringList{QStringLiteral("--fail-at"), QStringLiteral("2:4:hang")};
+    RunningEngine engine(arguments, tmpdir());
+    QVERIFY(engine.waitForSteps(3));
+    if (how == QLatin1String("stop"))
+        QCOMPARE(::kill(pid_t(engine.rankPid(2)), SIGSTOP), 0);
+    const qint64 took = engine.msUntilFinished(kPatienceMs);
+    // The timeout, a second of grace for the peers, a moment to stop the rest.
+    QVERIFY2(took >= 0 && took < 3000 + kCancelBoundMs, qPrintable(QStringLiteral("took %1 ms").arg(took)));
+    const EngineResult result = engine.finish();
+    QCOMPARE(result.exitCode, int(kExitRankFailed));
+    const QJsonObject error = result.events.last();
+    QCOMPARE(error.value(QStringLiteral("rank")).toInt(), 2);
+    const QString message = error.value(QStringLiteral("message")).toString();
+    QVERIFY2(message.startsWith(QStringLiteral("rank 2 stopped making progress")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("waited 3 s")), qPrintable(message));
+    verifyNothingLeft(events);
+    QVERIFY(runDirectories().isEmpty());
+}
+
+void FaultsTest::fullDiskStopsTheRun()
+{
+    // It said "the reader of the event stream went away" with exit 5.
+    RunningEngine engine({QStringLiteral("run"), QStringLiteral("--world-size"), QStringLiteral("2"), QStringLiteral("--epochs"),
+                          QStringLiteral("1000000"), QStringLiteral("--batch-size"), QStringLiteral("1"),
+                          QStringLiteral("--events"), QStringLiteral("/dev/full")},
+                         tmpdir());
+    const qint64 took = engine.msUntilFinished(kPatienceMs);
+    QVERIFY2(took >= 0 && took < kCancelBoundMs * 4, qPrintable(QStringLiteral("took %1 ms").arg(took)));
+    const EngineResult result = engine.finish();
+    QCOMPARE(result.exitCode, int(kExitOutputError));
+    const QJsonObject error = result.events.last();
+    QCOMPARE(error.value(QStringLiteral("key")).toString(), QStringLiteral("events"));
+    QVERIFY2(error.value(QStringLiteral("message")).toString().contains(QStringLiteral("the disk is full")),
+             qPrintable(result.summaryText()));
+    QCOMPARE(countOfType(result.events, QStringLiteral("step")), 0);  // nothing the file could not keep
+    QVERIFY(runDirectories().isEmpty());
+}
+
+void FaultsTest::killedLauncherDirectoryIsRemovedByTheNextRun()
+{
+    const QString events = eventsPath("killed-launcher-directory");
+    {
+        RunningEngine engine(endlessRun(2, events), tmpdir());
+        QVERIFY(engine.waitForSteps(2));
+        QCOMPARE(runDirectories().size(), 1);
+        QCOMPARE(::kill(pid_t(engine.pid()), SIGKILL), 0);
+        engine.msUntilFinished(kPatienceMs);
+        verifyNothingLeft(events);
+    }
+    QCOMPARE(runDirectories().size(), 1);  // SIGKILL leaves no chance to clean up
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("TMPDIR"), tmpdir());
+    const EngineResult next = ddplab::test::runEngine({QStringLiteral("run"), QStringLiteral("--num-examples"), QStringLiteral("8")},
+                                                      kPatienceMs, environment);
+    QVERIFY2(next.exitCode == 0, qPrintable(next.summaryText()));
+    QVERIFY2(runDirectories().isEmpty(), qPrintable(runDirectories().join(QLatin1Char(' '))));
 }
 
 QTEST_GUILESS_MAIN(FaultsTest)

@@ -7,6 +7,7 @@
 #include "support/process_table.hpp"
 
 #include <QDir>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -137,24 +138,32 @@ void MultiProcessTest::localRunUsesLoopbackOnly()
                  {QStringLiteral("run"), QStringLiteral("--world-size"), QStringLiteral("4"), QStringLiteral("--batch-size"),
                   QStringLiteral("1"), QStringLiteral("--epochs"), QStringLiteral("100000"), QStringLiteral("--events"), marker});
     QVERIFY(engine.waitForStarted());
-    int connections = 0;
+    // Each connection counts once, however many polls see it: 4 ranks are 6 pairs, each seen
+    // from both of its ends.
+    QSet<QString> ends;
+    QSet<QString> pairs;
     QElapsedTimer watching;
     watching.start();
-    while (connections < 12 && watching.elapsed() < 60000) {
+    while ((ends.size() < 12 || pairs.size() < 6) && watching.elapsed() < 60000) {
         for (const auto& socket : ddplab::test::tcpSocketsOf(ddplab::test::processesWithArgument(marker))) {
             const bool loopback = socket.localAddress.startsWith(QStringLiteral("127.")) || socket.localAddress == QStringLiteral("::1");
             QVERIFY2(loopback, qPrintable(QStringLiteral("%1 socket on %2:%3")
                                                .arg(socket.listening ? QStringLiteral("listening") : QStringLiteral("connected"))
                                                .arg(socket.localAddress).arg(socket.localPort)));
-            if (!socket.listening)
-                ++connections;
+            if (socket.listening)
+                continue;
+            const QString local = QStringLiteral("%1:%2").arg(socket.localAddress).arg(socket.localPort);
+            const QString remote = QStringLiteral("%1:%2").arg(socket.remoteAddress).arg(socket.remotePort);
+            ends.insert(local + QStringLiteral("->") + remote);
+            pairs.insert(std::min(local, remote) + QStringLiteral("<->") + std::max(local, remote));
         }
         QTest::qWait(50);
     }
     engine.terminate();
     QVERIFY(engine.waitForFinished(60000));
     QCOMPARE(engine.exitCode(), 5);  // cancelled
-    QVERIFY2(connections >= 12, "the ranks' Gloo connections were never seen");  // 4 ranks: 6 pairs, 2 ends each
+    QVERIFY2(ends.size() >= 12 && pairs.size() >= 6,
+             qPrintable(QStringLiteral("saw %1 connection ends in %2 pairs").arg(ends.size()).arg(pairs.size())));
 }
 
 QTEST_GUILESS_MAIN(MultiProcessTest)

@@ -104,6 +104,7 @@ QList<TcpSocket> tcpSocketsOf(const QList<qint64>& pids)
             socket.localAddress = decodeAddress(local[0]);
             socket.localPort = int(local[1].toUInt(nullptr, 16));
             socket.remoteAddress = decodeAddress(remote[0]);
+            socket.remotePort = int(remote[1].toUInt(nullptr, 16));
             socket.listening = fields[3] == "0A";
             sockets.append(socket);
         }

@@ -22,6 +22,7 @@ struct TcpSocket {
     QString localAddress;   // "127.0.0.1", "0.0.0.0", "::1", ...
     int localPort = 0;
     QString remoteAddress;
+    int remotePort = 0;
     bool listening = false;
 };
 

@@ -2,11 +2,12 @@
 // reduced to the plot's pixel columns, log axes without non-positive points, smoothing with
 // the raw curve kept, overlays with one legend entry per run, the effective batch marked.
 
-#include "chart_grid.hpp"
-#include "chart_panel.hpp"
-#include "run_data.hpp"
-#include "run_model.hpp"
-#include "smoothed_series.hpp"
+#include "charts/chart_grid.hpp"
+#include "charts/chart_panel.hpp"
+#include "charts/redraw_scheduler.hpp"
+#include "charts/run_model.hpp"
+#include "client/run_data.hpp"
+#include "client/smoothed_series.hpp"
 #include "ui_test_main.hpp"
 
 #include <cmath>
@@ -54,21 +55,84 @@ class TestChartPanel : public QObject {
     Q_OBJECT
 
 private slots:
-    void manyScheduledRedrawsBecomeOne()
+    void scheduledRedrawOnlyAsks()
     {
+        // Arrival never draws: the panel marks itself and asks its grid for a turn.
         ChartPanel panel(chart("loss"));
         panel.resize(600, 400);
         panel.show();
         const auto run = makeRun(QStringLiteral("a"), QStringLiteral("A"), 50);
         panel.setRuns({{run, Qt::blue}});
         panel.redrawNow();
+        QVERIFY(!panel.needsRedraw());
         const qint64 before = panel.redrawStats().redraws;
+        QSignalSpy asked(&panel, &ChartPanel::redrawWanted);
         for (int i = 0; i < 100; ++i)
             panel.scheduleRedraw();  // a burst of arrivals
         QCOMPARE(panel.redrawStats().redraws, before);  // nothing drawn synchronously
-        QTRY_COMPARE_WITH_TIMEOUT(panel.redrawStats().redraws, before + 1, 10000);
-        QTest::qWait(3 * ChartPanel::kRedrawIntervalMs);
-        QCOMPARE(panel.redrawStats().redraws, before + 1);
+        QVERIFY(panel.needsRedraw());
+        QCOMPARE(asked.count(), 100);
+        panel.redrawNow();
+        QVERIFY(!panel.needsRedraw());
+    }
+
+    void chartsTakeTurnsRoundThePage()
+    {
+        // The scheduler ChartGrid drives with its timer: the next waiting chart after the last
+        // one served, never the same chart twice while another waits.
+        RedrawScheduler scheduler;
+        QCOMPARE(scheduler.pick({true, true, true}), qsizetype(0));
+        QCOMPARE(scheduler.pick({true, true, true}), qsizetype(1));
+        QCOMPARE(scheduler.pick({true, false, true}), qsizetype(2));
+        QCOMPARE(scheduler.pick({true, true, true}), qsizetype(0));
+        QCOMPARE(scheduler.pick({false, false, true}), qsizetype(2));  // only one waits: it, again
+        QCOMPARE(scheduler.pick({false, false, true}), qsizetype(2));
+        QCOMPARE(scheduler.pick({false, false, false}), qsizetype(-1));
+        QCOMPARE(scheduler.pick({true, true}), qsizetype(0));  // charts removed: still in range
+    }
+
+    void intervalFollowsWhatAFrameCosts_data()
+    {
+        QTest::addColumn<double>("frameCostMs");
+        QTest::addColumn<int>("intervalMs");
+        QTest::newRow("light page: the fastest") << 2.0 << RedrawScheduler::kFastestIntervalMs;
+        QTest::newRow("40 ms a frame: drawing keeps to 40 %") << 40.0 << 100;
+        QTest::newRow("200 ms a frame") << 200.0 << 500;
+        QTest::newRow("very heavy: at least once a second") << 5000.0 << RedrawScheduler::kSlowestIntervalMs;
+    }
+
+    void intervalFollowsWhatAFrameCosts()
+    {
+        QFETCH(double, frameCostMs);
+        QFETCH(int, intervalMs);
+        RedrawScheduler scheduler;
+        scheduler.adapt(frameCostMs);
+        QCOMPARE(scheduler.intervalMs(), intervalMs);
+        // Four charts share the interval: each gets a quarter of it.
+        QCOMPARE(scheduler.tickMs(4), intervalMs / 4);
+        QCOMPARE(scheduler.tickMs(0), intervalMs);
+    }
+
+    void gridRedrawsEachWaitingChartOnce()
+    {
+        // A burst of arrivals on a grid of several charts: each chart is redrawn once, in turn.
+        RunModel model;
+        ChartGrid grid(model);
+        grid.resize(1200, 900);
+        grid.show();
+        const auto run = makeRun(QStringLiteral("a"), QStringLiteral("A"), 30);
+        model.addRun(run);
+        grid.redrawAllNow();
+        QVERIFY(grid.panels().size() >= 2);
+        QList<qint64> before;
+        for (ChartPanel* panel : grid.panels())
+            before.append(panel->redrawStats().redraws);
+        for (int i = 0; i < 50; ++i)
+            model.notifyDataAppended(run->id());
+        for (ChartPanel* panel : grid.panels())
+            QTRY_VERIFY_WITH_TIMEOUT(!panel->needsRedraw(), 10000);
+        for (qsizetype i = 0; i < grid.panels().size(); ++i)
+            QCOMPARE(grid.panels().at(i)->redrawStats().redraws, before.at(i) + 1);
     }
 
     void drawnPointsAreTheRunsPoints()

@@ -2,9 +2,9 @@
 // batch and LR, the sampler's padding or dropping, steps, warmup, and the LR schedule curve.
 
 #include "core/derived.hpp"
-#include "derived_panel.hpp"
-#include "lr_schedule_preview.hpp"
-#include "parameter_panel.hpp"
+#include "setup/derived_panel.hpp"
+#include "setup/lr_schedule_preview.hpp"
+#include "setup/parameter_panel.hpp"
 #include "ui_test_main.hpp"
 
 using namespace ddplab::ui;

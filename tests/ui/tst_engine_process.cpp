@@ -2,12 +2,14 @@
 // process of the run, a failing rank or a broken or missing engine ends in a clear message,
 // and one-shot queries (devices) are read.
 
-#include "engine_process.hpp"
-#include "engine_query.hpp"
-#include "device_inventory.hpp"
-#include "run_data.hpp"
-#include "run_sequence.hpp"
-#include "run_store.hpp"
+#include "client/device_inventory.hpp"
+#include "client/engine_process.hpp"
+#include "client/engine_query.hpp"
+#include "client/lab_session.hpp"
+#include "client/run_data.hpp"
+#include "client/run_store.hpp"
+#include "core/limits.hpp"
+#include "core/protocol_names.hpp"
 #include "support/process_table.hpp"
 #include "ui_test_main.hpp"
 
@@ -62,7 +64,7 @@ class TestEngineProcess : public QObject {
 private slots:
     void initTestCase()
     {
-        // The spies below keep RunSequence's run arguments.
+        // The spies below keep LabSession's run arguments.
         qRegisterMetaType<QSharedPointer<RunData>>();
     }
 
@@ -180,10 +182,10 @@ private slots:
         const QString impostor = writeExecutable(dir, QStringLiteral("impostor"),
                                                  "#!/bin/sh\necho 'Usage: something else entirely'\necho 'oops' >&2\nexit 1\n");
         const RunStore store(dir.filePath(QStringLiteral("runs")));
-        RunSequence sequence(store, impostor);
-        QSignalSpy warnings(&sequence, &RunSequence::logMessage);
-        QSignalSpy done(&sequence, &RunSequence::sequenceFinished);
-        QSignalSpy finishedRuns(&sequence, &RunSequence::runFinished);
+        LabSession sequence(store, impostor);
+        QSignalSpy warnings(&sequence, &LabSession::logMessage);
+        QSignalSpy done(&sequence, &LabSession::sequenceFinished);
+        QSignalSpy finishedRuns(&sequence, &LabSession::runFinished);
         sequence.start({{QStringLiteral("x"), QStringLiteral("x"), QString(), QJsonObject{{QStringLiteral("world_size"), 1}}}});
         QVERIFY(done.wait(kPatienceMs));
         QCOMPARE(done.first().first().toBool(), false);
@@ -205,9 +207,9 @@ private slots:
     {
         QTemporaryDir dir;
         const RunStore store(dir.filePath(QStringLiteral("runs")));
-        RunSequence sequence(store, ddplab::test::enginePath());
-        QSignalSpy done(&sequence, &RunSequence::sequenceFinished);
-        QSignalSpy finishedRuns(&sequence, &RunSequence::runFinished);
+        LabSession sequence(store, ddplab::test::enginePath());
+        QSignalSpy done(&sequence, &LabSession::sequenceFinished);
+        QSignalSpy finishedRuns(&sequence, &LabSession::runFinished);
         const QJsonObject config = QJsonDocument::fromJson(R"({"world_size": 2, "batch_size": 4, "num_examples": 64,
             "fail_at": "1:3"})").object();
         sequence.start({{QStringLiteral("doomed"), QStringLiteral("doomed"), QString(), config}});
@@ -235,7 +237,10 @@ private slots:
         QCOMPARE(inventory.engineVersion(), QStringLiteral(DDPLAB_VERSION));
         QVERIFY(!inventory.torchVersion().isEmpty());
         QCOMPARE(inventory.cudaDeviceCount(), result.object.value(QStringLiteral("cuda_device_count")).toInt());
-        QCOMPARE(inventory.maxRanks(QStringLiteral("cpu")), DeviceInventory::kMaxCpuRanks);
+        // One limit for ranks, the engine's own (the panel said 16 while the engine took 128).
+        QCOMPARE(inventory.maxRanks(QStringLiteral("cpu")), int(ddplab::limits::kMaxRanks));
+        QCOMPARE(inventory.protocolVersion(), ddplab::kProtocolVersion);
+        QVERIFY(inventory.machine().cpuCores > 0 && inventory.machine().memoryAvailableBytes > 0);
 
         EngineQuery query;
         QSignalSpy finished(&query, &EngineQuery::finished);

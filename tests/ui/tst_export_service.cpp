@@ -2,9 +2,9 @@
 // drawn in it, an SVG parses and has the size and title, a CSV has one row per step and one
 // column per metric, and a run's preset is something the real engine runs.
 
-#include "chart_panel.hpp"
-#include "export_service.hpp"
-#include "run_data.hpp"
+#include "charts/chart_panel.hpp"
+#include "client/run_data.hpp"
+#include "export/export_service.hpp"
 #include "ui_test_main.hpp"
 
 #include <QImage>

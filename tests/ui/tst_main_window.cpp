@@ -3,18 +3,19 @@
 // and invalid settings end in clear messages with the window alive, and past runs and
 // settings are there again in the next session.
 
-#include "chart_grid.hpp"
-#include "chart_panel.hpp"
-#include "log_panel.hpp"
-#include "main_window.hpp"
-#include "notice_bar.hpp"
-#include "parameter_panel.hpp"
-#include "run_data.hpp"
-#include "run_list_panel.hpp"
-#include "run_sequence.hpp"
-#include "run_store.hpp"
+#include "charts/chart_grid.hpp"
+#include "charts/chart_panel.hpp"
+#include "client/run_data.hpp"
+#include "client/lab_session.hpp"
+#include "core/protocol_names.hpp"
+#include "client/run_store.hpp"
+#include "runs/run_list_panel.hpp"
+#include "setup/parameter_panel.hpp"
 #include "support/process_table.hpp"
 #include "ui_test_main.hpp"
+#include "window/log_panel.hpp"
+#include "window/main_window.hpp"
+#include "window/notice_bar.hpp"
 
 #include <QAction>
 #include <QTreeWidget>
@@ -118,7 +119,7 @@ private slots:
         window.parameterPanel()->setValues(parse(R"({"world_size": 2, "batch_size": 1, "num_examples": 64, "epochs": 100000})"));
         QSignalSpy done(&window, &MainWindow::sequenceDone);
         window.startRun();
-        QTRY_VERIFY_WITH_TIMEOUT(window.sequence()->currentRun() && window.sequence()->currentRun()->stepCount() > 20, kPatienceMs);
+        QTRY_VERIFY_WITH_TIMEOUT(window.session()->currentRun() && window.session()->currentRun()->stepCount() > 20, kPatienceMs);
         QTRY_VERIFY_WITH_TIMEOUT(window.progressText().contains(QStringLiteral(" left")), kPatienceMs);
         QVERIFY2(window.progressText().startsWith(QStringLiteral("step ")), qPrintable(window.progressText()));
         QVERIFY(window.progressText().contains(QStringLiteral("/ 3,200,000")) || window.progressText().contains(QStringLiteral("/ 3200000")));
@@ -170,10 +171,10 @@ private slots:
         window.parameterPanel()->setValues(parse(R"({"world_size": 3, "batch_size": 1, "num_examples": 64, "epochs": 1000000})"));
         QSignalSpy done(&window, &MainWindow::sequenceDone);
         window.startRun();
-        QTRY_VERIFY_WITH_TIMEOUT(window.sequence()->currentRun() && window.sequence()->currentRun()->stepCount() >= 3, kPatienceMs);
-        const QSharedPointer<RunData> run = window.sequence()->currentRun();
+        QTRY_VERIFY_WITH_TIMEOUT(window.session()->currentRun() && window.session()->currentRun()->stepCount() >= 3, kPatienceMs);
+        const QSharedPointer<RunData> run = window.session()->currentRun();
         const QString eventsPath = RunStore::eventsPath(run->record());
-        const QList<qint64> ranks = ddplab::test::childrenOf(window.sequence()->engineProcessId());
+        const QList<qint64> ranks = ddplab::test::childrenOf(window.session()->engineProcessId());
         QCOMPARE(ranks.size(), 3);
         // The launcher and its forked ranks all carry the run's events path on their command line.
         QCOMPARE(ddplab::test::processesWithArgument(eventsPath).size(), 1 + 3);
@@ -228,7 +229,7 @@ private slots:
         QVERIFY(script.open(QIODevice::WriteOnly));
         // Valid events, then garbage and a huge line, then a crash: the window must take it all.
         script.write("#!/bin/sh\n"
-                     "echo '{\"type\":\"hello\",\"protocol\":1}'\n"
+                     "echo '{\"type\":\"hello\",\"protocol\":" + QByteArray::number(ddplab::kProtocolVersion) + "}'\n"
                      "echo '{\"type\":\"step\",\"step\":1,\"loss\":1.5}'\n"
                      "echo 'this is not json'\n"
                      "head -c 300000 /dev/zero | tr '\\0' 'x'; echo\n"
@@ -252,6 +253,32 @@ private slots:
         QVERIFY(window.log()->toPlainText().contains(QStringLiteral("Segmentation fault")));
         QVERIFY(window.log()->toPlainText().contains(QStringLiteral("malformed")));
         QVERIFY(window.isVisible());
+    }
+
+    void engineOfAnotherProtocolIsRefused()
+    {
+        // An engine from another version: its events may mean something else, so none is shown.
+        QTemporaryDir dir;
+        const QString older = dir.filePath(QStringLiteral("ddplab-engine"));
+        QFile script(older);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("#!/bin/sh\n"
+                     "echo '{\"type\":\"hello\",\"protocol\":1}'\n"
+                     "echo '{\"type\":\"step\",\"step\":1,\"loss\":1.5}'\n"
+                     "exec sleep 60\n");
+        script.close();
+        script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        MainWindow window(withEngine(older));
+        window.show();
+        QSignalSpy done(&window, &MainWindow::sequenceDone);
+        window.startRun();
+        QVERIFY(done.wait(kPatienceMs));
+        const QSharedPointer<RunData> run = window.runModel().runs().first().data;
+        QCOMPARE(run->record().status, RunStatus::Failed);
+        QVERIFY2(run->record().error.contains(QStringLiteral("speaks event protocol 1, this lab reads protocol %1")
+                                                  .arg(ddplab::kProtocolVersion)),
+                 qPrintable(run->record().error));
+        QVERIFY2(window.notice()->text().contains(QStringLiteral("protocol 1")), qPrintable(window.notice()->text()));
     }
 
     void pastRunsCanBeOverlaidFromTheRunsList()
@@ -298,9 +325,9 @@ private slots:
             window.show();
             window.parameterPanel()->setValues(parse(R"({"world_size": 2, "batch_size": 1, "num_examples": 64, "epochs": 1000000})"));
             window.startRun();
-            QTRY_VERIFY_WITH_TIMEOUT(window.sequence()->currentRun() && window.sequence()->currentRun()->stepCount() >= 2, kPatienceMs);
-            eventsPath = RunStore::eventsPath(window.sequence()->currentRun()->record());
-            ranks = ddplab::test::childrenOf(window.sequence()->engineProcessId());
+            QTRY_VERIFY_WITH_TIMEOUT(window.session()->currentRun() && window.session()->currentRun()->stepCount() >= 2, kPatienceMs);
+            eventsPath = RunStore::eventsPath(window.session()->currentRun()->record());
+            ranks = ddplab::test::childrenOf(window.session()->engineProcessId());
             QVERIFY(window.close());
         }
         QVERIFY(ddplab::test::processesWithArgument(eventsPath).isEmpty());

@@ -1,9 +1,9 @@
 // Events become chart series: step fields by name, eval and epoch fields prefixed, non-finite
 // values dropped on arrival; the comparison table and progress text are read from them.
 
-#include "run_comparison.hpp"
-#include "run_data.hpp"
-#include "run_progress.hpp"
+#include "client/run_comparison.hpp"
+#include "client/run_data.hpp"
+#include "client/run_progress.hpp"
 #include "ui_test_main.hpp"
 
 using namespace ddplab::ui;

@@ -2,11 +2,11 @@
 // seed 004's 9 examples over 2 ranks (padding with a repeat of x1, or dropping x9), and a new
 // order every epoch when shuffling.
 
+#include "client/engine_query.hpp"
+#include "client/shard_assignment.hpp"
 #include "core/config.hpp"
-#include "engine_query.hpp"
-#include "shard_assignment.hpp"
-#include "shard_grid_widget.hpp"
-#include "sharding_view.hpp"
+#include "sharding/shard_grid_widget.hpp"
+#include "sharding/sharding_view.hpp"
 #include "ui_test_main.hpp"
 
 using namespace ddplab::ui;

@@ -3,8 +3,8 @@
 // cache homes in a temporary folder, so runs and settings written by a test never reach the
 // user's own (QStandardPaths and QSettings both follow XDG_*_HOME).
 
-#include "application_identity.hpp"
 #include "support/engine_process.hpp"
+#include "client/lab_identity.hpp"
 
 #include <QApplication>
 #include <QTemporaryDir>
@@ -35,7 +35,7 @@ private:
     {                                                      \
         ddplab::test::IsolatedUserFolders isolatedFolders; \
         QApplication application(argc, argv);              \
-        ddplab::ui::setApplicationIdentity();              \
+        ddplab::ui::setLabIdentity();                      \
         TestClass test;                                    \
         return QTest::qExec(&test, argc, argv);            \
     }

@@ -1,0 +1,233 @@
+#include "chart_grid.hpp"
+
+#include "charts/chart_panel.hpp"
+#include "charts/run_model.hpp"
+#include "client/run_data.hpp"
+
+#include <QGridLayout>
+#include <QLabel>
+#include <QResizeEvent>
+
+namespace ddplab::ui {
+namespace {
+constexpr int kMinChartHeight = 250;
+constexpr int kThreeColumnWidth = 1150;  // below this, three charts side by side get cramped
+}  // namespace
+
+ChartGrid::ChartGrid(RunModel& model, QWidget* parent)
+    : QWidget(parent)
+    , m_model(model)
+{
+    m_turnTimer.setSingleShot(true);
+    connect(&m_turnTimer, &QTimer::timeout, this, &ChartGrid::redrawNextPanel);
+    m_layout = new QGridLayout(this);
+    m_layout->setContentsMargins(6, 6, 6, 6);
+    m_layout->setSpacing(8);
+    m_placeholder = new QLabel(tr("No runs on display.\n\nPress Run (Ctrl+R) to train with the settings on the left,\n"
+                                  "pick a lesson, or tick past runs in the Runs list to compare them."),
+                               this);
+    m_placeholder->setAlignment(Qt::AlignCenter);
+    m_placeholder->setForegroundRole(QPalette::PlaceholderText);
+    connect(&m_model, &RunModel::runsChanged, this, [this] {
+        syncPanels();
+        for (ChartPanel* panel : m_panels)
+            panel->setRuns(m_model.runs());
+    });
+    connect(&m_model, &RunModel::dataAppended, this, [this] {
+        if (m_focus.isEmpty())
+            syncPanels();  // a new metric may bring a new chart
+        adaptRedrawInterval();
+        for (ChartPanel* panel : m_panels)
+            panel->scheduleRedraw();
+    });
+    relayout();
+}
+
+ChartPanel* ChartGrid::panel(const QString& chartId) const
+{
+    for (ChartPanel* panel : m_panels) {
+        if (panel->definition().id == chartId)
+            return panel;
+    }
+    return nullptr;
+}
+
+void ChartGrid::setFocusCharts(const QList<ChartDefinition>& charts)
+{
+    m_focus = charts;
+    syncPanels();
+}
+
+QList<ChartDefinition> ChartGrid::wantedCharts() const
+{
+    if (!m_focus.isEmpty())
+        return m_focus;
+    QList<ChartDefinition> wanted;
+    for (const ChartDefinition& chart : chartCatalog()) {
+        const bool hasData = std::any_of(m_model.runs().begin(), m_model.runs().end(), [&](const DisplayedRun& run) {
+            const QStringList names = chart.metricNames();
+            return std::any_of(names.begin(), names.end(), [&](const QString& name) { return run.data->hasMetric(name); });
+        });
+        if (hasData)
+            wanted.append(chart);
+    }
+    return wanted;
+}
+
+void ChartGrid::syncPanels()
+{
+    const QList<ChartDefinition> wanted = wantedCharts();
+    QStringList wantedIds;
+    for (const ChartDefinition& chart : wanted)
+        wantedIds.append(chart.id);
+    QStringList currentIds;
+    for (ChartPanel* panel : m_panels)
+        currentIds.append(panel->definition().id);
+    if (wantedIds == currentIds)
+        return;
+
+    QList<ChartPanel*> panels;
+    for (const ChartDefinition& chart : wanted) {
+        ChartPanel* existing = panel(chart.id);
+        if (existing) {
+            m_panels.removeOne(existing);
+            panels.append(existing);
+            continue;
+        }
+        auto* created = new ChartPanel(chart, this);
+        connect(created, &ChartPanel::redrawWanted, this, &ChartGrid::requestRedraw);
+        created->setSmoothing(m_smoothing);
+        created->setUseOpenGL(m_useOpenGL);
+        if (m_logChoices.contains(chart.id))
+            created->setLogScale(m_logChoices.value(chart.id));
+        created->setRuns(m_model.runs());
+        connect(created, &ChartPanel::exportRequested, this, &ChartGrid::exportRequested);
+        connect(created, &ChartPanel::logScaleToggled, this, [this, id = chart.id](bool logScale) { m_logChoices.insert(id, logScale); });
+        panels.append(created);
+    }
+    qDeleteAll(m_panels);  // the ones no longer wanted
+    m_panels = panels;
+    m_columns = 0;
+    relayout();
+}
+
+int ChartGrid::columnsForWidth(int width) const
+{
+    if (m_panels.size() <= 1)
+        return 1;
+    if (m_panels.size() == 2 || m_panels.size() == 4 || width < kThreeColumnWidth)
+        return 2;
+    return 3;
+}
+
+void ChartGrid::relayout()
+{
+    const int columns = columnsForWidth(width());
+    if (columns == m_columns && m_layout->count() == std::max<qsizetype>(1, m_panels.size()))
+        return;
+    m_columns = columns;
+    while (m_layout->count() > 0)
+        m_layout->takeAt(0);
+    for (int row = 0; row < m_layout->rowCount(); ++row)
+        m_layout->setRowStretch(row, 0);
+    for (int column = 0; column < m_layout->columnCount(); ++column)
+        m_layout->setColumnStretch(column, 0);
+    m_placeholder->setVisible(m_panels.isEmpty());
+    if (m_panels.isEmpty()) {
+        m_layout->addWidget(m_placeholder, 0, 0);
+        return;
+    }
+    for (qsizetype i = 0; i < m_panels.size(); ++i) {
+        const int row = int(i) / columns;
+        m_layout->addWidget(m_panels.at(i), row, int(i) % columns);
+        m_layout->setRowStretch(row, 1);
+        m_panels.at(i)->setMinimumHeight(kMinChartHeight);
+    }
+    for (int column = 0; column < columns; ++column)
+        m_layout->setColumnStretch(column, 1);
+}
+
+void ChartGrid::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    if (columnsForWidth(event->size().width()) != m_columns)
+        relayout();
+}
+
+void ChartGrid::setSmoothing(double weight)
+{
+    m_smoothing = weight;
+    for (ChartPanel* panel : m_panels)
+        panel->setSmoothing(weight);
+}
+
+void ChartGrid::setUseOpenGL(bool useOpenGL)
+{
+    m_useOpenGL = useOpenGL;
+    for (ChartPanel* panel : m_panels)
+        panel->setUseOpenGL(useOpenGL);
+}
+
+void ChartGrid::setLogScaleChoices(const QHash<QString, bool>& choices)
+{
+    m_logChoices = choices;
+    for (ChartPanel* panel : m_panels) {
+        const auto it = choices.constFind(panel->definition().id);
+        if (it != choices.constEnd())
+            panel->setLogScale(*it);
+    }
+}
+
+double ChartGrid::frameCostMs() const
+{
+    double cost = 0;
+    for (ChartPanel* panel : m_panels) {
+        const RedrawStats stats = panel->redrawStats();
+        cost += stats.lastMs + stats.lastPaintMs;
+    }
+    return cost;
+}
+
+void ChartGrid::adaptRedrawInterval()
+{
+    m_scheduler.adapt(frameCostMs());
+}
+
+void ChartGrid::requestRedraw()
+{
+    if (!m_turnTimer.isActive())
+        m_turnTimer.start(m_scheduler.tickMs(m_panels.size()));
+}
+
+QList<bool> ChartGrid::waitingPanels() const
+{
+    // A chart out of sight (scrolled away, another tab) waits until it is painted again
+    // (ChartPanel asks then).
+    QList<bool> waiting;
+    for (ChartPanel* panel : m_panels)
+        waiting.append(panel->needsRedraw() && !panel->visibleRegion().isEmpty());
+    return waiting;
+}
+
+void ChartGrid::redrawNextPanel()
+{
+    const qsizetype turn = m_scheduler.pick(waitingPanels());
+    if (turn >= 0)
+        m_panels.at(turn)->redrawNow();
+    if (waitingPanels().contains(true))
+        requestRedraw();
+}
+
+void ChartGrid::redrawAllNow()
+{
+    for (ChartPanel* panel : m_panels)
+        panel->redrawNow();
+}
+
+void ChartGrid::resetAllViews()
+{
+    for (ChartPanel* panel : m_panels)
+        panel->resetView();
+}
+
+}  // namespace ddplab::ui

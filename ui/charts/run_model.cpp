@@ -1,0 +1,72 @@
+#include "run_model.hpp"
+
+#include "client/run_data.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace ddplab::ui {
+namespace {
+
+// Tableau 10: distinct hues that stay readable on light and dark chart backgrounds.
+constexpr std::array<QRgb, 10> kPalette{0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd,
+                                        0x8c564b, 0xe377c2, 0x17becf, 0xbcbd22, 0x7f7f7f};
+
+}  // namespace
+
+RunModel::RunModel(QObject* parent)
+    : QObject(parent)
+{
+}
+
+bool RunModel::contains(const QString& runId) const
+{
+    return std::any_of(m_runs.begin(), m_runs.end(), [&](const DisplayedRun& run) { return run.data->id() == runId; });
+}
+
+void RunModel::addRun(const QSharedPointer<RunData>& run)
+{
+    for (DisplayedRun& shown : m_runs) {
+        if (shown.data->id() == run->id()) {
+            shown.data = run;
+            emit runsChanged();
+            return;
+        }
+    }
+    m_runs.append({run, unusedColor()});
+    emit runsChanged();
+}
+
+void RunModel::removeRun(const QString& runId)
+{
+    const auto removed = m_runs.removeIf([&](const DisplayedRun& run) { return run.data->id() == runId; });
+    if (removed > 0)
+        emit runsChanged();
+}
+
+void RunModel::clear()
+{
+    if (m_runs.isEmpty())
+        return;
+    m_runs.clear();
+    emit runsChanged();
+}
+
+void RunModel::notifyDataAppended(const QString& runId)
+{
+    emit dataAppended(runId);
+}
+
+QColor RunModel::unusedColor() const
+{
+    for (const QRgb rgb : kPalette) {
+        const QColor candidate(rgb);
+        const bool used = std::any_of(m_runs.begin(), m_runs.end(), [&](const DisplayedRun& run) { return run.color == candidate; });
+        if (!used)
+            return candidate;
+    }
+    // More runs than hues: hues repeat.
+    return QColor(kPalette[m_runs.size() % kPalette.size()]);
+}
+
+}  // namespace ddplab::ui

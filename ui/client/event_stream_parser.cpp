@@ -1,0 +1,118 @@
+#include "event_stream_parser.hpp"
+
+#include "client/wire.hpp"
+
+#include <QJsonDocument>
+#include <QJsonParseError>
+
+namespace ddplab::ui {
+namespace {
+// A broken engine could print millions of bad lines: show the first few, count the rest.
+constexpr int kMaxWarningsShown = 20;
+// How much of a bad line a warning quotes.
+constexpr qsizetype kExcerptBytes = 120;
+
+QString excerpt(QByteArrayView line)
+{
+    QString text = QString::fromUtf8(line.first(std::min(line.size(), kExcerptBytes)));
+    if (line.size() > kExcerptBytes)
+        text += QStringLiteral("…");
+    return text;
+}
+}  // namespace
+
+EventStreamParser::EventStreamParser(qsizetype maxLineBytes)
+    : m_maxLineBytes(maxLineBytes)
+{
+}
+
+StreamBatch EventStreamParser::feed(const QByteArray& chunk)
+{
+    StreamBatch batch;
+    qsizetype start = 0;
+    while (start < chunk.size()) {
+        const qsizetype newline = chunk.indexOf('\n', start);
+        if (newline < 0) {
+            // No end of line in the rest of the chunk: keep it for the next read.
+            if (!m_discardingLine)
+                m_partial.append(QByteArrayView(chunk).sliced(start));
+            if (m_partial.size() > m_maxLineBytes) {
+                m_partial.clear();
+                m_partial.squeeze();
+                m_discardingLine = true;
+                ++m_droppedLines;
+                warn(batch, QStringLiteral("dropped an engine output line longer than %1 MiB").arg(m_maxLineBytes / (1024 * 1024)));
+            }
+            break;
+        }
+        const QByteArrayView piece = QByteArrayView(chunk).sliced(start, newline - start);
+        start = newline + 1;
+        if (m_discardingLine) {
+            m_discardingLine = false;  // this newline ends the line that was dropped
+            continue;
+        }
+        if (m_partial.isEmpty()) {
+            if (piece.size() > m_maxLineBytes) {
+                ++m_droppedLines;
+                warn(batch, QStringLiteral("dropped an engine output line longer than %1 MiB").arg(m_maxLineBytes / (1024 * 1024)));
+                continue;
+            }
+            parseLine(piece, batch);
+        } else {
+            m_partial.append(piece);
+            if (m_partial.size() > m_maxLineBytes) {
+                ++m_droppedLines;
+                warn(batch, QStringLiteral("dropped an engine output line longer than %1 MiB").arg(m_maxLineBytes / (1024 * 1024)));
+            } else {
+                parseLine(m_partial, batch);
+            }
+            m_partial.clear();
+        }
+    }
+    return batch;
+}
+
+StreamBatch EventStreamParser::finish()
+{
+    StreamBatch batch;
+    if (!m_discardingLine && !m_partial.isEmpty())
+        parseLine(m_partial, batch);
+    m_partial.clear();
+    m_discardingLine = false;
+    return batch;
+}
+
+void EventStreamParser::parseLine(QByteArrayView line, StreamBatch& batch)
+{
+    if (line.endsWith('\r'))
+        line.chop(1);
+    if (line.trimmed().isEmpty())
+        return;
+    QJsonParseError error{};
+    const QJsonDocument document = QJsonDocument::fromJson(line.toByteArray(), &error);
+    if (error.error != QJsonParseError::NoError) {
+        ++m_malformedLines;
+        warn(batch, QStringLiteral("ignored a malformed engine output line (%1 at byte %2): %3")
+                        .arg(error.errorString())
+                        .arg(error.offset)
+                        .arg(excerpt(line)));
+        return;
+    }
+    if (!document.isObject() || !document.object().value(wire(field::kType)).isString()) {
+        ++m_malformedLines;
+        warn(batch, QStringLiteral("ignored an engine output line that is not an event object: %1").arg(excerpt(line)));
+        return;
+    }
+    batch.events.append(document.object());
+}
+
+void EventStreamParser::warn(StreamBatch& batch, const QString& message)
+{
+    if (m_warningsShown < kMaxWarningsShown)
+        batch.warnings.append(message);
+    else if (m_warningsShown == kMaxWarningsShown)
+        batch.warnings.append(QStringLiteral("further bad engine output lines are counted but not shown"));
+    ++m_warningsShown;
+}
+
+}  // namespace ddplab::ui

@@ -1,0 +1,219 @@
+#include "lab_session.hpp"
+
+#include "client/wire.hpp"
+#include "core/protocol_names.hpp"
+
+#include "client/run_data.hpp"
+#include "client/run_store.hpp"
+
+#include <QTimer>
+
+namespace ddplab::ui {
+namespace {
+
+QString quoted(const QStringList& arguments)
+{
+    QStringList parts;
+    for (const QString& argument : arguments)
+        parts.append(argument.contains(QLatin1Char(' ')) ? QLatin1Char('"') + argument + QLatin1Char('"') : argument);
+    return parts.join(QLatin1Char(' '));
+}
+
+}  // namespace
+
+LabSession::LabSession(const RunStore& store, QString enginePath, QObject* parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_enginePath(std::move(enginePath))
+{
+    connect(&m_engine, &EngineProcess::eventsReceived, this, &LabSession::onEvents);
+    connect(&m_engine, &EngineProcess::stderrReceived, this, &LabSession::onStderr);
+    connect(&m_engine, &EngineProcess::outputWarning, this, [this](const QString& warning) { emit logMessage(warning, true); });
+    connect(&m_engine, &EngineProcess::finished, this, &LabSession::onEngineFinished);
+    connect(&m_engine, &EngineProcess::started, this, [this] {
+        if (!m_current)
+            return;
+        m_current->record().enginePid = m_engine.processId();
+        QString error;
+        if (!m_store.saveMeta(m_current->record(), &error))
+            emit logMessage(error, true);
+    });
+}
+
+void LabSession::start(const QList<RunRequest>& requests)
+{
+    Q_ASSERT(!m_running);
+    m_requests = requests;
+    m_runs.clear();
+    m_index = -1;
+    m_running = true;
+    m_stopRequested = false;
+    m_firstFailureCode = 0;
+    startNext();
+}
+
+void LabSession::stop()
+{
+    if (!m_running)
+        return;
+    m_stopRequested = true;
+    if (m_engine.isRunning()) {
+        emit logMessage(QStringLiteral("Stopping the run (SIGTERM to the engine; it stops its workers)…"), false);
+        m_engine.stop();
+    }
+}
+
+void LabSession::stopAndWait(int timeoutMs)
+{
+    m_stopRequested = true;
+    m_engine.stopAndWait(timeoutMs);
+}
+
+qint64 LabSession::msSinceFirstStep() const
+{
+    return m_sinceFirstStep.isValid() ? m_sinceFirstStep.elapsed() : -1;
+}
+
+RunProgress LabSession::progress() const
+{
+    if (!m_current)
+        return {};
+    RunProgress progress = describeProgress(*m_current, msSinceFirstStep());
+    if (m_requests.size() > 1)
+        progress.text = QStringLiteral("run %1 of %2 · %3").arg(m_index + 1).arg(m_requests.size()).arg(progress.text);
+    return progress;
+}
+
+void LabSession::startNext()
+{
+    ++m_index;
+    if (m_stopRequested || m_index >= m_requests.size()) {
+        m_running = false;
+        m_current.reset();
+        emit sequenceFinished(m_firstFailureCode == 0 && !m_stopRequested);
+        return;
+    }
+    const RunRequest& request = m_requests.at(m_index);
+    RunRecord draft;
+    draft.name = request.name;
+    draft.label = request.label;
+    draft.lessonId = request.lessonId;
+    draft.started = QDateTime::currentDateTime();
+    QString error;
+    const std::optional<RunRecord> created = m_store.createRun(draft, request.config, &error);
+    m_current = QSharedPointer<RunData>::create(created.value_or(draft));
+    m_current->setRequestedConfig(request.config);
+    m_runs.append(m_current);
+    m_protocolProblem.clear();
+    m_sinceFirstStep.invalidate();
+    emit runStarted(m_index, m_current);
+    if (!created) {
+        finishCurrent(RunStatus::Failed, -1, error);
+        return;
+    }
+    m_stderrLog.setFileName(RunStore::stderrPath(*created));
+    if (!m_stderrLog.open(QIODevice::WriteOnly | QIODevice::Append))
+        emit logMessage(QStringLiteral("Cannot write %1: %2").arg(m_stderrLog.fileName(), m_stderrLog.errorString()), true);
+    const QStringList arguments{QStringLiteral("run"), QStringLiteral("--config"), RunStore::configPath(*created),
+                                QStringLiteral("--events"), RunStore::eventsPath(*created)};
+    emit logMessage(QStringLiteral("Run %1 of %2, \"%3\": %4 %5")
+                        .arg(m_index + 1)
+                        .arg(m_requests.size())
+                        .arg(created->legendLabel(), m_enginePath, quoted(arguments)),
+                    false);
+    m_engine.start(m_enginePath, arguments, created->directory);
+}
+
+void LabSession::onEvents(const QList<QJsonObject>& events)
+{
+    if (!m_current)
+        return;
+    const qint64 stepsBefore = m_current->stepCount();
+    const bool sawHello = m_current->sawHello();
+    m_current->appendEvents(events);
+    if (!sawHello && m_current->sawHello() && m_current->helloProtocol() != kProtocolVersion) {
+        // Its events may mean something else than this lab reads into them: nothing is shown.
+        m_protocolProblem = QStringLiteral("The engine at %1 speaks event protocol %2, this lab reads protocol %3: "
+                                           "build both from the same version (scripts/build.sh), or point the lab at "
+                                           "a matching engine (--engine, DDPLAB_ENGINE).")
+                                .arg(m_enginePath)
+                                .arg(m_current->helloProtocol())
+                                .arg(kProtocolVersion);
+        m_engine.stop();
+        return;
+    }
+    if (stepsBefore == 0 && m_current->stepCount() > 0)
+        m_sinceFirstStep.start();
+    emit runUpdated(m_current);
+}
+
+void LabSession::onStderr(const QByteArray& text)
+{
+    if (m_stderrLog.isOpen()) {
+        m_stderrLog.write(text);
+        m_stderrLog.flush();
+    }
+    emit stderrReceived(QString::fromLocal8Bit(text));
+}
+
+void LabSession::onEngineFinished(const EngineExit& exit)
+{
+    if (!m_current)
+        return;
+    const QJsonObject& errorEvent = m_current->error();
+    const QString reported = errorEvent.value(wire(field::kMessage)).toString();
+    if (!m_protocolProblem.isEmpty()) {
+        finishCurrent(RunStatus::Failed, -1, m_protocolProblem);
+    } else if (exit.failedToStart) {
+        finishCurrent(RunStatus::Failed, -1, exit.message);
+    } else if (exit.crashed) {
+        finishCurrent(exit.stopRequested ? RunStatus::Cancelled : RunStatus::Failed, -1, exit.message);
+    } else if (exit.exitCode == 0 && m_current->hasSummary()) {
+        finishCurrent(RunStatus::Finished, 0, QString());
+    } else if (exit.exitCode == kExitCancelled) {
+        finishCurrent(RunStatus::Cancelled, exit.exitCode, reported.isEmpty() ? QStringLiteral("cancelled") : reported);
+    } else if (!reported.isEmpty()) {
+        finishCurrent(RunStatus::Failed, exit.exitCode, reported);
+    } else if (!m_current->sawHello()) {
+        finishCurrent(RunStatus::Failed, exit.exitCode,
+                      QStringLiteral("The program at %1 exited with code %2 without printing a single engine event: "
+                                     "it is not a working ddplab-engine (its messages are in the log).")
+                          .arg(m_enginePath)
+                          .arg(exit.exitCode));
+    } else {
+        finishCurrent(RunStatus::Failed, exit.exitCode,
+                      QStringLiteral("The engine exited with code %1 without reporting an error or a summary; "
+                                     "its messages are in the log.")
+                          .arg(exit.exitCode));
+    }
+}
+
+void LabSession::finishCurrent(RunStatus status, int exitCode, const QString& error)
+{
+    RunRecord& record = m_current->record();
+    record.status = status;
+    record.exitCode = exitCode;
+    record.error = error;
+    record.finished = QDateTime::currentDateTime();
+    record.steps = m_current->stepCount();
+    if (!record.directory.isEmpty()) {
+        QString saveError;
+        if (!m_store.saveMeta(record, &saveError))
+            emit logMessage(saveError, true);
+    }
+    m_stderrLog.close();
+    if (status != RunStatus::Finished && m_firstFailureCode == 0)
+        m_firstFailureCode = exitCode > 0 ? exitCode : 1;
+    if (status == RunStatus::Finished) {
+        emit logMessage(QStringLiteral("\"%1\" finished: %2 steps.").arg(record.legendLabel()).arg(record.steps), false);
+    } else {
+        emit logMessage(QStringLiteral("\"%1\" %2: %3").arg(record.legendLabel(), statusText(status), error),
+                        status == RunStatus::Failed);
+    }
+    const int index = m_index;
+    emit runFinished(index, m_current);
+    // Start the next run from the event loop, not from inside the engine's finished signal.
+    QTimer::singleShot(0, this, &LabSession::startNext);
+}
+
+}  // namespace ddplab::ui

@@ -1,0 +1,90 @@
+#pragma once
+// The one place that runs things for the lab, used by the window and by `ddplab --quit` alike:
+// a single run or a lesson's runs, one after the other. Each run gets a run directory, the
+// engine streams into it (--events), its events are parsed into a RunData as they arrive, and
+// progress and the outcome are reported. Stop ends the current run and drops the rest.
+
+#include "client/engine_process.hpp"
+#include "client/run_progress.hpp"
+#include "client/run_record.hpp"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+#include <QSharedPointer>
+
+namespace ddplab::ui {
+
+class RunData;
+class RunStore;
+
+struct RunRequest {
+    QString name;      // for the run list
+    QString label;     // for legends
+    QString lessonId;  // empty for a single run
+    QJsonObject config;
+};
+
+class LabSession : public QObject {
+    Q_OBJECT
+
+public:
+    LabSession(const RunStore& store, QString enginePath, QObject* parent = nullptr);
+
+    QString enginePath() const { return m_enginePath; }
+    const RunStore& store() const { return m_store; }
+
+    void start(const QList<RunRequest>& requests);
+    void stop();
+    // Closing the window: stop the engine now, waiting at most `timeoutMs`.
+    void stopAndWait(int timeoutMs);
+
+    bool isRunning() const { return m_running; }
+    int currentIndex() const { return m_index; }
+    int count() const { return m_requests.size(); }
+    QSharedPointer<RunData> currentRun() const { return m_current; }
+    qint64 engineProcessId() const { return m_engine.processId(); }
+    // Milliseconds since the current run's first step (-1 before it): for time remaining.
+    qint64 msSinceFirstStep() const;
+    // Where the current run is ("run 2 of 3 · step 120 / 469 · ... left").
+    RunProgress progress() const;
+
+    // The runs of the latest start(), in order, finished or not.
+    const QList<QSharedPointer<RunData>>& runs() const { return m_runs; }
+    // 0 when every run of the latest start() succeeded; else the first failed run's engine
+    // exit code (1 when it had none: the engine could not start, say).
+    int firstFailureCode() const { return m_firstFailureCode; }
+
+signals:
+    void runStarted(int index, const QSharedPointer<ddplab::ui::RunData>& run);
+    void runUpdated(const QSharedPointer<ddplab::ui::RunData>& run);
+    void runFinished(int index, const QSharedPointer<ddplab::ui::RunData>& run);
+    void logMessage(const QString& text, bool isWarning);
+    void stderrReceived(const QString& text);
+    void sequenceFinished(bool allSucceeded);
+
+private:
+    void startNext();
+    void onEvents(const QList<QJsonObject>& events);
+    void onStderr(const QByteArray& text);
+    void onEngineFinished(const EngineExit& exit);
+    void finishCurrent(RunStatus status, int exitCode, const QString& error);
+
+    const RunStore& m_store;
+    QString m_enginePath;
+    EngineProcess m_engine;
+    QList<RunRequest> m_requests;
+    QList<QSharedPointer<RunData>> m_runs;
+    int m_index = -1;
+    bool m_running = false;
+    bool m_stopRequested = false;
+    int m_firstFailureCode = 0;
+    QString m_protocolProblem;  // the engine speaks another protocol version: why the run ended
+    QSharedPointer<RunData> m_current;
+    QFile m_stderrLog;
+    QElapsedTimer m_sinceFirstStep;
+};
+
+}  // namespace ddplab::ui

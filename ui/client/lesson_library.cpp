@@ -1,0 +1,135 @@
+#include "lesson_library.hpp"
+
+#include "client/wire.hpp"
+
+#include "client/preset_file.hpp"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace ddplab::ui {
+namespace {
+
+QString readText(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+}
+
+std::optional<Lesson> parseLesson(const QJsonObject& object, const QString& path, QString* error)
+{
+    const QFileInfo file(path);
+    Lesson lesson;
+    lesson.id = object.value(QStringLiteral("id")).toString(file.completeBaseName());
+    lesson.title = object.value(QStringLiteral("title")).toString(lesson.id);
+    lesson.source = object.value(QStringLiteral("source")).toString();
+    lesson.summary = object.value(QStringLiteral("summary")).toString();
+    lesson.lookFor = object.value(QStringLiteral("look_for")).toString();
+    for (const QJsonValue& chart : object.value(QStringLiteral("charts")).toArray())
+        lesson.charts.append(chart.toString());
+    const QString explanation = object.value(QStringLiteral("explanation")).toString();
+    if (!explanation.isEmpty())
+        lesson.explanationMarkdown = readText(file.dir().filePath(explanation));
+
+    const QJsonValue sharding = object.value(QStringLiteral("sharding"));
+    if (sharding.isObject()) {
+        const QJsonObject settings = sharding.toObject();
+        ShardingExample example;
+        example.numExamples = settings.value(wire(key::kNumExamples)).toInt();
+        example.worldSize = settings.value(wire(key::kWorldSize)).toInt(1);
+        example.batchSize = settings.value(wire(key::kBatchSize)).toInt(1);
+        example.shuffle = settings.value(wire(key::kShuffle)).toBool(false);
+        example.dropLast = settings.value(wire(key::kDropLast)).toBool(false);
+        if (example.numExamples > 0)
+            lesson.sharding = example;
+    }
+
+    const QJsonArray runs = object.value(QStringLiteral("runs")).toArray();
+    for (qsizetype i = 0; i < runs.size(); ++i) {
+        const QJsonObject run = runs.at(i).toObject();
+        const QString label = run.value(QStringLiteral("label")).toString(QStringLiteral("run %1").arg(i + 1));
+        // A run names one of the built-in presets (the folder beside the lessons), so every
+        // experiment's settings live in exactly one file; or it carries its config inline.
+        if (run.value(QStringLiteral("preset")).isString()) {
+            const QString name = run.value(QStringLiteral("preset")).toString();
+            QString presetPath = file.dir().filePath(QStringLiteral("../presets/%1.json").arg(name));
+            if (!QFileInfo::exists(presetPath))  // a lesson file of one's own may name a built-in preset
+                presetPath = QStringLiteral(":/presets/%1.json").arg(name);
+            const PresetReadResult preset = readPresetFile(presetPath);
+            if (!preset.error.isEmpty()) {
+                *error = QStringLiteral("%1: run %2 (\"%3\"): %4").arg(path).arg(i + 1).arg(label, preset.error);
+                return std::nullopt;
+            }
+            lesson.runs.append({label, preset.config});
+        } else if (run.value(QStringLiteral("config")).isObject()) {
+            lesson.runs.append({label, run.value(QStringLiteral("config")).toObject()});
+        } else {
+            *error = QStringLiteral("%1: run %2 names neither a \"preset\" nor a \"config\"").arg(path).arg(i + 1);
+            return std::nullopt;
+        }
+    }
+    if (lesson.runs.isEmpty()) {
+        *error = QStringLiteral("%1: a lesson needs a \"runs\" list with at least one run").arg(path);
+        return std::nullopt;
+    }
+    return lesson;
+}
+
+}  // namespace
+
+std::optional<Lesson> LessonLibrary::loadFile(const QString& path, QString* error)
+{
+    QString ignored;
+    QString& message = error ? *error : ignored;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        message = QStringLiteral("Cannot read %1: %2").arg(path, file.errorString());
+        return std::nullopt;
+    }
+    QJsonParseError parseError{};
+    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
+        message = QStringLiteral("%1 is not a JSON object (%2 at byte %3)").arg(path, parseError.errorString()).arg(parseError.offset);
+        return std::nullopt;
+    }
+    return parseLesson(document.object(), path, &message);
+}
+
+LessonLibrary LessonLibrary::load(const QString& folder)
+{
+    LessonLibrary library;
+    const QDir directory(folder);
+    const QStringList files = directory.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+    for (const QString& name : files) {
+        QString error;
+        std::optional<Lesson> lesson = loadFile(directory.filePath(name), &error);
+        if (lesson)
+            library.m_lessons.append(*lesson);
+        else
+            library.m_problems.append(error);
+    }
+    std::sort(library.m_lessons.begin(), library.m_lessons.end(), [](const Lesson& a, const Lesson& b) { return a.id < b.id; });
+    return library;
+}
+
+const Lesson* LessonLibrary::find(const QString& id) const
+{
+    for (const Lesson& lesson : m_lessons) {
+        if (lesson.id == id)
+            return &lesson;
+    }
+    return nullptr;
+}
+
+QStringList LessonLibrary::ids() const
+{
+    QStringList ids;
+    for (const Lesson& lesson : m_lessons)
+        ids.append(lesson.id);
+    return ids;
+}
+
+}  // namespace ddplab::ui

@@ -1,0 +1,93 @@
+#include "preset_file.hpp"
+
+#include "client/wire.hpp"
+
+#include "core/config_keys.hpp"
+#include "core/config_validate.hpp"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonParseError>
+
+namespace ddplab::ui {
+namespace {
+
+const QString kEventsKey = wire(key::kEvents);
+
+ddplab::Json toCoreJson(const QJsonObject& object)
+{
+    return ddplab::Json::parse(QJsonDocument(object).toJson(QJsonDocument::Compact).toStdString());
+}
+
+QJsonObject toQJsonObject(const ddplab::Json& object)
+{
+    return QJsonDocument::fromJson(QByteArray::fromStdString(object.dump())).object();
+}
+
+}  // namespace
+
+QJsonObject presetFromCoreConfig(const Config& config)
+{
+    return presetFromConfig(toQJsonObject(configToJson(config)));
+}
+
+QJsonObject presetFromConfig(const QJsonObject& config)
+{
+    QJsonObject preset;
+    for (const ConfigKey& key : configKeys()) {
+        const QString name = QString::fromStdString(key.name);
+        if (name != kEventsKey && config.contains(name))
+            preset.insert(name, config.value(name));
+    }
+    return preset;
+}
+
+QByteArray presetFileContents(const QJsonObject& config)
+{
+    ddplab::Json ordered = ddplab::Json::object();
+    const ddplab::Json values = toCoreJson(presetFromConfig(config));
+    for (const ConfigKey& key : configKeys()) {
+        if (values.contains(key.name))
+            ordered[key.name] = values[key.name];
+    }
+    return QByteArray::fromStdString(ordered.dump(2)) + '\n';
+}
+
+PresetReadResult readPresetFile(const QString& path)
+{
+    // QFile, not the engine's reader: built-in presets live in Qt resources (:/presets/).
+    PresetReadResult result;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        result.error = QStringLiteral("Cannot read the preset %1: %2").arg(path, file.errorString());
+        return result;
+    }
+    QJsonParseError parseError{};
+    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        result.error = QStringLiteral("%1 is not valid JSON: %2 at byte %3").arg(path, parseError.errorString()).arg(parseError.offset);
+        return result;
+    }
+    if (!document.isObject()) {
+        result.error = QStringLiteral("%1 must hold a JSON object of settings ({\"batch_size\": 16, ...})").arg(path);
+        return result;
+    }
+    result.config = document.object();
+    return result;
+}
+
+QString presetProblem(const QJsonObject& config, const QString& origin)
+{
+    try {
+        Config parsed;
+        applyJson(parsed, toCoreJson(config), origin.toStdString());
+        const ConfigProblems problems = findProblems(parsed);
+        if (!problems.empty())
+            return QStringLiteral("%1: %2").arg(origin, QString::fromStdString(problems.front().message));
+    } catch (const ConfigError& error) {
+        return QString::fromStdString(error.what());
+    }
+    return QString();
+}
+
+}  // namespace ddplab::ui

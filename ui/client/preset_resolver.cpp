@@ -1,0 +1,86 @@
+#include "preset_resolver.hpp"
+
+#include "client/lesson_library.hpp"
+#include "client/preset_file.hpp"
+#include "client/preset_library.hpp"
+
+#include <QFileInfo>
+#include <QJsonDocument>
+
+namespace ddplab::ui {
+namespace {
+
+ResolvedPreset fromLesson(const Lesson& lesson)
+{
+    ResolvedPreset resolved;
+    resolved.title = lesson.title;
+    resolved.lessonId = lesson.id;
+    resolved.chartMetrics = lesson.charts;
+    for (const LessonRun& run : lesson.runs) {
+        const QString problem = presetProblem(run.config, QStringLiteral("lesson %1, run \"%2\"").arg(lesson.id, run.label));
+        if (!problem.isEmpty()) {
+            resolved.error = problem;
+            return resolved;
+        }
+        // The label first: it is what tells the runs of one lesson apart in the Runs list.
+        resolved.runs.append({run.label + QStringLiteral(" — ") + lesson.title, run.label, lesson.id, presetFromConfig(run.config)});
+    }
+    return resolved;
+}
+
+ResolvedPreset fromConfig(const QString& title, const QJsonObject& config, const QString& origin)
+{
+    ResolvedPreset resolved;
+    resolved.error = presetProblem(config, origin);
+    if (!resolved.error.isEmpty())
+        return resolved;
+    resolved.title = title;
+    resolved.runs.append({title, title, QString(), presetFromConfig(config)});
+    return resolved;
+}
+
+bool looksLikeLesson(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    return QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("runs")).isArray();
+}
+
+}  // namespace
+
+ResolvedPreset resolvePreset(const QString& name, const LessonLibrary& lessons, const PresetLibrary& presets)
+{
+    if (const Lesson* lesson = lessons.find(name))
+        return fromLesson(*lesson);
+    if (const BuiltInPreset* preset = presets.find(name))
+        return fromConfig(preset->name, preset->config, QStringLiteral("preset %1").arg(name));
+
+    ResolvedPreset resolved;
+    const QFileInfo file(name);
+    if (!file.isFile()) {
+        QStringList presetNames;
+        for (const BuiltInPreset& preset : presets.presets())
+            presetNames.append(preset.name);
+        resolved.error = QStringLiteral("Unknown preset \"%1\": it is not a lesson, a built-in preset or a file. Lessons: %2. Presets: %3.")
+                             .arg(name, lessons.ids().join(QStringLiteral(", ")), presetNames.join(QStringLiteral(", ")));
+        return resolved;
+    }
+    if (looksLikeLesson(name)) {
+        QString error;
+        const std::optional<Lesson> lesson = LessonLibrary::loadFile(name, &error);
+        if (!lesson) {
+            resolved.error = error;
+            return resolved;
+        }
+        return fromLesson(*lesson);
+    }
+    const PresetReadResult preset = readPresetFile(name);
+    if (!preset.error.isEmpty()) {
+        resolved.error = preset.error;
+        return resolved;
+    }
+    return fromConfig(file.completeBaseName(), preset.config, QStringLiteral("preset %1").arg(name));
+}
+
+}  // namespace ddplab::ui

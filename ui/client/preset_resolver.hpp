@@ -1,0 +1,27 @@
+#pragma once
+// What `--preset NAME` means: a lesson id, a built-in preset's name, a lesson file, or a preset
+// file (an engine config). Either way it becomes the runs to launch, checked with ddplab_core
+// before any is started.
+
+#include "client/chart_catalog.hpp"
+#include "client/lab_session.hpp"
+
+#include <QList>
+#include <QString>
+
+namespace ddplab::ui {
+
+class LessonLibrary;
+class PresetLibrary;
+
+struct ResolvedPreset {
+    QString title;
+    QString lessonId;  // empty for a preset file
+    QList<RunRequest> runs;
+    QStringList chartMetrics;  // a lesson's charts; empty: every chart with data
+    QString error;             // why NAME cannot be run; empty when it can
+};
+
+ResolvedPreset resolvePreset(const QString& name, const LessonLibrary& lessons, const PresetLibrary& presets);
+
+}  // namespace ddplab::ui

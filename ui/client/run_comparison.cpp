@@ -1,0 +1,128 @@
+#include "run_comparison.hpp"
+
+#include "client/wire.hpp"
+
+#include "client/run_data.hpp"
+
+#include <QJsonObject>
+
+#include <functional>
+
+namespace ddplab::ui {
+namespace {
+
+QString number(const QJsonValue& value)
+{
+    return value.isDouble() ? QString::number(value.toDouble(), 'g', 5) : QString();
+}
+
+// The summary's figure when the run finished, else the last streamed value.
+QString finalValue(const RunData& run, const QString& field)
+{
+    if (run.summary().value(field).isDouble())
+        return number(run.summary().value(field));
+    const QList<QPointF>& series = run.series(field);
+    return series.isEmpty() ? QString() : QString::number(series.last().y(), 'g', 5);
+}
+
+struct Quantity {
+    const char* title;
+    std::function<QString(const RunData&)> value;
+};
+
+QList<Quantity> quantities()
+{
+    const auto config = [](const char* key) {
+        return [key](const RunData& run) {
+            const QJsonValue value = run.effectiveConfig().value(QLatin1String(key));
+            return value.isString() ? value.toString() : number(value);
+        };
+    };
+    const auto final = [](const char* field) {
+        return [field](const RunData& run) { return finalValue(run, QLatin1String(field)); };
+    };
+    return {
+        {"status", [](const RunData& run) { return statusText(run.record().status); }},
+        {"ranks × batch",
+         [](const RunData& run) {
+             const QJsonObject config = run.effectiveConfig();
+             if (!config.contains(wire(key::kWorldSize)) || !config.contains(wire(key::kBatchSize)))
+                 return QString();
+             return QStringLiteral("%1 × %2")
+                 .arg(config.value(wire(key::kWorldSize)).toInt())
+                 .arg(config.value(wire(key::kBatchSize)).toInt());
+         }},
+        {"effective batch", config(field::kEffectiveBatchSize)},
+        {"LR rule", config(key::kLrRule)},
+        {"effective LR", config(field::kLrEffective)},
+        {"optimizer", config(key::kOptimizer)},
+        {"steps taken", [](const RunData& run) { return run.stepCount() > 0 ? QString::number(run.stepCount()) : QString(); }},
+        {"loss", final(field::kLoss)},
+        {"accuracy", final(field::kAccuracy)},
+        {"val loss", final(field::kValLoss)},
+        {"val accuracy", final(field::kValAccuracy)},
+        {"w", final(field::kWMean)},
+        {"update var", [](const RunData& run) { return number(run.summary().value(wire(field::kUpdateVar))); }},
+        {"noise scale", final(field::kNoiseScale)},
+        {"samples/s", [](const RunData& run) { return number(run.summary().value(wire(field::kSamplesPerSec))); }},
+        {"wall s", [](const RunData& run) { return number(run.summary().value(wire(field::kWallS))); }},
+    };
+}
+
+}  // namespace
+
+Comparison compareRuns(const QList<QSharedPointer<RunData>>& runs)
+{
+    Comparison comparison;
+    for (const auto& run : runs)
+        comparison.runLabels.append(run->label());
+    for (const Quantity& quantity : quantities()) {
+        ComparisonRow row{QString::fromUtf8(quantity.title), {}};
+        bool any = false;
+        for (const auto& run : runs) {
+            row.values.append(quantity.value(*run));
+            any = any || !row.values.last().isEmpty();
+        }
+        if (any)
+            comparison.rows.append(row);
+    }
+    return comparison;
+}
+
+QString comparisonText(const Comparison& comparison)
+{
+    // Columns: the run label, then one per quantity; each as wide as its widest cell.
+    QList<QStringList> table;
+    QStringList header{QStringLiteral("run")};
+    for (const ComparisonRow& row : comparison.rows)
+        header.append(row.quantity);
+    table.append(header);
+    for (qsizetype run = 0; run < comparison.runLabels.size(); ++run) {
+        QStringList line{comparison.runLabels.at(run)};
+        for (const ComparisonRow& row : comparison.rows)
+            line.append(row.values.value(run).isEmpty() ? QStringLiteral("-") : row.values.value(run));
+        table.append(line);
+    }
+    QList<qsizetype> widths(header.size(), 0);
+    for (const QStringList& line : table) {
+        for (qsizetype column = 0; column < line.size(); ++column)
+            widths[column] = std::max(widths[column], line.at(column).size());
+    }
+    QString text;
+    for (qsizetype index = 0; index < table.size(); ++index) {
+        const QStringList& line = table.at(index);
+        QStringList cells;
+        for (qsizetype column = 0; column < line.size(); ++column)
+            cells.append(column == 0 ? line.at(column).leftJustified(widths[column]) : line.at(column).rightJustified(widths[column]));
+        text += cells.join(QStringLiteral("  ")).trimmed() + QLatin1Char('\n');
+        if (index == 0) {
+            qsizetype total = 0;
+            for (const qsizetype width : widths)
+                total += width + 2;
+            text += QString(total - 2, QLatin1Char('-')) + QLatin1Char('\n');
+        }
+    }
+    return text;
+}
+
+}  // namespace ddplab::ui

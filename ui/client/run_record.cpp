@@ -1,0 +1,91 @@
+#include "run_record.hpp"
+
+#include "client/wire.hpp"
+
+#include <QDir>
+
+#include <array>
+#include <utility>
+
+namespace ddplab::ui {
+namespace {
+
+constexpr std::array<std::pair<RunStatus, const char*>, 5> kStatusNames{{
+    {RunStatus::Running, "running"},
+    {RunStatus::Finished, "finished"},
+    {RunStatus::Failed, "failed"},
+    {RunStatus::Cancelled, "cancelled"},
+    {RunStatus::Interrupted, "interrupted"},
+}};
+
+RunStatus statusFromName(const QString& text)
+{
+    for (const auto& [value, name] : kStatusNames) {
+        if (text == QLatin1String(name))
+            return value;
+    }
+    return RunStatus::Interrupted;
+}
+
+}  // namespace
+
+QString statusText(RunStatus status)
+{
+    for (const auto& [value, name] : kStatusNames) {
+        if (value == status)
+            return QString::fromLatin1(name);
+    }
+    return QStringLiteral("running");
+}
+
+QJsonObject RunRecord::toMetaJson() const
+{
+    QJsonObject meta;
+    meta.insert(QStringLiteral("name"), name);
+    meta.insert(QStringLiteral("label"), label);
+    meta.insert(QStringLiteral("lesson"), lessonId);
+    meta.insert(QStringLiteral("status"), statusText(status));
+    meta.insert(QStringLiteral("exit_code"), exitCode);
+    meta.insert(QStringLiteral("error"), error);
+    meta.insert(QStringLiteral("started"), started.toString(Qt::ISODateWithMs));
+    meta.insert(QStringLiteral("finished"), finished.isValid() ? finished.toString(Qt::ISODateWithMs) : QString());
+    meta.insert(QStringLiteral("engine_pid"), enginePid);
+    meta.insert(QStringLiteral("steps"), steps);
+    return meta;
+}
+
+RunRecord RunRecord::fromMetaJson(const QJsonObject& meta, const QString& directory)
+{
+    RunRecord record;
+    record.directory = directory;
+    record.id = QDir(directory).dirName();
+    record.name = meta.value(QStringLiteral("name")).toString(record.id);
+    record.label = meta.value(QStringLiteral("label")).toString();
+    record.lessonId = meta.value(QStringLiteral("lesson")).toString();
+    record.status = statusFromName(meta.value(QStringLiteral("status")).toString());
+    record.exitCode = meta.value(QStringLiteral("exit_code")).toInt(-1);
+    record.error = meta.value(QStringLiteral("error")).toString();
+    record.started = QDateTime::fromString(meta.value(QStringLiteral("started")).toString(), Qt::ISODateWithMs);
+    record.finished = QDateTime::fromString(meta.value(QStringLiteral("finished")).toString(), Qt::ISODateWithMs);
+    record.enginePid = meta.value(QStringLiteral("engine_pid")).toInteger();
+    record.steps = meta.value(QStringLiteral("steps")).toInteger();
+    return record;
+}
+
+QString defaultRunName(const QJsonObject& config)
+{
+    QString name = QStringLiteral("%1 · %2×%3 · lr %4")
+                       .arg(config.value(wire(key::kWorkload)).toString())
+                       .arg(config.value(wire(key::kWorldSize)).toInt())
+                       .arg(config.value(wire(key::kBatchSize)).toInt())
+                       .arg(config.value(wire(key::kLr)).toDouble(), 0, 'g', 4);
+    const QString rule = config.value(wire(key::kLrRule)).toString();
+    if (!rule.isEmpty() && rule != QLatin1String("none"))
+        name += QLatin1Char(' ') + rule;
+    const QString optimizer = config.value(wire(key::kOptimizer)).toString();
+    if (!optimizer.isEmpty() && optimizer != QLatin1String("sgd"))
+        name += QLatin1Char(' ') + optimizer;
+    return name;
+}
+
+}  // namespace ddplab::ui

@@ -1,0 +1,166 @@
+#include "export_service.hpp"
+
+#include "client/wire.hpp"
+
+#include "charts/chart_panel.hpp"
+#include "client/chart_catalog.hpp"
+#include "client/preset_file.hpp"
+#include "client/run_data.hpp"
+#include "client/save_file.hpp"
+
+#include <QDir>
+#include <QImage>
+#include <QMap>
+#include <QPainter>
+#include <QRegularExpression>
+#include <QSvgGenerator>
+
+namespace ddplab::ui {
+namespace {
+
+bool validSize(QSize size, QString* error)
+{
+    constexpr int kMaxSide = 16384;  // larger images stop fitting in memory comfortably
+    if (size.width() >= 16 && size.height() >= 16 && size.width() <= kMaxSide && size.height() <= kMaxSide)
+        return true;
+    if (error)
+        *error = QStringLiteral("An image must be between 16 and %1 pixels on each side (asked for %2 × %3).")
+                     .arg(kMaxSide)
+                     .arg(size.width())
+                     .arg(size.height());
+    return false;
+}
+
+constexpr int kCssPixelsPerInch = 96;
+
+QString csvNumber(double value)
+{
+    return QString::number(value, 'g', QLocale::FloatingPointShortest);
+}
+
+}  // namespace
+
+bool ExportService::exportChartPng(ChartPanel& chart, const QString& path, QSize size, QString* error)
+{
+    if (!validSize(size, error))
+        return false;
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    image.fill(chart.palette().color(QPalette::Base));
+    {
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        chart.render(painter, size);
+    }
+    if (image.save(path, "PNG"))
+        return true;
+    if (error)
+        *error = QStringLiteral("Cannot write the image %1").arg(path);
+    return false;
+}
+
+bool ExportService::exportChartSvg(ChartPanel& chart, const QString& path, QSize size, QString* error)
+{
+    if (!validSize(size, error))
+        return false;
+    QSvgGenerator generator;
+    generator.setFileName(path);
+    generator.setSize(size);
+    generator.setViewBox(QRect(QPoint(0, 0), size));
+    generator.setResolution(kCssPixelsPerInch);  // browsers then show it at `size` CSS pixels
+    generator.setTitle(chart.definition().title);
+    generator.setDescription(QStringLiteral("DDP Lab chart"));
+    QPainter painter;
+    if (!painter.begin(&generator)) {
+        if (error)
+            *error = QStringLiteral("Cannot write the SVG file %1").arg(path);
+        return false;
+    }
+    chart.render(painter, size);
+    painter.end();
+    return true;
+}
+
+QByteArray ExportService::metricsCsv(const RunData& run)
+{
+    QStringList metrics = run.metricNames();
+    metrics.removeAll(wire(field::kEpoch));
+    std::stable_sort(metrics.begin(), metrics.end(), [](const QString& a, const QString& b) {
+        const int orderA = catalogOrder(a);
+        const int orderB = catalogOrder(b);
+        return orderA != orderB ? orderA < orderB : a < b;
+    });
+    metrics.prepend(wire(field::kEpoch));
+
+    // One row per step event; a figure reported at a step (eval, epoch) lands on its row.
+    QMap<qint64, QList<QString>> rows;
+    for (const qint64 step : run.steps())
+        rows.insert(step, QList<QString>(metrics.size()));
+    for (qsizetype column = 0; column < metrics.size(); ++column) {
+        for (const QPointF& point : run.series(metrics.at(column))) {
+            const auto row = rows.find(qint64(point.x()));
+            if (row != rows.end())
+                (*row)[column] = csvNumber(point.y());
+        }
+    }
+    QByteArray csv = "step," + metrics.join(QLatin1Char(',')).toUtf8() + '\n';
+    for (auto row = rows.constBegin(); row != rows.constEnd(); ++row)
+        csv += QByteArray::number(row.key()) + ',' + row.value().join(QLatin1Char(',')).toUtf8() + '\n';
+    return csv;
+}
+
+bool ExportService::exportRunCsv(const RunData& run, const QString& path, QString* error)
+{
+    return writeFileAtomically(path, metricsCsv(run), error);
+}
+
+bool ExportService::exportRunPreset(const RunData& run, const QString& path, QString* error)
+{
+    const QJsonObject preset = presetFromConfig(run.effectiveConfig());
+    if (preset.isEmpty()) {
+        if (error)
+            *error = QStringLiteral("The run \"%1\" has no config to export.").arg(run.label());
+        return false;
+    }
+    return writeFileAtomically(path, presetFileContents(preset), error);
+}
+
+QStringList ExportService::exportAll(const QList<ChartPanel*>& charts, const QList<QSharedPointer<RunData>>& runs,
+                                     const QString& directory, QSize imageSize, QString* error)
+{
+    QStringList written;
+    if (!QDir().mkpath(directory)) {
+        if (error)
+            *error = QStringLiteral("Cannot create the folder %1").arg(directory);
+        return written;
+    }
+    const QDir folder(directory);
+    for (ChartPanel* chart : charts) {
+        const QString base = folder.filePath(fileNameFor(chart->definition().id));
+        if (!exportChartPng(*chart, base + QStringLiteral(".png"), imageSize, error))
+            return written;
+        written.append(base + QStringLiteral(".png"));
+        if (!exportChartSvg(*chart, base + QStringLiteral(".svg"), imageSize, error))
+            return written;
+        written.append(base + QStringLiteral(".svg"));
+    }
+    for (qsizetype i = 0; i < runs.size(); ++i) {
+        const QString path = folder.filePath(QStringLiteral("%1-%2.csv").arg(i + 1, 2, 10, QLatin1Char('0')).arg(fileNameFor(runs.at(i)->label())));
+        if (!exportRunCsv(*runs.at(i), path, error))
+            return written;
+        written.append(path);
+    }
+    return written;
+}
+
+QString ExportService::fileNameFor(const QString& label)
+{
+    static const QRegularExpression kNotAllowed(QStringLiteral("[^a-z0-9._]+"));
+    QString name = label.toLower().replace(kNotAllowed, QStringLiteral("-"));
+    while (name.startsWith(QLatin1Char('-')) || name.startsWith(QLatin1Char('.')))
+        name.remove(0, 1);
+    while (name.endsWith(QLatin1Char('-')))
+        name.chop(1);
+    return name.isEmpty() ? QStringLiteral("run") : name.left(80);
+}
+
+}  // namespace ddplab::ui

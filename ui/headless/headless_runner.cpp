@@ -1,0 +1,108 @@
+#include "headless_runner.hpp"
+
+#include "charts/chart_grid.hpp"
+#include "charts/run_model.hpp"
+#include "client/engine_locator.hpp"
+#include "client/lab_session.hpp"
+#include "client/lesson_library.hpp"
+#include "client/preset_library.hpp"
+#include "client/preset_resolver.hpp"
+#include "client/run_comparison.hpp"
+#include "client/run_data.hpp"
+#include "client/run_progress.hpp"
+#include "client/run_store.hpp"
+#include "core/protocol_names.hpp"
+#include "export/export_service.hpp"
+
+#include <QElapsedTimer>
+#include <QEventLoop>
+
+namespace ddplab::ui {
+namespace {
+constexpr qint64 kProgressEveryMs = 2000;  // long runs print a progress line this often
+}  // namespace
+
+HeadlessRunner::HeadlessRunner(LaunchOptions options, QTextStream& out, QTextStream& err, QObject* parent)
+    : QObject(parent)
+    , m_options(std::move(options))
+    , m_out(out)
+    , m_err(err)
+{
+}
+
+int HeadlessRunner::exec()
+{
+    const LessonLibrary lessons = LessonLibrary::load();
+    const ResolvedPreset resolved = resolvePreset(m_options.preset, lessons, PresetLibrary::load());
+    if (!resolved.error.isEmpty()) {
+        m_err << "ddplab: " << resolved.error << Qt::endl;
+        return kExitInvalidInput;
+    }
+
+    RunStore store;
+    RunModel model;
+    // Every chart the runs have data for: the window shows a lesson's own charts first, but
+    // what is taken away should be complete.
+    ChartGrid charts(model);
+    charts.resize(m_options.imageSize);
+    LabSession session(store, locateEngine(m_options.enginePath));
+
+    QElapsedTimer sinceProgress;
+    const int count = int(resolved.runs.size());
+    m_out << "DDP Lab: " << resolved.title << " (" << count << (count == 1 ? " run" : " runs") << "), engine "
+          << session.enginePath() << Qt::endl;
+
+    connect(&session, &LabSession::runStarted, this, [&](int index, const QSharedPointer<RunData>& run) {
+        model.addRun(run);
+        sinceProgress.start();
+        m_out << QStringLiteral("[%1/%2] %3: started").arg(index + 1).arg(count).arg(run->label()) << Qt::endl;
+    });
+    connect(&session, &LabSession::runUpdated, this, [&](const QSharedPointer<RunData>& run) {
+        model.notifyDataAppended(run->id());
+        if (sinceProgress.elapsed() >= kProgressEveryMs) {
+            sinceProgress.restart();
+            m_out << "      " << describeProgress(*run, session.msSinceFirstStep()).text << Qt::endl;
+        }
+    });
+    connect(&session, &LabSession::runFinished, this, [&](int index, const QSharedPointer<RunData>& run) {
+        const RunRecord& record = run->record();
+        QString line = QStringLiteral("[%1/%2] %3: %4, %5 steps")
+                           .arg(index + 1)
+                           .arg(count)
+                           .arg(run->label(), statusText(record.status))
+                           .arg(run->stepCount());
+        if (record.status != RunStatus::Finished)
+            line += QStringLiteral(" — ") + record.error;
+        m_out << line << Qt::endl;
+    });
+    connect(&session, &LabSession::logMessage, this, [&](const QString& text, bool isWarning) {
+        if (isWarning)
+            m_err << "ddplab: " << text << Qt::endl;
+    });
+
+    QEventLoop loop;
+    connect(&session, &LabSession::sequenceFinished, &loop, &QEventLoop::quit);
+    session.start(resolved.runs);
+    if (session.isRunning())
+        loop.exec();
+
+    const QList<QSharedPointer<RunData>>& runs = session.runs();
+    int exitCode = session.firstFailureCode();
+    if (!m_options.exportDirectory.isEmpty()) {
+        charts.redrawAllNow();
+        QString error;
+        const QStringList written = ExportService::exportAll(charts.panels(), runs, m_options.exportDirectory, m_options.imageSize, &error);
+        if (!error.isEmpty()) {
+            m_err << "ddplab: export failed: " << error << Qt::endl;
+            exitCode = exitCode == 0 ? 1 : exitCode;
+        }
+        m_out << "Wrote " << written.size() << " files (" << charts.panels().size() << " charts as PNG and SVG, "
+              << runs.size() << " CSV) to " << m_options.exportDirectory << Qt::endl;
+    }
+    m_out << Qt::endl << comparisonText(compareRuns(runs)) << Qt::flush;
+    if (exitCode != 0)
+        m_err << "ddplab: not every run succeeded (exit code " << exitCode << ")" << Qt::endl;
+    return exitCode;
+}
+
+}  // namespace ddplab::ui

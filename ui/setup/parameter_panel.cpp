@@ -1,0 +1,433 @@
+#include "parameter_panel.hpp"
+
+#include "client/wire.hpp"
+
+#include "client/preset_file.hpp"
+#include "core/config_keys.hpp"
+#include "core/config_validate.hpp"
+#include "core/derived.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QFormLayout>
+#include <QJsonValue>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSpinBox>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+
+#include <climits>
+
+namespace ddplab::ui {
+namespace {
+
+QColor problemColor(const QPalette& palette)
+{
+    return palette.color(QPalette::Window).lightness() < 128 ? QColor(0xff, 0x7b, 0x72) : QColor(0xc0, 0x39, 0x2b);
+}
+
+QString jsonText(const QJsonValue& value)
+{
+    if (value.isNull() || value.isUndefined())
+        return QString();
+    if (value.isBool())
+        return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    if (value.isDouble())
+        return QString::number(value.toDouble(), 'g', 12);
+    return value.toString();  // strings; arrays and objects are no config value and show as empty
+}
+
+}  // namespace
+
+struct ParameterPanel::Field {
+    const ConfigKey* key = nullptr;
+    QString name;
+    QLabel* label = nullptr;
+    QWidget* editor = nullptr;
+    QLabel* message = nullptr;
+    QFormLayout* form = nullptr;
+};
+
+ParameterPanel::ParameterPanel(QWidget* parent)
+    : QWidget(parent)
+{
+    auto* content = new QWidget;
+    auto* contentLayout = new QVBoxLayout(content);
+    contentLayout->setContentsMargins(8, 6, 8, 8);
+    contentLayout->setSpacing(2);
+
+    m_summary = new QLabel(content);
+    m_summary->setWordWrap(true);
+    m_summary->setVisible(false);
+    contentLayout->addWidget(m_summary);
+
+    m_deviceNote = new QLabel(m_inventory.rankDescription(), content);
+    m_deviceNote->setWordWrap(true);
+    m_deviceNote->setForegroundRole(QPalette::PlaceholderText);
+
+    buildFields(content);
+    contentLayout->addStretch(1);
+
+    m_scroll = new QScrollArea(this);
+    m_scroll->setWidget(content);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_scroll);
+
+    setValues(QJsonObject());
+}
+
+ParameterPanel::~ParameterPanel() = default;
+
+void ParameterPanel::buildFields(QWidget* content)
+{
+    auto* contentLayout = static_cast<QVBoxLayout*>(content->layout());
+    QHash<QString, QList<const ConfigKey*>> keysByGroup;
+    for (const ConfigKey& key : configKeys()) {
+        if (!key.hidden)
+            keysByGroup[QString::fromStdString(key.group)].append(&key);
+    }
+    for (const KeyGroup& keyGroup : keyGroups()) {
+        const QString title = QString::fromStdString(keyGroup.title);
+        const QList<const ConfigKey*> keys = keysByGroup.value(title);
+        if (keys.isEmpty())
+            continue;
+        auto* header = new QToolButton(content);
+        header->setText(title);
+        header->setCheckable(true);
+        header->setChecked(!keyGroup.collapsedByDefault);
+        header->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        header->setArrowType(keyGroup.collapsedByDefault ? Qt::RightArrow : Qt::DownArrow);
+        header->setAutoRaise(true);
+        QFont bold = header->font();
+        bold.setBold(true);
+        header->setFont(bold);
+        auto* body = new QWidget(content);
+        auto* bodyLayout = new QVBoxLayout(body);
+        bodyLayout->setContentsMargins(14, 0, 0, 8);
+        // A wrapped note spans the group above its form (a form row would squeeze its lines).
+        if (keyGroup.title == findConfigKey(key::kWorldSize)->group)
+            bodyLayout->addWidget(m_deviceNote);
+        auto* form = new QFormLayout;
+        form->setContentsMargins(0, 0, 0, 0);
+        bodyLayout->addLayout(form);
+        form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+        form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        body->setVisible(!keyGroup.collapsedByDefault);
+        connect(header, &QToolButton::toggled, body, [header, body](bool open) {
+            body->setVisible(open);
+            header->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+        });
+        contentLayout->addWidget(header);
+        contentLayout->addWidget(body);
+        for (const ConfigKey* key : keys)
+            addField(*key, form);
+    }
+}
+
+void ParameterPanel::addField(const ConfigKey& key, QFormLayout* form)
+{
+    auto field = std::make_unique<Field>();
+    field->key = &key;
+    field->name = QString::fromStdString(key.name);
+    field->form = form;
+    field->label = new QLabel(QString::fromStdString(key.label.empty() ? key.name : key.label));
+    field->editor = createEditor(*field);
+    field->label->setBuddy(field->editor);
+    const QString help = QStringLiteral("<b>%1</b> (%2)<br>%3<br><i>Allowed: %4</i>")
+                             .arg(field->name, QString::fromStdString(key.flag()), QString::fromStdString(key.help).toHtmlEscaped(),
+                                  QString::fromStdString(key.allowed).toHtmlEscaped());
+    field->label->setToolTip(help);
+    field->editor->setToolTip(help);
+    field->message = new QLabel;
+    field->message->setWordWrap(true);
+    QFont small = field->message->font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    field->message->setFont(small);
+    form->addRow(field->label, field->editor);
+    form->addRow(field->message);
+    form->setRowVisible(field->message, false);
+    m_fieldByKey.insert(field->name, field.get());
+    m_fields.push_back(std::move(field));
+}
+
+QWidget* ParameterPanel::createEditor(Field& field)
+{
+    const QString name = field.name;
+    const auto edited = [this, name] {
+        if (m_loading)
+            return;
+        m_engineProblems.remove(name);
+        validate();
+    };
+    const ConfigKey& key = *field.key;
+    if (key.type == KeyType::Boolean) {
+        auto* box = new QCheckBox;
+        connect(box, &QCheckBox::toggled, this, edited);
+        return box;
+    }
+    if (key.type == KeyType::Choice) {
+        auto* combo = new QComboBox;
+        for (const std::string& choice : key.choices) {
+            const QString value = QString::fromStdString(choice);
+            combo->addItem(QString::fromStdString(key.choiceLabel(choice)), value);
+        }
+        combo->setFocusPolicy(Qt::StrongFocus);
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(8);
+        combo->installEventFilter(this);
+        connect(combo, &QComboBox::currentIndexChanged, this, edited);
+        return combo;
+    }
+    if (key.type == KeyType::Integer && !key.optional) {
+        // The range is the engine's to judge (its message is shown at the field); the box
+        // only keeps the text numeric.
+        auto* spin = new QSpinBox;
+        spin->setRange(0, INT_MAX);
+        spin->setFocusPolicy(Qt::StrongFocus);
+        spin->installEventFilter(this);
+        connect(spin, &QSpinBox::valueChanged, this, edited);
+        return spin;
+    }
+    auto* line = new QLineEdit;
+    line->setClearButtonEnabled(key.optional);
+    connect(line, &QLineEdit::textChanged, this, edited);
+    return line;
+}
+
+void ParameterPanel::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        showProblems();  // the marks are tints of the palette
+}
+
+bool ParameterPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    // Scrolling the panel must not change the spin box or combo box under the pointer.
+    auto* widget = qobject_cast<QWidget*>(watched);
+    if (event->type() == QEvent::Wheel && widget && !widget->hasFocus()) {
+        QCoreApplication::sendEvent(m_scroll->verticalScrollBar(), event);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void ParameterPanel::setEditorValue(const Field& field, const QJsonValue& value)
+{
+    if (auto* box = qobject_cast<QCheckBox*>(field.editor)) {
+        box->setChecked(value.toBool());
+    } else if (auto* combo = qobject_cast<QComboBox*>(field.editor)) {
+        const int index = combo->findData(value.toString());
+        if (index >= 0) {
+            combo->setCurrentIndex(index);
+        } else {
+            // A value the engine does not offer stays visible, so the field can say so.
+            combo->addItem(jsonText(value), jsonText(value));
+            combo->setCurrentIndex(combo->count() - 1);
+        }
+    } else if (auto* spin = qobject_cast<QSpinBox*>(field.editor)) {
+        spin->setValue(int(std::clamp<double>(value.toDouble(), 0, INT_MAX)));
+    } else if (auto* line = qobject_cast<QLineEdit*>(field.editor)) {
+        line->setText(jsonText(value));
+    }
+}
+
+QStringList ParameterPanel::setValues(const QJsonObject& preset)
+{
+    m_loading = true;
+    m_engineProblems.clear();
+    const QJsonObject defaults = presetFromCoreConfig(Config{});
+    for (const auto& field : m_fields)
+        setEditorValue(*field, defaults.value(field->name));
+    QStringList unknown;
+    for (auto it = preset.constBegin(); it != preset.constEnd(); ++it) {
+        if (Field* field = m_fieldByKey.value(it.key()))
+            setEditorValue(*field, it.value());
+        else if (!(findConfigKey(it.key().toStdString()) && findConfigKey(it.key().toStdString())->hidden))
+            unknown.append(it.key());
+    }
+    m_loading = false;
+    validate();
+    return unknown;
+}
+
+QJsonObject ParameterPanel::values() const
+{
+    return presetFromCoreConfig(m_config);
+}
+
+QString ParameterPanel::fieldText(const QString& key) const
+{
+    const Field* field = m_fieldByKey.value(key);
+    if (!field)
+        return QString();
+    if (auto* box = qobject_cast<QCheckBox*>(field->editor))
+        return box->isChecked() ? QStringLiteral("true") : QStringLiteral("false");
+    if (auto* combo = qobject_cast<QComboBox*>(field->editor))
+        return combo->currentData().toString();
+    if (auto* spin = qobject_cast<QSpinBox*>(field->editor))
+        return QString::number(spin->value());
+    if (auto* line = qobject_cast<QLineEdit*>(field->editor))
+        return line->text().trimmed();
+    return QString();
+}
+
+void ParameterPanel::setFieldText(const QString& key, const QString& text)
+{
+    Field* field = m_fieldByKey.value(key);
+    if (!field)
+        return;
+    if (auto* box = qobject_cast<QCheckBox*>(field->editor))
+        box->setChecked(text == QLatin1String("true"));
+    else if (qobject_cast<QComboBox*>(field->editor))
+        setEditorValue(*field, text);
+    else if (auto* spin = qobject_cast<QSpinBox*>(field->editor))
+        spin->setValue(text.toInt());
+    else if (auto* line = qobject_cast<QLineEdit*>(field->editor))
+        line->setText(text);
+}
+
+bool ParameterPanel::isFieldShown(const QString& key) const
+{
+    const Field* field = m_fieldByKey.value(key);
+    return field && field->form->isRowVisible(field->editor);
+}
+
+QWidget* ParameterPanel::editor(const QString& key) const
+{
+    const Field* field = m_fieldByKey.value(key);
+    return field ? field->editor : nullptr;
+}
+
+void ParameterPanel::setDeviceInventory(const DeviceInventory& inventory)
+{
+    m_inventory = inventory;
+    m_deviceNote->setText(inventory.rankDescription());
+    validate();
+}
+
+void ParameterPanel::showEngineProblem(const QString& key, const QString& message)
+{
+    m_engineProblems.insert(key, message);
+    validate();
+    if (QWidget* field = editor(key))
+        field->setFocus();
+}
+
+void ParameterPanel::validate()
+{
+    Config config;
+    QHash<QString, QString> problems;
+    for (const auto& field : m_fields) {
+        const std::string text = fieldText(field->name).toStdString();
+        try {
+            if (field->key->optional && text.empty())
+                field->key->assign(config, Json(nullptr));
+            else
+                assignFromText(config, *field->key, text);
+        } catch (const ConfigError& error) {
+            problems.insert(field->name, QString::fromStdString(error.what()));
+        }
+    }
+    // With what the engine's machine has (cores, memory), the same checks the engine makes there.
+    const MachineResources machine = m_inventory.machine();
+    const MachineResources* known = m_inventory.isKnown() ? &machine : nullptr;
+    for (const ConfigProblem& problem : findProblems(config, known, config.worldSize)) {
+        const QString key = QString::fromStdString(problem.key);
+        if (!problems.contains(key))
+            problems.insert(key, QString::fromStdString(problem.message));
+    }
+    if (m_inventory.isKnown() && config.device == DeviceKind::Cuda && !problems.contains(wire(key::kWorldSize))) {
+        const int gpus = m_inventory.maxRanks(QStringLiteral("cuda"));
+        if (gpus == 0)
+            problems.insert(wire(key::kDevice),
+                            tr("This machine has no CUDA device the engine can use: choose cpu (ranks over Gloo)."));
+        else if (config.worldSize > gpus)
+            problems.insert(wire(key::kWorldSize), tr("This machine has %1 GPU(s): at most %1 ranks on device cuda.").arg(gpus));
+    }
+    for (auto it = m_engineProblems.constBegin(); it != m_engineProblems.constEnd(); ++it) {
+        if (!problems.contains(it.key()))
+            problems.insert(it.key(), it.value());
+    }
+    m_config = config;
+    m_problems = problems;
+    showProblems();
+    updateRelevance();
+    updatePlaceholders();
+    emit changed();
+}
+
+void ParameterPanel::showProblems()
+{
+    const QColor color = problemColor(palette());
+    QStringList elsewhere;
+    for (auto it = m_problems.constBegin(); it != m_problems.constEnd(); ++it) {
+        if (!m_fieldByKey.contains(it.key()))
+            elsewhere.append(it.value());
+    }
+    for (const auto& field : m_fields) {
+        const QString problem = m_problems.value(field->name);
+        const bool bad = !problem.isEmpty();
+        field->message->setText(problem);
+        field->form->setRowVisible(field->message, bad);
+        QPalette labelPalette = field->label->palette();
+        labelPalette.setColor(QPalette::WindowText, bad ? color : palette().color(QPalette::WindowText));
+        field->label->setPalette(labelPalette);
+        QPalette messagePalette = field->message->palette();
+        messagePalette.setColor(QPalette::WindowText, color);
+        field->message->setPalette(messagePalette);
+        // From the panel's palette as it is now, so a theme change is followed.
+        QPalette editorPalette = palette();
+        if (bad) {
+            QColor tint = editorPalette.color(QPalette::Base);
+            tint = QColor::fromRgbF(tint.redF() * 0.75 + color.redF() * 0.25, tint.greenF() * 0.75 + color.greenF() * 0.25,
+                                    tint.blueF() * 0.75 + color.blueF() * 0.25);
+            editorPalette.setColor(QPalette::Base, tint);
+            editorPalette.setColor(QPalette::Button, tint);
+        }
+        field->editor->setPalette(editorPalette);
+    }
+    const qsizetype count = m_problems.size();
+    m_summary->setVisible(count > 0);
+    if (count > 0) {
+        QString text = count == 1 ? tr("1 setting needs attention before Run (marked below).")
+                                  : tr("%1 settings need attention before Run (marked below).").arg(count);
+        for (const QString& problem : elsewhere)
+            text += QStringLiteral("\n• ") + problem;
+        m_summary->setText(text);
+        QPalette summaryPalette = m_summary->palette();
+        summaryPalette.setColor(QPalette::WindowText, color);
+        m_summary->setPalette(summaryPalette);
+    }
+}
+
+void ParameterPanel::updateRelevance()
+{
+    for (const auto& field : m_fields) {
+        // A key that has a problem stays visible even where it has no effect, or the
+        // problem could not be fixed.
+        const bool shown = field->key->mattersFor(m_config) || m_problems.contains(field->name);
+        field->form->setRowVisible(field->editor, shown);
+    }
+}
+
+void ParameterPanel::updatePlaceholders()
+{
+    if (auto* line = qobject_cast<QLineEdit*>(editor(wire(key::kBaseBatchSize))))
+        line->setPlaceholderText(tr("batch per GPU (%1)").arg(m_config.batchSize));
+    if (auto* line = qobject_cast<QLineEdit*>(editor(wire(key::kWarmupStartFactor))))
+        line->setPlaceholderText(tr("1 / ranks = %1 of the LR").arg(warmupStartFactor(m_config), 0, 'g', 4));
+    if (auto* line = qobject_cast<QLineEdit*>(editor(wire(key::kFailAt))))
+        line->setPlaceholderText(tr("none (e.g. 1:5, or 1:5:crash)"));
+}
+
+}  // namespace ddplab::ui

@@ -1,0 +1,87 @@
+#pragma once
+// Every engine config key as a field, grouped, built from ddplab_core's configKeys(). Each edit
+// is checked at once with the engine's own rules (assignFromText for the field's value,
+// findProblems for combinations, the rank limit of this machine), and a problem is shown at
+// the field it belongs to, so Run is never pressed on something the engine would refuse.
+
+#include "client/device_inventory.hpp"
+#include "core/config.hpp"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QFormLayout;
+class QLabel;
+class QScrollArea;
+QT_END_NAMESPACE
+
+namespace ddplab {
+struct ConfigKey;
+}
+
+namespace ddplab::ui {
+
+class ParameterPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit ParameterPanel(QWidget* parent = nullptr);
+    ~ParameterPanel() override;
+
+    // Starts from the engine's defaults and applies `preset`; returns the keys it did not know.
+    QStringList setValues(const QJsonObject& preset);
+    // The settings as a preset (every key but `events`). Meaningful when isValid().
+    QJsonObject values() const;
+    const ddplab::Config& config() const { return m_config; }
+
+    bool isValid() const { return m_problems.isEmpty(); }
+    // Key -> the sentence shown at its field.
+    const QHash<QString, QString>& problems() const { return m_problems; }
+
+    void setDeviceInventory(const DeviceInventory& inventory);
+    // The engine refused a run because of `key` (e.g. something only the machine can tell).
+    void showEngineProblem(const QString& key, const QString& message);
+
+    // Field access by key, for the window's shortcuts and for tests.
+    QString fieldText(const QString& key) const;
+    void setFieldText(const QString& key, const QString& text);
+    bool isFieldShown(const QString& key) const;
+    QWidget* editor(const QString& key) const;
+
+signals:
+    void changed();
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    struct Field;
+
+    void buildFields(QWidget* content);
+    void addField(const ddplab::ConfigKey& key, QFormLayout* form);
+    QWidget* createEditor(Field& field);
+    void setEditorValue(const Field& field, const QJsonValue& value);
+    void validate();
+    void showProblems();
+    void updateRelevance();
+    void updatePlaceholders();
+
+    std::vector<std::unique_ptr<Field>> m_fields;  // in configKeys() order
+    QHash<QString, Field*> m_fieldByKey;
+    QLabel* m_deviceNote = nullptr;
+    QLabel* m_summary = nullptr;
+    QScrollArea* m_scroll = nullptr;
+    DeviceInventory m_inventory;
+    ddplab::Config m_config;
+    QHash<QString, QString> m_problems;
+    QHash<QString, QString> m_engineProblems;
+    bool m_loading = false;
+};
+
+}  // namespace ddplab::ui

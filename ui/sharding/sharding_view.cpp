@@ -1,0 +1,150 @@
+#include "sharding_view.hpp"
+
+#include "client/engine_query.hpp"
+#include "core/derived.hpp"
+#include "sharding/shard_grid_widget.hpp"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace ddplab::ui {
+namespace {
+constexpr int kDebounceMs = 150;  // typing 128 should not ask the engine three times
+}  // namespace
+
+ShardingView::ShardingView(QWidget* parent)
+    : QWidget(parent)
+    , m_query(new EngineQuery(this))
+{
+    const auto spin = [this](int minimum, int maximum, int value, const QString& tip) {
+        auto* box = new QSpinBox(this);
+        box->setRange(minimum, maximum);
+        box->setValue(value);
+        box->setToolTip(tip);
+        connect(box, &QSpinBox::valueChanged, this, [this] { m_debounce.start(); });
+        return box;
+    };
+    m_examples = spin(1, kMaxExamples, 9, tr("Examples in the dataset"));
+    m_ranks = spin(1, 128, 2, tr("Ranks (GPUs)"));
+    m_batch = spin(1, kMaxExamples, 3, tr("Batch per rank"));
+    m_seed = spin(0, 1'000'000, 0, tr("Shuffle seed (the permutation is seeded with seed + epoch)"));
+    m_epoch = spin(0, 10'000, 0, tr("Epoch: with shuffle, every epoch has its own order"));
+    m_shuffle = new QCheckBox(tr("Shuffle"), this);
+    m_dropLast = new QCheckBox(tr("Drop last"), this);
+    for (QCheckBox* box : {m_shuffle, m_dropLast})
+        connect(box, &QCheckBox::toggled, this, [this] { m_debounce.start(); });
+    connect(m_shuffle, &QCheckBox::toggled, m_seed, &QSpinBox::setEnabled);
+    connect(m_shuffle, &QCheckBox::toggled, m_epoch, &QSpinBox::setEnabled);
+    m_seed->setEnabled(false);
+    m_epoch->setEnabled(false);
+    auto* useRun = new QPushButton(tr("Use run settings"), this);
+    useRun->setToolTip(tr("Take examples, ranks, batch, shuffle, seed and drop_last from the parameter panel"));
+    connect(useRun, &QPushButton::clicked, this, &ShardingView::useRunSettingsRequested);
+
+    auto* controls = new QHBoxLayout;
+    const auto labelled = [&](const QString& text, QWidget* widget) {
+        auto* label = new QLabel(text, this);
+        label->setBuddy(widget);
+        controls->addWidget(label);
+        controls->addWidget(widget);
+        controls->addSpacing(8);
+    };
+    labelled(tr("&Examples"), m_examples);
+    labelled(tr("&Ranks"), m_ranks);
+    labelled(tr("&Batch"), m_batch);
+    controls->addWidget(m_shuffle);
+    labelled(tr("Seed"), m_seed);
+    labelled(tr("E&poch"), m_epoch);
+    controls->addWidget(m_dropLast);
+    controls->addStretch(1);
+    controls->addWidget(useRun);
+
+    m_summary = new QLabel(this);
+    m_summary->setWordWrap(true);
+    m_grid = new ShardGridWidget;
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(m_grid);
+    scroll->setWidgetResizable(false);
+    scroll->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addWidget(m_summary);
+    layout->addWidget(scroll, 1);
+
+    m_debounce.setSingleShot(true);
+    m_debounce.setInterval(kDebounceMs);
+    connect(&m_debounce, &QTimer::timeout, this, &ShardingView::requestAssignment);
+    connect(m_query, &EngineQuery::finished, this, [this](const QueryResult& result) {
+        if (!result.ok) {
+            m_summary->setText(result.error);
+            return;
+        }
+        QString error;
+        const std::optional<ShardAssignment> assignment = ShardAssignment::fromJson(result.object, &error);
+        if (!assignment) {
+            m_summary->setText(error);
+            return;
+        }
+        m_summary->setText(assignment->summary());
+        m_grid->setAssignment(*assignment);
+        emit assignmentShown();
+    });
+}
+
+void ShardingView::setEnginePath(const QString& path)
+{
+    m_enginePath = path;
+    m_debounce.start();
+}
+
+ShardRequest ShardingView::request() const
+{
+    ShardRequest request;
+    request.numExamples = m_examples->value();
+    request.worldSize = m_ranks->value();
+    request.batchSize = m_batch->value();
+    request.shuffle = m_shuffle->isChecked();
+    request.seed = m_seed->value();
+    request.epoch = m_epoch->value();
+    request.dropLast = m_dropLast->isChecked();
+    return request;
+}
+
+void ShardingView::setRequest(const ShardRequest& request)
+{
+    m_examples->setValue(request.numExamples);
+    m_ranks->setValue(request.worldSize);
+    m_batch->setValue(request.batchSize);
+    m_shuffle->setChecked(request.shuffle);
+    m_seed->setValue(request.seed);
+    m_epoch->setValue(request.epoch);
+    m_dropLast->setChecked(request.dropLast);
+    m_debounce.start();
+}
+
+void ShardingView::showConfig(const Config& config)
+{
+    ShardRequest request;
+    request.numExamples = int(std::min<int64_t>(datasetSize(config), kMaxExamples));
+    request.worldSize = int(config.worldSize);
+    request.batchSize = int(std::min<int64_t>(config.batchSize, kMaxExamples));
+    request.shuffle = config.shuffle;
+    request.seed = int(std::min<int64_t>(config.seed, 1'000'000));
+    request.dropLast = config.dropLast;
+    setRequest(request);
+}
+
+void ShardingView::requestAssignment()
+{
+    if (m_enginePath.isEmpty())
+        return;
+    m_query->start(m_enginePath, request().engineArguments());
+}
+
+}  // namespace ddplab::ui

@@ -1,0 +1,167 @@
+#pragma once
+// The lab's window: settings on the left (every engine key, and what follows from them), the
+// live charts in the middle (with the sharding view and the comparison table as pages), the
+// lesson and the stored runs on the right, the engine's log below, progress and status at
+// the bottom. It starts runs through a LabSession and never links the engine itself.
+// Implemented by topic: main_window.cpp (building the window, running, status),
+// main_window_files.cpp (presets and exports), main_window_runs.cpp (the stored runs).
+
+#include "charts/run_model.hpp"
+#include "client/device_inventory.hpp"
+#include "client/launch_options.hpp"
+#include "client/lesson_library.hpp"
+#include "client/preset_library.hpp"
+#include "client/run_record.hpp"
+#include "client/lab_session.hpp"
+#include "client/run_store.hpp"
+#include "window/theme.hpp"
+
+#include <QElapsedTimer>
+#include <QJsonObject>
+#include <QMainWindow>
+#include <QSharedPointer>
+#include <QTimer>
+
+QT_BEGIN_NAMESPACE
+class QAction;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QSlider;
+class QTabWidget;
+QT_END_NAMESPACE
+
+namespace ddplab::ui {
+
+class ChartGrid;
+class ChartPanel;
+class ComparisonTable;
+class DerivedPanel;
+class EngineQuery;
+class LessonPanel;
+class LogPanel;
+class NoticeBar;
+class ParameterPanel;
+class RunData;
+class RunListPanel;
+class ShardingView;
+struct QueryResult;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    explicit MainWindow(const LaunchOptions& options = LaunchOptions(), QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void startRun();
+    void startLesson(const QString& lessonId);
+    void stopRun();
+    bool isRunning() const;
+    // Every chart (PNG + SVG) and every displayed run's CSV into `directory`.
+    bool exportEverything(const QString& directory, QSize imageSize, QString* error);
+
+    ParameterPanel* parameterPanel() const { return m_parameters; }
+    DerivedPanel* derivedPanel() const { return m_derived; }
+    ChartGrid* chartGrid() const { return m_charts; }
+    RunListPanel* runList() const { return m_runList; }
+    RunModel& runModel() { return m_model; }
+    LabSession* session() const { return m_session; }
+    NoticeBar* notice() const { return m_notice; }
+    LogPanel* log() const { return m_log; }
+    ShardingView* shardingView() const { return m_sharding; }
+    QString statusText() const;
+    QString progressText() const;
+
+signals:
+    // A run or lesson ended (after its files are written and the window updated).
+    void sequenceDone(bool allSucceeded);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createActions();
+    void createMenus();
+    QWidget* createCentralArea();
+    void createDocks();
+    void createStatusBar();
+    void connectSequence();
+    void restoreSettings();
+    void saveSettings() const;
+    void applyLaunchOptions(const LaunchOptions& options);
+
+    void startSequence(const QList<RunRequest>& requests, const QStringList& chartMetrics);
+    void onRunStarted(int index, const QSharedPointer<RunData>& run);
+    void onRunFinished(int index, const QSharedPointer<RunData>& run);
+    void onSequenceFinished(bool allSucceeded);
+    void onDevices(const QueryResult& result);
+    void updateActions();
+    void updateStatus();
+    void showLesson(const QString& lessonId);
+    void setTheme(ThemeChoice choice);
+    void showAbout();
+    void showShortcuts();
+
+    // main_window_files.cpp
+    void openPreset();
+    void savePreset();
+    void exportChart(ChartPanel* chart);
+    void exportEverythingInteractively();
+    QString lastDirectory() const;
+    void rememberDirectory(const QString& path);
+    // A save dialog in the last folder used, suggesting `name` + `suffix` as the file; the
+    // folder chosen is remembered. Empty when cancelled.
+    QString askSavePath(const QString& title, const QString& name, const QString& suffix, const QString& filter);
+
+    // main_window_runs.cpp
+    void exportRunCsv(const RunRecord& run);
+    void exportRunPreset(const RunRecord& run);
+    void loadRunSettings(const RunRecord& run);
+    void renameRun(const RunRecord& run);
+    void deleteRuns(const QList<RunRecord>& runs);
+    void setRunShown(const RunRecord& run, bool shown);
+    void reloadRunList();
+    QSharedPointer<RunData> displayedRun(const QString& runId) const;
+    QSharedPointer<RunData> runData(const RunRecord& run) const;  // displayed, else loaded from disk
+
+    QString m_enginePath;
+    LessonLibrary m_lessons;
+    PresetLibrary m_presets;
+    RunStore m_store;
+    RunModel m_model;
+    LabSession* m_session = nullptr;
+    EngineQuery* m_devicesQuery = nullptr;
+    DeviceInventory m_inventory;
+    ThemeChoice m_theme = ThemeChoice::System;
+    QString m_pendingExportDirectory;
+    QSize m_pendingExportSize;
+    QTimer m_statusTimer;  // refreshes time remaining between events
+
+    ParameterPanel* m_parameters = nullptr;
+    DerivedPanel* m_derived = nullptr;
+    ChartGrid* m_charts = nullptr;
+    ShardingView* m_sharding = nullptr;
+    ComparisonTable* m_comparison = nullptr;
+    RunListPanel* m_runList = nullptr;
+    LessonPanel* m_lessonPanel = nullptr;
+    LogPanel* m_log = nullptr;
+    NoticeBar* m_notice = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    QSlider* m_smoothing = nullptr;
+    QLabel* m_smoothingValue = nullptr;
+    QLabel* m_statusLabel = nullptr;
+    QProgressBar* m_progress = nullptr;
+
+    QAction* m_runAction = nullptr;
+    QAction* m_stopAction = nullptr;
+    QAction* m_runLessonAction = nullptr;
+    QAction* m_openPresetAction = nullptr;
+    QAction* m_savePresetAction = nullptr;
+    QAction* m_exportAllAction = nullptr;
+    QAction* m_exportCsvAction = nullptr;
+    QAction* m_keepRunsAction = nullptr;
+    QAction* m_openGlAction = nullptr;
+};
+
+}  // namespace ddplab::ui

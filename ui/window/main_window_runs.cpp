@@ -1,0 +1,136 @@
+// MainWindow, continued: the stored runs of the Runs list (show, rename, delete, load their
+// settings, export their metrics or config) and finding a run's data.
+
+#include "window/main_window.hpp"
+
+#include "client/preset_file.hpp"
+#include "client/run_data.hpp"
+#include "export/export_service.hpp"
+#include "runs/run_list_panel.hpp"
+#include "setup/parameter_panel.hpp"
+#include "window/log_panel.hpp"
+#include "window/notice_bar.hpp"
+
+#include <QInputDialog>
+#include <QMessageBox>
+
+namespace ddplab::ui {
+
+void MainWindow::reloadRunList()
+{
+    m_runList->setRuns(m_store.listRuns());
+    for (const DisplayedRun& run : m_model.runs()) {
+        m_runList->setShown(run.data->id(), true);
+        m_runList->setRunColor(run.data->id(), run.color);
+    }
+}
+
+void MainWindow::setRunShown(const RunRecord& run, bool shown)
+{
+    if (!shown) {
+        m_model.removeRun(run.id);
+        m_runList->setRunColor(run.id, QColor());
+        return;
+    }
+    const QSharedPointer<RunData> live = m_session->currentRun();
+    m_model.addRun(live && live->id() == run.id ? live : m_store.loadRun(run));
+}
+
+void MainWindow::loadRunSettings(const RunRecord& run)
+{
+    const QSharedPointer<RunData> data = runData(run);
+    const QJsonObject preset = presetFromConfig(data->effectiveConfig());
+    if (preset.isEmpty()) {
+        m_notice->showNotice(NoticeBar::Kind::Warning, tr("\"%1\" has no stored settings").arg(run.name));
+        return;
+    }
+    m_parameters->setValues(preset);
+    m_log->appendMessage(tr("Loaded the settings of \"%1\"").arg(run.name));
+}
+
+void MainWindow::renameRun(const RunRecord& run)
+{
+    bool accepted = false;
+    const QString name = QInputDialog::getText(this, tr("Rename Run"), tr("Name:"), QLineEdit::Normal, run.name, &accepted);
+    if (!accepted)
+        return;
+    RunRecord renamed = run;
+    QString error;
+    if (!m_store.renameRun(renamed, name, &error)) {
+        m_notice->showNotice(NoticeBar::Kind::Error, tr("Cannot rename the run"), error);
+        return;
+    }
+    if (const QSharedPointer<RunData> data = displayedRun(run.id)) {
+        data->record().name = renamed.name;
+        data->record().label = renamed.label;
+        m_model.addRun(data);  // legends follow the new name
+    }
+    m_runList->updateRun(renamed);
+}
+
+void MainWindow::deleteRuns(const QList<RunRecord>& runs)
+{
+    const QSharedPointer<RunData> live = m_session->currentRun();
+    QList<RunRecord> deletable;
+    for (const RunRecord& run : runs) {
+        if (!(isRunning() && live && live->id() == run.id))
+            deletable.append(run);
+    }
+    if (deletable.isEmpty())
+        return;
+    const QString question = deletable.size() == 1 ? tr("Delete the run \"%1\"? Its folder and events are removed.").arg(deletable.first().name)
+                                                   : tr("Delete %1 runs? Their folders and events are removed.").arg(deletable.size());
+    if (QMessageBox::question(this, tr("Delete Runs"), question) != QMessageBox::Yes)
+        return;
+    for (const RunRecord& run : deletable) {
+        m_model.removeRun(run.id);
+        QString error;
+        if (!m_store.removeRun(run, &error))
+            m_log->appendMessage(error, true);
+    }
+    reloadRunList();
+}
+
+QSharedPointer<RunData> MainWindow::displayedRun(const QString& runId) const
+{
+    for (const DisplayedRun& run : m_model.runs()) {
+        if (run.data->id() == runId)
+            return run.data;
+    }
+    return nullptr;
+}
+
+QSharedPointer<RunData> MainWindow::runData(const RunRecord& run) const
+{
+    // A run on the charts may be newer than its files (still streaming): take that one.
+    const QSharedPointer<RunData> shown = displayedRun(run.id);
+    return shown ? shown : m_store.loadRun(run);
+}
+
+void MainWindow::exportRunCsv(const RunRecord& run)
+{
+    const QSharedPointer<RunData> data = runData(run);
+    const QString path = askSavePath(tr("Export Run Metrics"), run.name, QStringLiteral(".csv"), tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (ExportService::exportRunCsv(*data, path, &error))
+        m_log->appendMessage(tr("Exported %1 steps of \"%2\" to %3").arg(data->stepCount()).arg(run.name, path));
+    else
+        m_notice->showNotice(NoticeBar::Kind::Error, tr("Export failed"), error);
+}
+
+void MainWindow::exportRunPreset(const RunRecord& run)
+{
+    const QSharedPointer<RunData> data = runData(run);
+    const QString path = askSavePath(tr("Export Run Config as Preset"), run.name, QStringLiteral(".json"), tr("Presets (*.json)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (ExportService::exportRunPreset(*data, path, &error))
+        m_log->appendMessage(tr("Saved the config of \"%1\" as the preset %2").arg(run.name, path));
+    else
+        m_notice->showNotice(NoticeBar::Kind::Error, tr("Export failed"), error);
+}
+
+}  // namespace ddplab::ui
