@@ -25,6 +25,7 @@ packages=(
   xvfb xauth                        # the window without a display (screenshots, headless runs)
   fonts-dejavu-core                 # a font for the offscreen platform (chart text in tests and exports)
   openssh-server openssh-client     # remote runs: the window drives the engine over ssh (tests start their own sshd)
+  clang libclang-rt-14-dev          # the fuzz targets of the config and event parsers (libFuzzer; scripts/fuzz.sh, CI)
 )
 
 if [ "${1:-}" = "--list" ]; then

@@ -13,7 +13,6 @@
 #include <nccl.h>
 #endif
 
-
 namespace ddplab {
 namespace {
 

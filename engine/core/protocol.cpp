@@ -109,6 +109,7 @@ Json stepEvent(const StepReport& r)
     event[field::kCommMs] = r.commMs;
     event[field::kOptimizerMs] = r.optimizerMs;
     event[field::kStepMs] = r.stepMs;
+    event[field::kWallS] = r.wallSeconds;
     return event;
 }
 

@@ -62,6 +62,7 @@ struct StepReport {
     std::optional<double> updateVarianceEstimate;
     std::optional<double> weightMean;        // toy
     double dataMs = 0.0, computeMs = 0.0, commMs = 0.0, optimizerMs = 0.0, stepMs = 0.0;
+    double wallSeconds = 0.0;  // since the run's first step began, at the end of this one
 };
 Json stepEvent(const StepReport& report);
 

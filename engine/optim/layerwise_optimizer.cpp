@@ -1,3 +1,4 @@
+
 #include "layerwise_optimizers.hpp"
 
 #include <c10/util/irange.h>

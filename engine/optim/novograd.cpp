@@ -1,3 +1,4 @@
+
 #include "layerwise_optimizers.hpp"
 
 #include <ATen/ATen.h>

@@ -108,6 +108,7 @@ Json Trainer::run()
         EpochTally tally;
         for (size_t first = 0; first < batches.size() && m_step < stepLimit; first += size_t(c.gradAccum)) {
             last = trainStep(batches, first, epoch);
+            last.wallSeconds = std::chrono::duration<double>(Clock::now() - runStart).count();
             trainingSeconds += last.stepMs / 1000.0;
             samplesSeen += last.samples;
             ++tally.steps;
@@ -274,6 +275,7 @@ protocol::StepReport Trainer::stepReport(const StepRecord& r) const
     report.commMs = r.commMs;
     report.optimizerMs = r.optimizerMs;
     report.stepMs = r.stepMs;
+    report.wallSeconds = r.wallSeconds;
     return report;
 }
 

@@ -52,6 +52,7 @@ private:
         double gradScale = 1.0; // gradient / mean per-sample gradient (summed losses)
         UpdateStatistics::StepFigures updates;
         double dataMs = 0.0, computeMs = 0.0, commMs = 0.0, optimizerMs = 0.0, stepMs = 0.0;
+        double wallSeconds = 0.0;  // since the run's first step began
     };
 
     struct EpochTally {

@@ -64,6 +64,8 @@ private slots:
         const auto run = makeRun(QStringLiteral("a"), QStringLiteral("A"), 50);
         panel.setRuns({{run, Qt::blue}});
         panel.redrawNow();
+        QCoreApplication::processEvents();  // the first redraw may resize the plot: one more for that
+        panel.redrawNow();
         QVERIFY(!panel.needsRedraw());
         const qint64 before = panel.redrawStats().redraws;
         QSignalSpy asked(&panel, &ChartPanel::redrawWanted);
@@ -212,14 +214,14 @@ private slots:
         panel.show();
         const auto run = makeRun(QStringLiteral("a"), QStringLiteral("A"), 40);
         panel.setRuns({{run, Qt::blue}});
-        panel.setSmoothing(0.6);
+        panel.setSmoothingSpan(5.0);
         panel.redrawNow();
         const QList<QPointF> raw = panel.drawnPoints(QStringLiteral("a"), QStringLiteral("loss"));
         const QList<QPointF> smooth = panel.drawnPoints(QStringLiteral("a"), QStringLiteral("loss"), true);
         QCOMPARE(raw, run->series(QStringLiteral("loss")));
         QCOMPARE(smooth.size(), raw.size());
         SmoothedSeries reference;
-        reference.setWeight(0.6);
+        reference.setSpan(5.0);
         QCOMPARE(smooth, reference.update(raw));
         QVERIFY(smooth.at(10).y() != raw.at(10).y());
         // Evaluations are sparse: never smoothed.

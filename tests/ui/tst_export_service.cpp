@@ -23,10 +23,12 @@ QSharedPointer<RunData> sampleRun(const QString& label)
     record.label = label;
     auto run = QSharedPointer<RunData>::create(record);
     QList<QJsonObject> events{QJsonDocument::fromJson(R"({"type":"config","workload":"toy","world_size":2,"batch_size":8,
-        "lr":0.001,"lr_rule":"none","num_examples":64,"epochs":1,"effective_batch_size":16,"total_steps":4,"events":"/x"})").object()};
+        "lr":0.001,"lr_rule":"none","num_examples":64,"epochs":1,"effective_batch_size":16,"total_steps":4,
+        "steps_per_epoch":4,"optimizer":"sgd","lr_effective":0.001,"events":"/x"})").object()};
     for (int step = 1; step <= 4; ++step) {
         events.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("step")}, {QStringLiteral("step"), step},
                                   {QStringLiteral("epoch"), 0}, {QStringLiteral("loss"), 1.0 / step},
+                                  {QStringLiteral("samples"), 16}, {QStringLiteral("wall_s"), 0.5 * step},
                                   {QStringLiteral("lr"), 0.001}, {QStringLiteral("w_mean"), 1.0 - 0.001 * step}});
     }
     events.append(QJsonDocument::fromJson(R"({"type":"eval","step":2,"epoch":0,"val_loss":0.75,"val_accuracy":0.5})").object());
@@ -76,7 +78,7 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("loss.png"));
         QString error;
-        QVERIFY2(ExportService::exportChartPng(panel, path, size, &error), qPrintable(error));
+        QVERIFY2(ExportService::exportChartPng(panel, path, ImageFormat{size}, &error), qPrintable(error));
         const QImage image(path);
         QCOMPARE(image.size(), size);
         // The run's colour is in the picture: the line was drawn at export size.
@@ -99,7 +101,7 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("loss.svg"));
         QString error;
-        QVERIFY2(ExportService::exportChartSvg(panel, path, QSize(900, 600), &error), qPrintable(error));
+        QVERIFY2(ExportService::exportChartSvg(panel, path, ImageFormat{QSize(900, 600)}, &error), qPrintable(error));
         QSvgRenderer renderer(path);
         QVERIFY(renderer.isValid());
         QCOMPARE(renderer.viewBox(), QRect(0, 0, 900, 600));
@@ -125,7 +127,7 @@ private slots:
         ChartPanel panel(lossChart());
         QTemporaryDir dir;
         QString error;
-        QVERIFY(!ExportService::exportChartPng(panel, dir.filePath(QStringLiteral("x.png")), QSize(5, 5), &error));
+        QVERIFY(!ExportService::exportChartPng(panel, dir.filePath(QStringLiteral("x.png")), ImageFormat{QSize(5, 5)}, &error));
         QVERIFY(error.contains(QStringLiteral("between 16 and")));
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("x.png"))));
     }
@@ -136,11 +138,13 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("a.csv"));
         QString error;
-        QVERIFY2(ExportService::exportRunCsv(*run, path, &error), qPrintable(error));
+        QVERIFY2(ExportService::exportRunCsv(*run, QStringLiteral("A · epochs 1"), path, &error), qPrintable(error));
         const QList<QStringList> rows = readCsv(path);
         QCOMPARE(rows.size(), 1 + 4);
         const QStringList header = rows.first();
-        QCOMPARE(header.mid(0, 2), (QStringList{QStringLiteral("step"), QStringLiteral("epoch")}));
+        // The four x axes first: a spreadsheet can plot against any of them.
+        QCOMPARE(header.mid(0, 4), (QStringList{QStringLiteral("step"), QStringLiteral("epoch"), QStringLiteral("samples_seen"),
+                                                QStringLiteral("wall_s")}));
         for (const char* column : {"loss", "lr", "w_mean", "val_loss", "val_accuracy"})
             QVERIFY2(header.contains(QLatin1String(column)), column);
         QCOMPARE(header.size(), QSet<QString>(header.begin(), header.end()).size());
@@ -150,9 +154,21 @@ private slots:
             const QStringList& row = rows.at(step);
             QCOMPARE(row.size(), header.size());
             QCOMPARE(row.first().toInt(), step);
+            QCOMPARE(row.at(1).toDouble(), step / 4.0);    // step / steps_per_epoch
+            QCOMPARE(row.at(2).toDouble(), 16.0 * step);   // running sum of samples
+            QCOMPARE(row.at(3).toDouble(), 0.5 * step);    // the engine's wall_s
             QCOMPARE(row.at(loss).toDouble(), 1.0 / step);  // shortest round-trip text, exact
             QCOMPARE(row.at(valLoss), step == 2 ? QStringLiteral("0.75") : QString());
         }
+        // What the run was, beside it.
+        QFile settings(dir.filePath(QStringLiteral("a.settings.json")));
+        QVERIFY(settings.open(QIODevice::ReadOnly));
+        const QJsonObject json = QJsonDocument::fromJson(settings.readAll()).object();
+        QCOMPARE(json.value(QStringLiteral("world_size")).toInt(), 2);
+        QCOMPARE(json.value(QStringLiteral("effective_batch_size")).toInt(), 16);
+        QCOMPARE(json.value(QStringLiteral("lr_effective")).toDouble(), 0.001);
+        QCOMPARE(json.value(QStringLiteral("optimizer")).toString(), QStringLiteral("sgd"));
+        QCOMPARE(json.value(QStringLiteral("run_label")).toString(), QStringLiteral("A · epochs 1"));
     }
 
     void presetOfARunIsRunByTheRealEngine()
@@ -184,14 +200,16 @@ private slots:
         QTemporaryDir dir;
         const QString folder = dir.filePath(QStringLiteral("out/nested"));
         QString error;
-        const QStringList written = ExportService::exportAll({&loss, &lr}, {first, second}, folder, QSize(800, 500), &error);
+        const QList<DisplayedRun> runs{{first, Qt::blue, first->label()}, {second, Qt::red, second->label()}};
+        const QStringList written = ExportService::exportAll({&loss, &lr}, runs, folder, ImageFormat{QSize(800, 500)}, &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QStringList names;
         for (const QString& path : written)
             names.append(QFileInfo(path).fileName());
         QCOMPARE(names, (QStringList{QStringLiteral("loss.png"), QStringLiteral("loss.svg"), QStringLiteral("lr.png"),
                                      QStringLiteral("lr.svg"), QStringLiteral("01-1-gpu-x-128.csv"),
-                                     QStringLiteral("02-8-gpus-x-16-sqrt.csv")}));
+                                     QStringLiteral("01-1-gpu-x-128.settings.json"), QStringLiteral("02-8-gpus-x-16-sqrt.csv"),
+                                     QStringLiteral("02-8-gpus-x-16-sqrt.settings.json")}));
         QCOMPARE(QImage(QDir(folder).filePath(QStringLiteral("lr.png"))).size(), QSize(800, 500));
     }
 };

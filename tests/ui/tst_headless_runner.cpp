@@ -75,7 +75,7 @@ private slots:
         QCOMPARE(csvRows(QDir(out).filePath(QStringLiteral("02-8-gpus-x-16-lr-1e-3.csv"))), 2);
         QVERIFY(outcome.out.contains(QStringLiteral("[1/2] 1 GPU x 128, lr 1e-3: finished, 2 steps")));
         QVERIFY(outcome.out.contains(QStringLiteral("[2/2] 8 GPUs x 16, lr 1e-3: finished, 2 steps")));
-        QVERIFY(outcome.out.contains(QStringLiteral("Wrote 18 files")));
+        QVERIFY(outcome.out.contains(QStringLiteral("Wrote 20 files")));  // 8 charts twice, 2 CSVs with their settings
         // The summary table: a header, a rule, one line per run with its final weight.
         const QStringList lines = outcome.out.trimmed().split(QLatin1Char('\n'));
         QVERIFY(lines.at(lines.size() - 4).startsWith(QStringLiteral("run ")));

@@ -5,10 +5,10 @@
 
 #include "charts/chart_grid.hpp"
 #include "charts/chart_panel.hpp"
-#include "client/run_data.hpp"
 #include "client/lab_session.hpp"
-#include "core/protocol_names.hpp"
+#include "client/run_data.hpp"
 #include "client/run_store.hpp"
+#include "core/protocol_names.hpp"
 #include "runs/run_list_panel.hpp"
 #include "setup/parameter_panel.hpp"
 #include "support/process_table.hpp"
@@ -159,7 +159,7 @@ private slots:
 
         QTemporaryDir dir;
         QString error;
-        QVERIFY2(window.exportEverything(dir.path(), QSize(640, 400), &error), qPrintable(error));
+        QVERIFY2(window.exportEverything(dir.path(), QSize(640, 400), 1.0, &error), qPrintable(error));
         QVERIFY(QFile::exists(dir.filePath(QStringLiteral("weight.svg"))));
         QVERIFY(QFile::exists(dir.filePath(QStringLiteral("02-8-gpus-x-16-lr-1e-3.csv"))));
     }

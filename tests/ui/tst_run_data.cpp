@@ -3,8 +3,11 @@
 
 #include "client/run_comparison.hpp"
 #include "client/run_data.hpp"
+#include "client/run_names.hpp"
 #include "client/run_progress.hpp"
 #include "ui_test_main.hpp"
+
+#include <limits>
 
 using namespace ddplab::ui;
 
@@ -149,6 +152,90 @@ private slots:
         QCOMPARE(progress.percent, 50);
         QCOMPARE(progress.text, QStringLiteral("step 5 / 10 · epoch 2 / 2 · 0:05 left"));
         QCOMPARE(formatDuration(3725), QStringLiteral("1:02:05"));
+    }
+
+    void xAxesOfARecordedRun()
+    {
+        // A run of 3 steps per epoch: samples seen is the running sum of `samples` (all
+        // ranks), the epoch is step / steps_per_epoch, wall time the engine's wall_s; an eval
+        // lies where its step does.
+        RunData run;
+        run.appendEvents({
+            parseEvent(R"({"type":"config","steps_per_epoch":3,"total_steps":6,"effective_batch_size":32})"),
+            parseEvent(R"({"type":"step","step":1,"epoch":0,"loss":3.0,"samples":32,"wall_s":0.5})"),
+            parseEvent(R"({"type":"step","step":2,"epoch":0,"loss":2.0,"samples":32,"wall_s":1.25})"),
+            parseEvent(R"({"type":"step","step":3,"epoch":0,"loss":1.5,"samples":16,"wall_s":2.0})"),
+            parseEvent(R"({"type":"eval","step":3,"epoch":0,"val_loss":1.75})"),
+            parseEvent(R"({"type":"step","step":4,"epoch":1,"loss":1.0,"samples":32,"wall_s":4.0})"),
+        });
+        QCOMPARE(run.series(QStringLiteral("loss"), XAxis::Step), (QList<QPointF>{{1, 3.0}, {2, 2.0}, {3, 1.5}, {4, 1.0}}));
+        QCOMPARE(run.series(QStringLiteral("loss"), XAxis::SamplesSeen),
+                 (QList<QPointF>{{32, 3.0}, {64, 2.0}, {80, 1.5}, {112, 1.0}}));
+        QCOMPARE(run.series(QStringLiteral("loss"), XAxis::Epoch),
+                 (QList<QPointF>{{1.0 / 3, 3.0}, {2.0 / 3, 2.0}, {1.0, 1.5}, {4.0 / 3, 1.0}}));
+        QCOMPARE(run.series(QStringLiteral("loss"), XAxis::WallTime), (QList<QPointF>{{0.5, 3.0}, {1.25, 2.0}, {2.0, 1.5}, {4.0, 1.0}}));
+        QCOMPARE(run.series(QStringLiteral("val_loss"), XAxis::SamplesSeen), (QList<QPointF>{{80, 1.75}}));
+        QVERIFY(!run.hasMetric(QStringLiteral("wall_s")));  // an axis, not a figure
+        // Converted once and kept up to date as points arrive.
+        run.appendEvents({parseEvent(R"({"type":"step","step":5,"epoch":1,"loss":0.5,"samples":32,"wall_s":5.0})")});
+        QCOMPARE(run.series(QStringLiteral("loss"), XAxis::SamplesSeen).last(), QPointF(144, 0.5));
+        QCOMPARE(run.plannedExtent(XAxis::Step), 6.0);
+        QCOMPARE(run.plannedExtent(XAxis::Epoch), 2.0);
+        QCOMPARE(run.plannedExtent(XAxis::SamplesSeen), 6.0 * 32);
+    }
+
+    void wallTimeOfOlderStreamsComesFromTheSteps()
+    {
+        RunData run;
+        run.appendEvents({parseEvent(R"({"type":"step","step":1,"loss":1,"step_ms":250})"),
+                          parseEvent(R"({"type":"step","step":2,"loss":1,"step_ms":750})")});
+        QCOMPARE(run.series(QStringLiteral("loss"), XAxis::WallTime), (QList<QPointF>{{0.25, 1.0}, {1.0, 1.0}}));
+    }
+
+    void valuesThatCannotBeRightAreSkippedAndCounted()
+    {
+        RunData run;
+        run.appendEvents({
+            parseEvent(R"({"type":"step","step":1,"loss":1.0})"),
+            parseEvent(R"({"type":"step","step":-3,"loss":0.5})"),
+            parseEvent(R"({"type":"step","step":2.5,"loss":0.5})"),
+            QJsonObject{{QStringLiteral("type"), QStringLiteral("step")}, {QStringLiteral("step"), 2},
+                        {QStringLiteral("loss"), std::numeric_limits<double>::infinity()}},
+            parseEvent(R"({"type":"step","step":1,"loss":0.25})"),
+            parseEvent(R"({"type":"eval","step":-1,"val_loss":0.5})"),
+            parseEvent(R"({"type":"step","step":3,"loss":null})"),
+        });
+        QCOMPARE(run.steps(), (QList<qint64>{1, 2, 3}));
+        QCOMPARE(run.series(QStringLiteral("loss")), (QList<QPointF>{{1, 1.0}}));
+        // A null is a diverged loss, not a wrong value; the rest are counted, the first named.
+        QCOMPARE(run.skippedValueCount(), 5);
+        QVERIFY2(run.firstSkippedValue().contains(QStringLiteral("step -3")), qPrintable(run.firstSkippedValue()));
+        QVERIFY(!run.hasMetric(QStringLiteral("val_loss")));
+    }
+
+    void runsShownTogetherGetNamesThatTellThemApart()
+    {
+        const auto runWith = [](const char* name, const char* config) {
+            RunRecord record;
+            record.name = QString::fromUtf8(name);
+            auto run = QSharedPointer<RunData>::create(record);
+            run->setRequestedConfig(QJsonDocument::fromJson(QByteArray(config)).object());
+            return run;
+        };
+        // Same name, different length: the name says which is which (it did not, in legends,
+        // read-outs or CSV file names).
+        const auto short_ = runWith("fashion_mnist · 2×64 · lr 0.001 sqrt adam", R"({"epochs":1,"max_steps":0,"lr":0.001})");
+        const auto long_ = runWith("fashion_mnist · 2×64 · lr 0.001 sqrt adam", R"({"epochs":3,"max_steps":200,"lr":0.001})");
+        const auto other = runWith("toy · 1×128", R"({"epochs":1})");
+        const auto twin = runWith("toy · 1×128", R"({"epochs":1})");
+        const QStringList labels = distinguishingLabels({short_.data(), long_.data(), other.data(), twin.data()});
+        QCOMPARE(labels.at(0), QStringLiteral("fashion_mnist · 2×64 · lr 0.001 sqrt adam · epochs 1, max steps 0"));
+        QCOMPARE(labels.at(1), QStringLiteral("fashion_mnist · 2×64 · lr 0.001 sqrt adam · epochs 3, max steps 200"));
+        QCOMPARE(labels.at(2), QStringLiteral("toy · 1×128 · #1"));
+        QCOMPARE(labels.at(3), QStringLiteral("toy · 1×128 · #2"));
+        QCOMPARE(QSet<QString>(labels.begin(), labels.end()).size(), 4);
+        // A run alone keeps its own name.
+        QCOMPARE(distinguishingLabels({other.data()}), QStringList{QStringLiteral("toy · 1×128")});
     }
 };
 

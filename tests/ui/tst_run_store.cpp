@@ -27,6 +27,18 @@ QJsonObject readJson(const QString& path)
     return QJsonDocument::fromJson(file.readAll()).object();
 }
 
+void writeFile(const QString& path, const QByteArray& content)
+{
+    QFile file(path);
+    if (file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        file.write(content);
+}
+
+void writeEvents(const RunRecord& run, const QByteArray& events)
+{
+    writeFile(RunStore::eventsPath(run), events);
+}
+
 }  // namespace
 
 class TestRunStore : public QObject {
@@ -79,6 +91,7 @@ private slots:
         old.status = RunStatus::Finished;
         old.exitCode = 0;
         QVERIFY(store.saveMeta(old, nullptr));
+        writeEvents(old, R"({"type":"hello","protocol":2})" "\n");
         RunRecord died = *store.createRun(draft(QStringLiteral("died"), now), {}, nullptr);
         died.enginePid = 999'999'999;  // no such process
         QVERIFY(store.saveMeta(died, nullptr));
@@ -89,6 +102,65 @@ private slots:
         QCOMPARE(runs.at(1).name, QStringLiteral("old"));
         QCOMPARE(runs.at(1).status, RunStatus::Finished);
         QCOMPARE(runs.at(1).exitCode, 0);
+    }
+
+    void damagedRunsAreListedWithTheReason_data()
+    {
+        QTest::addColumn<QByteArray>("meta");
+        QTest::addColumn<QByteArray>("events");
+        QTest::addColumn<QString>("reason");
+        const QByteArray finished = R"({"name":"n","status":"finished","started":"2026-11-23T10:00:00.000"})";
+        const QByteArray hello = R"({"type":"hello","protocol":2})" "\n";
+        QTest::newRow("truncated meta") << finished.left(20) << hello << QStringLiteral("its meta.json is not valid JSON");
+        QTest::newRow("garbage meta") << QByteArray("\x01\x02garbage") << hello << QStringLiteral("its meta.json is not valid JSON");
+        QTest::newRow("empty meta") << QByteArray() << hello << QStringLiteral("its meta.json is not valid JSON");
+        QTest::newRow("meta of the wrong type") << QByteArray("[1, 2, 3]") << hello << QStringLiteral("its meta.json holds no object");
+        QTest::newRow("deeply nested meta") << QByteArray(5000, '[') << hello << QStringLiteral("its meta.json is not valid JSON");
+        QTest::newRow("no meta") << QByteArray("MISSING") << hello << QStringLiteral("it has no meta.json");
+        QTest::newRow("empty events") << finished << QByteArray() << QStringLiteral("its events.jsonl is empty");
+        QTest::newRow("garbage events") << finished << QByteArray("not an event\n") << QStringLiteral("does not start with an engine's hello");
+    }
+
+    void damagedRunsAreListedWithTheReason()
+    {
+        // They used to vanish from the list, or show as finished with empty charts.
+        QFETCH(QByteArray, meta);
+        QFETCH(QByteArray, events);
+        QFETCH(QString, reason);
+        QTemporaryDir root;
+        const RunStore store(root.path());
+        RunRecord run = *store.createRun(draft(QStringLiteral("n")), {}, nullptr);
+        QFile::remove(RunStore::metaPath(run));
+        if (meta != "MISSING")
+            writeFile(RunStore::metaPath(run), meta);
+        writeEvents(run, events);
+        const QList<RunRecord> runs = store.listRuns();
+        QCOMPARE(runs.size(), 1);
+        QCOMPARE(runs.first().status, RunStatus::Damaged);
+        QVERIFY2(runs.first().error.contains(reason), qPrintable(runs.first().error));
+        QCOMPARE(runs.first().id, run.id);
+        // Still deletable, and it opens as far as it reads.
+        QVERIFY(!store.loadRun(runs.first()).isNull());
+        QString error;
+        QVERIFY2(store.removeRun(runs.first(), &error), qPrintable(error));
+        QVERIFY(store.listRuns().isEmpty());
+    }
+
+    void loadingSaysWhatCouldNotBeRead()
+    {
+        QTemporaryDir root;
+        const RunStore store(root.path());
+        RunRecord run = *store.createRun(draft(QStringLiteral("cut")), {}, nullptr);
+        run.status = RunStatus::Finished;
+        QVERIFY(store.saveMeta(run, nullptr));
+        writeFile(RunStore::configPath(run), "{not json");
+        writeEvents(run, R"({"type":"hello","protocol":2})" "\nnot an event\n" R"({"type":"step","step":1,"loss":0.5})" "\n");
+        const QSharedPointer<RunData> data = store.loadRun(run);
+        QCOMPARE(data->stepCount(), 1);
+        const QString problems = data->loadProblems().join(QLatin1Char('\n'));
+        QVERIFY2(problems.contains(QStringLiteral("config.json cannot be read")), qPrintable(problems));
+        QVERIFY2(problems.contains(QStringLiteral("malformed")), qPrintable(problems));
+        QVERIFY2(problems.contains(QStringLiteral("without a summary")), qPrintable(problems));
     }
 
     void defaultNameTellsRunsApart()

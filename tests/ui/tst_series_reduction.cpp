@@ -123,46 +123,76 @@ private slots:
         QCOMPARE(summary.points(), points);
     }
 
-    void smoothingIsDebiased()
+    void smoothingOfAConstantIsTheConstant()
     {
+        // No pull towards zero at the start, however long the span.
         SmoothedSeries smoothing;
-        smoothing.setWeight(0.9);
-        const QList<QPointF> constant{{1, 4.0}, {2, 4.0}, {3, 4.0}};
-        const QList<QPointF> smoothed = smoothing.update(constant);
-        // Without the 1 - w^n correction the first value would be 0.4.
+        smoothing.setSpan(100.0);
+        const QList<QPointF> smoothed = smoothing.update({{1, 4.0}, {2, 4.0}, {30, 4.0}});
         for (const QPointF& point : smoothed)
             QVERIFY(qFuzzyCompare(point.y(), 4.0));
     }
 
-    void smoothingMatchesTheFormula()
+    void smoothingOfALineLagsByTheSpan()
     {
+        // ds/dx = (y - s) / span on y = 2x solves to s = 2x - 2 span (1 - exp(-x / span)): a line
+        // is followed with a lag of one span, exactly, whatever the spacing of its points.
         SmoothedSeries smoothing;
-        smoothing.setWeight(0.5);
-        const QList<QPointF> smoothed = smoothing.update({{1, 1.0}, {2, 2.0}, {3, 3.0}});
-        // EMA 0.5, 1.25, 2.125 divided by 1 - 0.5^n = 0.5, 0.75, 0.875.
-        QVERIFY(qFuzzyCompare(smoothed[0].y(), 1.0));
-        QVERIFY(qFuzzyCompare(smoothed[1].y(), 1.25 / 0.75));
-        QVERIFY(qFuzzyCompare(smoothed[2].y(), 2.125 / 0.875));
-        QCOMPARE(smoothed[2].x(), 3.0);
+        const double span = 10.0;
+        smoothing.setSpan(span);
+        QList<QPointF> line;
+        for (int x = 0; x <= 100; x += 7)
+            line.append(QPointF(x, 2.0 * x));
+        const QList<QPointF> smoothed = smoothing.update(line);
+        for (const QPointF& point : smoothed) {
+            const double expected = 2 * point.x() - 2 * span * (1 - std::exp(-point.x() / span));
+            QVERIFY2(std::fabs(point.y() - expected) < 1e-9, qPrintable(QStringLiteral("x %1: %2 against %3")
+                                                                              .arg(point.x()).arg(point.y()).arg(expected)));
+        }
+    }
+
+    void smoothingDoesNotDependOnHowDenselyARunLogs()
+    {
+        // The same underlying curve logged every 32 samples and every sample (as a run of batch
+        // 32 and one of batch 1 log per sample seen): the same smoothed curve where both have
+        // points. Per-point averaging smoothed the dense one over 32 times as many samples.
+        const auto curve = [](double x) { return 2.0 * std::exp(-x / 300.0) + 0.2 * std::sin(x / 40.0); };
+        QList<QPointF> sparse, dense;
+        for (int x = 0; x <= 2048; ++x) {
+            dense.append(QPointF(x, curve(x)));
+            if (x % 32 == 0)
+                sparse.append(QPointF(x, curve(x)));
+        }
+        SmoothedSeries sparseSmoothing, denseSmoothing;
+        sparseSmoothing.setSpan(60.0);
+        denseSmoothing.setSpan(60.0);
+        const QList<QPointF> fromSparse = sparseSmoothing.update(sparse);
+        const QList<QPointF> fromDense = denseSmoothing.update(dense);
+        double worst = 0;
+        for (const QPointF& point : fromSparse) {
+            const double other = fromDense.at(qsizetype(point.x())).y();
+            worst = std::max(worst, std::fabs(point.y() - other));
+        }
+        QVERIFY2(worst < 0.01, qPrintable(QStringLiteral("the two smoothed curves differ by up to %1").arg(worst)));
     }
 
     void incrementalSmoothingEqualsSmoothingAtOnce()
     {
         const QList<QPointF> points = wave(1000);
         SmoothedSeries atOnce;
-        atOnce.setWeight(0.8);
+        atOnce.setSpan(25.0);
         const QList<QPointF> expected = atOnce.update(points);
         SmoothedSeries growing;
-        growing.setWeight(0.8);
+        growing.setSpan(25.0);
         for (qsizetype end = 1; end <= points.size(); end += 37)
             growing.update(points.mid(0, end));
         QCOMPARE(growing.update(points), expected);
     }
 
-    void zeroWeightLeavesTheSeries()
+    void zeroSpanLeavesTheSeries()
     {
         SmoothedSeries smoothing;
-        smoothing.setWeight(0.0);
+        smoothing.setSpan(0.0);
         const QList<QPointF> points = wave(50);
         QCOMPARE(smoothing.update(points), points);
     }

@@ -1,5 +1,7 @@
 #include "chart_canvas.hpp"
 
+#include "charts/chart_gestures.hpp"
+
 #include <QAbstractSeries>
 #include <QElapsedTimer>
 #include <QFontMetricsF>
@@ -15,6 +17,18 @@ constexpr double kWheelZoomFactor = 0.8;  // per notch: the visible span shrinks
 constexpr double kKeyPanFraction = 0.1;   // arrow keys move the view by a tenth of the plot
 }  // namespace
 
+QList<std::pair<QString, QString>> chartGestures()
+{
+    const auto tr = [](const char* text) { return QObject::tr(text); };
+    return {{tr("Drag"), tr("Zoom a chart to a box")},
+            {tr("Ctrl+wheel, +/−"), tr("Zoom in and out at the pointer")},
+            {tr("Shift+drag, middle drag, arrows"), tr("Pan")},
+            {tr("Double-click a chart, Home"), tr("Fit the chart to its data again")},
+            {tr("Double-click a chart's title"), tr("Enlarge it to the whole page, and back")},
+            {tr("Hover"), tr("Read every run's value at that point")},
+            {tr("Right-click"), tr("Log axis, reset, enlarge, export")}};
+}
+
 ChartCanvas::ChartCanvas(QChart* chart, QWidget* parent)
     : QChartView(chart, parent)
 {
@@ -22,7 +36,7 @@ ChartCanvas::ChartCanvas(QChart* chart, QWidget* parent)
     setRubberBand(QChartView::RectangleRubberBand);
     setMouseTracking(true);
     setFocusPolicy(Qt::ClickFocus);
-    setToolTip(tr("Drag: zoom to a box · Ctrl+wheel: zoom · middle drag or Shift+drag: pan · double-click: reset"));
+    // No tooltip here: it would cover the read-out (the chart's title says how to zoom).
 }
 
 void ChartCanvas::setReadout(double x, const QString& heading, const QList<ReadoutLine>& lines)
@@ -188,17 +202,19 @@ void ChartCanvas::drawForeground(QPainter* painter, const QRectF& rect)
     painter->drawLine(QPointF(lineX, plot.top()), QPointF(lineX, plot.bottom()));
 
     // The box: a heading and one coloured line per series, inside the view. Names are shortened
-    // to fit; values never are.
+    // to fit, all to the same width (one name never reads two ways); values never are.
     const QFontMetricsF metrics(font());
     const double lineHeight = metrics.height();
     const double swatch = lineHeight * 0.6;
     const double maxWidth = std::max(180.0, rect.width() * 0.7);
+    double widestValue = 0;
+    for (const ReadoutLine& line : m_readoutLines)
+        widestValue = std::max(widestValue, metrics.horizontalAdvance(QStringLiteral(": ") + line.value));
+    const double room = std::max(40.0, maxWidth - swatch - 6 - widestValue);
     QStringList texts;
     double width = metrics.horizontalAdvance(m_readoutHeading);
     for (const ReadoutLine& line : m_readoutLines) {
-        const QString value = QStringLiteral(": ") + line.value;
-        const double room = maxWidth - swatch - 6 - metrics.horizontalAdvance(value);
-        texts.append(metrics.elidedText(line.name, Qt::ElideRight, std::max(40.0, room)) + value);
+        texts.append(metrics.elidedText(line.name, Qt::ElideRight, room) + QStringLiteral(": ") + line.value);
         width = std::max(width, swatch + 6 + metrics.horizontalAdvance(texts.last()));
     }
     const QSizeF boxSize(width + 16, lineHeight * (texts.size() + 1) + 10);

@@ -1,7 +1,7 @@
 #pragma once
 // The chart view of a ChartPanel: rubber-band zoom, Ctrl+wheel zoom at the cursor, pan with the
 // middle button (or Shift+drag, or the arrow keys), double-click to reset, and a hover read-out
-// drawn over the plot. Only chart_panel.cpp includes this header.
+// drawn over the plot.
 
 #include <QChartView>
 #include <QColor>
@@ -14,6 +14,7 @@ struct ReadoutLine {
     QString name;
     QString value;
     QColor color;
+    double x = 0.0;  // where the value shown lies (the nearest point to the pointer)
 };
 
 class ChartCanvas : public QChartView {

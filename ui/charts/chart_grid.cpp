@@ -4,14 +4,22 @@
 #include "charts/run_model.hpp"
 #include "client/run_data.hpp"
 
+#include <QApplication>
 #include <QGridLayout>
 #include <QLabel>
 #include <QResizeEvent>
 
+#include <cmath>
+
 namespace ddplab::ui {
 namespace {
-constexpr int kMinChartHeight = 250;
+constexpr int kMinChartHeight = 220;
+constexpr int kThumbnailHeight = 150;     // presentation: the charts beside the enlarged one
 constexpr int kThreeColumnWidth = 1150;  // below this, three charts side by side get cramped
+constexpr int kOneColumnWidth = 560;     // below this, even two are
+// The smoothing window at weight w is w / (1 - w) / kSpanDivisor of the x extent: 0.6 (the
+// default) smooths over 0.75 % of it, about what TensorBoard's 0.6 does on a few hundred steps.
+constexpr double kSpanDivisor = 200.0;
 }  // namespace
 
 ChartGrid::ChartGrid(RunModel& model, QWidget* parent)
@@ -27,15 +35,18 @@ ChartGrid::ChartGrid(RunModel& model, QWidget* parent)
                                   "pick a lesson, or tick past runs in the Runs list to compare them."),
                                this);
     m_placeholder->setAlignment(Qt::AlignCenter);
+    m_placeholder->setWordWrap(true);
     m_placeholder->setForegroundRole(QPalette::PlaceholderText);
     connect(&m_model, &RunModel::runsChanged, this, [this] {
         syncPanels();
         for (ChartPanel* panel : m_panels)
             panel->setRuns(m_model.runs());
+        applySmoothing();
     });
     connect(&m_model, &RunModel::dataAppended, this, [this] {
         if (m_focus.isEmpty())
             syncPanels();  // a new metric may bring a new chart
+        applySmoothing();  // a run's length may have become known
         adaptRedrawInterval();
         for (ChartPanel* panel : m_panels)
             panel->scheduleRedraw();
@@ -96,12 +107,17 @@ void ChartGrid::syncPanels()
         }
         auto* created = new ChartPanel(chart, this);
         connect(created, &ChartPanel::redrawWanted, this, &ChartGrid::requestRedraw);
-        created->setSmoothing(m_smoothing);
+        created->setXAxis(m_xAxis);
         created->setUseOpenGL(m_useOpenGL);
+        created->setLineScale(m_lineScale);
         if (m_logChoices.contains(chart.id))
             created->setLogScale(m_logChoices.value(chart.id));
         created->setRuns(m_model.runs());
+        if (m_span >= 0)
+            created->setSmoothingSpan(m_span);
         connect(created, &ChartPanel::exportRequested, this, &ChartGrid::exportRequested);
+        connect(created, &ChartPanel::enlargeRequested, this,
+                [this](ChartPanel* panel) { setEnlarged(m_enlarged == panel ? nullptr : panel); });
         connect(created, &ChartPanel::logScaleToggled, this, [this, id = chart.id](bool logScale) { m_logChoices.insert(id, logScale); });
         panels.append(created);
     }
@@ -113,7 +129,7 @@ void ChartGrid::syncPanels()
 
 int ChartGrid::columnsForWidth(int width) const
 {
-    if (m_panels.size() <= 1)
+    if (m_panels.size() <= 1 || width < kOneColumnWidth)
         return 1;
     if (m_panels.size() == 2 || m_panels.size() == 4 || width < kThreeColumnWidth)
         return 2;
@@ -123,8 +139,6 @@ int ChartGrid::columnsForWidth(int width) const
 void ChartGrid::relayout()
 {
     const int columns = columnsForWidth(width());
-    if (columns == m_columns && m_layout->count() == std::max<qsizetype>(1, m_panels.size()))
-        return;
     m_columns = columns;
     while (m_layout->count() > 0)
         m_layout->takeAt(0);
@@ -137,11 +151,46 @@ void ChartGrid::relayout()
         m_layout->addWidget(m_placeholder, 0, 0);
         return;
     }
+    if (m_enlarged && m_panels.contains(m_enlarged.data())) {
+        // One chart over the page; in presentation mode the others stay as thumbnails below.
+        const qsizetype others = m_panels.size() - 1;
+        const int span = m_presentation ? int(std::max<qsizetype>(1, others)) : 1;
+        m_layout->addWidget(m_enlarged, 0, 0, 1, span);
+        m_layout->setRowStretch(0, 1);
+        m_enlarged->setMinimumHeight(kMinChartHeight);
+        m_enlarged->setMaximumHeight(QWIDGETSIZE_MAX);
+        m_enlarged->setFont(QFont());  // the window's (large, in presentation mode)
+        m_enlarged->setLineScale(m_lineScale);
+        m_enlarged->show();
+        int column = 0;
+        for (ChartPanel* panel : m_panels) {
+            panel->setEnlarged(panel == m_enlarged);
+            if (panel == m_enlarged)
+                continue;
+            panel->setVisible(m_presentation);
+            if (m_presentation) {
+                // Thumbnails: the normal font and lines, small.
+                panel->setFont(QApplication::font());
+                panel->setLineScale(1.0);
+                panel->setMinimumHeight(kThumbnailHeight);
+                panel->setMaximumHeight(kThumbnailHeight);
+                m_layout->addWidget(panel, 1, column, 1, 1);
+                m_layout->setColumnStretch(column++, 1);
+            }
+        }
+        return;
+    }
     for (qsizetype i = 0; i < m_panels.size(); ++i) {
+        ChartPanel* panel = m_panels.at(i);
         const int row = int(i) / columns;
-        m_layout->addWidget(m_panels.at(i), row, int(i) % columns);
+        m_layout->addWidget(panel, row, int(i) % columns);
         m_layout->setRowStretch(row, 1);
-        m_panels.at(i)->setMinimumHeight(kMinChartHeight);
+        panel->setMinimumHeight(kMinChartHeight);
+        panel->setMaximumHeight(QWIDGETSIZE_MAX);
+        panel->setFont(QFont());
+        panel->setLineScale(m_lineScale);
+        panel->setEnlarged(false);
+        panel->show();
     }
     for (int column = 0; column < columns; ++column)
         m_layout->setColumnStretch(column, 1);
@@ -154,11 +203,44 @@ void ChartGrid::resizeEvent(QResizeEvent* event)
         relayout();
 }
 
+void ChartGrid::setXAxis(XAxis axis)
+{
+    m_xAxis = axis;
+    for (ChartPanel* panel : m_panels)
+        panel->setXAxis(axis);
+    m_span = -1.0;
+    applySmoothing();
+}
+
 void ChartGrid::setSmoothing(double weight)
 {
     m_smoothing = weight;
+    m_span = -1.0;
+    applySmoothing();
+}
+
+double ChartGrid::smoothingSpan() const
+{
+    // The extent as a power of two: a live run's growing wall time changes it rarely, and every
+    // run on display is smoothed over the same span of the axis.
+    double extent = 0.0;
+    for (const DisplayedRun& run : m_model.runs())
+        extent = std::max(extent, run.data->plannedExtent(m_xAxis));
+    if (!(extent > 0) || m_smoothing <= 0)
+        return 0.0;
+    extent = std::pow(2.0, std::ceil(std::log2(extent)));
+    const double weight = std::min(m_smoothing, 0.99);
+    return extent * weight / (1.0 - weight) / kSpanDivisor;
+}
+
+void ChartGrid::applySmoothing()
+{
+    const double span = smoothingSpan();
+    if (span == m_span)
+        return;
+    m_span = span;
     for (ChartPanel* panel : m_panels)
-        panel->setSmoothing(weight);
+        panel->setSmoothingSpan(span);
 }
 
 void ChartGrid::setUseOpenGL(bool useOpenGL)
@@ -176,6 +258,26 @@ void ChartGrid::setLogScaleChoices(const QHash<QString, bool>& choices)
         if (it != choices.constEnd())
             panel->setLogScale(*it);
     }
+}
+
+void ChartGrid::setPresentation(bool on, double lineScale)
+{
+    m_presentation = on;
+    m_lineScale = on ? lineScale : 1.0;
+    relayout();
+}
+
+ChartPanel* ChartGrid::enlarged() const
+{
+    return m_enlarged.data();
+}
+
+void ChartGrid::setEnlarged(ChartPanel* panel)
+{
+    m_enlarged = panel;
+    relayout();
+    for (ChartPanel* shown : m_panels)
+        shown->scheduleRedraw();
 }
 
 double ChartGrid::frameCostMs() const

@@ -1,31 +1,33 @@
 #pragma once
-// One chart of the lab (the wrapper that keeps Qt Charts out of everything else): a title bar
-// with linear/log, reset and export, and the chart itself with every displayed run overlaid.
-// Data arrival and drawing are separate: scheduleRedraw() only asks (redrawWanted) and the grid
-// decides when (RedrawScheduler); the redraw smooths what is new, reduces each series to the
-// plot's pixel columns and hands it over with one replace() per series.
+// One chart of the lab (with ChartLines and ChartCanvas, the only code that touches Qt
+// Charts): a title bar with linear/log, enlarge, reset and export, and the chart itself with
+// every displayed run overlaid on the chosen x axis. Data arrival and drawing are separate:
+// scheduleRedraw() only asks (redrawWanted) and the grid decides when (RedrawScheduler); the
+// redraw smooths what is new, reduces each line to the plot's pixel columns and hands it over
+// with one replace() per line.
 
 #include "charts/run_model.hpp"
 #include "client/chart_catalog.hpp"
+#include "client/x_axis.hpp"
 
 #include <QWidget>
 
 #include <memory>
-#include <vector>
 
 QT_BEGIN_NAMESPACE
-class QChart;
 class QAbstractAxis;
-class QValueAxis;
+class QChart;
 class QHBoxLayout;
 class QLabel;
-class QToolButton;
 class QPainter;
+class QToolButton;
+class QValueAxis;
 QT_END_NAMESPACE
 
 namespace ddplab::ui {
 
 class ChartCanvas;
+class ChartLines;
 
 struct RedrawStats {
     qint64 redraws = 0;
@@ -51,71 +53,74 @@ public:
     void redrawNow();
     bool needsRedraw() const { return m_needsRedraw; }
 
-    void setSmoothing(double weight);
+    void setXAxis(XAxis axis);
+    XAxis xAxis() const { return m_xAxis; }
+    // The smoothing window, in the x axis's own units (0: none).
+    void setSmoothingSpan(double span);
     void setLogScale(bool logScale);
     bool logScale() const { return m_logScale; }
+    // Lines for the back of a room (1: normal); fonts follow the widget's own font.
+    void setLineScale(double scale);
+    double lineScale() const { return m_lineScale; }
+    void setEnlarged(bool enlarged);  // only the enlarge button's look; the grid lays it out
     void resetView();
     void setUseOpenGL(bool useOpenGL);
 
-    // Draws the chart, with its title, into `size` device pixels of `painter` (PNG and SVG export).
-    void render(QPainter& painter, const QSize& size);
+    // Draws the chart, with its title and legend, into `size` device pixels of `painter`
+    // (PNG and SVG export), at `scale` times the application's normal fonts and lines.
+    void render(QPainter& painter, const QSize& size, double scale = 1.0);
 
     // What is drawn now, for tests: the points of the raw (or smoothed) line of one run's metric.
     QList<QPointF> drawnPoints(const QString& runId, const QString& metric, bool smoothed = false) const;
     // The entries the chart's legend (drawn in exports) is told to show, in order.
-    const QStringList& legendLabels() const { return m_legendLabels; }
+    QStringList legendLabels() const;
+    QString emptyNote() const;      // what the title bar says when the chart shows nothing
+    QString xAxisLabelFormat() const;
+    QString yAxisLabelFormat() const;
+    double yAxisMax() const;
     double effectiveBatchMark(const QString& runId) const;  // NaN when not drawn
     RedrawStats redrawStats() const;
 
 signals:
     void redrawWanted();
     void exportRequested(ddplab::ui::ChartPanel* panel);
+    void enlargeRequested(ddplab::ui::ChartPanel* panel);
     void logScaleToggled(bool logScale);
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    struct SeriesEntry;
-    struct LevelEntry;
-
     QHBoxLayout* buildHeader();
-    void syncEntries();
     void createYAxis();
     void applyTheme();
-    void styleEntry(SeriesEntry& entry);
-    void styleLevel(LevelEntry& level);
-    void restyleAll();
-    void updateLegendVisibility();
+    void applyFonts(const QFont& base, double lineScale);
     void fitAxesToData();
-    void updateRetracing();
-    void updateSeries(int columns);
+    void updateAxesAfterZoom();
     void updateEmptyNote();
     void showReadout(const QPointF& value);
     void showContextMenu(const QPoint& globalPosition);
-    QString legendName(const SeriesEntry& entry) const;
-    bool legendNamesRunsOnly() const;
-    QString lineStyleKey() const;
+    QString xValueText(double x) const;
 
     ChartDefinition m_definition;
     QList<DisplayedRun> m_runs;
     QChart* m_chart = nullptr;
     ChartCanvas* m_canvas = nullptr;
-    QValueAxis* m_xAxis = nullptr;
+    std::unique_ptr<ChartLines> m_lines;
+    QValueAxis* m_xAxisItem = nullptr;
     QAbstractAxis* m_yAxis = nullptr;
     QLabel* m_title = nullptr;
     QLabel* m_emptyNote = nullptr;
     QLabel* m_styleKey = nullptr;
     QToolButton* m_logButton = nullptr;
-    std::vector<std::unique_ptr<SeriesEntry>> m_entries;
-    std::vector<std::unique_ptr<LevelEntry>> m_levels;
-    double m_smoothing = 0.0;
+    QToolButton* m_enlargeButton = nullptr;
+    XAxis m_xAxis = XAxis::Step;
     bool m_logScale = false;
-    bool m_followData = true;     // axes fit the data until the user zooms or pans
-    bool m_useOpenGL = false;
+    double m_lineScale = 1.0;
+    bool m_followData = true;  // axes fit the data until the user zooms or pans
     bool m_needsRedraw = false;
     RedrawStats m_stats;
-    QStringList m_legendLabels;
 };
 
 }  // namespace ddplab::ui

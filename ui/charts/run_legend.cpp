@@ -20,7 +20,7 @@ void RunLegend::refresh()
     QStringList entries;
     for (const DisplayedRun& run : m_model.runs()) {
         entries.append(QStringLiteral("<span style='color:%1; font-size:large'>■</span>&nbsp;%2")
-                           .arg(run.color.name(), run.data->label().toHtmlEscaped()));
+                           .arg(run.color.name(), run.label.toHtmlEscaped()));
     }
     setText(entries.join(QStringLiteral("&nbsp;&nbsp;&nbsp; ")));
     setVisible(!entries.isEmpty());

@@ -1,6 +1,7 @@
 #include "run_model.hpp"
 
 #include "client/run_data.hpp"
+#include "client/run_names.hpp"
 
 #include <algorithm>
 #include <array>
@@ -29,19 +30,28 @@ void RunModel::addRun(const QSharedPointer<RunData>& run)
     for (DisplayedRun& shown : m_runs) {
         if (shown.data->id() == run->id()) {
             shown.data = run;
+            relabel();
             emit runsChanged();
             return;
         }
     }
-    m_runs.append({run, unusedColor()});
+    // In the order the runs were started: a run ticked again goes back to its place, so legends
+    // and lines keep their order.
+    const auto later = std::find_if(m_runs.begin(), m_runs.end(), [&](const DisplayedRun& shown) {
+        return shown.data->record().started > run->record().started;
+    });
+    m_runs.insert(later, {run, unusedColor(), run->label()});
+    relabel();
     emit runsChanged();
 }
 
 void RunModel::removeRun(const QString& runId)
 {
     const auto removed = m_runs.removeIf([&](const DisplayedRun& run) { return run.data->id() == runId; });
-    if (removed > 0)
+    if (removed > 0) {
+        relabel();
         emit runsChanged();
+    }
 }
 
 void RunModel::clear()
@@ -55,6 +65,22 @@ void RunModel::clear()
 void RunModel::notifyDataAppended(const QString& runId)
 {
     emit dataAppended(runId);
+}
+
+void RunModel::notifyLabelsChanged()
+{
+    relabel();
+    emit runsChanged();
+}
+
+void RunModel::relabel()
+{
+    QList<const RunData*> runs;
+    for (const DisplayedRun& run : m_runs)
+        runs.append(run.data.data());
+    const QStringList labels = distinguishingLabels(runs);
+    for (qsizetype i = 0; i < m_runs.size(); ++i)
+        m_runs[i].label = labels.at(i);
 }
 
 QColor RunModel::unusedColor() const

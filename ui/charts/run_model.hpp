@@ -14,6 +14,7 @@ class RunData;
 struct DisplayedRun {
     QSharedPointer<RunData> data;
     QColor color;
+    QString label{};  // tells it apart from every other run on display (client/run_names.hpp)
 };
 
 class RunModel : public QObject {
@@ -31,6 +32,8 @@ public:
 
     // Called after new events were appended to a displayed run.
     void notifyDataAppended(const QString& runId);
+    // Called after a displayed run was renamed (or its config arrived): labels may change.
+    void notifyLabelsChanged();
 
 signals:
     void runsChanged();
@@ -38,6 +41,7 @@ signals:
 
 private:
     QColor unusedColor() const;
+    void relabel();
 
     QList<DisplayedRun> m_runs;
 };

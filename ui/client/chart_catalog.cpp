@@ -1,5 +1,6 @@
 #include "chart_catalog.hpp"
 
+#include "client/run_data.hpp"
 #include "client/wire.hpp"
 
 #include <QObject>
@@ -19,7 +20,10 @@ QList<ChartDefinition> buildCatalog()
     charts.append({wire(field::kLoss), QObject::tr("Loss"), QObject::tr("loss"),
                    {metric(field::kLoss, "train"), metric(field::kValLoss, "validation", false, true)}});
     charts.append({wire(field::kAccuracy), QObject::tr("Accuracy"), QObject::tr("fraction correct"),
-                   {metric(field::kAccuracy, "train"), metric(field::kValAccuracy, "validation", false, true)}});
+                   {metric(field::kAccuracy, "train"), metric(field::kValAccuracy, "validation", false, true)},
+                   false,
+                   false,
+                   true});
     charts.append({QStringLiteral("weight"), QObject::tr("Weight trajectory"), QObject::tr("mean w over experiments"),
                    {metric(field::kWMean, "w", false)}});
     charts.append({QStringLiteral("update_variance"), QObject::tr("Update variance"), QObject::tr("variance per parameter"),
@@ -93,6 +97,49 @@ int catalogOrder(const QString& metricName)
         }
     }
     return position;
+}
+
+}  // namespace ddplab::ui
+
+namespace ddplab::ui {
+
+QString whyNoMetric(const QString& metric, const RunData& run)
+{
+    if (run.hasMetric(metric))
+        return QString();
+    const QJsonObject config = run.effectiveConfig();
+    const QString workload = config.value(wire(key::kWorkload)).toString();
+    const bool classifier = workload == QLatin1String("fashion_mnist");
+    const bool vectorised = workload == QLatin1String("toy") || workload == QLatin1String("linreg");
+    if (metric == wire(field::kUpdateVar) || metric == wire(field::kUpdateMean)) {
+        if (!vectorised)
+            return QObject::tr("update variance is measured on the toy and linreg workloads");
+        if (config.value(wire(key::kExperiments)).toInt(1) < 2)
+            return QObject::tr("update variance needs Experiments ≥ 2");
+    }
+    if (metric == wire(field::kNoiseScale) || metric == wire(field::kUpdateVarEstimate)) {
+        if (config.value(wire(key::kWorldSize)).toInt(1) < 2)
+            return QObject::tr("noise scale needs 2 ranks or more");
+    }
+    if ((metric == wire(field::kAccuracy) || metric.startsWith(QStringLiteral("val_"))) && !classifier && !workload.isEmpty())
+        return QObject::tr("%1 needs a classifier (workload fashion_mnist)").arg(metric.startsWith(QStringLiteral("val_"))
+                                                                                     ? QObject::tr("validation")
+                                                                                     : QObject::tr("accuracy"));
+    if (metric == wire(field::kWMean) && workload != QLatin1String("toy") && !workload.isEmpty())
+        return QObject::tr("the weight trajectory is the toy workload's");
+    return QString();
+}
+
+QString whyNoData(const ChartDefinition& chart, const RunData& run)
+{
+    QString reason;
+    for (const MetricInfo& metric : chart.metrics) {
+        if (run.hasMetric(metric.name))
+            return QString();
+        if (reason.isEmpty())
+            reason = whyNoMetric(metric.name, run);
+    }
+    return reason;
 }
 
 }  // namespace ddplab::ui

@@ -9,6 +9,8 @@
 
 namespace ddplab::ui {
 
+class RunData;
+
 struct MetricInfo {
     QString name;       // as in RunData ("loss", "val_accuracy")
     QString label;      // in legends and read-outs ("validation")
@@ -23,6 +25,7 @@ struct ChartDefinition {
     QList<MetricInfo> metrics;
     bool logByDefault = false;
     bool marksEffectiveBatch = false;  // draw each run's effective batch as a level line
+    bool fraction = false;             // values lie in [0, 1] (accuracy): the axis never goes past 1
 
     QStringList metricNames() const;
 };
@@ -37,5 +40,11 @@ QList<ChartDefinition> chartsForMetrics(const QStringList& metrics);
 
 // Position of a metric in the catalog, for ordering CSV columns (unknown ones sort last).
 int catalogOrder(const QString& metric);
+
+// Why a run has none of a chart's figures, in words a newcomer understands ("noise scale
+// needs 2 ranks or more"); "" when it has them or may still get them.
+QString whyNoData(const ChartDefinition& chart, const RunData& run);
+// The same for one metric (the Compare table's cells).
+QString whyNoMetric(const QString& metric, const RunData& run);
 
 }  // namespace ddplab::ui

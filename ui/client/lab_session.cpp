@@ -1,10 +1,9 @@
 #include "lab_session.hpp"
 
-#include "client/wire.hpp"
-#include "core/protocol_names.hpp"
-
 #include "client/run_data.hpp"
 #include "client/run_store.hpp"
+#include "client/wire.hpp"
+#include "core/protocol_names.hpp"
 
 #include <QTimer>
 

@@ -24,13 +24,16 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
                                              QStringLiteral("DIR"));
     const QCommandLineOption imageSize(QStringLiteral("image-size"), QStringLiteral("PNG/SVG size for --export (default 1200x800)."),
                                        QStringLiteral("WxH"));
+    const QCommandLineOption slides(QStringLiteral("slides"),
+                                    QStringLiteral("Export for slides: 1920x1080 (unless --image-size says otherwise) with the "
+                                                   "large fonts and lines of presentation mode."));
     const QCommandLineOption quit(QStringLiteral("quit"),
                                   QStringLiteral("Run headless (no window): print progress and a summary, then exit "
                                                  "(non-zero when a run fails or NAME is unknown)."));
     const QCommandLineOption engine(QStringLiteral("engine"),
                                     QStringLiteral("The ddplab-engine to use (default: $DDPLAB_ENGINE, else beside ddplab)."),
                                     QStringLiteral("PATH"));
-    parser.addOptions({help, version, preset, run, exportDirectory, imageSize, quit, engine});
+    parser.addOptions({help, version, preset, run, exportDirectory, imageSize, slides, quit, engine});
 
     LaunchOptions options;
     options.helpText = parser.helpText();
@@ -49,6 +52,10 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
     options.exportDirectory = parser.value(exportDirectory);
     options.quit = parser.isSet(quit);
     options.enginePath = parser.value(engine);
+    if (parser.isSet(slides)) {
+        options.imageSize = QSize(1920, 1080);
+        options.imageScale = 1.6;
+    }
     if (parser.isSet(imageSize)) {
         static const QRegularExpression kSize(QStringLiteral("^(\\d{2,5})[xX](\\d{2,5})$"));
         const QRegularExpressionMatch match = kSize.match(parser.value(imageSize));

@@ -1,6 +1,6 @@
 #pragma once
 // The command line of `ddplab`:
-//   ddplab [--preset NAME] [--run] [--export DIR] [--image-size WxH] [--quit] [--engine PATH]
+//   ddplab [--preset NAME] [--run] [--export DIR] [--image-size WxH] [--slides] [--quit] [--engine PATH]
 // NAME is a lesson id or a preset (or lesson) JSON file. With --quit nothing is shown: the runs
 // go, the files are written, a summary is printed, and the exit code tells how it went.
 
@@ -15,6 +15,7 @@ struct LaunchOptions {
     bool run = false;
     QString exportDirectory;
     QSize imageSize{1200, 800};
+    double imageScale = 1.0;  // --slides: 1920 x 1080 with presentation fonts
     bool quit = false;
     QString enginePath;  // --engine; empty: DDPLAB_ENGINE or beside the executable
 

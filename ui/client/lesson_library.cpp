@@ -1,8 +1,7 @@
 #include "lesson_library.hpp"
 
-#include "client/wire.hpp"
-
 #include "client/preset_file.hpp"
+#include "client/wire.hpp"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,6 @@
 #include "preset_file.hpp"
 
 #include "client/wire.hpp"
-
 #include "core/config_keys.hpp"
 #include "core/config_validate.hpp"
 

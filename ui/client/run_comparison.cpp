@@ -1,8 +1,7 @@
 #include "run_comparison.hpp"
 
-#include "client/wire.hpp"
-
 #include "client/run_data.hpp"
+#include "client/wire.hpp"
 
 #include <QJsonObject>
 

@@ -2,6 +2,7 @@
 
 #include "client/wire.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ddplab::ui {
@@ -10,6 +11,13 @@ namespace {
 const QString kType = wire(field::kType);
 const QString kStep = wire(field::kStep);
 const QString kEpoch = wire(field::kEpoch);
+// Larger steps are not whole numbers in a double any more: nothing a run reaches.
+constexpr double kLargestStep = 9e15;
+
+size_t axisIndex(XAxis axis)
+{
+    return size_t(axis);
+}
 
 }  // namespace
 
@@ -23,21 +31,15 @@ void RunData::appendEvents(const QList<QJsonObject>& events)
     for (const QJsonObject& event : events) {
         const QString type = event.value(kType).toString();
         if (type == kStep) {
-            const QJsonValue step = event.value(kStep);
-            if (!step.isDouble())
-                continue;
-            m_steps.append(step.toInteger());
-            m_lastEpoch = event.value(kEpoch).toInteger(m_lastEpoch);
-            appendPoints(event, step.toDouble(), QString(), QString());
+            if (const std::optional<qint64> step = validStep(event))
+                appendStep(event, *step);
         } else if (type == wire(type::kEval)) {
             // Eval fields: val_loss, val_accuracy keep their names; `samples` becomes eval_samples.
-            const QJsonValue step = event.value(kStep);
-            if (step.isDouble())
-                appendPoints(event, step.toDouble(), QStringLiteral("eval_"), QStringLiteral("val_"));
+            if (const std::optional<qint64> step = validStep(event))
+                appendPoints(event, double(*step), QStringLiteral("eval_"), QStringLiteral("val_"));
         } else if (type == wire(type::kEpoch)) {
-            const QJsonValue step = event.value(kStep);
-            if (step.isDouble())
-                appendPoints(event, step.toDouble(), QStringLiteral("epoch_"), QString());
+            if (const std::optional<qint64> step = validStep(event))
+                appendPoints(event, double(*step), QStringLiteral("epoch_"), QString());
         } else if (type == wire(type::kConfig)) {
             m_config = event;
             m_config.remove(kType);
@@ -54,11 +56,60 @@ void RunData::appendEvents(const QList<QJsonObject>& events)
     ++m_revision;
 }
 
+std::optional<qint64> RunData::validStep(const QJsonObject& event)
+{
+    const QJsonValue value = event.value(kStep);
+    if (!value.isDouble())
+        return std::nullopt;  // no step: an event this version cannot place, not a wrong value
+    const double step = value.toDouble();
+    if (!std::isfinite(step) || step < 0 || step > kLargestStep || std::floor(step) != step) {
+        skip(QStringLiteral("a %1 event at step %2").arg(event.value(kType).toString()).arg(step));
+        return std::nullopt;
+    }
+    // Steps only grow within a run: one that goes back cannot be drawn in order.
+    if (event.value(kType).toString() == kStep && !m_steps.isEmpty() && qint64(step) <= m_steps.last()) {
+        skip(QStringLiteral("step %1 after step %2").arg(qint64(step)).arg(m_steps.last()));
+        return std::nullopt;
+    }
+    return qint64(step);
+}
+
+void RunData::skip(const QString& what)
+{
+    if (m_skippedValues == 0)
+        m_firstSkipped = what;
+    ++m_skippedValues;
+}
+
+void RunData::appendStep(const QJsonObject& event, qint64 step)
+{
+    m_steps.append(step);
+    m_lastEpoch = event.value(kEpoch).toInteger(m_lastEpoch);
+    StepPosition position;
+    position.step = step;
+    const qint64 perEpoch = stepsPerEpoch();
+    position.epoch = perEpoch > 0 ? double(step) / double(perEpoch) : double(m_lastEpoch);
+    const double samples = event.value(wire(field::kSamples)).toDouble();
+    if (std::isfinite(samples) && samples > 0)
+        m_samplesSeen += samples;
+    position.samplesSeen = m_samplesSeen;
+    const double stepMs = event.value(wire(field::kStepMs)).toDouble();
+    if (std::isfinite(stepMs) && stepMs > 0)
+        m_stepSeconds += stepMs / 1000.0;
+    // The engine's clock since the first step (evaluations included); older streams lack it.
+    const double wall = event.value(wire(field::kWallS)).toDouble(-1);
+    position.wallSeconds = std::isfinite(wall) && wall >= 0 ? wall : m_stepSeconds;
+    m_positions.append(position);
+    appendPoints(event, double(step), QString(), QString());
+}
+
 void RunData::appendPoints(const QJsonObject& event, double x, const QString& prefix, const QString& keepPrefix)
 {
+    static const QString kWall = wire(field::kWallS);
     for (auto it = event.constBegin(); it != event.constEnd(); ++it) {
         const QString& field = it.key();
-        if (field == kType || field == kStep || !it.value().isDouble())
+        // A step's wall time is where it lies on an x axis, not a figure of its own.
+        if (field == kType || field == kStep || (prefix.isEmpty() && field == kWall) || !it.value().isDouble())
             continue;
         if (prefix.isEmpty() || (!keepPrefix.isEmpty() && field.startsWith(keepPrefix)))
             appendPoint(field, x, it.value().toDouble());
@@ -69,8 +120,11 @@ void RunData::appendPoints(const QJsonObject& event, double x, const QString& pr
 
 void RunData::appendPoint(const QString& metric, double x, double y)
 {
-    if (!std::isfinite(y))
+    if (!std::isfinite(y)) {
+        // JSON has no infinity: a number that overflowed on the way is no value a chart can show.
+        skip(QStringLiteral("%1 = %2 at step %3").arg(metric).arg(y).arg(qint64(x)));
         return;
+    }
     auto it = m_series.find(metric);
     if (it == m_series.end()) {
         it = m_series.insert(metric, {});
@@ -86,6 +140,41 @@ const QList<QPointF>& RunData::series(const QString& metric) const
     return it == m_series.constEnd() ? kEmpty : *it;
 }
 
+const QList<QPointF>& RunData::series(const QString& metric, XAxis axis) const
+{
+    const QList<QPointF>& bySteps = series(metric);
+    if (axis == XAxis::Step)
+        return bySteps;
+    QList<QPointF>& converted = m_converted[axisIndex(axis)][metric];
+    if (converted.size() > bySteps.size())
+        converted.clear();  // cannot happen while series only grow; stay correct if it did
+    converted.reserve(bySteps.size());
+    for (qsizetype i = converted.size(); i < bySteps.size(); ++i)
+        converted.append(QPointF(xAt(qint64(bySteps.at(i).x()), axis), bySteps.at(i).y()));
+    return converted;
+}
+
+double RunData::xAt(qint64 step, XAxis axis) const
+{
+    if (axis == XAxis::Step)
+        return double(step);
+    // The last step event at or before `step` (evaluations and epochs share their step's place).
+    const auto after = std::upper_bound(m_positions.begin(), m_positions.end(), step,
+                                        [](qint64 wanted, const StepPosition& position) { return wanted < position.step; });
+    if (after == m_positions.begin()) {
+        const qint64 perEpoch = stepsPerEpoch();
+        return axis == XAxis::Epoch && perEpoch > 0 ? double(step) / double(perEpoch) : 0.0;
+    }
+    const StepPosition& at = *(after - 1);
+    switch (axis) {
+    case XAxis::Step: return double(step);
+    case XAxis::Epoch: return at.epoch;
+    case XAxis::SamplesSeen: return at.samplesSeen;
+    case XAxis::WallTime: return at.wallSeconds;
+    }
+    return double(step);
+}
+
 qint64 RunData::totalSteps() const
 {
     return m_config.value(wire(field::kTotalSteps)).toInteger();
@@ -94,6 +183,31 @@ qint64 RunData::totalSteps() const
 qint64 RunData::epochs() const
 {
     return effectiveConfig().value(wire(key::kEpochs)).toInteger();
+}
+
+qint64 RunData::stepsPerEpoch() const
+{
+    return m_config.value(wire(field::kStepsPerEpoch)).toInteger();
+}
+
+double RunData::plannedExtent(XAxis axis) const
+{
+    const double current = m_positions.isEmpty() ? 0.0 : xAt(m_positions.last().step, axis);
+    const qint64 total = totalSteps();
+    const qint64 perEpoch = stepsPerEpoch();
+    const double effectiveBatch = m_config.value(wire(field::kEffectiveBatchSize)).toDouble();
+    switch (axis) {
+    case XAxis::Step:
+        return std::max(current, double(total));
+    case XAxis::Epoch:
+        return perEpoch > 0 ? std::max(current, double(total) / double(perEpoch)) : current;
+    case XAxis::SamplesSeen:
+        // Every step but an epoch's short last one takes the effective batch.
+        return std::max(current, double(total) * effectiveBatch);
+    case XAxis::WallTime:
+        return current;  // unknown until it has happened
+    }
+    return current;
 }
 
 }  // namespace ddplab::ui

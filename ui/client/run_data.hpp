@@ -1,16 +1,21 @@
 #pragma once
-// Everything one run streamed, as series ready for charts: for each metric the (step, value)
-// points in order. Step fields keep their names; eval fields are `val_*` (others get `eval_`),
-// epoch fields get `epoch_`, so the three kinds never collide. Non-finite values (null in
-// the JSON) are dropped on arrival.
+// Everything one run streamed, as series ready for charts: for each metric its points in
+// order, on any x axis (optimizer step, epoch, samples seen, wall time). Step fields keep their
+// names; eval fields are `val_*` (others get `eval_`), epoch fields get `epoch_`, so the three
+// kinds never collide. A null (a diverged loss) is not plotted; a value that cannot be right
+// (a step that is negative or not whole, an infinite number) is skipped and counted.
 
 #include "client/run_record.hpp"
+#include "client/x_axis.hpp"
 
 #include <QHash>
 #include <QJsonObject>
 #include <QList>
 #include <QPointF>
 #include <QStringList>
+
+#include <array>
+#include <optional>
 
 namespace ddplab::ui {
 
@@ -33,6 +38,13 @@ public:
     // The config event when there is one, else the request: what the run was meant to be.
     QJsonObject effectiveConfig() const { return m_config.isEmpty() ? m_requestedConfig : m_config; }
 
+    // What could not be read of a stored run (RunStore::loadRun): shown in the Log.
+    const QStringList& loadProblems() const { return m_loadProblems; }
+    void addLoadProblem(const QString& problem) { m_loadProblems.append(problem); }
+    // Values that cannot be right are skipped, not plotted: how many, and the first in words.
+    qint64 skippedValueCount() const { return m_skippedValues; }
+    QString firstSkippedValue() const { return m_firstSkipped; }
+
     bool sawHello() const { return m_sawHello; }
     int helloProtocol() const { return m_helloProtocol; }  // the engine's protocol version
     const QJsonObject& summary() const { return m_summary; }
@@ -40,7 +52,10 @@ public:
     bool hasSummary() const { return !m_summary.isEmpty(); }
     bool hasError() const { return !m_error.isEmpty(); }
 
+    // A metric's points with x the optimizer step.
     const QList<QPointF>& series(const QString& metric) const;
+    // The same points with x on `axis` (converted once, as they arrive).
+    const QList<QPointF>& series(const QString& metric, XAxis axis) const;
     bool hasMetric(const QString& metric) const { return m_series.contains(metric); }
     // In order of first appearance: step metrics, then eval and epoch ones as they arrived.
     const QStringList& metricNames() const { return m_metricOrder; }
@@ -50,27 +65,51 @@ public:
     qint64 stepCount() const { return m_steps.size(); }
     qint64 lastStep() const { return m_steps.isEmpty() ? 0 : m_steps.last(); }
     qint64 lastEpoch() const { return m_lastEpoch; }
+    // Where step `step` lies on `axis` (the step of an eval or epoch event included).
+    double xAt(qint64 step, XAxis axis) const;
     qint64 totalSteps() const;  // from the config event; 0 while unknown
     qint64 epochs() const;      // configured epochs; 0 while unknown
+    qint64 stepsPerEpoch() const;  // from the config event; 0 while unknown
+    // How far the whole run will reach on `axis` (its configured length), for smoothing spans
+    // and axes that should not jump as a live run grows; the current extent when unknown.
+    double plannedExtent(XAxis axis) const;
     // Bumped by every append that changed something; lets views skip unchanged runs.
     quint64 revision() const { return m_revision; }
 
 private:
+    struct StepPosition {
+        qint64 step = 0;
+        double epoch = 0.0;
+        double samplesSeen = 0.0;
+        double wallSeconds = 0.0;
+    };
+    void appendStep(const QJsonObject& event, qint64 step);
     void appendPoints(const QJsonObject& event, double x, const QString& prefix, const QString& keepPrefix);
     void appendPoint(const QString& metric, double x, double y);
+    // The step of an event, or nullopt (and the event skipped) when it is none a run has.
+    std::optional<qint64> validStep(const QJsonObject& event);
+    void skip(const QString& what);
 
     RunRecord m_record;
     QJsonObject m_requestedConfig;
     QJsonObject m_config;
     QJsonObject m_summary;
     QJsonObject m_error;
+    QStringList m_loadProblems;
+    qint64 m_skippedValues = 0;
+    QString m_firstSkipped;
     bool m_sawHello = false;
     int m_helloProtocol = 0;
     QHash<QString, QList<QPointF>> m_series;
     QStringList m_metricOrder;
     QList<qint64> m_steps;
+    QList<StepPosition> m_positions;  // one per step event, in order
+    double m_samplesSeen = 0.0;
+    double m_stepSeconds = 0.0;       // the steps' own time, for runs whose events have no wall_s
     qint64 m_lastEpoch = 0;
     quint64 m_revision = 0;
+    // Converted series per axis, extended as points arrive (a point's place never changes).
+    mutable std::array<QHash<QString, QList<QPointF>>, 4> m_converted;
 };
 
 }  // namespace ddplab::ui

@@ -10,12 +10,13 @@
 namespace ddplab::ui {
 namespace {
 
-constexpr std::array<std::pair<RunStatus, const char*>, 5> kStatusNames{{
+constexpr std::array<std::pair<RunStatus, const char*>, 6> kStatusNames{{
     {RunStatus::Running, "running"},
     {RunStatus::Finished, "finished"},
     {RunStatus::Failed, "failed"},
     {RunStatus::Cancelled, "cancelled"},
     {RunStatus::Interrupted, "interrupted"},
+    {RunStatus::Damaged, "damaged"},
 }};
 
 RunStatus statusFromName(const QString& text)

@@ -13,6 +13,7 @@ enum class RunStatus {
     Failed,       // the engine reported an error, crashed, or could not start
     Cancelled,    // stopped by the user (exit code 5)
     Interrupted,  // meta.json says running, but no engine is running it (the window died)
+    Damaged,      // its folder cannot be read as a run (RunRecord::error says why); it can still be deleted
 };
 
 QString statusText(RunStatus status);

@@ -4,10 +4,13 @@
 #include "client/preset_file.hpp"
 #include "client/run_data.hpp"
 #include "client/save_file.hpp"
+#include "client/wire.hpp"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
+#include <QJsonParseError>
 #include <QStandardPaths>
 
 #include <algorithm>
@@ -110,10 +113,17 @@ bool RunStore::renameRun(RunRecord& run, const QString& name, QString* error) co
 
 bool RunStore::removeRun(const RunRecord& run, QString* error) const
 {
-    // Only ever delete a folder inside the store that holds a run.
+    // Only ever delete a folder inside the store that holds a run: its meta.json, or (a damaged
+    // run) nothing but the files a run has.
     const QDir directory(run.directory);
     const bool insideStore = QDir(m_root).absoluteFilePath(directory.dirName()) == directory.absolutePath();
-    if (run.id.isEmpty() || !insideStore || !QFile::exists(metaPath(run))) {
+    const QStringList runFiles{QFileInfo(configPath(run)).fileName(), QFileInfo(eventsPath(run)).fileName(),
+                               QFileInfo(metaPath(run)).fileName(), QFileInfo(stderrPath(run)).fileName()};
+    const QStringList entries = directory.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
+    const bool onlyRunFiles = std::all_of(entries.begin(), entries.end(), [&](const QString& entry) {
+        return std::any_of(runFiles.begin(), runFiles.end(), [&](const QString& file) { return entry.startsWith(file); });
+    });
+    if (run.id.isEmpty() || !insideStore || !(QFile::exists(metaPath(run)) || onlyRunFiles)) {
         if (error)
             *error = QStringLiteral("%1 is not a run folder of this lab").arg(run.directory);
         return false;
@@ -132,13 +142,7 @@ QList<RunRecord> RunStore::listRuns() const
     const QStringList names = root.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
     for (const QString& name : names) {
         const QString directory = root.absoluteFilePath(name);
-        QFile meta(directory + QStringLiteral("/meta.json"));
-        if (!meta.open(QIODevice::ReadOnly))
-            continue;
-        const QJsonDocument document = QJsonDocument::fromJson(meta.readAll());
-        if (!document.isObject())
-            continue;
-        RunRecord run = RunRecord::fromMetaJson(document.object(), directory);
+        RunRecord run = readRecord(directory);
         if (run.status == RunStatus::Running && !engineStillRuns(run))
             run.status = RunStatus::Interrupted;
         runs.append(run);
@@ -152,17 +156,97 @@ QSharedPointer<RunData> RunStore::loadRun(const RunRecord& run) const
 {
     auto data = QSharedPointer<RunData>::create(run);
     QFile config(configPath(run));
-    if (config.open(QIODevice::ReadOnly))
-        data->setRequestedConfig(QJsonDocument::fromJson(config.readAll()).object());
+    if (config.open(QIODevice::ReadOnly)) {
+        QJsonParseError error{};
+        const QJsonDocument document = QJsonDocument::fromJson(config.readAll(), &error);
+        if (error.error != QJsonParseError::NoError || !document.isObject())
+            data->addLoadProblem(QStringLiteral("its config.json cannot be read (%1); the settings come from its events")
+                                     .arg(error.error != QJsonParseError::NoError ? error.errorString()
+                                                                                  : QStringLiteral("not an object")));
+        else
+            data->setRequestedConfig(document.object());
+    } else if (run.status != RunStatus::Damaged) {
+        data->addLoadProblem(QStringLiteral("its config.json is missing"));
+    }
     QFile events(eventsPath(run));
     if (events.open(QIODevice::ReadOnly)) {
         EventStreamParser parser;
         constexpr qint64 kChunkBytes = 1 << 20;
-        while (!events.atEnd())
-            data->appendEvents(parser.feed(events.read(kChunkBytes)).events);
+        QStringList warnings;
+        while (!events.atEnd()) {
+            const StreamBatch batch = parser.feed(events.read(kChunkBytes));
+            data->appendEvents(batch.events);
+            warnings += batch.warnings;
+        }
         // A line without its newline was being written when something died: it is not trusted.
+        for (const QString& warning : warnings)
+            data->addLoadProblem(QStringLiteral("its events: %1").arg(warning));
+    } else {
+        data->addLoadProblem(QStringLiteral("its events.jsonl cannot be read: %1").arg(events.errorString()));
     }
+    if (run.status == RunStatus::Finished && !data->hasSummary())
+        data->addLoadProblem(QStringLiteral("it is marked finished but its events end without a summary"));
     return data;
+}
+
+RunRecord RunStore::readRecord(const QString& directory)
+{
+    // Whatever is wrong with it, the folder is listed: as damaged, with the reason, and
+    // deletable. A run that vanished from the list without a word would be lost twice.
+    const auto damaged = [&](const QString& reason) {
+        RunRecord run;
+        run.directory = directory;
+        run.id = QDir(directory).dirName();
+        run.name = run.id;
+        run.status = RunStatus::Damaged;
+        run.error = reason;
+        run.started = QFileInfo(directory).lastModified();
+        return run;
+    };
+    QFile meta(directory + QStringLiteral("/meta.json"));
+    if (!meta.exists())
+        return damaged(QStringLiteral("it has no meta.json"));
+    if (meta.size() > kMaxMetaBytes)
+        return damaged(QStringLiteral("its meta.json is %1 bytes; a run's is a few hundred").arg(meta.size()));
+    if (!meta.open(QIODevice::ReadOnly))
+        return damaged(QStringLiteral("its meta.json cannot be read: %1").arg(meta.errorString()));
+    QJsonParseError error{};
+    const QJsonDocument document = QJsonDocument::fromJson(meta.readAll(), &error);
+    if (error.error != QJsonParseError::NoError)
+        return damaged(QStringLiteral("its meta.json is not valid JSON (%1 at byte %2)").arg(error.errorString()).arg(error.offset));
+    if (!document.isObject())
+        return damaged(QStringLiteral("its meta.json holds no object"));
+    RunRecord run = RunRecord::fromMetaJson(document.object(), directory);
+    // A finished run has an engine's stream (a failed one may have none: the engine could not start).
+    if (run.status == RunStatus::Finished) {
+        const QString problem = eventsProblem(eventsPath(run));
+        if (!problem.isEmpty()) {
+            RunRecord broken = damaged(problem);
+            broken.name = run.name;
+            broken.label = run.label;
+            broken.lessonId = run.lessonId;
+            broken.started = run.started.isValid() ? run.started : broken.started;
+            return broken;
+        }
+    }
+    return run;
+}
+
+QString RunStore::eventsProblem(const QString& path)
+{
+    // The first line only: listing must stay quick with many long runs.
+    QFile events(path);
+    if (!events.exists())
+        return QStringLiteral("it has no events.jsonl");
+    if (!events.open(QIODevice::ReadOnly))
+        return QStringLiteral("its events.jsonl cannot be read: %1").arg(events.errorString());
+    if (events.size() == 0)
+        return QStringLiteral("its events.jsonl is empty: the engine never wrote an event");
+    const QByteArray first = events.readLine(kMaxMetaBytes);
+    const QJsonObject hello = QJsonDocument::fromJson(first).object();
+    if (hello.value(wire(field::kType)).toString() != wire(type::kHello))
+        return QStringLiteral("its events.jsonl does not start with an engine's hello: it is not an event stream");
+    return QString();
 }
 
 }  // namespace ddplab::ui

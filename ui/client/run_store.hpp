@@ -39,12 +39,18 @@ public:
     bool removeRun(const RunRecord& run, QString* error) const;
 
     // Newest first. A run whose meta.json says running while no engine runs it is reported
-    // as interrupted.
+    // as interrupted; a folder that cannot be read as a run is listed as damaged, with why.
     QList<RunRecord> listRuns() const;
-    // The run with its events read back from events.jsonl (a cut-off last line is ignored).
+    // The run with its events read back from events.jsonl (a cut-off last line is ignored), as
+    // far as it reads; what could not be read is in RunData::loadProblems().
     QSharedPointer<RunData> loadRun(const RunRecord& run) const;
 
 private:
+    // meta.json and an events file's first line are a few hundred bytes; beyond this they are not.
+    static constexpr qint64 kMaxMetaBytes = 1 << 20;
+    static RunRecord readRecord(const QString& directory);
+    static QString eventsProblem(const QString& path);
+
     QString m_root;
 };
 

@@ -1,15 +1,17 @@
 #include "export_service.hpp"
 
-#include "client/wire.hpp"
-
 #include "charts/chart_panel.hpp"
+#include "charts/run_model.hpp"
 #include "client/chart_catalog.hpp"
 #include "client/preset_file.hpp"
 #include "client/run_data.hpp"
 #include "client/save_file.hpp"
+#include "client/wire.hpp"
 
 #include <QDir>
 #include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMap>
 #include <QPainter>
 #include <QRegularExpression>
@@ -40,16 +42,16 @@ QString csvNumber(double value)
 
 }  // namespace
 
-bool ExportService::exportChartPng(ChartPanel& chart, const QString& path, QSize size, QString* error)
+bool ExportService::exportChartPng(ChartPanel& chart, const QString& path, ImageFormat format, QString* error)
 {
-    if (!validSize(size, error))
+    if (!validSize(format.size, error))
         return false;
-    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    QImage image(format.size, QImage::Format_ARGB32_Premultiplied);
     image.fill(chart.palette().color(QPalette::Base));
     {
         QPainter painter(&image);
         painter.setRenderHint(QPainter::Antialiasing);
-        chart.render(painter, size);
+        chart.render(painter, format.size, format.scale);
     }
     if (image.save(path, "PNG"))
         return true;
@@ -58,10 +60,11 @@ bool ExportService::exportChartPng(ChartPanel& chart, const QString& path, QSize
     return false;
 }
 
-bool ExportService::exportChartSvg(ChartPanel& chart, const QString& path, QSize size, QString* error)
+bool ExportService::exportChartSvg(ChartPanel& chart, const QString& path, ImageFormat format, QString* error)
 {
-    if (!validSize(size, error))
+    if (!validSize(format.size, error))
         return false;
+    const QSize size = format.size;
     QSvgGenerator generator;
     generator.setFileName(path);
     generator.setSize(size);
@@ -75,13 +78,14 @@ bool ExportService::exportChartSvg(ChartPanel& chart, const QString& path, QSize
             *error = QStringLiteral("Cannot write the SVG file %1").arg(path);
         return false;
     }
-    chart.render(painter, size);
+    chart.render(painter, size, format.scale);
     painter.end();
     return true;
 }
 
 QByteArray ExportService::metricsCsv(const RunData& run)
 {
+    // The step events' own integer epoch gives way to the fractional one of the x columns.
     QStringList metrics = run.metricNames();
     metrics.removeAll(wire(field::kEpoch));
     std::stable_sort(metrics.begin(), metrics.end(), [](const QString& a, const QString& b) {
@@ -89,7 +93,6 @@ QByteArray ExportService::metricsCsv(const RunData& run)
         const int orderB = catalogOrder(b);
         return orderA != orderB ? orderA < orderB : a < b;
     });
-    metrics.prepend(wire(field::kEpoch));
 
     // One row per step event; a figure reported at a step (eval, epoch) lands on its row.
     QMap<qint64, QList<QString>> rows;
@@ -102,15 +105,33 @@ QByteArray ExportService::metricsCsv(const RunData& run)
                 (*row)[column] = csvNumber(point.y());
         }
     }
-    QByteArray csv = "step," + metrics.join(QLatin1Char(',')).toUtf8() + '\n';
-    for (auto row = rows.constBegin(); row != rows.constEnd(); ++row)
-        csv += QByteArray::number(row.key()) + ',' + row.value().join(QLatin1Char(',')).toUtf8() + '\n';
+    QStringList header;
+    for (XAxis axis : allXAxes())
+        header.append(xAxisName(axis));
+    QByteArray csv = (header + metrics).join(QLatin1Char(',')).toUtf8() + '\n';
+    for (auto row = rows.constBegin(); row != rows.constEnd(); ++row) {
+        QStringList x;
+        for (XAxis axis : allXAxes())
+            x.append(csvNumber(run.xAt(row.key(), axis)));
+        csv += (x + row.value()).join(QLatin1Char(',')).toUtf8() + '\n';
+    }
     return csv;
 }
 
-bool ExportService::exportRunCsv(const RunData& run, const QString& path, QString* error)
+QByteArray ExportService::settingsJson(const RunData& run, const QString& label)
 {
-    return writeFileAtomically(path, metricsCsv(run), error);
+    QJsonObject settings = run.effectiveConfig();
+    settings.insert(QStringLiteral("run_label"), label);
+    settings.insert(QStringLiteral("run_status"), statusText(run.record().status));
+    settings.insert(QStringLiteral("run_started"), run.record().started.toString(Qt::ISODate));
+    return QJsonDocument(settings).toJson(QJsonDocument::Indented);
+}
+
+bool ExportService::exportRunCsv(const RunData& run, const QString& label, const QString& path, QString* error)
+{
+    const QString base = path.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive) ? path.chopped(4) : path;
+    return writeFileAtomically(path, metricsCsv(run), error) &&
+           writeFileAtomically(base + QStringLiteral(".settings.json"), settingsJson(run, label), error);
 }
 
 bool ExportService::exportRunPreset(const RunData& run, const QString& path, QString* error)
@@ -124,8 +145,8 @@ bool ExportService::exportRunPreset(const RunData& run, const QString& path, QSt
     return writeFileAtomically(path, presetFileContents(preset), error);
 }
 
-QStringList ExportService::exportAll(const QList<ChartPanel*>& charts, const QList<QSharedPointer<RunData>>& runs,
-                                     const QString& directory, QSize imageSize, QString* error)
+QStringList ExportService::exportAll(const QList<ChartPanel*>& charts, const QList<DisplayedRun>& runs,
+                                     const QString& directory, ImageFormat format, QString* error)
 {
     QStringList written;
     if (!QDir().mkpath(directory)) {
@@ -136,18 +157,19 @@ QStringList ExportService::exportAll(const QList<ChartPanel*>& charts, const QLi
     const QDir folder(directory);
     for (ChartPanel* chart : charts) {
         const QString base = folder.filePath(fileNameFor(chart->definition().id));
-        if (!exportChartPng(*chart, base + QStringLiteral(".png"), imageSize, error))
+        if (!exportChartPng(*chart, base + QStringLiteral(".png"), format, error))
             return written;
         written.append(base + QStringLiteral(".png"));
-        if (!exportChartSvg(*chart, base + QStringLiteral(".svg"), imageSize, error))
+        if (!exportChartSvg(*chart, base + QStringLiteral(".svg"), format, error))
             return written;
         written.append(base + QStringLiteral(".svg"));
     }
     for (qsizetype i = 0; i < runs.size(); ++i) {
-        const QString path = folder.filePath(QStringLiteral("%1-%2.csv").arg(i + 1, 2, 10, QLatin1Char('0')).arg(fileNameFor(runs.at(i)->label())));
-        if (!exportRunCsv(*runs.at(i), path, error))
+        const QString base = folder.filePath(QStringLiteral("%1-%2").arg(i + 1, 2, 10, QLatin1Char('0')).arg(fileNameFor(runs.at(i).label)));
+        if (!exportRunCsv(*runs.at(i).data, runs.at(i).label, base + QStringLiteral(".csv"), error))
             return written;
-        written.append(path);
+        written.append(base + QStringLiteral(".csv"));
+        written.append(base + QStringLiteral(".settings.json"));
     }
     return written;
 }

@@ -1,5 +1,6 @@
 #include "image_export_dialog.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -59,6 +60,13 @@ ImageExportDialog::ImageExportDialog(Target target, const QString& suggestedPath
     sizeRow->addWidget(m_sizePreset);
     sizeRow->addWidget(m_width);
     sizeRow->addWidget(m_height);
+    m_forSlides = new QCheckBox(tr("For slides: 1920 × 1080 with the large fonts and lines of presentation mode"), this);
+    connect(m_forSlides, &QCheckBox::toggled, this, [this](bool on) {
+        if (on) {
+            m_width->setValue(ExportService::kSlideFormat.size.width());
+            m_height->setValue(ExportService::kSlideFormat.size.height());
+        }
+    });
 
     auto* form = new QFormLayout;
     form->addRow(target == Target::File ? tr("File") : tr("Folder"), pathRow);
@@ -77,6 +85,7 @@ ImageExportDialog::ImageExportDialog(Target target, const QString& suggestedPath
         form->addRow(tr("Format"), m_format);
     }
     form->addRow(tr("Size"), sizeRow);
+    form->addRow(QString(), m_forSlides);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Export"));
@@ -95,6 +104,11 @@ QString ImageExportDialog::path() const
 QSize ImageExportDialog::imageSize() const
 {
     return QSize(m_width->value(), m_height->value());
+}
+
+ImageFormat ImageExportDialog::format() const
+{
+    return {imageSize(), m_forSlides->isChecked() ? ExportService::kSlideFormat.scale : 1.0};
 }
 
 void ImageExportDialog::syncFormatWithPath()

@@ -1,10 +1,13 @@
 #pragma once
-// Where and how big: the file (PNG or SVG, by its extension) or folder to export to, and the
-// image size in pixels.
+// Where and how big: the file (PNG or SVG, by its extension) or folder to export to, the image
+// size in pixels, and whether it is for slides (the large fonts and lines of presentation mode).
+
+#include "export/export_service.hpp"
 
 #include <QDialog>
 
 QT_BEGIN_NAMESPACE
+class QCheckBox;
 class QComboBox;
 class QLineEdit;
 class QSpinBox;
@@ -22,6 +25,7 @@ public:
 
     QString path() const;
     QSize imageSize() const;
+    ImageFormat format() const;
 
 private:
     void browse();
@@ -33,6 +37,7 @@ private:
     QComboBox* m_sizePreset = nullptr;
     QSpinBox* m_width = nullptr;
     QSpinBox* m_height = nullptr;
+    QCheckBox* m_forSlides = nullptr;
 };
 
 }  // namespace ddplab::ui

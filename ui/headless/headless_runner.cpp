@@ -91,7 +91,8 @@ int HeadlessRunner::exec()
     if (!m_options.exportDirectory.isEmpty()) {
         charts.redrawAllNow();
         QString error;
-        const QStringList written = ExportService::exportAll(charts.panels(), runs, m_options.exportDirectory, m_options.imageSize, &error);
+        const QStringList written = ExportService::exportAll(charts.panels(), model.runs(), m_options.exportDirectory,
+                                                             {m_options.imageSize, m_options.imageScale}, &error);
         if (!error.isEmpty()) {
             m_err << "ddplab: export failed: " << error << Qt::endl;
             exitCode = exitCode == 0 ? 1 : exitCode;

@@ -1,8 +1,7 @@
 #include "parameter_panel.hpp"
 
-#include "client/wire.hpp"
-
 #include "client/preset_file.hpp"
+#include "client/wire.hpp"
 #include "core/config_keys.hpp"
 #include "core/config_validate.hpp"
 #include "core/derived.hpp"

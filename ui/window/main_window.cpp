@@ -1,58 +1,51 @@
 #include "main_window.hpp"
 
-#include "client/wire.hpp"
-
 #include "charts/chart_grid.hpp"
 #include "charts/chart_panel.hpp"
-#include "charts/run_legend.hpp"
 #include "client/engine_locator.hpp"
 #include "client/engine_query.hpp"
+#include "client/lab_session.hpp"
 #include "client/preset_resolver.hpp"
 #include "client/run_data.hpp"
 #include "client/run_progress.hpp"
+#include "client/wire.hpp"
 #include "lessons/lesson_panel.hpp"
 #include "runs/comparison_table.hpp"
 #include "runs/run_list_panel.hpp"
 #include "setup/derived_panel.hpp"
 #include "setup/parameter_panel.hpp"
 #include "sharding/sharding_view.hpp"
+#include "window/chart_page.hpp"
+#include "window/eliding_label.hpp"
+#include "window/help.hpp"
+#include "window/lab_actions.hpp"
 #include "window/log_panel.hpp"
 #include "window/notice_bar.hpp"
+#include "window/presentation_mode.hpp"
+#include "window/screen_fit.hpp"
+#include "window/window_settings.hpp"
 
 #include <QAction>
-#include <QActionGroup>
-#include <QApplication>
 #include <QCloseEvent>
 #include <QDesktopServices>
 #include <QDockWidget>
 #include <QGroupBox>
-#include <QHBoxLayout>
-#include <QJsonDocument>
 #include <QLabel>
-#include <QMenuBar>
-#include <QMessageBox>
 #include <QProgressBar>
-#include <QPushButton>
-#include <QScrollArea>
-#include <QSettings>
-#include <QSlider>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QToolBar>
 #include <QUrl>
 #include <QVBoxLayout>
 
 namespace ddplab::ui {
 namespace {
 
-constexpr int kStatusRefreshMs = 250;       // progress and time remaining, between events
-constexpr int kCloseStopTimeoutMs = 3000;   // closing the window waits this long for the engine
-
-QIcon icon(const char* name)
-{
-    return QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(name)));
-}
+constexpr int kStatusRefreshMs = 250;      // progress and time remaining, between events
+constexpr int kCloseStopTimeoutMs = 3000;  // closing the window waits this long for the engine
+// What a newcomer's first Run does (resources/presets/first-run.json): a few seconds of seed
+// 000's noisy neuron, where every chart draws a line worth reading.
+const QString kFirstRunPreset = QStringLiteral("first-run");
 
 }  // namespace
 
@@ -61,32 +54,19 @@ MainWindow::MainWindow(const LaunchOptions& options, QWidget* parent)
     , m_enginePath(locateEngine(options.enginePath))
     , m_lessons(LessonLibrary::load())
     , m_presets(PresetLibrary::load())
+    , m_actions(std::make_unique<LabActions>(this))
 {
     setWindowTitle(QStringLiteral("DDP Lab"));
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
     m_session = new LabSession(m_store, m_enginePath, this);
     m_devicesQuery = new EngineQuery(this);
 
-    createActions();
     setCentralWidget(createCentralArea());
     createDocks();
     createMenus();
     createStatusBar();
-    connectSequence();
-
-    connect(m_parameters, &ParameterPanel::changed, this, [this] {
-        m_derived->setConfig(m_parameters->config(), m_parameters->isValid());
-        updateActions();
-    });
-    connect(m_charts, &ChartGrid::exportRequested, this, &MainWindow::exportChart);
-    connect(m_sharding, &ShardingView::useRunSettingsRequested, this, [this] { m_sharding->showConfig(m_parameters->config()); });
-    connect(&m_model, &RunModel::runsChanged, this, [this] {
-        for (const DisplayedRun& run : m_model.runs())
-            m_runList->setRunColor(run.data->id(), run.color);
-    });
-    connect(m_devicesQuery, &EngineQuery::finished, this, &MainWindow::onDevices);
-    m_statusTimer.setInterval(kStatusRefreshMs);
-    connect(&m_statusTimer, &QTimer::timeout, this, &MainWindow::updateStatus);
+    connectPanes();
+    m_presentation = std::make_unique<PresentationMode>(*this, *chartGrid(), QList<QDockWidget*>{m_setupDock, m_logDock});
 
     restoreSettings();
     reloadRunList();
@@ -105,201 +85,24 @@ MainWindow::MainWindow(const LaunchOptions& options, QWidget* parent)
 
 MainWindow::~MainWindow() = default;
 
+ChartGrid* MainWindow::chartGrid() const
+{
+    return m_chartPage->grid();
+}
+
 // ---------------------------------------------------------------------------------------
 // Building the window
 // ---------------------------------------------------------------------------------------
 
-void MainWindow::createActions()
-{
-    m_runAction = new QAction(icon("run"), tr("&Run"), this);
-    m_runAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_R), QKeySequence(Qt::Key_F5)});
-    m_runAction->setToolTip(tr("Run with the settings on the left (Ctrl+R)"));
-    connect(m_runAction, &QAction::triggered, this, &MainWindow::startRun);
-
-    m_stopAction = new QAction(icon("stop"), tr("&Stop"), this);
-    m_stopAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Period), QKeySequence(Qt::SHIFT | Qt::Key_F5)});
-    m_stopAction->setToolTip(tr("Stop the run: the engine stops every rank (Ctrl+.)"));
-    connect(m_stopAction, &QAction::triggered, this, &MainWindow::stopRun);
-
-    m_runLessonAction = new QAction(icon("lesson"), tr("Run the &Lesson"), this);
-    m_runLessonAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
-    m_runLessonAction->setToolTip(tr("Run every run of the selected lesson and overlay them (Ctrl+L)"));
-    connect(m_runLessonAction, &QAction::triggered, this, [this] { startLesson(m_lessonPanel->currentLessonId()); });
-
-    m_openPresetAction = new QAction(icon("open"), tr("&Open Preset…"), this);
-    m_openPresetAction->setShortcut(QKeySequence::Open);
-    m_openPresetAction->setToolTip(tr("Load settings from a preset file (an engine config JSON)"));
-    connect(m_openPresetAction, &QAction::triggered, this, &MainWindow::openPreset);
-
-    m_savePresetAction = new QAction(icon("save"), tr("&Save Settings as Preset…"), this);
-    m_savePresetAction->setShortcut(QKeySequence::Save);
-    m_savePresetAction->setToolTip(tr("Save the settings as a preset (ddplab-engine run --config FILE runs it)"));
-    connect(m_savePresetAction, &QAction::triggered, this, &MainWindow::savePreset);
-
-    m_exportAllAction = new QAction(icon("export"), tr("&Export Charts and CSVs…"), this);
-    m_exportAllAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    m_exportAllAction->setToolTip(tr("Every chart as PNG and SVG, and every displayed run's metrics as CSV, into a folder (Ctrl+E)"));
-    connect(m_exportAllAction, &QAction::triggered, this, &MainWindow::exportEverythingInteractively);
-
-    m_exportCsvAction = new QAction(tr("Export Run Metrics as &CSV…"), this);
-    m_exportCsvAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
-    connect(m_exportCsvAction, &QAction::triggered, this, [this] {
-        const QList<RunRecord> selected = m_runList->selectedRuns();
-        if (!selected.isEmpty())
-            exportRunCsv(selected.first());
-        else if (!m_model.runs().isEmpty())
-            exportRunCsv(m_model.runs().last().data->record());
-    });
-
-    m_keepRunsAction = new QAction(tr("&Keep Earlier Runs on the Charts"), this);
-    m_keepRunsAction->setCheckable(true);
-    m_keepRunsAction->setToolTip(tr("A new run is added to the charts instead of replacing what they show"));
-
-    m_openGlAction = new QAction(tr("Draw Charts with &OpenGL"), this);
-    m_openGlAction->setCheckable(true);
-    connect(m_openGlAction, &QAction::toggled, this, [this](bool on) { m_charts->setUseOpenGL(on); });
-}
-
-void MainWindow::createMenus()
-{
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(m_openPresetAction);
-    file->addAction(m_savePresetAction);
-    file->addSeparator();
-    file->addAction(m_exportAllAction);
-    file->addAction(m_exportCsvAction);
-    file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-
-    QMenu* run = menuBar()->addMenu(tr("&Run"));
-    run->addAction(m_runAction);
-    run->addAction(m_stopAction);
-    run->addAction(m_runLessonAction);
-    run->addSeparator();
-    run->addAction(tr("Reset Settings to the Engine's Defaults"), this, [this] { m_parameters->setValues(QJsonObject()); });
-
-    // One entry per experiment of the seeds (resources/presets), grouped by seed; choosing one
-    // puts its settings in Setup.
-    QMenu* presets = menuBar()->addMenu(tr("&Presets"));
-    QHash<QString, QMenu*> presetGroups;
-    for (const BuiltInPreset& preset : m_presets.presets()) {
-        QMenu* group = presets;
-        if (!preset.group.isEmpty()) {
-            if (!presetGroups.contains(preset.group))
-                presetGroups.insert(preset.group, presets->addMenu(preset.group));
-            group = presetGroups.value(preset.group);
-        }
-        const QString name = preset.name;
-        QAction* action = group->addAction(preset.title, this, [this, name] {
-            if (const BuiltInPreset* chosen = m_presets.find(name)) {
-                m_parameters->setValues(chosen->config);
-                m_log->appendMessage(tr("Loaded the preset %1").arg(name));
-            }
-        });
-        action->setToolTip(name);
-    }
-    presets->setToolTipsVisible(true);
-
-    QMenu* lessons = menuBar()->addMenu(tr("&Lessons"));
-    for (const Lesson& lesson : m_lessons.lessons()) {
-        const QString id = lesson.id;
-        const QString source = lesson.source.section(QLatin1Char(' '), 0, 1);
-        lessons->addAction(source.isEmpty() ? lesson.title : QStringLiteral("%1 · %2").arg(source, lesson.title), this,
-                           [this, id] { showLesson(id); });
-    }
-    lessons->addSeparator();
-    lessons->addAction(m_runLessonAction);
-
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    for (QDockWidget* dock : findChildren<QDockWidget*>())
-        view->addAction(dock->toggleViewAction());
-    view->addSeparator();
-    QMenu* theme = view->addMenu(tr("&Theme"));
-    auto* themes = new QActionGroup(this);
-    for (const auto& [choice, label] : {std::pair{ThemeChoice::System, tr("&System")}, std::pair{ThemeChoice::Light, tr("&Light")},
-                                        std::pair{ThemeChoice::Dark, tr("&Dark")}}) {
-        QAction* action = theme->addAction(label);
-        action->setCheckable(true);
-        action->setData(themeName(choice));
-        themes->addAction(action);
-        connect(action, &QAction::triggered, this, [this, choice = choice] { setTheme(choice); });
-    }
-    connect(theme, &QMenu::aboutToShow, this, [this, themes] {
-        for (QAction* action : themes->actions())
-            action->setChecked(action->data().toString() == themeName(m_theme));
-    });
-    view->addAction(m_keepRunsAction);
-    view->addAction(m_openGlAction);
-    view->addAction(tr("&Reset All Chart Views"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] { m_charts->resetAllViews(); });
-
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&Keyboard and Mouse"), QKeySequence::HelpContents, this, &MainWindow::showShortcuts);
-    help->addAction(tr("&About DDP Lab"), this, &MainWindow::showAbout);
-    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
-
-    QToolBar* toolbar = addToolBar(tr("Main"));
-    toolbar->setObjectName(QStringLiteral("mainToolBar"));
-    toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    toolbar->setMovable(false);
-    toolbar->addAction(m_runAction);
-    toolbar->addAction(m_stopAction);
-    toolbar->addSeparator();
-    toolbar->addAction(m_runLessonAction);
-    toolbar->addSeparator();
-    toolbar->addAction(m_openPresetAction);
-    toolbar->addAction(m_savePresetAction);
-    toolbar->addAction(m_exportAllAction);
-}
-
 QWidget* MainWindow::createCentralArea()
 {
     m_notice = new NoticeBar;
-    m_charts = new ChartGrid(m_model);
-
-    auto* chartsPage = new QWidget;
-    auto* controls = new QHBoxLayout;
-    controls->setContentsMargins(8, 6, 8, 0);
-    auto* smoothingLabel = new QLabel(tr("Smoothing"));
-    m_smoothing = new QSlider(Qt::Horizontal);
-    m_smoothing->setRange(0, 99);
-    m_smoothing->setFixedWidth(160);
-    m_smoothing->setToolTip(tr("Debiased exponential moving average; the raw curve stays faint beneath"));
-    smoothingLabel->setBuddy(m_smoothing);
-    m_smoothingValue = new QLabel;
-    m_smoothingValue->setMinimumWidth(m_smoothingValue->fontMetrics().horizontalAdvance(QStringLiteral("0.00")) + 4);
-    connect(m_smoothing, &QSlider::valueChanged, this, [this](int value) {
-        const double weight = value / 100.0;
-        m_smoothingValue->setText(QString::number(weight, 'f', 2));
-        m_charts->setSmoothing(weight);
-    });
-    auto* hint = new QLabel(tr("Drag to zoom · Ctrl+wheel · Shift+drag to pan · double-click resets · hover reads values"));
-    hint->setForegroundRole(QPalette::PlaceholderText);
-    auto* resetViews = new QPushButton(icon("fit"), tr("Reset Views"));
-    resetViews->setToolTip(tr("Fit every chart to its data (Ctrl+0)"));
-    connect(resetViews, &QPushButton::clicked, this, [this] { m_charts->resetAllViews(); });
-    controls->addWidget(smoothingLabel);
-    controls->addWidget(m_smoothing);
-    controls->addWidget(m_smoothingValue);
-    controls->addSpacing(16);
-    controls->addWidget(hint, 1);
-    controls->addWidget(resetViews);
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(m_charts);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    auto* legend = new RunLegend(m_model);
-    legend->setContentsMargins(10, 2, 10, 0);
-    auto* chartsLayout = new QVBoxLayout(chartsPage);
-    chartsLayout->setContentsMargins(0, 0, 0, 0);
-    chartsLayout->addLayout(controls);
-    chartsLayout->addWidget(legend);
-    chartsLayout->addWidget(scroll, 1);
-
+    m_chartPage = new ChartPage(m_model, m_actions->resetViews);
     m_sharding = new ShardingView;
     m_comparison = new ComparisonTable(m_model);
     m_tabs = new QTabWidget;
     m_tabs->setDocumentMode(true);
-    m_tabs->addTab(chartsPage, tr("Charts"));
+    m_tabs->addTab(m_chartPage, tr("Charts"));
     m_tabs->addTab(m_sharding, tr("Sharding"));
     m_tabs->addTab(m_comparison, tr("Compare"));
 
@@ -335,21 +138,74 @@ void MainWindow::createDocks()
         addDockWidget(area, widget);
         return widget;
     };
-    QDockWidget* setupDock = dock(tr("Setup"), "setupDock", setup, Qt::LeftDockWidgetArea);
-    setupDock->setMinimumWidth(360);
-
+    m_setupDock = dock(tr("Setup"), "setupDock", setup, Qt::LeftDockWidgetArea);
     m_lessonPanel = new LessonPanel(m_lessons);
-    QDockWidget* lessonDock = dock(tr("Lesson"), "lessonDock", m_lessonPanel, Qt::RightDockWidgetArea);
+    m_lessonDock = dock(tr("Lesson"), "lessonDock", m_lessonPanel, Qt::RightDockWidgetArea);
     m_runList = new RunListPanel;
-    QDockWidget* runsDock = dock(tr("Runs"), "runsDock", m_runList, Qt::RightDockWidgetArea);
-    splitDockWidget(lessonDock, runsDock, Qt::Vertical);
-    lessonDock->setMinimumWidth(280);
-
+    m_runsDock = dock(tr("Runs"), "runsDock", m_runList, Qt::RightDockWidgetArea);
     m_log = new LogPanel;
-    QDockWidget* logDock = dock(tr("Log"), "logDock", m_log, Qt::BottomDockWidgetArea);
-    resizeDocks({logDock}, {110}, Qt::Vertical);
-    resizeDocks({setupDock, lessonDock}, {400, 350}, Qt::Horizontal);
-    resizeDocks({lessonDock, runsDock}, {560, 300}, Qt::Vertical);
+    m_logDock = dock(tr("Log"), "logDock", m_log, Qt::BottomDockWidgetArea);
+}
+
+void MainWindow::createStatusBar()
+{
+    m_statusLabel = new ElidingLabel;
+    // The progress text beside the bar, not on it: a fill never covers it.
+    m_progressLabel = new QLabel;
+    m_progress = new QProgressBar;
+    m_progress->setRange(0, 100);
+    m_progress->setTextVisible(false);
+    m_progress->setFixedWidth(140);
+    statusBar()->addWidget(m_statusLabel, 1);
+    statusBar()->addPermanentWidget(m_progressLabel);
+    statusBar()->addPermanentWidget(m_progress);
+}
+
+void MainWindow::connectPanes()
+{
+    const LabActions& a = *m_actions;
+    connect(a.run, &QAction::triggered, this, &MainWindow::startRun);
+    connect(a.stop, &QAction::triggered, this, &MainWindow::stopRun);
+    connect(a.runLesson, &QAction::triggered, this, [this] { startLesson(m_lessonPanel->currentLessonId()); });
+    connect(a.openPreset, &QAction::triggered, this, &MainWindow::openPreset);
+    connect(a.savePreset, &QAction::triggered, this, &MainWindow::savePreset);
+    connect(a.exportAll, &QAction::triggered, this, &MainWindow::exportEverythingInteractively);
+    connect(a.exportCsv, &QAction::triggered, this, [this] {
+        const QList<RunRecord> selected = m_runList->selectedRuns();
+        if (!selected.isEmpty())
+            exportRunCsv(selected.first());
+        else if (!m_model.runs().isEmpty())
+            exportRunCsv(m_model.runs().last().data->record());
+    });
+    connect(a.quit, &QAction::triggered, this, &QWidget::close);
+    connect(a.openGl, &QAction::toggled, this, [this](bool on) { chartGrid()->setUseOpenGL(on); });
+    connect(a.resetViews, &QAction::triggered, this, [this] { chartGrid()->resetAllViews(); });
+    connect(a.presentation, &QAction::toggled, this, &MainWindow::setPresentationMode);
+    connect(a.leavePresentation, &QAction::triggered, this, [this] { setPresentationMode(false); });
+    connect(a.gettingStarted, &QAction::triggered, this, [this] { showGettingStarted(this); });
+    connect(a.shortcuts, &QAction::triggered, this, [this] { showShortcuts(this, *m_actions); });
+    connect(a.about, &QAction::triggered, this, [this] { showAbout(this, m_inventory, m_enginePath, m_store.root()); });
+
+    connect(m_session, &LabSession::runStarted, this, &MainWindow::onRunStarted);
+    connect(m_session, &LabSession::runUpdated, this, [this](const QSharedPointer<RunData>& run) { m_model.notifyDataAppended(run->id()); });
+    connect(m_session, &LabSession::runFinished, this, &MainWindow::onRunFinished);
+    connect(m_session, &LabSession::sequenceFinished, this, &MainWindow::onSequenceFinished);
+    connect(m_session, &LabSession::stderrReceived, m_log, &LogPanel::appendEngineOutput);
+    connect(m_session, &LabSession::logMessage, m_log, &LogPanel::appendMessage);
+
+    connect(m_parameters, &ParameterPanel::changed, this, [this] {
+        m_derived->setConfig(m_parameters->config(), m_parameters->isValid());
+        updateActions();
+    });
+    connect(chartGrid(), &ChartGrid::exportRequested, this, &MainWindow::exportChart);
+    connect(m_sharding, &ShardingView::useRunSettingsRequested, this, [this] { m_sharding->showConfig(m_parameters->config()); });
+    connect(&m_model, &RunModel::runsChanged, this, [this] {
+        for (const DisplayedRun& run : m_model.runs())
+            m_runList->setRunColor(run.data->id(), run.color);
+    });
+    connect(m_devicesQuery, &EngineQuery::finished, this, &MainWindow::onDevices);
+    m_statusTimer.setInterval(kStatusRefreshMs);
+    connect(&m_statusTimer, &QTimer::timeout, this, &MainWindow::updateStatus);
 
     connect(m_lessonPanel, &LessonPanel::lessonSelected, this, [this](const QString& id) {
         const Lesson* lesson = m_lessons.find(id);
@@ -365,7 +221,6 @@ void MainWindow::createDocks()
         updateActions();
     });
     connect(m_lessonPanel, &LessonPanel::runLessonRequested, this, &MainWindow::startLesson);
-
     connect(m_runList, &RunListPanel::shownChanged, this, &MainWindow::setRunShown);
     connect(m_runList, &RunListPanel::renameRequested, this, &MainWindow::renameRun);
     connect(m_runList, &RunListPanel::deleteRequested, this, &MainWindow::deleteRuns);
@@ -376,78 +231,52 @@ void MainWindow::createDocks()
             [](const RunRecord& run) { QDesktopServices::openUrl(QUrl::fromLocalFile(run.directory)); });
 }
 
-void MainWindow::createStatusBar()
-{
-    m_statusLabel = new QLabel;
-    m_progress = new QProgressBar;
-    m_progress->setRange(0, 100);
-    m_progress->setTextVisible(true);
-    m_progress->setMinimumWidth(380);
-    statusBar()->addWidget(m_statusLabel, 1);
-    statusBar()->addPermanentWidget(m_progress);
-}
-
-void MainWindow::connectSequence()
-{
-    connect(m_session, &LabSession::runStarted, this, &MainWindow::onRunStarted);
-    connect(m_session, &LabSession::runUpdated, this,
-            [this](const QSharedPointer<RunData>& run) { m_model.notifyDataAppended(run->id()); });
-    connect(m_session, &LabSession::runFinished, this, &MainWindow::onRunFinished);
-    connect(m_session, &LabSession::sequenceFinished, this, &MainWindow::onSequenceFinished);
-    connect(m_session, &LabSession::stderrReceived, m_log, &LogPanel::appendEngineOutput);
-    connect(m_session, &LabSession::logMessage, m_log, &LogPanel::appendMessage);
-}
-
 // ---------------------------------------------------------------------------------------
 // Settings between sessions
 // ---------------------------------------------------------------------------------------
 
 void MainWindow::restoreSettings()
 {
-    QSettings settings;
-    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
-        resize(1600, 1000);
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-    m_theme = themeFromName(settings.value(QStringLiteral("view/theme")).toString());
+    const WindowSettings settings = WindowSettings::load();
+    if (settings.geometry.isEmpty() || !restoreGeometry(settings.geometry) || !restoreState(settings.dockState))
+        arrangeForScreen(*this, {m_setupDock, m_lessonDock, m_runsDock, m_logDock});
+    keepOnScreen(*this);
+    m_theme = settings.theme;
     if (m_theme != ThemeChoice::System)
         applyTheme(m_theme);
-    const QJsonObject values = QJsonDocument::fromJson(settings.value(QStringLiteral("parameters/values")).toByteArray()).object();
-    m_parameters->setValues(values);
-    m_smoothing->setValue(int(settings.value(QStringLiteral("charts/smoothing"), ChartGrid::kDefaultSmoothing).toDouble() * 100 + 0.5));
-    m_smoothingValue->setText(QString::number(m_smoothing->value() / 100.0, 'f', 2));
-    m_charts->setSmoothing(m_smoothing->value() / 100.0);
-    QHash<QString, bool> logChoices;
-    const QJsonObject savedLog = QJsonDocument::fromJson(settings.value(QStringLiteral("charts/log")).toByteArray()).object();
-    for (auto it = savedLog.constBegin(); it != savedLog.constEnd(); ++it)
-        logChoices.insert(it.key(), it.value().toBool());
-    m_charts->setLogScaleChoices(logChoices);
-    m_openGlAction->setChecked(settings.value(QStringLiteral("charts/opengl"), false).toBool());
-    m_keepRunsAction->setChecked(settings.value(QStringLiteral("charts/keepEarlierRuns"), false).toBool());
-    m_lessonPanel->selectLesson(settings.value(QStringLiteral("lesson/current")).toString());
+    if (settings.parameters) {
+        m_parameters->setValues(*settings.parameters);
+    } else if (const BuiltInPreset* firstRun = m_presets.find(kFirstRunPreset)) {
+        m_parameters->setValues(firstRun->config);
+    }
+    m_chartPage->setSmoothing(settings.smoothing);
+    m_chartPage->setXAxis(settings.xAxis);
+    chartGrid()->setLogScaleChoices(settings.logScales);
+    m_actions->openGl->setChecked(settings.openGl);
+    m_actions->keepRuns->setChecked(settings.keepEarlierRuns);
+    m_lessonPanel->selectLesson(settings.lesson.isEmpty() ? firstLessonId() : settings.lesson);
 }
 
 void MainWindow::saveSettings() const
 {
-    QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState());
-    settings.setValue(QStringLiteral("view/theme"), themeName(m_theme));
-    settings.setValue(QStringLiteral("parameters/values"), QJsonDocument(m_parameters->values()).toJson(QJsonDocument::Compact));
-    settings.setValue(QStringLiteral("charts/smoothing"), m_smoothing->value() / 100.0);
-    QJsonObject logChoices;
-    const QHash<QString, bool> choices = m_charts->logScaleChoices();
-    for (auto it = choices.constBegin(); it != choices.constEnd(); ++it)
-        logChoices.insert(it.key(), it.value());
-    settings.setValue(QStringLiteral("charts/log"), QJsonDocument(logChoices).toJson(QJsonDocument::Compact));
-    settings.setValue(QStringLiteral("charts/opengl"), m_openGlAction->isChecked());
-    settings.setValue(QStringLiteral("charts/keepEarlierRuns"), m_keepRunsAction->isChecked());
-    settings.setValue(QStringLiteral("lesson/current"), m_lessonPanel->currentLessonId());
+    WindowSettings settings;
+    settings.geometry = saveGeometry();
+    // Presentation mode is a moment, not a layout: what is kept is the layout it will restore.
+    settings.dockState = saveState();
+    settings.theme = m_theme;
+    settings.parameters = m_parameters->values();
+    settings.smoothing = m_chartPage->smoothing();
+    settings.xAxis = m_chartPage->xAxis();
+    settings.logScales = chartGrid()->logScaleChoices();
+    settings.openGl = m_actions->openGl->isChecked();
+    settings.keepEarlierRuns = m_actions->keepRuns->isChecked();
+    settings.lesson = m_lessonPanel->currentLessonId();
+    settings.save();
 }
 
 void MainWindow::applyLaunchOptions(const LaunchOptions& options)
 {
-    m_pendingExportDirectory = options.exportDirectory;
-    m_pendingExportSize = options.imageSize;
+    m_pendingExport = options;
     if (options.preset.isEmpty())
         return;
     const ResolvedPreset resolved = resolvePreset(options.preset, m_lessons, m_presets);
@@ -509,14 +338,14 @@ void MainWindow::startLesson(const QString& lessonId)
 void MainWindow::startSequence(const QList<RunRequest>& requests, const QStringList& chartMetrics)
 {
     m_notice->dismiss();
-    if (!m_keepRunsAction->isChecked()) {
+    if (!m_actions->keepRuns->isChecked()) {
         for (const DisplayedRun& run : m_model.runs()) {
             m_runList->setShown(run.data->id(), false);
             m_runList->setRunColor(run.data->id(), QColor());
         }
         m_model.clear();
     }
-    m_charts->setFocusCharts(chartsForMetrics(chartMetrics));
+    chartGrid()->setFocusCharts(chartsForMetrics(chartMetrics));
     m_tabs->setCurrentIndex(0);
     m_session->start(requests);
     m_statusTimer.start();
@@ -543,7 +372,8 @@ void MainWindow::onRunFinished(int, const QSharedPointer<RunData>& run)
     const RunRecord& record = run->record();
     m_runList->updateRun(record);
     m_comparison->refresh();
-    m_model.notifyDataAppended(run->id());
+    m_model.notifyLabelsChanged();  // its config arrived: names that tell runs apart may change
+    reportReadingProblems(*run);
     if (record.status == RunStatus::Failed) {
         QString details = record.error;
         if (record.exitCode > 0)
@@ -563,16 +393,19 @@ void MainWindow::onRunFinished(int, const QSharedPointer<RunData>& run)
 void MainWindow::onSequenceFinished(bool allSucceeded)
 {
     m_statusTimer.stop();
+    const QSharedPointer<RunData> last = m_session->runs().isEmpty() ? nullptr : m_session->runs().last();
+    const RunStatus status = last ? last->record().status : RunStatus::Finished;
+    m_lastOutcome = status == RunStatus::Cancelled ? tr("stopped") : status == RunStatus::Failed ? tr("failed") : tr("done");
     updateActions();
     updateStatus();
-    m_charts->redrawAllNow();
-    if (!m_pendingExportDirectory.isEmpty()) {
+    chartGrid()->redrawAllNow();
+    if (!m_pendingExport.exportDirectory.isEmpty()) {
         QString error;
-        if (exportEverything(m_pendingExportDirectory, m_pendingExportSize, &error))
-            m_log->appendMessage(tr("Exported the charts and CSVs to %1").arg(m_pendingExportDirectory));
+        if (exportEverything(m_pendingExport.exportDirectory, m_pendingExport.imageSize, m_pendingExport.imageScale, &error))
+            m_log->appendMessage(tr("Exported the charts and CSVs to %1").arg(m_pendingExport.exportDirectory));
         else
             m_notice->showNotice(NoticeBar::Kind::Error, tr("Export failed"), error);
-        m_pendingExportDirectory.clear();
+        m_pendingExport.exportDirectory.clear();
     }
     emit sequenceDone(allSucceeded);
 }
@@ -594,10 +427,11 @@ void MainWindow::onDevices(const QueryResult& result)
 void MainWindow::updateActions()
 {
     const bool running = isRunning();
-    m_runAction->setEnabled(!running && m_parameters->isValid());
-    m_stopAction->setEnabled(running);
-    m_runLessonAction->setEnabled(!running && m_lessons.find(m_lessonPanel->currentLessonId()));
-    m_openPresetAction->setEnabled(!running);
+    m_actions->run->setEnabled(!running && m_parameters->isValid());
+    m_actions->stop->setEnabled(running);
+    m_actions->runLesson->setEnabled(!running && m_lessons.find(m_lessonPanel->currentLessonId()));
+    m_actions->openPreset->setEnabled(!running);
+    m_actions->leavePresentation->setEnabled(isPresenting());
     m_lessonPanel->setRunning(running);
     setWindowTitle(running ? tr("DDP Lab — running") : QStringLiteral("DDP Lab"));
 }
@@ -605,14 +439,14 @@ void MainWindow::updateActions()
 void MainWindow::updateStatus()
 {
     const QSharedPointer<RunData> run = m_session->currentRun();
+    auto* status = static_cast<ElidingLabel*>(m_statusLabel);
     if (!isRunning() || !run) {
-        QString text = m_inventory.isKnown()
-                           ? tr("Ready · %1 · engine %2, LibTorch %3")
-                                 .arg(m_inventory.shortDescription(), m_inventory.engineVersion(), m_inventory.torchVersion())
-                           : tr("Ready");
-        m_statusLabel->setText(text);
-        m_progress->setValue(0);
-        m_progress->setFormat(m_model.runs().isEmpty() ? tr("idle") : tr("done"));
+        status->setFullText(m_inventory.isKnown() ? tr("Ready · %1 · engine %2, LibTorch %3")
+                                                        .arg(m_inventory.shortDescription(), m_inventory.engineVersion(),
+                                                             m_inventory.torchVersion())
+                                                  : tr("Ready"));
+        m_progress->setValue(m_lastOutcome == tr("done") ? 100 : 0);
+        m_progressLabel->setText(m_model.runs().isEmpty() || m_lastOutcome.isEmpty() ? tr("idle") : m_lastOutcome);
         return;
     }
     const QJsonObject config = run->config();
@@ -627,33 +461,31 @@ void MainWindow::updateStatus()
     if (const double throughput = recentThroughput(*run); throughput > 0)
         parts.append(tr("%L1 samples/s").arg(throughput, 0, 'f', 0));
     parts.append(m_inventory.shortDescription());
-    m_statusLabel->setText(parts.join(QStringLiteral(" · ")));
+    status->setFullText(parts.join(QStringLiteral(" · ")));
     const RunProgress progress = m_session->progress();
     m_progress->setValue(progress.percent);
-    m_progress->setFormat(progress.text);
+    m_progressLabel->setText(progress.text);
 }
 
 QString MainWindow::statusText() const
 {
-    return m_statusLabel->text();
+    return static_cast<ElidingLabel*>(m_statusLabel)->fullText();
 }
 
 QString MainWindow::progressText() const
 {
-    return m_progress->format();
+    return m_progressLabel->text();
 }
 
 void MainWindow::showLesson(const QString& lessonId)
 {
     m_lessonPanel->selectLesson(lessonId);
-    if (auto* dock = findChild<QDockWidget*>(QStringLiteral("lessonDock"))) {
-        dock->show();
-        dock->raise();
-    }
+    m_lessonDock->show();
+    m_lessonDock->raise();
 }
 
 // ---------------------------------------------------------------------------------------
-// Look, help, closing
+// Look, presentation, closing
 // ---------------------------------------------------------------------------------------
 
 void MainWindow::setTheme(ThemeChoice choice)
@@ -662,45 +494,20 @@ void MainWindow::setTheme(ThemeChoice choice)
     applyTheme(choice);
 }
 
-void MainWindow::showAbout()
+void MainWindow::setPresentationMode(bool on)
 {
-    const QString engine = m_inventory.isKnown() ? m_inventory.engineVersion() : tr("unknown (the engine did not answer)");
-    const QString torch = m_inventory.isKnown() ? m_inventory.torchVersion() : tr("unknown");
-    QMessageBox::about(this, tr("About DDP Lab"),
-                       tr("<h3>DDP Lab %1</h3>"
-                          "<p>A desktop laboratory for data-parallel training: real multi-process DDP runs "
-                          "(NCCL between GPUs, Gloo between CPU processes), plotted live.</p>"
-                          "<table>"
-                          "<tr><td>DDP Lab</td><td>%1</td></tr>"
-                          "<tr><td>Qt</td><td>%2 (built with %3)</td></tr>"
-                          "<tr><td>Engine</td><td>%4</td></tr>"
-                          "<tr><td>LibTorch</td><td>%5</td></tr>"
-                          "<tr><td>Devices</td><td>%6</td></tr>"
-                          "</table>"
-                          "<p>Engine: <code>%7</code><br>Runs: <code>%8</code></p>")
-                           .arg(QStringLiteral(DDPLAB_VERSION), QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR), engine, torch,
-                                m_inventory.shortDescription(), m_enginePath.toHtmlEscaped(), m_store.root().toHtmlEscaped()));
+    if (on)
+        m_presentation->enter();
+    else
+        m_presentation->leave();
+    const QSignalBlocker blocker(m_actions->presentation);
+    m_actions->presentation->setChecked(on);
+    updateActions();
 }
 
-void MainWindow::showShortcuts()
+bool MainWindow::isPresenting() const
 {
-    QMessageBox::information(
-        this, tr("Keyboard and Mouse"),
-        tr("<table cellspacing='4'>"
-           "<tr><td><b>Ctrl+R</b>, F5</td><td>Run with the current settings</td></tr>"
-           "<tr><td><b>Ctrl+.</b>, Shift+F5</td><td>Stop the run</td></tr>"
-           "<tr><td><b>Ctrl+L</b></td><td>Run the selected lesson</td></tr>"
-           "<tr><td><b>Ctrl+E</b></td><td>Export every chart (PNG, SVG) and CSV to a folder</td></tr>"
-           "<tr><td><b>Ctrl+Shift+E</b></td><td>Export a run's metrics as CSV</td></tr>"
-           "<tr><td><b>Ctrl+O</b> / <b>Ctrl+S</b></td><td>Open a preset / save the settings as one</td></tr>"
-           "<tr><td><b>Ctrl+0</b></td><td>Reset every chart's view</td></tr>"
-           "<tr><td>Drag</td><td>Zoom a chart to a box</td></tr>"
-           "<tr><td>Ctrl+wheel, +/−</td><td>Zoom in and out at the pointer</td></tr>"
-           "<tr><td>Shift+drag, middle drag, arrows</td><td>Pan</td></tr>"
-           "<tr><td>Double-click, Home</td><td>Fit the chart to its data again</td></tr>"
-           "<tr><td>Right-click</td><td>Log axis, reset, export</td></tr>"
-           "<tr><td>F2 / Delete</td><td>Rename / delete the selected runs</td></tr>"
-           "</table>"));
+    return m_presentation && m_presentation->isOn();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
@@ -710,6 +517,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
         m_log->appendMessage(tr("Closing: stopping the run…"));
         m_session->stopAndWait(kCloseStopTimeoutMs);
     }
+    setPresentationMode(false);  // the layout kept is the one it would restore
     saveSettings();
     event->accept();
 }

@@ -1,10 +1,11 @@
 #pragma once
-// The lab's window: settings on the left (every engine key, and what follows from them), the
-// live charts in the middle (with the sharding view and the comparison table as pages), the
-// lesson and the stored runs on the right, the engine's log below, progress and status at
-// the bottom. It starts runs through a LabSession and never links the engine itself.
-// Implemented by topic: main_window.cpp (building the window, running, status),
-// main_window_files.cpp (presets and exports), main_window_runs.cpp (the stored runs).
+// The lab's window. It assembles the panes and wires their signals, nothing more: settings on
+// the left (every engine key, and what follows from them), the charts in the middle (with the
+// sharding view and the comparison table as pages), the lesson and the stored runs on the
+// right, the engine's log below, progress and status at the bottom. Runs go through a
+// LabSession; the window never links the engine itself.
+// By topic: main_window.cpp (building, running, status), main_window_menus.cpp (menus and
+// toolbar), main_window_files.cpp (presets and exports), main_window_runs.cpp (stored runs).
 
 #include "charts/run_model.hpp"
 #include "client/device_inventory.hpp"
@@ -12,40 +13,43 @@
 #include "client/lesson_library.hpp"
 #include "client/preset_library.hpp"
 #include "client/run_record.hpp"
-#include "client/lab_session.hpp"
 #include "client/run_store.hpp"
 #include "window/theme.hpp"
 
-#include <QElapsedTimer>
 #include <QJsonObject>
 #include <QMainWindow>
 #include <QSharedPointer>
 #include <QTimer>
 
+#include <memory>
+
 QT_BEGIN_NAMESPACE
-class QAction;
+class QDockWidget;
 class QLabel;
-class QMenu;
 class QProgressBar;
-class QSlider;
 class QTabWidget;
 QT_END_NAMESPACE
 
 namespace ddplab::ui {
 
 class ChartGrid;
+class ChartPage;
 class ChartPanel;
 class ComparisonTable;
 class DerivedPanel;
 class EngineQuery;
+class LabSession;
 class LessonPanel;
 class LogPanel;
 class NoticeBar;
 class ParameterPanel;
+class PresentationMode;
 class RunData;
 class RunListPanel;
 class ShardingView;
+struct LabActions;
 struct QueryResult;
+struct RunRequest;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -58,18 +62,22 @@ public:
     void startLesson(const QString& lessonId);
     void stopRun();
     bool isRunning() const;
+    void setPresentationMode(bool on);
+    bool isPresenting() const;
     // Every chart (PNG + SVG) and every displayed run's CSV into `directory`.
-    bool exportEverything(const QString& directory, QSize imageSize, QString* error);
+    bool exportEverything(const QString& directory, QSize imageSize, double scale, QString* error);
 
     ParameterPanel* parameterPanel() const { return m_parameters; }
     DerivedPanel* derivedPanel() const { return m_derived; }
-    ChartGrid* chartGrid() const { return m_charts; }
+    ChartGrid* chartGrid() const;
+    ChartPage* chartPage() const { return m_chartPage; }
     RunListPanel* runList() const { return m_runList; }
     RunModel& runModel() { return m_model; }
     LabSession* session() const { return m_session; }
     NoticeBar* notice() const { return m_notice; }
     LogPanel* log() const { return m_log; }
     ShardingView* shardingView() const { return m_sharding; }
+    const LabActions& actions() const { return *m_actions; }
     QString statusText() const;
     QString progressText() const;
 
@@ -81,12 +89,10 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
-    void createActions();
-    void createMenus();
     QWidget* createCentralArea();
     void createDocks();
     void createStatusBar();
-    void connectSequence();
+    void connectPanes();
     void restoreSettings();
     void saveSettings() const;
     void applyLaunchOptions(const LaunchOptions& options);
@@ -100,8 +106,9 @@ private:
     void updateStatus();
     void showLesson(const QString& lessonId);
     void setTheme(ThemeChoice choice);
-    void showAbout();
-    void showShortcuts();
+
+    // main_window_menus.cpp
+    void createMenus();
 
     // main_window_files.cpp
     void openPreset();
@@ -122,6 +129,7 @@ private:
     void deleteRuns(const QList<RunRecord>& runs);
     void setRunShown(const RunRecord& run, bool shown);
     void reloadRunList();
+    void reportReadingProblems(const RunData& run);
     QSharedPointer<RunData> displayedRun(const QString& runId) const;
     QSharedPointer<RunData> runData(const RunRecord& run) const;  // displayed, else loaded from disk
 
@@ -134,13 +142,15 @@ private:
     EngineQuery* m_devicesQuery = nullptr;
     DeviceInventory m_inventory;
     ThemeChoice m_theme = ThemeChoice::System;
-    QString m_pendingExportDirectory;
-    QSize m_pendingExportSize;
-    QTimer m_statusTimer;  // refreshes time remaining between events
+    LaunchOptions m_pendingExport;  // --export DIR: what to write when the runs end
+    QString m_lastOutcome;          // the progress bar's word when nothing runs
+    QTimer m_statusTimer;           // refreshes time remaining between events
+    std::unique_ptr<LabActions> m_actions;
+    std::unique_ptr<PresentationMode> m_presentation;
 
     ParameterPanel* m_parameters = nullptr;
     DerivedPanel* m_derived = nullptr;
-    ChartGrid* m_charts = nullptr;
+    ChartPage* m_chartPage = nullptr;
     ShardingView* m_sharding = nullptr;
     ComparisonTable* m_comparison = nullptr;
     RunListPanel* m_runList = nullptr;
@@ -148,20 +158,13 @@ private:
     LogPanel* m_log = nullptr;
     NoticeBar* m_notice = nullptr;
     QTabWidget* m_tabs = nullptr;
-    QSlider* m_smoothing = nullptr;
-    QLabel* m_smoothingValue = nullptr;
     QLabel* m_statusLabel = nullptr;
+    QLabel* m_progressLabel = nullptr;
     QProgressBar* m_progress = nullptr;
-
-    QAction* m_runAction = nullptr;
-    QAction* m_stopAction = nullptr;
-    QAction* m_runLessonAction = nullptr;
-    QAction* m_openPresetAction = nullptr;
-    QAction* m_savePresetAction = nullptr;
-    QAction* m_exportAllAction = nullptr;
-    QAction* m_exportCsvAction = nullptr;
-    QAction* m_keepRunsAction = nullptr;
-    QAction* m_openGlAction = nullptr;
+    QDockWidget* m_setupDock = nullptr;
+    QDockWidget* m_lessonDock = nullptr;
+    QDockWidget* m_runsDock = nullptr;
+    QDockWidget* m_logDock = nullptr;
 };
 
 }  // namespace ddplab::ui

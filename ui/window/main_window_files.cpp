@@ -1,8 +1,6 @@
 // MainWindow, continued: presets opened and saved, charts and CSVs exported, and the folder
 // those dialogs start in.
 
-#include "window/main_window.hpp"
-
 #include "charts/chart_grid.hpp"
 #include "charts/chart_panel.hpp"
 #include "client/preset_file.hpp"
@@ -10,20 +8,27 @@
 #include "client/save_file.hpp"
 #include "export/export_service.hpp"
 #include "export/image_export_dialog.hpp"
+#include "lessons/lesson_panel.hpp"
 #include "setup/parameter_panel.hpp"
 #include "window/log_panel.hpp"
+#include "window/main_window.hpp"
 #include "window/notice_bar.hpp"
 
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QSettings>
+#include <QStandardPaths>
+#include <QDateTime>
 
 namespace ddplab::ui {
 
 QString MainWindow::lastDirectory() const
 {
-    return QSettings().value(QStringLiteral("export/lastDirectory"), QDir::homePath()).toString();
+    // Until the first export: a folder of the lab's own among the user's documents, not home.
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    const QString fallback = QDir(documents.isEmpty() ? QDir::homePath() : documents).filePath(QStringLiteral("DDP Lab exports"));
+    return QSettings().value(QStringLiteral("export/lastDirectory"), fallback).toString();
 }
 
 void MainWindow::rememberDirectory(const QString& path)
@@ -92,37 +97,39 @@ void MainWindow::exportChart(ChartPanel* chart)
     rememberDirectory(dialog.path());
     QString error;
     const bool svg = dialog.path().endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive);
-    const bool written = svg ? ExportService::exportChartSvg(*chart, dialog.path(), dialog.imageSize(), &error)
-                             : ExportService::exportChartPng(*chart, dialog.path(), dialog.imageSize(), &error);
+    QDir().mkpath(QFileInfo(dialog.path()).absolutePath());
+    const bool written = svg ? ExportService::exportChartSvg(*chart, dialog.path(), dialog.format(), &error)
+                             : ExportService::exportChartPng(*chart, dialog.path(), dialog.format(), &error);
     if (written)
         m_log->appendMessage(tr("Exported %1").arg(dialog.path()));
     else
         m_notice->showNotice(NoticeBar::Kind::Error, tr("Export failed"), error);
 }
 
-bool MainWindow::exportEverything(const QString& directory, QSize imageSize, QString* error)
+bool MainWindow::exportEverything(const QString& directory, QSize imageSize, double scale, QString* error)
 {
-    QList<QSharedPointer<RunData>> runs;
-    for (const DisplayedRun& run : m_model.runs())
-        runs.append(run.data);
-    m_charts->redrawAllNow();
-    const QStringList written = ExportService::exportAll(m_charts->panels(), runs, directory, imageSize, error);
+    chartGrid()->redrawAllNow();
+    const QStringList written = ExportService::exportAll(chartGrid()->panels(), m_model.runs(), directory, {imageSize, scale}, error);
     return error->isEmpty() && !written.isEmpty();
 }
 
 void MainWindow::exportEverythingInteractively()
 {
-    if (m_charts->panels().isEmpty()) {
+    if (chartGrid()->panels().isEmpty()) {
         m_notice->showNotice(NoticeBar::Kind::Information, tr("Nothing to export yet"),
                              tr("Run something, or tick past runs in the Runs list, then export."));
         return;
     }
-    ImageExportDialog dialog(ImageExportDialog::Target::Folder, lastDirectory(), ExportService::kDefaultImageSize, this);
+    // A folder of its own for what is on display: the lesson's or the run's name and the time.
+    const QString name = m_model.runs().size() == 1 ? m_model.runs().first().label : m_lessonPanel->currentLessonId();
+    const QString folder = QDir(lastDirectory()).filePath(ExportService::fileNameFor(name) + QLatin1Char('-') +
+                                                          QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmm")));
+    ImageExportDialog dialog(ImageExportDialog::Target::Folder, folder, ExportService::kDefaultImageSize, this);
     if (dialog.exec() != QDialog::Accepted || dialog.path().isEmpty())
         return;
-    rememberDirectory(dialog.path());
+    rememberDirectory(QFileInfo(dialog.path()).absolutePath());
     QString error;
-    if (exportEverything(dialog.path(), dialog.imageSize(), &error))
+    if (exportEverything(dialog.path(), dialog.format().size, dialog.format().scale, &error))
         m_log->appendMessage(tr("Exported every chart (PNG and SVG) and the runs' CSVs to %1").arg(dialog.path()));
     else
         m_notice->showNotice(NoticeBar::Kind::Error, tr("Export failed"), error);

@@ -1,14 +1,14 @@
 // MainWindow, continued: the stored runs of the Runs list (show, rename, delete, load their
 // settings, export their metrics or config) and finding a run's data.
 
-#include "window/main_window.hpp"
-
+#include "client/lab_session.hpp"
 #include "client/preset_file.hpp"
 #include "client/run_data.hpp"
 #include "export/export_service.hpp"
 #include "runs/run_list_panel.hpp"
 #include "setup/parameter_panel.hpp"
 #include "window/log_panel.hpp"
+#include "window/main_window.hpp"
 #include "window/notice_bar.hpp"
 
 #include <QInputDialog>
@@ -33,7 +33,26 @@ void MainWindow::setRunShown(const RunRecord& run, bool shown)
         return;
     }
     const QSharedPointer<RunData> live = m_session->currentRun();
-    m_model.addRun(live && live->id() == run.id ? live : m_store.loadRun(run));
+    if (live && live->id() == run.id) {
+        m_model.addRun(live);
+        return;
+    }
+    const QSharedPointer<RunData> loaded = m_store.loadRun(run);
+    reportReadingProblems(*loaded);
+    m_model.addRun(loaded);
+}
+
+void MainWindow::reportReadingProblems(const RunData& run)
+{
+    // Said once, in the Log: a stored run shows as far as it reads.
+    for (const QString& problem : run.loadProblems())
+        m_log->appendMessage(tr("\"%1\": %2").arg(run.record().name, problem), true);
+    if (run.skippedValueCount() > 0)
+        m_log->appendMessage(tr("\"%1\": skipped %2 value(s) that cannot be right, not plotted (the first: %3)")
+                                 .arg(run.record().name)
+                                 .arg(run.skippedValueCount())
+                                 .arg(run.firstSkippedValue()),
+                             true);
 }
 
 void MainWindow::loadRunSettings(const RunRecord& run)
@@ -63,7 +82,7 @@ void MainWindow::renameRun(const RunRecord& run)
     if (const QSharedPointer<RunData> data = displayedRun(run.id)) {
         data->record().name = renamed.name;
         data->record().label = renamed.label;
-        m_model.addRun(data);  // legends follow the new name
+        m_model.notifyLabelsChanged();  // legends follow the new name
     }
     m_runList->updateRun(renamed);
 }
@@ -114,7 +133,12 @@ void MainWindow::exportRunCsv(const RunRecord& run)
     if (path.isEmpty())
         return;
     QString error;
-    if (ExportService::exportRunCsv(*data, path, &error))
+    QString label = run.name;
+    for (const DisplayedRun& shown : m_model.runs()) {
+        if (shown.data->id() == run.id)
+            label = shown.label;
+    }
+    if (ExportService::exportRunCsv(*data, label, path, &error))
         m_log->appendMessage(tr("Exported %1 steps of \"%2\" to %3").arg(data->stepCount()).arg(run.name, path));
     else
         m_notice->showNotice(NoticeBar::Kind::Error, tr("Export failed"), error);

@@ -1,0 +1,45 @@
+#pragma once
+// Where a chart's axes end and what their ticks say: ends on whole steps of 1, 2 or 5 times a
+// power of ten, labels with just enough decimals that neighbouring ticks never read the same,
+// a fraction (accuracy) never above 1, a log axis with several ticks even inside one decade.
+// Pure arithmetic, so that each rule has a test.
+
+#include <QString>
+
+namespace ddplab::ui {
+
+// The smallest of 1, 2 or 5 times a power of ten that is at least `raw`.
+double niceStep(double raw);
+
+// printf format for tick labels `step` apart on an axis reaching `largest` in magnitude.
+QString labelFormatFor(double step, double largest);
+
+struct LinearAxisPlan {
+    double low = 0.0;
+    double high = 1.0;
+    int tickCount = 2;
+    QString labelFormat;
+};
+// A value axis for data from `min` to `max`, about `ticks` ticks. Values that are never
+// negative (a loss, a rate) get no axis below zero; fractions no axis above one.
+LinearAxisPlan planValueAxis(double min, double max, int ticks, bool neverNegative, bool fraction);
+
+struct LogAxisPlan {
+    double low = 1.0;
+    double high = 10.0;
+    double base = 10.0;  // ticks at base^n: 10 over decades, finer inside a single one
+    QString labelFormat;
+};
+// A log axis over whole decades around [minPositive, max].
+LogAxisPlan planLogAxis(double minPositive, double max);
+// A log axis showing exactly [low, high] (after a zoom): several ticks even inside one decade.
+LogAxisPlan logAxisFor(double low, double high);
+
+struct XAxisPlan {
+    double interval = 1.0;  // between ticks, anchored at 0
+    QString labelFormat;
+};
+// About six ticks over [min, max]; whole-numbered axes (steps, samples) tick on whole numbers.
+XAxisPlan planXAxis(double min, double max, bool whole);
+
+}  // namespace ddplab::ui

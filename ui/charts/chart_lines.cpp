@@ -1,0 +1,531 @@
+#include "chart_lines.hpp"
+
+#include "charts/chart_canvas.hpp"
+#include "client/decimation.hpp"
+#include "client/run_data.hpp"
+#include "client/wire.hpp"
+
+#include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QObject>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ddplab::ui {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr int kFaintAlpha = 70;  // the raw curve under a smoothed one
+constexpr double kLineWidth = 2.0;
+// A line that a later run retraces exactly (8 x 16 against 1 x 128) is drawn wider by this
+// for each such run, so it shows as a rim around the other instead of vanishing under it.
+constexpr double kRimWidth = 2.5;
+constexpr double kSameValueTolerance = 1e-6;  // relative: float reductions differ in the last digits
+// One run, several metrics: the first keeps the run's colour, the others take these in turn
+// (skipping the run's own), so that no two lines are told apart by dash pattern alone.
+constexpr QRgb kMetricColors[] = {0xd62728, 0x2ca02c, 0x9467bd, 0xff7f0e, 0x1f77b4};
+
+QColor metricColor(const QColor& runColor, int metricIndex)
+{
+    if (metricIndex == 0)
+        return runColor;
+    int seen = 0;
+    for (QRgb rgb : kMetricColors) {
+        if (QColor(rgb) == runColor)
+            continue;
+        if (++seen == metricIndex)
+            return QColor(rgb);
+    }
+    return runColor;
+}
+
+Qt::PenStyle penStyleFor(int metricIndex)
+{
+    static constexpr Qt::PenStyle kStyles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine};
+    return kStyles[std::min(metricIndex, 2)];
+}
+
+// What to draw of `series` between xMin and xMax on `columns` pixel columns. Short stretches
+// are reduced from the points themselves; long ones from the summary (at least one bucket per
+// column), so the cost does not grow with the run. A log axis drops what it cannot show after
+// the reduction, not before, which would copy the whole series every time.
+QList<QPointF> pointsToDraw(const QList<QPointF>& series, SeriesSummary& summary, double xMin, double xMax, int columns,
+                            bool positiveOnly)
+{
+    summary.update(series);
+    const auto byX = [](const QPointF& point, double x) { return point.x() < x; };
+    const qsizetype visible = std::lower_bound(series.begin(), series.end(), xMax, byX) -
+                              std::lower_bound(series.begin(), series.end(), xMin, byX);
+    const bool useSummary = summary.bucketSize() > 1 && visible / summary.bucketSize() >= columns;
+    QList<QPointF> reduced = decimateForColumns(useSummary ? summary.points() : series, xMin, xMax, columns);
+    if (positiveOnly)
+        reduced.removeIf([](const QPointF& point) { return !(point.y() > 0); });
+    return reduced;
+}
+
+bool sameCurve(const QList<QPointF>& a, const QList<QPointF>& b)
+{
+    if (a.isEmpty() || a.size() != b.size())
+        return false;
+    for (qsizetype i = 0; i < a.size(); ++i) {
+        const double scale = std::max(std::fabs(a[i].y()), std::fabs(b[i].y()));
+        if (a[i].x() != b[i].x() || std::fabs(a[i].y() - b[i].y()) > kSameValueTolerance * scale)
+            return false;
+    }
+    return true;
+}
+
+QString formatValue(double value)
+{
+    return QString::number(value, 'g', 5);
+}
+
+// The name that tells the run apart on display (RunModel's), else its own.
+QString labelOf(const DisplayedRun& shown)
+{
+    return shown.label.isEmpty() ? shown.data->label() : shown.label;
+}
+
+}  // namespace
+
+struct ChartLines::Line {
+    QSharedPointer<RunData> run;
+    QColor runColor;
+    QString runLabel;
+    MetricInfo metric;
+    int metricIndex = 0;
+    QLineSeries* raw = nullptr;
+    QLineSeries* smooth = nullptr;
+    SmoothedSeries smoothing;
+    SeriesSummary rawSummary;
+    SeriesSummary smoothSummary;
+    // The data range seen so far on the current axis, kept up to date incrementally.
+    qsizetype scanned = 0;
+    DataRange seen;
+    // What the drawn lines were made from: redraw only what changed.
+    quint64 drawnRevision = std::numeric_limits<quint64>::max();
+    QPointF drawnXRange;
+    int drawnColumns = -1;
+    bool drawnLog = false;
+    int retracedBy = 0;  // later runs whose line for this metric is the same as this one
+
+    const QList<QPointF>& points(XAxis axis) const { return run->series(metric.name, axis); }
+    void forgetDrawn()
+    {
+        drawnRevision = std::numeric_limits<quint64>::max();
+        scanned = 0;
+        seen = DataRange();
+        rawSummary.reset();
+        smoothSummary.reset();
+        smoothing.reset();
+    }
+};
+
+struct ChartLines::Level {
+    QSharedPointer<RunData> run;
+    QColor color;
+    QString runLabel;
+    double value = 0.0;
+    QLineSeries* line = nullptr;
+};
+
+ChartLines::ChartLines(QChart* chart, ChartDefinition definition)
+    : m_chart(chart)
+    , m_definition(std::move(definition))
+{
+}
+
+ChartLines::~ChartLines() = default;  // the series belong to the chart
+
+void ChartLines::setRuns(const QList<DisplayedRun>& runs)
+{
+    m_runs = runs;
+    const auto shownAs = [&](const QSharedPointer<RunData>& run) -> const DisplayedRun* {
+        for (const DisplayedRun& shown : runs) {
+            if (shown.data == run)
+                return &shown;
+        }
+        return nullptr;
+    };
+    for (auto it = m_lines.begin(); it != m_lines.end();) {
+        if (const DisplayedRun* shown = shownAs((*it)->run)) {
+            (*it)->runColor = shown->color;
+            (*it)->runLabel = labelOf(*shown);
+            ++it;
+            continue;
+        }
+        m_chart->removeSeries((*it)->raw);
+        m_chart->removeSeries((*it)->smooth);
+        delete (*it)->raw;
+        delete (*it)->smooth;
+        it = m_lines.erase(it);
+    }
+    for (auto it = m_levels.begin(); it != m_levels.end();) {
+        if (const DisplayedRun* shown = shownAs((*it)->run)) {
+            (*it)->color = shown->color;
+            (*it)->runLabel = labelOf(*shown);
+            ++it;
+            continue;
+        }
+        m_chart->removeSeries((*it)->line);
+        delete (*it)->line;
+        it = m_levels.erase(it);
+    }
+    // Lines in the order of the runs on display (a re-ticked run keeps its place).
+    std::stable_sort(m_lines.begin(), m_lines.end(), [&](const auto& a, const auto& b) {
+        const auto order = [&](const Line& line) {
+            return std::find_if(runs.begin(), runs.end(), [&](const DisplayedRun& shown) { return shown.data == line.run; }) - runs.begin();
+        };
+        return order(*a) != order(*b) ? order(*a) < order(*b) : a->metricIndex < b->metricIndex;
+    });
+    restyle();
+}
+
+bool ChartLines::sync(QAbstractAxis* xAxis, QAbstractAxis* yAxis)
+{
+    bool added = false;
+    const auto attach = [&](QLineSeries* series) {
+        m_chart->addSeries(series);
+        series->attachAxis(xAxis);
+        series->attachAxis(yAxis);
+        series->setUseOpenGL(m_useOpenGL);
+    };
+    for (const DisplayedRun& shown : m_runs) {
+        for (int index = 0; index < m_definition.metrics.size(); ++index) {
+            const MetricInfo& metric = m_definition.metrics.at(index);
+            const bool exists = std::any_of(m_lines.begin(), m_lines.end(),
+                                            [&](const auto& line) { return line->run == shown.data && line->metric.name == metric.name; });
+            if (exists || !shown.data->hasMetric(metric.name))
+                continue;
+            auto line = std::make_unique<Line>();
+            line->run = shown.data;
+            line->runColor = shown.color;
+            line->runLabel = labelOf(shown);
+            line->metric = metric;
+            line->metricIndex = index;
+            line->smoothing.setSpan(m_span);
+            line->raw = new QLineSeries;
+            line->smooth = new QLineSeries;
+            attach(line->raw);
+            attach(line->smooth);
+            m_lines.push_back(std::move(line));
+            added = true;
+        }
+        const double effectiveBatch = shown.data->config().value(wire(field::kEffectiveBatchSize)).toDouble();
+        const bool hasLevel = std::any_of(m_levels.begin(), m_levels.end(), [&](const auto& level) { return level->run == shown.data; });
+        if (m_definition.marksEffectiveBatch && effectiveBatch > 0 && !hasLevel) {
+            auto level = std::make_unique<Level>();
+            level->run = shown.data;
+            level->color = shown.color;
+            level->runLabel = labelOf(shown);
+            level->value = effectiveBatch;
+            level->line = new QLineSeries;
+            attach(level->line);
+            m_levels.push_back(std::move(level));
+            added = true;
+        }
+    }
+    if (added)
+        setRuns(m_runs);  // order and style the new lines with the rest
+    return added;
+}
+
+void ChartLines::reattach(QAbstractAxis* xAxis, QAbstractAxis* yAxis)
+{
+    for (QAbstractSeries* series : m_chart->series()) {
+        series->attachAxis(xAxis);
+        series->attachAxis(yAxis);
+    }
+    for (auto& line : m_lines)
+        line->forgetDrawn();
+}
+
+void ChartLines::setXAxis(XAxis axis)
+{
+    if (axis == m_axis)
+        return;
+    m_axis = axis;
+    for (auto& line : m_lines)
+        line->forgetDrawn();
+}
+
+void ChartLines::setSmoothingSpan(double span)
+{
+    if (span == m_span)
+        return;
+    m_span = span;
+    for (auto& line : m_lines) {
+        line->smoothing.setSpan(span);
+        line->smoothSummary.reset();  // same length, new values: the summary cannot tell
+        line->drawnRevision = std::numeric_limits<quint64>::max();
+    }
+    restyle();
+}
+
+void ChartLines::setLineScale(double scale)
+{
+    m_lineScale = scale;
+    restyle();
+}
+
+void ChartLines::setUseOpenGL(bool useOpenGL)
+{
+    m_useOpenGL = useOpenGL;
+    for (auto& line : m_lines) {
+        line->raw->setUseOpenGL(useOpenGL);
+        line->smooth->setUseOpenGL(useOpenGL);
+    }
+}
+
+bool ChartLines::colourByMetric() const
+{
+    return m_runs.size() == 1 && m_definition.metrics.size() > 1;
+}
+
+void ChartLines::style(Line& line)
+{
+    const bool byMetric = colourByMetric();
+    const QColor color = byMetric ? metricColor(line.runColor, line.metricIndex) : line.runColor;
+    const Qt::PenStyle dash = byMetric ? Qt::SolidLine : penStyleFor(line.metricIndex);
+    // Bevel joins and flat caps: a round join costs trigonometry at every one of thousands of
+    // points, each frame, and looks the same at this width.
+    const double width = (kLineWidth + kRimWidth * line.retracedBy) * m_lineScale;
+    const QPen strong(QBrush(color), width, dash, Qt::FlatCap, Qt::BevelJoin);
+    QColor faint = color;
+    faint.setAlpha(kFaintAlpha);
+    const bool isSmoothed = smoothed(line.metric);
+    line.raw->setPen(isSmoothed ? QPen(QBrush(faint), m_lineScale, dash, Qt::FlatCap, Qt::BevelJoin) : strong);
+    line.raw->setBrush(color);
+    line.raw->setPointsVisible(line.metric.markers);
+    line.raw->setMarkerSize(5 * m_lineScale);
+    line.smooth->setPen(strong);
+    line.smooth->setVisible(isSmoothed);
+    const QString name = legendName(line);
+    line.raw->setName(name);
+    line.smooth->setName(name);
+}
+
+void ChartLines::styleLevel(Level& level)
+{
+    QColor color = level.color;
+    color.setAlpha(200);
+    level.line->setPen(QPen(color, 1.5 * m_lineScale, Qt::DashDotLine));
+    const QString value = QString::number(level.value, 'g', 6);
+    level.line->setName(m_runs.size() > 1 ? QObject::tr("B_eff %1 (%2)").arg(value, level.runLabel)
+                                          : QObject::tr("effective batch %1").arg(value));
+}
+
+QString ChartLines::legendName(const Line& line) const
+{
+    if (m_runs.size() <= 1)
+        return m_definition.metrics.size() > 1 ? line.metric.label : line.runLabel;
+    return line.runLabel;
+}
+
+bool ChartLines::standsForItsRun(const Line& line) const
+{
+    // Several runs and several metrics: the legend names each run once (by colour) and the
+    // style key says which dash is which metric, instead of runs x metrics entries.
+    if (m_runs.size() <= 1 || m_definition.metrics.size() <= 1)
+        return true;
+    return std::none_of(m_lines.begin(), m_lines.end(), [&](const auto& other) {
+        return other->run == line.run && other->metricIndex < line.metricIndex;
+    });
+}
+
+void ChartLines::restyle()
+{
+    for (auto& line : m_lines)
+        style(*line);
+    for (auto& level : m_levels)
+        styleLevel(*level);
+    setLegendVisible(m_legendInExports);
+}
+
+void ChartLines::setLegendVisible(bool inExports)
+{
+    m_legendInExports = inExports;
+    QLegend* legend = m_chart->legend();
+    m_legendLabels.clear();
+    for (auto& line : m_lines) {
+        const bool isSmoothed = smoothed(line->metric);
+        const bool listed = standsForItsRun(*line);
+        for (QLegendMarker* marker : legend->markers(line->raw))
+            marker->setVisible(listed && !isSmoothed);
+        for (QLegendMarker* marker : legend->markers(line->smooth))
+            marker->setVisible(listed && isSmoothed);
+        if (listed)
+            m_legendLabels.append(legendName(*line));
+    }
+    for (const auto& level : m_levels)
+        m_legendLabels.append(level->line->name());
+    legend->setVisible(inExports);
+}
+
+QString ChartLines::styleKey(bool html) const
+{
+    QStringList parts;
+    if (colourByMetric()) {
+        for (const auto& line : m_lines) {
+            const QString label = m_definition.metrics.at(line->metricIndex).label;
+            parts.append(html ? QStringLiteral("<span style='color:%1'>■</span> %2")
+                                    .arg(metricColor(line->runColor, line->metricIndex).name(), label.toHtmlEscaped())
+                              : label);
+        }
+        if (!html)
+            parts.clear();  // an exported chart has its own legend for these
+    } else if (m_definition.metrics.size() > 1) {
+        static const QStringList kDashes{QObject::tr("solid"), QObject::tr("dashed"), QObject::tr("dotted")};
+        for (int index = 0; index < m_definition.metrics.size(); ++index) {
+            const bool present = std::any_of(m_lines.begin(), m_lines.end(), [&](const auto& line) { return line->metricIndex == index; });
+            if (present)
+                parts.append(QStringLiteral("%1: %2").arg(kDashes.value(std::min(index, 2)),
+                                                          html ? m_definition.metrics.at(index).label.toHtmlEscaped()
+                                                               : m_definition.metrics.at(index).label));
+        }
+        if (parts.size() < 2)
+            parts.clear();
+    }
+    if (!m_levels.empty())
+        parts.append(QObject::tr("dash-dot: effective batch"));
+    return parts.join(html ? QStringLiteral(" &nbsp; ") : QStringLiteral(", "));
+}
+
+DataRange ChartLines::range(bool positiveOnly)
+{
+    DataRange all;
+    for (auto& line : m_lines) {
+        const QList<QPointF>& data = line->points(m_axis);
+        if (data.isEmpty())
+            continue;
+        for (qsizetype i = line->scanned; i < data.size(); ++i) {
+            const double y = data.at(i).y();
+            line->seen.yMin = std::min(line->seen.yMin, y);
+            line->seen.yMax = std::max(line->seen.yMax, y);
+            if (y > 0)
+                line->seen.yMinPositive = std::min(line->seen.yMinPositive, y);
+        }
+        line->scanned = data.size();
+        all.xMin = std::min(all.xMin, data.first().x());
+        all.xMax = std::max(all.xMax, data.last().x());
+        all.yMin = std::min(all.yMin, positiveOnly ? line->seen.yMinPositive : line->seen.yMin);
+        if (!positiveOnly || line->seen.yMax > 0)
+            all.yMax = std::max(all.yMax, line->seen.yMax);
+        all.yMinPositive = std::min(all.yMinPositive, line->seen.yMinPositive);
+    }
+    if (!all.hasData())
+        return all;
+    for (const auto& level : m_levels) {
+        if (!positiveOnly || level->value > 0) {
+            all.yMin = std::min(all.yMin, level->value);
+            all.yMax = std::max(all.yMax, level->value);
+        }
+    }
+    return all;
+}
+
+void ChartLines::updateRetracing()
+{
+    bool changed = false;
+    for (auto& line : m_lines) {
+        const QList<QPointF>& mine = line->points(m_axis);
+        const auto position = std::find_if(m_runs.begin(), m_runs.end(), [&](const DisplayedRun& run) { return run.data == line->run; });
+        int retracedBy = 0;
+        for (auto later = position == m_runs.end() ? position : position + 1; later != m_runs.end(); ++later)
+            retracedBy += sameCurve(mine, later->data->series(line->metric.name, m_axis));
+        changed = changed || retracedBy != line->retracedBy;
+        line->retracedBy = retracedBy;
+    }
+    if (changed)
+        restyle();
+}
+
+void ChartLines::update(double xMin, double xMax, int columns, bool logScale)
+{
+    const bool anyNewData = std::any_of(m_lines.begin(), m_lines.end(),
+                                        [](const auto& line) { return line->drawnRevision != line->run->revision(); });
+    if (anyNewData)
+        updateRetracing();
+    for (auto& line : m_lines) {
+        const quint64 revision = line->run->revision();
+        const bool unchanged = line->drawnRevision == revision && line->drawnXRange == QPointF(xMin, xMax) &&
+                               line->drawnColumns == columns && line->drawnLog == logScale;
+        if (unchanged)
+            continue;
+        const QList<QPointF>& data = line->points(m_axis);
+        line->raw->replace(pointsToDraw(data, line->rawSummary, xMin, xMax, columns, logScale));
+        if (smoothed(line->metric)) {
+            const QList<QPointF>& smooth = line->smoothing.update(data);
+            line->smooth->replace(pointsToDraw(smooth, line->smoothSummary, xMin, xMax, columns, logScale));
+        } else if (line->smooth->count() > 0) {
+            line->smooth->clear();
+        }
+        line->drawnRevision = revision;
+        line->drawnXRange = QPointF(xMin, xMax);
+        line->drawnColumns = columns;
+        line->drawnLog = logScale;
+    }
+    for (auto& level : m_levels)
+        level->line->replace({QPointF(xMin, level->value), QPointF(xMax, level->value)});
+}
+
+QList<ReadoutLine> ChartLines::readout(double x) const
+{
+    QList<ReadoutLine> lines;
+    const bool byMetric = colourByMetric();
+    for (const auto& line : m_lines) {
+        const QList<QPointF>& data = line->points(m_axis);
+        if (data.isEmpty())
+            continue;
+        auto nearest = std::lower_bound(data.begin(), data.end(), x, [](const QPointF& point, double value) { return point.x() < value; });
+        if (nearest == data.end() || (nearest != data.begin() && x - (nearest - 1)->x() < nearest->x() - x))
+            --nearest;
+        QString text = formatValue(nearest->y());
+        const qsizetype index = nearest - data.begin();
+        const QList<QPointF>& smooth = line->smoothing.points();
+        if (smoothed(line->metric) && index < smooth.size())
+            text += QObject::tr(" (smoothed %1)").arg(formatValue(smooth.at(index).y()));
+        const QColor color = byMetric ? metricColor(line->runColor, line->metricIndex) : line->runColor;
+        lines.append({legendName(*line), text, color, nearest->x()});
+    }
+    return lines;
+}
+
+bool ChartLines::hasAnyData() const
+{
+    return std::any_of(m_lines.begin(), m_lines.end(), [&](const auto& line) { return !line->points(XAxis::Step).isEmpty(); });
+}
+
+QList<QSharedPointer<RunData>> ChartLines::runsWithoutData() const
+{
+    QList<QSharedPointer<RunData>> without;
+    for (const DisplayedRun& shown : m_runs) {
+        const bool has = std::any_of(m_lines.begin(), m_lines.end(), [&](const auto& line) { return line->run == shown.data; });
+        if (!has)
+            without.append(shown.data);
+    }
+    return without;
+}
+
+QList<QPointF> ChartLines::drawnPoints(const QString& runId, const QString& metric, bool smoothedLine) const
+{
+    for (const auto& line : m_lines) {
+        if (line->run->id() == runId && line->metric.name == metric)
+            return smoothedLine ? line->smooth->points() : line->raw->points();
+    }
+    return {};
+}
+
+double ChartLines::levelOf(const QString& runId) const
+{
+    for (const auto& level : m_levels) {
+        if (level->run->id() == runId)
+            return level->value;
+    }
+    return kNaN;
+}
+
+}  // namespace ddplab::ui

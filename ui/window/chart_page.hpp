@@ -1,0 +1,42 @@
+#pragma once
+// The Charts page: the x axis and smoothing for every chart, the legend of the runs on
+// display, and the grid of charts (scrolling when they do not fit).
+
+#include "client/x_axis.hpp"
+
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QComboBox;
+class QLabel;
+class QScrollArea;
+class QSlider;
+QT_END_NAMESPACE
+
+namespace ddplab::ui {
+
+class ChartGrid;
+class RunModel;
+
+class ChartPage : public QWidget {
+    Q_OBJECT
+
+public:
+    ChartPage(RunModel& model, QAction* resetViews, QWidget* parent = nullptr);
+
+    ChartGrid* grid() const { return m_grid; }
+    void setXAxis(XAxis axis);
+    XAxis xAxis() const;
+    void setSmoothing(double weight);  // 0 to 0.99
+    double smoothing() const;
+
+private:
+    void showSmoothing();
+
+    ChartGrid* m_grid = nullptr;
+    QComboBox* m_xAxis = nullptr;
+    QSlider* m_smoothing = nullptr;
+    QLabel* m_smoothingValue = nullptr;
+};
+
+}  // namespace ddplab::ui

@@ -1,0 +1,43 @@
+#pragma once
+// Every command of the window as a QAction, made in one place: menus, the toolbar and the
+// Keyboard and Mouse help all take them from here, so a shortcut is written once.
+
+#include <QList>
+#include <QString>
+
+QT_BEGIN_NAMESPACE
+class QAction;
+class QObject;
+QT_END_NAMESPACE
+
+namespace ddplab::ui {
+
+struct LabActions {
+    explicit LabActions(QObject* owner);
+
+    QAction* run = nullptr;
+    QAction* stop = nullptr;
+    QAction* runLesson = nullptr;
+    QAction* openPreset = nullptr;
+    QAction* savePreset = nullptr;
+    QAction* exportAll = nullptr;
+    QAction* exportCsv = nullptr;
+    QAction* quit = nullptr;
+    QAction* keepRuns = nullptr;
+    QAction* openGl = nullptr;
+    QAction* resetViews = nullptr;
+    QAction* presentation = nullptr;
+    QAction* leavePresentation = nullptr;
+    QAction* gettingStarted = nullptr;
+    QAction* shortcuts = nullptr;
+    QAction* about = nullptr;
+
+    // The help table: every action above that has a shortcut, then the charts' and the run
+    // list's mouse and key gestures.
+    QString shortcutHelpHtml() const;
+
+private:
+    QList<QAction*> all() const;
+};
+
+}  // namespace ddplab::ui

@@ -1,0 +1,53 @@
+#include "presentation_mode.hpp"
+
+#include "charts/chart_grid.hpp"
+#include "charts/chart_panel.hpp"
+
+#include <QDockWidget>
+#include <QMainWindow>
+
+namespace ddplab::ui {
+
+PresentationMode::PresentationMode(QMainWindow& window, ChartGrid& charts, QList<QDockWidget*> collapsed)
+    : m_window(window)
+    , m_charts(charts)
+    , m_collapsed(std::move(collapsed))
+{
+}
+
+void PresentationMode::enter()
+{
+    if (m_on)
+        return;
+    m_on = true;
+    m_savedDocks = m_window.saveState();
+    m_hadOwnFont = m_window.testAttribute(Qt::WA_SetFont);
+    m_savedFont = m_window.font();
+    m_savedEnlarged = m_charts.enlarged();
+
+    QFont large = m_window.font();
+    large.setPointSizeF(large.pointSizeF() * kScale);
+    m_window.setFont(large);  // every pane inherits it
+    for (QDockWidget* dock : m_collapsed)
+        dock->hide();
+    m_charts.setPresentation(true, kScale);
+    // The chart the teacher chose (enlarged already), else the first.
+    ChartPanel* chosen = m_charts.enlarged();
+    if (!chosen && !m_charts.panels().isEmpty())
+        chosen = m_charts.panels().first();
+    m_charts.setEnlarged(chosen);
+}
+
+void PresentationMode::leave()
+{
+    if (!m_on)
+        return;
+    m_on = false;
+    m_window.setFont(m_hadOwnFont ? m_savedFont : QFont());
+    m_window.setAttribute(Qt::WA_SetFont, m_hadOwnFont);
+    m_charts.setPresentation(false, 1.0);
+    m_charts.setEnlarged(m_savedEnlarged);
+    m_window.restoreState(m_savedDocks);
+}
+
+}  // namespace ddplab::ui
