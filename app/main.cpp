@@ -1,6 +1,7 @@
 // ddplab: the desktop lab. Parses the command line, then either opens the window or, with
-// --quit, runs a preset or lesson headless (see ui/launch_options.hpp).
+// --quit, runs a preset or lesson headless (see ui/client/launch_options.hpp).
 
+#include "client/lab_identity.hpp"
 #include "client/launch_options.hpp"
 #include "headless/headless_runner.hpp"
 #include "window/application_identity.hpp"
@@ -9,34 +10,44 @@
 #include <QApplication>
 #include <QTextStream>
 
-#include <cstdio>
+namespace {
+
+// The command line is read before any GUI exists: --help, --version and a wrong option are
+// answered anywhere, a terminal without a display included (QApplication would abort there).
+ddplab::ui::LaunchOptions readCommandLine(int argc, char* argv[])
+{
+    const QCoreApplication probe(argc, argv);
+    ddplab::ui::setLabIdentity();
+    return ddplab::ui::parseLaunchOptions(QCoreApplication::arguments());
+}
+
+}  // namespace
 
 int main(int argc, char* argv[])
 {
-    // Headless automation must work without a display: use the offscreen platform unless the
-    // user chose one.
-    if (ddplab::ui::requestsHeadless(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") &&
-        qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-
-    QApplication application(argc, argv);
-    ddplab::ui::setApplicationIdentity();
+    const ddplab::ui::LaunchOptions options = readCommandLine(argc, argv);
     QTextStream out(stdout);
     QTextStream err(stderr);
-
-    const ddplab::ui::LaunchOptions options = ddplab::ui::parseLaunchOptions(QCoreApplication::arguments());
     if (options.showHelp) {
         out << options.helpText;
         return 0;
     }
     if (options.showVersion) {
-        out << "ddplab " << QCoreApplication::applicationVersion() << Qt::endl;
+        out << "ddplab " << DDPLAB_VERSION << Qt::endl;
         return 0;
     }
     if (!options.error.isEmpty()) {
         err << "ddplab: " << options.error << Qt::endl;
         return 2;
     }
+
+    // Headless automation must work without a display: use the offscreen platform unless the
+    // user chose one.
+    if (options.quit && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
+        qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication application(argc, argv);
+    ddplab::ui::setApplicationIdentity();
     if (options.quit) {
         ddplab::ui::HeadlessRunner runner(options, out, err);
         return runner.exec();

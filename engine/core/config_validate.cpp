@@ -29,10 +29,10 @@ std::string gib(double bytes)
 std::string biggestKey(const Config& c)
 {
     if (c.workload == WorkloadKind::FashionMnist)
-        return c.batchSize > 1000 ? "batch_size" : "world_size";
+        return c.batchSize > 1000 ? key::kBatchSize : key::kWorldSize;
     if (c.experiments > 1 && double(c.experiments) * double(c.batchSize) > double(c.numExamples))
-        return "experiments";
-    return c.numExamples >= c.batchSize ? "num_examples" : "batch_size";
+        return key::kExperiments;
+    return c.numExamples >= c.batchSize ? key::kNumExamples : key::kBatchSize;
 }
 
 void machineProblems(const Config& c, const MachineResources& machine, int64_t ranksHere,
@@ -89,7 +89,7 @@ ConfigProblems findProblems(const Config& c, const MachineResources* machine, in
                                    std::to_string(int64_t(dataValues)) + "); lower experiments or num_examples");
 
     if (planShards(c).samplesPerRank == 0)
-        problem(c.workload == WorkloadKind::FashionMnist ? "train_subset" : "num_examples",
+        problem(c.workload == WorkloadKind::FashionMnist ? key::kTrainSubset : key::kNumExamples,
                 "drop_last with " + countOf(datasetSize(c), "example") + " over " + countOf(c.worldSize, "rank") +
                     " leaves no sample for any rank; use more examples, fewer ranks or no drop_last");
 
@@ -110,7 +110,7 @@ ConfigProblems findProblems(const Config& c, const MachineResources* machine, in
     if (!(effectiveLr(c) <= double(FLT_MAX)))
         problem(c.lrRule == LrRule::Power ? key::kLrPower : key::kLr,
                 "the scaled learning rate lr * (effective_batch / base_batch_size)^p is beyond what a float holds (3.4e38); "
-                "lower " + std::string(c.lrRule == LrRule::Power ? "lr_power" : "lr"));
+                "lower " + std::string(c.lrRule == LrRule::Power ? key::kLrPower : key::kLr));
 
     if (machine)
         machineProblems(c, *machine, ranksHere, problem);

@@ -117,6 +117,9 @@ private slots:
                                           << QStringLiteral("needs --preset NAME --run");
         QTest::newRow("bad size") << QStringList{QStringLiteral("--image-size"), QStringLiteral("big")} << QStringLiteral("--image-size must look like");
         QTest::newRow("unknown option") << QStringList{QStringLiteral("--frobnicate")} << QStringLiteral("frobnicate");
+        QTest::newRow("present and quit") << QStringList{QStringLiteral("--preset"), QStringLiteral("x"), QStringLiteral("--run"),
+                                                         QStringLiteral("--present"), QStringLiteral("--quit")}
+                                          << QStringLiteral("--present shows the window and --quit runs without one");
     }
     void commandLineMistakesAreExplained()
     {

@@ -133,6 +133,22 @@ private slots:
         QVERIFY2(missing.error.contains(QStringLiteral("seed999-gone")), qPrintable(missing.error));
     }
 
+    void lessonsNameTheXAxisTheirPointNeeds()
+    {
+        const LessonLibrary library = LessonLibrary::load();
+        // 1 x 32 takes 376 steps where 2 x 32 takes 188 for the same two epochs.
+        QCOMPARE(resolvePreset(QStringLiteral("seed002-effective-batch"), library, PresetLibrary()).xAxis, XAxis::Epoch);
+        QCOMPARE(resolvePreset(QStringLiteral("seed000-linear-rule"), library, PresetLibrary()).xAxis, XAxis::SamplesSeen);
+        QCOMPARE(resolvePreset(QStringLiteral("seed000-four-ways"), library, PresetLibrary()).xAxis, std::nullopt);
+
+        QTemporaryDir dir;
+        const QString bad = writeFile(dir, QStringLiteral("sideways.json"),
+                                      R"({"id": "sideways", "x_axis": "samples", "runs": [{"label": "one", "preset": "seed000-8x16"}]})");
+        const ResolvedPreset resolved = resolvePreset(bad, library, PresetLibrary());
+        QVERIFY2(resolved.error.contains(QStringLiteral("\"x_axis\" must be one of step, epoch, samples_seen, wall_s, not \"samples\"")),
+                 qPrintable(resolved.error));
+    }
+
     void presetFileResolvesToOneRun()
     {
         QTemporaryDir dir;

@@ -128,13 +128,35 @@ private slots:
             rows.insert(row.quantity, row.values);
         QCOMPARE(rows.value(QStringLiteral("status")), (QStringList{QStringLiteral("finished"), QStringLiteral("failed")}));
         QCOMPARE(rows.value(QStringLiteral("ranks × batch")), (QStringList{QStringLiteral("8 × 16"), QString()}));
-        QCOMPARE(rows.value(QStringLiteral("loss")), (QStringList{QStringLiteral("1"), QStringLiteral("2")}));
+        // The last epoch's mean, not the last mini-batch's; a run with no epoch ended says so.
+        QCOMPARE(rows.value(QStringLiteral("loss, last epoch's mean")),
+                 (QStringList{QStringLiteral("1.4"), QStringLiteral("2 (last step)")}));
         QCOMPARE(rows.value(QStringLiteral("w")).first(), QStringLiteral("0.97"));
         QCOMPARE(rows.value(QStringLiteral("update var")).first(), QStringLiteral("6.5e-08"));
-        QCOMPARE(rows.value(QStringLiteral("val accuracy")), (QStringList{QStringLiteral("0.5"), QString()}));
+        QCOMPARE(rows.value(QStringLiteral("val accuracy, last evaluation")), (QStringList{QStringLiteral("0.5"), QString()}));
+        // An empty cell says why, where the settings tell.
+        for (const ComparisonRow& row : comparison.rows) {
+            if (row.quantity == QLatin1String("noise scale"))
+                QCOMPARE(row.notes.first(), QString());
+        }
         const QString text = comparisonText(comparison);
         QCOMPARE(text.count(QLatin1Char('\n')), 4);  // header, rule, one line per run
         QVERIFY(text.contains(QStringLiteral("finished")));
+    }
+
+    void comparisonSaysWhyAFigureIsMissing()
+    {
+        auto single = QSharedPointer<RunData>::create();
+        single->appendEvents({parseEvent(R"({"type":"config","workload":"toy","world_size":1,"experiments":1})"),
+                              parseEvent(R"({"type":"step","step":1,"loss":1.0,"w_mean":0.9})")});
+        auto multi = QSharedPointer<RunData>::create();
+        multi->appendEvents({parseEvent(R"({"type":"config","workload":"toy","world_size":4,"experiments":8})"),
+                             parseEvent(R"({"type":"step","step":1,"loss":1.0,"noise_scale":3.0,"update_var":0.5})")});
+        const Comparison comparison = compareRuns({single, multi});
+        QHash<QString, QStringList> notes;
+        for (const ComparisonRow& row : comparison.rows)
+            notes.insert(row.quantity, row.notes);
+        QCOMPARE(notes.value(QStringLiteral("noise scale")), (QStringList{QStringLiteral("noise scale needs 2 ranks or more"), QString()}));
     }
 
     void progressTellsStepEpochAndTimeLeft()

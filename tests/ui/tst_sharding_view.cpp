@@ -101,7 +101,7 @@ private slots:
         config.batchSize = 32;
         view.showConfig(config);
         QVERIFY(shown.wait(60000));
-        QCOMPARE(view.request().numExamples, ShardingView::kMaxExamples);
+        QCOMPARE(view.request().numExamples, ShardingView::kMaxShownExamples);
         QCOMPARE(view.grid()->assignment().request.worldSize, 4);
         QCOMPARE(view.grid()->assignment().ranks.size(), 4);
     }

@@ -7,7 +7,10 @@
 #include <QApplication>
 #include <QGridLayout>
 #include <QLabel>
+#include <QHBoxLayout>
 #include <QResizeEvent>
+#include <QScrollArea>
+#include <QScrollBar>
 
 #include <cmath>
 
@@ -15,6 +18,7 @@ namespace ddplab::ui {
 namespace {
 constexpr int kMinChartHeight = 220;
 constexpr int kThumbnailHeight = 150;     // presentation: the charts beside the enlarged one
+constexpr int kThumbnailWidth = 260;      // in a strip that scrolls sideways when they do not fit
 constexpr int kThreeColumnWidth = 1150;  // below this, three charts side by side get cramped
 constexpr int kOneColumnWidth = 560;     // below this, even two are
 // The smoothing window at weight w is w / (1 - w) / kSpanDivisor of the x extent: 0.6 (the
@@ -37,6 +41,17 @@ ChartGrid::ChartGrid(RunModel& model, QWidget* parent)
     m_placeholder->setAlignment(Qt::AlignCenter);
     m_placeholder->setWordWrap(true);
     m_placeholder->setForegroundRole(QPalette::PlaceholderText);
+    auto* strip = new QWidget;
+    m_stripLayout = new QHBoxLayout(strip);
+    m_stripLayout->setContentsMargins(0, 0, 0, 0);
+    m_stripLayout->setSpacing(8);
+    m_strip = new QScrollArea(this);
+    m_strip->setWidget(strip);
+    m_strip->setWidgetResizable(true);
+    m_strip->setFrameShape(QFrame::NoFrame);
+    m_strip->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_strip->setFixedHeight(kThumbnailHeight + m_strip->horizontalScrollBar()->sizeHint().height());
+    m_strip->hide();
     connect(&m_model, &RunModel::runsChanged, this, [this] {
         syncPanels();
         for (ChartPanel* panel : m_panels)
@@ -123,6 +138,9 @@ void ChartGrid::syncPanels()
     }
     qDeleteAll(m_panels);  // the ones no longer wanted
     m_panels = panels;
+    // In front of a class one chart is always large: the first, when charts came after the mode.
+    if (m_presentation && !m_enlarged && !m_panels.isEmpty())
+        m_enlarged = m_panels.first();
     m_columns = 0;
     relayout();
 }
@@ -141,7 +159,10 @@ void ChartGrid::relayout()
     const int columns = columnsForWidth(width());
     m_columns = columns;
     while (m_layout->count() > 0)
-        m_layout->takeAt(0);
+        delete m_layout->takeAt(0);
+    while (m_stripLayout->count() > 0)
+        delete m_stripLayout->takeAt(0);
+    m_strip->hide();
     for (int row = 0; row < m_layout->rowCount(); ++row)
         m_layout->setRowStretch(row, 0);
     for (int column = 0; column < m_layout->columnCount(); ++column)
@@ -152,31 +173,34 @@ void ChartGrid::relayout()
         return;
     }
     if (m_enlarged && m_panels.contains(m_enlarged.data())) {
-        // One chart over the page; in presentation mode the others stay as thumbnails below.
-        const qsizetype others = m_panels.size() - 1;
-        const int span = m_presentation ? int(std::max<qsizetype>(1, others)) : 1;
-        m_layout->addWidget(m_enlarged, 0, 0, 1, span);
+        // One chart over the page; in presentation mode the others stay as thumbnails below,
+        // in a strip that scrolls sideways rather than widening the page.
+        m_layout->addWidget(m_enlarged, 0, 0);
         m_layout->setRowStretch(0, 1);
-        m_enlarged->setMinimumHeight(kMinChartHeight);
-        m_enlarged->setMaximumHeight(QWIDGETSIZE_MAX);
+        m_layout->setColumnStretch(0, 1);
+        m_enlarged->setMinimumSize(0, kMinChartHeight);
+        m_enlarged->setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
         m_enlarged->setFont(QFont());  // the window's (large, in presentation mode)
         m_enlarged->setLineScale(m_lineScale);
         m_enlarged->show();
-        int column = 0;
+        if (m_presentation && m_panels.size() > 1) {
+            m_layout->addWidget(m_strip, 1, 0);
+            m_strip->show();
+        }
         for (ChartPanel* panel : m_panels) {
             panel->setEnlarged(panel == m_enlarged);
             if (panel == m_enlarged)
                 continue;
-            panel->setVisible(m_presentation);
-            if (m_presentation) {
-                // Thumbnails: the normal font and lines, small.
-                panel->setFont(QApplication::font());
-                panel->setLineScale(1.0);
-                panel->setMinimumHeight(kThumbnailHeight);
-                panel->setMaximumHeight(kThumbnailHeight);
-                m_layout->addWidget(panel, 1, column, 1, 1);
-                m_layout->setColumnStretch(column++, 1);
+            if (!m_presentation) {
+                panel->hide();
+                continue;
             }
+            // Thumbnails: the normal font and lines, small.
+            panel->setFont(QApplication::font());
+            panel->setLineScale(1.0);
+            panel->setFixedSize(kThumbnailWidth, kThumbnailHeight);
+            m_stripLayout->addWidget(panel);  // reparents, which hides it
+            panel->show();
         }
         return;
     }
@@ -185,8 +209,8 @@ void ChartGrid::relayout()
         const int row = int(i) / columns;
         m_layout->addWidget(panel, row, int(i) % columns);
         m_layout->setRowStretch(row, 1);
-        panel->setMinimumHeight(kMinChartHeight);
-        panel->setMaximumHeight(QWIDGETSIZE_MAX);
+        panel->setMinimumSize(0, kMinChartHeight);
+        panel->setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
         panel->setFont(QFont());
         panel->setLineScale(m_lineScale);
         panel->setEnlarged(false);

@@ -16,7 +16,9 @@
 
 QT_BEGIN_NAMESPACE
 class QGridLayout;
+class QHBoxLayout;
 class QLabel;
+class QScrollArea;
 QT_END_NAMESPACE
 
 namespace ddplab::ui {
@@ -86,6 +88,8 @@ private:
     QList<ChartPanel*> m_panels;
     QGridLayout* m_layout = nullptr;
     QLabel* m_placeholder = nullptr;
+    QScrollArea* m_strip = nullptr;  // presentation: the thumbnails below the enlarged chart
+    QHBoxLayout* m_stripLayout = nullptr;
     int m_columns = 0;
     XAxis m_xAxis = XAxis::Step;
     double m_smoothing = kDefaultSmoothing;

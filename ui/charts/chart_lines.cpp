@@ -1,6 +1,7 @@
 #include "chart_lines.hpp"
 
 #include "charts/chart_canvas.hpp"
+#include "charts/chart_line_parts.hpp"
 #include "client/decimation.hpp"
 #include "client/run_data.hpp"
 #include "client/wire.hpp"
@@ -18,36 +19,7 @@ namespace ddplab::ui {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr int kFaintAlpha = 70;  // the raw curve under a smoothed one
-constexpr double kLineWidth = 2.0;
-// A line that a later run retraces exactly (8 x 16 against 1 x 128) is drawn wider by this
-// for each such run, so it shows as a rim around the other instead of vanishing under it.
-constexpr double kRimWidth = 2.5;
 constexpr double kSameValueTolerance = 1e-6;  // relative: float reductions differ in the last digits
-// One run, several metrics: the first keeps the run's colour, the others take these in turn
-// (skipping the run's own), so that no two lines are told apart by dash pattern alone.
-constexpr QRgb kMetricColors[] = {0xd62728, 0x2ca02c, 0x9467bd, 0xff7f0e, 0x1f77b4};
-
-QColor metricColor(const QColor& runColor, int metricIndex)
-{
-    if (metricIndex == 0)
-        return runColor;
-    int seen = 0;
-    for (QRgb rgb : kMetricColors) {
-        if (QColor(rgb) == runColor)
-            continue;
-        if (++seen == metricIndex)
-            return QColor(rgb);
-    }
-    return runColor;
-}
-
-Qt::PenStyle penStyleFor(int metricIndex)
-{
-    static constexpr Qt::PenStyle kStyles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine};
-    return kStyles[std::min(metricIndex, 2)];
-}
-
 // What to draw of `series` between xMin and xMax on `columns` pixel columns. Short stretches
 // are reduced from the points themselves; long ones from the summary (at least one bucket per
 // column), so the cost does not grow with the run. A log axis drops what it cannot show after
@@ -90,47 +62,6 @@ QString labelOf(const DisplayedRun& shown)
 }
 
 }  // namespace
-
-struct ChartLines::Line {
-    QSharedPointer<RunData> run;
-    QColor runColor;
-    QString runLabel;
-    MetricInfo metric;
-    int metricIndex = 0;
-    QLineSeries* raw = nullptr;
-    QLineSeries* smooth = nullptr;
-    SmoothedSeries smoothing;
-    SeriesSummary rawSummary;
-    SeriesSummary smoothSummary;
-    // The data range seen so far on the current axis, kept up to date incrementally.
-    qsizetype scanned = 0;
-    DataRange seen;
-    // What the drawn lines were made from: redraw only what changed.
-    quint64 drawnRevision = std::numeric_limits<quint64>::max();
-    QPointF drawnXRange;
-    int drawnColumns = -1;
-    bool drawnLog = false;
-    int retracedBy = 0;  // later runs whose line for this metric is the same as this one
-
-    const QList<QPointF>& points(XAxis axis) const { return run->series(metric.name, axis); }
-    void forgetDrawn()
-    {
-        drawnRevision = std::numeric_limits<quint64>::max();
-        scanned = 0;
-        seen = DataRange();
-        rawSummary.reset();
-        smoothSummary.reset();
-        smoothing.reset();
-    }
-};
-
-struct ChartLines::Level {
-    QSharedPointer<RunData> run;
-    QColor color;
-    QString runLabel;
-    double value = 0.0;
-    QLineSeries* line = nullptr;
-};
 
 ChartLines::ChartLines(QChart* chart, ChartDefinition definition)
     : m_chart(chart)
@@ -236,8 +167,14 @@ bool ChartLines::sync(QAbstractAxis* xAxis, QAbstractAxis* yAxis)
 void ChartLines::reattach(QAbstractAxis* xAxis, QAbstractAxis* yAxis)
 {
     for (QAbstractSeries* series : m_chart->series()) {
-        series->attachAxis(xAxis);
-        series->attachAxis(yAxis);
+        // Emptied first: points a linear axis drew may be zeros or negatives a new log axis
+        // would complain about on every paint. The next update draws them again.
+        if (auto* xy = qobject_cast<QXYSeries*>(series))
+            xy->clear();
+        for (QAbstractAxis* axis : {xAxis, yAxis}) {
+            if (!series->attachedAxes().contains(axis))
+                series->attachAxis(axis);
+        }
     }
     for (auto& line : m_lines)
         line->forgetDrawn();
@@ -278,120 +215,6 @@ void ChartLines::setUseOpenGL(bool useOpenGL)
         line->raw->setUseOpenGL(useOpenGL);
         line->smooth->setUseOpenGL(useOpenGL);
     }
-}
-
-bool ChartLines::colourByMetric() const
-{
-    return m_runs.size() == 1 && m_definition.metrics.size() > 1;
-}
-
-void ChartLines::style(Line& line)
-{
-    const bool byMetric = colourByMetric();
-    const QColor color = byMetric ? metricColor(line.runColor, line.metricIndex) : line.runColor;
-    const Qt::PenStyle dash = byMetric ? Qt::SolidLine : penStyleFor(line.metricIndex);
-    // Bevel joins and flat caps: a round join costs trigonometry at every one of thousands of
-    // points, each frame, and looks the same at this width.
-    const double width = (kLineWidth + kRimWidth * line.retracedBy) * m_lineScale;
-    const QPen strong(QBrush(color), width, dash, Qt::FlatCap, Qt::BevelJoin);
-    QColor faint = color;
-    faint.setAlpha(kFaintAlpha);
-    const bool isSmoothed = smoothed(line.metric);
-    line.raw->setPen(isSmoothed ? QPen(QBrush(faint), m_lineScale, dash, Qt::FlatCap, Qt::BevelJoin) : strong);
-    line.raw->setBrush(color);
-    line.raw->setPointsVisible(line.metric.markers);
-    line.raw->setMarkerSize(5 * m_lineScale);
-    line.smooth->setPen(strong);
-    line.smooth->setVisible(isSmoothed);
-    const QString name = legendName(line);
-    line.raw->setName(name);
-    line.smooth->setName(name);
-}
-
-void ChartLines::styleLevel(Level& level)
-{
-    QColor color = level.color;
-    color.setAlpha(200);
-    level.line->setPen(QPen(color, 1.5 * m_lineScale, Qt::DashDotLine));
-    const QString value = QString::number(level.value, 'g', 6);
-    level.line->setName(m_runs.size() > 1 ? QObject::tr("B_eff %1 (%2)").arg(value, level.runLabel)
-                                          : QObject::tr("effective batch %1").arg(value));
-}
-
-QString ChartLines::legendName(const Line& line) const
-{
-    if (m_runs.size() <= 1)
-        return m_definition.metrics.size() > 1 ? line.metric.label : line.runLabel;
-    return line.runLabel;
-}
-
-bool ChartLines::standsForItsRun(const Line& line) const
-{
-    // Several runs and several metrics: the legend names each run once (by colour) and the
-    // style key says which dash is which metric, instead of runs x metrics entries.
-    if (m_runs.size() <= 1 || m_definition.metrics.size() <= 1)
-        return true;
-    return std::none_of(m_lines.begin(), m_lines.end(), [&](const auto& other) {
-        return other->run == line.run && other->metricIndex < line.metricIndex;
-    });
-}
-
-void ChartLines::restyle()
-{
-    for (auto& line : m_lines)
-        style(*line);
-    for (auto& level : m_levels)
-        styleLevel(*level);
-    setLegendVisible(m_legendInExports);
-}
-
-void ChartLines::setLegendVisible(bool inExports)
-{
-    m_legendInExports = inExports;
-    QLegend* legend = m_chart->legend();
-    m_legendLabels.clear();
-    for (auto& line : m_lines) {
-        const bool isSmoothed = smoothed(line->metric);
-        const bool listed = standsForItsRun(*line);
-        for (QLegendMarker* marker : legend->markers(line->raw))
-            marker->setVisible(listed && !isSmoothed);
-        for (QLegendMarker* marker : legend->markers(line->smooth))
-            marker->setVisible(listed && isSmoothed);
-        if (listed)
-            m_legendLabels.append(legendName(*line));
-    }
-    for (const auto& level : m_levels)
-        m_legendLabels.append(level->line->name());
-    legend->setVisible(inExports);
-}
-
-QString ChartLines::styleKey(bool html) const
-{
-    QStringList parts;
-    if (colourByMetric()) {
-        for (const auto& line : m_lines) {
-            const QString label = m_definition.metrics.at(line->metricIndex).label;
-            parts.append(html ? QStringLiteral("<span style='color:%1'>■</span> %2")
-                                    .arg(metricColor(line->runColor, line->metricIndex).name(), label.toHtmlEscaped())
-                              : label);
-        }
-        if (!html)
-            parts.clear();  // an exported chart has its own legend for these
-    } else if (m_definition.metrics.size() > 1) {
-        static const QStringList kDashes{QObject::tr("solid"), QObject::tr("dashed"), QObject::tr("dotted")};
-        for (int index = 0; index < m_definition.metrics.size(); ++index) {
-            const bool present = std::any_of(m_lines.begin(), m_lines.end(), [&](const auto& line) { return line->metricIndex == index; });
-            if (present)
-                parts.append(QStringLiteral("%1: %2").arg(kDashes.value(std::min(index, 2)),
-                                                          html ? m_definition.metrics.at(index).label.toHtmlEscaped()
-                                                               : m_definition.metrics.at(index).label));
-        }
-        if (parts.size() < 2)
-            parts.clear();
-    }
-    if (!m_levels.empty())
-        parts.append(QObject::tr("dash-dot: effective batch"));
-    return parts.join(html ? QStringLiteral(" &nbsp; ") : QStringLiteral(", "));
 }
 
 DataRange ChartLines::range(bool positiveOnly)

@@ -45,6 +45,10 @@ public:
     explicit ChartPanel(ChartDefinition definition, QWidget* parent = nullptr);
     ~ChartPanel() override;
 
+    // The wrapped key and notes fit in whatever height the grid gives: without this, the page's
+    // scroll area would ask every chart for its full preferred height and show a row at a time.
+    bool hasHeightForWidth() const override { return false; }
+
     const ChartDefinition& definition() const { return m_definition; }
 
     void setRuns(const QList<DisplayedRun>& runs);

@@ -24,7 +24,7 @@ QList<ChartDefinition> buildCatalog()
                    false,
                    false,
                    true});
-    charts.append({QStringLiteral("weight"), QObject::tr("Weight trajectory"), QObject::tr("mean w over experiments"),
+    charts.append({QStringLiteral("weight"), QObject::tr("Weight trajectory"), QObject::tr("mean w"),
                    {metric(field::kWMean, "w", false)}});
     charts.append({QStringLiteral("update_variance"), QObject::tr("Update variance"), QObject::tr("variance per parameter"),
                    {metric(field::kUpdateVar, "empirical"), metric(field::kUpdateVarEstimate, "estimated")},

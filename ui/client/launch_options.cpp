@@ -3,8 +3,6 @@
 #include <QCommandLineParser>
 #include <QRegularExpression>
 
-#include <cstring>
-
 namespace ddplab::ui {
 
 LaunchOptions parseLaunchOptions(const QStringList& arguments)
@@ -27,13 +25,15 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
     const QCommandLineOption slides(QStringLiteral("slides"),
                                     QStringLiteral("Export for slides: 1920x1080 (unless --image-size says otherwise) with the "
                                                    "large fonts and lines of presentation mode."));
+    const QCommandLineOption present(QStringLiteral("present"),
+                                     QStringLiteral("Open in presentation mode, for a class (F11 toggles it, Esc leaves)."));
     const QCommandLineOption quit(QStringLiteral("quit"),
                                   QStringLiteral("Run headless (no window): print progress and a summary, then exit "
                                                  "(non-zero when a run fails or NAME is unknown)."));
     const QCommandLineOption engine(QStringLiteral("engine"),
                                     QStringLiteral("The ddplab-engine to use (default: $DDPLAB_ENGINE, else beside ddplab)."),
                                     QStringLiteral("PATH"));
-    parser.addOptions({help, version, preset, run, exportDirectory, imageSize, slides, quit, engine});
+    parser.addOptions({help, version, preset, run, exportDirectory, imageSize, slides, present, quit, engine});
 
     LaunchOptions options;
     options.helpText = parser.helpText();
@@ -51,6 +51,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
     options.run = parser.isSet(run);
     options.exportDirectory = parser.value(exportDirectory);
     options.quit = parser.isSet(quit);
+    options.present = parser.isSet(present);
     options.enginePath = parser.value(engine);
     if (parser.isSet(slides)) {
         options.imageSize = QSize(1920, 1080);
@@ -69,16 +70,9 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
         options.error = QStringLiteral("--run needs --preset NAME (a lesson id or a preset file)");
     else if (options.quit && !options.run)
         options.error = QStringLiteral("--quit runs headless and needs --preset NAME --run (nothing to do otherwise)");
+    else if (options.quit && options.present)
+        options.error = QStringLiteral("--present shows the window and --quit runs without one: choose one");
     return options;
-}
-
-bool requestsHeadless(int argc, char** argv)
-{
-    for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--quit") == 0)
-            return true;
-    }
-    return false;
 }
 
 }  // namespace ddplab::ui

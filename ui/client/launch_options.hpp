@@ -1,6 +1,6 @@
 #pragma once
 // The command line of `ddplab`:
-//   ddplab [--preset NAME] [--run] [--export DIR] [--image-size WxH] [--slides] [--quit] [--engine PATH]
+//   ddplab [--preset NAME] [--run] [--export DIR] [--image-size WxH] [--slides] [--present] [--quit] [--engine PATH]
 // NAME is a lesson id or a preset (or lesson) JSON file. With --quit nothing is shown: the runs
 // go, the files are written, a summary is printed, and the exit code tells how it went.
 
@@ -16,6 +16,7 @@ struct LaunchOptions {
     QString exportDirectory;
     QSize imageSize{1200, 800};
     double imageScale = 1.0;  // --slides: 1920 x 1080 with presentation fonts
+    bool present = false;  // open in presentation mode
     bool quit = false;
     QString enginePath;  // --engine; empty: DDPLAB_ENGINE or beside the executable
 
@@ -26,8 +27,5 @@ struct LaunchOptions {
 };
 
 LaunchOptions parseLaunchOptions(const QStringList& arguments);
-
-// Before the QApplication exists: whether this command line asks for headless automation.
-bool requestsHeadless(int argc, char** argv);
 
 }  // namespace ddplab::ui

@@ -29,6 +29,17 @@ std::optional<Lesson> parseLesson(const QJsonObject& object, const QString& path
     lesson.lookFor = object.value(QStringLiteral("look_for")).toString();
     for (const QJsonValue& chart : object.value(QStringLiteral("charts")).toArray())
         lesson.charts.append(chart.toString());
+    if (object.contains(QStringLiteral("x_axis"))) {
+        const QString name = object.value(QStringLiteral("x_axis")).toString();
+        lesson.xAxis = xAxisFromName(name);
+        if (!lesson.xAxis) {
+            QStringList names;
+            for (XAxis axis : allXAxes())
+                names.append(xAxisName(axis));
+            *error = QStringLiteral("%1: \"x_axis\" must be one of %2, not \"%3\"").arg(path, names.join(QStringLiteral(", ")), name);
+            return std::nullopt;
+        }
+    }
     const QString explanation = object.value(QStringLiteral("explanation")).toString();
     if (!explanation.isEmpty())
         lesson.explanationMarkdown = readText(file.dir().filePath(explanation));

@@ -3,6 +3,8 @@
 // explanation, what to look for, the charts to watch, and runs to launch in sequence and
 // overlay. The set is discovered from the folder, so a new lesson file needs no code.
 
+#include "client/x_axis.hpp"
+
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -34,6 +36,8 @@ struct Lesson {
     QString lookFor;
     QString explanationMarkdown;
     QStringList charts;  // metric names
+    // The x axis the lesson's point needs ("x_axis"): e.g. epochs for runs of unlike batches.
+    std::optional<XAxis> xAxis;
     std::optional<ShardingExample> sharding;
     QList<LessonRun> runs;
 };

@@ -16,6 +16,7 @@ ResolvedPreset fromLesson(const Lesson& lesson)
     resolved.title = lesson.title;
     resolved.lessonId = lesson.id;
     resolved.chartMetrics = lesson.charts;
+    resolved.xAxis = lesson.xAxis;
     for (const LessonRun& run : lesson.runs) {
         const QString problem = presetProblem(run.config, QStringLiteral("lesson %1, run \"%2\"").arg(lesson.id, run.label));
         if (!problem.isEmpty()) {

@@ -5,6 +5,7 @@
 
 #include "client/chart_catalog.hpp"
 #include "client/lab_session.hpp"
+#include "client/x_axis.hpp"
 
 #include <QList>
 #include <QString>
@@ -19,6 +20,7 @@ struct ResolvedPreset {
     QString lessonId;  // empty for a preset file
     QList<RunRequest> runs;
     QStringList chartMetrics;  // a lesson's charts; empty: every chart with data
+    std::optional<XAxis> xAxis;  // the axis a lesson's point needs; none: the user's choice
     QString error;             // why NAME cannot be run; empty when it can
 };
 

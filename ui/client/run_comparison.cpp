@@ -1,5 +1,6 @@
 #include "run_comparison.hpp"
 
+#include "client/chart_catalog.hpp"
 #include "client/run_data.hpp"
 #include "client/wire.hpp"
 
@@ -15,18 +16,35 @@ QString number(const QJsonValue& value)
     return value.isDouble() ? QString::number(value.toDouble(), 'g', 5) : QString();
 }
 
+QString number(double value)
+{
+    return QString::number(value, 'g', 5);
+}
+
 // The summary's figure when the run finished, else the last streamed value.
 QString finalValue(const RunData& run, const QString& field)
 {
     if (run.summary().value(field).isDouble())
         return number(run.summary().value(field));
     const QList<QPointF>& series = run.series(field);
-    return series.isEmpty() ? QString() : QString::number(series.last().y(), 'g', 5);
+    return series.isEmpty() ? QString() : number(series.last().y());
+}
+
+// The mean over the last epoch (a single mini-batch's figure is noise); a run stopped before
+// its first epoch ended says its last step's, and says so.
+QString lastEpochMean(const RunData& run, const QString& field)
+{
+    const QList<QPointF>& epochs = run.series(QStringLiteral("epoch_") + field);
+    if (!epochs.isEmpty())
+        return number(epochs.last().y());
+    const QList<QPointF>& steps = run.series(field);
+    return steps.isEmpty() ? QString() : QObject::tr("%1 (last step)").arg(number(steps.last().y()));
 }
 
 struct Quantity {
     const char* title;
     std::function<QString(const RunData&)> value;
+    const char* metric = nullptr;  // what to ask whyNoMetric about when a run has no value
 };
 
 QList<Quantity> quantities()
@@ -39,6 +57,9 @@ QList<Quantity> quantities()
     };
     const auto final = [](const char* field) {
         return [field](const RunData& run) { return finalValue(run, QLatin1String(field)); };
+    };
+    const auto epochMean = [](const char* field) {
+        return [field](const RunData& run) { return lastEpochMean(run, QLatin1String(field)); };
     };
     return {
         {"status", [](const RunData& run) { return statusText(run.record().status); }},
@@ -56,13 +77,13 @@ QList<Quantity> quantities()
         {"effective LR", config(field::kLrEffective)},
         {"optimizer", config(key::kOptimizer)},
         {"steps taken", [](const RunData& run) { return run.stepCount() > 0 ? QString::number(run.stepCount()) : QString(); }},
-        {"loss", final(field::kLoss)},
-        {"accuracy", final(field::kAccuracy)},
-        {"val loss", final(field::kValLoss)},
-        {"val accuracy", final(field::kValAccuracy)},
-        {"w", final(field::kWMean)},
-        {"update var", [](const RunData& run) { return number(run.summary().value(wire(field::kUpdateVar))); }},
-        {"noise scale", final(field::kNoiseScale)},
+        {"loss, last epoch's mean", epochMean(field::kLoss), field::kLoss},
+        {"accuracy, last epoch's mean", epochMean(field::kAccuracy), field::kAccuracy},
+        {"val loss, last evaluation", final(field::kValLoss), field::kValLoss},
+        {"val accuracy, last evaluation", final(field::kValAccuracy), field::kValAccuracy},
+        {"w", final(field::kWMean), field::kWMean},
+        {"update var", [](const RunData& run) { return number(run.summary().value(wire(field::kUpdateVar))); }, field::kUpdateVar},
+        {"noise scale", final(field::kNoiseScale), field::kNoiseScale},
         {"samples/s", [](const RunData& run) { return number(run.summary().value(wire(field::kSamplesPerSec))); }},
         {"wall s", [](const RunData& run) { return number(run.summary().value(wire(field::kWallS))); }},
     };
@@ -76,10 +97,12 @@ Comparison compareRuns(const QList<QSharedPointer<RunData>>& runs)
     for (const auto& run : runs)
         comparison.runLabels.append(run->label());
     for (const Quantity& quantity : quantities()) {
-        ComparisonRow row{QString::fromUtf8(quantity.title), {}};
+        ComparisonRow row{QString::fromUtf8(quantity.title), {}, {}};
         bool any = false;
         for (const auto& run : runs) {
             row.values.append(quantity.value(*run));
+            row.notes.append(row.values.last().isEmpty() && quantity.metric ? whyNoMetric(QLatin1String(quantity.metric), *run)
+                                                                            : QString());
             any = any || !row.values.last().isEmpty();
         }
         if (any)

@@ -1,7 +1,8 @@
 #pragma once
 // The final figures of several runs side by side: what each was (ranks × batch, effective
-// batch and LR, optimizer) and where it ended (loss, accuracy, weight, update variance, noise
-// scale, throughput). Shown as a table in the window and printed by the command line.
+// batch and LR, optimizer) and where it ended (the last epoch's mean loss and accuracy, the
+// last evaluation, weight, update variance, noise scale, throughput). Where a run has no such
+// figure, why, in a newcomer's words. Shown as a table in the window, printed headless.
 
 #include <QList>
 #include <QSharedPointer>
@@ -15,6 +16,7 @@ class RunData;
 struct ComparisonRow {
     QString quantity;
     QStringList values;  // one per run, "" where the run has none
+    QStringList notes;   // one per run: why it has none ("noise scale needs 2 ranks or more"), or ""
 };
 
 struct Comparison {

@@ -58,12 +58,12 @@ std::optional<ShardAssignment> ShardAssignment::fromJson(const QJsonObject& obje
         }
         assignment.ranks.append(iterations);
     }
-    for (const QJsonValue& position : object.value(QStringLiteral("padding")).toArray()) {
+    for (const QJsonValue& position : object.value(wire(shard::kPadding)).toArray()) {
         const QJsonArray triple = position.toArray();
         if (triple.size() == 3)
             assignment.padding.insert(packPosition(triple.at(0).toInt(), triple.at(1).toInt(), triple.at(2).toInt()));
     }
-    for (const QJsonValue& index : object.value(QStringLiteral("dropped")).toArray())
+    for (const QJsonValue& index : object.value(wire(shard::kDropped)).toArray())
         assignment.dropped.append(index.toInt());
     return assignment;
 }

@@ -45,6 +45,8 @@ int HeadlessRunner::exec()
     // what is taken away should be complete.
     ChartGrid charts(model);
     charts.resize(m_options.imageSize);
+    if (resolved.xAxis)
+        charts.setXAxis(*resolved.xAxis);
     LabSession session(store, locateEngine(m_options.enginePath));
 
     QElapsedTimer sinceProgress;

@@ -40,7 +40,7 @@ void ComparisonTable::refresh()
     m_table->setColumnCount(int(comparison.runLabels.size()));
     m_table->setRowCount(int(comparison.rows.size()));
     for (int column = 0; column < comparison.runLabels.size(); ++column) {
-        auto* header = new QTableWidgetItem(comparison.runLabels.at(column));
+        auto* header = new QTableWidgetItem(m_model.runs().at(column).label);
         header->setForeground(m_model.runs().at(column).color);
         QFont bold = header->font();
         bold.setBold(true);
@@ -50,8 +50,17 @@ void ComparisonTable::refresh()
     for (int row = 0; row < comparison.rows.size(); ++row) {
         m_table->setVerticalHeaderItem(row, new QTableWidgetItem(comparison.rows.at(row).quantity));
         for (int column = 0; column < comparison.runLabels.size(); ++column) {
-            auto* item = new QTableWidgetItem(comparison.rows.at(row).values.value(column));
+            const QString value = comparison.rows.at(row).values.value(column);
+            const QString note = comparison.rows.at(row).notes.value(column);
+            // No figure: why not, in words, rather than a blank cell.
+            auto* item = new QTableWidgetItem(value.isEmpty() ? note : value);
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (value.isEmpty()) {
+                item->setForeground(palette().color(QPalette::PlaceholderText));
+                QFont italic = item->font();
+                italic.setItalic(true);
+                item->setFont(italic);
+            }
             m_table->setItem(row, column, item);
         }
     }

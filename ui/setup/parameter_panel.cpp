@@ -13,6 +13,7 @@
 #include <QJsonValue>
 #include <QLabel>
 #include <QLineEdit>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSpinBox>
@@ -41,12 +42,29 @@ QString jsonText(const QJsonValue& value)
     return value.toString();  // strings; arrays and objects are no config value and show as empty
 }
 
+// The engine's messages name keys ("world_size must be ..."); the panel names its fields by
+// their labels ("GPUs (ranks) must be ..."), the key being in each field's tooltip.
+QString inPanelWords(QString message)
+{
+    for (const ConfigKey& key : configKeys()) {
+        if (key.label.empty())
+            continue;
+        // The first mention only: "threads must be ...; more threads than cores" reads right.
+        const QRegularExpression name(QStringLiteral("\\b%1\\b").arg(QString::fromStdString(key.name)));
+        const QRegularExpressionMatch match = name.match(message);
+        if (match.hasMatch())
+            message.replace(match.capturedStart(), match.capturedLength(), QString::fromStdString(key.label));
+    }
+    return message;
+}
+
 }  // namespace
 
 struct ParameterPanel::Field {
     const ConfigKey* key = nullptr;
     QString name;
     QLabel* label = nullptr;
+    QWidget* cell = nullptr;  // the editor and, under it, its problem
     QWidget* editor = nullptr;
     QLabel* message = nullptr;
     QFormLayout* form = nullptr;
@@ -146,14 +164,21 @@ void ParameterPanel::addField(const ConfigKey& key, QFormLayout* form)
                                   QString::fromStdString(key.allowed).toHtmlEscaped());
     field->label->setToolTip(help);
     field->editor->setToolTip(help);
+    // The field's problem sits under its editor, inside the same row: it can never take the
+    // place of the next field (two form rows per field did, when one was hidden).
+    field->cell = new QWidget;
+    auto* cellLayout = new QVBoxLayout(field->cell);
+    cellLayout->setContentsMargins(0, 0, 0, 0);
+    cellLayout->setSpacing(1);
     field->message = new QLabel;
     field->message->setWordWrap(true);
+    field->message->setVisible(false);
     QFont small = field->message->font();
     small.setPointSizeF(small.pointSizeF() * 0.9);
     field->message->setFont(small);
-    form->addRow(field->label, field->editor);
-    form->addRow(field->message);
-    form->setRowVisible(field->message, false);
+    cellLayout->addWidget(field->editor);
+    cellLayout->addWidget(field->message);
+    form->addRow(field->label, field->cell);
     m_fieldByKey.insert(field->name, field.get());
     m_fields.push_back(std::move(field));
 }
@@ -298,7 +323,7 @@ void ParameterPanel::setFieldText(const QString& key, const QString& text)
 bool ParameterPanel::isFieldShown(const QString& key) const
 {
     const Field* field = m_fieldByKey.value(key);
-    return field && field->form->isRowVisible(field->editor);
+    return field && field->form->isRowVisible(field->cell);
 }
 
 QWidget* ParameterPanel::editor(const QString& key) const
@@ -371,13 +396,13 @@ void ParameterPanel::showProblems()
     QStringList elsewhere;
     for (auto it = m_problems.constBegin(); it != m_problems.constEnd(); ++it) {
         if (!m_fieldByKey.contains(it.key()))
-            elsewhere.append(it.value());
+            elsewhere.append(inPanelWords(it.value()));
     }
     for (const auto& field : m_fields) {
         const QString problem = m_problems.value(field->name);
         const bool bad = !problem.isEmpty();
-        field->message->setText(problem);
-        field->form->setRowVisible(field->message, bad);
+        field->message->setText(inPanelWords(problem));
+        field->message->setVisible(bad);
         QPalette labelPalette = field->label->palette();
         labelPalette.setColor(QPalette::WindowText, bad ? color : palette().color(QPalette::WindowText));
         field->label->setPalette(labelPalette);
@@ -415,7 +440,7 @@ void ParameterPanel::updateRelevance()
         // A key that has a problem stays visible even where it has no effect, or the
         // problem could not be fixed.
         const bool shown = field->key->mattersFor(m_config) || m_problems.contains(field->name);
-        field->form->setRowVisible(field->editor, shown);
+        field->form->setRowVisible(field->cell, shown);
     }
 }
 

@@ -2,6 +2,7 @@
 
 #include "client/engine_query.hpp"
 #include "core/derived.hpp"
+#include "core/limits.hpp"
 #include "sharding/shard_grid_widget.hpp"
 
 #include <QCheckBox>
@@ -29,10 +30,11 @@ ShardingView::ShardingView(QWidget* parent)
         connect(box, &QSpinBox::valueChanged, this, [this] { m_debounce.start(); });
         return box;
     };
-    m_examples = spin(1, kMaxExamples, 9, tr("Examples in the dataset"));
-    m_ranks = spin(1, 128, 2, tr("Ranks (GPUs)"));
-    m_batch = spin(1, kMaxExamples, 3, tr("Batch per rank"));
-    m_seed = spin(0, 1'000'000, 0, tr("Shuffle seed (the permutation is seeded with seed + epoch)"));
+    // The engine's own limits: a seed the run uses is a seed this view shows, whatever its size.
+    m_examples = spin(1, kMaxShownExamples, 9, tr("Examples in the dataset"));
+    m_ranks = spin(1, int(limits::kMaxRanks), 2, tr("Ranks (GPUs)"));
+    m_batch = spin(1, int(limits::kMaxBatch), 3, tr("Batch per rank"));
+    m_seed = spin(0, int(limits::kMaxSeed), 0, tr("Shuffle seed (the permutation is seeded with seed + epoch)"));
     m_epoch = spin(0, 10'000, 0, tr("Epoch: with shuffle, every epoch has its own order"));
     m_shuffle = new QCheckBox(tr("Shuffle"), this);
     m_dropLast = new QCheckBox(tr("Drop last"), this);
@@ -46,23 +48,29 @@ ShardingView::ShardingView(QWidget* parent)
     useRun->setToolTip(tr("Take examples, ranks, batch, shuffle, seed and drop_last from the parameter panel"));
     connect(useRun, &QPushButton::clicked, this, &ShardingView::useRunSettingsRequested);
 
-    auto* controls = new QHBoxLayout;
-    const auto labelled = [&](const QString& text, QWidget* widget) {
+    // Two rows: what is split and how, then the order; narrow windows keep every control.
+    auto* split = new QHBoxLayout;
+    auto* order = new QHBoxLayout;
+    const auto labelled = [&](QHBoxLayout* row, const QString& text, QWidget* widget) {
         auto* label = new QLabel(text, this);
         label->setBuddy(widget);
-        controls->addWidget(label);
-        controls->addWidget(widget);
-        controls->addSpacing(8);
+        row->addWidget(label);
+        row->addWidget(widget);
+        row->addSpacing(8);
     };
-    labelled(tr("&Examples"), m_examples);
-    labelled(tr("&Ranks"), m_ranks);
-    labelled(tr("&Batch"), m_batch);
-    controls->addWidget(m_shuffle);
-    labelled(tr("Seed"), m_seed);
-    labelled(tr("E&poch"), m_epoch);
-    controls->addWidget(m_dropLast);
-    controls->addStretch(1);
-    controls->addWidget(useRun);
+    labelled(split, tr("&Examples"), m_examples);
+    labelled(split, tr("&Ranks"), m_ranks);
+    labelled(split, tr("&Batch"), m_batch);
+    split->addWidget(m_dropLast);
+    split->addStretch(1);
+    order->addWidget(m_shuffle);
+    labelled(order, tr("Seed"), m_seed);
+    labelled(order, tr("E&poch"), m_epoch);
+    order->addStretch(1);
+    order->addWidget(useRun);
+    auto* controls = new QVBoxLayout;
+    controls->addLayout(split);
+    controls->addLayout(order);
 
     m_summary = new QLabel(this);
     m_summary->setWordWrap(true);
@@ -131,11 +139,11 @@ void ShardingView::setRequest(const ShardRequest& request)
 void ShardingView::showConfig(const Config& config)
 {
     ShardRequest request;
-    request.numExamples = int(std::min<int64_t>(datasetSize(config), kMaxExamples));
+    request.numExamples = int(std::min<int64_t>(datasetSize(config), kMaxShownExamples));
     request.worldSize = int(config.worldSize);
-    request.batchSize = int(std::min<int64_t>(config.batchSize, kMaxExamples));
+    request.batchSize = int(std::min<int64_t>(config.batchSize, limits::kMaxBatch));
     request.shuffle = config.shuffle;
-    request.seed = int(std::min<int64_t>(config.seed, 1'000'000));
+    request.seed = int(std::min<int64_t>(config.seed, limits::kMaxSeed));
     request.dropLast = config.dropLast;
     setRequest(request);
 }

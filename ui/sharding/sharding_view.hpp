@@ -27,14 +27,14 @@ class ShardingView : public QWidget {
 
 public:
     // Drawing one square per example stops being useful beyond this.
-    static constexpr int kMaxExamples = 4096;
+    static constexpr int kMaxShownExamples = 4096;
 
     explicit ShardingView(QWidget* parent = nullptr);
 
     void setEnginePath(const QString& path);
     void setRequest(const ShardRequest& request);
     ShardRequest request() const;
-    // The run settings' data split (the dataset capped at kMaxExamples).
+    // The run settings' data split (the dataset capped at kMaxShownExamples).
     void showConfig(const ddplab::Config& config);
 
     const ShardGridWidget* grid() const { return m_grid; }

@@ -29,14 +29,9 @@
 #include <QCloseEvent>
 #include <QDesktopServices>
 #include <QDockWidget>
-#include <QGroupBox>
 #include <QLabel>
 #include <QProgressBar>
-#include <QSplitter>
-#include <QStatusBar>
-#include <QTabWidget>
 #include <QUrl>
-#include <QVBoxLayout>
 
 namespace ddplab::ui {
 namespace {
@@ -88,77 +83,6 @@ MainWindow::~MainWindow() = default;
 ChartGrid* MainWindow::chartGrid() const
 {
     return m_chartPage->grid();
-}
-
-// ---------------------------------------------------------------------------------------
-// Building the window
-// ---------------------------------------------------------------------------------------
-
-QWidget* MainWindow::createCentralArea()
-{
-    m_notice = new NoticeBar;
-    m_chartPage = new ChartPage(m_model, m_actions->resetViews);
-    m_sharding = new ShardingView;
-    m_comparison = new ComparisonTable(m_model);
-    m_tabs = new QTabWidget;
-    m_tabs->setDocumentMode(true);
-    m_tabs->addTab(m_chartPage, tr("Charts"));
-    m_tabs->addTab(m_sharding, tr("Sharding"));
-    m_tabs->addTab(m_comparison, tr("Compare"));
-
-    auto* central = new QWidget;
-    auto* layout = new QVBoxLayout(central);
-    layout->setContentsMargins(4, 4, 4, 0);
-    layout->setSpacing(4);
-    layout->addWidget(m_notice);
-    layout->addWidget(m_tabs, 1);
-    return central;
-}
-
-void MainWindow::createDocks()
-{
-    m_parameters = new ParameterPanel;
-    m_derived = new DerivedPanel;
-    auto* derivedBox = new QGroupBox(tr("What the engine will do"));
-    auto* derivedLayout = new QVBoxLayout(derivedBox);
-    derivedLayout->setContentsMargins(0, 4, 0, 0);
-    derivedLayout->addWidget(m_derived);
-    auto* setup = new QSplitter(Qt::Vertical);
-    setup->setObjectName(QStringLiteral("setupSplitter"));
-    setup->addWidget(m_parameters);
-    setup->addWidget(derivedBox);
-    setup->setStretchFactor(0, 1);
-    setup->setChildrenCollapsible(false);
-
-    const auto dock = [this](const QString& title, const char* name, QWidget* content, Qt::DockWidgetArea area) {
-        auto* widget = new QDockWidget(title, this);
-        widget->setObjectName(QString::fromLatin1(name));
-        widget->setWidget(content);
-        widget->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetFloatable);
-        addDockWidget(area, widget);
-        return widget;
-    };
-    m_setupDock = dock(tr("Setup"), "setupDock", setup, Qt::LeftDockWidgetArea);
-    m_lessonPanel = new LessonPanel(m_lessons);
-    m_lessonDock = dock(tr("Lesson"), "lessonDock", m_lessonPanel, Qt::RightDockWidgetArea);
-    m_runList = new RunListPanel;
-    m_runsDock = dock(tr("Runs"), "runsDock", m_runList, Qt::RightDockWidgetArea);
-    m_log = new LogPanel;
-    m_logDock = dock(tr("Log"), "logDock", m_log, Qt::BottomDockWidgetArea);
-}
-
-void MainWindow::createStatusBar()
-{
-    m_statusLabel = new ElidingLabel;
-    // The progress text beside the bar, not on it: a fill never covers it.
-    m_progressLabel = new QLabel;
-    m_progress = new QProgressBar;
-    m_progress->setRange(0, 100);
-    m_progress->setTextVisible(false);
-    m_progress->setFixedWidth(140);
-    statusBar()->addWidget(m_statusLabel, 1);
-    statusBar()->addPermanentWidget(m_progressLabel);
-    statusBar()->addPermanentWidget(m_progress);
 }
 
 void MainWindow::connectPanes()
@@ -277,6 +201,8 @@ void MainWindow::saveSettings() const
 void MainWindow::applyLaunchOptions(const LaunchOptions& options)
 {
     m_pendingExport = options;
+    if (options.present)
+        QTimer::singleShot(0, this, [this] { setPresentationMode(true); });  // once the window is laid out
     if (options.preset.isEmpty())
         return;
     const ResolvedPreset resolved = resolvePreset(options.preset, m_lessons, m_presets);
@@ -295,7 +221,7 @@ void MainWindow::applyLaunchOptions(const LaunchOptions& options)
         if (resolved.lessonId.isEmpty())
             startRun();
         else
-            startSequence(resolved.runs, resolved.chartMetrics);
+            startSequence(resolved.runs, resolved.chartMetrics, resolved.xAxis);
     });
 }
 
@@ -319,7 +245,7 @@ void MainWindow::startRun()
     }
     const QJsonObject config = m_parameters->values();
     const QString name = defaultRunName(config);
-    startSequence({{name, name, QString(), config}}, {});
+    startSequence({{name, name, QString(), config}});
 }
 
 void MainWindow::startLesson(const QString& lessonId)
@@ -332,10 +258,10 @@ void MainWindow::startLesson(const QString& lessonId)
         return;
     }
     showLesson(lessonId);
-    startSequence(resolved.runs, resolved.chartMetrics);
+    startSequence(resolved.runs, resolved.chartMetrics, resolved.xAxis);
 }
 
-void MainWindow::startSequence(const QList<RunRequest>& requests, const QStringList& chartMetrics)
+void MainWindow::startSequence(const QList<RunRequest>& requests, const QStringList& chartMetrics, std::optional<XAxis> xAxis)
 {
     m_notice->dismiss();
     if (!m_actions->keepRuns->isChecked()) {
@@ -346,6 +272,8 @@ void MainWindow::startSequence(const QList<RunRequest>& requests, const QStringL
         m_model.clear();
     }
     chartGrid()->setFocusCharts(chartsForMetrics(chartMetrics));
+    if (xAxis)
+        m_chartPage->setXAxis(*xAxis);
     m_tabs->setCurrentIndex(0);
     m_session->start(requests);
     m_statusTimer.start();

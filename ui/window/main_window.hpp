@@ -97,7 +97,9 @@ private:
     void saveSettings() const;
     void applyLaunchOptions(const LaunchOptions& options);
 
-    void startSequence(const QList<RunRequest>& requests, const QStringList& chartMetrics);
+    // A lesson's runs, with the charts and the x axis its point needs.
+    void startSequence(const QList<RunRequest>& requests, const QStringList& chartMetrics = {},
+                       std::optional<XAxis> xAxis = std::nullopt);
     void onRunStarted(int index, const QSharedPointer<RunData>& run);
     void onRunFinished(int index, const QSharedPointer<RunData>& run);
     void onSequenceFinished(bool allSucceeded);

@@ -17,6 +17,7 @@ constexpr int kLargestFirstHeight = 1050;
 constexpr int kTabbedBelowWidth = 1700;
 // Below this height the Log is a single line or two.
 constexpr int kShortScreenHeight = 860;
+constexpr int kSmallScreenWidth = 1440;
 
 QScreen* screenOf(const QMainWindow& window)
 {
@@ -30,10 +31,17 @@ void arrangeForScreen(QMainWindow& window, const DockSet& docks)
 {
     QScreen* screen = screenOf(window);
     const QRect available = screen ? screen->availableGeometry() : QRect(0, 0, 1280, 720);
-    const int width = std::min(int(available.width() * kShareOfScreen), kLargestFirstWidth);
-    const int height = std::min(int(available.height() * kShareOfScreen), kLargestFirstHeight);
+    // A laptop or projector screen is all used; a large one keeps room around the window.
+    const bool small = available.width() <= kSmallScreenWidth || available.height() < kShortScreenHeight;
+    const double share = small ? 1.0 : kShareOfScreen;
+    const int width = std::min(int(available.width() * share), kLargestFirstWidth);
+    const int height = std::min(int(available.height() * share), kLargestFirstHeight);
     window.resize(width, height);
     window.move(available.center() - QPoint(width / 2, height / 2));
+    // Maximized, the window manager fits the frame and title bar in too; without one (Xvfb)
+    // the size above already is the screen's.
+    if (small)
+        window.setWindowState(window.windowState() | Qt::WindowMaximized);
 
     const bool narrow = available.width() < kTabbedBelowWidth;
     if (narrow) {

@@ -11,14 +11,16 @@ namespace {
 QPalette darkPalette()
 {
     QPalette palette;
-    const QColor window(0x2b, 0x2d, 0x31);
-    const QColor base(0x1f, 0x21, 0x24);
+    // Fusion outlines a check box in the window colour darkened: the fields (Base) must be
+    // lighter than that outline, or an unticked box (Runs list, Drop last) is invisible.
+    const QColor window(0x26, 0x28, 0x2c);
+    const QColor base(0x34, 0x37, 0x3c);
     const QColor text(0xe6, 0xe6, 0xe6);
     const QColor disabledText(0x80, 0x80, 0x80);
     palette.setColor(QPalette::Window, window);
     palette.setColor(QPalette::WindowText, text);
     palette.setColor(QPalette::Base, base);
-    palette.setColor(QPalette::AlternateBase, QColor(0x33, 0x36, 0x3b));
+    palette.setColor(QPalette::AlternateBase, QColor(0x3b, 0x3e, 0x44));
     palette.setColor(QPalette::ToolTipBase, QColor(0x3a, 0x3d, 0x42));
     palette.setColor(QPalette::ToolTipText, text);
     palette.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));

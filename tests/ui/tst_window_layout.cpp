@@ -1,0 +1,269 @@
+// The window on the screens people have, and in front of a class: on a 1280 x 720 projector
+// (the offscreen platform given that screen) it fits, nothing of it lies off-screen, no pane
+// loses its title bar; a problem shows under its own field and hides no other; presentation
+// mode enlarges every font at least 1.6 times, shows one chart large, and puts everything back;
+// a first launch offers a run that finishes in seconds and draws lines worth reading.
+
+#include "charts/chart_grid.hpp"
+#include "charts/chart_panel.hpp"
+#include "charts/run_model.hpp"
+#include "client/run_data.hpp"
+#include "setup/parameter_panel.hpp"
+#include "ui_test_main.hpp"
+#include "window/lab_actions.hpp"
+#include "window/main_window.hpp"
+
+#include <QDockWidget>
+#include <QLabel>
+#include <QScreen>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTextBrowser>
+
+using namespace ddplab::ui;
+
+namespace {
+
+constexpr int kPatienceMs = 60000;
+const QSize kProjector(1280, 720);
+
+LaunchOptions withEngine()
+{
+    LaunchOptions options;
+    options.enginePath = ddplab::test::enginePath();
+    return options;
+}
+
+// A first launch: nothing remembered from an earlier test.
+void forgetSettings()
+{
+    QSettings().clear();
+}
+
+QRect inWindow(const QWidget& window, const QWidget& widget)
+{
+    return QRect(widget.mapTo(&window, QPoint(0, 0)), widget.size());
+}
+
+// Where the fonts of the lesson text, a chart's title and a field's label are, in points.
+struct FontSizes {
+    double lesson = 0, chartTitle = 0, field = 0;
+};
+
+FontSizes fontSizesOf(MainWindow& window)
+{
+    FontSizes sizes;
+    if (auto* lesson = window.findChild<QTextBrowser*>())
+        sizes.lesson = lesson->font().pointSizeF();
+    if (!window.chartGrid()->panels().isEmpty())
+        sizes.chartTitle = window.chartGrid()->panels().first()->font().pointSizeF();
+    sizes.field = window.parameterPanel()->font().pointSizeF();
+    return sizes;
+}
+
+}  // namespace
+
+class TestWindowLayout : public QObject {
+    Q_OBJECT
+
+private slots:
+    void init() { forgetSettings(); }
+
+    void fitsA1280x720Projector()
+    {
+        QCOMPARE(QGuiApplication::primaryScreen()->availableGeometry().size(), kProjector);
+        MainWindow window(withEngine());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTest::qWait(50);
+        const QSize minimum = window.minimumSizeHint().expandedTo(window.minimumSize());
+        QVERIFY2(minimum.width() <= kProjector.width() && minimum.height() <= kProjector.height(),
+                 qPrintable(QStringLiteral("the window needs at least %1 x %2").arg(minimum.width()).arg(minimum.height())));
+        const QRect screen = QGuiApplication::primaryScreen()->availableGeometry();
+        QVERIFY2(screen.contains(window.frameGeometry()),
+                 qPrintable(QStringLiteral("the window lies at %1,%2 %3 x %4")
+                                .arg(window.x()).arg(window.y()).arg(window.width()).arg(window.height())));
+        const QRect inside(QPoint(0, 0), window.size());
+        for (QDockWidget* dock : window.findChildren<QDockWidget*>()) {
+            if (!dock->isVisible() || dock->visibleRegion().isEmpty())
+                continue;  // a tab behind another
+            const QRect title = inWindow(window, *dock).adjusted(0, 0, 0, -(dock->height() - 20));
+            QVERIFY2(inside.contains(title), qPrintable(dock->windowTitle() + QStringLiteral("'s title bar is outside the window")));
+            QVERIFY2(dock->width() >= dock->minimumSizeHint().width(), qPrintable(dock->windowTitle() + QStringLiteral(" is squeezed")));
+        }
+        QVERIFY2(inside.contains(inWindow(window, *window.statusBar())), "the status bar is outside the window");
+        // The charts keep room to be read.
+        QVERIFY2(window.chartGrid()->width() >= 400, qPrintable(QString::number(window.chartGrid()->width())));
+    }
+
+    // A newcomer's first Run: seed 000's noisy neuron on 4 ranks, long enough for every chart
+    // to draw a line worth reading (640 steps), short enough to watch (seconds on a laptop).
+    void aFirstLaunchOffersAShortRunWorthReading()
+    {
+        MainWindow window(withEngine());
+        ParameterPanel& panel = *window.parameterPanel();
+        QCOMPARE(panel.fieldText(QStringLiteral("workload")), QStringLiteral("toy"));
+        QCOMPARE(panel.fieldText(QStringLiteral("world_size")), QStringLiteral("4"));
+        QCOMPARE(panel.fieldText(QStringLiteral("batch_size")), QStringLiteral("16"));
+        QCOMPARE(panel.fieldText(QStringLiteral("epochs")), QStringLiteral("40"));
+        QSignalSpy done(&window, &MainWindow::sequenceDone);
+        window.startRun();
+        QVERIFY(done.wait(kPatienceMs));
+        QCOMPARE(window.runModel().runs().size(), 1);
+        const RunData& run = *window.runModel().runs().first().data;
+        QVERIFY(run.hasSummary());
+        QCOMPARE(run.stepCount(), qint64(640));
+        // The weight moves from 1 towards 0 (lr 1e-3 over 640 steps): a line, not a dot.
+        const QList<QPointF>& weight = run.series(QStringLiteral("w_mean"));
+        QVERIFY(weight.size() == 640);
+        QVERIFY2(weight.last().y() < weight.first().y() - 0.2, qPrintable(QString::number(weight.last().y())));
+        QVERIFY(run.series(QStringLiteral("update_var")).size() == 640);
+    }
+
+    void aProblemShowsUnderItsOwnFieldAndHidesNone_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("next");
+        QTest::addColumn<QString>("label");
+        QTest::newRow("GPUs 999") << QStringLiteral("world_size") << QStringLiteral("999") << QStringLiteral("batch_size")
+                                  << QStringLiteral("GPUs (ranks)");
+        QTest::newRow("GPUs 20") << QStringLiteral("world_size") << QStringLiteral("200") << QStringLiteral("batch_size")
+                                 << QStringLiteral("GPUs (ranks)");
+        QTest::newRow("LR -1") << QStringLiteral("lr") << QStringLiteral("-1") << QStringLiteral("lr_rule")
+                               << QStringLiteral("Base LR");
+        QTest::newRow("LR abc") << QStringLiteral("lr") << QStringLiteral("abc") << QStringLiteral("lr_rule")
+                                << QStringLiteral("Base LR");
+    }
+
+    void aProblemShowsUnderItsOwnFieldAndHidesNone()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, text);
+        QFETCH(QString, next);
+        QFETCH(QString, label);
+        ParameterPanel panel;
+        panel.resize(360, 1400);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const QRect nextBefore = QRect(panel.editor(next)->mapTo(&panel, QPoint(0, 0)), panel.editor(next)->size());
+        panel.setFieldText(key, text);
+        QTest::qWait(20);
+        QVERIFY(panel.problems().contains(key));
+        QVERIFY2(panel.isFieldShown(next), qPrintable(next + QStringLiteral(" was hidden")));
+        QVERIFY(panel.editor(next)->isVisible());
+        // The message sits under the field, between it and the next one, which moved down.
+        const QLabel* message = nullptr;
+        for (const QLabel* candidate : panel.findChildren<QLabel*>()) {
+            if (candidate->isVisible() && candidate->text().startsWith(label + QStringLiteral(" must be")))
+                message = candidate;
+        }
+        QVERIFY2(message, qPrintable(QStringLiteral("no message naming the field \"%1\"").arg(label)));
+        const QRect messageAt(message->mapTo(&panel, QPoint(0, 0)), message->size());
+        const QRect editorAt(panel.editor(key)->mapTo(&panel, QPoint(0, 0)), panel.editor(key)->size());
+        const QRect nextAt(panel.editor(next)->mapTo(&panel, QPoint(0, 0)), panel.editor(next)->size());
+        QVERIFY(messageAt.top() >= editorAt.bottom());
+        QVERIFY(nextAt.top() >= messageAt.bottom());
+        QVERIFY(nextAt.top() > nextBefore.top());
+    }
+
+    void presentationModeEnlargesAndPutsEverythingBack()
+    {
+        MainWindow window(withEngine());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy done(&window, &MainWindow::sequenceDone);
+        window.startRun();
+        QVERIFY(done.wait(kPatienceMs));
+        QVERIFY(window.chartGrid()->panels().size() >= 3);
+        QTest::qWait(50);
+        const FontSizes before = fontSizesOf(window);
+        const QByteArray layoutBefore = window.saveState();
+        QDockWidget* setup = window.findChild<QDockWidget*>(QStringLiteral("setupDock"));
+        QDockWidget* log = window.findChild<QDockWidget*>(QStringLiteral("logDock"));
+        QVERIFY(setup->isVisible() && log->isVisible());
+
+        window.actions().presentation->trigger();  // F11
+        QVERIFY(window.isPresenting());
+        const FontSizes presenting = fontSizesOf(window);
+        QVERIFY2(presenting.lesson >= 1.6 * before.lesson - 0.01, qPrintable(QString::number(presenting.lesson)));
+        QVERIFY2(presenting.field >= 1.6 * before.field - 0.01, qPrintable(QString::number(presenting.field)));
+        ChartPanel* large = window.chartGrid()->enlarged();
+        QVERIFY(large);
+        QVERIFY(large->font().pointSizeF() >= 1.6 * before.chartTitle - 0.01);
+        QVERIFY(large->lineScale() >= 1.6);
+        QVERIFY(!setup->isVisible() && !log->isVisible());
+        // The others stay, small, as thumbnails below the chosen one.
+        for (ChartPanel* panel : window.chartGrid()->panels()) {
+            QVERIFY(panel->isVisible());
+            if (panel != large)
+                QVERIFY(panel->height() < large->height());
+        }
+
+        window.actions().leavePresentation->trigger();  // Esc
+        QVERIFY(!window.isPresenting());
+        const FontSizes after = fontSizesOf(window);
+        QCOMPARE(after.lesson, before.lesson);
+        QCOMPARE(after.field, before.field);
+        QCOMPARE(window.chartGrid()->panels().first()->font().pointSizeF(), before.chartTitle);
+        QVERIFY(setup->isVisible() && log->isVisible());
+        QCOMPARE(window.chartGrid()->enlarged(), nullptr);
+        QCOMPARE(window.saveState(), layoutBefore);
+    }
+
+    void aClassCanStartInPresentationMode()
+    {
+        LaunchOptions options = withEngine();
+        options.present = true;  // ddplab --present
+        MainWindow window(options);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY(window.isPresenting());
+        QVERIFY(!window.findChild<QDockWidget*>(QStringLiteral("setupDock"))->isVisible());
+        // The charts come with the first run: one of them large, the others thumbnails.
+        QCOMPARE(window.chartGrid()->enlarged(), nullptr);
+        QSignalSpy done(&window, &MainWindow::sequenceDone);
+        window.startRun();
+        QVERIFY(done.wait(kPatienceMs));
+        QVERIFY(window.chartGrid()->enlarged());
+        QCOMPARE(window.chartGrid()->enlarged(), window.chartGrid()->panels().first());
+    }
+
+    void anyChartEnlargesAndComesBack()
+    {
+        MainWindow window(withEngine());
+        window.show();
+        QSignalSpy done(&window, &MainWindow::sequenceDone);
+        window.startRun();
+        QVERIFY(done.wait(kPatienceMs));
+        ChartGrid* grid = window.chartGrid();
+        QVERIFY(grid->panels().size() >= 2);
+        ChartPanel* second = grid->panels().at(1);
+        emit second->enlargeRequested(second);  // the title's double-click, or its button
+        QCOMPARE(grid->enlarged(), second);
+        for (ChartPanel* panel : grid->panels())
+            QCOMPARE(panel->isVisible(), panel == second);
+        emit second->enlargeRequested(second);
+        QCOMPARE(grid->enlarged(), nullptr);
+        for (ChartPanel* panel : grid->panels())
+            QVERIFY(panel->isVisible());
+    }
+};
+
+// On a 1280 x 720 screen of the offscreen platform (its size is read from a config file).
+int main(int argc, char* argv[])
+{
+    ddplab::test::IsolatedUserFolders isolatedFolders;
+    const QString config = isolatedFolders.path() + QStringLiteral("/screen.json");
+    QFile screen(config);
+    if (screen.open(QIODevice::WriteOnly))
+        screen.write(R"({"screens":[{"name":"projector","x":0,"y":0,"width":1280,"height":720,"logicalDpi":96,"logicalBaseDpi":96,"dpr":1}]})");
+    screen.close();
+    qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + QFile::encodeName(config));
+    QApplication application(argc, argv);
+    ddplab::ui::setLabIdentity();
+    TestWindowLayout test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_window_layout.moc"

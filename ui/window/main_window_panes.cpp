@@ -1,0 +1,106 @@
+// MainWindow, continued: the panes it is made of (the tabs in the middle, the docks around
+// them and the status bar), built once by the constructor.
+
+#include "window/main_window.hpp"
+
+#include "charts/chart_grid.hpp"
+#include "lessons/lesson_panel.hpp"
+#include "runs/comparison_table.hpp"
+#include "runs/run_list_panel.hpp"
+#include "setup/derived_panel.hpp"
+#include "setup/parameter_panel.hpp"
+#include "sharding/sharding_view.hpp"
+#include "window/chart_page.hpp"
+#include "window/eliding_label.hpp"
+#include "window/lab_actions.hpp"
+#include "window/log_panel.hpp"
+#include "window/notice_bar.hpp"
+
+#include <QDockWidget>
+#include <QGroupBox>
+#include <QLabel>
+#include <QProgressBar>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace ddplab::ui {
+
+QWidget* MainWindow::createCentralArea()
+{
+    m_notice = new NoticeBar;
+    m_chartPage = new ChartPage(m_model, m_actions->resetViews);
+    m_sharding = new ShardingView;
+    m_comparison = new ComparisonTable(m_model);
+    m_tabs = new QTabWidget;
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_chartPage, tr("Charts"));
+    m_tabs->addTab(m_sharding, tr("Sharding"));
+    m_tabs->addTab(m_comparison, tr("Compare"));
+
+    auto* central = new QWidget;
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(4, 4, 4, 0);
+    layout->setSpacing(4);
+    layout->addWidget(m_notice);
+    layout->addWidget(m_tabs, 1);
+    return central;
+}
+
+void MainWindow::createDocks()
+{
+    m_parameters = new ParameterPanel;
+    m_derived = new DerivedPanel;
+    auto* derivedBox = new QGroupBox(tr("What the engine will do"));
+    auto* derivedLayout = new QVBoxLayout(derivedBox);
+    derivedLayout->setContentsMargins(0, 4, 0, 0);
+    // Scrolled, so wrapped values get the height they need however short the screen.
+    auto* derivedScroll = new QScrollArea;
+    derivedScroll->setWidget(m_derived);
+    derivedScroll->setWidgetResizable(true);
+    derivedScroll->setFrameShape(QFrame::NoFrame);
+    derivedScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    derivedLayout->addWidget(derivedScroll);
+    auto* setup = new QSplitter(Qt::Vertical);
+    setup->setObjectName(QStringLiteral("setupSplitter"));
+    setup->addWidget(m_parameters);
+    setup->addWidget(derivedBox);
+    setup->setStretchFactor(0, 3);
+    setup->setStretchFactor(1, 2);
+    setup->setSizes({600, 400});  // scaled to the dock: the settings keep the larger share
+    setup->setChildrenCollapsible(false);
+
+    const auto dock = [this](const QString& title, const char* name, QWidget* content, Qt::DockWidgetArea area) {
+        auto* widget = new QDockWidget(title, this);
+        widget->setObjectName(QString::fromLatin1(name));
+        widget->setWidget(content);
+        widget->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetFloatable);
+        addDockWidget(area, widget);
+        return widget;
+    };
+    m_setupDock = dock(tr("Setup"), "setupDock", setup, Qt::LeftDockWidgetArea);
+    m_lessonPanel = new LessonPanel(m_lessons);
+    m_lessonDock = dock(tr("Lesson"), "lessonDock", m_lessonPanel, Qt::RightDockWidgetArea);
+    m_runList = new RunListPanel;
+    m_runsDock = dock(tr("Runs"), "runsDock", m_runList, Qt::RightDockWidgetArea);
+    m_log = new LogPanel;
+    m_logDock = dock(tr("Log"), "logDock", m_log, Qt::BottomDockWidgetArea);
+}
+
+void MainWindow::createStatusBar()
+{
+    m_statusLabel = new ElidingLabel;
+    // The progress text beside the bar, not on it: a fill never covers it.
+    m_progressLabel = new QLabel;
+    m_progress = new QProgressBar;
+    m_progress->setRange(0, 100);
+    m_progress->setTextVisible(false);
+    m_progress->setFixedWidth(140);
+    statusBar()->addWidget(m_statusLabel, 1);
+    statusBar()->addPermanentWidget(m_progressLabel);
+    statusBar()->addPermanentWidget(m_progress);
+}
+
+}  // namespace ddplab::ui
