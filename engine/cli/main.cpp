@@ -2,75 +2,32 @@
 //
 //   run      launch a local multi-process run (world_size ranks over Gloo or NCCL)
 //   worker   one rank under torchrun or srun
+//   runs     one run after another, as stdin asks (LibTorch loaded once: studies, lessons)
 //   devices  GPUs, backends and versions, as JSON
 //   shard    the exact per-rank, per-iteration sample indices of DistributedSampler
 //   keys     the config keys, their defaults and what they allow
 //
-// Every subcommand exits with a code from core/protocol.hpp; `run` and `worker` speak the
-// JSON Lines event protocol of docs/protocol.md on stdout.
+// Every subcommand exits with a code from core/protocol.hpp; `run`, `worker` and `runs` speak
+// the JSON Lines event protocol of docs/protocol.md on stdout.
 
 #include "cli/config_options.hpp"
+#include "cli/run_command.hpp"
+#include "cli/runs_command.hpp"
 #include "cli/shard_command.hpp"
 #include "comm/gpu_inventory.hpp"
-#include "comm/worker_identity.hpp"
-#include "core/config_error.hpp"
 #include "core/config_keys.hpp"
-#include "core/config_validate.hpp"
-#include "core/data_error.hpp"
 #include "core/event_writer.hpp"
 #include "core/limits.hpp"
-#include "core/output_error.hpp"
 #include "core/protocol.hpp"
-#include "launch/launcher.hpp"
-#include "launch/worker.hpp"
 
 #include <CLI/CLI.hpp>
 
-#include <chrono>
-#include <cstring>
 #include <iostream>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
 
 namespace ddplab {
 namespace {
-
-// One message for the person on stderr, the same as an event for the program on stdout.
-int fail(EventWriter& events, const std::string& message, const std::string& key, int code)
-{
-    std::cerr << "ddplab-engine: error: " << message << std::endl;
-    events.emit(protocol::errorEvent({message, std::nullopt, key, code}));
-    return code;
-}
-
-// Whether two paths name the same file (a run must not append its events to its own config).
-bool sameFile(const std::string& a, const std::string& b)
-{
-    struct stat first {}, second {};
-    if (::stat(a.c_str(), &first) != 0 || ::stat(b.c_str(), &second) != 0)
-        return false;
-    return first.st_dev == second.st_dev && first.st_ino == second.st_ino;
-}
-
-std::string unknownOptionMessage(const std::vector<std::string>& extras, const std::string& command)
-{
-    std::string message;
-    for (const std::string& extra : extras) {
-        if (!message.empty())
-            message += "; ";
-        if (extra.rfind("--", 0) == 0) {
-            const std::string name = extra.substr(2, extra.find('=') == std::string::npos ? std::string::npos : extra.find('=') - 2);
-            const std::string suggestion = suggestKey(name);
-            message += "unknown option " + extra;
-            if (!suggestion.empty())
-                message += " (did you mean " + findConfigKey(suggestion)->flag() + "?)";
-        } else {
-            message += "unexpected argument \"" + extra + "\"";
-        }
-    }
-    return message + "; 'ddplab-engine " + command + " --help' lists the options";
-}
 
 // The config-key table with defaults, for tools and for docs/configuration.md.
 Json keyReport()
@@ -91,66 +48,6 @@ Json keyReport()
         report.push_back(entry);
     }
     return report;
-}
-
-// `run` and `worker`: the stream starts with hello, written before anything is read (a
-// config that never ends, a FIFO) or can fail, and ends with summary or one error naming the
-// key at fault where there is one. Under torchrun only rank 0 speaks on stdout and writes the
-// events file; the other ranks report their own failure on stderr.
-int runTraining(const std::string& command, const ConfigOptions& options, const CLI::App& sub)
-{
-    const bool isWorker = command == "worker";
-    const Json hello = protocol::helloEvent(isWorker ? "worker" : "launcher");
-    // At the end, how long a reader that stopped reading stdout gets to take the last events
-    // (they are in the events file already, if there is one).
-    constexpr std::chrono::milliseconds kLastWordsDrain{1000};
-    EventWriter stream;
-    if (!isWorker)
-        stream.addStream(STDOUT_FILENO);  // the launcher's stdout never blocks its supervision
-
-    WorkerIdentity identity;
-    if (isWorker) {
-        try {
-            identity = identityFromEnvironment();
-        } catch (const ConfigError& error) {
-            stream.addFd(STDOUT_FILENO);  // no rank is known: say it on stdout
-            stream.emit(hello);
-            return fail(stream, error.what(), error.key(), kExitInvalidInput);
-        }
-        if (identity.rank == 0)
-            stream.addFd(STDOUT_FILENO);
-    }
-    stream.emit(hello);
-
-    int code = kExitOk;
-    try {
-        if (!sub.remaining().empty())
-            throw ConfigError("", unknownOptionMessage(sub.remaining(), command));
-        // Under torchrun or Slurm the launcher already says how many ranks there are.
-        Config base;
-        base.worldSize = identity.worldSize;
-        const Config config = options.resolve(base);
-        const MachineResources machine = thisMachine();
-        requireValid(config, &machine, isWorker ? identity.localWorldSize : config.worldSize);
-        if (!config.events.empty() && (!isWorker || identity.rank == 0)) {
-            if (!options.configFile().empty() && (config.events == options.configFile() ||
-                                                   sameFile(config.events, options.configFile())))
-                throw ConfigError(key::kEvents, "events file \"" + config.events +
-                                                "\" is the config file: events would be appended to the settings; give another file");
-            stream.appendToFile(config.events, hello);
-        }
-        code = isWorker ? runWorker(config, identity, stream) : runLauncher(config, stream);
-    } catch (const ConfigError& error) {
-        code = fail(stream, error.what(), error.key(), kExitInvalidInput);
-    } catch (const DataError& error) {
-        code = fail(stream, error.what(), key::kDataDir, kExitDataError);
-    } catch (const OutputError& error) {
-        code = fail(stream, error.what(), key::kEvents, kExitOutputError);
-    } catch (const std::exception& error) {
-        code = fail(stream, std::string("internal error: ") + error.what(), "", kExitInternal);
-    }
-    stream.drainStream(kLastWordsDrain);
-    return code;
 }
 
 }  // namespace
@@ -175,6 +72,9 @@ int main(int argc, char** argv)
     CLI::App* worker = app.add_subcommand("worker", "run one rank under torchrun (--no-python) or srun, from their environment");
     ConfigOptions workerOptions(*worker);
     worker->allow_extras();
+
+    CLI::App* runs = app.add_subcommand(protocol::role::kRuns, "run one config after another, as stdin asks: one JSON line per run, "
+                                                "{\"config\": PATH, \"events\": PATH} (docs/protocol.md)");
 
     CLI::App* devices = app.add_subcommand("devices", "print GPUs, NCCL/Gloo availability and the LibTorch version as JSON");
     CLI::App* keys = app.add_subcommand("keys", "print every config key (flag, type, default, what is allowed, help) as JSON");
@@ -206,7 +106,7 @@ int main(int argc, char** argv)
         if (command == "run" || command == "worker") {
             EventWriter events;
             events.addFd(STDOUT_FILENO);
-            events.emit(protocol::helloEvent(command == "run" ? "launcher" : "worker"));
+            events.emit(protocol::helloEvent(command == "run" ? protocol::role::kLauncher : protocol::role::kWorker));
             return fail(events, message, "", kExitInvalidInput);
         }
         if (argc == 1) {
@@ -234,6 +134,8 @@ int main(int argc, char** argv)
             return runTraining("run", runOptions, *run);
         if (*worker)
             return runTraining("worker", workerOptions, *worker);
+        if (*runs)
+            return runMany(runFromFiles);
         if (*devices) {
             std::cout << deviceReport().dump(2) << std::endl;
             return kExitOk;

@@ -33,6 +33,14 @@ Json helloEvent(const std::string& role)
     return event;
 }
 
+Json runEndEvent(int exitCode)
+{
+    Json event;
+    event[field::kType] = type::kRunEnd;
+    event[field::kExitCode] = exitCode;
+    return event;
+}
+
 Json errorEvent(const ErrorReport& report)
 {
     Json event;

@@ -17,7 +17,7 @@ namespace ddplab::protocol {
 // Builders: the engine writes every event through one of these.
 // ---------------------------------------------------------------------------------------
 
-// "launcher" (`run`) or "worker" (`worker` under torchrun/Slurm).
+// role::kLauncher (`run`), role::kWorker (`worker` under torchrun/Slurm) or role::kRuns.
 Json helloEvent(const std::string& role);
 
 struct ErrorReport {
@@ -28,6 +28,9 @@ struct ErrorReport {
     int64_t monotonicNs = 0;  // workers: when (the launcher names the rank that failed first)
 };
 Json errorEvent(const ErrorReport& report);
+
+// `runs`: one run's events have ended; how its process ended.
+Json runEndEvent(int exitCode);
 
 // What only a running rank knows about its run, beside the config itself.
 struct RunFacts {

@@ -37,7 +37,21 @@ inline constexpr char kEval[] = "eval";
 inline constexpr char kEpoch[] = "epoch";
 inline constexpr char kSummary[] = "summary";
 inline constexpr char kError[] = "error";
+inline constexpr char kRunEnd[] = "run_end";  // `runs` only: after each run's own events
 }  // namespace type
+
+// hello's `role`: which subcommand speaks.
+namespace role {
+inline constexpr char kLauncher[] = "launcher";  // `run`
+inline constexpr char kWorker[] = "worker";      // `worker`, under torchrun or Slurm
+inline constexpr char kRuns[] = "runs";          // `runs`: one run after another from stdin
+}  // namespace role
+
+// `ddplab-engine runs` reads one request per line on stdin: {"config": PATH, "events": PATH}.
+namespace request {
+inline constexpr char kConfig[] = "config";
+inline constexpr char kEvents[] = "events";
+}  // namespace request
 
 // ---------------------------------------------------------------------------------------
 // Field names (an event's own; config keys are config_keys.hpp's)

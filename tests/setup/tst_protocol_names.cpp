@@ -25,6 +25,8 @@ struct Allowed {
 };
 const Allowed kAllowed[] = {
     {"engine/cli/main.cpp", "ranks", "the --world-size help text"},
+    {"engine/cli/main.cpp", "worker", "the subcommand's name (its hello says role::kWorker)"},
+    {"engine/cli/run_command.cpp", "worker", "the subcommand's name (its hello says role::kWorker)"},
     {"engine/comm/gloo_communicator.cpp", "gloo", "the backend's name, a value of the backend key"},
     {"engine/core/backend_choice.cpp", "rank", "a word in a message (countOf)"},
     {"engine/core/config_validate.cpp", "rank", "a word in a message (countOf)"},
@@ -36,6 +38,8 @@ const Allowed kAllowed[] = {
     {"ui/client/launch_options.cpp", "engine", "ddplab's own command-line options"},
     {"ui/client/lesson_library.cpp", "summary", "a field of the lab's lesson files"},
     {"ui/client/lesson_library.cpp", "config", "a field of the lab's lesson files"},
+    {"ui/client/lesson_library.cpp", "runs", "a field of the lab's lesson files"},
+    {"ui/client/preset_resolver.cpp", "runs", "a field of the lab's lesson files"},
     {"ui/client/run_comparison.cpp", "optimizer", "a column title of the Compare table"},
     {"ui/client/run_names.cpp", "default", "a word in a run's name"},
     {"ui/client/run_record.cpp", "name", "a field of the lab's own meta.json"},

@@ -137,6 +137,14 @@ QList<qint64> childrenOf(qint64 parent)
     return children;
 }
 
+QList<qint64> descendantsOf(qint64 pid)
+{
+    QList<qint64> found = childrenOf(pid);
+    for (qsizetype i = 0; i < found.size(); ++i)
+        found.append(childrenOf(found.at(i)));
+    return found;
+}
+
 QString processName(qint64 pid)
 {
     return QString::fromLocal8Bit(readProcFile(pid, "comm")).trimmed();

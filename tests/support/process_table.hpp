@@ -11,6 +11,8 @@ namespace ddplab::test {
 QList<qint64> processesWithArgument(const QString& marker);
 
 QList<qint64> childrenOf(qint64 pid);
+// Children, their children, and so on.
+QList<qint64> descendantsOf(qint64 pid);
 
 QString processName(qint64 pid);  // /proc/PID/comm, "" when gone
 

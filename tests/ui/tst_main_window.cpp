@@ -173,19 +173,17 @@ private slots:
         window.startRun();
         QTRY_VERIFY_WITH_TIMEOUT(window.session()->currentRun() && window.session()->currentRun()->stepCount() >= 3, kPatienceMs);
         const QSharedPointer<RunData> run = window.session()->currentRun();
-        const QString eventsPath = RunStore::eventsPath(run->record());
-        const QList<qint64> ranks = ddplab::test::childrenOf(window.session()->engineProcessId());
-        QCOMPARE(ranks.size(), 3);
-        // The launcher and its forked ranks all carry the run's events path on their command line.
-        QCOMPARE(ddplab::test::processesWithArgument(eventsPath).size(), 1 + 3);
+        // The engine (`runs`), the run it forked, and that run's three ranks.
+        const qint64 engine = window.session()->engineProcessId();
+        const QList<qint64> processes = QList<qint64>{engine} + ddplab::test::descendantsOf(engine);
+        QCOMPARE(processes.size(), 1 + 1 + 3);
         actionNamed(window, QStringLiteral("Stop"))->trigger();
         QVERIFY(done.wait(kPatienceMs));
         QCOMPARE(done.first().first().toBool(), false);
         QCOMPARE(run->record().status, RunStatus::Cancelled);
         QCOMPARE(run->record().exitCode, 5);
-        QVERIFY(ddplab::test::processesWithArgument(eventsPath).isEmpty());
-        for (const qint64 rank : ranks)
-            QVERIFY(!ddplab::test::isRunning(rank));
+        for (const qint64 process : processes)
+            QVERIFY(!ddplab::test::isRunning(process));
         QVERIFY(window.notice()->text().contains(QStringLiteral("stopped")));
         QVERIFY(!window.isRunning());
         QVERIFY(actionNamed(window, QStringLiteral("Run"))->isEnabled());
@@ -321,7 +319,7 @@ private slots:
     void closingTheWindowMidRunStopsEveryProcess()
     {
         QString eventsPath;
-        QList<qint64> ranks;
+        QList<qint64> processes;
         {
             MainWindow window(withEngine());
             window.show();
@@ -329,12 +327,13 @@ private slots:
             window.startRun();
             QTRY_VERIFY_WITH_TIMEOUT(window.session()->currentRun() && window.session()->currentRun()->stepCount() >= 2, kPatienceMs);
             eventsPath = RunStore::eventsPath(window.session()->currentRun()->record());
-            ranks = ddplab::test::childrenOf(window.session()->engineProcessId());
+            const qint64 engine = window.session()->engineProcessId();
+            processes = QList<qint64>{engine} + ddplab::test::descendantsOf(engine);
+            QCOMPARE(processes.size(), 1 + 1 + 2);
             QVERIFY(window.close());
         }
-        QVERIFY(ddplab::test::processesWithArgument(eventsPath).isEmpty());
-        for (const qint64 rank : ranks)
-            QVERIFY(!ddplab::test::isRunning(rank));
+        for (const qint64 process : processes)
+            QVERIFY(!ddplab::test::isRunning(process));
         const QList<RunRecord> runs = RunStore().listRuns();
         const auto closed = std::find_if(runs.begin(), runs.end(), [&](const RunRecord& run) { return RunStore::eventsPath(run) == eventsPath; });
         QVERIFY(closed != runs.end());

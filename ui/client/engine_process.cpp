@@ -56,12 +56,35 @@ EngineProcess::~EngineProcess()
 
 void EngineProcess::start(const QString& program, const QStringList& arguments, const QString& workingDirectory)
 {
+    begin(program, arguments, workingDirectory, QIODevice::ReadOnly);
+}
+
+void EngineProcess::startWithInput(const QString& program, const QStringList& arguments)
+{
+    begin(program, arguments, QString(), QIODevice::ReadWrite);
+}
+
+void EngineProcess::begin(const QString& program, const QStringList& arguments, const QString& workingDirectory,
+                          QIODevice::OpenMode mode)
+{
     Q_ASSERT(m_process.state() == QProcess::NotRunning);
     m_program = program;
     m_parser = EventStreamParser();
     m_stopRequested = false;
     m_process.setWorkingDirectory(workingDirectory);
-    m_process.start(program, arguments, QIODevice::ReadOnly);
+    m_process.start(program, arguments, mode);
+}
+
+void EngineProcess::writeInput(const QByteArray& bytes)
+{
+    if (m_process.state() != QProcess::NotRunning)
+        m_process.write(bytes);  // buffered by QProcess until the engine has started
+}
+
+void EngineProcess::closeInput()
+{
+    if (m_process.state() != QProcess::NotRunning)
+        m_process.closeWriteChannel();
 }
 
 void EngineProcess::stop()

@@ -31,6 +31,10 @@ public:
     ~EngineProcess() override;  // never leaves the engine running behind the window
 
     void start(const QString& program, const QStringList& arguments, const QString& workingDirectory = QString());
+    // Started with a stdin of its own (`ddplab-engine runs` reads its requests there).
+    void startWithInput(const QString& program, const QStringList& arguments);
+    void writeInput(const QByteArray& bytes);
+    void closeInput();  // end of input: the engine finishes what it does and exits
     void stop();
     // For closing the window: stop, wait up to `timeoutMs`, then kill.
     void stopAndWait(int timeoutMs);
@@ -46,6 +50,7 @@ signals:
     void finished(const ddplab::ui::EngineExit& exit);
 
 private:
+    void begin(const QString& program, const QStringList& arguments, const QString& workingDirectory, QIODevice::OpenMode mode);
     void readStandardOutput();
     void deliver(const StreamBatch& batch);
     void onFinished(int exitCode, QProcess::ExitStatus status);

@@ -5,6 +5,7 @@
 #include "client/wire.hpp"
 #include "core/protocol_names.hpp"
 
+#include <QJsonDocument>
 #include <QTimer>
 
 namespace ddplab::ui {
@@ -48,6 +49,9 @@ void LabSession::start(const QList<RunRequest>& requests)
     m_running = true;
     m_stopRequested = false;
     m_firstFailureCode = 0;
+    m_sawEngineHello = false;
+    m_protocolProblem.clear();
+    m_engine.startWithInput(m_enginePath, {QString::fromLatin1(protocol::role::kRuns)});
     startNext();
 }
 
@@ -86,10 +90,9 @@ RunProgress LabSession::progress() const
 void LabSession::startNext()
 {
     ++m_index;
-    if (m_stopRequested || m_index >= m_requests.size()) {
-        m_running = false;
-        m_current.reset();
-        emit sequenceFinished(m_firstFailureCode == 0 && !m_stopRequested);
+    m_current.reset();
+    if (m_stopRequested || m_index >= m_requests.size() || !m_engine.isRunning()) {
+        endSequence();
         return;
     }
     const RunRequest& request = m_requests.at(m_index);
@@ -98,12 +101,12 @@ void LabSession::startNext()
     draft.label = request.label;
     draft.lessonId = request.lessonId;
     draft.started = QDateTime::currentDateTime();
+    draft.enginePid = m_engine.processId();
     QString error;
     const std::optional<RunRecord> created = m_store.createRun(draft, request.config, &error);
     m_current = QSharedPointer<RunData>::create(created.value_or(draft));
     m_current->setRequestedConfig(request.config);
     m_runs.append(m_current);
-    m_protocolProblem.clear();
     m_sinceFirstStep.invalidate();
     emit runStarted(m_index, m_current);
     if (!created) {
@@ -113,37 +116,97 @@ void LabSession::startNext()
     m_stderrLog.setFileName(RunStore::stderrPath(*created));
     if (!m_stderrLog.open(QIODevice::WriteOnly | QIODevice::Append))
         emit logMessage(QStringLiteral("Cannot write %1: %2").arg(m_stderrLog.fileName(), m_stderrLog.errorString()), true);
-    const QStringList arguments{QStringLiteral("run"), QStringLiteral("--config"), RunStore::configPath(*created),
-                                QStringLiteral("--events"), RunStore::eventsPath(*created)};
-    emit logMessage(QStringLiteral("Run %1 of %2, \"%3\": %4 %5")
+    const QJsonObject ask{{wire(protocol::request::kConfig), RunStore::configPath(*created)},
+                          {wire(protocol::request::kEvents), RunStore::eventsPath(*created)}};
+    emit logMessage(QStringLiteral("Run %1 of %2, \"%3\": %4 run --config %5 --events %6")
                         .arg(m_index + 1)
                         .arg(m_requests.size())
-                        .arg(created->legendLabel(), m_enginePath, quoted(arguments)),
+                        .arg(created->legendLabel(), m_enginePath, quoted({RunStore::configPath(*created)}),
+                             quoted({RunStore::eventsPath(*created)})),
                     false);
-    m_engine.start(m_enginePath, arguments, created->directory);
+    m_engine.writeInput(QJsonDocument(ask).toJson(QJsonDocument::Compact) + '\n');
 }
 
+// No run left to ask for: the engine is told so (end of input) and the sequence ends when it
+// has gone, or at once when it has already.
+void LabSession::endSequence()
+{
+    if (m_engine.isRunning()) {
+        m_engine.closeInput();
+        return;  // onEngineFinished ends it
+    }
+    m_running = false;
+    emit sequenceFinished(m_firstFailureCode == 0 && !m_stopRequested);
+}
+
+// The engine's stream: its own hello, then each run's events followed by run_end.
 void LabSession::onEvents(const QList<QJsonObject>& events)
 {
-    if (!m_current)
+    QList<QJsonObject> forRun;
+    for (const QJsonObject& event : events) {
+        const QString type = event.value(wire(field::kType)).toString();
+        if (!m_sawEngineHello) {
+            m_sawEngineHello = true;
+            if (type == wire(type::kHello)) {
+                if (!checkEngineHello(event))
+                    return;
+                continue;
+            }
+        }
+        if (type == wire(type::kRunEnd)) {
+            appendToCurrent(forRun);
+            forRun.clear();
+            onRunEnd(event.value(wire(field::kExitCode)).toInt(1));
+            continue;
+        }
+        forRun.append(event);
+    }
+    appendToCurrent(forRun);
+}
+
+bool LabSession::checkEngineHello(const QJsonObject& hello)
+{
+    const int protocol = hello.value(wire(field::kProtocol)).toInt();
+    if (protocol == kProtocolVersion)
+        return true;
+    // Its events may mean something else than this lab reads into them: nothing is shown.
+    m_protocolProblem = QStringLiteral("The engine at %1 speaks event protocol %2, this lab reads protocol %3: "
+                                       "build both from the same version (scripts/build.sh), or point the lab at "
+                                       "a matching engine (--engine, DDPLAB_ENGINE).")
+                            .arg(m_enginePath)
+                            .arg(protocol)
+                            .arg(kProtocolVersion);
+    m_engine.stop();
+    return false;
+}
+
+void LabSession::appendToCurrent(const QList<QJsonObject>& events)
+{
+    if (events.isEmpty() || !m_current || !m_protocolProblem.isEmpty())
         return;
     const qint64 stepsBefore = m_current->stepCount();
-    const bool sawHello = m_current->sawHello();
     m_current->appendEvents(events);
-    if (!sawHello && m_current->sawHello() && m_current->helloProtocol() != kProtocolVersion) {
-        // Its events may mean something else than this lab reads into them: nothing is shown.
-        m_protocolProblem = QStringLiteral("The engine at %1 speaks event protocol %2, this lab reads protocol %3: "
-                                           "build both from the same version (scripts/build.sh), or point the lab at "
-                                           "a matching engine (--engine, DDPLAB_ENGINE).")
-                                .arg(m_enginePath)
-                                .arg(m_current->helloProtocol())
-                                .arg(kProtocolVersion);
-        m_engine.stop();
-        return;
-    }
     if (stepsBefore == 0 && m_current->stepCount() > 0)
         m_sinceFirstStep.start();
     emit runUpdated(m_current);
+}
+
+void LabSession::onRunEnd(int exitCode)
+{
+    if (!m_current)
+        return;
+    const QString reported = m_current->error().value(wire(field::kMessage)).toString();
+    if (exitCode == 0 && m_current->hasSummary())
+        finishCurrent(RunStatus::Finished, 0, QString());
+    else if (exitCode == kExitCancelled)
+        finishCurrent(RunStatus::Cancelled, exitCode, reported.isEmpty() ? QStringLiteral("cancelled") : reported);
+    else if (!reported.isEmpty())
+        finishCurrent(RunStatus::Failed, exitCode, reported);
+    else
+        finishCurrent(RunStatus::Failed, exitCode,
+                      QStringLiteral("The run ended with code %1 without reporting an error or a summary; "
+                                     "the engine's messages are in the log.")
+                          .arg(exitCode));
 }
 
 void LabSession::onStderr(const QByteArray& text)
@@ -157,34 +220,40 @@ void LabSession::onStderr(const QByteArray& text)
 
 void LabSession::onEngineFinished(const EngineExit& exit)
 {
-    if (!m_current)
-        return;
-    const QJsonObject& errorEvent = m_current->error();
-    const QString reported = errorEvent.value(wire(field::kMessage)).toString();
-    if (!m_protocolProblem.isEmpty()) {
-        finishCurrent(RunStatus::Failed, -1, m_protocolProblem);
-    } else if (exit.failedToStart) {
-        finishCurrent(RunStatus::Failed, -1, exit.message);
-    } else if (exit.crashed) {
-        finishCurrent(exit.stopRequested ? RunStatus::Cancelled : RunStatus::Failed, -1, exit.message);
-    } else if (exit.exitCode == 0 && m_current->hasSummary()) {
-        finishCurrent(RunStatus::Finished, 0, QString());
-    } else if (exit.exitCode == kExitCancelled) {
-        finishCurrent(RunStatus::Cancelled, exit.exitCode, reported.isEmpty() ? QStringLiteral("cancelled") : reported);
-    } else if (!reported.isEmpty()) {
-        finishCurrent(RunStatus::Failed, exit.exitCode, reported);
-    } else if (!m_current->sawHello()) {
-        finishCurrent(RunStatus::Failed, exit.exitCode,
-                      QStringLiteral("The program at %1 exited with code %2 without printing a single engine event: "
-                                     "it is not a working ddplab-engine (its messages are in the log).")
-                          .arg(m_enginePath)
-                          .arg(exit.exitCode));
-    } else {
-        finishCurrent(RunStatus::Failed, exit.exitCode,
-                      QStringLiteral("The engine exited with code %1 without reporting an error or a summary; "
-                                     "its messages are in the log.")
-                          .arg(exit.exitCode));
+    if (m_current) {
+        // The engine went with a run unfinished: it crashed, was killed, could not start, or
+        // speaks another protocol.
+        const QString reported = m_current->error().value(wire(field::kMessage)).toString();
+        if (!m_protocolProblem.isEmpty()) {
+            finishCurrent(RunStatus::Failed, -1, m_protocolProblem);
+        } else if (exit.failedToStart) {
+            finishCurrent(RunStatus::Failed, -1, exit.message);
+        } else if (exit.crashed) {
+            finishCurrent(exit.stopRequested ? RunStatus::Cancelled : RunStatus::Failed, -1, exit.message);
+        } else if (exit.exitCode == kExitCancelled) {
+            finishCurrent(RunStatus::Cancelled, exit.exitCode, reported.isEmpty() ? QStringLiteral("cancelled") : reported);
+        } else if (!reported.isEmpty()) {
+            finishCurrent(RunStatus::Failed, exit.exitCode, reported);
+        } else if (!m_sawEngineHello) {
+            finishCurrent(RunStatus::Failed, exit.exitCode,
+                          QStringLiteral("The program at %1 exited with code %2 without printing a single engine event: "
+                                         "it is not a working ddplab-engine (its messages are in the log).")
+                              .arg(m_enginePath)
+                              .arg(exit.exitCode));
+        } else {
+            finishCurrent(RunStatus::Failed, exit.exitCode,
+                          QStringLiteral("The engine exited with code %1 without reporting an error or a summary; "
+                                         "its messages are in the log.")
+                              .arg(exit.exitCode));
+        }
+        return;  // finishCurrent goes on with startNext, which ends the sequence
     }
+    if (!m_running)
+        return;
+    if (m_index < m_requests.size() && !m_stopRequested && m_firstFailureCode == 0 && exit.exitCode != 0)
+        m_firstFailureCode = exit.exitCode > 0 ? exit.exitCode : 1;  // it ended between runs, unasked
+    m_running = false;
+    emit sequenceFinished(m_firstFailureCode == 0 && !m_stopRequested);
 }
 
 void LabSession::finishCurrent(RunStatus status, int exitCode, const QString& error)
@@ -209,9 +278,9 @@ void LabSession::finishCurrent(RunStatus status, int exitCode, const QString& er
         emit logMessage(QStringLiteral("\"%1\" %2: %3").arg(record.legendLabel(), statusText(status), error),
                         status == RunStatus::Failed);
     }
-    const int index = m_index;
-    emit runFinished(index, m_current);
-    // Start the next run from the event loop, not from inside the engine's finished signal.
+    const QSharedPointer<RunData> finished = std::exchange(m_current, {});  // finished once, whatever comes next
+    emit runFinished(m_index, finished);
+    // Start the next run from the event loop, not from inside the engine's signals.
     QTimer::singleShot(0, this, &LabSession::startNext);
 }
 

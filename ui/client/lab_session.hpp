@@ -1,8 +1,10 @@
 #pragma once
 // The one place that runs things for the lab, used by the window and by `ddplab --quit` alike:
-// a single run or a lesson's runs, one after the other. Each run gets a run directory, the
-// engine streams into it (--events), its events are parsed into a RunData as they arrive, and
-// progress and the outcome are reported. Stop ends the current run and drops the rest.
+// a single run, a lesson's runs or a study's, one after the other. One `ddplab-engine runs`
+// process serves them all (LibTorch is loaded once, not once a run): each run gets a run
+// directory, the engine is asked for it on stdin and streams into it (its events file), its
+// events are parsed into a RunData as they arrive, and progress and the outcome are reported.
+// Stop ends the current run and drops the rest.
 
 #include "client/engine_process.hpp"
 #include "client/run_progress.hpp"
@@ -67,7 +69,11 @@ signals:
 
 private:
     void startNext();
+    void endSequence();
     void onEvents(const QList<QJsonObject>& events);
+    void appendToCurrent(const QList<QJsonObject>& events);
+    bool checkEngineHello(const QJsonObject& hello);
+    void onRunEnd(int exitCode);
     void onStderr(const QByteArray& text);
     void onEngineFinished(const EngineExit& exit);
     void finishCurrent(RunStatus status, int exitCode, const QString& error);
@@ -81,7 +87,8 @@ private:
     bool m_running = false;
     bool m_stopRequested = false;
     int m_firstFailureCode = 0;
-    QString m_protocolProblem;  // the engine speaks another protocol version: why the run ended
+    bool m_sawEngineHello = false;  // the `runs` process's own hello, first on its stdout
+    QString m_protocolProblem;      // the engine speaks another protocol version: why the run ended
     QSharedPointer<RunData> m_current;
     QFile m_stderrLog;
     QElapsedTimer m_sinceFirstStep;

@@ -1,0 +1,25 @@
+#pragma once
+// `ddplab-engine runs`: one run after another, as stdin asks, from one process. Loading
+// LibTorch costs 0.65-1 s a process here, more than a short run itself; this process loads it
+// once and forks a child per run, which does exactly what `ddplab-engine run` does (its own
+// ranks, its own events). A study of 32 short runs no longer spends most of its time starting.
+//
+//   stdin:  one request per line, {"config": PATH, "events": PATH}; end of input: done.
+//   stdout: hello (role "runs"); then per request the run's own events (hello ... summary or
+//           error) followed by run_end {"exit_code": N}.
+//
+// SIGTERM, SIGINT and SIGHUP go on to the run in progress (which stops its ranks as `run`
+// does); no further request is read, and the exit code is 5. The process exits 0 at the end of
+// input. A run whose process dies without a last word gets an error event written for it.
+
+#include <functional>
+#include <string>
+
+namespace ddplab {
+
+// Runs one request in the child: `run --config config --events events`; returns its exit code.
+using RunOne = std::function<int(const std::string& configPath, const std::string& eventsPath)>;
+
+int runMany(const RunOne& runOne);
+
+}  // namespace ddplab

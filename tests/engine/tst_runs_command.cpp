@@ -1,0 +1,212 @@
+// `ddplab-engine runs`: many runs from one process, as stdin asks. Each run's events are what
+// `ddplab-engine run` writes for the same config (same figures), each ends with run_end and its
+// exit code, a bad request is refused alone, a stop signal reaches the run in progress and no
+// further request is started, a run killed from outside still gets an error, and nothing is
+// left running.
+
+#include "support/engine_process.hpp"
+#include "support/process_table.hpp"
+
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+
+using namespace ddplab::test;
+
+namespace {
+
+constexpr int kPatienceMs = 120000;
+
+QString writeConfig(const QTemporaryDir& dir, const QString& name, const QByteArray& json)
+{
+    QFile file(dir.filePath(name));
+    if (!file.open(QIODevice::WriteOnly))
+        return {};
+    file.write(json);
+    return file.fileName();
+}
+
+QByteArray request(const QString& config, const QString& events)
+{
+    return QJsonDocument(QJsonObject{{QStringLiteral("config"), config}, {QStringLiteral("events"), events}})
+               .toJson(QJsonDocument::Compact) +
+           '\n';
+}
+
+// The stream cut into runs: the events between one run_end and the next, with its exit code.
+struct RunSlice {
+    QList<QJsonObject> events;
+    int exitCode = -1;
+    QString lastType() const { return events.isEmpty() ? QString() : events.last().value(QStringLiteral("type")).toString(); }
+};
+
+QList<RunSlice> slices(const QList<QJsonObject>& stream)
+{
+    QList<RunSlice> runs(1);
+    for (qsizetype i = 1; i < stream.size(); ++i) {  // the first is the engine's own hello
+        if (stream[i].value(QStringLiteral("type")).toString() == QLatin1String("run_end")) {
+            runs.last().exitCode = stream[i].value(QStringLiteral("exit_code")).toInt(-1);
+            runs.append(RunSlice());
+        } else {
+            runs.last().events.append(stream[i]);
+        }
+    }
+    runs.removeLast();
+    return runs;
+}
+
+QJsonObject lastOfType(const QList<QJsonObject>& events, const char* type)
+{
+    for (auto it = events.rbegin(); it != events.rend(); ++it) {
+        if (it->value(QStringLiteral("type")).toString() == QLatin1String(type))
+            return *it;
+    }
+    return {};
+}
+
+const QByteArray kToy = R"({"world_size": 2, "batch_size": 8, "num_examples": 64, "experiments": 50, "noise": 1, "epochs": 2})";
+
+}  // namespace
+
+class TestRunsCommand : public QObject {
+    Q_OBJECT
+
+private slots:
+    void runsOneAfterAnotherAsStdinAsks()
+    {
+        QTemporaryDir dir;
+        const QString toy = writeConfig(dir, QStringLiteral("toy.json"), kToy);
+        const QString linreg = writeConfig(dir, QStringLiteral("linreg.json"),
+                                           R"({"workload": "linreg", "world_size": 3, "batch_size": 4, "epochs": 1})");
+        const QString refused = writeConfig(dir, QStringLiteral("refused.json"), R"({"batch_size": 0})");
+        QProcess engine;
+        engine.start(enginePath(), {QStringLiteral("runs")});
+        QVERIFY(engine.waitForStarted());
+        engine.write(request(toy, dir.filePath(QStringLiteral("1.jsonl"))));
+        engine.write("this is not a request\n");
+        engine.write(request(refused, dir.filePath(QStringLiteral("3.jsonl"))));
+        engine.write("\n");  // blank lines separate nothing
+        engine.write(request(linreg, dir.filePath(QStringLiteral("4.jsonl"))));
+        engine.closeWriteChannel();
+        QVERIFY(engine.waitForFinished(kPatienceMs));
+        const EngineResult result = collect(engine);
+        QCOMPARE(result.exitCode, 0);
+        QVERIFY(result.badLines.isEmpty());
+        QCOMPARE(result.events.first().value(QStringLiteral("role")).toString(), QStringLiteral("runs"));
+
+        const QList<RunSlice> runs = slices(result.events);
+        QCOMPARE(runs.size(), 4);
+        QCOMPARE(runs[0].exitCode, 0);
+        QCOMPARE(runs[0].lastType(), QStringLiteral("summary"));
+        QCOMPARE(runs[0].events.first().value(QStringLiteral("role")).toString(), QStringLiteral("launcher"));
+        QCOMPARE(runs[1].exitCode, 2);
+        QVERIFY2(lastOfType(runs[1].events, "error").value(QStringLiteral("message")).toString().contains(
+                     QStringLiteral("request 2 on stdin is not a JSON object")),
+                 qPrintable(result.summaryText()));
+        QCOMPARE(runs[2].exitCode, 2);
+        QCOMPARE(lastOfType(runs[2].events, "error").value(QStringLiteral("key")).toString(), QStringLiteral("batch_size"));
+        QCOMPARE(runs[3].exitCode, 0);
+        QCOMPARE(lastOfType(runs[3].events, "config").value(QStringLiteral("world_size")).toInt(), 3);
+
+        // Each run's events file holds its own events, as `run` writes them.
+        QCOMPARE(readEventsFile(dir.filePath(QStringLiteral("1.jsonl"))), runs[0].events);
+        QCOMPARE(readEventsFile(dir.filePath(QStringLiteral("4.jsonl"))), runs[3].events);
+
+        // The same figures as `ddplab-engine run` with the same config.
+        const EngineResult alone = runEngine({QStringLiteral("run"), QStringLiteral("--config"), toy});
+        QCOMPARE(alone.exitCode, 0);
+        const QJsonObject expected = alone.last(QStringLiteral("summary"));
+        const QJsonObject got = lastOfType(runs[0].events, "summary");
+        for (const char* figure : {"loss", "update_var", "w_mean", "steps"})
+            QCOMPARE(got.value(QLatin1String(figure)).toDouble(), expected.value(QLatin1String(figure)).toDouble());
+    }
+
+    void aStopSignalReachesTheRunAndNothingMoreStarts()
+    {
+        QTemporaryDir dir;
+        const QString endless = writeConfig(dir, QStringLiteral("endless.json"),
+                                            R"({"world_size": 3, "batch_size": 1, "num_examples": 64, "epochs": 1000000})");
+        QProcess engine;
+        engine.start(enginePath(), {QStringLiteral("runs")});
+        QVERIFY(engine.waitForStarted());
+        engine.write(request(endless, dir.filePath(QStringLiteral("1.jsonl"))));
+        engine.write(request(endless, dir.filePath(QStringLiteral("2.jsonl"))));
+        // Wait for steps: the run is under way, its ranks exist.
+        QTRY_VERIFY_WITH_TIMEOUT(readEventsFile(dir.filePath(QStringLiteral("1.jsonl"))).size() > 5, kPatienceMs);
+        const QList<qint64> processes = QList<qint64>{engine.processId()} + descendantsOf(engine.processId());
+        QCOMPARE(processes.size(), 1 + 1 + 3);
+        engine.terminate();
+        QVERIFY(engine.waitForFinished(kPatienceMs));
+        const EngineResult result = collect(engine);
+        QCOMPARE(result.exitCode, 5);
+        const QList<RunSlice> runs = slices(result.events);
+        QCOMPARE(runs.size(), 1);  // the second request was never started
+        QCOMPARE(runs[0].exitCode, 5);
+        QVERIFY(lastOfType(runs[0].events, "error").value(QStringLiteral("message")).toString().contains(QStringLiteral("cancelled by SIGTERM")));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("2.jsonl"))));
+        for (qint64 pid : processes)
+            QTRY_VERIFY_WITH_TIMEOUT(!isRunning(pid), 5000);
+    }
+
+    void aRunKilledFromOutsideStillEndsWithAnError()
+    {
+        QTemporaryDir dir;
+        const QString endless = writeConfig(dir, QStringLiteral("endless.json"),
+                                            R"({"world_size": 2, "batch_size": 1, "num_examples": 64, "epochs": 1000000})");
+        const QString toy = writeConfig(dir, QStringLiteral("toy.json"), kToy);
+        const QString killedEvents = dir.filePath(QStringLiteral("killed.jsonl"));
+        QProcess engine;
+        engine.start(enginePath(), {QStringLiteral("runs")});
+        QVERIFY(engine.waitForStarted());
+        engine.write(request(endless, killedEvents));
+        engine.write(request(toy, dir.filePath(QStringLiteral("next.jsonl"))));
+        QTRY_VERIFY_WITH_TIMEOUT(readEventsFile(killedEvents).size() > 5, kPatienceMs);
+        const QList<qint64> runProcess = childrenOf(engine.processId());
+        QCOMPARE(runProcess.size(), 1);
+        ::kill(pid_t(runProcess.first()), SIGKILL);  // as the kernel's out-of-memory killer would
+        engine.closeWriteChannel();
+        QVERIFY(engine.waitForFinished(kPatienceMs));
+        const EngineResult result = collect(engine);
+        QCOMPARE(result.exitCode, 0);
+        const QList<RunSlice> runs = slices(result.events);
+        QCOMPARE(runs.size(), 2);
+        QCOMPARE(runs[0].exitCode, 1);
+        const QString message = lastOfType(runs[0].events, "error").value(QStringLiteral("message")).toString();
+        QVERIFY2(message.contains(QStringLiteral("killed by signal 9")), qPrintable(message));
+        // The run's own file ends with the same error.
+        QCOMPARE(readEventsFile(killedEvents).last().value(QStringLiteral("message")).toString(), message);
+        QCOMPARE(runs[1].exitCode, 0);
+        QCOMPARE(runs[1].lastType(), QStringLiteral("summary"));
+    }
+
+    void noInputMeansNoRun()
+    {
+        QProcess engine;
+        engine.start(enginePath(), {QStringLiteral("runs")});
+        QVERIFY(engine.waitForStarted());
+        engine.closeWriteChannel();
+        QVERIFY(engine.waitForFinished(kPatienceMs));
+        const EngineResult result = collect(engine);
+        QCOMPARE(result.exitCode, 0);
+        QCOMPARE(result.events.size(), 1);
+        QCOMPARE(result.events.first().value(QStringLiteral("type")).toString(), QStringLiteral("hello"));
+    }
+
+    void anEndlessRequestIsRefusedWithoutHoldingIt()
+    {
+        QProcess engine;
+        engine.start(enginePath(), {QStringLiteral("runs")});
+        QVERIFY(engine.waitForStarted());
+        engine.write(QByteArray(1 << 20, 'x'));  // a megabyte and no newline
+        engine.closeWriteChannel();
+        QVERIFY(engine.waitForFinished(kPatienceMs));
+        const EngineResult result = collect(engine);
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.stderrText.contains("longer than 16384 bytes"), result.stderrText.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunsCommand)
+#include "tst_runs_command.moc"
