@@ -1,9 +1,10 @@
 // ddplab: the desktop lab. Parses the command line, then either opens the window or, with
-// --quit, runs a preset or lesson headless (see ui/client/launch_options.hpp).
+// --quit, runs a preset, a lesson or a study headless (see ui/client/launch_options.hpp).
 
 #include "client/lab_identity.hpp"
 #include "client/launch_options.hpp"
 #include "headless/headless_runner.hpp"
+#include "headless/headless_study.hpp"
 #include "window/application_identity.hpp"
 #include "window/main_window.hpp"
 
@@ -48,6 +49,10 @@ int main(int argc, char* argv[])
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication application(argc, argv);
     ddplab::ui::setApplicationIdentity();
+    if (options.quit && (!options.study.isEmpty() || !options.resumeStudy.isEmpty())) {
+        ddplab::ui::HeadlessStudy study(options, out, err);
+        return study.exec();
+    }
     if (options.quit) {
         ddplab::ui::HeadlessRunner runner(options, out, err);
         return runner.exec();

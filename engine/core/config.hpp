@@ -16,6 +16,7 @@ enum class ScheduleKind { Constant, Cosine, Step };
 enum class BackendKind { Auto, Gloo, Nccl };
 enum class DeviceKind { Cpu, Cuda };
 enum class FailureMode { Error, Crash, Hang };
+enum class LossReduction { Sum, Mean };
 
 // Testing aid (--fail-at RANK:STEP[:crash|:hang]): rank `rank` fails when it reaches optimizer
 // step `step`, by throwing (an orderly error), by killing itself with SIGKILL (a crash), or by
@@ -35,6 +36,9 @@ struct Config {
     std::string dataDir = "/usr/share/datasets/fashion-mnist";
     int64_t numExamples = 256;  // toy and linreg; Fashion-MNIST has 60,000
     int64_t dim = 8;            // linreg input dimension
+    // linreg: its squared errors summed over the batch (seed 004, so SGD's step grows with the
+    // batch) or averaged (as usual, so one learning rate grid serves every batch).
+    LossReduction lossReduction = LossReduction::Sum;
     int64_t experiments = 1;    // independent experiments advanced together (toy, linreg)
     double noise = 0.0;         // toy: sigma of input/target noise; linreg: target noise
     int64_t trainSubset = 0;    // Fashion-MNIST: use only the first N training images (0 = all)

@@ -333,6 +333,12 @@ std::vector<ConfigKey> buildKeys()
     keys.push_back(integerKey(key::kDim, &Config::dim, 1, kMaxDim, "input dimension of the linreg workload")
         .presented("Input dimension", kWorkloadGroup)
         .when([](const Config& c) { return c.workload == WorkloadKind::Linreg; }));
+    keys.push_back(choiceKey<LossReduction>(key::kLossReduction, &Config::lossReduction,
+        {{"sum", LossReduction::Sum}, {"mean", LossReduction::Mean}},
+        "linreg: squared errors summed over the batch (seed 004: SGD's step grows with the batch) or averaged")
+        .presented("Loss over the batch", kWorkloadGroup)
+        .labelling({"sum (seed 004)", "mean"})
+        .when([](const Config& c) { return c.workload == WorkloadKind::Linreg; }));
     keys.push_back(integerKey(key::kExperiments, &Config::experiments, 1, kMaxExperiments,
         "independent experiments trained side by side in one run (toy, linreg)")
         .presented("Experiments", kWorkloadGroup).when(isVectorised));

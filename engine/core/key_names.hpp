@@ -11,6 +11,7 @@ inline constexpr char kModel[] = "model";
 inline constexpr char kDataDir[] = "data_dir";
 inline constexpr char kNumExamples[] = "num_examples";
 inline constexpr char kDim[] = "dim";
+inline constexpr char kLossReduction[] = "loss_reduction";
 inline constexpr char kExperiments[] = "experiments";
 inline constexpr char kNoise[] = "noise";
 inline constexpr char kTrainSubset[] = "train_subset";

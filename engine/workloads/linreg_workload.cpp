@@ -14,6 +14,7 @@ constexpr double kInitScale = 0.1;
 }  // namespace
 
 LinregWorkload::LinregWorkload(const Config& config, const at::Device& device)
+    : m_meanOverBatch(config.lossReduction == LossReduction::Mean)
 {
     const int64_t experiments = config.experiments;
     const int64_t examples = config.numExamples;
@@ -45,9 +46,12 @@ ForwardResult LinregWorkload::forward(const Batch& batch)
     const at::Tensor predictions = (batch.inputs * m_weight.unsqueeze(1)).sum(2);
     const at::Tensor squaredErrors = (predictions - batch.targets).pow(2);
     ForwardResult result;
-    result.loss = squaredErrors.sum();  // summed over the batch and the experiments
+    // Summed over the experiments (each has its own weights, so its own gradient), and summed
+    // or averaged over the batch.
+    const at::Tensor summed = squaredErrors.sum();
+    result.loss = m_meanOverBatch ? summed / double(batch.size) : summed;
     result.figures.samples = double(batch.size);
-    result.figures.lossSum = result.loss.item<double>() / double(m_weight.size(0));
+    result.figures.lossSum = summed.item<double>() / double(m_weight.size(0));  // reported per example either way
     return result;
 }
 

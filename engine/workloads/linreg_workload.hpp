@@ -1,7 +1,7 @@
 #pragma once
 // Seed 004's linear model, as a regression: y = x . w* + noise, a linear map (no intercept)
 // trained with a squared error summed over the batch (reduction='sum', as seed 004's main.py
-// sums its loss). With a summed loss DDP's averaging over K ranks divides the gradient by K, which
+// sums its loss; loss_reduction mean averages it instead, for studies over the batch). With a summed loss DDP's averaging over K ranks divides the gradient by K, which
 // is why plain SGD needs K times the LR there and a scale-invariant update (Adam, eps 0) does
 // not. `experiments` independent problems (own data, own start) train side by side.
 
@@ -22,9 +22,10 @@ public:
     Batch fetch(const at::Tensor& indices) override;
     ForwardResult forward(const Batch& batch) override;
     bool tracksUpdateVariance() const override { return true; }
-    bool sumsLoss() const override { return true; }
+    bool sumsLoss() const override { return !m_meanOverBatch; }
 
 private:
+    bool m_meanOverBatch = false;  // loss_reduction mean
     at::Tensor m_weight;   // [experiments, dim]
     at::Tensor m_inputs;   // [experiments, examples, dim]
     at::Tensor m_targets;  // [experiments, examples]

@@ -128,6 +128,15 @@ void TrainingSemanticsTest::seed004Equivalences()
     QCOMPARE(adam1x10.size(), 30);
     QVERIFY2(maxRelativeDifference(adam2x5lr1, adam1x10) < 1e-4, "Adam eps 0: 2x5 lr 1 should equal 1x10 lr 1");
     QVERIFY2(maxRelativeDifference(adam2x5lr2, adam1x10) > 0.05, "Adam 2x5 lr 2 should visibly differ");
+
+    // loss_reduction mean: the step no longer grows with the batch, so the same LR serves
+    // 1 x 10 and 2 x 5, and a summed loss at lr 1 is a mean loss at lr 10.
+    const QString mean = QStringLiteral("loss_reduction");
+    const auto mean1x10 = losses({{ws, 1}, {bs, 10}, {lr, 10.0}, {mean, QStringLiteral("mean")}});
+    const auto mean2x5 = losses({{ws, 2}, {bs, 5}, {lr, 10.0}, {mean, QStringLiteral("mean")}});
+    QCOMPARE(mean1x10.size(), 30);
+    QVERIFY2(maxRelativeDifference(mean1x10, sgd1x10) < 1e-5, "mean loss at lr 10 should equal summed loss at lr 1 (batch 10)");
+    QVERIFY2(maxRelativeDifference(mean2x5, mean1x10) < 1e-5, "mean loss: 2x5 should equal 1x10 at the same LR");
 }
 
 void TrainingSemanticsTest::gradAccumulationEqualsLargerBatch()

@@ -100,6 +100,8 @@ void LabSession::startNext()
     draft.name = request.name;
     draft.label = request.label;
     draft.lessonId = request.lessonId;
+    draft.studyId = request.studyId;
+    draft.studyPoint = request.studyPoint;
     draft.started = QDateTime::currentDateTime();
     draft.enginePid = m_engine.processId();
     QString error;

@@ -27,6 +27,8 @@ struct RunRequest {
     QString label;     // for legends
     QString lessonId;  // empty for a single run
     QJsonObject config;
+    QString studyId{};    // a study's runs: its folder, and the run's point in its plan
+    int studyPoint = -1;
 };
 
 class LabSession : public QObject {

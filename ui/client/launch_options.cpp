@@ -10,15 +10,27 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("DDP Lab: a desktop laboratory for data-parallel training.\n"
-                       "Example (headless): ddplab --preset seed000-four-ways --run --export out/ --quit"));
+                       "Examples (headless):\n"
+                       "  ddplab --preset seed000-four-ways --run --export out/ --quit\n"
+                       "  ddplab --study seed000-variance-curve --export out/ --quit"));
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
     const QCommandLineOption version({QStringLiteral("v"), QStringLiteral("version")}, QStringLiteral("Show the version."));
     const QCommandLineOption preset(QStringLiteral("preset"),
                                     QStringLiteral("A lesson id (e.g. seed000-four-ways) or a preset JSON file to load."),
                                     QStringLiteral("NAME"));
-    const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start the preset's run(s) right away."));
+    const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start the preset's run(s), or the study, right away."));
+    const QCommandLineOption study(QStringLiteral("study"),
+                                   QStringLiteral("A built-in study (e.g. seed000-variance-curve) or a study file (docs/studies.md): "
+                                                  "many runs, and the scaling curves they make."),
+                                   QStringLiteral("NAME"));
+    const QCommandLineOption resume(QStringLiteral("resume"),
+                                    QStringLiteral("Resume a stored study (its folder, or its name under the studies folder): "
+                                                   "only the runs it has not finished run."),
+                                    QStringLiteral("STUDY"));
+    const QCommandLineOption yes(QStringLiteral("yes"), QStringLiteral("Run a study of more than 500 runs without asking."));
     const QCommandLineOption exportDirectory(QStringLiteral("export"),
-                                             QStringLiteral("When the runs end, write every chart (PNG and SVG) and every run's CSV into DIR."),
+                                             QStringLiteral("When the runs end, write every chart (PNG and SVG) and every run's CSV "
+                                                            "(a study: its charts, study.csv and findings.txt) into DIR."),
                                              QStringLiteral("DIR"));
     const QCommandLineOption imageSize(QStringLiteral("image-size"), QStringLiteral("PNG/SVG size for --export (default 1200x800)."),
                                        QStringLiteral("WxH"));
@@ -33,7 +45,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
     const QCommandLineOption engine(QStringLiteral("engine"),
                                     QStringLiteral("The ddplab-engine to use (default: $DDPLAB_ENGINE, else beside ddplab)."),
                                     QStringLiteral("PATH"));
-    parser.addOptions({help, version, preset, run, exportDirectory, imageSize, slides, present, quit, engine});
+    parser.addOptions({help, version, preset, study, resume, yes, run, exportDirectory, imageSize, slides, present, quit, engine});
 
     LaunchOptions options;
     options.helpText = parser.helpText();
@@ -48,6 +60,9 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
     options.showHelp = parser.isSet(help);
     options.showVersion = parser.isSet(version);
     options.preset = parser.value(preset);
+    options.study = parser.value(study);
+    options.resumeStudy = parser.value(resume);
+    options.yes = parser.isSet(yes);
     options.run = parser.isSet(run);
     options.exportDirectory = parser.value(exportDirectory);
     options.quit = parser.isSet(quit);
@@ -66,10 +81,14 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
         }
         options.imageSize = QSize(match.captured(1).toInt(), match.captured(2).toInt());
     }
-    if (options.run && options.preset.isEmpty())
-        options.error = QStringLiteral("--run needs --preset NAME (a lesson id or a preset file)");
-    else if (options.quit && !options.run)
-        options.error = QStringLiteral("--quit runs headless and needs --preset NAME --run (nothing to do otherwise)");
+    const int things = int(!options.preset.isEmpty()) + int(!options.study.isEmpty()) + int(!options.resumeStudy.isEmpty());
+    const bool aStudy = !options.study.isEmpty() || !options.resumeStudy.isEmpty();
+    if (things > 1)
+        options.error = QStringLiteral("give one of --preset, --study and --resume");
+    else if (options.run && things == 0)
+        options.error = QStringLiteral("--run needs --preset NAME (a lesson id or a preset file) or --study NAME");
+    else if (options.quit && !options.run && !aStudy)
+        options.error = QStringLiteral("--quit runs headless and needs --preset NAME --run or --study NAME (nothing to do otherwise)");
     else if (options.quit && options.present)
         options.error = QStringLiteral("--present shows the window and --quit runs without one: choose one");
     return options;

@@ -1,8 +1,10 @@
 #pragma once
 // The command line of `ddplab`:
-//   ddplab [--preset NAME] [--run] [--export DIR] [--image-size WxH] [--slides] [--present] [--quit] [--engine PATH]
-// NAME is a lesson id or a preset (or lesson) JSON file. With --quit nothing is shown: the runs
-// go, the files are written, a summary is printed, and the exit code tells how it went.
+//   ddplab [--preset NAME | --study NAME | --resume STUDY] [--run] [--yes] [--export DIR]
+//          [--image-size WxH] [--slides] [--present] [--quit] [--engine PATH]
+// NAME is a lesson id or a preset (or lesson) JSON file, or for --study a built-in study or a
+// study file. With --quit nothing is shown: the runs go, the files are written, a summary is
+// printed, and the exit code tells how it went (a study runs with --quit alone).
 
 #include <QSize>
 #include <QString>
@@ -12,6 +14,9 @@ namespace ddplab::ui {
 
 struct LaunchOptions {
     QString preset;
+    QString study;        // --study: a built-in study's id or a study file
+    QString resumeStudy;  // --resume: a stored study's folder or name
+    bool yes = false;     // --yes: a study of more than 500 runs needs no confirmation
     bool run = false;
     QString exportDirectory;
     QSize imageSize{1200, 800};

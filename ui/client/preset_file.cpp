@@ -75,6 +75,19 @@ PresetReadResult readPresetFile(const QString& path)
     return result;
 }
 
+std::optional<Config> coreConfigOf(const QJsonObject& config, QString* error)
+{
+    try {
+        Config parsed;
+        applyJson(parsed, toCoreJson(config), "preset");
+        return parsed;
+    } catch (const ConfigError& problem) {
+        if (error)
+            *error = QString::fromStdString(problem.what());
+        return std::nullopt;
+    }
+}
+
 QString presetProblem(const QJsonObject& config, const QString& origin)
 {
     try {

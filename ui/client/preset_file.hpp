@@ -9,6 +9,8 @@
 #include <QJsonObject>
 #include <QString>
 
+#include <optional>
+
 namespace ddplab::ui {
 
 // Every key of `config` (unset optional keys as null), without `events`.
@@ -25,6 +27,10 @@ struct PresetReadResult {
     QString error;  // empty when the file was read
 };
 PresetReadResult readPresetFile(const QString& path);
+
+// The preset read as the engine reads it (defaults filled in); nothing when it has an unknown key
+// or a bad value (`error` says which).
+std::optional<ddplab::Config> coreConfigOf(const QJsonObject& config, QString* error = nullptr);
 
 // The first thing the engine would reject in this preset (unknown key, bad value, impossible
 // combination), or "" when it would run it.

@@ -45,6 +45,10 @@ QJsonObject RunRecord::toMetaJson() const
     meta.insert(QStringLiteral("name"), name);
     meta.insert(QStringLiteral("label"), label);
     meta.insert(QStringLiteral("lesson"), lessonId);
+    if (!studyId.isEmpty()) {
+        meta.insert(QStringLiteral("study"), studyId);
+        meta.insert(QStringLiteral("study_point"), studyPoint);
+    }
     meta.insert(QStringLiteral("status"), statusText(status));
     meta.insert(QStringLiteral("exit_code"), exitCode);
     meta.insert(QStringLiteral("error"), error);
@@ -63,6 +67,8 @@ RunRecord RunRecord::fromMetaJson(const QJsonObject& meta, const QString& direct
     record.name = meta.value(QStringLiteral("name")).toString(record.id);
     record.label = meta.value(QStringLiteral("label")).toString();
     record.lessonId = meta.value(QStringLiteral("lesson")).toString();
+    record.studyId = meta.value(QStringLiteral("study")).toString();
+    record.studyPoint = meta.value(QStringLiteral("study_point")).toInt(-1);
     record.status = statusFromName(meta.value(QStringLiteral("status")).toString());
     record.exitCode = meta.value(QStringLiteral("exit_code")).toInt(-1);
     record.error = meta.value(QStringLiteral("error")).toString();

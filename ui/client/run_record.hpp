@@ -28,6 +28,8 @@ struct RunRecord {
     QString name;       // shown in the run list; the user may rename it
     QString label;      // the legend label (a lesson's run label, or the name)
     QString lessonId;
+    QString studyId;      // the study folder it belongs to, if any
+    int studyPoint = -1;  // its point in that study's plan
     RunStatus status = RunStatus::Running;
     int exitCode = -1;
     QString error;

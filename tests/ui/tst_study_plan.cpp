@@ -1,0 +1,244 @@
+// Study files and their plans: axes combine as a product or zipped, ranges log- or evenly
+// spaced, repeats become successive seeds, the effective batch splits into ranks x batch by its
+// rule, and every combination is checked with the engine's rules before anything runs. Bad
+// input (not JSON, unknown fields and keys, empty axes, a combination the engine refuses, an
+// axis that changes nothing) is refused with the file, the axis or the combination named.
+
+#include "study/study_library.hpp"
+#include "study/study_plan.hpp"
+#include "ui_test_main.hpp"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+using namespace ddplab::ui;
+
+namespace {
+
+QJsonObject parse(const char* json)
+{
+    return QJsonDocument::fromJson(QByteArray(json)).object();
+}
+
+StudySpec spec(const char* json)
+{
+    const StudyReadResult read = parseStudy(parse(json), QStringLiteral("test.json"), QString());
+    if (!read.spec)
+        qWarning("%s", qPrintable(read.error));
+    return read.spec.value_or(StudySpec());
+}
+
+QString error(const char* json)
+{
+    const StudyReadResult read = parseStudy(parse(json), QStringLiteral("test.json"), QString());
+    if (!read.spec)
+        return read.error;
+    return planStudy(*read.spec).error;
+}
+
+QList<double> numbers(const QList<QJsonValue>& values)
+{
+    QList<double> out;
+    for (const QJsonValue& value : values)
+        out.append(value.toDouble());
+    return out;
+}
+
+}  // namespace
+
+class TestStudyPlan : public QObject {
+    Q_OBJECT
+
+private slots:
+    void rangesAreLogOrEvenlySpaced()
+    {
+        const StudySpec study = spec(R"({"axes": [
+            {"key": "lr", "from": 0.001, "to": 0.1, "factor": 10},
+            {"key": "noise", "from": 0.1, "to": 0.5, "step": 0.1},
+            {"key": "momentum", "from": 0, "to": 0.9, "count": 4},
+            {"key": "weight_decay", "from": 0.0001, "to": 0.01, "count": 3, "scale": "log"}]})");
+        QCOMPARE(numbers(study.axes[0].values), (QList<double>{0.001, 0.01, 0.1}));
+        QCOMPARE(numbers(study.axes[1].values), (QList<double>{0.1, 0.2, 0.3, 0.4, 0.5}));  // not 0.30000000000000004
+        QCOMPARE(numbers(study.axes[2].values), (QList<double>{0, 0.3, 0.6, 0.9}));
+        QCOMPARE(numbers(study.axes[3].values), (QList<double>{0.0001, 0.001, 0.01}));
+    }
+
+    void axesCombineAsAProductWithTheFirstOutermost()
+    {
+        const StudyPlan plan = planStudy(spec(R"({"base": {"optimizer": "sgd"}, "axes": [
+            {"key": "lr", "values": [0.01, 0.1]},
+            {"key": "lr_rule", "values": ["none", "linear", "sqrt"]}]})"));
+        QVERIFY2(plan.error.isEmpty(), qPrintable(plan.error));
+        QCOMPARE(plan.points.size(), 6);
+        QCOMPARE(plan.combinations, 6);
+        QCOMPARE(plan.shape, QStringLiteral("2 × 3 combinations"));
+        QCOMPARE(plan.points[0].config.value(QStringLiteral("lr")).toDouble(), 0.01);
+        QCOMPARE(plan.points[0].config.value(QStringLiteral("lr_rule")).toString(), QStringLiteral("none"));
+        QCOMPARE(plan.points[2].config.value(QStringLiteral("lr_rule")).toString(), QStringLiteral("sqrt"));
+        QCOMPARE(plan.points[3].config.value(QStringLiteral("lr")).toDouble(), 0.1);
+        QCOMPARE(plan.points[5].label(), QStringLiteral("lr 0.1 · lr_rule sqrt"));
+        for (int i = 0; i < plan.points.size(); ++i)
+            QCOMPARE(plan.points[i].index, i);
+    }
+
+    void zippedAxesAdvanceTogether()
+    {
+        const StudyPlan plan = planStudy(spec(R"({"axes": [
+            {"key": "world_size", "values": [1, 2, 4, 8]},
+            {"key": "lr_rule", "values": ["none", "linear", "linear"]},
+            {"key": "warmup_epochs", "values": [0, 0, 1]}],
+            "zip": [["lr_rule", "warmup_epochs"]]})"));
+        QVERIFY2(plan.error.isEmpty(), qPrintable(plan.error));
+        QCOMPARE(plan.points.size(), 4 * 3);
+        QCOMPARE(plan.shape, QStringLiteral("4 × 3 combinations"));
+        QCOMPARE(plan.points[2].config.value(QStringLiteral("lr_rule")).toString(), QStringLiteral("linear"));
+        QCOMPARE(plan.points[2].config.value(QStringLiteral("warmup_epochs")).toDouble(), 1.0);
+        QCOMPARE(plan.points[1].config.value(QStringLiteral("warmup_epochs")).toDouble(), 0.0);
+        QCOMPARE(plan.points[11].config.value(QStringLiteral("world_size")).toInt(), 8);
+    }
+
+    void repeatsRunEachPointWithTheNextSeeds()
+    {
+        const StudyPlan plan = planStudy(spec(R"({"base": {"seed": 7}, "repeats": 3,
+            "axes": [{"key": "lr", "values": [0.01, 0.1]}]})"));
+        QCOMPARE(plan.points.size(), 6);
+        QCOMPARE(plan.shape, QStringLiteral("2 values × 3 repeats"));
+        QList<qint64> seeds;
+        for (const StudyPoint& point : plan.points)
+            seeds.append(point.config.value(QStringLiteral("seed")).toInteger());
+        QCOMPARE(seeds, (QList<qint64>{7, 8, 9, 7, 8, 9}));
+        QCOMPARE(plan.points[1].repeat, 1);
+        QCOMPARE(plan.points[1].label(), QStringLiteral("lr 0.01 · repeat 2"));
+    }
+
+    void theEffectiveBatchSplitsByItsRule_data()
+    {
+        QTest::addColumn<QString>("split");
+        QTest::addColumn<QList<qint64>>("ranks");
+        QTest::addColumn<QList<qint64>>("batches");
+        // Batches 16, 64, 256, 1024 over a base of 4 ranks x 16.
+        QTest::newRow("ranks first, up to 8") << QStringLiteral("\"split\": \"ranks_first\", \"max_ranks\": 8")
+                                              << QList<qint64>{1, 4, 8, 8} << QList<qint64>{16, 16, 32, 128};
+        QTest::newRow("batch first, up to 128") << QStringLiteral("\"split\": \"batch_first\", \"max_batch\": 128")
+                                                << QList<qint64>{1, 1, 2, 8} << QList<qint64>{16, 64, 128, 128};
+        QTest::newRow("fixed ranks") << QStringLiteral("\"split\": \"fixed_ranks\"") << QList<qint64>{4, 4, 4, 4}
+                                     << QList<qint64>{4, 16, 64, 256};
+    }
+    void theEffectiveBatchSplitsByItsRule()
+    {
+        QFETCH(QString, split);
+        QFETCH(QList<qint64>, ranks);
+        QFETCH(QList<qint64>, batches);
+        const QByteArray json = QStringLiteral(R"({"base": {"world_size": 4, "batch_size": 16, "num_examples": 4096},
+            "axes": [{"key": "effective_batch", "values": [16, 64, 256, 1024], %1}]})").arg(split).toUtf8();
+        const StudyPlan plan = planStudy(spec(json.constData()));
+        QVERIFY2(plan.error.isEmpty(), qPrintable(plan.error));
+        for (int i = 0; i < 4; ++i) {
+            QCOMPARE(plan.points[i].config.value(QStringLiteral("world_size")).toInteger(), ranks[i]);
+            QCOMPARE(plan.points[i].config.value(QStringLiteral("batch_size")).toInteger(), batches[i]);
+        }
+    }
+
+    void theAccumulationIsKeptWhenSplitting()
+    {
+        const StudyPlan plan = planStudy(spec(R"({"base": {"grad_accum": 2, "batch_size": 8, "num_examples": 4096},
+            "axes": [{"key": "effective_batch", "values": [64], "max_ranks": 16}]})"));
+        QVERIFY2(plan.error.isEmpty(), qPrintable(plan.error));
+        QCOMPARE(plan.points[0].config.value(QStringLiteral("world_size")).toInteger(), 4);  // 4 x 8 x 2
+        QCOMPARE(plan.points[0].config.value(QStringLiteral("batch_size")).toInteger(), 8);
+    }
+
+    void badStudiesAreRefusedNamingWhatIsWrong_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("unknown field") << QStringLiteral(R"({"axis": []})") << QStringLiteral("test.json: unknown field \"axis\"");
+        QTest::newRow("no axes") << QStringLiteral(R"({"axes": []})") << QStringLiteral("\"axes\" must be a list of one axis or more");
+        QTest::newRow("empty axis") << QStringLiteral(R"({"axes": [{"key": "lr", "values": []}]})")
+                                    << QStringLiteral("axis 1 (\"lr\") has no values");
+        QTest::newRow("unknown key") << QStringLiteral(R"({"axes": [{"key": "learning_rate", "values": [1]}]})")
+                                     << QStringLiteral("\"learning_rate\" is no config key");
+        QTest::newRow("misspelt key") << QStringLiteral(R"({"axes": [{"key": "batch_sise", "values": [1]}]})")
+                                      << QStringLiteral("did you mean \"batch_size\"?");
+        QTest::newRow("half a range") << QStringLiteral(R"({"axes": [{"key": "lr", "from": 0.1, "to": 1}]})")
+                                      << QStringLiteral("a range needs exactly one of \"factor\"");
+        QTest::newRow("backward range") << QStringLiteral(R"({"axes": [{"key": "lr", "from": 1, "to": 0.1, "factor": 2}]})")
+                                        << QStringLiteral("\"to\" (0.1) is below \"from\" (1)");
+        QTest::newRow("not whole") << QStringLiteral(R"({"axes": [{"key": "batch_size", "values": [16, 22.5]}]})")
+                                   << QStringLiteral("axis 1 (\"batch_size\"): 22.5 is not a whole number");
+        QTest::newRow("twice") << QStringLiteral(R"({"axes": [{"key": "lr", "values": [1]}, {"key": "lr", "values": [2]}]})")
+                               << QStringLiteral("\"lr\" is an axis twice");
+        QTest::newRow("batch and its split") << QStringLiteral(R"({"axes": [{"key": "effective_batch", "values": [64]}, {"key": "batch_size", "values": [8]}]})")
+                                             << QStringLiteral("\"effective_batch\" sets world_size and batch_size itself");
+        QTest::newRow("zip of unequal") << QStringLiteral(R"({"axes": [{"key": "lr", "values": [1, 2]}, {"key": "seed", "values": [1]}], "zip": [["lr", "seed"]]})")
+                                        << QStringLiteral("\"lr\" has 2 values and \"seed\" 1");
+        QTest::newRow("bad target") << QStringLiteral(R"({"axes": [{"key": "lr", "values": [1]}], "target": {"metric": "loss"}})")
+                                    << QStringLiteral("give one of \"at_most\" (a loss) or \"at_least\" (an accuracy)");
+        QTest::newRow("unknown preset") << QStringLiteral(R"({"preset": "seed999", "axes": [{"key": "lr", "values": [1]}]})")
+                                        << QStringLiteral("there is no built-in preset \"seed999\"");
+        QTest::newRow("refused combination") << QStringLiteral(R"({"axes": [{"key": "lr", "values": [0.1, -1]}, {"key": "lr_rule", "values": ["none", "sqrt"]}]})")
+                                             << QStringLiteral("run 3 (lr -1 · lr_rule none): lr must be");
+        QTest::newRow("a batch that does not split") << QStringLiteral(R"({"base": {"world_size": 4}, "axes": [{"key": "effective_batch", "values": [64, 66], "split": "fixed_ranks"}]})")
+                                                     << QStringLiteral("run 2 (effective_batch 66): effective batch 66 does not split evenly over 4 ranks");
+        QTest::newRow("an axis that changes nothing") << QStringLiteral(R"({"base": {"workload": "toy"}, "axes": [{"key": "dim", "values": [4, 8]}]})")
+                                                      << QStringLiteral("the axis \"dim\" changes nothing with these settings (workload toy");
+        QTest::newRow("too many runs") << QStringLiteral(R"({"repeats": 100, "axes": [{"key": "lr", "from": 1e-6, "to": 1, "count": 200, "scale": "log"}]})")
+                                       << QStringLiteral("would make more than 10000 runs");
+    }
+    void badStudiesAreRefusedNamingWhatIsWrong()
+    {
+        QFETCH(QString, json);
+        QFETCH(QString, expected);
+        const QString message = error(json.toUtf8().constData());
+        QVERIFY2(message.contains(expected), qPrintable(message));
+    }
+
+    void aStudyFileThatIsNotJsonSaysWhere()
+    {
+        QTemporaryDir dir;
+        QFile file(dir.filePath(QStringLiteral("broken.json")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"axes\": [");
+        file.close();
+        const StudyReadResult read = readStudyFile(file.fileName());
+        QVERIFY(!read.spec);
+        QVERIFY2(read.error.startsWith(file.fileName() + QStringLiteral(" is not JSON")), qPrintable(read.error));
+        QVERIFY(resolveStudy(QStringLiteral("no-such-study"), StudyLibrary::load()).error.contains(QStringLiteral("seed000-variance-curve")));
+    }
+
+    void everyBuiltInStudyPlansWithoutProblems()
+    {
+        const StudyLibrary library = StudyLibrary::load();
+        QVERIFY2(library.problems().isEmpty(), qPrintable(library.problems().join(QLatin1Char('\n'))));
+        QVERIFY(library.studies().size() >= 1);
+        for (const StudySpec& study : library.studies()) {
+            QVERIFY2(!study.title.isEmpty() && !study.lookFor.isEmpty() && !study.explanationMarkdown.isEmpty(), qPrintable(study.id));
+            const StudyPlan plan = planStudy(study);
+            QVERIFY2(plan.error.isEmpty(), qPrintable(plan.error));
+            QVERIFY2(plan.points.size() <= studyLimits::kConfirmAbove, qPrintable(study.id));
+        }
+        const StudyPlan curve = planStudy(*library.find(QStringLiteral("seed000-variance-curve")));
+        QCOMPARE(curve.points.size(), 7 * 3);
+        // 16 = 1 x 16 ... 256 = 16 x 16, then 16 ranks with larger batches.
+        QCOMPARE(curve.points[0].config.value(QStringLiteral("world_size")).toInteger(), 1);
+        QCOMPARE(curve.points[4 * 3].config.value(QStringLiteral("world_size")).toInteger(), 16);
+        QCOMPARE(curve.points[6 * 3].config.value(QStringLiteral("batch_size")).toInteger(), 64);
+    }
+
+    void aPlanSurvivesTheStudyFolder()
+    {
+        const StudyPlan plan = planStudy(spec(R"({"repeats": 2, "axes": [{"key": "lr", "values": [0.01, 0.1]}]})"));
+        QString problem;
+        const QList<StudyPoint> back = planFromJson(planToJson(plan.points), &problem);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QCOMPARE(back.size(), plan.points.size());
+        for (int i = 0; i < back.size(); ++i) {
+            QCOMPARE(back[i].config, plan.points[i].config);
+            QCOMPARE(back[i].values, plan.points[i].values);
+            QCOMPARE(back[i].repeat, plan.points[i].repeat);
+        }
+    }
+};
+
+DDPLAB_UI_TEST_MAIN(TestStudyPlan)
+#include "tst_study_plan.moc"

@@ -1,0 +1,142 @@
+#include "headless_study.hpp"
+
+#include "client/engine_locator.hpp"
+#include "client/run_data.hpp"
+#include "client/run_store.hpp"
+#include "client/wire.hpp"
+#include "study/study_library.hpp"
+#include "study/study_runner.hpp"
+#include "study_view/study_charts.hpp"
+
+#include <QEventLoop>
+
+#include <cmath>
+
+namespace ddplab::ui {
+namespace {
+
+QString figureText(double value)
+{
+    return std::isfinite(value) ? QString::number(value, 'g', 5) : QStringLiteral("—");
+}
+
+// One line per run: its point, how it ended, the study's figure and the steps to the target.
+QString resultsTable(const StoredStudy& study, const QList<StudyRunResult>& results, const QString& figure)
+{
+    QStringList lines;
+    int labelWidth = 5;
+    QStringList labels;
+    for (const StudyRunResult& result : results) {
+        labels.append(study.points.value(result.point).label());
+        labelWidth = std::max<int>(labelWidth, labels.last().size());
+    }
+    const bool target = study.spec.target.isSet();
+    QString header = QStringLiteral("%1  %2  %3").arg(QStringLiteral("run"), -labelWidth).arg(QStringLiteral("status"), -9).arg(figure, 12);
+    if (target)
+        header += QStringLiteral("  %1").arg(QStringLiteral("steps to target"), 15);
+    lines.append(header);
+    for (qsizetype i = 0; i < results.size(); ++i) {
+        const StudyRunResult& result = results[i];
+        QString line = QStringLiteral("%1  %2  %3")
+                           .arg(labels[i], -labelWidth)
+                           .arg(result.diverged ? QStringLiteral("diverged") : statusText(result.status), -9)
+                           .arg(figureText(result.figure(figure)), 12);
+        if (target)
+            line += QStringLiteral("  %1").arg(result.stepsToTarget >= 0 ? QString::number(result.stepsToTarget) : QStringLiteral("not reached"), 15);
+        lines.append(line);
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+}  // namespace
+
+HeadlessStudy::HeadlessStudy(LaunchOptions options, QTextStream& out, QTextStream& err, QObject* parent)
+    : QObject(parent)
+    , m_options(std::move(options))
+    , m_out(out)
+    , m_err(err)
+{
+}
+
+int HeadlessStudy::exec()
+{
+    const StudyStore studies;
+    const RunStore runs;
+    std::optional<StoredStudy> study;
+    QString error;
+    if (!m_options.resumeStudy.isEmpty()) {
+        study = studies.open(m_options.resumeStudy, &error);
+    } else {
+        const StudyReadResult read = resolveStudy(m_options.study, StudyLibrary::load());
+        if (read.spec) {
+            const StudyPlan plan = planStudy(*read.spec);
+            if (!plan.error.isEmpty()) {
+                error = plan.error;
+            } else if (plan.points.size() > studyLimits::kConfirmAbove && !m_options.yes) {
+                error = QStringLiteral("the study \"%1\" makes %2 runs (%3), more than %4: pass --yes to run it")
+                            .arg(read.spec->title.isEmpty() ? read.spec->id : read.spec->title)
+                            .arg(plan.points.size())
+                            .arg(plan.shape)
+                            .arg(studyLimits::kConfirmAbove);
+            } else {
+                study = studies.create(*read.spec, plan, &error);
+                if (!study)
+                    error = QStringLiteral("cannot store the study: %1").arg(error);
+            }
+        } else {
+            error = read.error;
+        }
+    }
+    if (!study) {
+        m_err << "ddplab: " << error << Qt::endl;
+        return kExitInvalidInput;
+    }
+
+    StudyRunner runner(runs, locateEngine(m_options.enginePath));
+    m_out << "DDP Lab study: " << study->title() << " (" << study->points.size() << " runs), stored in " << study->directory
+          << Qt::endl;
+    connect(&runner, &StudyRunner::runFinished, this, [&](const QSharedPointer<RunData>& run) {
+        const RunRecord& record = run->record();
+        QString line = QStringLiteral("[%1/%2] %3: %4").arg(runner.done()).arg(runner.total()).arg(record.label, statusText(record.status));
+        if (record.status != RunStatus::Finished)
+            line += QStringLiteral(" — ") + record.error;
+        m_out << line << "  (" << runner.progressText() << ")" << Qt::endl;
+    });
+    connect(&runner, &StudyRunner::logMessage, this, [&](const QString& text, bool isWarning) {
+        if (isWarning)
+            m_err << "ddplab: " << text << Qt::endl;
+    });
+    QEventLoop loop;
+    connect(&runner, &StudyRunner::finished, &loop, &QEventLoop::quit);
+    if (runner.start(*study, runs.listRuns()))
+        loop.exec();
+    else
+        m_out << "Every run of this study has finished already." << Qt::endl;
+    int exitCode = runner.session().firstFailureCode();
+
+    const QList<StudyRunResult> results = collectStudyResults(*study, runs, runs.listRuns());
+    const StudyChartChoices choices = defaultChartChoices(*study);
+    const StudyCharts charts = buildStudyCharts(*study, results, choices);
+    if (!m_options.exportDirectory.isEmpty()) {
+        QString exportError;
+        const QStringList written = exportStudy(*study, results, charts, m_options.exportDirectory, m_options.imageSize,
+                                                m_options.imageScale, &exportError);
+        if (!exportError.isEmpty()) {
+            m_err << "ddplab: export failed: " << exportError << Qt::endl;
+            exitCode = exitCode == 0 ? 1 : exitCode;
+        }
+        m_out << "Wrote " << written.size() << " files (" << charts.plots.size() + charts.heatmaps.size()
+              << " charts as PNG and SVG, study.csv, findings.txt) to " << m_options.exportDirectory << Qt::endl;
+    }
+    m_out << Qt::endl << resultsTable(*study, results, choices.figure);
+    for (const QString& finding : charts.findings)
+        m_out << finding << Qt::endl;
+    if (runner.left() > 0)
+        m_err << "ddplab: " << runner.left() << " of " << runner.total() << " runs have not finished; ddplab --resume " << study->id
+              << " --quit carries on" << Qt::endl;
+    if (exitCode != 0)
+        m_err << "ddplab: not every run succeeded (exit code " << exitCode << ")" << Qt::endl;
+    return exitCode;
+}
+
+}  // namespace ddplab::ui

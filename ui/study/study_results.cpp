@@ -1,0 +1,471 @@
+#include "study_results.hpp"
+
+#include "client/preset_file.hpp"
+#include "client/run_data.hpp"
+#include "client/run_store.hpp"
+#include "client/wire.hpp"
+#include "core/derived.hpp"
+
+#include <QHash>
+#include <QJsonDocument>
+#include <QMap>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ddplab::ui {
+namespace {
+
+constexpr double kNaN = StudyRunResult::kNone;
+
+double finiteOr(const QJsonValue& value)
+{
+    return value.isDouble() && std::isfinite(value.toDouble()) ? value.toDouble() : kNaN;
+}
+
+double lastOf(const QList<QPointF>& series)
+{
+    return series.isEmpty() ? kNaN : series.last().y();
+}
+
+// The last epoch's mean, else (a run shorter than an epoch) the last step's.
+double lastEpochMean(const RunData& run, const QString& field)
+{
+    const QList<QPointF>& epochs = run.series(QStringLiteral("epoch_") + field);
+    return epochs.isEmpty() ? lastOf(run.series(field)) : epochs.last().y();
+}
+
+// A value as study.csv and the labels spell it.
+QString valueText(const QJsonValue& value)
+{
+    if (value.isString())
+        return value.toString();
+    if (value.isDouble())
+        return QString::number(value.toDouble(), 'g', 10);
+    if (value.isBool())
+        return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    return value.isNull() ? QStringLiteral("null") : QString();
+}
+
+QString numberText(double value)
+{
+    return std::isfinite(value) ? QString::number(value, 'g', 10) : QString();
+}
+
+// "lr_rule sqrt · lr 0.01": the values of `keys` at a result.
+QString describe(const StudyRunResult& result, const QStringList& keys)
+{
+    QStringList parts;
+    for (const QString& key : keys)
+        parts.append(QStringLiteral("%1 %2").arg(key, valueText(result.values.value(key))));
+    return parts.join(QStringLiteral(" · "));
+}
+
+QStringList axisKeys(const StoredStudy& study)
+{
+    QStringList keys;
+    for (const StudyAxis& axis : study.spec.axes)
+        keys.append(axis.key);
+    return keys;
+}
+
+}  // namespace
+
+const QList<StudyFigure>& studyFigures()
+{
+    static const QList<StudyFigure> figures{
+        {wire(field::kLoss), QStringLiteral("loss (last epoch's mean)"), true, true},
+        {wire(field::kAccuracy), QStringLiteral("accuracy (last epoch's mean)"), false, false},
+        {wire(field::kValLoss), QStringLiteral("validation loss (last evaluation)"), true, true},
+        {wire(field::kValAccuracy), QStringLiteral("validation accuracy (last evaluation)"), false, false},
+        {wire(field::kUpdateVar), QStringLiteral("update variance (pooled)"), true, true},
+        {wire(field::kNoiseScale), QStringLiteral("noise scale B_simple"), true, true},
+        {wire(field::kWMean), QStringLiteral("weight w (mean over experiments)"), true, false},
+        {QStringLiteral("steps_to_target"), QStringLiteral("steps to the target"), true, true},
+        {QStringLiteral("samples_to_target"), QStringLiteral("samples to the target"), true, true},
+        {wire(field::kWallS), QStringLiteral("wall time (s)"), true, true},
+    };
+    return figures;
+}
+
+const StudyFigure* findStudyFigure(const QString& id)
+{
+    for (const StudyFigure& figure : studyFigures()) {
+        if (figure.id == id)
+            return &figure;
+    }
+    return nullptr;
+}
+
+double StudyRunResult::figure(const QString& id) const
+{
+    if (id == wire(field::kLoss))
+        return loss;
+    if (id == wire(field::kAccuracy))
+        return accuracy;
+    if (id == wire(field::kValLoss))
+        return valLoss;
+    if (id == wire(field::kValAccuracy))
+        return valAccuracy;
+    if (id == wire(field::kUpdateVar))
+        return updateVar;
+    if (id == wire(field::kNoiseScale))
+        return noiseScale;
+    if (id == wire(field::kWMean))
+        return wMean;
+    if (id == QLatin1String("steps_to_target"))
+        return stepsToTarget >= 0 ? double(stepsToTarget) : kNaN;
+    if (id == QLatin1String("samples_to_target"))
+        return samplesToTarget;
+    if (id == wire(field::kWallS))
+        return wallSeconds;
+    return kNaN;
+}
+
+StudyRunResult resultOf(const StudyPoint& point, const RunData& run, const StudyTarget& target)
+{
+    StudyRunResult result;
+    result.point = point.index;
+    result.repeat = point.repeat;
+    result.values = point.values;
+    result.runId = run.id();
+    result.status = run.record().status;
+    result.error = run.record().error;
+    const QJsonObject config = run.effectiveConfig();
+    result.seed = config.value(wire(key::kSeed)).toInteger();
+    result.worldSize = config.value(wire(key::kWorldSize)).toInteger(1);
+    result.batchSize = config.value(wire(key::kBatchSize)).toInteger();
+    result.effectiveBatch = config.value(wire(field::kEffectiveBatchSize))
+                                .toInteger(result.worldSize * result.batchSize * config.value(wire(key::kGradAccum)).toInteger(1));
+    result.lr = config.value(wire(key::kLr)).toDouble(kNaN);
+    result.effectiveLr = config.value(wire(field::kLrEffective)).toDouble(kNaN);
+    result.lrRule = config.value(wire(key::kLrRule)).toString();
+    result.optimizer = config.value(wire(key::kOptimizer)).toString();
+
+    const QJsonObject& summary = run.summary();
+    result.loss = lastEpochMean(run, wire(field::kLoss));
+    result.accuracy = lastEpochMean(run, wire(field::kAccuracy));
+    result.valLoss = lastOf(run.series(wire(field::kValLoss)));
+    result.valAccuracy = lastOf(run.series(wire(field::kValAccuracy)));
+    result.updateVar = finiteOr(summary.value(wire(field::kUpdateVar)));
+    result.noiseScale = finiteOr(summary.value(wire(field::kNoiseScale)));
+    result.wMean = finiteOr(summary.value(wire(field::kWMean)));
+    result.wallSeconds = finiteOr(summary.value(wire(field::kWallS)));
+    result.steps = summary.value(wire(field::kSteps)).toInteger(run.stepCount());
+    result.samples = summary.contains(wire(field::kSamples)) ? summary.value(wire(field::kSamples)).toDouble()
+                                                             : run.xAt(run.lastStep(), XAxis::SamplesSeen);
+    result.diverged = result.status == RunStatus::Finished && summary.contains(wire(field::kLoss)) &&
+                      !std::isfinite(finiteOr(summary.value(wire(field::kLoss))));
+
+    if (target.isSet()) {
+        // The first step whose figure meets the target: per step for the training figures,
+        // per evaluation for the validation ones.
+        for (const QPointF& point : run.series(target.metric)) {
+            if (target.reachedBy(point.y())) {
+                result.stepsToTarget = qint64(point.x());
+                result.samplesToTarget = run.xAt(result.stepsToTarget, XAxis::SamplesSeen);
+                break;
+            }
+        }
+    }
+    return result;
+}
+
+QList<StudyRunResult> collectStudyResults(const StoredStudy& study, const RunStore& store, const QList<RunRecord>& runs)
+{
+    QList<StudyRunResult> results;
+    const QHash<int, RunRecord> latest = StudyStore::latestRuns(study, runs);
+    for (const StudyPoint& point : study.points) {
+        const auto run = latest.constFind(point.index);
+        if (run == latest.constEnd())
+            continue;
+        const QSharedPointer<RunData> data = store.loadRun(*run);
+        results.append(resultOf(point, *data, study.spec.target));
+    }
+    return results;
+}
+
+StudyXAxis studyXAxis(const StoredStudy& study)
+{
+    QSet<qint64> batches;
+    for (const StudyPoint& point : study.points) {
+        if (const std::optional<Config> config = coreConfigOf(point.config))
+            batches.insert(effectiveBatchSize(*config));
+    }
+    if (batches.size() > 1)
+        return {kEffectiveBatchAxis, QStringLiteral("effective batch"), true};
+    for (const StudyAxis& axis : study.spec.axes) {
+        const bool numeric = std::all_of(axis.values.begin(), axis.values.end(), [](const QJsonValue& value) { return value.isDouble(); });
+        if (!numeric)
+            continue;
+        const bool positive = std::all_of(axis.values.begin(), axis.values.end(), [](const QJsonValue& value) { return value.toDouble() > 0; });
+        return {axis.key, axis.key, positive};
+    }
+    return {QString(), QStringLiteral("run"), false};
+}
+
+double xOf(const StudyRunResult& result, const StudyXAxis& axis)
+{
+    if (axis.key == kEffectiveBatchAxis)
+        return double(result.effectiveBatch);
+    if (axis.key.isEmpty())
+        return double(result.point);
+    return result.values.value(axis.key).toDouble(kNaN);
+}
+
+QList<StudySeries> figureSeries(const QList<StudyRunResult>& results, const StoredStudy& study, const QString& figure,
+                                const StudyXAxis& axis, const QString& colourBy)
+{
+    // A line per combination of the axes that are not x (nor the batch split's own keys).
+    QStringList lineKeys;
+    for (const QString& axisKey : axisKeys(study)) {
+        const bool splitsTheBatch = axisKey == wire(key::kWorldSize) || axisKey == wire(key::kBatchSize);
+        if (axisKey != axis.key && !(axis.key == kEffectiveBatchAxis && splitsTheBatch))
+            lineKeys.append(axisKey);
+    }
+    QMap<QString, QMap<double, QList<const StudyRunResult*>>> byLine;
+    QHash<QString, QString> colourOf;
+    for (const StudyRunResult& result : results) {
+        if (!result.usable())
+            continue;
+        const QString line = describe(result, lineKeys);
+        byLine[line][xOf(result, axis)].append(&result);
+        colourOf.insert(line, colourBy.isEmpty() ? line : valueText(result.values.value(colourBy)));
+    }
+    QList<StudySeries> series;
+    for (auto line = byLine.begin(); line != byLine.end(); ++line) {
+        StudySeries one;
+        one.label = line.key();
+        one.colourValue = colourOf.value(line.key());
+        for (auto at = line->begin(); at != line->end(); ++at) {
+            SeriesPoint point;
+            point.x = at.key();
+            QList<double> values;
+            for (const StudyRunResult* result : at.value()) {
+                values.append(result->figure(figure));
+                point.diverged += result->diverged ? 1 : 0;
+            }
+            point.y = meanAndError(values);
+            point.runs = int(values.size());
+            one.points.append(point);
+        }
+        series.append(one);
+    }
+    return series;
+}
+
+QList<TargetCurve> targetCurves(const QList<StudyRunResult>& results, const StoredStudy& study, const StudyXAxis& axis,
+                                const QString& colourBy)
+{
+    // Settings: every axis but x and the colour; the best setting at each x is the one whose
+    // repeats all reached the target in the fewest steps on average.
+    QStringList settingKeys;
+    for (const QString& axisKey : axisKeys(study)) {
+        if (axisKey != axis.key && axisKey != colourBy)
+            settingKeys.append(axisKey);
+    }
+    struct Setting {
+        QList<double> steps, samples;
+        int runs = 0;
+    };
+    QMap<QString, QMap<double, QMap<QString, Setting>>> grouped;  // colour -> x -> setting
+    QMap<QString, QList<double>> noiseScales;
+    for (const StudyRunResult& result : results) {
+        if (!result.usable())
+            continue;
+        const QString colour = colourBy.isEmpty() ? QString() : valueText(result.values.value(colourBy));
+        Setting& setting = grouped[colour][xOf(result, axis)][describe(result, settingKeys)];
+        ++setting.runs;
+        if (result.stepsToTarget >= 0) {
+            setting.steps.append(double(result.stepsToTarget));
+            setting.samples.append(result.samplesToTarget);
+        }
+        if (std::isfinite(result.noiseScale))
+            noiseScales[colour].append(result.noiseScale);
+    }
+    QList<TargetCurve> curves;
+    for (auto colour = grouped.begin(); colour != grouped.end(); ++colour) {
+        TargetCurve curve;
+        curve.colourValue = colour.key();
+        QList<QPointF> reached;
+        for (auto at = colour->begin(); at != colour->end(); ++at) {
+            TargetPoint point;
+            point.x = at.key();
+            point.steps = point.samples = kNaN;
+            for (auto setting = at->begin(); setting != at->end(); ++setting) {
+                if (setting->steps.size() != setting->runs)
+                    continue;  // a repeat that never got there: this setting does not reach it
+                const double steps = meanAndError(setting->steps).mean;
+                if (!point.reached || steps < point.steps) {
+                    point.reached = true;
+                    point.steps = steps;
+                    point.samples = meanAndError(setting->samples).mean;
+                    point.bestSetting = setting.key();
+                }
+            }
+            if (point.reached)
+                reached.append(QPointF(point.x, point.steps));
+            curve.points.append(point);
+        }
+        curve.fit = fitCriticalBatch(reached);
+        const QList<double>& scales = noiseScales.value(colour.key());
+        curve.measuredBSimple = scales.isEmpty() ? 0.0 : meanAndError(scales).mean;
+        curves.append(curve);
+    }
+    return curves;
+}
+
+QList<BestSettingCurve> bestSettingCurves(const QList<StudyRunResult>& results, const StoredStudy& study, const StudyXAxis& axis,
+                                          const QString& settingKey, const QString& figure, const QString& colourBy)
+{
+    const StudyFigure* shown = findStudyFigure(figure);
+    const bool lowerIsBetter = !shown || shown->lowerIsBetter;
+    const bool byTarget = study.spec.target.isSet();
+    QStringList otherKeys = axisKeys(study);
+    otherKeys.removeAll(axis.key);
+    otherKeys.removeAll(colourBy);
+    otherKeys.removeAll(settingKey);
+    struct Scores {
+        QList<double> values;
+        int runs = 0;
+    };
+    // colour -> x -> setting value -> other settings -> scores over repeats
+    QMap<QString, QMap<double, QMap<double, QMap<QString, Scores>>>> grouped;
+    for (const StudyRunResult& result : results) {
+        if (!result.usable() || !result.values.value(settingKey).isDouble())
+            continue;
+        const QString colour = colourBy.isEmpty() ? QString() : valueText(result.values.value(colourBy));
+        Scores& scores = grouped[colour][xOf(result, axis)][result.values.value(settingKey).toDouble()][describe(result, otherKeys)];
+        ++scores.runs;
+        const double score = byTarget ? (result.stepsToTarget >= 0 ? double(result.stepsToTarget) : kNaN) : result.figure(figure);
+        if (std::isfinite(score))
+            scores.values.append(score);
+    }
+    const bool better = byTarget || lowerIsBetter;  // steps: fewer is better
+    QList<BestSettingCurve> curves;
+    for (auto colour = grouped.begin(); colour != grouped.end(); ++colour) {
+        BestSettingCurve curve;
+        curve.colourValue = colour.key();
+        for (auto at = colour->begin(); at != colour->end(); ++at) {
+            double bestSetting = kNaN, bestScore = kNaN;
+            for (auto setting = at->begin(); setting != at->end(); ++setting) {
+                for (const Scores& scores : setting.value()) {
+                    if (scores.values.size() != scores.runs)
+                        continue;  // a repeat diverged or never reached the target
+                    const double mean = meanAndError(scores.values).mean;
+                    if (!std::isfinite(bestScore) || (better ? mean < bestScore : mean > bestScore)) {
+                        bestScore = mean;
+                        bestSetting = setting.key();
+                    }
+                }
+            }
+            if (std::isfinite(bestSetting))
+                curve.points.append(QPointF(at.key(), bestSetting));
+        }
+        curve.fit = fitPowerLaw(curve.points);
+        curves.append(curve);
+    }
+    return curves;
+}
+
+StudyHeatmap heatmapOf(const QList<StudyRunResult>& results, const StoredStudy& study, const QString& figure,
+                       const QString& columnKey, const QString& rowKey)
+{
+    StudyHeatmap map;
+    map.columnKey = columnKey;
+    map.rowKey = rowKey;
+    const StudyAxis* columns = study.spec.axis(columnKey);
+    const StudyAxis* rows = study.spec.axis(rowKey);
+    if (!columns || !rows)
+        return map;
+    map.columns = columns->values;
+    map.rows = rows->values;
+    const StudyFigure* shown = findStudyFigure(figure);
+    const bool lowerIsBetter = !shown || shown->lowerIsBetter;
+    QStringList otherKeys = axisKeys(study);
+    otherKeys.removeAll(columnKey);
+    otherKeys.removeAll(rowKey);
+    // cell -> other settings -> values over repeats
+    QHash<QPair<int, int>, QMap<QString, QList<double>>> values;
+    QHash<QPair<int, int>, int> diverged;
+    for (const StudyRunResult& result : results) {
+        if (!result.usable())
+            continue;
+        const int column = int(map.columns.indexOf(result.values.value(columnKey)));
+        const int row = int(map.rows.indexOf(result.values.value(rowKey)));
+        if (column < 0 || row < 0)
+            continue;
+        values[{row, column}][describe(result, otherKeys)].append(result.figure(figure));
+        diverged[{row, column}] += result.diverged ? 1 : 0;
+    }
+    map.cells = QList<QList<HeatmapCell>>(map.rows.size(), QList<HeatmapCell>(map.columns.size()));
+    for (auto cell = values.begin(); cell != values.end(); ++cell) {
+        HeatmapCell& out = map.cells[cell.key().first][cell.key().second];
+        out.present = true;
+        out.diverged = diverged.value(cell.key()) > 0;
+        for (const QList<double>& repeats : cell.value()) {
+            const double mean = meanAndError(repeats).mean;
+            if (std::isfinite(mean) && (!std::isfinite(out.value) || (lowerIsBetter ? mean < out.value : mean > out.value)))
+                out.value = mean;
+        }
+    }
+    for (qsizetype column = 0; column < map.columns.size(); ++column) {
+        qsizetype best = -1;
+        for (qsizetype row = 0; row < map.rows.size(); ++row) {
+            const double value = map.cells[row][column].value;
+            if (std::isfinite(value) && (best < 0 || (lowerIsBetter ? value < map.cells[best][column].value : value > map.cells[best][column].value)))
+                best = row;
+        }
+        if (best >= 0)
+            map.cells[best][column].bestInColumn = true;
+    }
+    return map;
+}
+
+QByteArray studyCsv(const StoredStudy& study, const QList<StudyRunResult>& results)
+{
+    const QStringList swept = axisKeys(study);
+    // What every run was and where it ended; a column the study sweeps comes once, with the axes.
+    const QStringList fixed{QStringLiteral("seed"), QStringLiteral("world_size"), QStringLiteral("batch_size"),
+                            QStringLiteral("effective_batch"), QStringLiteral("lr"), QStringLiteral("lr_rule"),
+                            QStringLiteral("effective_lr"), QStringLiteral("optimizer")};
+    QStringList header{QStringLiteral("point"), QStringLiteral("repeat")};
+    header += swept;
+    for (const QString& column : fixed) {
+        if (!swept.contains(column))
+            header.append(column);
+    }
+    header += {QStringLiteral("status"), QStringLiteral("loss_last_epoch"), QStringLiteral("accuracy_last_epoch"),
+               QStringLiteral("val_loss"), QStringLiteral("val_accuracy"), QStringLiteral("update_var"), QStringLiteral("noise_scale"),
+               QStringLiteral("w_mean"), QStringLiteral("steps"), QStringLiteral("samples"), QStringLiteral("steps_to_target"),
+               QStringLiteral("samples_to_target"), QStringLiteral("wall_s"), QStringLiteral("run")};
+    QByteArray csv = header.join(QLatin1Char(',')).toUtf8() + '\n';
+    const auto quoted = [](const QString& text) {
+        if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) && !text.contains(QLatin1Char('\n')))
+            return text;
+        QString escaped = text;
+        escaped.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+        return QLatin1Char('"') + escaped + QLatin1Char('"');
+    };
+    for (const StudyRunResult& result : results) {
+        QStringList row{QString::number(result.point + 1), QString::number(result.repeat + 1)};
+        for (const QString& key : swept)
+            row.append(quoted(valueText(result.values.value(key))));
+        const QStringList what{QString::number(result.seed), QString::number(result.worldSize), QString::number(result.batchSize),
+                               QString::number(result.effectiveBatch), numberText(result.lr), quoted(result.lrRule),
+                               numberText(result.effectiveLr), quoted(result.optimizer)};
+        for (qsizetype i = 0; i < fixed.size(); ++i) {
+            if (!swept.contains(fixed[i]))
+                row.append(what[i]);
+        }
+        row += {result.diverged ? QStringLiteral("diverged") : statusText(result.status),
+                numberText(result.loss), numberText(result.accuracy), numberText(result.valLoss), numberText(result.valAccuracy),
+                numberText(result.updateVar), numberText(result.noiseScale), numberText(result.wMean), QString::number(result.steps),
+                numberText(result.samples), result.stepsToTarget >= 0 ? QString::number(result.stepsToTarget) : QString(),
+                numberText(result.samplesToTarget), numberText(result.wallSeconds), result.runId};
+        csv += row.join(QLatin1Char(',')).toUtf8() + '\n';
+    }
+    return csv;
+}
+
+}  // namespace ddplab::ui

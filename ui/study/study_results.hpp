@@ -1,0 +1,155 @@
+#pragma once
+// What a study found: one row per run (what it was, where it ended, when it reached the
+// target), and the summaries its charts draw — a figure against the effective batch (mean and
+// standard error over repeats), steps and samples to the target with the best setting of the
+// other axes at each batch (and McCandlish's fit), a figure over two axes. study.csv is the
+// rows, one per run.
+
+#include "client/run_record.hpp"
+#include "study/scaling_fit.hpp"
+#include "study/study_store.hpp"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+#include <limits>
+
+namespace ddplab::ui {
+
+class RunData;
+class RunStore;
+
+// A final figure a study can chart.
+struct StudyFigure {
+    QString id;     // "loss", "steps_to_target", ...
+    QString title;  // "loss (last epoch's mean)"
+    bool lowerIsBetter = true;
+    bool logScale = false;
+};
+const QList<StudyFigure>& studyFigures();
+const StudyFigure* findStudyFigure(const QString& id);
+
+struct StudyRunResult {
+    int point = -1;
+    int repeat = 0;
+    QJsonObject values;  // the swept keys' values
+    QString runId;
+    RunStatus status = RunStatus::Running;
+    QString error;
+    // What it was.
+    qint64 seed = 0;
+    qint64 worldSize = 0;
+    qint64 batchSize = 0;
+    qint64 effectiveBatch = 0;
+    double lr = 0.0;
+    double effectiveLr = 0.0;
+    QString lrRule;
+    QString optimizer;
+    // Where it ended (NaN: the run has no such figure).
+    double loss = kNone;         // the last epoch's mean
+    double accuracy = kNone;     // the last epoch's mean
+    double valLoss = kNone;      // the last evaluation
+    double valAccuracy = kNone;  // the last evaluation
+    double updateVar = kNone;
+    double noiseScale = kNone;
+    double wMean = kNone;
+    double wallSeconds = kNone;
+    qint64 steps = 0;
+    double samples = 0.0;
+    // When it first met the study's target: -1 / NaN when it never did.
+    qint64 stepsToTarget = -1;
+    double samplesToTarget = kNone;
+    bool diverged = false;  // finished with a loss that is not a number
+
+    static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+    double figure(const QString& id) const;
+    bool usable() const { return status == RunStatus::Finished; }
+};
+
+// One run's row, from its data (no files read): testable on recorded events.
+StudyRunResult resultOf(const StudyPoint& point, const RunData& run, const StudyTarget& target);
+
+// Every point's latest run, read from the store (points without one are left out).
+QList<StudyRunResult> collectStudyResults(const StoredStudy& study, const RunStore& store, const QList<RunRecord>& runs);
+
+// ---------------------------------------------------------------------------------------
+// Summaries for the charts
+// ---------------------------------------------------------------------------------------
+
+// The runs that differ only by seed (repeats), or by the chart's x.
+struct SeriesPoint {
+    double x = 0.0;
+    MeanAndError y;
+    int runs = 0;
+    int diverged = 0;
+};
+struct StudySeries {
+    QString label;       // "lr_rule sqrt", or "" when the study has a single line
+    QString colourValue; // the colour axis's value ("sqrt"); lines of one value share a colour
+    QList<SeriesPoint> points;  // by x
+};
+
+// The x every study chart shares: the effective batch when it varies, else the first numeric axis.
+struct StudyXAxis {
+    QString key;    // kEffectiveBatchAxis or an axis key
+    QString title;  // "effective batch"
+    bool log = true;
+};
+StudyXAxis studyXAxis(const StoredStudy& study);
+double xOf(const StudyRunResult& result, const StudyXAxis& axis);
+
+// A figure against x: one line per combination of the other axes (repeats averaged).
+QList<StudySeries> figureSeries(const QList<StudyRunResult>& results, const StoredStudy& study, const QString& figure,
+                                const StudyXAxis& axis, const QString& colourBy);
+
+// Steps and samples to the target against x: at each x the best over the other axes (the LR
+// grid), per colour value. Points whose runs never reached it are kept, as not reached.
+struct TargetPoint {
+    double x = 0.0;
+    double steps = 0.0;    // mean over repeats of the best setting; NaN when not reached
+    double samples = 0.0;
+    QString bestSetting;   // "lr 0.04"
+    bool reached = false;
+};
+struct TargetCurve {
+    QString colourValue;
+    QList<TargetPoint> points;
+    CriticalBatchFit fit;        // over the reached points
+    double measuredBSimple = 0.0;  // mean noise_scale of its runs (0: none measured)
+};
+QList<TargetCurve> targetCurves(const QList<StudyRunResult>& results, const StoredStudy& study, const StudyXAxis& axis,
+                                const QString& colourBy);
+
+// The best value of one axis (the learning rate) at each x, per colour value: by the fewest
+// steps to the target when the study has one (every repeat reaching it), else by the final
+// figure. With the power law it follows (Goyal et al.: exponent 1 for SGD's linear rule;
+// Malladi et al.: 1/2 for Adam).
+struct BestSettingCurve {
+    QString colourValue;
+    QList<QPointF> points;  // (x, best value)
+    PowerLawFit fit;
+};
+QList<BestSettingCurve> bestSettingCurves(const QList<StudyRunResult>& results, const StoredStudy& study, const StudyXAxis& axis,
+                                          const QString& settingKey, const QString& figure, const QString& colourBy);
+
+// A figure over two axes: the mean over repeats, the best over any other axis.
+struct HeatmapCell {
+    double value = StudyRunResult::kNone;
+    bool diverged = false;
+    bool bestInColumn = false;
+    bool present = false;
+};
+struct StudyHeatmap {
+    QString columnKey, rowKey;
+    QList<QJsonValue> columns, rows;  // the axes' values
+    QList<QList<HeatmapCell>> cells;  // [row][column]
+};
+StudyHeatmap heatmapOf(const QList<StudyRunResult>& results, const StoredStudy& study, const QString& figure,
+                       const QString& columnKey, const QString& rowKey);
+
+// study.csv: a header, then one row per run (every swept key, seed, what it was, where it
+// ended, steps and samples to the target, wall time, status).
+QByteArray studyCsv(const StoredStudy& study, const QList<StudyRunResult>& results);
+
+}  // namespace ddplab::ui

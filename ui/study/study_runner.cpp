@@ -1,0 +1,86 @@
+#include "study_runner.hpp"
+
+#include "client/run_data.hpp"
+
+#include <cmath>
+
+namespace ddplab::ui {
+
+StudyRunner::StudyRunner(const RunStore& store, QString enginePath, QObject* parent)
+    : QObject(parent)
+    , m_session(store, std::move(enginePath))
+{
+    connect(&m_session, &LabSession::runStarted, this,
+            [this](int, const QSharedPointer<RunData>& run) { emit runStarted(run); });
+    connect(&m_session, &LabSession::runFinished, this, [this](int, const QSharedPointer<RunData>& run) {
+        const RunStatus status = run->record().status;
+        if (status == RunStatus::Finished || status == RunStatus::Failed)
+            ++m_doneNow;
+        emit runFinished(run);
+    });
+    connect(&m_session, &LabSession::logMessage, this, &StudyRunner::logMessage);
+    connect(&m_session, &LabSession::stderrReceived, this, [this](const QString& text) { emit logMessage(text.trimmed(), false); });
+    connect(&m_session, &LabSession::sequenceFinished, this, &StudyRunner::finished);
+}
+
+bool StudyRunner::start(const StoredStudy& study, const QList<RunRecord>& storedRuns)
+{
+    Q_ASSERT(!isRunning());
+    m_study = study;
+    const QList<StudyPoint> missing = StudyStore::pointsToRun(study, storedRuns);
+    m_doneBefore = total() - int(missing.size());
+    m_doneNow = 0;
+    if (missing.isEmpty())
+        return false;
+    QList<RunRequest> requests;
+    for (const StudyPoint& point : missing) {
+        RunRequest request;
+        request.label = point.label();
+        request.name = study.title() + QStringLiteral(" · ") + request.label;
+        request.config = point.config;
+        request.studyId = study.id;
+        request.studyPoint = point.index;
+        requests.append(request);
+    }
+    m_clock.start();
+    m_session.start(requests);
+    return true;
+}
+
+void StudyRunner::stop()
+{
+    m_session.stop();
+}
+
+void StudyRunner::stopAndWait(int timeoutMs)
+{
+    m_session.stopAndWait(timeoutMs);
+}
+
+double StudyRunner::secondsPerRun() const
+{
+    return m_doneNow > 0 && m_clock.isValid() ? m_clock.elapsed() / 1000.0 / m_doneNow : 0.0;
+}
+
+int StudyRunner::percent() const
+{
+    return total() > 0 ? int(std::lround(100.0 * done() / total())) : 0;
+}
+
+QString StudyRunner::progressText() const
+{
+    if (total() == 0)
+        return QString();
+    QString text = isRunning() ? QStringLiteral("run %1 of %2").arg(std::min(done() + 1, total())).arg(total())
+                               : QStringLiteral("%1 of %2 runs done").arg(done()).arg(total());
+    if (m_doneBefore > 0)
+        text += QStringLiteral(" · %1 done before").arg(m_doneBefore);
+    if (isRunning() && secondsPerRun() > 0) {
+        const int seconds = int(std::lround(secondsPerRun() * left()));
+        text += seconds < 120 ? QStringLiteral(" · about %1 s left").arg(seconds)
+                              : QStringLiteral(" · about %1 min left").arg((seconds + 30) / 60);
+    }
+    return text;
+}
+
+}  // namespace ddplab::ui

@@ -1,0 +1,54 @@
+#pragma once
+// Runs a stored study: the points that have no finished run yet, one after the other through
+// its own LabSession (so one engine process serves them all). The same call resumes a study
+// that was stopped, or whose window or machine went away: finished points are never run twice,
+// a half-finished one runs again. Used by the Study page and `ddplab --study` alike.
+
+#include "client/lab_session.hpp"
+#include "study/study_store.hpp"
+
+#include <QElapsedTimer>
+#include <QObject>
+
+namespace ddplab::ui {
+
+class RunStore;
+
+class StudyRunner : public QObject {
+    Q_OBJECT
+
+public:
+    StudyRunner(const RunStore& store, QString enginePath, QObject* parent = nullptr);
+
+    // False (and nothing started) when every point already has its run.
+    bool start(const StoredStudy& study, const QList<RunRecord>& storedRuns);
+    void stop();
+    void stopAndWait(int timeoutMs);
+
+    bool isRunning() const { return m_session.isRunning(); }
+    const StoredStudy& study() const { return m_study; }
+    const LabSession& session() const { return m_session; }
+    int total() const { return int(m_study.points.size()); }
+    int done() const { return m_doneBefore + m_doneNow; }  // points with a finished or failed run
+    int left() const { return total() - done(); }
+    // "run 5 of 21 · 3 done before · about 12 s left"
+    QString progressText() const;
+    int percent() const;
+    // Seconds per run so far (0 before the first ends): for estimates.
+    double secondsPerRun() const;
+
+signals:
+    void runStarted(const QSharedPointer<ddplab::ui::RunData>& run);
+    void runFinished(const QSharedPointer<ddplab::ui::RunData>& run);
+    void logMessage(const QString& text, bool isWarning);
+    void finished(bool allSucceeded);
+
+private:
+    LabSession m_session;
+    StoredStudy m_study;
+    int m_doneBefore = 0;
+    int m_doneNow = 0;
+    QElapsedTimer m_clock;
+};
+
+}  // namespace ddplab::ui

@@ -1,0 +1,462 @@
+#include "study_spec.hpp"
+
+#include "client/preset_file.hpp"
+#include "client/preset_library.hpp"
+#include "client/wire.hpp"
+#include "core/config_keys.hpp"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <cmath>
+
+namespace ddplab::ui {
+namespace {
+
+// The study file's own field names (docs/studies.md).
+namespace name {
+const QString kId = QStringLiteral("id");
+const QString kTitle = QStringLiteral("title");
+const QString kSource = QStringLiteral("source");
+const QString kSummary = QStringLiteral("summary");
+const QString kLookFor = QStringLiteral("look_for");
+const QString kExplanation = QStringLiteral("explanation");
+const QString kPreset = QStringLiteral("preset");
+const QString kBase = QStringLiteral("base");
+const QString kAxes = QStringLiteral("axes");
+const QString kZip = QStringLiteral("zip");
+const QString kRepeats = QStringLiteral("repeats");
+const QString kTarget = QStringLiteral("target");
+const QString kShow = QStringLiteral("show");
+// an axis
+const QString kKey = QStringLiteral("key");
+const QString kValues = QStringLiteral("values");
+const QString kFrom = QStringLiteral("from");
+const QString kTo = QStringLiteral("to");
+const QString kFactor = QStringLiteral("factor");
+const QString kStep = QStringLiteral("step");
+const QString kCount = QStringLiteral("count");
+const QString kScale = QStringLiteral("scale");
+const QString kSplit = QStringLiteral("split");
+const QString kMaxRanks = QStringLiteral("max_ranks");
+const QString kMaxBatch = QStringLiteral("max_batch");
+// a target
+const QString kMetric = QStringLiteral("metric");
+const QString kAtMost = QStringLiteral("at_most");
+const QString kAtLeast = QStringLiteral("at_least");
+// show
+const QString kFigure = QStringLiteral("figure");
+const QString kColour = QStringLiteral("colour");
+const QString kHeatmap = QStringLiteral("heatmap");
+}  // namespace name
+
+const QStringList kTargetMetrics{wire(field::kLoss), wire(field::kAccuracy), wire(field::kValLoss), wire(field::kValAccuracy)};
+const QStringList kSplitNames{QStringLiteral("ranks_first"), QStringLiteral("batch_first"), QStringLiteral("fixed_ranks")};
+
+// Thrown inside the reader; parseStudy turns it into the result's error.
+struct StudyError {
+    QString message;
+};
+
+[[noreturn]] void refuse(const QString& message)
+{
+    throw StudyError{message};
+}
+
+void onlyFields(const QJsonObject& object, const QStringList& allowed, const QString& where)
+{
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        if (!allowed.contains(it.key()))
+            refuse(QStringLiteral("%1: unknown field \"%2\" (allowed: %3)").arg(where, it.key(), allowed.join(QStringLiteral(", "))));
+    }
+}
+
+QString text(const QJsonObject& object, const QString& field, const QString& where)
+{
+    const QJsonValue value = object.value(field);
+    if (value.isUndefined())
+        return QString();
+    if (!value.isString())
+        refuse(QStringLiteral("%1: \"%2\" must be text").arg(where, field));
+    return value.toString();
+}
+
+double number(const QJsonObject& object, const QString& field, const QString& where)
+{
+    const QJsonValue value = object.value(field);
+    if (!value.isDouble() || !std::isfinite(value.toDouble()))
+        refuse(QStringLiteral("%1: \"%2\" must be a finite number").arg(where, field));
+    return value.toDouble();
+}
+
+// A value as the file spells it: 0.5, "sqrt", true.
+QString jsonText(const QJsonValue& value)
+{
+    return QString::fromUtf8(QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact)).mid(1).chopped(1);
+}
+
+// 0.1 + 0.2 stays 0.3 in the file and in the runs' names.
+double tidy(double value)
+{
+    return QString::number(value, 'g', 12).toDouble();
+}
+
+QList<double> rangeValues(const QJsonObject& axis, const QString& where)
+{
+    const double from = number(axis, name::kFrom, where);
+    const double to = number(axis, name::kTo, where);
+    if (to < from)
+        refuse(QStringLiteral("%1: \"to\" (%2) is below \"from\" (%3)").arg(where).arg(to).arg(from));
+    const int stepsGiven = int(axis.contains(name::kFactor)) + int(axis.contains(name::kStep)) + int(axis.contains(name::kCount));
+    if (stepsGiven != 1)
+        refuse(QStringLiteral("%1: a range needs exactly one of \"factor\" (log-spaced), \"step\" (evenly spaced) or \"count\"").arg(where));
+    QList<double> values;
+    const auto add = [&](double value) {
+        if (values.size() >= studyLimits::kMaxValuesPerAxis)
+            refuse(QStringLiteral("%1: more than %2 values").arg(where).arg(studyLimits::kMaxValuesPerAxis));
+        values.append(tidy(value));
+    };
+    const double slack = 1e-9 * std::max(std::fabs(from), std::fabs(to));
+    if (axis.contains(name::kFactor)) {
+        const double factor = number(axis, name::kFactor, where);
+        if (!(factor > 1.0) || !(from > 0.0))
+            refuse(QStringLiteral("%1: a log-spaced range needs \"from\" > 0 and \"factor\" > 1").arg(where));
+        for (int k = 0; from * std::pow(factor, k) <= to + slack; ++k)
+            add(from * std::pow(factor, k));
+    } else if (axis.contains(name::kStep)) {
+        const double step = number(axis, name::kStep, where);
+        if (!(step > 0.0))
+            refuse(QStringLiteral("%1: \"step\" must be > 0").arg(where));
+        for (int k = 0; from + k * step <= to + slack; ++k)
+            add(from + k * step);
+    } else {
+        const double count = number(axis, name::kCount, where);
+        if (count < 2 || count != std::floor(count) || count > studyLimits::kMaxValuesPerAxis)
+            refuse(QStringLiteral("%1: \"count\" must be a whole number from 2 to %2").arg(where).arg(studyLimits::kMaxValuesPerAxis));
+        const QString scale = text(axis, name::kScale, where);
+        if (!scale.isEmpty() && scale != QLatin1String("linear") && scale != QLatin1String("log"))
+            refuse(QStringLiteral("%1: \"scale\" must be \"linear\" or \"log\"").arg(where));
+        const bool log = scale == QLatin1String("log");
+        if (log && !(from > 0.0))
+            refuse(QStringLiteral("%1: a log scale needs \"from\" > 0").arg(where));
+        for (int k = 0; k < int(count); ++k) {
+            const double share = double(k) / (count - 1);
+            add(log ? from * std::pow(to / from, share) : from + (to - from) * share);
+        }
+    }
+    return values;
+}
+
+StudyAxis readAxis(const QJsonValue& value, int index, const QString& origin)
+{
+    const QString where = QStringLiteral("%1: axis %2").arg(origin).arg(index + 1);
+    if (!value.isObject())
+        refuse(QStringLiteral("%1 must be an object like {\"key\": \"lr\", \"values\": [0.001, 0.01]}").arg(where));
+    const QJsonObject object = value.toObject();
+    StudyAxis axis;
+    axis.key = text(object, name::kKey, where);
+    if (axis.key.isEmpty())
+        refuse(QStringLiteral("%1 names no \"key\" (a config key, or \"effective_batch\")").arg(where));
+    const QString named = QStringLiteral("%1 (\"%2\")").arg(where, axis.key);
+    const bool effectiveBatch = axis.key == kEffectiveBatchAxis;
+    const ConfigKey* key = effectiveBatch ? nullptr : findConfigKey(axis.key.toStdString());
+    if (!effectiveBatch && (!key || key->hidden)) {
+        const std::string suggestion = suggestKey(axis.key.toStdString());
+        refuse(QStringLiteral("%1: \"%2\" is no config key%3").arg(where, axis.key,
+               suggestion.empty() ? QStringLiteral(" (see docs/configuration.md, or use \"effective_batch\")")
+                                  : QStringLiteral("; did you mean \"%1\"?").arg(QString::fromStdString(suggestion))));
+    }
+    QStringList fields{name::kKey, name::kValues, name::kFrom, name::kTo, name::kFactor, name::kStep, name::kCount, name::kScale};
+    if (effectiveBatch)
+        fields << name::kSplit << name::kMaxRanks << name::kMaxBatch;
+    onlyFields(object, fields, named);
+
+    if (object.contains(name::kValues)) {
+        if (object.contains(name::kFrom) || object.contains(name::kTo))
+            refuse(QStringLiteral("%1: give \"values\" or a range (\"from\", \"to\"), not both").arg(named));
+        if (!object.value(name::kValues).isArray())
+            refuse(QStringLiteral("%1: \"values\" must be a list").arg(named));
+        const QJsonArray values = object.value(name::kValues).toArray();
+        if (values.size() > studyLimits::kMaxValuesPerAxis)
+            refuse(QStringLiteral("%1: more than %2 values").arg(named).arg(studyLimits::kMaxValuesPerAxis));
+        for (const QJsonValue& entry : values) {
+            if (entry.isArray() || entry.isObject() || entry.isUndefined())
+                refuse(QStringLiteral("%1: each value must be a number, text, true/false or null").arg(named));
+            axis.values.append(entry);
+        }
+    } else if (object.contains(name::kFrom) || object.contains(name::kTo)) {
+        for (double entry : rangeValues(object, named))
+            axis.values.append(entry);
+    }
+    if (axis.values.isEmpty())
+        refuse(QStringLiteral("%1 has no values: give \"values\": [...] or a range (\"from\", \"to\" and \"factor\", \"step\" or \"count\")").arg(named));
+
+    // Whole numbers where the key counts something.
+    if (effectiveBatch || key->type == KeyType::Integer) {
+        for (QJsonValue& entry : axis.values) {
+            const double whole = entry.toDouble(0.5);
+            if (!entry.isDouble() || whole != std::floor(whole) || whole < (effectiveBatch ? 1 : 0))
+                refuse(QStringLiteral("%1: %2 is not a whole number%3")
+                           .arg(named, jsonText(entry), effectiveBatch ? QStringLiteral(" of 1 or more") : QString()));
+            entry = QJsonValue(qint64(whole));
+        }
+    }
+    if (effectiveBatch) {
+        const QString split = text(object, name::kSplit, named);
+        if (!split.isEmpty() && !kSplitNames.contains(split))
+            refuse(QStringLiteral("%1: \"split\" must be one of %2").arg(named, kSplitNames.join(QStringLiteral(", "))));
+        axis.split = split.isEmpty() ? BatchSplit::RanksFirst : BatchSplit(kSplitNames.indexOf(split));
+        for (const auto& [field, target] : {std::pair{name::kMaxRanks, &axis.maxRanks}, std::pair{name::kMaxBatch, &axis.maxBatch}}) {
+            if (!object.contains(field))
+                continue;
+            const double limit = number(object, field, named);
+            if (limit < 1 || limit != std::floor(limit) || limit > 1e6)
+                refuse(QStringLiteral("%1: \"%2\" must be a whole number of 1 or more").arg(named, field));
+            *target = int(limit);
+        }
+    }
+    return axis;
+}
+
+StudyTarget readTarget(const QJsonValue& value, const QString& origin)
+{
+    const QString where = QStringLiteral("%1: target").arg(origin);
+    if (!value.isObject())
+        refuse(QStringLiteral("%1 must be an object like {\"metric\": \"loss\", \"at_most\": 0.5}").arg(where));
+    const QJsonObject object = value.toObject();
+    onlyFields(object, {name::kMetric, name::kAtMost, name::kAtLeast}, where);
+    StudyTarget target;
+    target.metric = text(object, name::kMetric, where);
+    if (!kTargetMetrics.contains(target.metric))
+        refuse(QStringLiteral("%1: \"metric\" must be one of %2").arg(where, kTargetMetrics.join(QStringLiteral(", "))));
+    if (object.contains(name::kAtMost) == object.contains(name::kAtLeast))
+        refuse(QStringLiteral("%1: give one of \"at_most\" (a loss) or \"at_least\" (an accuracy)").arg(where));
+    target.atMost = object.contains(name::kAtMost);
+    target.value = number(object, target.atMost ? name::kAtMost : name::kAtLeast, where);
+    return target;
+}
+
+QJsonObject baseOf(const QJsonObject& object, const QString& origin, QString* presetName)
+{
+    QJsonObject base;
+    *presetName = text(object, name::kPreset, origin);
+    if (!presetName->isEmpty()) {
+        const PresetLibrary presets = PresetLibrary::load();
+        const BuiltInPreset* preset = presets.find(*presetName);
+        if (!preset)
+            refuse(QStringLiteral("%1: \"preset\": there is no built-in preset \"%2\" (the Presets menu lists them)").arg(origin, *presetName));
+        base = preset->config;
+    }
+    const QJsonValue own = object.value(name::kBase);
+    if (!own.isUndefined() && !own.isObject())
+        refuse(QStringLiteral("%1: \"base\" must be an object of config keys, like {\"workload\": \"linreg\"}").arg(origin));
+    const QJsonObject settings = own.toObject();
+    for (auto it = settings.begin(); it != settings.end(); ++it) {
+        const ConfigKey* key = findConfigKey(it.key().toStdString());
+        if (!key || key->hidden) {
+            const std::string suggestion = suggestKey(it.key().toStdString());
+            refuse(QStringLiteral("%1: \"base\": \"%2\" is no config key%3").arg(origin, it.key(),
+                   suggestion.empty() ? QString() : QStringLiteral("; did you mean \"%1\"?").arg(QString::fromStdString(suggestion))));
+        }
+        base.insert(it.key(), it.value());
+    }
+    return base;
+}
+
+void readShow(const QJsonValue& value, StudySpec& spec, const QString& origin)
+{
+    const QString where = QStringLiteral("%1: show").arg(origin);
+    if (value.isUndefined())
+        return;
+    if (!value.isObject())
+        refuse(QStringLiteral("%1 must be an object like {\"figure\": \"update_var\", \"colour\": \"lr_rule\"}").arg(where));
+    const QJsonObject object = value.toObject();
+    onlyFields(object, {name::kFigure, name::kColour, name::kHeatmap}, where);
+    spec.figure = text(object, name::kFigure, where);
+    spec.colourBy = text(object, name::kColour, where);
+    if (!spec.colourBy.isEmpty() && !spec.axis(spec.colourBy))
+        refuse(QStringLiteral("%1: \"colour\": \"%2\" is not one of the study's axes").arg(where, spec.colourBy));
+    if (object.contains(name::kHeatmap)) {
+        const QJsonArray pair = object.value(name::kHeatmap).toArray();
+        if (pair.size() != 2 || !spec.axis(pair.at(0).toString()) || !spec.axis(pair.at(1).toString()) || pair.at(0) == pair.at(1))
+            refuse(QStringLiteral("%1: \"heatmap\" must name two of the study's axes, like [\"lr\", \"effective_batch\"]").arg(where));
+        spec.heatmap = {pair.at(0).toString(), pair.at(1).toString()};
+    }
+}
+
+void readZips(const QJsonValue& value, StudySpec& spec, const QString& origin)
+{
+    if (value.isUndefined())
+        return;
+    const QString where = QStringLiteral("%1: zip").arg(origin);
+    if (!value.isArray())
+        refuse(QStringLiteral("%1 must be a list of axis groups, like [[\"lr\", \"batch_size\"]]").arg(where));
+    QStringList zipped;
+    for (const QJsonValue& group : value.toArray()) {
+        QStringList keys;
+        for (const QJsonValue& key : group.toArray()) {
+            const StudyAxis* axis = spec.axis(key.toString());
+            if (!axis)
+                refuse(QStringLiteral("%1: \"%2\" is not one of the study's axes").arg(where, key.toString()));
+            if (zipped.contains(axis->key))
+                refuse(QStringLiteral("%1: the axis \"%2\" is in two groups").arg(where, axis->key));
+            if (!keys.isEmpty() && spec.axis(keys.first())->values.size() != axis->values.size())
+                refuse(QStringLiteral("%1: \"%2\" has %3 values and \"%4\" %5: zipped axes advance together, so they need as many")
+                           .arg(where, keys.first()).arg(spec.axis(keys.first())->values.size()).arg(axis->key).arg(axis->values.size()));
+            keys.append(axis->key);
+            zipped.append(axis->key);
+        }
+        if (keys.size() < 2)
+            refuse(QStringLiteral("%1: a group needs two axes or more").arg(where));
+        spec.zips.append(keys);
+    }
+}
+
+StudySpec read(const QJsonObject& object, const QString& origin, const QString& folder)
+{
+    onlyFields(object, {name::kId, name::kTitle, name::kSource, name::kSummary, name::kLookFor, name::kExplanation, name::kPreset,
+                        name::kBase, name::kAxes, name::kZip, name::kRepeats, name::kTarget, name::kShow},
+               origin);
+    StudySpec spec;
+    spec.id = text(object, name::kId, origin);
+    spec.title = text(object, name::kTitle, origin);
+    spec.source = text(object, name::kSource, origin);
+    spec.summary = text(object, name::kSummary, origin);
+    spec.lookFor = text(object, name::kLookFor, origin);
+    const QString explanation = text(object, name::kExplanation, origin);
+    if (!explanation.isEmpty()) {
+        QFile file(QDir(folder).filePath(explanation));
+        if (!file.open(QIODevice::ReadOnly))
+            refuse(QStringLiteral("%1: \"explanation\": cannot read %2").arg(origin, file.fileName()));
+        spec.explanationMarkdown = QString::fromUtf8(file.read(studyLimits::kMaxFileBytes));
+    }
+    spec.base = baseOf(object, origin, &spec.preset);
+
+    const QJsonValue axes = object.value(name::kAxes);
+    if (!axes.isArray() || axes.toArray().isEmpty())
+        refuse(QStringLiteral("%1: \"axes\" must be a list of one axis or more, like [{\"key\": \"lr\", \"values\": [0.001, 0.01]}]").arg(origin));
+    const QJsonArray list = axes.toArray();
+    for (int i = 0; i < list.size(); ++i) {
+        StudyAxis axis = readAxis(list.at(i), i, origin);
+        if (spec.axis(axis.key))
+            refuse(QStringLiteral("%1: \"%2\" is an axis twice").arg(origin, axis.key));
+        spec.axes.append(std::move(axis));
+    }
+    if (spec.axis(kEffectiveBatchAxis) && (spec.axis(wire(key::kBatchSize)) || spec.axis(wire(key::kWorldSize))))
+        refuse(QStringLiteral("%1: \"effective_batch\" sets world_size and batch_size itself: it cannot be an axis beside either").arg(origin));
+    readZips(object.value(name::kZip), spec, origin);
+
+    if (object.contains(name::kRepeats)) {
+        const double repeats = number(object, name::kRepeats, origin);
+        if (repeats < 1 || repeats > studyLimits::kMaxRepeats || repeats != std::floor(repeats))
+            refuse(QStringLiteral("%1: \"repeats\" must be a whole number from 1 to %2").arg(origin).arg(studyLimits::kMaxRepeats));
+        spec.repeats = int(repeats);
+    }
+    if (object.contains(name::kTarget))
+        spec.target = readTarget(object.value(name::kTarget), origin);
+    readShow(object.value(name::kShow), spec, origin);
+    return spec;
+}
+
+}  // namespace
+
+QString StudyTarget::describe() const
+{
+    return isSet() ? QStringLiteral("%1 %2 %3").arg(metric, atMost ? QStringLiteral("≤") : QStringLiteral("≥")).arg(value) : QString();
+}
+
+const StudyAxis* StudySpec::axis(const QString& key) const
+{
+    for (const StudyAxis& candidate : axes) {
+        if (candidate.key == key)
+            return &candidate;
+    }
+    return nullptr;
+}
+
+QJsonObject StudySpec::toJson() const
+{
+    QJsonObject object;
+    const auto put = [&](const QString& field, const QString& value) {
+        if (!value.isEmpty())
+            object.insert(field, value);
+    };
+    put(name::kId, id);
+    put(name::kTitle, title);
+    put(name::kSource, source);
+    put(name::kSummary, summary);
+    put(name::kLookFor, lookFor);
+    object.insert(name::kBase, base);  // the preset's settings included: the folder stands alone
+    QJsonArray axisList;
+    for (const StudyAxis& axis : axes) {
+        QJsonObject entry{{name::kKey, axis.key}};
+        QJsonArray values;
+        for (const QJsonValue& value : axis.values)
+            values.append(value);
+        entry.insert(name::kValues, values);
+        if (axis.key == kEffectiveBatchAxis) {
+            entry.insert(name::kSplit, kSplitNames.at(int(axis.split)));
+            entry.insert(name::kMaxRanks, axis.maxRanks);
+            entry.insert(name::kMaxBatch, axis.maxBatch);
+        }
+        axisList.append(entry);
+    }
+    object.insert(name::kAxes, axisList);
+    if (!zips.isEmpty()) {
+        QJsonArray groups;
+        for (const QStringList& group : zips)
+            groups.append(QJsonArray::fromStringList(group));
+        object.insert(name::kZip, groups);
+    }
+    object.insert(name::kRepeats, repeats);
+    if (target.isSet())
+        object.insert(name::kTarget, QJsonObject{{name::kMetric, target.metric}, {target.atMost ? name::kAtMost : name::kAtLeast, target.value}});
+    QJsonObject show;
+    if (!figure.isEmpty())
+        show.insert(name::kFigure, figure);
+    if (!colourBy.isEmpty())
+        show.insert(name::kColour, colourBy);
+    if (!heatmap.isEmpty())
+        show.insert(name::kHeatmap, QJsonArray::fromStringList(heatmap));
+    if (!show.isEmpty())
+        object.insert(name::kShow, show);
+    return object;
+}
+
+StudyReadResult parseStudy(const QJsonObject& object, const QString& origin, const QString& folder)
+{
+    try {
+        return {read(object, origin, folder), QString()};
+    } catch (const StudyError& error) {
+        return {std::nullopt, error.message};
+    }
+}
+
+StudyReadResult readStudyFile(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.exists())
+        return {std::nullopt, QStringLiteral("%1: no such file").arg(path)};
+    if (!info.isFile())
+        return {std::nullopt, QStringLiteral("%1: not a study file (a folder or a device)").arg(path)};
+    if (info.size() > studyLimits::kMaxFileBytes)
+        return {std::nullopt, QStringLiteral("%1: %2 bytes; a study file is at most 1 MiB").arg(path).arg(info.size())};
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {std::nullopt, QStringLiteral("%1: %2").arg(path, file.errorString())};
+    QJsonParseError parseError{};
+    const QJsonDocument document = QJsonDocument::fromJson(file.read(studyLimits::kMaxFileBytes), &parseError);
+    if (parseError.error != QJsonParseError::NoError)
+        return {std::nullopt, QStringLiteral("%1 is not JSON: %2 at byte %3").arg(path, parseError.errorString()).arg(parseError.offset)};
+    if (!document.isObject())
+        return {std::nullopt, QStringLiteral("%1: a study file holds one JSON object (see docs/studies.md)").arg(path)};
+    StudyReadResult result = parseStudy(document.object(), path, info.absolutePath());
+    if (result.spec && result.spec->id.isEmpty())
+        result.spec->id = info.completeBaseName();
+    return result;
+}
+
+}  // namespace ddplab::ui

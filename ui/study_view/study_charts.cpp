@@ -1,0 +1,333 @@
+#include "study_charts.hpp"
+
+#include "client/save_file.hpp"
+#include "client/wire.hpp"
+
+#include <QDir>
+#include <QImage>
+#include <QPainter>
+#include <QSvgGenerator>
+
+#include <cmath>
+
+namespace ddplab::ui {
+namespace {
+
+constexpr QRgb kPalette[] = {0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2, 0x17becf, 0xbcbd22, 0x7f7f7f};
+constexpr double kNaN = StudyRunResult::kNone;
+constexpr double kCssPixelsPerInch = 96.0;
+
+// One colour per value of the colour axis, in the order they first appear.
+class Colours {
+public:
+    QColor of(const QString& value)
+    {
+        qsizetype index = m_seen.indexOf(value);
+        if (index < 0) {
+            m_seen.append(value);
+            index = m_seen.size() - 1;
+        }
+        return QColor(kPalette[index % std::size(kPalette)]);
+    }
+
+private:
+    QStringList m_seen;
+};
+
+QString number(double value, int digits = 3)
+{
+    return QString::number(value, 'g', digits);
+}
+
+QString prefixed(const QString& colourBy, const QString& value)
+{
+    return colourBy.isEmpty() || value.isEmpty() ? value : QStringLiteral("%1 %2").arg(colourBy, value);
+}
+
+PlotSpec figurePlot(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyChartChoices& choices,
+                    const StudyXAxis& axis, QStringList* findings)
+{
+    const StudyFigure* figure = findStudyFigure(choices.figure);
+    PlotSpec plot;
+    plot.id = QStringLiteral("figure-vs-") + (axis.key.isEmpty() ? QStringLiteral("run") : axis.key);
+    plot.title = QStringLiteral("%1 against the %2").arg(figure ? figure->title : choices.figure, axis.title);
+    plot.xTitle = axis.title;
+    plot.yTitle = figure ? figure->title : choices.figure;
+    plot.logX = axis.log;
+    plot.logY = figure && figure->logScale;
+    plot.emptyText = QStringLiteral("No finished run has this figure yet.");
+    const QList<StudySeries> series = figureSeries(results, study, choices.figure, axis, choices.colourBy);
+    bool repeats = false;
+    Colours colours;
+    for (const StudySeries& one : series) {
+        PlotLine line;
+        line.label = one.label;
+        line.color = colours.of(one.colourValue);
+        QList<QPointF> fitted;
+        for (const SeriesPoint& point : one.points) {
+            line.points.append(QPointF(point.x, point.y.mean));
+            line.errors.append(point.y.standardError);
+            line.hollow.append(point.diverged > 0);
+            repeats = repeats || point.y.count > 1;
+            fitted.append(QPointF(point.x, point.y.mean));
+        }
+        if (plot.logX && plot.logY) {
+            const PowerLawFit fit = fitPowerLaw(fitted);
+            if (fit.ok) {
+                const QString finding = QStringLiteral("%1: log-log slope %2").arg(one.label.isEmpty() ? plot.yTitle : one.label, number(fit.exponent));
+                plot.notes.append(finding);
+                findings->append(QStringLiteral("%1 against %2 — %3").arg(plot.yTitle, axis.title, finding));
+            }
+        }
+        plot.lines.append(line);
+    }
+    plot.subtitle = QStringLiteral("%1 runs of \"%2\"%3; hollow marks: diverged.")
+                        .arg(results.size())
+                        .arg(study.title())
+                        .arg(repeats ? QStringLiteral(", mean over repeats with a band of ± one standard error") : QString());
+    return plot;
+}
+
+// Steps (or samples) to the target, the fit, the critical batch and the measured B_simple.
+PlotSpec targetPlot(const StoredStudy& study, const QList<TargetCurve>& curves, const StudyXAxis& axis, const QString& colourBy,
+                    bool samples, QStringList* findings)
+{
+    PlotSpec plot;
+    plot.id = samples ? QStringLiteral("samples-to-target") : QStringLiteral("steps-to-target");
+    plot.title = samples ? QStringLiteral("Samples to reach %1").arg(study.spec.target.describe())
+                         : QStringLiteral("Optimizer steps to reach %1").arg(study.spec.target.describe());
+    plot.subtitle = QStringLiteral("At each %1 the best setting of the other axes (Shallue et al. 2018); dashed: the fit "
+                                   "%2 (McCandlish et al. 2018); hollow: never reached.")
+                        .arg(axis.title, samples ? QStringLiteral("E = E_min (1 + B / B_crit)") : QStringLiteral("S = S_min (1 + B_crit / B)"));
+    plot.xTitle = axis.title;
+    plot.yTitle = samples ? QStringLiteral("samples") : QStringLiteral("steps");
+    plot.logX = axis.log;
+    plot.logY = true;
+    plot.emptyText = QStringLiteral("No run reached %1.").arg(study.spec.target.describe());
+    Colours colours;
+    for (const TargetCurve& curve : curves) {
+        PlotLine line;
+        line.label = prefixed(colourBy, curve.colourValue);
+        line.color = colours.of(curve.colourValue);
+        double highest = 0;
+        for (const TargetPoint& point : curve.points) {
+            if (point.reached)
+                highest = std::max(highest, samples ? point.samples : point.steps);
+        }
+        for (const TargetPoint& point : curve.points) {
+            // Never reached: a hollow mark above the rest, so that it shows and is not a number.
+            const double y = point.reached ? (samples ? point.samples : point.steps) : highest * 1.5;
+            line.points.append(QPointF(point.x, highest > 0 || point.reached ? y : kNaN));
+            line.hollow.append(!point.reached);
+        }
+        plot.lines.append(line);
+        if (!curve.fit.ok)
+            continue;
+        PlotLine fit;
+        fit.color = line.color;
+        fit.dashed = true;
+        fit.markers = false;
+        const double low = curve.points.first().x, high = curve.points.last().x;
+        for (int i = 0; i <= 40; ++i) {
+            const double x = axis.log ? low * std::pow(high / low, i / 40.0) : low + (high - low) * i / 40.0;
+            fit.points.append(QPointF(x, samples ? curve.fit.samplesAt(x) : curve.fit.stepsAt(x)));
+        }
+        plot.lines.append(fit);
+        const QString who = curve.colourValue.isEmpty() ? QString() : prefixed(colourBy, curve.colourValue) + QStringLiteral(": ");
+        plot.markers.append({curve.fit.bCrit, QStringLiteral("B_crit %1").arg(number(curve.fit.bCrit)), line.color});
+        plot.notes.append(QStringLiteral("%1B_crit %2 (fit), S_min %3").arg(who, number(curve.fit.bCrit), number(curve.fit.sMin)));
+        if (curve.measuredBSimple > 0) {
+            plot.markers.append({curve.measuredBSimple, QStringLiteral("B_simple %1").arg(number(curve.measuredBSimple)), line.color.darker(140)});
+            plot.notes.append(QStringLiteral("%1B_simple %2 (measured, mean)").arg(who, number(curve.measuredBSimple)));
+        }
+        if (!samples) {
+            QString finding = QStringLiteral("%1critical batch %2 from the fit (S_min %3 steps)").arg(who, number(curve.fit.bCrit), number(curve.fit.sMin));
+            if (curve.measuredBSimple > 0)
+                finding += QStringLiteral("; measured B_simple %1, a ratio of %2").arg(number(curve.measuredBSimple), number(curve.fit.bCrit / curve.measuredBSimple));
+            findings->append(finding);
+        }
+    }
+    return plot;
+}
+
+PlotSpec bestSettingPlot(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyChartChoices& choices,
+                         const StudyXAxis& axis, QStringList* findings)
+{
+    const QString setting = wire(key::kLr);
+    PlotSpec plot;
+    plot.id = QStringLiteral("best-lr");
+    plot.title = QStringLiteral("The best learning rate against the %1").arg(axis.title);
+    plot.subtitle = study.spec.target.isSet()
+                        ? QStringLiteral("Best: fewest steps to %1 in every repeat. Grey: the linear (slope 1) and square-root (slope ½) rules.")
+                              .arg(study.spec.target.describe())
+                        : QStringLiteral("Best: the best %1. Grey: the linear (slope 1) and square-root (slope ½) rules.").arg(choices.figure);
+    plot.xTitle = axis.title;
+    plot.yTitle = QStringLiteral("learning rate");
+    plot.logX = axis.log;
+    plot.logY = true;
+    plot.emptyText = QStringLiteral("No learning rate was best anywhere yet.");
+    Colours colours;
+    const QList<BestSettingCurve> curves = bestSettingCurves(results, study, axis, setting, choices.figure, choices.colourBy);
+    for (const BestSettingCurve& curve : curves) {
+        PlotLine line;
+        line.label = prefixed(choices.colourBy, curve.colourValue);
+        line.color = colours.of(curve.colourValue);
+        line.points = curve.points;
+        plot.lines.append(line);
+        if (curve.fit.ok) {
+            const QString who = line.label.isEmpty() ? QString() : line.label + QStringLiteral(": ");
+            plot.notes.append(QStringLiteral("%1exponent %2").arg(who, number(curve.fit.exponent, 2)));
+            findings->append(QStringLiteral("%1the best learning rate grows as batch^%2").arg(who, number(curve.fit.exponent, 2)));
+        }
+    }
+    // Reference slopes through the first point of the first line.
+    if (!curves.isEmpty() && curves.first().points.size() >= 2) {
+        const QPointF start = curves.first().points.first();
+        const double end = curves.first().points.last().x();
+        for (const auto& [slope, name] : {std::pair{1.0, QStringLiteral("linear rule")}, std::pair{0.5, QStringLiteral("square-root rule")}}) {
+            PlotLine reference;
+            reference.label = name;
+            reference.color = slope == 1.0 ? QColor(0x80, 0x80, 0x80) : QColor(0xb0, 0xb0, 0xb0);
+            reference.dashed = true;
+            reference.markers = false;
+            reference.points = {start, QPointF(end, start.y() * std::pow(end / start.x(), slope))};
+            plot.lines.append(reference);
+        }
+    }
+    return plot;
+}
+
+bool writePng(const QString& path, QSize size, const std::function<void(QPainter&, const QRect&)>& paint, QString* error)
+{
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    paint(painter, QRect(QPoint(0, 0), size));
+    painter.end();
+    if (image.save(path))
+        return true;
+    *error = QStringLiteral("Cannot write %1").arg(path);
+    return false;
+}
+
+bool writeSvg(const QString& path, QSize size, const QString& title,
+              const std::function<void(QPainter&, const QRect&)>& paint, QString* error)
+{
+    QSvgGenerator generator;
+    generator.setFileName(path);
+    generator.setSize(size);
+    generator.setViewBox(QRect(QPoint(0, 0), size));
+    generator.setResolution(int(kCssPixelsPerInch));
+    generator.setTitle(title);
+    generator.setDescription(QStringLiteral("DDP Lab study chart"));
+    QPainter painter;
+    if (!painter.begin(&generator)) {
+        *error = QStringLiteral("Cannot write %1").arg(path);
+        return false;
+    }
+    paint(painter, QRect(QPoint(0, 0), size));
+    painter.end();
+    return true;
+}
+
+}  // namespace
+
+StudyChartChoices defaultChartChoices(const StoredStudy& study)
+{
+    StudyChartChoices choices;
+    const StudySpec& spec = study.spec;
+    choices.figure = !spec.figure.isEmpty() ? spec.figure
+                     : spec.target.isSet()  ? QStringLiteral("steps_to_target")
+                                            : wire(field::kLoss);
+    choices.colourBy = spec.colourBy;
+    if (choices.colourBy.isEmpty()) {
+        // The first axis that is neither the x nor the learning rate.
+        const StudyXAxis axis = studyXAxis(study);
+        for (const StudyAxis& candidate : spec.axes) {
+            if (candidate.key != axis.key && candidate.key != wire(key::kLr) && candidate.key != kEffectiveBatchAxis) {
+                choices.colourBy = candidate.key;
+                break;
+            }
+        }
+    }
+    choices.heatmap = spec.heatmap;
+    if (choices.heatmap.isEmpty() && spec.axis(wire(key::kLr))) {
+        for (const StudyAxis& candidate : spec.axes) {
+            if (candidate.key != wire(key::kLr) && candidate.values.size() > 1) {
+                choices.heatmap = {candidate.key, wire(key::kLr)};
+                break;
+            }
+        }
+    }
+    return choices;
+}
+
+StudyCharts buildStudyCharts(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyChartChoices& choices)
+{
+    StudyCharts charts;
+    const StudyXAxis axis = studyXAxis(study);
+    charts.plots.append(figurePlot(study, results, choices, axis, &charts.findings));
+    if (study.spec.target.isSet()) {
+        const QList<TargetCurve> curves = targetCurves(results, study, axis, choices.colourBy);
+        charts.plots.append(targetPlot(study, curves, axis, choices.colourBy, false, &charts.findings));
+        charts.plots.append(targetPlot(study, curves, axis, choices.colourBy, true, &charts.findings));
+    }
+    const StudyAxis* lr = study.spec.axis(wire(key::kLr));
+    if (lr && lr->values.size() > 1 && axis.key != wire(key::kLr))
+        charts.plots.append(bestSettingPlot(study, results, choices, axis, &charts.findings));
+    if (choices.heatmap.size() == 2) {
+        const StudyFigure* figure = findStudyFigure(choices.figure);
+        HeatmapSpec heatmap;
+        heatmap.id = QStringLiteral("heatmap");
+        heatmap.map = heatmapOf(results, study, choices.figure, choices.heatmap[0], choices.heatmap[1]);
+        heatmap.figureTitle = figure ? figure->title : choices.figure;
+        heatmap.title = QStringLiteral("%1 over %2 and %3").arg(heatmap.figureTitle, choices.heatmap[1], choices.heatmap[0]);
+        heatmap.subtitle = QStringLiteral("Each cell: the mean over repeats (the best over any other axis); hatched: diverged.");
+        heatmap.lowerIsBetter = !figure || figure->lowerIsBetter;
+        heatmap.logValues = figure && figure->logScale;
+        heatmap.emptyText = QStringLiteral("No finished run yet.");
+        charts.heatmaps.append(heatmap);
+    }
+    return charts;
+}
+
+QStringList exportStudy(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyCharts& charts,
+                        const QString& directory, QSize imageSize, double scale, QString* error)
+{
+    QStringList written;
+    if (!QDir().mkpath(directory)) {
+        *error = QStringLiteral("Cannot create the folder %1").arg(directory);
+        return written;
+    }
+    const QDir folder(directory);
+    const auto both = [&](const QString& id, const QString& title, const std::function<void(QPainter&, const QRect&)>& paint) {
+        const QString png = folder.filePath(id + QStringLiteral(".png"));
+        const QString svg = folder.filePath(id + QStringLiteral(".svg"));
+        if (!writePng(png, imageSize, paint, error) || !writeSvg(svg, imageSize, title, paint, error))
+            return false;
+        written << png << svg;
+        return true;
+    };
+    for (const PlotSpec& plot : charts.plots) {
+        if (!both(plot.id, plot.title, [&](QPainter& painter, const QRect& area) { paintPlot(painter, area, plot, scale); }))
+            return written;
+    }
+    for (const HeatmapSpec& heatmap : charts.heatmaps) {
+        if (!both(heatmap.id, heatmap.title, [&](QPainter& painter, const QRect& area) { paintHeatmap(painter, area, heatmap, scale); }))
+            return written;
+    }
+    const QString csv = folder.filePath(QStringLiteral("study.csv"));
+    if (!writeFileAtomically(csv, studyCsv(study, results), error))
+        return written;
+    written << csv;
+    const QString findings = folder.filePath(QStringLiteral("findings.txt"));
+    QByteArray text = (study.title() + QLatin1Char('\n')).toUtf8();
+    for (const QString& line : charts.findings)
+        text += (line + QLatin1Char('\n')).toUtf8();
+    if (!writeFileAtomically(findings, text, error))
+        return written;
+    written << findings;
+    return written;
+}
+
+}  // namespace ddplab::ui

@@ -1,0 +1,37 @@
+#pragma once
+// What a study's page and its exports draw, made from its results: the chosen figure against
+// the effective batch (mean ± standard error over repeats, a line per value of the colour axis,
+// fitted log-log slopes); steps and samples to the target with McCandlish's fit, its critical
+// batch and the measured B_simple; the best learning rate against the batch with the linear
+// and square-root slopes; and the figure over two axes. Also writes them, and study.csv.
+
+#include "study/study_results.hpp"
+#include "study_view/study_heatmap.hpp"
+#include "study_view/study_plot.hpp"
+
+#include <QList>
+#include <QSize>
+#include <QStringList>
+
+namespace ddplab::ui {
+
+struct StudyChartChoices {
+    QString figure;       // a StudyFigure id
+    QString colourBy;     // an axis, or "" for none
+    QStringList heatmap;  // {columns, rows}, or empty for none
+};
+StudyChartChoices defaultChartChoices(const StoredStudy& study);
+
+struct StudyCharts {
+    QList<PlotSpec> plots;  // in order: the figure, steps to target, samples to target, best LR
+    QList<HeatmapSpec> heatmaps;
+    QStringList findings;   // one line each: fitted slopes, B_crit against B_simple, exponents
+};
+StudyCharts buildStudyCharts(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyChartChoices& choices);
+
+// Every chart as <id>.png and <id>.svg, study.csv and findings.txt into `directory`; returns the
+// files written, or stops at the first failure with `error` set.
+QStringList exportStudy(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyCharts& charts,
+                        const QString& directory, QSize imageSize, double scale, QString* error);
+
+}  // namespace ddplab::ui

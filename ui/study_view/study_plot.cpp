@@ -1,0 +1,307 @@
+#include "study_plot.hpp"
+
+#include "charts/axis_plan.hpp"
+
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ddplab::ui {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+struct Range {
+    double low = kInf;
+    double high = -kInf;
+    void take(double value, bool log)
+    {
+        if (!std::isfinite(value) || (log && value <= 0))
+            return;
+        low = std::min(low, value);
+        high = std::max(high, value);
+    }
+    bool valid() const { return low <= high; }
+};
+
+// Where an axis puts a value, and its ticks.
+struct Axis {
+    bool log = false;
+    double low = 0.0, high = 1.0;  // in data units
+    QList<double> ticks;
+    QString format = QStringLiteral("%g");
+
+    double fraction(double value) const
+    {
+        if (log)
+            return (std::log10(value) - std::log10(low)) / (std::log10(high) - std::log10(low));
+        return (value - low) / (high - low);
+    }
+};
+
+Axis makeAxis(Range range, bool log)
+{
+    Axis axis;
+    axis.log = log;
+    if (!range.valid())
+        range = log ? Range{1.0, 10.0} : Range{0.0, 1.0};
+    if (log) {
+        // A little room around the data; ticks at the decades inside, with 2 and 5 between
+        // them when the range spans fewer than three.
+        axis.low = range.low / 1.35;
+        axis.high = range.high * 1.35;
+        const int first = int(std::floor(std::log10(axis.low)));
+        const int last = int(std::ceil(std::log10(axis.high)));
+        const int decades = last - first;
+        const QList<double> mantissas = decades <= 3 ? QList<double>{1, 2, 5} : QList<double>{1};
+        const int every = std::max(1, decades / 6);
+        for (int d = first; d <= last; d += (mantissas.size() > 1 ? 1 : every)) {
+            for (double m : mantissas) {
+                const double tick = std::pow(10.0, d) * m;
+                if (tick >= axis.low && tick <= axis.high)
+                    axis.ticks.append(tick);
+            }
+        }
+        return axis;
+    }
+    const LinearAxisPlan plan = planValueAxis(range.low, range.high, 5, false, false);
+    axis.low = plan.low;
+    axis.high = plan.high;
+    axis.format = plan.labelFormat;
+    for (int i = 0; i < plan.tickCount; ++i)
+        axis.ticks.append(plan.low + (plan.high - plan.low) * i / std::max(1, plan.tickCount - 1));
+    return axis;
+}
+
+QString tickText(double value, const Axis& axis)
+{
+    if (axis.log) {
+        if (value >= 1e5 || value < 1e-3)
+            return QString::number(value, 'g', 2);
+        return QString::number(value, 'g', 6);
+    }
+    return QString::asprintf(qPrintable(axis.format), value);
+}
+
+}  // namespace
+
+void paintPlot(QPainter& painter, const QRect& area, const PlotSpec& spec, double scale, const QPalette* palette)
+{
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing);
+    // On screen, the window's colours (the dark theme too); in files, black on white.
+    const QColor background = palette ? palette->color(QPalette::Base) : QColor(Qt::white);
+    const QColor text = palette ? palette->color(QPalette::Text) : QColor(Qt::black);
+    painter.fillRect(area, background);
+
+    QFont base = painter.font();
+    base.setPointSizeF(std::max(base.pointSizeF(), 10.0) * scale);
+    QFont titleFont = base;
+    titleFont.setBold(true);
+    QFont small = base;
+    small.setPointSizeF(base.pointSizeF() * 0.85);
+    const QFontMetricsF smallMetrics(small), titleMetrics(titleFont);
+    const double pad = 8 * scale;
+
+    // Title and subtitle.
+    double top = area.top() + pad;
+    painter.setPen(text);
+    painter.setFont(titleFont);
+    painter.drawText(QRectF(area.left() + pad, top, area.width() - 2 * pad, titleMetrics.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                     titleMetrics.elidedText(spec.title, Qt::ElideRight, area.width() - 2 * pad));
+    top += titleMetrics.height();
+    if (!spec.subtitle.isEmpty()) {
+        painter.setFont(small);
+        const QRectF box(area.left() + pad, top, area.width() - 2 * pad, smallMetrics.height() * 2.2);
+        const QRectF used = painter.boundingRect(box, Qt::TextWordWrap, spec.subtitle);
+        painter.drawText(box, Qt::TextWordWrap, spec.subtitle);
+        top += std::min(used.height(), box.height()) + pad / 2;
+    }
+
+    // Data ranges.
+    Range xs, ys;
+    for (const PlotLine& line : spec.lines) {
+        for (qsizetype i = 0; i < line.points.size(); ++i) {
+            const QPointF point = line.points[i];
+            if (!std::isfinite(point.y()))
+                continue;
+            xs.take(point.x(), spec.logX);
+            const double error = i < line.errors.size() ? line.errors[i] : 0.0;
+            ys.take(point.y() + error, spec.logY);
+            ys.take(point.y() - error > 0 || !spec.logY ? point.y() - error : point.y(), spec.logY);
+        }
+    }
+    for (const PlotMarker& marker : spec.markers)
+        xs.take(marker.x, spec.logX);
+    const bool empty = !ys.valid();
+    const Axis xAxis = makeAxis(xs, spec.logX);
+    const Axis yAxis = makeAxis(ys, spec.logY);
+
+    // The legend and notes on the right, when there is room; the plot takes the rest.
+    QStringList legendLabels;
+    for (const PlotLine& line : spec.lines) {
+        if (!line.label.isEmpty())
+            legendLabels.append(line.label);
+    }
+    double legendWidth = 0;
+    for (const QString& label : legendLabels + spec.notes)
+        legendWidth = std::max(legendWidth, smallMetrics.horizontalAdvance(label) + 24 * scale);
+    legendWidth = std::min(legendWidth, area.width() * 0.34);
+    double yLabelWidth = 0;
+    for (double tick : yAxis.ticks)
+        yLabelWidth = std::max(yLabelWidth, smallMetrics.horizontalAdvance(tickText(tick, yAxis)));
+    const QRectF plot(area.left() + pad + smallMetrics.height() + yLabelWidth + 6 * scale, top + pad / 2,
+                      area.width() - (pad * 3 + smallMetrics.height() + yLabelWidth + 6 * scale + legendWidth),
+                      area.bottom() - top - pad * 2 - smallMetrics.height() * 2.4);
+    if (plot.width() < 40 || plot.height() < 40) {
+        painter.restore();
+        return;
+    }
+    const auto px = [&](double x) { return plot.left() + xAxis.fraction(x) * plot.width(); };
+    const auto py = [&](double y) { return plot.bottom() - yAxis.fraction(y) * plot.height(); };
+
+    // Grid, ticks and axis titles.
+    QColor grid = text;
+    grid.setAlpha(40);
+    painter.setFont(small);
+    for (double tick : xAxis.ticks) {
+        painter.setPen(QPen(grid, 1 * scale));
+        painter.drawLine(QPointF(px(tick), plot.top()), QPointF(px(tick), plot.bottom()));
+        painter.setPen(text);
+        painter.drawText(QRectF(px(tick) - 40 * scale, plot.bottom() + 2 * scale, 80 * scale, smallMetrics.height()),
+                         Qt::AlignHCenter | Qt::AlignTop, tickText(tick, xAxis));
+    }
+    for (double tick : yAxis.ticks) {
+        painter.setPen(QPen(grid, 1 * scale));
+        painter.drawLine(QPointF(plot.left(), py(tick)), QPointF(plot.right(), py(tick)));
+        painter.setPen(text);
+        painter.drawText(QRectF(plot.left() - yLabelWidth - 4 * scale, py(tick) - smallMetrics.height() / 2, yLabelWidth, smallMetrics.height()),
+                         Qt::AlignRight | Qt::AlignVCenter, tickText(tick, yAxis));
+    }
+    painter.setPen(QPen(text, 1 * scale));
+    painter.drawRect(plot);
+    painter.drawText(QRectF(plot.left(), plot.bottom() + smallMetrics.height() * 1.2, plot.width(), smallMetrics.height()),
+                     Qt::AlignHCenter, spec.xTitle + (spec.logX ? QStringLiteral(" (log)") : QString()));
+    painter.save();
+    painter.translate(area.left() + pad, plot.center().y());
+    painter.rotate(-90);
+    painter.drawText(QRectF(-plot.height() / 2, 0, plot.height(), smallMetrics.height()), Qt::AlignHCenter,
+                     spec.yTitle + (spec.logY ? QStringLiteral(" (log)") : QString()));
+    painter.restore();
+
+    if (empty) {
+        painter.setPen(text);
+        painter.setFont(base);
+        painter.drawText(plot, Qt::AlignCenter | Qt::TextWordWrap, spec.emptyText);
+    }
+
+    painter.setClipRect(plot.adjusted(-6 * scale, -6 * scale, 6 * scale, 6 * scale));
+    // Markers first, beneath the data.
+    for (const PlotMarker& marker : spec.markers) {
+        if (!std::isfinite(marker.x) || (spec.logX && marker.x <= 0))
+            continue;
+        painter.setPen(QPen(marker.color, 1.5 * scale, Qt::DashDotLine));
+        painter.drawLine(QPointF(px(marker.x), plot.top()), QPointF(px(marker.x), plot.bottom()));
+        painter.setFont(small);
+        painter.drawText(QPointF(px(marker.x) + 3 * scale, plot.top() + smallMetrics.ascent() + 2 * scale), marker.label);
+    }
+    for (const PlotLine& line : spec.lines) {
+        // The band of ± one standard error.
+        if (!line.errors.isEmpty()) {
+            QPolygonF band;
+            QList<QPointF> lower;
+            for (qsizetype i = 0; i < line.points.size(); ++i) {
+                const QPointF p = line.points[i];
+                const double error = i < line.errors.size() ? line.errors[i] : 0.0;
+                if (!std::isfinite(p.y()) || error <= 0)
+                    continue;
+                const double below = spec.logY ? std::max(p.y() - error, p.y() * 1e-3) : p.y() - error;
+                band.append(QPointF(px(p.x()), py(p.y() + error)));
+                lower.prepend(QPointF(px(p.x()), py(below)));
+            }
+            if (band.size() > 1) {
+                band += QPolygonF(lower);
+                QColor fill = line.color;
+                fill.setAlpha(50);
+                painter.setPen(Qt::NoPen);
+                painter.setBrush(fill);
+                painter.drawPolygon(band);
+            }
+        }
+        QPainterPath path;
+        bool drawing = false;
+        for (const QPointF& p : line.points) {
+            if (!std::isfinite(p.y()) || (spec.logY && p.y() <= 0) || (spec.logX && p.x() <= 0)) {
+                drawing = false;
+                continue;
+            }
+            const QPointF at(px(p.x()), py(p.y()));
+            drawing ? path.lineTo(at) : path.moveTo(at);
+            drawing = true;
+        }
+        painter.setBrush(Qt::NoBrush);
+        painter.setPen(QPen(line.color, (line.dashed ? 1.5 : 2.0) * scale, line.dashed ? Qt::DashLine : Qt::SolidLine));
+        painter.drawPath(path);
+        if (!line.markers)
+            continue;
+        for (qsizetype i = 0; i < line.points.size(); ++i) {
+            const QPointF p = line.points[i];
+            if (!std::isfinite(p.y()) || (spec.logY && p.y() <= 0))
+                continue;
+            const bool hollow = i < line.hollow.size() && line.hollow[i];
+            painter.setPen(QPen(line.color, 1.5 * scale));
+            painter.setBrush(hollow ? QBrush(background) : QBrush(line.color));
+            painter.drawEllipse(QPointF(px(p.x()), py(p.y())), 3.5 * scale, 3.5 * scale);
+        }
+    }
+    painter.setClipping(false);
+
+    // Legend and notes.
+    double y = plot.top();
+    const double x = plot.right() + pad;
+    painter.setFont(small);
+    for (const PlotLine& line : spec.lines) {
+        if (line.label.isEmpty())
+            continue;
+        painter.setPen(QPen(line.color, 2 * scale, line.dashed ? Qt::DashLine : Qt::SolidLine));
+        painter.drawLine(QPointF(x, y + smallMetrics.height() / 2), QPointF(x + 16 * scale, y + smallMetrics.height() / 2));
+        painter.setPen(text);
+        painter.drawText(QRectF(x + 20 * scale, y, legendWidth - 20 * scale, smallMetrics.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                         smallMetrics.elidedText(line.label, Qt::ElideRight, legendWidth - 20 * scale));
+        y += smallMetrics.height() * 1.2;
+    }
+    y += smallMetrics.height() * 0.5;
+    painter.setPen(text);
+    for (const QString& note : spec.notes) {
+        const QRectF box(x, y, legendWidth, area.bottom() - y);
+        const QRectF used = painter.boundingRect(box, Qt::TextWordWrap, note);
+        painter.drawText(box, Qt::TextWordWrap, note);
+        y += used.height() + 2 * scale;
+    }
+    painter.restore();
+}
+
+StudyPlotWidget::StudyPlotWidget(QWidget* parent)
+    : QWidget(parent)
+{
+    setAttribute(Qt::WA_OpaquePaintEvent);
+}
+
+void StudyPlotWidget::setSpec(const PlotSpec& spec)
+{
+    m_spec = spec;
+    setToolTip(spec.subtitle);
+    update();
+}
+
+void StudyPlotWidget::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    const QPalette colors = palette();
+    paintPlot(painter, rect(), m_spec, 1.0, &colors);
+}
+
+}  // namespace ddplab::ui
