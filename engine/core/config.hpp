@@ -87,6 +87,9 @@ struct Config {
     // --- length ---------------------------------------------------------------------------
     int64_t epochs = 1;
     int64_t maxSteps = 0;   // stop after this many optimizer steps (0 = no limit)
+    // Stop at the first step whose training loss is at or below this: a study measuring the
+    // steps to a target needs nothing after it (unset: train to the end).
+    std::optional<double> stopAtLoss;
     int64_t evalEvery = 0;  // Fashion-MNIST: also evaluate every N steps (0 = per epoch only)
 
     // --- output ---------------------------------------------------------------------------

@@ -445,6 +445,9 @@ std::vector<ConfigKey> buildKeys()
     keys.push_back(integerKey(key::kEpochs, &Config::epochs, 1, kMaxEpochs, "epochs").presented("Epochs", kLength));
     keys.push_back(integerKey(key::kMaxSteps, &Config::maxSteps, 0, kMaxSteps, "stop after N optimizer steps (0 = no limit)")
         .presented("Stop after (steps)", kLength));
+    keys.push_back(optionalRealKey(key::kStopAtLoss, &Config::stopAtLoss, RealRange{0.0, false, double(FLT_MAX), true},
+        "stop at the first step whose training loss (over all ranks) is at or below this (null = train to the end)")
+        .presented("Stop at loss", kLength));
     keys.push_back(integerKey(key::kEvalEvery, &Config::evalEvery, 0, kMaxSteps,
         "Fashion-MNIST: also evaluate every N steps (0 = at the end of each epoch only)")
         .presented("Evaluate every (steps)", kLength).when(isFashion));

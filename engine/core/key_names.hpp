@@ -50,6 +50,7 @@ inline constexpr char kGamma[] = "gamma";
 inline constexpr char kMinLr[] = "min_lr";
 inline constexpr char kEpochs[] = "epochs";
 inline constexpr char kMaxSteps[] = "max_steps";
+inline constexpr char kStopAtLoss[] = "stop_at_loss";
 inline constexpr char kEvalEvery[] = "eval_every";
 inline constexpr char kEvents[] = "events";
 inline constexpr char kFailAt[] = "fail_at";

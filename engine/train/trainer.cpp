@@ -102,11 +102,13 @@ Json Trainer::run()
     StepRecord last;
     last.loss = last.accuracy = std::numeric_limits<double>::quiet_NaN();
 
+    // The loss is reduced over all ranks, so every rank sees the target met at the same step.
+    bool targetMet = false;
     int64_t epoch = 0;
-    for (; epoch < c.epochs && m_step < stepLimit; ++epoch) {
+    for (; epoch < c.epochs && m_step < stepLimit && !targetMet; ++epoch) {
         const auto batches = rankBatches(sampler, m_comm.rank(), epoch, c.batchSize);
         EpochTally tally;
-        for (size_t first = 0; first < batches.size() && m_step < stepLimit; first += size_t(c.gradAccum)) {
+        for (size_t first = 0; first < batches.size() && m_step < stepLimit && !targetMet; first += size_t(c.gradAccum)) {
             last = trainStep(batches, first, epoch);
             last.wallSeconds = std::chrono::duration<double>(Clock::now() - runStart).count();
             trainingSeconds += last.stepMs / 1000.0;
@@ -120,6 +122,7 @@ Json Trainer::run()
                 emit(protocol::stepEvent(stepReport(last)), true);
             if (c.evalEvery > 0 && m_step % c.evalEvery == 0)
                 evaluateAndReport(epoch);
+            targetMet = c.stopAtLoss && last.loss <= *c.stopAtLoss;
         }
         if (m_events)
             emit(protocol::epochEvent(epochReport(epoch, tally)));

@@ -109,7 +109,7 @@ void EngineCliTest::noSubcommandIsAnError()
     QVERIFY(bare.stderrText.contains("Subcommands"));
     const auto unknown = runEngine({QStringLiteral("train")});
     QCOMPARE(unknown.exitCode, int(ddplab::kExitInvalidInput));
-    QVERIFY2(unknown.stderrText.contains("unknown subcommand \"train\"; use one of run, worker, devices, keys, shard"),
+    QVERIFY2(unknown.stderrText.contains("unknown subcommand \"train\"; use one of run, worker, runs, devices, keys, shard"),
              unknown.stderrText.constData());
 }
 

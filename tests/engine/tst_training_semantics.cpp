@@ -74,6 +74,7 @@ private slots:
     void stepEventsCarryScheduledLr();
     void noiseScaleOfNoisyToy();
     void updateVarianceOverExperiments();
+    void stopAtLossEndsAtTheFirstStepThatMeetsIt();
 };
 
 void TrainingSemanticsTest::linregMatchesPyTorchDdp_data()
@@ -255,6 +256,31 @@ void TrainingSemanticsTest::updateVarianceOverExperiments()
     const QJsonObject summary = result.last(QStringLiteral("summary"));
     QCOMPARE(summary.value(QStringLiteral("update_count")).toInt(), 50 * 30);
     QVERIFY(summary.value(QStringLiteral("update_var")).toDouble() > 0);
+}
+
+void TrainingSemanticsTest::stopAtLossEndsAtTheFirstStepThatMeetsIt()
+{
+    // linreg (mean loss) on 2 ranks: the same run without and with stop_at_loss.
+    const QJsonObject base{{QStringLiteral("loss_reduction"), QStringLiteral("mean")}, {QStringLiteral("lr"), 5.0},
+                           {QStringLiteral("world_size"), 2}, {QStringLiteral("batch_size"), 5}, {QStringLiteral("experiments"), 16}};
+    const EngineResult whole = runConfig(linreg(base));
+    REQUIRE_OK(whole);
+    const QList<double> losses = stepValues(whole, "loss");
+    QVERIFY(losses.size() == 30);
+    // A target the run meets about half-way.
+    const double target = losses.at(14);
+    qsizetype firstMet = 0;
+    while (losses.at(firstMet) > target)
+        ++firstMet;
+    QJsonObject stopping = base;
+    stopping.insert(QStringLiteral("stop_at_loss"), target);
+    const EngineResult stopped = runConfig(linreg(stopping));
+    REQUIRE_OK(stopped);
+    const QList<double> stoppedLosses = stepValues(stopped, "loss");
+    QCOMPARE(stoppedLosses.size(), firstMet + 1);
+    QVERIFY(stoppedLosses.last() <= target);
+    QCOMPARE(stopped.last(QStringLiteral("summary")).value(QStringLiteral("steps")).toInt(), int(firstMet + 1));
+    QVERIFY(maxRelativeDifference(stoppedLosses, losses.mid(0, firstMet + 1)) < 1e-6);
 }
 
 QTEST_GUILESS_MAIN(TrainingSemanticsTest)

@@ -100,7 +100,9 @@ int HeadlessStudy::exec()
         QString line = QStringLiteral("[%1/%2] %3: %4").arg(runner.done()).arg(runner.total()).arg(record.label, statusText(record.status));
         if (record.status != RunStatus::Finished)
             line += QStringLiteral(" — ") + record.error;
-        m_out << line << "  (" << runner.progressText() << ")" << Qt::endl;
+        if (!runner.timeLeftText().isEmpty())
+            line += QStringLiteral("  (%1)").arg(runner.timeLeftText());
+        m_out << line << Qt::endl;
     });
     connect(&runner, &StudyRunner::logMessage, this, [&](const QString& text, bool isWarning) {
         if (isWarning)

@@ -70,6 +70,8 @@ bool apply(const StudySpec& spec, StudyPoint& point, QString* error)
         point.config.insert(wire(key::kWorldSize), split.worldSize);
         point.config.insert(wire(key::kBatchSize), split.batchSize);
     }
+    if (spec.target.stop)
+        point.config.insert(wire(key::kStopAtLoss), spec.target.value);
     if (point.repeat > 0) {
         const qint64 seed = point.config.value(wire(key::kSeed)).toInteger(0) + point.repeat;
         point.config.insert(wire(key::kSeed), seed);

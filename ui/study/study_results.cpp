@@ -69,6 +69,26 @@ QStringList axisKeys(const StoredStudy& study)
     return keys;
 }
 
+// The colour axis with the axes zipped to it: they advance together, so together they make
+// one colour (lr_rule linear with and without warmup are two lines, not one colour twice).
+QStringList colourGroup(const StoredStudy& study, const QString& colourBy)
+{
+    if (colourBy.isEmpty())
+        return {};
+    for (const QStringList& zip : study.spec.zips) {
+        if (zip.contains(colourBy))
+            return zip;
+    }
+    return {colourBy};
+}
+
+QString colourValueOf(const StudyRunResult& result, const QStringList& group)
+{
+    if (group.size() == 1)
+        return valueText(result.values.value(group.first()));
+    return describe(result, group);
+}
+
 }  // namespace
 
 const QList<StudyFigure>& studyFigures()
@@ -164,6 +184,11 @@ StudyRunResult resultOf(const StudyPoint& point, const RunData& run, const Study
             if (target.reachedBy(point.y())) {
                 result.stepsToTarget = qint64(point.x());
                 result.samplesToTarget = run.xAt(result.stepsToTarget, XAxis::SamplesSeen);
+                for (const QPointF& scale : run.series(wire(field::kNoiseScale))) {
+                    if (scale.x() > point.x())
+                        break;
+                    result.noiseScaleAtTarget = scale.y();
+                }
                 break;
             }
         }
@@ -223,6 +248,7 @@ QList<StudySeries> figureSeries(const QList<StudyRunResult>& results, const Stor
         if (axisKey != axis.key && !(axis.key == kEffectiveBatchAxis && splitsTheBatch))
             lineKeys.append(axisKey);
     }
+    const QStringList colours = colourGroup(study, colourBy);
     QMap<QString, QMap<double, QList<const StudyRunResult*>>> byLine;
     QHash<QString, QString> colourOf;
     for (const StudyRunResult& result : results) {
@@ -230,7 +256,7 @@ QList<StudySeries> figureSeries(const QList<StudyRunResult>& results, const Stor
             continue;
         const QString line = describe(result, lineKeys);
         byLine[line][xOf(result, axis)].append(&result);
-        colourOf.insert(line, colourBy.isEmpty() ? line : valueText(result.values.value(colourBy)));
+        colourOf.insert(line, colours.isEmpty() ? line : colourValueOf(result, colours));
     }
     QList<StudySeries> series;
     for (auto line = byLine.begin(); line != byLine.end(); ++line) {
@@ -259,9 +285,10 @@ QList<TargetCurve> targetCurves(const QList<StudyRunResult>& results, const Stor
 {
     // Settings: every axis but x and the colour; the best setting at each x is the one whose
     // repeats all reached the target in the fewest steps on average.
+    const QStringList colours = colourGroup(study, colourBy);
     QStringList settingKeys;
     for (const QString& axisKey : axisKeys(study)) {
-        if (axisKey != axis.key && axisKey != colourBy)
+        if (axisKey != axis.key && !colours.contains(axisKey))
             settingKeys.append(axisKey);
     }
     struct Setting {
@@ -273,15 +300,15 @@ QList<TargetCurve> targetCurves(const QList<StudyRunResult>& results, const Stor
     for (const StudyRunResult& result : results) {
         if (!result.usable())
             continue;
-        const QString colour = colourBy.isEmpty() ? QString() : valueText(result.values.value(colourBy));
+        const QString colour = colours.isEmpty() ? QString() : colourValueOf(result, colours);
         Setting& setting = grouped[colour][xOf(result, axis)][describe(result, settingKeys)];
         ++setting.runs;
         if (result.stepsToTarget >= 0) {
             setting.steps.append(double(result.stepsToTarget));
             setting.samples.append(result.samplesToTarget);
         }
-        if (std::isfinite(result.noiseScale))
-            noiseScales[colour].append(result.noiseScale);
+        if (std::isfinite(result.noiseScaleAtTarget))
+            noiseScales[colour].append(result.noiseScaleAtTarget);
     }
     QList<TargetCurve> curves;
     for (auto colour = grouped.begin(); colour != grouped.end(); ++colour) {
@@ -323,7 +350,9 @@ QList<BestSettingCurve> bestSettingCurves(const QList<StudyRunResult>& results, 
     const bool byTarget = study.spec.target.isSet();
     QStringList otherKeys = axisKeys(study);
     otherKeys.removeAll(axis.key);
-    otherKeys.removeAll(colourBy);
+    const QStringList colours = colourGroup(study, colourBy);
+    for (const QString& colourKey : colours)
+        otherKeys.removeAll(colourKey);
     otherKeys.removeAll(settingKey);
     struct Scores {
         QList<double> values;
@@ -334,7 +363,7 @@ QList<BestSettingCurve> bestSettingCurves(const QList<StudyRunResult>& results, 
     for (const StudyRunResult& result : results) {
         if (!result.usable() || !result.values.value(settingKey).isDouble())
             continue;
-        const QString colour = colourBy.isEmpty() ? QString() : valueText(result.values.value(colourBy));
+        const QString colour = colours.isEmpty() ? QString() : colourValueOf(result, colours);
         Scores& scores = grouped[colour][xOf(result, axis)][result.values.value(settingKey).toDouble()][describe(result, otherKeys)];
         ++scores.runs;
         const double score = byTarget ? (result.stepsToTarget >= 0 ? double(result.stepsToTarget) : kNaN) : result.figure(figure);
@@ -426,9 +455,10 @@ QByteArray studyCsv(const StoredStudy& study, const QList<StudyRunResult>& resul
 {
     const QStringList swept = axisKeys(study);
     // What every run was and where it ended; a column the study sweeps comes once, with the axes.
-    const QStringList fixed{QStringLiteral("seed"), QStringLiteral("world_size"), QStringLiteral("batch_size"),
-                            QStringLiteral("effective_batch"), QStringLiteral("lr"), QStringLiteral("lr_rule"),
-                            QStringLiteral("effective_lr"), QStringLiteral("optimizer")};
+    // Columns named like the config keys and event fields they come from, so a reader can match them.
+    const QStringList fixed{wire(key::kSeed), wire(key::kWorldSize), wire(key::kBatchSize),
+                            QStringLiteral("effective_batch"), wire(key::kLr), wire(key::kLrRule),
+                            QStringLiteral("effective_lr"), wire(key::kOptimizer)};
     QStringList header{QStringLiteral("point"), QStringLiteral("repeat")};
     header += swept;
     for (const QString& column : fixed) {
@@ -436,9 +466,9 @@ QByteArray studyCsv(const StoredStudy& study, const QList<StudyRunResult>& resul
             header.append(column);
     }
     header += {QStringLiteral("status"), QStringLiteral("loss_last_epoch"), QStringLiteral("accuracy_last_epoch"),
-               QStringLiteral("val_loss"), QStringLiteral("val_accuracy"), QStringLiteral("update_var"), QStringLiteral("noise_scale"),
-               QStringLiteral("w_mean"), QStringLiteral("steps"), QStringLiteral("samples"), QStringLiteral("steps_to_target"),
-               QStringLiteral("samples_to_target"), QStringLiteral("wall_s"), QStringLiteral("run")};
+               wire(field::kValLoss), wire(field::kValAccuracy), wire(field::kUpdateVar), wire(field::kNoiseScale),
+               wire(field::kWMean), wire(field::kSteps), wire(field::kSamples), QStringLiteral("steps_to_target"),
+               QStringLiteral("samples_to_target"), wire(field::kWallS), QStringLiteral("run")};
     QByteArray csv = header.join(QLatin1Char(',')).toUtf8() + '\n';
     const auto quoted = [](const QString& text) {
         if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) && !text.contains(QLatin1Char('\n')))

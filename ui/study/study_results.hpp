@@ -60,6 +60,9 @@ struct StudyRunResult {
     // When it first met the study's target: -1 / NaN when it never did.
     qint64 stepsToTarget = -1;
     double samplesToTarget = kNone;
+    // The engine's B_simple when the target was met: McCandlish et al. compare the critical
+    // batch with the noise scale at the loss of the target, not at the end of training.
+    double noiseScaleAtTarget = kNone;
     bool diverged = false;  // finished with a loss that is not a number
 
     static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
@@ -116,7 +119,7 @@ struct TargetCurve {
     QString colourValue;
     QList<TargetPoint> points;
     CriticalBatchFit fit;        // over the reached points
-    double measuredBSimple = 0.0;  // mean noise_scale of its runs (0: none measured)
+    double measuredBSimple = 0.0;  // mean B_simple of its runs when they met the target (0: none measured)
 };
 QList<TargetCurve> targetCurves(const QList<StudyRunResult>& results, const StoredStudy& study, const StudyXAxis& axis,
                                 const QString& colourBy);

@@ -75,12 +75,17 @@ QString StudyRunner::progressText() const
                                : QStringLiteral("%1 of %2 runs done").arg(done()).arg(total());
     if (m_doneBefore > 0)
         text += QStringLiteral(" · %1 done before").arg(m_doneBefore);
-    if (isRunning() && secondsPerRun() > 0) {
-        const int seconds = int(std::lround(secondsPerRun() * left()));
-        text += seconds < 120 ? QStringLiteral(" · about %1 s left").arg(seconds)
-                              : QStringLiteral(" · about %1 min left").arg((seconds + 30) / 60);
-    }
+    if (isRunning() && !timeLeftText().isEmpty())
+        text += QStringLiteral(" · ") + timeLeftText();
     return text;
+}
+
+QString StudyRunner::timeLeftText() const
+{
+    if (left() <= 0 || !(secondsPerRun() > 0))
+        return QString();
+    const int seconds = int(std::lround(secondsPerRun() * left()));
+    return seconds < 120 ? QStringLiteral("about %1 s left").arg(seconds) : QStringLiteral("about %1 min left").arg((seconds + 30) / 60);
 }
 
 }  // namespace ddplab::ui

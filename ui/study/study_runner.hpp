@@ -33,6 +33,7 @@ public:
     int left() const { return total() - done(); }
     // "run 5 of 21 · 3 done before · about 12 s left"
     QString progressText() const;
+    QString timeLeftText() const;  // "about 3 min left"; empty until a run has finished, or when none is left
     int percent() const;
     // Seconds per run so far (0 before the first ends): for estimates.
     double secondsPerRun() const;

@@ -47,6 +47,7 @@ const QString kMaxBatch = QStringLiteral("max_batch");
 const QString kMetric = QStringLiteral("metric");
 const QString kAtMost = QStringLiteral("at_most");
 const QString kAtLeast = QStringLiteral("at_least");
+const QString kStop = QStringLiteral("stop");
 // show
 const QString kFigure = QStringLiteral("figure");
 const QString kColour = QStringLiteral("colour");
@@ -227,7 +228,7 @@ StudyTarget readTarget(const QJsonValue& value, const QString& origin)
     if (!value.isObject())
         refuse(QStringLiteral("%1 must be an object like {\"metric\": \"loss\", \"at_most\": 0.5}").arg(where));
     const QJsonObject object = value.toObject();
-    onlyFields(object, {name::kMetric, name::kAtMost, name::kAtLeast}, where);
+    onlyFields(object, {name::kMetric, name::kAtMost, name::kAtLeast, name::kStop}, where);
     StudyTarget target;
     target.metric = text(object, name::kMetric, where);
     if (!kTargetMetrics.contains(target.metric))
@@ -236,6 +237,16 @@ StudyTarget readTarget(const QJsonValue& value, const QString& origin)
         refuse(QStringLiteral("%1: give one of \"at_most\" (a loss) or \"at_least\" (an accuracy)").arg(where));
     target.atMost = object.contains(name::kAtMost);
     target.value = number(object, target.atMost ? name::kAtMost : name::kAtLeast, where);
+    if (object.contains(name::kStop)) {
+        if (!object.value(name::kStop).isBool())
+            refuse(QStringLiteral("%1: \"stop\" must be true or false").arg(where));
+        target.stop = object.value(name::kStop).toBool();
+        // The engine can only watch the training loss (stop_at_loss); the others come from evaluations.
+        if (target.stop && target.metric != wire(field::kLoss))
+            refuse(QStringLiteral("%1: \"stop\" works only with the metric \"loss\"").arg(where));
+        if (target.stop && !(target.value > 0.0))
+            refuse(QStringLiteral("%1: \"stop\" needs \"at_most\" above 0").arg(where));
+    }
     return target;
 }
 
@@ -412,8 +423,12 @@ QJsonObject StudySpec::toJson() const
         object.insert(name::kZip, groups);
     }
     object.insert(name::kRepeats, repeats);
-    if (target.isSet())
-        object.insert(name::kTarget, QJsonObject{{name::kMetric, target.metric}, {target.atMost ? name::kAtMost : name::kAtLeast, target.value}});
+    if (target.isSet()) {
+        QJsonObject written{{name::kMetric, target.metric}, {target.atMost ? name::kAtMost : name::kAtLeast, target.value}};
+        if (target.stop)
+            written.insert(name::kStop, true);
+        object.insert(name::kTarget, written);
+    }
     QJsonObject show;
     if (!figure.isEmpty())
         show.insert(name::kFigure, figure);

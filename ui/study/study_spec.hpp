@@ -37,6 +37,7 @@ struct StudyTarget {
     QString metric;       // loss, accuracy, val_loss or val_accuracy; empty: none set
     bool atMost = true;   // loss <= value; false: accuracy >= value
     double value = 0.0;
+    bool stop = false;    // end each run once its loss meets the target (engine key stop_at_loss)
     bool isSet() const { return !metric.isEmpty(); }
     bool reachedBy(double figure) const { return atMost ? figure <= value : figure >= value; }
     QString describe() const;  // "loss <= 0.5"

@@ -78,6 +78,13 @@ PlotSpec figurePlot(const StoredStudy& study, const QList<StudyRunResult>& resul
                 plot.notes.append(finding);
                 findings->append(QStringLiteral("%1 against %2 — %3").arg(plot.yTitle, axis.title, finding));
             }
+        } else if (one.points.size() > 1) {
+            // Without a slope to fit, where the line starts and where it ends.
+            const SeriesPoint& first = one.points.first();
+            const SeriesPoint& last = one.points.last();
+            findings->append(QStringLiteral("%1 against %2 — %3: %4 at %5, %6 at %7")
+                                 .arg(plot.yTitle, axis.title, one.label.isEmpty() ? plot.yTitle : one.label, number(first.y.mean, 4),
+                                      number(first.x), number(last.y.mean, 4), number(last.x)));
         }
         plot.lines.append(line);
     }
@@ -100,7 +107,7 @@ PlotSpec targetPlot(const StoredStudy& study, const QList<TargetCurve>& curves, 
                                    "%2 (McCandlish et al. 2018); hollow: never reached.")
                         .arg(axis.title, samples ? QStringLiteral("E = E_min (1 + B / B_crit)") : QStringLiteral("S = S_min (1 + B_crit / B)"));
     plot.xTitle = axis.title;
-    plot.yTitle = samples ? QStringLiteral("samples") : QStringLiteral("steps");
+    plot.yTitle = samples ? QStringLiteral("samples seen") : QStringLiteral("optimizer steps");
     plot.logX = axis.log;
     plot.logY = true;
     plot.emptyText = QStringLiteral("No run reached %1.").arg(study.spec.target.describe());
@@ -138,12 +145,13 @@ PlotSpec targetPlot(const StoredStudy& study, const QList<TargetCurve>& curves, 
         plot.notes.append(QStringLiteral("%1B_crit %2 (fit), S_min %3").arg(who, number(curve.fit.bCrit), number(curve.fit.sMin)));
         if (curve.measuredBSimple > 0) {
             plot.markers.append({curve.measuredBSimple, QStringLiteral("B_simple %1").arg(number(curve.measuredBSimple)), line.color.darker(140)});
-            plot.notes.append(QStringLiteral("%1B_simple %2 (measured, mean)").arg(who, number(curve.measuredBSimple)));
+            plot.notes.append(QStringLiteral("%1B_simple %2 (measured at the target, mean)").arg(who, number(curve.measuredBSimple)));
         }
         if (!samples) {
             QString finding = QStringLiteral("%1critical batch %2 from the fit (S_min %3 steps)").arg(who, number(curve.fit.bCrit), number(curve.fit.sMin));
             if (curve.measuredBSimple > 0)
-                finding += QStringLiteral("; measured B_simple %1, a ratio of %2").arg(number(curve.measuredBSimple), number(curve.fit.bCrit / curve.measuredBSimple));
+                finding += QStringLiteral("; B_simple measured at the target %1, a ratio of %2")
+                               .arg(number(curve.measuredBSimple), number(curve.fit.bCrit / curve.measuredBSimple));
             findings->append(finding);
         }
     }

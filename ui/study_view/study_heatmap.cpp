@@ -1,5 +1,7 @@
 #include "study_heatmap.hpp"
 
+#include "client/wire.hpp"
+
 #include <QPainter>
 
 #include <algorithm>
@@ -169,9 +171,9 @@ void paintHeatmap(QPainter& painter, const QRect& area, const HeatmapSpec& spec,
     const std::optional<QList<double>> columnLogs = logsOf(map.columns);
     const std::optional<QList<double>> rowLogs = logsOf(map.rows);
     const bool rulesApply = columnLogs && rowLogs && map.columns.size() > 1 && map.rows.size() > 1 &&
-                            (map.rowKey == QLatin1String("lr")) &&
-                            (map.columnKey == kEffectiveBatchAxis || map.columnKey == QLatin1String("batch_size") ||
-                             map.columnKey == QLatin1String("world_size"));
+                            (map.rowKey == wire(key::kLr)) &&
+                            (map.columnKey == kEffectiveBatchAxis || map.columnKey == wire(key::kBatchSize) ||
+                             map.columnKey == wire(key::kWorldSize));
     if (rulesApply) {
         qsizetype startColumn = -1, startRow = -1;
         for (qsizetype column = 0; column < map.columns.size() && startColumn < 0; ++column) {

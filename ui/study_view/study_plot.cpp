@@ -27,6 +27,9 @@ struct Range {
     bool valid() const { return low <= high; }
 };
 
+// Up to this many distinct x values get a tick each; more get the decades.
+constexpr qsizetype kMostChosenTicks = 12;
+
 // Where an axis puts a value, and its ticks.
 struct Axis {
     bool log = false;
@@ -137,7 +140,20 @@ void paintPlot(QPainter& painter, const QRect& area, const PlotSpec& spec, doubl
     for (const PlotMarker& marker : spec.markers)
         xs.take(marker.x, spec.logX);
     const bool empty = !ys.valid();
-    const Axis xAxis = makeAxis(xs, spec.logX);
+    Axis xAxis = makeAxis(xs, spec.logX);
+    // A study's x is a handful of chosen values (batches 32, 64, ... 256): tick at those, so
+    // each point sits on a labelled line instead of between 50 and 100.
+    QList<double> chosen;
+    for (const PlotLine& line : spec.lines) {
+        for (const QPointF& point : line.points) {
+            if (std::isfinite(point.x()) && !chosen.contains(point.x()))
+                chosen.append(point.x());
+        }
+    }
+    if (spec.logX && chosen.size() >= 2 && chosen.size() <= kMostChosenTicks) {
+        std::sort(chosen.begin(), chosen.end());
+        xAxis.ticks = chosen;
+    }
     const Axis yAxis = makeAxis(ys, spec.logY);
 
     // The legend and notes on the right, when there is room; the plot takes the rest.
