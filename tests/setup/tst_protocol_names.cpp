@@ -50,9 +50,9 @@ const Allowed kAllowed[] = {
     {"ui/client/x_axis.cpp", "epoch", "a CSV column, named like the field on purpose"},
     {"ui/client/x_axis.cpp", "wall_s", "a CSV column, named like the field on purpose"},
     {"ui/setup/derived_panel.cpp", "steps", "the id of one of the panel's rows"},
-    {"ui/study/study_spec.cpp", "summary", "a field of the lab's study files"},
-    {"ui/study/study_spec.cpp", "key", "a field of the lab's study files"},
-    {"ui/study/study_spec.cpp", "step", "a field of the lab's study files"},
+    {"ui/study/study_fields.hpp", "summary", "a field of the lab's study files"},
+    {"ui/study/study_fields.hpp", "key", "a field of the lab's study files"},
+    {"ui/study/study_fields.hpp", "step", "a field of the lab's study files"},
     {"ui/study/study_plan.cpp", "config", "a field of the lab's own plan.json"},
 };
 

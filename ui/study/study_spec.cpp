@@ -1,5 +1,7 @@
 #include "study_spec.hpp"
 
+#include "study/study_fields.hpp"
+
 #include "client/preset_file.hpp"
 #include "client/preset_library.hpp"
 #include "client/wire.hpp"
@@ -16,43 +18,7 @@
 namespace ddplab::ui {
 namespace {
 
-// The study file's own field names (docs/studies.md).
-namespace name {
-const QString kId = QStringLiteral("id");
-const QString kTitle = QStringLiteral("title");
-const QString kSource = QStringLiteral("source");
-const QString kSummary = QStringLiteral("summary");
-const QString kLookFor = QStringLiteral("look_for");
-const QString kExplanation = QStringLiteral("explanation");
-const QString kPreset = QStringLiteral("preset");
-const QString kBase = QStringLiteral("base");
-const QString kAxes = QStringLiteral("axes");
-const QString kZip = QStringLiteral("zip");
-const QString kRepeats = QStringLiteral("repeats");
-const QString kTarget = QStringLiteral("target");
-const QString kShow = QStringLiteral("show");
-// an axis
-const QString kKey = QStringLiteral("key");
-const QString kValues = QStringLiteral("values");
-const QString kFrom = QStringLiteral("from");
-const QString kTo = QStringLiteral("to");
-const QString kFactor = QStringLiteral("factor");
-const QString kStep = QStringLiteral("step");
-const QString kCount = QStringLiteral("count");
-const QString kScale = QStringLiteral("scale");
-const QString kSplit = QStringLiteral("split");
-const QString kMaxRanks = QStringLiteral("max_ranks");
-const QString kMaxBatch = QStringLiteral("max_batch");
-// a target
-const QString kMetric = QStringLiteral("metric");
-const QString kAtMost = QStringLiteral("at_most");
-const QString kAtLeast = QStringLiteral("at_least");
-const QString kStop = QStringLiteral("stop");
-// show
-const QString kFigure = QStringLiteral("figure");
-const QString kColour = QStringLiteral("colour");
-const QString kHeatmap = QStringLiteral("heatmap");
-}  // namespace name
+namespace name = studyField;
 
 const QStringList kTargetMetrics{wire(field::kLoss), wire(field::kAccuracy), wire(field::kValLoss), wire(field::kValAccuracy)};
 const QStringList kSplitNames{QStringLiteral("ranks_first"), QStringLiteral("batch_first"), QStringLiteral("fixed_ranks")};

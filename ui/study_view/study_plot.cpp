@@ -109,6 +109,16 @@ void paintPlot(QPainter& painter, const QRect& area, const PlotSpec& spec, doubl
     const QFontMetricsF smallMetrics(small), titleMetrics(titleFont);
     const double pad = 8 * scale;
 
+    // Nothing to draw: the reason alone, without axes that would mean nothing.
+    if (spec.lines.isEmpty() && spec.markers.isEmpty()) {
+        painter.setPen(text);
+        painter.setFont(base);
+        painter.drawText(QRectF(area).adjusted(pad, pad, -pad, -pad), Qt::AlignCenter | Qt::TextWordWrap,
+                         spec.title.isEmpty() ? spec.emptyText : spec.title + QStringLiteral("\n\n") + spec.emptyText);
+        painter.restore();
+        return;
+    }
+
     // Title and subtitle.
     double top = area.top() + pad;
     painter.setPen(text);

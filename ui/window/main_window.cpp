@@ -15,6 +15,7 @@
 #include "setup/derived_panel.hpp"
 #include "setup/parameter_panel.hpp"
 #include "sharding/sharding_view.hpp"
+#include "study_view/study_page.hpp"
 #include "window/chart_page.hpp"
 #include "window/eliding_label.hpp"
 #include "window/help.hpp"
@@ -146,6 +147,11 @@ void MainWindow::connectPanes()
     });
     connect(m_lessonPanel, &LessonPanel::runLessonRequested, this, &MainWindow::startLesson);
     connect(m_runList, &RunListPanel::shownChanged, this, &MainWindow::setRunShown);
+    // One thing runs at a time: a study disables Run and lessons; a run disables the study's Run.
+    connect(m_studyPage, &StudyPage::runningChanged, this, &MainWindow::updateActions);
+    connect(m_studyPage, &StudyPage::runsStored, this, &MainWindow::reloadRunList);
+    connect(m_studyPage, &StudyPage::showRunsRequested, this, &MainWindow::showRunsOnCharts);
+    connect(m_studyPage, &StudyPage::logMessage, m_log, &LogPanel::appendMessage);
     connect(m_runList, &RunListPanel::renameRequested, this, &MainWindow::renameRun);
     connect(m_runList, &RunListPanel::deleteRequested, this, &MainWindow::deleteRuns);
     connect(m_runList, &RunListPanel::exportCsvRequested, this, &MainWindow::exportRunCsv);
@@ -203,6 +209,22 @@ void MainWindow::applyLaunchOptions(const LaunchOptions& options)
     m_pendingExport = options;
     if (options.present)
         QTimer::singleShot(0, this, [this] { setPresentationMode(true); });  // once the window is laid out
+    if (!options.study.isEmpty() || !options.resumeStudy.isEmpty()) {
+        // The window on the Study page: the study chosen (and run with --run), or resumed.
+        m_tabs->setCurrentWidget(m_studyPage);
+        if (!options.resumeStudy.isEmpty()) {
+            QTimer::singleShot(0, this, [this, options] { m_studyPage->resumeStudy(options.resumeStudy); });
+            return;
+        }
+        QString error;
+        if (!m_studyPage->chooseStudy(options.study, &error)) {
+            m_notice->showNotice(NoticeBar::Kind::Error, tr("Cannot open the study \"%1\"").arg(options.study), error);
+            return;
+        }
+        if (options.run)
+            QTimer::singleShot(0, this, [this, options] { m_studyPage->runStudy(options.yes); });
+        return;
+    }
     if (options.preset.isEmpty())
         return;
     const ResolvedPreset resolved = resolvePreset(options.preset, m_lessons, m_presets);
@@ -283,7 +305,9 @@ void MainWindow::startSequence(const QList<RunRequest>& requests, const QStringL
 
 void MainWindow::stopRun()
 {
+    // The toolbar's Stop stops whatever runs: a run, a lesson or a study.
     m_session->stop();
+    m_studyPage->stop();
 }
 
 void MainWindow::onRunStarted(int, const QSharedPointer<RunData>& run)
@@ -354,7 +378,8 @@ void MainWindow::onDevices(const QueryResult& result)
 
 void MainWindow::updateActions()
 {
-    const bool running = isRunning();
+    const bool running = isRunning() || m_studyPage->isRunning();
+    m_studyPage->setWindowBusy(isRunning());
     m_actions->run->setEnabled(!running && m_parameters->isValid());
     m_actions->stop->setEnabled(running);
     m_actions->runLesson->setEnabled(!running && m_lessons.find(m_lessonPanel->currentLessonId()));
@@ -405,6 +430,23 @@ QString MainWindow::progressText() const
     return m_progressLabel->text();
 }
 
+void MainWindow::showStudy(const QString& id)
+{
+    m_studyPage->chooseStudy(id, nullptr);
+    m_tabs->setCurrentWidget(m_studyPage);
+}
+
+void MainWindow::showRunsOnCharts(const QList<RunRecord>& runs)
+{
+    // A study's runs differ in batch: samples seen puts them on one x (issue: unlike batches).
+    m_chartPage->setXAxis(XAxis::SamplesSeen);
+    for (const RunRecord& run : runs) {
+        setRunShown(run, true);
+        m_runList->setShown(run.id, true);
+    }
+    m_tabs->setCurrentWidget(m_chartPage);
+}
+
 void MainWindow::showLesson(const QString& lessonId)
 {
     m_lessonPanel->selectLesson(lessonId);
@@ -444,6 +486,11 @@ void MainWindow::closeEvent(QCloseEvent* event)
         // What streamed so far is on disk already; the run is marked as cancelled.
         m_log->appendMessage(tr("Closing: stopping the run…"));
         m_session->stopAndWait(kCloseStopTimeoutMs);
+    }
+    if (m_studyPage->isRunning()) {
+        // The study resumes from its folder next time; the run in progress is marked cancelled.
+        m_log->appendMessage(tr("Closing: stopping the study…"));
+        m_studyPage->stopAndWait(kCloseStopTimeoutMs);
     }
     setPresentationMode(false);  // the layout kept is the one it would restore
     saveSettings();

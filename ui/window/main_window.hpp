@@ -47,6 +47,7 @@ class PresentationMode;
 class RunData;
 class RunListPanel;
 class ShardingView;
+class StudyPage;
 struct LabActions;
 struct QueryResult;
 struct RunRequest;
@@ -77,6 +78,9 @@ public:
     NoticeBar* notice() const { return m_notice; }
     LogPanel* log() const { return m_log; }
     ShardingView* shardingView() const { return m_sharding; }
+    StudyPage* studyPage() const { return m_studyPage; }
+    // The Study page with the built-in study `id` chosen.
+    void showStudy(const QString& id);
     const LabActions& actions() const { return *m_actions; }
     QString statusText() const;
     QString progressText() const;
@@ -107,6 +111,7 @@ private:
     void updateActions();
     void updateStatus();
     void showLesson(const QString& lessonId);
+    void showRunsOnCharts(const QList<RunRecord>& runs);
     void setTheme(ThemeChoice choice);
 
     // main_window_menus.cpp
@@ -155,6 +160,7 @@ private:
     ChartPage* m_chartPage = nullptr;
     ShardingView* m_sharding = nullptr;
     ComparisonTable* m_comparison = nullptr;
+    StudyPage* m_studyPage = nullptr;
     RunListPanel* m_runList = nullptr;
     LessonPanel* m_lessonPanel = nullptr;
     LogPanel* m_log = nullptr;

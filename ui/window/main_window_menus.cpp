@@ -2,6 +2,8 @@
 
 #include "window/main_window.hpp"
 
+#include "study_view/study_page.hpp"
+
 #include "client/preset_library.hpp"
 #include "lessons/lesson_panel.hpp"
 #include "setup/parameter_panel.hpp"
@@ -64,6 +66,13 @@ void MainWindow::createMenus()
     }
     lessons->addSeparator();
     lessons->addAction(a.runLesson);
+    // Studies answer the lessons' questions as curves; they open on the Study page.
+    lessons->addSeparator();
+    QMenu* studies = lessons->addMenu(tr("Studies"));
+    for (const StudySpec& study : m_studyPage->library().studies()) {
+        const QString id = study.id;
+        studies->addAction(study.title, this, [this, id] { showStudy(id); });
+    }
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(a.presentation);

@@ -10,6 +10,7 @@
 #include "setup/derived_panel.hpp"
 #include "setup/parameter_panel.hpp"
 #include "sharding/sharding_view.hpp"
+#include "study_view/study_page.hpp"
 #include "window/chart_page.hpp"
 #include "window/eliding_label.hpp"
 #include "window/lab_actions.hpp"
@@ -39,6 +40,9 @@ QWidget* MainWindow::createCentralArea()
     m_tabs->addTab(m_chartPage, tr("Charts"));
     m_tabs->addTab(m_sharding, tr("Sharding"));
     m_tabs->addTab(m_comparison, tr("Compare"));
+    // Settings come from the Setup pane only when asked for, so it may be built after this.
+    m_studyPage = new StudyPage(m_store, m_enginePath, [this] { return m_parameters->values(); });
+    m_tabs->addTab(m_studyPage, tr("Study"));
 
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);

@@ -1,0 +1,21 @@
+#pragma once
+// An axis as a person types it on the Study page, and back: a list ("16, 32, 64",
+// "none, linear, sqrt", "true, false") or a range ("16 .. 1024 x2" log-spaced by a factor,
+// "0.1 .. 0.5 +0.1" evenly by a step). The text becomes the same JSON a study file holds, so
+// the file reader checks it; nothing here decides what a key allows.
+
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QList>
+#include <QString>
+
+namespace ddplab::ui {
+
+// The axis object of a study file ({"key": ..., "values": [...]} or from/to/factor|step), or
+// an empty object with `error` saying what the text should look like.
+QJsonObject axisFromText(const QString& key, const QString& text, QString* error);
+
+// The values as the page shows them: "16, 32, 64".
+QString axisValuesText(const QList<QJsonValue>& values);
+
+}  // namespace ddplab::ui

@@ -1,0 +1,46 @@
+#pragma once
+// The field names of a study file (docs/studies.md), spelt once: the reader, the writer and
+// the Study page's builder use these.
+
+#include <QString>
+
+namespace ddplab::ui {
+
+namespace studyField {
+inline const QString kId = QStringLiteral("id");
+inline const QString kTitle = QStringLiteral("title");
+inline const QString kSource = QStringLiteral("source");
+inline const QString kSummary = QStringLiteral("summary");
+inline const QString kLookFor = QStringLiteral("look_for");
+inline const QString kExplanation = QStringLiteral("explanation");
+inline const QString kPreset = QStringLiteral("preset");
+inline const QString kBase = QStringLiteral("base");
+inline const QString kAxes = QStringLiteral("axes");
+inline const QString kZip = QStringLiteral("zip");
+inline const QString kRepeats = QStringLiteral("repeats");
+inline const QString kTarget = QStringLiteral("target");
+inline const QString kShow = QStringLiteral("show");
+// an axis
+inline const QString kKey = QStringLiteral("key");
+inline const QString kValues = QStringLiteral("values");
+inline const QString kFrom = QStringLiteral("from");
+inline const QString kTo = QStringLiteral("to");
+inline const QString kFactor = QStringLiteral("factor");
+inline const QString kStep = QStringLiteral("step");
+inline const QString kCount = QStringLiteral("count");
+inline const QString kScale = QStringLiteral("scale");
+inline const QString kSplit = QStringLiteral("split");
+inline const QString kMaxRanks = QStringLiteral("max_ranks");
+inline const QString kMaxBatch = QStringLiteral("max_batch");
+// a target
+inline const QString kMetric = QStringLiteral("metric");
+inline const QString kAtMost = QStringLiteral("at_most");
+inline const QString kAtLeast = QStringLiteral("at_least");
+inline const QString kStop = QStringLiteral("stop");
+// show
+inline const QString kFigure = QStringLiteral("figure");
+inline const QString kColour = QStringLiteral("colour");
+inline const QString kHeatmap = QStringLiteral("heatmap");
+}  // namespace studyField
+
+}  // namespace ddplab::ui

@@ -1,0 +1,434 @@
+#include "study_page.hpp"
+
+#include "client/run_data.hpp"
+#include "client/run_store.hpp"
+#include "client/wire.hpp"
+#include "study/study_estimate.hpp"
+#include "study/study_results.hpp"
+#include "study/study_runner.hpp"
+#include "study_view/study_editor.hpp"
+#include "study_view/study_results_view.hpp"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace ddplab::ui {
+namespace {
+
+const QString kFromSetup = QStringLiteral(":setup");
+// More lines than this make the chart page unreadable; the first ones are shown and the Log says so.
+constexpr int kMostRunsOnCharts = 24;
+
+}  // namespace
+
+StudyPage::StudyPage(const RunStore& store, const QString& enginePath, std::function<QJsonObject()> setupSettings, QWidget* parent)
+    : QWidget(parent), m_store(store), m_setupSettings(std::move(setupSettings)), m_library(StudyLibrary::load()),
+      m_runner(std::make_unique<StudyRunner>(store, enginePath))
+{
+    for (const QString& problem : m_library.problems())
+        qWarning("%s", qPrintable(problem));
+
+    m_source = new QComboBox;
+    m_source->setObjectName(QStringLiteral("studySource"));
+    m_source->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_source->setMinimumContentsLength(14);
+    for (const StudySpec& study : m_library.studies())
+        m_source->addItem(study.title, study.id);
+    m_source->insertSeparator(m_source->count());
+    m_source->addItem(tr("The Setup pane's settings, with axes of your own"), kFromSetup);
+    auto* openFile = new QPushButton(tr("Open file…"));
+    openFile->setToolTip(tr("A study file (docs/studies.md)"));
+    auto* sourceRow = new QHBoxLayout;
+    sourceRow->addWidget(m_source, 1);
+    sourceRow->addWidget(openFile);
+
+    m_about = new QLabel;
+    m_about->setWordWrap(true);
+    m_about->setTextFormat(Qt::RichText);
+    m_editor = new StudyEditor;
+    m_plan = new QLabel;
+    m_plan->setObjectName(QStringLiteral("studyPlan"));
+    m_plan->setWordWrap(true);
+
+    m_run = new QPushButton(tr("Run study"));
+    m_run->setObjectName(QStringLiteral("runStudy"));
+    m_stop = new QPushButton(tr("Stop"));
+    m_export = new QPushButton(tr("Export…"));
+    m_export->setToolTip(tr("Every chart as PNG and SVG, study.csv (one row per run) and findings.txt"));
+    m_showRuns = new QPushButton(tr("Show runs on Charts"));
+    m_showRuns->setToolTip(tr("The study's runs as lines on the Charts page (the x axis: samples seen)"));
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_stop);
+    buttons->addStretch(1);
+    buttons->addWidget(m_export);
+    buttons->addWidget(m_showRuns);
+    m_progress = new QProgressBar;
+    m_progress->setRange(0, 100);
+    m_progress->setTextVisible(false);
+    m_progressLabel = new QLabel;
+    m_progressLabel->setObjectName(QStringLiteral("studyProgress"));
+    auto* progressRow = new QHBoxLayout;
+    progressRow->addWidget(m_progressLabel, 1);
+    progressRow->addWidget(m_progress);
+
+    m_past = new QListWidget;
+    m_past->setObjectName(QStringLiteral("pastStudies"));
+    m_past->setMinimumHeight(80);
+    auto* openPast = new QPushButton(tr("Show"));
+    m_resume = new QPushButton(tr("Resume"));
+    m_resume->setToolTip(tr("Runs the points that have no finished run yet (a half-finished one runs again)"));
+    auto* pastButtons = new QHBoxLayout;
+    pastButtons->addStretch(1);
+    pastButtons->addWidget(openPast);
+    pastButtons->addWidget(m_resume);
+    auto* pastBox = new QGroupBox(tr("Studies run before"));
+    auto* pastLayout = new QVBoxLayout(pastBox);
+    pastLayout->addWidget(m_past, 1);
+    pastLayout->addLayout(pastButtons);
+
+    auto* builder = new QWidget;
+    auto* builderLayout = new QVBoxLayout(builder);
+    builderLayout->addLayout(sourceRow);
+    builderLayout->addWidget(m_about);
+    builderLayout->addWidget(m_editor, 2);
+    builderLayout->addWidget(pastBox, 1);
+    // Scrolled, so a short screen scrolls the builder instead of squeezing it.
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(builder);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(320);
+    // The plan, the buttons and the progress stay in sight below it, however far it scrolls.
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(scroll, 1);
+    leftLayout->addWidget(m_plan);
+    leftLayout->addLayout(buttons);
+    leftLayout->addLayout(progressRow);
+
+    m_results = new StudyResultsView;
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->addWidget(left);
+    splitter->addWidget(m_results);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
+    splitter->setChildrenCollapsible(false);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(splitter);
+
+    connect(m_source, &QComboBox::activated, this, &StudyPage::sourceChosen);
+    connect(openFile, &QPushButton::clicked, this, &StudyPage::openStudyFile);
+    connect(m_editor, &StudyEditor::changed, this, &StudyPage::updatePlan);
+    connect(m_run, &QPushButton::clicked, this, [this] { runStudy(); });
+    connect(m_stop, &QPushButton::clicked, this, &StudyPage::stop);
+    connect(m_export, &QPushButton::clicked, this, &StudyPage::exportCharts);
+    connect(m_showRuns, &QPushButton::clicked, this, &StudyPage::showRunsOnCharts);
+    connect(openPast, &QPushButton::clicked, this, &StudyPage::openPastStudy);
+    connect(m_past, &QListWidget::itemDoubleClicked, this, &StudyPage::openPastStudy);
+    connect(m_resume, &QPushButton::clicked, this, [this] {
+        if (QListWidgetItem* item = m_past->currentItem())
+            resumeStudy(item->data(Qt::UserRole).toString());
+    });
+    connect(m_past, &QListWidget::currentRowChanged, this, &StudyPage::updateButtons);
+    connect(m_runner.get(), &StudyRunner::runFinished, this, [this] { refreshResults(); });
+    connect(m_runner.get(), &StudyRunner::runStarted, this, [this] { updateButtons(); });
+    connect(m_runner.get(), &StudyRunner::logMessage, this, &StudyPage::logMessage);
+    connect(m_runner.get(), &StudyRunner::finished, this, &StudyPage::onRunnerFinished);
+
+    if (m_source->count() > 0)
+        sourceChosen(0);
+    refreshPastStudies();
+    updateButtons();
+}
+
+StudyPage::~StudyPage() = default;
+
+bool StudyPage::isRunning() const
+{
+    return m_runner->isRunning();
+}
+
+void StudyPage::stop()
+{
+    m_runner->stop();
+}
+
+void StudyPage::stopAndWait(int timeoutMs)
+{
+    m_runner->stopAndWait(timeoutMs);
+}
+
+void StudyPage::setWindowBusy(bool busy)
+{
+    m_windowBusy = busy;
+    updateButtons();
+}
+
+bool StudyPage::chooseStudy(const QString& nameOrPath, QString* error)
+{
+    const int index = m_source->findData(nameOrPath);
+    if (index >= 0) {
+        m_source->setCurrentIndex(index);
+        sourceChosen(index);
+        return true;
+    }
+    const StudyReadResult read = resolveStudy(nameOrPath, m_library);
+    if (!read.spec) {
+        if (error)
+            *error = read.error;
+        return false;
+    }
+    showSpec(*read.spec, QFileInfo(nameOrPath).absolutePath());
+    return true;
+}
+
+void StudyPage::showSpec(const StudySpec& spec, const QString& folder)
+{
+    m_editor->setStudy(spec, folder);
+    m_about->setText(QStringLiteral("<p>%1</p><p><b>%2</b> %3</p>").arg(spec.summary.toHtmlEscaped(), tr("Look for:"), spec.lookFor.toHtmlEscaped()));
+}
+
+void StudyPage::sourceChosen(int index)
+{
+    const QString id = m_source->itemData(index).toString();
+    if (id == kFromSetup) {
+        m_editor->setBase(m_setupSettings ? m_setupSettings() : QJsonObject(), tr("the Setup pane's settings"));
+        if (m_editor->axisCount() == 0) {
+            // A start that says what a study is for: the batch, and the rules that follow it.
+            m_editor->addAxis(kEffectiveBatchAxis, QStringLiteral("16 .. 256 x2"));
+            m_editor->addAxis(wire(key::kLrRule), QStringLiteral("none, linear, sqrt"));
+        }
+        m_about->setText(tr("Your own study: the Setup pane's settings are the base; every axis below varies one setting."));
+        return;
+    }
+    const StudySpec* spec = m_library.find(id);
+    if (!spec)
+        return;
+    showSpec(*spec, QString::fromLatin1(StudyLibrary::kResourceFolder));
+}
+
+void StudyPage::openStudyFile()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open a study file"), QString(), tr("Study files (*.json)"));
+    if (path.isEmpty())
+        return;
+    const StudyReadResult read = readStudyFile(path);
+    if (!read.spec) {
+        QMessageBox::warning(this, tr("Cannot open the study"), read.error);
+        return;
+    }
+    showSpec(*read.spec, QFileInfo(path).absolutePath());
+}
+
+QString StudyPage::planText() const
+{
+    return m_plan->text();
+}
+
+QString StudyPage::progressText() const
+{
+    return m_progressLabel->text();
+}
+
+void StudyPage::updatePlan()
+{
+    const StudyReadResult read = m_editor->read();
+    QString text;
+    bool ok = false;
+    if (!read.spec) {
+        text = read.error;
+    } else {
+        const StudyPlan plan = planStudy(*read.spec);
+        if (!plan.error.isEmpty()) {
+            text = plan.error;
+        } else {
+            ok = true;
+            text = tr("%n run(s) (%1) · %2 on this machine", nullptr, int(plan.points.size()))
+                       .arg(plan.shape, durationText(estimatedSeconds(plan)));
+            if (plan.points.size() > studyLimits::kConfirmAbove)
+                text += tr(" · asks before it starts");
+        }
+    }
+    m_plan->setText(text);
+    m_plan->setStyleSheet(ok ? QString() : QStringLiteral("color: #c62828;"));
+    m_run->setProperty("planOk", ok);
+    updateButtons();
+}
+
+bool StudyPage::runStudy(bool confirmed)
+{
+    if (isRunning() || m_windowBusy)
+        return false;
+    const StudyReadResult read = m_editor->read();
+    if (!read.spec)
+        return false;
+    const StudyPlan plan = planStudy(*read.spec);
+    if (!plan.error.isEmpty())
+        return false;
+    if (plan.points.size() > studyLimits::kConfirmAbove && !confirmed &&
+        QMessageBox::question(this, tr("A large study"),
+                              tr("This study makes %1 runs (%2). Run them all?").arg(plan.points.size()).arg(durationText(estimatedSeconds(plan))))
+            != QMessageBox::Yes)
+        return false;
+    QString error;
+    const std::optional<StoredStudy> study = m_studies.create(*read.spec, plan, &error);
+    if (!study) {
+        QMessageBox::warning(this, tr("Cannot start the study"), error);
+        return false;
+    }
+    startRunner(*study);
+    refreshPastStudies();
+    return true;
+}
+
+bool StudyPage::resumeStudy(const QString& idOrDirectory)
+{
+    if (isRunning() || m_windowBusy)
+        return false;
+    QString error;
+    const std::optional<StoredStudy> study = m_studies.open(idOrDirectory, &error);
+    if (!study) {
+        QMessageBox::warning(this, tr("Cannot resume the study"), error);
+        return false;
+    }
+    startRunner(*study);
+    return true;
+}
+
+void StudyPage::startRunner(const StoredStudy& study)
+{
+    showStudy(study);
+    if (!m_runner->start(study, m_store.listRuns())) {
+        m_progressLabel->setText(tr("Every run of this study has finished already."));
+        return;
+    }
+    emit logMessage(tr("Study \"%1\": %2 runs, stored in %3").arg(study.title()).arg(study.points.size()).arg(study.directory), false);
+    m_progressLabel->setText(m_runner->progressText());
+    m_progress->setValue(m_runner->percent());
+    updateButtons();
+    emit runningChanged(true);
+}
+
+void StudyPage::onRunnerFinished(bool allSucceeded)
+{
+    refreshResults();
+    m_progressLabel->setText(m_runner->progressText() + (allSucceeded ? QString() : tr(" · not every run succeeded (see the Log)")));
+    refreshPastStudies();
+    updateButtons();
+    emit runsStored();
+    emit runningChanged(false);
+}
+
+void StudyPage::showStudy(const StoredStudy& study)
+{
+    m_current = study;
+    m_results->setStudy(study, collectStudyResults(study, m_store, m_store.listRuns()));
+    updateButtons();
+}
+
+void StudyPage::refreshResults()
+{
+    if (isRunning()) {
+        m_progressLabel->setText(m_runner->progressText());
+        m_progress->setValue(m_runner->percent());
+    }
+    if (m_current)
+        m_results->setResults(collectStudyResults(*m_current, m_store, m_store.listRuns()));
+}
+
+void StudyPage::refreshPastStudies()
+{
+    const QString selected = m_past->currentItem() ? m_past->currentItem()->data(Qt::UserRole).toString() : QString();
+    const QList<RunRecord> runs = m_store.listRuns();
+    m_past->clear();
+    for (const StoredStudy& study : m_studies.list()) {
+        const qsizetype left = StudyStore::pointsToRun(study, runs).size();
+        const QString state = left == 0 ? tr("all %1 runs done").arg(study.points.size())
+                                        : tr("%1 of %2 runs done").arg(study.points.size() - left).arg(study.points.size());
+        auto* item = new QListWidgetItem(tr("%1 — %2 · %3").arg(study.title(), study.created.toString(QStringLiteral("yyyy-MM-dd HH:mm")), state));
+        item->setData(Qt::UserRole, study.id);
+        item->setToolTip(study.directory);
+        m_past->addItem(item);
+        if (study.id == selected)
+            m_past->setCurrentItem(item);
+    }
+}
+
+void StudyPage::openPastStudy()
+{
+    QListWidgetItem* item = m_past->currentItem();
+    if (!item)
+        return;
+    QString error;
+    const std::optional<StoredStudy> study = m_studies.open(item->data(Qt::UserRole).toString(), &error);
+    if (!study) {
+        QMessageBox::warning(this, tr("Cannot open the study"), error);
+        return;
+    }
+    showStudy(*study);
+    m_editor->setStudy(study->spec, study->directory);
+    m_about->setText(QStringLiteral("<p>%1</p>").arg(study->spec.summary.toHtmlEscaped()));
+}
+
+void StudyPage::exportCharts()
+{
+    if (!m_current)
+        return;
+    const QString directory = QFileDialog::getExistingDirectory(this, tr("Export the study into a folder"));
+    if (directory.isEmpty())
+        return;
+    QString error;
+    const QStringList written =
+        exportStudy(*m_current, collectStudyResults(*m_current, m_store, m_store.listRuns()), m_results->charts(), directory, QSize(1200, 800), 1.0, &error);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Export failed"), error);
+    else
+        emit logMessage(tr("Wrote %1 files of study \"%2\" to %3").arg(written.size()).arg(m_current->title(), directory), false);
+}
+
+void StudyPage::showRunsOnCharts()
+{
+    if (!m_current)
+        return;
+    QList<RunRecord> runs = StudyStore::latestRuns(*m_current, m_store.listRuns()).values();
+    std::sort(runs.begin(), runs.end(), [](const RunRecord& a, const RunRecord& b) { return a.studyPoint < b.studyPoint; });
+    if (runs.size() > kMostRunsOnCharts) {
+        emit logMessage(tr("Showing the first %1 of the study's %2 runs on the Charts page; tick others in the Runs list")
+                            .arg(kMostRunsOnCharts)
+                            .arg(runs.size()),
+                        false);
+        runs = runs.mid(0, kMostRunsOnCharts);
+    }
+    emit showRunsRequested(runs);
+}
+
+void StudyPage::updateButtons()
+{
+    const bool running = isRunning();
+    m_run->setEnabled(!running && !m_windowBusy && m_run->property("planOk").toBool());
+    m_run->setToolTip(m_windowBusy ? tr("The window is running something; a study starts when it ends") : QString());
+    m_stop->setEnabled(running);
+    m_resume->setEnabled(!running && !m_windowBusy && m_past->currentItem());
+    m_export->setEnabled(m_current.has_value());
+    m_showRuns->setEnabled(m_current.has_value());
+    m_source->setEnabled(!running);
+    m_editor->setEnabled(!running);
+    m_progress->setVisible(running);
+}
+
+}  // namespace ddplab::ui

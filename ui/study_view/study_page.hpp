@@ -1,0 +1,107 @@
+#pragma once
+// The window's Study page: choose a study (a built-in one, a file, or the Setup pane's settings
+// with axes of one's own), see how many runs it makes and roughly how long they take, run it,
+// stop it, resume it, and reopen the studies that ran before; the charts fill in as runs end.
+// A study's runs are ordinary stored runs: the page can put any of them on the chart page.
+// It runs through its own StudyRunner (its own engine process); the window keeps one thing
+// running at a time by disabling each side's Run while the other runs.
+
+#include "client/run_record.hpp"
+#include "study/study_library.hpp"
+#include "study/study_store.hpp"
+
+#include <QWidget>
+
+#include <functional>
+#include <optional>
+
+QT_BEGIN_NAMESPACE
+class QComboBox;
+class QLabel;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+QT_END_NAMESPACE
+
+namespace ddplab::ui {
+
+class RunStore;
+class StudyEditor;
+class StudyResultsView;
+class StudyRunner;
+
+class StudyPage : public QWidget {
+    Q_OBJECT
+
+public:
+    // `setupSettings` gives the Setup pane's settings when the person builds on them.
+    StudyPage(const RunStore& store, const QString& enginePath, std::function<QJsonObject()> setupSettings,
+              QWidget* parent = nullptr);
+    ~StudyPage() override;
+
+    bool isRunning() const;
+    void stop();
+    void stopAndWait(int timeoutMs);
+    // While the window runs something else, this page cannot start a study (and the reverse).
+    void setWindowBusy(bool busy);
+
+    // Chooses the built-in study `nameOrPath`, or reads a study file; false (with `error`) when
+    // neither works.
+    bool chooseStudy(const QString& nameOrPath, QString* error);
+    // Creates the study folder and runs what the page shows; a plan larger than the confirm
+    // limit asks first unless `confirmed`. False (with the reason shown) when nothing started.
+    bool runStudy(bool confirmed = false);
+    bool resumeStudy(const QString& idOrDirectory);
+
+    StudyEditor* editor() const { return m_editor; }
+    StudyResultsView* results() const { return m_results; }
+    QString planText() const;
+    QString progressText() const;
+    std::optional<StoredStudy> currentStudy() const { return m_current; }
+    const StudyLibrary& library() const { return m_library; }
+
+signals:
+    void runningChanged(bool running);
+    void runsStored();  // a study run ended: the Runs list has new entries
+    void showRunsRequested(const QList<ddplab::ui::RunRecord>& runs);
+    void logMessage(const QString& text, bool isWarning);
+
+private:
+    void sourceChosen(int index);
+    void showSpec(const StudySpec& spec, const QString& folder);
+    void openStudyFile();
+    void updatePlan();
+    void refreshPastStudies();
+    void openPastStudy();
+    void showStudy(const StoredStudy& study);
+    void refreshResults();
+    void startRunner(const StoredStudy& study);
+    void onRunnerFinished(bool allSucceeded);
+    void exportCharts();
+    void showRunsOnCharts();
+    void updateButtons();
+
+    const RunStore& m_store;
+    std::function<QJsonObject()> m_setupSettings;
+    StudyLibrary m_library;
+    StudyStore m_studies;
+    std::unique_ptr<StudyRunner> m_runner;
+    std::optional<StoredStudy> m_current;  // the study the charts show
+    bool m_windowBusy = false;
+
+    QComboBox* m_source = nullptr;
+    QLabel* m_about = nullptr;
+    StudyEditor* m_editor = nullptr;
+    QLabel* m_plan = nullptr;
+    QPushButton* m_run = nullptr;
+    QPushButton* m_stop = nullptr;
+    QPushButton* m_resume = nullptr;
+    QPushButton* m_export = nullptr;
+    QPushButton* m_showRuns = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_progressLabel = nullptr;
+    QListWidget* m_past = nullptr;
+    StudyResultsView* m_results = nullptr;
+};
+
+}  // namespace ddplab::ui

@@ -1,0 +1,152 @@
+#include "study_results_view.hpp"
+
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+namespace ddplab::ui {
+
+StudyResultsView::StudyResultsView(QWidget* parent) : QWidget(parent)
+{
+    m_chart = new QComboBox;
+    m_chart->setObjectName(QStringLiteral("studyChart"));
+    m_chart->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_chart->setMinimumContentsLength(16);
+    m_figure = new QComboBox;
+    m_figure->setToolTip(tr("The final figure the first chart and the heatmap show"));
+    for (const StudyFigure& figure : studyFigures())
+        m_figure->addItem(figure.title, figure.id);
+    m_colour = new QComboBox;
+    m_colour->setToolTip(tr("The axis whose values get a colour each"));
+    // Two rows, so a 1280-pixel screen shows every chooser whole.
+    m_figure->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_figure->setMinimumContentsLength(14);
+    m_colour->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_colour->setMinimumContentsLength(8);
+    auto* choosers = new QGridLayout;
+    choosers->addWidget(new QLabel(tr("Chart:")), 0, 0);
+    choosers->addWidget(m_chart, 0, 1, 1, 3);
+    choosers->addWidget(new QLabel(tr("Figure:")), 1, 0);
+    choosers->addWidget(m_figure, 1, 1);
+    choosers->addWidget(new QLabel(tr("Colour by:")), 1, 2);
+    choosers->addWidget(m_colour, 1, 3);
+    choosers->setColumnStretch(1, 2);
+    choosers->setColumnStretch(3, 1);
+
+    m_plot = new StudyPlotWidget;
+    m_heatmap = new StudyHeatmapWidget;
+    m_stack = new QStackedWidget;
+    m_stack->addWidget(m_plot);
+    m_stack->addWidget(m_heatmap);
+    m_findings = new QLabel;
+    m_findings->setObjectName(QStringLiteral("studyFindings"));
+    m_findings->setWordWrap(true);
+    m_findings->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(choosers);
+    layout->addWidget(m_stack, 1);
+    layout->addWidget(m_findings);
+
+    connect(m_chart, &QComboBox::currentIndexChanged, this, &StudyResultsView::showChart);
+    connect(m_figure, &QComboBox::currentIndexChanged, this, [this] {
+        m_choices.figure = m_figure->currentData().toString();
+        rebuild();
+    });
+    connect(m_colour, &QComboBox::currentIndexChanged, this, [this] {
+        m_choices.colourBy = m_colour->currentData().toString();
+        rebuild();
+    });
+    clear();
+}
+
+void StudyResultsView::setStudy(const StoredStudy& study, const QList<StudyRunResult>& results)
+{
+    m_study = study;
+    m_results = results;
+    m_choices = defaultChartChoices(study);
+    fillChoosers();
+    rebuild();
+}
+
+void StudyResultsView::setResults(const QList<StudyRunResult>& results)
+{
+    m_results = results;
+    rebuild();
+}
+
+void StudyResultsView::clear()
+{
+    m_study.reset();
+    m_results.clear();
+    m_charts = StudyCharts();
+    const QSignalBlocker blockChart(m_chart);
+    m_chart->clear();
+    PlotSpec empty;
+    empty.emptyText = tr("Choose a study on the left and run it, or open one that ran before.");
+    m_plot->setSpec(empty);
+    m_stack->setCurrentWidget(m_plot);
+    m_findings->clear();
+    setEnabled(true);
+}
+
+QStringList StudyResultsView::chartTitles() const
+{
+    QStringList titles;
+    for (int i = 0; i < m_chart->count(); ++i)
+        titles.append(m_chart->itemText(i));
+    return titles;
+}
+
+void StudyResultsView::fillChoosers()
+{
+    const QSignalBlocker blockFigure(m_figure);
+    const QSignalBlocker blockColour(m_colour);
+    m_figure->setCurrentIndex(std::max(0, m_figure->findData(m_choices.figure)));
+    m_colour->clear();
+    m_colour->addItem(tr("nothing"), QString());
+    if (m_study) {
+        for (const StudyAxis& axis : m_study->spec.axes)
+            m_colour->addItem(axis.key, axis.key);
+    }
+    m_colour->setCurrentIndex(std::max(0, m_colour->findData(m_choices.colourBy)));
+}
+
+void StudyResultsView::rebuild()
+{
+    if (!m_study)
+        return;
+    const int shown = m_chart->currentIndex();
+    m_charts = buildStudyCharts(*m_study, m_results, m_choices);
+    {
+        const QSignalBlocker blocker(m_chart);
+        m_chart->clear();
+        for (const PlotSpec& plot : m_charts.plots)
+            m_chart->addItem(plot.title);
+        for (const HeatmapSpec& heatmap : m_charts.heatmaps)
+            m_chart->addItem(heatmap.title);
+        m_chart->setCurrentIndex(std::clamp(shown, 0, int(m_chart->count()) - 1));
+    }
+    showChart(m_chart->currentIndex());
+    m_findings->setText(m_charts.findings.join(QLatin1Char('\n')));
+}
+
+void StudyResultsView::showChart(int index)
+{
+    if (index < 0)
+        return;
+    if (index < m_charts.plots.size()) {
+        m_plot->setSpec(m_charts.plots[index]);
+        m_stack->setCurrentWidget(m_plot);
+    } else if (index - m_charts.plots.size() < m_charts.heatmaps.size()) {
+        m_heatmap->setSpec(m_charts.heatmaps[index - m_charts.plots.size()]);
+        m_stack->setCurrentWidget(m_heatmap);
+    }
+}
+
+}  // namespace ddplab::ui

@@ -1,0 +1,55 @@
+#pragma once
+// The right half of the Study page: one of a study's charts at a time (chosen from a list),
+// the figure and the colour axis they use, and the findings (fitted slopes, B_crit against
+// B_simple, exponents) under them. Redrawn from the results whenever a run ends.
+
+#include "study_view/study_charts.hpp"
+
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QComboBox;
+class QLabel;
+class QStackedWidget;
+QT_END_NAMESPACE
+
+namespace ddplab::ui {
+
+class StudyHeatmapWidget;
+class StudyPlotWidget;
+
+class StudyResultsView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit StudyResultsView(QWidget* parent = nullptr);
+
+    // A study (its choices reset to the study's own) and what it found so far.
+    void setStudy(const StoredStudy& study, const QList<StudyRunResult>& results);
+    // New results of the same study; the person's choices are kept.
+    void setResults(const QList<StudyRunResult>& results);
+    void clear();
+
+    const StudyCharts& charts() const { return m_charts; }
+    const StudyChartChoices& choices() const { return m_choices; }
+    QStringList chartTitles() const;
+    void showChart(int index);
+
+private:
+    void rebuild();
+    void fillChoosers();
+
+    std::optional<StoredStudy> m_study;
+    QList<StudyRunResult> m_results;
+    StudyChartChoices m_choices;
+    StudyCharts m_charts;
+    QComboBox* m_chart = nullptr;
+    QComboBox* m_figure = nullptr;
+    QComboBox* m_colour = nullptr;
+    QStackedWidget* m_stack = nullptr;
+    StudyPlotWidget* m_plot = nullptr;
+    StudyHeatmapWidget* m_heatmap = nullptr;
+    QLabel* m_findings = nullptr;
+};
+
+}  // namespace ddplab::ui
