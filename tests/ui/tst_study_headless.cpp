@@ -1,0 +1,183 @@
+// Studies through the real `ddplab` binary, offscreen, as a script would run them: the seed 000
+// curve end to end (its three slopes fitted from what the engine measured), a study killed
+// mid-way and resumed (only the missing points run, none twice), and bad studies refused with
+// exit code 2 before anything starts.
+
+#include "client/run_record.hpp"
+#include "client/run_store.hpp"
+#include "ui_test_main.hpp"
+
+#include <QProcess>
+#include <QRegularExpression>
+
+#include <csignal>
+
+using namespace ddplab::ui;
+
+namespace {
+
+constexpr int kPatienceMs = 300000;
+
+QString ddplabPath()
+{
+    return QFileInfo(ddplab::test::enginePath()).dir().filePath(QStringLiteral("ddplab"));
+}
+
+struct Outcome {
+    int exitCode = -1;
+    QString out, err;
+};
+
+QProcessEnvironment labEnvironment(const QString& home)
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    environment.insert(QStringLiteral("XDG_DATA_HOME"), home + QStringLiteral("/data"));
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), home + QStringLiteral("/config"));
+    return environment;
+}
+
+Outcome runLab(const QString& home, const QStringList& arguments)
+{
+    QProcess process;
+    process.setProcessEnvironment(labEnvironment(home));
+    process.start(ddplabPath(), arguments);
+    Outcome outcome;
+    if (!process.waitForFinished(kPatienceMs))
+        return outcome;
+    outcome.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    outcome.out = QString::fromUtf8(process.readAllStandardOutput());
+    outcome.err = QString::fromUtf8(process.readAllStandardError());
+    return outcome;
+}
+
+QString writeStudy(const QString& folder, const QString& name, const QByteArray& json)
+{
+    const QString path = folder + QLatin1Char('/') + name;
+    QFile file(path);
+    file.open(QIODevice::WriteOnly);
+    file.write(json);
+    return path;
+}
+
+QString labData(const QString& home)
+{
+    return home + QStringLiteral("/data/ddplab/ddplab");
+}
+
+}  // namespace
+
+class TestStudyHeadless : public QObject {
+    Q_OBJECT
+
+private slots:
+    void seed000CurveHasTheThreeSlopes()
+    {
+        QTemporaryDir home;
+        const QString out = home.filePath(QStringLiteral("export"));
+        const Outcome outcome = runLab(home.path(), {QStringLiteral("--study"), QStringLiteral("seed000-variance-curve"),
+                                                     QStringLiteral("--export"), out, QStringLiteral("--quit")});
+        QVERIFY2(outcome.exitCode == 0, qPrintable(outcome.out + outcome.err));
+        QVERIFY(outcome.out.contains(QStringLiteral("[21/21]")));
+        QFile findings(out + QStringLiteral("/findings.txt"));
+        QVERIFY(findings.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(findings.readAll());
+        // Var(update) = lr^2 sigma^2 B^(2p - 1): slopes -1, +1 and 0 on log-log axes.
+        const QList<QPair<QString, double>> expected{{QStringLiteral("none"), -1.0}, {QStringLiteral("linear"), 1.0}, {QStringLiteral("sqrt"), 0.0}};
+        for (const auto& [rule, slope] : expected) {
+            const QRegularExpression line(QStringLiteral("lr_rule %1: log-log slope (\\S+)").arg(rule));
+            const QRegularExpressionMatch match = line.match(text);
+            QVERIFY2(match.hasMatch(), qPrintable(text));
+            const double measured = match.captured(1).toDouble();
+            QVERIFY2(std::abs(measured - slope) <= 0.15, qPrintable(QStringLiteral("%1: %2").arg(rule).arg(measured)));
+        }
+        QFile csv(out + QStringLiteral("/study.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QCOMPARE(csv.readAll().trimmed().split('\n').size(), 22);  // the header and 21 runs
+        QVERIFY(QFileInfo::exists(out + QStringLiteral("/figure-vs-effective_batch.svg")));
+    }
+
+    void aKilledStudyResumesWithOnlyTheMissingRuns()
+    {
+        QTemporaryDir home;
+        const QString file = writeStudy(home.path(), QStringLiteral("resume.json"), R"({
+            "id": "resume-test", "title": "resume",
+            "base": {"workload": "toy", "num_examples": 256, "experiments": 100, "batch_size": 16, "epochs": 2, "noise": 1},
+            "axes": [{"key": "world_size", "values": [1, 2]}, {"key": "lr", "values": [0.001, 0.002, 0.004, 0.008]}]})");
+        QProcess first;
+        first.setProcessEnvironment(labEnvironment(home.path()));
+        first.start(ddplabPath(), {QStringLiteral("--study"), file, QStringLiteral("--quit")});
+        QString printed;
+        // Killed outright once three runs have ended: no chance to tidy up.
+        while (printed.count(QStringLiteral("finished")) < 3 && first.state() != QProcess::NotRunning) {
+            first.waitForReadyRead(1000);
+            printed += QString::fromUtf8(first.readAllStandardOutput());
+        }
+        QVERIFY2(printed.count(QStringLiteral("finished")) >= 3, qPrintable(printed));
+        ::kill(pid_t(first.processId()), SIGKILL);
+        first.waitForFinished(kPatienceMs);
+        const QRegularExpression storedIn(QStringLiteral("stored in (\\S+)"));
+        const QString folder = storedIn.match(printed).captured(1);
+        QVERIFY2(QFileInfo(folder).isDir(), qPrintable(printed));
+
+        const RunStore store(labData(home.path()) + QStringLiteral("/runs"));
+        QHash<int, int> finishedBefore;
+        for (const RunRecord& run : store.listRuns()) {
+            if (run.status == RunStatus::Finished)
+                ++finishedBefore[run.studyPoint];
+        }
+        QVERIFY(finishedBefore.size() >= 3 && finishedBefore.size() < 8);
+
+        const Outcome resumed = runLab(home.path(), {QStringLiteral("--resume"), folder, QStringLiteral("--quit")});
+        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.out + resumed.err));
+        QVERIFY2(resumed.out.contains(QStringLiteral("[8/8]")), qPrintable(resumed.out));
+        QHash<int, int> finishedAfter;
+        for (const RunRecord& run : store.listRuns()) {
+            if (run.status == RunStatus::Finished)
+                ++finishedAfter[run.studyPoint];
+        }
+        QCOMPARE(finishedAfter.size(), 8);
+        for (auto point = finishedAfter.begin(); point != finishedAfter.end(); ++point)
+            QVERIFY2(point.value() == 1, qPrintable(QStringLiteral("point %1 finished %2 times").arg(point.key()).arg(point.value())));
+        // Resuming a finished study runs nothing.
+        const Outcome again = runLab(home.path(), {QStringLiteral("--resume"), folder, QStringLiteral("--quit")});
+        QCOMPARE(again.exitCode, 0);
+        QVERIFY(again.out.contains(QStringLiteral("finished already")));
+    }
+
+    void badStudiesAreRefusedBeforeAnythingStarts_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("unknown key") << QByteArray(R"({"id": "a", "base": {}, "axes": [{"key": "batchsize", "values": [1, 2]}]})")
+                                     << QStringList() << QStringLiteral("batchsize");
+        QTest::newRow("empty axis") << QByteArray(R"({"id": "a", "base": {}, "axes": [{"key": "lr", "values": []}]})") << QStringList()
+                                    << QStringLiteral("lr");
+        QTest::newRow("refused value") << QByteArray(R"({"id": "a", "base": {}, "axes": [{"key": "world_size", "values": [1, 0]}]})")
+                                       << QStringList() << QStringLiteral("world_size");
+        QTest::newRow("not json") << QByteArray("{\"id\": ") << QStringList() << QStringLiteral("bad.json");
+        QTest::newRow("over 500 runs without --yes")
+            << QByteArray(R"({"id": "a", "base": {}, "axes": [{"key": "seed", "from": 0, "to": 600, "step": 1}]})") << QStringList()
+            << QStringLiteral("--yes");
+    }
+
+    void badStudiesAreRefusedBeforeAnythingStarts()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QStringList, extra);
+        QFETCH(QString, expected);
+        QTemporaryDir home;
+        const QString file = writeStudy(home.path(), QStringLiteral("bad.json"), json);
+        const Outcome outcome = runLab(home.path(), QStringList{QStringLiteral("--study"), file, QStringLiteral("--quit")} + extra);
+        QCOMPARE(outcome.exitCode, 2);
+        QVERIFY2(outcome.err.contains(expected), qPrintable(outcome.err));
+        QVERIFY(!QFileInfo::exists(labData(home.path()) + QStringLiteral("/runs")) ||
+                QDir(labData(home.path()) + QStringLiteral("/runs")).isEmpty(QDir::Dirs | QDir::NoDotAndDotDot));
+        QVERIFY(!QFileInfo::exists(labData(home.path()) + QStringLiteral("/studies")) ||
+                QDir(labData(home.path()) + QStringLiteral("/studies")).isEmpty(QDir::Dirs | QDir::NoDotAndDotDot));
+    }
+};
+
+DDPLAB_UI_TEST_MAIN(TestStudyHeadless)
+#include "tst_study_headless.moc"
