@@ -2,6 +2,7 @@
 
 #include "charts/axis_plan.hpp"
 #include "charts/chart_canvas.hpp"
+#include "charts/chart_header.hpp"
 #include "charts/chart_lines.hpp"
 #include "client/run_data.hpp"
 
@@ -9,13 +10,11 @@
 #include <QChart>
 #include <QElapsedTimer>
 #include <QEvent>
-#include <QGraphicsScene>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
 #include <QLogValueAxis>
 #include <QMenu>
-#include <QMouseEvent>
 #include <QPainter>
 #include <QToolButton>
 #include <QValueAxis>
@@ -33,24 +32,6 @@ constexpr int kNarrowestPlot = 32;
 constexpr int kPixelsPerColumn = 2;
 constexpr int kColumnsBeforeLayout = 1000;
 constexpr double kAxisFontScale = 0.9;  // axis labels and legend, against the window's font
-
-QString zoomHelp()
-{
-    return QObject::tr("Drag: zoom to a box · Ctrl+wheel: zoom · middle drag or Shift+drag: pan · "
-                       "double-click the chart: fit · double-click the title: enlarge");
-}
-
-QToolButton* headerButton(QWidget* parent, const QString& iconOrText, const QString& tip)
-{
-    auto* button = new QToolButton(parent);
-    if (iconOrText.startsWith(QLatin1Char(':')))
-        button->setIcon(QIcon(iconOrText));
-    else
-        button->setText(iconOrText);
-    button->setAutoRaise(true);
-    button->setToolTip(tip);
-    return button;
-}
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 #include <QHash>
 #include <QJsonDocument>
 #include <QMap>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <cmath>
@@ -470,12 +471,10 @@ QByteArray studyCsv(const StoredStudy& study, const QList<StudyRunResult>& resul
                wire(field::kWMean), wire(field::kSteps), wire(field::kSamples), QStringLiteral("steps_to_target"),
                QStringLiteral("samples_to_target"), wire(field::kWallS), QStringLiteral("run")};
     QByteArray csv = header.join(QLatin1Char(',')).toUtf8() + '\n';
-    const auto quoted = [](const QString& text) {
-        if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) && !text.contains(QLatin1Char('\n')))
-            return text;
-        QString escaped = text;
-        escaped.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-        return QLatin1Char('"') + escaped + QLatin1Char('"');
+    const auto quoted = [](QString text) {
+        static const QRegularExpression kNeedsQuotes(QStringLiteral("[,\"\n]"));
+        return text.contains(kNeedsQuotes) ? QLatin1Char('"') + text.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"')
+                                           : text;
     };
     for (const StudyRunResult& result : results) {
         QStringList row{QString::number(result.point + 1), QString::number(result.repeat + 1)};
