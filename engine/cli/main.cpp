@@ -75,6 +75,9 @@ int main(int argc, char** argv)
 
     CLI::App* runs = app.add_subcommand(protocol::role::kRuns, "run one config after another, as stdin asks: one JSON line per run, "
                                                 "{\"config\": PATH, \"events\": PATH} (docs/protocol.md)");
+    bool stopWhenInputEnds = false;
+    runs->add_flag("--stop-when-input-ends", stopWhenInputEnds,
+                   "stop the run in progress when stdin ends: its controller (the lab, an SSH connection) has gone");
 
     CLI::App* devices = app.add_subcommand("devices", "print GPUs, NCCL/Gloo availability and the LibTorch version as JSON");
     CLI::App* keys = app.add_subcommand("keys", "print every config key (flag, type, default, what is allowed, help) as JSON");
@@ -135,7 +138,7 @@ int main(int argc, char** argv)
         if (*worker)
             return runTraining("worker", workerOptions, *worker);
         if (*runs)
-            return runMany(runFromFiles);
+            return runMany(runFromFiles, stopWhenInputEnds);
         if (*devices) {
             std::cout << deviceReport().dump(2) << std::endl;
             return kExitOk;

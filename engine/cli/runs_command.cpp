@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <iostream>
@@ -19,8 +20,8 @@
 namespace ddplab {
 namespace {
 
-// A request is two paths: anything longer is not one (and is not held in memory).
-constexpr size_t kMaxRequestBytes = 16 * 1024;
+// A request is two paths or a config object: anything longer is not one (and is not held in memory).
+constexpr size_t kMaxRequestBytes = 64 * 1024;
 
 // Signals wake the loop through this pipe: a byte per signal, read back in the loop.
 int g_wakePipe[2] = {-1, -1};
@@ -80,9 +81,11 @@ bool writeEvent(const Json& event)
 }
 
 struct Request {
-    std::string config;
+    std::string config;        // a path
+    std::string inlineConfig;  // or the config itself, as JSON text
     std::string events;
-    std::string problem;  // why the line is not a request; empty when it is one
+    bool stop = false;         // {"stop": true}
+    std::string problem;       // why the line is not a request; empty when it is one
 };
 
 Request parseRequest(const std::string& line, int64_t number)
@@ -96,10 +99,18 @@ Request parseRequest(const std::string& line, int64_t number)
         request.problem = which + " is not a JSON object; expected " + expected;
         return request;
     }
+    if (parsed.size() == 1 && parsed.contains(protocol::request::kStop) && parsed[protocol::request::kStop].is_boolean()) {
+        request.stop = parsed[protocol::request::kStop].get<bool>();
+        return request;
+    }
     for (const auto& [name, value] : parsed.items()) {
         if (name != protocol::request::kConfig && name != protocol::request::kEvents) {
             request.problem = which + " has an unknown field \"" + name + "\"; expected " + expected;
             return request;
+        }
+        if (name == protocol::request::kConfig && value.is_object()) {
+            request.inlineConfig = value.dump();
+            continue;
         }
         if (!value.is_string()) {
             request.problem = which + ": \"" + name + "\" must be a path (a string)";
@@ -107,14 +118,14 @@ Request parseRequest(const std::string& line, int64_t number)
         }
         (name == protocol::request::kConfig ? request.config : request.events) = value.get<std::string>();
     }
-    if (request.config.empty())
+    if (request.config.empty() && request.inlineConfig.empty())
         request.problem = which + " names no config file; expected " + expected;
     return request;
 }
 
 class RequestLoop {
 public:
-    explicit RequestLoop(const RunOne& runOne) : m_runOne(runOne) {}
+    RequestLoop(const RunOne& runOne, bool stopWhenInputEnds) : m_runOne(runOne), m_stopWhenInputEnds(stopWhenInputEnds) {}
 
     int run()
     {
@@ -136,6 +147,8 @@ public:
             if (!line)
                 break;
             const Request request = parseRequest(*line, ++number);
+            if (request.problem.empty() && (request.stop || (request.config.empty() && request.inlineConfig.empty())))
+                continue;  // a stop with nothing running: nothing to do
             int code = kExitOk;
             if (request.problem.empty()) {
                 code = runChild(request);
@@ -213,19 +226,53 @@ private:
 
         int status = 0;
         while (::waitpid(pid, &status, WNOHANG) != pid) {
-            pollfd wake{g_wakePipe[0], POLLIN, 0};
-            ::poll(&wake, 1, -1);
+            // stdin too, while it is open: a stop request, or its end when that means the
+            // controller has gone. Other lines wait in m_pending for their turn.
+            pollfd fds[2] = {{g_wakePipe[0], POLLIN, 0}, {m_inputEnded ? -1 : STDIN_FILENO, POLLIN, 0}};
+            ::poll(fds, 2, -1);
             for (int signo : takeSignals()) {
                 if (isStopSignal(signo)) {
                     m_stopping = true;
                     ::kill(pid, signo);  // the run stops its ranks; a second Ctrl-C kills them
                 }
             }
+            if (fds[1].revents & (POLLIN | POLLHUP | POLLERR))
+                readInputDuringRun(pid);
         }
         if (WIFEXITED(status))
             return WEXITSTATUS(status);
         reportKilledRun(request, WTERMSIG(status));
         return kExitInternal;
+    }
+
+    void readInputDuringRun(pid_t child)
+    {
+        char buffer[4096];
+        const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+        if (n > 0) {
+            m_pending.append(buffer, size_t(n));
+        } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+            m_inputEnded = true;
+            if (m_stopWhenInputEnds && !m_stopping) {
+                std::cerr << "ddplab-engine runs: stdin ended during a run: its controller has gone; stopping the run" << std::endl;
+                m_stopping = true;
+                ::kill(child, SIGTERM);
+            }
+        }
+        // A stop request among what arrived stops the run now; the lines before it are dropped
+        // with it (nothing asks for a run while one is in progress).
+        size_t newline;
+        while ((newline = m_pending.find('\n')) != std::string::npos) {
+            const std::string line = m_pending.substr(0, newline);
+            const Request request = parseRequest(line, 0);
+            if (!request.stop)
+                break;
+            m_pending.erase(0, newline + 1);
+            if (!m_stopping) {
+                m_stopping = true;
+                ::kill(child, SIGTERM);
+            }
+        }
     }
 
     [[noreturn]] void becomeRun(const Request& request, pid_t parent)
@@ -244,7 +291,29 @@ private:
             ::dup2(devNull, STDIN_FILENO);
             ::close(devNull);
         }
-        const int code = m_runOne(request.config, request.events);
+        int code = kExitInternal;
+        if (request.inlineConfig.empty()) {
+            code = m_runOne(request.config, request.events);
+        } else {
+            // The config as it came on stdin, in a folder only this user can read, gone after.
+            std::string folder = (std::getenv("TMPDIR") ? std::string(std::getenv("TMPDIR")) : std::string("/tmp")) + "/ddplab-run-XXXXXX";
+            if (::mkdtemp(folder.data()) == nullptr) {
+                std::cerr << "ddplab-engine runs: error: cannot create a private folder for the config: " << std::strerror(errno) << std::endl;
+                ::_exit(kExitInternal);
+            }
+            const std::string path = folder + "/config.json";
+            const int file = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+            const bool written = file >= 0 && ::write(file, request.inlineConfig.data(), request.inlineConfig.size()) ==
+                                                  ssize_t(request.inlineConfig.size());
+            if (file >= 0)
+                ::close(file);
+            if (written)
+                code = m_runOne(path, request.events);
+            else
+                std::cerr << "ddplab-engine runs: error: cannot write " << path << ": " << std::strerror(errno) << std::endl;
+            ::unlink(path.c_str());
+            ::rmdir(folder.c_str());
+        }
         std::cout.flush();
         std::cerr.flush();
         std::fflush(nullptr);
@@ -274,6 +343,7 @@ private:
     }
 
     const RunOne& m_runOne;
+    const bool m_stopWhenInputEnds;
     std::string m_pending;
     bool m_inputEnded = false;
     bool m_tooLong = false;
@@ -282,9 +352,9 @@ private:
 
 }  // namespace
 
-int runMany(const RunOne& runOne)
+int runMany(const RunOne& runOne, bool stopWhenInputEnds)
 {
-    return RequestLoop(runOne).run();
+    return RequestLoop(runOne, stopWhenInputEnds).run();
 }
 
 }  // namespace ddplab

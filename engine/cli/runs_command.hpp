@@ -4,10 +4,16 @@
 // once and forks a child per run, which does exactly what `ddplab-engine run` does (its own
 // ranks, its own events). A study of 32 short runs no longer spends most of its time starting.
 //
-//   stdin:  one request per line, {"config": PATH, "events": PATH}; end of input: done.
+//   stdin:  one request per line, {"config": PATH, "events": PATH}; end of input: done. The
+//           config may be the object itself ({"config": {...}}, events optional): over SSH
+//           nothing but stdin reaches the engine; the child keeps it in a private 0700 folder
+//           while it runs. {"stop": true} stops the run in progress.
 //   stdout: hello (role "runs"); then per request the run's own events (hello ... summary or
 //           error) followed by run_end {"exit_code": N}.
 //
+// With stopWhenInputEnds (--stop-when-input-ends, what the lab asks for), the end of stdin
+// while a run is in progress means its controller has gone (the window was killed, the SSH
+// connection dropped): the run is stopped like on SIGTERM, and nothing is left running.
 // SIGTERM, SIGINT and SIGHUP go on to the run in progress (which stops its ranks as `run`
 // does); no further request is read, and the exit code is 5. The process exits 0 at the end of
 // input. A run whose process dies without a last word gets an error event written for it.
@@ -20,6 +26,6 @@ namespace ddplab {
 // Runs one request in the child: `run --config config --events events`; returns its exit code.
 using RunOne = std::function<int(const std::string& configPath, const std::string& eventsPath)>;
 
-int runMany(const RunOne& runOne);
+int runMany(const RunOne& runOne, bool stopWhenInputEnds = false);
 
 }  // namespace ddplab

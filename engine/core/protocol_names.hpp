@@ -49,8 +49,9 @@ inline constexpr char kRuns[] = "runs";          // `runs`: one run after anothe
 
 // `ddplab-engine runs` reads one request per line on stdin: {"config": PATH, "events": PATH}.
 namespace request {
-inline constexpr char kConfig[] = "config";
+inline constexpr char kConfig[] = "config";  // a path, or the config itself (an object: remote runs)
 inline constexpr char kEvents[] = "events";
+inline constexpr char kStop[] = "stop";      // {"stop": true}: stop the run in progress
 }  // namespace request
 
 // ---------------------------------------------------------------------------------------

@@ -204,7 +204,7 @@ private slots:
         QVERIFY(engine.waitForFinished(kPatienceMs));
         const EngineResult result = collect(engine);
         QCOMPARE(result.exitCode, 2);
-        QVERIFY2(result.stderrText.contains("longer than 16384 bytes"), result.stderrText.constData());
+        QVERIFY2(result.stderrText.contains("longer than 65536 bytes"), result.stderrText.constData());
     }
 };
 

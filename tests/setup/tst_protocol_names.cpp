@@ -53,6 +53,8 @@ const Allowed kAllowed[] = {
     {"ui/study/study_fields.hpp", "summary", "a field of the lab's study files"},
     {"ui/study/study_fields.hpp", "key", "a field of the lab's study files"},
     {"ui/study/study_fields.hpp", "step", "a field of the lab's study files"},
+    {"ui/study/study_fields.hpp", "stop", "a field of the lab's study files"},
+    {"ui/window/lab_actions.cpp", "stop", "the name of the Stop action's icon in the icon theme"},
     {"ui/study/study_plan.cpp", "config", "a field of the lab's own plan.json"},
 };
 

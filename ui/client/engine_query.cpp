@@ -90,6 +90,8 @@ QueryResult EngineQuery::interpret(QProcess& process, const QString& program, co
     }
     const QByteArray output = process.readAllStandardOutput();
     const QByteArray errors = process.readAllStandardError();
+    result.exitCode = process.exitCode();
+    result.stderrText = QString::fromLocal8Bit(errors.right(4096));
     if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
         const QString detail = lastLine(errors);
         result.error = QStringLiteral("`%1` failed (exit code %2)%3")

@@ -13,6 +13,8 @@ struct QueryResult {
     bool ok = false;
     QJsonObject object;
     QString error;  // for a person, when !ok
+    int exitCode = 0;
+    QString stderrText;  // what the program said, for a failure over ssh (explainRemoteFailure)
 };
 
 class EngineQuery : public QObject {

@@ -11,6 +11,11 @@
 namespace ddplab::ui {
 namespace {
 
+// A remote engine asked to stop has this long to end its run before the connection is cut.
+constexpr int kRemoteStopPatienceMs = 10000;
+// Enough of the engine's (or ssh's) stderr to say why it failed.
+constexpr qsizetype kStderrKeptChars = 4096;
+
 QString quoted(const QStringList& arguments)
 {
     QStringList parts;
@@ -51,7 +56,12 @@ void LabSession::start(const QList<RunRequest>& requests)
     m_firstFailureCode = 0;
     m_sawEngineHello = false;
     m_protocolProblem.clear();
-    m_engine.startWithInput(m_enginePath, {QString::fromLatin1(protocol::role::kRuns)});
+    m_engineStderr.clear();
+    // --stop-when-input-ends: if this window goes (killed, or its SSH connection drops), the
+    // engine's stdin ends and it stops the run in progress; nothing is left running.
+    const EngineCommand command = engineCommand(m_target, m_enginePath, {QString::fromLatin1(protocol::role::kRuns),
+                                                                         QStringLiteral("--stop-when-input-ends")});
+    m_engine.startWithInput(command.program, command.arguments);
     startNext();
 }
 
@@ -60,10 +70,22 @@ void LabSession::stop()
     if (!m_running)
         return;
     m_stopRequested = true;
-    if (m_engine.isRunning()) {
-        emit logMessage(QStringLiteral("Stopping the run (SIGTERM to the engine; it stops its workers)…"), false);
-        m_engine.stop();
+    if (!m_engine.isRunning())
+        return;
+    if (m_target.isRemote()) {
+        // A signal to the local ssh would not reach the remote engine: ask it on its stdin,
+        // then end the input (which stops it too). ssh is ended only if that goes unanswered.
+        emit logMessage(QStringLiteral("Stopping the run on %1…").arg(m_target.describe()), false);
+        m_engine.writeInput(QJsonDocument(QJsonObject{{wire(protocol::request::kStop), true}}).toJson(QJsonDocument::Compact) + '\n');
+        m_engine.closeInput();
+        QTimer::singleShot(kRemoteStopPatienceMs, this, [this] {
+            if (m_engine.isRunning())
+                m_engine.stop();
+        });
+        return;
     }
+    emit logMessage(QStringLiteral("Stopping the run (SIGTERM to the engine; it stops its workers)…"), false);
+    m_engine.stop();
 }
 
 void LabSession::stopAndWait(int timeoutMs)
@@ -103,6 +125,7 @@ void LabSession::startNext()
     draft.studyId = request.studyId;
     draft.studyPoint = request.studyPoint;
     draft.started = QDateTime::currentDateTime();
+    draft.host = m_target.isRemote() ? m_target.text() : QString();
     draft.enginePid = m_engine.processId();
     QString error;
     const std::optional<RunRecord> created = m_store.createRun(draft, request.config, &error);
@@ -118,14 +141,28 @@ void LabSession::startNext()
     m_stderrLog.setFileName(RunStore::stderrPath(*created));
     if (!m_stderrLog.open(QIODevice::WriteOnly | QIODevice::Append))
         emit logMessage(QStringLiteral("Cannot write %1: %2").arg(m_stderrLog.fileName(), m_stderrLog.errorString()), true);
-    const QJsonObject ask{{wire(protocol::request::kConfig), RunStore::configPath(*created)},
-                          {wire(protocol::request::kEvents), RunStore::eventsPath(*created)}};
-    emit logMessage(QStringLiteral("Run %1 of %2, \"%3\": %4 run --config %5 --events %6")
-                        .arg(m_index + 1)
-                        .arg(m_requests.size())
-                        .arg(created->legendLabel(), m_enginePath, quoted({RunStore::configPath(*created)}),
-                             quoted({RunStore::eventsPath(*created)})),
-                    false);
+    QJsonObject ask;
+    if (m_target.isRemote()) {
+        // The remote machine sees the config on stdin only; its events are kept here.
+        ask.insert(wire(protocol::request::kConfig), request.config);
+        m_eventsLog.setFileName(RunStore::eventsPath(*created));
+        if (!m_eventsLog.open(QIODevice::WriteOnly | QIODevice::Append))
+            emit logMessage(QStringLiteral("Cannot write %1: %2").arg(m_eventsLog.fileName(), m_eventsLog.errorString()), true);
+        emit logMessage(QStringLiteral("Run %1 of %2, \"%3\": on %4 (%5 runs), events kept in %6")
+                            .arg(m_index + 1)
+                            .arg(m_requests.size())
+                            .arg(created->legendLabel(), m_target.describe(), m_target.remoteEngine, RunStore::eventsPath(*created)),
+                        false);
+    } else {
+        ask.insert(wire(protocol::request::kConfig), RunStore::configPath(*created));
+        ask.insert(wire(protocol::request::kEvents), RunStore::eventsPath(*created));
+        emit logMessage(QStringLiteral("Run %1 of %2, \"%3\": %4 run --config %5 --events %6")
+                            .arg(m_index + 1)
+                            .arg(m_requests.size())
+                            .arg(created->legendLabel(), m_enginePath, quoted({RunStore::configPath(*created)}),
+                                 quoted({RunStore::eventsPath(*created)})),
+                        false);
+    }
     m_engine.writeInput(QJsonDocument(ask).toJson(QJsonDocument::Compact) + '\n');
 }
 
@@ -186,6 +223,11 @@ void LabSession::appendToCurrent(const QList<QJsonObject>& events)
 {
     if (events.isEmpty() || !m_current || !m_protocolProblem.isEmpty())
         return;
+    if (m_eventsLog.isOpen()) {
+        for (const QJsonObject& event : events)
+            m_eventsLog.write(QJsonDocument(event).toJson(QJsonDocument::Compact) + '\n');
+        m_eventsLog.flush();  // every event received is on disk, whatever happens next
+    }
     const qint64 stepsBefore = m_current->stepCount();
     m_current->appendEvents(events);
     if (stepsBefore == 0 && m_current->stepCount() > 0)
@@ -213,6 +255,7 @@ void LabSession::onRunEnd(int exitCode)
 
 void LabSession::onStderr(const QByteArray& text)
 {
+    m_engineStderr = (m_engineStderr + QString::fromLocal8Bit(text)).right(kStderrKeptChars);
     if (m_stderrLog.isOpen()) {
         m_stderrLog.write(text);
         m_stderrLog.flush();
@@ -230,6 +273,8 @@ void LabSession::onEngineFinished(const EngineExit& exit)
             finishCurrent(RunStatus::Failed, -1, m_protocolProblem);
         } else if (exit.failedToStart) {
             finishCurrent(RunStatus::Failed, -1, exit.message);
+        } else if (!engineGoneMessage(exit).isEmpty()) {
+            finishCurrent(RunStatus::Failed, exit.exitCode, engineGoneMessage(exit));
         } else if (exit.crashed) {
             finishCurrent(exit.stopRequested ? RunStatus::Cancelled : RunStatus::Failed, -1, exit.message);
         } else if (exit.exitCode == kExitCancelled) {
@@ -272,6 +317,7 @@ void LabSession::finishCurrent(RunStatus status, int exitCode, const QString& er
             emit logMessage(saveError, true);
     }
     m_stderrLog.close();
+    m_eventsLog.close();
     if (status != RunStatus::Finished && m_firstFailureCode == 0)
         m_firstFailureCode = exitCode > 0 ? exitCode : 1;
     if (status == RunStatus::Finished) {
@@ -284,6 +330,15 @@ void LabSession::finishCurrent(RunStatus status, int exitCode, const QString& er
     emit runFinished(m_index, finished);
     // Start the next run from the event loop, not from inside the engine's signals.
     QTimer::singleShot(0, this, &LabSession::startNext);
+}
+
+// Over SSH, a connection that failed or an engine that is not there reads as a failed engine:
+// say which, and what to do (empty when the engine itself spoke).
+QString LabSession::engineGoneMessage(const EngineExit& exit) const
+{
+    if (!m_target.isRemote() || exit.crashed || (m_sawEngineHello && exit.exitCode != 255))
+        return QString();
+    return explainRemoteFailure(m_target, exit.exitCode, m_engineStderr);
 }
 
 }  // namespace ddplab::ui

@@ -7,6 +7,7 @@
 // Stop ends the current run and drops the rest.
 
 #include "client/engine_process.hpp"
+#include "client/engine_target.hpp"
 #include "client/run_progress.hpp"
 #include "client/run_record.hpp"
 
@@ -39,6 +40,9 @@ public:
 
     QString enginePath() const { return m_enginePath; }
     const RunStore& store() const { return m_store; }
+    // Where the next start() runs the engine: this computer (the default) or an SSH host.
+    void setTarget(const EngineTarget& target) { m_target = target; }
+    const EngineTarget& target() const { return m_target; }
 
     void start(const QList<RunRequest>& requests);
     void stop();
@@ -79,9 +83,11 @@ private:
     void onStderr(const QByteArray& text);
     void onEngineFinished(const EngineExit& exit);
     void finishCurrent(RunStatus status, int exitCode, const QString& error);
+    QString engineGoneMessage(const EngineExit& exit) const;
 
     const RunStore& m_store;
     QString m_enginePath;
+    EngineTarget m_target;
     EngineProcess m_engine;
     QList<RunRequest> m_requests;
     QList<QSharedPointer<RunData>> m_runs;
@@ -93,6 +99,8 @@ private:
     QString m_protocolProblem;      // the engine speaks another protocol version: why the run ended
     QSharedPointer<RunData> m_current;
     QFile m_stderrLog;
+    QFile m_eventsLog;        // remote runs: their events, written here as they arrive
+    QString m_engineStderr;  // the last of the engine's stderr: why ssh or the engine failed
     QElapsedTimer m_sinceFirstStep;
 };
 

@@ -45,7 +45,15 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
     const QCommandLineOption engine(QStringLiteral("engine"),
                                     QStringLiteral("The ddplab-engine to use (default: $DDPLAB_ENGINE, else beside ddplab)."),
                                     QStringLiteral("PATH"));
-    parser.addOptions({help, version, preset, study, resume, yes, run, exportDirectory, imageSize, slides, present, quit, engine});
+    const QCommandLineOption runOn(QStringLiteral("run-on"),
+                                   QStringLiteral("Run on an SSH host (an ~/.ssh/config alias or user@host[:port]) instead of this "
+                                                  "computer (docs/remote.md)."),
+                                   QStringLiteral("HOST"));
+    const QCommandLineOption remoteEngine(QStringLiteral("remote-engine"),
+                                          QStringLiteral("The engine's path on the --run-on host (default: ddplab-engine on its PATH)."),
+                                          QStringLiteral("PATH"));
+    parser.addOptions({help, version, preset, study, resume, yes, run, exportDirectory, imageSize, slides, present, quit, engine, runOn,
+                       remoteEngine});
 
     LaunchOptions options;
     options.helpText = parser.helpText();
@@ -68,6 +76,17 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
     options.quit = parser.isSet(quit);
     options.present = parser.isSet(present);
     options.enginePath = parser.value(engine);
+    if (parser.isSet(runOn)) {
+        QString targetError;
+        options.runOn = parseEngineTarget(parser.value(runOn), parser.value(remoteEngine), &targetError);
+        if (!targetError.isEmpty()) {
+            options.error = QStringLiteral("--run-on: ") + targetError;
+            return options;
+        }
+    } else if (parser.isSet(remoteEngine)) {
+        options.error = QStringLiteral("--remote-engine needs --run-on HOST");
+        return options;
+    }
     if (parser.isSet(slides)) {
         options.imageSize = QSize(1920, 1080);
         options.imageScale = 1.6;

@@ -7,6 +7,8 @@
 // printed, and the exit code tells how it went (a study runs with --quit alone).
 
 #include <QSize>
+#include "client/engine_target.hpp"
+
 #include <QString>
 #include <QStringList>
 
@@ -24,6 +26,7 @@ struct LaunchOptions {
     bool present = false;  // open in presentation mode
     bool quit = false;
     QString enginePath;  // --engine; empty: DDPLAB_ENGINE or beside the executable
+    EngineTarget runOn;  // --run-on HOST (--remote-engine PATH): runs go there over SSH
 
     bool showHelp = false;
     bool showVersion = false;

@@ -49,6 +49,8 @@ QJsonObject RunRecord::toMetaJson() const
         meta.insert(QStringLiteral("study"), studyId);
         meta.insert(QStringLiteral("study_point"), studyPoint);
     }
+    if (!host.isEmpty())
+        meta.insert(QStringLiteral("host"), host);  // where it ran: the SSH host
     meta.insert(QStringLiteral("status"), statusText(status));
     meta.insert(QStringLiteral("exit_code"), exitCode);
     meta.insert(QStringLiteral("error"), error);
@@ -69,6 +71,7 @@ RunRecord RunRecord::fromMetaJson(const QJsonObject& meta, const QString& direct
     record.lessonId = meta.value(QStringLiteral("lesson")).toString();
     record.studyId = meta.value(QStringLiteral("study")).toString();
     record.studyPoint = meta.value(QStringLiteral("study_point")).toInt(-1);
+    record.host = meta.value(QStringLiteral("host")).toString();
     record.status = statusFromName(meta.value(QStringLiteral("status")).toString());
     record.exitCode = meta.value(QStringLiteral("exit_code")).toInt(-1);
     record.error = meta.value(QStringLiteral("error")).toString();

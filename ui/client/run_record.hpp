@@ -30,6 +30,7 @@ struct RunRecord {
     QString lessonId;
     QString studyId;      // the study folder it belongs to, if any
     int studyPoint = -1;  // its point in that study's plan
+    QString host;         // the SSH host it ran on; empty: this computer
     RunStatus status = RunStatus::Running;
     int exitCode = -1;
     QString error;

@@ -48,6 +48,7 @@ int HeadlessRunner::exec()
     if (resolved.xAxis)
         charts.setXAxis(*resolved.xAxis);
     LabSession session(store, locateEngine(m_options.enginePath));
+    session.setTarget(m_options.runOn);
 
     QElapsedTimer sinceProgress;
     const int count = int(resolved.runs.size());

@@ -93,6 +93,7 @@ int HeadlessStudy::exec()
     }
 
     StudyRunner runner(runs, locateEngine(m_options.enginePath));
+    runner.setTarget(m_options.runOn);
     m_out << "DDP Lab study: " << study->title() << " (" << study->points.size() << " runs), stored in " << study->directory
           << Qt::endl;
     connect(&runner, &StudyRunner::runFinished, this, [&](const QSharedPointer<RunData>& run) {

@@ -23,6 +23,7 @@ public:
     // False (and nothing started) when every point already has its run.
     bool start(const StoredStudy& study, const QList<RunRecord>& storedRuns);
     void stop();
+    void setTarget(const EngineTarget& target) { m_session.setTarget(target); }
     void stopAndWait(int timeoutMs);
 
     bool isRunning() const { return m_session.isRunning(); }

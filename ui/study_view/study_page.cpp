@@ -173,6 +173,11 @@ void StudyPage::stopAndWait(int timeoutMs)
     m_runner->stopAndWait(timeoutMs);
 }
 
+void StudyPage::setTarget(const EngineTarget& target)
+{
+    m_runner->setTarget(target);
+}
+
 void StudyPage::setWindowBusy(bool busy)
 {
     m_windowBusy = busy;

@@ -6,6 +6,7 @@
 // It runs through its own StudyRunner (its own engine process); the window keeps one thing
 // running at a time by disabling each side's Run while the other runs.
 
+#include "client/engine_target.hpp"
 #include "client/run_record.hpp"
 #include "study/study_library.hpp"
 #include "study/study_store.hpp"
@@ -44,6 +45,8 @@ public:
     void stopAndWait(int timeoutMs);
     // While the window runs something else, this page cannot start a study (and the reverse).
     void setWindowBusy(bool busy);
+    // Where the study's runs go (Setup's Run on).
+    void setTarget(const EngineTarget& target);
 
     // Chooses the built-in study `nameOrPath`, or reads a study file; false (with `error`) when
     // neither works.

@@ -3,7 +3,6 @@
 #include "charts/chart_grid.hpp"
 #include "charts/chart_panel.hpp"
 #include "client/engine_locator.hpp"
-#include "client/engine_query.hpp"
 #include "client/lab_session.hpp"
 #include "client/preset_resolver.hpp"
 #include "client/run_data.hpp"
@@ -14,6 +13,7 @@
 #include "runs/run_list_panel.hpp"
 #include "setup/derived_panel.hpp"
 #include "setup/parameter_panel.hpp"
+#include "setup/run_target_box.hpp"
 #include "sharding/sharding_view.hpp"
 #include "study_view/study_page.hpp"
 #include "window/chart_page.hpp"
@@ -55,7 +55,6 @@ MainWindow::MainWindow(const LaunchOptions& options, QWidget* parent)
     setWindowTitle(QStringLiteral("DDP Lab"));
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
     m_session = new LabSession(m_store, m_enginePath, this);
-    m_devicesQuery = new EngineQuery(this);
 
     setCentralWidget(createCentralArea());
     createDocks();
@@ -68,7 +67,7 @@ MainWindow::MainWindow(const LaunchOptions& options, QWidget* parent)
     reloadRunList();
     m_derived->setConfig(m_parameters->config(), m_parameters->isValid());
     m_sharding->setEnginePath(m_enginePath);
-    m_devicesQuery->start(m_enginePath, {QStringLiteral("devices")});
+    m_runTarget->check();
     for (const QString& problem : m_lessons.problems())
         m_log->appendMessage(tr("Lesson skipped: %1").arg(problem), true);
     for (const QString& problem : m_presets.problems())
@@ -128,7 +127,7 @@ void MainWindow::connectPanes()
         for (const DisplayedRun& run : m_model.runs())
             m_runList->setRunColor(run.data->id(), run.color);
     });
-    connect(m_devicesQuery, &EngineQuery::finished, this, &MainWindow::onDevices);
+    connect(m_runTarget, &RunTargetBox::checked, this, &MainWindow::onDevices);
     m_statusTimer.setInterval(kStatusRefreshMs);
     connect(&m_statusTimer, &QTimer::timeout, this, &MainWindow::updateStatus);
 
@@ -207,6 +206,8 @@ void MainWindow::saveSettings() const
 void MainWindow::applyLaunchOptions(const LaunchOptions& options)
 {
     m_pendingExport = options;
+    if (options.runOn.isRemote())
+        m_runTarget->chooseTarget(options.runOn.text(), options.runOn.remoteEngine);
     if (options.present)
         QTimer::singleShot(0, this, [this] { setPresentationMode(true); });  // once the window is laid out
     if (!options.study.isEmpty() || !options.resumeStudy.isEmpty()) {
@@ -428,23 +429,6 @@ QString MainWindow::statusText() const
 QString MainWindow::progressText() const
 {
     return m_progressLabel->text();
-}
-
-void MainWindow::showStudy(const QString& id)
-{
-    m_studyPage->chooseStudy(id, nullptr);
-    m_tabs->setCurrentWidget(m_studyPage);
-}
-
-void MainWindow::showRunsOnCharts(const QList<RunRecord>& runs)
-{
-    // A study's runs differ in batch: samples seen puts them on one x (issue: unlike batches).
-    m_chartPage->setXAxis(XAxis::SamplesSeen);
-    for (const RunRecord& run : runs) {
-        setRunShown(run, true);
-        m_runList->setShown(run.id, true);
-    }
-    m_tabs->setCurrentWidget(m_chartPage);
 }
 
 void MainWindow::showLesson(const QString& lessonId)

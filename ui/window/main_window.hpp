@@ -37,7 +37,6 @@ class ChartPage;
 class ChartPanel;
 class ComparisonTable;
 class DerivedPanel;
-class EngineQuery;
 class LabSession;
 class LessonPanel;
 class LogPanel;
@@ -46,6 +45,7 @@ class ParameterPanel;
 class PresentationMode;
 class RunData;
 class RunListPanel;
+class RunTargetBox;
 class ShardingView;
 class StudyPage;
 struct LabActions;
@@ -146,7 +146,7 @@ private:
     RunStore m_store;
     RunModel m_model;
     LabSession* m_session = nullptr;
-    EngineQuery* m_devicesQuery = nullptr;
+    RunTargetBox* m_runTarget = nullptr;
     DeviceInventory m_inventory;
     ThemeChoice m_theme = ThemeChoice::System;
     LaunchOptions m_pendingExport;  // --export DIR: what to write when the runs end

@@ -4,11 +4,13 @@
 #include "window/main_window.hpp"
 
 #include "charts/chart_grid.hpp"
+#include "client/lab_session.hpp"
 #include "lessons/lesson_panel.hpp"
 #include "runs/comparison_table.hpp"
 #include "runs/run_list_panel.hpp"
 #include "setup/derived_panel.hpp"
 #include "setup/parameter_panel.hpp"
+#include "setup/run_target_box.hpp"
 #include "sharding/sharding_view.hpp"
 #include "study_view/study_page.hpp"
 #include "window/chart_page.hpp"
@@ -67,9 +69,22 @@ void MainWindow::createDocks()
     derivedScroll->setFrameShape(QFrame::NoFrame);
     derivedScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     derivedLayout->addWidget(derivedScroll);
+    // Where runs go, above what they are: every run, lesson and study follows it.
+    m_runTarget = new RunTargetBox(m_enginePath);
+    connect(m_runTarget, &RunTargetBox::targetChanged, this, [this](const EngineTarget& target) {
+        m_session->setTarget(target);
+        m_studyPage->setTarget(target);
+        m_log->appendMessage(tr("Runs go to %1").arg(target.describe()));
+    });
+    auto* parameters = new QWidget;
+    auto* parametersLayout = new QVBoxLayout(parameters);
+    parametersLayout->setContentsMargins(0, 0, 0, 0);
+    parametersLayout->setSpacing(0);
+    parametersLayout->addWidget(m_runTarget);
+    parametersLayout->addWidget(m_parameters, 1);
     auto* setup = new QSplitter(Qt::Vertical);
     setup->setObjectName(QStringLiteral("setupSplitter"));
-    setup->addWidget(m_parameters);
+    setup->addWidget(parameters);
     setup->addWidget(derivedBox);
     setup->setStretchFactor(0, 3);
     setup->setStretchFactor(1, 2);

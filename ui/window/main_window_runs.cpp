@@ -1,5 +1,6 @@
 // MainWindow, continued: the stored runs of the Runs list (show, rename, delete, load their
-// settings, export their metrics or config) and finding a run's data.
+// settings, export their metrics or config), finding a run's data, and a study's runs put on
+// the chart page.
 
 #include "client/lab_session.hpp"
 #include "client/preset_file.hpp"
@@ -7,12 +8,15 @@
 #include "export/export_service.hpp"
 #include "runs/run_list_panel.hpp"
 #include "setup/parameter_panel.hpp"
+#include "study_view/study_page.hpp"
+#include "window/chart_page.hpp"
 #include "window/log_panel.hpp"
 #include "window/main_window.hpp"
 #include "window/notice_bar.hpp"
 
 #include <QInputDialog>
 #include <QMessageBox>
+#include <QTabWidget>
 
 namespace ddplab::ui {
 
@@ -155,6 +159,23 @@ void MainWindow::exportRunPreset(const RunRecord& run)
         m_log->appendMessage(tr("Saved the config of \"%1\" as the preset %2").arg(run.name, path));
     else
         m_notice->showNotice(NoticeBar::Kind::Error, tr("Export failed"), error);
+}
+
+void MainWindow::showStudy(const QString& id)
+{
+    m_studyPage->chooseStudy(id, nullptr);
+    m_tabs->setCurrentWidget(m_studyPage);
+}
+
+void MainWindow::showRunsOnCharts(const QList<RunRecord>& runs)
+{
+    // A study's runs differ in batch: samples seen puts them on one x (issue: unlike batches).
+    m_chartPage->setXAxis(XAxis::SamplesSeen);
+    for (const RunRecord& run : runs) {
+        setRunShown(run, true);
+        m_runList->setShown(run.id, true);
+    }
+    m_tabs->setCurrentWidget(m_chartPage);
 }
 
 }  // namespace ddplab::ui

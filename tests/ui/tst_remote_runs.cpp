@@ -1,0 +1,278 @@
+// Runs on another machine over SSH, through a real OpenSSH server this suite starts on
+// 127.0.0.1 (tests/support/test_sshd): devices over ssh; seed 004's lesson run remotely gives
+// the same step losses as locally, its events kept here; Stop, a killed local ssh and a killed
+// lab each leave no engine process on the remote side; an unknown host key, a wrong engine
+// path and a closed port each give their one clear sentence within seconds.
+
+#include "client/engine_query.hpp"
+#include "client/engine_target.hpp"
+#include "client/lab_session.hpp"
+#include "client/lesson_library.hpp"
+#include "client/preset_library.hpp"
+#include "client/preset_resolver.hpp"
+#include "client/run_data.hpp"
+#include "client/run_store.hpp"
+#include "support/process_table.hpp"
+#include "support/test_sshd.hpp"
+#include "ui_test_main.hpp"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+
+#include <csignal>
+
+using namespace ddplab::ui;
+
+namespace {
+
+constexpr int kPatienceMs = 120000;
+constexpr int kLeftoverPatienceMs = 20000;  // the remote side must be empty within this
+
+EngineTarget remote(const QString& host, const QString& engine = ddplab::test::enginePath())
+{
+    EngineTarget target;
+    target.host = host;
+    target.remoteEngine = engine;
+    return target;
+}
+
+// The engine processes the server runs for us: everything below sshd but its own sessions' shells.
+QList<qint64> remoteEngines(qint64 sshd)
+{
+    QList<qint64> engines;
+    for (qint64 pid : ddplab::test::descendantsOf(sshd)) {
+        QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(pid));
+        if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().contains("ddplab"))
+            engines.append(pid);
+    }
+    return engines;
+}
+
+bool waitUntilNoRemoteEngine(qint64 sshd)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < kLeftoverPatienceMs) {
+        if (remoteEngines(sshd).isEmpty())
+            return true;
+        QTest::qWait(100);
+    }
+    return false;
+}
+
+QList<RunRequest> longRun()
+{
+    RunRequest request;
+    request.name = QStringLiteral("long");
+    request.config = QJsonObject{{QStringLiteral("workload"), QStringLiteral("toy")}, {QStringLiteral("world_size"), 2},
+                                 {QStringLiteral("batch_size"), 1}, {QStringLiteral("num_examples"), 256},
+                                 {QStringLiteral("experiments"), 10}, {QStringLiteral("epochs"), 100000}};
+    return {request};
+}
+
+}  // namespace
+
+class TestRemoteRuns : public QObject {
+    Q_OBJECT
+
+private:
+    std::unique_ptr<ddplab::test::TestSshd> m_sshd;
+    QTemporaryDir m_runs;
+
+    // Starts a long remote run and waits for its first steps.
+    bool startLongRun(LabSession& session)
+    {
+        session.start(longRun());
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < kPatienceMs && !(session.currentRun() && session.currentRun()->stepCount() > 5))
+            QTest::qWait(50);
+        return session.currentRun() && session.currentRun()->stepCount() > 5 && !remoteEngines(m_sshd->processId()).isEmpty();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        m_sshd = std::make_unique<ddplab::test::TestSshd>();
+        QVERIFY2(m_sshd->isRunning(), qPrintable(m_sshd->problem()));
+        qputenv("DDPLAB_SSH", QFile::encodeName(m_sshd->sshProgram()));
+    }
+
+    void devicesOverSsh()
+    {
+        const EngineCommand command = engineCommand(remote(QStringLiteral("labtest")), QString(), {QStringLiteral("devices")});
+        QCOMPARE(command.program, m_sshd->sshProgram());
+        QVERIFY(command.arguments.contains(QStringLiteral("BatchMode=yes")));
+        const QueryResult there = EngineQuery::runBlocking(command.program, command.arguments);
+        QVERIFY2(there.ok, qPrintable(there.error + there.stderrText));
+        const QueryResult here = EngineQuery::runBlocking(ddplab::test::enginePath(), {QStringLiteral("devices")});
+        QVERIFY(here.ok);
+        QCOMPARE(there.object.value(QStringLiteral("protocol")), here.object.value(QStringLiteral("protocol")));
+        QCOMPARE(there.object.value(QStringLiteral("torch_version")), here.object.value(QStringLiteral("torch_version")));
+    }
+
+    void aRemoteLessonMatchesTheLocalOneStepForStep()
+    {
+        const ResolvedPreset lesson = resolvePreset(QStringLiteral("seed004-sgd-scaling"), LessonLibrary::load(), PresetLibrary::load());
+        QVERIFY2(lesson.error.isEmpty(), qPrintable(lesson.error));
+        const RunStore store(m_runs.filePath(QStringLiteral("match")));
+        QList<QList<QPointF>> losses[2];
+        for (int where = 0; where < 2; ++where) {
+            LabSession session(store, ddplab::test::enginePath());
+            if (where == 1)
+                session.setTarget(remote(QStringLiteral("labtest")));
+            QSignalSpy done(&session, &LabSession::sequenceFinished);
+            session.start(lesson.runs);
+            QVERIFY(done.wait(kPatienceMs));
+            QVERIFY2(done.first().first().toBool(), qPrintable(session.runs().last()->record().error));
+            for (const QSharedPointer<RunData>& run : session.runs())
+                losses[where].append(run->series(QStringLiteral("loss")));
+            if (where == 1) {
+                // Kept here as they arrived, and marked with where they ran.
+                const RunRecord& record = session.runs().first()->record();
+                QCOMPARE(record.host, QStringLiteral("labtest"));
+                const QSharedPointer<RunData> reloaded = store.loadRun(record);
+                QCOMPARE(reloaded->series(QStringLiteral("loss")), losses[1].first());
+                QVERIFY(reloaded->hasSummary());
+            }
+        }
+        QCOMPARE(losses[0].size(), lesson.runs.size());
+        QVERIFY(!losses[0].first().isEmpty());
+        QCOMPARE(losses[1], losses[0]);
+        QVERIFY(waitUntilNoRemoteEngine(m_sshd->processId()));
+    }
+
+    void stopLeavesNothingRunningThere()
+    {
+        const RunStore store(m_runs.filePath(QStringLiteral("stop")));
+        LabSession session(store, ddplab::test::enginePath());
+        session.setTarget(remote(QStringLiteral("labtest")));
+        QSignalSpy done(&session, &LabSession::sequenceFinished);
+        QVERIFY(startLongRun(session));
+        QElapsedTimer clock;
+        clock.start();
+        session.stop();
+        QVERIFY(done.wait(kPatienceMs));
+        QCOMPARE(session.runs().first()->record().status, RunStatus::Cancelled);
+        QVERIFY2(waitUntilNoRemoteEngine(m_sshd->processId()), "an engine process is still running on the remote side");
+        QVERIFY2(clock.elapsed() < 15000, qPrintable(QString::number(clock.elapsed())));
+    }
+
+    void aKilledSshLeavesNothingRunningThere()
+    {
+        const RunStore store(m_runs.filePath(QStringLiteral("ssh")));
+        LabSession session(store, ddplab::test::enginePath());
+        session.setTarget(remote(QStringLiteral("labtest")));
+        QSignalSpy done(&session, &LabSession::sequenceFinished);
+        QVERIFY(startLongRun(session));
+        const qint64 steps = session.currentRun()->stepCount();
+        ::kill(pid_t(session.engineProcessId()), SIGKILL);  // the connection drops
+        QVERIFY(done.wait(kPatienceMs));
+        QCOMPARE(session.runs().first()->record().status, RunStatus::Failed);
+        QVERIFY(session.runs().first()->stepCount() >= steps);  // what arrived is kept
+        QVERIFY2(waitUntilNoRemoteEngine(m_sshd->processId()), "an engine process is still running on the remote side");
+    }
+
+    void aKilledLabLeavesNothingRunningThere()
+    {
+        const QString lab = QFileInfo(ddplab::test::enginePath()).dir().filePath(QStringLiteral("ddplab"));
+        QTemporaryDir home;
+        const QString config = home.filePath(QStringLiteral("long.json"));
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QJsonDocument(longRun().first().config).toJson());
+        file.close();
+        QProcess process;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        environment.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
+        process.setProcessEnvironment(environment);
+        process.start(lab, {QStringLiteral("--preset"), config, QStringLiteral("--run"), QStringLiteral("--quit"), QStringLiteral("--run-on"),
+                            QStringLiteral("labtest"), QStringLiteral("--remote-engine"), ddplab::test::enginePath()});
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < kPatienceMs && remoteEngines(m_sshd->processId()).size() < 3)
+            QTest::qWait(100);
+        QVERIFY2(remoteEngines(m_sshd->processId()).size() >= 3, qPrintable(QString::fromUtf8(process.readAllStandardError())));
+        QTest::qWait(500);
+        ::kill(pid_t(process.processId()), SIGKILL);
+        process.waitForFinished(5000);
+        QVERIFY2(waitUntilNoRemoteEngine(m_sshd->processId()), "an engine process is still running on the remote side");
+    }
+
+    void failuresSayWhatToDo_data()
+    {
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<QString>("engine");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("unknown host key") << QStringLiteral("unknownkey") << ddplab::test::enginePath()
+                                          << QStringLiteral("The host key of unknownkey is not known");
+        QTest::newRow("wrong engine path") << QStringLiteral("labtest") << QStringLiteral("/nowhere/ddplab-engine")
+                                           << QStringLiteral("There is no engine at \"/nowhere/ddplab-engine\" on labtest");
+        QTest::newRow("closed port") << QStringLiteral("closedport") << ddplab::test::enginePath() << QStringLiteral("Cannot reach closedport");
+    }
+
+    void failuresSayWhatToDo()
+    {
+        QFETCH(QString, host);
+        QFETCH(QString, engine);
+        QFETCH(QString, expected);
+        const EngineTarget target = remote(host, engine);
+        QElapsedTimer clock;
+        clock.start();
+        const EngineCommand command = engineCommand(target, QString(), {QStringLiteral("devices")});
+        const QueryResult result = EngineQuery::runBlocking(command.program, command.arguments, 20000);
+        QVERIFY(!result.ok);
+        const QString why = explainRemoteFailure(target, result.exitCode, result.stderrText);
+        QVERIFY2(why.startsWith(expected), qPrintable(why + QStringLiteral(" | ") + result.stderrText));
+        QVERIFY2(clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));
+
+        // A run says the same, as its error.
+        const RunStore store(m_runs.filePath(QStringLiteral("fail")));
+        LabSession session(store, ddplab::test::enginePath());
+        session.setTarget(target);
+        QSignalSpy done(&session, &LabSession::sequenceFinished);
+        session.start(longRun());
+        QVERIFY(done.wait(kPatienceMs));
+        QVERIFY2(session.runs().first()->record().error.startsWith(expected), qPrintable(session.runs().first()->record().error));
+    }
+
+    void hostsAndPathsAreChecked_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("engine");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("option as host") << QStringLiteral("-oProxyCommand=x") << QString() << QStringLiteral("is not a host");
+        QTest::newRow("shell in host") << QStringLiteral("gpu1;reboot") << QString() << QStringLiteral("is not a host");
+        QTest::newRow("bad port") << QStringLiteral("gpu1:99999") << QString() << QStringLiteral("port");
+        QTest::newRow("shell in path") << QStringLiteral("gpu1") << QStringLiteral("ddplab-engine; rm -rf ~") << QStringLiteral("not an engine path");
+        QTest::newRow("fine") << QStringLiteral("me@gpu-1.lab:2222") << QStringLiteral("/opt/ddplab/bin/ddplab-engine") << QString();
+    }
+
+    void hostsAndPathsAreChecked()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, engine);
+        QFETCH(QString, expected);
+        QString error;
+        const EngineTarget target = parseEngineTarget(text, engine, &error);
+        if (expected.isEmpty()) {
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            QCOMPARE(target.port, 2222);
+            const EngineCommand command = engineCommand(target, QString(), {QStringLiteral("runs"), QStringLiteral("it's")});
+            QCOMPARE(command.arguments.last(), QStringLiteral("'/opt/ddplab/bin/ddplab-engine' 'runs' 'it'\\''s'"));
+            QCOMPARE(command.arguments.at(command.arguments.size() - 2), QStringLiteral("me@gpu-1.lab"));
+            QCOMPARE(command.arguments.at(command.arguments.size() - 3), QStringLiteral("--"));
+        } else {
+            QVERIFY2(error.contains(expected), qPrintable(error));
+        }
+    }
+
+    void cleanupTestCase()
+    {
+        m_sshd.reset();
+    }
+};
+
+DDPLAB_UI_TEST_MAIN(TestRemoteRuns)
+#include "tst_remote_runs.moc"

@@ -1,0 +1,50 @@
+#pragma once
+// Where the engine runs: this computer, or another machine over SSH (docs/remote.md). The
+// system's OpenSSH client does the work, so the user's keys, agent, ~/.ssh/config and jump
+// hosts all apply and the lab keeps no password or key. BatchMode means a host that would ask
+// for a password fails at once instead of waiting. Every argument of the remote command is
+// quoted; configs travel on stdin, never on a command line.
+
+#include <QString>
+#include <QStringList>
+
+namespace ddplab::ui {
+
+struct EngineTarget {
+    QString host;  // empty: this computer; else an ~/.ssh/config alias or user@host
+    int port = 0;  // 0: what ssh (its config) chooses
+    QString remoteEngine = QStringLiteral("ddplab-engine");  // on the remote PATH by default
+
+    bool isRemote() const { return !host.isEmpty(); }
+    QString describe() const;  // "this computer", "gpu1", "me@gpu1:2222"
+    QString text() const;      // what the Run on field shows: "me@gpu1:2222"
+    bool operator==(const EngineTarget& other) const
+    {
+        return host == other.host && port == other.port && remoteEngine == other.remoteEngine;
+    }
+};
+
+// "gpu1", "me@gpu1", "me@gpu1:2222" (empty: this computer); `error` says what is allowed.
+EngineTarget parseEngineTarget(const QString& text, const QString& remoteEngine, QString* error);
+// Why the host or the engine path cannot be used; empty when they can.
+QString engineTargetProblem(const EngineTarget& target);
+
+struct EngineCommand {
+    QString program;
+    QStringList arguments;
+};
+// The command that runs the engine with `engineArguments` on `target`: the local engine
+// itself, or ssh with the remote engine and its arguments each quoted for the remote shell.
+EngineCommand engineCommand(const EngineTarget& target, const QString& localEngine, const QStringList& engineArguments);
+
+// The ssh program: DDPLAB_SSH when set (tests give one with their own config), else "ssh".
+QString sshProgram();
+// POSIX shell single quotes: the remote shell sees `text` as one word, whatever it holds.
+QString shellQuoted(const QString& text);
+
+// One sentence on what went wrong reaching `target`, from ssh's exit code and its stderr
+// (255: ssh's own failure; 127/126: no engine there), saying what to do; empty when the
+// failure was the engine's own.
+QString explainRemoteFailure(const EngineTarget& target, int exitCode, const QString& stderrText);
+
+}  // namespace ddplab::ui

@@ -1,0 +1,148 @@
+#include "run_target_box.hpp"
+
+#include "client/device_inventory.hpp"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+
+namespace ddplab::ui {
+namespace {
+
+const QString kHostsSetting = QStringLiteral("runOn/hosts");
+const QString kEngineSetting = QStringLiteral("runOn/engine/");  // + host
+constexpr int kRememberedHosts = 10;
+
+QString thisComputer()
+{
+    return QObject::tr("this computer");
+}
+
+}  // namespace
+
+RunTargetBox::RunTargetBox(QString localEngine, QWidget* parent) : QWidget(parent), m_localEngine(std::move(localEngine))
+{
+    m_host = new QComboBox;
+    m_host->setObjectName(QStringLiteral("runOnHost"));
+    m_host->setEditable(true);
+    m_host->setInsertPolicy(QComboBox::NoInsert);
+    m_host->addItem(thisComputer());
+    m_host->addItems(QSettings().value(kHostsSetting).toStringList());
+    m_host->setToolTip(tr("Where runs go: this computer, or an SSH host — an ~/.ssh/config alias or user@host[:port]. "
+                          "Your own ssh does the work (keys, agent, jump hosts); the lab never asks for a password."));
+    m_engine = new QLineEdit(m_target.remoteEngine);
+    m_engine->setObjectName(QStringLiteral("runOnEngine"));
+    m_engine->setToolTip(tr("The engine's path on the host (default: ddplab-engine on its PATH)"));
+    m_check = new QPushButton(tr("Check"));
+    m_check->setToolTip(tr("Run `ddplab-engine devices` there and show what it has"));
+    m_status = new QLabel;
+    m_status->setObjectName(QStringLiteral("runOnStatus"));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* hostRow = new QHBoxLayout;
+    hostRow->addWidget(m_host, 1);
+    hostRow->addWidget(m_check);
+    auto* form = new QFormLayout(this);
+    form->setContentsMargins(8, 4, 8, 4);
+    form->addRow(tr("Run on:"), hostRow);
+    form->addRow(tr("Engine there:"), m_engine);
+    form->addRow(m_status);
+    m_engine->setEnabled(false);
+
+    connect(m_host->lineEdit(), &QLineEdit::editingFinished, this, &RunTargetBox::apply);
+    connect(m_host, &QComboBox::activated, this, &RunTargetBox::apply);
+    connect(m_engine, &QLineEdit::editingFinished, this, &RunTargetBox::apply);
+    connect(m_check, &QPushButton::clicked, this, &RunTargetBox::check);
+    connect(&m_query, &EngineQuery::finished, this, &RunTargetBox::onChecked);
+}
+
+bool RunTargetBox::chooseTarget(const QString& text, const QString& remoteEngine)
+{
+    m_host->setEditText(text.isEmpty() ? thisComputer() : text);
+    if (!remoteEngine.isEmpty())
+        m_engine->setText(remoteEngine);
+    apply();
+    return m_target.text() == (text == thisComputer() ? QString() : text.trimmed());
+}
+
+QString RunTargetBox::statusText() const
+{
+    return m_status->text();
+}
+
+void RunTargetBox::apply()
+{
+    const QString text = m_host->currentText().trimmed();
+    const bool here = text.isEmpty() || text == thisComputer();
+    QString error;
+    const EngineTarget target = here ? EngineTarget() : parseEngineTarget(text, m_engine->text(), &error);
+    m_engine->setEnabled(!here);
+    // A host used before comes back with the engine path it had.
+    const QString rememberedEngine = QSettings().value(kEngineSetting + text).toString();
+    if (!here && !rememberedEngine.isEmpty() && m_engine->text() == EngineTarget().remoteEngine && rememberedEngine != m_engine->text()) {
+        m_engine->setText(rememberedEngine);
+        apply();
+        return;
+    }
+    if (!error.isEmpty()) {
+        m_status->setText(error);
+        m_status->setStyleSheet(QStringLiteral("color: #c62828;"));
+        return;
+    }
+    if (!here && m_engine->text().trimmed().isEmpty())
+        m_engine->setText(target.remoteEngine);
+    if (target == m_target && !m_status->text().isEmpty())
+        return;
+    m_target = target;
+    emit targetChanged(m_target);
+    check();
+}
+
+void RunTargetBox::check()
+{
+    m_status->setStyleSheet(QString());
+    m_status->setText(m_target.isRemote() ? tr("Asking %1 what it has…").arg(m_target.describe()) : tr("Asking the engine…"));
+    const EngineCommand command = engineCommand(m_target, m_localEngine, {QStringLiteral("devices")});
+    m_query.start(command.program, command.arguments);
+}
+
+void RunTargetBox::onChecked(const QueryResult& result)
+{
+    QueryResult explained = result;
+    if (!result.ok && m_target.isRemote()) {
+        const QString why = explainRemoteFailure(m_target, result.exitCode, result.stderrText);
+        if (!why.isEmpty())
+            explained.error = why;
+    }
+    if (explained.ok) {
+        const DeviceInventory inventory = DeviceInventory::fromJson(result.object);
+        m_status->setStyleSheet(QString());
+        m_status->setText(tr("%1: %2 · engine %3, LibTorch %4")
+                              .arg(m_target.describe(), inventory.shortDescription(), inventory.engineVersion(), inventory.torchVersion()));
+        if (m_target.isRemote())
+            remember(m_target);
+    } else {
+        m_status->setStyleSheet(QStringLiteral("color: #c62828;"));
+        m_status->setText(explained.error);
+    }
+    emit checked(explained);
+}
+
+void RunTargetBox::remember(const EngineTarget& target)
+{
+    QSettings settings;
+    QStringList hosts = settings.value(kHostsSetting).toStringList();
+    hosts.removeAll(target.text());
+    hosts.prepend(target.text());
+    settings.setValue(kHostsSetting, hosts.mid(0, kRememberedHosts));
+    settings.setValue(kEngineSetting + target.text(), target.remoteEngine);
+    if (m_host->findText(target.text()) < 0)
+        m_host->insertItem(1, target.text());
+}
+
+}  // namespace ddplab::ui
