@@ -12,6 +12,7 @@
 
 #include "cli/config_options.hpp"
 #include "cli/run_command.hpp"
+#include "cli/launch_template.hpp"
 #include "cli/runs_command.hpp"
 #include "cli/shard_command.hpp"
 #include "comm/gpu_inventory.hpp"
@@ -75,9 +76,15 @@ int main(int argc, char** argv)
 
     CLI::App* runs = app.add_subcommand(protocol::role::kRuns, "run one config after another, as stdin asks: one JSON line per run, "
                                                 "{\"config\": PATH, \"events\": PATH} (docs/protocol.md)");
-    bool stopWhenInputEnds = false;
-    runs->add_flag("--stop-when-input-ends", stopWhenInputEnds,
+    RunsOptions runsOptions;
+    runs->add_flag("--stop-when-input-ends", runsOptions.stopWhenInputEnds,
                    "stop the run in progress when stdin ends: its controller (the lab, an SSH connection) has gone");
+    runs->add_option("--launcher", runsOptions.launcher,
+                     "start each run with this shell command instead of the built-in launcher: {engine}, {config} and "
+                     "{ranks} are filled in (torchrun, srun; docs/remote.md)");
+    runs->add_option("--run-dir", runsOptions.runDirectory,
+                     "where a config given on stdin is kept while its run lasts (default $TMPDIR or /tmp; a leading ~/ is "
+                     "the home folder): under Slurm, a folder every node sees");
 
     CLI::App* devices = app.add_subcommand("devices", "print GPUs, NCCL/Gloo availability and the LibTorch version as JSON");
     CLI::App* keys = app.add_subcommand("keys", "print every config key (flag, type, default, what is allowed, help) as JSON");
@@ -138,7 +145,11 @@ int main(int argc, char** argv)
         if (*worker)
             return runTraining("worker", workerOptions, *worker);
         if (*runs)
-            return runMany(runFromFiles, stopWhenInputEnds);
+            return runMany(runsOptions.launcher.empty() ? RunOne(runFromFiles)
+                                                        : RunOne([&](const std::string& config, const std::string&) {
+                                                              return runLaunchTemplate(runsOptions.launcher, config);
+                                                          }),
+                           runsOptions);
         if (*devices) {
             std::cout << deviceReport().dump(2) << std::endl;
             return kExitOk;

@@ -13,6 +13,7 @@
 #include <optional>
 #include <poll.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -125,7 +126,10 @@ Request parseRequest(const std::string& line, int64_t number)
 
 class RequestLoop {
 public:
-    RequestLoop(const RunOne& runOne, bool stopWhenInputEnds) : m_runOne(runOne), m_stopWhenInputEnds(stopWhenInputEnds) {}
+    RequestLoop(const RunOne& runOne, const RunsOptions& options)
+        : m_runOne(runOne), m_stopWhenInputEnds(options.stopWhenInputEnds), m_runDirectory(options.runDirectory)
+    {
+    }
 
     int run()
     {
@@ -240,7 +244,8 @@ private:
                 readInputDuringRun(pid);
         }
         if (WIFEXITED(status))
-            return WEXITSTATUS(status);
+            // A run stopped on request is cancelled, whatever code a launcher (torchrun, srun) ended with.
+            return m_stopping && WEXITSTATUS(status) != 0 ? kExitCancelled : WEXITSTATUS(status);
         reportKilledRun(request, WTERMSIG(status));
         return kExitInternal;
     }
@@ -275,6 +280,18 @@ private:
         }
     }
 
+    // Where a config from stdin is kept: --run-dir (a leading ~/ is the home folder), else $TMPDIR, else /tmp.
+    std::string privateFolderTemplate() const
+    {
+        std::string base = m_runDirectory;
+        if (base.rfind("~/", 0) == 0 && std::getenv("HOME"))
+            base = std::string(std::getenv("HOME")) + base.substr(1);
+        if (base.empty())
+            base = std::getenv("TMPDIR") ? std::string(std::getenv("TMPDIR")) : std::string("/tmp");
+        ::mkdir(base.c_str(), 0700);  // the folder itself may be new; mkdtemp makes the private one inside
+        return base + "/ddplab-run-XXXXXX";
+    }
+
     [[noreturn]] void becomeRun(const Request& request, pid_t parent)
     {
         // Die with this process, even when it is killed with SIGKILL.
@@ -296,7 +313,7 @@ private:
             code = m_runOne(request.config, request.events);
         } else {
             // The config as it came on stdin, in a folder only this user can read, gone after.
-            std::string folder = (std::getenv("TMPDIR") ? std::string(std::getenv("TMPDIR")) : std::string("/tmp")) + "/ddplab-run-XXXXXX";
+            std::string folder = privateFolderTemplate();
             if (::mkdtemp(folder.data()) == nullptr) {
                 std::cerr << "ddplab-engine runs: error: cannot create a private folder for the config: " << std::strerror(errno) << std::endl;
                 ::_exit(kExitInternal);
@@ -344,6 +361,7 @@ private:
 
     const RunOne& m_runOne;
     const bool m_stopWhenInputEnds;
+    const std::string m_runDirectory;
     std::string m_pending;
     bool m_inputEnded = false;
     bool m_tooLong = false;
@@ -352,9 +370,9 @@ private:
 
 }  // namespace
 
-int runMany(const RunOne& runOne, bool stopWhenInputEnds)
+int runMany(const RunOne& runOne, const RunsOptions& options)
 {
-    return RequestLoop(runOne, stopWhenInputEnds).run();
+    return RequestLoop(runOne, options).run();
 }
 
 }  // namespace ddplab

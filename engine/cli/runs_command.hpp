@@ -26,6 +26,12 @@ namespace ddplab {
 // Runs one request in the child: `run --config config --events events`; returns its exit code.
 using RunOne = std::function<int(const std::string& configPath, const std::string& eventsPath)>;
 
-int runMany(const RunOne& runOne, bool stopWhenInputEnds = false);
+struct RunsOptions {
+    bool stopWhenInputEnds = false;
+    std::string launcher;      // a launch template (launch_template.hpp); empty: the built-in launcher
+    std::string runDirectory;  // where configs given on stdin are kept; empty: $TMPDIR or /tmp
+};
+
+int runMany(const RunOne& runOne, const RunsOptions& options = RunsOptions());
 
 }  // namespace ddplab

@@ -2,9 +2,11 @@
 // `ddplab-engine run` writes for the same config (same figures), each ends with run_end and its
 // exit code, a bad request is refused alone, a stop signal reaches the run in progress and no
 // further request is started, a run killed from outside still gets an error, and nothing is
-// left running.
+// left running. A config may come inline (remote runs), a stop request or the end of input
+// stops a run, and launch templates start runs with torchrun or srun.
 
 #include "support/engine_process.hpp"
+#include "support/prerequisites.hpp"
 #include "support/process_table.hpp"
 
 #include <QJsonDocument>
@@ -205,6 +207,144 @@ private slots:
         const EngineResult result = collect(engine);
         QCOMPARE(result.exitCode, 2);
         QVERIFY2(result.stderrText.contains("longer than 65536 bytes"), result.stderrText.constData());
+    }
+
+    void anInlineConfigRunsFromAPrivateFolderAndIsRemovedAfter()
+    {
+        QTemporaryDir tmp;
+        QProcess engine;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("TMPDIR"), tmp.path());
+        engine.setProcessEnvironment(environment);
+        engine.start(enginePath(), {QStringLiteral("runs")});
+        QVERIFY(engine.waitForStarted());
+        engine.write(QJsonDocument(QJsonObject{{QStringLiteral("config"), QJsonDocument::fromJson(kToy).object()}})
+                         .toJson(QJsonDocument::Compact) + '\n');
+        engine.closeWriteChannel();
+        QVERIFY(engine.waitForFinished(kPatienceMs));
+        const EngineResult result = collect(engine);
+        const QList<RunSlice> runs = slices(result.events);
+        QCOMPARE(runs.size(), 1);
+        QCOMPARE(runs[0].exitCode, 0);
+        QCOMPARE(lastOfType(runs[0].events, "config").value(QStringLiteral("world_size")).toInt(), 2);
+        QVERIFY2(QDir(tmp.path()).isEmpty(), "the private config folder is left behind");
+    }
+
+    void aStopRequestOrTheEndOfInputStopsTheRun_data()
+    {
+        QTest::addColumn<bool>("byRequest");
+        QTest::newRow("stop request") << true;
+        QTest::newRow("input ends") << false;
+    }
+
+    void aStopRequestOrTheEndOfInputStopsTheRun()
+    {
+        QFETCH(bool, byRequest);
+        QTemporaryDir dir;
+        const QString endless = writeConfig(dir, QStringLiteral("endless.json"),
+                                            R"({"world_size": 2, "batch_size": 1, "num_examples": 256, "epochs": 100000})");
+        QProcess engine;
+        engine.start(enginePath(), {QStringLiteral("runs"), QStringLiteral("--stop-when-input-ends")});
+        QVERIFY(engine.waitForStarted());
+        engine.write(request(endless, QString()).replace(",\"events\":\"\"", ""));
+        QByteArray seen;
+        while (seen.count("\"type\":\"step\"") < 3 && engine.waitForReadyRead(kPatienceMs))
+            seen += engine.readAllStandardOutput();
+        QElapsedTimer clock;
+        clock.start();
+        if (byRequest)
+            engine.write("{\"stop\": true}\n");
+        else
+            engine.closeWriteChannel();
+        QVERIFY(engine.waitForFinished(10000));
+        QVERIFY2(clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));
+        QCOMPARE(engine.exitCode(), 5);
+        const QByteArray rest = seen + engine.readAllStandardOutput();
+        QVERIFY(rest.contains("\"type\":\"run_end\",\"exit_code\":5"));
+        // Its run and the run's ranks went with it (they all carry its command line).
+        QTest::qWait(200);
+        QVERIFY(ddplab::test::processesWithArgument(QStringLiteral("--stop-when-input-ends")).isEmpty());
+    }
+
+    void torchrunStartsTheRunsWhenTheTemplateSaysSo()
+    {
+        const QString missing = ddplab::test::missingTorchrun();
+        QVERIFY2(missing.isEmpty(), qPrintable(missing));
+        QTemporaryDir dir;
+        const QString toy = writeConfig(dir, QStringLiteral("toy.json"), kToy);
+        const QString builtIn = dir.filePath(QStringLiteral("builtin.jsonl"));
+        QVERIFY(runEngine({QStringLiteral("run"), QStringLiteral("--config"), toy, QStringLiteral("--events"), builtIn}).exitCode == 0);
+        QProcess engine;
+        engine.start(enginePath(), {QStringLiteral("runs"), QStringLiteral("--launcher"),
+                                    ddplab::test::torchrunProgram() +
+                                        QStringLiteral(" --standalone --nproc_per_node {ranks} --redirects 2 --tee 2 --no_python "
+                                                       "{engine} worker --config {config}")});
+        QVERIFY(engine.waitForStarted());
+        engine.write(request(toy, QString()).replace(",\"events\":\"\"", ""));
+        engine.closeWriteChannel();
+        QVERIFY(engine.waitForFinished(kPatienceMs));
+        const EngineResult result = collect(engine);
+        const QList<RunSlice> runs = slices(result.events);
+        QCOMPARE(runs.size(), 1);
+        QVERIFY2(runs[0].exitCode == 0, qPrintable(result.summaryText()));
+        QCOMPARE(runs[0].events.first().value(QStringLiteral("role")).toString(), QStringLiteral("worker"));
+        // Rank 0's events came back through torchrun, step for step those of the built-in launcher.
+        QList<double> viaTorchrun, viaBuiltIn;
+        for (const QJsonObject& event : runs[0].events) {
+            if (event.value(QStringLiteral("type")).toString() == QLatin1String("step"))
+                viaTorchrun.append(event.value(QStringLiteral("loss")).toDouble());
+        }
+        for (const QJsonObject& event : ddplab::test::readEventsFile(builtIn)) {
+            if (event.value(QStringLiteral("type")).toString() == QLatin1String("step"))
+                viaBuiltIn.append(event.value(QStringLiteral("loss")).toDouble());
+        }
+        QVERIFY(!viaBuiltIn.isEmpty());
+        QCOMPARE(viaTorchrun, viaBuiltIn);
+    }
+
+    void theSlurmTemplateBuildsItsCommandLine()
+    {
+        // No Slurm here: a stand-in srun records what it was given.
+        QTemporaryDir dir;
+        const QString record = dir.filePath(QStringLiteral("srun-args"));
+        QFile srun(dir.filePath(QStringLiteral("srun")));
+        QVERIFY(srun.open(QIODevice::WriteOnly));
+        srun.write("#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > '" + QFile::encodeName(record) + "'\n");
+        srun.close();
+        srun.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        const QString toy = writeConfig(dir, QStringLiteral("toy.json"), kToy);
+        QProcess engine;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("PATH"), dir.path() + QStringLiteral(":") + environment.value(QStringLiteral("PATH")));
+        engine.setProcessEnvironment(environment);
+        const QString slurm = QStringLiteral("srun --ntasks {ranks} --gpus-per-task 1 sh -c 'MASTER_ADDR=$(scontrol show hostnames "
+                                             "\"$SLURM_JOB_NODELIST\" | head -n 1) MASTER_PORT=29500 exec \"$0\" worker --config \"$1\"' "
+                                             "{engine} {config}");
+        engine.start(enginePath(), {QStringLiteral("runs"), QStringLiteral("--launcher"), slurm});
+        QVERIFY(engine.waitForStarted());
+        engine.write(request(toy, QString()).replace(",\"events\":\"\"", ""));
+        engine.closeWriteChannel();
+        QVERIFY(engine.waitForFinished(kPatienceMs));
+        QFile recorded(record);
+        QVERIFY(recorded.open(QIODevice::ReadOnly));
+        const QStringList arguments = QString::fromUtf8(recorded.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(arguments.mid(0, 6), (QStringList{QStringLiteral("--ntasks"), QStringLiteral("2"), QStringLiteral("--gpus-per-task"),
+                                                   QStringLiteral("1"), QStringLiteral("sh"), QStringLiteral("-c")}));
+        QVERIFY(arguments.at(6).startsWith(QStringLiteral("MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\"")));
+        QCOMPARE(QFileInfo(arguments.at(7)).canonicalFilePath(), QFileInfo(enginePath()).canonicalFilePath());
+        QCOMPARE(arguments.at(8), toy);
+
+        // A template without {config}, or with a placeholder it does not know, is refused.
+        for (const QString& wrong : {QStringLiteral("srun {engine} worker"), QStringLiteral("srun {engine} worker --config {config} {gpus}")}) {
+            QProcess refused;
+            refused.start(enginePath(), {QStringLiteral("runs"), QStringLiteral("--launcher"), wrong});
+            QVERIFY(refused.waitForStarted());
+            refused.write(request(toy, QString()).replace(",\"events\":\"\"", ""));
+            refused.closeWriteChannel();
+            QVERIFY(refused.waitForFinished(kPatienceMs));
+            const QByteArray out = refused.readAllStandardOutput();
+            QVERIFY2(out.contains("\"exit_code\":2"), out.constData());
+        }
     }
 };
 

@@ -142,6 +142,31 @@ private slots:
         QVERIFY(waitUntilNoRemoteEngine(m_sshd->processId()));
     }
 
+    void theTorchrunTemplateRunsThroughTheSameServer()
+    {
+        const ResolvedPreset lesson = resolvePreset(QStringLiteral("seed004-sgd-scaling"), LessonLibrary::load(), PresetLibrary::load());
+        QVERIFY(lesson.error.isEmpty());
+        const RunStore store(m_runs.filePath(QStringLiteral("torchrun")));
+        QList<QPointF> losses[2];
+        for (int where = 0; where < 2; ++where) {
+            LabSession session(store, ddplab::test::enginePath());
+            if (where == 1) {
+                EngineTarget target = remote(QStringLiteral("labtest"));
+                // Debian's torchrun by its full path: the remote PATH of a non-login shell is short.
+                target.launcher = launchTemplates().at(1).command;
+                target.launcher.replace(QStringLiteral("torchrun "), QStringLiteral("/usr/bin/torchrun "));
+                session.setTarget(target);
+            }
+            QSignalSpy done(&session, &LabSession::sequenceFinished);
+            session.start({lesson.runs.last()});  // two processes
+            QVERIFY(done.wait(kPatienceMs));
+            QVERIFY2(done.first().first().toBool(), qPrintable(session.runs().last()->record().error));
+            losses[where] = session.runs().first()->series(QStringLiteral("loss"));
+        }
+        QVERIFY(!losses[0].isEmpty());
+        QCOMPARE(losses[1], losses[0]);
+    }
+
     void stopLeavesNothingRunningThere()
     {
         const RunStore store(m_runs.filePath(QStringLiteral("stop")));

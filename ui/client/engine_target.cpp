@@ -1,5 +1,7 @@
 #include "engine_target.hpp"
 
+#include "core/protocol_names.hpp"
+
 #include <QRegularExpression>
 
 namespace ddplab::ui {
@@ -69,6 +71,38 @@ QString engineTargetProblem(const EngineTarget& target)
                               "/opt/ddplab/bin/ddplab-engine)")
             .arg(target.remoteEngine);
     return QString();
+}
+
+const QList<LaunchTemplate>& launchTemplates()
+{
+    static const QList<LaunchTemplate> templates{
+        {QStringLiteral("one node (the engine's own launcher)"), QString(), QString()},
+        // Debian's torchrun (PyTorch 1.13) spells its options with underscores; --redirects 2
+        // --tee 2 keeps rank 0's stdout (the events) unprefixed.
+        {QStringLiteral("torchrun (one node)"),
+         QStringLiteral("torchrun --standalone --nproc_per_node {ranks} --redirects 2 --tee 2 --no_python {engine} worker "
+                        "--config {config}"),
+         QString()},
+        // Each task learns the first node's name from Slurm itself: MASTER_ADDR for the rendezvous.
+        {QStringLiteral("Slurm (srun from a login node)"),
+         QStringLiteral("srun --ntasks {ranks} --gpus-per-task 1 sh -c 'MASTER_ADDR=$(scontrol show hostnames "
+                        "\"$SLURM_JOB_NODELIST\" | head -n 1) MASTER_PORT=29500 exec \"$0\" worker --config \"$1\"' "
+                        "{engine} {config}"),
+         QStringLiteral("~/.ddplab/runs")},
+    };
+    return templates;
+}
+
+QStringList runsArguments(const EngineTarget& target)
+{
+    // --stop-when-input-ends: if the lab goes (killed, or its SSH connection drops), the
+    // engine's stdin ends and it stops the run in progress; nothing is left running.
+    QStringList arguments{QString::fromLatin1(protocol::role::kRuns), QStringLiteral("--stop-when-input-ends")};
+    if (!target.launcher.isEmpty())
+        arguments << QStringLiteral("--launcher") << target.launcher;
+    if (!target.runDirectory.isEmpty())
+        arguments << QStringLiteral("--run-dir") << target.runDirectory;
+    return arguments;
 }
 
 QString shellQuoted(const QString& text)

@@ -5,6 +5,7 @@
 // for a password fails at once instead of waiting. Every argument of the remote command is
 // quoted; configs travel on stdin, never on a command line.
 
+#include <QList>
 #include <QString>
 #include <QStringList>
 
@@ -14,13 +15,18 @@ struct EngineTarget {
     QString host;  // empty: this computer; else an ~/.ssh/config alias or user@host
     int port = 0;  // 0: what ssh (its config) chooses
     QString remoteEngine = QStringLiteral("ddplab-engine");  // on the remote PATH by default
+    // How each run starts there: empty, the engine's own launcher; else a launch template
+    // (torchrun, srun) that `ddplab-engine runs --launcher` fills in and runs.
+    QString launcher;
+    QString runDirectory;  // where its config is kept while it runs (Slurm: a folder every node sees)
 
     bool isRemote() const { return !host.isEmpty(); }
     QString describe() const;  // "this computer", "gpu1", "me@gpu1:2222"
     QString text() const;      // what the Run on field shows: "me@gpu1:2222"
     bool operator==(const EngineTarget& other) const
     {
-        return host == other.host && port == other.port && remoteEngine == other.remoteEngine;
+        return host == other.host && port == other.port && remoteEngine == other.remoteEngine && launcher == other.launcher &&
+               runDirectory == other.runDirectory;
     }
 };
 
@@ -28,6 +34,19 @@ struct EngineTarget {
 EngineTarget parseEngineTarget(const QString& text, const QString& remoteEngine, QString* error);
 // Why the host or the engine path cannot be used; empty when they can.
 QString engineTargetProblem(const EngineTarget& target);
+
+// The launch templates Setup offers (docs/remote.md): one node (the engine's own launcher),
+// torchrun on one node, and srun from a Slurm login node. {engine}, {config} and {ranks} are
+// filled in on the remote side.
+struct LaunchTemplate {
+    QString name;
+    QString command;       // empty: the built-in launcher
+    QString runDirectory;  // empty: the remote $TMPDIR
+};
+const QList<LaunchTemplate>& launchTemplates();
+
+// The arguments of `ddplab-engine runs` for `target`: the lab's own, and its launcher.
+QStringList runsArguments(const EngineTarget& target);
 
 struct EngineCommand {
     QString program;

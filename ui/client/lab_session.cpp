@@ -57,10 +57,7 @@ void LabSession::start(const QList<RunRequest>& requests)
     m_sawEngineHello = false;
     m_protocolProblem.clear();
     m_engineStderr.clear();
-    // --stop-when-input-ends: if this window goes (killed, or its SSH connection drops), the
-    // engine's stdin ends and it stops the run in progress; nothing is left running.
-    const EngineCommand command = engineCommand(m_target, m_enginePath, {QString::fromLatin1(protocol::role::kRuns),
-                                                                         QStringLiteral("--stop-when-input-ends")});
+    const EngineCommand command = engineCommand(m_target, m_enginePath, runsArguments(m_target));
     m_engine.startWithInput(command.program, command.arguments);
     startNext();
 }

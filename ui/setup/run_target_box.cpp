@@ -37,6 +37,16 @@ RunTargetBox::RunTargetBox(QString localEngine, QWidget* parent) : QWidget(paren
     m_engine = new QLineEdit(m_target.remoteEngine);
     m_engine->setObjectName(QStringLiteral("runOnEngine"));
     m_engine->setToolTip(tr("The engine's path on the host (default: ddplab-engine on its PATH)"));
+    m_launch = new QComboBox;
+    m_launch->setObjectName(QStringLiteral("runOnLaunch"));
+    for (const LaunchTemplate& launch : launchTemplates())
+        m_launch->addItem(launch.name);
+    m_launch->setToolTip(tr("How each run starts: the engine's own launcher (one node), torchrun, or srun on a Slurm cluster"));
+    m_launchCommand = new QLineEdit;
+    m_launchCommand->setObjectName(QStringLiteral("runOnLaunchCommand"));
+    m_launchCommand->setToolTip(tr("The command each run starts with, run by sh on the host; {engine}, {config} and {ranks} "
+                                   "are filled in (docs/remote.md)"));
+    m_launchCommand->setVisible(false);
     m_check = new QPushButton(tr("Check"));
     m_check->setToolTip(tr("Run `ddplab-engine devices` there and show what it has"));
     m_status = new QLabel;
@@ -51,6 +61,8 @@ RunTargetBox::RunTargetBox(QString localEngine, QWidget* parent) : QWidget(paren
     form->setContentsMargins(8, 4, 8, 4);
     form->addRow(tr("Run on:"), hostRow);
     form->addRow(tr("Engine there:"), m_engine);
+    form->addRow(tr("Launch:"), m_launch);
+    form->addRow(m_launchCommand);
     form->addRow(m_status);
     m_engine->setEnabled(false);
 
@@ -58,6 +70,12 @@ RunTargetBox::RunTargetBox(QString localEngine, QWidget* parent) : QWidget(paren
     connect(m_host, &QComboBox::activated, this, &RunTargetBox::apply);
     connect(m_engine, &QLineEdit::editingFinished, this, &RunTargetBox::apply);
     connect(m_check, &QPushButton::clicked, this, &RunTargetBox::check);
+    connect(m_launch, &QComboBox::activated, this, [this](int index) {
+        m_launchCommand->setText(launchTemplates().at(index).command);
+        m_launchCommand->setVisible(!m_launchCommand->text().isEmpty());
+        apply();
+    });
+    connect(m_launchCommand, &QLineEdit::editingFinished, this, &RunTargetBox::apply);
     connect(&m_query, &EngineQuery::finished, this, &RunTargetBox::onChecked);
 }
 
@@ -96,9 +114,17 @@ void RunTargetBox::apply()
     }
     if (!here && m_engine->text().trimmed().isEmpty())
         m_engine->setText(target.remoteEngine);
-    if (target == m_target && !m_status->text().isEmpty())
+    EngineTarget chosen = target;
+    chosen.launcher = m_launchCommand->text().trimmed();
+    chosen.runDirectory = chosen.launcher.isEmpty() ? QString() : launchTemplates().at(m_launch->currentIndex()).runDirectory;
+    const bool sameMachine = chosen.host == m_target.host && chosen.port == m_target.port && chosen.remoteEngine == m_target.remoteEngine;
+    if (chosen == m_target && !m_status->text().isEmpty())
         return;
-    m_target = target;
+    m_target = chosen;
+    if (sameMachine && !m_status->text().isEmpty()) {
+        emit targetChanged(m_target);  // only how runs start changed: the devices are the same
+        return;
+    }
     emit targetChanged(m_target);
     check();
 }

@@ -2,7 +2,9 @@
 // Setup's "Run on": this computer, or an SSH host (an ~/.ssh/config alias or user@host[:port])
 // with the path of the engine there. Choosing one runs `ddplab-engine devices` on it and says
 // what it has (GPUs, NCCL, LibTorch, protocol) or, in one sentence, what to do when it cannot be
-// reached. Hosts used before are remembered (QSettings); nothing secret is kept.
+// reached. How each run starts there: the engine's own launcher, torchrun or srun, as a command
+// template the person can edit. Hosts used before are remembered (QSettings); nothing secret
+// is kept.
 
 #include "client/engine_query.hpp"
 #include "client/engine_target.hpp"
@@ -46,6 +48,8 @@ private:
     EngineQuery m_query;
     QComboBox* m_host = nullptr;
     QLineEdit* m_engine = nullptr;
+    QComboBox* m_launch = nullptr;
+    QLineEdit* m_launchCommand = nullptr;
     QPushButton* m_check = nullptr;
     QLabel* m_status = nullptr;
 };

@@ -1,0 +1,24 @@
+#pragma once
+// `ddplab-engine runs --launcher TEMPLATE`: each run started by a command of the user's instead
+// of the built-in launcher — torchrun on one node, srun on a cluster (docs/remote.md). The
+// template is a shell command with placeholders, each replaced by one shell-quoted word:
+//   {engine}  this engine's own path     {config}  the run's config file
+//   {ranks}   the config's world_size
+// Rank 0's events reach this process's stdout through the launcher (torchrun and srun pass
+// their ranks' stdout on), so they come back like a built-in run's. The command runs in its own
+// process group; a stop (signal, stop request, end of input) goes to the whole group.
+
+#include <string>
+
+namespace ddplab {
+
+// The command with its placeholders filled in, or "" with `error` set (an unknown placeholder,
+// no {config}, a config without a readable world_size).
+std::string expandLaunchTemplate(const std::string& launchTemplate, const std::string& enginePath, const std::string& configPath,
+                                 std::string* error);
+
+// Runs the expanded template through /bin/sh and returns its exit code (128 + N when signal N
+// ended it); 2 when the template cannot be expanded.
+int runLaunchTemplate(const std::string& launchTemplate, const std::string& configPath);
+
+}  // namespace ddplab
