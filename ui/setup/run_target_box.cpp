@@ -30,15 +30,20 @@ RunTargetBox::RunTargetBox(QString localEngine, QWidget* parent) : QWidget(paren
     m_host->setObjectName(QStringLiteral("runOnHost"));
     m_host->setEditable(true);
     m_host->setInsertPolicy(QComboBox::NoInsert);
+    m_host->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_host->setMinimumContentsLength(10);
     m_host->addItem(thisComputer());
     m_host->addItems(QSettings().value(kHostsSetting).toStringList());
     m_host->setToolTip(tr("Where runs go: this computer, or an SSH host — an ~/.ssh/config alias or user@host[:port]. "
                           "Your own ssh does the work (keys, agent, jump hosts); the lab never asks for a password."));
     m_engine = new QLineEdit(m_target.remoteEngine);
     m_engine->setObjectName(QStringLiteral("runOnEngine"));
+    m_engine->setMinimumWidth(80);
     m_engine->setToolTip(tr("The engine's path on the host (default: ddplab-engine on its PATH)"));
     m_launch = new QComboBox;
     m_launch->setObjectName(QStringLiteral("runOnLaunch"));
+    m_launch->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_launch->setMinimumContentsLength(10);
     for (const LaunchTemplate& launch : launchTemplates())
         m_launch->addItem(launch.name);
     m_launch->setToolTip(tr("How each run starts: the engine's own launcher (one node), torchrun, or srun on a Slurm cluster"));

@@ -42,7 +42,7 @@ StudyPage::StudyPage(const RunStore& store, const QString& enginePath, std::func
     m_source = new QComboBox;
     m_source->setObjectName(QStringLiteral("studySource"));
     m_source->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_source->setMinimumContentsLength(14);
+    m_source->setMinimumContentsLength(10);
     for (const StudySpec& study : m_library.studies())
         m_source->addItem(study.title, study.id);
     m_source->insertSeparator(m_source->count());
@@ -110,7 +110,7 @@ StudyPage::StudyPage(const RunStore& store, const QString& enginePath, std::func
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(320);
+    scroll->setMinimumWidth(260);
     // The plan, the buttons and the progress stay in sight below it, however far it scrolls.
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);

@@ -15,7 +15,7 @@ StudyResultsView::StudyResultsView(QWidget* parent) : QWidget(parent)
     m_chart = new QComboBox;
     m_chart->setObjectName(QStringLiteral("studyChart"));
     m_chart->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_chart->setMinimumContentsLength(16);
+    m_chart->setMinimumContentsLength(10);
     m_figure = new QComboBox;
     m_figure->setToolTip(tr("The final figure the first chart and the heatmap show"));
     for (const StudyFigure& figure : studyFigures())
@@ -24,9 +24,9 @@ StudyResultsView::StudyResultsView(QWidget* parent) : QWidget(parent)
     m_colour->setToolTip(tr("The axis whose values get a colour each"));
     // Two rows, so a 1280-pixel screen shows every chooser whole.
     m_figure->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_figure->setMinimumContentsLength(14);
+    m_figure->setMinimumContentsLength(8);
     m_colour->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_colour->setMinimumContentsLength(8);
+    m_colour->setMinimumContentsLength(5);
     auto* choosers = new QGridLayout;
     choosers->addWidget(new QLabel(tr("Chart:")), 0, 0);
     choosers->addWidget(m_chart, 0, 1, 1, 3);

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""The GPU self-check (docs/gpu-validation.md): on a machine with NVIDIA GPUs, runs the engine
+on 1 GPU and on every GPU (NCCL), compares every step's loss with the same run on CPU over Gloo,
+measures the Fashion-MNIST CNN against the Python DDP peer on the same GPUs, and prints one
+table: each check, its figure, PASS/FAIL, and the facts of the machine.
+
+  scripts/gpu-selfcheck.sh            builds the engine against this machine's LibTorch, then this
+  python3 scripts/gpu_selfcheck.py --engine PATH [--device cuda|cpu]
+
+--device cpu runs every check on CPU against CPU: no GPU is needed, and it proves the script
+itself (CI does not run it; it is how the script was tried on a machine without a GPU)."""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOLERANCE = 1e-5  # relative, per step: float32 reductions in another order
+
+
+def events(engine, arguments):
+    done = subprocess.run([engine, "run"] + arguments, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    parsed = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    if done.returncode != 0:
+        error = next((e.get("message") for e in parsed if e.get("type") == "error"), done.stderr.strip()[-300:])
+        raise RuntimeError(f"exit {done.returncode}: {error}")
+    return parsed
+
+
+def losses(parsed):
+    return [e["loss"] for e in parsed if e.get("type") == "step"]
+
+
+def compare(engine, device, ranks, workload_args):
+    backend = "nccl" if device == "cuda" else "gloo"
+    there = losses(events(engine, workload_args + ["--device", device, "--backend", backend, "--world-size", str(ranks)]))
+    cpu = losses(events(engine, workload_args + ["--device", "cpu", "--backend", "gloo", "--world-size", str(ranks)]))
+    if len(there) != len(cpu) or not cpu:
+        return f"{len(there)} steps against {len(cpu)} on CPU", False
+    worst = max(abs(a - b) / max(abs(b), 1e-12) for a, b in zip(there, cpu))
+    return f"{len(cpu)} steps, largest relative difference {worst:.2e}", worst <= TOLERANCE
+
+
+def throughput(engine, device, ranks):
+    steps = 200
+    start = time.perf_counter()
+    parsed = events(engine, ["--workload", "fashion_mnist", "--model", "cnn", "--batch-size", "256", "--max-steps", str(steps),
+                             "--device", device, "--world-size", str(ranks)])
+    summary = next(e for e in parsed if e.get("type") == "summary")
+    engine_rate = summary.get("samples_per_sec") or summary["samples"] / (time.perf_counter() - start)
+    peer = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "peers", "fashion_ddp_peer.py"), "--model", "cnn",
+                           "--device", device, "--world_size", str(ranks), "--batch_size", "256", "--steps", str(steps)],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if peer.returncode != 0:
+        return f"engine {engine_rate:.0f} samples/s; the peer failed: {peer.stderr.strip()[-200:]}", False
+    peer_rate = json.loads(peer.stdout.strip().splitlines()[-1])["images_per_sec"]
+    return f"engine {engine_rate:.0f} samples/s, peer {peer_rate:.0f} ({engine_rate / peer_rate:.2f}x)", engine_rate >= 0.8 * peer_rate
+
+
+def facts(engine, device):
+    lines = []
+    devices = json.loads(subprocess.run([engine, "devices"], stdout=subprocess.PIPE, text=True, check=True).stdout)
+    lines.append(f"engine {devices.get('engine_version')}, protocol {devices.get('protocol')}, LibTorch {devices.get('torch_version')}, "
+                 f"NCCL built {devices.get('nccl_built')} (version {devices.get('nccl_version')})")
+    for gpu in devices.get("cuda_devices", []):
+        lines.append(f"GPU {gpu.get('index')}: {gpu.get('name')}, {gpu.get('memory_mib', 0) / 1024:.0f} GiB, compute capability {gpu.get('compute_capability')}")
+    if device == "cuda" and shutil.which("nvidia-smi"):
+        smi = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"], stdout=subprocess.PIPE, text=True)
+        lines.append(f"driver {smi.stdout.strip().splitlines()[0] if smi.stdout.strip() else 'unknown'}")
+    return devices, lines
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--engine", default=os.path.join(ROOT, "build-gpu", "bin", "ddplab-engine"))
+    parser.add_argument("--device", choices=["cuda", "cpu"], default="cuda")
+    args = parser.parse_args()
+    if not os.access(args.engine, os.X_OK):
+        print(f"gpu-selfcheck: no engine at {args.engine} (scripts/gpu-selfcheck.sh builds it)", file=sys.stderr)
+        return 2
+    devices, machine = facts(args.engine, args.device)
+    gpus = devices.get("cuda_device_count", 0)
+    if args.device == "cuda" and gpus < 1:
+        print("gpu-selfcheck: this machine has no CUDA GPU the engine can use (cuda_device_count is 0, "
+              f"LibTorch CUDA: {devices.get('torch_cuda')}); run it on a machine with NVIDIA GPUs and PyTorch with CUDA",
+              file=sys.stderr)
+        return 2
+    every = gpus if args.device == "cuda" else 2
+    linreg = ["--workload", "linreg", "--epochs", "3", "--batch-size", "16"]
+    toy = ["--workload", "toy", "--experiments", "1000", "--noise", "1", "--batch-size", "16", "--num-examples", "256"]
+    checks = [
+        (f"seed 004 linreg, 1 {args.device} rank vs CPU", lambda: compare(args.engine, args.device, 1, linreg)),
+        (f"seed 004 linreg, {every} {args.device} ranks vs CPU", lambda: compare(args.engine, args.device, every, linreg)),
+        (f"seed 000 toy, 1 {args.device} rank vs CPU", lambda: compare(args.engine, args.device, 1, toy)),
+        (f"seed 000 toy, {every} {args.device} ranks vs CPU", lambda: compare(args.engine, args.device, every, toy)),
+        (f"Fashion-MNIST CNN throughput, {every} ranks, vs the Python DDP peer", lambda: throughput(args.engine, args.device, every)),
+    ]
+    rows = []
+    for name, check in checks:
+        try:
+            figure, passed = check()
+        except Exception as failure:  # one check's failure is a row of the table, not the end
+            figure, passed = f"failed: {failure}", False
+        rows.append((name, figure, passed))
+        print(f"{'PASS' if passed else 'FAIL'}  {name}: {figure}", flush=True)
+    print("\n| check | figure | result |\n|---|---|---|")
+    for name, figure, passed in rows:
+        print(f"| {name} | {figure} | {'PASS' if passed else 'FAIL'} |")
+    print("\n" + "\n".join(f"- {line}" for line in machine))
+    return 0 if all(passed for *_, passed in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
