@@ -289,7 +289,7 @@ private:
         if (base.empty())
             base = std::getenv("TMPDIR") ? std::string(std::getenv("TMPDIR")) : std::string("/tmp");
         ::mkdir(base.c_str(), 0700);  // the folder itself may be new; mkdtemp makes the private one inside
-        return base + "/ddplab-run-XXXXXX";
+        return base + "/ddplab-config-XXXXXX";  // not ddplab-run-: those are the launchers' (run_directory.cpp)
     }
 
     [[noreturn]] void becomeRun(const Request& request, pid_t parent)

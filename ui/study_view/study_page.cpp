@@ -67,6 +67,7 @@ StudyPage::StudyPage(const RunStore& store, const QString& enginePath, std::func
     m_export = new QPushButton(tr("Export…"));
     m_export->setToolTip(tr("Every chart as PNG and SVG, study.csv (one row per run) and findings.txt"));
     m_showRuns = new QPushButton(tr("Show runs on Charts"));
+    m_showRuns->setObjectName(QStringLiteral("showRuns"));
     m_showRuns->setToolTip(tr("The study's runs as lines on the Charts page (the x axis: samples seen)"));
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_run);
@@ -145,8 +146,11 @@ StudyPage::StudyPage(const RunStore& store, const QString& enginePath, std::func
             resumeStudy(item->data(Qt::UserRole).toString());
     });
     connect(m_past, &QListWidget::currentRowChanged, this, &StudyPage::updateButtons);
-    connect(m_runner.get(), &StudyRunner::runFinished, this, [this] { refreshResults(); });
-    connect(m_runner.get(), &StudyRunner::runStarted, this, [this] { updateButtons(); });
+    connect(m_runner.get(), &StudyRunner::runFinished, this, &StudyPage::addResult);
+    connect(m_runner.get(), &StudyRunner::runStarted, this, [this] {
+        m_progressLabel->setText(m_runner->progressText());
+        updateButtons();
+    });
     connect(m_runner.get(), &StudyRunner::logMessage, this, &StudyPage::logMessage);
     connect(m_runner.get(), &StudyRunner::finished, this, &StudyPage::onRunnerFinished);
 
@@ -331,7 +335,6 @@ void StudyPage::startRunner(const StoredStudy& study)
 
 void StudyPage::onRunnerFinished(bool allSucceeded)
 {
-    refreshResults();
     m_progressLabel->setText(m_runner->progressText() + (allSucceeded ? QString() : tr(" · not every run succeeded (see the Log)")));
     refreshPastStudies();
     updateButtons();
@@ -342,18 +345,29 @@ void StudyPage::onRunnerFinished(bool allSucceeded)
 void StudyPage::showStudy(const StoredStudy& study)
 {
     m_current = study;
-    m_results->setStudy(study, collectStudyResults(study, m_store, m_store.listRuns()));
+    m_currentResults = collectStudyResults(study, m_store, m_store.listRuns());
+    m_results->setStudy(study, m_currentResults);
     updateButtons();
 }
 
-void StudyPage::refreshResults()
+// A run that just ended joins the results from memory: reading every run back from disk at each
+// end would stall the window more as the study grows (bench/ui_study_bench.py measures it).
+void StudyPage::addResult(const QSharedPointer<RunData>& run)
 {
-    if (isRunning()) {
-        m_progressLabel->setText(m_runner->progressText());
-        m_progress->setValue(m_runner->percent());
-    }
-    if (m_current)
-        m_results->setResults(collectStudyResults(*m_current, m_store, m_store.listRuns()));
+    m_progressLabel->setText(m_runner->progressText());
+    m_progress->setValue(m_runner->percent());
+    const int point = run->record().studyPoint;
+    if (!m_current || run->record().studyId != m_current->id || point < 0 || point >= m_current->points.size())
+        return;
+    const StudyRunResult result = resultOf(m_current->points.at(point), *run, m_current->spec.target);
+    const auto same = std::find_if(m_currentResults.begin(), m_currentResults.end(), [&](const StudyRunResult& known) { return known.point == point; });
+    if (same != m_currentResults.end())
+        *same = result;
+    else
+        m_currentResults.append(result);
+    std::sort(m_currentResults.begin(), m_currentResults.end(),
+              [](const StudyRunResult& a, const StudyRunResult& b) { return a.point < b.point; });
+    m_results->setResults(m_currentResults);
 }
 
 void StudyPage::refreshPastStudies()
@@ -399,7 +413,7 @@ void StudyPage::exportCharts()
         return;
     QString error;
     const QStringList written =
-        exportStudy(*m_current, collectStudyResults(*m_current, m_store, m_store.listRuns()), m_results->charts(), directory, QSize(1200, 800), 1.0, &error);
+        exportStudy(*m_current, m_currentResults, m_results->charts(), directory, QSize(1200, 800), 1.0, &error);
     if (!error.isEmpty())
         QMessageBox::warning(this, tr("Export failed"), error);
     else

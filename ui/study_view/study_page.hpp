@@ -9,8 +9,10 @@
 #include "client/engine_target.hpp"
 #include "client/run_record.hpp"
 #include "study/study_library.hpp"
+#include "study/study_results.hpp"
 #include "study/study_store.hpp"
 
+#include <QSharedPointer>
 #include <QWidget>
 
 #include <functional>
@@ -26,6 +28,7 @@ QT_END_NAMESPACE
 
 namespace ddplab::ui {
 
+class RunData;
 class RunStore;
 class StudyEditor;
 class StudyResultsView;
@@ -77,7 +80,7 @@ private:
     void refreshPastStudies();
     void openPastStudy();
     void showStudy(const StoredStudy& study);
-    void refreshResults();
+    void addResult(const QSharedPointer<RunData>& run);
     void startRunner(const StoredStudy& study);
     void onRunnerFinished(bool allSucceeded);
     void exportCharts();
@@ -90,6 +93,7 @@ private:
     StudyStore m_studies;
     std::unique_ptr<StudyRunner> m_runner;
     std::optional<StoredStudy> m_current;  // the study the charts show
+    QList<StudyRunResult> m_currentResults;  // its runs' results, by point
     bool m_windowBusy = false;
 
     QComboBox* m_source = nullptr;
