@@ -12,8 +12,8 @@
 
 namespace ddplab {
 
-// The command with its placeholders filled in, or "" with `error` set (an unknown placeholder,
-// no {config}, a config without a readable world_size).
+// The command with its placeholders filled in ({ranks} is 1 when the config names no world_size),
+// or "" with `error` set (an unknown placeholder, no {config}).
 std::string expandLaunchTemplate(const std::string& launchTemplate, const std::string& enginePath, const std::string& configPath,
                                  std::string* error);
 
