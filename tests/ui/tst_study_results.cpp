@@ -21,19 +21,6 @@ namespace {
 
 const QString kData = QStringLiteral(DDPLAB_SOURCE_DIR "/tests/ui/data/");
 
-QList<QJsonObject> readEvents(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    QList<QJsonObject> events;
-    for (const QByteArray& line : file.readAll().split('\n')) {
-        if (!line.trimmed().isEmpty())
-            events.append(QJsonDocument::fromJson(line).object());
-    }
-    return events;
-}
-
 StoredStudy studyOf(const QByteArray& json)
 {
     const StudyReadResult read = parseStudy(QJsonDocument::fromJson(json).object(), QStringLiteral("test"), QString());
@@ -91,7 +78,7 @@ private slots:
         record.id = QStringLiteral("recorded");
         record.status = RunStatus::Finished;
         RunData run(record);
-        run.appendEvents(readEvents(kData + QStringLiteral("linreg-b32-lr10.events.jsonl")));
+        run.appendEvents(ddplab::test::readEventsFile(kData + QStringLiteral("linreg-b32-lr10.events.jsonl")));
         QVERIFY(run.hasSummary());
         StudyPoint point;
         point.index = 7;
