@@ -193,12 +193,19 @@ void paintPlot(QPainter& painter, const QRect& area, const PlotSpec& spec, doubl
     QColor grid = text;
     grid.setAlpha(40);
     painter.setFont(small);
+    // A label that would run into the one before it is left out (its grid line stays).
+    double labelsEndAt = -std::numeric_limits<double>::infinity();
     for (double tick : xAxis.ticks) {
         painter.setPen(QPen(grid, 1 * scale));
         painter.drawLine(QPointF(px(tick), plot.top()), QPointF(px(tick), plot.bottom()));
+        const QString label = tickText(tick, xAxis);
+        const double halfWidth = smallMetrics.horizontalAdvance(label) / 2;
+        if (px(tick) - halfWidth < labelsEndAt + 4 * scale)
+            continue;
+        labelsEndAt = px(tick) + halfWidth;
         painter.setPen(text);
         painter.drawText(QRectF(px(tick) - 40 * scale, plot.bottom() + 2 * scale, 80 * scale, smallMetrics.height()),
-                         Qt::AlignHCenter | Qt::AlignTop, tickText(tick, xAxis));
+                         Qt::AlignHCenter | Qt::AlignTop, label);
     }
     for (double tick : yAxis.ticks) {
         painter.setPen(QPen(grid, 1 * scale));
