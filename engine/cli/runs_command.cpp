@@ -2,6 +2,7 @@
 
 #include "core/event_writer.hpp"
 #include "core/protocol.hpp"
+#include "launch/signal_pipe.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -23,36 +24,6 @@ namespace {
 
 // A request is two paths or a config object: anything longer is not one (and is not held in memory).
 constexpr size_t kMaxRequestBytes = 64 * 1024;
-
-// Signals wake the loop through this pipe: a byte per signal, read back in the loop.
-int g_wakePipe[2] = {-1, -1};
-
-void onSignal(int signo)
-{
-    const int saved = errno;
-    const auto byte = static_cast<unsigned char>(signo);
-    (void)!::write(g_wakePipe[1], &byte, 1);
-    errno = saved;
-}
-
-void installHandler(int signo, void (*handler)(int))
-{
-    struct sigaction action {};
-    action.sa_handler = handler;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
-    ::sigaction(signo, &action, nullptr);
-}
-
-std::vector<int> takeSignals()
-{
-    std::vector<int> signals;
-    unsigned char bytes[64];
-    ssize_t n;
-    while ((n = ::read(g_wakePipe[0], bytes, sizeof bytes)) > 0)
-        signals.insert(signals.end(), bytes, bytes + n);
-    return signals;
-}
 
 bool isStopSignal(int signo)
 {
@@ -133,15 +104,11 @@ public:
 
     int run()
     {
-        if (::pipe2(g_wakePipe, O_CLOEXEC | O_NONBLOCK) != 0) {
-            std::cerr << "ddplab-engine runs: cannot create the signal pipe: " << std::strerror(errno) << std::endl;
+        std::string error;
+        if (!signal_pipe::open(&error)) {  // SIGPIPE ignored too: a reader that goes away is EPIPE, a cancel
+            std::cerr << "ddplab-engine runs: " << error << std::endl;
             return kExitInternal;
         }
-        installHandler(SIGINT, onSignal);
-        installHandler(SIGTERM, onSignal);
-        installHandler(SIGHUP, onSignal);
-        installHandler(SIGCHLD, onSignal);
-        installHandler(SIGPIPE, SIG_IGN);  // a reader that goes away: EPIPE, a cancel
 
         if (!writeEvent(protocol::helloEvent(protocol::role::kRuns)))
             return kExitCancelled;
@@ -195,10 +162,10 @@ private:
                     return std::nullopt;
                 return std::exchange(m_pending, std::string());
             }
-            pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {g_wakePipe[0], POLLIN, 0}};
+            pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {signal_pipe::fd(), POLLIN, 0}};
             if (::poll(fds, 2, -1) < 0 && errno != EINTR)
                 return std::nullopt;
-            for (int signo : takeSignals()) {
+            for (int signo : signal_pipe::take()) {
                 if (isStopSignal(signo))
                     m_stopping = true;
             }
@@ -232,9 +199,9 @@ private:
         while (::waitpid(pid, &status, WNOHANG) != pid) {
             // stdin too, while it is open: a stop request, or its end when that means the
             // controller has gone. Other lines wait in m_pending for their turn.
-            pollfd fds[2] = {{g_wakePipe[0], POLLIN, 0}, {m_inputEnded ? -1 : STDIN_FILENO, POLLIN, 0}};
+            pollfd fds[2] = {{signal_pipe::fd(), POLLIN, 0}, {m_inputEnded ? -1 : STDIN_FILENO, POLLIN, 0}};
             ::poll(fds, 2, -1);
-            for (int signo : takeSignals()) {
+            for (int signo : signal_pipe::take()) {
                 if (isStopSignal(signo)) {
                     m_stopping = true;
                     ::kill(pid, signo);  // the run stops its ranks; a second Ctrl-C kills them
@@ -300,8 +267,7 @@ private:
             ::_exit(kExitCancelled);
         for (int signo : {SIGINT, SIGTERM, SIGHUP, SIGCHLD})
             ::signal(signo, SIG_DFL);
-        ::close(g_wakePipe[0]);
-        ::close(g_wakePipe[1]);
+        signal_pipe::close();
         // The requests are this process's to read, not the run's.
         const int devNull = ::open("/dev/null", O_RDONLY);
         if (devNull >= 0) {

@@ -9,6 +9,7 @@
 #include "data/fashion_mnist_files.hpp"
 #include "rank_progress.hpp"
 #include "run_directory.hpp"
+#include "signal_pipe.hpp"
 #include "worker.hpp"
 
 #include <algorithm>
@@ -48,25 +49,6 @@ constexpr size_t kMaxPendingStdout = 16u << 20;
 constexpr size_t kMaxLineBytes = 8u << 20;
 // How much of a line that is not an event an error message quotes.
 constexpr size_t kQuotedBytes = 200;
-
-int g_signalPipe[2] = {-1, -1};
-
-void onSignal(int signo)
-{
-    const unsigned char byte = static_cast<unsigned char>(signo);
-    const int saved = errno;
-    (void)!::write(g_signalPipe[1], &byte, 1);
-    errno = saved;
-}
-
-void installHandler(int signo, void (*handler)(int))
-{
-    struct sigaction action {};
-    action.sa_handler = handler;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
-    ::sigaction(signo, &action, nullptr);
-}
 
 void closeFrom(int lowest)
 {
@@ -141,14 +123,10 @@ private:
 
     void setUpSignals()
     {
-        if (::pipe2(g_signalPipe, O_CLOEXEC | O_NONBLOCK) != 0)
-            throw std::runtime_error(std::string("cannot create the signal pipe: ") + std::strerror(errno));
-        installHandler(SIGINT, onSignal);
-        installHandler(SIGTERM, onSignal);
-        installHandler(SIGHUP, onSignal);
-        installHandler(SIGCHLD, onSignal);
-        // A reader that goes away shows up as EPIPE on write, handled as a cancel.
-        installHandler(SIGPIPE, SIG_IGN);
+        // A reader that goes away shows up as EPIPE on write (SIGPIPE is ignored), handled as a cancel.
+        std::string error;
+        if (!signal_pipe::open(&error))
+            throw std::runtime_error(error);
     }
 
     void spawn(int rank, const std::string& storePath)
@@ -298,7 +276,7 @@ private:
         // output is read all the same (the events file must get all of it).
         const bool backPressure = m_stop == Stop::None && m_events.pendingStreamBytes() > kMaxPendingStdout;
         std::vector<pollfd> fds;
-        fds.push_back({g_signalPipe[0], POLLIN, 0});
+        fds.push_back({signal_pipe::fd(), POLLIN, 0});
         const bool watchStdout = m_events.streamFd() >= 0 && !m_events.lostReader();
         if (watchStdout)  // events 0 still reports a reader that went away (POLLERR)
             fds.push_back({m_events.streamFd(), short(m_events.pendingStreamBytes() > 0 ? POLLOUT : 0), 0});
@@ -326,16 +304,12 @@ private:
 
     void readSignals()
     {
-        unsigned char bytes[64];
-        ssize_t n;
-        while ((n = ::read(g_signalPipe[0], bytes, sizeof bytes)) > 0) {
-            for (ssize_t i = 0; i < n; ++i) {
-                if (bytes[i] == SIGCHLD)
-                    continue;
-                if (m_cancelSignal == 0)
-                    m_cancelSignal = bytes[i];
-                ++m_cancels;
-            }
+        for (int signo : signal_pipe::take()) {
+            if (signo == SIGCHLD)
+                continue;
+            if (m_cancelSignal == 0)
+                m_cancelSignal = signo;
+            ++m_cancels;
         }
     }
 

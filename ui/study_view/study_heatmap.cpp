@@ -1,8 +1,11 @@
 #include "study_heatmap.hpp"
 
+#include "study_view/chart_frame.hpp"
+
 #include "client/wire.hpp"
 
 #include <QPainter>
+#include <QPalette>
 
 #include <algorithm>
 #include <cmath>
@@ -60,31 +63,11 @@ void paintHeatmap(QPainter& painter, const QRect& area, const HeatmapSpec& spec,
 {
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing);
-    const QColor background = palette ? palette->color(QPalette::Base) : QColor(Qt::white);
-    const QColor text = palette ? palette->color(QPalette::Text) : QColor(Qt::black);
-    painter.fillRect(area, background);
-    QFont base = painter.font();
-    base.setPointSizeF(std::max(base.pointSizeF(), 10.0) * scale);
-    QFont titleFont = base;
-    titleFont.setBold(true);
-    QFont small = base;
-    small.setPointSizeF(base.pointSizeF() * 0.85);
-    const QFontMetricsF smallMetrics(small), titleMetrics(titleFont);
-    const double pad = 8 * scale;
-
-    double top = area.top() + pad;
-    painter.setPen(text);
-    painter.setFont(titleFont);
-    painter.drawText(QRectF(area.left() + pad, top, area.width() - 2 * pad, titleMetrics.height()), Qt::AlignLeft,
-                     titleMetrics.elidedText(spec.title, Qt::ElideRight, area.width() - 2 * pad));
-    top += titleMetrics.height();
-    painter.setFont(small);
-    if (!spec.subtitle.isEmpty()) {
-        const QRectF box(area.left() + pad, top, area.width() - 2 * pad, smallMetrics.height() * 2.2);
-        const QRectF used = painter.boundingRect(box, Qt::TextWordWrap, spec.subtitle);
-        painter.drawText(box, Qt::TextWordWrap, spec.subtitle);
-        top += std::min(used.height(), box.height()) + pad / 2;
-    }
+    const ChartFrame frame = beginChart(painter, area, scale, palette);
+    const QColor& text = frame.text;
+    const QFontMetricsF& smallMetrics = frame.smallMetrics;
+    const double pad = frame.pad;
+    const double top = drawHeading(painter, area, frame, spec.title, spec.subtitle);
     const StudyHeatmap& map = spec.map;
     if (map.rows.isEmpty() || map.columns.isEmpty()) {
         painter.drawText(QRectF(area).adjusted(pad, top - area.top(), -pad, -pad), Qt::AlignCenter | Qt::TextWordWrap, spec.emptyText);
@@ -218,26 +201,6 @@ void paintHeatmap(QPainter& painter, const QRect& area, const HeatmapSpec& spec,
     painter.drawText(QRectF(grid.left(), grid.bottom() + smallMetrics.height() * 2.3, grid.width(), smallMetrics.height()), Qt::AlignLeft,
                      spec.figureTitle + QStringLiteral(" · outlined: the best in each column"));
     painter.restore();
-}
-
-StudyHeatmapWidget::StudyHeatmapWidget(QWidget* parent)
-    : QWidget(parent)
-{
-    setAttribute(Qt::WA_OpaquePaintEvent);
-}
-
-void StudyHeatmapWidget::setSpec(const HeatmapSpec& spec)
-{
-    m_spec = spec;
-    setToolTip(spec.subtitle);
-    update();
-}
-
-void StudyHeatmapWidget::paintEvent(QPaintEvent*)
-{
-    QPainter painter(this);
-    const QPalette colors = palette();
-    paintHeatmap(painter, rect(), m_spec, 1.0, &colors);
 }
 
 }  // namespace ddplab::ui

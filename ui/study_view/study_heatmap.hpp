@@ -7,11 +7,11 @@
 
 #include "study/study_results.hpp"
 
-#include <QWidget>
 
 QT_BEGIN_NAMESPACE
 class QPainter;
 class QPalette;
+class QRect;
 QT_END_NAMESPACE
 
 namespace ddplab::ui {
@@ -29,22 +29,5 @@ struct HeatmapSpec {
 
 void paintHeatmap(QPainter& painter, const QRect& area, const HeatmapSpec& spec, double scale = 1.0,
                   const QPalette* palette = nullptr);
-
-class StudyHeatmapWidget : public QWidget {
-    Q_OBJECT
-
-public:
-    explicit StudyHeatmapWidget(QWidget* parent = nullptr);
-    void setSpec(const HeatmapSpec& spec);
-    const HeatmapSpec& spec() const { return m_spec; }
-    QSize minimumSizeHint() const override { return {260, 200}; }
-    QSize sizeHint() const override { return {520, 360}; }
-
-protected:
-    void paintEvent(QPaintEvent* event) override;
-
-private:
-    HeatmapSpec m_spec;
-};
 
 }  // namespace ddplab::ui

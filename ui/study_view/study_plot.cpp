@@ -1,8 +1,10 @@
 #include "study_plot.hpp"
 
 #include "charts/axis_plan.hpp"
+#include "study_view/chart_frame.hpp"
 
 #include <QPainter>
+#include <QPalette>
 #include <QPainterPath>
 
 #include <algorithm>
@@ -95,19 +97,13 @@ void paintPlot(QPainter& painter, const QRect& area, const PlotSpec& spec, doubl
 {
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing);
-    // On screen, the window's colours (the dark theme too); in files, black on white.
-    const QColor background = palette ? palette->color(QPalette::Base) : QColor(Qt::white);
-    const QColor text = palette ? palette->color(QPalette::Text) : QColor(Qt::black);
-    painter.fillRect(area, background);
-
-    QFont base = painter.font();
-    base.setPointSizeF(std::max(base.pointSizeF(), 10.0) * scale);
-    QFont titleFont = base;
-    titleFont.setBold(true);
-    QFont small = base;
-    small.setPointSizeF(base.pointSizeF() * 0.85);
-    const QFontMetricsF smallMetrics(small), titleMetrics(titleFont);
-    const double pad = 8 * scale;
+    const ChartFrame frame = beginChart(painter, area, scale, palette);
+    const QColor& background = frame.background;
+    const QColor& text = frame.text;
+    const QFont& base = frame.base;
+    const QFont& small = frame.small;
+    const QFontMetricsF& smallMetrics = frame.smallMetrics;
+    const double pad = frame.pad;
 
     // Nothing to draw: the reason alone, without axes that would mean nothing.
     if (spec.lines.isEmpty() && spec.markers.isEmpty()) {
@@ -119,20 +115,7 @@ void paintPlot(QPainter& painter, const QRect& area, const PlotSpec& spec, doubl
         return;
     }
 
-    // Title and subtitle.
-    double top = area.top() + pad;
-    painter.setPen(text);
-    painter.setFont(titleFont);
-    painter.drawText(QRectF(area.left() + pad, top, area.width() - 2 * pad, titleMetrics.height()), Qt::AlignLeft | Qt::AlignVCenter,
-                     titleMetrics.elidedText(spec.title, Qt::ElideRight, area.width() - 2 * pad));
-    top += titleMetrics.height();
-    if (!spec.subtitle.isEmpty()) {
-        painter.setFont(small);
-        const QRectF box(area.left() + pad, top, area.width() - 2 * pad, smallMetrics.height() * 2.2);
-        const QRectF used = painter.boundingRect(box, Qt::TextWordWrap, spec.subtitle);
-        painter.drawText(box, Qt::TextWordWrap, spec.subtitle);
-        top += std::min(used.height(), box.height()) + pad / 2;
-    }
+    const double top = drawHeading(painter, area, frame, spec.title, spec.subtitle);
 
     // Data ranges.
     Range xs, ys;
@@ -155,6 +138,8 @@ void paintPlot(QPainter& painter, const QRect& area, const PlotSpec& spec, doubl
     // each point sits on a labelled line instead of between 50 and 100.
     QList<double> chosen;
     for (const PlotLine& line : spec.lines) {
+        if (line.dashed)
+            continue;  // fits and reference slopes are drawn at many x of their own
         for (const QPointF& point : line.points) {
             if (std::isfinite(point.x()) && !chosen.contains(point.x()))
                 chosen.append(point.x());
@@ -315,26 +300,6 @@ void paintPlot(QPainter& painter, const QRect& area, const PlotSpec& spec, doubl
         y += used.height() + 2 * scale;
     }
     painter.restore();
-}
-
-StudyPlotWidget::StudyPlotWidget(QWidget* parent)
-    : QWidget(parent)
-{
-    setAttribute(Qt::WA_OpaquePaintEvent);
-}
-
-void StudyPlotWidget::setSpec(const PlotSpec& spec)
-{
-    m_spec = spec;
-    setToolTip(spec.subtitle);
-    update();
-}
-
-void StudyPlotWidget::paintEvent(QPaintEvent*)
-{
-    QPainter painter(this);
-    const QPalette colors = palette();
-    paintPlot(painter, rect(), m_spec, 1.0, &colors);
 }
 
 }  // namespace ddplab::ui

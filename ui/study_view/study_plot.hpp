@@ -9,11 +9,11 @@
 #include <QPointF>
 #include <QString>
 #include <QStringList>
-#include <QWidget>
 
 QT_BEGIN_NAMESPACE
 class QPainter;
 class QPalette;
+class QRect;
 QT_END_NAMESPACE
 
 namespace ddplab::ui {
@@ -51,22 +51,5 @@ struct PlotSpec {
 // Draws `spec` into `area`; `scale` enlarges fonts and lines (exports for slides). Without a
 // palette, black on white (files).
 void paintPlot(QPainter& painter, const QRect& area, const PlotSpec& spec, double scale = 1.0, const QPalette* palette = nullptr);
-
-class StudyPlotWidget : public QWidget {
-    Q_OBJECT
-
-public:
-    explicit StudyPlotWidget(QWidget* parent = nullptr);
-    void setSpec(const PlotSpec& spec);
-    const PlotSpec& spec() const { return m_spec; }
-    QSize minimumSizeHint() const override { return {260, 200}; }
-    QSize sizeHint() const override { return {520, 360}; }
-
-protected:
-    void paintEvent(QPaintEvent* event) override;
-
-private:
-    PlotSpec m_spec;
-};
 
 }  // namespace ddplab::ui

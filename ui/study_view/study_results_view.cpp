@@ -1,10 +1,11 @@
 #include "study_results_view.hpp"
 
+#include "study_view/study_chart_view.hpp"
+
 #include <QComboBox>
 #include <QGridLayout>
 #include <QLabel>
 #include <QSignalBlocker>
-#include <QStackedWidget>
 #include <QVBoxLayout>
 
 namespace ddplab::ui {
@@ -36,11 +37,7 @@ StudyResultsView::StudyResultsView(QWidget* parent) : QWidget(parent)
     choosers->setColumnStretch(1, 2);
     choosers->setColumnStretch(3, 1);
 
-    m_plot = new StudyPlotWidget;
-    m_heatmap = new StudyHeatmapWidget;
-    m_stack = new QStackedWidget;
-    m_stack->addWidget(m_plot);
-    m_stack->addWidget(m_heatmap);
+    m_view = new StudyChartView;
     m_findings = new QLabel;
     m_findings->setObjectName(QStringLiteral("studyFindings"));
     m_findings->setWordWrap(true);
@@ -49,7 +46,7 @@ StudyResultsView::StudyResultsView(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(choosers);
-    layout->addWidget(m_stack, 1);
+    layout->addWidget(m_view, 1);
     layout->addWidget(m_findings);
 
     connect(m_chart, &QComboBox::currentIndexChanged, this, &StudyResultsView::showChart);
@@ -88,8 +85,8 @@ void StudyResultsView::clear()
     m_chart->clear();
     PlotSpec empty;
     empty.emptyText = tr("Choose a study on the left and run it, or open one that ran before.");
-    m_plot->setSpec(empty);
-    m_stack->setCurrentWidget(m_plot);
+    m_view->show([empty](QPainter& painter, const QRect& area, const QPalette& colors) { paintPlot(painter, area, empty, 1.0, &colors); },
+                 QString());
     m_findings->clear();
     setEnabled(true);
 }
@@ -140,11 +137,13 @@ void StudyResultsView::showChart(int index)
     if (index < 0)
         return;
     if (index < m_charts.plots.size()) {
-        m_plot->setSpec(m_charts.plots[index]);
-        m_stack->setCurrentWidget(m_plot);
+        const PlotSpec plot = m_charts.plots[index];
+        m_view->show([plot](QPainter& painter, const QRect& area, const QPalette& colors) { paintPlot(painter, area, plot, 1.0, &colors); },
+                     plot.subtitle);
     } else if (index - m_charts.plots.size() < m_charts.heatmaps.size()) {
-        m_heatmap->setSpec(m_charts.heatmaps[index - m_charts.plots.size()]);
-        m_stack->setCurrentWidget(m_heatmap);
+        const HeatmapSpec heatmap = m_charts.heatmaps[index - m_charts.plots.size()];
+        m_view->show([heatmap](QPainter& painter, const QRect& area, const QPalette& colors) { paintHeatmap(painter, area, heatmap, 1.0, &colors); },
+                     heatmap.subtitle);
     }
 }
 

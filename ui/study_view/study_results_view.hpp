@@ -10,13 +10,11 @@
 QT_BEGIN_NAMESPACE
 class QComboBox;
 class QLabel;
-class QStackedWidget;
 QT_END_NAMESPACE
 
 namespace ddplab::ui {
 
-class StudyHeatmapWidget;
-class StudyPlotWidget;
+class StudyChartView;
 
 class StudyResultsView : public QWidget {
     Q_OBJECT
@@ -46,9 +44,7 @@ private:
     QComboBox* m_chart = nullptr;
     QComboBox* m_figure = nullptr;
     QComboBox* m_colour = nullptr;
-    QStackedWidget* m_stack = nullptr;
-    StudyPlotWidget* m_plot = nullptr;
-    StudyHeatmapWidget* m_heatmap = nullptr;
+    StudyChartView* m_view = nullptr;
     QLabel* m_findings = nullptr;
 };
 
