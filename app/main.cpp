@@ -1,8 +1,8 @@
 // ddplab: the desktop lab. Parses the command line, then either opens the window or, with
-// --quit, runs a preset, a lesson or a study headless (see ui/client/launch_options.hpp).
+// --quit, runs a preset, a lesson or a study headless (see ui/client/session/launch_options.hpp).
 
-#include "client/lab_identity.hpp"
-#include "client/launch_options.hpp"
+#include "client/session/lab_identity.hpp"
+#include "client/session/launch_options.hpp"
 #include "headless/headless_runner.hpp"
 #include "headless/headless_study.hpp"
 #include "window/application_identity.hpp"

@@ -12,8 +12,8 @@
 #include "charts/chart_grid.hpp"
 #include "charts/chart_panel.hpp"
 #include "charts/run_model.hpp"
-#include "client/engine_process.hpp"
-#include "client/run_data.hpp"
+#include "client/engine/engine_process.hpp"
+#include "client/runs/run_data.hpp"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -3,7 +3,7 @@
 // the study, its runs, its wall time, and the event loop's gaps (median, 99th percentile, worst,
 // and how many exceeded 100 ms). Run by bench/ui_study_bench.py.
 
-#include "client/lab_identity.hpp"
+#include "client/session/lab_identity.hpp"
 #include "study_view/study_page.hpp"
 #include "window/main_window.hpp"
 

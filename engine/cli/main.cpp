@@ -7,19 +7,19 @@
 //   shard    the exact per-rank, per-iteration sample indices of DistributedSampler
 //   keys     the config keys, their defaults and what they allow
 //
-// Every subcommand exits with a code from core/protocol.hpp; `run`, `worker` and `runs` speak
+// Every subcommand exits with a code from core/protocol_names.hpp (protocol::exit_code); `run`, `worker` and `runs` speak
 // the JSON Lines event protocol of docs/protocol.md on stdout.
 
 #include "cli/config_options.hpp"
-#include "cli/run_command.hpp"
 #include "cli/launch_template.hpp"
+#include "cli/run_command.hpp"
 #include "cli/runs_command.hpp"
 #include "cli/shard_command.hpp"
 #include "comm/gpu_inventory.hpp"
 #include "core/config_keys.hpp"
-#include "core/event_writer.hpp"
 #include "core/limits.hpp"
 #include "core/protocol.hpp"
+#include "output/event_writer.hpp"
 
 #include <CLI/CLI.hpp>
 

@@ -5,10 +5,10 @@
 #include "core/config_keys.hpp"
 #include "core/config_validate.hpp"
 #include "core/data_error.hpp"
-#include "core/output_error.hpp"
 #include "core/protocol.hpp"
 #include "launch/launcher.hpp"
 #include "launch/worker.hpp"
+#include "output/output_error.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -3,7 +3,7 @@
 // (docs/protocol.md). `runs` calls runFromFiles once per request, in a child process.
 
 #include "cli/config_options.hpp"
-#include "core/event_writer.hpp"
+#include "output/event_writer.hpp"
 
 #include <CLI/CLI.hpp>
 

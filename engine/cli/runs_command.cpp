@@ -1,8 +1,8 @@
 #include "runs_command.hpp"
 
-#include "core/event_writer.hpp"
 #include "core/protocol.hpp"
 #include "launch/signal_pipe.hpp"
+#include "output/event_writer.hpp"
 
 #include <cerrno>
 #include <csignal>

@@ -2,11 +2,11 @@
 
 #include "core/config_error.hpp"
 #include "core/data_error.hpp"
-#include "core/event_writer.hpp"
 #include "core/key_names.hpp"
 #include "core/protocol.hpp"
 #include "core/wording.hpp"
 #include "data/fashion_mnist_files.hpp"
+#include "output/event_writer.hpp"
 #include "rank_progress.hpp"
 #include "run_directory.hpp"
 #include "signal_pipe.hpp"

@@ -2,9 +2,9 @@
 
 #include "comm/communicator.hpp"
 #include "core/derived.hpp"
-#include "core/event_writer.hpp"
-#include "core/output_error.hpp"
 #include "data/distributed_sampler.hpp"
+#include "output/event_writer.hpp"
+#include "output/output_error.hpp"
 #include "gradient_sync.hpp"
 #include "optim/optimizer_factory.hpp"
 

@@ -6,8 +6,8 @@
 
 #include "core/config.hpp"
 #include "core/json.hpp"
-#include "core/noise_scale.hpp"
 #include "core/protocol.hpp"
+#include "train/noise_scale.hpp"
 #include "update_statistics.hpp"
 #include "workload.hpp"
 

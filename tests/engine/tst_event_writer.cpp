@@ -2,8 +2,8 @@
 // on when rank 0 is told to stop. Windows are an hour or zero here, so no assertion depends
 // on how fast the machine is.
 
-#include "core/event_flusher.hpp"
-#include "core/event_writer.hpp"
+#include "output/event_flusher.hpp"
+#include "output/event_writer.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -2,8 +2,8 @@
 // to the series a chart draws. Whatever the engine (or something pretending to be it) prints,
 // the window keeps running: no crash, no hang, bounded memory, no non-finite value plotted.
 
-#include "client/event_stream_parser.hpp"
-#include "client/run_data.hpp"
+#include "client/engine/event_stream_parser.hpp"
+#include "client/runs/run_data.hpp"
 
 #include <QByteArray>
 

@@ -6,8 +6,8 @@
 #include "charts/chart_panel.hpp"
 #include "charts/redraw_scheduler.hpp"
 #include "charts/run_model.hpp"
-#include "client/run_data.hpp"
-#include "client/smoothed_series.hpp"
+#include "client/runs/run_data.hpp"
+#include "client/series/smoothed_series.hpp"
 #include "ui_test_main.hpp"
 
 #include <cmath>

@@ -2,12 +2,12 @@
 // process of the run, a failing rank or a broken or missing engine ends in a clear message,
 // and one-shot queries (devices) are read.
 
-#include "client/device_inventory.hpp"
-#include "client/engine_process.hpp"
-#include "client/engine_query.hpp"
-#include "client/lab_session.hpp"
-#include "client/run_data.hpp"
-#include "client/run_store.hpp"
+#include "client/engine/device_inventory.hpp"
+#include "client/engine/engine_process.hpp"
+#include "client/engine/engine_query.hpp"
+#include "client/runs/run_data.hpp"
+#include "client/runs/run_store.hpp"
+#include "client/session/lab_session.hpp"
 #include "core/limits.hpp"
 #include "core/protocol_names.hpp"
 #include "support/process_table.hpp"

@@ -2,7 +2,7 @@
 // bad lines must be skipped with a warning without losing their neighbours, and a line that
 // never ends must not grow the buffer without bound.
 
-#include "client/event_stream_parser.hpp"
+#include "client/engine/event_stream_parser.hpp"
 #include "ui_test_main.hpp"
 
 using ddplab::ui::EventStreamParser;

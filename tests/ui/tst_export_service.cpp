@@ -3,7 +3,7 @@
 // column per metric, and a run's preset is something the real engine runs.
 
 #include "charts/chart_panel.hpp"
-#include "client/run_data.hpp"
+#include "client/runs/run_data.hpp"
 #include "export/export_service.hpp"
 #include "ui_test_main.hpp"
 

@@ -2,7 +2,7 @@
 // every chart is written as PNG and SVG and every run as CSV, a summary is printed, and the
 // exit code says whether it worked; also through the real ddplab binary, offscreen.
 
-#include "client/launch_options.hpp"
+#include "client/session/launch_options.hpp"
 #include "headless/headless_runner.hpp"
 #include "ui_test_main.hpp"
 

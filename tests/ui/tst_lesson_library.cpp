@@ -1,11 +1,11 @@
 // Lessons are discovered from resources/lessons (every file there is compiled in), each one's
 // runs are configurations the engine accepts, and --preset NAME resolves lesson ids and files.
 
-#include "client/chart_catalog.hpp"
-#include "client/lesson_library.hpp"
-#include "client/preset_file.hpp"
-#include "client/preset_library.hpp"
-#include "client/preset_resolver.hpp"
+#include "client/library/lesson_library.hpp"
+#include "client/library/preset_file.hpp"
+#include "client/library/preset_library.hpp"
+#include "client/library/preset_resolver.hpp"
+#include "client/series/chart_catalog.hpp"
 #include "ui_test_main.hpp"
 
 using namespace ddplab::ui;

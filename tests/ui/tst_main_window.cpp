@@ -5,9 +5,9 @@
 
 #include "charts/chart_grid.hpp"
 #include "charts/chart_panel.hpp"
-#include "client/lab_session.hpp"
-#include "client/run_data.hpp"
-#include "client/run_store.hpp"
+#include "client/runs/run_data.hpp"
+#include "client/runs/run_store.hpp"
+#include "client/session/lab_session.hpp"
 #include "core/protocol_names.hpp"
 #include "runs/run_list_panel.hpp"
 #include "setup/parameter_panel.hpp"

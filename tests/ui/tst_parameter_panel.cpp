@@ -2,8 +2,8 @@
 // and marks the problem at its field, shows an optimizer's hyperparameters only when they
 // matter, bounds the ranks by the machine, and produces presets the real engine runs.
 
-#include "client/device_inventory.hpp"
-#include "client/preset_file.hpp"
+#include "client/engine/device_inventory.hpp"
+#include "client/library/preset_file.hpp"
 #include "core/config_keys.hpp"
 #include "setup/parameter_panel.hpp"
 #include "ui_test_main.hpp"

@@ -1,10 +1,10 @@
 // The presets that come with the lab: every file in resources/presets is compiled in, each is a
 // config the engine accepts, they group by seed, and --preset takes their names.
 
-#include "client/lesson_library.hpp"
-#include "client/preset_file.hpp"
-#include "client/preset_library.hpp"
-#include "client/preset_resolver.hpp"
+#include "client/library/lesson_library.hpp"
+#include "client/library/preset_file.hpp"
+#include "client/library/preset_library.hpp"
+#include "client/library/preset_resolver.hpp"
 #include "ui_test_main.hpp"
 
 using namespace ddplab::ui;

@@ -4,14 +4,14 @@
 // lab each leave no engine process on the remote side; an unknown host key, a wrong engine
 // path and a closed port each give their one clear sentence within seconds.
 
-#include "client/engine_query.hpp"
-#include "client/engine_target.hpp"
-#include "client/lab_session.hpp"
-#include "client/lesson_library.hpp"
-#include "client/preset_library.hpp"
-#include "client/preset_resolver.hpp"
-#include "client/run_data.hpp"
-#include "client/run_store.hpp"
+#include "client/engine/engine_query.hpp"
+#include "client/engine/engine_target.hpp"
+#include "client/library/lesson_library.hpp"
+#include "client/library/preset_library.hpp"
+#include "client/library/preset_resolver.hpp"
+#include "client/runs/run_data.hpp"
+#include "client/runs/run_store.hpp"
+#include "client/session/lab_session.hpp"
 #include "support/process_table.hpp"
 #include "support/test_sshd.hpp"
 #include "ui_test_main.hpp"

@@ -1,10 +1,10 @@
 // Events become chart series: step fields by name, eval and epoch fields prefixed, non-finite
 // values dropped on arrival; the comparison table and progress text are read from them.
 
-#include "client/run_comparison.hpp"
-#include "client/run_data.hpp"
-#include "client/run_names.hpp"
-#include "client/run_progress.hpp"
+#include "client/runs/run_comparison.hpp"
+#include "client/runs/run_data.hpp"
+#include "client/runs/run_names.hpp"
+#include "client/session/run_progress.hpp"
 #include "ui_test_main.hpp"
 
 #include <limits>

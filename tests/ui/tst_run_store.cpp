@@ -1,9 +1,9 @@
 // Run directories: written so a crash loses at most the last line, listed newest first,
 // renamed and deleted safely, and read back into the same series; a new run's default name.
 
-#include "client/preset_file.hpp"
-#include "client/run_data.hpp"
-#include "client/run_store.hpp"
+#include "client/library/preset_file.hpp"
+#include "client/runs/run_data.hpp"
+#include "client/runs/run_store.hpp"
 #include "ui_test_main.hpp"
 
 using namespace ddplab::ui;

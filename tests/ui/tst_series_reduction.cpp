@@ -1,9 +1,9 @@
 // What the charts draw: per pixel column the first, lowest, highest and last point (so spikes
 // survive any length), and a debiased EMA that starts at the data, not at zero.
 
-#include "client/decimation.hpp"
-#include "client/series_summary.hpp"
-#include "client/smoothed_series.hpp"
+#include "client/series/decimation.hpp"
+#include "client/series/series_summary.hpp"
+#include "client/series/smoothed_series.hpp"
 #include "ui_test_main.hpp"
 
 #include <cmath>

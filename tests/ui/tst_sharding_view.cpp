@@ -2,8 +2,8 @@
 // seed 004's 9 examples over 2 ranks (padding with a repeat of x1, or dropping x9), and a new
 // order every epoch when shuffling.
 
-#include "client/engine_query.hpp"
-#include "client/shard_assignment.hpp"
+#include "client/engine/engine_query.hpp"
+#include "client/engine/shard_assignment.hpp"
 #include "core/config.hpp"
 #include "sharding/shard_grid_widget.hpp"
 #include "sharding/sharding_view.hpp"

@@ -3,8 +3,8 @@
 // mid-way and resumed (only the missing points run, none twice), and bad studies refused with
 // exit code 2 before anything starts.
 
-#include "client/run_record.hpp"
-#include "client/run_store.hpp"
+#include "client/runs/run_record.hpp"
+#include "client/runs/run_store.hpp"
 #include "ui_test_main.hpp"
 
 #include <QProcess>

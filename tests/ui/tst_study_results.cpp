@@ -3,7 +3,7 @@
 // critical batch, means with standard errors, the power law of the best LR, the heatmap's best
 // cells, study.csv against a golden file, and the Study page's axis text.
 
-#include "client/run_data.hpp"
+#include "client/runs/run_data.hpp"
 #include "study/scaling_fit.hpp"
 #include "study/study_axis_text.hpp"
 #include "study/study_plan.hpp"

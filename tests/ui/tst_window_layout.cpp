@@ -7,7 +7,7 @@
 #include "charts/chart_grid.hpp"
 #include "charts/chart_panel.hpp"
 #include "charts/run_model.hpp"
-#include "client/run_data.hpp"
+#include "client/runs/run_data.hpp"
 #include "setup/parameter_panel.hpp"
 #include "ui_test_main.hpp"
 #include "window/lab_actions.hpp"

@@ -3,8 +3,8 @@
 // cache homes in a temporary folder, so runs and settings written by a test never reach the
 // user's own (QStandardPaths and QSettings both follow XDG_*_HOME).
 
+#include "client/session/lab_identity.hpp"
 #include "support/engine_process.hpp"
-#include "client/lab_identity.hpp"
 
 #include <QApplication>
 #include <QTemporaryDir>

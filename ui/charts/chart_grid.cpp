@@ -2,7 +2,7 @@
 
 #include "charts/chart_panel.hpp"
 #include "charts/run_model.hpp"
-#include "client/run_data.hpp"
+#include "client/runs/run_data.hpp"
 
 #include <QApplication>
 #include <QGridLayout>

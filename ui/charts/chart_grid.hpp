@@ -5,8 +5,8 @@
 // presentation mode, the others stay beside it as thumbnails).
 
 #include "charts/redraw_scheduler.hpp"
-#include "client/chart_catalog.hpp"
-#include "client/x_axis.hpp"
+#include "client/series/chart_catalog.hpp"
+#include "client/series/x_axis.hpp"
 
 #include <QHash>
 #include <QList>

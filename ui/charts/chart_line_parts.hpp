@@ -3,9 +3,9 @@
 // chart_lines_style.cpp (how it looks: colours, dashes, legend, style key).
 
 #include "charts/chart_lines.hpp"
-#include "client/run_data.hpp"
-#include "client/series_summary.hpp"
-#include "client/smoothed_series.hpp"
+#include "client/runs/run_data.hpp"
+#include "client/series/series_summary.hpp"
+#include "client/series/smoothed_series.hpp"
 
 #include <QColor>
 #include <QLineSeries>

@@ -2,8 +2,8 @@
 
 #include "charts/chart_canvas.hpp"
 #include "charts/chart_line_parts.hpp"
-#include "client/decimation.hpp"
-#include "client/run_data.hpp"
+#include "client/runs/run_data.hpp"
+#include "client/series/decimation.hpp"
 #include "client/wire.hpp"
 
 #include <QChart>

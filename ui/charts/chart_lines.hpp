@@ -6,10 +6,10 @@
 // draw on the chosen x axis, reduced to the plot's pixel columns.
 
 #include "charts/run_model.hpp"
-#include "client/chart_catalog.hpp"
-#include "client/series_summary.hpp"
-#include "client/smoothed_series.hpp"
-#include "client/x_axis.hpp"
+#include "client/series/chart_catalog.hpp"
+#include "client/series/series_summary.hpp"
+#include "client/series/smoothed_series.hpp"
+#include "client/series/x_axis.hpp"
 
 #include <QColor>
 #include <QList>

@@ -4,7 +4,7 @@
 #include "charts/chart_canvas.hpp"
 #include "charts/chart_header.hpp"
 #include "charts/chart_lines.hpp"
-#include "client/run_data.hpp"
+#include "client/runs/run_data.hpp"
 
 #include <QApplication>
 #include <QChart>

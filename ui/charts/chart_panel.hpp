@@ -7,8 +7,8 @@
 // with one replace() per line.
 
 #include "charts/run_model.hpp"
-#include "client/chart_catalog.hpp"
-#include "client/x_axis.hpp"
+#include "client/series/chart_catalog.hpp"
+#include "client/series/x_axis.hpp"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
 #include "run_legend.hpp"
 
 #include "charts/run_model.hpp"
-#include "client/run_data.hpp"
+#include "client/runs/run_data.hpp"
 
 namespace ddplab::ui {
 

@@ -1,7 +1,7 @@
 #include "run_model.hpp"
 
-#include "client/run_data.hpp"
-#include "client/run_names.hpp"
+#include "client/runs/run_data.hpp"
+#include "client/runs/run_names.hpp"
 
 #include <algorithm>
 #include <array>

@@ -14,7 +14,7 @@ class RunData;
 struct DisplayedRun {
     QSharedPointer<RunData> data;
     QColor color;
-    QString label{};  // tells it apart from every other run on display (client/run_names.hpp)
+    QString label{};  // tells it apart from every other run on display (client/runs/run_names.hpp)
 };
 
 class RunModel : public QObject {

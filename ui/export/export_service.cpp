@@ -2,10 +2,10 @@
 
 #include "charts/chart_panel.hpp"
 #include "charts/run_model.hpp"
-#include "client/chart_catalog.hpp"
-#include "client/preset_file.hpp"
-#include "client/run_data.hpp"
-#include "client/save_file.hpp"
+#include "client/io/save_file.hpp"
+#include "client/library/preset_file.hpp"
+#include "client/runs/run_data.hpp"
+#include "client/series/chart_catalog.hpp"
 #include "client/wire.hpp"
 
 #include <QDir>

@@ -4,7 +4,7 @@
 // run succeeded, 2 when NAME is unknown or invalid, else the failed run's engine exit code
 // (or 1 when it had none, e.g. the engine could not start; or the export failed).
 
-#include "client/launch_options.hpp"
+#include "client/session/launch_options.hpp"
 
 #include <QObject>
 #include <QTextStream>

@@ -1,8 +1,8 @@
 #include "headless_study.hpp"
 
-#include "client/engine_locator.hpp"
-#include "client/run_data.hpp"
-#include "client/run_store.hpp"
+#include "client/engine/engine_locator.hpp"
+#include "client/runs/run_data.hpp"
+#include "client/runs/run_store.hpp"
 #include "client/wire.hpp"
 #include "study/study_library.hpp"
 #include "study/study_runner.hpp"

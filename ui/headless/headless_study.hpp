@@ -6,7 +6,7 @@
 // file, a combination the engine refuses, over 500 runs without --yes), else the first failed
 // run's engine exit code. Finished runs are kept, so --resume carries on where it stopped.
 
-#include "client/launch_options.hpp"
+#include "client/session/launch_options.hpp"
 
 #include <QObject>
 #include <QTextStream>

@@ -3,7 +3,7 @@
 // and run all of its runs in sequence (they are overlaid with a legend). The text is one
 // scrolling document, so a long explanation never squeezes the rest.
 
-#include "client/lesson_library.hpp"
+#include "client/library/lesson_library.hpp"
 
 #include <QWidget>
 

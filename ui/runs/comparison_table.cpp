@@ -1,8 +1,8 @@
 #include "comparison_table.hpp"
 
 #include "charts/run_model.hpp"
-#include "client/run_comparison.hpp"
-#include "client/run_data.hpp"
+#include "client/runs/run_comparison.hpp"
+#include "client/runs/run_data.hpp"
 
 #include <QHeaderView>
 #include <QLabel>

@@ -2,7 +2,7 @@
 // The Runs list: every stored run, newest first. A tick overlays a run on the charts (and the
 // comparison table); the context menu renames, deletes and exports.
 
-#include "client/run_record.hpp"
+#include "client/runs/run_record.hpp"
 
 #include <QColor>
 #include <QHash>

@@ -1,6 +1,6 @@
 #include "parameter_panel.hpp"
 
-#include "client/preset_file.hpp"
+#include "client/library/preset_file.hpp"
 #include "client/wire.hpp"
 #include "core/config_keys.hpp"
 #include "core/config_validate.hpp"

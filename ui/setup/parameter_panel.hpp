@@ -4,7 +4,7 @@
 // findProblems for combinations, the rank limit of this machine), and a problem is shown at
 // the field it belongs to, so Run is never pressed on something the engine would refuse.
 
-#include "client/device_inventory.hpp"
+#include "client/engine/device_inventory.hpp"
 #include "core/config.hpp"
 
 #include <QHash>

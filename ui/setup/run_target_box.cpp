@@ -1,6 +1,6 @@
 #include "run_target_box.hpp"
 
-#include "client/device_inventory.hpp"
+#include "client/engine/device_inventory.hpp"
 
 #include <QComboBox>
 #include <QFormLayout>

@@ -6,8 +6,8 @@
 // template the person can edit. Hosts used before are remembered (QSettings); nothing secret
 // is kept.
 
-#include "client/engine_query.hpp"
-#include "client/engine_target.hpp"
+#include "client/engine/engine_query.hpp"
+#include "client/engine/engine_target.hpp"
 
 #include <QWidget>
 

@@ -4,7 +4,7 @@
 // padding repeats outlined, dropped examples listed apart. Hovering a square highlights every
 // place that sample appears.
 
-#include "client/shard_assignment.hpp"
+#include "client/engine/shard_assignment.hpp"
 
 #include <QWidget>
 

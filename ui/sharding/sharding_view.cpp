@@ -1,6 +1,6 @@
 #include "sharding_view.hpp"
 
-#include "client/engine_query.hpp"
+#include "client/engine/engine_query.hpp"
 #include "core/derived.hpp"
 #include "core/limits.hpp"
 #include "sharding/shard_grid_widget.hpp"

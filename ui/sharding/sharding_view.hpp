@@ -2,7 +2,7 @@
 // The sharding page: examples, ranks, batch, shuffle, seed, epoch and drop_last, and the grid
 // of which rank gets which samples, as `ddplab-engine shard` computes it.
 
-#include "client/shard_assignment.hpp"
+#include "client/engine/shard_assignment.hpp"
 
 #include <QTimer>
 #include <QWidget>

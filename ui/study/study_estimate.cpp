@@ -1,6 +1,6 @@
 #include "study_estimate.hpp"
 
-#include "client/preset_file.hpp"
+#include "client/library/preset_file.hpp"
 #include "client/wire.hpp"
 #include "core/derived.hpp"
 

@@ -1,6 +1,6 @@
 #include "study_plan.hpp"
 
-#include "client/preset_file.hpp"
+#include "client/library/preset_file.hpp"
 #include "client/wire.hpp"
 #include "core/config_keys.hpp"
 #include "core/limits.hpp"

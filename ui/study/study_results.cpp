@@ -1,8 +1,8 @@
 #include "study_results.hpp"
 
-#include "client/preset_file.hpp"
-#include "client/run_data.hpp"
-#include "client/run_store.hpp"
+#include "client/library/preset_file.hpp"
+#include "client/runs/run_data.hpp"
+#include "client/runs/run_store.hpp"
 #include "client/wire.hpp"
 #include "core/derived.hpp"
 

@@ -5,7 +5,7 @@
 // other axes at each batch (and McCandlish's fit), a figure over two axes. study.csv is the
 // rows, one per run.
 
-#include "client/run_record.hpp"
+#include "client/runs/run_record.hpp"
 #include "study/scaling_fit.hpp"
 #include "study/study_store.hpp"
 

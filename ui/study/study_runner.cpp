@@ -1,6 +1,6 @@
 #include "study_runner.hpp"
 
-#include "client/run_data.hpp"
+#include "client/runs/run_data.hpp"
 
 #include <cmath>
 

@@ -4,7 +4,7 @@
 // that was stopped, or whose window or machine went away: finished points are never run twice,
 // a half-finished one runs again. Used by the Study page and `ddplab --study` alike.
 
-#include "client/lab_session.hpp"
+#include "client/session/lab_session.hpp"
 #include "study/study_store.hpp"
 
 #include <QElapsedTimer>

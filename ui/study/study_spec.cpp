@@ -2,8 +2,8 @@
 
 #include "study/study_fields.hpp"
 
-#include "client/preset_file.hpp"
-#include "client/preset_library.hpp"
+#include "client/library/preset_file.hpp"
+#include "client/library/preset_library.hpp"
 #include "client/wire.hpp"
 #include "core/config_keys.hpp"
 

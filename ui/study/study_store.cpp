@@ -1,7 +1,7 @@
 #include "study_store.hpp"
 
-#include "client/run_record.hpp"
-#include "client/save_file.hpp"
+#include "client/io/save_file.hpp"
+#include "client/runs/run_record.hpp"
 
 #include <QDir>
 #include <QFile>

@@ -1,6 +1,6 @@
 #include "study_charts.hpp"
 
-#include "client/save_file.hpp"
+#include "client/io/save_file.hpp"
 #include "client/wire.hpp"
 
 #include <QDir>

@@ -1,7 +1,7 @@
 #include "study_page.hpp"
 
-#include "client/run_data.hpp"
-#include "client/run_store.hpp"
+#include "client/runs/run_data.hpp"
+#include "client/runs/run_store.hpp"
 #include "client/wire.hpp"
 #include "study/study_estimate.hpp"
 #include "study/study_results.hpp"

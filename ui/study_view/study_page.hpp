@@ -6,8 +6,8 @@
 // It runs through its own StudyRunner (its own engine process); the window keeps one thing
 // running at a time by disabling each side's Run while the other runs.
 
-#include "client/engine_target.hpp"
-#include "client/run_record.hpp"
+#include "client/engine/engine_target.hpp"
+#include "client/runs/run_record.hpp"
 #include "study/study_library.hpp"
 #include "study/study_results.hpp"
 #include "study/study_store.hpp"

@@ -1,6 +1,6 @@
 #include "application_identity.hpp"
 
-#include "client/lab_identity.hpp"
+#include "client/session/lab_identity.hpp"
 
 #include <QGuiApplication>
 #include <QIcon>

@@ -2,7 +2,7 @@
 // The Charts page: the x axis and smoothing for every chart, the legend of the runs on
 // display, and the grid of charts (scrolling when they do not fit).
 
-#include "client/x_axis.hpp"
+#include "client/series/x_axis.hpp"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
 #include "help.hpp"
 
-#include "client/device_inventory.hpp"
+#include "client/engine/device_inventory.hpp"
 #include "window/lab_actions.hpp"
 
 #include <QMessageBox>

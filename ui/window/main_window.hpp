@@ -8,12 +8,12 @@
 // toolbar), main_window_files.cpp (presets and exports), main_window_runs.cpp (stored runs).
 
 #include "charts/run_model.hpp"
-#include "client/device_inventory.hpp"
-#include "client/launch_options.hpp"
-#include "client/lesson_library.hpp"
-#include "client/preset_library.hpp"
-#include "client/run_record.hpp"
-#include "client/run_store.hpp"
+#include "client/engine/device_inventory.hpp"
+#include "client/library/lesson_library.hpp"
+#include "client/library/preset_library.hpp"
+#include "client/runs/run_record.hpp"
+#include "client/runs/run_store.hpp"
+#include "client/session/launch_options.hpp"
 #include "window/theme.hpp"
 
 #include <QJsonObject>

@@ -3,9 +3,9 @@
 
 #include "charts/chart_grid.hpp"
 #include "charts/chart_panel.hpp"
-#include "client/preset_file.hpp"
-#include "client/run_data.hpp"
-#include "client/save_file.hpp"
+#include "client/io/save_file.hpp"
+#include "client/library/preset_file.hpp"
+#include "client/runs/run_data.hpp"
 #include "export/export_service.hpp"
 #include "export/image_export_dialog.hpp"
 #include "lessons/lesson_panel.hpp"

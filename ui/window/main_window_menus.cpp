@@ -4,7 +4,7 @@
 
 #include "study_view/study_page.hpp"
 
-#include "client/preset_library.hpp"
+#include "client/library/preset_library.hpp"
 #include "lessons/lesson_panel.hpp"
 #include "setup/parameter_panel.hpp"
 #include "window/lab_actions.hpp"

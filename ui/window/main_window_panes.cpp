@@ -4,7 +4,7 @@
 #include "window/main_window.hpp"
 
 #include "charts/chart_grid.hpp"
-#include "client/lab_session.hpp"
+#include "client/session/lab_session.hpp"
 #include "lessons/lesson_panel.hpp"
 #include "runs/comparison_table.hpp"
 #include "runs/run_list_panel.hpp"

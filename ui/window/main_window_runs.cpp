@@ -2,9 +2,9 @@
 // settings, export their metrics or config), finding a run's data, and a study's runs put on
 // the chart page.
 
-#include "client/lab_session.hpp"
-#include "client/preset_file.hpp"
-#include "client/run_data.hpp"
+#include "client/library/preset_file.hpp"
+#include "client/runs/run_data.hpp"
+#include "client/session/lab_session.hpp"
 #include "export/export_service.hpp"
 #include "runs/run_list_panel.hpp"
 #include "setup/parameter_panel.hpp"

@@ -3,7 +3,7 @@
 // geometry and panes, the theme, the settings in Setup, how the charts look, the lesson.
 // One place names every key; the window reads and writes a WindowSettings value.
 
-#include "client/x_axis.hpp"
+#include "client/series/x_axis.hpp"
 #include "window/theme.hpp"
 
 #include <QByteArray>

@@ -2,7 +2,7 @@
 // backend=auto: NCCL when every rank on the node has a GPU of its own, Gloo otherwise (CPU
 // ranks, or several ranks sharing a GPU). The reason is reported in the `config` event.
 
-#include "config.hpp"
+#include "core/config.hpp"
 
 #include <string>
 

@@ -1,6 +1,6 @@
 #include "preset_library.hpp"
 
-#include "client/preset_file.hpp"
+#include "client/library/preset_file.hpp"
 
 #include <QDir>
 #include <QFileInfo>

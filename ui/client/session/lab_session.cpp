@@ -1,7 +1,7 @@
 #include "lab_session.hpp"
 
-#include "client/run_data.hpp"
-#include "client/run_store.hpp"
+#include "client/runs/run_data.hpp"
+#include "client/runs/run_store.hpp"
 #include "client/wire.hpp"
 #include "core/protocol_names.hpp"
 

@@ -3,7 +3,7 @@
 // per read, not per line), forwards its stderr, and stops it by asking first (SIGTERM, which
 // makes the engine stop its workers) and killing it only if it does not go.
 
-#include "client/event_stream_parser.hpp"
+#include "client/engine/event_stream_parser.hpp"
 
 #include <QObject>
 #include <QProcess>

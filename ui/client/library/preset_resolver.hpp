@@ -3,9 +3,9 @@
 // file (an engine config). Either way it becomes the runs to launch, checked with ddplab_core
 // before any is started.
 
-#include "client/chart_catalog.hpp"
-#include "client/lab_session.hpp"
-#include "client/x_axis.hpp"
+#include "client/series/chart_catalog.hpp"
+#include "client/series/x_axis.hpp"
+#include "client/session/lab_session.hpp"
 
 #include <QList>
 #include <QString>

@@ -1,9 +1,9 @@
 #include "run_store.hpp"
 
-#include "client/event_stream_parser.hpp"
-#include "client/preset_file.hpp"
-#include "client/run_data.hpp"
-#include "client/save_file.hpp"
+#include "client/engine/event_stream_parser.hpp"
+#include "client/io/save_file.hpp"
+#include "client/library/preset_file.hpp"
+#include "client/runs/run_data.hpp"
 #include "client/wire.hpp"
 
 #include <QDir>

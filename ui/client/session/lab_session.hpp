@@ -6,10 +6,10 @@
 // events are parsed into a RunData as they arrive, and progress and the outcome are reported.
 // Stop ends the current run and drops the rest.
 
-#include "client/engine_process.hpp"
-#include "client/engine_target.hpp"
-#include "client/run_progress.hpp"
-#include "client/run_record.hpp"
+#include "client/engine/engine_process.hpp"
+#include "client/engine/engine_target.hpp"
+#include "client/runs/run_record.hpp"
+#include "client/session/run_progress.hpp"
 
 #include <QElapsedTimer>
 #include <QFile>

@@ -1,7 +1,7 @@
 #include "run_comparison.hpp"
 
-#include "client/chart_catalog.hpp"
-#include "client/run_data.hpp"
+#include "client/runs/run_data.hpp"
+#include "client/series/chart_catalog.hpp"
 #include "client/wire.hpp"
 
 #include <QJsonObject>

@@ -3,7 +3,7 @@
 // explanation, what to look for, the charts to watch, and runs to launch in sequence and
 // overlay. The set is discovered from the folder, so a new lesson file needs no code.
 
-#include "client/x_axis.hpp"
+#include "client/series/x_axis.hpp"
 
 #include <QJsonObject>
 #include <QList>

@@ -1,6 +1,6 @@
 #include "run_names.hpp"
 
-#include "client/run_data.hpp"
+#include "client/runs/run_data.hpp"
 #include "core/config_keys.hpp"
 
 #include <QHash>

@@ -1,6 +1,6 @@
 #include "chart_catalog.hpp"
 
-#include "client/run_data.hpp"
+#include "client/runs/run_data.hpp"
 #include "client/wire.hpp"
 
 #include <QObject>

@@ -1,8 +1,8 @@
 #include "backend_choice.hpp"
 
-#include "config_error.hpp"
-#include "key_names.hpp"
-#include "wording.hpp"
+#include "core/config_error.hpp"
+#include "core/key_names.hpp"
+#include "core/wording.hpp"
 
 namespace ddplab {
 

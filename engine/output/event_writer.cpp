@@ -1,7 +1,7 @@
 #include "event_writer.hpp"
 
-#include "config_error.hpp"
-#include "key_names.hpp"
+#include "core/config_error.hpp"
+#include "core/key_names.hpp"
 
 #include <cerrno>
 #include <climits>

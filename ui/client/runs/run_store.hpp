@@ -6,7 +6,7 @@
 //   stderr.log    the engine's human-readable messages
 // so a crash of the window or the engine loses at most the last line.
 
-#include "client/run_record.hpp"
+#include "client/runs/run_record.hpp"
 
 #include <QJsonObject>
 #include <QList>

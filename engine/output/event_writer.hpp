@@ -8,7 +8,7 @@
 //     waits in a buffer, so a stalled reader never stops the launcher from supervising.
 // A target that fails is dropped and remembered. Thread-safe.
 
-#include "json.hpp"
+#include "core/json.hpp"
 
 #include <atomic>
 #include <chrono>

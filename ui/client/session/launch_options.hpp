@@ -7,7 +7,7 @@
 // printed, and the exit code tells how it went (a study runs with --quit alone).
 
 #include <QSize>
-#include "client/engine_target.hpp"
+#include "client/engine/engine_target.hpp"
 
 #include <QString>
 #include <QStringList>

@@ -1,6 +1,6 @@
 #include "run_progress.hpp"
 
-#include "client/run_data.hpp"
+#include "client/runs/run_data.hpp"
 #include "client/wire.hpp"
 
 #include <QObject>

@@ -5,8 +5,8 @@
 // kinds never collide. A null (a diverged loss) is not plotted; a value that cannot be right
 // (a step that is negative or not whole, an infinite number) is skipped and counted.
 
-#include "client/run_record.hpp"
-#include "client/x_axis.hpp"
+#include "client/runs/run_record.hpp"
+#include "client/series/x_axis.hpp"
 
 #include <QHash>
 #include <QJsonObject>

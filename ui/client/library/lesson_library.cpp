@@ -1,6 +1,6 @@
 #include "lesson_library.hpp"
 
-#include "client/preset_file.hpp"
+#include "client/library/preset_file.hpp"
 #include "client/wire.hpp"
 
 #include <QDir>

@@ -1,8 +1,8 @@
 #include "preset_resolver.hpp"
 
-#include "client/lesson_library.hpp"
-#include "client/preset_file.hpp"
-#include "client/preset_library.hpp"
+#include "client/library/lesson_library.hpp"
+#include "client/library/preset_file.hpp"
+#include "client/library/preset_library.hpp"
 
 #include <QFileInfo>
 #include <QJsonDocument>
