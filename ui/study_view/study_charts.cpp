@@ -210,7 +210,7 @@ StudyChartChoices defaultChartChoices(const StoredStudy& study)
     StudyChartChoices choices;
     const StudySpec& spec = study.spec;
     choices.figure = !spec.figure.isEmpty() ? spec.figure
-                     : spec.target.isSet()  ? QStringLiteral("steps_to_target")
+                     : spec.target.isSet()  ? kStepsToTargetFigure
                                             : wire(field::kLoss);
     choices.colourBy = spec.colourBy;
     if (choices.colourBy.isEmpty()) {
