@@ -317,11 +317,13 @@ std::vector<ConfigKey> buildKeys()
     std::vector<ConfigKey> keys;
     // what is trained
     keys.push_back(choiceKey<WorkloadKind>(key::kWorkload, &Config::workload,
-        {{"toy", WorkloadKind::Toy}, {"linreg", WorkloadKind::Linreg}, {"fashion_mnist", WorkloadKind::FashionMnist}},
+        {{choice::workload::kToy, WorkloadKind::Toy},
+         {choice::workload::kLinreg, WorkloadKind::Linreg},
+         {choice::workload::kFashionMnist, WorkloadKind::FashionMnist}},
         "what to train: the single neuron of seed 000, the linear model of seed 004, or Fashion-MNIST")
         .presented("Workload", kWorkloadGroup)
         .labelling({"toy: one neuron (seed 000)", "linreg: linear model (seed 004)", "fashion_mnist: images"}));
-    keys.push_back(choiceKey<ModelKind>(key::kModel, &Config::model, {{"mlp", ModelKind::Mlp}, {"cnn", ModelKind::Cnn}},
+    keys.push_back(choiceKey<ModelKind>(key::kModel, &Config::model, {{choice::model::kMlp, ModelKind::Mlp}, {choice::model::kCnn, ModelKind::Cnn}},
         "Fashion-MNIST model")
         .presented("Model", kWorkloadGroup).when(isFashion));
     keys.push_back(textKey(key::kDataDir, &Config::dataDir, "folder with the Fashion-MNIST *-ubyte.gz files")
@@ -334,7 +336,7 @@ std::vector<ConfigKey> buildKeys()
         .presented("Input dimension", kWorkloadGroup)
         .when([](const Config& c) { return c.workload == WorkloadKind::Linreg; }));
     keys.push_back(choiceKey<LossReduction>(key::kLossReduction, &Config::lossReduction,
-        {{"sum", LossReduction::Sum}, {"mean", LossReduction::Mean}},
+        {{choice::loss_reduction::kSum, LossReduction::Sum}, {choice::loss_reduction::kMean, LossReduction::Mean}},
         "linreg: squared errors summed over the batch (seed 004: SGD's step grows with the batch) or averaged")
         .presented("Loss over the batch", kWorkloadGroup)
         .labelling({"sum (seed 004)", "mean"})
@@ -356,10 +358,10 @@ std::vector<ConfigKey> buildKeys()
         "micro-batches accumulated per optimizer step; the inner ones skip synchronisation")
         .presented("Gradient accumulation", kParallelism));
     keys.push_back(choiceKey<BackendKind>(key::kBackend, &Config::backend,
-        {{"auto", BackendKind::Auto}, {"gloo", BackendKind::Gloo}, {"nccl", BackendKind::Nccl}},
+        {{choice::backend::kAuto, BackendKind::Auto}, {choice::backend::kGloo, BackendKind::Gloo}, {choice::backend::kNccl, BackendKind::Nccl}},
         "collective backend; auto picks NCCL when every rank has its own GPU, else Gloo")
         .presented("Backend", kParallelism));
-    keys.push_back(choiceKey<DeviceKind>(key::kDevice, &Config::device, {{"cpu", DeviceKind::Cpu}, {"cuda", DeviceKind::Cuda}},
+    keys.push_back(choiceKey<DeviceKind>(key::kDevice, &Config::device, {{choice::device::kCpu, DeviceKind::Cpu}, {choice::device::kCuda, DeviceKind::Cuda}},
         "where each rank computes; cuda puts rank r on GPU LOCAL_RANK")
         .presented("Device", kParallelism));
     keys.push_back(integerKey(key::kThreads, &Config::threads, 0, kMaxThreads,
@@ -386,7 +388,10 @@ std::vector<ConfigKey> buildKeys()
     keys.push_back(realKey(key::kLr, &Config::lr, kPositive, "learning rate tuned for base_batch_size")
         .presented("Base LR", kLearningRate));
     keys.push_back(choiceKey<LrRule>(key::kLrRule, &Config::lrRule,
-        {{"none", LrRule::None}, {"linear", LrRule::Linear}, {"sqrt", LrRule::Sqrt}, {"power", LrRule::Power}},
+        {{choice::lr_rule::kNone, LrRule::None},
+         {choice::lr_rule::kLinear, LrRule::Linear},
+         {choice::lr_rule::kSqrt, LrRule::Sqrt},
+         {choice::lr_rule::kPower, LrRule::Power}},
         "how the LR follows the effective batch: lr * (effective_batch / base_batch_size)^p, p = 0, 1, 1/2, lr_power")
         .presented("LR rule", kLearningRate)
         .labelling({"none: keep the LR", "linear: × k", "sqrt: × √k", "power: × k^p"}));
@@ -397,7 +402,12 @@ std::vector<ConfigKey> buildKeys()
         "the batch size lr was tuned for (default: batch_size)")
         .presented("Tuned for batch", kLearningRate));
     keys.push_back(choiceKey<OptimizerKind>(key::kOptimizer, &Config::optimizer,
-        {{"sgd", O::Sgd}, {"adam", O::Adam}, {"adamw", O::AdamW}, {"novograd", O::NovoGrad}, {"lamb", O::Lamb}, {"lars", O::Lars}},
+        {{choice::optimizer::kSgd, O::Sgd},
+         {choice::optimizer::kAdam, O::Adam},
+         {choice::optimizer::kAdamW, O::AdamW},
+         {choice::optimizer::kNovoGrad, O::NovoGrad},
+         {choice::optimizer::kLamb, O::Lamb},
+         {choice::optimizer::kLars, O::Lars}},
         "optimizer")
         .presented("Optimizer", kOptimizerGroup));
     keys.push_back(realKey(key::kMomentum, &Config::momentum, kUnitOpen, "SGD and LARS momentum")
@@ -429,7 +439,9 @@ std::vector<ConfigKey> buildKeys()
         .presented("Warmup starts at", kSchedule)
         .when([](const Config& c) { return c.warmupSteps > 0 || c.warmupEpochs > 0; }));
     keys.push_back(choiceKey<ScheduleKind>(key::kSchedule, &Config::schedule,
-        {{"constant", ScheduleKind::Constant}, {"cosine", ScheduleKind::Cosine}, {"step", ScheduleKind::Step}},
+        {{choice::schedule::kConstant, ScheduleKind::Constant},
+         {choice::schedule::kCosine, ScheduleKind::Cosine},
+         {choice::schedule::kStep, ScheduleKind::Step}},
         "LR schedule after warmup")
         .presented("Schedule", kSchedule));
     keys.push_back(integerKey(key::kStepSize, &Config::stepSize, 1, kMaxEpochs, "step schedule: decay every N epochs")

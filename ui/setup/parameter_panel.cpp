@@ -371,7 +371,7 @@ void ParameterPanel::validate()
             problems.insert(key, QString::fromStdString(problem.message));
     }
     if (m_inventory.isKnown() && config.device == DeviceKind::Cuda && !problems.contains(wire(key::kWorldSize))) {
-        const int gpus = m_inventory.maxRanks(QStringLiteral("cuda"));
+        const int gpus = m_inventory.maxRanks(wire(choice::device::kCuda));
         if (gpus == 0)
             problems.insert(wire(key::kDevice),
                             tr("This machine has no CUDA device the engine can use: choose cpu (ranks over Gloo)."));

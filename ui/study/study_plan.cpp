@@ -204,8 +204,8 @@ StudyPlan planStudy(const StudySpec& spec)
             const QJsonObject& first = plan.points.first().config;
             plan.error = QStringLiteral("%1: the axis \"%2\" changes nothing with these settings (workload %3, optimizer %4): "
                                         "remove it, or choose a key that matters for them")
-                             .arg(origin, axis.key, first.value(wire(key::kWorkload)).toString(QStringLiteral("toy")),
-                                  first.value(wire(key::kOptimizer)).toString(QStringLiteral("sgd")));
+                             .arg(origin, axis.key, first.value(wire(key::kWorkload)).toString(wire(choice::workload::kToy)),
+                                  first.value(wire(key::kOptimizer)).toString(wire(choice::optimizer::kSgd)));
             plan.points.clear();
             return plan;
         }
