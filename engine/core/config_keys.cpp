@@ -1,4 +1,5 @@
 #include "config_keys.hpp"
+#include "json.hpp"
 
 #include "limits.hpp"
 
