@@ -174,15 +174,4 @@ Json summaryEvent(const SummaryReport& r)
     return event;
 }
 
-std::string eventType(const std::string& line)
-{
-    const Json event = Json::parse(line, nullptr, false);
-    if (!event.is_object())
-        return std::string();
-    const auto found = event.find(field::kType);
-    if (found == event.end() || !found->is_string())
-        return std::string();
-    return found->get<std::string>();
-}
-
 }  // namespace ddplab::protocol

@@ -105,13 +105,6 @@ struct SummaryReport {
 };
 Json summaryEvent(const SummaryReport& report);
 
-// ---------------------------------------------------------------------------------------
-// Reading
-// ---------------------------------------------------------------------------------------
-
-// The type of one encoded event line, or "" when the line is not a JSON object with a type.
-std::string eventType(const std::string& line);
-
 std::string engineVersion();
 
 }  // namespace ddplab::protocol

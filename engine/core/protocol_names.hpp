@@ -24,6 +24,21 @@ enum ExitCode : int {
     kExitOutputError = 6,   // the events file could not be written (a full disk); the run was stopped
 };
 
+// Each exit code in a few words, for --help and for messages that name one.
+struct ExitCodeMeaning {
+    ExitCode code;
+    const char* meaning;
+};
+inline constexpr ExitCodeMeaning kExitCodeMeanings[] = {
+    {kExitOk, "ok"},
+    {kExitInternal, "internal error"},
+    {kExitInvalidInput, "invalid input"},
+    {kExitDataError, "data error"},
+    {kExitRankFailed, "a rank failed"},
+    {kExitCancelled, "cancelled"},
+    {kExitOutputError, "the events file could not be written"},
+};
+
 namespace protocol {
 
 // ---------------------------------------------------------------------------------------
