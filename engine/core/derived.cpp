@@ -147,6 +147,11 @@ double weightDecayTimescaleEpochs(const Config& config)
     return double(effectiveBatchSize(config)) / (decayPerStep * double(datasetSize(config)));
 }
 
+bool linregMeasuresByMoments(const Config& config)
+{
+    return config.dim <= config.numExamples;
+}
+
 int64_t evalInterval(const Config& config)
 {
     return config.evalEvery.value_or(config.workload == WorkloadKind::FashionMnist ? 0 : 1);
@@ -194,7 +199,7 @@ int64_t estimatedRankBytes(const Config& c)
 {
     // Measured here: a forked rank of a tiny run holds about 18 MB of its own (PSS).
     constexpr double kProcessBytes = 32.0 * (1 << 20);
-    constexpr double kFloatBytes = 4, kIndexBytes = 8;
+    constexpr double kFloatBytes = 4, kIndexBytes = 8, kDoubleBytes = 8;
     // A step's tensors: the gathered batch, products, errors and gradients, a few copies each.
     constexpr double kWorkingCopies = 4;
     // The CNN's activations per image (the first convolution's 32 x 28 x 28 floats and what
@@ -218,6 +223,8 @@ int64_t estimatedRankBytes(const Config& c)
         bytes += experiments * examples * values * kFloatBytes;
         bytes += experiments * batch * values * kFloatBytes * kWorkingCopies;
         bytes += experiments * double(c.dim) * kFloatBytes * kWorkingCopies;
+        if (linregMeasuresByMoments(c))  // the second moments, in double
+            bytes += experiments * double(c.dim) * values * kDoubleBytes;
         break;
     }
     case WorkloadKind::FashionMnist:

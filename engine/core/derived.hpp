@@ -71,6 +71,10 @@ double weightDecayTimescaleEpochs(const Config& config);
 std::string weightDecayRuleFormula(const Config& config);       // "0.01 * (128 / 16) * 0.001 / 0.00283"
 std::string weightDecayTimescaleFormula(const Config& config);  // "128 / (0.00283 * 0.0283 * 60000)"
 
+// linreg: whether its training loss comes from the data's second moments (dim x dim per
+// experiment, in double) rather than from every example: when dim is at most the examples.
+bool linregMeasuresByMoments(const Config& config);
+
 // How often the training loss is measured (eval_every, default toy and linreg 1,
 // Fashion-MNIST 0: epoch ends only).
 int64_t evalInterval(const Config& config);

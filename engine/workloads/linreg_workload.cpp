@@ -1,5 +1,7 @@
 #include "linreg_workload.hpp"
 
+#include "core/derived.hpp"
+
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 
@@ -37,7 +39,7 @@ LinregWorkload::LinregWorkload(const Config& config, const at::Device& device)
     m_inputs = m_inputs.to(device);
     m_targets = m_targets.to(device);
     m_weight = startWeight.to(device).set_requires_grad(true);
-    if (measuresByMoments(dim, examples))
+    if (linregMeasuresByMoments(config))
         computeMoments();
 }
 

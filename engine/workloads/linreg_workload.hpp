@@ -25,10 +25,6 @@ public:
     bool sumsLoss() const override { return !m_meanOverBatch; }
     std::optional<EvalResult> measureTraining(Communicator& comm) override;
 
-    // Whether the training loss comes from the data's second moments (dim x dim per
-    // experiment) rather than from every example: when dim is at most the number of examples.
-    static bool measuresByMoments(int64_t dim, int64_t examples) { return dim <= examples; }
-
 private:
     void computeMoments();
 

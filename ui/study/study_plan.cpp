@@ -24,6 +24,14 @@ QString valueText(const QJsonValue& value)
     return QString::fromUtf8(QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact)).mid(1).chopped(1);
 }
 
+// stop_measure's value for the mini-batch loss, as the key table spells it.
+QString batchLossMeasure()
+{
+    Config config;
+    config.stopMeasure = StopMeasure::BatchLoss;
+    return QString::fromStdString(findConfigKey(key::kStopMeasure)->read(config).get<std::string>());
+}
+
 // One dimension of the product: a lone axis, or a zipped group advancing together.
 struct Dimension {
     QList<const StudyAxis*> axes;
@@ -70,8 +78,11 @@ bool apply(const StudySpec& spec, StudyPoint& point, QString* error)
         point.config.insert(wire(key::kWorldSize), split.worldSize);
         point.config.insert(wire(key::kBatchSize), split.batchSize);
     }
-    if (spec.target.stop)
+    if (spec.target.stop) {
         point.config.insert(wire(key::kStopAtLoss), spec.target.value);
+        // The target's metric `loss` is the step's mini-batch loss: the engine must judge that one.
+        point.config.insert(wire(key::kStopMeasure), batchLossMeasure());
+    }
     if (point.repeat > 0) {
         const qint64 seed = point.config.value(wire(key::kSeed)).toInteger(0) + point.repeat;
         point.config.insert(wire(key::kSeed), seed);
