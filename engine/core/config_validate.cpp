@@ -2,6 +2,7 @@
 
 #include "config_keys.hpp"
 #include "derived.hpp"
+#include "json.hpp"
 #include "key_names.hpp"
 #include "wording.hpp"
 

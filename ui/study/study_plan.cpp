@@ -24,14 +24,6 @@ QString valueText(const QJsonValue& value)
     return QString::fromUtf8(QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact)).mid(1).chopped(1);
 }
 
-// stop_measure's value for the mini-batch loss, as the key table spells it.
-QString batchLossMeasure()
-{
-    Config config;
-    config.stopMeasure = StopMeasure::BatchLoss;
-    return QString::fromStdString(findConfigKey(key::kStopMeasure)->read(config).get<std::string>());
-}
-
 // One dimension of the product: a lone axis, or a zipped group advancing together.
 struct Dimension {
     QList<const StudyAxis*> axes;
@@ -81,7 +73,7 @@ bool apply(const StudySpec& spec, StudyPoint& point, QString* error)
     if (spec.target.stop) {
         point.config.insert(wire(key::kStopAtLoss), spec.target.value);
         // The target's metric `loss` is the step's mini-batch loss: the engine must judge that one.
-        point.config.insert(wire(key::kStopMeasure), batchLossMeasure());
+        point.config.insert(wire(key::kStopMeasure), wire(choice::stop_measure::kBatchLoss));
     }
     if (point.repeat > 0) {
         const qint64 seed = point.config.value(wire(key::kSeed)).toInteger(0) + point.repeat;
@@ -215,8 +207,8 @@ StudyPlan planStudy(const StudySpec& spec)
             const QJsonObject& first = plan.points.first().config;
             plan.error = QStringLiteral("%1: the axis \"%2\" changes nothing with these settings (workload %3, optimizer %4): "
                                         "remove it, or choose a key that matters for them")
-                             .arg(origin, axis.key, first.value(wire(key::kWorkload)).toString(QStringLiteral("toy")),
-                                  first.value(wire(key::kOptimizer)).toString(QStringLiteral("sgd")));
+                             .arg(origin, axis.key, first.value(wire(key::kWorkload)).toString(wire(choice::workload::kToy)),
+                                  first.value(wire(key::kOptimizer)).toString(wire(choice::optimizer::kSgd)));
             plan.points.clear();
             return plan;
         }
