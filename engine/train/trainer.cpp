@@ -112,9 +112,9 @@ Json Trainer::run()
         EpochTally tally;
         for (size_t first = 0; first < batches.size() && m_step < stepLimit && !targetMet; first += size_t(c.gradAccum)) {
             last = trainStep(batches, first, epoch);
-            const bool scheduled = measureEvery > 0 && m_step % measureEvery == 0;
             const bool endsEpoch = first + size_t(c.gradAccum) >= batches.size() || m_step >= stepLimit;
-            if (scheduled || endsEpoch)
+            const bool measures = endsEpoch || (measureEvery > 0 && m_step % measureEvery == 0);
+            if (measures)
                 measureTraining(last);
             last.wallSeconds = std::chrono::duration<double>(Clock::now() - runStart).count();
             trainingSeconds += last.stepMs / 1000.0;
@@ -126,13 +126,14 @@ Json Trainer::run()
             tally.seconds += last.stepMs / 1000.0;
             if (m_events)
                 emit(protocol::stepEvent(stepReport(last)), true);
-            if (scheduled)
+            // Before the target is judged: it may be the validation loss.
+            if (measures)
                 evaluateAndReport(epoch);
             targetMet = meetsTarget(last);
         }
         if (m_events)
             emit(protocol::epochEvent(epochReport(epoch, tally)));
-        if (m_lastEvalStep != m_step)
+        if (m_lastEvalStep != m_step)  // a target met in the middle of the epoch
             evaluateAndReport(epoch);
     }
     return protocol::summaryEvent(summaryReport(last, trainingSeconds, samplesSeen, runStart));

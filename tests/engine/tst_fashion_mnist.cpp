@@ -184,6 +184,16 @@ void FashionMnistTest::stopsOnTheValidationLoss()
     QCOMPARE(result.last(QStringLiteral("summary")).value(QStringLiteral("steps")).toInt(), 3);
     QCOMPARE(result.ofType(QStringLiteral("eval")).size(), 1);
     QVERIFY(result.last(QStringLiteral("summary")).value(QStringLiteral("val_loss")).toDouble() < 100);
+
+    // Without eval_every, at the end of the first epoch (640 images in batches of 32: step 20).
+    const EngineResult perEpoch = runEngine({QStringLiteral("run"), QStringLiteral("--workload"), QStringLiteral("fashion_mnist"),
+                                             QStringLiteral("--model"), QStringLiteral("mlp"), QStringLiteral("--train-subset"),
+                                             QStringLiteral("640"), QStringLiteral("--batch-size"), QStringLiteral("32"),
+                                             QStringLiteral("--epochs"), QStringLiteral("3"), QStringLiteral("--stop-at-loss"),
+                                             QStringLiteral("100"), QStringLiteral("--stop-measure"), QStringLiteral("val_loss")});
+    QVERIFY2(perEpoch.exitCode == 0, qPrintable(perEpoch.summaryText()));
+    QCOMPARE(perEpoch.last(QStringLiteral("summary")).value(QStringLiteral("steps")).toInt(), 20);
+    QCOMPARE(perEpoch.ofType(QStringLiteral("eval")).size(), 1);
 }
 
 void FashionMnistTest::badDataIsRefused_data()
