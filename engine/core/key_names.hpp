@@ -37,6 +37,7 @@ inline constexpr char kMomentum[] = "momentum";
 inline constexpr char kDampening[] = "dampening";
 inline constexpr char kNesterov[] = "nesterov";
 inline constexpr char kWeightDecay[] = "weight_decay";
+inline constexpr char kWeightDecayRule[] = "weight_decay_rule";
 inline constexpr char kBeta1[] = "beta1";
 inline constexpr char kBeta2[] = "beta2";
 inline constexpr char kEps[] = "eps";
@@ -52,6 +53,7 @@ inline constexpr char kMinLr[] = "min_lr";
 inline constexpr char kEpochs[] = "epochs";
 inline constexpr char kMaxSteps[] = "max_steps";
 inline constexpr char kStopAtLoss[] = "stop_at_loss";
+inline constexpr char kStopMeasure[] = "stop_measure";
 inline constexpr char kEvalEvery[] = "eval_every";
 inline constexpr char kEvents[] = "events";
 inline constexpr char kFailAt[] = "fail_at";
@@ -87,6 +89,7 @@ inline constexpr char kNone[] = "none";
 inline constexpr char kLinear[] = "linear";
 inline constexpr char kSqrt[] = "sqrt";
 inline constexpr char kPower[] = "power";
+inline constexpr char kSde[] = "sde";
 }  // namespace lr_rule
 namespace optimizer {
 inline constexpr char kSgd[] = "sgd";
@@ -95,12 +98,23 @@ inline constexpr char kAdamW[] = "adamw";
 inline constexpr char kNovoGrad[] = "novograd";
 inline constexpr char kLamb[] = "lamb";
 inline constexpr char kLars[] = "lars";
+inline constexpr char kAdamBsi[] = "adam_bsi";
+inline constexpr char kAdamWBsi[] = "adamw_bsi";
 }  // namespace optimizer
+namespace weight_decay_rule {
+inline constexpr char kNone[] = "none";
+inline constexpr char kTimescale[] = "timescale";
+}  // namespace weight_decay_rule
 namespace schedule {
 inline constexpr char kConstant[] = "constant";
 inline constexpr char kCosine[] = "cosine";
 inline constexpr char kStep[] = "step";
 }  // namespace schedule
+namespace stop_measure {
+inline constexpr char kTrainLoss[] = "train_loss";
+inline constexpr char kValLoss[] = "val_loss";
+inline constexpr char kBatchLoss[] = "batch_loss";
+}  // namespace stop_measure
 }  // namespace choice
 
 }  // namespace ddplab

@@ -70,8 +70,11 @@ bool apply(const StudySpec& spec, StudyPoint& point, QString* error)
         point.config.insert(wire(key::kWorldSize), split.worldSize);
         point.config.insert(wire(key::kBatchSize), split.batchSize);
     }
-    if (spec.target.stop)
+    if (spec.target.stop) {
         point.config.insert(wire(key::kStopAtLoss), spec.target.value);
+        // The target's metric `loss` is the step's mini-batch loss: the engine must judge that one.
+        point.config.insert(wire(key::kStopMeasure), wire(choice::stop_measure::kBatchLoss));
+    }
     if (point.repeat > 0) {
         const qint64 seed = point.config.value(wire(key::kSeed)).toInteger(0) + point.repeat;
         point.config.insert(wire(key::kSeed), seed);
