@@ -8,8 +8,10 @@
 #include <ATen/detail/CUDAHooksInterface.h>
 #include <torch/version.h>
 
-#ifdef DDPLAB_WITH_NCCL
+#ifdef DDPLAB_WITH_CUDA
 #include <cuda_runtime_api.h>
+#endif
+#ifdef DDPLAB_WITH_NCCL
 #include <nccl.h>
 #endif
 
@@ -20,7 +22,7 @@ namespace {
 Json runtimeGpus()
 {
     Json gpus = Json::array();
-#ifdef DDPLAB_WITH_NCCL
+#ifdef DDPLAB_WITH_CUDA
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess)
         return gpus;

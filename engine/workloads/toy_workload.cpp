@@ -37,13 +37,13 @@ ForwardResult ToyWorkload::forward(const Batch& batch)
     ForwardResult result;
     result.loss = lossPerExperiment.sum();
     result.figures.samples = double(batch.size);
-    result.figures.lossSum = lossPerExperiment.mean().item<double>() * result.figures.samples;
+    result.figures.lossSum = lossPerExperiment.detach().mean() * result.figures.samples;
     return result;
 }
 
-std::optional<double> ToyWorkload::weightMean() const
+at::Tensor ToyWorkload::weightMean() const
 {
-    return m_weights.mean().item<double>();
+    return m_weights.detach().mean();
 }
 
 }  // namespace ddplab
