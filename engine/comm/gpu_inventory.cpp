@@ -43,6 +43,19 @@ Json runtimeGpus()
 
 }  // namespace
 
+int64_t gpuMemoryFreeBytes(const c10::Device& device)
+{
+#ifdef DDPLAB_WITH_CUDA
+    size_t free = 0, total = 0;
+    int current = -1;
+    if (cudaGetDevice(&current) != cudaSuccess || current != device.index() || cudaMemGetInfo(&free, &total) != cudaSuccess)
+        return 0;
+    return int64_t(free);
+#else
+    return 0;
+#endif
+}
+
 Json deviceReport()
 {
     using namespace protocol::devices;
