@@ -1,5 +1,6 @@
 #include "nccl_communicator.hpp"
 
+#include "core/key_names.hpp"
 #include "cuda_check.hpp"
 #include "worker_identity.hpp"
 
@@ -146,7 +147,7 @@ public:
             cudaFree(m_barrierBuffer);
     }
 
-    std::string backend() const override { return "nccl"; }
+    std::string backend() const override { return choice::backend::kNccl; }
     int rank() const override { return m_rank; }
     int worldSize() const override { return m_worldSize; }
 

@@ -16,6 +16,10 @@
 // also the batch's loss sum, correct count and sample count. They cost no extra round trip,
 // and they stay on the device: finish() returns them as one small tensor, which the trainer
 // reads with the rest of the step's figures, once per step.
+//
+// For batch-size-invariant Adam it also averages every rank's squared gradient
+// (squared_gradients.hpp): one more all-reduce per bucket, right after the bucket's own, so
+// the order stays the same on every rank.
 
 #include "workload.hpp"
 
@@ -33,6 +37,7 @@ namespace ddplab {
 
 class Communicator;
 class PendingCollective;
+class SquaredGradients;
 
 // The elements of the tensor finish() returns (double, on the gradients' device).
 enum SyncFigure : int64_t {
@@ -46,7 +51,9 @@ enum SyncFigure : int64_t {
 
 class GradientSync {
 public:
-    GradientSync(std::vector<at::Tensor> parameters, Communicator& comm, double bucketCapMb, bool overlap);
+    // `squaredGradients`: also average each rank's and micro-batch's squared gradient.
+    GradientSync(std::vector<at::Tensor> parameters, Communicator& comm, double bucketCapMb, bool overlap,
+                 bool squaredGradients = false);
     ~GradientSync();
     GradientSync(const GradientSync&) = delete;
     GradientSync& operator=(const GradientSync&) = delete;
@@ -69,6 +76,10 @@ public:
 
     std::vector<std::vector<size_t>> bucketLayout() const;  // parameter indices per bucket
 
+    // With squaredGradients: per parameter, the mean over ranks and micro-batches of the squared
+    // gradient, filled by finish(); empty otherwise.
+    std::vector<at::Tensor> meanSquaredGradients() const;
+
 private:
     struct Bucket {
         std::vector<size_t> parameters;  // indices into m_parameters, in filling order
@@ -85,6 +96,7 @@ private:
 
     void onGradientAccumulated(size_t parameter);
     void launch(Bucket& bucket);
+    std::vector<at::Tensor> bucketGradients() const;
 
     std::vector<at::Tensor> m_parameters;
     std::vector<Slot> m_slots;
@@ -93,6 +105,7 @@ private:
     std::mutex m_readyMutex;  // hooks of one backward may run on more than one autograd thread
     std::vector<std::shared_ptr<torch::autograd::Node>> m_accumulators;  // kept alive: they hold the hooks
     std::vector<uintptr_t> m_hookKeys;
+    std::unique_ptr<SquaredGradients> m_squares;  // batch-size-invariant Adam only
     Communicator& m_comm;
     bool m_synchronizing = false;
     bool m_trackNorm = false;

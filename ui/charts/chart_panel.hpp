@@ -78,10 +78,6 @@ public:
     QList<QPointF> drawnPoints(const QString& runId, const QString& metric, bool smoothed = false) const;
     // The entries the chart's legend (drawn in exports) is told to show, in order.
     QStringList legendLabels() const;
-    QString emptyNote() const;      // what the title bar says when the chart shows nothing
-    QString xAxisLabelFormat() const;
-    QString yAxisLabelFormat() const;
-    double yAxisMax() const;
     double effectiveBatchMark(const QString& runId) const;  // NaN when not drawn
     RedrawStats redrawStats() const;
 

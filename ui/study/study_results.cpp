@@ -1,5 +1,6 @@
 #include "study_results.hpp"
 
+#include "client/io/csv_writer.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
@@ -9,7 +10,6 @@
 #include <QHash>
 #include <QJsonDocument>
 #include <QMap>
-#include <QRegularExpression>
 
 #include <algorithm>
 #include <cmath>
@@ -24,18 +24,6 @@ double finiteOr(const QJsonValue& value)
     return value.isDouble() && std::isfinite(value.toDouble()) ? value.toDouble() : kNaN;
 }
 
-double lastOf(const QList<QPointF>& series)
-{
-    return series.isEmpty() ? kNaN : series.last().y();
-}
-
-// The last epoch's mean, else (a run shorter than an epoch) the last step's.
-double lastEpochMean(const RunData& run, const QString& field)
-{
-    const QList<QPointF>& epochs = run.series(QStringLiteral("epoch_") + field);
-    return epochs.isEmpty() ? lastOf(run.series(field)) : epochs.last().y();
-}
-
 // A value as study.csv and the labels spell it.
 QString valueText(const QJsonValue& value)
 {
@@ -46,11 +34,6 @@ QString valueText(const QJsonValue& value)
     if (value.isBool())
         return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
     return value.isNull() ? QStringLiteral("null") : QString();
-}
-
-QString numberText(double value)
-{
-    return std::isfinite(value) ? QString::number(value, 'g', 10) : QString();
 }
 
 // "lr_rule sqrt · lr 0.01": the values of `keys` at a result.
@@ -92,19 +75,20 @@ QString colourValueOf(const StudyRunResult& result, const QStringList& group)
 
 }  // namespace
 
+// Every figure a study can summarise its runs by, and where a result keeps it: one table.
 const QList<StudyFigure>& studyFigures()
 {
     static const QList<StudyFigure> figures{
-        {wire(field::kLoss), QStringLiteral("loss (last epoch's mean)"), true, true},
-        {wire(field::kAccuracy), QStringLiteral("accuracy (last epoch's mean)"), false, false},
-        {wire(field::kValLoss), QStringLiteral("validation loss (last evaluation)"), true, true},
-        {wire(field::kValAccuracy), QStringLiteral("validation accuracy (last evaluation)"), false, false},
-        {wire(field::kUpdateVar), QStringLiteral("update variance (pooled)"), true, true},
-        {wire(field::kNoiseScale), QStringLiteral("noise scale B_simple"), true, true},
-        {wire(field::kWMean), QStringLiteral("weight w (mean over experiments)"), true, false},
-        {QStringLiteral("steps_to_target"), QStringLiteral("steps to the target"), true, true},
-        {QStringLiteral("samples_to_target"), QStringLiteral("samples to the target"), true, true},
-        {wire(field::kWallS), QStringLiteral("wall time (s)"), true, true},
+        {wire(field::kLoss), QStringLiteral("loss (last epoch's mean)"), true, true, [](const StudyRunResult& r) { return r.loss; }},
+        {wire(field::kAccuracy), QStringLiteral("accuracy (last epoch's mean)"), false, false, [](const StudyRunResult& r) { return r.accuracy; }},
+        {wire(field::kValLoss), QStringLiteral("validation loss (last evaluation)"), true, true, [](const StudyRunResult& r) { return r.valLoss; }},
+        {wire(field::kValAccuracy), QStringLiteral("validation accuracy (last evaluation)"), false, false, [](const StudyRunResult& r) { return r.valAccuracy; }},
+        {wire(field::kUpdateVar), QStringLiteral("update variance (pooled)"), true, true, [](const StudyRunResult& r) { return r.updateVar; }},
+        {wire(field::kNoiseScale), QStringLiteral("noise scale B_simple"), true, true, [](const StudyRunResult& r) { return r.noiseScale; }},
+        {wire(field::kWMean), QStringLiteral("weight w (mean over experiments)"), true, false, [](const StudyRunResult& r) { return r.wMean; }},
+        {kStepsToTargetFigure, QStringLiteral("steps to the target"), true, true, [](const StudyRunResult& r) { return r.stepsToTarget >= 0 ? double(r.stepsToTarget) : kNaN; }},
+        {kSamplesToTargetFigure, QStringLiteral("samples to the target"), true, true, [](const StudyRunResult& r) { return r.samplesToTarget; }},
+        {wire(field::kWallS), QStringLiteral("wall time (s)"), true, true, [](const StudyRunResult& r) { return r.wallSeconds; }},
     };
     return figures;
 }
@@ -120,27 +104,8 @@ const StudyFigure* findStudyFigure(const QString& id)
 
 double StudyRunResult::figure(const QString& id) const
 {
-    if (id == wire(field::kLoss))
-        return loss;
-    if (id == wire(field::kAccuracy))
-        return accuracy;
-    if (id == wire(field::kValLoss))
-        return valLoss;
-    if (id == wire(field::kValAccuracy))
-        return valAccuracy;
-    if (id == wire(field::kUpdateVar))
-        return updateVar;
-    if (id == wire(field::kNoiseScale))
-        return noiseScale;
-    if (id == wire(field::kWMean))
-        return wMean;
-    if (id == QLatin1String("steps_to_target"))
-        return stepsToTarget >= 0 ? double(stepsToTarget) : kNaN;
-    if (id == QLatin1String("samples_to_target"))
-        return samplesToTarget;
-    if (id == wire(field::kWallS))
-        return wallSeconds;
-    return kNaN;
+    const StudyFigure* figure = findStudyFigure(id);
+    return figure ? figure->value(*this) : kNaN;
 }
 
 StudyRunResult resultOf(const StudyPoint& point, const RunData& run, const StudyTarget& target)
@@ -164,10 +129,10 @@ StudyRunResult resultOf(const StudyPoint& point, const RunData& run, const Study
     result.optimizer = config.value(wire(key::kOptimizer)).toString();
 
     const QJsonObject& summary = run.summary();
-    result.loss = lastEpochMean(run, wire(field::kLoss));
-    result.accuracy = lastEpochMean(run, wire(field::kAccuracy));
-    result.valLoss = lastOf(run.series(wire(field::kValLoss)));
-    result.valAccuracy = lastOf(run.series(wire(field::kValAccuracy)));
+    result.loss = run.lastEpochMean(wire(field::kLoss));
+    result.accuracy = run.lastEpochMean(wire(field::kAccuracy));
+    result.valLoss = run.lastValue(wire(field::kValLoss));
+    result.valAccuracy = run.lastValue(wire(field::kValAccuracy));
     result.updateVar = finiteOr(summary.value(wire(field::kUpdateVar)));
     result.noiseScale = finiteOr(summary.value(wire(field::kNoiseScale)));
     result.wMean = finiteOr(summary.value(wire(field::kWMean)));
@@ -181,16 +146,14 @@ StudyRunResult resultOf(const StudyPoint& point, const RunData& run, const Study
     if (target.isSet()) {
         // The first step whose figure meets the target: per step for the training figures,
         // per evaluation for the validation ones.
-        for (const QPointF& point : run.series(target.metric)) {
-            if (target.reachedBy(point.y())) {
-                result.stepsToTarget = qint64(point.x());
-                result.samplesToTarget = run.xAt(result.stepsToTarget, XAxis::SamplesSeen);
-                for (const QPointF& scale : run.series(wire(field::kNoiseScale))) {
-                    if (scale.x() > point.x())
-                        break;
-                    result.noiseScaleAtTarget = scale.y();
-                }
-                break;
+        const std::optional<qint64> reached = run.firstStepMeeting(target.metric, [&](double value) { return target.reachedBy(value); });
+        if (reached) {
+            result.stepsToTarget = *reached;
+            result.samplesToTarget = run.xAt(*reached, XAxis::SamplesSeen);
+            for (const QPointF& scale : run.series(wire(field::kNoiseScale))) {
+                if (scale.x() > double(*reached))
+                    break;
+                result.noiseScaleAtTarget = scale.y();
             }
         }
     }
@@ -367,7 +330,7 @@ QList<BestSettingCurve> bestSettingCurves(const QList<StudyRunResult>& results, 
         const QString colour = colours.isEmpty() ? QString() : colourValueOf(result, colours);
         Scores& scores = grouped[colour][xOf(result, axis)][result.values.value(settingKey).toDouble()][describe(result, otherKeys)];
         ++scores.runs;
-        const double score = byTarget ? (result.stepsToTarget >= 0 ? double(result.stepsToTarget) : kNaN) : result.figure(figure);
+        const double score = result.figure(byTarget ? kStepsToTargetFigure : figure);
         if (std::isfinite(score))
             scores.values.append(score);
     }
@@ -468,33 +431,29 @@ QByteArray studyCsv(const StoredStudy& study, const QList<StudyRunResult>& resul
     }
     header += {QStringLiteral("status"), QStringLiteral("loss_last_epoch"), QStringLiteral("accuracy_last_epoch"),
                wire(field::kValLoss), wire(field::kValAccuracy), wire(field::kUpdateVar), wire(field::kNoiseScale),
-               wire(field::kWMean), wire(field::kSteps), wire(field::kSamples), QStringLiteral("steps_to_target"),
-               QStringLiteral("samples_to_target"), wire(field::kWallS), QStringLiteral("run")};
-    QByteArray csv = header.join(QLatin1Char(',')).toUtf8() + '\n';
-    const auto quoted = [](QString text) {
-        static const QRegularExpression kNeedsQuotes(QStringLiteral("[,\"\n]"));
-        return text.contains(kNeedsQuotes) ? QLatin1Char('"') + text.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"')
-                                           : text;
-    };
+               wire(field::kWMean), wire(field::kSteps), wire(field::kSamples), kStepsToTargetFigure,
+               kSamplesToTargetFigure, wire(field::kWallS), QStringLiteral("run")};
+    CsvWriter csv(header);
+    const auto number = &CsvWriter::number;
     for (const StudyRunResult& result : results) {
         QStringList row{QString::number(result.point + 1), QString::number(result.repeat + 1)};
         for (const QString& key : swept)
-            row.append(quoted(valueText(result.values.value(key))));
+            row.append(valueText(result.values.value(key)));
         const QStringList what{QString::number(result.seed), QString::number(result.worldSize), QString::number(result.batchSize),
-                               QString::number(result.effectiveBatch), numberText(result.lr), quoted(result.lrRule),
-                               numberText(result.effectiveLr), quoted(result.optimizer)};
+                               QString::number(result.effectiveBatch), number(result.lr), result.lrRule,
+                               number(result.effectiveLr), result.optimizer};
         for (qsizetype i = 0; i < fixed.size(); ++i) {
             if (!swept.contains(fixed[i]))
                 row.append(what[i]);
         }
         row += {result.diverged ? QStringLiteral("diverged") : statusText(result.status),
-                numberText(result.loss), numberText(result.accuracy), numberText(result.valLoss), numberText(result.valAccuracy),
-                numberText(result.updateVar), numberText(result.noiseScale), numberText(result.wMean), QString::number(result.steps),
-                numberText(result.samples), result.stepsToTarget >= 0 ? QString::number(result.stepsToTarget) : QString(),
-                numberText(result.samplesToTarget), numberText(result.wallSeconds), result.runId};
-        csv += row.join(QLatin1Char(',')).toUtf8() + '\n';
+                number(result.loss), number(result.accuracy), number(result.valLoss), number(result.valAccuracy),
+                number(result.updateVar), number(result.noiseScale), number(result.wMean), QString::number(result.steps),
+                number(result.samples), result.stepsToTarget >= 0 ? QString::number(result.stepsToTarget) : QString(),
+                number(result.samplesToTarget), number(result.wallSeconds), result.runId};
+        csv.addRow(row);
     }
-    return csv;
+    return csv.contents();
 }
 
 }  // namespace ddplab::ui

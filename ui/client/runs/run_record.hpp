@@ -40,6 +40,7 @@ struct RunRecord {
     qint64 steps = 0;
 
     QString legendLabel() const { return label.isEmpty() ? name : label; }
+    bool belongsToStudy() const { return !studyId.isEmpty(); }
 
     QJsonObject toMetaJson() const;
     static RunRecord fromMetaJson(const QJsonObject& meta, const QString& directory);
