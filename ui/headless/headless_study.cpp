@@ -39,7 +39,7 @@ QString resultsTable(const StoredStudy& study, const QList<StudyRunResult>& resu
         const StudyRunResult& result = results[i];
         QString line = QStringLiteral("%1  %2  %3")
                            .arg(labels[i], -labelWidth)
-                           .arg(result.diverged ? QStringLiteral("diverged") : statusText(result.status), -9)
+                           .arg(statusText(result.status), -9)
                            .arg(figureText(result.figure(figure)), 12);
         if (target)
             line += QStringLiteral("  %1").arg(result.stepsToTarget >= 0 ? QString::number(result.stepsToTarget) : QStringLiteral("not reached"), 15);
@@ -132,7 +132,7 @@ int HeadlessStudy::exec()
               << " charts as PNG and SVG, study.csv, findings.txt) to " << m_options.exportDirectory << Qt::endl;
     }
     m_out << Qt::endl << resultsTable(*study, results, choices.figure);
-    for (const QString& finding : charts.findings)
+    for (const QString& finding : charts.findingLines())
         m_out << finding << Qt::endl;
     if (runner.left() > 0)
         m_err << "ddplab: " << runner.left() << " of " << runner.total() << " runs have not finished; ddplab --resume " << study->id

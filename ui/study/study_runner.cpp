@@ -13,8 +13,7 @@ StudyRunner::StudyRunner(const RunStore& store, QString enginePath, QObject* par
     connect(&m_session, &LabSession::runStarted, this,
             [this](int, const QSharedPointer<RunData>& run) { emit runStarted(run); });
     connect(&m_session, &LabSession::runFinished, this, [this](int, const QSharedPointer<RunData>& run) {
-        const RunStatus status = run->record().status;
-        if (status == RunStatus::Finished || status == RunStatus::Failed)
+        if (StudyStore::isDone(run->record().status))
             ++m_doneNow;
         emit runFinished(run);
     });

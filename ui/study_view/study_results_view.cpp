@@ -9,6 +9,25 @@
 #include <QVBoxLayout>
 
 namespace ddplab::ui {
+namespace {
+
+// The findings as the page shows them: the provisional note first, each caution beside its
+// finding in a warning colour, so that a number is never read without what qualifies it.
+QString findingsHtml(const StudyCharts& charts)
+{
+    QStringList lines;
+    if (!charts.provisional.isEmpty())
+        lines.append(QStringLiteral("<i>%1</i>").arg(charts.provisional.toHtmlEscaped()));
+    for (const StudyFinding& finding : charts.findings) {
+        QString line = finding.text.toHtmlEscaped();
+        for (const QString& caution : finding.cautions)
+            line += QStringLiteral("<br>&nbsp;&nbsp;<span style=\"color:#b54a00\">⚠ %1</span>").arg(caution.toHtmlEscaped());
+        lines.append(line);
+    }
+    return lines.join(QStringLiteral("<br>"));
+}
+
+}  // namespace
 
 StudyResultsView::StudyResultsView(QWidget* parent) : QWidget(parent)
 {
@@ -41,6 +60,7 @@ StudyResultsView::StudyResultsView(QWidget* parent) : QWidget(parent)
     m_findings = new QLabel;
     m_findings->setObjectName(QStringLiteral("studyFindings"));
     m_findings->setWordWrap(true);
+    m_findings->setTextFormat(Qt::RichText);
     m_findings->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto* layout = new QVBoxLayout(this);
@@ -129,7 +149,7 @@ void StudyResultsView::rebuild()
         m_chart->setCurrentIndex(std::clamp(shown, 0, int(m_chart->count()) - 1));
     }
     showChart(m_chart->currentIndex());
-    m_findings->setText(m_charts.findings.join(QLatin1Char('\n')));
+    m_findings->setText(findingsHtml(m_charts));
 }
 
 void StudyResultsView::showChart(int index)

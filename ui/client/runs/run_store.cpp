@@ -186,6 +186,8 @@ QSharedPointer<RunData> RunStore::loadRun(const RunRecord& run) const
     }
     if (run.status == RunStatus::Finished && !data->hasSummary())
         data->addLoadProblem(QStringLiteral("it is marked finished but its events end without a summary"));
+    // Runs stored before the lab knew a diverged run from a finished one.
+    settleStatus(*data, run.status);
     return data;
 }
 

@@ -303,9 +303,9 @@ void LabSession::onEngineFinished(const EngineExit& exit)
 void LabSession::finishCurrent(RunStatus status, int exitCode, const QString& error)
 {
     RunRecord& record = m_current->record();
-    record.status = status;
     record.exitCode = exitCode;
     record.error = error;
+    settleStatus(*m_current, status);
     record.finished = QDateTime::currentDateTime();
     record.steps = m_current->stepCount();
     if (!record.directory.isEmpty()) {
@@ -317,10 +317,10 @@ void LabSession::finishCurrent(RunStatus status, int exitCode, const QString& er
     m_eventsLog.close();
     if (status != RunStatus::Finished && m_firstFailureCode == 0)
         m_firstFailureCode = exitCode > 0 ? exitCode : 1;
-    if (status == RunStatus::Finished) {
+    if (record.status == RunStatus::Finished) {
         emit logMessage(QStringLiteral("\"%1\" finished: %2 steps.").arg(record.legendLabel()).arg(record.steps), false);
     } else {
-        emit logMessage(QStringLiteral("\"%1\" %2: %3").arg(record.legendLabel(), statusText(status), error),
+        emit logMessage(QStringLiteral("\"%1\" %2: %3").arg(record.legendLabel(), statusText(record.status), record.error),
                         status == RunStatus::Failed);
     }
     const QSharedPointer<RunData> finished = std::exchange(m_current, {});  // finished once, whatever comes next
