@@ -3,6 +3,7 @@
 #include "client/engine/engine_locator.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
+#include "client/session/lab_session.hpp"
 #include "client/wire.hpp"
 #include "study/study_library.hpp"
 #include "study/study_runner.hpp"
@@ -92,8 +93,9 @@ int HeadlessStudy::exec()
         return kExitInvalidInput;
     }
 
-    StudyRunner runner(runs, locateEngine(m_options.enginePath));
-    runner.setTarget(m_options.runOn);
+    LabSession session(runs, locateEngine(m_options.enginePath));
+    session.setTarget(m_options.runOn);
+    StudyRunner runner(session);
     m_out << "DDP Lab study: " << study->title() << " (" << study->points.size() << " runs), stored in " << study->directory
           << Qt::endl;
     connect(&runner, &StudyRunner::runFinished, this, [&](const QSharedPointer<RunData>& run) {

@@ -39,6 +39,19 @@ namespace {
 
 constexpr int kStatusRefreshMs = 250;      // progress and time remaining, between events
 constexpr int kCloseStopTimeoutMs = 3000;  // closing the window waits this long for the engine
+
+// The progress bar's word for how the last sequence ended.
+QString outcomeWord(RunStatus status)
+{
+    switch (status) {
+    case RunStatus::Cancelled:
+        return MainWindow::tr("stopped");
+    case RunStatus::Failed:
+        return MainWindow::tr("failed");
+    default:
+        return MainWindow::tr("done");
+    }
+}
 // What a newcomer's first Run does (resources/presets/first-run.json): a few seconds of seed
 // 000's noisy neuron, where every chart draws a line worth reading.
 const QString kFirstRunPreset = QStringLiteral("first-run");
@@ -114,6 +127,12 @@ void MainWindow::connectPanes()
     connect(m_session, &LabSession::runUpdated, this, [this](const QSharedPointer<RunData>& run) { m_model.notifyDataAppended(run->id()); });
     connect(m_session, &LabSession::runFinished, this, &MainWindow::onRunFinished);
     connect(m_session, &LabSession::sequenceFinished, this, &MainWindow::onSequenceFinished);
+    connect(m_session, &LabSession::runningChanged, this, [this](bool running) {
+        if (running)
+            m_statusTimer.start();
+        updateActions();
+        updateStatus();
+    });
     connect(m_session, &LabSession::stderrReceived, m_log, &LogPanel::appendEngineOutput);
     connect(m_session, &LabSession::logMessage, m_log, &LogPanel::appendMessage);
 
@@ -146,8 +165,6 @@ void MainWindow::connectPanes()
     });
     connect(m_lessonPanel, &LessonPanel::runLessonRequested, this, &MainWindow::startLesson);
     connect(m_runList, &RunListPanel::shownChanged, this, &MainWindow::setRunShown);
-    // One thing runs at a time: a study disables Run and lessons; a run disables the study's Run.
-    connect(m_studyPage, &StudyPage::runningChanged, this, &MainWindow::updateActions);
     connect(m_studyPage, &StudyPage::runsStored, this, &MainWindow::reloadRunList);
     connect(m_studyPage, &StudyPage::showRunsRequested, this, &MainWindow::showRunsOnCharts);
     connect(m_studyPage, &StudyPage::logMessage, m_log, &LogPanel::appendMessage);
@@ -299,22 +316,20 @@ void MainWindow::startSequence(const QList<RunRequest>& requests, const QStringL
         m_chartPage->setXAxis(*xAxis);
     m_tabs->setCurrentIndex(0);
     m_session->start(requests);
-    m_statusTimer.start();
-    updateActions();
-    updateStatus();
 }
 
 void MainWindow::stopRun()
 {
     // The toolbar's Stop stops whatever runs: a run, a lesson or a study.
     m_session->stop();
-    m_studyPage->stop();
 }
 
 void MainWindow::onRunStarted(int, const QSharedPointer<RunData>& run)
 {
     // The row first, so that the colour the model gives the run lands on it.
     m_runList->updateRun(run->record());
+    if (run->record().belongsToStudy())
+        return;  // the Study page draws a study's runs; the chart page shows them when asked
     m_runList->setShown(run->id(), true);
     m_model.addRun(run);
     updateStatus();
@@ -324,6 +339,8 @@ void MainWindow::onRunFinished(int, const QSharedPointer<RunData>& run)
 {
     const RunRecord& record = run->record();
     m_runList->updateRun(record);
+    if (record.belongsToStudy())
+        return;  // the Study page reports its runs
     m_comparison->refresh();
     m_model.notifyLabelsChanged();  // its config arrived: names that tell runs apart may change
     reportReadingProblems(*run);
@@ -347,10 +364,11 @@ void MainWindow::onSequenceFinished(bool allSucceeded)
 {
     m_statusTimer.stop();
     const QSharedPointer<RunData> last = m_session->runs().isEmpty() ? nullptr : m_session->runs().last();
-    const RunStatus status = last ? last->record().status : RunStatus::Finished;
-    m_lastOutcome = status == RunStatus::Cancelled ? tr("stopped") : status == RunStatus::Failed ? tr("failed") : tr("done");
+    m_lastOutcome = last ? last->record().status : RunStatus::Finished;
     updateActions();
     updateStatus();
+    if (last && last->record().belongsToStudy())
+        return;  // a study's end is the Study page's to report
     chartGrid()->redrawAllNow();
     if (!m_pendingExport.exportDirectory.isEmpty()) {
         QString error;
@@ -379,8 +397,7 @@ void MainWindow::onDevices(const QueryResult& result)
 
 void MainWindow::updateActions()
 {
-    const bool running = isRunning() || m_studyPage->isRunning();
-    m_studyPage->setWindowBusy(isRunning());
+    const bool running = isRunning();
     m_actions->run->setEnabled(!running && m_parameters->isValid());
     m_actions->stop->setEnabled(running);
     m_actions->runLesson->setEnabled(!running && m_lessons.find(m_lessonPanel->currentLessonId()));
@@ -399,8 +416,8 @@ void MainWindow::updateStatus()
                                                         .arg(m_inventory.shortDescription(), m_inventory.engineVersion(),
                                                              m_inventory.torchVersion())
                                                   : tr("Ready"));
-        m_progress->setValue(m_lastOutcome == tr("done") ? 100 : 0);
-        m_progressLabel->setText(m_model.runs().isEmpty() || m_lastOutcome.isEmpty() ? tr("idle") : m_lastOutcome);
+        m_progress->setValue(m_lastOutcome == RunStatus::Finished ? 100 : 0);
+        m_progressLabel->setText(m_model.runs().isEmpty() || !m_lastOutcome ? tr("idle") : outcomeWord(*m_lastOutcome));
         return;
     }
     const QJsonObject config = run->config();
@@ -467,14 +484,10 @@ bool MainWindow::isPresenting() const
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     if (isRunning()) {
-        // What streamed so far is on disk already; the run is marked as cancelled.
-        m_log->appendMessage(tr("Closing: stopping the run…"));
+        // What streamed so far is on disk already; the run in progress is marked as cancelled
+        // (a study resumes from its folder next time).
+        m_log->appendMessage(m_studyPage->isRunning() ? tr("Closing: stopping the study…") : tr("Closing: stopping the run…"));
         m_session->stopAndWait(kCloseStopTimeoutMs);
-    }
-    if (m_studyPage->isRunning()) {
-        // The study resumes from its folder next time; the run in progress is marked cancelled.
-        m_log->appendMessage(tr("Closing: stopping the study…"));
-        m_studyPage->stopAndWait(kCloseStopTimeoutMs);
     }
     setPresentationMode(false);  // the layout kept is the one it would restore
     saveSettings();

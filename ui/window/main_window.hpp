@@ -22,6 +22,7 @@
 #include <QTimer>
 
 #include <memory>
+#include <optional>
 
 QT_BEGIN_NAMESPACE
 class QDockWidget;
@@ -150,7 +151,7 @@ private:
     DeviceInventory m_inventory;
     ThemeChoice m_theme = ThemeChoice::System;
     LaunchOptions m_pendingExport;  // --export DIR: what to write when the runs end
-    QString m_lastOutcome;          // the progress bar's word when nothing runs
+    std::optional<RunStatus> m_lastOutcome;  // how the last sequence ended (none yet: idle)
     QTimer m_statusTimer;           // refreshes time remaining between events
     std::unique_ptr<LabActions> m_actions;
     std::unique_ptr<PresentationMode> m_presentation;

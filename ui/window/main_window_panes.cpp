@@ -43,7 +43,7 @@ QWidget* MainWindow::createCentralArea()
     m_tabs->addTab(m_sharding, tr("Sharding"));
     m_tabs->addTab(m_comparison, tr("Compare"));
     // Settings come from the Setup pane only when asked for, so it may be built after this.
-    m_studyPage = new StudyPage(m_store, m_enginePath, [this] { return m_parameters->values(); });
+    m_studyPage = new StudyPage(m_store, *m_session, [this] { return m_parameters->values(); });
     m_tabs->addTab(m_studyPage, tr("Study"));
 
     auto* central = new QWidget;
@@ -73,7 +73,6 @@ void MainWindow::createDocks()
     m_runTarget = new RunTargetBox(m_enginePath);
     connect(m_runTarget, &RunTargetBox::targetChanged, this, [this](const EngineTarget& target) {
         m_session->setTarget(target);
-        m_studyPage->setTarget(target);
         m_log->appendMessage(tr("Runs go to %1").arg(target.describe()));
     });
     auto* parameters = new QWidget;

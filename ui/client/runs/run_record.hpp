@@ -32,6 +32,7 @@ struct RunRecord {
     qint64 steps = 0;
 
     QString legendLabel() const { return label.isEmpty() ? name : label; }
+    bool belongsToStudy() const { return !studyId.isEmpty(); }
     // Its status in words for lists and tables: "finished", "diverged at step 28".
     QString statusLine() const;
 

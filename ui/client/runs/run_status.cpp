@@ -1,7 +1,5 @@
 #include "run_status.hpp"
 
-#include "client/runs/run_data.hpp"
-
 #include <array>
 #include <utility>
 
@@ -36,23 +34,6 @@ RunStatus statusNamed(const QString& text)
             return value;
     }
     return RunStatus::Interrupted;
-}
-
-RunStatus settledStatus(RunStatus ended, const RunData& run)
-{
-    if (ended == RunStatus::Finished && run.divergence())
-        return RunStatus::Diverged;
-    return ended;
-}
-
-void settleStatus(RunData& run, RunStatus ended)
-{
-    RunRecord& record = run.record();
-    record.status = settledStatus(ended, run);
-    if (record.status == RunStatus::Diverged && run.divergence()) {
-        record.divergedAtStep = run.divergence()->step;
-        record.error = run.divergence()->describe();
-    }
 }
 
 }  // namespace ddplab::ui
