@@ -110,13 +110,13 @@ XAxisPlan planXAxis(double min, double max, bool whole)
 
 qsizetype saneCount(const QList<QPointF>& points, double divergedAt)
 {
-    double first = 0.0;
+    double early = 0.0;
     for (qsizetype i = 0; i < points.size(); ++i) {
         const double size = std::fabs(points[i].y());
-        if (points[i].x() >= divergedAt || (first > 0 && size >= kSaneGrowth * first))
+        if (points[i].x() >= divergedAt || (early > 0 && size >= kSaneGrowth * early))
             return i;
-        if (first == 0.0)
-            first = size;
+        if (i < kSaneEarlyPoints)
+            early = std::max(early, size);
     }
     return points.size();
 }

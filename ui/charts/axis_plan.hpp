@@ -45,10 +45,11 @@ struct XAxisPlan {
 XAxisPlan planXAxis(double min, double max, bool whole);
 
 // A blow-up must not flatten every other curve: a diverged run's line counts for the y range
-// only while it is sane, i.e. before x `divergedAt` and before its first value kSaneGrowth
-// times the first non-zero one. Returns how many of `points` (in x order) that is; what lies
-// beyond is drawn off the edge and marked there.
-inline constexpr double kSaneGrowth = 10.0;
+// only while it is sane, i.e. before x `divergedAt` and while it stays below kSaneGrowth times
+// its early level (the largest of its first kSaneEarlyPoints values). Returns how many of
+// `points` (in x order) that is; what lies beyond is drawn off the edge and marked there.
+inline constexpr double kSaneGrowth = 3.0;
+inline constexpr int kSaneEarlyPoints = 3;
 qsizetype saneCount(const QList<QPointF>& points, double divergedAt);
 
 }  // namespace ddplab::ui

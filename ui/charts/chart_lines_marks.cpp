@@ -28,8 +28,7 @@ constexpr double kMarkSize = 10.0;
 qsizetype ChartLines::saneEnd(Line& line, const QList<QPointF>& data) const
 {
     const std::optional<Divergence>& divergence = line.run->divergence();
-    // A fraction (accuracy) cannot blow up: its axis ends at 1 anyway.
-    if (!divergence || m_definition.fraction)
+    if (!divergence || !m_definition.blowsUp)
         return data.size();
     if (line.saneEnd < 0)
         line.saneEnd = saneCount(data, line.run->xAt(divergence->step, m_axis));
