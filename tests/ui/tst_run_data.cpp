@@ -7,7 +7,9 @@
 #include "client/session/run_progress.hpp"
 #include "ui_test_main.hpp"
 
+#include <cmath>
 #include <limits>
+#include <optional>
 
 using namespace ddplab::ui;
 
@@ -68,6 +70,28 @@ private slots:
         QCOMPARE(run.series(QStringLiteral("epoch_samples_per_sec")), (QList<QPointF>{{2, 5000}}));
         QVERIFY(!run.hasMetric(QStringLiteral("samples")));  // only the eval's, renamed
         QVERIFY(!run.hasMetric(QStringLiteral("epoch_epoch")));
+    }
+
+    void theQuestionsPeopleAskOfARun()
+    {
+        RunData run;
+        run.appendEvents(toyStream());
+        QCOMPARE(RunData::epochMetric(QStringLiteral("loss")), QStringLiteral("epoch_loss"));
+        QCOMPARE(run.epochSeries(QStringLiteral("loss")).size(), 1);
+        QCOMPARE(run.lastValue(QStringLiteral("loss")), 1.0);  // step 3's
+        QVERIFY(std::isnan(run.lastValue(QStringLiteral("nothing"))));
+        bool fromLastStep = true;
+        QCOMPARE(run.lastEpochMean(QStringLiteral("loss"), &fromLastStep), 1.4);  // epoch 0's mean, not step 3's 1.0
+        QVERIFY(!fromLastStep);
+        // Without an epoch event the last step stands in, and says so.
+        QCOMPARE(run.lastEpochMean(QStringLiteral("w_mean"), &fromLastStep), 0.97);
+        QVERIFY(fromLastStep);
+        QVERIFY(std::isnan(run.lastEpochMean(QStringLiteral("nothing"), &fromLastStep)));
+        QVERIFY(!fromLastStep);
+        // The first step meeting a target: step 3's loss 1.0 is the first at or below 1.2.
+        QCOMPARE(run.firstStepMeeting(QStringLiteral("loss"), [](double loss) { return loss <= 1.2; }), std::optional<qint64>(3));
+        QCOMPARE(run.firstStepMeeting(QStringLiteral("val_loss"), [](double loss) { return loss <= 1.3; }), std::optional<qint64>(2));
+        QVERIFY(!run.firstStepMeeting(QStringLiteral("loss"), [](double loss) { return loss < 0.5; }));
     }
 
     void unknownEventTypesAreIgnored()

@@ -1,9 +1,8 @@
 #include "study_csv.hpp"
 
+#include "client/io/csv_writer.hpp"
 #include "client/wire.hpp"
 #include "study/study_values.hpp"
-
-#include <QRegularExpression>
 
 namespace ddplab::ui {
 
@@ -23,33 +22,29 @@ QByteArray studyCsv(const StoredStudy& study, const QList<StudyRunResult>& resul
     }
     header += {QStringLiteral("status"), QStringLiteral("loss_last_epoch"), QStringLiteral("accuracy_last_epoch"),
                wire(field::kValLoss), wire(field::kValAccuracy), wire(field::kUpdateVar), wire(field::kNoiseScale),
-               wire(field::kWMean), wire(field::kSteps), wire(field::kSamples), QStringLiteral("steps_to_target"),
-               QStringLiteral("samples_to_target"), wire(field::kWallS), QStringLiteral("run")};
-    QByteArray csv = header.join(QLatin1Char(',')).toUtf8() + '\n';
-    const auto quoted = [](QString text) {
-        static const QRegularExpression kNeedsQuotes(QStringLiteral("[,\"\n]"));
-        return text.contains(kNeedsQuotes) ? QLatin1Char('"') + text.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"')
-                                           : text;
-    };
+               wire(field::kWMean), wire(field::kSteps), wire(field::kSamples), kStepsToTargetFigure,
+               kSamplesToTargetFigure, wire(field::kWallS), QStringLiteral("run")};
+    CsvWriter csv(header);
+    const auto number = &CsvWriter::number;
     for (const StudyRunResult& result : results) {
         QStringList row{QString::number(result.point + 1), QString::number(result.repeat + 1)};
         for (const QString& key : swept)
-            row.append(quoted(valueText(result.values.value(key))));
+            row.append(valueText(result.values.value(key)));
         const QStringList what{QString::number(result.seed), QString::number(result.worldSize), QString::number(result.batchSize),
-                               QString::number(result.effectiveBatch), numberText(result.lr), quoted(result.lrRule),
-                               numberText(result.effectiveLr), quoted(result.optimizer)};
+                               QString::number(result.effectiveBatch), number(result.lr), result.lrRule,
+                               number(result.effectiveLr), result.optimizer};
         for (qsizetype i = 0; i < fixed.size(); ++i) {
             if (!swept.contains(fixed[i]))
                 row.append(what[i]);
         }
         row += {statusText(result.status),
-                numberText(result.loss), numberText(result.accuracy), numberText(result.valLoss), numberText(result.valAccuracy),
-                numberText(result.updateVar), numberText(result.noiseScale), numberText(result.wMean), QString::number(result.steps),
-                numberText(result.samples), result.stepsToTarget >= 0 ? QString::number(result.stepsToTarget) : QString(),
-                numberText(result.samplesToTarget), numberText(result.wallSeconds), result.runId};
-        csv += row.join(QLatin1Char(',')).toUtf8() + '\n';
+                number(result.loss), number(result.accuracy), number(result.valLoss), number(result.valAccuracy),
+                number(result.updateVar), number(result.noiseScale), number(result.wMean), QString::number(result.steps),
+                number(result.samples), result.stepsToTarget >= 0 ? QString::number(result.stepsToTarget) : QString(),
+                number(result.samplesToTarget), number(result.wallSeconds), result.runId};
+        csv.addRow(row);
     }
-    return csv;
+    return csv.contents();
 }
 
 }  // namespace ddplab::ui

@@ -32,18 +32,6 @@ double measuredNoiseScale(double value)
     return value > 0 && std::isfinite(value) ? value : kNaN;
 }
 
-double lastOf(const QList<QPointF>& series)
-{
-    return series.isEmpty() ? kNaN : series.last().y();
-}
-
-// The last epoch's mean, else (a run shorter than an epoch) the last step's.
-double lastEpochMean(const RunData& run, const QString& field)
-{
-    const QList<QPointF>& epochs = run.series(QStringLiteral("epoch_") + field);
-    return epochs.isEmpty() ? lastOf(run.series(field)) : epochs.last().y();
-}
-
 // The colour axis with the axes zipped to it: they advance together, so together they make
 // one colour (lr_rule linear with and without warmup are two lines, not one colour twice).
 QStringList colourGroup(const StoredStudy& study, const QString& colourBy)
@@ -73,19 +61,20 @@ void sortByColour(QList<Curve>& curves)
 
 }  // namespace
 
+// Every figure a study can summarise its runs by, and where a result keeps it: one table.
 const QList<StudyFigure>& studyFigures()
 {
     static const QList<StudyFigure> figures{
-        {wire(field::kLoss), QStringLiteral("loss (last epoch's mean)"), true, true},
-        {wire(field::kAccuracy), QStringLiteral("accuracy (last epoch's mean)"), false, false},
-        {wire(field::kValLoss), QStringLiteral("validation loss (last evaluation)"), true, true},
-        {wire(field::kValAccuracy), QStringLiteral("validation accuracy (last evaluation)"), false, false},
-        {wire(field::kUpdateVar), QStringLiteral("update variance (pooled)"), true, true},
-        {wire(field::kNoiseScale), QStringLiteral("noise scale B_simple"), true, true},
-        {wire(field::kWMean), QStringLiteral("weight w (mean over experiments)"), true, false},
-        {QStringLiteral("steps_to_target"), QStringLiteral("steps to the target"), true, true},
-        {QStringLiteral("samples_to_target"), QStringLiteral("samples to the target"), true, true},
-        {wire(field::kWallS), QStringLiteral("wall time (s)"), true, true},
+        {wire(field::kLoss), QStringLiteral("loss (last epoch's mean)"), true, true, [](const StudyRunResult& r) { return r.loss; }},
+        {wire(field::kAccuracy), QStringLiteral("accuracy (last epoch's mean)"), false, false, [](const StudyRunResult& r) { return r.accuracy; }},
+        {wire(field::kValLoss), QStringLiteral("validation loss (last evaluation)"), true, true, [](const StudyRunResult& r) { return r.valLoss; }},
+        {wire(field::kValAccuracy), QStringLiteral("validation accuracy (last evaluation)"), false, false, [](const StudyRunResult& r) { return r.valAccuracy; }},
+        {wire(field::kUpdateVar), QStringLiteral("update variance (pooled)"), true, true, [](const StudyRunResult& r) { return r.updateVar; }},
+        {wire(field::kNoiseScale), QStringLiteral("noise scale B_simple"), true, true, [](const StudyRunResult& r) { return r.noiseScale; }},
+        {wire(field::kWMean), QStringLiteral("weight w (mean over experiments)"), true, false, [](const StudyRunResult& r) { return r.wMean; }},
+        {kStepsToTargetFigure, QStringLiteral("steps to the target"), true, true, [](const StudyRunResult& r) { return r.stepsToTarget >= 0 ? double(r.stepsToTarget) : kNaN; }},
+        {kSamplesToTargetFigure, QStringLiteral("samples to the target"), true, true, [](const StudyRunResult& r) { return r.samplesToTarget; }},
+        {wire(field::kWallS), QStringLiteral("wall time (s)"), true, true, [](const StudyRunResult& r) { return r.wallSeconds; }},
     };
     return figures;
 }
@@ -101,27 +90,8 @@ const StudyFigure* findStudyFigure(const QString& id)
 
 double StudyRunResult::figure(const QString& id) const
 {
-    if (id == wire(field::kLoss))
-        return loss;
-    if (id == wire(field::kAccuracy))
-        return accuracy;
-    if (id == wire(field::kValLoss))
-        return valLoss;
-    if (id == wire(field::kValAccuracy))
-        return valAccuracy;
-    if (id == wire(field::kUpdateVar))
-        return updateVar;
-    if (id == wire(field::kNoiseScale))
-        return noiseScale;
-    if (id == wire(field::kWMean))
-        return wMean;
-    if (id == QLatin1String("steps_to_target"))
-        return stepsToTarget >= 0 ? double(stepsToTarget) : kNaN;
-    if (id == QLatin1String("samples_to_target"))
-        return samplesToTarget;
-    if (id == wire(field::kWallS))
-        return wallSeconds;
-    return kNaN;
+    const StudyFigure* figure = findStudyFigure(id);
+    return figure ? figure->value(*this) : kNaN;
 }
 
 StudyRunResult resultOf(const StudyPoint& point, const RunData& run, const StudyTarget& target)
@@ -145,10 +115,10 @@ StudyRunResult resultOf(const StudyPoint& point, const RunData& run, const Study
     result.optimizer = config.value(wire(key::kOptimizer)).toString();
 
     const QJsonObject& summary = run.summary();
-    result.loss = lastEpochMean(run, wire(field::kLoss));
-    result.accuracy = lastEpochMean(run, wire(field::kAccuracy));
-    result.valLoss = lastOf(run.series(wire(field::kValLoss)));
-    result.valAccuracy = lastOf(run.series(wire(field::kValAccuracy)));
+    result.loss = run.lastEpochMean(wire(field::kLoss));
+    result.accuracy = run.lastEpochMean(wire(field::kAccuracy));
+    result.valLoss = run.lastValue(wire(field::kValLoss));
+    result.valAccuracy = run.lastValue(wire(field::kValAccuracy));
     result.updateVar = finiteOr(summary.value(wire(field::kUpdateVar)));
     result.noiseScale = measuredNoiseScale(finiteOr(summary.value(wire(field::kNoiseScale))));
     result.wMean = finiteOr(summary.value(wire(field::kWMean)));
@@ -161,16 +131,14 @@ StudyRunResult resultOf(const StudyPoint& point, const RunData& run, const Study
     if (target.isSet()) {
         // The first step whose figure meets the target: per step for the training figures,
         // per evaluation for the validation ones.
-        for (const QPointF& point : run.series(target.metric)) {
-            if (target.reachedBy(point.y())) {
-                result.stepsToTarget = qint64(point.x());
-                result.samplesToTarget = run.xAt(result.stepsToTarget, XAxis::SamplesSeen);
-                for (const QPointF& scale : run.series(wire(field::kNoiseScale))) {
-                    if (scale.x() > point.x())
-                        break;
-                    result.noiseScaleAtTarget = measuredNoiseScale(scale.y());
-                }
-                break;
+        const std::optional<qint64> reached = run.firstStepMeeting(target.metric, [&](double value) { return target.reachedBy(value); });
+        if (reached) {
+            result.stepsToTarget = *reached;
+            result.samplesToTarget = run.xAt(*reached, XAxis::SamplesSeen);
+            for (const QPointF& scale : run.series(wire(field::kNoiseScale))) {
+                if (scale.x() > double(*reached))
+                    break;
+                result.noiseScaleAtTarget = measuredNoiseScale(scale.y());
             }
         }
     }
@@ -358,7 +326,7 @@ QList<BestSettingCurve> bestSettingCurves(const QList<StudyRunResult>& results, 
         const QString colour = colours.isEmpty() ? QString() : colourValueOf(result, colours);
         Scores& scores = grouped[colour][xOf(result, axis)][result.values.value(settingKey).toDouble()][describe(result, otherKeys)];
         ++scores.runs;
-        const double score = byTarget ? (result.stepsToTarget >= 0 ? double(result.stepsToTarget) : kNaN) : result.figure(figure);
+        const double score = result.figure(byTarget ? kStepsToTargetFigure : figure);
         if (std::isfinite(score))
             scores.values.append(score);
     }

@@ -21,11 +21,18 @@ class RunData;
 class RunStore;
 
 // A final figure a study can chart.
+struct StudyRunResult;
+
+// The figures that aren't an engine field of their own (study.csv's columns of the same name).
+inline const QString kStepsToTargetFigure = QStringLiteral("steps_to_target");
+inline const QString kSamplesToTargetFigure = QStringLiteral("samples_to_target");
+
 struct StudyFigure {
     QString id;     // "loss", "steps_to_target", ...
     QString title;  // "loss (last epoch's mean)"
     bool lowerIsBetter = true;
     bool logScale = false;
+    double (*value)(const StudyRunResult& result) = nullptr;  // NaN where the run has none
 };
 const QList<StudyFigure>& studyFigures();
 const StudyFigure* findStudyFigure(const QString& id);

@@ -17,11 +17,6 @@ QString valueText(const QJsonValue& value)
     return value.isNull() ? QStringLiteral("null") : QString();
 }
 
-QString numberText(double value)
-{
-    return std::isfinite(value) ? QString::number(value, 'g', 10) : QString();
-}
-
 QString describe(const StudyRunResult& result, const QStringList& keys)
 {
     QStringList parts;

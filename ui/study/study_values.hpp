@@ -13,8 +13,6 @@ struct StudyRunResult;
 
 // A swept value: text as it is, numbers with up to 10 digits, true/false, null.
 QString valueText(const QJsonValue& value);
-// A figure with up to 10 digits; "" where there is none (NaN).
-QString numberText(double value);
 // "lr_rule sqrt · lr 0.01": the values of `keys` at a result.
 QString describe(const StudyRunResult& result, const QStringList& keys);
 // The study's swept keys, in the order of its axes.

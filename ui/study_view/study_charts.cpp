@@ -1,23 +1,21 @@
 #include "study_charts.hpp"
 
+#include "charts/palette.hpp"
 #include "client/io/save_file.hpp"
 #include "client/wire.hpp"
+#include "export/image_writer.hpp"
 #include "study/study_checks.hpp"
 #include "study/study_csv.hpp"
 
 #include <QDir>
-#include <QImage>
 #include <QPainter>
-#include <QSvgGenerator>
 
 #include <cmath>
 
 namespace ddplab::ui {
 namespace {
 
-constexpr QRgb kPalette[] = {0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2, 0x17becf, 0xbcbd22, 0x7f7f7f};
 constexpr double kNaN = StudyRunResult::kNone;
-constexpr double kCssPixelsPerInch = 96.0;
 
 // One colour per value of the colour axis, in the order they first appear.
 class Colours {
@@ -29,7 +27,7 @@ public:
             m_seen.append(value);
             index = m_seen.size() - 1;
         }
-        return QColor(kPalette[index % std::size(kPalette)]);
+        return lineColor(index);
     }
 
 private:
@@ -233,39 +231,6 @@ PlotSpec bestSettingPlot(const StoredStudy& study, const QList<StudyRunResult>& 
     return plot;
 }
 
-bool writePng(const QString& path, QSize size, const std::function<void(QPainter&, const QRect&)>& paint, QString* error)
-{
-    QImage image(size, QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
-    QPainter painter(&image);
-    paint(painter, QRect(QPoint(0, 0), size));
-    painter.end();
-    if (image.save(path))
-        return true;
-    *error = QStringLiteral("Cannot write %1").arg(path);
-    return false;
-}
-
-bool writeSvg(const QString& path, QSize size, const QString& title,
-              const std::function<void(QPainter&, const QRect&)>& paint, QString* error)
-{
-    QSvgGenerator generator;
-    generator.setFileName(path);
-    generator.setSize(size);
-    generator.setViewBox(QRect(QPoint(0, 0), size));
-    generator.setResolution(int(kCssPixelsPerInch));
-    generator.setTitle(title);
-    generator.setDescription(QStringLiteral("DDP Lab study chart"));
-    QPainter painter;
-    if (!painter.begin(&generator)) {
-        *error = QStringLiteral("Cannot write %1").arg(path);
-        return false;
-    }
-    paint(painter, QRect(QPoint(0, 0), size));
-    painter.end();
-    return true;
-}
-
 }  // namespace
 
 StudyChartChoices defaultChartChoices(const StoredStudy& study)
@@ -273,7 +238,7 @@ StudyChartChoices defaultChartChoices(const StoredStudy& study)
     StudyChartChoices choices;
     const StudySpec& spec = study.spec;
     choices.figure = !spec.figure.isEmpty() ? spec.figure
-                     : spec.target.isSet()  ? QStringLiteral("steps_to_target")
+                     : spec.target.isSet()  ? kStepsToTargetFigure
                                             : wire(field::kLoss);
     choices.colourBy = spec.colourBy;
     if (choices.colourBy.isEmpty()) {
@@ -356,10 +321,10 @@ QStringList exportStudy(const StoredStudy& study, const QList<StudyRunResult>& r
         return written;
     }
     const QDir folder(directory);
-    const auto both = [&](const QString& id, const QString& title, const std::function<void(QPainter&, const QRect&)>& paint) {
+    const auto both = [&](const QString& id, const QString& title, const PaintFunction& paint) {
         const QString png = folder.filePath(id + QStringLiteral(".png"));
         const QString svg = folder.filePath(id + QStringLiteral(".svg"));
-        if (!writePng(png, imageSize, paint, error) || !writeSvg(svg, imageSize, title, paint, error))
+        if (!writePngImage(png, imageSize, Qt::white, paint, error) || !writeSvgImage(svg, imageSize, title, paint, error))
             return false;
         written << png << svg;
         return true;

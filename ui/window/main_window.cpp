@@ -410,7 +410,7 @@ void MainWindow::updateActions()
 void MainWindow::updateStatus()
 {
     const QSharedPointer<RunData> run = m_session->currentRun();
-    auto* status = static_cast<ElidingLabel*>(m_statusLabel);
+    ElidingLabel* status = m_statusLabel;
     if (!isRunning() || !run) {
         status->setFullText(m_inventory.isKnown() ? tr("Ready · %1 · engine %2, LibTorch %3")
                                                         .arg(m_inventory.shortDescription(), m_inventory.engineVersion(),
@@ -440,7 +440,7 @@ void MainWindow::updateStatus()
 
 QString MainWindow::statusText() const
 {
-    return static_cast<ElidingLabel*>(m_statusLabel)->fullText();
+    return m_statusLabel->fullText();
 }
 
 QString MainWindow::progressText() const

@@ -38,6 +38,7 @@ class ChartPage;
 class ChartPanel;
 class ComparisonTable;
 class DerivedPanel;
+class ElidingLabel;
 class LabSession;
 class LessonPanel;
 class LogPanel;
@@ -167,7 +168,7 @@ private:
     LogPanel* m_log = nullptr;
     NoticeBar* m_notice = nullptr;
     QTabWidget* m_tabs = nullptr;
-    QLabel* m_statusLabel = nullptr;
+    ElidingLabel* m_statusLabel = nullptr;
     QLabel* m_progressLabel = nullptr;
     QProgressBar* m_progress = nullptr;
     QDockWidget* m_setupDock = nullptr;

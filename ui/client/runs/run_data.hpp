@@ -16,6 +16,7 @@
 #include <QStringList>
 
 #include <array>
+#include <functional>
 #include <optional>
 
 namespace ddplab::ui {
@@ -60,6 +61,19 @@ public:
     bool hasMetric(const QString& metric) const { return m_series.contains(metric); }
     // In order of first appearance: step metrics, then eval and epoch ones as they arrived.
     const QStringList& metricNames() const { return m_metricOrder; }
+
+    // --- the questions people ask of a run ---------------------------------------------
+    // The name under which an epoch event's `field` is kept ("epoch_loss"), and its series.
+    static QString epochMetric(const QString& field);
+    const QList<QPointF>& epochSeries(const QString& field) const { return series(epochMetric(field)); }
+    // The metric's last value; NaN when it has none.
+    double lastValue(const QString& metric) const;
+    // The mean of a step figure over the last finished epoch (one mini-batch's figure is noise).
+    // A run stopped before its first epoch ended gives its last step's value, and says so in
+    // `fromLastStep`; NaN when it has neither.
+    double lastEpochMean(const QString& field, bool* fromLastStep = nullptr) const;
+    // The first point of `metric` whose value `meets` (a study's target): its step, or nullopt.
+    std::optional<qint64> firstStepMeeting(const QString& metric, const std::function<bool(double)>& meets) const;
 
     // The `step` of every step event, in arrival order.
     const QList<qint64>& steps() const { return m_steps; }
