@@ -467,13 +467,6 @@ QString ChartPanel::yAxisLabelFormat() const
     return static_cast<QLogValueAxis*>(m_yAxis)->labelFormat();
 }
 
-double ChartPanel::yAxisMax() const
-{
-    if (auto* linear = qobject_cast<QValueAxis*>(m_yAxis))
-        return linear->max();
-    return static_cast<QLogValueAxis*>(m_yAxis)->max();
-}
-
 RedrawStats ChartPanel::redrawStats() const
 {
     RedrawStats stats = m_stats;

@@ -81,7 +81,6 @@ public:
     QString emptyNote() const;      // what the title bar says when the chart shows nothing
     QString xAxisLabelFormat() const;
     QString yAxisLabelFormat() const;
-    double yAxisMax() const;
     double effectiveBatchMark(const QString& runId) const;  // NaN when not drawn
     QPointF yAxisRange() const;  // (low, high) of the y axis shown
     // Where diverged runs are marked at the top edge: "diverged at step 28", one per run.
