@@ -1,15 +1,19 @@
 #include "study_results_view.hpp"
 
 #include "study_view/study_chart_view.hpp"
+#include "study_view/study_points_table.hpp"
 
 #include <QComboBox>
 #include <QGridLayout>
 #include <QLabel>
 #include <QSignalBlocker>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace ddplab::ui {
 namespace {
+
+constexpr int kPointsTab = 1;
 
 // The findings as the page shows them: the provisional note first, each caution beside its
 // finding in a warning colour, so that a number is never read without what qualifies it.
@@ -63,10 +67,21 @@ StudyResultsView::StudyResultsView(QWidget* parent) : QWidget(parent)
     m_findings->setTextFormat(Qt::RichText);
     m_findings->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+    // The charts, or every run in a table; the findings under either.
+    auto* chartPage = new QWidget;
+    auto* chartLayout = new QVBoxLayout(chartPage);
+    chartLayout->setContentsMargins(0, 0, 0, 0);
+    chartLayout->addLayout(choosers);
+    chartLayout->addWidget(m_view, 1);
+    m_points = new StudyPointsTable;
+    m_tabs = new QTabWidget;
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(chartPage, tr("Charts"));
+    m_tabs->addTab(m_points, tr("Runs"));
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(choosers);
-    layout->addWidget(m_view, 1);
+    layout->addWidget(m_tabs, 1);
     layout->addWidget(m_findings);
 
     connect(m_chart, &QComboBox::currentIndexChanged, this, &StudyResultsView::showChart);
@@ -108,6 +123,9 @@ void StudyResultsView::clear()
     m_view->show([empty](QPainter& painter, const QRect& area, const QPalette& colors) { paintPlot(painter, area, empty, 1.0, &colors); },
                  QString());
     m_findings->clear();
+    m_points->clear();
+    m_points->setRowCount(0);
+    m_tabs->setTabText(kPointsTab, tr("Runs"));
     setEnabled(true);
 }
 
@@ -150,6 +168,8 @@ void StudyResultsView::rebuild()
     }
     showChart(m_chart->currentIndex());
     m_findings->setText(findingsHtml(m_charts));
+    m_points->setResults(*m_study, m_results);
+    m_tabs->setTabText(kPointsTab, tr("Runs (%1)").arg(m_results.size()));
 }
 
 void StudyResultsView::showChart(int index)

@@ -53,9 +53,7 @@ RunRecord RunRecord::fromMetaJson(const QJsonObject& meta, const QString& direct
 
 QString RunRecord::statusLine() const
 {
-    if (status == RunStatus::Diverged && divergedAtStep >= 0)
-        return QStringLiteral("%1 at step %2").arg(statusText(status)).arg(divergedAtStep);
-    return statusText(status);
+    return ui::statusLine(status, divergedAtStep);
 }
 
 QString defaultRunName(const QJsonObject& config)

@@ -27,6 +27,13 @@ QString statusText(RunStatus status)
     return QStringLiteral("running");
 }
 
+QString statusLine(RunStatus status, qint64 divergedAtStep)
+{
+    if (status == RunStatus::Diverged && divergedAtStep >= 0)
+        return QStringLiteral("%1 at step %2").arg(statusText(status)).arg(divergedAtStep);
+    return statusText(status);
+}
+
 RunStatus statusNamed(const QString& text)
 {
     for (const auto& [value, name] : kStatusNames) {

@@ -18,6 +18,8 @@ enum class RunStatus {
 };
 
 QString statusText(RunStatus status);
+// The status with what it needs to be read right, for lists and tables: "diverged at step 28".
+QString statusLine(RunStatus status, qint64 divergedAtStep);
 // The status `text` names (as statusText spells it); Interrupted for text no status has.
 RunStatus statusNamed(const QString& text);
 
