@@ -6,23 +6,30 @@
 #include <QComboBox>
 #include <QGridLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSignalBlocker>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace ddplab::ui {
 namespace {
 
 constexpr int kPointsTab = 1;
 
-// The findings as the page shows them: the provisional note first, each caution beside its
-// finding in a warning colour, so that a number is never read without what qualifies it.
+// The findings as the page shows them: the provisional note first, then the findings that
+// carry cautions (in sight without scrolling), each caution beside its finding in a warning
+// colour, so that a number is never read without what qualifies it.
 QString findingsHtml(const StudyCharts& charts)
 {
     QStringList lines;
     if (!charts.provisional.isEmpty())
         lines.append(QStringLiteral("<i>%1</i>").arg(charts.provisional.toHtmlEscaped()));
-    for (const StudyFinding& finding : charts.findings) {
+    QList<StudyFinding> findings = charts.findings;
+    std::stable_partition(findings.begin(), findings.end(), [](const StudyFinding& finding) { return !finding.cautions.isEmpty(); });
+    for (const StudyFinding& finding : findings) {
         QString line = finding.text.toHtmlEscaped();
         for (const QString& caution : finding.cautions)
             line += QStringLiteral("<br>&nbsp;&nbsp;<span style=\"color:#b54a00\">⚠ %1</span>").arg(caution.toHtmlEscaped());
@@ -66,6 +73,7 @@ StudyResultsView::StudyResultsView(QWidget* parent) : QWidget(parent)
     m_findings->setWordWrap(true);
     m_findings->setTextFormat(Qt::RichText);
     m_findings->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_findings->setAlignment(Qt::AlignTop | Qt::AlignLeft);
 
     // The charts, or every run in a table; the findings under either.
     auto* chartPage = new QWidget;
@@ -79,10 +87,22 @@ StudyResultsView::StudyResultsView(QWidget* parent) : QWidget(parent)
     m_tabs->addTab(chartPage, tr("Charts"));
     m_tabs->addTab(m_points, tr("Runs"));
 
+    // The findings scroll in their own part of the page, so that however many cautions they
+    // carry, the chart keeps its height (the person can move the split).
+    auto* findings = new QScrollArea;
+    findings->setWidget(m_findings);
+    findings->setWidgetResizable(true);
+    findings->setFrameShape(QFrame::NoFrame);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->setChildrenCollapsible(false);
+    split->addWidget(m_tabs);
+    split->addWidget(findings);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_tabs, 1);
-    layout->addWidget(m_findings);
+    layout->addWidget(split, 1);
 
     connect(m_chart, &QComboBox::currentIndexChanged, this, &StudyResultsView::showChart);
     connect(m_figure, &QComboBox::currentIndexChanged, this, [this] {
