@@ -1,5 +1,6 @@
 #include "gloo_communicator.hpp"
 
+#include "core/key_names.hpp"
 #include "worker_identity.hpp"
 
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
@@ -32,7 +33,7 @@ public:
         m_group = c10::make_intrusive<c10d::ProcessGroupGloo>(store, identity.rank, identity.worldSize, options);
     }
 
-    std::string backend() const override { return "gloo"; }
+    std::string backend() const override { return choice::backend::kGloo; }
     int rank() const override { return m_group->getRank(); }
     int worldSize() const override { return m_group->getSize(); }
 

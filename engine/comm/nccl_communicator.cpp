@@ -1,5 +1,6 @@
 #include "nccl_communicator.hpp"
 
+#include "core/key_names.hpp"
 #include "worker_identity.hpp"
 
 #include <cuda_runtime_api.h>
@@ -84,7 +85,7 @@ public:
             cudaFree(m_barrierBuffer);
     }
 
-    std::string backend() const override { return "nccl"; }
+    std::string backend() const override { return choice::backend::kNccl; }
     int rank() const override { return m_rank; }
     int worldSize() const override { return m_worldSize; }
 

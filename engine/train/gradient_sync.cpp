@@ -1,6 +1,7 @@
 #include "gradient_sync.hpp"
 
 #include "comm/communicator.hpp"
+#include "squared_gradients.hpp"
 
 #include <ATen/ATen.h>
 #include <torch/csrc/autograd/function.h>
@@ -40,7 +41,8 @@ constexpr int64_t kLastBucketExtras = 4;
 
 }  // namespace
 
-GradientSync::GradientSync(std::vector<at::Tensor> parameters, Communicator& comm, double bucketCapMb, bool overlap)
+GradientSync::GradientSync(std::vector<at::Tensor> parameters, Communicator& comm, double bucketCapMb, bool overlap,
+                           bool squaredGradients)
     : m_parameters(std::move(parameters)), m_comm(comm)
 {
     // The local norm feeds the gradient-noise-scale estimate, which needs two batch sizes.
@@ -79,6 +81,9 @@ GradientSync::GradientSync(std::vector<at::Tensor> parameters, Communicator& com
         }
     }
 
+    if (squaredGradients)
+        m_squares = std::make_unique<SquaredGradients>(m_parameters, bucketLayout(), m_comm);
+
     if (overlap) {
         for (size_t i = 0; i < m_parameters.size(); ++i) {
             auto accumulator = torch::autograd::impl::grad_accumulator(m_parameters[i]);
@@ -103,15 +108,32 @@ std::vector<std::vector<size_t>> GradientSync::bucketLayout() const
     return layout;
 }
 
+std::vector<at::Tensor> GradientSync::meanSquaredGradients() const
+{
+    return m_squares ? m_squares->perParameter() : std::vector<at::Tensor>();
+}
+
+std::vector<at::Tensor> GradientSync::bucketGradients() const
+{
+    std::vector<at::Tensor> gradients;
+    for (const Bucket& bucket : m_buckets)
+        gradients.push_back(bucket.flat.narrow(0, 0, bucket.gradientElements));
+    return gradients;
+}
+
 void GradientSync::zeroGradients()
 {
     // Not Optimizer::zero_grad(): it detaches .grad in place, which views cannot do.
     for (Bucket& bucket : m_buckets)
         bucket.flat.zero_();
+    if (m_squares)
+        m_squares->zero();
 }
 
 void GradientSync::prepare(bool synchronize)
 {
+    if (m_squares)
+        m_squares->beginMicroBatch(bucketGradients());
     m_synchronizing = synchronize;
     if (!synchronize)
         return;
@@ -145,6 +167,10 @@ void GradientSync::onGradientAccumulated(size_t parameter)
 
 void GradientSync::launch(Bucket& bucket)
 {
+    const size_t index = size_t(&bucket - m_buckets.data());
+    // Before the gradients are divided by the world size: the squares are this rank's own.
+    if (m_squares)
+        m_squares->finishBucket(index, bucket.flat.narrow(0, 0, bucket.gradientElements));
     if (m_trackNorm) {
         const at::Tensor gradients = bucket.flat.narrow(0, 0, bucket.gradientElements);
         bucket.flat[bucket.gradientElements + kNormSlot].copy_(at::dot(gradients, gradients));
@@ -154,6 +180,8 @@ void GradientSync::launch(Bucket& bucket)
     if (m_comm.worldSize() > 1)
         bucket.flat.div_(double(m_comm.worldSize()));
     bucket.pending = m_comm.allReduceSum(bucket.flat);
+    if (m_squares)
+        m_squares->launch(index);
 }
 
 SyncResult GradientSync::finish()
@@ -172,6 +200,8 @@ SyncResult GradientSync::finish()
         bucket.pending->wait();
         bucket.pending.reset();
     }
+    if (m_squares)
+        m_squares->wait();
     timing.waitMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 
     const double worldSize = double(m_comm.worldSize());

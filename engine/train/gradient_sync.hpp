@@ -10,6 +10,9 @@
 // The step's figures ride along in a few extra elements behind the gradients: each bucket
 // carries the squared norm of its local gradient (for the noise-scale estimate), the last one
 // also the batch's loss sum, correct count and sample count. They cost no extra round trip.
+//
+// For batch-size-invariant Adam it also averages every rank's squared gradient
+// (squared_gradients.hpp): one more all-reduce per bucket.
 
 #include <ATen/core/Tensor.h>
 
@@ -24,6 +27,7 @@ namespace ddplab {
 
 class Communicator;
 class PendingCollective;
+class SquaredGradients;
 
 // Sums over one rank's micro-batches of a step (loss summed over samples).
 struct StepFigures {
@@ -41,7 +45,9 @@ struct SyncResult {
 
 class GradientSync {
 public:
-    GradientSync(std::vector<at::Tensor> parameters, Communicator& comm, double bucketCapMb, bool overlap);
+    // `squaredGradients`: also average each rank's and micro-batch's squared gradient.
+    GradientSync(std::vector<at::Tensor> parameters, Communicator& comm, double bucketCapMb, bool overlap,
+                 bool squaredGradients = false);
     ~GradientSync();
     GradientSync(const GradientSync&) = delete;
     GradientSync& operator=(const GradientSync&) = delete;
@@ -62,6 +68,10 @@ public:
 
     std::vector<std::vector<size_t>> bucketLayout() const;  // parameter indices per bucket
 
+    // With squaredGradients: per parameter, the mean over ranks and micro-batches of the squared
+    // gradient, filled by finish(); empty otherwise.
+    std::vector<at::Tensor> meanSquaredGradients() const;
+
 private:
     struct Bucket {
         std::vector<size_t> parameters;  // indices into m_parameters, in filling order
@@ -78,12 +88,14 @@ private:
 
     void onGradientAccumulated(size_t parameter);
     void launch(Bucket& bucket);
+    std::vector<at::Tensor> bucketGradients() const;
 
     std::vector<at::Tensor> m_parameters;
     std::vector<Slot> m_slots;
     std::vector<Bucket> m_buckets;
     std::vector<std::shared_ptr<torch::autograd::Node>> m_accumulators;  // kept alive: they hold the hooks
     std::vector<uintptr_t> m_hookKeys;
+    std::unique_ptr<SquaredGradients> m_squares;  // batch-size-invariant Adam only
     Communicator& m_comm;
     bool m_synchronizing = false;
     bool m_trackNorm = false;

@@ -91,18 +91,20 @@ Json Trainer::run()
     for (const at::Tensor& p : m_parameters)
         m_parameterCount += p.numel();
     broadcastParameters(m_parameters, m_comm);
-    m_optimizer = makeOptimizer(c, m_parameters);
-    m_sync = std::make_unique<GradientSync>(m_parameters, m_comm, c.bucketCapMb, c.overlap);
+    m_sync = std::make_unique<GradientSync>(m_parameters, m_comm, c.bucketCapMb, c.overlap, averagesSquaredGradients(c));
+    m_optimizer = makeOptimizer(c, m_parameters, m_sync->meanSquaredGradients());
     emitConfig();
 
     const SamplerSettings sampler{m_workload.datasetSize(), c.worldSize, c.shuffle, c.seed, c.dropLast};
     const int64_t stepLimit = totalSteps(c);
+    const int64_t measureEvery = evalInterval(c);
     const auto runStart = Clock::now();
     double trainingSeconds = 0.0, samplesSeen = 0.0;
     StepRecord last;
     last.loss = last.accuracy = std::numeric_limits<double>::quiet_NaN();
 
-    // The loss is reduced over all ranks, so every rank sees the target met at the same step.
+    // Every rank sees the same measure (reduced over ranks, or computed alike on each), so all
+    // meet the target at the same step.
     bool targetMet = false;
     int64_t epoch = 0;
     for (; epoch < c.epochs && m_step < stepLimit && !targetMet; ++epoch) {
@@ -110,6 +112,10 @@ Json Trainer::run()
         EpochTally tally;
         for (size_t first = 0; first < batches.size() && m_step < stepLimit && !targetMet; first += size_t(c.gradAccum)) {
             last = trainStep(batches, first, epoch);
+            const bool endsEpoch = first + size_t(c.gradAccum) >= batches.size() || m_step >= stepLimit;
+            const bool measures = endsEpoch || (measureEvery > 0 && m_step % measureEvery == 0);
+            if (measures)
+                measureTraining(last);
             last.wallSeconds = std::chrono::duration<double>(Clock::now() - runStart).count();
             trainingSeconds += last.stepMs / 1000.0;
             samplesSeen += last.samples;
@@ -120,13 +126,14 @@ Json Trainer::run()
             tally.seconds += last.stepMs / 1000.0;
             if (m_events)
                 emit(protocol::stepEvent(stepReport(last)), true);
-            if (c.evalEvery > 0 && m_step % c.evalEvery == 0)
+            // Before the target is judged: it may be the validation loss.
+            if (measures)
                 evaluateAndReport(epoch);
-            targetMet = c.stopAtLoss && last.loss <= *c.stopAtLoss;
+            targetMet = meetsTarget(last);
         }
         if (m_events)
             emit(protocol::epochEvent(epochReport(epoch, tally)));
-        if (m_lastEvalStep != m_step)
+        if (m_lastEvalStep != m_step)  // a target met in the middle of the epoch
             evaluateAndReport(epoch);
     }
     return protocol::summaryEvent(summaryReport(last, trainingSeconds, samplesSeen, runStart));
@@ -238,6 +245,29 @@ Trainer::StepRecord Trainer::trainStep(const std::vector<std::vector<int64_t>>& 
     return record;
 }
 
+void Trainer::measureTraining(StepRecord& record)
+{
+    record.training = m_workload.measureTraining(m_comm);
+    if (record.training)
+        m_lastTraining = record.training;
+}
+
+bool Trainer::meetsTarget(const StepRecord& record) const
+{
+    const Config& c = m_config;
+    if (!c.stopAtLoss)
+        return false;
+    switch (c.stopMeasure) {
+    case StopMeasure::TrainLoss:
+        return record.training && record.training->loss <= *c.stopAtLoss;
+    case StopMeasure::ValLoss:
+        return m_lastEval && m_lastEval->step == m_step && m_lastEval->loss <= *c.stopAtLoss;
+    case StopMeasure::BatchLoss:
+        return record.loss <= *c.stopAtLoss;
+    }
+    return false;
+}
+
 void Trainer::evaluateAndReport(int64_t epoch)
 {
     m_lastEvalStep = m_step;
@@ -258,6 +288,11 @@ protocol::StepReport Trainer::stepReport(const StepRecord& r) const
     report.loss = r.loss;
     if (m_workload.classifies())
         report.accuracy = r.accuracy;
+    if (r.training) {
+        report.trainLoss = r.training->loss;
+        if (m_workload.classifies())
+            report.trainAccuracy = r.training->accuracy;
+    }
     report.samples = r.samples;
     report.gradNorm = r.gradNorm;
     if (m_workload.tracksUpdateVariance()) {
@@ -307,6 +342,11 @@ protocol::SummaryReport Trainer::summaryReport(const StepRecord& last, double tr
     report.loss = last.loss;
     if (m_workload.classifies())
         report.accuracy = last.accuracy;
+    if (m_lastTraining) {
+        report.trainLoss = m_lastTraining->loss;
+        if (m_workload.classifies())
+            report.trainAccuracy = m_lastTraining->accuracy;
+    }
     report.lastEval = m_lastEval;
     if (m_workload.tracksUpdateVariance()) {
         report.updateMean = m_updateStats.pooledMean();

@@ -47,6 +47,7 @@ private:
         double lr = 0.0;
         double loss = 0.0;      // over all ranks' samples
         double accuracy = 0.0;  // classifiers
+        std::optional<EvalResult> training;  // the training loss without sampling noise, where measured
         double samples = 0.0;   // all ranks
         double gradNorm = 0.0;  // of the averaged gradient
         double gradScale = 1.0; // gradient / mean per-sample gradient (summed losses)
@@ -63,6 +64,8 @@ private:
     void emitConfig();
     StepRecord trainStep(const std::vector<std::vector<int64_t>>& batches, size_t first, int64_t epoch);
     void evaluateAndReport(int64_t epoch);
+    void measureTraining(StepRecord& record);
+    bool meetsTarget(const StepRecord& record) const;
     protocol::StepReport stepReport(const StepRecord& record) const;
     protocol::EpochReport epochReport(int64_t epoch, const EpochTally& tally) const;
     protocol::SummaryReport summaryReport(const StepRecord& last, double trainingSeconds, double samplesSeen,
@@ -82,6 +85,7 @@ private:
     UpdateStatistics m_updateStats;
     NoiseScaleEstimator m_noiseScale;
     std::optional<protocol::EvalReport> m_lastEval;
+    std::optional<EvalResult> m_lastTraining;
     int64_t m_step = 0;
     int64_t m_lastEvalStep = -1;
 };

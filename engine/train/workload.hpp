@@ -71,6 +71,13 @@ public:
     // The test set, every rank evaluating its shard; nullopt when the workload has none.
     virtual std::optional<EvalResult> evaluate(Communicator& comm) { return std::nullopt; }
 
+    // The training loss free of sampling noise, at the parameters as they are: the mean over a
+    // fixed set of training examples (toy, linreg: the whole training set), with the accuracy of
+    // a classifier. What stop_at_loss and a study's target are judged on by default: one
+    // mini-batch's loss meets a target by chance long before the model does. Every rank calls
+    // it at the same steps and gets the same value; nullopt when the workload cannot.
+    virtual std::optional<EvalResult> measureTraining(Communicator& comm) { return std::nullopt; }
+
     // Toy: the mean weight over experiments, reported with every step and in the summary.
     virtual std::optional<double> weightMean() const { return std::nullopt; }
 };

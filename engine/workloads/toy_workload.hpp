@@ -21,6 +21,7 @@ public:
     Batch fetch(const at::Tensor& indices) override;
     ForwardResult forward(const Batch& batch) override;
     bool tracksUpdateVariance() const override { return true; }
+    std::optional<EvalResult> measureTraining(Communicator& comm) override;
     std::optional<double> weightMean() const override;
 
 private:

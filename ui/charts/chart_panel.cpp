@@ -450,23 +450,6 @@ QStringList ChartPanel::legendLabels() const
     return m_lines->legendLabels();
 }
 
-QString ChartPanel::emptyNote() const
-{
-    return m_emptyNote->text();
-}
-
-QString ChartPanel::xAxisLabelFormat() const
-{
-    return m_xAxisItem->labelFormat();
-}
-
-QString ChartPanel::yAxisLabelFormat() const
-{
-    if (auto* linear = qobject_cast<QValueAxis*>(m_yAxis))
-        return linear->labelFormat();
-    return static_cast<QLogValueAxis*>(m_yAxis)->labelFormat();
-}
-
 RedrawStats ChartPanel::redrawStats() const
 {
     RedrawStats stats = m_stats;

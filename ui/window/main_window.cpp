@@ -424,7 +424,7 @@ void MainWindow::updateStatus()
     QStringList parts;
     if (!config.isEmpty()) {
         const QString backend = config.value(wire(key::kBackend)).toString();
-        parts.append(tr("%1 backend").arg(backend == QLatin1String("nccl") ? QStringLiteral("NCCL") : QStringLiteral("Gloo")));
+        parts.append(tr("%1 backend").arg(backend == wire(choice::backend::kNccl) ? QStringLiteral("NCCL") : QStringLiteral("Gloo")));
         parts.append(tr("%1 ranks on %2")
                          .arg(config.value(wire(key::kWorldSize)).toInt())
                          .arg(config.value(wire(field::kDeviceName)).toString()));

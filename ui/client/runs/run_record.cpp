@@ -64,10 +64,10 @@ QString defaultRunName(const QJsonObject& config)
                        .arg(config.value(wire(key::kBatchSize)).toInt())
                        .arg(config.value(wire(key::kLr)).toDouble(), 0, 'g', 4);
     const QString rule = config.value(wire(key::kLrRule)).toString();
-    if (!rule.isEmpty() && rule != QLatin1String("none"))
+    if (!rule.isEmpty() && rule != wire(choice::lr_rule::kNone))
         name += QLatin1Char(' ') + rule;
     const QString optimizer = config.value(wire(key::kOptimizer)).toString();
-    if (!optimizer.isEmpty() && optimizer != QLatin1String("sgd"))
+    if (!optimizer.isEmpty() && optimizer != wire(choice::optimizer::kSgd))
         name += QLatin1Char(' ') + optimizer;
     return name;
 }

@@ -112,8 +112,8 @@ QString whyNoMetric(const QString& metric, const RunData& run)
         return QString();
     const QJsonObject config = run.effectiveConfig();
     const QString workload = config.value(wire(key::kWorkload)).toString();
-    const bool classifier = workload == QLatin1String("fashion_mnist");
-    const bool vectorised = workload == QLatin1String("toy") || workload == QLatin1String("linreg");
+    const bool classifier = workload == wire(choice::workload::kFashionMnist);
+    const bool vectorised = workload == wire(choice::workload::kToy) || workload == wire(choice::workload::kLinreg);
     if (metric == wire(field::kUpdateVar) || metric == wire(field::kUpdateMean)) {
         if (!vectorised)
             return QObject::tr("update variance is measured on the toy and linreg workloads");
@@ -128,7 +128,7 @@ QString whyNoMetric(const QString& metric, const RunData& run)
         return QObject::tr("%1 needs a classifier (workload fashion_mnist)").arg(metric.startsWith(QStringLiteral("val_"))
                                                                                      ? QObject::tr("validation")
                                                                                      : QObject::tr("accuracy"));
-    if (metric == wire(field::kWMean) && workload != QLatin1String("toy") && !workload.isEmpty())
+    if (metric == wire(field::kWMean) && workload != wire(choice::workload::kToy) && !workload.isEmpty())
         return QObject::tr("the weight trajectory is the toy workload's");
     return QString();
 }
