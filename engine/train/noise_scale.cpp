@@ -31,7 +31,11 @@ double NoiseScaleEstimator::gradSquaredNorm() const { return debiased(m_squaredN
 
 double NoiseScaleEstimator::simpleNoiseScale() const
 {
-    return traceSigma() / gradSquaredNorm();
+    const double trace = traceSigma();
+    const double squaredNorm = gradSquaredNorm();
+    if (!(trace > 0) || !(squaredNorm > 0))
+        return std::numeric_limits<double>::quiet_NaN();
+    return trace / squaredNorm;
 }
 
 }  // namespace ddplab

@@ -328,10 +328,12 @@ protocol::StepReport Trainer::stepReport(const StepRecord& r) const
     }
     if (m_noiseScale.ready()) {
         report.noiseScale = m_noiseScale.simpleNoiseScale();
-        // What SGD's update variance per parameter would be at this LR and batch.
+        // What SGD's update variance per parameter would be at this LR and batch; a variance
+        // from a covariance trace estimated below zero would be none.
         const double scaledLr = r.lr * r.gradScale;
-        report.updateVarianceEstimate =
-            scaledLr * scaledLr * m_noiseScale.traceSigma() / (double(m_parameterCount) * r.samples);
+        const double trace = m_noiseScale.traceSigma();
+        report.updateVarianceEstimate = trace > 0 ? scaledLr * scaledLr * trace / (double(m_parameterCount) * r.samples)
+                                                  : std::numeric_limits<double>::quiet_NaN();
     }
     report.weightMean = r.weightMean;
     report.dataMs = r.dataMs;
