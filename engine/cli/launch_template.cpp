@@ -6,6 +6,7 @@
 #include "core/key_names.hpp"
 #include "core/protocol_names.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -24,6 +25,8 @@ namespace {
 // After the launcher exited, how long its stderr may stay open (held by something it left
 // behind) before what came is all there is.
 constexpr std::chrono::milliseconds kDrainAfterExit{1000};
+// A line longer than this is passed on in pieces: what the launcher writes is not held whole.
+constexpr size_t kLongestLine = 64 * 1024;
 
 pid_t g_group = 0;
 volatile sig_atomic_t g_stopSignal = 0;  // a stop was passed on: what ends then is no failure
@@ -43,9 +46,12 @@ int superviseLauncher(pid_t pid, int stderrFd, LauncherReport& report)
     std::string pending;
     const auto passOn = [&](bool all) {
         size_t newline;
-        while ((newline = pending.find('\n')) != std::string::npos || (all && !pending.empty())) {
+        while ((newline = pending.find('\n')) != std::string::npos || pending.size() > kLongestLine ||
+               (all && !pending.empty())) {
+            if (newline == std::string::npos)
+                newline = std::min(pending.size(), kLongestLine);
             const std::string line = pending.substr(0, newline);
-            pending.erase(0, newline == std::string::npos ? pending.size() : newline + 1);
+            pending.erase(0, newline < pending.size() && pending[newline] == '\n' ? newline + 1 : newline);
             std::cerr << line << '\n';
             report.addLine(line);
         }

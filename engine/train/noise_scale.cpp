@@ -33,7 +33,9 @@ double NoiseScaleEstimator::simpleNoiseScale() const
 {
     const double trace = traceSigma();
     const double squaredNorm = gradSquaredNorm();
-    if (!(trace > 0) || !(squaredNorm > 0))
+    // A gradient estimated at no size or below, or a noise estimated below zero, is no
+    // measurement; noise-free data (tr(S) exactly 0) is: B_simple 0.
+    if (!(squaredNorm > 0) || trace < 0)
         return std::numeric_limits<double>::quiet_NaN();
     return trace / squaredNorm;
 }

@@ -25,7 +25,8 @@ public:
     bool ready() const { return m_updates > 0; }
     double traceSigma() const;        // smoothed tr(Sigma), per-sample gradient covariance trace
     double gradSquaredNorm() const;   // smoothed |G|^2, the true gradient's squared norm
-    // traceSigma / gradSquaredNorm; NaN (not measurable yet) unless both are positive.
+    // traceSigma / gradSquaredNorm; NaN (not measurable yet) unless |G|^2 is positive and
+    // tr(Sigma) is not negative.
     double simpleNoiseScale() const;
 
 private:

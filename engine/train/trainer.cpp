@@ -332,8 +332,8 @@ protocol::StepReport Trainer::stepReport(const StepRecord& r) const
         // from a covariance trace estimated below zero would be none.
         const double scaledLr = r.lr * r.gradScale;
         const double trace = m_noiseScale.traceSigma();
-        report.updateVarianceEstimate = trace > 0 ? scaledLr * scaledLr * trace / (double(m_parameterCount) * r.samples)
-                                                  : std::numeric_limits<double>::quiet_NaN();
+        report.updateVarianceEstimate = trace >= 0 ? scaledLr * scaledLr * trace / (double(m_parameterCount) * r.samples)
+                                                   : std::numeric_limits<double>::quiet_NaN();
     }
     report.weightMean = r.weightMean;
     report.dataMs = r.dataMs;

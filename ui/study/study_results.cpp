@@ -25,11 +25,11 @@ double finiteOr(const QJsonValue& value)
     return value.isDouble() && std::isfinite(value.toDouble()) ? value.toDouble() : kNaN;
 }
 
-// A noise scale is a batch size: one that is not positive was not measured (a run stored by an
-// engine that still reported its estimators' ratio when the signal was below the noise).
+// A noise scale is a batch size: a negative one was not measured (a run stored by an engine
+// that still reported its estimators' ratio when the signal was below the noise).
 double measuredNoiseScale(double value)
 {
-    return value > 0 && std::isfinite(value) ? value : kNaN;
+    return value >= 0 && std::isfinite(value) ? value : kNaN;
 }
 
 // The colour axis with the axes zipped to it: they advance together, so together they make

@@ -69,7 +69,7 @@ struct StudyRunResult {
     double samplesToTarget = kNone;
     // The engine's B_simple when the target was met: McCandlish et al. compare the critical
     // batch with the noise scale at the loss of the target, not at the end of training. A noise
-    // scale is a positive batch size: NaN where the engine could not measure one.
+    // scale is a batch size, never negative: NaN where the engine could not measure one.
     double noiseScaleAtTarget = kNone;
     qint64 divergedAtStep = -1;
 

@@ -168,8 +168,8 @@ PlotSpec targetPlot(const StoredStudy& study, const QList<TargetCurve>& curves, 
             QString finding = QStringLiteral("%1critical batch %2 from the fit (S_min %3 steps)").arg(who, number(curve.fit.bCrit), number(curve.fit.sMin));
             finding += curve.measuredBSimple > 0 ? QStringLiteral("; B_simple measured at the target %1, a ratio of %2")
                                                        .arg(number(curve.measuredBSimple), number(curve.fit.bCrit / curve.measuredBSimple))
-                                                 : QStringLiteral("; B_simple at the target: not measurable (no run's estimate "
-                                                                  "there was a positive batch size)");
+                                                 : QStringLiteral("; B_simple at the target: not measured (no run's estimate "
+                                                                  "there was a batch size above 0)");
             findings->append({finding, cautions({extrapolated, fewPointsCaution(curve.reachedPoints, 3, 2), repeatsCaution(curve)})});
         }
     }
