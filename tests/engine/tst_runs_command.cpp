@@ -244,7 +244,9 @@ private slots:
         const QString endless = writeConfig(dir, QStringLiteral("endless.json"),
                                             R"({"world_size": 2, "batch_size": 1, "num_examples": 256, "epochs": 100000})");
         QProcess engine;
-        engine.start(enginePath(), {QStringLiteral("runs"), QStringLiteral("--stop-when-input-ends")});
+        // This test's own folder on the command line: the engine's run and ranks carry it, and
+        // no other lab or suite on the machine does.
+        engine.start(enginePath(), {QStringLiteral("runs"), QStringLiteral("--stop-when-input-ends"), QStringLiteral("--run-dir"), dir.path()});
         QVERIFY(engine.waitForStarted());
         engine.write(request(endless, QString()).replace(",\"events\":\"\"", ""));
         QByteArray seen;
@@ -263,7 +265,7 @@ private slots:
         QVERIFY(rest.contains("\"type\":\"run_end\",\"exit_code\":5"));
         // Its run and the run's ranks went with it (they all carry its command line).
         QTest::qWait(200);
-        QVERIFY(ddplab::test::processesWithArgument(QStringLiteral("--stop-when-input-ends")).isEmpty());
+        QVERIFY(ddplab::test::processesWithArgument(dir.path()).isEmpty());
     }
 
     void torchrunStartsTheRunsWhenTheTemplateSaysSo()
