@@ -3,6 +3,7 @@
 //   run      launch a local multi-process run (world_size ranks over Gloo or NCCL)
 //   worker   one rank under torchrun or srun
 //   runs     one run after another, as stdin asks (LibTorch loaded once: studies, lessons)
+//   inspect  your own model and data (workload torchscript) checked together, as JSON
 //   devices  GPUs, backends and versions, as JSON
 //   shard    the exact per-rank, per-iteration sample indices of DistributedSampler
 //   keys     the config keys, their defaults and what they allow
@@ -11,6 +12,7 @@
 // the JSON Lines event protocol of docs/protocol.md on stdout.
 
 #include "cli/config_options.hpp"
+#include "cli/inspect_command.hpp"
 #include "cli/launch_template.hpp"
 #include "cli/run_command.hpp"
 #include "cli/runs_command.hpp"
@@ -86,6 +88,11 @@ int main(int argc, char** argv)
                      "where a config given on stdin is kept while its run lasts (default $TMPDIR or /tmp; a leading ~/ is "
                      "the home folder): under Slurm, a folder every node sees");
 
+    CLI::App* inspect = app.add_subcommand("inspect", "load your own model and data (workload torchscript), run the first batch "
+                                                      "through a training step, and print what they are as JSON "
+                                                      "(docs/own-model.md)");
+    ConfigOptions inspectOptions(*inspect);
+
     CLI::App* devices = app.add_subcommand("devices", "print GPUs, NCCL/Gloo availability and the LibTorch version as JSON");
     CLI::App* keys = app.add_subcommand("keys", "print every config key (flag, type, default, what is allowed, help) as JSON");
 
@@ -150,6 +157,8 @@ int main(int argc, char** argv)
                                                               return runLaunchTemplate(runsOptions.launcher, config);
                                                           }),
                            runsOptions);
+        if (*inspect)
+            return runInspect(inspectOptions);
         if (*devices) {
             std::cout << deviceReport().dump(2) << std::endl;
             return kExitOk;

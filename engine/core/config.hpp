@@ -8,7 +8,7 @@
 
 namespace ddplab {
 
-enum class WorkloadKind { Toy, Linreg, FashionMnist };
+enum class WorkloadKind { Toy, Linreg, FashionMnist, TorchScript };
 enum class ModelKind { Mlp, Cnn };
 enum class LrRule { None, Linear, Sqrt, Power };
 enum class OptimizerKind { Sgd, Adam, AdamW, NovoGrad, Lamb, Lars };
@@ -17,6 +17,7 @@ enum class BackendKind { Auto, Gloo, Nccl };
 enum class DeviceKind { Cpu, Cuda };
 enum class FailureMode { Error, Crash, Hang };
 enum class LossReduction { Sum, Mean };
+enum class LossKind { CrossEntropy, Mse, L1, BceWithLogits, Model };
 
 // Testing aid (--fail-at RANK:STEP[:crash|:hang]): rank `rank` fails when it reaches optimizer
 // step `step`, by throwing (an orderly error), by killing itself with SIGKILL (a crash), or by
@@ -42,6 +43,15 @@ struct Config {
     int64_t experiments = 1;    // independent experiments advanced together (toy, linreg)
     double noise = 0.0;         // toy: sigma of input/target noise; linreg: target noise
     int64_t trainSubset = 0;    // Fashion-MNIST: use only the first N training images (0 = all)
+    // torchscript: the user's own model and data (docs/own-model.md). Paths may start with ~/.
+    std::string modelFile;      // a TorchScript file
+    LossKind loss = LossKind::CrossEntropy;
+    std::string trainData;      // a torch.save({"inputs": X, "targets": Y}) file, or a folder of .npy
+    std::string valData;        // the same, or "" for none
+    std::string saveModel;      // write the trained model (rank 0's) here at the end, or "" for not
+    // Not a key: the samples train_data holds, filled in by the engine once it has read them
+    // (0 until then). The sampler, steps per epoch and schedules follow from it.
+    int64_t trainSamples = 0;
 
     // --- how it is parallelised -------------------------------------------------------
     int64_t worldSize = 1;      // ranks ("GPUs")

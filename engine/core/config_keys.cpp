@@ -301,7 +301,9 @@ constexpr char kDataOrder[] = "Data order";
 constexpr char kAdvanced[] = "Advanced";
 
 bool isFashion(const Config& c) { return c.workload == WorkloadKind::FashionMnist; }
-bool isVectorised(const Config& c) { return c.workload != WorkloadKind::FashionMnist; }
+bool isVectorised(const Config& c) { return c.workload == WorkloadKind::Toy || c.workload == WorkloadKind::Linreg; }
+bool isTorchScript(const Config& c) { return c.workload == WorkloadKind::TorchScript; }
+bool evaluates(const Config& c) { return isFashion(c) || (isTorchScript(c) && !c.valData.empty()); }
 
 template <class... Kinds>
 std::function<bool(const Config&)> optimizerIs(Kinds... kinds)
@@ -317,15 +319,42 @@ std::vector<ConfigKey> buildKeys()
     std::vector<ConfigKey> keys;
     // what is trained
     keys.push_back(choiceKey<WorkloadKind>(key::kWorkload, &Config::workload,
-        {{"toy", WorkloadKind::Toy}, {"linreg", WorkloadKind::Linreg}, {"fashion_mnist", WorkloadKind::FashionMnist}},
-        "what to train: the single neuron of seed 000, the linear model of seed 004, or Fashion-MNIST")
+        {{"toy", WorkloadKind::Toy}, {"linreg", WorkloadKind::Linreg}, {"fashion_mnist", WorkloadKind::FashionMnist},
+         {"torchscript", WorkloadKind::TorchScript}},
+        "what to train: the single neuron of seed 000, the linear model of seed 004, Fashion-MNIST, or your own "
+        "TorchScript model on your own data (docs/own-model.md)")
         .presented("Workload", kWorkloadGroup)
-        .labelling({"toy: one neuron (seed 000)", "linreg: linear model (seed 004)", "fashion_mnist: images"}));
+        .labelling({"toy: one neuron (seed 000)", "linreg: linear model (seed 004)", "fashion_mnist: images",
+                    "torchscript: your model"}));
     keys.push_back(choiceKey<ModelKind>(key::kModel, &Config::model, {{"mlp", ModelKind::Mlp}, {"cnn", ModelKind::Cnn}},
         "Fashion-MNIST model")
         .presented("Model", kWorkloadGroup).when(isFashion));
     keys.push_back(textKey(key::kDataDir, &Config::dataDir, "folder with the Fashion-MNIST *-ubyte.gz files")
         .presented("Data folder", kWorkloadGroup).when(isFashion));
+    keys.push_back(textKey(key::kModelFile, &Config::modelFile,
+        "torchscript: the model, a TorchScript file (torch.jit.script(model).save(PATH)); a leading ~/ is the home folder")
+        .presented("Model file", kWorkloadGroup).when(isTorchScript));
+    keys.push_back(choiceKey<LossKind>(key::kLoss, &Config::loss,
+        {{"cross_entropy", LossKind::CrossEntropy}, {"mse", LossKind::Mse}, {"l1", LossKind::L1},
+         {"bce_with_logits", LossKind::BceWithLogits}, {"model", LossKind::Model}},
+        "torchscript: the loss of forward(inputs) against the targets (cross_entropy: class indices, accuracy reported), "
+        "or model: forward(inputs, targets) returns the batch's mean loss itself")
+        .presented("Loss", kWorkloadGroup)
+        .labelling({"cross_entropy: class indices", "mse: mean squared error", "l1: mean absolute error",
+                    "bce_with_logits: binary targets", "model: forward(inputs, targets) returns it"})
+        .when(isTorchScript));
+    keys.push_back(textKey(key::kTrainData, &Config::trainData,
+        "torchscript: training data, a file written by torch.save({\"inputs\": X, \"targets\": Y}, PATH) or a folder "
+        "holding inputs.npy and targets.npy; samples along the first dimension")
+        .presented("Training data", kWorkloadGroup).when(isTorchScript));
+    keys.push_back(textKey(key::kValData, &Config::valData,
+        "torchscript: validation data in the same form, evaluated at each epoch's end and every eval_every steps "
+        "(empty: none)")
+        .presented("Validation data", kWorkloadGroup).when(isTorchScript));
+    keys.push_back(textKey(key::kSaveModel, &Config::saveModel,
+        "torchscript: at the end, write the trained model (rank 0's parameters and buffers) to this TorchScript file "
+        "(empty: do not)")
+        .presented("Save the trained model to", kWorkloadGroup).when(isTorchScript));
     // how it is parallelised
     keys.push_back(integerKey(key::kNumExamples, &Config::numExamples, 1, kMaxExamples,
         "training examples of the toy and linreg workloads")
@@ -449,8 +478,8 @@ std::vector<ConfigKey> buildKeys()
         "stop at the first step whose training loss (over all ranks) is at or below this (null = train to the end)")
         .presented("Stop at loss", kLength));
     keys.push_back(integerKey(key::kEvalEvery, &Config::evalEvery, 0, kMaxSteps,
-        "Fashion-MNIST: also evaluate every N steps (0 = at the end of each epoch only)")
-        .presented("Evaluate every (steps)", kLength).when(isFashion));
+        "Fashion-MNIST, and torchscript with val_data: also evaluate every N steps (0 = at the end of each epoch only)")
+        .presented("Evaluate every (steps)", kLength).when(evaluates));
     // output and testing
     ConfigKey events = textKey(key::kEvents, &Config::events, "also append the JSON Lines event stream to this file")
                            .presented("Events file", kAdvanced);

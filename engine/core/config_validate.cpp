@@ -8,7 +8,6 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
-#include <sstream>
 #include <string>
 #include <thread>
 
@@ -17,18 +16,10 @@ namespace {
 // Toy and linreg data live in memory on every rank; beyond this a run would swap, not teach.
 constexpr double kMaxDataValues = 200'000'000;
 
-std::string gib(double bytes)
-{
-    std::ostringstream text;
-    text.precision(bytes < 10.0 * (1 << 30) ? 2 : 3);
-    text << bytes / double(1 << 30) << " GiB";
-    return text.str();
-}
-
 // The key whose value makes a run big, for the field the message is shown at.
 std::string biggestKey(const Config& c)
 {
-    if (c.workload == WorkloadKind::FashionMnist)
+    if (c.workload == WorkloadKind::FashionMnist || c.workload == WorkloadKind::TorchScript)
         return c.batchSize > 1000 ? key::kBatchSize : key::kWorldSize;
     if (c.experiments > 1 && double(c.experiments) * double(c.batchSize) > double(c.numExamples))
         return key::kExperiments;
@@ -46,9 +37,9 @@ void machineProblems(const Config& c, const MachineResources& machine, int64_t r
         const double perRank = double(estimatedRankBytes(c));
         const double total = perRank * double(ranksHere);
         if (total > double(machine.memoryAvailableBytes))
-            problem(biggestKey(c), "this run needs about " + gib(total) + " of memory (" + countOf(ranksHere, "rank") +
-                                       " x " + gib(perRank) + ", each rank holds its own data) but the machine has " +
-                                       gib(double(machine.memoryAvailableBytes)) +
+            problem(biggestKey(c), "this run needs about " + gibText(total) + " of memory (" + countOf(ranksHere, "rank") +
+                                       " x " + gibText(perRank) + ", each rank holds its own data) but the machine has " +
+                                       gibText(double(machine.memoryAvailableBytes)) +
                                        " available; use fewer ranks, fewer examples or experiments, or a smaller batch");
     }
 }
@@ -78,18 +69,32 @@ ConfigProblems findProblems(const Config& c, const MachineResources* machine, in
     ConfigProblems problems;
     auto problem = [&](const std::string& key, const std::string& message) { problems.push_back({key, message}); };
 
-    if (c.experiments > 1 && c.workload == WorkloadKind::FashionMnist)
-        problem(key::kExperiments, "experiments > 1 needs workload toy or linreg (Fashion-MNIST trains one model)");
+    const bool vectorised = c.workload == WorkloadKind::Toy || c.workload == WorkloadKind::Linreg;
+    if (c.experiments > 1 && !vectorised)
+        problem(key::kExperiments, "experiments > 1 needs workload toy or linreg (Fashion-MNIST and torchscript train one model)");
+
+    if (c.workload == WorkloadKind::TorchScript) {
+        if (c.modelFile.empty())
+            problem(key::kModelFile, "workload torchscript needs model_file: a TorchScript file, saved with "
+                                     "torch.jit.script(model).save(PATH) (docs/own-model.md)");
+        if (c.trainData.empty())
+            problem(key::kTrainData, "workload torchscript needs train_data: a torch.save({\"inputs\": X, \"targets\": Y}) "
+                                     "file or a folder holding inputs.npy and targets.npy (docs/own-model.md)");
+    }
 
     const double dataValues = double(c.experiments) * double(c.numExamples) *
                               (c.workload == WorkloadKind::Linreg ? double(c.dim + 1) : 2.0);
-    if (c.workload != WorkloadKind::FashionMnist && dataValues > kMaxDataValues)
+    if (vectorised && dataValues > kMaxDataValues)
         problem(key::kExperiments, "experiments * num_examples" + std::string(c.workload == WorkloadKind::Linreg ? " * (dim + 1)" : " * 2") +
                                    " must be at most 200000000 values held in memory (got " +
                                    std::to_string(int64_t(dataValues)) + "); lower experiments or num_examples");
 
-    if (planShards(c).samplesPerRank == 0)
-        problem(c.workload == WorkloadKind::FashionMnist ? key::kTrainSubset : key::kNumExamples,
+    // torchscript: known once train_data is read (the engine checks again then).
+    const bool sizeKnown = c.workload != WorkloadKind::TorchScript || c.trainSamples > 0;
+    if (sizeKnown && planShards(c).samplesPerRank == 0)
+        problem(c.workload == WorkloadKind::FashionMnist ? key::kTrainSubset
+                : c.workload == WorkloadKind::TorchScript ? key::kTrainData
+                                                          : key::kNumExamples,
                 "drop_last with " + countOf(datasetSize(c), "example") + " over " + countOf(c.worldSize, "rank") +
                     " leaves no sample for any rank; use more examples, fewer ranks or no drop_last");
 

@@ -36,8 +36,15 @@ ShardPlan planShards(int64_t numExamples, int64_t worldSize, int64_t batchSize, 
 
 int64_t datasetSize(const Config& config)
 {
-    if (config.workload == WorkloadKind::FashionMnist)
+    switch (config.workload) {
+    case WorkloadKind::FashionMnist:
         return config.trainSubset > 0 ? std::min(config.trainSubset, limits::kFashionMnistTrainImages) : limits::kFashionMnistTrainImages;
+    case WorkloadKind::TorchScript:
+        return config.trainSamples;
+    case WorkloadKind::Toy:
+    case WorkloadKind::Linreg:
+        break;
+    }
     return config.numExamples;
 }
 
@@ -161,6 +168,10 @@ int64_t estimatedRankBytes(const Config& c)
         // The images are the launcher's pages, shared; labels become int64 on every rank.
         bytes += (examples + 10'000) * kIndexBytes;
         bytes += std::max(batch, kEvalChunk) * kImageActivationBytes;
+        break;
+    case WorkloadKind::TorchScript:
+        // The data are the launcher's pages, shared, and the model's size is known only once
+        // it is loaded: `ddplab-engine inspect` estimates those from the files themselves.
         break;
     }
     return int64_t(std::min(bytes, 9e18));

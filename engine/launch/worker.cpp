@@ -4,6 +4,7 @@
 #include "comm/communicator.hpp"
 #include "core/config_error.hpp"
 #include "core/config_keys.hpp"
+#include "core/config_validate.hpp"
 #include "core/data_error.hpp"
 #include "core/protocol.hpp"
 #include "core/wording.hpp"
@@ -82,7 +83,13 @@ int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter&
                                        : c10::Device(c10::kCPU);
 
         // Data first: a missing file fails fast, before peers wait on this rank.
-        workload = makeWorkload(config, device);
+        workload = makeWorkload(config, device, identity.rank);
+        // The size of one's own data set is known now; what follows from it is checked again.
+        Config resolved = config;
+        if (resolved.workload == WorkloadKind::TorchScript) {
+            resolved.trainSamples = workload->datasetSize();
+            requireValid(resolved);
+        }
         WorkerIdentity connecting = identity;
         connecting.rendezvous.timeout = std::chrono::seconds(config.collectiveTimeout);
         comm = connect(choice.backend, connecting);
@@ -94,9 +101,11 @@ int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter&
         facts.threadsPerRank = threads;
         facts.launchedBy = identity.launchedBy;
         facts.torchVersion = TORCH_VERSION;
-        Trainer trainer(config, *workload, *comm, leader ? &events : nullptr, facts);
+        Trainer trainer(resolved, *workload, *comm, leader ? &events : nullptr, facts);
         const Json summary = trainer.run();
         if (leader) {
+            if (!config.saveModel.empty())
+                workload->saveModel(config.saveModel);
             events.emit(summary);
             if (!events.fileError().empty())
                 throw OutputError(events.fileError());
@@ -105,7 +114,7 @@ int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter&
     } catch (const ConfigError& error) {
         return report(events, identity, error.what(), error.key(), kExitInvalidInput);
     } catch (const DataError& error) {
-        return report(events, identity, error.what(), key::kDataDir, kExitDataError);
+        return report(events, identity, error.what(), error.key(), kExitDataError);
     } catch (const OutputError& error) {
         return report(events, identity, error.what(), key::kEvents, kExitOutputError);
     } catch (const std::exception& error) {

@@ -40,8 +40,19 @@ constexpr int64_t kLastBucketExtras = 4;
 
 }  // namespace
 
+std::string missingGradientsMessage(const std::vector<std::string>& names)
+{
+    std::string list;
+    for (const std::string& name : names)
+        list += (list.empty() ? "" : ", ") + name;
+    const bool one = names.size() == 1;
+    return std::string(one ? "parameter " : "parameters ") + list + " got no gradient: forward did not use " +
+           (one ? "it" : "them") + " for this batch, and DDP stops at a parameter without one (find_unused_parameters=False). "
+           "Use every parameter in forward, or freeze those you do not train (requires_grad_(False)) before saving the model";
+}
+
 GradientSync::GradientSync(std::vector<at::Tensor> parameters, Communicator& comm, double bucketCapMb, bool overlap)
-    : m_parameters(std::move(parameters)), m_comm(comm)
+    : m_parameters(std::move(parameters)), m_comm(comm), m_overlap(overlap)
 {
     // The local norm feeds the gradient-noise-scale estimate, which needs two batch sizes.
     m_trackNorm = m_comm.worldSize() > 1;
@@ -79,13 +90,12 @@ GradientSync::GradientSync(std::vector<at::Tensor> parameters, Communicator& com
         }
     }
 
-    if (overlap) {
-        for (size_t i = 0; i < m_parameters.size(); ++i) {
-            auto accumulator = torch::autograd::impl::grad_accumulator(m_parameters[i]);
-            m_hookKeys.push_back(
-                accumulator->add_post_hook(std::make_unique<AfterAccumulation>([this, i] { onGradientAccumulated(i); })));
-            m_accumulators.push_back(std::move(accumulator));
-        }
+    // Without overlap the hooks only note which gradients arrived (missingGradients).
+    for (size_t i = 0; i < m_parameters.size(); ++i) {
+        auto accumulator = torch::autograd::impl::grad_accumulator(m_parameters[i]);
+        m_hookKeys.push_back(
+            accumulator->add_post_hook(std::make_unique<AfterAccumulation>([this, i] { onGradientAccumulated(i); })));
+        m_accumulators.push_back(std::move(accumulator));
     }
 }
 
@@ -139,8 +149,19 @@ void GradientSync::onGradientAccumulated(size_t parameter)
     if (bucket.arrived[slot.position])
         return;
     bucket.arrived[slot.position] = true;
-    if (++bucket.ready == bucket.parameters.size())
+    if (++bucket.ready == bucket.parameters.size() && m_overlap)
         launch(bucket);
+}
+
+std::vector<size_t> GradientSync::missingGradients() const
+{
+    std::vector<size_t> missing;
+    for (size_t i = 0; i < m_parameters.size(); ++i) {
+        const Slot slot = m_slots[i];
+        if (!m_buckets[slot.bucket].arrived[slot.position])
+            missing.push_back(i);
+    }
+    return missing;
 }
 
 void GradientSync::launch(Bucket& bucket)
@@ -159,9 +180,7 @@ void GradientSync::launch(Bucket& bucket)
 SyncResult GradientSync::finish()
 {
     SyncResult timing;
-    // Buckets not launched yet: without overlap all of them; with overlap those holding a
-    // parameter that got no gradient this step (its zeros, or what earlier micro-steps left,
-    // take part in the sum).
+    // Buckets not launched yet: without overlap, all of them.
     for (Bucket& bucket : m_buckets) {
         if (!bucket.pending)
             launch(bucket);

@@ -14,6 +14,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace torch::autograd {
@@ -24,6 +25,10 @@ namespace ddplab {
 
 class Communicator;
 class PendingCollective;
+
+// Why a run stops at parameters that got no gradient, named: the sentence the trainer and the
+// inspection both say.
+std::string missingGradientsMessage(const std::vector<std::string>& names);
 
 // Sums over one rank's micro-batches of a step (loss summed over samples).
 struct StepFigures {
@@ -56,6 +61,10 @@ public:
     // Before the synchronising backward: this rank's figures for the step.
     void setFigures(const StepFigures& local);
 
+    // After the synchronising backward: the parameters (indices) that got no gradient in it.
+    // DDP (without find_unused_parameters) stops at such a parameter; so does the trainer.
+    std::vector<size_t> missingGradients() const;
+
     // After the synchronising backward: all-reduces whatever is left and waits; every
     // parameter's .grad then holds the average over ranks.
     SyncResult finish();
@@ -86,6 +95,7 @@ private:
     std::vector<uintptr_t> m_hookKeys;
     Communicator& m_comm;
     bool m_synchronizing = false;
+    bool m_overlap = true;
     bool m_trackNorm = false;
 };
 

@@ -1,10 +1,13 @@
 #include "trainer.hpp"
 
 #include "comm/communicator.hpp"
+#include "core/config_error.hpp"
 #include "core/derived.hpp"
+#include "core/key_names.hpp"
 #include "data/distributed_sampler.hpp"
 #include "output/event_writer.hpp"
 #include "output/output_error.hpp"
+#include "buffer_sync.hpp"
 #include "gradient_sync.hpp"
 #include "optim/optimizer_factory.hpp"
 
@@ -93,6 +96,8 @@ Json Trainer::run()
     broadcastParameters(m_parameters, m_comm);
     m_optimizer = makeOptimizer(c, m_parameters);
     m_sync = std::make_unique<GradientSync>(m_parameters, m_comm, c.bucketCapMb, c.overlap);
+    if (std::vector<at::Tensor> buffers = m_workload.buffers(); !buffers.empty())
+        m_bufferSync = std::make_unique<BufferSync>(std::move(buffers), m_comm);
     emitConfig();
 
     const SamplerSettings sampler{m_workload.datasetSize(), c.worldSize, c.shuffle, c.seed, c.dropLast};
@@ -109,7 +114,12 @@ Json Trainer::run()
         const auto batches = rankBatches(sampler, m_comm.rank(), epoch, c.batchSize);
         EpochTally tally;
         for (size_t first = 0; first < batches.size() && m_step < stepLimit && !targetMet; first += size_t(c.gradAccum)) {
-            last = trainStep(batches, first, epoch);
+            try {
+                last = trainStep(batches, first, epoch);
+            } catch (const ConfigError& error) {
+                // The model at fault (torchscript): which step it was is part of the story.
+                throw ConfigError(error.key(), std::string(error.what()) + " (at step " + std::to_string(m_step + 1) + ")");
+            }
             last.wallSeconds = std::chrono::duration<double>(Clock::now() - runStart).count();
             trainingSeconds += last.stepMs / 1000.0;
             samplesSeen += last.samples;
@@ -189,11 +199,13 @@ Trainer::StepRecord Trainer::trainStep(const std::vector<std::vector<int64_t>>& 
         const Batch batch = m_workload.fetch(indices);
         record.dataMs += millisecondsSince(phase);
         phase = Clock::now();
+        const bool last = m + 1 == micro;
+        if (m_bufferSync)
+            m_bufferSync->beforeForward(last);
         const ForwardResult forward = m_workload.forward(batch);
         local.lossSum += forward.figures.lossSum;
         local.correct += forward.figures.correct;
         local.samples += forward.figures.samples;
-        const bool last = m + 1 == micro;
         if (last)
             m_sync->setFigures(local);
         m_sync->prepare(last);
@@ -201,6 +213,7 @@ Trainer::StepRecord Trainer::trainStep(const std::vector<std::vector<int64_t>>& 
         (micro == 1 ? forward.loss : forward.loss * (1.0 / double(micro))).backward();
         record.computeMs += millisecondsSince(phase);
     }
+    stopOnMissingGradients();
     const SyncResult sync = m_sync->finish();
     record.commMs = sync.waitMs;
     record.gradNorm = std::sqrt(sync.globalSquaredNorm);
@@ -238,9 +251,25 @@ Trainer::StepRecord Trainer::trainStep(const std::vector<std::vector<int64_t>>& 
     return record;
 }
 
+// A parameter the loss did not reach would leave its bucket's all-reduce waiting in DDP (with
+// find_unused_parameters=False it fails at the next step). Here the rank says which one.
+void Trainer::stopOnMissingGradients() const
+{
+    const std::vector<size_t> missing = m_sync->missingGradients();
+    if (missing.empty())
+        return;
+    const std::vector<std::string> names = m_workload.parameterNames();
+    std::vector<std::string> named;
+    for (size_t index : missing)
+        named.push_back(index < names.size() ? names[index] : "#" + std::to_string(index));
+    throw ConfigError(key::kModelFile, missingGradientsMessage(named));
+}
+
 void Trainer::evaluateAndReport(int64_t epoch)
 {
     m_lastEvalStep = m_step;
+    if (m_bufferSync && m_workload.evaluates())
+        m_bufferSync->beforeForward(false);  // evaluation goes through the model as through DDP's wrapper
     const auto eval = m_workload.evaluate(m_comm);
     if (!eval)
         return;

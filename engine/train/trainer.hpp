@@ -24,6 +24,7 @@ class Optimizer;
 
 namespace ddplab {
 
+class BufferSync;
 class Communicator;
 class EventWriter;
 class GradientSync;
@@ -61,6 +62,7 @@ private:
     };
 
     void emitConfig();
+    void stopOnMissingGradients() const;
     StepRecord trainStep(const std::vector<std::vector<int64_t>>& batches, size_t first, int64_t epoch);
     void evaluateAndReport(int64_t epoch);
     protocol::StepReport stepReport(const StepRecord& record) const;
@@ -79,6 +81,7 @@ private:
     int64_t m_parameterCount = 0;
     std::unique_ptr<torch::optim::Optimizer> m_optimizer;
     std::unique_ptr<GradientSync> m_sync;
+    std::unique_ptr<BufferSync> m_bufferSync;  // models with buffers
     UpdateStatistics m_updateStats;
     NoiseScaleEstimator m_noiseScale;
     std::optional<protocol::EvalReport> m_lastEval;
