@@ -39,7 +39,12 @@ void BufferSync::broadcast()
         for (size_t index : group)
             flat.push_back(m_buffers[index].reshape({-1}));
         at::Tensor together = at::cat(flat);
-        m_comm.broadcast(together, 0);
+        // Collectives move numbers; a bool (or bfloat16) buffer travels as its bytes.
+        const c10::ScalarType type = together.scalar_type();
+        const bool numeric = type == at::kFloat || type == at::kDouble || type == at::kHalf || type == at::kChar ||
+                             type == at::kByte || type == at::kInt || type == at::kLong;
+        at::Tensor sent = numeric ? together : together.view(at::kByte);
+        m_comm.broadcast(sent, 0);
         if (m_comm.rank() == 0)
             continue;  // its own buffers are what was sent
         int64_t offset = 0;

@@ -3,6 +3,7 @@
 #include "comm/communicator.hpp"
 #include "core/config_error.hpp"
 #include "core/derived.hpp"
+#include "core/home_path.hpp"
 #include "core/key_names.hpp"
 #include "data/distributed_sampler.hpp"
 #include "output/event_writer.hpp"
@@ -262,7 +263,8 @@ void Trainer::stopOnMissingGradients() const
     std::vector<std::string> named;
     for (size_t index : missing)
         named.push_back(index < names.size() ? names[index] : "#" + std::to_string(index));
-    throw ConfigError(key::kModelFile, missingGradientsMessage(named));
+    const std::string model = m_config.modelFile.empty() ? "" : std::string(key::kModelFile) + " " + expandHome(m_config.modelFile) + ": ";
+    throw ConfigError(key::kModelFile, model + missingGradientsMessage(named));
 }
 
 void Trainer::evaluateAndReport(int64_t epoch)
@@ -273,7 +275,9 @@ void Trainer::evaluateAndReport(int64_t epoch)
     const auto eval = m_workload.evaluate(m_comm);
     if (!eval)
         return;
-    m_lastEval = protocol::EvalReport{m_step, epoch, eval->loss, eval->accuracy, eval->samples};
+    m_lastEval = protocol::EvalReport{m_step, epoch, eval->loss, std::nullopt, eval->samples};
+    if (m_workload.classifies())
+        m_lastEval->accuracy = eval->accuracy;
     if (m_events)
         emit(protocol::evalEvent(*m_lastEval));
 }

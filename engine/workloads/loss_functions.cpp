@@ -1,5 +1,7 @@
 #include "loss_functions.hpp"
 
+#include "core/config_keys.hpp"
+#include "core/wording.hpp"
 #include "data/tensor_text.hpp"
 
 #include <ATen/ATen.h>
@@ -10,6 +12,14 @@ namespace {
 std::string described(const at::Tensor& tensor)
 {
     return shapeText(tensor.sizes()) + " " + dtypeName(tensor.scalar_type());
+}
+
+// "cross_entropy": the loss as the config names it (the key table has the one spelling).
+std::string nameOf(LossKind kind)
+{
+    Config config;
+    config.loss = kind;
+    return findConfigKey(key::kLoss)->read(config).get<std::string>();
 }
 
 // Element-wise losses compare output and targets of one shape in the output's dtype.
@@ -62,28 +72,28 @@ std::string lossMismatch(LossKind kind, const at::Tensor& output, const at::Tens
     switch (kind) {
     case LossKind::CrossEntropy: {
         if (!at::isIntegralType(targets.scalar_type(), /*includeBool=*/false))
-            return "is scored against targets of " + dtypeName(targets.scalar_type()) +
-                   ", but cross_entropy needs class indices (an integer tensor); save the targets as int64, or use mse or "
-                   "bce_with_logits for numbers";
+            return "is scored against targets of " + dtypeName(targets.scalar_type()) + ", but loss " + nameOf(kind) +
+                   " needs class indices (an integer tensor); save the targets as int64, or use a loss for numbers "
+                   "(mse, l1, bce_with_logits)";
         const bool classesLast = output.dim() == targets.dim() + 1 && output.sizes().slice(0, targets.dim()) == targets.sizes();
         if (!classesLast)
-            return "is " + shapeText(output.sizes()) + " for targets " + shapeText(targets.sizes()) +
-                   ", but cross_entropy needs the targets' shape plus a last dimension of class scores (targets [N] -> "
-                   "output [N, C]; [N, T] -> [N, T, C])";
+            return "is " + shapeText(output.sizes()) + " for targets " + shapeText(targets.sizes()) + ", but loss " + nameOf(kind) +
+                   " needs the targets' shape plus a last dimension of class scores (targets [N] -> output [N, C]; "
+                   "[N, T] -> [N, T, C])";
         return "";
     }
     case LossKind::Mse:
     case LossKind::L1:
     case LossKind::BceWithLogits:
         if (output.sizes() != targets.sizes())
-            return "is " + shapeText(output.sizes()) + " but the targets are " + shapeText(targets.sizes()) +
-                   "; the loss compares them element by element, so their shapes must be equal (save the targets as " +
+            return "is " + shapeText(output.sizes()) + " but the targets are " + shapeText(targets.sizes()) + "; loss " +
+                   nameOf(kind) + " compares them element by element, so their shapes must be equal (save the targets as " +
                    shapeText(output.sizes()) + ", or make forward return " + shapeText(targets.sizes()) + ")";
         return "";
     case LossKind::Model:
         if (output.numel() != 1)
-            return "is " + shapeText(output.sizes()) + ", but with loss model forward(inputs, targets) must return the "
-                   "batch's mean loss: one number";
+            return "is " + shapeText(output.sizes()) + ", but with loss " + nameOf(kind) +
+                   " forward(inputs, targets) must return the batch's mean loss: one number";
         return "";
     }
     return "";
@@ -100,8 +110,8 @@ std::string lossFitText(LossKind kind, const at::Tensor& output, const at::Tenso
     case LossKind::Mse:
     case LossKind::L1:
     case LossKind::BceWithLogits:
-        return std::to_string(output.numel() / std::max<int64_t>(1, output.size(0))) +
-               " numbers per sample, compared element by element with the targets";
+        return countOf(output.numel() / std::max<int64_t>(1, output.size(0)), "number") +
+               " per sample, compared element by element with the targets";
     case LossKind::Model:
         return "forward(inputs, targets) returns the batch's mean loss";
     }

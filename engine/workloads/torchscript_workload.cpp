@@ -136,7 +136,8 @@ void TorchScriptWorkload::checkFirstBatch()
                                                key::kTrainData + " " + m_train->path + ": on a batch of " + described(batch.inputs) +
                                                " its " + m_model->signature() + " threw " + error.what());
     }
-    const std::string mismatch = lossMismatch(m_loss, m_first.output, batch.targets);
+    // The targets as the data hold them: cross_entropy's conversion to int64 must not hide floats.
+    const std::string mismatch = lossMismatch(m_loss, m_first.output, m_train->targets.narrow(0, 0, count));
     if (!mismatch.empty())
         throw ConfigError(key::kLoss, std::string(key::kModelFile) + " " + m_model->path() + ": forward's output on " +
                                           key::kTrainData + " " + m_train->path + " " + mismatch);
