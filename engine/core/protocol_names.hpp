@@ -9,7 +9,7 @@
 
 namespace ddplab {
 
-constexpr int kProtocolVersion = 2;
+constexpr int kProtocolVersion = 3;
 
 // ---------------------------------------------------------------------------------------
 // Exit status of every ddplab-engine subcommand.
