@@ -42,15 +42,16 @@ struct Config {
     LossReduction lossReduction = LossReduction::Sum;
     int64_t experiments = 1;    // independent experiments advanced together (toy, linreg)
     double noise = 0.0;         // toy: sigma of input/target noise; linreg: target noise
-    int64_t trainSubset = 0;    // Fashion-MNIST: use only the first N training images (0 = all)
+    int64_t trainSubset = 0;    // Fashion-MNIST, torchscript: use only the first N training samples (0 = all)
     // torchscript: the user's own model and data (docs/own-model.md). Paths may start with ~/.
     std::string modelFile;      // a TorchScript file
     LossKind loss = LossKind::CrossEntropy;
     std::string trainData;      // a torch.save({"inputs": X, "targets": Y}) file, or a folder of .npy
     std::string valData;        // the same, or "" for none
     std::string saveModel;      // write the trained model (rank 0's) here at the end, or "" for not
-    // Not a key: the samples train_data holds, filled in by the engine once it has read them
-    // (0 until then). The sampler, steps per epoch and schedules follow from it.
+    // Not a key: the samples a torchscript run trains on (train_data's, or the first
+    // train_subset of them), filled in by the engine once it has read them (0 until then).
+    // The sampler, steps per epoch and schedules follow from it.
     int64_t trainSamples = 0;
 
     // --- how it is parallelised -------------------------------------------------------

@@ -374,9 +374,9 @@ std::vector<ConfigKey> buildKeys()
     keys.push_back(realKey(key::kNoise, &Config::noise, kNonNegative,
         "toy: sigma of the Gaussian noise on inputs and targets; linreg: sigma of the target noise")
         .presented("Noise σ", kWorkloadGroup).when(isVectorised));
-    keys.push_back(integerKey(key::kTrainSubset, &Config::trainSubset, 0, kFashionMnistTrainImages,
-        "Fashion-MNIST: train on the first N images only (0 = all 60,000)")
-        .presented("Training subset", kWorkloadGroup).when(isFashion));
+    keys.push_back(integerKey(key::kTrainSubset, &Config::trainSubset, 0, kMaxExamples,
+        "Fashion-MNIST and torchscript: train on the first N samples only (0 = all: Fashion-MNIST's 60,000, all of train_data)")
+        .presented("Training subset", kWorkloadGroup).when([](const Config& c) { return isFashion(c) || isTorchScript(c); }));
     keys.push_back(integerKey(key::kWorldSize, &Config::worldSize, 1, kMaxRanks, "number of ranks (\"GPUs\")")
         .presented("GPUs (ranks)", kParallelism));
     keys.push_back(integerKey(key::kBatchSize, &Config::batchSize, 1, kMaxBatch, "batch size per rank")

@@ -40,7 +40,7 @@ int64_t datasetSize(const Config& config)
     case WorkloadKind::FashionMnist:
         return config.trainSubset > 0 ? std::min(config.trainSubset, limits::kFashionMnistTrainImages) : limits::kFashionMnistTrainImages;
     case WorkloadKind::TorchScript:
-        return config.trainSamples;
+        return config.trainSubset > 0 ? std::min(config.trainSubset, config.trainSamples) : config.trainSamples;
     case WorkloadKind::Toy:
     case WorkloadKind::Linreg:
         break;

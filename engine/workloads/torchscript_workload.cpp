@@ -44,7 +44,7 @@ at::Tensor asLossTargets(const at::Tensor& targets, LossKind loss)
 }  // namespace
 
 TorchScriptWorkload::TorchScriptWorkload(const Config& config, const c10::Device& device, int rank)
-    : m_loss(config.loss), m_device(device), m_batchSize(config.batchSize)
+    : m_loss(config.loss), m_device(device), m_batchSize(config.batchSize), m_trainSubset(config.trainSubset)
 {
     m_model = std::make_unique<TorchScriptModel>(config.modelFile, config.loss);
     m_train = &loadTensorData(config.trainData, key::kTrainData);
@@ -92,7 +92,7 @@ std::vector<at::Tensor> TorchScriptWorkload::buffers()
 
 int64_t TorchScriptWorkload::datasetSize() const
 {
-    return m_train->samples();
+    return m_trainSubset > 0 ? std::min(m_trainSubset, m_train->samples()) : m_train->samples();
 }
 
 // val_data must hold samples of train_data's kind: the model saw those.

@@ -35,7 +35,7 @@ public:
     std::vector<at::Tensor> parameters() override;  // those that require a gradient
     std::vector<std::string> parameterNames() const override;
     std::vector<at::Tensor> buffers() override;
-    int64_t datasetSize() const override;
+    int64_t datasetSize() const override;  // train_data's samples, or the first train_subset
     bool classifies() const override { return m_loss == LossKind::CrossEntropy; }
     bool evaluates() const override { return m_val != nullptr; }
     Batch fetch(const at::Tensor& indices) override;
@@ -60,6 +60,7 @@ private:
     LossKind m_loss;
     c10::Device m_device;
     int64_t m_batchSize;
+    int64_t m_trainSubset;  // 0: every sample
     FirstBatch m_first;
 };
 

@@ -53,6 +53,7 @@ private slots:
     void aThrowingForwardNamesTheStepAndRank();
     void dropoutRepeatsExactlyWithTheSeed();
     void saveModelWritesTheTrainedModel();
+    void trainSubsetTrainsOnTheFirstSamples();
 
 private:
     QString file(const QString& name) const { return m_dir.filePath(name); }
@@ -346,6 +347,19 @@ void OwnModelTest::saveModelWritesTheTrainedModel()
     QVERIFY2(reloaded.exitCode == 0, qPrintable(reloaded.summaryText()));
     const double trained = inspection(reloaded).value(QStringLiteral("first_batch")).toObject().value(QStringLiteral("loss")).toDouble();
     QVERIFY2(trained < untrained * 0.7, qPrintable(QStringLiteral("%1 -> %2").arg(untrained).arg(trained)));
+}
+
+void OwnModelTest::trainSubsetTrainsOnTheFirstSamples()
+{
+    const QStringList subset{QStringLiteral("--train-subset"), QStringLiteral("40")};
+    const QJsonObject report = inspection(inspect(base(QStringLiteral("mlp.pt"), QStringLiteral("train.pt")) + subset));
+    QCOMPARE(report.value(QStringLiteral("train_data")).toObject().value(QStringLiteral("samples")).toInt(), 100);  // what the file holds
+    QCOMPARE(report.value(QStringLiteral("dataset_size")).toInt(), 40);
+    QCOMPARE(report.value(QStringLiteral("steps_per_epoch")).toInt(), 3);
+    const EngineResult result = runEngine(QStringList{QStringLiteral("run")} + base(QStringLiteral("mlp.pt"), QStringLiteral("train.pt")) + subset);
+    QVERIFY2(result.exitCode == 0, qPrintable(result.summaryText()));
+    QCOMPARE(result.first(QStringLiteral("config")).value(QStringLiteral("dataset_size")).toInt(), 40);
+    QCOMPARE(result.last(QStringLiteral("epoch")).value(QStringLiteral("samples")).toInt(), 40);
 }
 
 QTEST_GUILESS_MAIN(OwnModelTest)
