@@ -62,23 +62,30 @@ TorchScriptWorkload::TorchScriptWorkload(const Config& config, const c10::Device
 
 TorchScriptWorkload::~TorchScriptWorkload() = default;
 
-std::vector<at::Tensor> TorchScriptWorkload::parameters()
+// DDP trains and synchronises the parameters that require a gradient; frozen ones stay as loaded.
+std::vector<NamedTensor> TorchScriptWorkload::trained() const
 {
-    std::vector<at::Tensor> trainable;
+    std::vector<NamedTensor> trainable;
     for (const NamedTensor& parameter : m_model->parameters()) {
         if (parameter.tensor.requires_grad())
-            trainable.push_back(parameter.tensor);
+            trainable.push_back(parameter);
     }
     return trainable;
+}
+
+std::vector<at::Tensor> TorchScriptWorkload::parameters()
+{
+    std::vector<at::Tensor> tensors;
+    for (const NamedTensor& parameter : trained())
+        tensors.push_back(parameter.tensor);
+    return tensors;
 }
 
 std::vector<std::string> TorchScriptWorkload::parameterNames() const
 {
     std::vector<std::string> names;
-    for (const NamedTensor& parameter : m_model->parameters()) {
-        if (parameter.tensor.requires_grad())
-            names.push_back(parameter.name);
-    }
+    for (const NamedTensor& parameter : trained())
+        names.push_back(parameter.name);
     return names;
 }
 

@@ -17,6 +17,7 @@
 namespace ddplab {
 
 class TorchScriptModel;
+struct NamedTensor;
 struct TensorData;
 
 // What the check on the first batch saw (the inspection reports it).
@@ -49,6 +50,7 @@ public:
     const FirstBatch& firstBatch() const { return m_first; }
 
 private:
+    std::vector<NamedTensor> trained() const;
     Batch gather(const TensorData& data, const at::Tensor& rows) const;
     void checkFirstBatch();
     void checkTargets(const TensorData& data, const std::string& key) const;
