@@ -1,6 +1,6 @@
 #include "loss_functions.hpp"
 
-#include "core/config_keys.hpp"
+#include "core/key_names.hpp"
 #include "core/wording.hpp"
 #include "data/tensor_text.hpp"
 
@@ -14,12 +14,17 @@ std::string described(const at::Tensor& tensor)
     return shapeText(tensor.sizes()) + " " + dtypeName(tensor.scalar_type());
 }
 
-// "cross_entropy": the loss as the config names it (the key table has the one spelling).
+// "cross_entropy": the loss as the config names it.
 std::string nameOf(LossKind kind)
 {
-    Config config;
-    config.loss = kind;
-    return findConfigKey(key::kLoss)->read(config).get<std::string>();
+    switch (kind) {
+    case LossKind::CrossEntropy: return choice::loss::kCrossEntropy;
+    case LossKind::Mse: return choice::loss::kMse;
+    case LossKind::L1: return choice::loss::kL1;
+    case LossKind::BceWithLogits: return choice::loss::kBceWithLogits;
+    case LossKind::Model: return choice::loss::kModel;
+    }
+    return "";
 }
 
 // Element-wise losses compare output and targets of one shape in the output's dtype.
@@ -45,7 +50,7 @@ LossFigures applyLoss(LossKind kind, const at::Tensor& output, const at::Tensor&
         const at::Tensor labels = targets.reshape({-1});
         figures.loss = at::cross_entropy_loss(scores, labels);
         const double positions = double(labels.numel()) / double(samples);
-        figures.correct = scores.argmax(1).eq(labels).sum().item<double>() / positions;
+        figures.correct = scores.detach().argmax(1).eq(labels).sum().to(at::kDouble) / positions;
         break;
     }
     case LossKind::Mse:
@@ -61,7 +66,7 @@ LossFigures applyLoss(LossKind kind, const at::Tensor& output, const at::Tensor&
         figures.loss = output.reshape({});
         break;
     }
-    figures.lossSum = figures.loss.item<double>() * double(samples);
+    figures.lossSum = figures.loss.detach().to(at::kDouble) * double(samples);
     return figures;
 }
 

@@ -20,8 +20,11 @@ namespace ddplab {
 
 struct LossFigures {
     at::Tensor loss;       // the batch's mean, with its graph
-    double lossSum = 0.0;  // mean x samples, for sums over ranks and micro-batches
-    double correct = 0.0;  // cross_entropy: correct positions / positions per sample
+    // 0-dim tensors on the output's device, detached and never read here (the trainer reads a
+    // step's figures once): mean x samples, for sums over ranks and micro-batches, and for
+    // cross_entropy the correct positions / positions per sample (undefined for other losses).
+    at::Tensor lossSum;
+    at::Tensor correct;
 };
 
 // `output` is forward's result: the predictions, or the loss itself for loss model.

@@ -26,6 +26,10 @@ constexpr uint64_t kRankSeedStride = 1000;
 // by one forward per handful of samples.
 constexpr int64_t kMinEvalChunk = 256;
 
+// The training loss free of sampling noise is measured on this many training samples at most
+// (as Fashion-MNIST's 2,000 images): enough to judge a target on, cheap enough at each epoch end.
+constexpr int64_t kTrainMeasureSamples = 2000;
+
 std::string described(const at::Tensor& tensor)
 {
     return shapeText(tensor.sizes()) + " " + dtypeName(tensor.scalar_type());
@@ -204,28 +208,42 @@ std::optional<EvalResult> TorchScriptWorkload::evaluate(Communicator& comm)
 {
     if (!m_val)
         return std::nullopt;
-    // Rank r takes samples r, r + K, ...: every one exactly once, no padding.
+    return meanOver(*m_val, m_val->samples(), comm, std::string("evaluating ") + key::kValData);
+}
+
+std::optional<EvalResult> TorchScriptWorkload::measureTraining(Communicator& comm)
+{
+    // Not through DDP's wrapper (no buffer broadcast; the next training forward is as it would
+    // be without this measure): the lab's own look at the model, as ddp.module(x) would be.
+    return meanOver(*m_train, std::min(kTrainMeasureSamples, datasetSize()), comm,
+                    std::string("measuring the training loss on ") + key::kTrainData);
+}
+
+// The mean loss over the first `count` samples of `data` in eval() mode; rank r takes samples
+// r, r + K, ...: every one exactly once, no padding.
+EvalResult TorchScriptWorkload::meanOver(const TensorData& data, int64_t count, Communicator& comm, const std::string& doing)
+{
     torch::NoGradGuard noGrad;
     m_model->setTraining(false);
-    const at::Tensor mine = at::arange(comm.rank(), m_val->samples(), comm.worldSize(), at::TensorOptions().dtype(at::kLong));
+    const at::Tensor mine = at::arange(comm.rank(), count, comm.worldSize(), at::TensorOptions().dtype(at::kLong));
     const int64_t chunk = std::max(m_batchSize, kMinEvalChunk);
-    double lossSum = 0.0, correct = 0.0;
+    // Loss sum, correct count, samples: summed on the device, read once after the all-reduce.
+    at::Tensor sums = at::zeros({3}, at::TensorOptions().dtype(at::kDouble).device(m_device));
+    sums[2].fill_(double(mine.numel()));
     for (int64_t start = 0; start < mine.numel(); start += chunk) {
-        const Batch batch = gather(*m_val, mine.narrow(0, start, std::min(chunk, mine.numel() - start)));
+        const Batch batch = gather(data, mine.narrow(0, start, std::min(chunk, mine.numel() - start)));
         at::Tensor output;
         try {
             output = m_model->forward(batch.inputs, batch.targets);
         } catch (const ForwardError& error) {
-            throw ConfigError(key::kModelFile, std::string(key::kModelFile) + " " + m_model->path() +
-                                                   " threw in forward while evaluating " + key::kValData + ": " + error.what());
+            throw ConfigError(key::kModelFile,
+                              std::string(key::kModelFile) + " " + m_model->path() + " threw in forward while " + doing + ": " + error.what());
         }
         const LossFigures figures = applyLoss(m_loss, output, batch.targets, batch.size);
-        lossSum += figures.lossSum;
-        correct += figures.correct;
+        sums[0] += figures.lossSum;
+        if (figures.correct.defined())
+            sums[1] += figures.correct;
     }
-    at::Tensor sums = at::tensor({lossSum, correct, double(mine.numel())}, at::TensorOptions().dtype(at::kDouble));
-    if (!m_device.is_cpu())
-        sums = sums.to(m_device);
     comm.allReduceSumNow(sums);
     sums = sums.cpu();
     const double* s = sums.data_ptr<double>();

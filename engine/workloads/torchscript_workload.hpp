@@ -42,6 +42,7 @@ public:
     Batch fetch(const at::Tensor& indices) override;
     ForwardResult forward(const Batch& batch) override;
     std::optional<EvalResult> evaluate(Communicator& comm) override;
+    std::optional<EvalResult> measureTraining(Communicator& comm) override;  // the first 2,000 samples
     void saveModel(const std::string& path) override;
 
     TorchScriptModel& model() { return *m_model; }
@@ -52,6 +53,7 @@ public:
 private:
     std::vector<NamedTensor> trained() const;
     Batch gather(const TensorData& data, const at::Tensor& rows) const;
+    EvalResult meanOver(const TensorData& data, int64_t count, Communicator& comm, const std::string& doing);
     void checkFirstBatch();
     void checkTargets(const TensorData& data, const std::string& key) const;
     void checkLike(const TensorData& val) const;

@@ -3,29 +3,45 @@
 #include "client/runs/run_data.hpp"
 
 #include <cmath>
+#include <utility>
 
 namespace ddplab::ui {
 
-StudyRunner::StudyRunner(const RunStore& store, QString enginePath, QObject* parent)
+StudyRunner::StudyRunner(LabSession& session, QObject* parent)
     : QObject(parent)
-    , m_session(store, std::move(enginePath))
+    , m_session(session)
 {
-    connect(&m_session, &LabSession::runStarted, this,
-            [this](int, const QSharedPointer<RunData>& run) { emit runStarted(run); });
+    // The session serves whoever started its sequence: this runner hears it only for its study.
+    connect(&m_session, &LabSession::runStarted, this, [this](int, const QSharedPointer<RunData>& run) {
+        if (m_active)
+            emit runStarted(run);
+    });
     connect(&m_session, &LabSession::runFinished, this, [this](int, const QSharedPointer<RunData>& run) {
-        const RunStatus status = run->record().status;
-        if (status == RunStatus::Finished || status == RunStatus::Failed)
+        if (!m_active)
+            return;
+        if (StudyStore::isDone(run->record().status))
             ++m_doneNow;
         emit runFinished(run);
     });
-    connect(&m_session, &LabSession::logMessage, this, &StudyRunner::logMessage);
-    connect(&m_session, &LabSession::stderrReceived, this, [this](const QString& text) { emit logMessage(text.trimmed(), false); });
-    connect(&m_session, &LabSession::sequenceFinished, this, &StudyRunner::finished);
+    connect(&m_session, &LabSession::logMessage, this, [this](const QString& text, bool isWarning) {
+        if (m_active)
+            emit logMessage(text, isWarning);
+    });
+    connect(&m_session, &LabSession::stderrReceived, this, [this](const QString& text) {
+        if (m_active)
+            emit logMessage(text.trimmed(), false);
+    });
+    connect(&m_session, &LabSession::sequenceFinished, this, [this](bool allSucceeded) {
+        if (!std::exchange(m_active, false))
+            return;
+        emit finished(allSucceeded);
+    });
 }
 
 bool StudyRunner::start(const StoredStudy& study, const QList<RunRecord>& storedRuns)
 {
-    Q_ASSERT(!isRunning());
+    if (m_session.isRunning())
+        return false;
     m_study = study;
     const QList<StudyPoint> missing = StudyStore::pointsToRun(study, storedRuns);
     m_doneBefore = total() - int(missing.size());
@@ -43,18 +59,15 @@ bool StudyRunner::start(const StoredStudy& study, const QList<RunRecord>& stored
         requests.append(request);
     }
     m_clock.start();
+    m_active = true;
     m_session.start(requests);
     return true;
 }
 
 void StudyRunner::stop()
 {
-    m_session.stop();
-}
-
-void StudyRunner::stopAndWait(int timeoutMs)
-{
-    m_session.stopAndWait(timeoutMs);
+    if (m_active)
+        m_session.stop();
 }
 
 double StudyRunner::secondsPerRun() const

@@ -1,8 +1,10 @@
 #pragma once
 // Runs a stored study: the points that have no finished run yet, one after the other through
-// its own LabSession (so one engine process serves them all). The same call resumes a study
-// that was stopped, or whose window or machine went away: finished points are never run twice,
-// a half-finished one runs again. Used by the Study page and `ddplab --study` alike.
+// the LabSession it is given — the window's or the headless runner's one session, so a study
+// and anything else never run at once, and one engine process serves all of them. The same
+// call resumes a study that was stopped, or whose window or machine went away: finished points
+// are never run twice, a half-finished one runs again. Used by the Study page and
+// `ddplab --study` alike.
 
 #include "client/session/lab_session.hpp"
 #include "study/study_store.hpp"
@@ -12,21 +14,19 @@
 
 namespace ddplab::ui {
 
-class RunStore;
-
 class StudyRunner : public QObject {
     Q_OBJECT
 
 public:
-    StudyRunner(const RunStore& store, QString enginePath, QObject* parent = nullptr);
+    explicit StudyRunner(LabSession& session, QObject* parent = nullptr);
 
-    // False (and nothing started) when every point already has its run.
+    // False (and nothing started) when every point already has its run, or when the session
+    // runs something else.
     bool start(const StoredStudy& study, const QList<RunRecord>& storedRuns);
     void stop();
-    void setTarget(const EngineTarget& target) { m_session.setTarget(target); }
-    void stopAndWait(int timeoutMs);
 
-    bool isRunning() const { return m_session.isRunning(); }
+    // True while the session runs this runner's study (not while it runs anything else).
+    bool isRunning() const { return m_active; }
     const StoredStudy& study() const { return m_study; }
     const LabSession& session() const { return m_session; }
     int total() const { return int(m_study.points.size()); }
@@ -46,7 +46,8 @@ signals:
     void finished(bool allSucceeded);
 
 private:
-    LabSession m_session;
+    LabSession& m_session;
+    bool m_active = false;  // the session's current sequence is this study
     StoredStudy m_study;
     int m_doneBefore = 0;
     int m_doneNow = 0;

@@ -4,11 +4,14 @@
 // process serves them all (LibTorch is loaded once, not once a run): each run gets a run
 // directory, the engine is asked for it on stdin and streams into it (its events file), its
 // events are parsed into a RunData as they arrive, and progress and the outcome are reported.
-// Stop ends the current run and drops the rest.
+// Stop ends the current run and drops the rest. A window or a headless runner owns one session;
+// whatever it runs (a run, a lesson, a study through StudyRunner) goes through it, so one thing
+// runs at a time by construction.
 
 #include "client/engine/engine_process.hpp"
 #include "client/engine/engine_target.hpp"
 #include "client/runs/run_record.hpp"
+#include "client/session/run_outcome.hpp"
 #include "client/session/run_progress.hpp"
 
 #include <QElapsedTimer>
@@ -72,17 +75,21 @@ signals:
     void logMessage(const QString& text, bool isWarning);
     void stderrReceived(const QString& text);
     void sequenceFinished(bool allSucceeded);
+    // Something started, or nothing runs any more: the one place "one thing at a time" is read.
+    void runningChanged(bool running);
 
 private:
     void startNext();
     void endSequence();
+    void endRunning();
     void onEvents(const QList<QJsonObject>& events);
     void appendToCurrent(const QList<QJsonObject>& events);
     bool checkEngineHello(const QJsonObject& hello);
     void onRunEnd(int exitCode);
     void onStderr(const QByteArray& text);
     void onEngineFinished(const EngineExit& exit);
-    void finishCurrent(RunStatus status, int exitCode, const QString& error);
+    RunEnding endingOfCurrent() const;
+    void finishCurrent(const RunOutcome& outcome);
     QString engineGoneMessage(const EngineExit& exit) const;
 
     const RunStore& m_store;
