@@ -11,9 +11,9 @@
 #   - what CMake found: the files behind every *_DIR (package config files), *_LIBRARY* and
 #     single-owner *_INCLUDE_DIR entry of DIR/CMakeCache.txt, and the compiler, ninja, cmake;
 #   - once built, the shared libraries the programs in DIR/bin load (ldd);
-#   - what tests and benchmarks run: Debian's python3 importing torch, torchrun, Xvfb and xauth,
-#     sshd/ssh/ssh-keygen, munged/mungekey/slurmctld/slurmd/slurmstepd and srun/sbatch/squeue/
-#     scancel/sinfo/scontrol (the Slurm suite), the Fashion-MNIST files, the BLAS LibTorch
+#   - what tests and benchmarks run: Debian's python3 importing torch and numpy, torchrun, Xvfb and
+#     xauth, sshd/ssh/ssh-keygen, munged/mungekey/slurmctld/slurmd/slurmstepd and srun/sbatch/
+#     squeue/scancel/sinfo/scontrol (the Slurm suite), the Fashion-MNIST files, the BLAS LibTorch
 #     loads, a font, clang's libFuzzer when the fuzz targets are configured.
 # Essential packages (on every Debian image) count as installed.
 # --packages FILE replaces the list setup-deps.sh prints (one name per line); the test of this
@@ -93,6 +93,9 @@ torch_module=$(/usr/bin/python3 -c 'import importlib.util as u; print(u.find_spe
 probe python3-torch "the Python DDP peers (bench/) and golden files import torch with /usr/bin/python3" \
   "${torch_module:-/usr/lib/python3/dist-packages/torch/__init__.py}"
 probe python3-torch "tests/engine/tst_cluster_launch runs" /usr/bin/torchrun
+numpy_module=$(/usr/bin/python3 -c 'import importlib.util as u; print(u.find_spec("numpy").origin)' 2>/dev/null || true)
+probe python3-numpy "examples/export_examples.py, the own-model peer and tests/tools write and read .npy files with" \
+  "${numpy_module:-/usr/lib/python3/dist-packages/numpy/__init__.py}"
 probe python3 "the benchmarks and tests/tools run" /usr/bin/python3
 for file in train-images-idx3-ubyte.gz train-labels-idx1-ubyte.gz t10k-images-idx3-ubyte.gz t10k-labels-idx1-ubyte.gz; do
   probe dataset-fashion-mnist "the Fashion-MNIST workload and its tests read" "/usr/share/datasets/fashion-mnist/$file"

@@ -22,6 +22,7 @@ packages=(
   # --- running, testing, benchmarking --------------------------------------------------
   dataset-fashion-mnist             # the real data, under /usr/share/datasets/fashion-mnist
   python3-torch                     # torchrun (cluster tests), the Python DDP peers (bench), golden files
+  python3-numpy                     # .npy data: examples/export_examples.py, the own-model peer, tests/tools
   xvfb xauth                        # the window without a display (screenshots, headless runs)
   fonts-dejavu-core                 # a font for the offscreen platform (chart text in tests and exports)
   openssh-server openssh-client     # remote runs: the window drives the engine over ssh (tests start their own sshd)

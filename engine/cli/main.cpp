@@ -3,6 +3,7 @@
 //   run      launch a local multi-process run (world_size ranks over Gloo or NCCL)
 //   worker   one rank under torchrun or srun
 //   runs     one run after another, as stdin asks (LibTorch loaded once: studies, lessons)
+//   inspect  your own model and data (workload torchscript) checked together, as JSON
 //   devices  GPUs, backends and versions, as JSON
 //   shard    the exact per-rank, per-iteration sample indices of DistributedSampler
 //   keys     the config keys, their defaults and what they allow
@@ -11,6 +12,7 @@
 // and `runs` speak the JSON Lines event protocol of docs/protocol.md on stdout.
 
 #include "cli/config_options.hpp"
+#include "cli/inspect_command.hpp"
 #include "cli/keys_command.hpp"
 #include "cli/launch_template.hpp"
 #include "cli/run_command.hpp"
@@ -47,11 +49,13 @@ struct CommandLine {
     CLI::App* run = nullptr;
     CLI::App* worker = nullptr;
     CLI::App* runs = nullptr;
+    CLI::App* inspect = nullptr;
     CLI::App* devices = nullptr;
     CLI::App* keys = nullptr;
     CLI::App* shard = nullptr;
     std::optional<ConfigOptions> runOptions;
     std::optional<ConfigOptions> workerOptions;
+    std::optional<ConfigOptions> inspectOptions;
     RunsOptions runsOptions;
     ShardRequest shardRequest;
 
@@ -83,6 +87,10 @@ CommandLine::CommandLine()
     runs->add_option("--run-dir", runsOptions.runDirectory,
                      "where a config given on stdin is kept while its run lasts (default $TMPDIR or /tmp; a leading ~/ is "
                      "the home folder): under Slurm, a folder every node sees");
+
+    inspect = app.add_subcommand("inspect", "load your own model and data (workload torchscript), run the first batch "
+                                            "through a training step, and print what they are as JSON (docs/own-model.md)");
+    inspectOptions.emplace(*inspect);
 
     devices = app.add_subcommand("devices", "print GPUs, NCCL/Gloo availability and the LibTorch version as JSON");
     keys = app.add_subcommand("keys", "print every config key (flag, type, default, what is allowed, help) as JSON");
@@ -146,6 +154,8 @@ int runCommand(const CommandLine& line)
         });
         return runMany(runOne, line.runsOptions);
     }
+    if (*line.inspect)
+        return runInspect(*line.inspectOptions);
     if (*line.devices) {
         std::cout << deviceReport().dump(2) << std::endl;
         return kExitOk;

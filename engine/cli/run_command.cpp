@@ -106,7 +106,7 @@ int runTraining(const std::string& command, const ConfigOptions& options, const 
     } catch (const ConfigError& error) {
         code = fail(stream, error.what(), error.key(), kExitInvalidInput);
     } catch (const DataError& error) {
-        code = fail(stream, error.what(), key::kDataDir, kExitDataError);
+        code = fail(stream, error.what(), error.key(), kExitDataError);
     } catch (const OutputError& error) {
         code = fail(stream, error.what(), key::kEvents, kExitOutputError);
     } catch (const std::exception& error) {

@@ -1,5 +1,6 @@
 #include "runs_command.hpp"
 
+#include "core/home_path.hpp"
 #include "core/protocol.hpp"
 #include "launch/signal_pipe.hpp"
 #include "output/event_writer.hpp"
@@ -250,9 +251,7 @@ private:
     // Where a config from stdin is kept: --run-dir (a leading ~/ is the home folder), else $TMPDIR, else /tmp.
     std::string privateFolderTemplate() const
     {
-        std::string base = m_runDirectory;
-        if (base.rfind("~/", 0) == 0 && std::getenv("HOME"))
-            base = std::string(std::getenv("HOME")) + base.substr(1);
+        std::string base = expandHome(m_runDirectory);
         if (base.empty())
             base = std::getenv("TMPDIR") ? std::string(std::getenv("TMPDIR")) : std::string("/tmp");
         ::mkdir(base.c_str(), 0700);  // the folder itself may be new; mkdtemp makes the private one inside

@@ -8,7 +8,7 @@
 
 namespace ddplab {
 
-enum class WorkloadKind { Toy, Linreg, FashionMnist };
+enum class WorkloadKind { Toy, Linreg, FashionMnist, TorchScript };
 enum class ModelKind { Mlp, Cnn };
 // Sde: Malladi et al.'s SDE rule for Adam (LR x sqrt(k), and beta1, beta2, eps follow k too).
 enum class LrRule { None, Linear, Sqrt, Power, Sde };
@@ -21,6 +21,7 @@ enum class BackendKind { Auto, Gloo, Nccl };
 enum class DeviceKind { Cpu, Cuda };
 enum class FailureMode { Error, Crash, Hang };
 enum class LossReduction { Sum, Mean };
+enum class LossKind { CrossEntropy, Mse, L1, BceWithLogits, Model };
 // What stop_at_loss is judged on: the training loss over a fixed set (toy, linreg: the whole
 // training set), the validation loss, or the noisy loss of the step's own mini-batch.
 enum class StopMeasure { TrainLoss, ValLoss, BatchLoss };
@@ -48,7 +49,17 @@ struct Config {
     LossReduction lossReduction = LossReduction::Sum;
     int64_t experiments = 1;    // independent experiments advanced together (toy, linreg)
     double noise = 0.0;         // toy: sigma of input/target noise; linreg: target noise
-    int64_t trainSubset = 0;    // Fashion-MNIST: use only the first N training images (0 = all)
+    int64_t trainSubset = 0;    // Fashion-MNIST, torchscript: use only the first N training samples (0 = all)
+    // torchscript: the user's own model and data (docs/own-model.md). Paths may start with ~/.
+    std::string modelFile;      // a TorchScript file
+    LossKind loss = LossKind::CrossEntropy;
+    std::string trainData;      // a torch.save({"inputs": X, "targets": Y}) file, or a folder of .npy
+    std::string valData;        // the same, or "" for none
+    std::string saveModel;      // write the trained model (rank 0's) here at the end, or "" for not
+    // Not a key: the samples a torchscript run trains on (train_data's, or the first
+    // train_subset of them), filled in by the engine once it has read them (0 until then).
+    // The sampler, steps per epoch and schedules follow from it.
+    int64_t trainSamples = 0;
 
     // --- how it is parallelised -------------------------------------------------------
     int64_t worldSize = 1;      // ranks ("GPUs")

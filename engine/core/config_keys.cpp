@@ -303,7 +303,8 @@ constexpr char kDataOrder[] = "Data order";
 constexpr char kAdvanced[] = "Advanced";
 
 bool isFashion(const Config& c) { return c.workload == WorkloadKind::FashionMnist; }
-bool isVectorised(const Config& c) { return c.workload != WorkloadKind::FashionMnist; }
+bool isVectorised(const Config& c) { return c.workload == WorkloadKind::Toy || c.workload == WorkloadKind::Linreg; }
+bool isTorchScript(const Config& c) { return c.workload == WorkloadKind::TorchScript; }
 
 template <class... Kinds>
 std::function<bool(const Config&)> optimizerIs(Kinds... kinds)
@@ -321,15 +322,45 @@ std::vector<ConfigKey> buildKeys()
     keys.push_back(choiceKey<WorkloadKind>(key::kWorkload, &Config::workload,
         {{choice::workload::kToy, WorkloadKind::Toy},
          {choice::workload::kLinreg, WorkloadKind::Linreg},
-         {choice::workload::kFashionMnist, WorkloadKind::FashionMnist}},
-        "what to train: the single neuron of seed 000, the linear model of seed 004, or Fashion-MNIST")
+         {choice::workload::kFashionMnist, WorkloadKind::FashionMnist},
+         {choice::workload::kTorchScript, WorkloadKind::TorchScript}},
+        "what to train: the single neuron of seed 000, the linear model of seed 004, Fashion-MNIST, or your own "
+        "TorchScript model on your own data (docs/own-model.md)")
         .presented("Workload", kWorkloadGroup)
-        .labelling({"toy: one neuron (seed 000)", "linreg: linear model (seed 004)", "fashion_mnist: images"}));
+        .labelling({"toy: one neuron (seed 000)", "linreg: linear model (seed 004)", "fashion_mnist: images",
+                    "torchscript: your model"}));
     keys.push_back(choiceKey<ModelKind>(key::kModel, &Config::model, {{choice::model::kMlp, ModelKind::Mlp}, {choice::model::kCnn, ModelKind::Cnn}},
         "Fashion-MNIST model")
         .presented("Model", kWorkloadGroup).when(isFashion));
     keys.push_back(textKey(key::kDataDir, &Config::dataDir, "folder with the Fashion-MNIST *-ubyte.gz files")
         .presented("Data folder", kWorkloadGroup).when(isFashion));
+    keys.push_back(textKey(key::kModelFile, &Config::modelFile,
+        "torchscript: the model, a TorchScript file (torch.jit.script(model).save(PATH)); a leading ~/ is the home folder")
+        .presented("Model file", kWorkloadGroup).when(isTorchScript));
+    keys.push_back(choiceKey<LossKind>(key::kLoss, &Config::loss,
+        {{choice::loss::kCrossEntropy, LossKind::CrossEntropy},
+         {choice::loss::kMse, LossKind::Mse},
+         {choice::loss::kL1, LossKind::L1},
+         {choice::loss::kBceWithLogits, LossKind::BceWithLogits},
+         {choice::loss::kModel, LossKind::Model}},
+        "torchscript: the loss of forward(inputs) against the targets (cross_entropy: class indices, accuracy reported), "
+        "or model: forward(inputs, targets) returns the batch's mean loss itself")
+        .presented("Loss", kWorkloadGroup)
+        .labelling({"cross_entropy: class indices", "mse: mean squared error", "l1: mean absolute error",
+                    "bce_with_logits: binary targets", "model: forward(inputs, targets) returns it"})
+        .when(isTorchScript));
+    keys.push_back(textKey(key::kTrainData, &Config::trainData,
+        "torchscript: training data, a file written by torch.save({\"inputs\": X, \"targets\": Y}, PATH) or a folder "
+        "holding inputs.npy and targets.npy; samples along the first dimension")
+        .presented("Training data", kWorkloadGroup).when(isTorchScript));
+    keys.push_back(textKey(key::kValData, &Config::valData,
+        "torchscript: validation data in the same form, evaluated at each epoch's end and every eval_every steps "
+        "(empty: none)")
+        .presented("Validation data", kWorkloadGroup).when(isTorchScript));
+    keys.push_back(textKey(key::kSaveModel, &Config::saveModel,
+        "torchscript: at the end, write the trained model (rank 0's parameters and buffers) to this TorchScript file "
+        "(empty: do not)")
+        .presented("Save the trained model to", kWorkloadGroup).when(isTorchScript));
     // how it is parallelised
     keys.push_back(integerKey(key::kNumExamples, &Config::numExamples, 1, kMaxExamples,
         "training examples of the toy and linreg workloads")
@@ -349,9 +380,9 @@ std::vector<ConfigKey> buildKeys()
     keys.push_back(realKey(key::kNoise, &Config::noise, kNonNegative,
         "toy: sigma of the Gaussian noise on inputs and targets; linreg: sigma of the target noise")
         .presented("Noise σ", kWorkloadGroup).when(isVectorised));
-    keys.push_back(integerKey(key::kTrainSubset, &Config::trainSubset, 0, kFashionMnistTrainImages,
-        "Fashion-MNIST: train on the first N images only (0 = all 60,000)")
-        .presented("Training subset", kWorkloadGroup).when(isFashion));
+    keys.push_back(integerKey(key::kTrainSubset, &Config::trainSubset, 0, kMaxExamples,
+        "Fashion-MNIST and torchscript: train on the first N samples only (0 = all: Fashion-MNIST's 60,000, all of train_data)")
+        .presented("Training subset", kWorkloadGroup).when([](const Config& c) { return isFashion(c) || isTorchScript(c); }));
     keys.push_back(integerKey(key::kWorldSize, &Config::worldSize, 1, kMaxRanks, "number of ranks (\"GPUs\")")
         .presented("GPUs (ranks)", kParallelism));
     keys.push_back(integerKey(key::kBatchSize, &Config::batchSize, 1, kMaxBatch, "batch size per rank")
@@ -480,17 +511,18 @@ std::vector<ConfigKey> buildKeys()
         {{choice::stop_measure::kTrainLoss, StopMeasure::TrainLoss},
          {choice::stop_measure::kValLoss, StopMeasure::ValLoss},
          {choice::stop_measure::kBatchLoss, StopMeasure::BatchLoss}},
-        "what stop_at_loss is judged on: train_loss, the loss over the whole training set (toy, linreg; Fashion-MNIST: "
-        "a fixed set of training images), measured every eval_every steps; val_loss, the validation loss "
-        "(Fashion-MNIST), at its evaluations; batch_loss, the loss of the step's own mini-batch over all ranks, which "
-        "is noisy: a small batch meets a target by chance long before the model does")
+        "what stop_at_loss is judged on: train_loss, the loss over the whole training set (toy, linreg; Fashion-MNIST "
+        "and torchscript: a fixed set of training samples), measured every eval_every steps; val_loss, the validation "
+        "loss (Fashion-MNIST, torchscript with val_data), at its evaluations; batch_loss, the loss of the step's own "
+        "mini-batch over all ranks, which is noisy: a small batch meets a target by chance long before the model does")
         .presented("Judge the loss on", kLength)
         .labelling({"train_loss: the training set", "val_loss: the validation set", "batch_loss: the step's mini-batch (noisy)"})
         .when([](const Config& c) { return c.stopAtLoss.has_value(); }));
     keys.push_back(optionalIntegerKey(key::kEvalEvery, &Config::evalEvery, 0, kMaxSteps,
-        "measure the loss over the training set (toy, linreg: all of it; Fashion-MNIST: a fixed set of training "
-        "images, and the test set) every N steps as well as at the end of each epoch; 0 = at epoch ends only "
-        "(default: toy and linreg 1, Fashion-MNIST 0)")
+        "measure the loss over the training set (toy, linreg: all of it; Fashion-MNIST and torchscript: a fixed set of "
+        "training samples) and evaluate the validation set (Fashion-MNIST, torchscript with val_data) every N steps "
+        "as well as at the end of each epoch; 0 = at epoch ends only (default: toy and linreg 1, Fashion-MNIST and "
+        "torchscript 0)")
         .presented("Evaluate every (steps)", kLength));
     // output and testing
     ConfigKey events = textKey(key::kEvents, &Config::events, "also append the JSON Lines event stream to this file")

@@ -10,7 +10,6 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
-#include <sstream>
 #include <string>
 #include <thread>
 
@@ -19,18 +18,10 @@ namespace {
 // Toy and linreg data live in memory on every rank; beyond this a run would swap, not teach.
 constexpr double kMaxDataValues = 200'000'000;
 
-std::string gib(double bytes)
-{
-    std::ostringstream text;
-    text.precision(bytes < 10.0 * (1 << 30) ? 2 : 3);
-    text << bytes / double(1 << 30) << " GiB";
-    return text.str();
-}
-
 // The key whose value makes a run big, for the field the message is shown at.
 std::string biggestKey(const Config& c)
 {
-    if (c.workload == WorkloadKind::FashionMnist)
+    if (c.workload == WorkloadKind::FashionMnist || c.workload == WorkloadKind::TorchScript)
         return c.batchSize > 1000 ? key::kBatchSize : key::kWorldSize;
     if (c.experiments > 1 && double(c.experiments) * double(c.batchSize) > double(c.numExamples))
         return key::kExperiments;
@@ -49,9 +40,9 @@ void gpuMemoryProblems(const Config& c, const MachineResources& machine, int64_t
     const double perRank = double(estimatedRankBytes(c)) + kCudaContextBytes;
     const double total = perRank * double(ranksPerGpu);
     if (total > double(machine.gpuMemoryFreeBytes))
-        problem(biggestKey(c), "this run needs about " + gib(total) + " of GPU memory (" + countOf(ranksPerGpu, "rank") +
-                                   " per GPU x " + gib(perRank) + ", CUDA's own context included) but the GPU has " +
-                                   gib(double(machine.gpuMemoryFreeBytes)) +
+        problem(biggestKey(c), "this run needs about " + gibText(total) + " of GPU memory (" + countOf(ranksPerGpu, "rank") +
+                                   " per GPU x " + gibText(perRank) + ", CUDA's own context included) but the GPU has " +
+                                   gibText(double(machine.gpuMemoryFreeBytes)) +
                                    " free; use fewer ranks, fewer examples or experiments, or a smaller batch");
 }
 
@@ -70,9 +61,9 @@ void machineProblems(const Config& c, const MachineResources& machine, int64_t r
         const double perRank = double(estimatedRankBytes(c));
         const double total = perRank * double(ranksHere);
         if (total > double(machine.memoryAvailableBytes))
-            problem(biggestKey(c), "this run needs about " + gib(total) + " of memory (" + countOf(ranksHere, "rank") +
-                                       " x " + gib(perRank) + ", each rank holds its own data) but the machine has " +
-                                       gib(double(machine.memoryAvailableBytes)) +
+            problem(biggestKey(c), "this run needs about " + gibText(total) + " of memory (" + countOf(ranksHere, "rank") +
+                                       " x " + gibText(perRank) + ", each rank holds its own data) but the machine has " +
+                                       gibText(double(machine.memoryAvailableBytes)) +
                                        " available; use fewer ranks, fewer examples or experiments, or a smaller batch");
     }
 }
@@ -183,18 +174,32 @@ ConfigProblems findProblems(const Config& c, const MachineResources* machine, in
     ConfigProblems problems;
     auto problem = [&](const std::string& key, const std::string& message) { problems.push_back({key, message}); };
 
-    if (c.experiments > 1 && c.workload == WorkloadKind::FashionMnist)
-        problem(key::kExperiments, "experiments > 1 needs workload toy or linreg (Fashion-MNIST trains one model)");
+    const bool vectorised = c.workload == WorkloadKind::Toy || c.workload == WorkloadKind::Linreg;
+    if (c.experiments > 1 && !vectorised)
+        problem(key::kExperiments, "experiments > 1 needs workload toy or linreg (Fashion-MNIST and torchscript train one model)");
+
+    if (c.workload == WorkloadKind::TorchScript) {
+        if (c.modelFile.empty())
+            problem(key::kModelFile, "workload torchscript needs model_file: a TorchScript file, saved with "
+                                     "torch.jit.script(model).save(PATH) (docs/own-model.md)");
+        if (c.trainData.empty())
+            problem(key::kTrainData, "workload torchscript needs train_data: a torch.save({\"inputs\": X, \"targets\": Y}) "
+                                     "file or a folder holding inputs.npy and targets.npy (docs/own-model.md)");
+    }
 
     const double dataValues = double(c.experiments) * double(c.numExamples) *
                               (c.workload == WorkloadKind::Linreg ? double(c.dim + 1) : 2.0);
-    if (c.workload != WorkloadKind::FashionMnist && dataValues > kMaxDataValues)
+    if (vectorised && dataValues > kMaxDataValues)
         problem(key::kExperiments, "experiments * num_examples" + std::string(c.workload == WorkloadKind::Linreg ? " * (dim + 1)" : " * 2") +
                                    " must be at most 200000000 values held in memory (got " +
                                    std::to_string(int64_t(dataValues)) + "); lower experiments or num_examples");
 
-    if (planShards(c).samplesPerRank == 0)
-        problem(c.workload == WorkloadKind::FashionMnist ? key::kTrainSubset : key::kNumExamples,
+    // torchscript: known once train_data is read (the engine checks again then).
+    const bool sizeKnown = c.workload != WorkloadKind::TorchScript || c.trainSamples > 0;
+    if (sizeKnown && planShards(c).samplesPerRank == 0)
+        problem(c.workload == WorkloadKind::FashionMnist ? key::kTrainSubset
+                : c.workload == WorkloadKind::TorchScript ? key::kTrainData
+                                                          : key::kNumExamples,
                 "drop_last with " + countOf(datasetSize(c), "example") + " over " + countOf(c.worldSize, "rank") +
                     " leaves no sample for any rank; use more examples, fewer ranks or no drop_last");
 
@@ -221,9 +226,12 @@ ConfigProblems findProblems(const Config& c, const MachineResources* machine, in
     if (usesMoments(c) && !(appliedAdamSettings(c).eps <= double(FLT_MAX)))
         problem(key::kEps, "lr_rule sde makes eps / k^(1/2) larger than a float holds (3.4e38); lower eps");
 
-    if (c.stopAtLoss && c.stopMeasure == StopMeasure::ValLoss && c.workload != WorkloadKind::FashionMnist)
-        problem(key::kStopMeasure, "stop_measure val_loss needs a validation set, which only fashion_mnist has (its "
-                                   "10,000 test images); use train_loss, the loss over the whole training set");
+    const bool hasValidation = c.workload == WorkloadKind::FashionMnist ||
+                               (c.workload == WorkloadKind::TorchScript && !c.valData.empty());
+    if (c.stopAtLoss && c.stopMeasure == StopMeasure::ValLoss && !hasValidation)
+        problem(key::kStopMeasure, "stop_measure val_loss needs a validation set, which only fashion_mnist (its 10,000 "
+                                   "test images) and torchscript with val_data have; use train_loss, the loss over the "
+                                   "training set");
 
     if (machine)
         machineProblems(c, *machine, ranksHere, problem);

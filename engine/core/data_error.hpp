@@ -1,5 +1,8 @@
 #pragma once
-// A data file is missing, truncated or corrupt: exit code kExitDataError.
+// A data file is missing, truncated or corrupt: exit code kExitDataError. `key` is the config
+// key that named the file (data_dir for Fashion-MNIST, train_data or val_data for one's own).
+
+#include "key_names.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -8,7 +11,13 @@ namespace ddplab {
 
 class DataError : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit DataError(const std::string& message, std::string key = key::kDataDir)
+        : std::runtime_error(message), m_key(std::move(key)) {}
+
+    const std::string& key() const { return m_key; }
+
+private:
+    std::string m_key;
 };
 
 }  // namespace ddplab

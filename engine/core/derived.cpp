@@ -43,8 +43,15 @@ ShardPlan planShards(int64_t numExamples, int64_t worldSize, int64_t batchSize, 
 
 int64_t datasetSize(const Config& config)
 {
-    if (config.workload == WorkloadKind::FashionMnist)
+    switch (config.workload) {
+    case WorkloadKind::FashionMnist:
         return config.trainSubset > 0 ? std::min(config.trainSubset, limits::kFashionMnistTrainImages) : limits::kFashionMnistTrainImages;
+    case WorkloadKind::TorchScript:
+        return config.trainSubset > 0 ? std::min(config.trainSubset, config.trainSamples) : config.trainSamples;
+    case WorkloadKind::Toy:
+    case WorkloadKind::Linreg:
+        break;
+    }
     return config.numExamples;
 }
 
@@ -154,7 +161,9 @@ bool linregMeasuresByMoments(const Config& config)
 
 int64_t evalInterval(const Config& config)
 {
-    return config.evalEvery.value_or(config.workload == WorkloadKind::FashionMnist ? 0 : 1);
+    // An evaluation runs the model over many samples: once an epoch unless asked for more.
+    const bool runsModel = config.workload == WorkloadKind::FashionMnist || config.workload == WorkloadKind::TorchScript;
+    return config.evalEvery.value_or(runsModel ? 0 : 1);
 }
 
 double warmupStartFactor(const Config& config)
@@ -231,6 +240,10 @@ int64_t estimatedRankBytes(const Config& c)
         // The images are the launcher's pages, shared; labels become int64 on every rank.
         bytes += (examples + 10'000) * kIndexBytes;
         bytes += std::max(batch, kEvalChunk) * kImageActivationBytes;
+        break;
+    case WorkloadKind::TorchScript:
+        // The data are the launcher's pages, shared, and the model's size is known only once
+        // it is loaded: `ddplab-engine inspect` estimates those from the files themselves.
         break;
     }
     return int64_t(std::min(bytes, 9e18));

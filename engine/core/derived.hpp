@@ -22,7 +22,8 @@ struct ShardPlan {
 
 ShardPlan planShards(int64_t numExamples, int64_t worldSize, int64_t batchSize, bool dropLast);
 
-// The number of training examples the workload has (Fashion-MNIST: 60,000 or train_subset).
+// The number of training examples the workload has (Fashion-MNIST: 60,000 or train_subset;
+// torchscript: what train_data holds or train_subset, 0 until the engine has read the data).
 int64_t datasetSize(const Config& config);
 
 ShardPlan planShards(const Config& config);

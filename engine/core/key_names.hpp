@@ -16,6 +16,11 @@ inline constexpr char kLossReduction[] = "loss_reduction";
 inline constexpr char kExperiments[] = "experiments";
 inline constexpr char kNoise[] = "noise";
 inline constexpr char kTrainSubset[] = "train_subset";
+inline constexpr char kModelFile[] = "model_file";
+inline constexpr char kLoss[] = "loss";
+inline constexpr char kTrainData[] = "train_data";
+inline constexpr char kValData[] = "val_data";
+inline constexpr char kSaveModel[] = "save_model";
 inline constexpr char kWorldSize[] = "world_size";
 inline constexpr char kBatchSize[] = "batch_size";
 inline constexpr char kGradAccum[] = "grad_accum";
@@ -66,7 +71,15 @@ namespace workload {
 inline constexpr char kToy[] = "toy";
 inline constexpr char kLinreg[] = "linreg";
 inline constexpr char kFashionMnist[] = "fashion_mnist";
+inline constexpr char kTorchScript[] = "torchscript";
 }  // namespace workload
+namespace loss {
+inline constexpr char kCrossEntropy[] = "cross_entropy";
+inline constexpr char kMse[] = "mse";
+inline constexpr char kL1[] = "l1";
+inline constexpr char kBceWithLogits[] = "bce_with_logits";
+inline constexpr char kModel[] = "model";
+}  // namespace loss
 namespace model {
 inline constexpr char kMlp[] = "mlp";
 inline constexpr char kCnn[] = "cnn";

@@ -140,7 +140,7 @@ Json evalEvent(const EvalReport& r)
     event[field::kStep] = r.step;
     event[field::kEpoch] = r.epoch;
     event[field::kValLoss] = r.loss;
-    event[field::kValAccuracy] = r.accuracy;
+    putIf(event, field::kValAccuracy, r.accuracy);
     event[field::kSamples] = r.samples;
     return event;
 }
@@ -172,7 +172,7 @@ Json summaryEvent(const SummaryReport& r)
     putIf(event, field::kTrainAccuracy, r.trainAccuracy);
     if (r.lastEval) {
         event[field::kValLoss] = r.lastEval->loss;
-        event[field::kValAccuracy] = r.lastEval->accuracy;
+        putIf(event, field::kValAccuracy, r.lastEval->accuracy);
     }
     putIf(event, field::kUpdateMean, r.updateMean);
     putIf(event, field::kUpdateVar, r.updateVariance);

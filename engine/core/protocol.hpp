@@ -75,7 +75,7 @@ struct EvalReport {
     int64_t step = 0;
     int64_t epoch = 0;
     double loss = 0.0;
-    double accuracy = 0.0;
+    std::optional<double> accuracy;  // classifiers
     int64_t samples = 0;
 };
 Json evalEvent(const EvalReport& report);

@@ -53,6 +53,7 @@ inline constexpr char kEpoch[] = "epoch";
 inline constexpr char kSummary[] = "summary";
 inline constexpr char kError[] = "error";
 inline constexpr char kRunEnd[] = "run_end";  // `runs` only: after each run's own events
+inline constexpr char kInspection[] = "inspection";  // `inspect`: the user's model and data, checked
 }  // namespace type
 
 // hello's `role`: which subcommand speaks.
@@ -149,6 +150,49 @@ namespace errorKey {
 inline constexpr char kConfig[] = "config";            // the config file as a whole
 inline constexpr char kEnvironment[] = "environment";  // torchrun's or Slurm's variables, TMPDIR, the store's port
 }  // namespace errorKey
+
+// ---------------------------------------------------------------------------------------
+// `ddplab-engine inspect`: the `inspection` event (protocol_inspection.hpp). Beside these it
+// carries model_file, loss, train_data and val_data under their config keys, and
+// torch_version, parameter_count, parameter_tensors, parameters, samples, dataset_size,
+// steps_per_epoch, total_steps, effective_batch_size and lr_effective as the config event does.
+// ---------------------------------------------------------------------------------------
+namespace inspection {
+inline constexpr char kForwardSignature[] = "forward_signature";  // "forward(Tensor x) -> Tensor"
+inline constexpr char kParameterBytes[] = "parameter_bytes";
+inline constexpr char kFrozenParameterCount[] = "frozen_parameter_count";
+inline constexpr char kBuffers[] = "buffers";
+inline constexpr char kBufferBytes[] = "buffer_bytes";
+inline constexpr char kName[] = "name";
+inline constexpr char kShape[] = "shape";
+inline constexpr char kDtype[] = "dtype";
+inline constexpr char kTrainable[] = "trainable";
+// train_data and val_data
+inline constexpr char kPath[] = "path";
+inline constexpr char kFormat[] = "format";
+inline constexpr char kFormatTorchSave[] = "torch_save";  // a torch.save({"inputs": X, "targets": Y}) file
+inline constexpr char kFormatNpyFolder[] = "npy_folder";  // a folder holding inputs.npy and targets.npy
+inline constexpr char kInputsShape[] = "inputs_shape";
+inline constexpr char kInputsDtype[] = "inputs_dtype";
+inline constexpr char kTargetsShape[] = "targets_shape";
+inline constexpr char kTargetsDtype[] = "targets_dtype";
+inline constexpr char kBytes[] = "bytes";
+// the first batch, run once through forward
+inline constexpr char kFirstBatch[] = "first_batch";
+inline constexpr char kOutputShape[] = "output_shape";
+inline constexpr char kOutputDtype[] = "output_dtype";
+inline constexpr char kLossFit[] = "loss_fit";  // a sentence: what the loss compares
+inline constexpr char kClasses[] = "classes";   // cross_entropy
+// memory per rank, estimated
+inline constexpr char kMemory[] = "memory";
+inline constexpr char kPerRankBytes[] = "per_rank_bytes";
+inline constexpr char kGradientBytes[] = "gradient_bytes";
+inline constexpr char kOptimizerBytes[] = "optimizer_bytes";
+inline constexpr char kStepBytes[] = "step_bytes";        // one forward and backward, measured
+inline constexpr char kProcessBytes[] = "process_bytes";  // the process and the sampler's indices
+inline constexpr char kDataBytes[] = "data_bytes";        // train_data and val_data
+inline constexpr char kDataShared[] = "data_shared";      // local runs: one copy for all ranks
+}  // namespace inspection
 
 // ---------------------------------------------------------------------------------------
 // `ddplab-engine keys`: the key table for tools (docs/configuration.md is made from it)

@@ -1,7 +1,9 @@
 #pragma once
-// Counts in messages: "1 rank", "2 ranks". Nouns with a plain plural "s" only.
+// Counts and sizes in messages: "1 rank", "2 ranks" (nouns with a plain plural "s" only);
+// "1.5 GiB".
 
 #include <cstdint>
+#include <sstream>
 #include <string>
 
 namespace ddplab {
@@ -9,6 +11,14 @@ namespace ddplab {
 inline std::string countOf(int64_t count, const std::string& noun)
 {
     return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
+inline std::string gibText(double bytes)
+{
+    std::ostringstream text;
+    text.precision(bytes < 10.0 * (1 << 30) ? 2 : 3);
+    text << bytes / double(1 << 30) << " GiB";
+    return text.str();
 }
 
 }  // namespace ddplab

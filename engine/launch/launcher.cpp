@@ -7,6 +7,7 @@
 #include "core/wording.hpp"
 #include "data/fashion_mnist_files.hpp"
 #include "output/event_writer.hpp"
+#include "own_model_check.hpp"
 #include "rank_progress.hpp"
 #include "run_directory.hpp"
 #include "signal_pipe.hpp"
@@ -109,6 +110,8 @@ public:
         // forked ranks share these pages instead of each decompressing its own copy.
         if (m_config.workload == WorkloadKind::FashionMnist)
             loadFashionMnist(m_config.dataDir);  // DataError: the caller reports it
+        if (m_config.workload == WorkloadKind::TorchScript)
+            checkOwnModelBeforeStart(m_config);  // ConfigError, DataError: the caller reports them
         RunDirectory directory;
         m_progress.emplace(int(m_config.worldSize));
         setUpSignals();

@@ -130,7 +130,13 @@ int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter&
             keepNcclDebugOffStdout();
 
         // Data first: a missing file fails fast, before peers wait on this rank.
-        workload = makeWorkload(config, device);
+        workload = makeWorkload(config, device, identity.rank);
+        // The size of one's own data set is known now; what follows from it is checked again.
+        Config resolved = config;
+        if (resolved.workload == WorkloadKind::TorchScript) {
+            resolved.trainSamples = workload->datasetSize();
+            requireValid(resolved);
+        }
         WorkerIdentity connecting = identity;
         connecting.rendezvous.timeout = std::chrono::seconds(config.collectiveTimeout);
         comm = connect(choice.backend, connecting, device);
@@ -142,9 +148,11 @@ int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter&
         facts.threadsPerRank = threads;
         facts.launchedBy = identity.launchedBy;
         facts.torchVersion = TORCH_VERSION;
-        Trainer trainer(config, *workload, *comm, leader ? &events : nullptr, facts);
+        Trainer trainer(resolved, *workload, *comm, leader ? &events : nullptr, facts);
         const Json summary = trainer.run();
         if (leader) {
+            if (!config.saveModel.empty())
+                workload->saveModel(config.saveModel);
             events.emit(summary);
             if (!events.fileError().empty())
                 throw OutputError(events.fileError());
@@ -153,7 +161,7 @@ int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter&
     } catch (const ConfigError& error) {
         return report(events, identity, error.what(), error.key(), kExitInvalidInput);
     } catch (const DataError& error) {
-        return report(events, identity, error.what(), key::kDataDir, kExitDataError);
+        return report(events, identity, error.what(), error.key(), kExitDataError);
     } catch (const OutputError& error) {
         return report(events, identity, error.what(), key::kEvents, kExitOutputError);
     } catch (const std::exception& error) {

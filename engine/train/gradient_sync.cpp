@@ -39,9 +39,20 @@ constexpr int64_t kLastBucketExtras = 4;
 
 }  // namespace
 
+std::string missingGradientsMessage(const std::vector<std::string>& names)
+{
+    std::string list;
+    for (const std::string& name : names)
+        list += (list.empty() ? "" : ", ") + name;
+    const bool one = names.size() == 1;
+    return std::string(one ? "parameter " : "parameters ") + list + " got no gradient: forward did not use " +
+           (one ? "it" : "them") + " for this batch, and DDP stops at a parameter without one (find_unused_parameters=False). "
+           "Use every parameter in forward, or freeze those you do not train (requires_grad_(False)) before saving the model";
+}
+
 GradientSync::GradientSync(std::vector<at::Tensor> parameters, Communicator& comm, double bucketCapMb, bool overlap,
                            bool squaredGradients)
-    : m_parameters(std::move(parameters)), m_comm(comm)
+    : m_parameters(std::move(parameters)), m_comm(comm), m_overlap(overlap)
 {
     // The local norm feeds the gradient-noise-scale estimate, which needs two batch sizes.
     m_trackNorm = m_comm.worldSize() > 1;
@@ -82,13 +93,12 @@ GradientSync::GradientSync(std::vector<at::Tensor> parameters, Communicator& com
     if (squaredGradients)
         m_squares = std::make_unique<SquaredGradients>(m_parameters, bucketLayout(), m_comm);
 
-    if (overlap) {
-        for (size_t i = 0; i < m_parameters.size(); ++i) {
-            auto accumulator = torch::autograd::impl::grad_accumulator(m_parameters[i]);
-            m_hookKeys.push_back(
-                accumulator->add_post_hook(std::make_unique<AfterAccumulation>([this, i] { onGradientAccumulated(i); })));
-            m_accumulators.push_back(std::move(accumulator));
-        }
+    // Without overlap the hooks only note which gradients arrived (missingGradients).
+    for (size_t i = 0; i < m_parameters.size(); ++i) {
+        auto accumulator = torch::autograd::impl::grad_accumulator(m_parameters[i]);
+        m_hookKeys.push_back(
+            accumulator->add_post_hook(std::make_unique<AfterAccumulation>([this, i] { onGradientAccumulated(i); })));
+        m_accumulators.push_back(std::move(accumulator));
     }
 }
 
@@ -166,10 +176,23 @@ void GradientSync::onGradientAccumulated(size_t parameter)
         return;
     bucket.arrived[slot.position] = true;
     ++bucket.ready;
+    if (!m_overlap)
+        return;
     // Reducer::mark_bucket_ready: launch from the next bucket in order for as long as buckets
     // are complete; a complete bucket further on waits for its turn.
     while (m_nextBucket < m_buckets.size() && m_buckets[m_nextBucket].ready == m_buckets[m_nextBucket].parameters.size())
         launch(m_buckets[m_nextBucket++]);
+}
+
+std::vector<size_t> GradientSync::missingGradients() const
+{
+    std::vector<size_t> missing;
+    for (size_t i = 0; i < m_parameters.size(); ++i) {
+        const Slot slot = m_slots[i];
+        if (!m_buckets[slot.bucket].arrived[slot.position])
+            missing.push_back(i);
+    }
+    return missing;
 }
 
 void GradientSync::launch(Bucket& bucket)

@@ -27,6 +27,7 @@
 
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace torch::autograd {
@@ -38,6 +39,10 @@ namespace ddplab {
 class Communicator;
 class PendingCollective;
 class SquaredGradients;
+
+// Why a run stops at parameters that got no gradient, named: the sentence the trainer and the
+// inspection both say.
+std::string missingGradientsMessage(const std::vector<std::string>& names);
 
 // The elements of the tensor finish() returns (double, on the gradients' device).
 enum SyncFigure : int64_t {
@@ -68,6 +73,10 @@ public:
     // Before the synchronising backward: this rank's figures for the step (device tensors;
     // copied on the device, never read here).
     void setFigures(const BatchResult& local);
+
+    // After the synchronising backward: the parameters (indices) that got no gradient in it.
+    // DDP (without find_unused_parameters) stops at such a parameter; so does the trainer.
+    std::vector<size_t> missingGradients() const;
 
     // After the synchronising backward: all-reduces whatever is left, in bucket order, and
     // waits; every parameter's .grad then holds the average over ranks. Returns the
@@ -108,6 +117,7 @@ private:
     std::unique_ptr<SquaredGradients> m_squares;  // batch-size-invariant Adam only
     Communicator& m_comm;
     bool m_synchronizing = false;
+    bool m_overlap = true;
     bool m_trackNorm = false;
 };
 

@@ -1,10 +1,14 @@
 #include "trainer.hpp"
 
 #include "comm/communicator.hpp"
+#include "core/config_error.hpp"
 #include "core/derived.hpp"
+#include "core/home_path.hpp"
+#include "core/key_names.hpp"
 #include "data/distributed_sampler.hpp"
 #include "output/event_writer.hpp"
 #include "output/output_error.hpp"
+#include "buffer_sync.hpp"
 #include "gradient_sync.hpp"
 #include "optim/optimizer_factory.hpp"
 #include "step_timer.hpp"
@@ -101,6 +105,8 @@ Json Trainer::run()
     m_sync = std::make_unique<GradientSync>(m_parameters, m_comm, c.bucketCapMb, c.overlap, averagesSquaredGradients(c));
     m_optimizer = makeOptimizer(c, m_parameters, m_sync->meanSquaredGradients());
     m_timer = std::make_unique<StepTimer>(m_parameters.front().device());
+    if (std::vector<at::Tensor> buffers = m_workload.buffers(); !buffers.empty())
+        m_bufferSync = std::make_unique<BufferSync>(std::move(buffers), m_comm);
     emitConfig();
 
     const SamplerSettings sampler{m_workload.datasetSize(), c.worldSize, c.shuffle, c.seed, c.dropLast};
@@ -119,7 +125,12 @@ Json Trainer::run()
         const auto batches = rankBatches(sampler, m_comm.rank(), epoch, c.batchSize);
         EpochTally tally;
         for (size_t first = 0; first < batches.size() && m_step < stepLimit && !targetMet; first += size_t(c.gradAccum)) {
-            last = trainStep(batches, first, epoch);
+            try {
+                last = trainStep(batches, first, epoch);
+            } catch (const ConfigError& error) {
+                // The model at fault (torchscript): which step it was is part of the story.
+                throw ConfigError(error.key(), std::string(error.what()) + " (at step " + std::to_string(m_step + 1) + ")");
+            }
             const bool endsEpoch = first + size_t(c.gradAccum) >= batches.size() || m_step >= stepLimit;
             const bool measures = endsEpoch || (measureEvery > 0 && m_step % measureEvery == 0);
             if (measures)
@@ -203,9 +214,11 @@ Trainer::StepRecord Trainer::trainStep(const std::vector<std::vector<int64_t>>& 
         const at::Tensor indices = at::tensor(batches[first + m], at::TensorOptions().dtype(at::kLong));
         const Batch batch = m_workload.fetch(indices);
         m_timer->endPhase(StepPhase::Data);
+        const bool last = m + 1 == micro;
+        if (m_bufferSync)
+            m_bufferSync->beforeForward(last);
         const ForwardResult forward = m_workload.forward(batch);
         local = m == 0 ? forward.figures : sum(local, forward.figures);
-        const bool last = m + 1 == micro;
         if (last)
             m_sync->setFigures(local);
         m_sync->prepare(last);
@@ -213,6 +226,7 @@ Trainer::StepRecord Trainer::trainStep(const std::vector<std::vector<int64_t>>& 
         (micro == 1 ? forward.loss : forward.loss * (1.0 / double(micro))).backward();
         m_timer->endPhase(StepPhase::Compute);
     }
+    stopOnMissingGradients();
     const at::Tensor synced = m_sync->finish();
     m_timer->endPhase(StepPhase::Comm);
 
@@ -271,6 +285,21 @@ Trainer::StepRecord Trainer::trainStep(const std::vector<std::vector<int64_t>>& 
     return record;
 }
 
+// A parameter the loss did not reach would leave its bucket's all-reduce waiting in DDP (with
+// find_unused_parameters=False it fails at the next step). Here the rank says which one.
+void Trainer::stopOnMissingGradients() const
+{
+    const std::vector<size_t> missing = m_sync->missingGradients();
+    if (missing.empty())
+        return;
+    const std::vector<std::string> names = m_workload.parameterNames();
+    std::vector<std::string> named;
+    for (size_t index : missing)
+        named.push_back(index < names.size() ? names[index] : "#" + std::to_string(index));
+    const std::string model = m_config.modelFile.empty() ? "" : std::string(key::kModelFile) + " " + expandHome(m_config.modelFile) + ": ";
+    throw ConfigError(key::kModelFile, model + missingGradientsMessage(named));
+}
+
 void Trainer::measureTraining(StepRecord& record)
 {
     record.training = m_workload.measureTraining(m_comm);
@@ -297,10 +326,14 @@ bool Trainer::meetsTarget(const StepRecord& record) const
 void Trainer::evaluateAndReport(int64_t epoch)
 {
     m_lastEvalStep = m_step;
+    if (m_bufferSync && m_workload.evaluates())
+        m_bufferSync->beforeForward(false);  // evaluation goes through the model as through DDP's wrapper
     const auto eval = m_workload.evaluate(m_comm);
     if (!eval)
         return;
-    m_lastEval = protocol::EvalReport{m_step, epoch, eval->loss, eval->accuracy, eval->samples};
+    m_lastEval = protocol::EvalReport{m_step, epoch, eval->loss, std::nullopt, eval->samples};
+    if (m_workload.classifies())
+        m_lastEval->accuracy = eval->accuracy;
     if (m_events)
         emit(protocol::evalEvent(*m_lastEval));
 }

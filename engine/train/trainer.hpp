@@ -24,6 +24,7 @@ class Optimizer;
 
 namespace ddplab {
 
+class BufferSync;
 class Communicator;
 class EventWriter;
 class GradientSync;
@@ -64,6 +65,7 @@ private:
     };
 
     void emitConfig();
+    void stopOnMissingGradients() const;
     StepRecord trainStep(const std::vector<std::vector<int64_t>>& batches, size_t first, int64_t epoch);
     void evaluateAndReport(int64_t epoch);
     void measureTraining(StepRecord& record);
@@ -84,6 +86,7 @@ private:
     int64_t m_parameterCount = 0;
     std::unique_ptr<torch::optim::Optimizer> m_optimizer;
     std::unique_ptr<GradientSync> m_sync;
+    std::unique_ptr<BufferSync> m_bufferSync;  // models with buffers
     std::unique_ptr<StepTimer> m_timer;
     UpdateStatistics m_updateStats;
     NoiseScaleEstimator m_noiseScale;

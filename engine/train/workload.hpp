@@ -49,6 +49,13 @@ public:
     // In registration order; the trainer buckets them in reverse, as DDP does.
     virtual std::vector<at::Tensor> parameters() = 0;
 
+    // The parameters' names, parallel to parameters(), for messages ("fc.weight").
+    virtual std::vector<std::string> parameterNames() const { return {}; }
+
+    // Tensors of the model's state that are no parameters (BatchNorm's running statistics):
+    // the trainer broadcasts rank 0's before a forward, as DDP does with broadcast_buffers.
+    virtual std::vector<at::Tensor> buffers() { return {}; }
+
     virtual int64_t datasetSize() const = 0;
 
     // > 1: every parameter's first dimension runs over independent experiments.
@@ -70,6 +77,9 @@ public:
     // Toy and linreg: the trainer tracks the variance of applied updates over experiments.
     virtual bool tracksUpdateVariance() const { return false; }
 
+    // Whether evaluate() runs the model (there is a validation set).
+    virtual bool evaluates() const { return false; }
+
     // The test set, every rank evaluating its shard; nullopt when the workload has none.
     virtual std::optional<EvalResult> evaluate(Communicator& comm) { return std::nullopt; }
 
@@ -83,6 +93,9 @@ public:
     // Toy: the mean weight over experiments (a 0-dim tensor on the device), reported with every
     // step and in the summary; undefined when the workload has none.
     virtual at::Tensor weightMean() const { return {}; }
+
+    // torchscript: writes the trained model to `path` (save_model). Others have no file form.
+    virtual void saveModel(const std::string& /*path*/) {}
 };
 
 }  // namespace ddplab

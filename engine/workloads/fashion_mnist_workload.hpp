@@ -19,6 +19,7 @@ public:
     std::vector<at::Tensor> parameters() override { return m_model->parameters(); }
     int64_t datasetSize() const override { return m_trainImages.size(0); }
     bool classifies() const override { return true; }
+    bool evaluates() const override { return true; }
     Batch fetch(const at::Tensor& indices) override;
     ForwardResult forward(const Batch& batch) override;
     std::optional<EvalResult> evaluate(Communicator& comm) override;

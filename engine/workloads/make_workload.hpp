@@ -9,8 +9,8 @@
 
 namespace ddplab {
 
-// The workload a config names, with its data loaded onto `device`. Data problems throw
-// DataError naming the file.
-std::unique_ptr<Workload> makeWorkload(const Config& config, const c10::Device& device);
+// The workload a config names, with its data loaded onto `device`, for rank `rank`. Data
+// problems throw DataError naming the file; a model that does not fit its data, ConfigError.
+std::unique_ptr<Workload> makeWorkload(const Config& config, const c10::Device& device, int rank);
 
 }  // namespace ddplab

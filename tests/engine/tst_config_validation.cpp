@@ -72,7 +72,7 @@ void ConfigValidationTest::rejectsBadJsonValues_data()
     QTest::newRow("noise negative") << QByteArray(R"({"noise": -1})") << "noise" << ">= 0";
     QTest::newRow("momentum one") << QByteArray(R"({"momentum": 1})") << "momentum" << ">= 0 and < 1";
     QTest::newRow("unknown workload") << QByteArray(R"({"workload": "imagenet"})") << "workload"
-                                      << "one of toy, linreg, fashion_mnist (got \"imagenet\")";
+                                      << "one of toy, linreg, fashion_mnist, torchscript (got \"imagenet\")";
     QTest::newRow("unknown optimizer") << QByteArray(R"({"optimizer": "rmsprop"})") << "optimizer"
                                        << "one of sgd, adam, adamw, novograd, lamb, lars, adam_bsi, adamw_bsi";
     QTest::newRow("unknown lr rule") << QByteArray(R"({"lr_rule": "cube"})") << "lr_rule" << "one of none, linear, sqrt, power, sde";
@@ -120,6 +120,15 @@ void ConfigValidationTest::rejectsBadJsonValues_data()
                                    << "at most 200000000";
     QTest::newRow("nothing left to train") << QByteArray(R"({"num_examples": 1, "world_size": 2, "drop_last": true})")
                                            << "num_examples" << "leaves no sample";
+    QTest::newRow("torchscript without a model") << QByteArray(R"({"workload": "torchscript", "train_data": "d.pt"})")
+                                                 << "model_file" << "needs model_file";
+    QTest::newRow("torchscript without data") << QByteArray(R"({"workload": "torchscript", "model_file": "m.pt"})")
+                                              << "train_data" << "needs train_data";
+    QTest::newRow("unknown loss") << QByteArray(R"({"loss": "hinge"})") << "loss"
+                                  << "one of cross_entropy, mse, l1, bce_with_logits, model";
+    QTest::newRow("experiments on torchscript")
+        << QByteArray(R"({"workload": "torchscript", "model_file": "m.pt", "train_data": "d.pt", "experiments": 2})")
+        << "experiments" << "needs workload toy or linreg";
 }
 
 void ConfigValidationTest::rejectsBadJsonValues()

@@ -55,7 +55,7 @@ void EngineCliTest::helpListsSubcommandsAndExitCodes()
     QVERIFY(process.waitForFinished(60000));
     QCOMPARE(process.exitCode(), 0);
     const QString text = QString::fromUtf8(process.readAllStandardOutput());
-    for (const char* word : {"run", "worker", "devices", "shard", "keys", "4 a rank failed", "5 cancelled"})
+    for (const char* word : {"run", "worker", "inspect", "devices", "shard", "keys", "4 a rank failed", "5 cancelled"})
         QVERIFY2(text.contains(QLatin1String(word)), word);
 
     process.start(ddplab::test::enginePath(), {QStringLiteral("run"), QStringLiteral("--help")});
@@ -109,7 +109,7 @@ void EngineCliTest::noSubcommandIsAnError()
     QVERIFY(bare.stderrText.contains("Subcommands"));
     const auto unknown = runEngine({QStringLiteral("train")});
     QCOMPARE(unknown.exitCode, int(ddplab::kExitInvalidInput));
-    QVERIFY2(unknown.stderrText.contains("unknown subcommand \"train\"; use one of run, worker, runs, devices, keys, shard"),
+    QVERIFY2(unknown.stderrText.contains("unknown subcommand \"train\"; use one of run, worker, runs, inspect, devices, keys, shard"),
              unknown.stderrText.constData());
 }
 

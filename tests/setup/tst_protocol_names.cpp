@@ -34,6 +34,7 @@ const Allowed kAllowed[] = {
     {"engine/core/config_validate.cpp", "rank", "a word in a message (countOf)"},
     {"engine/launch/launcher.cpp", "rank", "a word in a message (countOf)"},
     {"engine/launch/worker.cpp", "rank", "a word in a message (countOf)"},
+    {"engine/data/npy_file.cpp", "shape", "a field of NumPy's .npy header"},
     {"ui/client/series/chart_catalog.cpp", "lr", "a line's label in a chart's legend"},
     {"ui/client/session/launch_options.cpp", "help", "ddplab's own command-line options"},
     {"ui/client/session/launch_options.cpp", "version", "ddplab's own command-line options"},

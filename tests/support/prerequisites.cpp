@@ -1,6 +1,7 @@
 #include "prerequisites.hpp"
 
 #include <QFileInfo>
+#include <QProcess>
 #include <QStringList>
 
 namespace ddplab::test {
@@ -24,6 +25,22 @@ QString missingFashionMnist()
     return QStringLiteral("Fashion-MNIST is missing (%1): Debian's dataset-fashion-mnist package installs it; "
                           "scripts/setup-deps.sh installs that package")
         .arg(missing.join(QStringLiteral(", ")));
+}
+
+QString debianPython()
+{
+    return QStringLiteral("/usr/bin/python3");
+}
+
+QString missingPythonTorch()
+{
+    QProcess python;
+    python.start(debianPython(), {QStringLiteral("-c"), QStringLiteral("import torch, numpy")});
+    if (python.waitForFinished(120000) && python.exitStatus() == QProcess::NormalExit && python.exitCode() == 0)
+        return QString();
+    return QStringLiteral("%1 cannot import torch and numpy: Debian's python3-torch package installs both; "
+                          "scripts/setup-deps.sh installs that package")
+        .arg(debianPython());
 }
 
 QString torchrunProgram()

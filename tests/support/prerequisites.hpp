@@ -11,6 +11,12 @@ QString fashionMnistFolder();
 // "" when all four files are there, else which are missing and what installs them.
 QString missingFashionMnist();
 
+// Debian's python3, which has python3-torch and numpy (the Python DDP peers, the tools that
+// write test models), never another one found first on PATH.
+QString debianPython();
+// "" when it imports torch and numpy, else what installs them.
+QString missingPythonTorch();
+
 // Debian's torchrun (python3-torch), never another one found first on PATH.
 QString torchrunProgram();
 // "" when it is there, else what installs it.

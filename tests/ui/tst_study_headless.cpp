@@ -1,11 +1,12 @@
 // Studies through the real `ddplab` binary, offscreen, as a script would run them: the seed 000
 // curve end to end (its three slopes fitted from what the engine measured), issue 19's study
 // whose findings must carry their cautions (and whose noise scale is never negative), a study
-// killed mid-way and resumed (only the missing points run, none twice), and bad studies refused
-// with exit code 2 before anything starts.
+// killed mid-way and resumed (only the missing points run, none twice), a study over your own
+// model files and data files, and bad studies refused with exit code 2 before anything starts.
 
 #include "client/runs/run_record.hpp"
 #include "client/runs/run_store.hpp"
+#include "support/prerequisites.hpp"
 #include "ui_test_main.hpp"
 
 #include <QProcess>
@@ -182,6 +183,53 @@ private slots:
         const Outcome again = runLab(home.path(), {QStringLiteral("--resume"), folder, QStringLiteral("--quit")});
         QCOMPARE(again.exitCode, 0);
         QVERIFY(again.out.contains(QStringLiteral("finished already")));
+    }
+
+    void aStudyOverModelFilesAndDataSets()
+    {
+        // Your own models (workload torchscript): two architectures, each on the same data saved
+        // two ways (a torch.save file, a folder of .npy files).
+        const QString missing = ddplab::test::missingPythonTorch();
+        QVERIFY2(missing.isEmpty(), qPrintable(missing));
+        QTemporaryDir home;
+        const QString models = home.filePath(QStringLiteral("models"));
+        QProcess tool;
+        tool.start(ddplab::test::debianPython(), {QStringLiteral(DDPLAB_SOURCE_DIR "/tests/tools/make_own_model_case.py"), models});
+        QVERIFY(tool.waitForFinished(kPatienceMs) && tool.exitCode() == 0);
+        const QString file = writeStudy(home.path(), QStringLiteral("models.json"), QStringLiteral(R"({
+            "id": "two-models", "title": "two models, two data files",
+            "base": {"workload": "torchscript", "val_data": "%1/val.pt", "batch_size": 16, "epochs": 2, "lr": 0.05,
+                     "momentum": 0.9, "threads": 1},
+            "axes": [{"key": "model_file", "values": ["%1/bn_cnn.pt", "%1/mlp.pt"]},
+                     {"key": "train_data", "values": ["%1/train.pt", "%1/train_npy"]}],
+            "show": {"figure": "val_loss"}})").arg(models).toUtf8());
+        const QString out = home.filePath(QStringLiteral("export"));
+        const Outcome outcome = runLab(home.path(), {QStringLiteral("--study"), file, QStringLiteral("--export"), out, QStringLiteral("--quit")});
+        QVERIFY2(outcome.exitCode == 0, qPrintable(outcome.out + outcome.err));
+        QVERIFY(outcome.out.contains(QStringLiteral("[4/4]")));
+
+        QFile csv(out + QStringLiteral("/study.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> rows = csv.readAll().trimmed().split('\n');
+        QCOMPARE(rows.size(), 5);
+        const QList<QByteArray> header = rows.first().split(',');
+        const qsizetype model = header.indexOf("model_file"), data = header.indexOf("train_data");
+        const qsizetype status = header.indexOf("status"), valLoss = header.indexOf("val_loss");
+        QVERIFY(model >= 0 && data >= 0 && status >= 0 && valLoss >= 0);
+        QHash<QString, double> lossOf;  // "model|data" -> val_loss
+        for (const QByteArray& row : rows.mid(1)) {
+            const QList<QByteArray> cells = row.split(',');
+            QCOMPARE(cells[status], QByteArray("finished"));
+            lossOf.insert(QFileInfo(QString::fromUtf8(cells[model])).fileName() + QLatin1Char('|') +
+                              QFileInfo(QString::fromUtf8(cells[data])).fileName(), cells[valLoss].toDouble());
+        }
+        QCOMPARE(lossOf.size(), 4);
+        for (const QString& name : {QStringLiteral("bn_cnn.pt"), QStringLiteral("mlp.pt")}) {
+            // The same numbers read from either file train the same model to the same loss.
+            QCOMPARE(lossOf.value(name + QStringLiteral("|train_npy")), lossOf.value(name + QStringLiteral("|train.pt")));
+        }
+        // The two architectures learn differently.
+        QVERIFY(lossOf.value(QStringLiteral("bn_cnn.pt|train.pt")) != lossOf.value(QStringLiteral("mlp.pt|train.pt")));
     }
 
     void badStudiesAreRefusedBeforeAnythingStarts_data()

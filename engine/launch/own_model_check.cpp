@@ -1,0 +1,98 @@
+#include "own_model_check.hpp"
+
+#include "core/config_error.hpp"
+#include "core/data_error.hpp"
+#include "core/json.hpp"
+#include "core/key_names.hpp"
+#include "core/protocol.hpp"
+#include "data/tensor_data.hpp"
+#include "workloads/model_inspection.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <stdexcept>
+#include <string>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace ddplab {
+namespace {
+
+// In the child: the check, and what it found as an error event on `fd`; never returns.
+[[noreturn]] void checkAndExit(const Config& config, int fd)
+{
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    protocol::ErrorReport error;
+    try {
+        inspectOwnModel(config);
+        ::_exit(kExitOk);
+    } catch (const ConfigError& problem) {
+        error = {problem.what(), std::nullopt, problem.key(), kExitInvalidInput};
+    } catch (const DataError& problem) {
+        error = {problem.what(), std::nullopt, problem.key(), kExitDataError};
+    } catch (const std::exception& problem) {
+        error = {problem.what(), std::nullopt, "", kExitInternal};
+    }
+    const std::string line = protocol::errorEvent(error).dump();
+    for (size_t written = 0; written < line.size();) {
+        const ssize_t n = ::write(fd, line.data() + written, line.size() - written);
+        if (n <= 0)
+            break;
+        written += size_t(n);
+    }
+    ::_exit(error.exitCode);
+}
+
+}  // namespace
+
+void checkOwnModelBeforeStart(const Config& config)
+{
+    loadTensorData(config.trainData, key::kTrainData);
+    if (!config.valData.empty())
+        loadTensorData(config.valData, key::kValData);
+
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0)
+        throw std::runtime_error(std::string("cannot create a pipe for the model check: ") + std::strerror(errno));
+    const pid_t pid = ::fork();
+    if (pid < 0)
+        throw std::runtime_error(std::string("cannot start the model check: ") + std::strerror(errno));
+    if (pid == 0) {
+        ::close(fds[0]);
+        checkAndExit(config, fds[1]);
+    }
+    ::close(fds[1]);
+    std::string said;
+    char chunk[4096];
+    ssize_t n;
+    while ((n = ::read(fds[0], chunk, sizeof chunk)) > 0 || (n < 0 && errno == EINTR))
+        said.append(chunk, size_t(std::max<ssize_t>(n, 0)));
+    ::close(fds[0]);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+
+    if (WIFSIGNALED(status)) {
+        const char* name = sigabbrev_np(WTERMSIG(status));
+        throw ConfigError(key::kModelFile, std::string(key::kModelFile) + " " + config.modelFile +
+                                               ": running the first batch through it killed the process that checked it (signal " +
+                                               std::to_string(WTERMSIG(status)) + (name ? std::string(", SIG") + name : "") + ")");
+    }
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : kExitInternal;
+    if (code == kExitOk)
+        return;
+    const Json error = Json::parse(said, nullptr, false);
+    const std::string message = error.is_object() ? error.value(protocol::field::kMessage, said) : said;
+    const std::string key = error.is_object() ? error.value(protocol::field::kKey, std::string()) : std::string();
+    if (code == kExitInvalidInput)
+        throw ConfigError(key, message);
+    if (code == kExitDataError)
+        throw DataError(message, key);
+    throw std::runtime_error("checking " + std::string(key::kModelFile) + " " + config.modelFile + " failed: " + message);
+}
+
+}  // namespace ddplab

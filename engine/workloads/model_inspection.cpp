@@ -1,0 +1,163 @@
+#include "model_inspection.hpp"
+
+#include "core/config_error.hpp"
+#include "core/config_validate.hpp"
+#include "core/derived.hpp"
+#include "core/key_names.hpp"
+#include "core/protocol_names.hpp"
+#include "data/tensor_data.hpp"
+#include "data/tensor_text.hpp"
+#include "loss_functions.hpp"
+#include "torchscript_model.hpp"
+#include "torchscript_workload.hpp"
+#include "train/gradient_sync.hpp"
+
+#include <ATen/ATen.h>
+#include <c10/core/Allocator.h>
+#include <c10/util/ThreadLocalDebugInfo.h>
+#include <torch/utils.h>
+#include <torch/version.h>
+
+#include <algorithm>
+
+namespace ddplab {
+namespace {
+
+// The CPU allocator reports every allocation and release to an active memory profiler;
+// this one only keeps the peak of what is live.
+class PeakMemory final : public c10::MemoryReportingInfoBase {
+public:
+    void reportMemoryUsage(void* /*ptr*/, int64_t bytes, int64_t /*allocated*/, int64_t /*reserved*/, c10::Device /*device*/) override
+    {
+        m_live += bytes;
+        m_peak = std::max(m_peak, m_live);
+    }
+    bool memoryProfilingEnabled() const override { return true; }
+    int64_t peak() const { return m_peak; }
+
+private:
+    int64_t m_live = 0;
+    int64_t m_peak = 0;
+};
+
+protocol::TensorFacts factsOf(const at::Tensor& tensor)
+{
+    return {tensor.sizes().vec(), dtypeName(tensor.scalar_type()), int64_t(tensor.nbytes())};
+}
+
+protocol::DataFacts factsOf(const TensorData& data)
+{
+    protocol::DataFacts facts;
+    facts.path = data.path;
+    facts.format = data.format == DataFormat::TorchSave ? protocol::inspection::kFormatTorchSave
+                                                         : protocol::inspection::kFormatNpyFolder;
+    facts.samples = data.samples();
+    facts.inputs = factsOf(data.inputs);
+    facts.targets = factsOf(data.targets);
+    return facts;
+}
+
+// Copies of the trained parameters each optimizer keeps (momentum, moments).
+int64_t optimizerStateCopies(const Config& c)
+{
+    switch (c.optimizer) {
+    case OptimizerKind::Sgd:
+    case OptimizerKind::Lars:
+        return c.momentum > 0 ? 1 : 0;
+    case OptimizerKind::NovoGrad:
+        return 1;
+    case OptimizerKind::Adam:
+    case OptimizerKind::AdamW:
+    case OptimizerKind::Lamb:
+        return 2;
+    }
+    return 2;
+}
+
+// One training step's forward and backward on the first batch, as a rank would take it:
+// its peak memory, and a gradient for every trained parameter.
+int64_t measureTrainingStep(TorchScriptWorkload& workload, const Config& config)
+{
+    const auto meter = std::make_shared<PeakMemory>();
+    {
+        c10::DebugInfoGuard profiling(c10::DebugInfoKind::PROFILER_STATE, meter);
+        const int64_t count = std::min(config.batchSize, workload.datasetSize());
+        const Batch batch = workload.fetch(at::arange(count, at::TensorOptions().dtype(at::kLong)));
+        const ForwardResult result = workload.forward(batch);
+        if (!result.loss.requires_grad())
+            throw ConfigError(key::kModelFile, std::string(key::kModelFile) + " " + workload.model().path() +
+                                                   ": the loss does not depend on any parameter that requires a gradient, so "
+                                                   "nothing would train");
+        try {
+            result.loss.backward();
+        } catch (const std::exception& error) {
+            std::string message = error.what();
+            throw ConfigError(key::kModelFile, std::string(key::kModelFile) + " " + workload.model().path() +
+                                                   ": backward through the first batch failed: " +
+                                                   message.substr(0, message.find('\n')));
+        }
+    }
+    std::vector<std::string> missing;
+    const std::vector<at::Tensor> parameters = workload.parameters();
+    const std::vector<std::string> names = workload.parameterNames();
+    for (size_t i = 0; i < parameters.size(); ++i) {
+        if (!parameters[i].grad().defined())
+            missing.push_back(names[i]);
+    }
+    if (!missing.empty())
+        throw ConfigError(key::kModelFile, std::string(key::kModelFile) + " " + workload.model().path() + ": " +
+                                               missingGradientsMessage(missing));
+    return meter->peak();
+}
+
+}  // namespace
+
+protocol::InspectionReport inspectOwnModel(const Config& given)
+{
+    Config config = given;
+    TorchScriptWorkload workload(config, c10::Device(c10::kCPU), 0);
+    config.trainSamples = workload.datasetSize();
+    requireValid(config);
+
+    protocol::InspectionReport report;
+    TorchScriptModel& model = workload.model();
+    report.modelFile = model.path();
+    report.forwardSignature = model.signature();
+    report.torchVersion = TORCH_VERSION;
+    for (const NamedTensor& parameter : model.parameters())
+        report.parameters.push_back({parameter.name, factsOf(parameter.tensor), parameter.tensor.requires_grad()});
+    for (const NamedTensor& buffer : model.buffers())
+        report.buffers.push_back({buffer.name, factsOf(buffer.tensor), false});
+    report.train = factsOf(workload.trainData());
+    if (workload.valData())
+        report.val = factsOf(*workload.valData());
+
+    const FirstBatch& first = workload.firstBatch();
+    report.batchInputs = factsOf(first.inputs);
+    report.batchTargets = factsOf(first.targets);
+    report.output = factsOf(first.output);
+    {
+        torch::NoGradGuard noGrad;
+        report.firstLoss = applyLoss(config.loss, first.output, first.targets, first.inputs.size(0)).loss.item<double>();
+    }
+    report.lossFit = lossFitText(config.loss, first.output, first.targets);
+    if (config.loss == LossKind::CrossEntropy)
+        report.classes = classCount(first.output);
+
+    protocol::MemoryEstimate& memory = report.memory;
+    int64_t trainedBytes = 0;
+    for (const protocol::NamedTensorFacts& parameter : report.parameters) {
+        memory.parameters += parameter.tensor.bytes;
+        trainedBytes += parameter.trainable ? parameter.tensor.bytes : 0;
+    }
+    for (const protocol::NamedTensorFacts& buffer : report.buffers)
+        memory.buffers += buffer.tensor.bytes;
+    memory.gradients = trainedBytes;
+    memory.optimizerState = trainedBytes * optimizerStateCopies(config);
+    memory.step = measureTrainingStep(workload, config);
+    memory.process = estimatedRankBytes(config);
+    memory.data = workload.trainData().bytes + (workload.valData() ? workload.valData()->bytes : 0);
+    return report;
+}
+
+}  // namespace ddplab
