@@ -17,13 +17,16 @@ namespace ddplab::ui {
 
 struct StudyChartChoices {
     QString figure;       // a StudyFigure id
+    FigureSummary summary = FigureSummary::LastEpochMean;  // how a series figure is summed up
     QString colourBy;     // an axis, or "" for none
     QStringList heatmap;  // {columns, rows}, or empty for none
 };
 StudyChartChoices defaultChartChoices(const StoredStudy& study);
 
 struct StudyCharts {
-    QList<PlotSpec> plots;  // in order: the figure, steps to target, samples to target, best LR
+    // In order: the figure, steps to target, samples to target, the best LR (or the study's
+    // `best` axis), then the `curves` figure against epochs, one chart per colour.
+    QList<PlotSpec> plots;
     QList<HeatmapSpec> heatmaps;
     QStringList findings;   // one line each: fitted slopes, B_crit against B_simple, exponents
 };
