@@ -14,15 +14,13 @@
 #include "sharding/sharding_view.hpp"
 #include "study_view/study_page.hpp"
 #include "window/chart_page.hpp"
-#include "window/eliding_label.hpp"
 #include "window/lab_actions.hpp"
 #include "window/log_panel.hpp"
 #include "window/notice_bar.hpp"
+#include "window/status_area.hpp"
 
 #include <QDockWidget>
 #include <QGroupBox>
-#include <QLabel>
-#include <QProgressBar>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
@@ -109,16 +107,7 @@ void MainWindow::createDocks()
 
 void MainWindow::createStatusBar()
 {
-    m_statusLabel = new ElidingLabel;
-    // The progress text beside the bar, not on it: a fill never covers it.
-    m_progressLabel = new QLabel;
-    m_progress = new QProgressBar;
-    m_progress->setRange(0, 100);
-    m_progress->setTextVisible(false);
-    m_progress->setFixedWidth(140);
-    statusBar()->addWidget(m_statusLabel, 1);
-    statusBar()->addPermanentWidget(m_progressLabel);
-    statusBar()->addPermanentWidget(m_progress);
+    m_status = new StatusArea(*statusBar(), *m_session, m_inventory, m_model);
 }
 
 }  // namespace ddplab::ui
