@@ -208,8 +208,10 @@ private slots:
         QCOMPARE(sde->xTitle, QStringLiteral("epoch"));
         QVERIFY(!sde->logX && sde->logY);
         QCOMPARE(sde->lines.size(), 2);
-        QCOMPARE(sde->lines[1].label, QStringLiteral("effective_batch 8"));
-        QCOMPARE(sde->lines[1].points, (QList<QPointF>{QPointF(0.5, 1.0), QPointF(1.0, 0.5), QPointF(2.0, 0.25)}));
+        // In the order of the batches as numbers (8 before 16).
+        QCOMPARE(sde->lines[0].label, QStringLiteral("effective_batch 8"));
+        QCOMPARE(sde->lines[1].label, QStringLiteral("effective_batch 16"));
+        QCOMPARE(sde->lines[0].points, (QList<QPointF>{QPointF(0.5, 1.0), QPointF(1.0, 0.5), QPointF(2.0, 0.25)}));
         QVERIFY(sde->lines[0].color != sde->lines[1].color);
     }
 

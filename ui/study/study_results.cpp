@@ -514,8 +514,10 @@ QList<CurvePanel> curvePanels(const QList<StudyRunResult>& results, const Stored
             }
             panel.lines.append(series);
         }
+        sortByColour(panel.lines);
         panels.append(panel);
     }
+    sortByColour(panels);
     return panels;
 }
 
