@@ -11,12 +11,12 @@
 // and `runs` speak the JSON Lines event protocol of docs/protocol.md on stdout.
 
 #include "cli/config_options.hpp"
+#include "cli/keys_command.hpp"
 #include "cli/launch_template.hpp"
 #include "cli/run_command.hpp"
 #include "cli/runs_command.hpp"
 #include "cli/shard_command.hpp"
 #include "comm/gpu_inventory.hpp"
-#include "core/config_keys.hpp"
 #include "core/limits.hpp"
 #include "core/protocol.hpp"
 #include "output/event_writer.hpp"
@@ -24,6 +24,7 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <optional>
 #include <unistd.h>
 #include <utility>
 
@@ -39,51 +40,41 @@ std::string exitCodesHelp()
     return help + ".";
 }
 
-// The config-key table with defaults, for tools and for docs/configuration.md.
-Json keyReport()
-{
-    const Config defaults;
-    Json report = Json::array();
-    for (const ConfigKey& key : configKeys()) {
-        static const char* const kTypeNames[] = {"integer", "number", "boolean", "choice", "text"};
-        Json entry;
-        entry[protocol::keys::kKey] = key.name;
-        entry[protocol::keys::kFlag] = key.type == KeyType::Boolean ? key.flag() + " / --no-" + key.flag().substr(2) : key.flag();
-        entry[protocol::keys::kType] = kTypeNames[int(key.type)];
-        entry[protocol::keys::kDefault] = key.read(defaults);
-        entry[protocol::keys::kAllowed] = key.allowed;
-        entry[protocol::keys::kHelp] = key.help;
-        if (!key.choices.empty())
-            entry[protocol::keys::kChoices] = key.choices;
-        report.push_back(entry);
-    }
-    return report;
-}
-
-}  // namespace
-}  // namespace ddplab
-
-int main(int argc, char** argv)
-{
-    using namespace ddplab;
+// Every subcommand, its options, and where their values land once parsed.
+struct CommandLine {
     CLI::App app{"ddplab-engine " + protocol::engineVersion() + ": the training engine of DDP Lab (real multi-process DDP on Gloo/NCCL)",
                  "ddplab-engine"};
+    CLI::App* run = nullptr;
+    CLI::App* worker = nullptr;
+    CLI::App* runs = nullptr;
+    CLI::App* devices = nullptr;
+    CLI::App* keys = nullptr;
+    CLI::App* shard = nullptr;
+    std::optional<ConfigOptions> runOptions;
+    std::optional<ConfigOptions> workerOptions;
+    RunsOptions runsOptions;
+    ShardRequest shardRequest;
+
+    CommandLine();
+};
+
+CommandLine::CommandLine()
+{
     app.set_version_flag("--version", "ddplab-engine " + protocol::engineVersion() + " (event protocol " +
                                           std::to_string(kProtocolVersion) + ")");
     app.require_subcommand(1);
     app.footer(exitCodesHelp() + "\nEvents: JSON Lines on stdout, described in docs/protocol.md.");
 
-    CLI::App* run = app.add_subcommand("run", "launch a local run: world_size worker processes over Gloo (CPU) or NCCL (GPU)");
-    ConfigOptions runOptions(*run);
+    run = app.add_subcommand("run", "launch a local run: world_size worker processes over Gloo (CPU) or NCCL (GPU)");
+    runOptions.emplace(*run);
     run->allow_extras();
 
-    CLI::App* worker = app.add_subcommand("worker", "run one rank under torchrun (--no-python) or srun, from their environment");
-    ConfigOptions workerOptions(*worker);
+    worker = app.add_subcommand("worker", "run one rank under torchrun (--no-python) or srun, from their environment");
+    workerOptions.emplace(*worker);
     worker->allow_extras();
 
-    CLI::App* runs = app.add_subcommand(protocol::role::kRuns, "run one config after another, as stdin asks: one JSON line per run, "
-                                                "{\"config\": PATH, \"events\": PATH} (docs/protocol.md)");
-    RunsOptions runsOptions;
+    runs = app.add_subcommand(protocol::role::kRuns, "run one config after another, as stdin asks: one JSON line per run, "
+                                                     "{\"config\": PATH, \"events\": PATH} (docs/protocol.md)");
     runs->add_flag("--stop-when-input-ends", runsOptions.stopWhenInputEnds,
                    "stop the run in progress when stdin ends: its controller (the lab, an SSH connection) has gone");
     runs->add_option("--launcher", runsOptions.launcher,
@@ -93,85 +84,105 @@ int main(int argc, char** argv)
                      "where a config given on stdin is kept while its run lasts (default $TMPDIR or /tmp; a leading ~/ is "
                      "the home folder): under Slurm, a folder every node sees");
 
-    CLI::App* devices = app.add_subcommand("devices", "print GPUs, NCCL/Gloo availability and the LibTorch version as JSON");
-    CLI::App* keys = app.add_subcommand("keys", "print every config key (flag, type, default, what is allowed, help) as JSON");
+    devices = app.add_subcommand("devices", "print GPUs, NCCL/Gloo availability and the LibTorch version as JSON");
+    keys = app.add_subcommand("keys", "print every config key (flag, type, default, what is allowed, help) as JSON");
 
-    ShardRequest shard;
-    CLI::App* shardCommand = app.add_subcommand("shard", "print the exact sample indices of every rank and iteration as JSON");
+    shard = app.add_subcommand("shard", "print the exact sample indices of every rank and iteration as JSON");
     // The same limits as `run`'s keys (core/limits.hpp).
-    shardCommand->add_option("--num-examples", shard.numExamples, "examples in the dataset")->required()->check(CLI::Range(int64_t(1), limits::kMaxExamples));
-    shardCommand->add_option("--world-size", shard.worldSize, "ranks")->required()->check(CLI::Range(int64_t(1), limits::kMaxRanks));
-    shardCommand->add_option("--batch-size", shard.batchSize, "batch size per rank")->required()->check(CLI::Range(int64_t(1), limits::kMaxBatch));
-    shardCommand->add_flag("--drop-last", shard.dropLast, "DistributedSampler's drop_last");
-    shardCommand->add_flag("--shuffle", shard.shuffle, "shuffle with a permutation seeded by seed + epoch");
-    shardCommand->add_option("--seed", shard.seed, "shuffle seed")->check(CLI::Range(int64_t(0), limits::kMaxSeed));
-    shardCommand->add_option("--epoch", shard.epoch, "epoch (DistributedSampler.set_epoch)")->check(CLI::Range(int64_t(0), limits::kMaxEpochs));
+    shard->add_option("--num-examples", shardRequest.numExamples, "examples in the dataset")->required()->check(CLI::Range(int64_t(1), limits::kMaxExamples));
+    shard->add_option("--world-size", shardRequest.worldSize, "ranks")->required()->check(CLI::Range(int64_t(1), limits::kMaxRanks));
+    shard->add_option("--batch-size", shardRequest.batchSize, "batch size per rank")->required()->check(CLI::Range(int64_t(1), limits::kMaxBatch));
+    shard->add_flag("--drop-last", shardRequest.dropLast, "DistributedSampler's drop_last");
+    shard->add_flag("--shuffle", shardRequest.shuffle, "shuffle with a permutation seeded by seed + epoch");
+    shard->add_option("--seed", shardRequest.seed, "shuffle seed")->check(CLI::Range(int64_t(0), limits::kMaxSeed));
+    shard->add_option("--epoch", shardRequest.epoch, "epoch (DistributedSampler.set_epoch)")->check(CLI::Range(int64_t(0), limits::kMaxEpochs));
+}
 
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForAllHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForVersion& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        const std::string command = argc > 1 ? argv[1] : "";
-        std::string message = e.what();
-        if (e.get_name() == "ConversionError")
-            message += " (on/off settings are switches: --shuffle or --no-shuffle, with no value)";
-        if (command == "run" || command == "worker") {
-            EventWriter events;
-            events.addFd(STDOUT_FILENO);
-            events.emit(protocol::helloEvent(command == "run" ? protocol::role::kLauncher : protocol::role::kWorker));
-            return fail(events, message, "", kExitInvalidInput);
-        }
-        if (argc == 1) {
-            std::cerr << app.help() << std::endl;
-            return kExitInvalidInput;
-        }
-        // CLI11 takes an unknown word for a stray argument and asks for a subcommand.
-        std::string known;
-        bool isKnown = false;
-        for (const CLI::App* sub : std::as_const(app).get_subcommands([](const CLI::App*) { return true; })) {
-            known += (known.empty() ? "" : ", ") + sub->get_name();
-            isKnown = isKnown || sub->get_name() == command;
-        }
-        if (!isKnown && !command.empty() && command[0] != '-') {
-            std::cerr << "ddplab-engine: error: unknown subcommand \"" << command << "\"; use one of " << known
-                      << " (see 'ddplab-engine --help')" << std::endl;
-            return kExitInvalidInput;
-        }
-        std::cerr << "ddplab-engine: error: " << message << "\n(see 'ddplab-engine " << command << " --help')" << std::endl;
+// A command line CLI11 could not take, said so that the reader knows what to type instead;
+// `run` and `worker` say it as events too, for the program that reads them.
+int explainParseError(const CLI::ParseError& error, const CLI::App& app, int argc, char** argv)
+{
+    const std::string command = argc > 1 ? argv[1] : "";
+    std::string message = error.what();
+    if (error.get_name() == "ConversionError")
+        message += " (on/off settings are switches: --shuffle or --no-shuffle, with no value)";
+    if (command == "run" || command == "worker") {
+        EventWriter events;
+        events.addFd(STDOUT_FILENO);
+        events.emit(protocol::helloEvent(command == "run" ? protocol::role::kLauncher : protocol::role::kWorker));
+        return fail(events, message, "", kExitInvalidInput);
+    }
+    if (argc == 1) {
+        std::cerr << app.help() << std::endl;
         return kExitInvalidInput;
     }
+    // CLI11 takes an unknown word for a stray argument and asks for a subcommand.
+    std::string known;
+    bool isKnown = false;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+        known += (known.empty() ? "" : ", ") + sub->get_name();
+        isKnown = isKnown || sub->get_name() == command;
+    }
+    if (!isKnown && !command.empty() && command[0] != '-') {
+        std::cerr << "ddplab-engine: error: unknown subcommand \"" << command << "\"; use one of " << known
+                  << " (see 'ddplab-engine --help')" << std::endl;
+        return kExitInvalidInput;
+    }
+    std::cerr << "ddplab-engine: error: " << message << "\n(see 'ddplab-engine " << command << " --help')" << std::endl;
+    return kExitInvalidInput;
+}
 
+// The subcommand that was asked for, run.
+int runCommand(const CommandLine& line)
+{
+    if (*line.run)
+        return runTraining("run", *line.runOptions, *line.run);
+    if (*line.worker)
+        return runTraining("worker", *line.workerOptions, *line.worker);
+    if (*line.runs) {
+        const std::string& launcher = line.runsOptions.launcher;
+        const RunOne runOne = launcher.empty() ? RunOne(runFromFiles) : RunOne([&](const std::string& config, const std::string&) {
+            return runLaunchTemplate(launcher, config);
+        });
+        return runMany(runOne, line.runsOptions);
+    }
+    if (*line.devices) {
+        std::cout << deviceReport().dump(2) << std::endl;
+        return kExitOk;
+    }
+    if (*line.keys) {
+        std::cout << keyReport().dump(2) << std::endl;
+        return kExitOk;
+    }
+    if (*line.shard) {
+        std::cout << shardReport(line.shardRequest).dump() << std::endl;
+        return kExitOk;
+    }
+    return kExitInvalidInput;
+}
+
+}  // namespace
+}  // namespace ddplab
+
+int main(int argc, char** argv)
+{
+    using namespace ddplab;
+    CommandLine line;
     try {
-        if (*run)
-            return runTraining("run", runOptions, *run);
-        if (*worker)
-            return runTraining("worker", workerOptions, *worker);
-        if (*runs)
-            return runMany(runsOptions.launcher.empty() ? RunOne(runFromFiles)
-                                                        : RunOne([&](const std::string& config, const std::string&) {
-                                                              return runLaunchTemplate(runsOptions.launcher, config);
-                                                          }),
-                           runsOptions);
-        if (*devices) {
-            std::cout << deviceReport().dump(2) << std::endl;
-            return kExitOk;
-        }
-        if (*keys) {
-            std::cout << keyReport().dump(2) << std::endl;
-            return kExitOk;
-        }
-        if (*shardCommand) {
-            std::cout << shardReport(shard).dump() << std::endl;
-            return kExitOk;
-        }
+        line.app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return line.app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return line.app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return line.app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        return explainParseError(e, line.app, argc, argv);
+    }
+    try {
+        return runCommand(line);
     } catch (const std::exception& error) {
         std::cerr << "ddplab-engine: internal error: " << error.what() << std::endl;
         return kExitInternal;
     }
-    return kExitInvalidInput;
 }

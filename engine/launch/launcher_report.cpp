@@ -21,6 +21,16 @@ bool startsWith(const std::string& text, const std::string& prefix)
     return text.rfind(prefix, 0) == 0;
 }
 
+// A rank's error that only says a peer went away (Gloo's words for a closed connection).
+bool lostItsConnection(const std::string& error)
+{
+    for (const char* words : {"Connection reset by peer", "Connection closed by peer", "Broken pipe"}) {
+        if (error.find(words) != std::string::npos)
+            return true;
+    }
+    return false;
+}
+
 // srun's task list: "1", "0-1", "0,2-3". Empty when it is not one.
 std::vector<int> taskList(const std::string& text)
 {
@@ -70,7 +80,7 @@ void LauncherReport::addLine(const std::string& line)
     }
     // srun: error: NODE: task 1: Killed      srun: error: NODE: tasks 0-1: Exited with exit code 2
     const std::string error = "srun: error: ";
-    if (m_first || m_stepEnding || !m_cancelled.empty() || !startsWith(line, error))
+    if (m_signalledLater || !startsWith(line, error) || (!m_first && !m_cancelled.empty()))
         return;
     size_t task = line.find(": task ", error.size());
     size_t number = task == std::string::npos ? task : task + 7;
@@ -94,26 +104,41 @@ void LauncherReport::addLine(const std::string& line)
     end.node = line.substr(error.size(), task - error.size());
     end.reason = line.substr(reason + 2);
     end.bySignal = !startsWith(end.reason, "Exited with exit code");
-    m_first = end;
+    if (!m_first && !m_stepEnding)
+        m_first = end;
+    else if (m_first && end.bySignal && end.rank != m_first->rank)
+        m_signalledLater = end;
+}
+
+const std::string* LauncherReport::ownError(int rank) const
+{
+    const auto own = std::find_if(m_rankErrors.begin(), m_rankErrors.end(), [&](const auto& e) { return e.first == rank; });
+    return own == m_rankErrors.end() ? nullptr : &own->second;
 }
 
 std::optional<protocol::ErrorReport> LauncherReport::firstFailure() const
 {
     if (!m_cancelled.empty())
         return protocol::ErrorReport{"Slurm cancelled the run (" + m_cancelled + ")", std::nullopt, "", kExitCancelled};
-    if (!m_first || (m_first->rank == 0 && !m_first->bySignal))
+    if (!m_first)
         return std::nullopt;
-    const std::string rank = "rank " + std::to_string(m_first->rank);
-    const std::string srun = "srun: \"task " + std::to_string(m_first->rank) + ": " + m_first->reason + "\" on " + m_first->node;
+    const std::string* firstError = ownError(m_first->rank);
+    const TaskEnd& failed = !m_first->bySignal && firstError && lostItsConnection(*firstError) && m_signalledLater
+                                ? *m_signalledLater
+                                : *m_first;
+    if (failed.rank == 0 && !failed.bySignal)
+        return std::nullopt;
+    const std::string rank = "rank " + std::to_string(failed.rank);
+    const std::string srun = "srun: \"task " + std::to_string(failed.rank) + ": " + failed.reason + "\" on " + failed.node;
     std::string message;
-    const auto own = std::find_if(m_rankErrors.begin(), m_rankErrors.end(), [&](const auto& e) { return e.first == m_first->rank; });
-    if (m_first->bySignal)
+    const std::string* own = ownError(failed.rank);
+    if (failed.bySignal)
         message = rank + " died without a word (" + srun + ")";
-    else if (own != m_rankErrors.end())
-        message = rank + " failed: " + own->second;
+    else if (own)
+        message = rank + " failed: " + *own;
     else
         message = rank + " failed (" + srun + ")";
-    return protocol::ErrorReport{message, m_first->rank, "", kExitRankFailed};
+    return protocol::ErrorReport{message, failed.rank, "", kExitRankFailed};
 }
 
 }  // namespace ddplab

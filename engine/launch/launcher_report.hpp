@@ -6,7 +6,9 @@
 // that ended badly ("srun: error: NODE: task 1: Killed", "... tasks 0-1: Exited with exit
 // code 2"), and every worker says its own error before it exits ("ddplab-engine: rank 1:
 // error: ..."). With --kill-on-bad-exit, srun then ends the step ("Terminating StepId=..."):
-// what ends after that are its consequences, not causes. A step Slurm cancels (scancel, a time
+// what ends after that are its consequences, not causes, with one exception: a rank whose
+// own error is a lost connection ("Connection reset by peer") did not fail first, even when
+// srun reports it first; the task that srun then reports killed did. A step Slurm cancels (scancel, a time
 // limit: "*** STEP 12.0 ON node CANCELLED AT ... ***") before any task failed was cancelled,
 // whatever its tasks then report.
 
@@ -30,6 +32,8 @@ public:
     std::optional<protocol::ErrorReport> firstFailure() const;
 
 private:
+    const std::string* ownError(int rank) const;  // what the rank said, or none
+
     struct TaskEnd {
         int rank = 0;  // of the tasks one report names, the one that said its error first
         std::string node;
@@ -37,6 +41,9 @@ private:
         bool bySignal = false;
     };
     std::optional<TaskEnd> m_first;
+    // A task srun reported dead by a signal after the step began ending: the cause when the
+    // first task reported had only lost its connection to it.
+    std::optional<TaskEnd> m_signalledLater;
     std::string m_cancelled;  // Slurm's line saying it cancelled the step, before any task failed
     bool m_stepEnding = false;
     std::vector<std::pair<int, std::string>> m_rankErrors;  // each rank's own first error, in the order they came

@@ -1,7 +1,7 @@
 // Reading what srun and the ranks said on stderr to name the rank that failed first. The texts
 // are what Slurm 22.05 (Debian 12) printed running the lab's launch template (tests/slurm): a
-// task killed mid-run, a rank failing with its own error, a stalled task, scancel; two rows
-// show srun's lists of more tasks.
+// task killed mid-run (in both orders srun reported it), a rank failing with its own error, a
+// stalled task, scancel; two rows show srun's lists of more tasks.
 
 #include "launch/launcher_report.hpp"
 
@@ -33,6 +33,16 @@ void LauncherReportTest::namesTheRankThatFailedFirst_data()
                        QStringLiteral("srun: launch/slurm: _step_signal: Terminating StepId=1002.0"),
                        QStringLiteral("slurmstepd-vm: error: *** STEP 1002.0 ON vm CANCELLED AT 2026-11-25T00:11:03 ***"),
                        QStringLiteral("srun: error: vm: task 0: Exited with exit code 4"),
+                       QStringLiteral("srun: Force Terminated StepId=1002.0")}
+        << true << std::optional<int>(1) << 4 << QStringLiteral("rank 1 died without a word (srun: \"task 1: Killed\" on vm)");
+    // The same kill, srun quicker to see rank 0's exit than the killed task (as on a loaded CI
+    // machine): rank 0 only lost its connection, the task killed after it is named.
+    QTest::newRow("task 1 killed, rank 0's exit reported first")
+        << QStringList{QStringLiteral("ddplab-engine: rank 0: error: [./gloo/transport/tcp/pair.cc:589] Read error [127.0.0.1]:26518: Connection reset by peer"),
+                       QStringLiteral("srun: error: vm: task 0: Exited with exit code 4"),
+                       QStringLiteral("srun: launch/slurm: _step_signal: Terminating StepId=1002.0"),
+                       QStringLiteral("slurmstepd-vm: error: *** STEP 1002.0 ON vm CANCELLED AT 2026-11-25T00:11:03 ***"),
+                       QStringLiteral("srun: error: vm: task 1: Killed"),
                        QStringLiteral("srun: Force Terminated StepId=1002.0")}
         << true << std::optional<int>(1) << 4 << QStringLiteral("rank 1 died without a word (srun: \"task 1: Killed\" on vm)");
     QTest::newRow("rank 1 fails with its own error, reported with rank 0")

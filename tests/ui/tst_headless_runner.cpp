@@ -64,7 +64,10 @@ private slots:
                                  QStringLiteral("update_variance"), QStringLiteral("weight")};
         for (const QString& chart : charts) {
             const QString base = QDir(out).filePath(chart);
-            QCOMPARE(QImage(base + QStringLiteral(".png")).size(), QSize(1000, 640));
+            // What was written and said, should the image not be there as asked.
+            const QString written = QDir(out).entryList(QDir::Files).join(QLatin1Char(' '));
+            QVERIFY2(QImage(base + QStringLiteral(".png")).size() == QSize(1000, 640),
+                     qPrintable(chart + QStringLiteral(".png: ") + written + QLatin1Char('\n') + outcome.out + outcome.err));
             QVERIFY(QSvgRenderer(base + QStringLiteral(".svg")).isValid());
         }
         QStringList pngs = QDir(out).entryList({QStringLiteral("*.png")});

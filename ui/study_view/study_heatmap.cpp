@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ddplab::ui {
 namespace {
@@ -133,82 +134,102 @@ CellFont cellFontFor(const ChartFrame& frame, double cellWidth, double cellHeigh
     return {frame.small, frame.smallMetrics, false};
 }
 
-}  // namespace
+// The cells' colours: viridis over the finite values' range (log where asked and possible),
+// the best end always yellow; grey for a cell without a value.
+struct Shading {
+    double low = std::numeric_limits<double>::infinity();
+    double high = -std::numeric_limits<double>::infinity();
+    bool log = false;
+    bool lowerIsBetter = false;
 
-void paintHeatmap(QPainter& painter, const QRect& area, const HeatmapSpec& spec, double scale, const QPalette* palette)
-{
-    painter.save();
-    painter.setRenderHint(QPainter::Antialiasing);
-    const ChartFrame frame = beginChart(painter, area, scale, palette);
-    const QColor& text = frame.text;
-    const QFontMetricsF& smallMetrics = frame.smallMetrics;
-    const double pad = frame.pad;
-    const double top = drawHeading(painter, area, frame, spec.title, spec.subtitle);
-    const StudyHeatmap& map = spec.map;
-    if (map.rows.isEmpty() || map.columns.isEmpty()) {
-        painter.drawText(QRectF(area).adjusted(pad, top - area.top(), -pad, -pad), Qt::AlignCenter | Qt::TextWordWrap, spec.emptyText);
-        painter.restore();
-        return;
+    QColor of(const HeatmapCell& cell) const
+    {
+        if (!std::isfinite(cell.value))
+            return QColor(0x99, 0x99, 0x99);
+        double t = 0.5;
+        if (high > low)
+            t = log ? (std::log10(cell.value) - std::log10(low)) / (std::log10(high) - std::log10(low))
+                    : (cell.value - low) / (high - low);
+        return viridis(lowerIsBetter ? 1.0 - t : t);
     }
+};
 
-    // Value range for the colours.
-    double low = std::numeric_limits<double>::infinity(), high = -low;
-    for (const QList<HeatmapCell>& row : map.cells) {
+Shading shadingFor(const HeatmapSpec& spec)
+{
+    Shading shading;
+    for (const QList<HeatmapCell>& row : spec.map.cells) {
         for (const HeatmapCell& cell : row) {
             if (std::isfinite(cell.value) && (!spec.logValues || cell.value > 0)) {
-                low = std::min(low, cell.value);
-                high = std::max(high, cell.value);
+                shading.low = std::min(shading.low, cell.value);
+                shading.high = std::max(shading.high, cell.value);
             }
         }
     }
-    const bool logColours = spec.logValues && low > 0;
-    const auto shade = [&](double value) {
-        double t = 0.5;
-        if (high > low)
-            t = logColours ? (std::log10(value) - std::log10(low)) / (std::log10(high) - std::log10(low)) : (value - low) / (high - low);
-        return viridis(spec.lowerIsBetter ? 1.0 - t : t);  // the best end is always yellow
-    };
+    shading.log = spec.logValues && shading.low > 0;
+    shading.lowerIsBetter = spec.lowerIsBetter;
+    return shading;
+}
 
-    double rowLabelWidth = smallMetrics.horizontalAdvance(map.rowKey);
-    for (const QJsonValue& row : map.rows)
-        rowLabelWidth = std::max(rowLabelWidth, smallMetrics.horizontalAdvance(valueText(row)));
-    const double legendWidth = 56 * scale;
-    const QRectF grid(area.left() + pad + rowLabelWidth + 6 * scale, top + smallMetrics.height(),
-                      area.width() - 3 * pad - rowLabelWidth - 6 * scale - legendWidth,
-                      area.bottom() - top - pad - smallMetrics.height() * 3.4);
-    if (grid.width() < 40 || grid.height() < 30) {
-        painter.restore();
-        return;
+// The grid of cells and where each one lies; rows go up (the first value at the bottom, as on
+// an axis).
+struct CellGrid {
+    QRectF rect;
+    double cellWidth = 0;
+    double cellHeight = 0;
+    double rowLabelWidth = 0;
+
+    QRectF cell(qsizetype row, qsizetype column) const
+    {
+        return QRectF(rect.left() + column * cellWidth, rect.bottom() - (row + 1) * cellHeight, cellWidth, cellHeight);
     }
-    const double cellWidth = grid.width() / map.columns.size();
-    const double cellHeight = grid.height() / map.rows.size();
-    // Rows go up: the first value at the bottom, as on an axis.
-    const auto cellRect = [&](qsizetype row, qsizetype column) {
-        return QRectF(grid.left() + column * cellWidth, grid.bottom() - (row + 1) * cellHeight, cellWidth, cellHeight);
-    };
-    const auto fillOf = [&](const HeatmapCell& cell) { return std::isfinite(cell.value) ? shade(cell.value) : QColor(0x99, 0x99, 0x99); };
+};
+
+CellGrid layOutGrid(const QRect& area, double top, const StudyHeatmap& map, const ChartFrame& frame, double scale)
+{
+    const QFontMetricsF& metrics = frame.smallMetrics;
+    CellGrid grid;
+    grid.rowLabelWidth = metrics.horizontalAdvance(map.rowKey);
+    for (const QJsonValue& row : map.rows)
+        grid.rowLabelWidth = std::max(grid.rowLabelWidth, metrics.horizontalAdvance(valueText(row)));
+    const double legendWidth = 56 * scale;
+    grid.rect = QRectF(area.left() + frame.pad + grid.rowLabelWidth + 6 * scale, top + metrics.height(),
+                       area.width() - 3 * frame.pad - grid.rowLabelWidth - 6 * scale - legendWidth,
+                       area.bottom() - top - frame.pad - metrics.height() * 3.4);
+    grid.cellWidth = grid.rect.width() / map.columns.size();
+    grid.cellHeight = grid.rect.height() / map.rows.size();
+    return grid;
+}
+
+// Each measured cell in its colour, hatched where its run diverged.
+void drawCells(QPainter& painter, const StudyHeatmap& map, const CellGrid& grid, const Shading& shading)
+{
     for (qsizetype row = 0; row < map.rows.size(); ++row) {
         for (qsizetype column = 0; column < map.columns.size(); ++column) {
             const HeatmapCell& cell = map.cells[row][column];
             if (!cell.present)
                 continue;
-            const QRectF box = cellRect(row, column).adjusted(1, 1, -1, -1);
-            painter.fillRect(box, fillOf(cell));
+            const QRectF box = grid.cell(row, column).adjusted(1, 1, -1, -1);
+            painter.fillRect(box, shading.of(cell));
             if (!std::isfinite(cell.value) && cell.diverged)
                 painter.fillRect(box, QBrush(QColor(0x55, 0x55, 0x55), Qt::BDiagPattern));
         }
     }
-    // The rules run beneath the cells' numbers, which sit on a patch of their cell's colour.
-    drawScalingRules(painter, grid, map, cellWidth, cellHeight, text, smallMetrics, scale);
-    const CellFont cellFont = cellFontFor(frame, cellWidth, cellHeight);
+}
+
+// Each cell's number on a patch of its own colour (where the cell has room for one; a cell
+// without a value always says why), and an outline round the best cell of each column.
+void drawCellNumbers(QPainter& painter, const StudyHeatmap& map, const CellGrid& grid, const Shading& shading,
+                     const ChartFrame& frame, double scale)
+{
+    const CellFont cellFont = cellFontFor(frame, grid.cellWidth, grid.cellHeight);
     painter.setFont(cellFont.font);
     for (qsizetype row = 0; row < map.rows.size(); ++row) {
         for (qsizetype column = 0; column < map.columns.size(); ++column) {
             const HeatmapCell& cell = map.cells[row][column];
             if (!cell.present)
                 continue;
-            const QRectF box = cellRect(row, column).adjusted(1, 1, -1, -1);
-            const QColor fill = fillOf(cell);
+            const QRectF box = grid.cell(row, column).adjusted(1, 1, -1, -1);
+            const QColor fill = shading.of(cell);
             const QString label = std::isfinite(cell.value) ? QString::number(cell.value, 'g', 3)
                                                             : (cell.diverged ? QStringLiteral("diverged") : QStringLiteral("—"));
             if (cellFont.fits || !std::isfinite(cell.value)) {
@@ -221,43 +242,83 @@ void paintHeatmap(QPainter& painter, const QRect& area, const HeatmapSpec& spec,
                 painter.drawText(box, Qt::AlignCenter, shown);
             }
             if (cell.bestInColumn) {
-                painter.setPen(QPen(text, 3 * scale));
+                painter.setPen(QPen(frame.text, 3 * scale));
                 painter.setBrush(Qt::NoBrush);
                 painter.drawRect(box.adjusted(1.5 * scale, 1.5 * scale, -1.5 * scale, -1.5 * scale));
             }
         }
     }
+}
+
+// The columns' and rows' values and the two axes' keys.
+void drawAxisLabels(QPainter& painter, const QRect& area, const StudyHeatmap& map, const CellGrid& grid, const ChartFrame& frame,
+                    double scale)
+{
+    const QFontMetricsF& metrics = frame.smallMetrics;
     painter.setFont(frame.small);
-    // Axis labels.
-    painter.setPen(text);
+    painter.setPen(frame.text);
     for (qsizetype column = 0; column < map.columns.size(); ++column)
-        painter.drawText(QRectF(grid.left() + column * cellWidth, grid.bottom() + 2 * scale, cellWidth, smallMetrics.height()),
+        painter.drawText(QRectF(grid.rect.left() + column * grid.cellWidth, grid.rect.bottom() + 2 * scale, grid.cellWidth, metrics.height()),
                          Qt::AlignHCenter | Qt::AlignTop, valueText(map.columns[column]));
     for (qsizetype row = 0; row < map.rows.size(); ++row) {
-        const QRectF box = cellRect(row, 0);
-        painter.drawText(QRectF(area.left() + pad, box.top(), rowLabelWidth, box.height()), Qt::AlignRight | Qt::AlignVCenter,
+        const QRectF box = grid.cell(row, 0);
+        painter.drawText(QRectF(area.left() + frame.pad, box.top(), grid.rowLabelWidth, box.height()), Qt::AlignRight | Qt::AlignVCenter,
                          valueText(map.rows[row]));
     }
-    painter.drawText(QRectF(grid.left(), grid.bottom() + smallMetrics.height() * 1.2, grid.width(), smallMetrics.height()), Qt::AlignHCenter,
-                     map.columnKey);
-    painter.drawText(QRectF(area.left() + pad, grid.top() - smallMetrics.height(), rowLabelWidth, smallMetrics.height()), Qt::AlignRight,
-                     map.rowKey);
+    painter.drawText(QRectF(grid.rect.left(), grid.rect.bottom() + metrics.height() * 1.2, grid.rect.width(), metrics.height()),
+                     Qt::AlignHCenter, map.columnKey);
+    painter.drawText(QRectF(area.left() + frame.pad, grid.rect.top() - metrics.height(), grid.rowLabelWidth, metrics.height()),
+                     Qt::AlignRight, map.rowKey);
+}
 
-    // Colour legend.
-    const QRectF bar(grid.right() + pad, grid.top(), 12 * scale, grid.height());
+// The colour bar right of the grid with its best and worst values, and what the colours show.
+void drawColourLegend(QPainter& painter, const HeatmapSpec& spec, const CellGrid& grid, const Shading& shading, const ChartFrame& frame,
+                      double scale)
+{
+    const QFontMetricsF& metrics = frame.smallMetrics;
+    const QRectF bar(grid.rect.right() + frame.pad, grid.rect.top(), 12 * scale, grid.rect.height());
     for (int i = 0; i < 64; ++i) {
         const double t = i / 63.0;
         painter.fillRect(QRectF(bar.left(), bar.bottom() - (i + 1) * bar.height() / 64, bar.width(), bar.height() / 64 + 1), viridis(t));
     }
-    painter.setPen(text);
-    if (low <= high) {
-        const QString best = QString::number(spec.lowerIsBetter ? low : high, 'g', 3);
-        const QString worst = QString::number(spec.lowerIsBetter ? high : low, 'g', 3);
-        painter.drawText(QPointF(bar.right() + 3 * scale, bar.top() + smallMetrics.ascent()), best);
+    painter.setPen(frame.text);
+    if (shading.low <= shading.high) {
+        const QString best = QString::number(spec.lowerIsBetter ? shading.low : shading.high, 'g', 3);
+        const QString worst = QString::number(spec.lowerIsBetter ? shading.high : shading.low, 'g', 3);
+        painter.drawText(QPointF(bar.right() + 3 * scale, bar.top() + metrics.ascent()), best);
         painter.drawText(QPointF(bar.right() + 3 * scale, bar.bottom()), worst);
     }
-    painter.drawText(QRectF(grid.left(), grid.bottom() + smallMetrics.height() * 2.3, grid.width(), smallMetrics.height()), Qt::AlignLeft,
-                     spec.figureTitle + QStringLiteral(" · outlined: the best in each column"));
+    painter.drawText(QRectF(grid.rect.left(), grid.rect.bottom() + metrics.height() * 2.3, grid.rect.width(), metrics.height()),
+                     Qt::AlignLeft, spec.figureTitle + QStringLiteral(" · outlined: the best in each column"));
+}
+
+}  // namespace
+
+void paintHeatmap(QPainter& painter, const QRect& area, const HeatmapSpec& spec, double scale, const QPalette* palette)
+{
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing);
+    const ChartFrame frame = beginChart(painter, area, scale, palette);
+    const double top = drawHeading(painter, area, frame, spec.title, spec.subtitle);
+    const StudyHeatmap& map = spec.map;
+    if (map.rows.isEmpty() || map.columns.isEmpty()) {
+        painter.drawText(QRectF(area).adjusted(frame.pad, top - area.top(), -frame.pad, -frame.pad), Qt::AlignCenter | Qt::TextWordWrap,
+                         spec.emptyText);
+        painter.restore();
+        return;
+    }
+    const CellGrid grid = layOutGrid(area, top, map, frame, scale);
+    if (grid.rect.width() < 40 || grid.rect.height() < 30) {
+        painter.restore();
+        return;
+    }
+    const Shading shading = shadingFor(spec);
+    drawCells(painter, map, grid, shading);
+    // The rules run beneath the cells' numbers, which sit on a patch of their cell's colour.
+    drawScalingRules(painter, grid.rect, map, grid.cellWidth, grid.cellHeight, frame.text, frame.smallMetrics, scale);
+    drawCellNumbers(painter, map, grid, shading, frame, scale);
+    drawAxisLabels(painter, area, map, grid, frame, scale);
+    drawColourLegend(painter, spec, grid, shading, frame, scale);
     painter.restore();
 }
 

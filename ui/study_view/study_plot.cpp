@@ -1,109 +1,20 @@
 #include "study_plot.hpp"
 
-#include "charts/axis_plan.hpp"
 #include "study_view/chart_frame.hpp"
+#include "study_view/plot_axis.hpp"
 
 #include <QPainter>
-#include <QPalette>
 #include <QPainterPath>
+#include <QPalette>
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace ddplab::ui {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-struct Range {
-    double low = kInf;
-    double high = -kInf;
-    void take(double value, bool log)
-    {
-        if (!std::isfinite(value) || (log && value <= 0))
-            return;
-        low = std::min(low, value);
-        high = std::max(high, value);
-    }
-    bool valid() const { return low <= high; }
-};
-
 // Up to this many distinct x values get a tick each; more get the decades.
 constexpr qsizetype kMostChosenTicks = 12;
-
-// Where an axis puts a value, and its ticks.
-struct Axis {
-    bool log = false;
-    double low = 0.0, high = 1.0;  // in data units
-    QList<double> ticks;
-    QString format = QStringLiteral("%g");
-
-    double fraction(double value) const
-    {
-        if (log)
-            return (std::log10(value) - std::log10(low)) / (std::log10(high) - std::log10(low));
-        return (value - low) / (high - low);
-    }
-};
-
-Axis makeAxis(Range range, bool log)
-{
-    Axis axis;
-    axis.log = log;
-    if (!range.valid())
-        range = log ? Range{1.0, 10.0} : Range{0.0, 1.0};
-    if (log) {
-        // A little room around the data; ticks at the decades inside, with 2 and 5 between
-        // them when the range spans fewer than three.
-        axis.low = range.low / 1.35;
-        axis.high = range.high * 1.35;
-        const int first = int(std::floor(std::log10(axis.low)));
-        const int last = int(std::ceil(std::log10(axis.high)));
-        const int decades = last - first;
-        // Inside a single decade 1, 2 and 5 may leave one tick or none: every digit then.
-        const QList<double> mantissas = decades <= 1   ? QList<double>{1, 2, 3, 4, 5, 6, 7, 8, 9}
-                                        : decades <= 3 ? QList<double>{1, 2, 5}
-                                                       : QList<double>{1};
-        const int every = std::max(1, decades / 6);
-        for (int d = first; d <= last; d += (mantissas.size() > 1 ? 1 : every)) {
-            for (double m : mantissas) {
-                const double tick = std::pow(10.0, d) * m;
-                if (tick >= axis.low && tick <= axis.high)
-                    axis.ticks.append(tick);
-            }
-        }
-        if (axis.ticks.size() < 3) {
-            // A range narrower than 1 to 2 (steps of 12 to 20): evenly spaced round numbers.
-            const LinearAxisPlan plan = planValueAxis(axis.low, axis.high, 5, true, false);
-            axis.ticks.clear();
-            const double step = (plan.high - plan.low) / std::max(1, plan.tickCount - 1);
-            for (int i = 0; i < plan.tickCount; ++i) {
-                const double tick = plan.low + step * i;
-                if (tick >= axis.low && tick <= axis.high && tick > 0)
-                    axis.ticks.append(tick);
-            }
-        }
-        return axis;
-    }
-    const LinearAxisPlan plan = planValueAxis(range.low, range.high, 5, false, false);
-    axis.low = plan.low;
-    axis.high = plan.high;
-    axis.format = plan.labelFormat;
-    for (int i = 0; i < plan.tickCount; ++i)
-        axis.ticks.append(plan.low + (plan.high - plan.low) * i / std::max(1, plan.tickCount - 1));
-    return axis;
-}
-
-QString tickText(double value, const Axis& axis)
-{
-    if (axis.log) {
-        if (value >= 1e5 || value < 1e-3)
-            return QString::number(value, 'g', 2);
-        return QString::number(value, 'g', 6);
-    }
-    return QString::asprintf(qPrintable(axis.format), value);
-}
 
 // The ranges the axes must show: every line's points (fits and reference slopes are drawn over
 // the data's own x), never a marker's x. A fitted B_crit far outside the batches studied would
@@ -123,37 +34,80 @@ void plotRanges(const PlotSpec& spec, Range* xs, Range* ys)
     }
 }
 
-}  // namespace
+// Where everything goes: the axes, the plot's rectangle, the x labels in their rows, the
+// legend's column on the right.
+struct PlotLayout {
+    Axis xAxis;
+    Axis yAxis;
+    QRectF plot;
+    QStringList xLabels;
+    QList<double> xCentres;
+    QList<int> xRows;
+    double labelRows = 1;
+    double yLabelWidth = 0;
+    double legendWidth = 0;
+    bool empty = false;  // no point to draw: the axes alone, with the reason
 
-QPointF plotXRange(const PlotSpec& spec)
+    double px(double x) const { return plot.left() + xAxis.fraction(x) * plot.width(); }
+    double py(double y) const { return plot.bottom() - yAxis.fraction(y) * plot.height(); }
+};
+
+// A study's x is a handful of chosen values (batches 32, 64, ... 256): ticks at those, so each
+// point sits on a labelled line instead of between 50 and 100.
+void tickAtChosenValues(const PlotSpec& spec, Axis& xAxis)
 {
+    QList<double> chosen;
+    for (const PlotLine& line : spec.lines) {
+        if (line.dashed)
+            continue;  // fits and reference slopes are drawn at many x of their own
+        for (const QPointF& point : line.points) {
+            if (std::isfinite(point.x()) && !chosen.contains(point.x()))
+                chosen.append(point.x());
+        }
+    }
+    if (spec.logX && chosen.size() >= 2 && chosen.size() <= kMostChosenTicks) {
+        std::sort(chosen.begin(), chosen.end());
+        xAxis.ticks = chosen;
+    }
+}
+
+PlotLayout layOut(const PlotSpec& spec, const QRect& area, double top, const ChartFrame& frame, double scale)
+{
+    const QFontMetricsF& metrics = frame.smallMetrics;
+    const double pad = frame.pad;
+    PlotLayout layout;
     Range xs, ys;
     plotRanges(spec, &xs, &ys);
-    const Axis axis = makeAxis(xs, spec.logX);
-    return QPointF(axis.low, axis.high);
-}
+    layout.empty = !ys.valid();
+    layout.xAxis = makeAxis(xs, spec.logX);
+    tickAtChosenValues(spec, layout.xAxis);
+    layout.yAxis = makeAxis(ys, spec.logY);
 
-QList<int> tickLabelRows(const QList<double>& centres, const QList<double>& widths, double gap)
-{
-    QList<int> rows;
-    double endOf[2] = {-std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
-    for (qsizetype i = 0; i < centres.size(); ++i) {
-        const double start = centres[i] - widths[i] / 2;
-        int row = -1;
-        for (int candidate : {0, 1}) {
-            if (start >= endOf[candidate] + gap) {
-                row = candidate;
-                break;
-            }
-        }
-        if (row >= 0)
-            endOf[row] = centres[i] + widths[i] / 2;
-        rows.append(row);
+    // The legend and notes on the right, when there is room; the plot takes the rest.
+    QStringList legendLabels;
+    for (const PlotLine& line : spec.lines) {
+        if (!line.label.isEmpty())
+            legendLabels.append(line.label);
     }
-    return rows;
+    for (const QString& label : legendLabels + spec.notes)
+        layout.legendWidth = std::max(layout.legendWidth, metrics.horizontalAdvance(label) + 24 * scale);
+    layout.legendWidth = std::min(layout.legendWidth, area.width() * 0.34);
+    for (double tick : layout.yAxis.ticks)
+        layout.yLabelWidth = std::max(layout.yLabelWidth, metrics.horizontalAdvance(tickText(tick, layout.yAxis)));
+    const double plotLeft = area.left() + pad + metrics.height() + layout.yLabelWidth + 6 * scale;
+    const double plotWidth = area.width() - (pad * 3 + metrics.height() + layout.yLabelWidth + 6 * scale + layout.legendWidth);
+    // The x labels in one row, or two where neighbours would run into each other.
+    QList<double> xWidths;
+    for (double tick : layout.xAxis.ticks) {
+        layout.xLabels.append(tickText(tick, layout.xAxis));
+        layout.xCentres.append(plotLeft + layout.xAxis.fraction(tick) * plotWidth);
+        xWidths.append(metrics.horizontalAdvance(layout.xLabels.last()));
+    }
+    layout.xRows = tickLabelRows(layout.xCentres, xWidths, 4 * scale);
+    layout.labelRows = std::count(layout.xRows.begin(), layout.xRows.end(), 1) > 0 ? 2 : 1;
+    layout.plot = QRectF(plotLeft, top + pad / 2, plotWidth, area.bottom() - top - pad * 2 - metrics.height() * (1.4 + layout.labelRows));
+    return layout;
 }
-
-namespace {
 
 // The x tick labels under the plot, in the rows tickLabelRows gave them.
 void drawXTickLabels(QPainter& painter, const QRectF& plot, const QList<double>& centres, const QStringList& labels,
@@ -208,196 +162,176 @@ void drawMarkers(QPainter& painter, const QRectF& plot, const QList<PlotMarker>&
     }
 }
 
+// The grid, the ticks and their labels, the frame and both axis titles.
+void drawAxes(QPainter& painter, const QRect& area, const PlotSpec& spec, const PlotLayout& layout, const ChartFrame& frame,
+              double scale)
+{
+    const QRectF& plot = layout.plot;
+    const QFontMetricsF& metrics = frame.smallMetrics;
+    QColor grid = frame.text;
+    grid.setAlpha(40);
+    painter.setFont(frame.small);
+    painter.setPen(QPen(grid, 1 * scale));
+    for (double tick : layout.xAxis.ticks)
+        painter.drawLine(QPointF(layout.px(tick), plot.top()), QPointF(layout.px(tick), plot.bottom()));
+    painter.setPen(frame.text);
+    drawXTickLabels(painter, plot, layout.xCentres, layout.xLabels, layout.xRows, metrics, scale);
+    for (double tick : layout.yAxis.ticks) {
+        painter.setPen(QPen(grid, 1 * scale));
+        painter.drawLine(QPointF(plot.left(), layout.py(tick)), QPointF(plot.right(), layout.py(tick)));
+        painter.setPen(frame.text);
+        painter.drawText(QRectF(plot.left() - layout.yLabelWidth - 4 * scale, layout.py(tick) - metrics.height() / 2,
+                                layout.yLabelWidth, metrics.height()),
+                         Qt::AlignRight | Qt::AlignVCenter, tickText(tick, layout.yAxis));
+    }
+    painter.setPen(QPen(frame.text, 1 * scale));
+    painter.drawRect(plot);
+    painter.drawText(QRectF(plot.left(), plot.bottom() + metrics.height() * (0.2 + layout.labelRows), plot.width(), metrics.height()),
+                     Qt::AlignHCenter, spec.xTitle + (spec.logX ? QStringLiteral(" (log)") : QString()));
+    painter.save();
+    painter.translate(area.left() + frame.pad, plot.center().y());
+    painter.rotate(-90);
+    painter.drawText(QRectF(-plot.height() / 2, 0, plot.height(), metrics.height()), Qt::AlignHCenter,
+                     spec.yTitle + (spec.logY ? QStringLiteral(" (log)") : QString()));
+    painter.restore();
+}
+
+// The band of ± one standard error around a line.
+void drawErrorBand(QPainter& painter, const PlotLine& line, const PlotLayout& layout, bool logY)
+{
+    if (line.errors.isEmpty())
+        return;
+    QPolygonF band;
+    QList<QPointF> lower;
+    for (qsizetype i = 0; i < line.points.size(); ++i) {
+        const QPointF p = line.points[i];
+        const double error = i < line.errors.size() ? line.errors[i] : 0.0;
+        if (!std::isfinite(p.y()) || error <= 0)
+            continue;
+        const double below = logY ? std::max(p.y() - error, p.y() * 1e-3) : p.y() - error;
+        band.append(QPointF(layout.px(p.x()), layout.py(p.y() + error)));
+        lower.prepend(QPointF(layout.px(p.x()), layout.py(below)));
+    }
+    if (band.size() < 2)
+        return;
+    band += QPolygonF(lower);
+    QColor fill = line.color;
+    fill.setAlpha(50);
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(fill);
+    painter.drawPolygon(band);
+}
+
+// A line through its points (a gap at each missing one), and its points: filled, or hollow
+// where the run never reached the target or diverged.
+void drawLine(QPainter& painter, const PlotLine& line, const PlotSpec& spec, const PlotLayout& layout, const QColor& background,
+              double scale)
+{
+    QPainterPath path;
+    bool drawing = false;
+    for (const QPointF& p : line.points) {
+        if (!std::isfinite(p.y()) || (spec.logY && p.y() <= 0) || (spec.logX && p.x() <= 0)) {
+            drawing = false;
+            continue;
+        }
+        const QPointF at(layout.px(p.x()), layout.py(p.y()));
+        drawing ? path.lineTo(at) : path.moveTo(at);
+        drawing = true;
+    }
+    painter.setBrush(Qt::NoBrush);
+    painter.setPen(QPen(line.color, (line.dashed ? 1.5 : 2.0) * scale, line.dashed ? Qt::DashLine : Qt::SolidLine));
+    painter.drawPath(path);
+    if (!line.markers)
+        return;
+    for (qsizetype i = 0; i < line.points.size(); ++i) {
+        const QPointF p = line.points[i];
+        if (!std::isfinite(p.y()) || (spec.logY && p.y() <= 0))
+            continue;
+        const bool hollow = i < line.hollow.size() && line.hollow[i];
+        painter.setPen(QPen(line.color, 1.5 * scale));
+        painter.setBrush(hollow ? QBrush(background) : QBrush(line.color));
+        painter.drawEllipse(QPointF(layout.px(p.x()), layout.py(p.y())), 3.5 * scale, 3.5 * scale);
+    }
+}
+
+// The legend (each labelled line's stroke and label) and the notes below it, right of the plot.
+void drawLegend(QPainter& painter, const QRect& area, const PlotSpec& spec, const PlotLayout& layout, const ChartFrame& frame,
+                double scale)
+{
+    const QFontMetricsF& metrics = frame.smallMetrics;
+    const double width = layout.legendWidth;
+    double y = layout.plot.top();
+    const double x = layout.plot.right() + frame.pad;
+    painter.setFont(frame.small);
+    for (const PlotLine& line : spec.lines) {
+        if (line.label.isEmpty())
+            continue;
+        painter.setPen(QPen(line.color, 2 * scale, line.dashed ? Qt::DashLine : Qt::SolidLine));
+        painter.drawLine(QPointF(x, y + metrics.height() / 2), QPointF(x + 16 * scale, y + metrics.height() / 2));
+        painter.setPen(frame.text);
+        painter.drawText(QRectF(x + 20 * scale, y, width - 20 * scale, metrics.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                         metrics.elidedText(line.label, Qt::ElideRight, width - 20 * scale));
+        y += metrics.height() * 1.2;
+    }
+    y += metrics.height() * 0.5;
+    painter.setPen(frame.text);
+    for (const QString& note : spec.notes) {
+        const QRectF box(x, y, width, area.bottom() - y);
+        const QRectF used = painter.boundingRect(box, Qt::TextWordWrap, note);
+        painter.drawText(box, Qt::TextWordWrap, note);
+        y += used.height() + 2 * scale;
+    }
+}
+
 }  // namespace
+
+QPointF plotXRange(const PlotSpec& spec)
+{
+    Range xs, ys;
+    plotRanges(spec, &xs, &ys);
+    const Axis axis = makeAxis(xs, spec.logX);
+    return QPointF(axis.low, axis.high);
+}
 
 void paintPlot(QPainter& painter, const QRect& area, const PlotSpec& spec, double scale, const QPalette* palette)
 {
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing);
     const ChartFrame frame = beginChart(painter, area, scale, palette);
-    const QColor& background = frame.background;
-    const QColor& text = frame.text;
-    const QFont& base = frame.base;
-    const QFont& small = frame.small;
-    const QFontMetricsF& smallMetrics = frame.smallMetrics;
-    const double pad = frame.pad;
 
     // Nothing to draw: the reason alone, without axes that would mean nothing.
     if (spec.lines.isEmpty() && spec.markers.isEmpty()) {
-        painter.setPen(text);
-        painter.setFont(base);
-        painter.drawText(QRectF(area).adjusted(pad, pad, -pad, -pad), Qt::AlignCenter | Qt::TextWordWrap,
+        painter.setPen(frame.text);
+        painter.setFont(frame.base);
+        painter.drawText(QRectF(area).adjusted(frame.pad, frame.pad, -frame.pad, -frame.pad), Qt::AlignCenter | Qt::TextWordWrap,
                          spec.title.isEmpty() ? spec.emptyText : spec.title + QStringLiteral("\n\n") + spec.emptyText);
         painter.restore();
         return;
     }
 
     const double top = drawHeading(painter, area, frame, spec.title, spec.subtitle);
-
-    Range xs, ys;
-    plotRanges(spec, &xs, &ys);
-    const bool empty = !ys.valid();
-    Axis xAxis = makeAxis(xs, spec.logX);
-    // A study's x is a handful of chosen values (batches 32, 64, ... 256): tick at those, so
-    // each point sits on a labelled line instead of between 50 and 100.
-    QList<double> chosen;
-    for (const PlotLine& line : spec.lines) {
-        if (line.dashed)
-            continue;  // fits and reference slopes are drawn at many x of their own
-        for (const QPointF& point : line.points) {
-            if (std::isfinite(point.x()) && !chosen.contains(point.x()))
-                chosen.append(point.x());
-        }
-    }
-    if (spec.logX && chosen.size() >= 2 && chosen.size() <= kMostChosenTicks) {
-        std::sort(chosen.begin(), chosen.end());
-        xAxis.ticks = chosen;
-    }
-    const Axis yAxis = makeAxis(ys, spec.logY);
-
-    // The legend and notes on the right, when there is room; the plot takes the rest.
-    QStringList legendLabels;
-    for (const PlotLine& line : spec.lines) {
-        if (!line.label.isEmpty())
-            legendLabels.append(line.label);
-    }
-    double legendWidth = 0;
-    for (const QString& label : legendLabels + spec.notes)
-        legendWidth = std::max(legendWidth, smallMetrics.horizontalAdvance(label) + 24 * scale);
-    legendWidth = std::min(legendWidth, area.width() * 0.34);
-    double yLabelWidth = 0;
-    for (double tick : yAxis.ticks)
-        yLabelWidth = std::max(yLabelWidth, smallMetrics.horizontalAdvance(tickText(tick, yAxis)));
-    const double plotLeft = area.left() + pad + smallMetrics.height() + yLabelWidth + 6 * scale;
-    const double plotWidth = area.width() - (pad * 3 + smallMetrics.height() + yLabelWidth + 6 * scale + legendWidth);
-    // The x labels in one row, or two where neighbours would run into each other.
-    QStringList xLabels;
-    QList<double> xCentres, xWidths;
-    for (double tick : xAxis.ticks) {
-        xLabels.append(tickText(tick, xAxis));
-        xCentres.append(plotLeft + xAxis.fraction(tick) * plotWidth);
-        xWidths.append(smallMetrics.horizontalAdvance(xLabels.last()));
-    }
-    const QList<int> xRows = tickLabelRows(xCentres, xWidths, 4 * scale);
-    const double labelRows = std::count(xRows.begin(), xRows.end(), 1) > 0 ? 2 : 1;
-    const QRectF plot(plotLeft, top + pad / 2, plotWidth, area.bottom() - top - pad * 2 - smallMetrics.height() * (1.4 + labelRows));
-    if (plot.width() < 40 || plot.height() < 40) {
+    const PlotLayout layout = layOut(spec, area, top, frame, scale);
+    if (layout.plot.width() < 40 || layout.plot.height() < 40) {
         painter.restore();
         return;
     }
-    const auto px = [&](double x) { return plot.left() + xAxis.fraction(x) * plot.width(); };
-    const auto py = [&](double y) { return plot.bottom() - yAxis.fraction(y) * plot.height(); };
-
-    // Grid, ticks and axis titles.
-    QColor grid = text;
-    grid.setAlpha(40);
-    painter.setFont(small);
-    painter.setPen(QPen(grid, 1 * scale));
-    for (double tick : xAxis.ticks)
-        painter.drawLine(QPointF(px(tick), plot.top()), QPointF(px(tick), plot.bottom()));
-    painter.setPen(text);
-    drawXTickLabels(painter, plot, xCentres, xLabels, xRows, smallMetrics, scale);
-    for (double tick : yAxis.ticks) {
-        painter.setPen(QPen(grid, 1 * scale));
-        painter.drawLine(QPointF(plot.left(), py(tick)), QPointF(plot.right(), py(tick)));
-        painter.setPen(text);
-        painter.drawText(QRectF(plot.left() - yLabelWidth - 4 * scale, py(tick) - smallMetrics.height() / 2, yLabelWidth, smallMetrics.height()),
-                         Qt::AlignRight | Qt::AlignVCenter, tickText(tick, yAxis));
-    }
-    painter.setPen(QPen(text, 1 * scale));
-    painter.drawRect(plot);
-    painter.drawText(QRectF(plot.left(), plot.bottom() + smallMetrics.height() * (0.2 + labelRows), plot.width(), smallMetrics.height()),
-                     Qt::AlignHCenter, spec.xTitle + (spec.logX ? QStringLiteral(" (log)") : QString()));
-    painter.save();
-    painter.translate(area.left() + pad, plot.center().y());
-    painter.rotate(-90);
-    painter.drawText(QRectF(-plot.height() / 2, 0, plot.height(), smallMetrics.height()), Qt::AlignHCenter,
-                     spec.yTitle + (spec.logY ? QStringLiteral(" (log)") : QString()));
-    painter.restore();
-
-    if (empty) {
-        painter.setPen(text);
-        painter.setFont(base);
-        painter.drawText(plot, Qt::AlignCenter | Qt::TextWordWrap, spec.emptyText);
+    drawAxes(painter, area, spec, layout, frame, scale);
+    if (layout.empty) {
+        painter.setPen(frame.text);
+        painter.setFont(frame.base);
+        painter.drawText(layout.plot, Qt::AlignCenter | Qt::TextWordWrap, spec.emptyText);
     }
 
-    painter.setClipRect(plot.adjusted(-6 * scale, -6 * scale, 6 * scale, 6 * scale));
+    painter.setClipRect(layout.plot.adjusted(-6 * scale, -6 * scale, 6 * scale, 6 * scale));
     // Markers first, beneath the data.
-    painter.setFont(small);
-    drawMarkers(painter, plot, spec.markers, xAxis, smallMetrics, scale);
+    painter.setFont(frame.small);
+    drawMarkers(painter, layout.plot, spec.markers, layout.xAxis, frame.smallMetrics, scale);
     for (const PlotLine& line : spec.lines) {
-        // The band of ± one standard error.
-        if (!line.errors.isEmpty()) {
-            QPolygonF band;
-            QList<QPointF> lower;
-            for (qsizetype i = 0; i < line.points.size(); ++i) {
-                const QPointF p = line.points[i];
-                const double error = i < line.errors.size() ? line.errors[i] : 0.0;
-                if (!std::isfinite(p.y()) || error <= 0)
-                    continue;
-                const double below = spec.logY ? std::max(p.y() - error, p.y() * 1e-3) : p.y() - error;
-                band.append(QPointF(px(p.x()), py(p.y() + error)));
-                lower.prepend(QPointF(px(p.x()), py(below)));
-            }
-            if (band.size() > 1) {
-                band += QPolygonF(lower);
-                QColor fill = line.color;
-                fill.setAlpha(50);
-                painter.setPen(Qt::NoPen);
-                painter.setBrush(fill);
-                painter.drawPolygon(band);
-            }
-        }
-        QPainterPath path;
-        bool drawing = false;
-        for (const QPointF& p : line.points) {
-            if (!std::isfinite(p.y()) || (spec.logY && p.y() <= 0) || (spec.logX && p.x() <= 0)) {
-                drawing = false;
-                continue;
-            }
-            const QPointF at(px(p.x()), py(p.y()));
-            drawing ? path.lineTo(at) : path.moveTo(at);
-            drawing = true;
-        }
-        painter.setBrush(Qt::NoBrush);
-        painter.setPen(QPen(line.color, (line.dashed ? 1.5 : 2.0) * scale, line.dashed ? Qt::DashLine : Qt::SolidLine));
-        painter.drawPath(path);
-        if (!line.markers)
-            continue;
-        for (qsizetype i = 0; i < line.points.size(); ++i) {
-            const QPointF p = line.points[i];
-            if (!std::isfinite(p.y()) || (spec.logY && p.y() <= 0))
-                continue;
-            const bool hollow = i < line.hollow.size() && line.hollow[i];
-            painter.setPen(QPen(line.color, 1.5 * scale));
-            painter.setBrush(hollow ? QBrush(background) : QBrush(line.color));
-            painter.drawEllipse(QPointF(px(p.x()), py(p.y())), 3.5 * scale, 3.5 * scale);
-        }
+        drawErrorBand(painter, line, layout, spec.logY);
+        drawLine(painter, line, spec, layout, frame.background, scale);
     }
     painter.setClipping(false);
-
-    // Legend and notes.
-    double y = plot.top();
-    const double x = plot.right() + pad;
-    painter.setFont(small);
-    for (const PlotLine& line : spec.lines) {
-        if (line.label.isEmpty())
-            continue;
-        painter.setPen(QPen(line.color, 2 * scale, line.dashed ? Qt::DashLine : Qt::SolidLine));
-        painter.drawLine(QPointF(x, y + smallMetrics.height() / 2), QPointF(x + 16 * scale, y + smallMetrics.height() / 2));
-        painter.setPen(text);
-        painter.drawText(QRectF(x + 20 * scale, y, legendWidth - 20 * scale, smallMetrics.height()), Qt::AlignLeft | Qt::AlignVCenter,
-                         smallMetrics.elidedText(line.label, Qt::ElideRight, legendWidth - 20 * scale));
-        y += smallMetrics.height() * 1.2;
-    }
-    y += smallMetrics.height() * 0.5;
-    painter.setPen(text);
-    for (const QString& note : spec.notes) {
-        const QRectF box(x, y, legendWidth, area.bottom() - y);
-        const QRectF used = painter.boundingRect(box, Qt::TextWordWrap, note);
-        painter.drawText(box, Qt::TextWordWrap, note);
-        y += used.height() + 2 * scale;
-    }
+    drawLegend(painter, area, spec, layout, frame, scale);
     painter.restore();
 }
 

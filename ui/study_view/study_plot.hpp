@@ -6,6 +6,8 @@
 // overlap, and a few lines of notes (fitted exponents). The same paint serves the screen, PNG
 // and SVG.
 
+#include "study_view/plot_axis.hpp"  // tickLabelRows, for those who test the layout
+
 #include <QColor>
 #include <QList>
 #include <QPointF>
@@ -57,10 +59,5 @@ void paintPlot(QPainter& painter, const QRect& area, const PlotSpec& spec, doubl
 // The x range `spec` is drawn over: its lines' own (with a little room), never stretched to a
 // marker outside them.
 QPointF plotXRange(const PlotSpec& spec);
-
-// The row (0 or 1) of each x tick label centred at `centres` with `widths`, so that no label
-// runs into a neighbour (`gap` apart at least): every label is shown, in a second row where
-// the first has no room; -1 only where neither row has.
-QList<int> tickLabelRows(const QList<double>& centres, const QList<double>& widths, double gap);
 
 }  // namespace ddplab::ui
