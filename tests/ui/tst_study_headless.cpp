@@ -2,12 +2,20 @@
 // curve end to end (its three slopes fitted from what the engine measured), issue 19's study
 // whose findings must carry their cautions (and whose noise scale is never negative), a study
 // killed mid-way and resumed (only the missing points run, none twice), a study over your own
-// model files and data files, and bad studies refused with exit code 2 before anything starts.
+// model files and data files, bad studies refused with exit code 2 before anything starts;
+// issue 22's known answer (at one learning rate, steps to a noise-free target never fall as the
+// batch shrinks, and McCandlish's fit lands near the measured B_simple) and its four built-in
+// studies run at a reduced size.
 
 #include "client/runs/run_record.hpp"
 #include "client/runs/run_store.hpp"
+#include "study/study_library.hpp"
+#include "study/study_plan.hpp"
 #include "support/prerequisites.hpp"
 #include "ui_test_main.hpp"
+
+#include <QJsonArray>
+#include <QJsonDocument>
 
 #include <QProcess>
 #include <QRegularExpression>
@@ -60,6 +68,45 @@ QString writeStudy(const QString& folder, const QString& name, const QByteArray&
     file.open(QIODevice::WriteOnly);
     file.write(json);
     return path;
+}
+
+// study.csv's rows as column -> value.
+QList<QHash<QString, QString>> csvRows(const QString& path)
+{
+    QFile file(path);
+    file.open(QIODevice::ReadOnly);
+    const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
+    const QList<QByteArray> header = lines.value(0).split(',');
+    QList<QHash<QString, QString>> rows;
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const QList<QByteArray> cells = lines[i].split(',');
+        QHash<QString, QString> row;
+        for (qsizetype c = 0; c < header.size() && c < cells.size(); ++c)
+            row.insert(QString::fromUtf8(header[c]), QString::fromUtf8(cells[c]));
+        rows.append(row);
+    }
+    return rows;
+}
+
+// A built-in study at a reduced size: each axis's first two values, one repeat, short runs.
+QByteArray reducedStudy(const StudySpec& study)
+{
+    QJsonObject json = study.toJson();
+    QJsonArray axes;
+    for (const QJsonValue& value : json.value(QStringLiteral("axes")).toArray()) {
+        QJsonObject axis = value.toObject();
+        const QJsonArray values = axis.value(QStringLiteral("values")).toArray();
+        axis.insert(QStringLiteral("values"), QJsonArray{values.at(0), values.at(1)});
+        axes.append(axis);
+    }
+    json.insert(QStringLiteral("axes"), axes);
+    json.insert(QStringLiteral("repeats"), 1);
+    QJsonObject base = json.value(QStringLiteral("base")).toObject();
+    base.insert(QStringLiteral("epochs"), 1);
+    if (base.value(QStringLiteral("workload")).toString() == QStringLiteral("fashion_mnist"))
+        base.insert(QStringLiteral("train_subset"), 1024);
+    json.insert(QStringLiteral("base"), base);
+    return QJsonDocument(json).toJson();
 }
 
 QString labData(const QString& home)
@@ -230,6 +277,93 @@ private slots:
         }
         // The two architectures learn differently.
         QVERIFY(lossOf.value(QStringLiteral("bn_cnn.pt|train.pt")) != lossOf.value(QStringLiteral("mlp.pt|train.pt")));
+    }
+
+    // Issue 22's known answer, through the engine: linreg at one learning rate (20), the target
+    // judged on the exact training-set loss. A smaller batch never gets there in fewer steps
+    // (within the repeats' standard errors; batch 8 never does: its noise floor lies above the
+    // target), and McCandlish's fit lands within a factor of 3 of the B_simple the engine
+    // measured when the runs met the target (measured: 11.9 against 12.3).
+    void stepsToANoiseFreeTargetNeverFallAsTheBatchShrinks()
+    {
+        QTemporaryDir home;
+        const QString out = home.filePath(QStringLiteral("export"));
+        const Outcome outcome = runLab(home.path(), {QStringLiteral("--study"), QStringLiteral(DDPLAB_SOURCE_DIR "/tests/ui/data/linreg-fixed-lr-study.json"),
+                                                     QStringLiteral("--export"), out, QStringLiteral("--quit")});
+        QVERIFY2(outcome.exitCode == 0, qPrintable(outcome.out + outcome.err));
+        QMap<int, QList<double>> steps;  // by batch; never reached: infinite
+        for (const QHash<QString, QString>& row : csvRows(out + QStringLiteral("/study.csv"))) {
+            const QString reached = row.value(QStringLiteral("steps_to_target"));
+            steps[row.value(QStringLiteral("effective_batch")).toInt()].append(reached.isEmpty() ? qInf() : reached.toDouble());
+        }
+        QCOMPARE(steps.size(), 6);
+        const auto meanAndError = [](const QList<double>& values) {
+            double mean = 0.0, squares = 0.0;
+            for (double value : values)
+                mean += value / values.size();
+            for (double value : values)
+                squares += (value - mean) * (value - mean);
+            return std::pair{mean, std::isfinite(mean) ? std::sqrt(squares / (values.size() - 1) / values.size()) : 0.0};
+        };
+        int reachedBatches = 0;
+        for (auto larger = std::next(steps.begin()); larger != steps.end(); ++larger) {
+            const auto [small, smallError] = meanAndError(std::prev(larger).value());
+            const auto [large, largeError] = meanAndError(larger.value());
+            QVERIFY2(small + smallError + largeError >= large,
+                     qPrintable(QStringLiteral("batch %1: %2 steps, batch %3: %4").arg(std::prev(larger).key()).arg(small).arg(larger.key()).arg(large)));
+            reachedBatches += std::isfinite(large) ? 1 : 0;
+        }
+        QVERIFY(reachedBatches >= 4);
+        QFile findings(out + QStringLiteral("/findings.txt"));
+        QVERIFY(findings.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(findings.readAll());
+        const QRegularExpressionMatch fit =
+            QRegularExpression(QStringLiteral("critical batch (\\S+) from the fit .*B_simple measured at the target (\\S+), a ratio")).match(text);
+        QVERIFY2(fit.hasMatch(), qPrintable(text));
+        const double ratio = fit.captured(1).toDouble() / fit.captured(2).toDouble();
+        QVERIFY2(ratio > 1.0 / 3.0 && ratio < 3.0, qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("(Zhang et al. 2024)")), qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("judged on")), qPrintable(text));  // no noisy-measure caution
+    }
+
+    // Issue 22's built-in studies plan as described and run end to end at a reduced size, with
+    // the charts each one is for.
+    void issue22sStudiesRunAtAReducedSize_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<int>("planned");
+        QTest::addColumn<QStringList>("charts");
+        QTest::newRow("adam-sde-growing-batch") << QStringLiteral("adam-sde-growing-batch") << 16
+                                                << QStringList{QStringLiteral("curves-lr_rule-none"), QStringLiteral("curves-lr_rule-sqrt"),
+                                                               QStringLiteral("figure-vs-effective_batch")};
+        QTest::newRow("adamw-timescale") << QStringLiteral("adamw-timescale") << 12
+                                         << QStringList{QStringLiteral("figure-vs-weight_decay_timescale_epochs"), QStringLiteral("best-weight_decay")};
+        QTest::newRow("adam-surge") << QStringLiteral("adam-surge") << 7 * 2 * 23
+                                    << QStringList{QStringLiteral("best-lr"), QStringLiteral("steps-to-target")};
+        QTest::newRow("adam-bsi-vs-adam") << QStringLiteral("adam-bsi-vs-adam") << 6
+                                          << QStringList{QStringLiteral("curves-optimizer-adam"), QStringLiteral("curves-optimizer-adam_bsi")};
+    }
+
+    void issue22sStudiesRunAtAReducedSize()
+    {
+        QFETCH(QString, id);
+        QFETCH(int, planned);
+        QFETCH(QStringList, charts);
+        const StudyLibrary library = StudyLibrary::load();
+        const StudySpec* study = library.find(id);
+        QVERIFY2(study, qPrintable(id));
+        QCOMPARE(planStudy(*study).points.size(), planned);
+        QTemporaryDir home;
+        const QString file = writeStudy(home.path(), id + QStringLiteral(".json"), reducedStudy(*study));
+        const QString out = home.filePath(QStringLiteral("export"));
+        const Outcome outcome = runLab(home.path(), {QStringLiteral("--study"), file, QStringLiteral("--export"), out, QStringLiteral("--quit")});
+        QVERIFY2(outcome.exitCode == 0, qPrintable(outcome.out + outcome.err));
+        const QList<QHash<QString, QString>> rows = csvRows(out + QStringLiteral("/study.csv"));
+        QCOMPARE(rows.size(), planStudy(*readStudyFile(file).spec).points.size());
+        for (const QHash<QString, QString>& row : rows)
+            QVERIFY2(row.value(QStringLiteral("status")) == QStringLiteral("finished"), qPrintable(outcome.out));
+        for (const QString& chart : charts)
+            QVERIFY2(QFileInfo::exists(out + QLatin1Char('/') + chart + QStringLiteral(".png")), qPrintable(chart + QLatin1Char('\n') + outcome.out));
     }
 
     void badStudiesAreRefusedBeforeAnythingStarts_data()

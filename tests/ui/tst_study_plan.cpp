@@ -1,8 +1,10 @@
 // Study files and their plans: axes combine as a product or zipped, ranges log- or evenly
 // spaced, repeats become successive seeds, the effective batch splits into ranks x batch by its
-// rule, and every combination is checked with the engine's rules before anything runs. Bad
-// input (not JSON, unknown fields and keys, empty axes, a combination the engine refuses, an
-// axis that changes nothing) is refused with the file, the axis or the combination named.
+// rule, an axis with a condition makes runs only where it applies, a stopping target stops on
+// the measure it is judged on, and every combination is checked with the engine's rules before
+// anything runs. Bad input (not JSON, unknown fields and keys, empty axes, a combination the
+// engine refuses, an axis that changes nothing, a condition on nothing) is refused with the
+// file, the axis or the combination named.
 
 #include "study/study_library.hpp"
 #include "study/study_plan.hpp"
@@ -111,14 +113,92 @@ private slots:
         QCOMPARE(plan.points[1].label(), QStringLiteral("lr 0.01 · repeat 2"));
     }
 
-    void aStoppingLossTargetIsJudgedOnTheMiniBatchLoss()
+    void aStoppingTargetStopsOnTheMeasureItIsJudgedOn_data()
     {
-        // The target's metric "loss" is the step's mini-batch loss, so the engine stops on that one.
-        const StudyPlan plan = planStudy(spec(R"({"base": {"workload": "linreg"}, "axes": [{"key": "lr", "values": [0.1]}],
-            "target": {"metric": "loss", "at_most": 0.02, "stop": true}})"));
-        QCOMPARE(plan.points.size(), 1);
+        QTest::addColumn<QString>("workload");
+        QTest::addColumn<QString>("metric");
+        QTest::addColumn<QString>("readAs");
+        QTest::addColumn<QString>("stopMeasure");
+        QTest::newRow("training set") << QStringLiteral("linreg") << QStringLiteral("train_loss") << QStringLiteral("train_loss")
+                                      << QStringLiteral("train_loss");
+        // A file's "loss", from before the measure was a choice: the noise-free default.
+        QTest::newRow("loss") << QStringLiteral("linreg") << QStringLiteral("loss") << QStringLiteral("train_loss") << QStringLiteral("train_loss");
+        QTest::newRow("mini-batch, chosen") << QStringLiteral("linreg") << QStringLiteral("batch_loss") << QStringLiteral("batch_loss")
+                                            << QStringLiteral("batch_loss");
+        QTest::newRow("validation") << QStringLiteral("fashion_mnist") << QStringLiteral("val_loss") << QStringLiteral("val_loss")
+                                    << QStringLiteral("val_loss");
+    }
+    void aStoppingTargetStopsOnTheMeasureItIsJudgedOn()
+    {
+        QFETCH(QString, workload);
+        QFETCH(QString, metric);
+        QFETCH(QString, readAs);
+        QFETCH(QString, stopMeasure);
+        const QByteArray json = QStringLiteral(R"({"base": {"workload": "%1"}, "axes": [{"key": "lr", "values": [0.1]}],
+            "target": {"metric": "%2", "at_most": 0.02, "stop": true}})").arg(workload, metric).toUtf8();
+        const StudySpec study = spec(json.constData());
+        QCOMPARE(study.target.metric, readAs);
+        QCOMPARE(study.toJson().value(QStringLiteral("target")).toObject().value(QStringLiteral("metric")).toString(), readAs);
+        const StudyPlan plan = planStudy(study);
+        QVERIFY2(plan.error.isEmpty(), qPrintable(plan.error));
         QCOMPARE(plan.points[0].config.value(QStringLiteral("stop_at_loss")).toDouble(), 0.02);
-        QCOMPARE(plan.points[0].config.value(QStringLiteral("stop_measure")).toString(), QStringLiteral("batch_loss"));
+        QCOMPARE(plan.points[0].config.value(QStringLiteral("stop_measure")).toString(), stopMeasure);
+    }
+
+    void conditionalAxesMakeRunsOnlyWhereTheyApply()
+    {
+        // Momentum only for SGD: 2 LRs x (3 momenta for sgd + 1 run for adam) = 8, not 12.
+        const StudyPlan plan = planStudy(spec(R"({"base": {"workload": "linreg"}, "axes": [
+            {"key": "optimizer", "values": ["sgd", "adam"]},
+            {"key": "momentum", "values": [0, 0.5, 0.9], "when": {"optimizer": "sgd"}},
+            {"key": "lr", "values": [0.1, 0.01]}]})"));
+        QVERIFY2(plan.error.isEmpty(), qPrintable(plan.error));
+        QCOMPARE(plan.points.size(), 8);
+        QCOMPARE(plan.combinations, 8);
+        QCOMPARE(plan.shape, QStringLiteral("8 combinations of 2 × 3 × 2 (momentum only where optimizer is sgd)"));
+        int adam = 0;
+        for (const StudyPoint& point : plan.points) {
+            const bool sgd = point.values.value(QStringLiteral("optimizer")).toString() == QStringLiteral("sgd");
+            QCOMPARE(point.values.contains(QStringLiteral("momentum")), sgd);
+            QCOMPARE(point.config.contains(QStringLiteral("momentum")), sgd);  // the base's (the engine's default) elsewhere
+            adam += sgd ? 0 : 1;
+        }
+        QCOMPARE(adam, 2);
+        QCOMPARE(plan.points[6].label(), QStringLiteral("lr 0.1 · optimizer adam"));
+
+        // lr_power only for the power rule, and an axis whose condition names a left-out axis
+        // is left out with it.
+        const StudyPlan power = planStudy(spec(R"({"base": {"workload": "linreg", "optimizer": "sgd"}, "axes": [
+            {"key": "lr_rule", "values": ["none", "power"]},
+            {"key": "lr_power", "values": [0.25, 0.75], "when": {"lr_rule": ["power"]}},
+            {"key": "base_batch_size", "values": [4, 8], "when": {"lr_power": 0.75}},
+            {"key": "batch_size", "values": [16]}]})"));
+        QVERIFY2(power.error.isEmpty(), qPrintable(power.error));
+        QStringList labels;
+        for (const StudyPoint& point : power.points)
+            labels.append(point.label());
+        QCOMPARE(labels, (QStringList{QStringLiteral("batch_size 16 · lr_rule none"),
+                                      QStringLiteral("batch_size 16 · lr_power 0.25 · lr_rule power"),
+                                      QStringLiteral("base_batch_size 4 · batch_size 16 · lr_power 0.75 · lr_rule power"),
+                                      QStringLiteral("base_batch_size 8 · batch_size 16 · lr_power 0.75 · lr_rule power")}));
+    }
+
+    void aConditionSurvivesTheStudyFile()
+    {
+        const StudySpec study = spec(R"({"base": {"workload": "linreg"}, "repeats": 2, "axes": [
+            {"key": "world_size", "values": [1, 2]},
+            {"key": "optimizer", "values": ["sgd", "adam"], "when": {"world_size": 2.0}}],
+            "show": {"figure": "val_loss", "summarise": "best", "x": "lr_effective", "curves": "train_loss", "best": "world_size"}})");
+        QCOMPARE(study.axes[1].when.size(), 1);
+        const StudyReadResult again = parseStudy(study.toJson(), QStringLiteral("again"), QString());
+        QVERIFY2(again.spec, qPrintable(again.error));
+        QCOMPARE(again.spec->toJson(), study.toJson());
+        QCOMPARE(again.spec->figureSummary, FigureSummary::Best);
+        QCOMPARE(again.spec->x, QStringLiteral("lr_effective"));
+        QCOMPARE(again.spec->curves, QStringLiteral("train_loss"));
+        QCOMPARE(again.spec->best, QStringLiteral("world_size"));
+        // 2.0 in the condition is the axis's whole number 2: 1 + 2 combinations, 2 repeats each.
+        QCOMPARE(planStudy(*again.spec).points.size(), 6);
     }
 
     void theEffectiveBatchSplitsByItsRule_data()
@@ -192,6 +272,34 @@ private slots:
                                                      << QStringLiteral("run 2 (effective_batch 66): effective batch 66 does not split evenly over 4 ranks");
         QTest::newRow("an axis that changes nothing") << QStringLiteral(R"({"base": {"workload": "toy"}, "axes": [{"key": "dim", "values": [4, 8]}]})")
                                                       << QStringLiteral("the axis \"dim\" changes nothing with these settings (workload toy");
+        QTest::newRow("a condition on itself") << QStringLiteral(R"({"axes": [{"key": "lr", "values": [1], "when": {"lr": 1}}]})")
+                                               << QStringLiteral("axis \"lr\": \"when\": \"lr\" is not another axis of the study");
+        QTest::newRow("a condition on no axis") << QStringLiteral(R"({"axes": [{"key": "momentum", "values": [0.9], "when": {"optimizer": "sgd"}}]})")
+                                                << QStringLiteral("\"optimizer\" is not another axis of the study");
+        QTest::newRow("a value the axis lacks") << QStringLiteral(R"({"axes": [{"key": "optimizer", "values": ["sgd", "adam"]},
+                                                     {"key": "momentum", "values": [0.9], "when": {"optimizer": "lamb"}}]})")
+                                                << QStringLiteral("the axis \"optimizer\" has no value \"lamb\"");
+        QTest::newRow("a condition of no values") << QStringLiteral(R"({"axes": [{"key": "optimizer", "values": ["sgd"]},
+                                                       {"key": "momentum", "values": [0.9], "when": {"optimizer": []}}]})")
+                                                  << QStringLiteral("lists no values, so the axis would apply nowhere");
+        QTest::newRow("a zipped condition") << QStringLiteral(R"({"axes": [{"key": "optimizer", "values": ["sgd", "adam"]},
+                                                 {"key": "momentum", "values": [0, 0.9], "when": {"optimizer": "sgd"}}, {"key": "lr", "values": [1, 2]}],
+                                                 "zip": [["momentum", "lr"]]})")
+                                            << QStringLiteral("a zipped axis cannot have a condition of its own");
+        QTest::newRow("a target on an unknown measure") << QStringLiteral(R"({"axes": [{"key": "lr", "values": [1]}], "target": {"metric": "test_loss", "at_most": 1}})")
+                                                        << QStringLiteral("\"metric\" must be one of train_loss, train_accuracy, val_loss");
+        QTest::newRow("stop on an accuracy") << QStringLiteral(R"({"axes": [{"key": "lr", "values": [1]}], "target": {"metric": "train_accuracy", "at_least": 0.5, "stop": true}})")
+                                             << QStringLiteral("\"stop\" works only with a loss (train_loss, val_loss or batch_loss)");
+        QTest::newRow("stop on a validation loss without one") << QStringLiteral(R"({"base": {"workload": "linreg"}, "axes": [{"key": "lr", "values": [1]}], "target": {"metric": "val_loss", "at_most": 0.1, "stop": true}})")
+                                                               << QStringLiteral("stop_measure");
+        QTest::newRow("a summary of no kind") << QStringLiteral(R"({"axes": [{"key": "lr", "values": [1]}], "show": {"summarise": "median"}})")
+                                              << QStringLiteral("\"summarise\" must be one of last_epoch_mean, last, best");
+        QTest::newRow("an x of nothing") << QStringLiteral(R"({"axes": [{"key": "lr", "values": [1]}], "show": {"x": "tau"}})")
+                                         << QStringLiteral("\"x\": \"tau\" is neither an axis of the study nor one of effective_batch, weight_decay_timescale_epochs");
+        QTest::newRow("curves of a whole-run figure") << QStringLiteral(R"({"axes": [{"key": "lr", "values": [1]}], "show": {"curves": "wall_s"}})")
+                                                      << QStringLiteral("\"curves\" must be one of train_loss");
+        QTest::newRow("best of words") << QStringLiteral(R"({"axes": [{"key": "lr_rule", "values": ["none", "linear"]}], "show": {"best": "lr_rule"}})")
+                                       << QStringLiteral("\"best\": \"lr_rule\" is not an axis of numbers of the study");
         QTest::newRow("too many runs") << QStringLiteral(R"({"repeats": 100, "axes": [{"key": "lr", "from": 1e-6, "to": 1, "count": 200, "scale": "log"}]})")
                                        << QStringLiteral("would make more than 10000 runs");
     }

@@ -1,7 +1,11 @@
 // What a study found, from recorded runs and synthetic data with known answers: steps and
-// samples to the target read from a recorded linreg run, McCandlish's fit recovering a known
-// critical batch, means with standard errors, the power law of the best LR, the heatmap's best
-// cells, study.csv against a golden file, and the Study page's axis text.
+// samples to the target read from recorded linreg runs on the measure the target names (the
+// noise-free training-set loss, or the mini-batch loss that meets it by chance first), a
+// figure summed up as the mean of the last epoch, the last or the best value, McCandlish's fit
+// and Zhang et al.'s 20 % critical batch recovering known answers, means with standard errors,
+// the power law of the best LR, the heatmap's best cells, curves against epochs averaged over
+// repeats, a resolved x (the weight decay's timescale), study.csv against a golden file, and
+// the Study page's axis and condition text.
 
 #include "client/runs/run_data.hpp"
 #include "study/scaling_fit.hpp"
@@ -9,6 +13,7 @@
 #include "study/study_csv.hpp"
 #include "study/study_plan.hpp"
 #include "study/study_results.hpp"
+#include "study/study_target.hpp"
 #include "ui_test_main.hpp"
 
 #include <QJsonArray>
@@ -66,6 +71,16 @@ const QByteArray kGrid = R"({"id": "grid", "title": "grid",
              {"key": "lr", "values": [0.1, 0.2]}],
     "target": {"metric": "loss", "at_most": 0.5}})";
 
+RunData recordedRun(const QString& file)
+{
+    RunRecord record;
+    record.id = file;
+    record.status = RunStatus::Finished;
+    RunData run(record);
+    run.appendEvents(ddplab::test::readEventsFile(kData + file));
+    return run;
+}
+
 }  // namespace
 
 class TestStudyResults : public QObject {
@@ -74,7 +89,8 @@ class TestStudyResults : public QObject {
 private slots:
     void stepsToTargetAreReadFromARecordedRun()
     {
-        // Recorded with the critical-batch study: linreg, 4 ranks x 8, lr 10, stop_at_loss 0.012.
+        // Recorded with the critical-batch study before targets had a measure: linreg, 4 ranks x
+        // 8, lr 10, stopped on the mini-batch loss at 0.012.
         RunRecord record;
         record.id = QStringLiteral("recorded");
         record.status = RunStatus::Finished;
@@ -85,7 +101,7 @@ private slots:
         point.index = 7;
         point.values = QJsonObject{{QStringLiteral("effective_batch"), 32}, {QStringLiteral("lr"), 10}};
         StudyTarget target;
-        target.metric = QStringLiteral("loss");
+        target.metric = QStringLiteral("batch_loss");
         target.value = 0.012;
         const StudyRunResult result = resultOf(point, run, target);
         QCOMPARE(result.worldSize, 4);
@@ -100,6 +116,91 @@ private slots:
         const StudyRunResult missed = resultOf(point, run, target);
         QCOMPARE(missed.stepsToTarget, -1);
         QVERIFY(std::isnan(missed.samplesToTarget));
+    }
+
+    void theTargetIsReadFromTheMeasureItNames_data()
+    {
+        // linreg, 2 ranks x 8, lr 1, 3 epochs of 8 steps (tests/ui/data/linreg-2x8-lr1.events.jsonl).
+        // Its mini-batch loss is 0.05965 at step 5 while the training set's is 0.0676; the
+        // training-set loss first gets to 0.06 at step 9 (0.0579).
+        QTest::addColumn<QString>("metric");
+        QTest::addColumn<double>("value");
+        QTest::addColumn<qint64>("steps");
+        QTest::newRow("training set, 0.06") << QStringLiteral("train_loss") << 0.06 << qint64(9);
+        QTest::newRow("a file's loss: the training set") << QStringLiteral("loss") << 0.06 << qint64(9);
+        QTest::newRow("mini-batch, 0.06: by chance") << QStringLiteral("batch_loss") << 0.06 << qint64(5);
+        QTest::newRow("training set, 0.038") << QStringLiteral("train_loss") << 0.038 << qint64(22);
+        QTest::newRow("mini-batch, 0.038") << QStringLiteral("batch_loss") << 0.038 << qint64(16);
+        QTest::newRow("training set, never") << QStringLiteral("train_loss") << 0.03 << qint64(-1);
+    }
+    void theTargetIsReadFromTheMeasureItNames()
+    {
+        QFETCH(QString, metric);
+        QFETCH(double, value);
+        QFETCH(qint64, steps);
+        RunData run = recordedRun(QStringLiteral("linreg-2x8-lr1.events.jsonl"));
+        StudyTarget target;
+        target.metric = findTargetMeasure(metric)->name;
+        target.value = value;
+        const StudyRunResult result = resultOf(StudyPoint(), run, target);
+        QCOMPARE(result.stepsToTarget, steps);
+        QCOMPARE(result.samplesToTarget, steps > 0 ? double(steps * 16) : StudyRunResult::kNone);
+    }
+
+    void aFigureIsSummedUpAsAsked()
+    {
+        RunData run = recordedRun(QStringLiteral("linreg-2x8-lr1.events.jsonl"));
+        // The expected numbers from the events themselves: steps 17..24 are the last epoch.
+        double lastEpochTrain = 0.0, bestBatch = 1e9;
+        for (const QJsonObject& event : ddplab::test::readEventsFile(kData + QStringLiteral("linreg-2x8-lr1.events.jsonl"))) {
+            if (event.value(QStringLiteral("type")) != QStringLiteral("step"))
+                continue;
+            if (event.value(QStringLiteral("step")).toInt() > 16)
+                lastEpochTrain += event.value(QStringLiteral("train_loss")).toDouble() / 8.0;
+            bestBatch = std::min(bestBatch, event.value(QStringLiteral("loss")).toDouble());
+        }
+        const StudyRunResult result = resultOf(StudyPoint(), run, StudyTarget());
+        QVERIFY(std::abs(result.figure(QStringLiteral("train_loss"), FigureSummary::LastEpochMean) - lastEpochTrain) < 1e-12);
+        QVERIFY(std::abs(result.figure(QStringLiteral("train_loss"), FigureSummary::Last) - 0.03485227133928184) < 1e-15);
+        QVERIFY(std::abs(result.figure(QStringLiteral("train_loss"), FigureSummary::Best) - 0.03485227133928184) < 1e-15);
+        // The mini-batch loss: the epoch event's mean over its samples, the last step's, the lowest step's.
+        QVERIFY(std::abs(result.figure(QStringLiteral("loss"), FigureSummary::LastEpochMean) - 0.04081) < 1e-5);
+        QVERIFY(std::abs(result.figure(QStringLiteral("loss"), FigureSummary::Last) - 0.03829481080174446) < 1e-15);
+        QCOMPARE(result.figure(QStringLiteral("loss"), FigureSummary::Best), bestBatch);
+        QVERIFY(std::abs(bestBatch - 0.03706) < 1e-5);
+        QCOMPARE(result.figure(QStringLiteral("loss")), result.loss);  // the default: the mean of the last epoch
+        // A figure that is one number a run ignores the summary.
+        QCOMPARE(result.figure(QStringLiteral("update_var"), FigureSummary::Best), result.updateVar);
+        QVERIFY(std::isnan(result.figure(QStringLiteral("val_loss"), FigureSummary::Last)));  // linreg has no validation set
+        QCOMPARE(findStudyFigure(QStringLiteral("val_loss"))->titleFor(FigureSummary::Best), QStringLiteral("validation loss (best value)"));
+        QCOMPARE(findStudyFigure(QStringLiteral("wall_s"))->titleFor(FigureSummary::Best), QStringLiteral("wall time (s)"));
+        QCOMPARE(summaryNamed(QStringLiteral("last_epoch_mean")), std::optional<FigureSummary>(FigureSummary::LastEpochMean));
+        QVERIFY(!summaryNamed(QStringLiteral("mean")));
+    }
+
+    void zhangsCriticalBatchIsWhereTheStepsExceedLinearScalingBy20Percent()
+    {
+        // S = S_min (1 + B_crit / B): against linear scaling from B0 the excess is
+        // (B + B_crit) / (B0 + B_crit) - 1, so 20 % falls at 1.2 B0 + 0.2 B_crit = 37.6 for
+        // B0 8, B_crit 140. Measured at 8 ... 512, it lies between 32 (16.2 %) and 64 (37.8 %).
+        QList<QPointF> points;
+        for (double batch = 8; batch <= 512; batch *= 2)
+            points.append(QPointF(batch, 50.0 * (1.0 + 140.0 / batch)));
+        const ExcessStepsBatch found = batchAtExcessSteps(points, 0.2);
+        QVERIFY(found.ok && !found.beyond);
+        QCOMPARE(found.referenceBatch, 8.0);
+        const double at32 = (32.0 + 140.0) / 148.0 - 1.0, at64 = (64.0 + 140.0) / 148.0 - 1.0;
+        const double expected = 32.0 * std::pow(2.0, (0.2 - at32) / (at64 - at32));
+        QVERIFY2(std::abs(found.batch - expected) < 1e-9, qPrintable(QString::number(found.batch)));
+        QVERIFY(std::abs(found.batch - 37.6) / 37.6 < 0.05);  // the interpolation is close to the exact crossing
+        // Perfect scaling all the way: the critical batch lies beyond the largest measured.
+        const ExcessStepsBatch perfect = batchAtExcessSteps({QPointF(4, 400), QPointF(8, 200), QPointF(16, 100)}, 0.2);
+        QVERIFY(perfect.ok && perfect.beyond);
+        QCOMPARE(perfect.batch, 16.0);
+        // Repeats at one batch are averaged; one batch alone says nothing.
+        // (4: 100 and 300, 200 on average; 8: 130, an excess of 30 %): 20 % at 4 * 2^(2/3).
+        QVERIFY(std::abs(batchAtExcessSteps({QPointF(4, 100), QPointF(4, 300), QPointF(8, 130)}, 0.2).batch - 4.0 * std::pow(2.0, 2.0 / 3.0)) < 1e-9);
+        QVERIFY(!batchAtExcessSteps({QPointF(4, 100), QPointF(4, 120)}, 0.2).ok);
     }
 
     void theCriticalBatchFitRecoversAKnownAnswer()
@@ -183,6 +284,68 @@ private slots:
         QVERIFY(!map.cells[1][2].bestInColumn);
     }
 
+    void curvesAgainstEpochsAreAveragedOverRepeats()
+    {
+        const StoredStudy study = studyOf(R"({"id": "c", "title": "c", "repeats": 2,
+            "base": {"workload": "linreg", "batch_size": 4, "epochs": 2, "num_examples": 64},
+            "axes": [{"key": "effective_batch", "values": [4, 8], "max_ranks": 2}, {"key": "lr_rule", "values": ["none", "linear"]}],
+            "show": {"colour": "lr_rule", "curves": "train_loss"}})");
+        QCOMPARE(study.points.size(), 8);
+        QList<StudyRunResult> results;
+        for (const StudyPoint& point : study.points) {
+            StudyRunResult result = madeUpResult(point, 0.1, -1);
+            // Two measurements; the repeats differ by 0.2 at the first, agree at the second.
+            result.curve = {QPointF(1.0, 1.0 + 0.2 * point.repeat), QPointF(2.0, 0.5)};
+            results.append(result);
+        }
+        const QList<CurvePanel> panels = curvePanels(results, study, QStringLiteral("lr_rule"));
+        QCOMPARE(panels.size(), 2);
+        QCOMPARE(panels[0].colourValue, QStringLiteral("linear"));
+        QCOMPARE(panels[0].lines.size(), 2);  // batch 4 and batch 8
+        QCOMPARE(panels[0].lines[0].label, QStringLiteral("effective_batch 4"));
+        const StudySeries& line = panels[0].lines[0];
+        QCOMPARE(line.points.size(), 2);
+        QCOMPARE(line.points[0].y.mean, 1.1);
+        QVERIFY(std::abs(line.points[0].y.standardError - 0.1) < 1e-12);
+        QCOMPARE(line.points[0].runs, 2);
+        QCOMPARE(line.points[1].y.mean, 0.5);
+    }
+
+    void aResolvedXDrawsALinePerColour()
+    {
+        // Weight decay x batch against the decay's timescale tau = B / (lr lambda N), read from
+        // each run's resolved config: a line per batch (the colour), its points at each tau.
+        const StoredStudy study = studyOf(R"({"id": "t", "title": "t",
+            "base": {"workload": "linreg", "optimizer": "adamw", "batch_size": 4, "epochs": 1, "num_examples": 64, "lr": 0.01},
+            "axes": [{"key": "effective_batch", "values": [4, 8], "max_ranks": 1, "split": "batch_first"},
+                     {"key": "weight_decay", "values": [1, 2, 4]}],
+            "show": {"x": "weight_decay_timescale_epochs", "colour": "effective_batch", "figure": "val_loss"}})");
+        const StudyXAxis axis = studyXAxis(study);
+        QVERIFY(axis.resolved());
+        QCOMPARE(axis.title, QStringLiteral("weight decay timescale τ (epochs)"));
+        QCOMPARE(batchOrFirstAxis(study).key, QStringLiteral("effective_batch"));
+        QList<StudyRunResult> results;
+        for (const StudyPoint& point : study.points) {
+            StudyRunResult result = madeUpResult(point, 0.1, -1);
+            const double batch = point.values.value(QStringLiteral("effective_batch")).toDouble();
+            const double decay = point.values.value(QStringLiteral("weight_decay")).toDouble();
+            const double tau = batch / (0.01 * decay * 64.0);
+            result.config.insert(QStringLiteral("weight_decay_timescale_epochs"), tau);
+            result.valLoss = std::abs(std::log(tau / 3.125));  // curves that collapse: best at tau 3.125 for both
+            results.append(result);
+        }
+        const QList<StudySeries> series = figureSeries(results, study, QStringLiteral("val_loss"), axis, QStringLiteral("effective_batch"));
+        QCOMPARE(series.size(), 2);
+        QCOMPARE(series[0].label, QStringLiteral("effective_batch 4"));
+        QCOMPARE(series[0].points.size(), 3);
+        QCOMPARE(series[0].points[0].x, 4.0 / (0.01 * 4 * 64));  // the smallest tau: the largest decay
+        // The best weight decay against the batch: it doubles with the batch (slope 1).
+        const QList<BestSettingCurve> best = bestSettingCurves(results, study, batchOrFirstAxis(study), QStringLiteral("weight_decay"),
+                                                               QStringLiteral("val_loss"), QString());
+        QCOMPARE(best.size(), 1);
+        QCOMPARE(best[0].points, (QList<QPointF>{QPointF(4, 2), QPointF(8, 4)}));
+    }
+
     void studyCsvMatchesTheGoldenFile()
     {
         const StoredStudy study = studyOf(kGrid);
@@ -218,6 +381,22 @@ private slots:
         QVERIFY2(error.contains(QStringLiteral("lr")) && error.contains(QStringLiteral("x2")), qPrintable(error));
         QVERIFY(axisFromText(QStringLiteral("lr"), QStringLiteral("  "), &error).isEmpty());
         QCOMPARE(axisValuesText({QJsonValue(16), QJsonValue(QStringLiteral("sqrt")), QJsonValue(true)}), QStringLiteral("16, sqrt, true"));
+    }
+
+    void conditionTextBecomesTheFilesWhen()
+    {
+        QString error;
+        const QJsonObject when = conditionFromText(QStringLiteral(" optimizer = sgd, lars ; world_size=2"), &error);
+        QCOMPARE(when, QJsonObject({{QStringLiteral("optimizer"), QJsonArray{QStringLiteral("sgd"), QStringLiteral("lars")}},
+                                    {QStringLiteral("world_size"), QJsonArray{2}}}));
+        QCOMPARE(conditionText(when), QStringLiteral("optimizer = sgd, lars; world_size = 2"));
+        QVERIFY(conditionFromText(QStringLiteral("   "), &error).isEmpty());
+        error.clear();
+        QVERIFY(conditionFromText(QStringLiteral("optimizer sgd"), &error).isEmpty());
+        QVERIFY2(error.contains(QStringLiteral("optimizer = sgd")), qPrintable(error));
+        error.clear();
+        QVERIFY(conditionFromText(QStringLiteral("optimizer ="), &error).isEmpty());
+        QVERIFY(!error.isEmpty());
     }
 };
 

@@ -22,7 +22,7 @@ QString figureText(double value)
 }
 
 // One line per run: its point, how it ended, the study's figure and the steps to the target.
-QString resultsTable(const StoredStudy& study, const QList<StudyRunResult>& results, const QString& figure)
+QString resultsTable(const StoredStudy& study, const QList<StudyRunResult>& results, const QString& figure, FigureSummary summary)
 {
     QStringList lines;
     int labelWidth = 5;
@@ -45,7 +45,7 @@ QString resultsTable(const StoredStudy& study, const QList<StudyRunResult>& resu
         QString line = QStringLiteral("%1  %2  %3")
                            .arg(labels[i], -labelWidth)
                            .arg(statuses[i], -statusWidth)
-                           .arg(figureText(result.figure(figure)), 12);
+                           .arg(figureText(result.figure(figure, summary)), 12);
         if (target)
             line += QStringLiteral("  %1").arg(result.stepsToTarget >= 0 ? QString::number(result.stepsToTarget) : QStringLiteral("not reached"), 15);
         lines.append(line);
@@ -137,7 +137,7 @@ int HeadlessStudy::exec()
         m_out << "Wrote " << written.size() << " files (" << charts.plots.size() + charts.heatmaps.size()
               << " charts as PNG and SVG, study.csv, findings.txt) to " << m_options.exportDirectory << Qt::endl;
     }
-    m_out << Qt::endl << resultsTable(*study, results, choices.figure);
+    m_out << Qt::endl << resultsTable(*study, results, choices.figure, choices.summary);
     for (const QString& finding : charts.findingLines())
         m_out << finding << Qt::endl;
     if (runner.left() > 0)

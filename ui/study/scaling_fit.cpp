@@ -1,5 +1,6 @@
 #include "scaling_fit.hpp"
 
+#include <QMap>
 #include <QSet>
 
 #include <algorithm>
@@ -77,6 +78,36 @@ CriticalBatchFit fitCriticalBatch(const QList<QPointF>& batchAndSteps)
     fit.rmsLogError = std::sqrt(error / points.size());
     fit.ok = true;
     return fit;
+}
+
+ExcessStepsBatch batchAtExcessSteps(const QList<QPointF>& batchAndSteps, double excess)
+{
+    ExcessStepsBatch result;
+    QMap<double, QList<double>> byBatch;
+    for (const QPointF& point : batchAndSteps) {
+        if (point.x() > 0 && point.y() > 0 && std::isfinite(point.x()) && std::isfinite(point.y()))
+            byBatch[point.x()].append(point.y());
+    }
+    if (byBatch.size() < 2)
+        return result;
+    result.ok = true;
+    result.referenceBatch = byBatch.firstKey();
+    const double referenceSamples = meanAndError(byBatch.first()).mean * result.referenceBatch;
+    double previousBatch = result.referenceBatch, previousExcess = 0.0;
+    for (auto at = std::next(byBatch.begin()); at != byBatch.end(); ++at) {
+        const double over = meanAndError(at.value()).mean * at.key() / referenceSamples - 1.0;
+        if (over >= excess) {
+            // Where the excess crosses the share, on a log-batch line between the two batches.
+            const double share = (excess - previousExcess) / (over - previousExcess);
+            result.batch = previousBatch * std::pow(at.key() / previousBatch, share);
+            return result;
+        }
+        previousBatch = at.key();
+        previousExcess = over;
+    }
+    result.beyond = true;
+    result.batch = byBatch.lastKey();
+    return result;
 }
 
 PowerLawFit fitPowerLaw(const QList<QPointF>& points)

@@ -25,6 +25,21 @@ struct CriticalBatchFit {
 // Points are (batch, steps), batch > 0, steps > 0.
 CriticalBatchFit fitCriticalBatch(const QList<QPointF>& batchAndSteps);
 
+// Zhang et al. 2024 ("How Does Critical Batch Size Scale in Pre-training?"): the critical
+// batch is where the steps to the target exceed perfect linear scaling by a share (20 %).
+// Perfect scaling runs from the smallest batch measured: S_lin(B) = S(B0) · B0 / B, so the
+// excess S(B) / S_lin(B) - 1 is how many more samples B needs than B0. It is read from the
+// measured points, not from a fit: the first batch where the excess reaches the share,
+// interpolated on log B between the measured batches around it.
+struct ExcessStepsBatch {
+    bool ok = false;        // at least 2 batches measured
+    bool beyond = false;    // no measured batch exceeds it: the critical batch lies above `batch`
+    double batch = 0.0;     // the critical batch (or, when beyond, the largest batch measured)
+    double referenceBatch = 0.0;  // B0
+};
+// Points are (batch, steps); several at one batch are averaged.
+ExcessStepsBatch batchAtExcessSteps(const QList<QPointF>& batchAndSteps, double excess);
+
 // y = prefactor · x^exponent by least squares on log x, log y (positive points only).
 struct PowerLawFit {
     bool ok = false;  // at least 2 points at 2 x values or more

@@ -67,6 +67,36 @@ QJsonObject axisFromText(const QString& key, const QString& text, QString* error
     return QJsonObject{{studyField::kKey, key}, {studyField::kValues, values}};
 }
 
+QJsonObject conditionFromText(const QString& text, QString* error)
+{
+    QJsonObject when;
+    for (const QString& part : text.split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
+        const qsizetype equals = part.indexOf(QLatin1Char('='));
+        const QString key = part.left(equals).trimmed();
+        QJsonArray values;
+        for (const QString& word : part.mid(equals + 1).split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts))
+            values.append(valueOf(word));
+        if (equals < 0 || key.isEmpty() || values.isEmpty()) {
+            *error = QStringLiteral("\"%1\": a condition is written like \"optimizer = sgd\" or \"optimizer = sgd, lars\"").arg(part.trimmed());
+            return {};
+        }
+        when.insert(key, values);
+    }
+    return when;
+}
+
+QString conditionText(const QJsonObject& when)
+{
+    QStringList parts;
+    for (auto it = when.begin(); it != when.end(); ++it) {
+        QList<QJsonValue> values;
+        for (const QJsonValue& value : it.value().isArray() ? it.value().toArray() : QJsonArray{it.value()})
+            values.append(value);
+        parts.append(QStringLiteral("%1 = %2").arg(it.key(), axisValuesText(values)));
+    }
+    return parts.join(QStringLiteral("; "));
+}
+
 QString axisValuesText(const QList<QJsonValue>& values)
 {
     QStringList words;

@@ -18,4 +18,11 @@ QJsonObject axisFromText(const QString& key, const QString& text, QString* error
 // The values as the page shows them: "16, 32, 64".
 QString axisValuesText(const QList<QJsonValue>& values);
 
+// Where an axis applies, as a person types it: "optimizer = sgd, lars" (several conditions
+// joined by ";"), and the study file's "when" object it becomes ({"optimizer": ["sgd", "lars"]});
+// empty text: an empty object (everywhere). An empty object with `error` set when the text is
+// not of that shape.
+QJsonObject conditionFromText(const QString& text, QString* error);
+QString conditionText(const QJsonObject& when);
+
 }  // namespace ddplab::ui

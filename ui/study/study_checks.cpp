@@ -1,5 +1,7 @@
 #include "study_checks.hpp"
 
+#include "client/wire.hpp"
+
 #include <QStringList>
 
 #include <algorithm>
@@ -119,6 +121,16 @@ QString repeatsCaution(const TargetCurve& curve)
         spread = std::max(spread, point.stepsSpread);
     }
     return curve.reachedPoints > 1 ? spreadAgainstChange(spread, high - low, QStringLiteral("batch")) : QString();
+}
+
+QString noisyMeasureCaution(const StudyTarget& target)
+{
+    const TargetMeasure* measure = target.measure();
+    if (!measure || !measure->noisy)
+        return QString();
+    return QStringLiteral("the target is judged on %1: at a small batch a run meets it by chance before the model does, so the "
+                          "steps to it and the critical batch come out too low there; %2 is the noise-free measure")
+        .arg(measure->title, measure->loss ? QString(wire(field::kTrainLoss)) : QString(wire(field::kTrainAccuracy)));
 }
 
 }  // namespace ddplab::ui

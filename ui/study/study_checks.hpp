@@ -30,4 +30,8 @@ QString fewPointsCaution(int points, int needed, int parameters);
 QString repeatsCaution(const StudySeries& line);
 QString repeatsCaution(const TargetCurve& curve);
 
+// A target judged on one step's mini-batch figure (chosen explicitly): at a small batch a run
+// meets it by chance before the model does (issue 22), so steps to it come out too low there.
+QString noisyMeasureCaution(const StudyTarget& target);
+
 }  // namespace ddplab::ui

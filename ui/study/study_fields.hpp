@@ -32,15 +32,22 @@ inline const QString kScale = QStringLiteral("scale");
 inline const QString kSplit = QStringLiteral("split");
 inline const QString kMaxRanks = QStringLiteral("max_ranks");
 inline const QString kMaxBatch = QStringLiteral("max_batch");
+inline const QString kWhen = QStringLiteral("when");
 // a target
 inline const QString kMetric = QStringLiteral("metric");
 inline const QString kAtMost = QStringLiteral("at_most");
 inline const QString kAtLeast = QStringLiteral("at_least");
 inline const QString kStop = QStringLiteral("stop");
+// the target's one measure that is no engine name: the step's mini-batch accuracy
+inline const QString kBatchAccuracy = QStringLiteral("batch_accuracy");
 // show
 inline const QString kFigure = QStringLiteral("figure");
 inline const QString kColour = QStringLiteral("colour");
 inline const QString kHeatmap = QStringLiteral("heatmap");
+inline const QString kSummarise = QStringLiteral("summarise");
+inline const QString kX = QStringLiteral("x");
+inline const QString kCurves = QStringLiteral("curves");
+inline const QString kBest = QStringLiteral("best");
 }  // namespace studyField
 
 }  // namespace ddplab::ui

@@ -71,15 +71,54 @@ bool apply(const StudySpec& spec, StudyPoint& point, QString* error)
         point.config.insert(wire(key::kBatchSize), split.batchSize);
     }
     if (spec.target.stop) {
+        // The engine stops on the measure the study reads its steps from.
         point.config.insert(wire(key::kStopAtLoss), spec.target.value);
-        // The target's metric `loss` is the step's mini-batch loss: the engine must judge that one.
-        point.config.insert(wire(key::kStopMeasure), wire(choice::stop_measure::kBatchLoss));
+        point.config.insert(wire(key::kStopMeasure), spec.target.measure()->stopMeasure);
     }
     if (point.repeat > 0) {
         const qint64 seed = point.config.value(wire(key::kSeed)).toInteger(0) + point.repeat;
         point.config.insert(wire(key::kSeed), seed);
     }
     return true;
+}
+
+// Leaves out of `values` each conditional axis that does not apply there (and, in turn, axes
+// whose condition named one left out). False when the combination is one already planned: an
+// axis left out at any but its first value makes the same run again.
+bool leaveOutInapplicableAxes(const StudySpec& spec, const QList<Dimension>& dimensions, const QList<qsizetype>& at,
+                              QJsonObject& values)
+{
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (qsizetype d = 0; d < dimensions.size(); ++d) {
+            const StudyAxis* axis = dimensions[d].axes.first();  // a conditional axis is never zipped
+            if (axis->when.isEmpty() || !values.contains(axis->key) || conditionsHold(axis->when, values))
+                continue;
+            if (at[d] != 0)
+                return false;
+            values.remove(axis->key);
+            changed = true;
+        }
+    }
+    return true;
+}
+
+// "momentum only where optimizer is sgd"
+QString conditionsText(const StudySpec& spec)
+{
+    QStringList parts;
+    for (const StudyAxis& axis : spec.axes) {
+        QStringList conditions;
+        for (const AxisCondition& condition : axis.when) {
+            QStringList values;
+            for (const QJsonValue& value : condition.values)
+                values.append(valueText(value));
+            conditions.append(QStringLiteral("%1 is %2").arg(condition.key, values.join(QStringLiteral(" or "))));
+        }
+        if (!conditions.isEmpty())
+            parts.append(QStringLiteral("%1 only where %2").arg(axis.key, conditions.join(QStringLiteral(" and "))));
+    }
+    return parts.join(QStringLiteral("; "));
 }
 
 }  // namespace
@@ -156,10 +195,6 @@ StudyPlan planStudy(const StudySpec& spec)
             return plan;
         }
     }
-    plan.combinations = int(combinations);
-    plan.shape = sizes.join(QStringLiteral(" × ")) + (dimensions.size() > 1 ? QStringLiteral(" combinations") : QStringLiteral(" values"));
-    if (spec.repeats > 1)
-        plan.shape += QStringLiteral(" × %1 repeats").arg(spec.repeats);
 
     // The first dimension outermost, repeats innermost: a point's seeds run one after another.
     QList<qsizetype> at(dimensions.size(), 0);
@@ -171,14 +206,19 @@ StudyPlan planStudy(const StudySpec& spec)
             at[d] = rest % dimensions[d].size();
             rest /= dimensions[d].size();
         }
+        QJsonObject values;
+        for (qsizetype d = 0; d < dimensions.size(); ++d) {
+            for (const StudyAxis* axis : dimensions[d].axes)
+                values.insert(axis->key, axis->values.at(at[d]));
+        }
+        if (!leaveOutInapplicableAxes(spec, dimensions, at, values))
+            continue;
+        ++plan.combinations;
         for (int repeat = 0; repeat < spec.repeats; ++repeat) {
             StudyPoint point;
             point.index = int(plan.points.size());
             point.repeat = repeat;
-            for (qsizetype d = 0; d < dimensions.size(); ++d) {
-                for (const StudyAxis* axis : dimensions[d].axes)
-                    point.values.insert(axis->key, axis->values.at(at[d]));
-            }
+            point.values = values;
             const QString where = QStringLiteral("%1, run %2 (%3)").arg(origin).arg(point.index + 1).arg(point.label());
             QString error;
             if (!apply(spec, point, &error)) {
@@ -200,6 +240,11 @@ StudyPlan planStudy(const StudySpec& spec)
             plan.points.append(point);
         }
     }
+    plan.shape = sizes.join(QStringLiteral(" × ")) + (dimensions.size() > 1 ? QStringLiteral(" combinations") : QStringLiteral(" values"));
+    if (plan.combinations < combinations)
+        plan.shape = QStringLiteral("%1 combinations of %2 (%3)").arg(plan.combinations).arg(sizes.join(QStringLiteral(" × ")), conditionsText(spec));
+    if (spec.repeats > 1)
+        plan.shape += QStringLiteral(" × %1 repeats").arg(spec.repeats);
     // An axis on a key that changes nothing with these settings (momentum for Adam, dim for
     // the toy problem) would make identical runs that look like a finding.
     for (const StudyAxis& axis : spec.axes) {

@@ -19,6 +19,8 @@ namespace ddplab::ui {
 namespace {
 
 constexpr double kNaN = StudyRunResult::kNone;
+// Zhang et al. 2024's critical batch: steps-to-target 20 % above perfect linear scaling.
+constexpr double kZhangExcess = 0.2;
 
 double finiteOr(const QJsonValue& value)
 {
@@ -52,6 +54,20 @@ QString colourValueOf(const StudyRunResult& result, const QStringList& group)
     return describe(result, group);
 }
 
+// The series figures: each one's last epoch's mean, and its last and best values.
+void readSeriesFigures(const RunData& run, StudyRunResult& result)
+{
+    const std::pair<QLatin1String, double StudyRunResult::*> series[] = {
+        {wire(field::kLoss), &StudyRunResult::loss},           {wire(field::kAccuracy), &StudyRunResult::accuracy},
+        {wire(field::kTrainLoss), &StudyRunResult::trainLoss}, {wire(field::kTrainAccuracy), &StudyRunResult::trainAccuracy},
+        {wire(field::kValLoss), &StudyRunResult::valLoss},     {wire(field::kValAccuracy), &StudyRunResult::valAccuracy},
+    };
+    for (const auto& [id, member] : series) {
+        result.*member = lastEpochMeanOf(run, id);
+        result.ends.insert(id, seriesEnds(run, id, findStudyFigure(id)->lowerIsBetter));
+    }
+}
+
 // Lines of several colours in the order of their values as numbers (5, 10, 20).
 template <typename Curve>
 void sortByColour(QList<Curve>& curves)
@@ -65,10 +81,12 @@ void sortByColour(QList<Curve>& curves)
 const QList<StudyFigure>& studyFigures()
 {
     static const QList<StudyFigure> figures{
-        {wire(field::kLoss), QStringLiteral("loss (last epoch's mean)"), true, true, [](const StudyRunResult& r) { return r.loss; }},
-        {wire(field::kAccuracy), QStringLiteral("accuracy (last epoch's mean)"), false, false, [](const StudyRunResult& r) { return r.accuracy; }},
-        {wire(field::kValLoss), QStringLiteral("validation loss (last evaluation)"), true, true, [](const StudyRunResult& r) { return r.valLoss; }},
-        {wire(field::kValAccuracy), QStringLiteral("validation accuracy (last evaluation)"), false, false, [](const StudyRunResult& r) { return r.valAccuracy; }},
+        {wire(field::kLoss), QStringLiteral("loss (mini-batches)"), true, true, [](const StudyRunResult& r) { return r.loss; }, true},
+        {wire(field::kAccuracy), QStringLiteral("accuracy (mini-batches)"), false, false, [](const StudyRunResult& r) { return r.accuracy; }, true},
+        {wire(field::kTrainLoss), QStringLiteral("loss over the training set"), true, true, [](const StudyRunResult& r) { return r.trainLoss; }, true},
+        {wire(field::kTrainAccuracy), QStringLiteral("accuracy over the training set"), false, false, [](const StudyRunResult& r) { return r.trainAccuracy; }, true},
+        {wire(field::kValLoss), QStringLiteral("validation loss"), true, true, [](const StudyRunResult& r) { return r.valLoss; }, true},
+        {wire(field::kValAccuracy), QStringLiteral("validation accuracy"), false, false, [](const StudyRunResult& r) { return r.valAccuracy; }, true},
         {wire(field::kUpdateVar), QStringLiteral("update variance (pooled)"), true, true, [](const StudyRunResult& r) { return r.updateVar; }},
         {wire(field::kNoiseScale), QStringLiteral("noise scale B_simple"), true, true, [](const StudyRunResult& r) { return r.noiseScale; }},
         {wire(field::kWMean), QStringLiteral("weight w (mean over experiments)"), true, false, [](const StudyRunResult& r) { return r.wMean; }},
@@ -77,6 +95,11 @@ const QList<StudyFigure>& studyFigures()
         {wire(field::kWallS), QStringLiteral("wall time (s)"), true, true, [](const StudyRunResult& r) { return r.wallSeconds; }},
     };
     return figures;
+}
+
+QString StudyFigure::titleFor(FigureSummary summary) const
+{
+    return summarised ? QStringLiteral("%1 (%2)").arg(title, summaryPhrase(summary)) : title;
 }
 
 const StudyFigure* findStudyFigure(const QString& id)
@@ -90,8 +113,18 @@ const StudyFigure* findStudyFigure(const QString& id)
 
 double StudyRunResult::figure(const QString& id) const
 {
+    return figure(id, FigureSummary::LastEpochMean);
+}
+
+double StudyRunResult::figure(const QString& id, FigureSummary summary) const
+{
     const StudyFigure* figure = findStudyFigure(id);
-    return figure ? figure->value(*this) : kNaN;
+    if (!figure)
+        return kNaN;
+    if (!figure->summarised || summary == FigureSummary::LastEpochMean)
+        return figure->value(*this);
+    const SeriesEnds end = ends.value(id);
+    return summary == FigureSummary::Last ? end.last : end.best;
 }
 
 StudyRunResult resultOf(const StudyPoint& point, const RunData& run, const StudyTarget& target)
@@ -115,10 +148,8 @@ StudyRunResult resultOf(const StudyPoint& point, const RunData& run, const Study
     result.optimizer = config.value(wire(key::kOptimizer)).toString();
 
     const QJsonObject& summary = run.summary();
-    result.loss = run.lastEpochMean(wire(field::kLoss));
-    result.accuracy = run.lastEpochMean(wire(field::kAccuracy));
-    result.valLoss = run.lastValue(wire(field::kValLoss));
-    result.valAccuracy = run.lastValue(wire(field::kValAccuracy));
+    result.config = config;
+    readSeriesFigures(run, result);
     result.updateVar = finiteOr(summary.value(wire(field::kUpdateVar)));
     result.noiseScale = measuredNoiseScale(finiteOr(summary.value(wire(field::kNoiseScale))));
     result.wMean = finiteOr(summary.value(wire(field::kWMean)));
@@ -131,7 +162,9 @@ StudyRunResult resultOf(const StudyPoint& point, const RunData& run, const Study
     if (target.isSet()) {
         // The first step whose figure meets the target: per step for the training figures,
         // per evaluation for the validation ones.
-        const std::optional<qint64> reached = run.firstStepMeeting(target.metric, [&](double value) { return target.reachedBy(value); });
+        const TargetMeasure* measure = target.measure();
+        const std::optional<qint64> reached =
+            measure ? run.firstStepMeeting(measure->series, [&](double value) { return target.reachedBy(value); }) : std::nullopt;
         if (reached) {
             result.stepsToTarget = *reached;
             result.samplesToTarget = run.xAt(*reached, XAxis::SamplesSeen);
@@ -145,6 +178,14 @@ StudyRunResult resultOf(const StudyPoint& point, const RunData& run, const Study
     return result;
 }
 
+StudyRunResult resultOf(const StudyPoint& point, const RunData& run, const StudySpec& spec)
+{
+    StudyRunResult result = resultOf(point, run, spec.target);
+    if (!spec.curves.isEmpty())
+        result.curve = run.series(spec.curves, XAxis::Epoch);
+    return result;
+}
+
 QList<StudyRunResult> collectStudyResults(const StoredStudy& study, const RunStore& store, const QList<RunRecord>& runs)
 {
     QList<StudyRunResult> results;
@@ -154,19 +195,35 @@ QList<StudyRunResult> collectStudyResults(const StoredStudy& study, const RunSto
         if (run == latest.constEnd())
             continue;
         const QSharedPointer<RunData> data = store.loadRun(*run);
-        results.append(resultOf(point, *data, study.spec.target));
+        results.append(resultOf(point, *data, study.spec));
     }
     return results;
 }
 
+bool StudyXAxis::resolved() const
+{
+    return findResolvedFigure(key) != nullptr;
+}
+
 StudyXAxis studyXAxis(const StoredStudy& study)
+{
+    if (const ResolvedFigure* figure = findResolvedFigure(study.spec.x))
+        return {figure->name, figure->title, true};
+    if (const StudyAxis* chosen = study.spec.axis(study.spec.x)) {
+        const bool positive = std::all_of(chosen->values.begin(), chosen->values.end(), [](const QJsonValue& value) { return value.toDouble() > 0; });
+        return {chosen->key, chosen->key, positive};
+    }
+    return batchOrFirstAxis(study);
+}
+
+StudyXAxis batchOrFirstAxis(const StoredStudy& study)
 {
     QSet<qint64> batches;
     for (const StudyPoint& point : study.points) {
         if (const std::optional<Config> config = coreConfigOf(point.config))
             batches.insert(effectiveBatchSize(*config));
     }
-    if (batches.size() > 1)
+    if (batches.size() > 1 || study.spec.x == kEffectiveBatchAxis)
         return {kEffectiveBatchAxis, QStringLiteral("effective batch"), true};
     for (const StudyAxis& axis : study.spec.axes) {
         const bool numeric = std::all_of(axis.values.begin(), axis.values.end(), [](const QJsonValue& value) { return value.isDouble(); });
@@ -184,20 +241,23 @@ double xOf(const StudyRunResult& result, const StudyXAxis& axis)
         return double(result.effectiveBatch);
     if (axis.key.isEmpty())
         return double(result.point);
+    if (axis.resolved())
+        return result.config.value(axis.key).toDouble(kNaN);
     return result.values.value(axis.key).toDouble(kNaN);
 }
 
 QList<StudySeries> figureSeries(const QList<StudyRunResult>& results, const StoredStudy& study, const QString& figure,
-                                const StudyXAxis& axis, const QString& colourBy)
+                                const StudyXAxis& axis, const QString& colourBy, FigureSummary summary)
 {
-    // A line per combination of the axes that are not x (nor the batch split's own keys).
-    QStringList lineKeys;
-    for (const QString& axisKey : axisKeys(study)) {
+    // A line per combination of the axes that are not x (nor the batch split's own keys); a
+    // resolved x moves with several axes at once, so there the colour alone makes a line.
+    const QStringList colours = colourGroup(study, colourBy);
+    QStringList lineKeys = axis.resolved() ? colours : QStringList();
+    for (const QString& axisKey : axis.resolved() ? QStringList() : axisKeys(study)) {
         const bool splitsTheBatch = axisKey == wire(key::kWorldSize) || axisKey == wire(key::kBatchSize);
         if (axisKey != axis.key && !(axis.key == kEffectiveBatchAxis && splitsTheBatch))
             lineKeys.append(axisKey);
     }
-    const QStringList colours = colourGroup(study, colourBy);
     QMap<QString, QMap<double, QList<const StudyRunResult*>>> byLine;
     QHash<QString, QString> colourOf;
     for (const StudyRunResult& result : results) {
@@ -217,7 +277,7 @@ QList<StudySeries> figureSeries(const QList<StudyRunResult>& results, const Stor
             point.x = at.key();
             QList<double> values;
             for (const StudyRunResult* result : at.value()) {
-                values.append(result->figure(figure));
+                values.append(result->figure(figure, summary));
                 point.diverged += result->diverged() ? 1 : 0;
             }
             point.y = meanAndError(values);
@@ -294,6 +354,7 @@ QList<TargetCurve> targetCurves(const QList<StudyRunResult>& results, const Stor
         }
         curve.reachedPoints = int(reached.size());
         curve.fit = fitCriticalBatch(reached);
+        curve.excess = batchAtExcessSteps(reached, kZhangExcess);
         const QList<double>& scales = noiseScales.value(colour.key());
         curve.measuredBSimple = scales.isEmpty() ? 0.0 : meanAndError(scales).mean;
         curves.append(curve);
@@ -303,7 +364,8 @@ QList<TargetCurve> targetCurves(const QList<StudyRunResult>& results, const Stor
 }
 
 QList<BestSettingCurve> bestSettingCurves(const QList<StudyRunResult>& results, const StoredStudy& study, const StudyXAxis& axis,
-                                          const QString& settingKey, const QString& figure, const QString& colourBy)
+                                          const QString& settingKey, const QString& figure, const QString& colourBy,
+                                          FigureSummary summary)
 {
     const StudyFigure* shown = findStudyFigure(figure);
     const bool lowerIsBetter = !shown || shown->lowerIsBetter;
@@ -326,7 +388,7 @@ QList<BestSettingCurve> bestSettingCurves(const QList<StudyRunResult>& results, 
         const QString colour = colours.isEmpty() ? QString() : colourValueOf(result, colours);
         Scores& scores = grouped[colour][xOf(result, axis)][result.values.value(settingKey).toDouble()][describe(result, otherKeys)];
         ++scores.runs;
-        const double score = result.figure(byTarget ? kStepsToTargetFigure : figure);
+        const double score = result.figure(byTarget ? kStepsToTargetFigure : figure, summary);
         if (std::isfinite(score))
             scores.values.append(score);
     }
@@ -363,7 +425,7 @@ QList<BestSettingCurve> bestSettingCurves(const QList<StudyRunResult>& results, 
 }
 
 StudyHeatmap heatmapOf(const QList<StudyRunResult>& results, const StoredStudy& study, const QString& figure,
-                       const QString& columnKey, const QString& rowKey)
+                       const QString& columnKey, const QString& rowKey, FigureSummary summary)
 {
     StudyHeatmap map;
     map.columnKey = columnKey;
@@ -389,7 +451,7 @@ StudyHeatmap heatmapOf(const QList<StudyRunResult>& results, const StoredStudy& 
         const int row = int(map.rows.indexOf(result.values.value(rowKey)));
         if (column < 0 || row < 0)
             continue;
-        values[{row, column}][describe(result, otherKeys)].append(result.figure(figure));
+        values[{row, column}][describe(result, otherKeys)].append(result.figure(figure, summary));
         diverged[{row, column}] += result.diverged() ? 1 : 0;
     }
     map.cells = QList<QList<HeatmapCell>>(map.rows.size(), QList<HeatmapCell>(map.columns.size()));
@@ -414,6 +476,59 @@ StudyHeatmap heatmapOf(const QList<StudyRunResult>& results, const StoredStudy& 
             map.cells[best][column].bestInColumn = true;
     }
     return map;
+}
+
+QList<CurvePanel> curvePanels(const QList<StudyRunResult>& results, const StoredStudy& study, const QString& colourBy)
+{
+    const QStringList colours = colourGroup(study, colourBy);
+    QStringList lineKeys;
+    for (const QString& axisKey : axisKeys(study)) {
+        const bool zippedBehind = std::any_of(study.spec.zips.begin(), study.spec.zips.end(),
+                                              [&](const QStringList& zip) { return zip.indexOf(axisKey) > 0; });
+        if (!colours.contains(axisKey) && !zippedBehind)
+            lineKeys.append(axisKey);
+    }
+    // colour -> line -> epoch -> values over repeats
+    QMap<QString, QMap<QString, QMap<double, QList<double>>>> grouped;
+    for (const StudyRunResult& result : results) {
+        if (!result.usable())
+            continue;
+        QMap<double, QList<double>>& line = grouped[colours.isEmpty() ? QString() : colourValueOf(result, colours)][describe(result, lineKeys)];
+        for (const QPointF& point : result.curve)
+            line[point.x()].append(point.y());
+    }
+    QList<CurvePanel> panels;
+    for (auto colour = grouped.begin(); colour != grouped.end(); ++colour) {
+        CurvePanel panel;
+        panel.colourValue = colour.key();
+        for (auto line = colour->begin(); line != colour->end(); ++line) {
+            StudySeries series;
+            series.label = line.key();
+            series.colourValue = line.key();
+            for (auto at = line->begin(); at != line->end(); ++at) {
+                SeriesPoint point;
+                point.x = at.key();
+                point.y = meanAndError(at.value());
+                point.runs = int(at->size());
+                series.points.append(point);
+            }
+            panel.lines.append(series);
+        }
+        sortByColour(panel.lines);
+        panels.append(panel);
+    }
+    sortByColour(panels);
+    return panels;
+}
+
+double meanFinalBSimple(const QList<StudyRunResult>& results)
+{
+    QList<double> scales;
+    for (const StudyRunResult& result : results) {
+        if (result.usable() && result.noiseScale > 0)
+            scales.append(result.noiseScale);
+    }
+    return scales.isEmpty() ? 0.0 : meanAndError(scales).mean;
 }
 
 }  // namespace ddplab::ui

@@ -6,11 +6,14 @@
 // (study_csv.hpp) is the rows, one per run.
 
 #include "client/runs/run_record.hpp"
+#include "study/figure_summary.hpp"
 #include "study/scaling_fit.hpp"
 #include "study/study_store.hpp"
 
+#include <QHash>
 #include <QJsonObject>
 #include <QList>
+#include <QPointF>
 #include <QString>
 
 #include <limits>
@@ -29,10 +32,15 @@ inline const QString kSamplesToTargetFigure = QStringLiteral("samples_to_target"
 
 struct StudyFigure {
     QString id;     // "loss", "steps_to_target", ...
-    QString title;  // "loss (last epoch's mean)"
+    QString title;  // "loss"
     bool lowerIsBetter = true;
     bool logScale = false;
-    double (*value)(const StudyRunResult& result) = nullptr;  // NaN where the run has none
+    // NaN where the run has none; a summarised figure's under the default summary (the mean of
+    // the last epoch): StudyRunResult::figure picks the others.
+    double (*value)(const StudyRunResult& result) = nullptr;
+    bool summarised = false;  // a series the study sums up as it is told (figure_summary.hpp)
+    // "validation loss (best value)": the title with the summary, where it applies.
+    QString titleFor(FigureSummary summary) const;
 };
 const QList<StudyFigure>& studyFigures();
 const StudyFigure* findStudyFigure(const QString& id);
@@ -53,11 +61,17 @@ struct StudyRunResult {
     double effectiveLr = 0.0;
     QString lrRule;
     QString optimizer;
-    // Where it ended (NaN: the run has no such figure).
-    double loss = kNone;         // the last epoch's mean
-    double accuracy = kNone;     // the last epoch's mean
-    double valLoss = kNone;      // the last evaluation
-    double valAccuracy = kNone;  // the last evaluation
+    // Where it ended (NaN: the run has no such figure). The series figures: their last epoch's
+    // mean (study.csv's columns); `ends` keeps their last and best values.
+    double loss = kNone;
+    double accuracy = kNone;
+    double trainLoss = kNone;      // over the training set (a fixed set of it for Fashion-MNIST)
+    double trainAccuracy = kNone;
+    double valLoss = kNone;
+    double valAccuracy = kNone;
+    QHash<QString, SeriesEnds> ends;  // by figure id
+    QJsonObject config;               // the run's resolved config (a chart's x may be one of its figures)
+    QList<QPointF> curve;             // the study's `curves` figure against epochs
     double updateVar = kNone;
     double noiseScale = kNone;
     double wMean = kNone;
@@ -75,6 +89,7 @@ struct StudyRunResult {
 
     static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
     double figure(const QString& id) const;
+    double figure(const QString& id, FigureSummary summary) const;
     // A run that trained to its end has figures: a diverged one too (that is what they show).
     bool usable() const { return status == RunStatus::Finished || diverged(); }
     bool diverged() const { return status == RunStatus::Diverged; }
@@ -82,6 +97,8 @@ struct StudyRunResult {
 
 // One run's row, from its data (no files read): testable on recorded events.
 StudyRunResult resultOf(const StudyPoint& point, const RunData& run, const StudyTarget& target);
+// The same, with what the study's charts need besides: its `curves` figure against epochs.
+StudyRunResult resultOf(const StudyPoint& point, const RunData& run, const StudySpec& spec);
 
 // Every point's latest run, read from the store (points without one are left out).
 QList<StudyRunResult> collectStudyResults(const StoredStudy& study, const RunStore& store, const QList<RunRecord>& runs);
@@ -105,16 +122,22 @@ struct StudySeries {
 
 // The x every study chart shares: the effective batch when it varies, else the first numeric axis.
 struct StudyXAxis {
-    QString key;    // kEffectiveBatchAxis or an axis key
+    QString key;    // kEffectiveBatchAxis, an axis key, or a resolved figure (study_spec.hpp)
     QString title;  // "effective batch"
     bool log = true;
+    bool resolved() const;  // a figure of each run's config, not a value the study set
 };
+// The study's `x` when it names one, else the effective batch when it varies, else the first
+// numeric axis.
 StudyXAxis studyXAxis(const StoredStudy& study);
+// The same without the study's `x`: what the best setting is drawn against.
+StudyXAxis batchOrFirstAxis(const StoredStudy& study);
 double xOf(const StudyRunResult& result, const StudyXAxis& axis);
 
-// A figure against x: one line per combination of the other axes (repeats averaged).
+// A figure against x: one line per combination of the other axes (repeats averaged); against a
+// resolved figure (the runs' own x), one line per colour value.
 QList<StudySeries> figureSeries(const QList<StudyRunResult>& results, const StoredStudy& study, const QString& figure,
-                                const StudyXAxis& axis, const QString& colourBy);
+                                const StudyXAxis& axis, const QString& colourBy, FigureSummary summary = FigureSummary::LastEpochMean);
 
 // Steps and samples to the target against x: at each x the best over the other axes (the LR
 // grid), per colour value. Points whose runs never reached it are kept, as not reached.
@@ -134,6 +157,7 @@ struct TargetCurve {
     QString colourValue;
     QList<TargetPoint> points;
     CriticalBatchFit fit;        // over the reached points
+    ExcessStepsBatch excess;     // Zhang et al.'s: where the steps exceed linear scaling by 20 %
     int reachedPoints = 0;
     double measuredBSimple = 0.0;  // mean B_simple of its runs when they met the target (0: none measured)
 };
@@ -152,7 +176,8 @@ struct BestSettingCurve {
     PowerLawFit fit;
 };
 QList<BestSettingCurve> bestSettingCurves(const QList<StudyRunResult>& results, const StoredStudy& study, const StudyXAxis& axis,
-                                          const QString& settingKey, const QString& figure, const QString& colourBy);
+                                          const QString& settingKey, const QString& figure, const QString& colourBy,
+                                          FigureSummary summary = FigureSummary::LastEpochMean);
 
 // A figure over two axes: the mean over repeats, the best over any other axis.
 struct HeatmapCell {
@@ -167,6 +192,19 @@ struct StudyHeatmap {
     QList<QList<HeatmapCell>> cells;  // [row][column]
 };
 StudyHeatmap heatmapOf(const QList<StudyRunResult>& results, const StoredStudy& study, const QString& figure,
-                       const QString& columnKey, const QString& rowKey);
+                       const QString& columnKey, const QString& rowKey, FigureSummary summary = FigureSummary::LastEpochMean);
+
+// The study's `curves` figure against epochs, one panel per colour value: in each, a line per
+// combination of the other axes (a zipped group named by its first axis), the mean over
+// repeats at each measurement.
+struct CurvePanel {
+    QString colourValue;
+    QList<StudySeries> lines;
+};
+QList<CurvePanel> curvePanels(const QList<StudyRunResult>& results, const StoredStudy& study, const QString& colourBy);
+
+// The engine's B_simple as the runs ended, averaged over those that measured one (it needs two
+// ranks or more): the mark on charts against the effective batch. 0 when none did.
+double meanFinalBSimple(const QList<StudyRunResult>& results);
 
 }  // namespace ddplab::ui

@@ -13,6 +13,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ddplab::ui {
@@ -20,7 +21,6 @@ namespace {
 
 namespace name = studyField;
 
-const QStringList kTargetMetrics{wire(field::kLoss), wire(field::kAccuracy), wire(field::kValLoss), wire(field::kValAccuracy)};
 const QStringList kSplitNames{QStringLiteral("ranks_first"), QStringLiteral("batch_first"), QStringLiteral("fixed_ranks")};
 
 // Thrown inside the reader; parseStudy turns it into the result's error.
@@ -117,6 +117,56 @@ QList<double> rangeValues(const QJsonObject& axis, const QString& where)
     return values;
 }
 
+// "when": {"optimizer": ["sgd", "lars"]} (or one value alone): the axes and values it applies at.
+// Whether those are axes of the study, with such values, is checked once every axis is read.
+QList<AxisCondition> readConditions(const QJsonValue& value, const QString& where)
+{
+    if (value.isUndefined())
+        return {};
+    const QString example = QStringLiteral("like {\"optimizer\": [\"sgd\"]}");
+    if (!value.isObject() || value.toObject().isEmpty())
+        refuse(QStringLiteral("%1: \"when\" must name another axis and the values this one applies at, %2").arg(where, example));
+    QList<AxisCondition> conditions;
+    const QJsonObject object = value.toObject();
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        AxisCondition condition{it.key(), {}};
+        const QJsonArray values = it.value().isArray() ? it.value().toArray() : QJsonArray{it.value()};
+        for (const QJsonValue& entry : values) {
+            if (entry.isArray() || entry.isObject() || entry.isNull())
+                refuse(QStringLiteral("%1: \"when\": \"%2\" needs a value or a list of values, %3").arg(where, it.key(), example));
+            condition.values.append(entry);
+        }
+        if (condition.values.isEmpty())
+            refuse(QStringLiteral("%1: \"when\": \"%2\" lists no values, so the axis would apply nowhere").arg(where, it.key()));
+        conditions.append(condition);
+    }
+    return conditions;
+}
+
+// Each condition names another axis of the study and values that axis has; a conditional
+// axis advances on its own (a zipped group advances as one, whatever the condition says).
+void checkConditions(const StudySpec& spec, const QString& origin)
+{
+    for (const StudyAxis& axis : spec.axes) {
+        const QString where = QStringLiteral("%1: axis \"%2\": \"when\"").arg(origin, axis.key);
+        for (const AxisCondition& condition : axis.when) {
+            const StudyAxis* other = spec.axis(condition.key);
+            if (condition.key == axis.key || !other)
+                refuse(QStringLiteral("%1: \"%2\" is not another axis of the study").arg(where, condition.key));
+            for (const QJsonValue& value : condition.values) {
+                if (!std::any_of(other->values.begin(), other->values.end(), [&](const QJsonValue& v) { return sameAxisValue(v, value); }))
+                    refuse(QStringLiteral("%1: the axis \"%2\" has no value %3").arg(where, condition.key, jsonText(value)));
+            }
+        }
+        if (!axis.when.isEmpty()) {
+            for (const QStringList& group : spec.zips) {
+                if (group.contains(axis.key))
+                    refuse(QStringLiteral("%1: a zipped axis cannot have a condition of its own").arg(where));
+            }
+        }
+    }
+}
+
 StudyAxis readAxis(const QJsonValue& value, int index, const QString& origin)
 {
     const QString where = QStringLiteral("%1: axis %2").arg(origin).arg(index + 1);
@@ -136,7 +186,7 @@ StudyAxis readAxis(const QJsonValue& value, int index, const QString& origin)
                suggestion.empty() ? QStringLiteral(" (see docs/configuration.md, or use \"effective_batch\")")
                                   : QStringLiteral("; did you mean \"%1\"?").arg(QString::fromStdString(suggestion))));
     }
-    QStringList fields{name::kKey, name::kValues, name::kFrom, name::kTo, name::kFactor, name::kStep, name::kCount, name::kScale};
+    QStringList fields{name::kKey, name::kValues, name::kFrom, name::kTo, name::kFactor, name::kStep, name::kCount, name::kScale, name::kWhen};
     if (effectiveBatch)
         fields << name::kSplit << name::kMaxRanks << name::kMaxBatch;
     onlyFields(object, fields, named);
@@ -185,6 +235,7 @@ StudyAxis readAxis(const QJsonValue& value, int index, const QString& origin)
             *target = int(limit);
         }
     }
+    axis.when = readConditions(object.value(name::kWhen), named);
     return axis;
 }
 
@@ -196,9 +247,16 @@ StudyTarget readTarget(const QJsonValue& value, const QString& origin)
     const QJsonObject object = value.toObject();
     onlyFields(object, {name::kMetric, name::kAtMost, name::kAtLeast, name::kStop}, where);
     StudyTarget target;
-    target.metric = text(object, name::kMetric, where);
-    if (!kTargetMetrics.contains(target.metric))
-        refuse(QStringLiteral("%1: \"metric\" must be one of %2").arg(where, kTargetMetrics.join(QStringLiteral(", "))));
+    const TargetMeasure* measure = findTargetMeasure(text(object, name::kMetric, where));
+    if (!measure) {
+        QStringList names;
+        for (const TargetMeasure& known : targetMeasures())
+            names.append(known.name);
+        refuse(QStringLiteral("%1: \"metric\" must be one of %2 (the mini-batch ones are noisy: a small batch meets a target by "
+                              "chance before the model does)")
+                   .arg(where, names.join(QStringLiteral(", "))));
+    }
+    target.metric = measure->name;
     if (object.contains(name::kAtMost) == object.contains(name::kAtLeast))
         refuse(QStringLiteral("%1: give one of \"at_most\" (a loss) or \"at_least\" (an accuracy)").arg(where));
     target.atMost = object.contains(name::kAtMost);
@@ -207,9 +265,10 @@ StudyTarget readTarget(const QJsonValue& value, const QString& origin)
         if (!object.value(name::kStop).isBool())
             refuse(QStringLiteral("%1: \"stop\" must be true or false").arg(where));
         target.stop = object.value(name::kStop).toBool();
-        // The engine can only watch the training loss (stop_at_loss); the others come from evaluations.
-        if (target.stop && target.metric != wire(field::kLoss))
-            refuse(QStringLiteral("%1: \"stop\" works only with the metric \"loss\"").arg(where));
+        // The engine stops on a loss it judges itself (stop_at_loss with stop_measure).
+        if (target.stop && measure->stopMeasure.isEmpty())
+            refuse(QStringLiteral("%1: \"stop\" works only with a loss (%2, %3 or %4)")
+                       .arg(where, wire(field::kTrainLoss), wire(field::kValLoss), wire(choice::stop_measure::kBatchLoss)));
         if (target.stop && !(target.value > 0.0))
             refuse(QStringLiteral("%1: \"stop\" needs \"at_most\" above 0").arg(where));
     }
@@ -251,8 +310,31 @@ void readShow(const QJsonValue& value, StudySpec& spec, const QString& origin)
     if (!value.isObject())
         refuse(QStringLiteral("%1 must be an object like {\"figure\": \"update_var\", \"colour\": \"lr_rule\"}").arg(where));
     const QJsonObject object = value.toObject();
-    onlyFields(object, {name::kFigure, name::kColour, name::kHeatmap}, where);
+    onlyFields(object, {name::kFigure, name::kSummarise, name::kColour, name::kHeatmap, name::kX, name::kCurves, name::kBest}, where);
     spec.figure = text(object, name::kFigure, where);
+    if (object.contains(name::kSummarise)) {
+        const std::optional<FigureSummary> summary = summaryNamed(text(object, name::kSummarise, where));
+        if (!summary)
+            refuse(QStringLiteral("%1: \"summarise\" must be one of %2").arg(where, summaryNames().join(QStringLiteral(", "))));
+        spec.figureSummary = *summary;
+    }
+    spec.x = text(object, name::kX, where);
+    if (!spec.x.isEmpty() && !spec.axis(spec.x) && spec.x != kEffectiveBatchAxis && !findResolvedFigure(spec.x)) {
+        QStringList resolved;
+        for (const ResolvedFigure& figure : resolvedFigures())
+            resolved.append(figure.name);
+        refuse(QStringLiteral("%1: \"x\": \"%2\" is neither an axis of the study nor one of effective_batch, %3")
+                   .arg(where, spec.x, resolved.join(QStringLiteral(", "))));
+    }
+    spec.curves = text(object, name::kCurves, where);
+    if (!spec.curves.isEmpty() && !curveFigures().contains(spec.curves))
+        refuse(QStringLiteral("%1: \"curves\" must be one of %2").arg(where, curveFigures().join(QStringLiteral(", "))));
+    spec.best = text(object, name::kBest, where);
+    if (!spec.best.isEmpty()) {
+        const StudyAxis* best = spec.axis(spec.best);
+        if (!best || !std::all_of(best->values.begin(), best->values.end(), [](const QJsonValue& value) { return value.isDouble(); }))
+            refuse(QStringLiteral("%1: \"best\": \"%2\" is not an axis of numbers of the study").arg(where, spec.best));
+    }
     spec.colourBy = text(object, name::kColour, where);
     if (!spec.colourBy.isEmpty() && !spec.axis(spec.colourBy))
         refuse(QStringLiteral("%1: \"colour\": \"%2\" is not one of the study's axes").arg(where, spec.colourBy));
@@ -325,6 +407,7 @@ StudySpec read(const QJsonObject& object, const QString& origin, const QString& 
     if (spec.axis(kEffectiveBatchAxis) && (spec.axis(wire(key::kBatchSize)) || spec.axis(wire(key::kWorldSize))))
         refuse(QStringLiteral("%1: \"effective_batch\" sets world_size and batch_size itself: it cannot be an axis beside either").arg(origin));
     readZips(object.value(name::kZip), spec, origin);
+    checkConditions(spec, origin);
 
     if (object.contains(name::kRepeats)) {
         const double repeats = number(object, name::kRepeats, origin);
@@ -340,9 +423,55 @@ StudySpec read(const QJsonObject& object, const QString& origin, const QString& 
 
 }  // namespace
 
-QString StudyTarget::describe() const
+bool sameAxisValue(const QJsonValue& a, const QJsonValue& b)
 {
-    return isSet() ? QStringLiteral("%1 %2 %3").arg(metric, atMost ? QStringLiteral("≤") : QStringLiteral("≥")).arg(value) : QString();
+    return a.isDouble() && b.isDouble() ? a.toDouble() == b.toDouble() : a == b;
+}
+
+bool conditionsHold(const QList<AxisCondition>& conditions, const QJsonObject& values)
+{
+    return std::all_of(conditions.begin(), conditions.end(), [&](const AxisCondition& condition) {
+        const QJsonValue value = values.value(condition.key);
+        return std::any_of(condition.values.begin(), condition.values.end(),
+                           [&](const QJsonValue& wanted) { return !value.isUndefined() && sameAxisValue(value, wanted); });
+    });
+}
+
+QJsonObject conditionsJson(const QList<AxisCondition>& conditions)
+{
+    QJsonObject object;
+    for (const AxisCondition& condition : conditions) {
+        QJsonArray values;
+        for (const QJsonValue& value : condition.values)
+            values.append(value);
+        object.insert(condition.key, values);
+    }
+    return object;
+}
+
+const QList<ResolvedFigure>& resolvedFigures()
+{
+    static const QList<ResolvedFigure> figures{
+        {wire(field::kWeightDecayTimescale), QStringLiteral("weight decay timescale τ (epochs)")},
+        {wire(field::kWeightDecayEffective), QStringLiteral("applied weight decay")},
+        {wire(field::kLrEffective), QStringLiteral("applied learning rate")},
+    };
+    return figures;
+}
+
+const ResolvedFigure* findResolvedFigure(const QString& name)
+{
+    for (const ResolvedFigure& figure : resolvedFigures()) {
+        if (figure.name == name)
+            return &figure;
+    }
+    return nullptr;
+}
+
+QStringList curveFigures()
+{
+    return {wire(field::kTrainLoss), wire(field::kTrainAccuracy), wire(field::kValLoss), wire(field::kValAccuracy),
+            wire(field::kLoss), wire(field::kAccuracy)};
 }
 
 const StudyAxis* StudySpec::axis(const QString& key) const
@@ -379,6 +508,8 @@ QJsonObject StudySpec::toJson() const
             entry.insert(name::kMaxRanks, axis.maxRanks);
             entry.insert(name::kMaxBatch, axis.maxBatch);
         }
+        if (!axis.when.isEmpty())
+            entry.insert(name::kWhen, conditionsJson(axis.when));
         axisList.append(entry);
     }
     object.insert(name::kAxes, axisList);
@@ -402,6 +533,12 @@ QJsonObject StudySpec::toJson() const
         show.insert(name::kColour, colourBy);
     if (!heatmap.isEmpty())
         show.insert(name::kHeatmap, QJsonArray::fromStringList(heatmap));
+    if (figureSummary != FigureSummary::LastEpochMean)
+        show.insert(name::kSummarise, summaryName(figureSummary));
+    for (const auto& [field, value] : {std::pair{name::kX, x}, std::pair{name::kCurves, curves}, std::pair{name::kBest, best}}) {
+        if (!value.isEmpty())
+            show.insert(field, value);
+    }
     if (!show.isEmpty())
         object.insert(name::kShow, show);
     return object;

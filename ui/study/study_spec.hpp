@@ -4,6 +4,9 @@
 // successive seeds. Read from a study file (docs/studies.md), checked field by field: every
 // problem names the file and the field, and nothing is guessed.
 
+#include "study/figure_summary.hpp"
+#include "study/study_target.hpp"
+
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QList>
@@ -23,24 +26,29 @@ enum class BatchSplit {
     FixedRanks,  // the base's ranks; the batch per GPU takes the rest
 };
 
+// An axis that applies only where another axis has one of some values (momentum only for
+// SGD): elsewhere its key is left to the base, and its values make no runs of their own.
+struct AxisCondition {
+    QString key;               // another axis of the study
+    QList<QJsonValue> values;  // where this one applies
+};
+
+// Two values of axes are the same value (a whole number written 4 or 4.0 too).
+bool sameAxisValue(const QJsonValue& a, const QJsonValue& b);
+// Whether every condition holds where the swept keys have `values` (an axis left out there
+// holds none of its values).
+bool conditionsHold(const QList<AxisCondition>& conditions, const QJsonObject& values);
+// As a study file writes them: {"optimizer": ["sgd"]}.
+QJsonObject conditionsJson(const QList<AxisCondition>& conditions);
+
 struct StudyAxis {
     QString key;               // a config key, or kEffectiveBatchAxis
     QList<QJsonValue> values;  // in order, never empty
+    QList<AxisCondition> when; // every one must hold; empty: everywhere
     // effective_batch only
     BatchSplit split = BatchSplit::RanksFirst;
     int maxRanks = 8;
     int maxBatch = 1024;
-};
-
-// What "reached" means for steps-to-target (Shallue et al. 2018): a metric crossing a value.
-struct StudyTarget {
-    QString metric;       // loss, accuracy, val_loss or val_accuracy; empty: none set
-    bool atMost = true;   // loss <= value; false: accuracy >= value
-    double value = 0.0;
-    bool stop = false;    // end each run once its loss meets the target (engine key stop_at_loss)
-    bool isSet() const { return !metric.isEmpty(); }
-    bool reachedBy(double figure) const { return atMost ? figure <= value : figure >= value; }
-    QString describe() const;  // "loss <= 0.5"
 };
 
 struct StudySpec {
@@ -58,8 +66,13 @@ struct StudySpec {
     StudyTarget target;
     // How the study's charts are drawn (each may be changed in the window).
     QString figure;      // the final figure against the effective batch (default: loss)
+    FigureSummary figureSummary = FigureSummary::LastEpochMean;  // how a series figure is summed up
     QString colourBy;    // the axis whose values get a line each
     QStringList heatmap; // two axes
+    QString x;           // the charts' x: an axis or a figure of the runs' resolved config; empty: the
+                         // effective batch when it varies, else the first numeric axis
+    QString curves;      // a figure drawn against epochs, a chart per colour; empty: none
+    QString best;        // the axis whose best value is drawn against x; empty: the learning rate
 
     const StudyAxis* axis(const QString& key) const;
     // The file's own JSON, as the study folder keeps it.
@@ -75,6 +88,17 @@ struct StudyReadResult {
 // lesson's presets are looked up.
 StudyReadResult parseStudy(const QJsonObject& object, const QString& origin, const QString& folder);
 StudyReadResult readStudyFile(const QString& path);
+
+// A figure of a run's resolved config (its `config` event) that a study's x can be, with how a
+// chart names it: the weight decay's timescale in epochs, the applied LR or weight decay.
+struct ResolvedFigure {
+    QString name;   // the config event's field
+    QString title;  // "weight decay timescale τ (epochs)"
+};
+const QList<ResolvedFigure>& resolvedFigures();
+const ResolvedFigure* findResolvedFigure(const QString& name);
+// The figures a run measures over time, which `curves` can draw against epochs.
+QStringList curveFigures();
 
 // Limits a study file cannot go past, whatever it says.
 namespace studyLimits {

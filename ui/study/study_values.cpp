@@ -20,8 +20,10 @@ QString valueText(const QJsonValue& value)
 QString describe(const StudyRunResult& result, const QStringList& keys)
 {
     QStringList parts;
-    for (const QString& key : keys)
-        parts.append(QStringLiteral("%1 %2").arg(key, valueText(result.values.value(key))));
+    for (const QString& key : keys) {
+        if (result.values.contains(key))  // a conditional axis that does not apply here has no value
+            parts.append(QStringLiteral("%1 %2").arg(key, valueText(result.values.value(key))));
+    }
     return parts.join(QStringLiteral(" · "));
 }
 

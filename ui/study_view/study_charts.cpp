@@ -9,6 +9,7 @@
 
 #include <QDir>
 #include <QPainter>
+#include <QRegularExpression>
 
 #include <cmath>
 
@@ -44,6 +45,16 @@ QString prefixed(const QString& colourBy, const QString& value)
     return colourBy.isEmpty() || value.isEmpty() ? value : QStringLiteral("%1 %2").arg(colourBy, value);
 }
 
+// The engine's B_simple as the runs ended, marked where the x is the effective batch.
+void markBSimple(PlotSpec& plot, const QList<StudyRunResult>& results, const StudyXAxis& axis)
+{
+    const double bSimple = meanFinalBSimple(results);
+    if (axis.key != kEffectiveBatchAxis || !(bSimple > 0))
+        return;
+    plot.markers.append({bSimple, QStringLiteral("B_simple %1").arg(number(bSimple)), QColor(0x60, 0x60, 0x60)});
+    plot.notes.append(QStringLiteral("B_simple %1 (measured as the runs ended, mean)").arg(number(bSimple)));
+}
+
 // Cautions without an empty one.
 QStringList cautions(std::initializer_list<QString> texts)
 {
@@ -59,15 +70,16 @@ PlotSpec figurePlot(const StoredStudy& study, const QList<StudyRunResult>& resul
                     const StudyXAxis& axis, QList<StudyFinding>* findings)
 {
     const StudyFigure* figure = findStudyFigure(choices.figure);
+    const QString figureTitle = figure ? figure->titleFor(choices.summary) : choices.figure;
     PlotSpec plot;
     plot.id = QStringLiteral("figure-vs-") + (axis.key.isEmpty() ? QStringLiteral("run") : axis.key);
-    plot.title = QStringLiteral("%1 against the %2").arg(figure ? figure->title : choices.figure, axis.title);
+    plot.title = QStringLiteral("%1 against the %2").arg(figureTitle, axis.title);
     plot.xTitle = axis.title;
-    plot.yTitle = figure ? figure->title : choices.figure;
+    plot.yTitle = figureTitle;
     plot.logX = axis.log;
     plot.logY = figure && figure->logScale;
     plot.emptyText = QStringLiteral("No finished run has this figure yet.");
-    const QList<StudySeries> series = figureSeries(results, study, choices.figure, axis, choices.colourBy);
+    const QList<StudySeries> series = figureSeries(results, study, choices.figure, axis, choices.colourBy, choices.summary);
     bool repeats = false;
     Colours colours;
     for (const StudySeries& one : series) {
@@ -106,7 +118,28 @@ PlotSpec figurePlot(const StoredStudy& study, const QList<StudyRunResult>& resul
                         .arg(results.size())
                         .arg(study.title())
                         .arg(repeats ? QStringLiteral(", mean over repeats with a band of ± one standard error") : QString());
+    markBSimple(plot, results, axis);
     return plot;
+}
+
+// Zhang et al.'s critical batch: a marker, a note and (once) a finding.
+void markExcessSteps(PlotSpec& plot, const StudyTarget& target, const TargetCurve& curve, const QString& colourBy,
+                     QList<StudyFinding>* findings)
+{
+    if (!curve.excess.ok)
+        return;
+    const QString who = curve.colourValue.isEmpty() ? QString() : prefixed(colourBy, curve.colourValue) + QStringLiteral(": ");
+    const QString text = curve.excess.beyond
+                             ? QStringLiteral("%1critical batch above %2: no batch measured needs 20 % more steps than linear scaling from %3")
+                                   .arg(who, number(curve.excess.batch), number(curve.excess.referenceBatch))
+                             : QStringLiteral("%1critical batch %2 where the steps exceed linear scaling from batch %3 by 20 % (Zhang et al. 2024)")
+                                   .arg(who, number(curve.excess.batch), number(curve.excess.referenceBatch));
+    if (!curve.excess.beyond)
+        plot.markers.append({curve.excess.batch, QStringLiteral("B* %1 (+20 %)").arg(number(curve.excess.batch)), QColor(0xb0, 0x50, 0x20)});
+    plot.notes.append(curve.excess.beyond ? QStringLiteral("%1B* above %2").arg(who, number(curve.excess.batch))
+                                          : QStringLiteral("%1B* %2 (steps 20 % over linear scaling)").arg(who, number(curve.excess.batch)));
+    if (findings)
+        findings->append({text, cautions({noisyMeasureCaution(target), repeatsCaution(curve)})});
 }
 
 // Steps (or samples) to the target, the fit, the critical batch and the measured B_simple.
@@ -143,7 +176,7 @@ PlotSpec targetPlot(const StoredStudy& study, const QList<TargetCurve>& curves, 
         if (!curve.fit.ok) {
             if (!samples)
                 findings->append({QStringLiteral("%1critical batch: not fitted").arg(who),
-                                  cautions({fewPointsCaution(curve.reachedPoints, 3, 2)})});
+                                  cautions({noisyMeasureCaution(study.spec.target), fewPointsCaution(curve.reachedPoints, 3, 2)})});
             continue;
         }
         PlotLine fit;
@@ -170,36 +203,51 @@ PlotSpec targetPlot(const StoredStudy& study, const QList<TargetCurve>& curves, 
                                                        .arg(number(curve.measuredBSimple), number(curve.fit.bCrit / curve.measuredBSimple))
                                                  : QStringLiteral("; B_simple at the target: not measured (no run's estimate "
                                                                   "there was a batch size above 0)");
-            findings->append({finding, cautions({extrapolated, fewPointsCaution(curve.reachedPoints, 3, 2), repeatsCaution(curve)})});
+            findings->append({finding, cautions({noisyMeasureCaution(study.spec.target), extrapolated, fewPointsCaution(curve.reachedPoints, 3, 2),
+                                                 repeatsCaution(curve)})});
         }
     }
+    for (const TargetCurve& curve : curves)
+        markExcessSteps(plot, study.spec.target, curve, colourBy, samples ? nullptr : findings);
     return plot;
+}
+
+// The axis whose best value the best-setting chart draws: the study's `best`, else the LR.
+QString bestSettingKey(const StudySpec& spec)
+{
+    return spec.best.isEmpty() ? QString(wire(key::kLr)) : spec.best;
 }
 
 PlotSpec bestSettingPlot(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyChartChoices& choices,
                          const StudyXAxis& axis, QList<StudyFinding>* findings)
 {
-    const QString setting = wire(key::kLr);
+    const QString setting = bestSettingKey(study.spec);
+    const bool lr = setting == wire(key::kLr);
+    const QString settingName = lr ? QStringLiteral("learning rate") : setting;
+    const QString slopes = lr ? QStringLiteral("the linear (slope 1) and square-root (slope ½) rules") : QStringLiteral("slopes 1 and ½");
     PlotSpec plot;
-    plot.id = QStringLiteral("best-lr");
-    plot.title = QStringLiteral("The best learning rate against the %1").arg(axis.title);
+    plot.id = QStringLiteral("best-") + (lr ? QStringLiteral("lr") : setting);
+    plot.title = QStringLiteral("The best %1 against the %2").arg(settingName, axis.title);
+    const StudyFigure* figure = findStudyFigure(choices.figure);
     plot.subtitle = study.spec.target.isSet()
-                        ? QStringLiteral("Best: fewest steps to %1 in every repeat; hollow: the largest or smallest LR tried (the best "
-                                         "may lie beyond). Grey: the linear (slope 1) and square-root (slope ½) rules.")
-                              .arg(study.spec.target.describe())
-                        : QStringLiteral("Best: the best %1; hollow: the largest or smallest LR tried (the best may lie beyond). Grey: "
-                                         "the linear (slope 1) and square-root (slope ½) rules.")
-                              .arg(choices.figure);
+                        ? QStringLiteral("Best: fewest steps to %1 in every repeat; hollow: the largest or smallest value tried (the best "
+                                         "may lie beyond). Grey: %2.")
+                              .arg(study.spec.target.describe(), slopes)
+                        : QStringLiteral("Best: the best %1; hollow: the largest or smallest value tried (the best may lie beyond). "
+                                         "Grey: %2.")
+                              .arg(figure ? figure->titleFor(choices.summary) : choices.figure, slopes);
     plot.xTitle = axis.title;
-    plot.yTitle = QStringLiteral("learning rate");
+    plot.yTitle = settingName;
     plot.logX = axis.log;
     plot.logY = true;
-    plot.emptyText = QStringLiteral("No learning rate was best anywhere yet.");
+    plot.emptyText = QStringLiteral("No %1 was best anywhere yet.").arg(settingName);
     Colours colours;
-    const QList<BestSettingCurve> curves = bestSettingCurves(results, study, axis, setting, choices.figure, choices.colourBy);
+    // Coloured by the x itself (the batch, where the figure's own x is a resolved one): one line.
+    const QString colourBy = choices.colourBy == axis.key ? QString() : choices.colourBy;
+    const QList<BestSettingCurve> curves = bestSettingCurves(results, study, axis, setting, choices.figure, colourBy, choices.summary);
     for (const BestSettingCurve& curve : curves) {
         PlotLine line;
-        line.label = prefixed(choices.colourBy, curve.colourValue);
+        line.label = prefixed(colourBy, curve.colourValue);
         line.color = colours.of(curve.colourValue);
         line.points = curve.points;
         for (const BestSettingCurve::Edge edge : curve.edges)
@@ -210,7 +258,7 @@ PlotSpec bestSettingPlot(const StoredStudy& study, const QList<StudyRunResult>& 
             const QString edge = gridEdgeCaution(curve, setting, axis.title);
             plot.notes.append(QStringLiteral("%1exponent %2%3").arg(who, number(curve.fit.exponent, 2),
                                                                     edge.isEmpty() ? QString() : QStringLiteral(" (edge of the grid)")));
-            findings->append({QStringLiteral("%1the best learning rate grows as batch^%2").arg(who, number(curve.fit.exponent, 2)),
+            findings->append({QStringLiteral("%1the best %2 grows as batch^%3").arg(who, settingName, number(curve.fit.exponent, 2)),
                               cautions({edge, fewPointsCaution(int(curve.points.size()), 2, 2)})});
         }
     }
@@ -218,7 +266,9 @@ PlotSpec bestSettingPlot(const StoredStudy& study, const QList<StudyRunResult>& 
     if (!curves.isEmpty() && curves.first().points.size() >= 2) {
         const QPointF start = curves.first().points.first();
         const double end = curves.first().points.last().x();
-        for (const auto& [slope, name] : {std::pair{1.0, QStringLiteral("linear rule")}, std::pair{0.5, QStringLiteral("square-root rule")}}) {
+        const QString one = lr ? QStringLiteral("linear rule") : QStringLiteral("slope 1");
+        const QString half = lr ? QStringLiteral("square-root rule") : QStringLiteral("slope ½");
+        for (const auto& [slope, name] : {std::pair{1.0, one}, std::pair{0.5, half}}) {
             PlotLine reference;
             reference.label = name;
             reference.color = slope == 1.0 ? QColor(0x80, 0x80, 0x80) : QColor(0xb0, 0xb0, 0xb0);
@@ -228,7 +278,45 @@ PlotSpec bestSettingPlot(const StoredStudy& study, const QList<StudyRunResult>& 
             plot.lines.append(reference);
         }
     }
+    markBSimple(plot, results, axis);
     return plot;
+}
+
+// The study's `curves` figure against epochs: a chart per colour value, a line per
+// combination of the other axes. Where a rule keeps training the same at every batch, the
+// lines of its chart lie on one another.
+QList<PlotSpec> curvePlots(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyChartChoices& choices)
+{
+    const StudyFigure* figure = findStudyFigure(study.spec.curves);
+    const QString figureTitle = figure ? figure->title : study.spec.curves;
+    QList<PlotSpec> plots;
+    const QList<CurvePanel> panels = curvePanels(results, study, choices.colourBy);
+    for (const CurvePanel& panel : panels) {
+        PlotSpec plot;
+        const QString who = prefixed(choices.colourBy, panel.colourValue);
+        plot.id = QStringLiteral("curves") + (who.isEmpty() ? QString() : QLatin1Char('-') + QString(who).replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._]+")), QStringLiteral("-")));
+        plot.title = who.isEmpty() ? QStringLiteral("%1 against epochs").arg(figureTitle) : QStringLiteral("%1 against epochs: %2").arg(figureTitle, who);
+        plot.subtitle = QStringLiteral("Each line the mean over its repeats at each measurement; lines that lie on one another train alike.");
+        plot.xTitle = QStringLiteral("epoch");
+        plot.yTitle = figureTitle;
+        plot.logX = false;
+        plot.logY = figure && figure->logScale;
+        plot.emptyText = QStringLiteral("No finished run measured %1 yet.").arg(study.spec.curves);
+        Colours colours;
+        for (const StudySeries& series : panel.lines) {
+            PlotLine line;
+            line.label = series.label;
+            line.color = colours.of(series.colourValue);
+            line.markers = false;
+            for (const SeriesPoint& point : series.points) {
+                line.points.append(QPointF(point.x, point.y.mean));
+                line.errors.append(point.y.standardError);
+            }
+            plot.lines.append(line);
+        }
+        plots.append(plot);
+    }
+    return plots;
 }
 
 }  // namespace
@@ -240,6 +328,7 @@ StudyChartChoices defaultChartChoices(const StoredStudy& study)
     choices.figure = !spec.figure.isEmpty() ? spec.figure
                      : spec.target.isSet()  ? kStepsToTargetFigure
                                             : wire(field::kLoss);
+    choices.summary = spec.figureSummary;
     choices.colourBy = spec.colourBy;
     if (choices.colourBy.isEmpty()) {
         // The first axis that is neither the x nor the learning rate.
@@ -293,15 +382,19 @@ StudyCharts buildStudyCharts(const StoredStudy& study, const QList<StudyRunResul
         charts.plots.append(targetPlot(study, curves, axis, choices.colourBy, false, &charts.findings));
         charts.plots.append(targetPlot(study, curves, axis, choices.colourBy, true, &charts.findings));
     }
-    const StudyAxis* lr = study.spec.axis(wire(key::kLr));
-    if (lr && lr->values.size() > 1 && axis.key != wire(key::kLr))
-        charts.plots.append(bestSettingPlot(study, results, choices, axis, &charts.findings));
+    // Against the batch even where the study's x is a resolved figure (the best λ against B).
+    const StudyXAxis settingAxis = axis.resolved() ? batchOrFirstAxis(study) : axis;
+    const StudyAxis* setting = study.spec.axis(bestSettingKey(study.spec));
+    if (setting && setting->values.size() > 1 && settingAxis.key != setting->key)
+        charts.plots.append(bestSettingPlot(study, results, choices, settingAxis, &charts.findings));
+    if (!study.spec.curves.isEmpty())
+        charts.plots += curvePlots(study, results, choices);
     if (choices.heatmap.size() == 2) {
         const StudyFigure* figure = findStudyFigure(choices.figure);
         HeatmapSpec heatmap;
         heatmap.id = QStringLiteral("heatmap");
-        heatmap.map = heatmapOf(results, study, choices.figure, choices.heatmap[0], choices.heatmap[1]);
-        heatmap.figureTitle = figure ? figure->title : choices.figure;
+        heatmap.map = heatmapOf(results, study, choices.figure, choices.heatmap[0], choices.heatmap[1], choices.summary);
+        heatmap.figureTitle = figure ? figure->titleFor(choices.summary) : choices.figure;
         heatmap.title = QStringLiteral("%1 over %2 and %3").arg(heatmap.figureTitle, choices.heatmap[1], choices.heatmap[0]);
         heatmap.subtitle = QStringLiteral("Each cell: the mean over repeats (the best over any other axis); hatched: diverged.");
         heatmap.lowerIsBetter = !figure || figure->lowerIsBetter;

@@ -17,6 +17,7 @@ namespace ddplab::ui {
 
 struct StudyChartChoices {
     QString figure;       // a StudyFigure id
+    FigureSummary summary = FigureSummary::LastEpochMean;  // how a series figure is summed up
     QString colourBy;     // an axis, or "" for none
     QStringList heatmap;  // {columns, rows}, or empty for none
 };
@@ -31,7 +32,9 @@ struct StudyFinding {
 };
 
 struct StudyCharts {
-    QList<PlotSpec> plots;  // in order: the figure, steps to target, samples to target, best LR
+    // In order: the figure, steps to target, samples to target, the best LR (or the study's
+    // `best` axis), then the `curves` figure against epochs, one chart per colour.
+    QList<PlotSpec> plots;
     QList<HeatmapSpec> heatmaps;
     QString provisional;    // while runs are missing, says that every finding will change
     QList<StudyFinding> findings;

@@ -25,7 +25,7 @@
 namespace ddplab::ui {
 namespace {
 
-enum Column { kKeyColumn, kValuesColumn, kTogetherColumn };
+enum Column { kKeyColumn, kValuesColumn, kWhenColumn, kTogetherColumn };
 
 // What the split combo offers, in the file's words.
 const QStringList kSplitNames{QStringLiteral("ranks_first"), QStringLiteral("batch_first"), QStringLiteral("fixed_ranks")};
@@ -58,16 +58,21 @@ StudyEditor::StudyEditor(QWidget* parent) : QWidget(parent)
     m_baseLabel->setWordWrap(true);
     m_baseLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    m_axes = new QTableWidget(0, 3);
+    m_axes = new QTableWidget(0, 4);
     m_axes->setObjectName(QStringLiteral("studyAxes"));
-    m_axes->setHorizontalHeaderLabels({tr("Axis"), tr("Values or range"), tr("Together")});
+    m_axes->setHorizontalHeaderLabels({tr("Axis"), tr("Values or range"), tr("Only when"), tr("Together")});
     m_axes->horizontalHeaderItem(kValuesColumn)
         ->setToolTip(tr("A list (16, 32, 64 or none, linear, sqrt) or a range: 16 .. 1024 x2 (a factor), 0.1 .. 0.5 +0.1 (a step)"));
+    m_axes->horizontalHeaderItem(kWhenColumn)
+        ->setToolTip(tr("Where this axis applies, like \"optimizer = sgd\" (momentum only for SGD): elsewhere it keeps the base's "
+                        "value and makes no runs of its own. Empty: everywhere"));
     m_axes->horizontalHeaderItem(kTogetherColumn)
         ->setToolTip(tr("Ticked axes advance together (their first values, their second values, ...) instead of combining"));
     m_axes->horizontalHeader()->setSectionResizeMode(kKeyColumn, QHeaderView::Interactive);
     m_axes->setColumnWidth(kKeyColumn, 140);
     m_axes->horizontalHeader()->setSectionResizeMode(kValuesColumn, QHeaderView::Stretch);
+    m_axes->horizontalHeader()->setSectionResizeMode(kWhenColumn, QHeaderView::Interactive);
+    m_axes->setColumnWidth(kWhenColumn, 110);
     m_axes->horizontalHeader()->setSectionResizeMode(kTogetherColumn, QHeaderView::ResizeToContents);
     m_axes->verticalHeader()->hide();
     m_axes->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -107,17 +112,17 @@ StudyEditor::StudyEditor(QWidget* parent) : QWidget(parent)
     m_targetMetric->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_targetMetric->setMinimumContentsLength(12);
     m_targetMetric->addItem(tr("none"), QString());
-    m_targetMetric->addItem(tr("loss at most"), wire(field::kLoss));
-    m_targetMetric->addItem(tr("accuracy at least"), wire(field::kAccuracy));
-    m_targetMetric->addItem(tr("validation loss at most"), wire(field::kValLoss));
-    m_targetMetric->addItem(tr("validation accuracy at least"), wire(field::kValAccuracy));
-    m_targetMetric->setToolTip(tr("What \"reached\" means for the steps-to-target charts (Shallue et al. 2018)"));
+    for (const TargetMeasure& measure : targetMeasures())
+        m_targetMetric->addItem(tr("%1 %2").arg(measure.title, measure.loss ? tr("at most") : tr("at least")), measure.name);
+    m_targetMetric->setToolTip(tr("What \"reached\" means for the steps-to-target charts (Shallue et al. 2018), and what it is "
+                                  "judged on: the training set's figures are free of mini-batch noise; a step's mini-batch "
+                                  "figure meets a target by chance at small batches"));
     m_targetValue = new QDoubleSpinBox;
     m_targetValue->setDecimals(4);
     m_targetValue->setRange(0.0, 1e9);
     m_targetValue->setValue(0.5);
     m_stopAtTarget = new QCheckBox(tr("End each run there"));
-    m_stopAtTarget->setToolTip(tr("Stops a run at the first step whose training loss meets the target (loss targets only)"));
+    m_stopAtTarget->setToolTip(tr("Stops a run at the first step whose loss, judged as the target is, meets it (loss targets only)"));
     auto* target = new QHBoxLayout;
     target->addWidget(m_targetMetric, 1);
     target->addWidget(m_targetValue);
@@ -136,7 +141,8 @@ StudyEditor::StudyEditor(QWidget* parent) : QWidget(parent)
     layout->addLayout(form);
 
     const auto emitChanged = [this] {
-        m_stopAtTarget->setEnabled(m_targetMetric->currentData().toString() == wire(field::kLoss));
+        const TargetMeasure* measure = findTargetMeasure(m_targetMetric->currentData().toString());
+        m_stopAtTarget->setEnabled(measure && !measure->stopMeasure.isEmpty());
         m_targetValue->setEnabled(!m_targetMetric->currentData().toString().isEmpty());
         emit changed();
     };
@@ -169,7 +175,7 @@ void StudyEditor::setStudy(const StudySpec& spec, const QString& folder)
     m_axes->setRowCount(0);
     const QStringList together = spec.zips.isEmpty() ? QStringList() : spec.zips.first();
     for (const StudyAxis& axis : spec.axes) {
-        addAxis(axis.key, axisValuesText(axis.values), together.contains(axis.key));
+        addAxis(axis.key, axisValuesText(axis.values), together.contains(axis.key), conditionText(conditionsJson(axis.when)));
         if (axis.key == kEffectiveBatchAxis) {
             m_split->setCurrentIndex(int(axis.split));
             m_maxRanks->setValue(axis.maxRanks);
@@ -196,7 +202,7 @@ void StudyEditor::setBase(const QJsonObject& base, const QString& describedAs)
     emit changed();
 }
 
-void StudyEditor::addAxis(const QString& key, const QString& valuesText, bool together)
+void StudyEditor::addAxis(const QString& key, const QString& valuesText, bool together, const QString& whenText)
 {
     const QSignalBlocker blocker(m_axes);
     const int row = m_axes->rowCount();
@@ -208,6 +214,7 @@ void StudyEditor::addAxis(const QString& key, const QString& valuesText, bool to
     });
     m_axes->setCellWidget(row, kKeyColumn, chooser);
     m_axes->setItem(row, kValuesColumn, new QTableWidgetItem(valuesText));
+    m_axes->setItem(row, kWhenColumn, new QTableWidgetItem(whenText));
     auto* tick = new QTableWidgetItem;
     tick->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsSelectable);
     tick->setCheckState(together ? Qt::Checked : Qt::Unchecked);
@@ -262,6 +269,9 @@ QJsonObject StudyEditor::studyJson() const
             axis.insert(studyField::kSplit, m_split->currentData().toString());
             axis.insert(studyField::kMaxRanks, m_maxRanks->value());
         }
+        const QJsonObject when = conditionFromText(m_axes->item(row, kWhenColumn)->text(), &error);
+        if (!when.isEmpty())
+            axis.insert(studyField::kWhen, when);
         axes.append(axis);
         if (m_axes->item(row, kTogetherColumn)->checkState() == Qt::Checked)
             together.append(key);
@@ -272,7 +282,8 @@ QJsonObject StudyEditor::studyJson() const
     study.insert(studyField::kRepeats, m_repeats->value());
     const QString metric = m_targetMetric->currentData().toString();
     if (!metric.isEmpty()) {
-        const bool lowerIsBetter = metric == wire(field::kLoss) || metric == wire(field::kValLoss);
+        const TargetMeasure* measure = findTargetMeasure(metric);
+        const bool lowerIsBetter = !measure || measure->loss;
         QJsonObject target{{studyField::kMetric, metric},
                            {lowerIsBetter ? studyField::kAtMost : studyField::kAtLeast, m_targetValue->value()}};
         if (m_stopAtTarget->isEnabled() && m_stopAtTarget->isChecked())
@@ -290,6 +301,9 @@ StudyReadResult StudyEditor::read() const
         QString error;
         if (axisFromText(chooser ? chooser->currentText() : QString(), m_axes->item(row, kValuesColumn)->text(), &error).isEmpty())
             return {std::nullopt, tr("Axis %1: %2").arg(row + 1).arg(error)};
+        const QString when = m_axes->item(row, kWhenColumn)->text();
+        if (conditionFromText(when, &error).isEmpty() && !when.trimmed().isEmpty())
+            return {std::nullopt, tr("Axis %1: only when %2").arg(row + 1).arg(error)};
     }
     return parseStudy(studyJson(), tr("the study"), m_folder);
 }

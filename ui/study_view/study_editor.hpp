@@ -1,8 +1,9 @@
 #pragma once
 // The Study page's builder: a study as a file would say it, made by hand. It starts from a
 // built-in study, a study file, or the Setup pane's settings as the base; the person edits the
-// axes (a key and its values or range per row; rows ticked "together" advance together instead
-// of combining), the repeats and the target. What it builds goes through the study-file reader
+// axes (a key and its values or range per row; where it applies, for an axis that only some
+// values of another need; rows ticked "together" advance together instead of combining), the
+// repeats and the target with the measure it is judged on. What it builds goes through the study-file reader
 // (parseStudy), so the window can only run what `ddplab --study` would accept.
 
 #include "study/study_spec.hpp"
@@ -36,7 +37,8 @@ public:
     QJsonObject studyJson() const;
     StudyReadResult read() const;
 
-    void addAxis(const QString& key, const QString& valuesText, bool together = false);
+    // `whenText`: where the axis applies ("optimizer = sgd"); empty: everywhere.
+    void addAxis(const QString& key, const QString& valuesText, bool together = false, const QString& whenText = QString());
     int axisCount() const;
 
 signals:

@@ -351,7 +351,7 @@ void StudyPage::addResult(const QSharedPointer<RunData>& run)
     const int point = run->record().studyPoint;
     if (!m_current || run->record().studyId != m_current->id || point < 0 || point >= m_current->points.size())
         return;
-    const StudyRunResult result = resultOf(m_current->points.at(point), *run, m_current->spec.target);
+    const StudyRunResult result = resultOf(m_current->points.at(point), *run, m_current->spec);
     const auto same = std::find_if(m_currentResults.begin(), m_currentResults.end(), [&](const StudyRunResult& known) { return known.point == point; });
     if (same != m_currentResults.end())
         *same = result;

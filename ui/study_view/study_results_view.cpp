@@ -50,6 +50,12 @@ StudyResultsView::StudyResultsView(QWidget* parent) : QWidget(parent)
     m_figure->setToolTip(tr("The final figure the first chart and the heatmap show"));
     for (const StudyFigure& figure : studyFigures())
         m_figure->addItem(figure.title, figure.id);
+    m_summary = new QComboBox;
+    m_summary->setObjectName(QStringLiteral("studySummary"));
+    m_summary->setToolTip(tr("How a figure measured all through a run is summed up: the mean over its last epoch, its last value, "
+                             "or the best value it reached"));
+    for (const FigureSummary summary : {FigureSummary::LastEpochMean, FigureSummary::Last, FigureSummary::Best})
+        m_summary->addItem(summaryPhrase(summary), int(summary));
     m_colour = new QComboBox;
     m_colour->setToolTip(tr("The axis whose values get a colour each"));
     // Two rows, so a 1280-pixel screen shows every chooser whole.
@@ -64,6 +70,8 @@ StudyResultsView::StudyResultsView(QWidget* parent) : QWidget(parent)
     choosers->addWidget(m_figure, 1, 1);
     choosers->addWidget(new QLabel(tr("Colour by:")), 1, 2);
     choosers->addWidget(m_colour, 1, 3);
+    choosers->addWidget(new QLabel(tr("Summary:")), 2, 0);
+    choosers->addWidget(m_summary, 2, 1);
     choosers->setColumnStretch(1, 2);
     choosers->setColumnStretch(3, 1);
 
@@ -107,6 +115,10 @@ StudyResultsView::StudyResultsView(QWidget* parent) : QWidget(parent)
     connect(m_chart, &QComboBox::currentIndexChanged, this, &StudyResultsView::showChart);
     connect(m_figure, &QComboBox::currentIndexChanged, this, [this] {
         m_choices.figure = m_figure->currentData().toString();
+        rebuild();
+    });
+    connect(m_summary, &QComboBox::currentIndexChanged, this, [this] {
+        m_choices.summary = FigureSummary(m_summary->currentData().toInt());
         rebuild();
     });
     connect(m_colour, &QComboBox::currentIndexChanged, this, [this] {
@@ -161,7 +173,9 @@ void StudyResultsView::fillChoosers()
 {
     const QSignalBlocker blockFigure(m_figure);
     const QSignalBlocker blockColour(m_colour);
+    const QSignalBlocker blockSummary(m_summary);
     m_figure->setCurrentIndex(std::max(0, m_figure->findData(m_choices.figure)));
+    m_summary->setCurrentIndex(std::max(0, m_summary->findData(int(m_choices.summary))));
     m_colour->clear();
     m_colour->addItem(tr("nothing"), QString());
     if (m_study) {
@@ -177,6 +191,8 @@ void StudyResultsView::rebuild()
         return;
     const int shown = m_chart->currentIndex();
     m_charts = buildStudyCharts(*m_study, m_results, m_choices);
+    const StudyFigure* figure = findStudyFigure(m_choices.figure);
+    m_summary->setEnabled(figure && figure->summarised);  // steps to the target, wall time: one number a run
     {
         const QSignalBlocker blocker(m_chart);
         m_chart->clear();

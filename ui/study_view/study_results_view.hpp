@@ -1,8 +1,9 @@
 #pragma once
 // The right half of the Study page: one of a study's charts at a time (chosen from a list),
-// the figure and the colour axis they use, or every run in a sortable table; and the findings
-// (fitted slopes, B_crit against B_simple, exponents, with the cautions that qualify them)
-// under them. Redrawn from the results whenever a run ends.
+// the figure, how it is summed up over a run (last, best, mean of the last epoch) and the
+// colour axis they use, or every run in a sortable table; and the findings (fitted slopes,
+// B_crit against B_simple, exponents, with the cautions that qualify them) under them.
+// Redrawn from the results whenever a run ends.
 
 #include "study_view/study_charts.hpp"
 
@@ -47,6 +48,7 @@ private:
     StudyCharts m_charts;
     QComboBox* m_chart = nullptr;
     QComboBox* m_figure = nullptr;
+    QComboBox* m_summary = nullptr;
     QComboBox* m_colour = nullptr;
     StudyChartView* m_view = nullptr;
     StudyPointsTable* m_points = nullptr;

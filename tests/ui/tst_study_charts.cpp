@@ -1,0 +1,249 @@
+// What a study's charts and findings say, from made-up results with known answers: a target
+// judged on the mini-batch loss puts a caution on the critical-batch findings (one on the
+// training set's loss none); Zhang et al.'s critical batch beside McCandlish's, as a marker and a
+// finding; the engine's B_simple marked on the charts against the effective batch; the figure
+// summed up as chosen, in the charts' titles and values; a chart per colour of the `curves`
+// figure against epochs; the best of the study's `best` axis (the weight decay) against the
+// batch while the figure is drawn against a resolved x.
+
+#include "study/study_plan.hpp"
+#include "study_view/study_charts.hpp"
+#include "ui_test_main.hpp"
+
+#include <QJsonDocument>
+
+#include <cmath>
+
+using namespace ddplab::ui;
+
+namespace {
+
+StoredStudy studyOf(const QByteArray& json)
+{
+    const StudyReadResult read = parseStudy(QJsonDocument::fromJson(json).object(), QStringLiteral("test"), QString());
+    StoredStudy study;
+    if (!read.spec)
+        qWarning("%s", qPrintable(read.error));
+    study.spec = read.spec.value_or(StudySpec());
+    study.points = planStudy(study.spec).points;
+    study.id = QStringLiteral("test");
+    return study;
+}
+
+StudyRunResult finished(const StudyPoint& point)
+{
+    StudyRunResult result;
+    result.point = point.index;
+    result.repeat = point.repeat;
+    result.values = point.values;
+    result.status = RunStatus::Finished;
+    result.worldSize = point.config.value(QStringLiteral("world_size")).toInteger(1);
+    result.batchSize = point.config.value(QStringLiteral("batch_size")).toInteger();
+    result.effectiveBatch = result.worldSize * result.batchSize;
+    result.steps = 100;
+    return result;
+}
+
+// Batches 8 ... 256 x two LRs; the steps follow S = 50 (1 + 140 / B) at lr 0.1, 1.5 times that
+// at lr 0.2; B_simple 100 at the target and 120 as the runs end.
+QList<StudyRunResult> mcCandlishResults(const StoredStudy& study)
+{
+    QList<StudyRunResult> results;
+    for (const StudyPoint& point : study.points) {
+        StudyRunResult result = finished(point);
+        const double batch = double(result.effectiveBatch);
+        const double slower = point.values.value(QStringLiteral("lr")).toDouble() == 0.1 ? 1.0 : 1.5;
+        result.stepsToTarget = qint64(std::round(50.0 * (1.0 + 140.0 / batch) * slower));
+        result.samplesToTarget = double(result.stepsToTarget) * batch;
+        result.noiseScaleAtTarget = 100.0;
+        result.noiseScale = 120.0;
+        result.trainLoss = 0.01;
+        results.append(result);
+    }
+    return results;
+}
+
+QByteArray targetStudy(const QString& metric)
+{
+    return QStringLiteral(R"({"id": "cb", "title": "cb",
+        "base": {"workload": "linreg", "batch_size": 8, "epochs": 1, "num_examples": 4096},
+        "axes": [{"key": "effective_batch", "from": 8, "to": 256, "factor": 2, "split": "batch_first"},
+                 {"key": "lr", "values": [0.1, 0.2]}],
+        "target": {"metric": "%1", "at_most": 0.012}})")
+        .arg(metric)
+        .toUtf8();
+}
+
+const PlotSpec* plotNamed(const StudyCharts& charts, const QString& id)
+{
+    for (const PlotSpec& plot : charts.plots) {
+        if (plot.id == id)
+            return &plot;
+    }
+    return nullptr;
+}
+
+bool hasMarker(const PlotSpec& plot, const QString& labelStart, double x)
+{
+    return std::any_of(plot.markers.begin(), plot.markers.end(), [&](const PlotMarker& marker) {
+        return marker.label.startsWith(labelStart) && std::abs(marker.x - x) < 1e-6 * x;
+    });
+}
+
+QString findingWith(const StudyCharts& charts, const QString& part)
+{
+    for (const QString& line : charts.findingLines()) {
+        if (line.contains(part))
+            return line;
+    }
+    return QString();
+}
+
+}  // namespace
+
+class TestStudyCharts : public QObject {
+    Q_OBJECT
+
+private slots:
+    void aMiniBatchTargetIsSaidToBeNoisy()
+    {
+        const StoredStudy noisy = studyOf(targetStudy(QStringLiteral("batch_loss")));
+        const StudyCharts charts = buildStudyCharts(noisy, mcCandlishResults(noisy), defaultChartChoices(noisy));
+        // Both readings of the critical batch carry it.
+        const QString caution = QStringLiteral("[caution: the target is judged on the step's mini-batch loss (noisy)");
+        const QString fit = findingWith(charts, QStringLiteral("from the fit"));
+        QVERIFY2(fit.contains(caution), qPrintable(charts.findingLines().join(QLatin1Char('\n'))));
+        QVERIFY(fit.contains(QStringLiteral("train_loss is the noise-free measure")));
+        QVERIFY(findingWith(charts, QStringLiteral("Zhang et al.")).contains(caution));
+        const StoredStudy clean = studyOf(targetStudy(QStringLiteral("train_loss")));
+        const StudyCharts quiet = buildStudyCharts(clean, mcCandlishResults(clean), defaultChartChoices(clean));
+        QVERIFY(findingWith(quiet, QStringLiteral("judged on")).isEmpty());
+        QCOMPARE(plotNamed(quiet, QStringLiteral("steps-to-target"))->title, QStringLiteral("Optimizer steps to reach train_loss ≤ 0.012"));
+    }
+
+    void zhangsCriticalBatchStandsBesideMcCandlishs()
+    {
+        const StoredStudy study = studyOf(targetStudy(QStringLiteral("train_loss")));
+        const StudyCharts charts = buildStudyCharts(study, mcCandlishResults(study), defaultChartChoices(study));
+        // The best LR (0.1) follows S = 50 (1 + 140 / B), rounded to whole steps: McCandlish's
+        // fit finds 140; the steps exceed linear scaling from batch 8 by 20 % between 32 and 64.
+        const QString mcCandlish = findingWith(charts, QStringLiteral("from the fit"));
+        QVERIFY2(mcCandlish.contains(QStringLiteral("B_simple measured at the target 100")), qPrintable(mcCandlish));
+        const QString zhang = findingWith(charts, QStringLiteral("Zhang et al. 2024"));
+        QVERIFY2(!zhang.isEmpty(), qPrintable(charts.findingLines().join(QLatin1Char('\n'))));
+        const QList<QPointF> measured{QPointF(8, 925), QPointF(16, 488), QPointF(32, 269), QPointF(64, 159), QPointF(128, 105),
+                                      QPointF(256, 77)};
+        const ExcessStepsBatch expected = batchAtExcessSteps(measured, 0.2);
+        QVERIFY(expected.ok && !expected.beyond && expected.batch > 32 && expected.batch < 64);
+        QVERIFY2(zhang.startsWith(QStringLiteral("critical batch %1 where the steps exceed linear scaling from batch 8 by 20 %")
+                                      .arg(QString::number(expected.batch, 'g', 3))),
+                 qPrintable(zhang));
+        const PlotSpec* steps = plotNamed(charts, QStringLiteral("steps-to-target"));
+        QVERIFY(steps);
+        QVERIFY(hasMarker(*steps, QStringLiteral("B* "), expected.batch));
+        QVERIFY(std::any_of(steps->markers.begin(), steps->markers.end(), [](const PlotMarker& marker) {
+            return marker.label.startsWith(QStringLiteral("B_crit ")) && std::abs(marker.x - 140.0) < 7.0;
+        }));
+        // Only one finding each, though two charts (steps and samples) draw the marker.
+        QCOMPARE(charts.findingLines().filter(QStringLiteral("Zhang et al.")).size(), 1);
+        QVERIFY(hasMarker(*plotNamed(charts, QStringLiteral("samples-to-target")), QStringLiteral("B* "), expected.batch));
+    }
+
+    void bSimpleIsMarkedAgainstTheEffectiveBatch()
+    {
+        const StoredStudy study = studyOf(targetStudy(QStringLiteral("train_loss")));
+        QList<StudyRunResult> results = mcCandlishResults(study);
+        results[0].noiseScale = 80.0;  // the mean of the runs' last B_simple: (80 + 10 * 120) / 11
+        results[1].noiseScale = StudyRunResult::kNone;  // not measured (one rank): left out
+        StudyChartChoices choices = defaultChartChoices(study);
+        choices.figure = QStringLiteral("train_loss");
+        const StudyCharts charts = buildStudyCharts(study, results, choices);
+        const double mean = (80.0 + 10 * 120.0) / 11.0;
+        QVERIFY(hasMarker(*plotNamed(charts, QStringLiteral("figure-vs-effective_batch")), QStringLiteral("B_simple"), mean));
+        QVERIFY(hasMarker(*plotNamed(charts, QStringLiteral("best-lr")), QStringLiteral("B_simple"), mean));
+    }
+
+    void theFigureIsSummedUpAsChosen()
+    {
+        const StoredStudy study = studyOf(R"({"id": "s", "title": "s",
+            "base": {"workload": "linreg", "batch_size": 8, "epochs": 1, "num_examples": 256},
+            "axes": [{"key": "lr", "values": [0.1, 0.2]}],
+            "show": {"figure": "train_loss", "summarise": "best"}})");
+        QList<StudyRunResult> results;
+        for (const StudyPoint& point : study.points) {
+            StudyRunResult result = finished(point);
+            result.trainLoss = 0.5;
+            result.ends.insert(QStringLiteral("train_loss"), SeriesEnds{0.4, 0.3 + point.index});
+            results.append(result);
+        }
+        StudyChartChoices choices = defaultChartChoices(study);
+        QCOMPARE(choices.summary, FigureSummary::Best);
+        const StudyCharts best = buildStudyCharts(study, results, choices);
+        QCOMPARE(best.plots.first().yTitle, QStringLiteral("loss over the training set (best value)"));
+        QCOMPARE(best.plots.first().lines.first().points, (QList<QPointF>{QPointF(0.1, 0.3), QPointF(0.2, 1.3)}));
+        choices.summary = FigureSummary::LastEpochMean;
+        const StudyCharts mean = buildStudyCharts(study, results, choices);
+        QCOMPARE(mean.plots.first().yTitle, QStringLiteral("loss over the training set (mean of the last epoch)"));
+        QCOMPARE(mean.plots.first().lines.first().points, (QList<QPointF>{QPointF(0.1, 0.5), QPointF(0.2, 0.5)}));
+    }
+
+    void curvesAreAChartPerColour()
+    {
+        const StoredStudy study = studyOf(R"({"id": "c", "title": "c",
+            "base": {"workload": "linreg", "optimizer": "adam", "batch_size": 8, "epochs": 2, "num_examples": 256},
+            "axes": [{"key": "effective_batch", "values": [8, 16], "split": "batch_first"},
+                     {"key": "lr_rule", "values": ["none", "sde"]}],
+            "show": {"colour": "lr_rule", "curves": "train_loss"}})");
+        QList<StudyRunResult> results;
+        for (const StudyPoint& point : study.points) {
+            StudyRunResult result = finished(point);
+            result.curve = {QPointF(0.5, 1.0), QPointF(1.0, 0.5), QPointF(2.0, 0.25)};
+            results.append(result);
+        }
+        const StudyCharts charts = buildStudyCharts(study, results, defaultChartChoices(study));
+        const PlotSpec* none = plotNamed(charts, QStringLiteral("curves-lr_rule-none"));
+        const PlotSpec* sde = plotNamed(charts, QStringLiteral("curves-lr_rule-sde"));
+        QVERIFY(none && sde);
+        QCOMPARE(sde->title, QStringLiteral("loss over the training set against epochs: lr_rule sde"));
+        QCOMPARE(sde->xTitle, QStringLiteral("epoch"));
+        QVERIFY(!sde->logX && sde->logY);
+        QCOMPARE(sde->lines.size(), 2);
+        // In the order of the batches as numbers (8 before 16).
+        QCOMPARE(sde->lines[0].label, QStringLiteral("effective_batch 8"));
+        QCOMPARE(sde->lines[1].label, QStringLiteral("effective_batch 16"));
+        QCOMPARE(sde->lines[0].points, (QList<QPointF>{QPointF(0.5, 1.0), QPointF(1.0, 0.5), QPointF(2.0, 0.25)}));
+        QVERIFY(sde->lines[0].color != sde->lines[1].color);
+    }
+
+    void theBestWeightDecayIsDrawnAgainstTheBatch()
+    {
+        const StoredStudy study = studyOf(R"({"id": "w", "title": "w",
+            "base": {"workload": "linreg", "optimizer": "adamw", "batch_size": 4, "epochs": 1, "num_examples": 64, "lr": 0.01},
+            "axes": [{"key": "effective_batch", "values": [4, 8, 16], "split": "batch_first"},
+                     {"key": "weight_decay", "values": [1, 2, 4, 8]}],
+            "show": {"x": "weight_decay_timescale_epochs", "colour": "effective_batch", "figure": "val_loss", "best": "weight_decay"}})");
+        QList<StudyRunResult> results;
+        for (const StudyPoint& point : study.points) {
+            StudyRunResult result = finished(point);
+            const double batch = point.values.value(QStringLiteral("effective_batch")).toDouble();
+            const double decay = point.values.value(QStringLiteral("weight_decay")).toDouble();
+            const double tau = batch / (0.01 * decay * 64.0);
+            result.config.insert(QStringLiteral("weight_decay_timescale_epochs"), tau);
+            result.valLoss = 1.0 + std::abs(std::log2(tau / 3.125));  // best at tau 3.125: lambda 2, 4, 8
+            results.append(result);
+        }
+        const StudyCharts charts = buildStudyCharts(study, results, defaultChartChoices(study));
+        QCOMPARE(charts.plots.first().xTitle, QStringLiteral("weight decay timescale τ (epochs)"));
+        QCOMPARE(charts.plots.first().lines.size(), 3);  // a line per batch
+        const PlotSpec* best = plotNamed(charts, QStringLiteral("best-weight_decay"));
+        QVERIFY(best);
+        QCOMPARE(best->xTitle, QStringLiteral("effective batch"));
+        QCOMPARE(best->lines.first().points, (QList<QPointF>{QPointF(4, 2), QPointF(8, 4), QPointF(16, 8)}));
+        const QString slope = findingWith(charts, QStringLiteral("the best weight_decay grows as batch^"));
+        QVERIFY2(slope.contains(QStringLiteral("batch^1")), qPrintable(slope));
+        QCOMPARE(best->lines[1].label, QStringLiteral("slope 1"));
+    }
+};
+
+DDPLAB_UI_TEST_MAIN(TestStudyCharts)
+#include "tst_study_charts.moc"
