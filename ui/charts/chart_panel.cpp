@@ -113,7 +113,7 @@ QHBoxLayout* ChartPanel::buildHeader()
     connect(m_enlargeButton, &QToolButton::clicked, this, [this] { emit enlargeRequested(this); });
     auto* resetButton = headerButton(this, QStringLiteral(":/icons/fit.svg"), tr("Reset view: fit all data (double-click the chart)"));
     connect(resetButton, &QToolButton::clicked, this, &ChartPanel::resetView);
-    auto* exportButton = headerButton(this, QStringLiteral(":/icons/export.svg"), tr("Export this chart as PNG or SVG"));
+    auto* exportButton = headerButton(this, QStringLiteral(":/icons/export.svg"), tr("Export this chart as PNG or SVG, or its data as CSV"));
     connect(exportButton, &QToolButton::clicked, this, [this] { emit exportRequested(this); });
 
     // Title and notes take what is left and wrap; the buttons keep their size.
@@ -172,7 +172,7 @@ void ChartPanel::redrawNow()
     updateEmptyNote();
     const QString key = m_lines->styleKey();
     m_styleKey->setText(key);
-    m_styleKey->setVisible(!key.isEmpty());
+    m_styleKey->setVisible(!key.isEmpty() && !m_compact);
     const double ms = timer.nsecsElapsed() / 1e6;
     ++m_stats.redraws;
     m_stats.totalMs += ms;
@@ -200,6 +200,7 @@ void ChartPanel::createYAxis()
         m_yAxis = axis;
     }
     m_yAxis->setTitleText(m_definition.yTitle);
+    m_yAxis->setTitleVisible(!m_compact);
     m_chart->addAxis(m_yAxis, Qt::AlignLeft);
     m_lines->reattach(m_xAxisItem, m_yAxis);
 }
@@ -310,13 +311,20 @@ void ChartPanel::updateEmptyNote()
         if (!why.isEmpty() && !notes.contains(why))
             notes.append(why);
     }
+    for (const DisplayedRun& shown : m_runs) {
+        for (const MetricInfo& metric : m_definition.metrics) {
+            const QString why = whyNotDrawn(metric.name, *shown.data);
+            if (!why.isEmpty() && !notes.contains(why))
+                notes.append(why);
+        }
+    }
     const DataRange range = m_lines->range(m_logScale);
     if (notes.isEmpty() && !m_lines->hasAnyData() && !m_runs.isEmpty())
         notes.append(tr("waiting for data…"));
     else if (m_logScale && m_lines->hasAnyData() && !std::isfinite(range.yMinPositive))
         notes.append(tr("no positive values for a log axis"));
     m_emptyNote->setText(notes.join(QStringLiteral("; ")));
-    m_emptyNote->setVisible(!notes.isEmpty());
+    m_emptyNote->setVisible(!notes.isEmpty() && !m_compact);
 }
 
 void ChartPanel::setXAxis(XAxis axis)
@@ -363,6 +371,16 @@ void ChartPanel::setEnlarged(bool enlarged)
     m_enlargeButton->setText(enlarged ? QStringLiteral("⤡") : QStringLiteral("⤢"));
     m_enlargeButton->setToolTip(enlarged ? tr("Back to all charts (double-click the title)")
                                          : tr("Enlarge this chart to the whole page, and back (double-click the title)"));
+}
+
+void ChartPanel::setCompact(bool compact)
+{
+    if (compact == m_compact)
+        return;
+    m_compact = compact;
+    m_xAxisItem->setTitleVisible(!compact);
+    m_yAxis->setTitleVisible(!compact);
+    scheduleRedraw();  // the notes follow
 }
 
 void ChartPanel::resetView()

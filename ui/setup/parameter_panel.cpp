@@ -5,21 +5,20 @@
 #include "core/config_keys.hpp"
 #include "core/config_validate.hpp"
 #include "core/derived.hpp"
+#include "setup/wheel_guard.hpp"
 
 #include <QCheckBox>
+#include <QEvent>
 #include <QComboBox>
-#include <QCoreApplication>
 #include <QFormLayout>
 #include <QJsonValue>
 #include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QScrollArea>
-#include <QScrollBar>
 #include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QWheelEvent>
 
 #include <climits>
 
@@ -78,11 +77,6 @@ ParameterPanel::ParameterPanel(QWidget* parent)
     contentLayout->setContentsMargins(8, 6, 8, 8);
     contentLayout->setSpacing(2);
 
-    m_summary = new QLabel(content);
-    m_summary->setWordWrap(true);
-    m_summary->setVisible(false);
-    contentLayout->addWidget(m_summary);
-
     m_deviceNote = new QLabel(m_inventory.rankDescription(), content);
     m_deviceNote->setWordWrap(true);
     m_deviceNote->setForegroundRole(QPalette::PlaceholderText);
@@ -95,9 +89,17 @@ ParameterPanel::ParameterPanel(QWidget* parent)
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Above the scrolled fields: what stops Run stays in sight however far the form scrolls.
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("settingsSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setContentsMargins(8, 4, 8, 4);
+    m_summary->setVisible(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_scroll);
+    layout->setSpacing(0);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_scroll, 1);
 
     setValues(QJsonObject());
 }
@@ -204,20 +206,19 @@ QWidget* ParameterPanel::createEditor(Field& field)
             const QString value = QString::fromStdString(choice);
             combo->addItem(QString::fromStdString(key.choiceLabel(choice)), value);
         }
-        combo->setFocusPolicy(Qt::StrongFocus);
         combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         combo->setMinimumContentsLength(8);
-        combo->installEventFilter(this);
+        guardAgainstStrayWheel(combo);
         connect(combo, &QComboBox::currentIndexChanged, this, edited);
         return combo;
     }
     if (key.type == KeyType::Integer && !key.optional) {
         // The range is the engine's to judge (its message is shown at the field); the box
-        // only keeps the text numeric.
+        // only keeps the text numeric. Negative numbers too: a box that refused the minus
+        // sign turned a typed -1 into 1 without a word.
         auto* spin = new QSpinBox;
-        spin->setRange(0, INT_MAX);
-        spin->setFocusPolicy(Qt::StrongFocus);
-        spin->installEventFilter(this);
+        spin->setRange(-INT_MAX, INT_MAX);
+        guardAgainstStrayWheel(spin);
         connect(spin, &QSpinBox::valueChanged, this, edited);
         return spin;
     }
@@ -234,17 +235,6 @@ void ParameterPanel::changeEvent(QEvent* event)
         showProblems();  // the marks are tints of the palette
 }
 
-bool ParameterPanel::eventFilter(QObject* watched, QEvent* event)
-{
-    // Scrolling the panel must not change the spin box or combo box under the pointer.
-    auto* widget = qobject_cast<QWidget*>(watched);
-    if (event->type() == QEvent::Wheel && widget && !widget->hasFocus()) {
-        QCoreApplication::sendEvent(m_scroll->verticalScrollBar(), event);
-        return true;
-    }
-    return QWidget::eventFilter(watched, event);
-}
-
 void ParameterPanel::setEditorValue(const Field& field, const QJsonValue& value)
 {
     if (auto* box = qobject_cast<QCheckBox*>(field.editor)) {
@@ -259,7 +249,7 @@ void ParameterPanel::setEditorValue(const Field& field, const QJsonValue& value)
             combo->setCurrentIndex(combo->count() - 1);
         }
     } else if (auto* spin = qobject_cast<QSpinBox*>(field.editor)) {
-        spin->setValue(int(std::clamp<double>(value.toDouble(), 0, INT_MAX)));
+        spin->setValue(int(std::clamp<double>(value.toDouble(), -INT_MAX, INT_MAX)));
     } else if (auto* line = qobject_cast<QLineEdit*>(field.editor)) {
         line->setText(jsonText(value));
     }
@@ -430,6 +420,20 @@ void ParameterPanel::showProblems()
         summaryPalette.setColor(QPalette::WindowText, color);
         m_summary->setPalette(summaryPalette);
     }
+}
+
+QStringList ParameterPanel::problemSentences() const
+{
+    QStringList sentences;
+    for (const auto& field : m_fields) {
+        if (m_problems.contains(field->name))
+            sentences.append(inPanelWords(m_problems.value(field->name)));
+    }
+    for (auto it = m_problems.constBegin(); it != m_problems.constEnd(); ++it) {
+        if (!m_fieldByKey.contains(it.key()))
+            sentences.append(inPanelWords(it.value()));
+    }
+    return sentences;
 }
 
 void ParameterPanel::updateRelevance()

@@ -42,6 +42,8 @@ public:
     bool isValid() const { return m_problems.isEmpty(); }
     // Key -> the sentence shown at its field.
     const QHash<QString, QString>& problems() const { return m_problems; }
+    // The same sentences in the panel's words ("GPUs (ranks) must be ..."), in the order of the fields.
+    QStringList problemSentences() const;
 
     void setDeviceInventory(const DeviceInventory& inventory);
     // The engine refused a run because of `key` (e.g. something only the machine can tell).
@@ -57,7 +59,6 @@ signals:
     void changed();
 
 protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:

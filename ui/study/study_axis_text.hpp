@@ -18,4 +18,9 @@ QJsonObject axisFromText(const QString& key, const QString& text, QString* error
 // The values as the page shows them: "16, 32, 64".
 QString axisValuesText(const QList<QJsonValue>& values);
 
+// What an axis is called where people read it (choosers, chart axes, legends): the label the
+// Setup pane gives its key ("GPUs (ranks)" for world_size), "effective batch" for the batch
+// axis; a key without a label is its name.
+QString axisLabel(const QString& key);
+
 }  // namespace ddplab::ui

@@ -4,6 +4,7 @@
 #include "client/io/save_file.hpp"
 #include "client/wire.hpp"
 #include "export/image_writer.hpp"
+#include "study/study_axis_text.hpp"
 
 #include <QDir>
 #include <QPainter>
@@ -39,7 +40,7 @@ QString number(double value, int digits = 3)
 
 QString prefixed(const QString& colourBy, const QString& value)
 {
-    return colourBy.isEmpty() || value.isEmpty() ? value : QStringLiteral("%1 %2").arg(colourBy, value);
+    return colourBy.isEmpty() || value.isEmpty() ? value : QStringLiteral("%1 %2").arg(axisLabel(colourBy), value);
 }
 
 PlotSpec figurePlot(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyChartChoices& choices,

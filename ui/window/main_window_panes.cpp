@@ -19,6 +19,7 @@
 #include "window/notice_bar.hpp"
 #include "window/status_area.hpp"
 
+#include <QAction>
 #include <QDockWidget>
 #include <QGroupBox>
 #include <QScrollArea>
@@ -43,6 +44,8 @@ QWidget* MainWindow::createCentralArea()
     // Settings come from the Setup pane only when asked for, so it may be built after this.
     m_studyPage = new StudyPage(m_store, *m_session, [this] { return m_parameters->values(); });
     m_tabs->addTab(m_studyPage, tr("Study"));
+    for (int page = 0; page < m_tabs->count(); ++page)
+        m_tabs->setTabToolTip(page, m_actions->pages.at(page)->shortcut().toString(QKeySequence::NativeText));
 
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);
