@@ -37,6 +37,24 @@ std::string biggestKey(const Config& c)
     return c.numExamples >= c.batchSize ? key::kNumExamples : key::kBatchSize;
 }
 
+// Device cuda: a rank's data and activations live on its GPU, beside the CUDA context.
+void gpuMemoryProblems(const Config& c, const MachineResources& machine, int64_t ranksHere,
+                       const std::function<void(const std::string&, const std::string&)>& problem)
+{
+    // A CUDA context with LibTorch's kernels loaded and cuBLAS's workspace, per process.
+    constexpr double kCudaContextBytes = 512.0 * (1 << 20);
+    if (machine.gpuMemoryFreeBytes <= 0 || machine.gpus <= 0 || ranksHere <= 0)
+        return;
+    const int64_t ranksPerGpu = (ranksHere + machine.gpus - 1) / machine.gpus;
+    const double perRank = double(estimatedRankBytes(c)) + kCudaContextBytes;
+    const double total = perRank * double(ranksPerGpu);
+    if (total > double(machine.gpuMemoryFreeBytes))
+        problem(biggestKey(c), "this run needs about " + gib(total) + " of GPU memory (" + countOf(ranksPerGpu, "rank") +
+                                   " per GPU x " + gib(perRank) + ", CUDA's own context included) but the GPU has " +
+                                   gib(double(machine.gpuMemoryFreeBytes)) +
+                                   " free; use fewer ranks, fewer examples or experiments, or a smaller batch");
+}
+
 void machineProblems(const Config& c, const MachineResources& machine, int64_t ranksHere,
                      const std::function<void(const std::string&, const std::string&)>& problem)
 {
@@ -44,6 +62,10 @@ void machineProblems(const Config& c, const MachineResources& machine, int64_t r
         problem(key::kThreads, "threads must be at most the " + countOf(machine.cpuCores, "CPU core") +
                                " of this machine (got " + std::to_string(c.threads) +
                                "); more threads than cores only wait for each other. 0 shares the cores among the ranks");
+    if (c.device == DeviceKind::Cuda) {
+        gpuMemoryProblems(c, machine, ranksHere, problem);
+        return;
+    }
     if (machine.memoryAvailableBytes > 0 && ranksHere > 0) {
         const double perRank = double(estimatedRankBytes(c));
         const double total = perRank * double(ranksHere);

@@ -7,6 +7,7 @@
 #include "output/output_error.hpp"
 #include "gradient_sync.hpp"
 #include "optim/optimizer_factory.hpp"
+#include "step_timer.hpp"
 
 #include <ATen/ATen.h>
 #include <torch/optim/optimizer.h>
@@ -35,6 +36,12 @@ void broadcastParameters(const std::vector<at::Tensor>& parameters, Communicator
     torch::NoGradGuard noGrad;
     for (at::Tensor parameter : parameters)
         comm.broadcast(parameter, 0);
+}
+
+// Two batches' figures of one rank, added on the device.
+BatchResult sum(const BatchResult& a, const BatchResult& b)
+{
+    return {a.lossSum + b.lossSum, a.correct.defined() ? a.correct + b.correct : at::Tensor(), a.samples + b.samples};
 }
 
 std::vector<at::Tensor> gradients(const std::vector<at::Tensor>& parameters)
@@ -93,6 +100,7 @@ Json Trainer::run()
     broadcastParameters(m_parameters, m_comm);
     m_sync = std::make_unique<GradientSync>(m_parameters, m_comm, c.bucketCapMb, c.overlap, averagesSquaredGradients(c));
     m_optimizer = makeOptimizer(c, m_parameters, m_sync->meanSquaredGradients());
+    m_timer = std::make_unique<StepTimer>(m_parameters.front().device());
     emitConfig();
 
     const SamplerSettings sampler{m_workload.datasetSize(), c.worldSize, c.shuffle, c.seed, c.dropLast};
@@ -176,6 +184,7 @@ Trainer::StepRecord Trainer::trainStep(const std::vector<std::vector<int64_t>>& 
 
     failIfPlanned(c, m_comm.rank(), m_step + 1);
     const auto stepStart = Clock::now();
+    m_timer->begin();
     StepRecord record;
     record.epoch = epoch;
     record.lr = learningRateAt(c, m_step);
@@ -189,40 +198,33 @@ Trainer::StepRecord Trainer::trainStep(const std::vector<std::vector<int64_t>>& 
     // Micro-batches: the inner ones only accumulate (DDP's no_sync), the last synchronises.
     const size_t micro = std::min(size_t(c.gradAccum), batches.size() - first);
     m_sync->zeroGradients();
-    StepFigures local;
+    BatchResult local;
     for (size_t m = 0; m < micro; ++m) {
-        auto phase = Clock::now();
         const at::Tensor indices = at::tensor(batches[first + m], at::TensorOptions().dtype(at::kLong));
         const Batch batch = m_workload.fetch(indices);
-        record.dataMs += millisecondsSince(phase);
-        phase = Clock::now();
+        m_timer->endPhase(StepPhase::Data);
         const ForwardResult forward = m_workload.forward(batch);
-        local.lossSum += forward.figures.lossSum;
-        local.correct += forward.figures.correct;
-        local.samples += forward.figures.samples;
+        local = m == 0 ? forward.figures : sum(local, forward.figures);
         const bool last = m + 1 == micro;
         if (last)
             m_sync->setFigures(local);
         m_sync->prepare(last);
         // Micro-batches are averaged, as ranks are.
         (micro == 1 ? forward.loss : forward.loss * (1.0 / double(micro))).backward();
-        record.computeMs += millisecondsSince(phase);
+        m_timer->endPhase(StepPhase::Compute);
     }
-    const SyncResult sync = m_sync->finish();
-    record.commMs = sync.waitMs;
-    record.gradNorm = std::sqrt(sync.globalSquaredNorm);
-    record.samples = sync.global.samples;
-    record.loss = sync.global.lossSum / record.samples;
-    record.accuracy = sync.global.correct / record.samples;
+    const at::Tensor synced = m_sync->finish();
+    m_timer->endPhase(StepPhase::Comm);
 
     at::Tensor applied;
     if (trackUpdates && plainStep)
         applied = byExperiment(gradients(m_parameters), experiments) * record.lr;  // what SGD subtracts, exactly
 
-    auto phase = Clock::now();
     m_optimizer->step();  // gradients are zeroed with the buckets before the next step
-    record.optimizerMs = millisecondsSince(phase);
+    m_timer->endPhase(StepPhase::Optimizer);
 
+    // The step's figures, still on the device, come back together: the step's one read.
+    std::vector<at::Tensor> parts{synced};
     if (trackUpdates) {
         if (!plainStep) {
             std::vector<at::Tensor> deltas;
@@ -230,16 +232,40 @@ Trainer::StepRecord Trainer::trainStep(const std::vector<std::vector<int64_t>>& 
                 deltas.push_back(before[i] - m_parameters[i].detach());
             applied = byExperiment(deltas, experiments);
         }
-        record.updates = m_updateStats.add(applied);
+        parts.push_back(m_updateStats.add(applied));
     }
+    const at::Tensor weightMean = m_workload.weightMean();
+    if (weightMean.defined())
+        parts.push_back(weightMean.to(at::kDouble).reshape({1}));
+    const at::Tensor read = at::cat(parts).to(at::kCPU);
+    const double* figures = read.data_ptr<double>();
+
+    record.gradNorm = std::sqrt(figures[kGlobalSquaredNorm]);
+    record.samples = figures[kGlobalSamples];
+    record.loss = figures[kGlobalLossSum] / record.samples;
+    record.accuracy = figures[kGlobalCorrect] / record.samples;
+    const double* rest = figures + kSyncFigureCount;
+    if (trackUpdates) {
+        record.updateMean = rest[kUpdateMean];
+        record.updateVariance = rest[kUpdateVariance];
+        rest += kUpdateFigureCount;
+    }
+    if (weightMean.defined())
+        record.weightMean = rest[0];
 
     // The estimator reasons about mean per-sample gradients; a summed loss's gradient is that
     // mean times the samples behind each (micro-)batch.
     const int K = m_comm.worldSize();
     record.gradScale = m_workload.sumsLoss() ? local.samples / double(micro) : 1.0;
     const double toMean = 1.0 / (record.gradScale * record.gradScale);
-    m_noiseScale.add(sync.localSquaredNorm * toMean, sync.globalSquaredNorm * toMean, record.samples / K, record.samples);
+    m_noiseScale.add(figures[kLocalSquaredNorm] * toMean, figures[kGlobalSquaredNorm] * toMean, record.samples / K,
+                     record.samples);
 
+    const PhaseTimes times = m_timer->resolve();
+    record.dataMs = times.dataMs;
+    record.computeMs = times.computeMs;
+    record.commMs = times.commMs;
+    record.optimizerMs = times.optimizerMs;
     record.step = ++m_step;
     record.stepMs = millisecondsSince(stepStart);
     return record;
@@ -296,18 +322,20 @@ protocol::StepReport Trainer::stepReport(const StepRecord& r) const
     report.samples = r.samples;
     report.gradNorm = r.gradNorm;
     if (m_workload.tracksUpdateVariance()) {
-        report.updateMean = r.updates.mean;
+        report.updateMean = r.updateMean;
         if (m_workload.experiments() > 1)
-            report.updateVariance = r.updates.variance;
+            report.updateVariance = r.updateVariance;
     }
     if (m_noiseScale.ready()) {
         report.noiseScale = m_noiseScale.simpleNoiseScale();
-        // What SGD's update variance per parameter would be at this LR and batch.
+        // What SGD's update variance per parameter would be at this LR and batch; a variance
+        // from a covariance trace estimated below zero would be none.
         const double scaledLr = r.lr * r.gradScale;
-        report.updateVarianceEstimate =
-            scaledLr * scaledLr * m_noiseScale.traceSigma() / (double(m_parameterCount) * r.samples);
+        const double trace = m_noiseScale.traceSigma();
+        report.updateVarianceEstimate = trace >= 0 ? scaledLr * scaledLr * trace / (double(m_parameterCount) * r.samples)
+                                                   : std::numeric_limits<double>::quiet_NaN();
     }
-    report.weightMean = m_workload.weightMean();
+    report.weightMean = r.weightMean;
     report.dataMs = r.dataMs;
     report.computeMs = r.computeMs;
     report.commMs = r.commMs;
@@ -355,7 +383,8 @@ protocol::SummaryReport Trainer::summaryReport(const StepRecord& last, double tr
         report.noiseScale = m_noiseScale.simpleNoiseScale();
         report.gradVarianceTrace = m_noiseScale.traceSigma();
     }
-    report.weightMean = m_workload.weightMean();
+    if (const at::Tensor weightMean = m_workload.weightMean(); weightMean.defined())
+        report.weightMean = weightMean.item<double>();
     report.samples = samplesSeen;
     report.trainSeconds = trainingSeconds;
     report.wallSeconds = std::chrono::duration<double>(Clock::now() - start).count();

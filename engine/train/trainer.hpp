@@ -27,6 +27,7 @@ namespace ddplab {
 class Communicator;
 class EventWriter;
 class GradientSync;
+class StepTimer;
 
 class Trainer {
 public:
@@ -51,7 +52,8 @@ private:
         double samples = 0.0;   // all ranks
         double gradNorm = 0.0;  // of the averaged gradient
         double gradScale = 1.0; // gradient / mean per-sample gradient (summed losses)
-        UpdateStatistics::StepFigures updates;
+        double updateMean = 0.0, updateVariance = 0.0;  // workloads that track updates
+        std::optional<double> weightMean;  // toy
         double dataMs = 0.0, computeMs = 0.0, commMs = 0.0, optimizerMs = 0.0, stepMs = 0.0;
         double wallSeconds = 0.0;  // since the run's first step began
     };
@@ -82,6 +84,7 @@ private:
     int64_t m_parameterCount = 0;
     std::unique_ptr<torch::optim::Optimizer> m_optimizer;
     std::unique_ptr<GradientSync> m_sync;
+    std::unique_ptr<StepTimer> m_timer;
     UpdateStatistics m_updateStats;
     NoiseScaleEstimator m_noiseScale;
     std::optional<protocol::EvalReport> m_lastEval;

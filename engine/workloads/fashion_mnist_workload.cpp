@@ -71,8 +71,8 @@ ForwardResult FashionMnistWorkload::forward(const Batch& batch)
     ForwardResult result;
     result.loss = torch::nn::functional::cross_entropy(logits, batch.targets);
     result.figures.samples = double(batch.size);
-    result.figures.lossSum = result.loss.item<double>() * result.figures.samples;
-    result.figures.correct = logits.argmax(1).eq(batch.targets).sum().item<double>();
+    result.figures.lossSum = result.loss.detach() * result.figures.samples;
+    result.figures.correct = logits.detach().argmax(1).eq(batch.targets).sum();
     return result;
 }
 
@@ -95,18 +95,17 @@ EvalResult FashionMnistWorkload::evaluateImages(const at::Tensor& images, const 
     const int64_t total = images.size(0);
     const at::Tensor mine = at::arange(comm.rank(), total, comm.worldSize(),
                                        at::TensorOptions().dtype(at::kLong).device(images.device()));
-    double lossSum = 0.0, correct = 0.0;
+    // Loss sum, correct count, images: summed on the device, read once after the all-reduce.
+    at::Tensor sums = at::zeros({3}, at::TensorOptions().dtype(at::kDouble).device(images.device()));
+    sums[2].fill_(double(mine.numel()));
     for (int64_t start = 0; start < mine.numel(); start += kEvalChunk) {
         const at::Tensor rows = mine.narrow(0, start, std::min(kEvalChunk, mine.numel() - start));
         const at::Tensor logits = m_model->forward(normalise(images.index_select(0, rows)));
         const at::Tensor expected = labels.index_select(0, rows);
-        lossSum += torch::nn::functional::cross_entropy(
-                       logits, expected, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
-                       .item<double>();
-        correct += logits.argmax(1).eq(expected).sum().item<double>();
+        sums[0] += torch::nn::functional::cross_entropy(
+            logits, expected, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum));
+        sums[1] += logits.argmax(1).eq(expected).sum();
     }
-    at::Tensor sums = at::tensor({lossSum, correct, double(mine.numel())}, at::TensorOptions().dtype(at::kDouble))
-                          .to(images.device());
     comm.allReduceSumNow(sums);
     sums = sums.cpu();
     const double* s = sums.data_ptr<double>();

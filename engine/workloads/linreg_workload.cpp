@@ -94,7 +94,7 @@ ForwardResult LinregWorkload::forward(const Batch& batch)
     const at::Tensor summed = squaredErrors.sum();
     result.loss = m_meanOverBatch ? summed / double(batch.size) : summed;
     result.figures.samples = double(batch.size);
-    result.figures.lossSum = summed.item<double>() / double(m_weight.size(0));  // reported per example either way
+    result.figures.lossSum = summed.detach() / double(m_weight.size(0));  // reported per example either way
     return result;
 }
 

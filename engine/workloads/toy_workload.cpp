@@ -37,7 +37,7 @@ ForwardResult ToyWorkload::forward(const Batch& batch)
     ForwardResult result;
     result.loss = lossPerExperiment.sum();
     result.figures.samples = double(batch.size);
-    result.figures.lossSum = lossPerExperiment.mean().item<double>() * result.figures.samples;
+    result.figures.lossSum = lossPerExperiment.detach().mean() * result.figures.samples;
     return result;
 }
 
@@ -49,9 +49,9 @@ std::optional<EvalResult> ToyWorkload::measureTraining(Communicator& /*comm*/)
     return EvalResult{lossPerExperiment.mean().item<double>(), 0.0, m_inputs.size(1)};
 }
 
-std::optional<double> ToyWorkload::weightMean() const
+at::Tensor ToyWorkload::weightMean() const
 {
-    return m_weights.mean().item<double>();
+    return m_weights.detach().mean();
 }
 
 }  // namespace ddplab

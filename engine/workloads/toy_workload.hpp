@@ -22,7 +22,7 @@ public:
     ForwardResult forward(const Batch& batch) override;
     bool tracksUpdateVariance() const override { return true; }
     std::optional<EvalResult> measureTraining(Communicator& comm) override;
-    std::optional<double> weightMean() const override;
+    at::Tensor weightMean() const override;
 
 private:
     at::Tensor m_weights;  // [experiments]

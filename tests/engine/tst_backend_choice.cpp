@@ -3,6 +3,7 @@
 // what to do instead.
 
 #include "comm/backend_choice.hpp"
+#include "comm/worker_identity.hpp"
 #include "core/config_error.hpp"
 
 #include <QtTest>
@@ -17,6 +18,15 @@ Config configOf(DeviceKind device, BackendKind backend)
     config.device = device;
     config.backend = backend;
     return config;
+}
+
+// `localRanks` ranks on every node, no GPUs bound per task (those: tst_rank_placement).
+WorkerIdentity nodeOf(int localRanks)
+{
+    WorkerIdentity identity;
+    identity.worldSize = localRanks;
+    identity.localWorldSize = localRanks;
+    return identity;
 }
 
 }  // namespace
@@ -54,7 +64,7 @@ private slots:
         QFETCH(bool, nccl);
         QFETCH(int, chosen);
         QFETCH(QString, reasonContains);
-        const BackendChoice choice = chooseBackend(configOf(DeviceKind(device), BackendKind(backend)), localRanks, gpus, true, nccl);
+        const BackendChoice choice = chooseBackend(configOf(DeviceKind(device), BackendKind(backend)), nodeOf(localRanks), gpus, true, nccl);
         QCOMPARE(int(choice.backend), chosen);
         QVERIFY2(QString::fromStdString(choice.reason).contains(reasonContains), choice.reason.c_str());
     }
@@ -85,7 +95,7 @@ private slots:
         QFETCH(QString, key);
         QFETCH(QString, messageContains);
         try {
-            chooseBackend(configOf(DeviceKind::Cuda, BackendKind(backend)), localRanks, gpus, torchCuda, nccl);
+            chooseBackend(configOf(DeviceKind::Cuda, BackendKind(backend)), nodeOf(localRanks), gpus, torchCuda, nccl);
             QFAIL("no ConfigError");
         } catch (const ConfigError& error) {
             QCOMPARE(QString::fromStdString(error.key()), key);

@@ -1,6 +1,8 @@
 // The gradient noise scale estimator (train/noise_scale), in-process: fed the expected squared
 // norms of a known problem (|G_B|^2 = |G|^2 + tr(S)/B), it recovers tr(S), |G|^2 and their
-// ratio exactly, debiased from the first step; one rank (no second batch) is not a measurement.
+// ratio exactly, debiased from the first step; one rank (no second batch) is not a measurement,
+// and neither is a ratio whose |G|^2 estimate is not positive or whose tr(S) estimate is
+// negative (never a negative batch); noise-free data measures 0.
 
 #include "train/noise_scale.hpp"
 
@@ -60,6 +62,36 @@ private slots:
             estimator.add(expectedSquaredNorm(8.0), expectedSquaredNorm(64.0) + wobble, 8.0, 64.0);
         }
         QVERIFY(std::abs(estimator.simpleNoiseScale() - kTrace / kSquaredNorm) / (kTrace / kSquaredNorm) < 0.05);
+    }
+
+    void aSignalBelowItsNoiseIsNotMeasurableNeverNegative_data()
+    {
+        QTest::addColumn<double>("small");  // |G_small|^2 at batch 16
+        QTest::addColumn<double>("big");    // |G_big|^2 at batch 64
+        // The big batch's norm above the small one's: tr(S) estimated below zero.
+        QTest::newRow("negative trace") << 0.50 << 0.52;
+        // The small batch's norm far above: |G|^2 estimated below zero (as issue 19's -9748).
+        QTest::newRow("negative squared norm") << 2.0 << 0.1;
+    }
+
+    void aSignalBelowItsNoiseIsNotMeasurableNeverNegative()
+    {
+        QFETCH(double, small);
+        QFETCH(double, big);
+        NoiseScaleEstimator estimator;
+        for (int step = 0; step < 10; ++step)
+            estimator.add(small, big, 16.0, 64.0);
+        QVERIFY(estimator.ready());
+        QVERIFY(estimator.traceSigma() < 0 || !(estimator.gradSquaredNorm() > 0));
+        QVERIFY2(std::isnan(estimator.simpleNoiseScale()), qPrintable(QString::number(estimator.simpleNoiseScale())));
+    }
+
+    void noiseFreeDataHasNoiseScaleZero()
+    {
+        // Every rank's gradient the same: no noise at all, which is a measurement.
+        NoiseScaleEstimator estimator;
+        estimator.add(0.25, 0.25, 16.0, 64.0);
+        QCOMPARE(estimator.simpleNoiseScale(), 0.0);
     }
 
     void oneRankIsNoMeasurement()

@@ -1,6 +1,7 @@
 // The variance of applied updates over experiments (train/update_statistics), in-process:
 // per step against torch.var over experiments, pooled over steps against the variance of all
-// of them at once, and exactly zero for identical updates (Welford, as torch.var).
+// of them at once (Chan's combination), and exactly zero for identical updates (Welford, as
+// torch.var).
 
 #include "train/update_statistics.hpp"
 
@@ -11,6 +12,22 @@
 
 using namespace ddplab;
 
+namespace {
+
+// add() leaves a step's figures on the updates' device, for the trainer's one read per step.
+struct Step {
+    double mean;
+    double variance;
+};
+
+Step read(const at::Tensor& figures)
+{
+    const at::Tensor host = figures.cpu();
+    return {host[kUpdateMean].item<double>(), host[kUpdateVariance].item<double>()};
+}
+
+}  // namespace
+
 class TestUpdateStatistics : public QObject {
     Q_OBJECT
 
@@ -19,7 +36,7 @@ private slots:
     {
         const at::Tensor updates = at::tensor({1.0, 10.0, 2.0, 20.0, 4.0, 60.0}, at::kDouble).reshape({3, 2});  // 3 experiments, 2 coordinates
         UpdateStatistics statistics;
-        const UpdateStatistics::StepFigures step = statistics.add(updates);
+        const Step step = read(statistics.add(updates));
         QCOMPARE(step.mean, updates.mean().item<double>());
         // Unbiased over experiments, per coordinate, then averaged: (7/3 + 700) / 2.
         QCOMPARE(step.variance, at::var(updates, 0, /*unbiased=*/true).mean().item<double>());
@@ -43,7 +60,7 @@ private slots:
     void identicalUpdatesHaveNoVariance()
     {
         UpdateStatistics statistics;
-        const UpdateStatistics::StepFigures step = statistics.add(at::full({8, 3}, 0.1, at::kDouble));
+        const Step step = read(statistics.add(at::full({8, 3}, 0.1, at::kDouble)));
         QCOMPARE(step.variance, 0.0);
         QCOMPARE(statistics.pooledVariance(), 0.0);
     }
@@ -52,7 +69,7 @@ private slots:
     {
         UpdateStatistics statistics;
         QVERIFY(std::isnan(statistics.pooledVariance()));
-        const UpdateStatistics::StepFigures step = statistics.add(at::ones({1, 2}, at::kFloat));
+        const Step step = read(statistics.add(at::ones({1, 2}, at::kFloat)));
         QVERIFY(std::isnan(step.variance));
         QVERIFY(std::isnan(statistics.pooledVariance()));  // one value so far
     }

@@ -28,6 +28,27 @@ class TestRunOutcome : public QObject {
     Q_OBJECT
 
 private slots:
+    void aFinishedRunWhoseLossBlewUpDiverged()
+    {
+        // It trained to its end (exit 0, a summary): diverged, not failed, with where and how.
+        RunEnding ending;
+        ending.exitCode = 0;
+        ending.hasSummary = true;
+        ending.divergence = Divergence{28, 3e27, 2.3};
+        const RunOutcome outcome = decideOutcome(ending);
+        QCOMPARE(outcome.status, RunStatus::Diverged);
+        QCOMPARE(outcome.exitCode, 0);
+        QCOMPARE(outcome.divergedAtStep, qint64(28));
+        QCOMPARE(outcome.error, QStringLiteral("the loss grew from 2.3 to 3e+27 at step 28"));
+        RunRecord record;
+        recordOutcome(record, outcome);
+        QCOMPARE(record.statusLine(), QStringLiteral("diverged at step 28"));
+        // A run that failed or was stopped keeps that status, whatever its loss did.
+        ending.exitCode = int(ddplab::kExitCancelled);
+        ending.hasSummary = false;
+        QCOMPARE(decideOutcome(ending).status, RunStatus::Cancelled);
+    }
+
     void decides_data()
     {
         QTest::addColumn<int>("exitCode");

@@ -211,6 +211,42 @@ private slots:
         QVERIFY(error.contains(QStringLiteral("not a run folder")));
     }
 
+    void aDivergedRunIsListedWithItsStep()
+    {
+        QTemporaryDir root;
+        const RunStore store(root.path());
+        RunRecord run = *store.createRun(draft(QStringLiteral("no warmup")), {}, nullptr);
+        run.status = RunStatus::Diverged;
+        run.exitCode = 0;
+        run.divergedAtStep = 10;
+        run.error = QStringLiteral("the loss grew from 2.31 to 71.2 at step 10");
+        QVERIFY(store.saveMeta(run, nullptr));
+        writeEvents(run, R"({"type":"hello","protocol":2})" "\n");
+        QCOMPARE(readJson(RunStore::metaPath(run)).value(QStringLiteral("status")).toString(), QStringLiteral("diverged"));
+        const RunRecord listed = store.listRuns().first();
+        QCOMPARE(listed.status, RunStatus::Diverged);
+        QCOMPARE(listed.statusLine(), QStringLiteral("diverged at step 10"));
+        QCOMPARE(listed.error, run.error);
+    }
+
+    void aRunStoredAsFinishedWhoseLossBlewUpIsReadAsDiverged()
+    {
+        // Stored by a lab that did not tell them apart: its events say what it was.
+        QTemporaryDir root;
+        const RunStore store(root.path());
+        RunRecord run = *store.createRun(draft(QStringLiteral("old")), {}, nullptr);
+        run.status = RunStatus::Finished;
+        run.exitCode = 0;
+        QVERIFY(store.saveMeta(run, nullptr));
+        writeEvents(run, "{\"type\":\"hello\",\"protocol\":2}\n"
+                         "{\"type\":\"step\",\"step\":1,\"loss\":2.3}\n"
+                         "{\"type\":\"step\",\"step\":2,\"loss\":null}\n"
+                         "{\"type\":\"summary\",\"steps\":2,\"loss\":null}\n");
+        const QSharedPointer<RunData> data = store.loadRun(run);
+        QCOMPARE(data->record().status, RunStatus::Diverged);
+        QCOMPARE(data->record().statusLine(), QStringLiteral("diverged at step 2"));
+    }
+
     void eventsAreReadBackAndACutLastLineIsIgnored()
     {
         QTemporaryDir root;

@@ -1,7 +1,8 @@
 // Studies through the real `ddplab` binary, offscreen, as a script would run them: the seed 000
-// curve end to end (its three slopes fitted from what the engine measured), a study killed
-// mid-way and resumed (only the missing points run, none twice), and bad studies refused with
-// exit code 2 before anything starts.
+// curve end to end (its three slopes fitted from what the engine measured), issue 19's study
+// whose findings must carry their cautions (and whose noise scale is never negative), a study
+// killed mid-way and resumed (only the missing points run, none twice), and bad studies refused
+// with exit code 2 before anything starts.
 
 #include "client/runs/run_record.hpp"
 #include "client/runs/run_store.hpp"
@@ -95,6 +96,44 @@ private slots:
         QVERIFY(csv.open(QIODevice::ReadOnly));
         QCOMPARE(csv.readAll().trimmed().split('\n').size(), 22);  // the header and 21 runs
         QVERIFY(QFileInfo::exists(out + QStringLiteral("/figure-vs-effective_batch.svg")));
+    }
+
+    void issue19sStudyWarnsAndHasNoNegativeNoiseScale()
+    {
+        // Batches 16, 64, 256 x LR 0.001 to 0.016 on the toy problem, target loss <= 1.2: the
+        // top LR is best everywhere and the fitted critical batch (0.005) lies far below the
+        // batches studied. Its findings printed both as laws; its study.csv held B_simple -9748.
+        QTemporaryDir home;
+        const QString out = home.filePath(QStringLiteral("export"));
+        const Outcome outcome = runLab(home.path(), {QStringLiteral("--study"), QStringLiteral(DDPLAB_SOURCE_DIR "/tests/ui/data/toy-grid-study.json"),
+                                                     QStringLiteral("--export"), out, QStringLiteral("--quit")});
+        QVERIFY2(outcome.exitCode == 0, qPrintable(outcome.out + outcome.err));
+        QFile findings(out + QStringLiteral("/findings.txt"));
+        QVERIFY(findings.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(findings.readAll());
+        const QRegularExpression critical(QStringLiteral("critical batch (\\S+) from the fit.*\\[caution: extrapolated, not measured: it lies "
+                                                         "below the effective batches 16 to 256"));
+        const QRegularExpressionMatch match = critical.match(text);
+        QVERIFY2(match.hasMatch(), qPrintable(text));
+        QVERIFY(match.captured(1).toDouble() < 16);
+        QVERIFY2(text.contains(QStringLiteral("the best learning rate grows as batch^0  [caution: at the edge of the grid: the largest lr "
+                                              "tried was the best at effective batch 16, 64 and 256")),
+                 qPrintable(text));
+        QVERIFY(outcome.out.contains(QStringLiteral("[caution: extrapolated")));  // the same lines on stdout
+        QFile csv(out + QStringLiteral("/study.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> rows = csv.readAll().trimmed().split('\n');
+        QCOMPARE(rows.size(), 10);
+        const qsizetype column = rows.first().split(',').indexOf("noise_scale");
+        QVERIFY(column > 0);
+        int measured = 0;
+        for (const QByteArray& row : rows.mid(1)) {
+            const QByteArray cell = row.split(',').at(column);
+            // An empty cell: not measurable at the end of that run; never a negative batch.
+            QVERIFY2(cell.isEmpty() || cell.toDouble() >= 0, row.constData());
+            measured += cell.isEmpty() ? 0 : 1;
+        }
+        QVERIFY(measured >= 5);
     }
 
     void aKilledStudyResumesWithOnlyTheMissingRuns()

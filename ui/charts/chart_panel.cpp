@@ -169,6 +169,8 @@ void ChartPanel::redrawNow()
     const int plotWidth = int(m_chart->plotArea().width());
     m_lines->update(m_xAxisItem->min(), m_xAxisItem->max(),
                     plotWidth >= kNarrowestPlot ? plotWidth / kPixelsPerColumn : kColumnsBeforeLayout, m_logScale);
+    const QPointF yRange = yAxisRange();
+    m_lines->placeDivergenceMarks(yRange.x(), yRange.y(), m_logScale);
     updateEmptyNote();
     const QString key = m_lines->styleKey();
     m_styleKey->setText(key);
@@ -477,6 +479,19 @@ RedrawStats ChartPanel::redrawStats() const
 double ChartPanel::effectiveBatchMark(const QString& runId) const
 {
     return m_lines->levelOf(runId);
+}
+
+QPointF ChartPanel::yAxisRange() const
+{
+    if (auto* linear = qobject_cast<QValueAxis*>(m_yAxis))
+        return QPointF(linear->min(), linear->max());
+    const auto* log = static_cast<QLogValueAxis*>(m_yAxis);
+    return QPointF(log->min(), log->max());
+}
+
+QStringList ChartPanel::divergenceLabels() const
+{
+    return m_lines->divergenceLabels();
 }
 
 }  // namespace ddplab::ui

@@ -47,6 +47,7 @@ QColor statusColor(RunStatus status)
     case RunStatus::Cancelled:
     case RunStatus::Interrupted: return QColor(0xc4, 0x8a, 0x1c);
     case RunStatus::Damaged: return QColor(0xc0, 0x39, 0x2b);
+    case RunStatus::Diverged: return QColor(0xb0, 0x3a, 0x8c);
     }
     return QColor();
 }
@@ -243,7 +244,7 @@ void RunListPanel::fillItem(QTreeWidgetItem* item, const RunRecord& run)
     m_records.insert(run.id, run);
     item->setData(kName, kIdRole, run.id);
     item->setText(kName, nameInGroup(run.name, runGroupTitle(run, m_groupTitles)));
-    item->setText(kStatus, statusText(run.status));
+    item->setText(kStatus, run.statusLine());
     item->setForeground(kStatus, statusColor(run.status));
     item->setText(kShape, run.settings.shapeText());
     item->setText(kLr, run.settings.effectiveLrText());

@@ -1,12 +1,13 @@
 #include "study_results.hpp"
 
-#include "client/io/csv_writer.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
 #include "client/wire.hpp"
 #include "core/derived.hpp"
 #include "study/study_axis_text.hpp"
+#include "study/label_order.hpp"
+#include "study/study_values.hpp"
 
 #include <QHash>
 #include <QJsonDocument>
@@ -25,33 +26,11 @@ double finiteOr(const QJsonValue& value)
     return value.isDouble() && std::isfinite(value.toDouble()) ? value.toDouble() : kNaN;
 }
 
-// A value as study.csv and the labels spell it.
-QString valueText(const QJsonValue& value)
+// A noise scale is a batch size: a negative one was not measured (a run stored by an engine
+// that still reported its estimators' ratio when the signal was below the noise).
+double measuredNoiseScale(double value)
 {
-    if (value.isString())
-        return value.toString();
-    if (value.isDouble())
-        return QString::number(value.toDouble(), 'g', 10);
-    if (value.isBool())
-        return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    return value.isNull() ? QStringLiteral("null") : QString();
-}
-
-// "lr_rule sqrt · lr 0.01": the values of `keys` at a result.
-QString describe(const StudyRunResult& result, const QStringList& keys)
-{
-    QStringList parts;
-    for (const QString& key : keys)
-        parts.append(QStringLiteral("%1 %2").arg(key, valueText(result.values.value(key))));
-    return parts.join(QStringLiteral(" · "));
-}
-
-QStringList axisKeys(const StoredStudy& study)
-{
-    QStringList keys;
-    for (const StudyAxis& axis : study.spec.axes)
-        keys.append(axis.key);
-    return keys;
+    return value >= 0 && std::isfinite(value) ? value : kNaN;
 }
 
 // The colour axis with the axes zipped to it: they advance together, so together they make
@@ -72,6 +51,13 @@ QString colourValueOf(const StudyRunResult& result, const QStringList& group)
     if (group.size() == 1)
         return valueText(result.values.value(group.first()));
     return describe(result, group);
+}
+
+// Lines of several colours in the order of their values as numbers (5, 10, 20).
+template <typename Curve>
+void sortByColour(QList<Curve>& curves)
+{
+    std::stable_sort(curves.begin(), curves.end(), [](const Curve& a, const Curve& b) { return numericLess(a.colourValue, b.colourValue); });
 }
 
 }  // namespace
@@ -135,14 +121,13 @@ StudyRunResult resultOf(const StudyPoint& point, const RunData& run, const Study
     result.valLoss = run.lastValue(wire(field::kValLoss));
     result.valAccuracy = run.lastValue(wire(field::kValAccuracy));
     result.updateVar = finiteOr(summary.value(wire(field::kUpdateVar)));
-    result.noiseScale = finiteOr(summary.value(wire(field::kNoiseScale)));
+    result.noiseScale = measuredNoiseScale(finiteOr(summary.value(wire(field::kNoiseScale))));
     result.wMean = finiteOr(summary.value(wire(field::kWMean)));
     result.wallSeconds = finiteOr(summary.value(wire(field::kWallS)));
     result.steps = summary.value(wire(field::kSteps)).toInteger(run.stepCount());
     result.samples = summary.contains(wire(field::kSamples)) ? summary.value(wire(field::kSamples)).toDouble()
                                                              : run.xAt(run.lastStep(), XAxis::SamplesSeen);
-    result.diverged = result.status == RunStatus::Finished && summary.contains(wire(field::kLoss)) &&
-                      !std::isfinite(finiteOr(summary.value(wire(field::kLoss))));
+    result.divergedAtStep = run.record().divergedAtStep;
 
     if (target.isSet()) {
         // The first step whose figure meets the target: per step for the training figures,
@@ -154,7 +139,7 @@ StudyRunResult resultOf(const StudyPoint& point, const RunData& run, const Study
             for (const QPointF& scale : run.series(wire(field::kNoiseScale))) {
                 if (scale.x() > double(*reached))
                     break;
-                result.noiseScaleAtTarget = scale.y();
+                result.noiseScaleAtTarget = measuredNoiseScale(scale.y());
             }
         }
     }
@@ -234,7 +219,7 @@ QList<StudySeries> figureSeries(const QList<StudyRunResult>& results, const Stor
             QList<double> values;
             for (const StudyRunResult* result : at.value()) {
                 values.append(result->figure(figure));
-                point.diverged += result->diverged ? 1 : 0;
+                point.diverged += result->diverged() ? 1 : 0;
             }
             point.y = meanAndError(values);
             point.runs = int(values.size());
@@ -242,6 +227,7 @@ QList<StudySeries> figureSeries(const QList<StudyRunResult>& results, const Stor
         }
         series.append(one);
     }
+    std::stable_sort(series.begin(), series.end(), [](const StudySeries& a, const StudySeries& b) { return numericLess(a.label, b.label); });
     return series;
 }
 
@@ -258,6 +244,8 @@ QList<TargetCurve> targetCurves(const QList<StudyRunResult>& results, const Stor
     }
     struct Setting {
         QList<double> steps, samples;
+        double fewestStepsRun = std::numeric_limits<double>::infinity();
+        double fewestSamplesRun = std::numeric_limits<double>::infinity();
         int runs = 0;
     };
     QMap<QString, QMap<double, QMap<QString, Setting>>> grouped;  // colour -> x -> setting
@@ -268,6 +256,8 @@ QList<TargetCurve> targetCurves(const QList<StudyRunResult>& results, const Stor
         const QString colour = colours.isEmpty() ? QString() : colourValueOf(result, colours);
         Setting& setting = grouped[colour][xOf(result, axis)][describe(result, settingKeys)];
         ++setting.runs;
+        setting.fewestStepsRun = std::min(setting.fewestStepsRun, double(result.steps));
+        setting.fewestSamplesRun = std::min(setting.fewestSamplesRun, result.samples);
         if (result.stepsToTarget >= 0) {
             setting.steps.append(double(result.stepsToTarget));
             setting.samples.append(result.samplesToTarget);
@@ -284,13 +274,17 @@ QList<TargetCurve> targetCurves(const QList<StudyRunResult>& results, const Stor
             TargetPoint point;
             point.x = at.key();
             point.steps = point.samples = kNaN;
+            point.stepsRun = point.samplesRun = std::numeric_limits<double>::infinity();
             for (auto setting = at->begin(); setting != at->end(); ++setting) {
+                point.stepsRun = std::min(point.stepsRun, setting->fewestStepsRun);
+                point.samplesRun = std::min(point.samplesRun, setting->fewestSamplesRun);
                 if (setting->steps.size() != setting->runs)
                     continue;  // a repeat that never got there: this setting does not reach it
-                const double steps = meanAndError(setting->steps).mean;
-                if (!point.reached || steps < point.steps) {
+                const MeanAndError steps = meanAndError(setting->steps);
+                if (!point.reached || steps.mean < point.steps) {
                     point.reached = true;
-                    point.steps = steps;
+                    point.steps = steps.mean;
+                    point.stepsSpread = steps.standardError * std::sqrt(double(steps.count));
                     point.samples = meanAndError(setting->samples).mean;
                     point.bestSetting = setting.key();
                 }
@@ -299,11 +293,13 @@ QList<TargetCurve> targetCurves(const QList<StudyRunResult>& results, const Stor
                 reached.append(QPointF(point.x, point.steps));
             curve.points.append(point);
         }
+        curve.reachedPoints = int(reached.size());
         curve.fit = fitCriticalBatch(reached);
         const QList<double>& scales = noiseScales.value(colour.key());
         curve.measuredBSimple = scales.isEmpty() ? 0.0 : meanAndError(scales).mean;
         curves.append(curve);
     }
+    sortByColour(curves);
     return curves;
 }
 
@@ -342,6 +338,7 @@ QList<BestSettingCurve> bestSettingCurves(const QList<StudyRunResult>& results, 
         curve.colourValue = colour.key();
         for (auto at = colour->begin(); at != colour->end(); ++at) {
             double bestSetting = kNaN, bestScore = kNaN;
+            const double lowest = at->firstKey(), highest = at->lastKey();  // the values tried at this x
             for (auto setting = at->begin(); setting != at->end(); ++setting) {
                 for (const Scores& scores : setting.value()) {
                     if (scores.values.size() != scores.runs)
@@ -353,12 +350,16 @@ QList<BestSettingCurve> bestSettingCurves(const QList<StudyRunResult>& results, 
                     }
                 }
             }
-            if (std::isfinite(bestSetting))
-                curve.points.append(QPointF(at.key(), bestSetting));
+            if (!std::isfinite(bestSetting))
+                continue;
+            curve.points.append(QPointF(at.key(), bestSetting));
+            using Edge = BestSettingCurve::Edge;
+            curve.edges.append(bestSetting == highest ? Edge::Highest : bestSetting == lowest ? Edge::Lowest : Edge::Inside);
         }
         curve.fit = fitPowerLaw(curve.points);
         curves.append(curve);
     }
+    sortByColour(curves);
     return curves;
 }
 
@@ -390,7 +391,7 @@ StudyHeatmap heatmapOf(const QList<StudyRunResult>& results, const StoredStudy& 
         if (column < 0 || row < 0)
             continue;
         values[{row, column}][describe(result, otherKeys)].append(result.figure(figure));
-        diverged[{row, column}] += result.diverged ? 1 : 0;
+        diverged[{row, column}] += result.diverged() ? 1 : 0;
     }
     map.cells = QList<QList<HeatmapCell>>(map.rows.size(), QList<HeatmapCell>(map.columns.size()));
     for (auto cell = values.begin(); cell != values.end(); ++cell) {
@@ -414,47 +415,6 @@ StudyHeatmap heatmapOf(const QList<StudyRunResult>& results, const StoredStudy& 
             map.cells[best][column].bestInColumn = true;
     }
     return map;
-}
-
-QByteArray studyCsv(const StoredStudy& study, const QList<StudyRunResult>& results)
-{
-    const QStringList swept = axisKeys(study);
-    // What every run was and where it ended; a column the study sweeps comes once, with the axes.
-    // Columns named like the config keys and event fields they come from, so a reader can match them.
-    const QStringList fixed{wire(key::kSeed), wire(key::kWorldSize), wire(key::kBatchSize),
-                            QStringLiteral("effective_batch"), wire(key::kLr), wire(key::kLrRule),
-                            QStringLiteral("effective_lr"), wire(key::kOptimizer)};
-    QStringList header{QStringLiteral("point"), QStringLiteral("repeat")};
-    header += swept;
-    for (const QString& column : fixed) {
-        if (!swept.contains(column))
-            header.append(column);
-    }
-    header += {QStringLiteral("status"), QStringLiteral("loss_last_epoch"), QStringLiteral("accuracy_last_epoch"),
-               wire(field::kValLoss), wire(field::kValAccuracy), wire(field::kUpdateVar), wire(field::kNoiseScale),
-               wire(field::kWMean), wire(field::kSteps), wire(field::kSamples), kStepsToTargetFigure,
-               kSamplesToTargetFigure, wire(field::kWallS), QStringLiteral("run")};
-    CsvWriter csv(header);
-    const auto number = &CsvWriter::number;
-    for (const StudyRunResult& result : results) {
-        QStringList row{QString::number(result.point + 1), QString::number(result.repeat + 1)};
-        for (const QString& key : swept)
-            row.append(valueText(result.values.value(key)));
-        const QStringList what{QString::number(result.seed), QString::number(result.worldSize), QString::number(result.batchSize),
-                               QString::number(result.effectiveBatch), number(result.lr), result.lrRule,
-                               number(result.effectiveLr), result.optimizer};
-        for (qsizetype i = 0; i < fixed.size(); ++i) {
-            if (!swept.contains(fixed[i]))
-                row.append(what[i]);
-        }
-        row += {result.diverged ? QStringLiteral("diverged") : statusText(result.status),
-                number(result.loss), number(result.accuracy), number(result.valLoss), number(result.valAccuracy),
-                number(result.updateVar), number(result.noiseScale), number(result.wMean), QString::number(result.steps),
-                number(result.samples), result.stepsToTarget >= 0 ? QString::number(result.stepsToTarget) : QString(),
-                number(result.samplesToTarget), number(result.wallSeconds), result.runId};
-        csv.addRow(row);
-    }
-    return csv.contents();
 }
 
 }  // namespace ddplab::ui

@@ -19,8 +19,7 @@ StudyRunner::StudyRunner(LabSession& session, QObject* parent)
     connect(&m_session, &LabSession::runFinished, this, [this](int, const QSharedPointer<RunData>& run) {
         if (!m_active)
             return;
-        const RunStatus status = run->record().status;
-        if (status == RunStatus::Finished || status == RunStatus::Failed)
+        if (StudyStore::isDone(run->record().status))
             ++m_doneNow;
         emit runFinished(run);
     });

@@ -47,13 +47,6 @@ std::optional<QJsonDocument> readJson(const QString& path, qint64 limit, QString
     return document;
 }
 
-bool isDone(RunStatus status)
-{
-    // A failed run is a result (the engine refused the point, or a rank died); a cancelled or
-    // interrupted one is not, and runs again.
-    return status == RunStatus::Finished || status == RunStatus::Failed;
-}
-
 }  // namespace
 
 StudyStore::StudyStore(QString root)
@@ -138,6 +131,13 @@ QList<StoredStudy> StudyStore::list(QStringList* problems) const
     }
     std::stable_sort(studies.begin(), studies.end(), [](const StoredStudy& a, const StoredStudy& b) { return a.created > b.created; });
     return studies;
+}
+
+bool StudyStore::isDone(RunStatus status)
+{
+    // A failed run is a result (the engine refused the point, or a rank died), and so is a
+    // diverged one (that LR is too high); a cancelled or interrupted one is not, and runs again.
+    return status == RunStatus::Finished || status == RunStatus::Diverged || status == RunStatus::Failed;
 }
 
 QHash<int, RunRecord> StudyStore::latestRuns(const StoredStudy& study, const QList<RunRecord>& runs)

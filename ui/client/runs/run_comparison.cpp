@@ -63,7 +63,7 @@ QList<Quantity> quantities()
         return [field](const RunData& run) { return lastEpochMean(run, QLatin1String(field)); };
     };
     return {
-        {"status", [](const RunData& run) { return statusText(run.record().status); }},
+        {"status", [](const RunData& run) { return run.record().statusLine(); }},
         {"ranks × batch",
          [](const RunData& run) {
              const QJsonObject config = run.effectiveConfig();

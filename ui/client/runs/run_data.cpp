@@ -134,6 +134,7 @@ void RunData::appendStep(const QJsonObject& event, qint64 step)
     const double wall = event.value(wire(field::kWallS)).toDouble(-1);
     position.wallSeconds = std::isfinite(wall) && wall >= 0 ? wall : m_stepSeconds;
     m_positions.append(position);
+    m_divergence.observe(step, event.value(wire(field::kLoss)));
     appendPoints(event, double(step), QString(), QString());
 }
 

@@ -5,6 +5,7 @@
 // kinds never collide. A null (a diverged loss) is not plotted; a value that cannot be right
 // (a step that is negative or not whole, an infinite number) is skipped and counted.
 
+#include "client/runs/divergence.hpp"
 #include "client/runs/run_record.hpp"
 #include "client/series/x_axis.hpp"
 
@@ -84,6 +85,8 @@ public:
     qint64 totalSteps() const;  // from the config event; 0 while unknown
     qint64 epochs() const;      // configured epochs; 0 while unknown
     qint64 stepsPerEpoch() const;  // from the config event; 0 while unknown
+    // Where the loss stopped being a number or blew up (divergence.hpp); nullopt while it has not.
+    const std::optional<Divergence>& divergence() const { return m_divergence.found(); }
     // How far the whole run will reach on `axis` (its configured length), for smoothing spans
     // and axes that should not jump as a live run grows; the current extent when unknown.
     double plannedExtent(XAxis axis) const;
@@ -118,6 +121,7 @@ private:
     QStringList m_metricOrder;
     QList<qint64> m_steps;
     QList<StepPosition> m_positions;  // one per step event, in order
+    DivergenceWatch m_divergence;
     double m_samplesSeen = 0.0;
     double m_stepSeconds = 0.0;       // the steps' own time, for runs whose events have no wall_s
     qint64 m_lastEpoch = 0;

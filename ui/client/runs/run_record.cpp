@@ -4,41 +4,7 @@
 
 #include <QDir>
 
-#include <array>
-#include <utility>
-
 namespace ddplab::ui {
-namespace {
-
-constexpr std::array<std::pair<RunStatus, const char*>, 6> kStatusNames{{
-    {RunStatus::Running, "running"},
-    {RunStatus::Finished, "finished"},
-    {RunStatus::Failed, "failed"},
-    {RunStatus::Cancelled, "cancelled"},
-    {RunStatus::Interrupted, "interrupted"},
-    {RunStatus::Damaged, "damaged"},
-}};
-
-RunStatus statusFromName(const QString& text)
-{
-    for (const auto& [value, name] : kStatusNames) {
-        if (text == QLatin1String(name))
-            return value;
-    }
-    return RunStatus::Interrupted;
-}
-
-}  // namespace
-
-QString statusText(RunStatus status)
-{
-    for (const auto& [value, name] : kStatusNames) {
-        if (value == status)
-            return QString::fromLatin1(name);
-    }
-    return QStringLiteral("running");
-}
-
 QJsonObject RunRecord::toMetaJson() const
 {
     QJsonObject meta;
@@ -54,6 +20,8 @@ QJsonObject RunRecord::toMetaJson() const
     meta.insert(QStringLiteral("status"), statusText(status));
     meta.insert(QStringLiteral("exit_code"), exitCode);
     meta.insert(QStringLiteral("error"), error);
+    if (divergedAtStep >= 0)
+        meta.insert(QStringLiteral("diverged_at_step"), divergedAtStep);
     meta.insert(QStringLiteral("started"), started.toString(Qt::ISODateWithMs));
     meta.insert(QStringLiteral("finished"), finished.isValid() ? finished.toString(Qt::ISODateWithMs) : QString());
     meta.insert(QStringLiteral("engine_pid"), enginePid);
@@ -72,14 +40,20 @@ RunRecord RunRecord::fromMetaJson(const QJsonObject& meta, const QString& direct
     record.studyId = meta.value(QStringLiteral("study")).toString();
     record.studyPoint = meta.value(QStringLiteral("study_point")).toInt(-1);
     record.host = meta.value(QStringLiteral("host")).toString();
-    record.status = statusFromName(meta.value(QStringLiteral("status")).toString());
+    record.status = statusNamed(meta.value(QStringLiteral("status")).toString());
     record.exitCode = meta.value(QStringLiteral("exit_code")).toInt(-1);
     record.error = meta.value(QStringLiteral("error")).toString();
+    record.divergedAtStep = meta.value(QStringLiteral("diverged_at_step")).toInteger(-1);
     record.started = QDateTime::fromString(meta.value(QStringLiteral("started")).toString(), Qt::ISODateWithMs);
     record.finished = QDateTime::fromString(meta.value(QStringLiteral("finished")).toString(), Qt::ISODateWithMs);
     record.enginePid = meta.value(QStringLiteral("engine_pid")).toInteger();
     record.steps = meta.value(QStringLiteral("steps")).toInteger();
     return record;
+}
+
+QString RunRecord::statusLine() const
+{
+    return ui::statusLine(status, divergedAtStep);
 }
 
 QString defaultRunName(const QJsonObject& config)

@@ -2,23 +2,13 @@
 // What the lab remembers about one run besides its events: the run directory's meta.json.
 
 #include "client/runs/run_settings.hpp"
+#include "client/runs/run_status.hpp"
 
 #include <QDateTime>
 #include <QJsonObject>
 #include <QString>
 
 namespace ddplab::ui {
-
-enum class RunStatus {
-    Running,
-    Finished,     // exit 0, summary received
-    Failed,       // the engine reported an error, crashed, or could not start
-    Cancelled,    // stopped by the user (exit code 5)
-    Interrupted,  // meta.json says running, but no engine is running it (the window died)
-    Damaged,      // its folder cannot be read as a run (RunRecord::error says why); it can still be deleted
-};
-
-QString statusText(RunStatus status);
 
 // "8×16 · lr 0.001 sqrt · toy": a new run's name, enough to tell runs apart in the list and in
 // legends. `config` is the engine's resolved configuration (or the window's settings).
@@ -35,7 +25,8 @@ struct RunRecord {
     QString host;         // the SSH host it ran on; empty: this computer
     RunStatus status = RunStatus::Running;
     int exitCode = -1;
-    QString error;
+    QString error;             // what went wrong; for a diverged run, how its loss blew up
+    qint64 divergedAtStep = -1;  // a diverged run: the step its loss blew up
     QDateTime started;
     QDateTime finished;
     qint64 enginePid = 0;
@@ -44,6 +35,8 @@ struct RunRecord {
 
     QString legendLabel() const { return label.isEmpty() ? name : label; }
     bool belongsToStudy() const { return !studyId.isEmpty(); }
+    // Its status in words for lists and tables: "finished", "diverged at step 28".
+    QString statusLine() const;
 
     QJsonObject toMetaJson() const;
     static RunRecord fromMetaJson(const QJsonObject& meta, const QString& directory);

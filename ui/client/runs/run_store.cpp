@@ -4,6 +4,7 @@
 #include "client/io/save_file.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/runs/run_data.hpp"
+#include "client/session/run_outcome.hpp"
 #include "client/wire.hpp"
 
 #include <QDir>
@@ -187,6 +188,15 @@ QSharedPointer<RunData> RunStore::loadRun(const RunRecord& run) const
     }
     if (run.status == RunStatus::Finished && !data->hasSummary())
         data->addLoadProblem(QStringLiteral("it is marked finished but its events end without a summary"));
+    // A run stored as finished before the lab told a diverged run from a finished one: decided
+    // again from its events, as it would be now.
+    if (run.status == RunStatus::Finished && data->hasSummary() && data->divergence()) {
+        RunEnding stored;
+        stored.exitCode = run.exitCode;
+        stored.hasSummary = true;
+        stored.divergence = data->divergence();
+        recordOutcome(data->record(), decideOutcome(stored));
+    }
     return data;
 }
 

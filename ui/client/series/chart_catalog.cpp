@@ -19,6 +19,7 @@ QList<ChartDefinition> buildCatalog()
     QList<ChartDefinition> charts;
     charts.append({wire(field::kLoss), QObject::tr("Loss"), QObject::tr("loss"),
                    {metric(field::kLoss, "train"), metric(field::kValLoss, "validation", false, true)}});
+    charts.last().blowsUp = true;
     charts.append({wire(field::kAccuracy), QObject::tr("Accuracy"), QObject::tr("fraction correct"),
                    {metric(field::kAccuracy, "train"), metric(field::kValAccuracy, "validation", false, true)},
                    false,
@@ -29,6 +30,7 @@ QList<ChartDefinition> buildCatalog()
     charts.append({QStringLiteral("update_variance"), QObject::tr("Update variance"), QObject::tr("variance per parameter"),
                    {metric(field::kUpdateVar, "empirical"), metric(field::kUpdateVarEstimate, "estimated")},
                    true});
+    charts.last().blowsUp = true;
     charts.append({wire(field::kNoiseScale), QObject::tr("Gradient noise scale B_simple"), QObject::tr("samples"),
                    {metric(field::kNoiseScale, "B_simple", false)},
                    true,
@@ -38,6 +40,7 @@ QList<ChartDefinition> buildCatalog()
                    {metric(field::kSamplesPerSec, "per step"), metric("epoch_samples_per_sec", "per epoch", false, true)}});
     charts.append({wire(field::kGradNorm), QObject::tr("Gradient norm"), QStringLiteral("‖g‖"),
                    {metric(field::kGradNorm, "‖g‖")}});
+    charts.last().blowsUp = true;
     charts.append({QStringLiteral("step_time"), QObject::tr("Time per step"), QObject::tr("ms"),
                    {metric(field::kComputeMs, "forward + backward"), metric(field::kCommMs, "waiting on all-reduce"),
                     metric(field::kStepMs, "whole step")}});

@@ -286,6 +286,7 @@ RunEnding LabSession::endingOfCurrent() const
     ending.protocolProblem = m_protocolProblem;
     ending.sawEngineHello = m_sawEngineHello;
     ending.enginePath = m_enginePath;
+    ending.divergence = m_current->divergence();
     return ending;
 }
 
@@ -293,11 +294,8 @@ void LabSession::finishCurrent(const RunOutcome& outcome)
 {
     const RunStatus status = outcome.status;
     const int exitCode = outcome.exitCode;
-    const QString& error = outcome.error;
     RunRecord& record = m_current->record();
-    record.status = status;
-    record.exitCode = exitCode;
-    record.error = error;
+    recordOutcome(record, outcome);
     record.finished = QDateTime::currentDateTime();
     record.steps = m_current->stepCount();
     if (!record.directory.isEmpty()) {
@@ -307,12 +305,13 @@ void LabSession::finishCurrent(const RunOutcome& outcome)
     }
     m_stderrLog.close();
     m_eventsLog.close();
-    if (status != RunStatus::Finished && m_firstFailureCode == 0)
+    // A diverged run trained to its end: the engine did what was asked, so it is no failure.
+    if (status != RunStatus::Finished && status != RunStatus::Diverged && m_firstFailureCode == 0)
         m_firstFailureCode = exitCode > 0 ? exitCode : 1;
     if (status == RunStatus::Finished) {
         emit logMessage(QStringLiteral("\"%1\" finished: %2 steps.").arg(record.legendLabel()).arg(record.steps), false);
     } else {
-        emit logMessage(QStringLiteral("\"%1\" %2: %3").arg(record.legendLabel(), statusText(status), error),
+        emit logMessage(QStringLiteral("\"%1\" %2: %3").arg(record.legendLabel(), statusText(status), outcome.error),
                         status == RunStatus::Failed);
     }
     const QSharedPointer<RunData> finished = std::exchange(m_current, {});  // finished once, whatever comes next

@@ -19,8 +19,12 @@ RunOutcome decideOutcome(const RunEnding& ending)
             return {gone->stopRequested ? RunStatus::Cancelled : RunStatus::Failed, -1, gone->message};
     }
     const int code = ending.exitCode;
-    if (code == 0 && ending.hasSummary)
+    if (code == 0 && ending.hasSummary) {
+        // It trained to its end; a loss that blew up on the way makes that no success.
+        if (const std::optional<Divergence>& divergence = ending.divergence)
+            return {RunStatus::Diverged, 0, divergence->describe(), divergence->step};
         return {RunStatus::Finished, 0, QString()};
+    }
     if (code == kExitCancelled)
         return {RunStatus::Cancelled, code, ending.reportedError.isEmpty() ? QStringLiteral("cancelled") : ending.reportedError};
     if (!ending.reportedError.isEmpty())
@@ -33,6 +37,14 @@ RunOutcome decideOutcome(const RunEnding& ending)
     return failed(code, QStringLiteral("The run ended with code %1 without reporting an error or a summary; "
                                        "the engine's messages are in the log.")
                             .arg(code));
+}
+
+void recordOutcome(RunRecord& record, const RunOutcome& outcome)
+{
+    record.status = outcome.status;
+    record.exitCode = outcome.exitCode;
+    record.error = outcome.error;
+    record.divergedAtStep = outcome.divergedAtStep;
 }
 
 }  // namespace ddplab::ui

@@ -4,6 +4,7 @@
 // ended, how it went. LabSession gathers the facts; this decides.
 
 #include "client/engine/engine_process.hpp"
+#include "client/runs/divergence.hpp"
 #include "client/runs/run_record.hpp"
 
 #include <QString>
@@ -23,14 +24,19 @@ struct RunEnding {
     QString remoteFailure;      // over SSH: why the connection or the remote engine failed
     bool sawEngineHello = true; // the engine printed its hello: it is a ddplab-engine
     QString enginePath;         // for the sentence when it is not
+    std::optional<Divergence> divergence;  // where the run's loss blew up (RunData::divergence)
 };
 
 struct RunOutcome {
     RunStatus status = RunStatus::Failed;
     int exitCode = -1;
-    QString error;  // empty when it finished
+    QString error;  // empty when it finished; how its loss blew up when it diverged
+    qint64 divergedAtStep = -1;
 };
 
 RunOutcome decideOutcome(const RunEnding& ending);
+
+// Writes an outcome into the run's record (status, exit code, error, where it diverged).
+void recordOutcome(RunRecord& record, const RunOutcome& outcome);
 
 }  // namespace ddplab::ui
