@@ -6,6 +6,7 @@
 // Setup pane's labels.
 
 #include "charts/run_model.hpp"
+#include "client/runs/run_data.hpp"
 #include "client/session/lab_session.hpp"
 #include "runs/run_list_panel.hpp"
 #include "study_view/study_editor.hpp"

@@ -144,7 +144,8 @@ StudyPage::StudyPage(const RunStore& store, LabSession& session, std::function<Q
 
     if (m_source->count() > 0)
         sourceChosen(0);
-    refreshPastStudies();  // and the buttons
+    refreshPastStudies();
+    updateButtons();
 }
 
 StudyPage::~StudyPage() = default;
@@ -313,7 +314,8 @@ void StudyPage::startRunner(const StoredStudy& study)
 void StudyPage::onRunnerFinished(bool allSucceeded)
 {
     m_progressLabel->setText(m_runner->progressText() + endingText(allSucceeded));
-    refreshPastStudies();  // and the buttons
+    refreshPastStudies();
+    updateButtons();  // the session said it stopped while the runner still held it
     emit runsStored();
     emit runningChanged(false);
 }
