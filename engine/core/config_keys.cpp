@@ -550,11 +550,9 @@ std::string ConfigKey::choiceLabel(const std::string& choice) const
 
 const std::vector<KeyGroup>& keyGroups()
 {
-    // What defines the experiment first (ranks, batch, LR and its rule, the optimizer), then
-    // what it runs on: the window's first screen shows those before the workload's details.
-    static const std::vector<KeyGroup> groups{{kParallelism}, {kLearningRate}, {kOptimizerGroup},
-                                              {kWorkloadGroup}, {kSchedule}, {kLength},
-                                              {kDataOrder},     {kAdvanced, true}};
+    static const std::vector<KeyGroup> groups{{kWorkloadGroup},  {kParallelism}, {kLearningRate},
+                                              {kOptimizerGroup}, {kSchedule},    {kLength},
+                                              {kDataOrder},      {kAdvanced, true}};
     return groups;
 }
 

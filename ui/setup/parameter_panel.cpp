@@ -8,8 +8,8 @@
 #include "setup/wheel_guard.hpp"
 
 #include <QCheckBox>
-#include <QEvent>
 #include <QComboBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QJsonValue>
 #include <QLabel>
@@ -106,50 +106,67 @@ ParameterPanel::ParameterPanel(QWidget* parent)
 
 ParameterPanel::~ParameterPanel() = default;
 
+// What defines an experiment, in the order people state one ("8 GPUs × 16, lr 0.001 with the
+// square-root rule, SGD"): the panel's first section, in sight on a first launch even on a
+// 1280 × 720 projector; the engine's groups follow with the rest of their keys.
+const char* const kExperimentKeys[] = {key::kWorldSize, key::kBatchSize, key::kLr, key::kLrRule, key::kBaseBatchSize, key::kOptimizer};
+
 void ParameterPanel::buildFields(QWidget* content)
 {
-    auto* contentLayout = static_cast<QVBoxLayout*>(content->layout());
+    QList<const ConfigKey*> experiment;
+    for (const char* name : kExperimentKeys)
+        experiment.append(findConfigKey(name));
     QHash<QString, QList<const ConfigKey*>> keysByGroup;
     for (const ConfigKey& key : configKeys()) {
-        if (!key.hidden)
+        if (!key.hidden && !experiment.contains(&key))
             keysByGroup[QString::fromStdString(key.group)].append(&key);
     }
+    QFormLayout* form = addSection(content, tr("Experiment"), false);
+    // A wrapped note spans the section above its form (a form row would squeeze its lines).
+    static_cast<QVBoxLayout*>(form->parentWidget()->layout())->insertWidget(0, m_deviceNote);
+    for (const ConfigKey* key : experiment)
+        addField(*key, form);
     for (const KeyGroup& keyGroup : keyGroups()) {
         const QString title = QString::fromStdString(keyGroup.title);
         const QList<const ConfigKey*> keys = keysByGroup.value(title);
         if (keys.isEmpty())
             continue;
-        auto* header = new QToolButton(content);
-        header->setText(title);
-        header->setCheckable(true);
-        header->setChecked(!keyGroup.collapsedByDefault);
-        header->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-        header->setArrowType(keyGroup.collapsedByDefault ? Qt::RightArrow : Qt::DownArrow);
-        header->setAutoRaise(true);
-        QFont bold = header->font();
-        bold.setBold(true);
-        header->setFont(bold);
-        auto* body = new QWidget(content);
-        auto* bodyLayout = new QVBoxLayout(body);
-        bodyLayout->setContentsMargins(14, 0, 0, 8);
-        // A wrapped note spans the group above its form (a form row would squeeze its lines).
-        if (keyGroup.title == findConfigKey(key::kWorldSize)->group)
-            bodyLayout->addWidget(m_deviceNote);
-        auto* form = new QFormLayout;
-        form->setContentsMargins(0, 0, 0, 0);
-        bodyLayout->addLayout(form);
-        form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-        form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        body->setVisible(!keyGroup.collapsedByDefault);
-        connect(header, &QToolButton::toggled, body, [header, body](bool open) {
-            body->setVisible(open);
-            header->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
-        });
-        contentLayout->addWidget(header);
-        contentLayout->addWidget(body);
+        form = addSection(content, title, keyGroup.collapsedByDefault);
         for (const ConfigKey* key : keys)
             addField(*key, form);
     }
+}
+
+// A titled section that opens and closes by its title; its form, for the fields.
+QFormLayout* ParameterPanel::addSection(QWidget* content, const QString& title, bool collapsed)
+{
+    auto* header = new QToolButton(content);
+    header->setText(title);
+    header->setCheckable(true);
+    header->setChecked(!collapsed);
+    header->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    header->setArrowType(collapsed ? Qt::RightArrow : Qt::DownArrow);
+    header->setAutoRaise(true);
+    QFont bold = header->font();
+    bold.setBold(true);
+    header->setFont(bold);
+    auto* body = new QWidget(content);
+    auto* bodyLayout = new QVBoxLayout(body);
+    bodyLayout->setContentsMargins(14, 0, 0, 8);
+    auto* form = new QFormLayout;
+    form->setContentsMargins(0, 0, 0, 0);
+    bodyLayout->addLayout(form);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    body->setVisible(!collapsed);
+    connect(header, &QToolButton::toggled, body, [header, body](bool open) {
+        body->setVisible(open);
+        header->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+    });
+    auto* contentLayout = static_cast<QVBoxLayout*>(content->layout());
+    contentLayout->addWidget(header);
+    contentLayout->addWidget(body);
+    return form;
 }
 
 void ParameterPanel::addField(const ConfigKey& key, QFormLayout* form)
