@@ -78,7 +78,7 @@ private slots:
         // Per run: 4 training losses and 1 validation loss.
         QCOMPARE(rows.size(), 1 + 2 * 5);
         QCOMPARE(rows.at(1), (QStringList{QStringLiteral("one"), QStringLiteral("loss"), QStringLiteral("1"), QStringLiteral("0.25"),
-                                          QStringLiteral("16"), QStringLiteral("0"), QStringLiteral("1")}));
+                                          QStringLiteral("16"), QStringLiteral("0.5"), QStringLiteral("1")}));
         const QStringList validation = rows.at(5);
         QCOMPARE(validation.at(1), QStringLiteral("val_loss"));
         QCOMPARE(validation.at(2), QStringLiteral("2"));
