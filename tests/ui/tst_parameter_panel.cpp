@@ -284,14 +284,17 @@ private slots:
     void aMessageIsNeverClipped()
     {
         ParameterPanel panel;
-        panel.resize(288, 900);  // the Setup pane's width on a 1280-pixel screen
+        // The Setup pane on a 1280 x 720 screen: 318 pixels wide, the form scrolled.
+        panel.resize(318, 260);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         panel.setFieldText(QStringLiteral("world_size"), QStringLiteral("0"));
+        panel.setFieldText(QStringLiteral("batch_size"), QStringLiteral("-1"));
         panel.setFieldText(QStringLiteral("lr"), QStringLiteral("-1"));
         QTest::qWait(20);
-        QCOMPARE(panel.problems().size(), 2);
+        QCOMPARE(panel.problems().size(), 3);
         const QList<std::pair<QString, QString>> fieldAndNext{{QStringLiteral("GPUs (ranks)"), QStringLiteral("batch_size")},
+                                                              {QStringLiteral("Batch per GPU"), QStringLiteral("lr")},
                                                               {QStringLiteral("Base LR"), QStringLiteral("lr_rule")}};
         for (const auto& [label, next] : fieldAndNext) {
             const QLabel* message = nullptr;

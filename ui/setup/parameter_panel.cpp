@@ -57,6 +57,14 @@ QString inPanelWords(QString message)
     return message;
 }
 
+// A wrapped label's floor: the height of its lines at its present width.
+void fitHeightToText(QLabel& label)
+{
+    const int needed = label.heightForWidth(label.width());
+    if (needed > 0 && needed != label.minimumHeight())
+        label.setMinimumHeight(needed);
+}
+
 }  // namespace
 
 struct ParameterPanel::Field {
@@ -195,6 +203,7 @@ void ParameterPanel::addField(const ConfigKey& key, QFormLayout* form)
     QFont small = field->message->font();
     small.setPointSizeF(small.pointSizeF() * 0.9);
     field->message->setFont(small);
+    field->message->installEventFilter(this);  // its height follows its width (eventFilter)
     cellLayout->addWidget(field->editor);
     cellLayout->addWidget(field->message);
     form->addRow(field->label, field->cell);
@@ -243,6 +252,17 @@ QWidget* ParameterPanel::createEditor(Field& field)
     line->setClearButtonEnabled(key.optional);
     connect(line, &QLineEdit::textChanged, this, edited);
     return line;
+}
+
+bool ParameterPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    // A message as tall as its wrapped lines at the width it got. The form's own height-for-
+    // width did not reach through the scrolled area: a three-line message got two lines' room,
+    // cut at the top and bottom. As a minimum height it is a floor the scrolled form respects.
+    auto* message = qobject_cast<QLabel*>(watched);
+    if (message && (event->type() == QEvent::Resize || event->type() == QEvent::Show))
+        fitHeightToText(*message);
+    return QWidget::eventFilter(watched, event);
 }
 
 void ParameterPanel::changeEvent(QEvent* event)
@@ -407,6 +427,7 @@ void ParameterPanel::showProblems()
         const QString problem = m_problems.value(field->name);
         const bool bad = !problem.isEmpty();
         field->message->setText(inPanelWords(problem));
+        fitHeightToText(*field->message);
         field->message->setVisible(bad);
         QPalette labelPalette = field->label->palette();
         labelPalette.setColor(QPalette::WindowText, bad ? color : palette().color(QPalette::WindowText));
