@@ -26,6 +26,9 @@ namespace ddplab::ui {
 namespace {
 
 constexpr int kYTickCount = 6;
+// A thumbnail's plot is some 80 pixels high: six labels there overlap and Qt Charts cuts every
+// one to "…"; three keep a line of text each.
+constexpr int kCompactYTickCount = 3;
 constexpr int kNarrowestPlot = 32;
 // Lines are 2 px wide: reducing to one column per 2 px loses nothing visible and halves what
 // Qt Charts has to path, stroke and fill on every frame.
@@ -278,7 +281,8 @@ void ChartPanel::fitAxesToData()
         axis->setLabelFormat(y.labelFormat);
         axis->setRange(y.low, y.high);
     } else {
-        const LinearAxisPlan y = planValueAxis(range.yMin, range.yMax, kYTickCount, true, m_definition.fraction);
+        const LinearAxisPlan y = planValueAxis(range.yMin, range.yMax, m_compact ? kCompactYTickCount : kYTickCount, true,
+                                                   m_definition.fraction);
         auto* axis = static_cast<QValueAxis*>(m_yAxis);
         axis->setRange(y.low, y.high);
         axis->setTickCount(y.tickCount);
