@@ -1,9 +1,11 @@
-// ddplab-window-scenes SCENE OUT.png: the real window, brought to a scene a person reaches by a
-// few clicks, then the whole X screen saved as a PNG (docs/screenshots, taken under Xvfb with a
-// fresh home by scripts/screenshots.sh --scene). Scenes:
+// ddplab-window-scenes SCENE OUT.png [STUDY.json]: the real window, brought to a scene a person
+// reaches by a few clicks, then the whole X screen saved as a PNG (docs/screenshots, taken under
+// Xvfb with a fresh home by scripts/screenshots.sh --scene). Scenes:
 //   first-launch         the window as a newcomer first sees it
 //   setup-errors         Setup with two settings the engine refuses (GPUs 0, Batch per GPU -1)
-//   runs-study           the Runs list with a study's runs grouped (and a lesson's), the
+//   study                the study file run on the Study page (tests/ui/data/toy-grid-study.json:
+//                        findings with cautions)
+//   runs-study           a lesson's runs and the study file's, grouped in the Runs list, the
 //                        study's runs on the charts
 //   presentation-lesson  seed 000's four-ways lesson run, then presentation mode
 
@@ -17,6 +19,7 @@
 #include <QEventLoop>
 #include <QPushButton>
 #include <QScreen>
+#include <QTabWidget>
 #include <QTextStream>
 #include <QTimer>
 
@@ -50,7 +53,20 @@ void waitForTheStudy(ddplab::ui::StudyPage& page)
     loop.exec();
 }
 
-bool play(const QString& scene, MainWindow& window)
+bool runStudyFile(MainWindow& window, const QString& file)
+{
+    ddplab::ui::StudyPage& page = *window.studyPage();
+    QString error;
+    if (!page.chooseStudy(file, &error) || !page.runStudy(true)) {
+        QTextStream(stderr) << "ddplab-window-scenes: " << error << Qt::endl;
+        return false;
+    }
+    window.pages()->setCurrentWidget(&page);
+    waitForTheStudy(page);
+    return true;
+}
+
+bool play(const QString& scene, MainWindow& window, const QString& studyFile)
 {
     if (scene == QLatin1String("first-launch"))
         return true;
@@ -59,15 +75,14 @@ bool play(const QString& scene, MainWindow& window)
         window.parameterPanel()->setFieldText(QStringLiteral("batch_size"), QStringLiteral("-1"));
         return true;
     }
+    if (scene == QLatin1String("study"))
+        return runStudyFile(window, studyFile);
     if (scene == QLatin1String("runs-study")) {
         window.startLesson(QStringLiteral("seed000-four-ways"));
         waitForTheRuns(window);
-        ddplab::ui::StudyPage& page = *window.studyPage();
-        window.showStudy(QStringLiteral("seed000-variance-curve"));
-        if (!page.runStudy(true))
+        if (!runStudyFile(window, studyFile))
             return false;
-        waitForTheStudy(page);
-        page.findChild<QPushButton*>(QStringLiteral("showRuns"))->click();
+        window.studyPage()->findChild<QPushButton*>(QStringLiteral("showRuns"))->click();
         auto* runs = window.findChild<QDockWidget*>(QStringLiteral("runsDock"));
         runs->show();
         runs->raise();
@@ -90,14 +105,15 @@ int main(int argc, char* argv[])
     ddplab::ui::setApplicationIdentity();
     QTextStream err(stderr);
     const QStringList arguments = QCoreApplication::arguments();
-    if (arguments.size() != 3) {
-        err << "usage: ddplab-window-scenes first-launch|setup-errors|runs-study|presentation-lesson OUT.png" << Qt::endl;
+    if (arguments.size() < 3 || arguments.size() > 4) {
+        err << "usage: ddplab-window-scenes first-launch|setup-errors|study|runs-study|presentation-lesson OUT.png [STUDY.json]"
+            << Qt::endl;
         return 2;
     }
     MainWindow window;
     window.show();
     wait(kSettleMs);
-    if (!play(arguments.at(1), window)) {
+    if (!play(arguments.at(1), window, arguments.value(3))) {
         err << "ddplab-window-scenes: cannot play the scene " << arguments.at(1) << Qt::endl;
         return 2;
     }
