@@ -26,9 +26,7 @@ namespace ddplab::ui {
 namespace {
 
 constexpr int kYTickCount = 6;
-// A thumbnail's plot is some 80 pixels high: six labels there overlap and Qt Charts cuts every
-// one to "…"; three keep a line of text each.
-constexpr int kCompactYTickCount = 3;
+constexpr int kCompactYTickCount = 3;  // six overlap in a thumbnail's 80 px: Qt Charts cut each to "…"
 constexpr int kNarrowestPlot = 32;
 // Lines are 2 px wide: reducing to one column per 2 px loses nothing visible and halves what
 // Qt Charts has to path, stroke and fill on every frame.
