@@ -11,6 +11,7 @@
 #include "ui_test_main.hpp"
 
 #include <QBuffer>
+#include <QLabel>
 #include <QPainter>
 #include <QSvgGenerator>
 
@@ -79,6 +80,48 @@ class TestChartPanel : public QObject {
     Q_OBJECT
 
 private slots:
+    // The dashed update-variance estimate (lr² tr(Σ) / B) is SGD's: for Adam the chart shows the
+    // measured variance alone and says why the estimate is missing.
+    void theUpdateVarianceEstimateIsDrawnForSgdOnly_data()
+    {
+        QTest::addColumn<QString>("optimizer");
+        QTest::addColumn<bool>("estimated");
+        QTest::newRow("sgd") << QStringLiteral("sgd") << true;
+        QTest::newRow("adam") << QStringLiteral("adam") << false;
+        QTest::newRow("lamb") << QStringLiteral("lamb") << false;
+    }
+
+    void theUpdateVarianceEstimateIsDrawnForSgdOnly()
+    {
+        QFETCH(QString, optimizer);
+        QFETCH(bool, estimated);
+        RunRecord record;
+        record.id = optimizer;
+        record.name = optimizer;
+        auto run = QSharedPointer<RunData>::create(record);
+        QList<QJsonObject> events{QJsonObject{{QStringLiteral("type"), QStringLiteral("config")},
+                                              {QStringLiteral("optimizer"), optimizer},
+                                              {QStringLiteral("world_size"), 4}}};
+        for (int step = 1; step <= 20; ++step)
+            events.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("step")}, {QStringLiteral("step"), step},
+                                      {QStringLiteral("update_var"), 1e-6 * step}, {QStringLiteral("update_var_estimate"), 2e-6 * step}});
+        run->appendEvents(events);
+        ChartPanel panel(chart("update_variance"));
+        panel.resize(600, 400);
+        panel.show();
+        panel.setRuns({{run, Qt::blue}});
+        panel.redrawNow();
+        QCOMPARE(panel.drawnPoints(run->id(), QStringLiteral("update_var")).size(), 20);
+        QCOMPARE(panel.drawnPoints(run->id(), QStringLiteral("update_var_estimate")).isEmpty(), !estimated);
+        QStringList notes;
+        for (const QLabel* label : panel.findChildren<QLabel*>()) {
+            if (label->isVisible())
+                notes.append(label->text());
+        }
+        const bool saysWhy = notes.join(QLatin1Char('\n')).contains(QStringLiteral("holds for SGD only: not drawn for ") + optimizer);
+        QCOMPARE(saysWhy, !estimated);
+    }
+
     void scheduledRedrawOnlyAsks()
     {
         // Arrival never draws: the panel marks itself and asks its grid for a turn.

@@ -60,6 +60,32 @@ class TestExportService : public QObject {
     Q_OBJECT
 
 private slots:
+    // A chart's data from its export dialog: every point of each run's line, with the four x
+    // axes, as pandas reads it (one row per point, the run and the series named).
+    void aChartsDataIsACsvOfEveryPoint()
+    {
+        const auto first = sampleRun(QStringLiteral("first"));
+        const auto second = sampleRun(QStringLiteral("second"));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("loss.csv"));
+        QString error;
+        QVERIFY2(ExportService::exportChartCsv(lossChart(), {{first, Qt::blue, QStringLiteral("one")}, {second, Qt::red, QStringLiteral("two")}},
+                                               path, &error),
+                 qPrintable(error));
+        const QList<QStringList> rows = readCsv(path);
+        QCOMPARE(rows.first(), (QStringList{QStringLiteral("run"), QStringLiteral("series"), QStringLiteral("step"), QStringLiteral("epoch"),
+                                            QStringLiteral("samples_seen"), QStringLiteral("wall_s"), QStringLiteral("value")}));
+        // Per run: 4 training losses and 1 validation loss.
+        QCOMPARE(rows.size(), 1 + 2 * 5);
+        QCOMPARE(rows.at(1), (QStringList{QStringLiteral("one"), QStringLiteral("loss"), QStringLiteral("1"), QStringLiteral("0.25"),
+                                          QStringLiteral("16"), QStringLiteral("0.5"), QStringLiteral("1")}));
+        const QStringList validation = rows.at(5);
+        QCOMPARE(validation.at(1), QStringLiteral("val_loss"));
+        QCOMPARE(validation.at(2), QStringLiteral("2"));
+        QCOMPARE(validation.at(6), QStringLiteral("0.75"));
+        QCOMPARE(rows.at(6).first(), QStringLiteral("two"));
+    }
+
     void pngHasTheRequestedSizeAndAChart_data()
     {
         QTest::addColumn<QSize>("size");

@@ -1,7 +1,8 @@
 // The whole window against the real engine: a preset runs and its charts fill, a lesson runs
 // its runs in sequence and overlays them, Stop leaves no process, a missing or broken engine
 // and invalid settings end in clear messages with the window alive, and past runs and
-// settings are there again in the next session.
+// settings are there again in the next session; Run says why it is off, the title names the
+// lab once, Tab leaves Compare, pages have shortcuts, exporting a run's metrics asks which.
 
 #include "charts/chart_grid.hpp"
 #include "charts/chart_panel.hpp"
@@ -13,11 +14,17 @@
 #include "setup/parameter_panel.hpp"
 #include "support/process_table.hpp"
 #include "ui_test_main.hpp"
+#include "window/lab_actions.hpp"
 #include "window/log_panel.hpp"
 #include "window/main_window.hpp"
 #include "window/notice_bar.hpp"
 
 #include <QAction>
+#include <QDockWidget>
+#include <QInputDialog>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableWidget>
 #include <QTreeWidget>
 
 using namespace ddplab::ui;
@@ -296,11 +303,12 @@ private slots:
         QCOMPARE(window.runModel().runs().size(), 1);
 
         // Tick the lesson's runs again: they come back from their run folders, overlaid.
-        auto* tree = window.runList()->findChild<QTreeWidget*>();
-        for (int row = 0; row < tree->topLevelItemCount(); ++row) {
-            QTreeWidgetItem* item = tree->topLevelItem(row);
-            if (lessonRuns.contains(item->data(0, Qt::UserRole + 1).toString()))
-                item->setCheckState(0, Qt::Checked);
+        // They are in the lesson's group of the list, which stays open.
+        QTreeWidgetItem* lesson = window.runList()->groupItem(QStringLiteral("lesson:seed000-linear-rule"));
+        QVERIFY(lesson && lesson->isExpanded());
+        for (const QString& id : lessonRuns) {
+            QCOMPARE(window.runList()->runItem(id)->parent(), lesson);
+            window.runList()->runItem(id)->setCheckState(0, Qt::Checked);
         }
         QCOMPARE(window.runModel().runs().size(), 3);
         QSet<QRgb> colors;
@@ -349,6 +357,94 @@ private slots:
         QCOMPARE(actionNamed(window, QStringLiteral("Export Charts and CSVs…"))->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
         QCOMPARE(actionNamed(window, QStringLiteral("Open Preset…"))->shortcut(), QKeySequence(QKeySequence::Open));
         QCOMPARE(actionNamed(window, QStringLiteral("Save Settings as Preset…"))->shortcut(), QKeySequence(QKeySequence::Save));
+    }
+
+    // Tab leaves the Compare table (arrows move between its cells); each page has Ctrl+1..4.
+    void theKeyboardMovesBetweenPagesAndOutOfCompare()
+    {
+        MainWindow window(withEngine());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTabWidget* pages = window.pages();
+        for (int page = 0; page < pages->count(); ++page) {
+            QCOMPARE(window.actions().pages.at(page)->shortcut(), QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + page)));
+            window.actions().pages.at(page)->trigger();
+            QCOMPARE(pages->currentIndex(), page);
+            QVERIFY2(pages->tabToolTip(page).contains(QString::number(page + 1)), qPrintable(pages->tabToolTip(page)));
+        }
+        window.actions().pages.at(2)->trigger();
+        auto* table = pages->currentWidget()->findChild<QTableWidget*>();
+        QVERIFY(table);
+        QVERIFY(!table->tabKeyNavigation());
+        table->setFocus();
+        QTRY_VERIFY(table->hasFocus());
+        QTest::keyClick(table, Qt::Key_Tab);
+        QVERIFY2(!table->hasFocus(), "Tab stayed in the Compare table");
+    }
+
+    // The title says what the lab does now; the platform adds the application's name once.
+    void theTitleNamesTheLabOnce()
+    {
+        QGuiApplication::setApplicationDisplayName(QStringLiteral("DDP Lab"));
+        MainWindow window(withEngine());
+        QCOMPARE(window.windowTitle(), QString());  // the platform shows "DDP Lab"
+        window.parameterPanel()->setValues(parse(R"({"world_size": 2, "batch_size": 1, "num_examples": 64, "epochs": 100000})"));
+        QSignalSpy done(&window, &MainWindow::sequenceDone);
+        window.startRun();
+        QTRY_VERIFY_WITH_TIMEOUT(window.isRunning(), kPatienceMs);
+        QCOMPARE(window.windowTitle(), QStringLiteral("Running"));  // "Running — DDP Lab"
+        QVERIFY(!window.windowTitle().contains(QGuiApplication::applicationDisplayName()));
+        window.stopRun();
+        QVERIFY(done.wait(kPatienceMs));
+        QCOMPARE(window.windowTitle(), QString());
+    }
+
+    // Why Run is off, in its tooltip and in the status bar (which stays when Setup is hidden).
+    void runSaysWhyItIsDisabled()
+    {
+        MainWindow window(withEngine());
+        window.show();
+        QAction* run = window.actions().run;
+        QVERIFY(run->isEnabled());
+        QVERIFY(window.runBlockedReason().isEmpty());
+        window.parameterPanel()->setFieldText(QStringLiteral("world_size"), QStringLiteral("0"));
+        QVERIFY(!run->isEnabled());
+        QVERIFY2(run->toolTip().contains(QStringLiteral("GPUs (ranks) must be an integer from 1")), qPrintable(run->toolTip()));
+        QVERIFY2(window.statusText().contains(QStringLiteral("GPUs (ranks) must be")), qPrintable(window.statusText()));
+        window.parameterPanel()->setFieldText(QStringLiteral("lr"), QStringLiteral("-1"));
+        QVERIFY2(run->toolTip().startsWith(QStringLiteral("Run waits for 2 settings")), qPrintable(run->toolTip()));
+        window.setPresentationMode(true);
+        QVERIFY(!window.findChild<QDockWidget*>(QStringLiteral("setupDock"))->isVisible());
+        QVERIFY(window.statusBar()->isVisible());
+        QVERIFY(window.statusText().contains(QStringLiteral("Base LR must be")));
+        window.setPresentationMode(false);
+        window.parameterPanel()->setFieldText(QStringLiteral("world_size"), QStringLiteral("2"));
+        window.parameterPanel()->setFieldText(QStringLiteral("lr"), QStringLiteral("0.01"));
+        QVERIFY(run->isEnabled());
+        QVERIFY(window.statusText().startsWith(QStringLiteral("Ready")));
+    }
+
+    // Ctrl+Shift+E with several runs on the charts asks which one.
+    void exportingARunsMetricsAsksWhichRun()
+    {
+        MainWindow window(withEngine());
+        window.show();
+        QSignalSpy done(&window, &MainWindow::sequenceDone);
+        window.startLesson(QStringLiteral("seed000-linear-rule"));
+        QVERIFY(done.wait(kPatienceMs));
+        QCOMPARE(window.runModel().runs().size(), 2);
+        QStringList offered;
+        QTimer::singleShot(0, &window, [&] {
+            for (QWidget* top : QApplication::topLevelWidgets()) {
+                if (auto* dialog = qobject_cast<QInputDialog*>(top)) {
+                    offered = dialog->comboBoxItems();
+                    dialog->reject();
+                }
+            }
+        });
+        window.actions().exportCsv->trigger();
+        QCOMPARE(offered.size(), 2);
+        QCOMPARE(offered.last(), window.runModel().runs().last().label);
     }
 
     void pastRunsAndSettingsComeBackNextSession()

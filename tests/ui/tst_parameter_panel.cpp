@@ -10,8 +10,12 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
+#include <QWheelEvent>
 
 using namespace ddplab::ui;
 
@@ -221,6 +225,131 @@ private slots:
         QVERIFY(panel.values().value(QStringLiteral("base_batch_size")).isNull());
         panel.setFieldText(QStringLiteral("base_batch_size"), QStringLiteral("16"));
         QCOMPARE(panel.values().value(QStringLiteral("base_batch_size")).toInt(), 16);
+    }
+
+    // Scrolling the form with the wheel passes over combo and spin boxes: none of them may
+    // change unless it was given the focus (a click, Tab).
+    void theWheelScrollsTheFormAndChangesNoUnfocusedChooser()
+    {
+        ParameterPanel panel;
+        panel.resize(300, 260);  // the form scrolls
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        auto* scroll = panel.findChild<QScrollArea*>();
+        QVERIFY(scroll->verticalScrollBar()->maximum() > 0);
+        const auto wheelDown = [](QWidget* widget) {
+            const QPointF at(widget->width() / 2.0, widget->height() / 2.0);
+            QWheelEvent event(at, widget->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                              Qt::NoScrollPhase, false);
+            QCoreApplication::sendEvent(widget, &event);
+        };
+        for (const char* key : {"optimizer", "batch_size", "lr_rule"}) {
+            QWidget* chooser = panel.editor(QLatin1String(key));
+            const QString before = panel.fieldText(QLatin1String(key));
+            const int scrolledBefore = scroll->verticalScrollBar()->value();
+            QVERIFY(!chooser->hasFocus());
+            wheelDown(chooser);
+            QCOMPARE(panel.fieldText(QLatin1String(key)), before);
+            QVERIFY2(scroll->verticalScrollBar()->value() > scrolledBefore || scrolledBefore == scroll->verticalScrollBar()->maximum(),
+                     "the form did not scroll");
+            scroll->verticalScrollBar()->setValue(0);
+        }
+        // Given the focus, the wheel is the chooser's: the events did reach it.
+        QWidget* batch = panel.editor(QStringLiteral("batch_size"));
+        batch->setFocus();
+        QTRY_VERIFY(batch->hasFocus());
+        const QString before = panel.fieldText(QStringLiteral("batch_size"));
+        wheelDown(batch);
+        QVERIFY(panel.fieldText(QStringLiteral("batch_size")) != before);
+    }
+
+    // A minus typed into Batch per GPU is not dropped (turning -1 into 1): the field keeps -1
+    // and says what is allowed.
+    void aNegativeNumberIsKeptAndRefusedInWords()
+    {
+        ParameterPanel panel;
+        panel.show();
+        auto* batch = qobject_cast<QSpinBox*>(panel.editor(QStringLiteral("batch_size")));
+        batch->setFocus();
+        batch->selectAll();
+        QTest::keyClicks(batch, QStringLiteral("-1"));
+        QCOMPARE(panel.fieldText(QStringLiteral("batch_size")), QStringLiteral("-1"));
+        const QString problem = panel.problems().value(QStringLiteral("batch_size"));
+        QVERIFY2(problem.contains(QStringLiteral("must be")) && problem.contains(QStringLiteral("-1")), qPrintable(problem));
+        QVERIFY(!panel.isValid());
+    }
+
+    // Under a field, however many lines its message takes at the pane's width, all of them
+    // show: the message is as tall as its wrapped text needs, and the next field is below it.
+    void aMessageIsNeverClipped()
+    {
+        ParameterPanel panel;
+        // The Setup pane on a 1280 x 720 screen: 318 pixels wide, the form scrolled.
+        panel.resize(318, 260);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.setFieldText(QStringLiteral("world_size"), QStringLiteral("0"));
+        panel.setFieldText(QStringLiteral("batch_size"), QStringLiteral("-1"));
+        panel.setFieldText(QStringLiteral("lr"), QStringLiteral("-1"));
+        QTest::qWait(20);
+        QCOMPARE(panel.problems().size(), 3);
+        const QList<std::pair<QString, QString>> fieldAndNext{{QStringLiteral("GPUs (ranks)"), QStringLiteral("batch_size")},
+                                                              {QStringLiteral("Batch per GPU"), QStringLiteral("lr")},
+                                                              {QStringLiteral("Base LR"), QStringLiteral("lr_rule")}};
+        for (const auto& [label, next] : fieldAndNext) {
+            const QLabel* message = nullptr;
+            for (const QLabel* candidate : panel.findChildren<QLabel*>()) {
+                if (candidate->isVisible() && candidate->text().startsWith(label + QStringLiteral(" must be")))
+                    message = candidate;
+            }
+            QVERIFY2(message, qPrintable(label));
+            // Its lines really wrap at this width, and every one of them has room.
+            QVERIFY(message->fontMetrics().horizontalAdvance(message->text()) > message->width());
+            const int needed = message->heightForWidth(message->width());
+            QVERIFY2(message->height() >= needed, qPrintable(QStringLiteral("\"%1\" is %2 px high, its text needs %3")
+                                                                 .arg(message->text())
+                                                                 .arg(message->height())
+                                                                 .arg(needed)));
+            const int bottom = message->mapTo(&panel, QPoint(0, message->height())).y();
+            QVERIFY(panel.editor(next)->mapTo(&panel, QPoint(0, 0)).y() >= bottom);
+        }
+    }
+
+    // The line that says how many settings stop Run stays in sight however far the form scrolls.
+    void theSummaryStaysInSightWhileTheFormScrolls()
+    {
+        ParameterPanel panel;
+        panel.resize(300, 300);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.setFieldText(QStringLiteral("world_size"), QStringLiteral("0"));
+        panel.setFieldText(QStringLiteral("lr"), QStringLiteral("-1"));
+        auto* summary = panel.findChild<QLabel*>(QStringLiteral("settingsSummary"));
+        QVERIFY(summary && summary->isVisible());
+        QVERIFY(summary->text().startsWith(QStringLiteral("2 settings need attention")));
+        auto* scroll = panel.findChild<QScrollArea*>();
+        scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
+        QTest::qWait(20);
+        QVERIFY(!scroll->isAncestorOf(summary));
+        QVERIFY(summary->isVisible());
+        QVERIFY(summary->mapTo(&panel, QPoint(0, 0)).y() >= 0 && summary->geometry().bottom() <= scroll->geometry().top());
+        QCOMPARE(panel.problemSentences().first().left(23), QStringLiteral("GPUs (ranks) must be an"));
+    }
+
+    // The fields that define the experiment (ranks, batch, LR, its rule, the optimizer) come
+    // before the workload's.
+    void theExperimentsFieldsComeFirst()
+    {
+        ParameterPanel panel;
+        panel.resize(300, 2000);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const auto top = [&](const char* key) { return panel.editor(QLatin1String(key))->mapTo(&panel, QPoint(0, 0)).y(); };
+        QVERIFY(top("world_size") < top("batch_size"));
+        QVERIFY(top("batch_size") < top("lr"));
+        QVERIFY(top("lr") < top("lr_rule"));
+        QVERIFY(top("lr_rule") < top("optimizer"));
+        QVERIFY(top("optimizer") < top("workload"));
     }
 
     void presetFromThePanelRunsInTheRealEngine()

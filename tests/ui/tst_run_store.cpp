@@ -168,11 +168,11 @@ private slots:
         QJsonObject config{{QStringLiteral("workload"), QStringLiteral("toy")}, {QStringLiteral("world_size"), 8},
                            {QStringLiteral("batch_size"), 16}, {QStringLiteral("lr"), 0.0028284271},
                            {QStringLiteral("lr_rule"), QStringLiteral("sqrt")}, {QStringLiteral("optimizer"), QStringLiteral("sgd")}};
-        QCOMPARE(defaultRunName(config), QStringLiteral("toy · 8×16 · lr 0.002828 sqrt"));
+        QCOMPARE(defaultRunName(config), QStringLiteral("8×16 · lr 0.002828 sqrt · toy"));
         // The defaults (no rule, plain SGD) are left out; anything else is named.
         config[QStringLiteral("lr_rule")] = QStringLiteral("none");
         config[QStringLiteral("optimizer")] = QStringLiteral("novograd");
-        QCOMPARE(defaultRunName(config), QStringLiteral("toy · 8×16 · lr 0.002828 novograd"));
+        QCOMPARE(defaultRunName(config), QStringLiteral("8×16 · lr 0.002828 novograd · toy"));
     }
 
     void renameIsPersisted()

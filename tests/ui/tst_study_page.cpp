@@ -1,10 +1,14 @@
 // The window's Study page: a built-in study shows its run count before it starts; an axis typed
 // wrongly is named in the plan line and Run study stays off; a small study run from the page
 // fills its charts, keeps the window's Run off while it runs, shows in "Studies run before",
-// and puts its runs on the chart page.
+// and puts its runs on the chart page, grouped in the Runs list; stopped, it says so and
+// resumes; its builder's choosers ignore a wheel that only passes over them; axes carry the
+// Setup pane's labels.
 
 #include "charts/run_model.hpp"
+#include "client/runs/run_data.hpp"
 #include "client/session/lab_session.hpp"
+#include "runs/run_list_panel.hpp"
 #include "study_view/study_editor.hpp"
 #include "study_view/study_page.hpp"
 #include "study_view/study_results_view.hpp"
@@ -12,10 +16,17 @@
 #include "window/lab_actions.hpp"
 #include "window/main_window.hpp"
 
+#include <QAbstractSpinBox>
 #include <QAction>
+#include <QComboBox>
+#include <QJsonArray>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTableWidget>
+#include <QTabWidget>
+#include <QTreeWidget>
+#include <QWheelEvent>
 
 using namespace ddplab::ui;
 
@@ -93,8 +104,111 @@ private slots:
         QCOMPARE(past->count(), 1);
         QVERIFY2(past->item(0)->text().contains(QStringLiteral("all 4 runs done")), qPrintable(past->item(0)->text()));
 
+        // Nothing left to resume.
+        auto* resume = page->findChild<QPushButton*>(QStringLiteral("resumeStudy"));
+        QVERIFY(!resume->isEnabled());
+        QVERIFY2(resume->toolTip().contains(QStringLiteral("Every run of this study is done")), qPrintable(resume->toolTip()));
+        // In the Runs list: one row for the study, its four runs in it, named by their point.
+        QTreeWidgetItem* group = window.runList()->groupItem(QStringLiteral("study:") + page->currentStudy()->id);
+        QVERIFY(group);
+        QCOMPARE(group->childCount(), 4);
+        QCOMPARE(group->text(0), QStringLiteral("Small · 4 runs"));
+        QCOMPARE(group->child(0)->text(0), page->currentStudy()->points.first().label());
+
         page->findChild<QPushButton*>(QStringLiteral("showRuns"))->click();
         QCOMPARE(window.runModel().runs().size(), 4);
+
+        // Exported into a folder that does not exist yet: it is made.
+        const QString target = dir.filePath(QStringLiteral("exports/small study"));
+        QVERIFY(page->exportTo(target, ImageFormat{QSize(400, 300), 1.0}, &error));
+        QVERIFY(QFileInfo::exists(target + QStringLiteral("/study.csv")));
+        QVERIFY(QFileInfo::exists(target + QStringLiteral("/findings.txt")));
+    }
+
+    // Stopped halfway, the page says it was stopped (not that runs failed), and Resume is
+    // ready for the study without choosing it first; resumed to the end, it has nothing left.
+    void aStoppedStudySaysSoAndResumesFromWhereItStopped()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("small.json"));
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(kSmallStudy);
+        out.close();
+        MainWindow window;
+        StudyPage* page = window.studyPage();
+        QString error;
+        QVERIFY2(page->chooseStudy(file, &error), qPrintable(error));
+        // The toolbar's Stop, as the second of the four runs starts.
+        QMetaObject::Connection stopper = connect(window.session(), &LabSession::runStarted, &window, [&](int index) {
+            if (index == 1)
+                window.stopRun();
+        });
+        QVERIFY(page->runStudy(true));
+        QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), kPatienceMs);
+        disconnect(stopper);
+        QVERIFY2(page->progressText().contains(QStringLiteral("stopped; Resume runs the other")), qPrintable(page->progressText()));
+        QVERIFY2(!page->progressText().contains(QStringLiteral("succeeded")), qPrintable(page->progressText()));
+        auto* resume = page->findChild<QPushButton*>(QStringLiteral("resumeStudy"));
+        QVERIFY(resume->isEnabled());  // no click on the list first
+        resume->click();
+        QVERIFY(page->isRunning());
+        QTRY_VERIFY_WITH_TIMEOUT(!page->isRunning(), kPatienceMs);
+        QVERIFY2(page->progressText().contains(QStringLiteral("runs done")), qPrintable(page->progressText()));
+        QVERIFY2(!page->progressText().contains(QStringLiteral("stopped")), qPrintable(page->progressText()));
+        QVERIFY(!resume->isEnabled());
+    }
+
+    // Scrolling the builder passes over the batch split, the repeats, the target and each
+    // axis's key: none of them changes unless it has the focus.
+    void theWheelChangesNoUnfocusedChooserOfTheBuilder()
+    {
+        MainWindow window;
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        StudyPage* page = window.studyPage();
+        window.pages()->setCurrentWidget(page);
+        QString error;
+        QVERIFY(page->chooseStudy(QStringLiteral("seed000-variance-curve"), &error));
+        const QJsonObject before = page->editor()->studyJson();
+        QList<QWidget*> choosers;
+        for (QComboBox* combo : page->findChildren<QComboBox*>())
+            choosers.append(combo);
+        for (QAbstractSpinBox* spin : page->editor()->findChildren<QAbstractSpinBox*>())
+            choosers.append(spin);
+        int wheeled = 0;
+        for (QWidget* chooser : choosers) {
+            if (!chooser->isVisible() || chooser->hasFocus() || page->results()->isAncestorOf(chooser))
+                continue;
+            for (const int delta : {-120, 120}) {
+                const QPointF at(chooser->width() / 2.0, chooser->height() / 2.0);
+                QWheelEvent event(at, chooser->mapToGlobal(at), QPoint(), QPoint(0, delta), Qt::NoButton, Qt::NoModifier,
+                                  Qt::NoScrollPhase, false);
+                QCoreApplication::sendEvent(chooser, &event);
+            }
+            ++wheeled;
+        }
+        QVERIFY2(wheeled >= 5, qPrintable(QString::number(wheeled)));  // the source, an axis key, the split, ranks, repeats, ...
+        QCOMPARE(page->editor()->studyJson(), before);
+    }
+
+    // Axes are named as the Setup pane names their keys, and still read back as keys.
+    void axesAreNamedByTheirSetupLabels()
+    {
+        MainWindow window;
+        StudyPage* page = window.studyPage();
+        page->editor()->addAxis(QStringLiteral("world_size"), QStringLiteral("1, 2"));
+        const QList<QComboBox*> keys = page->findChild<QTableWidget*>(QStringLiteral("studyAxes"))->findChildren<QComboBox*>();
+        QStringList shown;
+        for (const QComboBox* key : keys)
+            shown.append(key->currentText());
+        QVERIFY2(shown.contains(QStringLiteral("GPUs (ranks)")), qPrintable(shown.join(QStringLiteral(", "))));
+        QVERIFY(!shown.contains(QStringLiteral("world_size")));
+        bool found = false;
+        for (const QJsonValue& axis : page->editor()->studyJson().value(QStringLiteral("axes")).toArray())
+            found = found || axis.toObject().value(QStringLiteral("key")).toString() == QLatin1String("world_size");
+        QVERIFY(found);
     }
 
     void aRunOfTheWindowHoldsTheStudyBack()

@@ -1,7 +1,9 @@
 // The window on the screens people have, and in front of a class: on a 1280 x 720 projector
 // (the offscreen platform given that screen) it fits, nothing of it lies off-screen, no pane
 // loses its title bar; a problem shows under its own field and hides no other; presentation
-// mode enlarges every font at least 1.6 times, shows one chart large, and puts everything back;
+// mode takes the whole screen, enlarges every font at least 1.6 times, shows one chart large with
+// the lesson beside it wide enough to read, and puts everything back; the experiment's fields
+// are in sight on a first launch;
 // a first launch offers a run that finishes in seconds and draws lines worth reading.
 
 #include "charts/chart_grid.hpp"
@@ -15,6 +17,7 @@
 
 #include <QDockWidget>
 #include <QLabel>
+#include <QScrollArea>
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
@@ -120,6 +123,25 @@ private slots:
         QVERIFY(run.series(QStringLiteral("update_var")).size() == 640);
     }
 
+    // On a projector's first launch the fields that define the experiment are in sight
+    // without scrolling: ranks, batch, LR, its rule and the optimizer.
+    void theExperimentsFieldsAreInSightOnAFirstLaunch()
+    {
+        MainWindow window(withEngine());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTest::qWait(50);
+        ParameterPanel& panel = *window.parameterPanel();
+        auto* scroll = panel.findChild<QScrollArea*>();
+        const QRect sight(scroll->viewport()->mapTo(&window, QPoint(0, 0)), scroll->viewport()->size());
+        for (const char* key : {"world_size", "batch_size", "lr", "lr_rule", "optimizer"}) {
+            QWidget* editor = panel.editor(QLatin1String(key));
+            const QRect at(editor->mapTo(&window, QPoint(0, 0)), editor->size());
+            QVERIFY2(sight.contains(at), qPrintable(QStringLiteral("%1 lies at %2 px, the Setup pane shows %3 to %4")
+                                                        .arg(QLatin1String(key)).arg(at.top()).arg(sight.top()).arg(sight.bottom())));
+        }
+    }
+
     void aProblemShowsUnderItsOwnFieldAndHidesNone_data()
     {
         QTest::addColumn<QString>("key");
@@ -193,9 +215,16 @@ private slots:
         QVERIFY(large->font().pointSizeF() >= 1.6 * before.chartTitle - 0.01);
         QVERIFY(large->lineScale() >= 1.6);
         QVERIFY(!setup->isVisible() && !log->isVisible());
-        // The others stay, small, as thumbnails below the chosen one.
+        // The whole screen, no title bar; the Runs list away, the lesson wide enough to read.
+        QVERIFY(window.windowState() & Qt::WindowFullScreen);
+        QVERIFY(!window.findChild<QDockWidget*>(QStringLiteral("runsDock"))->isVisible());
+        QDockWidget* lesson = window.findChild<QDockWidget*>(QStringLiteral("lessonDock"));
+        QTRY_VERIFY2(lesson->isVisible() && lesson->width() >= window.width() * 3 / 10, qPrintable(QString::number(lesson->width())));
+        // The others stay, small, as thumbnails below the chosen one, their plots without axis
+        // titles or notes (so the tick labels have room).
         for (ChartPanel* panel : window.chartGrid()->panels()) {
             QVERIFY(panel->isVisible());
+            QCOMPARE(panel->isCompact(), panel != large);
             if (panel != large)
                 QVERIFY(panel->height() < large->height());
         }
@@ -207,8 +236,11 @@ private slots:
         QCOMPARE(after.field, before.field);
         QCOMPARE(window.chartGrid()->panels().first()->font().pointSizeF(), before.chartTitle);
         QVERIFY(setup->isVisible() && log->isVisible());
+        QVERIFY(!(window.windowState() & Qt::WindowFullScreen));
         QCOMPARE(window.chartGrid()->enlarged(), nullptr);
-        QCOMPARE(window.saveState(), layoutBefore);
+        for (ChartPanel* panel : window.chartGrid()->panels())
+            QVERIFY(!panel->isCompact());
+        QTRY_COMPARE(window.saveState(), layoutBefore);  // once the window has its size back
     }
 
     void aClassCanStartInPresentationMode()

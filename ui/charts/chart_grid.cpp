@@ -182,6 +182,7 @@ void ChartGrid::relayout()
         m_enlarged->setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
         m_enlarged->setFont(QFont());  // the window's (large, in presentation mode)
         m_enlarged->setLineScale(m_lineScale);
+        m_enlarged->setCompact(false);
         m_enlarged->show();
         if (m_presentation && m_panels.size() > 1) {
             m_layout->addWidget(m_strip, 1, 0);
@@ -198,6 +199,7 @@ void ChartGrid::relayout()
             // Thumbnails: the normal font and lines, small.
             panel->setFont(QApplication::font());
             panel->setLineScale(1.0);
+            panel->setCompact(true);
             panel->setFixedSize(kThumbnailWidth, kThumbnailHeight);
             m_stripLayout->addWidget(panel);  // reparents, which hides it
             panel->show();
@@ -213,6 +215,7 @@ void ChartGrid::relayout()
         panel->setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
         panel->setFont(QFont());
         panel->setLineScale(m_lineScale);
+        panel->setCompact(false);
         panel->setEnlarged(false);
         panel->show();
     }

@@ -139,7 +139,7 @@ bool ChartLines::sync(QAbstractAxis* xAxis, QAbstractAxis* yAxis)
             const MetricInfo& metric = m_definition.metrics.at(index);
             const bool exists = std::any_of(m_lines.begin(), m_lines.end(),
                                             [&](const auto& line) { return line->run == shown.data && line->metric.name == metric.name; });
-            if (exists || !shown.data->hasMetric(metric.name))
+            if (exists || !shown.data->hasMetric(metric.name) || !whyNotDrawn(metric.name, *shown.data).isEmpty())
                 continue;
             auto line = std::make_unique<Line>();
             line->run = shown.data;

@@ -26,6 +26,7 @@ namespace ddplab::ui {
 namespace {
 
 constexpr int kYTickCount = 6;
+constexpr int kCompactYTickCount = 3;  // six overlap in a thumbnail's 80 px: Qt Charts cut each to "…"
 constexpr int kNarrowestPlot = 32;
 // Lines are 2 px wide: reducing to one column per 2 px loses nothing visible and halves what
 // Qt Charts has to path, stroke and fill on every frame.
@@ -113,7 +114,7 @@ QHBoxLayout* ChartPanel::buildHeader()
     connect(m_enlargeButton, &QToolButton::clicked, this, [this] { emit enlargeRequested(this); });
     auto* resetButton = headerButton(this, QStringLiteral(":/icons/fit.svg"), tr("Reset view: fit all data (double-click the chart)"));
     connect(resetButton, &QToolButton::clicked, this, &ChartPanel::resetView);
-    auto* exportButton = headerButton(this, QStringLiteral(":/icons/export.svg"), tr("Export this chart as PNG or SVG"));
+    auto* exportButton = headerButton(this, QStringLiteral(":/icons/export.svg"), tr("Export this chart as PNG or SVG, or its data as CSV"));
     connect(exportButton, &QToolButton::clicked, this, [this] { emit exportRequested(this); });
 
     // Title and notes take what is left and wrap; the buttons keep their size.
@@ -174,7 +175,7 @@ void ChartPanel::redrawNow()
     updateEmptyNote();
     const QString key = m_lines->styleKey();
     m_styleKey->setText(key);
-    m_styleKey->setVisible(!key.isEmpty());
+    m_styleKey->setVisible(!key.isEmpty() && !m_compact);
     const double ms = timer.nsecsElapsed() / 1e6;
     ++m_stats.redraws;
     m_stats.totalMs += ms;
@@ -202,6 +203,7 @@ void ChartPanel::createYAxis()
         m_yAxis = axis;
     }
     m_yAxis->setTitleText(m_definition.yTitle);
+    m_yAxis->setTitleVisible(!m_compact);
     m_chart->addAxis(m_yAxis, Qt::AlignLeft);
     m_lines->reattach(m_xAxisItem, m_yAxis);
 }
@@ -277,7 +279,8 @@ void ChartPanel::fitAxesToData()
         axis->setLabelFormat(y.labelFormat);
         axis->setRange(y.low, y.high);
     } else {
-        const LinearAxisPlan y = planValueAxis(range.yMin, range.yMax, kYTickCount, true, m_definition.fraction);
+        const LinearAxisPlan y = planValueAxis(range.yMin, range.yMax, m_compact ? kCompactYTickCount : kYTickCount, true,
+                                                   m_definition.fraction);
         auto* axis = static_cast<QValueAxis*>(m_yAxis);
         axis->setRange(y.low, y.high);
         axis->setTickCount(y.tickCount);
@@ -312,13 +315,20 @@ void ChartPanel::updateEmptyNote()
         if (!why.isEmpty() && !notes.contains(why))
             notes.append(why);
     }
+    for (const DisplayedRun& shown : m_runs) {
+        for (const MetricInfo& metric : m_definition.metrics) {
+            const QString why = whyNotDrawn(metric.name, *shown.data);
+            if (!why.isEmpty() && !notes.contains(why))
+                notes.append(why);
+        }
+    }
     const DataRange range = m_lines->range(m_logScale);
     if (notes.isEmpty() && !m_lines->hasAnyData() && !m_runs.isEmpty())
         notes.append(tr("waiting for data…"));
     else if (m_logScale && m_lines->hasAnyData() && !std::isfinite(range.yMinPositive))
         notes.append(tr("no positive values for a log axis"));
     m_emptyNote->setText(notes.join(QStringLiteral("; ")));
-    m_emptyNote->setVisible(!notes.isEmpty());
+    m_emptyNote->setVisible(!notes.isEmpty() && !m_compact);
 }
 
 void ChartPanel::setXAxis(XAxis axis)
@@ -365,6 +375,16 @@ void ChartPanel::setEnlarged(bool enlarged)
     m_enlargeButton->setText(enlarged ? QStringLiteral("⤡") : QStringLiteral("⤢"));
     m_enlargeButton->setToolTip(enlarged ? tr("Back to all charts (double-click the title)")
                                          : tr("Enlarge this chart to the whole page, and back (double-click the title)"));
+}
+
+void ChartPanel::setCompact(bool compact)
+{
+    if (compact == m_compact)
+        return;
+    m_compact = compact;
+    m_xAxisItem->setTitleVisible(!compact);
+    m_yAxis->setTitleVisible(!compact);
+    scheduleRedraw();  // the notes follow
 }
 
 void ChartPanel::resetView()

@@ -67,6 +67,10 @@ public:
     void setLineScale(double scale);
     double lineScale() const { return m_lineScale; }
     void setEnlarged(bool enlarged);  // only the enlarge button's look; the grid lays it out
+    // A thumbnail (presentation mode's strip): no axis titles or notes, so that the little
+    // height there is goes to the plot and its tick labels are not cut to "…".
+    void setCompact(bool compact);
+    bool isCompact() const { return m_compact; }
     void resetView();
     void setUseOpenGL(bool useOpenGL);
 
@@ -121,6 +125,7 @@ private:
     XAxis m_xAxis = XAxis::Step;
     bool m_logScale = false;
     double m_lineScale = 1.0;
+    bool m_compact = false;
     bool m_followData = true;  // axes fit the data until the user zooms or pans
     bool m_needsRedraw = false;
     RedrawStats m_stats;

@@ -65,6 +65,35 @@ QByteArray ExportService::metricsCsv(const RunData& run)
     return csv.contents();
 }
 
+QByteArray ExportService::chartCsv(const ChartDefinition& chart, const QList<DisplayedRun>& runs)
+{
+    QStringList header{QStringLiteral("run"), QStringLiteral("series")};
+    for (XAxis axis : allXAxes())
+        header.append(xAxisName(axis));
+    header.append(QStringLiteral("value"));
+    CsvWriter csv(header);
+    for (const DisplayedRun& shown : runs) {
+        const RunData& run = *shown.data;
+        for (const MetricInfo& metric : chart.metrics) {
+            if (!whyNotDrawn(metric.name, run).isEmpty())
+                continue;  // not on the chart either
+            for (const QPointF& point : run.series(metric.name)) {
+                QStringList row{shown.label.isEmpty() ? run.label() : shown.label, metric.name};
+                for (XAxis axis : allXAxes())
+                    row.append(CsvWriter::number(run.xAt(qint64(point.x()), axis)));
+                row.append(CsvWriter::number(point.y()));
+                csv.addRow(row);
+            }
+        }
+    }
+    return csv.contents();
+}
+
+bool ExportService::exportChartCsv(const ChartDefinition& chart, const QList<DisplayedRun>& runs, const QString& path, QString* error)
+{
+    return writeFileAtomically(path, chartCsv(chart, runs), error);
+}
+
 QByteArray ExportService::settingsJson(const RunData& run, const QString& label)
 {
     QJsonObject settings = run.effectiveConfig();

@@ -16,6 +16,7 @@ namespace ddplab::ui {
 
 class ChartPanel;
 class RunData;
+struct ChartDefinition;
 struct DisplayedRun;
 
 class ExportService {
@@ -33,6 +34,10 @@ public:
     // What the run was: its resolved settings (ranks, batch, effective batch, LR rule,
     // effective LR, optimizer and every other key), its name and outcome, as JSON.
     static QByteArray settingsJson(const RunData& run, const QString& label);
+    // What one chart draws, as data: one row per point of each run's line (run, series, the
+    // four x axes, value), every point, not the few a screen's width shows.
+    static QByteArray chartCsv(const ChartDefinition& chart, const QList<DisplayedRun>& runs);
+    static bool exportChartCsv(const ChartDefinition& chart, const QList<DisplayedRun>& runs, const QString& path, QString* error);
     // The CSV, and its settings beside it (the same name, .settings.json).
     static bool exportRunCsv(const RunData& run, const QString& label, const QString& path, QString* error);
     static bool exportRunPreset(const RunData& run, const QString& path, QString* error);

@@ -74,11 +74,13 @@ ImageExportDialog::ImageExportDialog(Target target, const QString& suggestedPath
         m_format = new QComboBox(this);
         m_format->addItem(tr("PNG image"), QStringLiteral("png"));
         m_format->addItem(tr("SVG drawing"), QStringLiteral("svg"));
+        m_format->addItem(tr("CSV data (every point of every line)"), QStringLiteral("csv"));
         connect(m_format, &QComboBox::currentIndexChanged, this, [this] {
             const QFileInfo file(m_path->text());
             const QString wanted = m_format->currentData().toString();
             if (file.suffix().toLower() != wanted)
                 m_path->setText(file.path() + QLatin1Char('/') + file.completeBaseName() + QLatin1Char('.') + wanted);
+            enableSizeForImages();
         });
         connect(m_path, &QLineEdit::textEdited, this, &ImageExportDialog::syncFormatWithPath);
         syncFormatWithPath();
@@ -101,6 +103,18 @@ QString ImageExportDialog::path() const
     return m_path->text().trimmed();
 }
 
+bool ImageExportDialog::isData() const
+{
+    return QFileInfo(path()).suffix().compare(QStringLiteral("csv"), Qt::CaseInsensitive) == 0;
+}
+
+// Data has no size or fonts.
+void ImageExportDialog::enableSizeForImages()
+{
+    for (QWidget* control : std::initializer_list<QWidget*>{m_sizePreset, m_width, m_height, m_forSlides})
+        control->setEnabled(!isData());
+}
+
 QSize ImageExportDialog::imageSize() const
 {
     return QSize(m_width->value(), m_height->value());
@@ -118,6 +132,7 @@ void ImageExportDialog::syncFormatWithPath()
         const QSignalBlocker blocker(m_format);
         m_format->setCurrentIndex(index);
     }
+    enableSizeForImages();
 }
 
 void ImageExportDialog::browse()
@@ -126,7 +141,8 @@ void ImageExportDialog::browse()
     if (m_target == Target::Folder) {
         chosen = QFileDialog::getExistingDirectory(this, tr("Export to Folder"), path());
     } else {
-        chosen = QFileDialog::getSaveFileName(this, tr("Export Chart"), path(), tr("PNG image (*.png);;SVG drawing (*.svg)"));
+        chosen = QFileDialog::getSaveFileName(this, tr("Export Chart"), path(),
+                                              tr("PNG image (*.png);;SVG drawing (*.svg);;CSV data (*.csv)"));
     }
     if (!chosen.isEmpty()) {
         m_path->setText(chosen);

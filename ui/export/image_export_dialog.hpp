@@ -1,6 +1,7 @@
 #pragma once
-// Where and how big: the file (PNG or SVG, by its extension) or folder to export to, the image
-// size in pixels, and whether it is for slides (the large fonts and lines of presentation mode).
+// Where and how big: the file (PNG or SVG, by its extension; for one chart also its data as
+// CSV) or folder to export to, the image size in pixels, and whether it is for slides (the large
+// fonts and lines of presentation mode).
 
 #include "export/export_service.hpp"
 
@@ -26,10 +27,13 @@ public:
     QString path() const;
     QSize imageSize() const;
     ImageFormat format() const;
+    // The chart's data rather than its picture (a .csv file).
+    bool isData() const;
 
 private:
     void browse();
     void syncFormatWithPath();
+    void enableSizeForImages();
 
     Target m_target;
     QLineEdit* m_path = nullptr;

@@ -2,7 +2,10 @@
 
 #include <QComboBox>
 #include <QPushButton>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextCursor>
+#include <QTextDocument>
 #include <QVBoxLayout>
 
 namespace ddplab::ui {
@@ -22,6 +25,24 @@ QString lessonMarkdown(const Lesson& lesson)
         text += QStringLiteral("%1. %2\n").arg(i + 1).arg(lesson.runs.at(i).label);
     text += QStringLiteral("\n---\n\n") + lesson.explanationMarkdown;
     return text;
+}
+
+// Quotes ("What to look for") indented a little on the left only: markdown's 40 pixels on both
+// sides left two or three words a line in a narrow pane, and in presentation mode's large font.
+void narrowQuoteMargins(QTextDocument& document)
+{
+    constexpr int kIndentPerLevel = 10;
+    QTextCursor cursor(&document);
+    for (QTextBlock block = document.begin(); block.isValid(); block = block.next()) {
+        QTextBlockFormat format = block.blockFormat();
+        const int level = format.intProperty(QTextFormat::BlockQuoteLevel);
+        if (level <= 0)
+            continue;
+        format.setLeftMargin(kIndentPerLevel * level);
+        format.setRightMargin(0);
+        cursor.setPosition(block.position());
+        cursor.setBlockFormat(format);
+    }
 }
 
 }  // namespace
@@ -92,6 +113,7 @@ void LessonPanel::showLesson(const Lesson* lesson)
     m_runButton->setText(lesson->runs.size() == 1 ? tr("Run the lesson") : tr("Run all %1 runs").arg(lesson->runs.size()));
     m_runButton->setEnabled(true);
     m_text->setMarkdown(lessonMarkdown(*lesson));
+    narrowQuoteMargins(*m_text->document());
 }
 
 }  // namespace ddplab::ui

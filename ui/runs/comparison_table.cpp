@@ -10,6 +10,17 @@
 #include <QVBoxLayout>
 
 namespace ddplab::ui {
+namespace {
+
+// "8×16 · lr 0.002828 sqrt · toy" over three lines: a column need not be as wide as the name.
+QString headerText(QString label)
+{
+    for (const QString& separator : {QStringLiteral(" · "), QStringLiteral(" — "), QStringLiteral(", ")})
+        label.replace(separator, QStringLiteral("\n"));
+    return label;
+}
+
+}  // namespace
 
 ComparisonTable::ComparisonTable(RunModel& model, QWidget* parent)
     : QWidget(parent)
@@ -21,7 +32,13 @@ ComparisonTable::ComparisonTable(RunModel& model, QWidget* parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionMode(QAbstractItemView::ContiguousSelection);
     m_table->setAlternatingRowColors(true);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // Tab moves on to the next part of the window, as everywhere else; arrows move between cells.
+    m_table->setTabKeyNavigation(false);
+    // Each run's column as wide as its name (over a few lines) and figures need: a page too
+    // narrow for them all scrolls sideways instead of cutting every name short.
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_hint);
@@ -40,7 +57,9 @@ void ComparisonTable::refresh()
     m_table->setColumnCount(int(comparison.runLabels.size()));
     m_table->setRowCount(int(comparison.rows.size()));
     for (int column = 0; column < comparison.runLabels.size(); ++column) {
-        auto* header = new QTableWidgetItem(m_model.runs().at(column).label);
+        const QString label = m_model.runs().at(column).label;
+        auto* header = new QTableWidgetItem(headerText(label));
+        header->setToolTip(label);
         header->setForeground(m_model.runs().at(column).color);
         QFont bold = header->font();
         bold.setBold(true);

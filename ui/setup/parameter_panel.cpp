@@ -5,21 +5,20 @@
 #include "core/config_keys.hpp"
 #include "core/config_validate.hpp"
 #include "core/derived.hpp"
+#include "setup/wheel_guard.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QCoreApplication>
+#include <QEvent>
 #include <QFormLayout>
 #include <QJsonValue>
 #include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QScrollArea>
-#include <QScrollBar>
 #include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QWheelEvent>
 
 #include <climits>
 
@@ -58,6 +57,14 @@ QString inPanelWords(QString message)
     return message;
 }
 
+// A wrapped label's floor: the height of its lines at its present width.
+void fitHeightToText(QLabel& label)
+{
+    const int needed = label.heightForWidth(label.width());
+    if (needed > 0 && needed != label.minimumHeight())
+        label.setMinimumHeight(needed);
+}
+
 }  // namespace
 
 struct ParameterPanel::Field {
@@ -78,11 +85,6 @@ ParameterPanel::ParameterPanel(QWidget* parent)
     contentLayout->setContentsMargins(8, 6, 8, 8);
     contentLayout->setSpacing(2);
 
-    m_summary = new QLabel(content);
-    m_summary->setWordWrap(true);
-    m_summary->setVisible(false);
-    contentLayout->addWidget(m_summary);
-
     m_deviceNote = new QLabel(m_inventory.rankDescription(), content);
     m_deviceNote->setWordWrap(true);
     m_deviceNote->setForegroundRole(QPalette::PlaceholderText);
@@ -95,59 +97,84 @@ ParameterPanel::ParameterPanel(QWidget* parent)
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Above the scrolled fields: what stops Run stays in sight however far the form scrolls.
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("settingsSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setContentsMargins(8, 4, 8, 4);
+    m_summary->setVisible(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_scroll);
+    layout->setSpacing(0);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_scroll, 1);
 
     setValues(QJsonObject());
 }
 
 ParameterPanel::~ParameterPanel() = default;
 
+// What defines an experiment, in the order people state one ("8 GPUs × 16, lr 0.001 with the
+// square-root rule, SGD"): the panel's first section, in sight on a first launch even on a
+// 1280 × 720 projector; the engine's groups follow with the rest of their keys.
+const char* const kExperimentKeys[] = {key::kWorldSize, key::kBatchSize, key::kLr, key::kLrRule, key::kBaseBatchSize, key::kOptimizer};
+
 void ParameterPanel::buildFields(QWidget* content)
 {
-    auto* contentLayout = static_cast<QVBoxLayout*>(content->layout());
+    QList<const ConfigKey*> experiment;
+    for (const char* name : kExperimentKeys)
+        experiment.append(findConfigKey(name));
     QHash<QString, QList<const ConfigKey*>> keysByGroup;
     for (const ConfigKey& key : configKeys()) {
-        if (!key.hidden)
+        if (!key.hidden && !experiment.contains(&key))
             keysByGroup[QString::fromStdString(key.group)].append(&key);
     }
+    QFormLayout* form = addSection(content, tr("Experiment"), false);
+    // A wrapped note spans the section above its form (a form row would squeeze its lines).
+    static_cast<QVBoxLayout*>(form->parentWidget()->layout())->insertWidget(0, m_deviceNote);
+    for (const ConfigKey* key : experiment)
+        addField(*key, form);
     for (const KeyGroup& keyGroup : keyGroups()) {
         const QString title = QString::fromStdString(keyGroup.title);
         const QList<const ConfigKey*> keys = keysByGroup.value(title);
         if (keys.isEmpty())
             continue;
-        auto* header = new QToolButton(content);
-        header->setText(title);
-        header->setCheckable(true);
-        header->setChecked(!keyGroup.collapsedByDefault);
-        header->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-        header->setArrowType(keyGroup.collapsedByDefault ? Qt::RightArrow : Qt::DownArrow);
-        header->setAutoRaise(true);
-        QFont bold = header->font();
-        bold.setBold(true);
-        header->setFont(bold);
-        auto* body = new QWidget(content);
-        auto* bodyLayout = new QVBoxLayout(body);
-        bodyLayout->setContentsMargins(14, 0, 0, 8);
-        // A wrapped note spans the group above its form (a form row would squeeze its lines).
-        if (keyGroup.title == findConfigKey(key::kWorldSize)->group)
-            bodyLayout->addWidget(m_deviceNote);
-        auto* form = new QFormLayout;
-        form->setContentsMargins(0, 0, 0, 0);
-        bodyLayout->addLayout(form);
-        form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-        form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        body->setVisible(!keyGroup.collapsedByDefault);
-        connect(header, &QToolButton::toggled, body, [header, body](bool open) {
-            body->setVisible(open);
-            header->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
-        });
-        contentLayout->addWidget(header);
-        contentLayout->addWidget(body);
+        form = addSection(content, title, keyGroup.collapsedByDefault);
         for (const ConfigKey* key : keys)
             addField(*key, form);
     }
+}
+
+// A titled section that opens and closes by its title; its form, for the fields.
+QFormLayout* ParameterPanel::addSection(QWidget* content, const QString& title, bool collapsed)
+{
+    auto* header = new QToolButton(content);
+    header->setText(title);
+    header->setCheckable(true);
+    header->setChecked(!collapsed);
+    header->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    header->setArrowType(collapsed ? Qt::RightArrow : Qt::DownArrow);
+    header->setAutoRaise(true);
+    QFont bold = header->font();
+    bold.setBold(true);
+    header->setFont(bold);
+    auto* body = new QWidget(content);
+    auto* bodyLayout = new QVBoxLayout(body);
+    bodyLayout->setContentsMargins(14, 0, 0, 8);
+    auto* form = new QFormLayout;
+    form->setContentsMargins(0, 0, 0, 0);
+    bodyLayout->addLayout(form);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    body->setVisible(!collapsed);
+    connect(header, &QToolButton::toggled, body, [header, body](bool open) {
+        body->setVisible(open);
+        header->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+    });
+    auto* contentLayout = static_cast<QVBoxLayout*>(content->layout());
+    contentLayout->addWidget(header);
+    contentLayout->addWidget(body);
+    return form;
 }
 
 void ParameterPanel::addField(const ConfigKey& key, QFormLayout* form)
@@ -176,6 +203,7 @@ void ParameterPanel::addField(const ConfigKey& key, QFormLayout* form)
     QFont small = field->message->font();
     small.setPointSizeF(small.pointSizeF() * 0.9);
     field->message->setFont(small);
+    field->message->installEventFilter(this);  // its height follows its width (eventFilter)
     cellLayout->addWidget(field->editor);
     cellLayout->addWidget(field->message);
     form->addRow(field->label, field->cell);
@@ -204,20 +232,19 @@ QWidget* ParameterPanel::createEditor(Field& field)
             const QString value = QString::fromStdString(choice);
             combo->addItem(QString::fromStdString(key.choiceLabel(choice)), value);
         }
-        combo->setFocusPolicy(Qt::StrongFocus);
         combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         combo->setMinimumContentsLength(8);
-        combo->installEventFilter(this);
+        guardAgainstStrayWheel(combo);
         connect(combo, &QComboBox::currentIndexChanged, this, edited);
         return combo;
     }
     if (key.type == KeyType::Integer && !key.optional) {
         // The range is the engine's to judge (its message is shown at the field); the box
-        // only keeps the text numeric.
+        // only keeps the text numeric. Negative numbers too: a box that refused the minus
+        // sign turned a typed -1 into 1 without a word.
         auto* spin = new QSpinBox;
-        spin->setRange(0, INT_MAX);
-        spin->setFocusPolicy(Qt::StrongFocus);
-        spin->installEventFilter(this);
+        spin->setRange(-INT_MAX, INT_MAX);
+        guardAgainstStrayWheel(spin);
         connect(spin, &QSpinBox::valueChanged, this, edited);
         return spin;
     }
@@ -227,22 +254,22 @@ QWidget* ParameterPanel::createEditor(Field& field)
     return line;
 }
 
+bool ParameterPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    // A message as tall as its wrapped lines at the width it got. The form's own height-for-
+    // width did not reach through the scrolled area: a three-line message got two lines' room,
+    // cut at the top and bottom. As a minimum height it is a floor the scrolled form respects.
+    auto* message = qobject_cast<QLabel*>(watched);
+    if (message && (event->type() == QEvent::Resize || event->type() == QEvent::Show))
+        fitHeightToText(*message);
+    return QWidget::eventFilter(watched, event);
+}
+
 void ParameterPanel::changeEvent(QEvent* event)
 {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange)
         showProblems();  // the marks are tints of the palette
-}
-
-bool ParameterPanel::eventFilter(QObject* watched, QEvent* event)
-{
-    // Scrolling the panel must not change the spin box or combo box under the pointer.
-    auto* widget = qobject_cast<QWidget*>(watched);
-    if (event->type() == QEvent::Wheel && widget && !widget->hasFocus()) {
-        QCoreApplication::sendEvent(m_scroll->verticalScrollBar(), event);
-        return true;
-    }
-    return QWidget::eventFilter(watched, event);
 }
 
 void ParameterPanel::setEditorValue(const Field& field, const QJsonValue& value)
@@ -259,7 +286,7 @@ void ParameterPanel::setEditorValue(const Field& field, const QJsonValue& value)
             combo->setCurrentIndex(combo->count() - 1);
         }
     } else if (auto* spin = qobject_cast<QSpinBox*>(field.editor)) {
-        spin->setValue(int(std::clamp<double>(value.toDouble(), 0, INT_MAX)));
+        spin->setValue(int(std::clamp<double>(value.toDouble(), -INT_MAX, INT_MAX)));
     } else if (auto* line = qobject_cast<QLineEdit*>(field.editor)) {
         line->setText(jsonText(value));
     }
@@ -400,6 +427,7 @@ void ParameterPanel::showProblems()
         const QString problem = m_problems.value(field->name);
         const bool bad = !problem.isEmpty();
         field->message->setText(inPanelWords(problem));
+        fitHeightToText(*field->message);
         field->message->setVisible(bad);
         QPalette labelPalette = field->label->palette();
         labelPalette.setColor(QPalette::WindowText, bad ? color : palette().color(QPalette::WindowText));
@@ -430,6 +458,20 @@ void ParameterPanel::showProblems()
         summaryPalette.setColor(QPalette::WindowText, color);
         m_summary->setPalette(summaryPalette);
     }
+}
+
+QStringList ParameterPanel::problemSentences() const
+{
+    QStringList sentences;
+    for (const auto& field : m_fields) {
+        if (m_problems.contains(field->name))
+            sentences.append(inPanelWords(m_problems.value(field->name)));
+    }
+    for (auto it = m_problems.constBegin(); it != m_problems.constEnd(); ++it) {
+        if (!m_fieldByKey.contains(it.key()))
+            sentences.append(inPanelWords(it.value()));
+    }
+    return sentences;
 }
 
 void ParameterPanel::updateRelevance()

@@ -42,6 +42,8 @@ public:
     bool isValid() const { return m_problems.isEmpty(); }
     // Key -> the sentence shown at its field.
     const QHash<QString, QString>& problems() const { return m_problems; }
+    // The same sentences in the panel's words ("GPUs (ranks) must be ..."), in the order of the fields.
+    QStringList problemSentences() const;
 
     void setDeviceInventory(const DeviceInventory& inventory);
     // The engine refused a run because of `key` (e.g. something only the machine can tell).
@@ -64,6 +66,7 @@ private:
     struct Field;
 
     void buildFields(QWidget* content);
+    QFormLayout* addSection(QWidget* content, const QString& title, bool collapsed);
     void addField(const ddplab::ConfigKey& key, QFormLayout* form);
     QWidget* createEditor(Field& field);
     void setEditorValue(const Field& field, const QJsonValue& value);

@@ -1,6 +1,9 @@
 #include "study_axis_text.hpp"
 
 #include "study/study_fields.hpp"
+#include "study/study_spec.hpp"
+
+#include "core/config_keys.hpp"
 
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -103,6 +106,14 @@ QString axisValuesText(const QList<QJsonValue>& values)
     for (const QJsonValue& value : values)
         words.append(textOf(value));
     return words.join(QStringLiteral(", "));
+}
+
+QString axisLabel(const QString& key)
+{
+    if (key == kEffectiveBatchAxis)
+        return QStringLiteral("effective batch");
+    const ConfigKey* known = findConfigKey(key.toStdString());
+    return known && !known->label.empty() ? QString::fromStdString(known->label) : key;
 }
 
 }  // namespace ddplab::ui

@@ -25,4 +25,9 @@ QString axisValuesText(const QList<QJsonValue>& values);
 QJsonObject conditionFromText(const QString& text, QString* error);
 QString conditionText(const QJsonObject& when);
 
+// What an axis is called where people read it (choosers, chart axes, legends): the label the
+// Setup pane gives its key ("GPUs (ranks)" for world_size), "effective batch" for the batch
+// axis; a key without a label is its name.
+QString axisLabel(const QString& key);
+
 }  // namespace ddplab::ui

@@ -5,6 +5,7 @@
 #include "client/runs/run_store.hpp"
 #include "client/wire.hpp"
 #include "core/derived.hpp"
+#include "study/study_axis_text.hpp"
 #include "study/label_order.hpp"
 #include "study/study_values.hpp"
 
@@ -230,7 +231,7 @@ StudyXAxis batchOrFirstAxis(const StoredStudy& study)
         if (!numeric)
             continue;
         const bool positive = std::all_of(axis.values.begin(), axis.values.end(), [](const QJsonValue& value) { return value.toDouble() > 0; });
-        return {axis.key, axis.key, positive};
+        return {axis.key, axisLabel(axis.key), positive};
     }
     return {QString(), QStringLiteral("run"), false};
 }

@@ -52,7 +52,8 @@ bool StudyRunner::start(const StoredStudy& study, const QList<RunRecord>& stored
     for (const StudyPoint& point : missing) {
         RunRequest request;
         request.label = point.label();
-        request.name = study.title() + QStringLiteral(" · ") + request.label;
+        // The point first, as a lesson's runs are named: it is what tells them apart in the Runs list.
+        request.name = request.label + QStringLiteral(" — ") + study.title();
         request.config = point.config;
         request.studyId = study.id;
         request.studyPoint = point.index;

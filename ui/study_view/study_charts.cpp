@@ -4,6 +4,7 @@
 #include "client/io/save_file.hpp"
 #include "client/wire.hpp"
 #include "export/image_writer.hpp"
+#include "study/study_axis_text.hpp"
 #include "study/study_checks.hpp"
 #include "study/study_csv.hpp"
 
@@ -42,7 +43,7 @@ QString number(double value, int digits = 3)
 
 QString prefixed(const QString& colourBy, const QString& value)
 {
-    return colourBy.isEmpty() || value.isEmpty() ? value : QStringLiteral("%1 %2").arg(colourBy, value);
+    return colourBy.isEmpty() || value.isEmpty() ? value : QStringLiteral("%1 %2").arg(axisLabel(colourBy), value);
 }
 
 // The engine's B_simple as the runs ended, marked where the x is the effective batch.

@@ -4,6 +4,7 @@
 #include "study/study_fields.hpp"
 
 #include "client/wire.hpp"
+#include "setup/wheel_guard.hpp"
 
 #include "core/config_keys.hpp"
 
@@ -41,13 +42,27 @@ QStringList sweepableKeys()
     return keys;
 }
 
+// Keys by the labels the Setup pane gives them ("GPUs (ranks)"), the key's name in the item's
+// tooltip and data.
 QComboBox* keyChooser(const QString& key)
 {
     auto* chooser = new QComboBox;
-    chooser->addItems(sweepableKeys());
-    chooser->setCurrentText(key);
-    chooser->setToolTip(QObject::tr("The setting this axis sweeps (effective_batch: ranks × batch per GPU, split by the rule below)"));
+    for (const QString& sweepable : sweepableKeys()) {
+        chooser->addItem(axisLabel(sweepable), sweepable);
+        chooser->setItemData(chooser->count() - 1, sweepable, Qt::ToolTipRole);
+    }
+    if (chooser->findData(key) < 0)  // a file's key the list does not offer: kept, for the reader to judge
+        chooser->addItem(key, key);
+    chooser->setCurrentIndex(chooser->findData(key));
+    chooser->setToolTip(QObject::tr("The setting this axis sweeps (effective batch: ranks × batch per GPU, split by the rule below)"));
+    guardAgainstStrayWheel(chooser);
     return chooser;
+}
+
+QString keyOf(const QTableWidget& axes, int row)
+{
+    const auto* chooser = qobject_cast<QComboBox*>(axes.cellWidget(row, kKeyColumn));
+    return chooser ? chooser->currentData().toString() : QString();
 }
 
 }  // namespace
@@ -146,6 +161,8 @@ StudyEditor::StudyEditor(QWidget* parent) : QWidget(parent)
         m_targetValue->setEnabled(!m_targetMetric->currentData().toString().isEmpty());
         emit changed();
     };
+    for (QWidget* chooser : std::initializer_list<QWidget*>{m_split, m_maxRanks, m_repeats, m_targetMetric, m_targetValue})
+        guardAgainstStrayWheel(chooser);
     connect(m_split, &QComboBox::currentIndexChanged, this, emitChanged);
     connect(m_maxRanks, &QSpinBox::valueChanged, this, emitChanged);
     connect(m_repeats, &QSpinBox::valueChanged, this, emitChanged);
@@ -208,7 +225,7 @@ void StudyEditor::addAxis(const QString& key, const QString& valuesText, bool to
     const int row = m_axes->rowCount();
     m_axes->insertRow(row);
     QComboBox* chooser = keyChooser(key);
-    connect(chooser, &QComboBox::currentTextChanged, this, [this] {
+    connect(chooser, &QComboBox::currentIndexChanged, this, [this] {
         updateBatchSplitRow();
         emit changed();
     });
@@ -245,10 +262,8 @@ void StudyEditor::removeSelectedAxes()
 void StudyEditor::updateBatchSplitRow()
 {
     bool batchAxis = false;
-    for (int row = 0; row < m_axes->rowCount(); ++row) {
-        if (auto* chooser = qobject_cast<QComboBox*>(m_axes->cellWidget(row, kKeyColumn)))
-            batchAxis = batchAxis || chooser->currentText() == kEffectiveBatchAxis;
-    }
+    for (int row = 0; row < m_axes->rowCount(); ++row)
+        batchAxis = batchAxis || keyOf(*m_axes, row) == kEffectiveBatchAxis;
     m_splitRow->setVisible(batchAxis);
 }
 
@@ -259,8 +274,7 @@ QJsonObject StudyEditor::studyJson() const
     QJsonArray axes;
     QJsonArray together;
     for (int row = 0; row < m_axes->rowCount(); ++row) {
-        const auto* chooser = qobject_cast<QComboBox*>(m_axes->cellWidget(row, kKeyColumn));
-        const QString key = chooser ? chooser->currentText() : QString();
+        const QString key = keyOf(*m_axes, row);
         QString error;
         QJsonObject axis = axisFromText(key, m_axes->item(row, kValuesColumn)->text(), &error);
         if (axis.isEmpty())  // the reader names what is wrong
@@ -297,9 +311,8 @@ StudyReadResult StudyEditor::read() const
 {
     // A row whose text is not a list or a range is named before the reader sees it.
     for (int row = 0; row < m_axes->rowCount(); ++row) {
-        const auto* chooser = qobject_cast<QComboBox*>(m_axes->cellWidget(row, kKeyColumn));
         QString error;
-        if (axisFromText(chooser ? chooser->currentText() : QString(), m_axes->item(row, kValuesColumn)->text(), &error).isEmpty())
+        if (axisFromText(keyOf(*m_axes, row), m_axes->item(row, kValuesColumn)->text(), &error).isEmpty())
             return {std::nullopt, tr("Axis %1: %2").arg(row + 1).arg(error)};
         const QString when = m_axes->item(row, kWhenColumn)->text();
         if (conditionFromText(when, &error).isEmpty() && !when.trimmed().isEmpty())

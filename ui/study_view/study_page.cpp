@@ -4,19 +4,23 @@
 #include "client/runs/run_store.hpp"
 #include "client/session/lab_session.hpp"
 #include "client/wire.hpp"
+#include "export/export_folder.hpp"
+#include "export/export_service.hpp"
+#include "export/image_export_dialog.hpp"
+#include "setup/wheel_guard.hpp"
 #include "study/study_estimate.hpp"
 #include "study/study_results.hpp"
 #include "study/study_runner.hpp"
+#include "study_view/past_studies_box.hpp"
 #include "study_view/study_editor.hpp"
 #include "study_view/study_results_view.hpp"
 
 #include <QComboBox>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QListWidget>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
@@ -44,6 +48,7 @@ StudyPage::StudyPage(const RunStore& store, LabSession& session, std::function<Q
     m_source->setObjectName(QStringLiteral("studySource"));
     m_source->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_source->setMinimumContentsLength(10);
+    guardAgainstStrayWheel(m_source);
     for (const StudySpec& study : m_library.studies())
         m_source->addItem(study.title, study.id);
     m_source->insertSeparator(m_source->count());
@@ -85,27 +90,13 @@ StudyPage::StudyPage(const RunStore& store, LabSession& session, std::function<Q
     progressRow->addWidget(m_progressLabel, 1);
     progressRow->addWidget(m_progress);
 
-    m_past = new QListWidget;
-    m_past->setObjectName(QStringLiteral("pastStudies"));
-    m_past->setMinimumHeight(80);
-    auto* openPast = new QPushButton(tr("Show"));
-    m_resume = new QPushButton(tr("Resume"));
-    m_resume->setToolTip(tr("Runs the points that have no finished run yet (a half-finished one runs again)"));
-    auto* pastButtons = new QHBoxLayout;
-    pastButtons->addStretch(1);
-    pastButtons->addWidget(openPast);
-    pastButtons->addWidget(m_resume);
-    auto* pastBox = new QGroupBox(tr("Studies run before"));
-    auto* pastLayout = new QVBoxLayout(pastBox);
-    pastLayout->addWidget(m_past, 1);
-    pastLayout->addLayout(pastButtons);
-
+    m_past = new PastStudiesBox(m_store, m_studies);
     auto* builder = new QWidget;
     auto* builderLayout = new QVBoxLayout(builder);
     builderLayout->addLayout(sourceRow);
     builderLayout->addWidget(m_about);
     builderLayout->addWidget(m_editor, 2);
-    builderLayout->addWidget(pastBox, 1);
+    builderLayout->addWidget(m_past, 1);
     // Scrolled, so a short screen scrolls the builder instead of squeezing it.
     auto* scroll = new QScrollArea;
     scroll->setWidget(builder);
@@ -140,13 +131,8 @@ StudyPage::StudyPage(const RunStore& store, LabSession& session, std::function<Q
     connect(m_stop, &QPushButton::clicked, this, &StudyPage::stop);
     connect(m_export, &QPushButton::clicked, this, &StudyPage::exportCharts);
     connect(m_showRuns, &QPushButton::clicked, this, &StudyPage::showRunsOnCharts);
-    connect(openPast, &QPushButton::clicked, this, &StudyPage::openPastStudy);
-    connect(m_past, &QListWidget::itemDoubleClicked, this, &StudyPage::openPastStudy);
-    connect(m_resume, &QPushButton::clicked, this, [this] {
-        if (QListWidgetItem* item = m_past->currentItem())
-            resumeStudy(item->data(Qt::UserRole).toString());
-    });
-    connect(m_past, &QListWidget::currentRowChanged, this, &StudyPage::updateButtons);
+    connect(m_past, &PastStudiesBox::showRequested, this, &StudyPage::openPastStudy);
+    connect(m_past, &PastStudiesBox::resumeRequested, this, &StudyPage::resumeStudy);
     connect(m_runner.get(), &StudyRunner::runFinished, this, &StudyPage::addResult);
     connect(m_runner.get(), &StudyRunner::runStarted, this, [this] {
         m_progressLabel->setText(m_runner->progressText());
@@ -327,16 +313,28 @@ void StudyPage::startRunner(const StoredStudy& study)
 
 void StudyPage::onRunnerFinished(bool allSucceeded)
 {
-    m_progressLabel->setText(m_runner->progressText() + (allSucceeded ? QString() : tr(" · not every run succeeded (see the Log)")));
+    m_progressLabel->setText(m_runner->progressText() + endingText(allSucceeded));
     refreshPastStudies();
-    updateButtons();
+    updateButtons();  // the session said it stopped while the runner still held it
     emit runsStored();
     emit runningChanged(false);
+}
+
+// How the study's runs ended, after its progress. A sequence ends before its last point only
+// when it is stopped (this page's Stop or the toolbar's): then it says so, not "failed".
+QString StudyPage::endingText(bool allSucceeded) const
+{
+    const QList<QSharedPointer<RunData>>& runs = m_runner->session().runs();
+    const bool lastCancelled = !runs.isEmpty() && runs.last()->record().status == RunStatus::Cancelled;
+    if (m_runner->left() > 0 && (lastCancelled || allSucceeded))
+        return tr(" · stopped; Resume runs the other %1").arg(m_runner->left());
+    return allSucceeded ? QString() : tr(" · not every run succeeded (see the Log)");
 }
 
 void StudyPage::showStudy(const StoredStudy& study)
 {
     m_current = study;
+    m_past->choose(study.id);
     m_currentResults = collectStudyResults(study, m_store, m_store.listRuns());
     m_results->setStudy(study, m_currentResults);
     updateButtons();
@@ -364,29 +362,13 @@ void StudyPage::addResult(const QSharedPointer<RunData>& run)
 
 void StudyPage::refreshPastStudies()
 {
-    const QString selected = m_past->currentItem() ? m_past->currentItem()->data(Qt::UserRole).toString() : QString();
-    const QList<RunRecord> runs = m_store.listRuns();
-    m_past->clear();
-    for (const StoredStudy& study : m_studies.list()) {
-        const qsizetype left = StudyStore::pointsToRun(study, runs).size();
-        const QString state = left == 0 ? tr("all %1 runs done").arg(study.points.size())
-                                        : tr("%1 of %2 runs done").arg(study.points.size() - left).arg(study.points.size());
-        auto* item = new QListWidgetItem(tr("%1 — %2 · %3").arg(study.title(), study.created.toString(QStringLiteral("yyyy-MM-dd HH:mm")), state));
-        item->setData(Qt::UserRole, study.id);
-        item->setToolTip(study.directory);
-        m_past->addItem(item);
-        if (study.id == selected)
-            m_past->setCurrentItem(item);
-    }
+    m_past->refresh(m_current ? m_current->id : QString());
 }
 
-void StudyPage::openPastStudy()
+void StudyPage::openPastStudy(const QString& id)
 {
-    QListWidgetItem* item = m_past->currentItem();
-    if (!item)
-        return;
     QString error;
-    const std::optional<StoredStudy> study = m_studies.open(item->data(Qt::UserRole).toString(), &error);
+    const std::optional<StoredStudy> study = m_studies.open(id, &error);
     if (!study) {
         QMessageBox::warning(this, tr("Cannot open the study"), error);
         return;
@@ -396,20 +378,34 @@ void StudyPage::openPastStudy()
     m_about->setText(QStringLiteral("<p>%1</p>").arg(study->spec.summary.toHtmlEscaped()));
 }
 
+// Into a folder of its own, named after the study, where chart exports go too; a folder that
+// does not exist yet is made.
 void StudyPage::exportCharts()
 {
     if (!m_current)
         return;
-    const QString directory = QFileDialog::getExistingDirectory(this, tr("Export the study into a folder"));
-    if (directory.isEmpty())
+    const QString suggested = QDir(lastExportFolder()).filePath(ExportService::fileNameFor(m_current->title()));
+    ImageExportDialog dialog(ImageExportDialog::Target::Folder, suggested, ExportService::kDefaultImageSize, this);
+    dialog.setWindowTitle(tr("Export the Study to a Folder"));
+    if (dialog.exec() != QDialog::Accepted || dialog.path().isEmpty())
         return;
+    rememberExportFolder(QFileInfo(dialog.path()).absolutePath());
     QString error;
-    const QStringList written =
-        exportStudy(*m_current, m_currentResults, m_results->charts(), directory, QSize(1200, 800), 1.0, &error);
-    if (!error.isEmpty())
+    if (!exportTo(dialog.path(), dialog.format(), &error))
         QMessageBox::warning(this, tr("Export failed"), error);
-    else
-        emit logMessage(tr("Wrote %1 files of study \"%2\" to %3").arg(written.size()).arg(m_current->title(), directory), false);
+}
+
+bool StudyPage::exportTo(const QString& directory, ImageFormat format, QString* error)
+{
+    if (!m_current) {
+        *error = tr("No study is shown");
+        return false;
+    }
+    const QStringList written = exportStudy(*m_current, m_currentResults, m_results->charts(), directory, format.size, format.scale, error);
+    if (!error->isEmpty())
+        return false;
+    emit logMessage(tr("Wrote %1 files of study \"%2\" to %3").arg(written.size()).arg(m_current->title(), directory), false);
+    return true;
 }
 
 void StudyPage::showRunsOnCharts()
@@ -435,7 +431,7 @@ void StudyPage::updateButtons()
     m_run->setEnabled(!running && !busy && m_planOk);
     m_run->setToolTip(busy ? tr("The window is running something; a study starts when it ends") : QString());
     m_stop->setEnabled(running);
-    m_resume->setEnabled(!running && !busy && m_past->currentItem());
+    m_past->setSessionBusy(running || busy);
     m_export->setEnabled(m_current.has_value());
     m_showRuns->setEnabled(m_current.has_value());
     m_source->setEnabled(!running);

@@ -7,6 +7,7 @@
 // anything, the page's Run and Resume wait, and the window's Run waits while a study runs.
 
 #include "client/runs/run_record.hpp"
+#include "export/image_writer.hpp"
 #include "study/study_library.hpp"
 #include "study/study_results.hpp"
 #include "study/study_store.hpp"
@@ -20,7 +21,6 @@
 QT_BEGIN_NAMESPACE
 class QComboBox;
 class QLabel;
-class QListWidget;
 class QProgressBar;
 class QPushButton;
 QT_END_NAMESPACE
@@ -28,6 +28,7 @@ QT_END_NAMESPACE
 namespace ddplab::ui {
 
 class LabSession;
+class PastStudiesBox;
 class RunData;
 class RunStore;
 class StudyEditor;
@@ -55,6 +56,9 @@ public:
     // limit asks first unless `confirmed`. False (with the reason shown) when nothing started.
     bool runStudy(bool confirmed = false);
     bool resumeStudy(const QString& idOrDirectory);
+    // The shown study's charts (PNG and SVG), study.csv and findings.txt into `directory`,
+    // made when it does not exist; false with `error` when something cannot be written.
+    bool exportTo(const QString& directory, ImageFormat format, QString* error);
 
     StudyEditor* editor() const { return m_editor; }
     StudyResultsView* results() const { return m_results; }
@@ -76,7 +80,8 @@ private:
     void updatePlan();
     bool sessionBusy() const;
     void refreshPastStudies();
-    void openPastStudy();
+    QString endingText(bool allSucceeded) const;
+    void openPastStudy(const QString& id);
     void showStudy(const StoredStudy& study);
     void addResult(const QSharedPointer<RunData>& run);
     void startRunner(const StoredStudy& study);
@@ -105,7 +110,7 @@ private:
     QPushButton* m_showRuns = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_progressLabel = nullptr;
-    QListWidget* m_past = nullptr;
+    PastStudiesBox* m_past = nullptr;
     StudyResultsView* m_results = nullptr;
 };
 

@@ -1,5 +1,6 @@
 #include "study_results_view.hpp"
 
+#include "study/study_axis_text.hpp"
 #include "study_view/study_chart_view.hpp"
 #include "study_view/study_points_table.hpp"
 
@@ -180,7 +181,7 @@ void StudyResultsView::fillChoosers()
     m_colour->addItem(tr("nothing"), QString());
     if (m_study) {
         for (const StudyAxis& axis : m_study->spec.axes)
-            m_colour->addItem(axis.key, axis.key);
+            m_colour->addItem(axisLabel(axis.key), axis.key);
     }
     m_colour->setCurrentIndex(std::max(0, m_colour->findData(m_choices.colourBy)));
 }

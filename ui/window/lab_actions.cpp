@@ -57,6 +57,9 @@ LabActions::LabActions(QObject* owner)
     openGl->setCheckable(true);
     resetViews = make(owner, QObject::tr("&Reset All Chart Views"), Keys{Qt::CTRL | Qt::Key_0},
                       QObject::tr("Fit every chart to its data (Ctrl+0)"), "fit");
+    const QStringList pageNames{QObject::tr("&Charts"), QObject::tr("S&harding"), QObject::tr("C&ompare"), QObject::tr("St&udy")};
+    for (qsizetype i = 0; i < pageNames.size(); ++i)
+        pages.append(make(owner, QObject::tr("Show %1").arg(pageNames.at(i)), Keys{QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i))}));
     presentation = make(owner, QObject::tr("&Presentation Mode"), Keys{Qt::Key_F11, Qt::CTRL | Qt::SHIFT | Qt::Key_P},
                         QObject::tr("For a class: large fonts and lines, one chart large with the others beside it, "
                                     "Setup and Log out of the way (F11; Esc leaves)"));
@@ -69,8 +72,9 @@ LabActions::LabActions(QObject* owner)
 
 QList<QAction*> LabActions::all() const
 {
-    return {run,       stop,       runLesson,    openPreset,        savePreset,     exportAll, exportCsv,
-            resetViews, presentation, leavePresentation, gettingStarted, shortcuts, about, quit};
+    return QList<QAction*>{run,        stop,         runLesson,         openPreset,     savePreset, exportAll, exportCsv,
+                           resetViews, presentation, leavePresentation, gettingStarted, shortcuts, about,     quit} +
+           pages;
 }
 
 QString LabActions::shortcutHelpHtml() const

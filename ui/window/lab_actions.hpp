@@ -26,6 +26,8 @@ struct LabActions {
     QAction* keepRuns = nullptr;
     QAction* openGl = nullptr;
     QAction* resetViews = nullptr;
+    // The pages in the middle, in their order: Charts, Sharding, Compare, Study (Ctrl+1 to 4).
+    QList<QAction*> pages;
     QAction* presentation = nullptr;
     QAction* leavePresentation = nullptr;
     QAction* gettingStarted = nullptr;

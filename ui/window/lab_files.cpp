@@ -6,11 +6,11 @@
 #include "client/io/save_file.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/runs/run_record.hpp"
+#include "export/export_folder.hpp"
 #include "export/export_service.hpp"
 #include "export/image_export_dialog.hpp"
 #include "lessons/lesson_panel.hpp"
 #include "setup/parameter_panel.hpp"
-#include "window/export_folder.hpp"
 #include "window/log_panel.hpp"
 #include "window/notice_bar.hpp"
 
@@ -79,8 +79,9 @@ void LabFiles::exportChart(ChartPanel* chart)
     QString error;
     const bool svg = dialog.path().endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive);
     QDir().mkpath(QFileInfo(dialog.path()).absolutePath());
-    const bool written = svg ? ExportService::exportChartSvg(*chart, dialog.path(), dialog.format(), &error)
-                             : ExportService::exportChartPng(*chart, dialog.path(), dialog.format(), &error);
+    const bool written = dialog.isData() ? ExportService::exportChartCsv(chart->definition(), m_model.runs(), dialog.path(), &error)
+                         : svg           ? ExportService::exportChartSvg(*chart, dialog.path(), dialog.format(), &error)
+                                         : ExportService::exportChartPng(*chart, dialog.path(), dialog.format(), &error);
     if (written)
         m_panes.log.appendMessage(tr("Exported %1").arg(dialog.path()));
     else

@@ -23,6 +23,7 @@
 #include "window/log_panel.hpp"
 #include "window/notice_bar.hpp"
 #include "window/presentation_mode.hpp"
+#include "window/run_gate.hpp"
 #include "window/screen_fit.hpp"
 #include "window/status_area.hpp"
 #include "window/stored_runs.hpp"
@@ -49,7 +50,6 @@ MainWindow::MainWindow(const LaunchOptions& options, QWidget* parent)
     , m_presets(PresetLibrary::load())
     , m_actions(std::make_unique<LabActions>(this))
 {
-    setWindowTitle(QStringLiteral("DDP Lab"));
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
     m_session = new LabSession(m_store, m_enginePath, this);
 
@@ -57,10 +57,12 @@ MainWindow::MainWindow(const LaunchOptions& options, QWidget* parent)
     createDocks();
     createMenus();
     createStatusBar();
-    m_storedRuns = new StoredRuns(m_store, m_model, *m_session, {*m_runList, *m_parameters, *m_chartPage, *m_log, *m_notice}, this);
+    m_runGate = std::make_unique<RunGate>(*m_actions->run, *m_status);
+    m_storedRuns = new StoredRuns(m_store, m_model, *m_session, m_lessons, {*m_runList, *m_parameters, *m_chartPage, *m_log, *m_notice}, this);
     m_files = new LabFiles(m_model, {*m_parameters, *chartGrid(), *m_lessonPanel, *m_log, *m_notice}, this);
     connectPanes();
-    m_presentation = std::make_unique<PresentationMode>(*this, *chartGrid(), QList<QDockWidget*>{m_setupDock, m_logDock});
+    m_presentation = std::make_unique<PresentationMode>(*this, *chartGrid(), QList<QDockWidget*>{m_setupDock, m_runsDock, m_logDock},
+                                                        *m_lessonDock);
 
     restoreSettings();
     m_storedRuns->reload();
@@ -93,13 +95,9 @@ void MainWindow::connectPanes()
     connect(a.openPreset, &QAction::triggered, m_files, &LabFiles::openPreset);
     connect(a.savePreset, &QAction::triggered, m_files, &LabFiles::savePreset);
     connect(a.exportAll, &QAction::triggered, m_files, &LabFiles::exportEverythingInteractively);
-    connect(a.exportCsv, &QAction::triggered, this, [this] {
-        const QList<RunRecord> selected = m_runList->selectedRuns();
-        if (!selected.isEmpty())
-            m_storedRuns->exportCsv(selected.first());
-        else if (!m_model.runs().isEmpty())
-            m_storedRuns->exportCsv(m_model.runs().last().data->record());
-    });
+    connect(a.exportCsv, &QAction::triggered, m_storedRuns, &StoredRuns::exportCsvOfChosenRun);
+    for (qsizetype page = 0; page < a.pages.size(); ++page)
+        connect(a.pages.at(page), &QAction::triggered, this, [this, page] { m_tabs->setCurrentIndex(int(page)); });
     connect(a.quit, &QAction::triggered, this, &QWidget::close);
     connect(a.openGl, &QAction::toggled, this, [this](bool on) { chartGrid()->setUseOpenGL(on); });
     connect(a.resetViews, &QAction::triggered, this, [this] { chartGrid()->resetAllViews(); });
@@ -299,7 +297,7 @@ void MainWindow::stopRun()
 void MainWindow::onRunStarted(int, const QSharedPointer<RunData>& run)
 {
     // The row first, so that the colour the model gives the run lands on it.
-    m_runList->updateRun(run->record());
+    m_storedRuns->update(run->record());
     if (run->record().belongsToStudy())
         return;  // the Study page draws a study's runs; the chart page shows them when asked
     m_runList->setShown(run->id(), true);
@@ -309,7 +307,7 @@ void MainWindow::onRunStarted(int, const QSharedPointer<RunData>& run)
 void MainWindow::onRunFinished(int, const QSharedPointer<RunData>& run)
 {
     const RunRecord& record = run->record();
-    m_runList->updateRun(record);
+    m_storedRuns->update(record);
     if (record.belongsToStudy())
         return;  // the Study page reports its runs
     m_comparison->refresh();
@@ -367,13 +365,19 @@ void MainWindow::onDevices(const QueryResult& result)
 void MainWindow::updateActions()
 {
     const bool running = isRunning();
-    m_actions->run->setEnabled(!running && m_parameters->isValid());
+    m_runGate->update(running, m_parameters->problemSentences());
     m_actions->stop->setEnabled(running);
     m_actions->runLesson->setEnabled(!running && m_lessons.find(m_lessonPanel->currentLessonId()));
     m_actions->openPreset->setEnabled(!running);
     m_actions->leavePresentation->setEnabled(isPresenting());
     m_lessonPanel->setRunning(running);
-    setWindowTitle(running ? tr("DDP Lab — running") : QStringLiteral("DDP Lab"));
+    // The platform adds the application's name ("Running — DDP Lab"; idle: the name alone).
+    setWindowTitle(running ? tr("Running") : QString());
+}
+
+QString MainWindow::runBlockedReason() const
+{
+    return m_runGate->reason();
 }
 
 QString MainWindow::statusText() const

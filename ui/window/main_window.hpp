@@ -44,6 +44,7 @@ class LogPanel;
 class NoticeBar;
 class ParameterPanel;
 class PresentationMode;
+class RunGate;
 class RunData;
 class RunListPanel;
 class RunTargetBox;
@@ -85,6 +86,10 @@ public:
     // The Study page with the built-in study `id` chosen.
     void showStudy(const QString& id);
     const LabActions& actions() const { return *m_actions; }
+    // Why Run is disabled ("" when it is not), as its tooltip and the status bar say.
+    QString runBlockedReason() const;
+    StoredRuns* storedRuns() const { return m_storedRuns; }
+    QTabWidget* pages() const { return m_tabs; }
     QString statusText() const;
     QString progressText() const;
 
@@ -130,6 +135,7 @@ private:
     LaunchOptions m_pendingExport;  // --export DIR: what to write when the runs end
     std::unique_ptr<LabActions> m_actions;
     std::unique_ptr<PresentationMode> m_presentation;
+    std::unique_ptr<RunGate> m_runGate;
 
     ParameterPanel* m_parameters = nullptr;
     DerivedPanel* m_derived = nullptr;

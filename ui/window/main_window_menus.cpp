@@ -77,6 +77,8 @@ void MainWindow::createMenus()
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(a.presentation);
     view->addSeparator();
+    view->addActions(a.pages);
+    view->addSeparator();
     for (QDockWidget* dock : {m_setupDock, m_lessonDock, m_runsDock, m_logDock})
         view->addAction(dock->toggleViewAction());
     view->addSeparator();

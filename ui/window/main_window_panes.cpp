@@ -19,6 +19,7 @@
 #include "window/notice_bar.hpp"
 #include "window/status_area.hpp"
 
+#include <QAction>
 #include <QDockWidget>
 #include <QGroupBox>
 #include <QScrollArea>
@@ -43,6 +44,8 @@ QWidget* MainWindow::createCentralArea()
     // Settings come from the Setup pane only when asked for, so it may be built after this.
     m_studyPage = new StudyPage(m_store, *m_session, [this] { return m_parameters->values(); });
     m_tabs->addTab(m_studyPage, tr("Study"));
+    for (int page = 0; page < m_tabs->count(); ++page)
+        m_tabs->setTabToolTip(page, m_actions->pages.at(page)->shortcut().toString(QKeySequence::NativeText));
 
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);
@@ -83,9 +86,9 @@ void MainWindow::createDocks()
     setup->setObjectName(QStringLiteral("setupSplitter"));
     setup->addWidget(parameters);
     setup->addWidget(derivedBox);
-    setup->setStretchFactor(0, 3);
-    setup->setStretchFactor(1, 2);
-    setup->setSizes({600, 400});  // scaled to the dock: the settings keep the larger share
+    setup->setStretchFactor(0, 2);
+    setup->setStretchFactor(1, 1);
+    setup->setSizes({660, 340});  // scaled to the dock: the settings keep the larger share
     setup->setChildrenCollapsible(false);
 
     const auto dock = [this](const QString& title, const char* name, QWidget* content, Qt::DockWidgetArea area) {
@@ -103,6 +106,10 @@ void MainWindow::createDocks()
     m_runsDock = dock(tr("Runs"), "runsDock", m_runList, Qt::RightDockWidgetArea);
     m_log = new LogPanel;
     m_logDock = dock(tr("Log"), "logDock", m_log, Qt::BottomDockWidgetArea);
+    // The side panes run down to the status bar, the Log lies under the middle only: on a
+    // 720-pixel screen Setup's fields and the lesson's text get the height a full-width Log took.
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
 }
 
 void MainWindow::createStatusBar()

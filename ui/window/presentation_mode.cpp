@@ -5,13 +5,23 @@
 
 #include <QDockWidget>
 #include <QMainWindow>
+#include <QScreen>
 
 namespace ddplab::ui {
 
-PresentationMode::PresentationMode(QMainWindow& window, ChartGrid& charts, QList<QDockWidget*> collapsed)
+namespace {
+
+// The lesson's share of a presenting screen: at 1.6 times the font, a line of its text holds
+// about eight words on a 1280-pixel projector (two or three in the pane's usual width).
+constexpr double kLessonShare = 0.36;
+
+}  // namespace
+
+PresentationMode::PresentationMode(QMainWindow& window, ChartGrid& charts, QList<QDockWidget*> collapsed, QDockWidget& lesson)
     : m_window(window)
     , m_charts(charts)
     , m_collapsed(std::move(collapsed))
+    , m_lesson(lesson)
 {
 }
 
@@ -24,12 +34,20 @@ void PresentationMode::enter()
     m_hadOwnFont = m_window.testAttribute(Qt::WA_SetFont);
     m_savedFont = m_window.font();
     m_savedEnlarged = m_charts.enlarged();
+    m_savedWindowState = m_window.windowState();
+    m_window.setWindowState(m_savedWindowState | Qt::WindowFullScreen);
 
     QFont large = m_window.font();
     large.setPointSizeF(large.pointSizeF() * kScale);
     m_window.setFont(large);  // every pane inherits it
     for (QDockWidget* dock : m_collapsed)
         dock->hide();
+    if (m_lesson.isVisible() && !m_lesson.isFloating()) {
+        m_lesson.raise();
+        const QScreen* screen = m_window.screen();
+        const int width = screen ? screen->geometry().width() : m_window.width();
+        m_window.resizeDocks({&m_lesson}, {int(width * kLessonShare)}, Qt::Horizontal);
+    }
     m_charts.setPresentation(true, kScale);
     // The chart the teacher chose (enlarged already), else the first.
     ChartPanel* chosen = m_charts.enlarged();
@@ -47,6 +65,7 @@ void PresentationMode::leave()
     m_window.setAttribute(Qt::WA_SetFont, m_hadOwnFont);
     m_charts.setPresentation(false, 1.0);
     m_charts.setEnlarged(m_savedEnlarged);
+    m_window.setWindowState(m_savedWindowState);
     m_window.restoreState(m_savedDocks);
 }
 

@@ -65,14 +65,28 @@ void StatusArea::sequenceEnded(RunStatus lastStatus)
     refresh();
 }
 
+void StatusArea::setRunBlocked(const QString& reason)
+{
+    if (reason == m_runBlocked)
+        return;
+    m_runBlocked = reason;
+    // In the colours the Setup pane marks problems with (lighter on a dark theme).
+    const bool dark = m_status->palette().color(QPalette::Window).lightness() < 128;
+    m_status->setStyleSheet(reason.isEmpty() ? QString() : QStringLiteral("color: %1;").arg(dark ? QStringLiteral("#ff7b72") : QStringLiteral("#c0392b")));
+    refresh();
+}
+
 void StatusArea::refresh()
 {
     const QSharedPointer<RunData> run = m_session.currentRun();
     if (!m_session.isRunning() || !run) {
-        m_status->setFullText(m_inventory.isKnown() ? tr("Ready · %1 · engine %2, LibTorch %3")
-                                                          .arg(m_inventory.shortDescription(), m_inventory.engineVersion(),
-                                                               m_inventory.torchVersion())
-                                                    : tr("Ready"));
+        if (!m_runBlocked.isEmpty())
+            m_status->setFullText(m_runBlocked);
+        else
+            m_status->setFullText(m_inventory.isKnown() ? tr("Ready · %1 · engine %2, LibTorch %3")
+                                                              .arg(m_inventory.shortDescription(), m_inventory.engineVersion(),
+                                                                   m_inventory.torchVersion())
+                                                        : tr("Ready"));
         m_progress->setValue(m_lastOutcome == RunStatus::Finished ? 100 : 0);
         m_progressText->setText(m_model.runs().isEmpty() || !m_lastOutcome ? tr("idle") : outcomeWord(*m_lastOutcome));
         return;

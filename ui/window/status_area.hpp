@@ -31,6 +31,8 @@ public:
 
     // How the last sequence ended (the word beside the bar until the next one starts).
     void sequenceEnded(RunStatus lastStatus);
+    // Why Run cannot start (a setting to fix), said instead of "Ready" while nothing runs; "": it can.
+    void setRunBlocked(const QString& reason);
     void refresh();
 
     QString statusText() const;
@@ -41,6 +43,7 @@ private:
     const DeviceInventory& m_inventory;
     const RunModel& m_model;
     std::optional<RunStatus> m_lastOutcome;  // none yet: idle
+    QString m_runBlocked;
     QTimer m_refresh;                        // time remaining moves between events
     ElidingLabel* m_status = nullptr;
     QLabel* m_progressText = nullptr;

@@ -1,27 +1,33 @@
 #include "stored_runs.hpp"
 
 #include "charts/run_model.hpp"
+#include "client/library/lesson_library.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
 #include "client/session/lab_session.hpp"
+#include "export/export_folder.hpp"
 #include "export/export_service.hpp"
 #include "runs/run_list_panel.hpp"
 #include "setup/parameter_panel.hpp"
+#include "study/study_store.hpp"
 #include "window/chart_page.hpp"
-#include "window/export_folder.hpp"
 #include "window/log_panel.hpp"
 #include "window/notice_bar.hpp"
 
 #include <QDesktopServices>
 #include <QInputDialog>
+#include <QLocale>
 #include <QMessageBox>
+#include <QSet>
 #include <QUrl>
 
 namespace ddplab::ui {
 
-StoredRuns::StoredRuns(const RunStore& store, RunModel& model, const LabSession& session, Panes panes, QWidget* dialogParent)
-    : QObject(dialogParent), m_store(store), m_model(model), m_session(session), m_panes(panes), m_dialogParent(dialogParent)
+StoredRuns::StoredRuns(const RunStore& store, RunModel& model, const LabSession& session, const LessonLibrary& lessons, Panes panes,
+                       QWidget* dialogParent)
+    : QObject(dialogParent), m_store(store), m_model(model), m_session(session), m_lessons(lessons), m_panes(panes),
+      m_dialogParent(dialogParent)
 {
     RunListPanel* list = &m_panes.list;
     connect(list, &RunListPanel::shownChanged, this, &StoredRuns::setShown);
@@ -36,11 +42,50 @@ StoredRuns::StoredRuns(const RunStore& store, RunModel& model, const LabSession&
 
 void StoredRuns::reload()
 {
-    m_panes.list.setRuns(m_store.listRuns());
+    const QList<RunRecord> runs = m_store.listRuns();
+    updateGroupTitles(runs);
+    m_panes.list.setRuns(runs);
     for (const DisplayedRun& run : m_model.runs()) {
         m_panes.list.setShown(run.data->id(), true);
         m_panes.list.setRunColor(run.data->id(), run.color);
     }
+}
+
+void StoredRuns::update(const RunRecord& run)
+{
+    if (run.belongsToStudy() && !m_titles.studies.contains(run.studyId))
+        updateGroupTitles(m_store.listRuns());
+    m_panes.list.updateRun(run);
+}
+
+// Lessons by their titles; studies too, with the day and time they were made when two share one.
+void StoredRuns::updateGroupTitles(const QList<RunRecord>& runs)
+{
+    RunGroupTitles titles;
+    for (const Lesson& lesson : m_lessons.lessons())
+        titles.lessons.insert(lesson.id, lesson.title);
+    QSet<QString> studyIds;
+    for (const RunRecord& run : runs) {
+        if (run.belongsToStudy())
+            studyIds.insert(run.studyId);
+    }
+    const StudyStore studies;
+    QHash<QString, StoredStudy> known;
+    QHash<QString, int> sameTitle;
+    for (const QString& id : studyIds) {
+        QString error;
+        if (const std::optional<StoredStudy> study = studies.open(id, &error)) {
+            known.insert(id, *study);
+            ++sameTitle[study->title()];
+        }
+    }
+    for (const StoredStudy& study : known) {
+        const bool twin = sameTitle.value(study.title()) > 1;
+        titles.studies.insert(study.id, twin ? QStringLiteral("%1 (%2)").arg(study.title(), QLocale().toString(study.created, QStringLiteral("d MMM HH:mm")))
+                                             : study.title());
+    }
+    m_titles = titles;
+    m_panes.list.setGroupTitles(titles);
 }
 
 void StoredRuns::setShown(const RunRecord& run, bool shown)
@@ -171,6 +216,33 @@ void StoredRuns::exportCsv(const RunRecord& run)
         m_panes.log.appendMessage(tr("Exported %1 steps of \"%2\" to %3").arg(data->stepCount()).arg(run.name, path));
     else
         m_panes.notice.showNotice(NoticeBar::Kind::Error, tr("Export failed"), error);
+}
+
+void StoredRuns::exportCsvOfChosenRun()
+{
+    const QList<RunRecord> selected = m_panes.list.selectedRuns();
+    if (selected.size() == 1) {
+        exportCsv(selected.first());
+        return;
+    }
+    const QList<DisplayedRun>& shown = m_model.runs();
+    if (shown.isEmpty()) {
+        m_panes.notice.showNotice(NoticeBar::Kind::Information, tr("No run to export"),
+                                  tr("Run something, or tick or select a run in the Runs list, then export its metrics."));
+        return;
+    }
+    if (shown.size() == 1) {
+        exportCsv(shown.first().data->record());
+        return;
+    }
+    QStringList labels;
+    for (const DisplayedRun& run : shown)
+        labels.append(run.label);
+    bool chosen = false;
+    const QString label = QInputDialog::getItem(m_dialogParent, tr("Export Run Metrics"), tr("Which run's metrics?"), labels,
+                                                int(labels.size()) - 1, false, &chosen);
+    if (chosen)
+        exportCsv(shown.at(labels.indexOf(label)).data->record());
 }
 
 void StoredRuns::exportPreset(const RunRecord& run)

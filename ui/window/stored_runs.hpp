@@ -4,6 +4,7 @@
 // chart page. Owns what the Runs list asks for; the window only hands it the panes.
 
 #include "client/runs/run_record.hpp"
+#include "runs/run_groups.hpp"
 
 #include <QObject>
 #include <QSharedPointer>
@@ -16,6 +17,7 @@ namespace ddplab::ui {
 
 class ChartPage;
 class LabSession;
+class LessonLibrary;
 class LogPanel;
 class NoticeBar;
 class ParameterPanel;
@@ -35,10 +37,15 @@ public:
         LogPanel& log;
         NoticeBar& notice;
     };
-    // `dialogParent` owns the dialogs it opens (rename, delete, save).
-    StoredRuns(const RunStore& store, RunModel& model, const LabSession& session, Panes panes, QWidget* dialogParent);
+    // `dialogParent` owns the dialogs it opens (rename, delete, save); `lessons` name the
+    // groups of their runs in the list.
+    StoredRuns(const RunStore& store, RunModel& model, const LabSession& session, const LessonLibrary& lessons, Panes panes,
+               QWidget* dialogParent);
 
+    // Lists the stored runs again, grouped under their studies and lessons.
     void reload();
+    // A run that started or ended: its row (and its group's, a new study's titled).
+    void update(const RunRecord& run);
     void setShown(const RunRecord& run, bool shown);
     // A study's runs on the chart page (on samples seen: their batches differ).
     void showOnCharts(const QList<RunRecord>& runs);
@@ -46,6 +53,9 @@ public:
     void reportReadingProblems(const RunData& run);
 
     void exportCsv(const RunRecord& run);
+    // Ctrl+Shift+E: the run selected in the list, else the one on the charts, else asks which
+    // of those on the charts.
+    void exportCsvOfChosenRun();
     void exportPreset(const RunRecord& run);
     void loadSettings(const RunRecord& run);
     void rename(const RunRecord& run);
@@ -57,10 +67,13 @@ signals:
 private:
     QSharedPointer<RunData> displayed(const QString& runId) const;
     QSharedPointer<RunData> dataOf(const RunRecord& run) const;  // displayed, else loaded from disk
+    void updateGroupTitles(const QList<RunRecord>& runs);
 
     const RunStore& m_store;
     RunModel& m_model;
     const LabSession& m_session;
+    const LessonLibrary& m_lessons;
+    RunGroupTitles m_titles;
     Panes m_panes;
     QWidget* m_dialogParent;
 };

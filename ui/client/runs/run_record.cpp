@@ -58,8 +58,8 @@ QString RunRecord::statusLine() const
 
 QString defaultRunName(const QJsonObject& config)
 {
-    QString name = QStringLiteral("%1 · %2×%3 · lr %4")
-                       .arg(config.value(wire(key::kWorkload)).toString())
+    // What tells one run from the next first (ranks, batch, LR): a narrow list cuts the end.
+    QString name = QStringLiteral("%1×%2 · lr %3")
                        .arg(config.value(wire(key::kWorldSize)).toInt())
                        .arg(config.value(wire(key::kBatchSize)).toInt())
                        .arg(config.value(wire(key::kLr)).toDouble(), 0, 'g', 4);
@@ -69,7 +69,7 @@ QString defaultRunName(const QJsonObject& config)
     const QString optimizer = config.value(wire(key::kOptimizer)).toString();
     if (!optimizer.isEmpty() && optimizer != wire(choice::optimizer::kSgd))
         name += QLatin1Char(' ') + optimizer;
-    return name;
+    return name + QStringLiteral(" · ") + config.value(wire(key::kWorkload)).toString();
 }
 
 }  // namespace ddplab::ui

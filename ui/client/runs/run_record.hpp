@@ -1,6 +1,7 @@
 #pragma once
 // What the lab remembers about one run besides its events: the run directory's meta.json.
 
+#include "client/runs/run_settings.hpp"
 #include "client/runs/run_status.hpp"
 
 #include <QDateTime>
@@ -9,7 +10,7 @@
 
 namespace ddplab::ui {
 
-// "toy · 8×16 · lr 0.001 sqrt": a new run's name, enough to tell runs apart in the list and in
+// "8×16 · lr 0.001 sqrt · toy": a new run's name, enough to tell runs apart in the list and in
 // legends. `config` is the engine's resolved configuration (or the window's settings).
 QString defaultRunName(const QJsonObject& config);
 
@@ -30,6 +31,7 @@ struct RunRecord {
     QDateTime finished;
     qint64 enginePid = 0;
     qint64 steps = 0;
+    RunSettings settings;  // from its config.json (not kept in meta.json)
 
     QString legendLabel() const { return label.isEmpty() ? name : label; }
     bool belongsToStudy() const { return !studyId.isEmpty(); }

@@ -84,6 +84,7 @@ std::optional<RunRecord> RunStore::createRun(const RunRecord& draft, const QJson
         }
     }
     run.directory = QDir(m_root).absoluteFilePath(run.id);
+    run.settings = runSettingsOf(config);
     if (!writeFileAtomically(configPath(run), presetFileContents(config), error) || !saveMeta(run, error))
         return std::nullopt;
     return run;
@@ -239,6 +240,7 @@ RunRecord RunStore::readRecord(const QString& directory)
             return broken;
         }
     }
+    run.settings = readRunSettings(configPath(run));
     return run;
 }
 

@@ -133,6 +133,16 @@ QString whyNoMetric(const QString& metric, const RunData& run)
     return QString();
 }
 
+QString whyNotDrawn(const QString& metric, const RunData& run)
+{
+    if (metric != wire(field::kUpdateVarEstimate))
+        return QString();
+    const QString optimizer = run.effectiveConfig().value(wire(key::kOptimizer)).toString();
+    if (optimizer.isEmpty() || optimizer == wire(choice::optimizer::kSgd))
+        return QString();
+    return QObject::tr("the estimate (lr² · noise / batch) holds for SGD only: not drawn for %1").arg(optimizer);
+}
+
 QString whyNoData(const ChartDefinition& chart, const RunData& run)
 {
     QString reason;

@@ -49,5 +49,9 @@ int catalogOrder(const QString& metric);
 QString whyNoData(const ChartDefinition& chart, const RunData& run);
 // The same for one metric (the Compare table's cells).
 QString whyNoMetric(const QString& metric, const RunData& run);
+// Why a figure the run has is not drawn for it ("" when it is): the update-variance estimate's
+// formula holds for SGD only, so a run of Adam (or any other optimizer) shows the measured
+// variance alone.
+QString whyNotDrawn(const QString& metric, const RunData& run);
 
 }  // namespace ddplab::ui

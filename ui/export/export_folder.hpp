@@ -1,6 +1,7 @@
 #pragma once
-// The folder the window's save, open and export dialogs start in: the last one used, else a
-// folder of the lab's own among the user's documents (not their home).
+// The folder the window's save, open and export dialogs start in (charts, runs, presets and
+// studies alike): the last one used, else a folder of the lab's own among the user's documents
+// (not their home).
 
 #include <QString>
 

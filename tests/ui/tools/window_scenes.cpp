@@ -1,0 +1,129 @@
+// ddplab-window-scenes SCENE OUT.png [STUDY.json]: the real window, brought to a scene a person
+// reaches by a few clicks, then the whole X screen saved as a PNG (docs/screenshots, taken under
+// Xvfb with a fresh home by scripts/screenshots.sh --scene). Scenes:
+//   first-launch         the window as a newcomer first sees it
+//   setup-errors         Setup with two settings the engine refuses (GPUs 0, Batch per GPU -1)
+//   study                the study file run on the Study page (tests/ui/data/toy-grid-study.json:
+//                        findings with cautions)
+//   runs-study           a lesson's runs and the study file's, grouped in the Runs list, the
+//                        study's runs on the charts
+//   presentation-lesson  seed 000's four-ways lesson run, then presentation mode
+
+#include "study_view/study_page.hpp"
+#include "setup/parameter_panel.hpp"
+#include "window/application_identity.hpp"
+#include "window/main_window.hpp"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QEventLoop>
+#include <QPushButton>
+#include <QScreen>
+#include <QTabWidget>
+#include <QTextStream>
+#include <QTimer>
+
+namespace {
+
+using ddplab::ui::MainWindow;
+
+constexpr int kSettleMs = 1500;  // the engine's devices answered, the layout and charts drawn
+
+void wait(int ms)
+{
+    QEventLoop loop;
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
+void waitForTheRuns(MainWindow& window)
+{
+    QEventLoop loop;
+    QObject::connect(&window, &MainWindow::sequenceDone, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
+void waitForTheStudy(ddplab::ui::StudyPage& page)
+{
+    QEventLoop loop;
+    QObject::connect(&page, &ddplab::ui::StudyPage::runningChanged, &loop, [&loop](bool running) {
+        if (!running)
+            loop.quit();
+    });
+    loop.exec();
+}
+
+bool runStudyFile(MainWindow& window, const QString& file)
+{
+    ddplab::ui::StudyPage& page = *window.studyPage();
+    QString error;
+    if (!page.chooseStudy(file, &error) || !page.runStudy(true)) {
+        QTextStream(stderr) << "ddplab-window-scenes: " << error << Qt::endl;
+        return false;
+    }
+    window.pages()->setCurrentWidget(&page);
+    waitForTheStudy(page);
+    return true;
+}
+
+bool play(const QString& scene, MainWindow& window, const QString& studyFile)
+{
+    if (scene == QLatin1String("first-launch"))
+        return true;
+    if (scene == QLatin1String("setup-errors")) {
+        window.parameterPanel()->setFieldText(QStringLiteral("world_size"), QStringLiteral("0"));
+        window.parameterPanel()->setFieldText(QStringLiteral("batch_size"), QStringLiteral("-1"));
+        return true;
+    }
+    if (scene == QLatin1String("study"))
+        return runStudyFile(window, studyFile);
+    if (scene == QLatin1String("runs-study")) {
+        window.startLesson(QStringLiteral("seed000-four-ways"));
+        waitForTheRuns(window);
+        if (!runStudyFile(window, studyFile))
+            return false;
+        window.studyPage()->findChild<QPushButton*>(QStringLiteral("showRuns"))->click();
+        auto* runs = window.findChild<QDockWidget*>(QStringLiteral("runsDock"));
+        runs->show();
+        runs->raise();
+        return true;
+    }
+    if (scene == QLatin1String("presentation-lesson")) {
+        window.startLesson(QStringLiteral("seed000-four-ways"));
+        waitForTheRuns(window);
+        window.setPresentationMode(true);
+        return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[])
+{
+    QApplication application(argc, argv);
+    ddplab::ui::setApplicationIdentity();
+    QTextStream err(stderr);
+    const QStringList arguments = QCoreApplication::arguments();
+    if (arguments.size() < 3 || arguments.size() > 4) {
+        err << "usage: ddplab-window-scenes first-launch|setup-errors|study|runs-study|presentation-lesson OUT.png [STUDY.json]"
+            << Qt::endl;
+        return 2;
+    }
+    MainWindow window;
+    window.show();
+    wait(kSettleMs);
+    if (!play(arguments.at(1), window, arguments.value(3))) {
+        err << "ddplab-window-scenes: cannot play the scene " << arguments.at(1) << Qt::endl;
+        return 2;
+    }
+    wait(kSettleMs);
+    QScreen* screen = QGuiApplication::primaryScreen();
+    const QImage image = screen ? screen->grabWindow(0).toImage() : QImage();
+    if (image.isNull() || !image.save(arguments.at(2), "PNG")) {
+        err << "ddplab-window-scenes: cannot grab the screen or write " << arguments.at(2) << Qt::endl;
+        return 1;
+    }
+    window.close();  // as a person would: the settings are saved, nothing runs on
+    return 0;
+}
