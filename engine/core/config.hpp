@@ -15,12 +15,13 @@ enum class OptimizerKind { Sgd, Adam, AdamW, NovoGrad, Lamb, Lars };
 enum class ScheduleKind { Constant, Cosine, Step };
 enum class BackendKind { Auto, Gloo, Nccl };
 enum class DeviceKind { Cpu, Cuda };
-enum class FailureMode { Error, Crash, Hang };
+enum class FailureMode { Error, Crash, Hang, OutOfMemory };
 enum class LossReduction { Sum, Mean };
 
-// Testing aid (--fail-at RANK:STEP[:crash|:hang]): rank `rank` fails when it reaches optimizer
-// step `step`, by throwing (an orderly error), by killing itself with SIGKILL (a crash), or by
-// ignoring SIGTERM and making no more progress (a stuck rank).
+// Testing aid (--fail-at RANK:STEP[:crash|:hang|:oom]): rank `rank` fails when it reaches
+// optimizer step `step`, by throwing (an orderly error), by killing itself with SIGKILL (a
+// crash), by ignoring SIGTERM and making no more progress (a stuck rank), or by asking LibTorch
+// for more memory than any machine has (an allocation that fails).
 struct FailurePlan {
     int64_t rank = 0;
     int64_t step = 1;
