@@ -1,6 +1,7 @@
 #include "config_keys.hpp"
 
 #include "limits.hpp"
+#include "wording.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -629,7 +630,7 @@ void applyJson(Config& config, const Json& object, const std::string& origin)
         const ConfigKey* key = findConfigKey(name);
         if (!key) {
             const std::string suggestion = suggestKey(name);
-            throw ConfigError(name, "unknown key \"" + name + "\" in " + origin +
+            throw ConfigError(name, "unknown key " + quotedName(name) + " in " + origin +
                                         (suggestion.empty() ? "" : " (did you mean \"" + suggestion + "\"?)"));
         }
         key->assign(config, value);
