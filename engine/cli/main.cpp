@@ -90,7 +90,8 @@ int main(int argc, char** argv)
     CLI::App* keys = app.add_subcommand("keys", "print every config key (flag, type, default, what is allowed, help) as JSON");
 
     ShardRequest shard;
-    CLI::App* shardCommand = app.add_subcommand("shard", "print the exact sample indices of every rank and iteration as JSON");
+    CLI::App* shardCommand = app.add_subcommand("shard", "print the exact sample indices of every rank and iteration as JSON "
+                                                         "(beyond 1,000,000 indices, the first iterations: listed_iterations)");
     // The same limits as `run`'s keys (core/limits.hpp).
     shardCommand->add_option("--num-examples", shard.numExamples, "examples in the dataset")->required()->check(CLI::Range(int64_t(1), limits::kMaxExamples));
     shardCommand->add_option("--world-size", shard.worldSize, "ranks")->required()->check(CLI::Range(int64_t(1), limits::kMaxRanks));
