@@ -208,7 +208,7 @@ Json parseConfigText(const std::string& text, const std::string& origin)
     const size_t nul = text.find('\0');
     if (nul != std::string::npos)
         throw ConfigError(protocol::errorKey::kConfig, origin + " holds a NUL byte at byte " + std::to_string(nul) +
-                                                           "; a config is JSON text");
+                                                           "; JSON text holds none");
     ConfigBuilder builder(origin);
     Json::sax_parse(text, &builder);
     return builder.take();

@@ -1,10 +1,11 @@
 #include "study_store.hpp"
 
+#include "client/io/read_file.hpp"
 #include "client/io/save_file.hpp"
 #include "client/runs/run_record.hpp"
 
 #include <QDir>
-#include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -29,17 +30,14 @@ QString folderName(const StudySpec& spec)
 
 std::optional<QJsonDocument> readJson(const QString& path, qint64 limit, QString* error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: %2").arg(path, file.errorString());
-        return std::nullopt;
-    }
-    if (file.size() > limit) {
-        *error = QStringLiteral("%1 is %2 bytes, more than a study's file can be").arg(path).arg(file.size());
+    QString why;
+    const std::optional<QByteArray> text = readRegularFile(path, limit, &why);
+    if (!text) {
+        *error = QStringLiteral("%1 %2").arg(path, why);
         return std::nullopt;
     }
     QJsonParseError parseError{};
-    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
+    const QJsonDocument document = QJsonDocument::fromJson(*text, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
         *error = QStringLiteral("%1 is damaged: %2").arg(path, parseError.errorString());
         return std::nullopt;
@@ -138,6 +136,11 @@ QList<StoredStudy> StudyStore::list(QStringList* problems) const
     }
     std::stable_sort(studies.begin(), studies.end(), [](const StoredStudy& a, const StoredStudy& b) { return a.created > b.created; });
     return studies;
+}
+
+QString StudyStore::lockPath(const StoredStudy& study)
+{
+    return QDir(study.directory).filePath(QStringLiteral("runner.lock"));
 }
 
 QHash<int, RunRecord> StudyStore::latestRuns(const StoredStudy& study, const QList<RunRecord>& runs)

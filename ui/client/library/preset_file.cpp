@@ -1,12 +1,11 @@
 #include "preset_file.hpp"
 
+#include "client/io/read_file.hpp"
 #include "client/wire.hpp"
 #include "core/config_keys.hpp"
 #include "core/config_validate.hpp"
 
-#include <QFile>
 #include <QJsonDocument>
-#include <QJsonParseError>
 
 namespace ddplab::ui {
 namespace {
@@ -54,24 +53,10 @@ QByteArray presetFileContents(const QJsonObject& config)
 
 PresetReadResult readPresetFile(const QString& path)
 {
-    // QFile, not the engine's reader: built-in presets live in Qt resources (:/presets/).
+    // The engine's limits and checks (io/read_file.hpp); built-in presets live in Qt resources.
     PresetReadResult result;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        result.error = QStringLiteral("Cannot read the preset %1: %2").arg(path, file.errorString());
-        return result;
-    }
-    QJsonParseError parseError{};
-    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
-    if (parseError.error != QJsonParseError::NoError) {
-        result.error = QStringLiteral("%1 is not valid JSON: %2 at byte %3").arg(path, parseError.errorString()).arg(parseError.offset);
-        return result;
-    }
-    if (!document.isObject()) {
-        result.error = QStringLiteral("%1 must hold a JSON object of settings ({\"batch_size\": 16, ...})").arg(path);
-        return result;
-    }
-    result.config = document.object();
+    if (const std::optional<QJsonObject> config = readSettingsFile(path, QStringLiteral("preset %1").arg(path), &result.error))
+        result.config = *config;
     return result;
 }
 

@@ -4,40 +4,7 @@
 
 #include <QDir>
 
-#include <array>
-#include <utility>
-
 namespace ddplab::ui {
-namespace {
-
-constexpr std::array<std::pair<RunStatus, const char*>, 6> kStatusNames{{
-    {RunStatus::Running, "running"},
-    {RunStatus::Finished, "finished"},
-    {RunStatus::Failed, "failed"},
-    {RunStatus::Cancelled, "cancelled"},
-    {RunStatus::Interrupted, "interrupted"},
-    {RunStatus::Damaged, "damaged"},
-}};
-
-RunStatus statusFromName(const QString& text)
-{
-    for (const auto& [value, name] : kStatusNames) {
-        if (text == QLatin1String(name))
-            return value;
-    }
-    return RunStatus::Interrupted;
-}
-
-}  // namespace
-
-QString statusText(RunStatus status)
-{
-    for (const auto& [value, name] : kStatusNames) {
-        if (value == status)
-            return QString::fromLatin1(name);
-    }
-    return QStringLiteral("running");
-}
 
 QJsonObject RunRecord::toMetaJson() const
 {
@@ -72,7 +39,7 @@ RunRecord RunRecord::fromMetaJson(const QJsonObject& meta, const QString& direct
     record.studyId = meta.value(QStringLiteral("study")).toString();
     record.studyPoint = meta.value(QStringLiteral("study_point")).toInt(-1);
     record.host = meta.value(QStringLiteral("host")).toString();
-    record.status = statusFromName(meta.value(QStringLiteral("status")).toString());
+    record.status = statusNamed(meta.value(QStringLiteral("status")).toString()).value_or(RunStatus::Interrupted);
     record.exitCode = meta.value(QStringLiteral("exit_code")).toInt(-1);
     record.error = meta.value(QStringLiteral("error")).toString();
     record.started = QDateTime::fromString(meta.value(QStringLiteral("started")).toString(), Qt::ISODateWithMs);

@@ -1,22 +1,13 @@
 #pragma once
 // What the lab remembers about one run besides its events: the run directory's meta.json.
 
+#include "client/runs/run_status.hpp"
+
 #include <QDateTime>
 #include <QJsonObject>
 #include <QString>
 
 namespace ddplab::ui {
-
-enum class RunStatus {
-    Running,
-    Finished,     // exit 0, summary received
-    Failed,       // the engine reported an error, crashed, or could not start
-    Cancelled,    // stopped by the user (exit code 5)
-    Interrupted,  // meta.json says running, but no engine is running it (the window died)
-    Damaged,      // its folder cannot be read as a run (RunRecord::error says why); it can still be deleted
-};
-
-QString statusText(RunStatus status);
 
 // "toy · 8×16 · lr 0.001 sqrt": a new run's name, enough to tell runs apart in the list and in
 // legends. `config` is the engine's resolved configuration (or the window's settings).

@@ -300,18 +300,20 @@ void LabSession::onEngineFinished(const EngineExit& exit)
     emit sequenceFinished(m_firstFailureCode == 0 && !m_stopRequested);
 }
 
-void LabSession::finishCurrent(RunStatus status, int exitCode, const QString& error)
+void LabSession::finishCurrent(RunStatus ended, int exitCode, const QString& error)
 {
     RunRecord& record = m_current->record();
-    record.status = status;
     record.exitCode = exitCode;
-    record.error = error;
     record.finished = QDateTime::currentDateTime();
     record.steps = m_current->stepCount();
+    QString reason;
+    const RunStatus status = settledStatus(ended, *m_current, &reason);
+    record.status = status;
+    record.error = status == ended ? error : reason;
     if (!record.directory.isEmpty()) {
         QString saveError;
         if (!m_store.saveMeta(record, &saveError))
-            emit logMessage(saveError, true);
+            emit logMessage(QStringLiteral("The run's new status (%1) could not be saved: %2").arg(statusText(status), saveError), true);
     }
     m_stderrLog.close();
     m_eventsLog.close();
@@ -320,7 +322,7 @@ void LabSession::finishCurrent(RunStatus status, int exitCode, const QString& er
     if (status == RunStatus::Finished) {
         emit logMessage(QStringLiteral("\"%1\" finished: %2 steps.").arg(record.legendLabel()).arg(record.steps), false);
     } else {
-        emit logMessage(QStringLiteral("\"%1\" %2: %3").arg(record.legendLabel(), statusText(status), error),
+        emit logMessage(QStringLiteral("\"%1\" %2: %3").arg(record.legendLabel(), statusText(status), record.error),
                         status == RunStatus::Failed);
     }
     const QSharedPointer<RunData> finished = std::exchange(m_current, {});  // finished once, whatever comes next

@@ -82,7 +82,8 @@ private:
     void onRunEnd(int exitCode);
     void onStderr(const QByteArray& text);
     void onEngineFinished(const EngineExit& exit);
-    void finishCurrent(RunStatus status, int exitCode, const QString& error);
+    // `ended` as the engine said; the status saved is settledStatus() of it.
+    void finishCurrent(RunStatus ended, int exitCode, const QString& error);
     QString engineGoneMessage(const EngineExit& exit) const;
 
     const RunStore& m_store;
