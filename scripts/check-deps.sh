@@ -12,8 +12,9 @@
 #     single-owner *_INCLUDE_DIR entry of DIR/CMakeCache.txt, and the compiler, ninja, cmake;
 #   - once built, the shared libraries the programs in DIR/bin load (ldd);
 #   - what tests and benchmarks run: Debian's python3 importing torch, torchrun, Xvfb and xauth,
-#     sshd/ssh/ssh-keygen, the Fashion-MNIST files, the BLAS LibTorch loads, a font, clang's
-#     libFuzzer when the fuzz targets are configured.
+#     sshd/ssh/ssh-keygen, munged/mungekey/slurmctld/slurmd/slurmstepd and srun/sbatch/squeue/
+#     scancel/sinfo/scontrol (the Slurm suite), the Fashion-MNIST files, the BLAS LibTorch
+#     loads, a font, clang's libFuzzer when the fuzz targets are configured.
 # Essential packages (on every Debian image) count as installed.
 # --packages FILE replaces the list setup-deps.sh prints (one name per line); the test of this
 # check uses it. Exit 0: nothing outside; 1: the packages outside, each with the file that
@@ -101,6 +102,14 @@ probe xauth "xvfb-run needs" /usr/bin/xauth
 probe openssh-server "the remote-run tests start their own" /usr/sbin/sshd
 probe openssh-client "remote runs and their tests call" /usr/bin/ssh
 probe openssh-client "the remote-run tests make keys with" /usr/bin/ssh-keygen
+for daemon in slurmctld slurmd slurmstepd; do
+  probe "${daemon/slurmstepd/slurmd}" "the Slurm suite (tests/slurm) runs its own" "/usr/sbin/$daemon"
+done
+probe munge "the Slurm suite (tests/slurm) runs its own" /usr/sbin/munged
+probe munge "the Slurm suite (tests/slurm) makes its key with" /usr/sbin/mungekey
+for client in srun sbatch squeue scancel sinfo scontrol; do
+  probe slurm-client "the Slurm suite and the lab's Slurm launch template call" "/usr/bin/$client"
+done
 probe fonts-dejavu-core "offscreen charts draw their text with" /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
 blas=$(readlink -f /usr/lib/x86_64-linux-gnu/libblas.so.3 2>/dev/null || true)
 probe libopenblas0-openmp "LibTorch computes with the BLAS behind libblas.so.3" "${blas:-/usr/lib/x86_64-linux-gnu/libblas.so.3}"

@@ -15,7 +15,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOLERANCE = 1e-5  # relative, per step: float32 reductions in another order
@@ -45,14 +44,17 @@ def compare(engine, device, ranks, workload_args):
 
 
 def throughput(engine, device, ranks):
-    steps = 200
-    start = time.perf_counter()
-    parsed = events(engine, ["--workload", "fashion_mnist", "--model", "cnn", "--batch-size", "256", "--max-steps", str(steps),
-                             "--device", device, "--world-size", str(ranks)])
-    summary = next(e for e in parsed if e.get("type") == "summary")
-    engine_rate = summary.get("samples_per_sec") or summary["samples"] / (time.perf_counter() - start)
+    # Like with like: both sides leave out the same warm-up steps (the first one pays for the
+    # CUDA context, cuBLAS/cuDNN handles and NCCL's first launch) and time the same steps after.
+    warmup, steps = 10, 200
+    parsed = events(engine, ["--workload", "fashion_mnist", "--model", "cnn", "--batch-size", "256",
+                             "--max-steps", str(warmup + steps), "--device", device, "--world-size", str(ranks)])
+    timed = [e for e in parsed if e.get("type") == "step"]
+    before, timed = timed[warmup - 1], timed[warmup:]
+    engine_rate = sum(e["samples"] for e in timed) / (timed[-1]["wall_s"] - before["wall_s"])
     peer = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "peers", "fashion_ddp_peer.py"), "--model", "cnn",
-                           "--device", device, "--world_size", str(ranks), "--batch_size", "256", "--steps", str(steps)],
+                           "--device", device, "--world_size", str(ranks), "--batch_size", "256", "--steps", str(steps),
+                           "--warmup_steps", str(warmup)],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if peer.returncode != 0:
         return f"engine {engine_rate:.0f} samples/s; the peer failed: {peer.stderr.strip()[-200:]}", False

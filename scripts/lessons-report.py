@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Runs every lesson in resources/lessons/ through the engine and writes docs/lessons.md: for
-each seed claim, the exact command of every run and the figures it printed here.
+each seed claim, the exact command of every run, the figures it printed here, and the lesson's
+claims as tests/ui/tst_lesson_claims checked them on this build (with their figures).
 
-    python3 scripts/lessons-report.py [--engine build/bin/ddplab-engine] [--only seed003]
+    python3 scripts/lessons-report.py [--engine build/bin/ddplab-engine]
+                                      [--claims-test build/bin/tst_lesson_claims] [--only seed003]
 
 --only reruns the lessons whose id starts with it and keeps the other sections as they are.
+A lesson whose claims do not hold fails the report: docs/lessons.md is left as it was.
 """
 import argparse
 import datetime
@@ -15,6 +18,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -102,11 +106,33 @@ def figures(events, wall):
     return row, steps
 
 
+def test_function(lesson_id):
+    """seed003-warmup -> seed003Warmup, the test of tst_lesson_claims that checks that lesson."""
+    first, *rest = lesson_id.split("-")
+    return first + "".join(word.capitalize() for word in rest)
+
+
+def checked_claims(test, lesson_ids):
+    """Runs the claims test for these lessons; returns {lesson id: [claim, ...]} as it checked them."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "claims.json")
+        env = dict(os.environ, DDPLAB_LESSON_CLAIMS=path, QT_QPA_PLATFORM="offscreen")
+        done = subprocess.run([test] + [test_function(i) for i in lesson_ids], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if done.returncode != 0:
+            sys.exit(f"{test} failed: a lesson does not keep its promise; docs/lessons.md is left as it was\n"
+                     + done.stdout[-4000:])
+        return json.load(open(path))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--engine", default=os.path.join(ROOT, "build", "bin", "ddplab-engine"))
+    parser.add_argument("--claims-test", default=os.path.join(ROOT, "build", "bin", "tst_lesson_claims"))
     parser.add_argument("--only", default="", help="only lessons whose id starts with this")
     args = parser.parse_args()
+    lesson_ids = [json.load(open(p))["id"] for p in sorted(glob.glob(os.path.join(ROOT, "resources", "lessons", "*.json")))]
+    claims = checked_claims(args.claims_test, [i for i in lesson_ids if i.startswith(args.only)])
 
     sections = {}
     for path in sorted(glob.glob(os.path.join(ROOT, "resources", "lessons", "*.json"))):
@@ -146,6 +172,9 @@ def main():
         if lesson["id"] in MEASURED_HERE:
             out += ["", f"**Measured here:** {MEASURED_HERE[lesson['id']]}"]
         out += ["", f"**Look for:** {lesson['look_for']}", ""]
+        if claims.get(lesson["id"]):
+            out += ["**Checked** by `tests/ui/tst_lesson_claims` on this build:", ""]
+            out += [f"- {claim}" for claim in claims[lesson["id"]]] + [""]
         sections[lesson["id"]] = "\n".join(out)
     if not sections:
         parser.error(f"--only {args.only!r}: no lesson id in resources/lessons/ starts with it")

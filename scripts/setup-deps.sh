@@ -25,6 +25,7 @@ packages=(
   xvfb xauth                        # the window without a display (screenshots, headless runs)
   fonts-dejavu-core                 # a font for the offscreen platform (chart text in tests and exports)
   openssh-server openssh-client     # remote runs: the window drives the engine over ssh (tests start their own sshd)
+  slurmctld slurmd slurm-client munge  # the Slurm suite (tests/slurm) starts its own munged, slurmctld and slurmd
   clang libclang-rt-14-dev          # the fuzz targets of the config and event parsers (libFuzzer; scripts/fuzz.sh, CI)
 )
 
@@ -50,14 +51,20 @@ if [ "$(id -u)" -ne 0 ]; then
   command -v sudo >/dev/null || { echo "setup-deps: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
   as_root=(sudo)
 fi
-# openssh-server is here for its binary: the remote-run tests start their own sshd on
-# 127.0.0.1. Installing it must not leave a system sshd listening on port 22 that nobody asked
-# for, so while it is installed no service may start (policy-rc.d), and its service stays off.
-new_sshd=false
+# openssh-server, munge, slurmctld and slurmd are here for their binaries: the remote-run tests
+# start their own sshd on 127.0.0.1, the Slurm suite its own munged, slurmctld and slurmd.
+# Installing them must not leave system daemons running that nobody asked for (sshd on port
+# 22, a cluster controller), so while they are installed no service may start (policy-rc.d),
+# and their services stay off.
+services=()
 for package in "${missing[@]}"; do
-  [ "$package" = openssh-server ] && new_sshd=true
+  case "$package" in
+    openssh-server) services+=(ssh.service ssh.socket) ;;
+    munge) services+=(munge.service) ;;
+    slurmctld|slurmd) services+=("$package.service") ;;
+  esac
 done
-if $new_sshd && [ ! -e /usr/sbin/policy-rc.d ]; then
+if [ ${#services[@]} -gt 0 ] && [ ! -e /usr/sbin/policy-rc.d ]; then
   printf '#!/bin/sh\n# scripts/setup-deps.sh: no service starts while it installs packages\nexit 101\n' |
     "${as_root[@]}" tee /usr/sbin/policy-rc.d >/dev/null
   "${as_root[@]}" chmod 755 /usr/sbin/policy-rc.d
@@ -67,8 +74,8 @@ fi
 echo "setup-deps: installing ${missing[*]}"
 "${as_root[@]}" apt-get update -qq
 DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
-if $new_sshd && command -v systemctl >/dev/null; then
-  "${as_root[@]}" systemctl disable --now ssh.service ssh.socket >/dev/null 2>&1 || true
-  echo "setup-deps: openssh-server is installed for the remote-run tests only; its system service is off" \
+if [ ${#services[@]} -gt 0 ] && command -v systemctl >/dev/null; then
+  "${as_root[@]}" systemctl disable --now "${services[@]}" >/dev/null 2>&1 || true
+  echo "setup-deps: ${services[*]} are installed for the tests only and stay off" \
        "(sudo systemctl enable --now ssh to serve this machine over SSH)"
 fi

@@ -1,14 +1,20 @@
 #include "launch_template.hpp"
 
+#include "launch/launcher_report.hpp"
+
 #include "core/json.hpp"
 #include "core/key_names.hpp"
 #include "core/protocol_names.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <iostream>
+#include <poll.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,12 +22,67 @@
 namespace ddplab {
 namespace {
 
+// After the launcher exited, how long its stderr may stay open (held by something it left
+// behind) before what came is all there is.
+constexpr std::chrono::milliseconds kDrainAfterExit{1000};
+// A line longer than this is passed on in pieces: what the launcher writes is not held whole.
+constexpr size_t kLongestLine = 64 * 1024;
+
 pid_t g_group = 0;
+volatile sig_atomic_t g_stopSignal = 0;  // a stop was passed on: what ends then is no failure
 
 void forwardToGroup(int signo)
 {
+    g_stopSignal = signo;
     if (g_group > 0)
         ::kill(-g_group, signo);
+}
+
+// Passes the launcher's stderr on line by line, reading each into `report`, until the
+// launcher has exited and its stderr is closed (or, after the exit, kDrainAfterExit passed);
+// returns its wait status.
+int superviseLauncher(pid_t pid, int stderrFd, LauncherReport& report)
+{
+    std::string pending;
+    const auto passOn = [&](bool all) {
+        size_t newline;
+        while ((newline = pending.find('\n')) != std::string::npos || pending.size() > kLongestLine ||
+               (all && !pending.empty())) {
+            if (newline == std::string::npos)
+                newline = std::min(pending.size(), kLongestLine);
+            const std::string line = pending.substr(0, newline);
+            pending.erase(0, newline < pending.size() && pending[newline] == '\n' ? newline + 1 : newline);
+            std::cerr << line << '\n';
+            report.addLine(line);
+        }
+        std::cerr.flush();
+    };
+    int status = 0;
+    bool exited = false, closed = false;
+    auto drainUntil = std::chrono::steady_clock::time_point::max();
+    while (!(exited && closed) && std::chrono::steady_clock::now() < drainUntil) {
+        pollfd ready{stderrFd, POLLIN, 0};
+        if (!closed && ::poll(&ready, 1, 100) > 0) {
+            char buffer[4096];
+            const ssize_t n = ::read(stderrFd, buffer, sizeof buffer);
+            if (n > 0) {
+                pending.append(buffer, size_t(n));
+                passOn(false);
+            } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+                closed = true;
+            }
+        } else if (closed) {
+            ::usleep(100 * 1000);
+        }
+        if (!exited && ::waitpid(pid, &status, WNOHANG) == pid) {
+            exited = true;
+            // What the launcher left behind in its group (a rank it did not reap) goes too.
+            ::kill(-pid, SIGTERM);
+            drainUntil = std::chrono::steady_clock::now() + kDrainAfterExit;
+        }
+    }
+    passOn(true);
+    return status;
 }
 
 std::string shellQuoted(const std::string& word)
@@ -87,6 +148,13 @@ int runLaunchTemplate(const std::string& launchTemplate, const std::string& conf
         return kExitInvalidInput;
     }
     std::cerr << "ddplab-engine runs: launching: " << command << std::endl;
+    // The launcher's stderr comes through here (passed on line by line) to be read; its
+    // stdout, rank 0's events, goes straight on.
+    int stderrPipe[2];
+    if (::pipe2(stderrPipe, O_CLOEXEC) != 0) {
+        std::cerr << "ddplab-engine runs: error: cannot start the launcher: " << std::strerror(errno) << std::endl;
+        return kExitInternal;
+    }
     const pid_t pid = ::fork();
     if (pid < 0) {
         std::cerr << "ddplab-engine runs: error: cannot start the launcher: " << std::strerror(errno) << std::endl;
@@ -95,9 +163,11 @@ int runLaunchTemplate(const std::string& launchTemplate, const std::string& conf
     if (pid == 0) {
         ::setpgid(0, 0);
         ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+        ::dup2(stderrPipe[1], STDERR_FILENO);
         ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
         ::_exit(127);
     }
+    ::close(stderrPipe[1]);
     ::setpgid(pid, pid);
     g_group = pid;
     struct sigaction action {};
@@ -105,11 +175,22 @@ int runLaunchTemplate(const std::string& launchTemplate, const std::string& conf
     sigemptyset(&action.sa_mask);
     for (int signo : {SIGINT, SIGTERM, SIGHUP})
         ::sigaction(signo, &action, nullptr);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+
+    LauncherReport report;
+    const int status = superviseLauncher(pid, stderrPipe[0], report);
+    ::close(stderrPipe[0]);
+    const bool failed = !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+    if (failed && g_stopSignal == 0) {
+        if (const auto failure = report.firstFailure()) {
+            // Every writer of stdout has gone: this line cannot land inside one of rank 0's.
+            const std::string line = protocol::errorEvent(*failure).dump() + "\n";
+            if (::write(STDOUT_FILENO, line.data(), line.size()) < 0) {
+                // The reader has gone; the run ends the same.
+            }
+            std::cerr << "ddplab-engine runs: error: " << failure->message << std::endl;
+            return failure->exitCode;
+        }
     }
-    // What the launcher left behind in its group (a rank it did not reap) goes too.
-    ::kill(-pid, SIGTERM);
     if (WIFSIGNALED(status))
         return 128 + WTERMSIG(status);
     return WIFEXITED(status) ? WEXITSTATUS(status) : kExitInternal;

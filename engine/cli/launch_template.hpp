@@ -5,8 +5,10 @@
 //   {engine}  this engine's own path     {config}  the run's config file
 //   {ranks}   the config's world_size
 // Rank 0's events reach this process's stdout through the launcher (torchrun and srun pass
-// their ranks' stdout on), so they come back like a built-in run's. The command runs in its own
-// process group; a stop (signal, stop request, end of input) goes to the whole group.
+// their ranks' stdout on), so they come back like a built-in run's. The launcher's stderr is
+// passed on line by line and read (launch/launcher_report.hpp): when a rank other than rank 0
+// failed first, or one died without a word, a last `error` event names it. The command runs in
+// its own process group; a stop (signal, stop request, end of input) goes to the whole group.
 
 #include <string>
 
@@ -18,7 +20,7 @@ std::string expandLaunchTemplate(const std::string& launchTemplate, const std::s
                                  std::string* error);
 
 // Runs the expanded template through /bin/sh and returns its exit code (128 + N when signal N
-// ended it); 2 when the template cannot be expanded.
+// ended it), 4 when it named the rank that failed; 2 when the template cannot be expanded.
 int runLaunchTemplate(const std::string& launchTemplate, const std::string& configPath);
 
 }  // namespace ddplab

@@ -7,8 +7,8 @@
 //   shard    the exact per-rank, per-iteration sample indices of DistributedSampler
 //   keys     the config keys, their defaults and what they allow
 //
-// Every subcommand exits with a code from core/protocol_names.hpp (protocol::exit_code); `run`, `worker` and `runs` speak
-// the JSON Lines event protocol of docs/protocol.md on stdout.
+// Every subcommand exits with a code from core/protocol_names.hpp (ExitCode); `run`, `worker`
+// and `runs` speak the JSON Lines event protocol of docs/protocol.md on stdout.
 
 #include "cli/config_options.hpp"
 #include "cli/launch_template.hpp"
@@ -29,6 +29,15 @@
 
 namespace ddplab {
 namespace {
+
+// "Exit codes: 0 ok, 1 internal error, ...", from the one table of them.
+std::string exitCodesHelp()
+{
+    std::string help = "Exit codes:";
+    for (const ExitCodeMeaning& entry : kExitCodeMeanings)
+        help += std::string(&entry == kExitCodeMeanings ? " " : ", ") + std::to_string(int(entry.code)) + " " + entry.meaning;
+    return help + ".";
+}
 
 // The config-key table with defaults, for tools and for docs/configuration.md.
 Json keyReport()
@@ -62,9 +71,7 @@ int main(int argc, char** argv)
     app.set_version_flag("--version", "ddplab-engine " + protocol::engineVersion() + " (event protocol " +
                                           std::to_string(kProtocolVersion) + ")");
     app.require_subcommand(1);
-    app.footer("Exit codes: 0 ok, 1 internal error, 2 invalid input, 3 data error, 4 a rank failed, 5 cancelled, "
-               "6 the events file could not be written.\n"
-               "Events: JSON Lines on stdout, described in docs/protocol.md.");
+    app.footer(exitCodesHelp() + "\nEvents: JSON Lines on stdout, described in docs/protocol.md.");
 
     CLI::App* run = app.add_subcommand("run", "launch a local run: world_size worker processes over Gloo (CPU) or NCCL (GPU)");
     ConfigOptions runOptions(*run);

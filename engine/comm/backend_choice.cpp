@@ -3,13 +3,17 @@
 #include "core/config_error.hpp"
 #include "core/key_names.hpp"
 #include "core/wording.hpp"
+#include "worker_identity.hpp"
+
+#include <algorithm>
 
 namespace ddplab {
 
-BackendChoice chooseBackend(const Config& config, int localWorldSize, int visibleGpus, bool torchHasCuda,
+BackendChoice chooseBackend(const Config& config, const WorkerIdentity& identity, int visibleGpus, bool torchHasCuda,
                             bool ncclAvailable)
 {
-    const std::string ranks = countOf(localWorldSize, "rank");
+    const int ranksOnNode = identity.busiestNodeRanks();
+    const std::string ranks = countOf(ranksOnNode, "rank") + (ranksOnNode == identity.localWorldSize ? "" : " on the busiest node");
     const std::string gpus = countOf(visibleGpus, "GPU");
 
     if (config.device == DeviceKind::Cpu)
@@ -21,7 +25,9 @@ BackendChoice chooseBackend(const Config& config, int localWorldSize, int visibl
     if (visibleGpus < 1)
         throw ConfigError(key::kDevice, "device cuda but no GPU is visible (CUDA_VISIBLE_DEVICES?); use device cpu");
 
-    const bool gpuPerRank = visibleGpus >= localWorldSize;
+    const bool gpuPerRank = identity.gpusBoundPerTask || visibleGpus >= ranksOnNode;
+    const std::string own = identity.gpusBoundPerTask ? "each rank has GPUs of its own (bound per task by Slurm)"
+                                                      : "each of the " + ranks + " has its own GPU";
     switch (config.backend) {
     case BackendKind::Gloo:
         return {BackendKind::Gloo, "backend gloo was asked for: " + ranks + " on " + gpus + ", gradients cross host memory"};
@@ -30,8 +36,8 @@ BackendChoice chooseBackend(const Config& config, int localWorldSize, int visibl
             throw ConfigError(key::kBackend, "backend nccl: this ddplab-engine was built without NCCL; use gloo or auto");
         if (!gpuPerRank)
             throw ConfigError(key::kBackend, "backend nccl needs one GPU per rank, but " + ranks + " share " + gpus +
-                                             " on this node; use backend gloo (or auto) to share GPUs");
-        return {BackendKind::Nccl, "backend nccl was asked for: each of the " + ranks + " has its own GPU"};
+                                             " on a node; use backend gloo (or auto) to share GPUs");
+        return {BackendKind::Nccl, "backend nccl was asked for: " + own};
     case BackendKind::Auto:
         break;
     }
@@ -39,7 +45,14 @@ BackendChoice chooseBackend(const Config& config, int localWorldSize, int visibl
         return {BackendKind::Gloo, "auto: this engine was built without NCCL, so GPU ranks use Gloo"};
     if (!gpuPerRank)
         return {BackendKind::Gloo, "auto: " + ranks + " share " + gpus + "; NCCL needs a GPU per rank, so Gloo"};
-    return {BackendKind::Nccl, "auto: each of the " + ranks + " has its own GPU, so NCCL"};
+    return {BackendKind::Nccl, "auto: " + own + ", so NCCL"};
+}
+
+int rankGpuIndex(const WorkerIdentity& identity, int visibleGpus)
+{
+    if (identity.gpusBoundPerTask || visibleGpus < 1)
+        return 0;
+    return identity.localRank % visibleGpus;
 }
 
 }  // namespace ddplab

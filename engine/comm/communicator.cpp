@@ -8,6 +8,8 @@
 #include "nccl_communicator.hpp"
 #endif
 
+#include <algorithm>
+#include <sstream>
 #include <stdexcept>
 
 namespace ddplab {
@@ -21,6 +23,21 @@ public:
 };
 
 }  // namespace
+
+std::chrono::milliseconds CollectiveDeadline::remaining() const
+{
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline() - std::chrono::steady_clock::now());
+    return std::max(left, std::chrono::milliseconds(0));
+}
+
+std::runtime_error CollectiveDeadline::overdue(const std::string& consequence) const
+{
+    const auto seconds = std::chrono::duration_cast<std::chrono::duration<double>>(m_limit).count();
+    std::ostringstream text;
+    text << "rank " << m_rank << " waited longer than collective_timeout (" << seconds << " s) for " << m_what
+         << " to finish: a peer has stopped or died; " << consequence;
+    return std::runtime_error(text.str());
+}
 
 std::unique_ptr<PendingCollective> Communicator::allReduceSum(at::Tensor& tensor)
 {
@@ -40,7 +57,7 @@ bool ncclBuilt()
 #endif
 }
 
-std::unique_ptr<Communicator> connect(BackendKind backend, const WorkerIdentity& identity)
+std::unique_ptr<Communicator> connect(BackendKind backend, const WorkerIdentity& identity, const c10::Device& device)
 {
     const c10::intrusive_ptr<c10d::Store> store = openStore(identity);
     std::unique_ptr<Communicator> communicator;
@@ -50,7 +67,7 @@ std::unique_ptr<Communicator> connect(BackendKind backend, const WorkerIdentity&
         break;
     case BackendKind::Nccl:
 #ifdef DDPLAB_WITH_NCCL
-        communicator = makeNcclCommunicator(store, identity);
+        communicator = makeNcclCommunicator(store, identity, device);
         break;
 #else
         throw std::runtime_error("backend nccl: this ddplab-engine was built without NCCL (configure with "

@@ -9,17 +9,42 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 namespace ddplab {
 
 struct WorkerIdentity;
 
-// A collective in flight; wait() blocks until it finished and throws if it failed.
+// A collective in flight; wait() blocks until it finished and throws if it failed or took
+// longer than its CollectiveDeadline allows.
 class PendingCollective {
 public:
     virtual ~PendingCollective() = default;
     virtual void wait() = 0;
+};
+
+// How long every collective may take (collective_timeout, counted from when the collective was
+// started, as ProcessGroupNCCL counts), and what a rank says when one takes longer: the same
+// for every backend. A backend waits until deadline(), then abandons the collective (NCCL
+// aborts its communicator) and throws overdue().
+class CollectiveDeadline {
+public:
+    CollectiveDeadline(std::chrono::milliseconds limit, int rank, std::string what)
+        : m_start(std::chrono::steady_clock::now()), m_limit(limit), m_rank(rank), m_what(std::move(what))
+    {
+    }
+    std::chrono::steady_clock::time_point deadline() const { return m_start + m_limit; }
+    std::chrono::milliseconds remaining() const;
+    bool passed() const { return std::chrono::steady_clock::now() >= deadline(); }
+    std::runtime_error overdue(const std::string& consequence) const;
+    const std::string& what() const { return m_what; }
+
+private:
+    std::chrono::steady_clock::time_point m_start;
+    std::chrono::milliseconds m_limit;
+    int m_rank;
+    std::string m_what;  // "all-reduce #12 (nccl)"
 };
 
 class Communicator {
@@ -49,9 +74,10 @@ private:
     std::atomic<int64_t>* m_collectivesBegun = nullptr;
 };
 
-// Rendezvous through the worker's store, then a Gloo or NCCL group. `backend` is already
-// resolved (never Auto).
-std::unique_ptr<Communicator> connect(BackendKind backend, const WorkerIdentity& identity);
+// Rendezvous through the worker's store, then a Gloo or NCCL group on `device` (the rank's one
+// device, computed once by the worker). `backend` is already resolved (never Auto); every
+// collective may take `identity.rendezvous.timeout`.
+std::unique_ptr<Communicator> connect(BackendKind backend, const WorkerIdentity& identity, const c10::Device& device);
 
 bool ncclBuilt();
 

@@ -1,9 +1,11 @@
 #include "gloo_communicator.hpp"
 
+#include "core/key_names.hpp"
 #include "worker_identity.hpp"
 
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace ddplab {
@@ -15,31 +17,52 @@ constexpr int kGlooThreads = 2;
 
 class GlooPending final : public PendingCollective {
 public:
-    explicit GlooPending(c10::intrusive_ptr<c10d::Work> work) : m_work(std::move(work)) {}
-    void wait() override { m_work->wait(); }
+    GlooPending(c10::intrusive_ptr<c10d::Work> work, CollectiveDeadline deadline)
+        : m_work(std::move(work)), m_deadline(std::move(deadline))
+    {
+    }
+
+    void wait() override
+    {
+        try {
+            // At least 1 ms: c10d reads a wait of 0 ms as no timeout at all.
+            m_work->wait(std::max(m_deadline.remaining(), std::chrono::milliseconds(1)));
+        } catch (const std::exception&) {
+            // Still running: the deadline passed. Gloo's own timeout, counted from a little
+            // later (when its thread takes the collective up), may have fired a moment after
+            // it: past the deadline, this is the report either way.
+            if (!m_work->isCompleted() || m_deadline.passed())
+                throw m_deadline.overdue("this rank stops (a Gloo collective cannot be called off)");
+            throw;  // it failed before: its own error (a peer's connection closed, ...)
+        }
+    }
 
 private:
     c10::intrusive_ptr<c10d::Work> m_work;
+    CollectiveDeadline m_deadline;
 };
 
 class GlooCommunicator final : public Communicator {
 public:
     GlooCommunicator(const c10::intrusive_ptr<c10d::Store>& store, const WorkerIdentity& identity)
+        : m_timeout(identity.rendezvous.timeout)
     {
-        auto options = c10d::ProcessGroupGloo::Options::create(identity.rendezvous.timeout);
+        // Gloo's own timeout, the same: it ends Gloo's thread just after the deadline, so a
+        // rank that gave up is not held at exit by a collective that will never finish.
+        auto options = c10d::ProcessGroupGloo::Options::create(m_timeout);
         options->devices.push_back(makeDevice(identity));
         options->threads = kGlooThreads;
         m_group = c10::make_intrusive<c10d::ProcessGroupGloo>(store, identity.rank, identity.worldSize, options);
     }
 
-    std::string backend() const override { return "gloo"; }
+    std::string backend() const override { return choice::backend::kGloo; }
     int rank() const override { return m_group->getRank(); }
     int worldSize() const override { return m_group->getSize(); }
 
     std::unique_ptr<PendingCollective> startAllReduceSum(at::Tensor& tensor) override
     {
         std::vector<at::Tensor> tensors{tensor};
-        return std::make_unique<GlooPending>(m_group->allreduce(tensors));
+        return std::make_unique<GlooPending>(m_group->allreduce(tensors), deadline("all-reduce"));
     }
 
     void broadcast(at::Tensor& tensor, int root) override
@@ -49,10 +72,10 @@ public:
         std::vector<at::Tensor> tensors{tensor};
         c10d::BroadcastOptions options;
         options.rootRank = root;
-        m_group->broadcast(tensors, options)->wait();
+        GlooPending(m_group->broadcast(tensors, options), deadline("broadcast")).wait();
     }
 
-    void barrier() override { m_group->barrier()->wait(); }
+    void barrier() override { GlooPending(m_group->barrier(), deadline("barrier")).wait(); }
 
 private:
     static std::shared_ptr<::gloo::transport::Device> makeDevice(const WorkerIdentity& identity)
@@ -66,6 +89,13 @@ private:
         return c10d::ProcessGroupGloo::createDefaultDevice();
     }
 
+    CollectiveDeadline deadline(const std::string& kind)
+    {
+        return CollectiveDeadline(m_timeout, rank(), kind + " #" + std::to_string(++m_issued) + " (gloo)");
+    }
+
+    std::chrono::milliseconds m_timeout;
+    int64_t m_issued = 0;  // collectives begun: peers number theirs alike, so messages can be matched
     c10::intrusive_ptr<c10d::ProcessGroupGloo> m_group;
 };
 

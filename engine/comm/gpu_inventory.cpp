@@ -8,8 +8,10 @@
 #include <ATen/detail/CUDAHooksInterface.h>
 #include <torch/version.h>
 
-#ifdef DDPLAB_WITH_NCCL
+#ifdef DDPLAB_WITH_CUDA
 #include <cuda_runtime_api.h>
+#endif
+#ifdef DDPLAB_WITH_NCCL
 #include <nccl.h>
 #endif
 
@@ -20,7 +22,7 @@ namespace {
 Json runtimeGpus()
 {
     Json gpus = Json::array();
-#ifdef DDPLAB_WITH_NCCL
+#ifdef DDPLAB_WITH_CUDA
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess)
         return gpus;
@@ -40,6 +42,19 @@ Json runtimeGpus()
 }
 
 }  // namespace
+
+int64_t gpuMemoryFreeBytes(const c10::Device& device)
+{
+#ifdef DDPLAB_WITH_CUDA
+    size_t free = 0, total = 0;
+    int current = -1;
+    if (cudaGetDevice(&current) != cudaSuccess || current != device.index() || cudaMemGetInfo(&free, &total) != cudaSuccess)
+        return 0;
+    return int64_t(free);
+#else
+    return 0;
+#endif
+}
 
 Json deviceReport()
 {

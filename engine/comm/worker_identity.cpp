@@ -3,8 +3,11 @@
 #include "core/config_error.hpp"
 #include "core/protocol_names.hpp"
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 namespace ddplab {
 namespace {
@@ -21,13 +24,91 @@ int64_t envInteger(const char* name, int64_t min, int64_t max)
     if (!text)
         throw ConfigError(protocol::errorKey::kEnvironment, std::string("environment variable ") + name + " is not set");
     char* end = nullptr;
+    errno = 0;
     const long long value = std::strtoll(text, &end, 10);
-    // Slurm writes counts per node as "4(x2)"; the leading number is the count.
-    const bool slurmRepeat = end && *end == '(';
-    if (end == text || (*end != '\0' && !slurmRepeat) || value < min || value > max)
+    if (end == text || *end != '\0' || errno == ERANGE || value < min || value > max)
         throw ConfigError(protocol::errorKey::kEnvironment, std::string("environment variable ") + name + " must be an integer from " +
                                              std::to_string(min) + " to " + std::to_string(max) + " (got \"" + text + "\")");
     return value;
+}
+
+// Slurm's tasks per node, one count per node of the step in order, a repeated count written
+// once with its repeats: "4(x2),3" is 4, 4, 3.
+std::vector<int64_t> tasksPerNode(const char* name, int64_t maxTasks)
+{
+    const std::string text = env(name);
+    const auto wrong = [&] {
+        return ConfigError(protocol::errorKey::kEnvironment, std::string("environment variable ") + name +
+                                                                 " must be Slurm's tasks per node, counts such as \"4(x2),3\" (got \"" +
+                                                                 text + "\")");
+    };
+    std::vector<int64_t> counts;
+    const char* at = text.c_str();
+    while (true) {
+        char* end = nullptr;
+        errno = 0;
+        const long long count = std::strtoll(at, &end, 10);
+        if (end == at || errno == ERANGE || count < 1 || count > maxTasks)
+            throw wrong();
+        long long repeats = 1;
+        if (*end == '(') {
+            if (end[1] != 'x')
+                throw wrong();
+            at = end + 2;
+            repeats = std::strtoll(at, &end, 10);
+            if (end == at || *end != ')' || repeats < 1 || repeats > maxTasks)
+                throw wrong();
+            ++end;
+        }
+        if (int64_t(counts.size()) + repeats > maxTasks)
+            throw wrong();
+        counts.insert(counts.end(), size_t(repeats), count);
+        if (*end == '\0')
+            return counts;
+        if (*end != ',')
+            throw wrong();
+        at = end + 1;
+    }
+}
+
+// The tasks of this step on this node, and on its busiest node: the step's counts per node (SLURM_STEP_TASKS_PER_NODE,
+// else SLURM_TASKS_PER_NODE, which srun sets to the step's too) at this node's index in the step
+// (SLURM_NODEID). Not SLURM_NTASKS_PER_NODE: Slurm sets it only with --ntasks-per-node, and
+// inside a batch job it is the job's, not the step's.
+void readSlurmTasksPerNode(WorkerIdentity& identity)
+{
+    const char* name = env("SLURM_STEP_TASKS_PER_NODE") ? "SLURM_STEP_TASKS_PER_NODE" : "SLURM_TASKS_PER_NODE";
+    if (!env(name)) {
+        identity.localWorldSize = identity.worldSize;  // set by hand without it: as if every task were here
+        return;
+    }
+    const std::vector<int64_t> counts = tasksPerNode(name, identity.worldSize);
+    int64_t total = 0;
+    for (int64_t count : counts)
+        total += count;
+    if (total != identity.worldSize)
+        throw ConfigError(protocol::errorKey::kEnvironment, std::string("environment variable ") + name + " (\"" + env(name) +
+                                                                 "\") counts " + std::to_string(total) +
+                                                                 " tasks but SLURM_NTASKS is " + std::to_string(identity.worldSize));
+    const int64_t node = envInteger("SLURM_NODEID", 0, int64_t(counts.size()) - 1);
+    const int64_t here = counts[size_t(node)];
+    if (identity.localRank >= here)
+        throw ConfigError(protocol::errorKey::kEnvironment, "environment variable SLURM_LOCALID is " + std::to_string(identity.localRank) +
+                                                                " but " + name + " puts " + std::to_string(here) +
+                                                                " tasks on node " + std::to_string(node));
+    identity.localWorldSize = int(here);
+    identity.mostRanksOnANode = int(*std::max_element(counts.begin(), counts.end()));
+}
+
+// srun --gpus-per-task N, or --gpu-bind single:1: Slurm gave each task GPUs of its own (only
+// they are visible to it), so a task that sees one GPU does not share it.
+bool slurmBindsGpusPerTask()
+{
+    const char* binding = env("SLURMD_TRES_BIND");
+    if (!binding)
+        return false;
+    const std::string text = binding;
+    return text.rfind("gpu:per_task:", 0) == 0 || text == "gpu:single:1";
 }
 
 bool isLoopback(const std::string& host)
@@ -77,9 +158,8 @@ WorkerIdentity identityFromEnvironment()
         identity.worldSize = int(envInteger("SLURM_NTASKS", 1, 1 << 20));
         identity.rank = int(envInteger("SLURM_PROCID", 0, identity.worldSize - 1));
         identity.localRank = env("SLURM_LOCALID") ? int(envInteger("SLURM_LOCALID", 0, identity.worldSize - 1)) : 0;
-        identity.localWorldSize = env("SLURM_NTASKS_PER_NODE")
-                                      ? int(envInteger("SLURM_NTASKS_PER_NODE", 1, identity.worldSize))
-                                      : identity.worldSize;
+        readSlurmTasksPerNode(identity);
+        identity.gpusBoundPerTask = slurmBindsGpusPerTask();
         readMaster(identity, " (under Slurm: export MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1))");
         identity.rendezvous.hostsStore = identity.rank == 0;
         return identity;

@@ -28,17 +28,26 @@ struct WorkerIdentity {
     int worldSize = 1;
     int localRank = 0;
     int localWorldSize = 1;
+    // Slurm: the most tasks any node of the step runs (nodes may differ: "4(x2),3"); 0 when
+    // every node runs localWorldSize. Choices every rank must make alike are made for it.
+    int mostRanksOnANode = 0;
+    // The launcher gave each task GPUs of its own (srun --gpus-per-task): the GPUs this rank
+    // sees are not shared with the other ranks on its node.
+    bool gpusBoundPerTask = false;
     std::string launchedBy = "ddplab";  // "ddplab", "torchrun" or "slurm"
     Rendezvous rendezvous;
     // The built-in launcher's shared counter of this rank's collectives (rank_progress.hpp);
     // null under torchrun and Slurm.
     std::atomic<int64_t>* collectivesBegun = nullptr;
+
+    int busiestNodeRanks() const { return mostRanksOnANode > 0 ? mostRanksOnANode : localWorldSize; }
 };
 
 // Reads torchrun's (RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT,
 // TORCHELASTIC_USE_AGENT_STORE, TORCHELASTIC_RESTART_COUNT) or Slurm's (SLURM_PROCID,
-// SLURM_NTASKS, SLURM_LOCALID, SLURM_NTASKS_PER_NODE; MASTER_ADDR/MASTER_PORT set by the batch
-// script) environment. Throws ConfigError naming the variable that is missing or wrong.
+// SLURM_NTASKS, SLURM_LOCALID, SLURM_NODEID, SLURM_STEP_TASKS_PER_NODE or
+// SLURM_TASKS_PER_NODE, SLURMD_TRES_BIND; MASTER_ADDR/MASTER_PORT set by the batch script or
+// launch template) environment. Throws ConfigError naming the variable that is missing or wrong.
 WorkerIdentity identityFromEnvironment();
 
 }  // namespace ddplab

@@ -10,13 +10,20 @@ namespace ddplab {
 
 enum class WorkloadKind { Toy, Linreg, FashionMnist };
 enum class ModelKind { Mlp, Cnn };
-enum class LrRule { None, Linear, Sqrt, Power };
-enum class OptimizerKind { Sgd, Adam, AdamW, NovoGrad, Lamb, Lars };
+// Sde: Malladi et al.'s SDE rule for Adam (LR x sqrt(k), and beta1, beta2, eps follow k too).
+enum class LrRule { None, Linear, Sqrt, Power, Sde };
+enum class WeightDecayRule { None, Timescale };
+// AdamBsi, AdamWBsi: Wang and Aitchison's batch-size-invariant Adam (second moment from the
+// mean over ranks and micro-batches of their squared gradients).
+enum class OptimizerKind { Sgd, Adam, AdamW, NovoGrad, Lamb, Lars, AdamBsi, AdamWBsi };
 enum class ScheduleKind { Constant, Cosine, Step };
 enum class BackendKind { Auto, Gloo, Nccl };
 enum class DeviceKind { Cpu, Cuda };
 enum class FailureMode { Error, Crash, Hang, OutOfMemory };
 enum class LossReduction { Sum, Mean };
+// What stop_at_loss is judged on: the training loss over a fixed set (toy, linreg: the whole
+// training set), the validation loss, or the noisy loss of the step's own mini-batch.
+enum class StopMeasure { TrainLoss, ValLoss, BatchLoss };
 
 // Testing aid (--fail-at RANK:STEP[:crash|:hang|:oom]): rank `rank` fails when it reaches
 // optimizer step `step`, by throwing (an orderly error), by killing itself with SIGKILL (a
@@ -69,7 +76,8 @@ struct Config {
     double momentum = 0.0;
     double dampening = 0.0;
     bool nesterov = false;
-    double weightDecay = 0.0;
+    double weightDecay = 0.0;              // tuned for base_batch_size and lr
+    WeightDecayRule weightDecayRule = WeightDecayRule::None;
     double beta1 = 0.9;
     double beta2 = 0.999;
     double eps = 1e-8;
@@ -88,10 +96,13 @@ struct Config {
     // --- length ---------------------------------------------------------------------------
     int64_t epochs = 1;
     int64_t maxSteps = 0;   // stop after this many optimizer steps (0 = no limit)
-    // Stop at the first step whose training loss is at or below this: a study measuring the
-    // steps to a target needs nothing after it (unset: train to the end).
+    // Stop at the first step whose loss, measured as stopMeasure says, is at or below this: a
+    // study measuring the steps to a target needs nothing after it (unset: train to the end).
     std::optional<double> stopAtLoss;
-    int64_t evalEvery = 0;  // Fashion-MNIST: also evaluate every N steps (0 = per epoch only)
+    StopMeasure stopMeasure = StopMeasure::TrainLoss;
+    // Measure the training loss (and evaluate Fashion-MNIST's test set) every N steps besides
+    // each epoch's end; 0 = at epoch ends only (unset: toy and linreg every step, Fashion-MNIST 0).
+    std::optional<int64_t> evalEvery;
 
     // --- output ---------------------------------------------------------------------------
     std::string events;     // also append the event stream to this file

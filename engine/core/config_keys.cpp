@@ -1,5 +1,7 @@
 #include "config_keys.hpp"
+#include "json.hpp"
 
+#include "derived.hpp"
 #include "limits.hpp"
 #include "wording.hpp"
 
@@ -339,11 +341,13 @@ std::vector<ConfigKey> buildKeys()
     std::vector<ConfigKey> keys;
     // what is trained
     keys.push_back(choiceKey<WorkloadKind>(key::kWorkload, &Config::workload,
-        {{"toy", WorkloadKind::Toy}, {"linreg", WorkloadKind::Linreg}, {"fashion_mnist", WorkloadKind::FashionMnist}},
+        {{choice::workload::kToy, WorkloadKind::Toy},
+         {choice::workload::kLinreg, WorkloadKind::Linreg},
+         {choice::workload::kFashionMnist, WorkloadKind::FashionMnist}},
         "what to train: the single neuron of seed 000, the linear model of seed 004, or Fashion-MNIST")
         .presented("Workload", kWorkloadGroup)
         .labelling({"toy: one neuron (seed 000)", "linreg: linear model (seed 004)", "fashion_mnist: images"}));
-    keys.push_back(choiceKey<ModelKind>(key::kModel, &Config::model, {{"mlp", ModelKind::Mlp}, {"cnn", ModelKind::Cnn}},
+    keys.push_back(choiceKey<ModelKind>(key::kModel, &Config::model, {{choice::model::kMlp, ModelKind::Mlp}, {choice::model::kCnn, ModelKind::Cnn}},
         "Fashion-MNIST model")
         .presented("Model", kWorkloadGroup).when(isFashion));
     keys.push_back(textKey(key::kDataDir, &Config::dataDir, "folder with the Fashion-MNIST *-ubyte.gz files")
@@ -356,7 +360,7 @@ std::vector<ConfigKey> buildKeys()
         .presented("Input dimension", kWorkloadGroup)
         .when([](const Config& c) { return c.workload == WorkloadKind::Linreg; }));
     keys.push_back(choiceKey<LossReduction>(key::kLossReduction, &Config::lossReduction,
-        {{"sum", LossReduction::Sum}, {"mean", LossReduction::Mean}},
+        {{choice::loss_reduction::kSum, LossReduction::Sum}, {choice::loss_reduction::kMean, LossReduction::Mean}},
         "linreg: squared errors summed over the batch (seed 004: SGD's step grows with the batch) or averaged")
         .presented("Loss over the batch", kWorkloadGroup)
         .labelling({"sum (seed 004)", "mean"})
@@ -378,10 +382,10 @@ std::vector<ConfigKey> buildKeys()
         "micro-batches accumulated per optimizer step; the inner ones skip synchronisation")
         .presented("Gradient accumulation", kParallelism));
     keys.push_back(choiceKey<BackendKind>(key::kBackend, &Config::backend,
-        {{"auto", BackendKind::Auto}, {"gloo", BackendKind::Gloo}, {"nccl", BackendKind::Nccl}},
+        {{choice::backend::kAuto, BackendKind::Auto}, {choice::backend::kGloo, BackendKind::Gloo}, {choice::backend::kNccl, BackendKind::Nccl}},
         "collective backend; auto picks NCCL when every rank has its own GPU, else Gloo")
         .presented("Backend", kParallelism));
-    keys.push_back(choiceKey<DeviceKind>(key::kDevice, &Config::device, {{"cpu", DeviceKind::Cpu}, {"cuda", DeviceKind::Cuda}},
+    keys.push_back(choiceKey<DeviceKind>(key::kDevice, &Config::device, {{choice::device::kCpu, DeviceKind::Cpu}, {choice::device::kCuda, DeviceKind::Cuda}},
         "where each rank computes; cuda puts rank r on GPU LOCAL_RANK")
         .presented("Device", kParallelism));
     keys.push_back(integerKey(key::kThreads, &Config::threads, 0, kMaxThreads,
@@ -408,10 +412,15 @@ std::vector<ConfigKey> buildKeys()
     keys.push_back(realKey(key::kLr, &Config::lr, kPositive, "learning rate tuned for base_batch_size")
         .presented("Base LR", kLearningRate));
     keys.push_back(choiceKey<LrRule>(key::kLrRule, &Config::lrRule,
-        {{"none", LrRule::None}, {"linear", LrRule::Linear}, {"sqrt", LrRule::Sqrt}, {"power", LrRule::Power}},
-        "how the LR follows the effective batch: lr * (effective_batch / base_batch_size)^p, p = 0, 1, 1/2, lr_power")
+        {{choice::lr_rule::kNone, LrRule::None},
+         {choice::lr_rule::kLinear, LrRule::Linear},
+         {choice::lr_rule::kSqrt, LrRule::Sqrt},
+         {choice::lr_rule::kPower, LrRule::Power},
+         {choice::lr_rule::kSde, LrRule::Sde}},
+        "how the LR follows the effective batch: lr * k^p with k = effective_batch / base_batch_size, p = 0, 1, 1/2, "
+        "lr_power; sde (adam, adamw): Malladi et al.'s rule, lr * k^(1/2), 1 - beta1 and 1 - beta2 times k, eps / k^(1/2)")
         .presented("LR rule", kLearningRate)
-        .labelling({"none: keep the LR", "linear: × k", "sqrt: × √k", "power: × k^p"}));
+        .labelling({"none: keep the LR", "linear: × k", "sqrt: × √k", "power: × k^p", "sde: Adam × √k, β and ε too"}));
     keys.push_back(realKey(key::kLrPower, &Config::lrPower, RealRange{-4.0, true, 4.0, true}, "exponent p of lr_rule = power")
         .presented("Power p", kLearningRate)
         .when([](const Config& c) { return c.lrRule == LrRule::Power; }));
@@ -419,8 +428,16 @@ std::vector<ConfigKey> buildKeys()
         "the batch size lr was tuned for (default: batch_size)")
         .presented("Tuned for batch", kLearningRate));
     keys.push_back(choiceKey<OptimizerKind>(key::kOptimizer, &Config::optimizer,
-        {{"sgd", O::Sgd}, {"adam", O::Adam}, {"adamw", O::AdamW}, {"novograd", O::NovoGrad}, {"lamb", O::Lamb}, {"lars", O::Lars}},
-        "optimizer")
+        {{choice::optimizer::kSgd, O::Sgd},
+         {choice::optimizer::kAdam, O::Adam},
+         {choice::optimizer::kAdamW, O::AdamW},
+         {choice::optimizer::kNovoGrad, O::NovoGrad},
+         {choice::optimizer::kLamb, O::Lamb},
+         {choice::optimizer::kLars, O::Lars},
+         {choice::optimizer::kAdamBsi, O::AdamBsi},
+         {choice::optimizer::kAdamWBsi, O::AdamWBsi}},
+        "optimizer; adam_bsi and adamw_bsi are batch-size-invariant Adam and AdamW (Wang and Aitchison 2024): the "
+        "second moment from the mean of every rank's and micro-batch's squared gradient, not the square of their mean")
         .presented("Optimizer", kOptimizerGroup));
     keys.push_back(realKey(key::kMomentum, &Config::momentum, kUnitOpen, "SGD and LARS momentum")
         .presented("Momentum", kOptimizerGroup).when(optimizerIs(O::Sgd, O::Lars)));
@@ -428,14 +445,23 @@ std::vector<ConfigKey> buildKeys()
         .presented("Dampening", kOptimizerGroup).when(optimizerIs(O::Sgd)));
     keys.push_back(booleanKey(key::kNesterov, &Config::nesterov, "SGD Nesterov momentum")
         .presented("Nesterov", kOptimizerGroup).when(optimizerIs(O::Sgd)));
-    keys.push_back(realKey(key::kWeightDecay, &Config::weightDecay, kNonNegative, "weight decay")
+    keys.push_back(realKey(key::kWeightDecay, &Config::weightDecay, kNonNegative,
+        "weight decay (under weight_decay_rule timescale: the value tuned for base_batch_size and lr)")
         .presented("Weight decay", kOptimizerGroup));
-    keys.push_back(realKey(key::kBeta1, &Config::beta1, kUnitOpen, "Adam/AdamW/LAMB/NovoGrad first-moment decay")
-        .presented("β1", kOptimizerGroup).when(optimizerIs(O::Adam, O::AdamW, O::NovoGrad, O::Lamb)));
-    keys.push_back(realKey(key::kBeta2, &Config::beta2, kUnitOpen, "Adam/AdamW/LAMB/NovoGrad second-moment decay")
-        .presented("β2", kOptimizerGroup).when(optimizerIs(O::Adam, O::AdamW, O::NovoGrad, O::Lamb)));
-    keys.push_back(realKey(key::kEps, &Config::eps, kNonNegative, "Adam/AdamW/LAMB/NovoGrad epsilon (0 allowed)")
-        .presented("ε", kOptimizerGroup).when(optimizerIs(O::Adam, O::AdamW, O::NovoGrad, O::Lamb)));
+    keys.push_back(choiceKey<WeightDecayRule>(key::kWeightDecayRule, &Config::weightDecayRule,
+        {{choice::weight_decay_rule::kNone, WeightDecayRule::None}, {choice::weight_decay_rule::kTimescale, WeightDecayRule::Timescale}},
+        "how AdamW's weight decay follows the batch: none keeps it; timescale (Wang and Aitchison 2025) sets it so "
+        "that the timescale effective_batch / (applied lr * weight_decay * training examples), in epochs, stays what "
+        "it is at base_batch_size and lr")
+        .presented("Weight decay rule", kOptimizerGroup)
+        .labelling({"none: keep it", "timescale: keep B / (ηλN)"})
+        .when(optimizerIs(O::AdamW, O::AdamWBsi)));
+    keys.push_back(realKey(key::kBeta1, &Config::beta1, kUnitOpen, "Adam/AdamW/LAMB/NovoGrad first-moment decay (the base batch's under lr_rule sde)")
+        .presented("β1", kOptimizerGroup).when(usesMoments));
+    keys.push_back(realKey(key::kBeta2, &Config::beta2, kUnitOpen, "Adam/AdamW/LAMB/NovoGrad second-moment decay (the base batch's under lr_rule sde)")
+        .presented("β2", kOptimizerGroup).when(usesMoments));
+    keys.push_back(realKey(key::kEps, &Config::eps, kNonNegative, "Adam/AdamW/LAMB/NovoGrad epsilon, 0 allowed (the base batch's under lr_rule sde)")
+        .presented("ε", kOptimizerGroup).when(usesMoments));
     keys.push_back(booleanKey(key::kGradAveraging, &Config::gradAveraging, "NovoGrad: average m with (1 - beta1)")
         .presented("Gradient averaging", kOptimizerGroup).when(optimizerIs(O::NovoGrad)));
     keys.push_back(realKey(key::kTrustCoefficient, &Config::trustCoefficient, kPositive, "LARS trust coefficient eta")
@@ -451,7 +477,9 @@ std::vector<ConfigKey> buildKeys()
         .presented("Warmup starts at", kSchedule)
         .when([](const Config& c) { return c.warmupSteps > 0 || c.warmupEpochs > 0; }));
     keys.push_back(choiceKey<ScheduleKind>(key::kSchedule, &Config::schedule,
-        {{"constant", ScheduleKind::Constant}, {"cosine", ScheduleKind::Cosine}, {"step", ScheduleKind::Step}},
+        {{choice::schedule::kConstant, ScheduleKind::Constant},
+         {choice::schedule::kCosine, ScheduleKind::Cosine},
+         {choice::schedule::kStep, ScheduleKind::Step}},
         "LR schedule after warmup")
         .presented("Schedule", kSchedule));
     keys.push_back(integerKey(key::kStepSize, &Config::stepSize, 1, kMaxEpochs, "step schedule: decay every N epochs")
@@ -468,11 +496,24 @@ std::vector<ConfigKey> buildKeys()
     keys.push_back(integerKey(key::kMaxSteps, &Config::maxSteps, 0, kMaxSteps, "stop after N optimizer steps (0 = no limit)")
         .presented("Stop after (steps)", kLength));
     keys.push_back(optionalRealKey(key::kStopAtLoss, &Config::stopAtLoss, RealRange{0.0, false, double(FLT_MAX), true},
-        "stop at the first step whose training loss (over all ranks) is at or below this (null = train to the end)")
+        "stop at the first step whose loss, measured as stop_measure says, is at or below this (null = train to the end)")
         .presented("Stop at loss", kLength));
-    keys.push_back(integerKey(key::kEvalEvery, &Config::evalEvery, 0, kMaxSteps,
-        "Fashion-MNIST: also evaluate every N steps (0 = at the end of each epoch only)")
-        .presented("Evaluate every (steps)", kLength).when(isFashion));
+    keys.push_back(choiceKey<StopMeasure>(key::kStopMeasure, &Config::stopMeasure,
+        {{choice::stop_measure::kTrainLoss, StopMeasure::TrainLoss},
+         {choice::stop_measure::kValLoss, StopMeasure::ValLoss},
+         {choice::stop_measure::kBatchLoss, StopMeasure::BatchLoss}},
+        "what stop_at_loss is judged on: train_loss, the loss over the whole training set (toy, linreg; Fashion-MNIST: "
+        "a fixed set of training images), measured every eval_every steps; val_loss, the validation loss "
+        "(Fashion-MNIST), at its evaluations; batch_loss, the loss of the step's own mini-batch over all ranks, which "
+        "is noisy: a small batch meets a target by chance long before the model does")
+        .presented("Judge the loss on", kLength)
+        .labelling({"train_loss: the training set", "val_loss: the validation set", "batch_loss: the step's mini-batch (noisy)"})
+        .when([](const Config& c) { return c.stopAtLoss.has_value(); }));
+    keys.push_back(optionalIntegerKey(key::kEvalEvery, &Config::evalEvery, 0, kMaxSteps,
+        "measure the loss over the training set (toy, linreg: all of it; Fashion-MNIST: a fixed set of training "
+        "images, and the test set) every N steps as well as at the end of each epoch; 0 = at epoch ends only "
+        "(default: toy and linreg 1, Fashion-MNIST 0)")
+        .presented("Evaluate every (steps)", kLength));
     // output and testing
     ConfigKey events = textKey(key::kEvents, &Config::events, "also append the JSON Lines event stream to this file")
                            .presented("Events file", kAdvanced);

@@ -6,7 +6,7 @@
 
 #include "config.hpp"
 #include "config_error.hpp"
-#include "json.hpp"
+#include "json_fwd.hpp"
 #include "key_names.hpp"
 
 #include <functional>

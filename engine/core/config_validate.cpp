@@ -1,7 +1,9 @@
 #include "config_validate.hpp"
 
+#include "config_keys.hpp"
 #include "derived.hpp"
 #include "host_memory.hpp"
+#include "json.hpp"
 #include "key_names.hpp"
 #include "wording.hpp"
 
@@ -35,6 +37,24 @@ std::string biggestKey(const Config& c)
     return c.numExamples >= c.batchSize ? key::kNumExamples : key::kBatchSize;
 }
 
+// Device cuda: a rank's data and activations live on its GPU, beside the CUDA context.
+void gpuMemoryProblems(const Config& c, const MachineResources& machine, int64_t ranksHere,
+                       const std::function<void(const std::string&, const std::string&)>& problem)
+{
+    // A CUDA context with LibTorch's kernels loaded and cuBLAS's workspace, per process.
+    constexpr double kCudaContextBytes = 512.0 * (1 << 20);
+    if (machine.gpuMemoryFreeBytes <= 0 || machine.gpus <= 0 || ranksHere <= 0)
+        return;
+    const int64_t ranksPerGpu = (ranksHere + machine.gpus - 1) / machine.gpus;
+    const double perRank = double(estimatedRankBytes(c)) + kCudaContextBytes;
+    const double total = perRank * double(ranksPerGpu);
+    if (total > double(machine.gpuMemoryFreeBytes))
+        problem(biggestKey(c), "this run needs about " + gib(total) + " of GPU memory (" + countOf(ranksPerGpu, "rank") +
+                                   " per GPU x " + gib(perRank) + ", CUDA's own context included) but the GPU has " +
+                                   gib(double(machine.gpuMemoryFreeBytes)) +
+                                   " free; use fewer ranks, fewer examples or experiments, or a smaller batch");
+}
+
 void machineProblems(const Config& c, const MachineResources& machine, int64_t ranksHere,
                      const std::function<void(const std::string&, const std::string&)>& problem)
 {
@@ -42,6 +62,10 @@ void machineProblems(const Config& c, const MachineResources& machine, int64_t r
         problem(key::kThreads, "threads must be at most the " + countOf(machine.cpuCores, "CPU core") +
                                " of this machine (got " + std::to_string(c.threads) +
                                "); more threads than cores only wait for each other. 0 shares the cores among the ranks");
+    if (c.device == DeviceKind::Cuda) {
+        gpuMemoryProblems(c, machine, ranksHere, problem);
+        return;
+    }
     if (machine.memoryAvailableBytes > 0 && ranksHere > 0) {
         const double perRank = double(estimatedRankBytes(c));
         const double total = perRank * double(ranksHere);
@@ -58,6 +82,87 @@ void machineProblems(const Config& c, const MachineResources& machine, int64_t r
                                    " of memory but the address-space limit (RLIMIT_AS, ulimit -v) leaves a rank " +
                                    gib(double(machine.addressSpacePerRankBytes)) +
                                    "; raise the limit, or use fewer examples or experiments, or a smaller batch");
+}
+
+std::string number(double value)
+{
+    std::ostringstream text;
+    text << value;
+    return text.str();
+}
+
+std::string optimizerName(const Config& c)
+{
+    return findConfigKey(key::kOptimizer)->read(c).get<std::string>();
+}
+
+// Why lr_rule sde does not describe this optimizer.
+std::string whySdeDoesNotApply(OptimizerKind optimizer)
+{
+    switch (optimizer) {
+    case OptimizerKind::Sgd:
+    case OptimizerKind::Lars:
+        return "it has no beta or eps to rescale; use lr_rule linear or sqrt";
+    case OptimizerKind::NovoGrad:
+    case OptimizerKind::Lamb:
+        return "it normalises per layer, which the SDE of Adam does not describe; use lr_rule sqrt";
+    case OptimizerKind::AdamBsi:
+    case OptimizerKind::AdamWBsi:
+        return "its second moment, a mean of per-rank squared gradients, does not shrink with the batch as the rule "
+               "assumes";
+    case OptimizerKind::Adam:
+    case OptimizerKind::AdamW:
+        break;
+    }
+    return "";
+}
+
+// Below this a beta is 0 as far as the rule is concerned: k (1 - beta) rounds near 1.
+constexpr double kZeroBeta = 1e-9;
+
+void scalingRuleProblems(const Config& c, const std::function<void(const std::string&, const std::string&)>& problem)
+{
+    const double k = batchRatio(c);
+    if (c.lrRule == LrRule::Sde) {
+        const std::string why = whySdeDoesNotApply(c.optimizer);
+        if (!why.empty()) {
+            problem(key::kLrRule, "lr_rule sde is Malladi et al.'s rule for adam and adamw (it rescales beta1, beta2 and "
+                                  "eps with the batch), not for optimizer " + optimizerName(c) + ": " + why);
+        } else {
+            const AdamSettings applied = appliedAdamSettings(c);
+            const bool beta1Fails = applied.beta1 <= kZeroBeta && applied.beta1 != c.beta1;
+            const bool beta2Fails = applied.beta2 <= kZeroBeta && applied.beta2 != c.beta2;
+            if (beta1Fails || beta2Fails) {
+                const std::string name = beta1Fails ? key::kBeta1 : key::kBeta2;
+                const double beta = beta1Fails ? c.beta1 : c.beta2;
+                const double limit = sdeRatioLimit(c);
+                const double value = beta1Fails ? applied.beta1 : applied.beta2;
+                const double shown = std::fabs(value) < kZeroBeta ? 0.0 : value;  // not 2.2e-16: rounding
+                problem(key::kLrRule, "lr_rule sde at k = " + number(k) + " (effective batch " +
+                                          std::to_string(effectiveBatchSize(c)) + " / base_batch_size " +
+                                          std::to_string(baseBatchSize(c)) + ") makes " + name + " " +
+                                          sdeBetaFormula(c, beta) + " = " + number(shown) +
+                                          ", not above 0; the rule allows k below 1 / (1 - " +
+                                          std::string(c.beta1 <= c.beta2 ? key::kBeta1 : key::kBeta2) + ") = " + number(limit) +
+                                          " (an effective batch below " + number(limit * double(baseBatchSize(c))) +
+                                          " here): use a smaller batch, a larger base_batch_size or a beta closer to 1");
+            }
+        }
+    }
+    if (c.weightDecayRule == WeightDecayRule::Timescale) {
+        if (c.optimizer != OptimizerKind::AdamW && c.optimizer != OptimizerKind::AdamWBsi) {
+            problem(key::kWeightDecayRule, "weight_decay_rule timescale keeps the timescale 1 / (lr * weight_decay) of "
+                                           "AdamW's decoupled weight decay: it needs optimizer adamw or adamw_bsi (got " +
+                                               optimizerName(c) + ")");
+        } else {
+            const double decayPerStep = effectiveLr(c) * appliedWeightDecay(c);
+            if (!(decayPerStep < 1.0))
+                problem(key::kWeightDecayRule, "weight_decay_rule timescale sets weight_decay to " +
+                                                   number(appliedWeightDecay(c)) + " at this batch, and lr * weight_decay = " +
+                                                   number(decayPerStep) + " is not below 1: AdamW would multiply the weights "
+                                                   "by 1 - " + number(decayPerStep) + " every step; lower weight_decay or the batch");
+        }
+    }
 }
 
 }  // namespace
@@ -111,6 +216,14 @@ ConfigProblems findProblems(const Config& c, const MachineResources* machine, in
         problem(c.lrRule == LrRule::Power ? key::kLrPower : key::kLr,
                 "the scaled learning rate lr * (effective_batch / base_batch_size)^p is beyond what a float holds (3.4e38); "
                 "lower " + std::string(c.lrRule == LrRule::Power ? key::kLrPower : key::kLr));
+
+    scalingRuleProblems(c, problem);
+    if (usesMoments(c) && !(appliedAdamSettings(c).eps <= double(FLT_MAX)))
+        problem(key::kEps, "lr_rule sde makes eps / k^(1/2) larger than a float holds (3.4e38); lower eps");
+
+    if (c.stopAtLoss && c.stopMeasure == StopMeasure::ValLoss && c.workload != WorkloadKind::FashionMnist)
+        problem(key::kStopMeasure, "stop_measure val_loss needs a validation set, which only fashion_mnist has (its "
+                                   "10,000 test images); use train_loss, the loss over the whole training set");
 
     if (machine)
         machineProblems(c, *machine, ranksHere, problem);

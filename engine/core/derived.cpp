@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 namespace ddplab {
@@ -11,6 +12,12 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// k as a formula shows it: "(128 / 16)".
+std::string ratioText(const Config& config)
+{
+    return "(" + std::to_string(effectiveBatchSize(config)) + " / " + std::to_string(baseBatchSize(config)) + ")";
+}
 }  // namespace
 
 ShardPlan planShards(int64_t numExamples, int64_t worldSize, int64_t batchSize, bool dropLast)
@@ -67,6 +74,11 @@ int64_t baseBatchSize(const Config& config)
     return config.baseBatchSize.value_or(config.batchSize);
 }
 
+double batchRatio(const Config& config)
+{
+    return double(effectiveBatchSize(config)) / double(baseBatchSize(config));
+}
+
 double lrRuleExponent(const Config& config)
 {
     switch (config.lrRule) {
@@ -74,19 +86,75 @@ double lrRuleExponent(const Config& config)
     case LrRule::Linear: return 1.0;
     case LrRule::Sqrt: return 0.5;
     case LrRule::Power: return config.lrPower;
+    case LrRule::Sde: return 0.5;
     }
     return 0.0;
 }
 
 double lrScaleFactor(const Config& config)
 {
-    const double ratio = double(effectiveBatchSize(config)) / double(baseBatchSize(config));
-    return std::pow(ratio, lrRuleExponent(config));
+    return std::pow(batchRatio(config), lrRuleExponent(config));
 }
 
 double effectiveLr(const Config& config)
 {
     return config.lr * lrScaleFactor(config);
+}
+
+bool usesMoments(const Config& config)
+{
+    switch (config.optimizer) {
+    case OptimizerKind::Adam:
+    case OptimizerKind::AdamW:
+    case OptimizerKind::AdamBsi:
+    case OptimizerKind::AdamWBsi:
+    case OptimizerKind::NovoGrad:
+    case OptimizerKind::Lamb:
+        return true;
+    case OptimizerKind::Sgd:
+    case OptimizerKind::Lars:
+        return false;
+    }
+    return false;
+}
+
+AdamSettings appliedAdamSettings(const Config& config)
+{
+    if (config.lrRule != LrRule::Sde)
+        return {config.beta1, config.beta2, config.eps};
+    const double k = batchRatio(config);
+    return {1.0 - k * (1.0 - config.beta1), 1.0 - k * (1.0 - config.beta2), config.eps / std::sqrt(k)};
+}
+
+double sdeRatioLimit(const Config& config)
+{
+    return 1.0 / (1.0 - std::min(config.beta1, config.beta2));
+}
+
+double appliedWeightDecay(const Config& config)
+{
+    if (config.weightDecayRule == WeightDecayRule::None)
+        return config.weightDecay;
+    // tau = B / (lr lambda N) kept: lambda' = lambda (B' / B) (lr / lr').
+    return config.weightDecay * batchRatio(config) * config.lr / effectiveLr(config);
+}
+
+double weightDecayTimescaleEpochs(const Config& config)
+{
+    const double decayPerStep = effectiveLr(config) * appliedWeightDecay(config);
+    if (!(decayPerStep > 0))
+        return std::numeric_limits<double>::infinity();
+    return double(effectiveBatchSize(config)) / (decayPerStep * double(datasetSize(config)));
+}
+
+bool linregMeasuresByMoments(const Config& config)
+{
+    return config.dim <= config.numExamples;
+}
+
+int64_t evalInterval(const Config& config)
+{
+    return config.evalEvery.value_or(config.workload == WorkloadKind::FashionMnist ? 0 : 1);
 }
 
 double warmupStartFactor(const Config& config)
@@ -131,7 +199,7 @@ int64_t estimatedRankBytes(const Config& c)
 {
     // Measured here: a forked rank of a tiny run holds about 18 MB of its own (PSS).
     constexpr double kProcessBytes = 32.0 * (1 << 20);
-    constexpr double kFloatBytes = 4, kIndexBytes = 8;
+    constexpr double kFloatBytes = 4, kIndexBytes = 8, kDoubleBytes = 8;
     // A step's tensors: the gathered batch, products, errors and gradients, a few copies each.
     constexpr double kWorkingCopies = 4;
     // The CNN's activations per image (the first convolution's 32 x 28 x 28 floats and what
@@ -155,6 +223,8 @@ int64_t estimatedRankBytes(const Config& c)
         bytes += experiments * examples * values * kFloatBytes;
         bytes += experiments * batch * values * kFloatBytes * kWorkingCopies;
         bytes += experiments * double(c.dim) * kFloatBytes * kWorkingCopies;
+        if (linregMeasuresByMoments(c))  // the second moments, in double
+            bytes += experiments * double(c.dim) * values * kDoubleBytes;
         break;
     }
     case WorkloadKind::FashionMnist:
@@ -171,7 +241,36 @@ std::string lrRuleFormula(const Config& config)
     std::ostringstream text;
     text << config.lr;
     if (config.lrRule != LrRule::None)
-        text << " * (" << effectiveBatchSize(config) << " / " << baseBatchSize(config) << ")^" << lrRuleExponent(config);
+        text << " * " << ratioText(config) << "^" << lrRuleExponent(config);
+    return text.str();
+}
+
+std::string sdeBetaFormula(const Config& config, double beta)
+{
+    std::ostringstream text;
+    text << "1 - " << ratioText(config) << " * (1 - " << beta << ")";
+    return text.str();
+}
+
+std::string sdeEpsFormula(const Config& config)
+{
+    std::ostringstream text;
+    text << config.eps << " / " << ratioText(config) << "^0.5";
+    return text.str();
+}
+
+std::string weightDecayRuleFormula(const Config& config)
+{
+    std::ostringstream text;
+    text << config.weightDecay << " * " << ratioText(config) << " * " << config.lr << " / " << effectiveLr(config);
+    return text.str();
+}
+
+std::string weightDecayTimescaleFormula(const Config& config)
+{
+    std::ostringstream text;
+    text << effectiveBatchSize(config) << " / (" << effectiveLr(config) << " * " << appliedWeightDecay(config) << " * "
+         << datasetSize(config) << ")";
     return text.str();
 }
 

@@ -35,9 +35,49 @@ int64_t totalSteps(const Config& config);
 
 int64_t effectiveBatchSize(const Config& config);   // world_size * batch_size * grad_accum
 int64_t baseBatchSize(const Config& config);        // base_batch_size, default batch_size
-double lrRuleExponent(const Config& config);        // 0, 1, 1/2 or lr_power
-double lrScaleFactor(const Config& config);         // (effective / base)^p
+double batchRatio(const Config& config);            // k = effective / base
+double lrRuleExponent(const Config& config);        // 0, 1, 1/2 or lr_power (sde: 1/2)
+double lrScaleFactor(const Config& config);         // k^p
 double effectiveLr(const Config& config);           // lr * lrScaleFactor
+
+// ---------------------------------------------------------------------------------------
+// Adam's other settings under lr_rule sde (Malladi et al. 2022, "On the SDEs and Scaling Rules
+// for Adaptive Gradient Algorithms"): 1 - beta -> k (1 - beta), eps -> eps / sqrt(k). Without
+// the rule they are the configured values.
+// ---------------------------------------------------------------------------------------
+bool usesMoments(const Config& config);  // the optimizer has beta1, beta2 and eps
+struct AdamSettings {
+    double beta1 = 0.0;
+    double beta2 = 0.0;
+    double eps = 0.0;
+};
+AdamSettings appliedAdamSettings(const Config& config);
+// The k the sde rule must stay below, 1 / (1 - beta) of the smaller beta: beyond it that beta
+// would become 0 or negative.
+double sdeRatioLimit(const Config& config);
+std::string sdeBetaFormula(const Config& config, double beta);  // "1 - (128 / 16) * (1 - 0.9)"
+std::string sdeEpsFormula(const Config& config);                // "1e-08 / (128 / 16)^0.5"
+
+// ---------------------------------------------------------------------------------------
+// AdamW's weight decay as a timescale (Wang and Aitchison 2025, "How to set AdamW's weight
+// decay as you scale model and dataset size"): the EMA timescale of decoupled decay is
+// 1 / (lr * lambda) steps, tau = B / (lr * lambda * N) epochs. weight_decay_rule timescale keeps
+// tau at its value for base_batch_size and lr: lambda' = lambda * k * lr / effective lr.
+// ---------------------------------------------------------------------------------------
+double appliedWeightDecay(const Config& config);
+// tau in epochs with the applied LR (after the rule, before warmup and schedule) and the
+// applied weight decay; infinite when either is 0.
+double weightDecayTimescaleEpochs(const Config& config);
+std::string weightDecayRuleFormula(const Config& config);       // "0.01 * (128 / 16) * 0.001 / 0.00283"
+std::string weightDecayTimescaleFormula(const Config& config);  // "128 / (0.00283 * 0.0283 * 60000)"
+
+// linreg: whether its training loss comes from the data's second moments (dim x dim per
+// experiment, in double) rather than from every example: when dim is at most the examples.
+bool linregMeasuresByMoments(const Config& config);
+
+// How often the training loss is measured (eval_every, default toy and linreg 1,
+// Fashion-MNIST 0: epoch ends only).
+int64_t evalInterval(const Config& config);
 
 double warmupStartFactor(const Config& config);     // default 1 / world_size
 int64_t warmupStepCount(const Config& config);      // warmup_steps, or warmup_epochs in steps

@@ -1,9 +1,6 @@
 #pragma once
-// The JSON type used throughout the engine: insertion-ordered so that every event starts
-// with "type" and configs print in table order.
+// The JSON type used throughout the engine (declared in json_fwd.hpp), with its definition.
+
+#include "json_fwd.hpp"
 
 #include <nlohmann/json.hpp>
-
-namespace ddplab {
-using Json = nlohmann::ordered_json;
-}

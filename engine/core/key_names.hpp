@@ -1,7 +1,8 @@
 #pragma once
-// The name of every config key, for code that reads one key by name: the engine's checks and
-// reports, the window, the `config` event's readers. config_keys.cpp's table gives them their
-// meaning; adding a key means a line there, a field in config.hpp and a name here.
+// The name of every config key, and every value of a choice key, for code that reads one by
+// name: the engine's checks and reports, the window, the `config` event's readers.
+// config_keys.cpp's table gives them their meaning; adding a key means a line there, a field in
+// config.hpp and a name here (and its values here, for a choice).
 
 namespace ddplab {
 
@@ -36,6 +37,7 @@ inline constexpr char kMomentum[] = "momentum";
 inline constexpr char kDampening[] = "dampening";
 inline constexpr char kNesterov[] = "nesterov";
 inline constexpr char kWeightDecay[] = "weight_decay";
+inline constexpr char kWeightDecayRule[] = "weight_decay_rule";
 inline constexpr char kBeta1[] = "beta1";
 inline constexpr char kBeta2[] = "beta2";
 inline constexpr char kEps[] = "eps";
@@ -51,9 +53,68 @@ inline constexpr char kMinLr[] = "min_lr";
 inline constexpr char kEpochs[] = "epochs";
 inline constexpr char kMaxSteps[] = "max_steps";
 inline constexpr char kStopAtLoss[] = "stop_at_loss";
+inline constexpr char kStopMeasure[] = "stop_measure";
 inline constexpr char kEvalEvery[] = "eval_every";
 inline constexpr char kEvents[] = "events";
 inline constexpr char kFailAt[] = "fail_at";
 }  // namespace key
+
+// The values of the choice keys, for code that reads one (the window's charts, names and
+// checks, the engine's reports) and for the key table that accepts them.
+namespace choice {
+namespace workload {
+inline constexpr char kToy[] = "toy";
+inline constexpr char kLinreg[] = "linreg";
+inline constexpr char kFashionMnist[] = "fashion_mnist";
+}  // namespace workload
+namespace model {
+inline constexpr char kMlp[] = "mlp";
+inline constexpr char kCnn[] = "cnn";
+}  // namespace model
+namespace loss_reduction {
+inline constexpr char kSum[] = "sum";
+inline constexpr char kMean[] = "mean";
+}  // namespace loss_reduction
+namespace backend {
+inline constexpr char kAuto[] = "auto";
+inline constexpr char kGloo[] = "gloo";
+inline constexpr char kNccl[] = "nccl";
+}  // namespace backend
+namespace device {
+inline constexpr char kCpu[] = "cpu";
+inline constexpr char kCuda[] = "cuda";
+}  // namespace device
+namespace lr_rule {
+inline constexpr char kNone[] = "none";
+inline constexpr char kLinear[] = "linear";
+inline constexpr char kSqrt[] = "sqrt";
+inline constexpr char kPower[] = "power";
+inline constexpr char kSde[] = "sde";
+}  // namespace lr_rule
+namespace optimizer {
+inline constexpr char kSgd[] = "sgd";
+inline constexpr char kAdam[] = "adam";
+inline constexpr char kAdamW[] = "adamw";
+inline constexpr char kNovoGrad[] = "novograd";
+inline constexpr char kLamb[] = "lamb";
+inline constexpr char kLars[] = "lars";
+inline constexpr char kAdamBsi[] = "adam_bsi";
+inline constexpr char kAdamWBsi[] = "adamw_bsi";
+}  // namespace optimizer
+namespace weight_decay_rule {
+inline constexpr char kNone[] = "none";
+inline constexpr char kTimescale[] = "timescale";
+}  // namespace weight_decay_rule
+namespace schedule {
+inline constexpr char kConstant[] = "constant";
+inline constexpr char kCosine[] = "cosine";
+inline constexpr char kStep[] = "step";
+}  // namespace schedule
+namespace stop_measure {
+inline constexpr char kTrainLoss[] = "train_loss";
+inline constexpr char kValLoss[] = "val_loss";
+inline constexpr char kBatchLoss[] = "batch_loss";
+}  // namespace stop_measure
+}  // namespace choice
 
 }  // namespace ddplab

@@ -63,6 +63,7 @@ Json configEvent(const Config& config, const RunFacts& facts)
     resolved.backend = facts.backend;
     resolved.baseBatchSize = baseBatchSize(config);
     resolved.warmupStartFactor = warmupStartFactor(config);
+    resolved.evalEvery = evalInterval(config);
     const ShardPlan plan = planShards(config);
 
     Json event;
@@ -74,6 +75,15 @@ Json configEvent(const Config& config, const RunFacts& facts)
     event[field::kLrEffective] = effectiveLr(config);
     event[field::kLrScale] = lrScaleFactor(config);
     event[field::kLrFormula] = lrRuleFormula(config);
+    if (usesMoments(config)) {
+        const AdamSettings applied = appliedAdamSettings(config);
+        event[field::kBeta1Effective] = applied.beta1;
+        event[field::kBeta2Effective] = applied.beta2;
+        event[field::kEpsEffective] = applied.eps;
+    }
+    event[field::kWeightDecayEffective] = appliedWeightDecay(config);
+    // Infinite without weight decay: written as null, as every number that is not finite.
+    event[field::kWeightDecayTimescale] = weightDecayTimescaleEpochs(config);
     event[field::kDatasetSize] = datasetSize(config);
     event[field::kStepsPerEpoch] = stepsPerEpoch(config);
     event[field::kTotalSteps] = totalSteps(config);
@@ -104,6 +114,8 @@ Json stepEvent(const StepReport& r)
     event[field::kLr] = r.lr;
     event[field::kLoss] = r.loss;
     putIf(event, field::kAccuracy, r.accuracy);
+    putIf(event, field::kTrainLoss, r.trainLoss);
+    putIf(event, field::kTrainAccuracy, r.trainAccuracy);
     event[field::kSamples] = int64_t(r.samples);
     event[field::kGradNorm] = r.gradNorm;
     putIf(event, field::kUpdateMean, r.updateMean);
@@ -156,6 +168,8 @@ Json summaryEvent(const SummaryReport& r)
     event[field::kEpochs] = r.epochs;
     event[field::kLoss] = r.loss;
     putIf(event, field::kAccuracy, r.accuracy);
+    putIf(event, field::kTrainLoss, r.trainLoss);
+    putIf(event, field::kTrainAccuracy, r.trainAccuracy);
     if (r.lastEval) {
         event[field::kValLoss] = r.lastEval->loss;
         event[field::kValAccuracy] = r.lastEval->accuracy;
@@ -172,17 +186,6 @@ Json summaryEvent(const SummaryReport& r)
     event[field::kTrainS] = r.trainSeconds;
     event[field::kWallS] = r.wallSeconds;
     return event;
-}
-
-std::string eventType(const std::string& line)
-{
-    const Json event = Json::parse(line, nullptr, false);
-    if (!event.is_object())
-        return std::string();
-    const auto found = event.find(field::kType);
-    if (found == event.end() || !found->is_string())
-        return std::string();
-    return found->get<std::string>();
 }
 
 }  // namespace ddplab::protocol

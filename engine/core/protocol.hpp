@@ -57,6 +57,8 @@ struct StepReport {
     double lr = 0.0;
     double loss = 0.0;
     std::optional<double> accuracy;  // classifiers
+    // The loss over the training set (a fixed set of it), at steps where it was measured.
+    std::optional<double> trainLoss, trainAccuracy;
     double samples = 0.0;
     double gradNorm = 0.0;
     std::optional<double> updateMean;        // workloads that track updates
@@ -94,6 +96,7 @@ struct SummaryReport {
     int64_t epochs = 0;
     double loss = 0.0;
     std::optional<double> accuracy;
+    std::optional<double> trainLoss, trainAccuracy;  // the last measurement's
     std::optional<EvalReport> lastEval;
     std::optional<double> updateMean, updateVariance;
     std::optional<int64_t> updateCount;
@@ -104,13 +107,6 @@ struct SummaryReport {
     double wallSeconds = 0.0;
 };
 Json summaryEvent(const SummaryReport& report);
-
-// ---------------------------------------------------------------------------------------
-// Reading
-// ---------------------------------------------------------------------------------------
-
-// The type of one encoded event line, or "" when the line is not a JSON object with a type.
-std::string eventType(const std::string& line);
 
 std::string engineVersion();
 

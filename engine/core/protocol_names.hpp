@@ -9,7 +9,7 @@
 
 namespace ddplab {
 
-constexpr int kProtocolVersion = 2;
+constexpr int kProtocolVersion = 3;
 
 // ---------------------------------------------------------------------------------------
 // Exit status of every ddplab-engine subcommand.
@@ -22,6 +22,21 @@ enum ExitCode : int {
     kExitRankFailed = 4,    // a worker rank failed, was killed or stopped making progress; the run was stopped
     kExitCancelled = 5,     // stopped by SIGINT/SIGTERM/SIGHUP, or the reader of stdout went away
     kExitOutputError = 6,   // the events file could not be written (a full disk); the run was stopped
+};
+
+// Each exit code in a few words, for --help and for messages that name one.
+struct ExitCodeMeaning {
+    ExitCode code;
+    const char* meaning;
+};
+inline constexpr ExitCodeMeaning kExitCodeMeanings[] = {
+    {kExitOk, "ok"},
+    {kExitInternal, "internal error"},
+    {kExitInvalidInput, "invalid input"},
+    {kExitDataError, "data error"},
+    {kExitRankFailed, "a rank failed"},
+    {kExitCancelled, "cancelled"},
+    {kExitOutputError, "the events file could not be written"},
 };
 
 namespace protocol {
@@ -76,6 +91,11 @@ inline constexpr char kEffectiveBatchSize[] = "effective_batch_size";
 inline constexpr char kLrEffective[] = "lr_effective";
 inline constexpr char kLrScale[] = "lr_scale";
 inline constexpr char kLrFormula[] = "lr_formula";
+inline constexpr char kBeta1Effective[] = "beta1_effective";
+inline constexpr char kBeta2Effective[] = "beta2_effective";
+inline constexpr char kEpsEffective[] = "eps_effective";
+inline constexpr char kWeightDecayEffective[] = "weight_decay_effective";
+inline constexpr char kWeightDecayTimescale[] = "weight_decay_timescale_epochs";
 inline constexpr char kDatasetSize[] = "dataset_size";
 inline constexpr char kStepsPerEpoch[] = "steps_per_epoch";
 inline constexpr char kTotalSteps[] = "total_steps";
@@ -99,6 +119,8 @@ inline constexpr char kEpoch[] = "epoch";
 inline constexpr char kLr[] = "lr";
 inline constexpr char kLoss[] = "loss";
 inline constexpr char kAccuracy[] = "accuracy";
+inline constexpr char kTrainLoss[] = "train_loss";          // over the whole training set (a fixed set)
+inline constexpr char kTrainAccuracy[] = "train_accuracy";
 inline constexpr char kSamples[] = "samples";
 inline constexpr char kGradNorm[] = "grad_norm";
 inline constexpr char kUpdateMean[] = "update_mean";

@@ -9,7 +9,7 @@ namespace ddplab {
 
 class EventWriter;
 
-// Returns the process exit code (protocol::exit_code in core/protocol_names.hpp). Emits the final `error` event itself;
+// Returns the process exit code (ExitCode, core/protocol_names.hpp). Emits the final `error` event itself;
 // `hello` is the caller's.
 int runLauncher(const Config& config, EventWriter& events);
 

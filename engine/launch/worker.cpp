@@ -2,8 +2,11 @@
 
 #include "comm/backend_choice.hpp"
 #include "comm/communicator.hpp"
+#include "comm/gpu_inventory.hpp"
+#include "comm/worker_identity.hpp"
 #include "core/config_error.hpp"
 #include "core/config_keys.hpp"
+#include "core/config_validate.hpp"
 #include "core/data_error.hpp"
 #include "core/protocol.hpp"
 #include "core/wording.hpp"
@@ -17,15 +20,20 @@
 
 #include <ATen/Parallel.h>
 #include <ATen/detail/CUDAHooksInterface.h>
+#include <c10/core/impl/DeviceGuardImplInterface.h>
 #include <c10/util/Exception.h>
 #include <torch/version.h>
 
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
+#include <sys/stat.h>
 #include <thread>
+#include <unistd.h>
 
 namespace ddplab {
 namespace {
@@ -37,6 +45,38 @@ int threadsPerRank(const Config& config, const WorkerIdentity& identity)
     // Ranks on one node share its cores; more threads than cores only adds contention.
     const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
     return std::max(1, cores / std::max(1, identity.localWorldSize));
+}
+
+// Before any rank allocates: the ranks that share this rank's GPU must fit in what it has free.
+void requireGpuMemory(const Config& config, const WorkerIdentity& identity, const c10::Device& device, int visibleGpus)
+{
+    MachineResources gpu;
+    gpu.gpuMemoryFreeBytes = gpuMemoryFreeBytes(device);
+    gpu.gpus = identity.gpusBoundPerTask ? identity.localWorldSize : visibleGpus;
+    requireValid(config, &gpu, identity.localWorldSize);
+}
+
+// NCCL writes NCCL_DEBUG's output to stdout, which is rank 0's event stream (under torchrun,
+// srun and the lab): to standard error instead, unless the user chose a file. NCCL opens the
+// file by name, truncating: fine for a pipe or a terminal, not for a stderr that is a file
+// (its log so far would be cut), and impossible for a socket; those get a file of their own,
+// said on stderr.
+void keepNcclDebugOffStdout()
+{
+    if (std::getenv("NCCL_DEBUG_FILE"))
+        return;
+    struct stat standardError {};
+    if (::fstat(STDERR_FILENO, &standardError) == 0 && !S_ISREG(standardError.st_mode)) {
+        if (FILE* byName = std::fopen("/dev/stderr", "w")) {
+            std::fclose(byName);
+            ::setenv("NCCL_DEBUG_FILE", "/dev/stderr", 0);
+            return;
+        }
+    }
+    const std::string file = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/ddplab-nccl-debug.%h.%p.log";
+    ::setenv("NCCL_DEBUG_FILE", file.c_str(), 0);
+    if (std::getenv("NCCL_DEBUG"))
+        std::cerr << "ddplab-engine: NCCL_DEBUG output goes to " << file << " (%h host, %p process id)" << std::endl;
 }
 
 int report(EventWriter& events, const WorkerIdentity& identity, const std::string& message, const std::string& key,
@@ -78,16 +118,24 @@ int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter&
         // Only a CUDA run asks about GPUs: the question itself starts the CUDA runtime.
         const bool torchHasCuda = config.device == DeviceKind::Cuda && at::detail::getCUDAHooks().hasCUDA();
         const int gpus = torchHasCuda ? int(at::detail::getCUDAHooks().getNumGPUs()) : 0;
-        const BackendChoice choice = chooseBackend(config, identity.localWorldSize, gpus, torchHasCuda, ncclBuilt());
+        const BackendChoice choice = chooseBackend(config, identity, gpus, torchHasCuda, ncclBuilt());
+        // The rank's one device, computed once: LibTorch's tensors, the step timer's events and
+        // NCCL all use it, and it is the current device of the rank from here on.
         const c10::Device device = config.device == DeviceKind::Cuda
-                                       ? c10::Device(c10::kCUDA, c10::DeviceIndex(identity.localRank % std::max(1, gpus)))
+                                       ? c10::Device(c10::kCUDA, c10::DeviceIndex(rankGpuIndex(identity, gpus)))
                                        : c10::Device(c10::kCPU);
+        if (device.is_cuda()) {
+            c10::impl::getDeviceGuardImpl(c10::DeviceType::CUDA)->setDevice(device);
+            requireGpuMemory(config, identity, device, gpus);
+        }
+        if (choice.backend == BackendKind::Nccl)
+            keepNcclDebugOffStdout();
 
         // Data first: a missing file fails fast, before peers wait on this rank.
         workload = makeWorkload(config, device);
         WorkerIdentity connecting = identity;
         connecting.rendezvous.timeout = std::chrono::seconds(config.collectiveTimeout);
-        comm = connect(choice.backend, connecting);
+        comm = connect(choice.backend, connecting, device);
         const bool leader = identity.rank == 0;
         protocol::RunFacts facts;
         facts.backend = choice.backend;

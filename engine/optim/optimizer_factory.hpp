@@ -1,6 +1,7 @@
 #pragma once
 // The optimizer a config names, as a torch::optim::Optimizer: LibTorch's SGD, Adam and AdamW,
-// and our NovoGrad, LAMB and LARS.
+// and our NovoGrad, LAMB, LARS and batch-size-invariant Adam and AdamW; with beta1, beta2, eps
+// and weight decay as the scaling rules make them (core/derived.hpp).
 
 #include "core/config.hpp"
 
@@ -15,7 +16,13 @@ class Optimizer;
 
 namespace ddplab {
 
-std::unique_ptr<torch::optim::Optimizer> makeOptimizer(const Config& config, const std::vector<at::Tensor>& parameters);
+// `meanSquaredGradients` (one per parameter): what batch-size-invariant Adam reads its second
+// moment from (GradientSync::meanSquaredGradients); unused by the others.
+std::unique_ptr<torch::optim::Optimizer> makeOptimizer(const Config& config, const std::vector<at::Tensor>& parameters,
+                                                       const std::vector<at::Tensor>& meanSquaredGradients = {});
+
+// True for the optimizers that need every rank's squared gradient averaged (adam_bsi, adamw_bsi).
+bool averagesSquaredGradients(const Config& config);
 
 void setLearningRate(torch::optim::Optimizer& optimizer, double lr);
 

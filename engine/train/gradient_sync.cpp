@@ -1,13 +1,12 @@
 #include "gradient_sync.hpp"
 
 #include "comm/communicator.hpp"
+#include "squared_gradients.hpp"
 
 #include <ATen/ATen.h>
 #include <torch/csrc/autograd/function.h>
 #include <torch/csrc/autograd/variable.h>
 
-#include <chrono>
-#include <cmath>
 #include <functional>
 
 namespace ddplab {
@@ -40,7 +39,8 @@ constexpr int64_t kLastBucketExtras = 4;
 
 }  // namespace
 
-GradientSync::GradientSync(std::vector<at::Tensor> parameters, Communicator& comm, double bucketCapMb, bool overlap)
+GradientSync::GradientSync(std::vector<at::Tensor> parameters, Communicator& comm, double bucketCapMb, bool overlap,
+                           bool squaredGradients)
     : m_parameters(std::move(parameters)), m_comm(comm)
 {
     // The local norm feeds the gradient-noise-scale estimate, which needs two batch sizes.
@@ -79,6 +79,9 @@ GradientSync::GradientSync(std::vector<at::Tensor> parameters, Communicator& com
         }
     }
 
+    if (squaredGradients)
+        m_squares = std::make_unique<SquaredGradients>(m_parameters, bucketLayout(), m_comm);
+
     if (overlap) {
         for (size_t i = 0; i < m_parameters.size(); ++i) {
             auto accumulator = torch::autograd::impl::grad_accumulator(m_parameters[i]);
@@ -103,18 +106,36 @@ std::vector<std::vector<size_t>> GradientSync::bucketLayout() const
     return layout;
 }
 
+std::vector<at::Tensor> GradientSync::meanSquaredGradients() const
+{
+    return m_squares ? m_squares->perParameter() : std::vector<at::Tensor>();
+}
+
+std::vector<at::Tensor> GradientSync::bucketGradients() const
+{
+    std::vector<at::Tensor> gradients;
+    for (const Bucket& bucket : m_buckets)
+        gradients.push_back(bucket.flat.narrow(0, 0, bucket.gradientElements));
+    return gradients;
+}
+
 void GradientSync::zeroGradients()
 {
     // Not Optimizer::zero_grad(): it detaches .grad in place, which views cannot do.
     for (Bucket& bucket : m_buckets)
         bucket.flat.zero_();
+    if (m_squares)
+        m_squares->zero();
 }
 
 void GradientSync::prepare(bool synchronize)
 {
+    if (m_squares)
+        m_squares->beginMicroBatch(bucketGradients());
     m_synchronizing = synchronize;
     if (!synchronize)
         return;
+    m_nextBucket = 0;
     for (Bucket& bucket : m_buckets) {
         bucket.ready = 0;
         bucket.arrived.assign(bucket.parameters.size(), false);
@@ -122,11 +143,15 @@ void GradientSync::prepare(bool synchronize)
     }
 }
 
-void GradientSync::setFigures(const StepFigures& local)
+void GradientSync::setFigures(const BatchResult& local)
 {
-    at::Tensor tail = m_buckets.back().flat.narrow(0, m_buckets.back().gradientElements, kLastBucketExtras);
-    tail[kLossSlot].fill_(local.lossSum);
-    tail[kCorrectSlot].fill_(local.correct);
+    Bucket& last = m_buckets.back();
+    at::Tensor tail = last.flat.narrow(0, last.gradientElements, kLastBucketExtras);
+    tail[kLossSlot].copy_(local.lossSum.reshape({}));
+    if (local.correct.defined())
+        tail[kCorrectSlot].copy_(local.correct.reshape({}));
+    else
+        tail[kCorrectSlot].fill_(0.0);
     tail[kSamplesSlot].fill_(local.samples);
 }
 
@@ -134,17 +159,25 @@ void GradientSync::onGradientAccumulated(size_t parameter)
 {
     if (!m_synchronizing)
         return;
+    std::lock_guard<std::mutex> lock(m_readyMutex);
     const Slot slot = m_slots[parameter];
     Bucket& bucket = m_buckets[slot.bucket];
     if (bucket.arrived[slot.position])
         return;
     bucket.arrived[slot.position] = true;
-    if (++bucket.ready == bucket.parameters.size())
-        launch(bucket);
+    ++bucket.ready;
+    // Reducer::mark_bucket_ready: launch from the next bucket in order for as long as buckets
+    // are complete; a complete bucket further on waits for its turn.
+    while (m_nextBucket < m_buckets.size() && m_buckets[m_nextBucket].ready == m_buckets[m_nextBucket].parameters.size())
+        launch(m_buckets[m_nextBucket++]);
 }
 
 void GradientSync::launch(Bucket& bucket)
 {
+    const size_t index = size_t(&bucket - m_buckets.data());
+    // Before the gradients are divided by the world size: the squares are this rank's own.
+    if (m_squares)
+        m_squares->finishBucket(index, bucket.flat.narrow(0, 0, bucket.gradientElements));
     if (m_trackNorm) {
         const at::Tensor gradients = bucket.flat.narrow(0, 0, bucket.gradientElements);
         bucket.flat[bucket.gradientElements + kNormSlot].copy_(at::dot(gradients, gradients));
@@ -154,38 +187,40 @@ void GradientSync::launch(Bucket& bucket)
     if (m_comm.worldSize() > 1)
         bucket.flat.div_(double(m_comm.worldSize()));
     bucket.pending = m_comm.allReduceSum(bucket.flat);
+    if (m_squares)
+        m_squares->launch(index);
 }
 
-SyncResult GradientSync::finish()
+at::Tensor GradientSync::finish()
 {
-    SyncResult timing;
-    // Buckets not launched yet: without overlap all of them; with overlap those holding a
-    // parameter that got no gradient this step (its zeros, or what earlier micro-steps left,
-    // take part in the sum).
-    for (Bucket& bucket : m_buckets) {
-        if (!bucket.pending)
-            launch(bucket);
-    }
-
-    const auto start = std::chrono::steady_clock::now();
+    // Buckets not launched yet, in order: without overlap all of them; with overlap those
+    // from the first one holding a parameter that got no gradient this step (its zeros, or
+    // what earlier micro-steps left, take part in the sum).
+    while (m_nextBucket < m_buckets.size())
+        launch(m_buckets[m_nextBucket++]);
     for (Bucket& bucket : m_buckets) {
         bucket.pending->wait();
         bucket.pending.reset();
     }
-    timing.waitMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (m_squares)
+        m_squares->wait();
+    m_synchronizing = false;
 
-    const double worldSize = double(m_comm.worldSize());
+    // Everything below is queued on the device; nothing is read back here.
+    const auto asDouble = [](const at::Tensor& t) { return t.to(at::kDouble); };
+    std::vector<at::Tensor> global, local;
     for (const Bucket& bucket : m_buckets) {
         const at::Tensor gradients = bucket.flat.narrow(0, 0, bucket.gradientElements);
-        timing.globalSquaredNorm += at::dot(gradients, gradients).item<double>();
-        timing.localSquaredNorm += bucket.flat[bucket.gradientElements + kNormSlot].item<double>();
+        global.push_back(asDouble(at::dot(gradients, gradients)));
+        local.push_back(asDouble(bucket.flat[bucket.gradientElements + kNormSlot]));
     }
-    const at::Tensor tail =
-        m_buckets.back().flat.narrow(0, m_buckets.back().gradientElements, kLastBucketExtras).to(at::kDouble).cpu();
-    const double* sums = tail.data_ptr<double>();
-    timing.global = {sums[kLossSlot] * worldSize, sums[kCorrectSlot] * worldSize, std::round(sums[kSamplesSlot] * worldSize)};
-    m_synchronizing = false;
-    return timing;
+    const Bucket& last = m_buckets.back();
+    // The figures were divided by K with the gradients; the sample count is a whole number.
+    const at::Tensor sums =
+        asDouble(last.flat.narrow(0, last.gradientElements + kLossSlot, kLastBucketExtras - kLossSlot)) * double(m_comm.worldSize());
+    const at::Tensor samples = sums.narrow(0, kSamplesSlot - kLossSlot, 1).round();
+    return at::cat({at::stack(local).sum().reshape({1}), at::stack(global).sum().reshape({1}),
+                    sums.narrow(0, 0, kSamplesSlot - kLossSlot), samples});
 }
 
 }  // namespace ddplab

@@ -1,19 +1,32 @@
 #pragma once
 // DDP's gradient synchronisation: parameters grouped into buckets of bucket_cap_mb in reverse
-// registration order (the order backward produces gradients). Each parameter's .grad is a
-// view into its bucket (DDP's gradient_as_bucket_view), so autograd accumulates straight into
-// the flat buffer that is all-reduced: no copy in, no copy out. A hook after each parameter's
-// gradient accumulation marks it ready, and a bucket's all-reduce starts asynchronously the
-// moment its last gradient arrives, overlapping the rest of backward. Gradients are divided by
-// the world size before the sum, as DDP does, so every rank ends with the average.
+// registration order (the order backward usually produces gradients). Each parameter's .grad
+// is a view into its bucket (DDP's gradient_as_bucket_view), so autograd accumulates straight
+// into the flat buffer that is all-reduced: no copy in, no copy out. A hook after each
+// parameter's gradient accumulation marks it ready; buckets are all-reduced asynchronously,
+// overlapping the rest of backward, and strictly in bucket order, as DDP's
+// Reducer::mark_bucket_ready does: a bucket that fills early waits for the ones before it.
+// Every rank therefore issues the same collectives in the same order whatever order its
+// backward fills the buckets (with data-dependent or unused parameters it may differ between
+// ranks, and NCCL deadlocks when ranks disagree). Gradients are divided by the world size
+// before the sum, as DDP does, so every rank ends with the average.
 //
 // The step's figures ride along in a few extra elements behind the gradients: each bucket
 // carries the squared norm of its local gradient (for the noise-scale estimate), the last one
-// also the batch's loss sum, correct count and sample count. They cost no extra round trip.
+// also the batch's loss sum, correct count and sample count. They cost no extra round trip,
+// and they stay on the device: finish() returns them as one small tensor, which the trainer
+// reads with the rest of the step's figures, once per step.
+//
+// For batch-size-invariant Adam it also averages every rank's squared gradient
+// (squared_gradients.hpp): one more all-reduce per bucket, right after the bucket's own, so
+// the order stays the same on every rank.
+
+#include "workload.hpp"
 
 #include <ATen/core/Tensor.h>
 
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace torch::autograd {
@@ -24,24 +37,23 @@ namespace ddplab {
 
 class Communicator;
 class PendingCollective;
+class SquaredGradients;
 
-// Sums over one rank's micro-batches of a step (loss summed over samples).
-struct StepFigures {
-    double lossSum = 0.0;
-    double correct = 0.0;
-    double samples = 0.0;
-};
-
-struct SyncResult {
-    double waitMs = 0.0;             // time blocked on communication after backward returned
-    double localSquaredNorm = 0.0;   // |g_local|^2 before the sum, averaged over ranks
-    double globalSquaredNorm = 0.0;  // |g_avg|^2 of the averaged gradient
-    StepFigures global;              // every rank's figures, summed
+// The elements of the tensor finish() returns (double, on the gradients' device).
+enum SyncFigure : int64_t {
+    kLocalSquaredNorm,   // |g_local|^2 before the sum, averaged over ranks
+    kGlobalSquaredNorm,  // |g_avg|^2 of the averaged gradient
+    kGlobalLossSum,      // every rank's figures of the step, summed
+    kGlobalCorrect,
+    kGlobalSamples,
+    kSyncFigureCount
 };
 
 class GradientSync {
 public:
-    GradientSync(std::vector<at::Tensor> parameters, Communicator& comm, double bucketCapMb, bool overlap);
+    // `squaredGradients`: also average each rank's and micro-batch's squared gradient.
+    GradientSync(std::vector<at::Tensor> parameters, Communicator& comm, double bucketCapMb, bool overlap,
+                 bool squaredGradients = false);
     ~GradientSync();
     GradientSync(const GradientSync&) = delete;
     GradientSync& operator=(const GradientSync&) = delete;
@@ -53,14 +65,20 @@ public:
     // of gradient accumulation (DDP's no_sync): gradients then only accumulate locally.
     void prepare(bool synchronize);
 
-    // Before the synchronising backward: this rank's figures for the step.
-    void setFigures(const StepFigures& local);
+    // Before the synchronising backward: this rank's figures for the step (device tensors;
+    // copied on the device, never read here).
+    void setFigures(const BatchResult& local);
 
-    // After the synchronising backward: all-reduces whatever is left and waits; every
-    // parameter's .grad then holds the average over ranks.
-    SyncResult finish();
+    // After the synchronising backward: all-reduces whatever is left, in bucket order, and
+    // waits; every parameter's .grad then holds the average over ranks. Returns the
+    // SyncFigure elements, still on the device.
+    at::Tensor finish();
 
     std::vector<std::vector<size_t>> bucketLayout() const;  // parameter indices per bucket
+
+    // With squaredGradients: per parameter, the mean over ranks and micro-batches of the squared
+    // gradient, filled by finish(); empty otherwise.
+    std::vector<at::Tensor> meanSquaredGradients() const;
 
 private:
     struct Bucket {
@@ -78,12 +96,16 @@ private:
 
     void onGradientAccumulated(size_t parameter);
     void launch(Bucket& bucket);
+    std::vector<at::Tensor> bucketGradients() const;
 
     std::vector<at::Tensor> m_parameters;
     std::vector<Slot> m_slots;
     std::vector<Bucket> m_buckets;
+    size_t m_nextBucket = 0;  // the next bucket to all-reduce: every one before it is under way
+    std::mutex m_readyMutex;  // hooks of one backward may run on more than one autograd thread
     std::vector<std::shared_ptr<torch::autograd::Node>> m_accumulators;  // kept alive: they hold the hooks
     std::vector<uintptr_t> m_hookKeys;
+    std::unique_ptr<SquaredGradients> m_squares;  // batch-size-invariant Adam only
     Communicator& m_comm;
     bool m_synchronizing = false;
     bool m_trackNorm = false;

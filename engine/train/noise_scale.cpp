@@ -31,7 +31,13 @@ double NoiseScaleEstimator::gradSquaredNorm() const { return debiased(m_squaredN
 
 double NoiseScaleEstimator::simpleNoiseScale() const
 {
-    return traceSigma() / gradSquaredNorm();
+    const double trace = traceSigma();
+    const double squaredNorm = gradSquaredNorm();
+    // A gradient estimated at no size or below, or a noise estimated below zero, is no
+    // measurement; noise-free data (tr(S) exactly 0) is: B_simple 0.
+    if (!(squaredNorm > 0) || trace < 0)
+        return std::numeric_limits<double>::quiet_NaN();
+    return trace / squaredNorm;
 }
 
 }  // namespace ddplab

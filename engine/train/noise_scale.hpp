@@ -7,7 +7,9 @@
 //   tr(S)  ~ (|G_small|^2 - |G_big|^2) / (1 / B_small - 1 / B_big)
 //
 // Each estimate is noisy, so both are smoothed by an exponential moving average (debiased
-// as Adam's moments are) before their ratio is taken, as the paper recommends.
+// as Adam's moments are) before their ratio is taken, as the paper recommends. Either smoothed
+// estimate can still be negative while the signal is small against its noise: the noise scale
+// is then not measurable (NaN), never a negative batch size.
 
 #include <cstdint>
 
@@ -23,7 +25,9 @@ public:
     bool ready() const { return m_updates > 0; }
     double traceSigma() const;        // smoothed tr(Sigma), per-sample gradient covariance trace
     double gradSquaredNorm() const;   // smoothed |G|^2, the true gradient's squared norm
-    double simpleNoiseScale() const;  // traceSigma / gradSquaredNorm
+    // traceSigma / gradSquaredNorm; NaN (not measurable yet) unless |G|^2 is positive and
+    // tr(Sigma) is not negative.
+    double simpleNoiseScale() const;
 
 private:
     double debiased(double average) const;

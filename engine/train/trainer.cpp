@@ -8,6 +8,7 @@
 #include "gradient_sync.hpp"
 #include "out_of_memory.hpp"
 #include "optim/optimizer_factory.hpp"
+#include "step_timer.hpp"
 
 #include <ATen/ATen.h>
 #include <torch/optim/optimizer.h>
@@ -38,6 +39,12 @@ void broadcastParameters(const std::vector<at::Tensor>& parameters, Communicator
     torch::NoGradGuard noGrad;
     for (at::Tensor parameter : parameters)
         comm.broadcast(parameter, 0);
+}
+
+// Two batches' figures of one rank, added on the device.
+BatchResult sum(const BatchResult& a, const BatchResult& b)
+{
+    return {a.lossSum + b.lossSum, a.correct.defined() ? a.correct + b.correct : at::Tensor(), a.samples + b.samples};
 }
 
 std::vector<at::Tensor> gradients(const std::vector<at::Tensor>& parameters)
@@ -140,18 +147,21 @@ Json Trainer::train()
     for (const at::Tensor& p : m_parameters)
         m_parameterCount += p.numel();
     broadcastParameters(m_parameters, m_comm);
-    m_optimizer = makeOptimizer(c, m_parameters);
-    m_sync = std::make_unique<GradientSync>(m_parameters, m_comm, c.bucketCapMb, c.overlap);
+    m_sync = std::make_unique<GradientSync>(m_parameters, m_comm, c.bucketCapMb, c.overlap, averagesSquaredGradients(c));
+    m_optimizer = makeOptimizer(c, m_parameters, m_sync->meanSquaredGradients());
+    m_timer = std::make_unique<StepTimer>(m_parameters.front().device());
     emitConfig();
 
     const SamplerSettings sampler{m_workload.datasetSize(), c.worldSize, c.shuffle, c.seed, c.dropLast};
     const int64_t stepLimit = totalSteps(c);
+    const int64_t measureEvery = evalInterval(c);
     const auto runStart = Clock::now();
     double trainingSeconds = 0.0, samplesSeen = 0.0;
     StepRecord last;
     last.loss = last.accuracy = std::numeric_limits<double>::quiet_NaN();
 
-    // The loss is reduced over all ranks, so every rank sees the target met at the same step.
+    // Every rank sees the same measure (reduced over ranks, or computed alike on each), so all
+    // meet the target at the same step.
     bool targetMet = false;
     int64_t epoch = 0;
     for (; epoch < c.epochs && m_step < stepLimit && !targetMet; ++epoch) {
@@ -159,6 +169,10 @@ Json Trainer::train()
         EpochTally tally;
         for (size_t first = 0; first < batches.size() && m_step < stepLimit && !targetMet; first += size_t(c.gradAccum)) {
             last = trainStep(batches, first, epoch);
+            const bool endsEpoch = first + size_t(c.gradAccum) >= batches.size() || m_step >= stepLimit;
+            const bool measures = endsEpoch || (measureEvery > 0 && m_step % measureEvery == 0);
+            if (measures)
+                measureTraining(last);
             last.wallSeconds = std::chrono::duration<double>(Clock::now() - runStart).count();
             trainingSeconds += last.stepMs / 1000.0;
             samplesSeen += last.samples;
@@ -169,13 +183,14 @@ Json Trainer::train()
             tally.seconds += last.stepMs / 1000.0;
             if (m_events)
                 emit(protocol::stepEvent(stepReport(last)), true);
-            if (c.evalEvery > 0 && m_step % c.evalEvery == 0)
+            // Before the target is judged: it may be the validation loss.
+            if (measures)
                 evaluateAndReport(epoch);
-            targetMet = c.stopAtLoss && last.loss <= *c.stopAtLoss;
+            targetMet = meetsTarget(last);
         }
         if (m_events)
             emit(protocol::epochEvent(epochReport(epoch, tally)));
-        if (m_lastEvalStep != m_step)
+        if (m_lastEvalStep != m_step)  // a target met in the middle of the epoch
             evaluateAndReport(epoch);
     }
     return protocol::summaryEvent(summaryReport(last, trainingSeconds, samplesSeen, runStart));
@@ -218,6 +233,7 @@ Trainer::StepRecord Trainer::trainStep(const std::vector<std::vector<int64_t>>& 
 
     failIfPlanned(c, m_comm.rank(), m_step + 1);
     const auto stepStart = Clock::now();
+    m_timer->begin();
     StepRecord record;
     record.epoch = epoch;
     record.lr = learningRateAt(c, m_step);
@@ -231,40 +247,33 @@ Trainer::StepRecord Trainer::trainStep(const std::vector<std::vector<int64_t>>& 
     // Micro-batches: the inner ones only accumulate (DDP's no_sync), the last synchronises.
     const size_t micro = std::min(size_t(c.gradAccum), batches.size() - first);
     m_sync->zeroGradients();
-    StepFigures local;
+    BatchResult local;
     for (size_t m = 0; m < micro; ++m) {
-        auto phase = Clock::now();
         const at::Tensor indices = at::tensor(batches[first + m], at::TensorOptions().dtype(at::kLong));
         const Batch batch = m_workload.fetch(indices);
-        record.dataMs += millisecondsSince(phase);
-        phase = Clock::now();
+        m_timer->endPhase(StepPhase::Data);
         const ForwardResult forward = m_workload.forward(batch);
-        local.lossSum += forward.figures.lossSum;
-        local.correct += forward.figures.correct;
-        local.samples += forward.figures.samples;
+        local = m == 0 ? forward.figures : sum(local, forward.figures);
         const bool last = m + 1 == micro;
         if (last)
             m_sync->setFigures(local);
         m_sync->prepare(last);
         // Micro-batches are averaged, as ranks are.
         (micro == 1 ? forward.loss : forward.loss * (1.0 / double(micro))).backward();
-        record.computeMs += millisecondsSince(phase);
+        m_timer->endPhase(StepPhase::Compute);
     }
-    const SyncResult sync = m_sync->finish();
-    record.commMs = sync.waitMs;
-    record.gradNorm = std::sqrt(sync.globalSquaredNorm);
-    record.samples = sync.global.samples;
-    record.loss = sync.global.lossSum / record.samples;
-    record.accuracy = sync.global.correct / record.samples;
+    const at::Tensor synced = m_sync->finish();
+    m_timer->endPhase(StepPhase::Comm);
 
     at::Tensor applied;
     if (trackUpdates && plainStep)
         applied = byExperiment(gradients(m_parameters), experiments) * record.lr;  // what SGD subtracts, exactly
 
-    auto phase = Clock::now();
     m_optimizer->step();  // gradients are zeroed with the buckets before the next step
-    record.optimizerMs = millisecondsSince(phase);
+    m_timer->endPhase(StepPhase::Optimizer);
 
+    // The step's figures, still on the device, come back together: the step's one read.
+    std::vector<at::Tensor> parts{synced};
     if (trackUpdates) {
         if (!plainStep) {
             std::vector<at::Tensor> deltas;
@@ -272,19 +281,66 @@ Trainer::StepRecord Trainer::trainStep(const std::vector<std::vector<int64_t>>& 
                 deltas.push_back(before[i] - m_parameters[i].detach());
             applied = byExperiment(deltas, experiments);
         }
-        record.updates = m_updateStats.add(applied);
+        parts.push_back(m_updateStats.add(applied));
     }
+    const at::Tensor weightMean = m_workload.weightMean();
+    if (weightMean.defined())
+        parts.push_back(weightMean.to(at::kDouble).reshape({1}));
+    const at::Tensor read = at::cat(parts).to(at::kCPU);
+    const double* figures = read.data_ptr<double>();
+
+    record.gradNorm = std::sqrt(figures[kGlobalSquaredNorm]);
+    record.samples = figures[kGlobalSamples];
+    record.loss = figures[kGlobalLossSum] / record.samples;
+    record.accuracy = figures[kGlobalCorrect] / record.samples;
+    const double* rest = figures + kSyncFigureCount;
+    if (trackUpdates) {
+        record.updateMean = rest[kUpdateMean];
+        record.updateVariance = rest[kUpdateVariance];
+        rest += kUpdateFigureCount;
+    }
+    if (weightMean.defined())
+        record.weightMean = rest[0];
 
     // The estimator reasons about mean per-sample gradients; a summed loss's gradient is that
     // mean times the samples behind each (micro-)batch.
     const int K = m_comm.worldSize();
     record.gradScale = m_workload.sumsLoss() ? local.samples / double(micro) : 1.0;
     const double toMean = 1.0 / (record.gradScale * record.gradScale);
-    m_noiseScale.add(sync.localSquaredNorm * toMean, sync.globalSquaredNorm * toMean, record.samples / K, record.samples);
+    m_noiseScale.add(figures[kLocalSquaredNorm] * toMean, figures[kGlobalSquaredNorm] * toMean, record.samples / K,
+                     record.samples);
 
+    const PhaseTimes times = m_timer->resolve();
+    record.dataMs = times.dataMs;
+    record.computeMs = times.computeMs;
+    record.commMs = times.commMs;
+    record.optimizerMs = times.optimizerMs;
     record.step = ++m_step;
     record.stepMs = millisecondsSince(stepStart);
     return record;
+}
+
+void Trainer::measureTraining(StepRecord& record)
+{
+    record.training = m_workload.measureTraining(m_comm);
+    if (record.training)
+        m_lastTraining = record.training;
+}
+
+bool Trainer::meetsTarget(const StepRecord& record) const
+{
+    const Config& c = m_config;
+    if (!c.stopAtLoss)
+        return false;
+    switch (c.stopMeasure) {
+    case StopMeasure::TrainLoss:
+        return record.training && record.training->loss <= *c.stopAtLoss;
+    case StopMeasure::ValLoss:
+        return m_lastEval && m_lastEval->step == m_step && m_lastEval->loss <= *c.stopAtLoss;
+    case StopMeasure::BatchLoss:
+        return record.loss <= *c.stopAtLoss;
+    }
+    return false;
 }
 
 void Trainer::evaluateAndReport(int64_t epoch)
@@ -307,21 +363,28 @@ protocol::StepReport Trainer::stepReport(const StepRecord& r) const
     report.loss = r.loss;
     if (m_workload.classifies())
         report.accuracy = r.accuracy;
+    if (r.training) {
+        report.trainLoss = r.training->loss;
+        if (m_workload.classifies())
+            report.trainAccuracy = r.training->accuracy;
+    }
     report.samples = r.samples;
     report.gradNorm = r.gradNorm;
     if (m_workload.tracksUpdateVariance()) {
-        report.updateMean = r.updates.mean;
+        report.updateMean = r.updateMean;
         if (m_workload.experiments() > 1)
-            report.updateVariance = r.updates.variance;
+            report.updateVariance = r.updateVariance;
     }
     if (m_noiseScale.ready()) {
         report.noiseScale = m_noiseScale.simpleNoiseScale();
-        // What SGD's update variance per parameter would be at this LR and batch.
+        // What SGD's update variance per parameter would be at this LR and batch; a variance
+        // from a covariance trace estimated below zero would be none.
         const double scaledLr = r.lr * r.gradScale;
-        report.updateVarianceEstimate =
-            scaledLr * scaledLr * m_noiseScale.traceSigma() / (double(m_parameterCount) * r.samples);
+        const double trace = m_noiseScale.traceSigma();
+        report.updateVarianceEstimate = trace >= 0 ? scaledLr * scaledLr * trace / (double(m_parameterCount) * r.samples)
+                                                   : std::numeric_limits<double>::quiet_NaN();
     }
-    report.weightMean = m_workload.weightMean();
+    report.weightMean = r.weightMean;
     report.dataMs = r.dataMs;
     report.computeMs = r.computeMs;
     report.commMs = r.commMs;
@@ -354,6 +417,11 @@ protocol::SummaryReport Trainer::summaryReport(const StepRecord& last, double tr
     report.loss = last.loss;
     if (m_workload.classifies())
         report.accuracy = last.accuracy;
+    if (m_lastTraining) {
+        report.trainLoss = m_lastTraining->loss;
+        if (m_workload.classifies())
+            report.trainAccuracy = m_lastTraining->accuracy;
+    }
     report.lastEval = m_lastEval;
     if (m_workload.tracksUpdateVariance()) {
         report.updateMean = m_updateStats.pooledMean();
@@ -364,7 +432,8 @@ protocol::SummaryReport Trainer::summaryReport(const StepRecord& last, double tr
         report.noiseScale = m_noiseScale.simpleNoiseScale();
         report.gradVarianceTrace = m_noiseScale.traceSigma();
     }
-    report.weightMean = m_workload.weightMean();
+    if (const at::Tensor weightMean = m_workload.weightMean(); weightMean.defined())
+        report.weightMean = weightMean.item<double>();
     report.samples = samplesSeen;
     report.trainSeconds = trainingSeconds;
     report.wallSeconds = std::chrono::duration<double>(Clock::now() - start).count();

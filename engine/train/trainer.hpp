@@ -27,6 +27,7 @@ namespace ddplab {
 class Communicator;
 class EventWriter;
 class GradientSync;
+class StepTimer;
 
 class Trainer {
 public:
@@ -49,10 +50,12 @@ private:
         double lr = 0.0;
         double loss = 0.0;      // over all ranks' samples
         double accuracy = 0.0;  // classifiers
+        std::optional<EvalResult> training;  // the training loss without sampling noise, where measured
         double samples = 0.0;   // all ranks
         double gradNorm = 0.0;  // of the averaged gradient
         double gradScale = 1.0; // gradient / mean per-sample gradient (summed losses)
-        UpdateStatistics::StepFigures updates;
+        double updateMean = 0.0, updateVariance = 0.0;  // workloads that track updates
+        std::optional<double> weightMean;  // toy
         double dataMs = 0.0, computeMs = 0.0, commMs = 0.0, optimizerMs = 0.0, stepMs = 0.0;
         double wallSeconds = 0.0;  // since the run's first step began
     };
@@ -65,6 +68,8 @@ private:
     void emitConfig();
     StepRecord trainStep(const std::vector<std::vector<int64_t>>& batches, size_t first, int64_t epoch);
     void evaluateAndReport(int64_t epoch);
+    void measureTraining(StepRecord& record);
+    bool meetsTarget(const StepRecord& record) const;
     protocol::StepReport stepReport(const StepRecord& record) const;
     protocol::EpochReport epochReport(int64_t epoch, const EpochTally& tally) const;
     protocol::SummaryReport summaryReport(const StepRecord& last, double trainingSeconds, double samplesSeen,
@@ -81,9 +86,11 @@ private:
     int64_t m_parameterCount = 0;
     std::unique_ptr<torch::optim::Optimizer> m_optimizer;
     std::unique_ptr<GradientSync> m_sync;
+    std::unique_ptr<StepTimer> m_timer;
     UpdateStatistics m_updateStats;
     NoiseScaleEstimator m_noiseScale;
     std::optional<protocol::EvalReport> m_lastEval;
+    std::optional<EvalResult> m_lastTraining;
     int64_t m_step = 0;
     int64_t m_lastEvalStep = -1;
 };

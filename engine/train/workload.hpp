@@ -22,10 +22,12 @@ struct Batch {
 };
 
 // Sums over the samples of one batch on one rank (divided by the sample count once reduced).
+// The sums are 0-dim tensors on the batch's device, detached: the trainer reads them, with every
+// other figure of the step, once per step (a read in between would stall a GPU's queue).
 struct BatchResult {
-    double lossSum = 0.0;   // sum of per-sample losses (averaged over experiments)
-    double correct = 0.0;   // correctly classified samples (classifiers only)
-    double samples = 0.0;
+    at::Tensor lossSum;    // sum of per-sample losses (averaged over experiments)
+    at::Tensor correct;    // correctly classified samples; undefined for a workload that does not classify
+    double samples = 0.0;  // known on the host
 };
 
 struct ForwardResult {
@@ -71,8 +73,16 @@ public:
     // The test set, every rank evaluating its shard; nullopt when the workload has none.
     virtual std::optional<EvalResult> evaluate(Communicator& comm) { return std::nullopt; }
 
-    // Toy: the mean weight over experiments, reported with every step and in the summary.
-    virtual std::optional<double> weightMean() const { return std::nullopt; }
+    // The training loss free of sampling noise, at the parameters as they are: the mean over a
+    // fixed set of training examples (toy, linreg: the whole training set), with the accuracy of
+    // a classifier. What stop_at_loss and a study's target are judged on by default: one
+    // mini-batch's loss meets a target by chance long before the model does. Every rank calls
+    // it at the same steps and gets the same value; nullopt when the workload cannot.
+    virtual std::optional<EvalResult> measureTraining(Communicator& comm) { return std::nullopt; }
+
+    // Toy: the mean weight over experiments (a 0-dim tensor on the device), reported with every
+    // step and in the summary; undefined when the workload has none.
+    virtual at::Tensor weightMean() const { return {}; }
 };
 
 }  // namespace ddplab

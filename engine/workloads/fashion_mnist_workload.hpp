@@ -1,7 +1,8 @@
 #pragma once
 // Fashion-MNIST classification (seed 003) with an MLP or a CNN: the 60,000 training images
 // (or the first train_subset) sampled like every workload, the 10,000 test images evaluated
-// by all ranks together. Images stay uint8 on the device; a batch is scaled to [0, 1] and
+// by all ranks together; the training loss free of sampling noise is measured the same way on
+// a fixed set of training images. Images stay uint8 on the device; a batch is scaled to [0, 1] and
 // normalised with the training set's mean and deviation when it is fetched.
 
 #include "core/config.hpp"
@@ -21,9 +22,11 @@ public:
     Batch fetch(const at::Tensor& indices) override;
     ForwardResult forward(const Batch& batch) override;
     std::optional<EvalResult> evaluate(Communicator& comm) override;
+    std::optional<EvalResult> measureTraining(Communicator& comm) override;
 
 private:
     at::Tensor normalise(const at::Tensor& images) const;
+    EvalResult evaluateImages(const at::Tensor& images, const at::Tensor& labels, Communicator& comm);
 
     torch::nn::Sequential m_model;
     at::Tensor m_trainImages;  // [N, 1, 28, 28] uint8

@@ -21,7 +21,8 @@ public:
     Batch fetch(const at::Tensor& indices) override;
     ForwardResult forward(const Batch& batch) override;
     bool tracksUpdateVariance() const override { return true; }
-    std::optional<double> weightMean() const override;
+    std::optional<EvalResult> measureTraining(Communicator& comm) override;
+    at::Tensor weightMean() const override;
 
 private:
     at::Tensor m_weights;  // [experiments]

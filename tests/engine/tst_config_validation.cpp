@@ -82,8 +82,36 @@ void ConfigValidationTest::rejectsBadJsonValues_data()
     QTest::newRow("unknown workload") << QByteArray(R"({"workload": "imagenet"})") << "workload"
                                       << "one of toy, linreg, fashion_mnist (got \"imagenet\")";
     QTest::newRow("unknown optimizer") << QByteArray(R"({"optimizer": "rmsprop"})") << "optimizer"
-                                       << "one of sgd, adam, adamw, novograd, lamb, lars";
-    QTest::newRow("unknown lr rule") << QByteArray(R"({"lr_rule": "cube"})") << "lr_rule" << "one of none, linear, sqrt, power";
+                                       << "one of sgd, adam, adamw, novograd, lamb, lars, adam_bsi, adamw_bsi";
+    QTest::newRow("unknown lr rule") << QByteArray(R"({"lr_rule": "cube"})") << "lr_rule" << "one of none, linear, sqrt, power, sde";
+    // Malladi et al.'s rule is Adam's; each other optimizer is told why not.
+    QTest::newRow("sde for sgd") << QByteArray(R"({"lr_rule": "sde"})") << "lr_rule"
+                                 << "lr_rule sde is Malladi et al.'s rule for adam and adamw (it rescales beta1, beta2 and eps "
+                                    "with the batch), not for optimizer sgd: it has no beta or eps to rescale";
+    QTest::newRow("sde for lamb") << QByteArray(R"({"lr_rule": "sde", "optimizer": "lamb"})") << "lr_rule"
+                                  << "not for optimizer lamb: it normalises per layer";
+    QTest::newRow("sde for adam_bsi") << QByteArray(R"({"lr_rule": "sde", "optimizer": "adam_bsi"})") << "lr_rule"
+                                      << "not for optimizer adam_bsi: its second moment";
+    // k = 10 makes beta1 = 0.9 zero: refused, naming the largest k and batch.
+    QTest::newRow("sde k 10") << QByteArray(R"({"lr_rule": "sde", "optimizer": "adam", "world_size": 10, "batch_size": 16})")
+                              << "lr_rule"
+                              << "lr_rule sde at k = 10 (effective batch 160 / base_batch_size 16) makes beta1 1 - (160 / 16) * "
+                                 "(1 - 0.9) = ";
+    QTest::newRow("sde k 10 limit") << QByteArray(R"({"lr_rule": "sde", "optimizer": "adamw", "world_size": 10, "batch_size": 16})")
+                                    << "lr_rule" << "the rule allows k below 1 / (1 - beta1) = 10 (an effective batch below 160 here)";
+    QTest::newRow("sde beta2") << QByteArray(R"({"lr_rule": "sde", "optimizer": "adam", "world_size": 4, "batch_size": 8, "beta1": 0.99, "beta2": 0.7})")
+                               << "lr_rule" << "makes beta2 1 - (32 / 8) * (1 - 0.7) = -0.2, not above 0; the rule allows k below "
+                                               "1 / (1 - beta2) = 3.33333";
+    QTest::newRow("timescale for adam") << QByteArray(R"({"weight_decay_rule": "timescale", "optimizer": "adam"})")
+                                        << "weight_decay_rule" << "needs optimizer adamw or adamw_bsi (got adam)";
+    QTest::newRow("timescale decays too fast") << QByteArray(R"({"weight_decay_rule": "timescale", "optimizer": "adamw", "lr": 0.1, "weight_decay": 2, "world_size": 8})")
+                                               << "weight_decay_rule" << "sets weight_decay to 16 at this batch, and lr * weight_decay = 1.6 is not below 1";
+    QTest::newRow("unknown weight decay rule") << QByteArray(R"({"weight_decay_rule": "linear"})") << "weight_decay_rule"
+                                               << "one of none, timescale";
+    QTest::newRow("stop on val_loss without one") << QByteArray(R"({"workload": "linreg", "stop_at_loss": 0.1, "stop_measure": "val_loss"})")
+                                                  << "stop_measure" << "stop_measure val_loss needs a validation set";
+    QTest::newRow("unknown stop measure") << QByteArray(R"({"stop_measure": "loss"})") << "stop_measure"
+                                          << "one of train_loss, val_loss, batch_loss";
     QTest::newRow("unknown backend") << QByteArray(R"({"backend": "mpi"})") << "backend" << "one of auto, gloo, nccl";
     QTest::newRow("shuffle as text") << QByteArray(R"({"shuffle": "yes"})") << "shuffle" << "true or false";
     QTest::newRow("unknown key") << QByteArray(R"({"batchsize": 16})") << "batchsize" << "did you mean \"batch_size\"";

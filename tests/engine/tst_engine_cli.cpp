@@ -62,7 +62,7 @@ void EngineCliTest::helpListsSubcommandsAndExitCodes()
     QVERIFY(process.waitForFinished(60000));
     const QString runHelp = QString::fromUtf8(process.readAllStandardOutput());
     QVERIFY(runHelp.contains(QStringLiteral("--lr-rule")) && runHelp.contains(QStringLiteral("--no-shuffle")));
-    QVERIFY(runHelp.contains(QStringLiteral("one of none, linear, sqrt, power; default none")));
+    QVERIFY(runHelp.contains(QStringLiteral("one of none, linear, sqrt, power, sde; default none")));
     // Switches state their default, which CLI11's "{false}" (the value of --no-...) does not.
     QVERIFY(runHelp.contains(QStringLiteral("[true or false; default true]")));
     QVERIFY(runHelp.contains(QStringLiteral("[an integer from 1 to 1000000; default 128]")));

@@ -114,6 +114,7 @@ private slots:
     void initTestCase();
     void shortRunLearns();
     void maxStepsStopsEarlyWithFinalEvaluation();
+    void stopsOnTheValidationLoss();
     void badDataIsRefused_data();
     void badDataIsRefused();
     void aGzipFileOfSeveralMembersIsRead();
@@ -149,6 +150,15 @@ void FashionMnistTest::shortRunLearns()
     // Evaluations after steps 20 and 40, and at the end of the epoch (step 47).
     const auto evals = result.ofType(QStringLiteral("eval"));
     QCOMPARE(evals.size(), 3);
+    // The training loss over a fixed set of training images is measured at the same steps.
+    for (const QJsonObject& step : steps) {
+        const int number = step.value(QStringLiteral("step")).toInt();
+        const bool measured = number == 20 || number == 40 || number == 47;
+        QCOMPARE(step.contains(QStringLiteral("train_loss")), measured);
+        QCOMPARE(step.contains(QStringLiteral("train_accuracy")), measured);
+    }
+    QVERIFY(steps[46].value(QStringLiteral("train_accuracy")).toDouble() > 0.5);
+    QVERIFY(steps[46].value(QStringLiteral("train_loss")).toDouble() < steps[19].value(QStringLiteral("train_loss")).toDouble());
     QCOMPARE(evals[0].value(QStringLiteral("step")).toInt(), 20);
     QCOMPARE(evals[2].value(QStringLiteral("step")).toInt(), 47);
     QCOMPARE(evals[2].value(QStringLiteral("samples")).toInt(), 10000);
@@ -172,6 +182,31 @@ void FashionMnistTest::maxStepsStopsEarlyWithFinalEvaluation()
     QCOMPARE(result.ofType(QStringLiteral("eval")).size(), 1);
     QCOMPARE(result.first(QStringLiteral("config")).value(QStringLiteral("parameter_count")).toInt(),
              32 * 9 + 32 + 64 * 32 * 9 + 64 + 3136 * 128 + 128 + 128 * 10 + 10);
+}
+
+void FashionMnistTest::stopsOnTheValidationLoss()
+{
+    // Judged on the validation loss, a target is met only where the test set is evaluated:
+    // every 3 steps here, so a loss any model meets stops the run at step 3, not 1.
+    const EngineResult result = runEngine({QStringLiteral("run"), QStringLiteral("--workload"), QStringLiteral("fashion_mnist"),
+                                           QStringLiteral("--model"), QStringLiteral("mlp"), QStringLiteral("--train-subset"),
+                                           QStringLiteral("640"), QStringLiteral("--batch-size"), QStringLiteral("32"),
+                                           QStringLiteral("--eval-every"), QStringLiteral("3"), QStringLiteral("--stop-at-loss"),
+                                           QStringLiteral("100"), QStringLiteral("--stop-measure"), QStringLiteral("val_loss")});
+    QVERIFY2(result.exitCode == 0, qPrintable(result.summaryText()));
+    QCOMPARE(result.last(QStringLiteral("summary")).value(QStringLiteral("steps")).toInt(), 3);
+    QCOMPARE(result.ofType(QStringLiteral("eval")).size(), 1);
+    QVERIFY(result.last(QStringLiteral("summary")).value(QStringLiteral("val_loss")).toDouble() < 100);
+
+    // Without eval_every, at the end of the first epoch (640 images in batches of 32: step 20).
+    const EngineResult perEpoch = runEngine({QStringLiteral("run"), QStringLiteral("--workload"), QStringLiteral("fashion_mnist"),
+                                             QStringLiteral("--model"), QStringLiteral("mlp"), QStringLiteral("--train-subset"),
+                                             QStringLiteral("640"), QStringLiteral("--batch-size"), QStringLiteral("32"),
+                                             QStringLiteral("--epochs"), QStringLiteral("3"), QStringLiteral("--stop-at-loss"),
+                                             QStringLiteral("100"), QStringLiteral("--stop-measure"), QStringLiteral("val_loss")});
+    QVERIFY2(perEpoch.exitCode == 0, qPrintable(perEpoch.summaryText()));
+    QCOMPARE(perEpoch.last(QStringLiteral("summary")).value(QStringLiteral("steps")).toInt(), 20);
+    QCOMPARE(perEpoch.ofType(QStringLiteral("eval")).size(), 1);
 }
 
 void FashionMnistTest::badDataIsRefused_data()

@@ -1,4 +1,5 @@
-// The arithmetic that follows from a config: effective batch and LR under each rule,
+// The arithmetic that follows from a config: effective batch and LR under each rule (Adam's
+// beta1, beta2, eps under the SDE rule, AdamW's weight decay under its timescale rule),
 // DistributedSampler's split of an epoch, and the LR at each step with warmup and schedules.
 
 #include "core/config.hpp"
@@ -34,6 +35,13 @@ private slots:
     void warmupIsLinearFromStartFactor();
     void cosineEndsAtMinLr();
     void stepScheduleDecaysPerEpochs();
+    void sdeRuleScalesAdamsSettings_data();
+    void sdeRuleScalesAdamsSettings();
+    void otherRulesLeaveAdamsSettings();
+    void timescaleRuleKeepsTauAcrossBatches_data();
+    void timescaleRuleKeepsTauAcrossBatches();
+    void noRuleShowsTheTimescaleItRuns();
+    void evalIntervalDefaultsByWorkload();
 };
 
 void LrRulesTest::effectiveLearningRate_data()
@@ -168,6 +176,128 @@ void LrRulesTest::stepScheduleDecaysPerEpochs()
     QCOMPARE(learningRateAt(c, 19), 1.0);
     QCOMPARE(learningRateAt(c, 20), 0.5);
     QCOMPARE(learningRateAt(c, 40), 0.25);
+}
+
+void LrRulesTest::sdeRuleScalesAdamsSettings_data()
+{
+    QTest::addColumn<int>("worldSize");
+    QTest::addColumn<int>("baseBatch");
+    QTest::addColumn<double>("beta1");
+    QTest::addColumn<double>("beta2");
+    QTest::addColumn<double>("eps");
+    // k = world_size * 16 / base.
+    QTest::newRow("k 1") << 1 << 16 << 0.9 << 0.999 << 1e-8;
+    QTest::newRow("k 2") << 2 << 16 << 0.9 << 0.999 << 1e-8;
+    QTest::newRow("k 4") << 4 << 16 << 0.9 << 0.999 << 1e-8;
+    QTest::newRow("k 8") << 8 << 16 << 0.9 << 0.999 << 1e-8;
+    QTest::newRow("k 9.5, just inside") << 19 << 32 << 0.9 << 0.999 << 1e-8;
+    QTest::newRow("k 1/4, a smaller batch") << 1 << 64 << 0.9 << 0.999 << 1e-8;
+    QTest::newRow("k 3, other betas") << 3 << 16 << 0.8 << 0.99 << 1e-6;
+    QTest::newRow("k 6, eps 0") << 6 << 16 << 0.95 << 0.9999 << 0.0;
+}
+
+void LrRulesTest::sdeRuleScalesAdamsSettings()
+{
+    QFETCH(int, worldSize);
+    QFETCH(int, baseBatch);
+    QFETCH(double, beta1);
+    QFETCH(double, beta2);
+    QFETCH(double, eps);
+    Config c = ranks(worldSize, 16, 1e-3, LrRule::Sde);
+    c.optimizer = OptimizerKind::Adam;
+    c.baseBatchSize = baseBatch;
+    c.beta1 = beta1;
+    c.beta2 = beta2;
+    c.eps = eps;
+    // Malladi et al.: lr * sqrt(k), 1 - beta -> k (1 - beta), eps -> eps / sqrt(k).
+    const double k = double(worldSize) * 16.0 / double(baseBatch);
+    QVERIFY(std::fabs(batchRatio(c) - k) < 1e-15);
+    QVERIFY(std::fabs(effectiveLr(c) - 1e-3 * std::sqrt(k)) < 1e-15);
+    const AdamSettings applied = appliedAdamSettings(c);
+    QVERIFY2(std::fabs((1.0 - applied.beta1) - k * (1.0 - beta1)) < 1e-12, qPrintable(QString::number(applied.beta1)));
+    QVERIFY2(std::fabs((1.0 - applied.beta2) - k * (1.0 - beta2)) < 1e-12, qPrintable(QString::number(applied.beta2)));
+    QVERIFY(std::fabs(applied.eps - eps / std::sqrt(k)) <= 1e-12 * eps);
+    QVERIFY(applied.beta1 > 0 && applied.beta1 < 1 && applied.beta2 > applied.beta1);
+    QVERIFY(std::fabs(sdeRatioLimit(c) - 1.0 / (1.0 - beta1)) < 1e-9);
+    // The formulas the window shows evaluate to the same numbers.
+    QCOMPARE(QString::fromStdString(sdeBetaFormula(c, beta1)),
+             QStringLiteral("1 - (%1 / %2) * (1 - %3)").arg(worldSize * 16).arg(baseBatch).arg(beta1));
+    QCOMPARE(QString::fromStdString(sdeEpsFormula(c)), QStringLiteral("%1 / (%2 / %3)^0.5").arg(eps).arg(worldSize * 16).arg(baseBatch));
+}
+
+void LrRulesTest::otherRulesLeaveAdamsSettings()
+{
+    for (LrRule rule : {LrRule::None, LrRule::Linear, LrRule::Sqrt, LrRule::Power}) {
+        Config c = ranks(8, 16, 1e-3, rule);
+        c.optimizer = OptimizerKind::Adam;
+        const AdamSettings applied = appliedAdamSettings(c);
+        QCOMPARE(applied.beta1, 0.9);
+        QCOMPARE(applied.beta2, 0.999);
+        QCOMPARE(applied.eps, 1e-8);
+    }
+}
+
+void LrRulesTest::timescaleRuleKeepsTauAcrossBatches_data()
+{
+    QTest::addColumn<int>("rule");
+    QTest::newRow("lr rule none: lambda grows with k") << int(LrRule::None);
+    QTest::newRow("lr rule linear: lambda stays") << int(LrRule::Linear);
+    QTest::newRow("lr rule sqrt: lambda grows with sqrt k") << int(LrRule::Sqrt);
+    QTest::newRow("lr rule sde") << int(LrRule::Sde);
+}
+
+void LrRulesTest::timescaleRuleKeepsTauAcrossBatches()
+{
+    QFETCH(int, rule);
+    // AdamW tuned at 1 x 32 with lr 1e-3 and weight decay 0.05 on 6000 examples.
+    const auto at = [rule](int worldSize) {
+        Config c = ranks(worldSize, 32, 1e-3, LrRule(rule));
+        c.optimizer = OptimizerKind::AdamW;
+        c.baseBatchSize = 32;
+        c.numExamples = 6000;
+        c.weightDecay = 0.05;
+        c.weightDecayRule = WeightDecayRule::Timescale;
+        return c;
+    };
+    // tau = B / (lr lambda N) epochs, at the base batch: 32 / (1e-3 * 0.05 * 6000).
+    const double tau = 32.0 / (1e-3 * 0.05 * 6000.0);
+    for (int worldSize : {1, 2, 3, 8, 9}) {
+        const Config c = at(worldSize);
+        const double k = double(worldSize);
+        const double lr = effectiveLr(c);
+        // lambda' = lambda * k * lr / lr', so that B' / (lr' lambda' N) = B / (lr lambda N).
+        QVERIFY(std::fabs(appliedWeightDecay(c) - 0.05 * k * 1e-3 / lr) < 1e-15);
+        QVERIFY2(std::fabs(weightDecayTimescaleEpochs(c) - tau) < 1e-9 * tau,
+                 qPrintable(QStringLiteral("%1 ranks: tau %2, not %3").arg(worldSize).arg(weightDecayTimescaleEpochs(c)).arg(tau)));
+        const double direct = 32.0 * k / (lr * appliedWeightDecay(c) * 6000.0);
+        QVERIFY(std::fabs(direct - tau) < 1e-9 * tau);
+    }
+}
+
+void LrRulesTest::noRuleShowsTheTimescaleItRuns()
+{
+    Config c = ranks(4, 32, 2e-3, LrRule::Linear);
+    c.optimizer = OptimizerKind::AdamW;
+    c.numExamples = 6000;
+    c.weightDecay = 0.01;
+    // The LR grows 4-fold, the decay stays: tau = 128 / (8e-3 * 0.01 * 6000).
+    QCOMPARE(appliedWeightDecay(c), 0.01);
+    QVERIFY(std::fabs(weightDecayTimescaleEpochs(c) - 128.0 / (8e-3 * 0.01 * 6000.0)) < 1e-9);
+    c.weightDecay = 0;
+    QVERIFY(std::isinf(weightDecayTimescaleEpochs(c)));
+}
+
+void LrRulesTest::evalIntervalDefaultsByWorkload()
+{
+    Config c;
+    c.workload = WorkloadKind::Linreg;
+    QCOMPARE(evalInterval(c), int64_t(1));
+    c.workload = WorkloadKind::Toy;
+    QCOMPARE(evalInterval(c), int64_t(1));
+    c.workload = WorkloadKind::FashionMnist;
+    QCOMPARE(evalInterval(c), int64_t(0));
+    c.evalEvery = 25;
+    QCOMPARE(evalInterval(c), int64_t(25));
 }
 
 QTEST_GUILESS_MAIN(LrRulesTest)

@@ -3,6 +3,7 @@
 // steps worked out here from each paper's formulas.
 
 #include "core/config_keys.hpp"
+#include "core/json.hpp"
 #include "optim/optimizer_factory.hpp"
 
 #include <ATen/ATen.h>

@@ -74,6 +74,7 @@ private slots:
     void stepEventsCarryScheduledLr();
     void noiseScaleOfNoisyToy();
     void updateVarianceOverExperiments();
+    void stopAtLossEndsAtTheFirstStepThatMeetsIt_data();
     void stopAtLossEndsAtTheFirstStepThatMeetsIt();
 };
 
@@ -258,14 +259,25 @@ void TrainingSemanticsTest::updateVarianceOverExperiments()
     QVERIFY(summary.value(QStringLiteral("update_var")).toDouble() > 0);
 }
 
+void TrainingSemanticsTest::stopAtLossEndsAtTheFirstStepThatMeetsIt_data()
+{
+    // stop_measure, and the step event's field it judges.
+    QTest::addColumn<QString>("measure");
+    QTest::addColumn<QString>("field");
+    QTest::newRow("training set (the default)") << QString() << QStringLiteral("train_loss");
+    QTest::newRow("the step's mini-batch") << QStringLiteral("batch_loss") << QStringLiteral("loss");
+}
+
 void TrainingSemanticsTest::stopAtLossEndsAtTheFirstStepThatMeetsIt()
 {
+    QFETCH(QString, measure);
+    QFETCH(QString, field);
     // linreg (mean loss) on 2 ranks: the same run without and with stop_at_loss.
     const QJsonObject base{{QStringLiteral("loss_reduction"), QStringLiteral("mean")}, {QStringLiteral("lr"), 5.0},
                            {QStringLiteral("world_size"), 2}, {QStringLiteral("batch_size"), 5}, {QStringLiteral("experiments"), 16}};
     const EngineResult whole = runConfig(linreg(base));
     REQUIRE_OK(whole);
-    const QList<double> losses = stepValues(whole, "loss");
+    const QList<double> losses = stepValues(whole, qPrintable(field));
     QVERIFY(losses.size() == 30);
     // A target the run meets about half-way.
     const double target = losses.at(14);
@@ -274,9 +286,11 @@ void TrainingSemanticsTest::stopAtLossEndsAtTheFirstStepThatMeetsIt()
         ++firstMet;
     QJsonObject stopping = base;
     stopping.insert(QStringLiteral("stop_at_loss"), target);
+    if (!measure.isEmpty())
+        stopping.insert(QStringLiteral("stop_measure"), measure);
     const EngineResult stopped = runConfig(linreg(stopping));
     REQUIRE_OK(stopped);
-    const QList<double> stoppedLosses = stepValues(stopped, "loss");
+    const QList<double> stoppedLosses = stepValues(stopped, qPrintable(field));
     QCOMPARE(stoppedLosses.size(), firstMet + 1);
     QVERIFY(stoppedLosses.last() <= target);
     QCOMPARE(stopped.last(QStringLiteral("summary")).value(QStringLiteral("steps")).toInt(), int(firstMet + 1));

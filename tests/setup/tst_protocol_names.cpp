@@ -1,6 +1,6 @@
 // One spelling of every name that crosses the process boundary: the event types and fields,
-// the `devices`, `shard` and `keys` reports (engine/core/protocol_names.hpp) and the config keys
-// (key_names.hpp). A string literal elsewhere in engine/, ui/ or app/ that equals one of them is
+// the `devices`, `shard` and `keys` reports (engine/core/protocol_names.hpp), the config keys and
+// the values of choice keys (key_names.hpp). A string literal elsewhere in engine/, ui/ or app/ that equals one of them is
 // a second spelling that a rename would miss. The few literals that only look like one (an
 // English word in a message, a file of the lab's own) are listed below with the reason.
 
@@ -30,7 +30,6 @@ const Allowed kAllowed[] = {
     {"engine/cli/launch_template.cpp", "engine", "a placeholder of the launch templates ({engine})"},
     {"engine/cli/launch_template.cpp", "config", "a placeholder of the launch templates ({config})"},
     {"engine/cli/launch_template.cpp", "ranks", "a placeholder of the launch templates ({ranks})"},
-    {"engine/comm/gloo_communicator.cpp", "gloo", "the backend's name, a value of the backend key"},
     {"engine/comm/backend_choice.cpp", "rank", "a word in a message (countOf)"},
     {"engine/core/config_validate.cpp", "rank", "a word in a message (countOf)"},
     {"engine/launch/launcher.cpp", "rank", "a word in a message (countOf)"},
@@ -57,6 +56,9 @@ const Allowed kAllowed[] = {
     {"ui/study/study_fields.hpp", "key", "a field of the lab's study files"},
     {"ui/study/study_fields.hpp", "step", "a field of the lab's study files"},
     {"ui/study/study_fields.hpp", "stop", "a field of the lab's study files"},
+    {"ui/study/study_spec.cpp", "linear", "a value of the study files' own \"scale\" field"},
+    {"ui/study/study_library.cpp", "none", "a word in a message (no built-in study)"},
+    {"ui/study_view/study_heatmap.cpp", "linear", "the label of the linear rule's line on a heatmap"},
     {"ui/window/lab_actions.cpp", "stop", "the name of the Stop action's icon in the icon theme"},
     {"ui/study/study_plan.cpp", "config", "a field of the lab's own plan.json"},
 };
@@ -102,7 +104,7 @@ private slots:
     {
         const QSet<QString> names = protocolNames();
         QVERIFY2(names.size() > 100, qPrintable(QString::number(names.size())));
-        for (const char* name : {"hello", "update_var", "world_size", "max_local_ranks", "padding"})
+        for (const char* name : {"hello", "update_var", "world_size", "max_local_ranks", "padding", "fashion_mnist", "sqrt", "cuda"})
             QVERIFY2(names.contains(QLatin1String(name)), name);
     }
 

@@ -10,6 +10,10 @@
 #include "client/series/smoothed_series.hpp"
 #include "ui_test_main.hpp"
 
+#include <QBuffer>
+#include <QPainter>
+#include <QSvgGenerator>
+
 #include <cmath>
 
 using namespace ddplab::ui;
@@ -35,6 +39,26 @@ QSharedPointer<RunData> makeRun(const QString& id, const QString& label, int ste
         if (step % 10 == 0)
             events.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("eval")}, {QStringLiteral("step"), step},
                                       {QStringLiteral("val_loss"), 0.5 / step}});
+    }
+    run->appendEvents(events);
+    return run;
+}
+
+// A run that trains for `healthy` steps (loss about 2, gradient norm about 1), then blows up
+// (a loss of 3e27, a gradient norm of 1e18) until its end at step 2 * healthy.
+QSharedPointer<RunData> makeDivergedRun(const QString& id, int healthy)
+{
+    RunRecord record;
+    record.id = id;
+    record.label = id;
+    auto run = QSharedPointer<RunData>::create(record);
+    QList<QJsonObject> events;
+    for (int step = 1; step <= 2 * healthy; ++step) {
+        const bool blownUp = step > healthy;
+        events.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("step")},
+                                  {QStringLiteral("step"), step},
+                                  {QStringLiteral("loss"), blownUp ? 3e27 : 2.0 - 0.01 * step},
+                                  {QStringLiteral("grad_norm"), blownUp ? 1e18 : 1.0}});
     }
     run->appendEvents(events);
     return run;
@@ -270,6 +294,50 @@ private slots:
         loss.setRuns({{run, Qt::blue}});
         loss.redrawNow();
         QVERIFY(std::isnan(loss.effectiveBatchMark(QStringLiteral("a"))));
+    }
+
+    void aBlowUpDoesNotFlattenTheOtherCurves_data()
+    {
+        QTest::addColumn<QString>("chartId");
+        QTest::addColumn<bool>("log");
+        QTest::addColumn<double>("saneTop");  // the y axis ends below this
+        QTest::newRow("loss") << QStringLiteral("loss") << false << 3.0;
+        QTest::newRow("loss, log") << QStringLiteral("loss") << true << 11.0;  // whole decades: up to 10
+        QTest::newRow("gradient norm") << QStringLiteral("grad_norm") << false << 2.0;
+    }
+
+    void aBlowUpDoesNotFlattenTheOtherCurves()
+    {
+        QFETCH(QString, chartId);
+        QFETCH(bool, log);
+        QFETCH(double, saneTop);
+        ChartPanel panel(chart(qPrintable(chartId)));
+        panel.resize(600, 400);
+        panel.show();
+        panel.setLogScale(log);
+        const auto healthy = makeRun(QStringLiteral("a"), QStringLiteral("A"), 40);
+        const auto diverged = makeDivergedRun(QStringLiteral("b"), 20);
+        QVERIFY(diverged->divergence());
+        QCOMPARE(diverged->divergence()->step, qint64(21));
+        panel.setRuns({{healthy, Qt::blue}, {diverged, Qt::red}});
+        panel.redrawNow();
+        QCoreApplication::processEvents();
+        panel.redrawNow();
+        // The y axis is the sane data's: the healthy run's and the diverged one's before it blew up.
+        const QPointF range = panel.yAxisRange();
+        QVERIFY2(range.y() < saneTop, qPrintable(QStringLiteral("y axis up to %1").arg(range.y())));
+        QVERIFY(range.y() > 1.0);
+        // What lies beyond is marked at the edge, on screen and in an export.
+        QCOMPARE(panel.divergenceLabels(), QStringList{QStringLiteral("diverged at step 21")});
+        QBuffer svg;
+        QSvgGenerator generator;
+        generator.setOutputDevice(&svg);
+        generator.setSize(QSize(800, 500));
+        QPainter painter(&generator);
+        panel.render(painter, QSize(800, 500));
+        painter.end();
+        QVERIFY(svg.data().contains("diverged at step 21"));
+        QCOMPARE(panel.yAxisRange(), range);  // the screen's axes are back after the export
     }
 
     void removingARunRemovesItsLines()

@@ -113,6 +113,50 @@ private slots:
         QVERIFY(steps.contains(12'344.0) && steps.contains(12'345.0));
     }
 
+    void sdeRuleShowsAdamsScaledSettingsWithTheFormula()
+    {
+        // 4 ranks x 16 tuned for 16: k = 4, Malladi et al.'s rule.
+        ddplab::Config config = toy(4, 16);
+        config.optimizer = ddplab::OptimizerKind::Adam;
+        config.lrRule = ddplab::LrRule::Sde;
+        DerivedPanel panel;
+        panel.setConfig(config, true);
+        QCOMPARE(panel.valueText(QStringLiteral("effective_lr")), QStringLiteral("0.002 = 0.001 * (64 / 16)^0.5"));
+        QCOMPARE(panel.valueText(QStringLiteral("applied_beta1")), QStringLiteral("0.6 = 1 - (64 / 16) * (1 - 0.9)"));
+        QCOMPARE(panel.valueText(QStringLiteral("applied_beta2")), QStringLiteral("0.996 = 1 - (64 / 16) * (1 - 0.999)"));
+        QCOMPARE(panel.valueText(QStringLiteral("applied_eps")), QStringLiteral("5e-09 = 1e-08 / (64 / 16)^0.5"));
+        QVERIFY(panel.rowShown(QStringLiteral("applied_beta1")));
+        // Without the rule they are the keys' own; SGD has none to show.
+        config.lrRule = ddplab::LrRule::Sqrt;
+        panel.setConfig(config, true);
+        QCOMPARE(panel.valueText(QStringLiteral("applied_beta1")), QStringLiteral("0.9"));
+        config.optimizer = ddplab::OptimizerKind::Sgd;
+        panel.setConfig(config, true);
+        QVERIFY(!panel.rowShown(QStringLiteral("applied_beta1")) && !panel.rowShown(QStringLiteral("applied_eps")));
+    }
+
+    void weightDecayAndItsTimescale()
+    {
+        // AdamW tuned at 16 with lr 1e-3 and decay 0.01, run at 4 x 16 under the sqrt LR rule.
+        ddplab::Config config = toy(4, 16);
+        config.optimizer = ddplab::OptimizerKind::AdamW;
+        config.lrRule = ddplab::LrRule::Sqrt;
+        config.weightDecay = 0.01;
+        DerivedPanel panel;
+        panel.setConfig(config, true);
+        QCOMPARE(panel.valueText(QStringLiteral("applied_decay")), QStringLiteral("0.01"));
+        // tau = 64 / (0.002 * 0.01 * 256) = 12,500 epochs.
+        QCOMPARE(panel.valueText(QStringLiteral("decay_timescale")), QStringLiteral("%L1 epochs = 64 / (0.002 * 0.01 * 256)").arg(12500));
+        config.weightDecayRule = ddplab::WeightDecayRule::Timescale;
+        panel.setConfig(config, true);
+        // lambda' = 0.01 * 4 * 0.001 / 0.002 = 0.02, and tau is the base batch's: 16 / (0.001 * 0.01 * 256).
+        QCOMPARE(panel.valueText(QStringLiteral("applied_decay")), QStringLiteral("0.02 = 0.01 * (64 / 16) * 0.001 / 0.002"));
+        QCOMPARE(panel.valueText(QStringLiteral("decay_timescale")), QStringLiteral("%L1 epochs = 64 / (0.002 * 0.02 * 256)").arg(6250));
+        config.weightDecay = 0;
+        panel.setConfig(config, true);
+        QVERIFY(!panel.rowShown(QStringLiteral("applied_decay")) && !panel.rowShown(QStringLiteral("decay_timescale")));
+    }
+
     void invalidSettingsDeriveNothing()
     {
         DerivedPanel panel;

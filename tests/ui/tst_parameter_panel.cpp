@@ -127,7 +127,10 @@ private slots:
         panel.setFieldText(QStringLiteral("optimizer"), QStringLiteral("lars"));
         QVERIFY(shown("momentum") && shown("trust_coefficient") && !shown("beta1") && !shown("nesterov"));
         panel.setFieldText(QStringLiteral("optimizer"), QStringLiteral("novograd"));
-        QVERIFY(shown("grad_averaging") && shown("beta1"));
+        QVERIFY(shown("grad_averaging") && shown("beta1") && !shown("weight_decay_rule"));
+        // AdamW's weight-decay timescale rule, for AdamW alone.
+        panel.setFieldText(QStringLiteral("optimizer"), QStringLiteral("adamw_bsi"));
+        QVERIFY(shown("weight_decay_rule") && shown("beta2"));
     }
 
     void workloadScheduleAndRuleShowTheirOwnKeys()
@@ -140,6 +143,10 @@ private slots:
         QVERIFY(!shown("lr_power"));
         panel.setFieldText(QStringLiteral("lr_rule"), QStringLiteral("power"));
         QVERIFY(shown("lr_power"));
+        // What a loss target is judged on matters once there is one.
+        QVERIFY(!shown("stop_measure"));
+        panel.setFieldText(QStringLiteral("stop_at_loss"), QStringLiteral("0.1"));
+        QVERIFY(shown("stop_measure"));
         QVERIFY(!shown("min_lr") && !shown("gamma"));
         panel.setFieldText(QStringLiteral("schedule"), QStringLiteral("cosine"));
         QVERIFY(shown("min_lr") && !shown("gamma"));

@@ -79,10 +79,11 @@ private slots:
         QElapsedTimer clock;
         clock.start();
         const PresetReadResult preset = readPresetFile(path);
-        QVERIFY2(preset.error.startsWith(QStringLiteral("preset ") + path) && preset.error.contains(expected), qPrintable(preset.error));
+        // Named by what it was read as and its path (wherever the engine's own words put them).
+        QVERIFY2(preset.error.contains(QStringLiteral("preset ") + path) && preset.error.contains(expected), qPrintable(preset.error));
         QString error;
         QVERIFY(!LessonLibrary::loadFile(path, &error));
-        QVERIFY2(error.startsWith(QStringLiteral("lesson ") + path) && error.contains(expected), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("lesson ") + path) && error.contains(expected), qPrintable(error));
         QVERIFY2(clock.elapsed() < 10000, qPrintable(QStringLiteral("took %1 ms").arg(clock.elapsed())));
     }
 

@@ -7,7 +7,9 @@
 #include "client/session/run_progress.hpp"
 #include "ui_test_main.hpp"
 
+#include <cmath>
 #include <limits>
+#include <optional>
 
 using namespace ddplab::ui;
 
@@ -68,6 +70,28 @@ private slots:
         QCOMPARE(run.series(QStringLiteral("epoch_samples_per_sec")), (QList<QPointF>{{2, 5000}}));
         QVERIFY(!run.hasMetric(QStringLiteral("samples")));  // only the eval's, renamed
         QVERIFY(!run.hasMetric(QStringLiteral("epoch_epoch")));
+    }
+
+    void theQuestionsPeopleAskOfARun()
+    {
+        RunData run;
+        run.appendEvents(toyStream());
+        QCOMPARE(RunData::epochMetric(QStringLiteral("loss")), QStringLiteral("epoch_loss"));
+        QCOMPARE(run.epochSeries(QStringLiteral("loss")).size(), 1);
+        QCOMPARE(run.lastValue(QStringLiteral("loss")), 1.0);  // step 3's
+        QVERIFY(std::isnan(run.lastValue(QStringLiteral("nothing"))));
+        bool fromLastStep = true;
+        QCOMPARE(run.lastEpochMean(QStringLiteral("loss"), &fromLastStep), 1.4);  // epoch 0's mean, not step 3's 1.0
+        QVERIFY(!fromLastStep);
+        // Without an epoch event the last step stands in, and says so.
+        QCOMPARE(run.lastEpochMean(QStringLiteral("w_mean"), &fromLastStep), 0.97);
+        QVERIFY(fromLastStep);
+        QVERIFY(std::isnan(run.lastEpochMean(QStringLiteral("nothing"), &fromLastStep)));
+        QVERIFY(!fromLastStep);
+        // The first step meeting a target: step 3's loss 1.0 is the first at or below 1.2.
+        QCOMPARE(run.firstStepMeeting(QStringLiteral("loss"), [](double loss) { return loss <= 1.2; }), std::optional<qint64>(3));
+        QCOMPARE(run.firstStepMeeting(QStringLiteral("val_loss"), [](double loss) { return loss <= 1.3; }), std::optional<qint64>(2));
+        QVERIFY(!run.firstStepMeeting(QStringLiteral("loss"), [](double loss) { return loss < 0.5; }));
     }
 
     void unknownEventTypesAreIgnored()
@@ -144,6 +168,19 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("finished")));
     }
 
+    void comparisonSaysWhereARunDiverged()
+    {
+        auto run = QSharedPointer<RunData>::create();
+        run->record().label = QStringLiteral("no warmup");
+        run->record().status = RunStatus::Diverged;
+        run->record().divergedAtStep = 28;
+        run->appendEvents({parseEvent(R"({"type":"step","step":1,"loss":2.3})")});
+        const Comparison comparison = compareRuns({run});
+        QCOMPARE(comparison.rows.first().quantity, QStringLiteral("status"));
+        QCOMPARE(comparison.rows.first().values, QStringList{QStringLiteral("diverged at step 28")});
+        QVERIFY(comparisonText(comparison).contains(QStringLiteral("diverged at step 28")));
+    }
+
     void comparisonSaysWhyAFigureIsMissing()
     {
         auto single = QSharedPointer<RunData>::create();
@@ -212,6 +249,43 @@ private slots:
         run.appendEvents({parseEvent(R"({"type":"step","step":1,"loss":1,"step_ms":250})"),
                           parseEvent(R"({"type":"step","step":2,"loss":1,"step_ms":750})")});
         QCOMPARE(run.series(QStringLiteral("loss"), XAxis::WallTime), (QList<QPointF>{{0.25, 1.0}, {1.0, 1.0}}));
+    }
+
+    void aLossThatStopsBeingANumberOrBlowsUpIsADivergence_data()
+    {
+        QTest::addColumn<QList<double>>("losses");  // NaN: the engine wrote null
+        QTest::addColumn<qint64>("divergedAt");      // -1: it did not diverge
+        QTest::addColumn<QString>("said");
+        const double nan = std::nan("");
+        QTest::newRow("healthy, falling") << QList<double>{2.3, 2.1, 1.7, 1.2, 0.6, 0.4} << qint64(-1) << QString();
+        // A noisy run that swings tenfold is no blow-up.
+        QTest::newRow("noisy") << QList<double>{0.15, 0.4, 0.9, 0.05, 2.5, 4.0, 0.2} << qint64(-1) << QString();
+        QTest::newRow("NaN") << QList<double>{2.3, 2.0, nan, nan} << qint64(3) << QStringLiteral("the loss became NaN at step 3");
+        QTest::newRow("NaN at once") << QList<double>{nan} << qint64(1) << QStringLiteral("the loss became NaN at step 1");
+        // Thirty times the largest of the first three losses (2.3): 69.
+        QTest::newRow("blow-up") << QList<double>{2.3, 2.0, 1.6, 12.6, 68.0, 71.2, 2.4} << qint64(6)
+                                 << QStringLiteral("the loss grew from 2.3 to 71.2 at step 6");
+        QTest::newRow("3e27") << QList<double>{2.3, 1.9, 1.8, 3e27} << qint64(4) << QStringLiteral("the loss grew from 2.3 to 3e+27 at step 4");
+    }
+
+    void aLossThatStopsBeingANumberOrBlowsUpIsADivergence()
+    {
+        QFETCH(QList<double>, losses);
+        QFETCH(qint64, divergedAt);
+        QFETCH(QString, said);
+        RunData run;
+        QList<QJsonObject> events;
+        for (qsizetype i = 0; i < losses.size(); ++i) {
+            const QJsonValue loss = std::isnan(losses[i]) ? QJsonValue(QJsonValue::Null) : QJsonValue(losses[i]);
+            events.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("step")}, {QStringLiteral("step"), i + 1},
+                                      {QStringLiteral("loss"), loss}});
+        }
+        run.appendEvents(events);
+        QCOMPARE(run.divergence().has_value(), divergedAt >= 0);
+        if (divergedAt >= 0) {
+            QCOMPARE(run.divergence()->step, divergedAt);
+            QCOMPARE(run.divergence()->describe(), said);
+        }
     }
 
     void valuesThatCannotBeRightAreSkippedAndCounted()

@@ -170,7 +170,9 @@ private slots:
         old.status = RunStatus::Finished;
         old.exitCode = 0;
         QVERIFY(store.saveMeta(old, nullptr));
-        writeEvents(old, R"({"type":"hello","protocol":2})" "\n");
+        writeEvents(old, "{\"type\":\"hello\",\"protocol\":2}\n"
+                         "{\"type\":\"step\",\"step\":1,\"loss\":0.5}\n"
+                         "{\"type\":\"summary\",\"steps\":1,\"loss\":0.5}\n");
         RunRecord died = *store.createRun(draft(QStringLiteral("died"), now), {}, nullptr);
         died.enginePid = 999'999'999;  // no such process
         QVERIFY(store.saveMeta(died, nullptr));
@@ -306,7 +308,7 @@ private slots:
         QVERIFY(before.size() > 100);
 
         disk.fill();
-        run.status = RunStatus::Finished;
+        run.status = RunStatus::Failed;
         run.error = QStringLiteral("x").repeated(300);  // more than a few bytes, whatever the disk
         QString error;
         const bool saved = store.saveMeta(run, &error);
@@ -323,6 +325,7 @@ private slots:
 
         // With room again, the same save goes through.
         QVERIFY2(store.saveMeta(run, &error), qPrintable(error));
+        QCOMPARE(store.listRuns().first().status, RunStatus::Failed);
         QCOMPARE(store.listRuns().first().error, run.error);
     }
 
@@ -449,6 +452,44 @@ private slots:
         QVERIFY(!writeFileAtomically(dir.filePath(QStringLiteral("no-such-folder/file.json")), "x", &error));
         QVERIFY2(error.contains(QStringLiteral("No such file or directory")), qPrintable(error));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("file.json")});
+    }
+
+    void aDivergedRunIsListedWithItsStep()
+    {
+        QTemporaryDir root;
+        const RunStore store(root.path());
+        RunRecord run = *store.createRun(draft(QStringLiteral("no warmup")), {}, nullptr);
+        run.status = RunStatus::Diverged;
+        run.exitCode = 0;
+        run.divergedAtStep = 10;
+        run.error = QStringLiteral("the loss grew from 2.31 to 71.2 at step 10");
+        QVERIFY(store.saveMeta(run, nullptr));
+        writeEvents(run, "{\"type\":\"hello\",\"protocol\":2}\n"
+                         "{\"type\":\"step\",\"step\":10,\"loss\":71.2}\n"
+                         "{\"type\":\"summary\",\"steps\":1,\"loss\":71.2}\n");
+        QCOMPARE(readJson(RunStore::metaPath(run)).value(QStringLiteral("status")).toString(), QStringLiteral("diverged"));
+        const RunRecord listed = store.listRuns().first();
+        QCOMPARE(listed.status, RunStatus::Diverged);
+        QCOMPARE(listed.statusLine(), QStringLiteral("diverged at step 10"));
+        QCOMPARE(listed.error, run.error);
+    }
+
+    void aRunStoredAsFinishedWhoseLossBlewUpIsReadAsDiverged()
+    {
+        // Stored by a lab that did not tell them apart: its events say what it was.
+        QTemporaryDir root;
+        const RunStore store(root.path());
+        RunRecord run = *store.createRun(draft(QStringLiteral("old")), {}, nullptr);
+        run.status = RunStatus::Finished;
+        run.exitCode = 0;
+        QVERIFY(store.saveMeta(run, nullptr));
+        writeEvents(run, "{\"type\":\"hello\",\"protocol\":2}\n"
+                         "{\"type\":\"step\",\"step\":1,\"loss\":2.3}\n"
+                         "{\"type\":\"step\",\"step\":2,\"loss\":null}\n"
+                         "{\"type\":\"summary\",\"steps\":2,\"loss\":null}\n");
+        const QSharedPointer<RunData> data = store.loadRun(run);
+        QCOMPARE(data->record().status, RunStatus::Diverged);
+        QCOMPARE(data->record().statusLine(), QStringLiteral("diverged at step 2"));
     }
 
     void eventsAreReadBackAndACutLastLineIsIgnored()

@@ -1,7 +1,8 @@
 // Studies through the real `ddplab` binary, offscreen, as a script would run them: the seed 000
-// curve end to end (its three slopes fitted from what the engine measured), a study killed
-// mid-way and resumed (only the missing points run, none twice), and bad studies refused with
-// exit code 2 before anything starts.
+// curve end to end (its three slopes fitted from what the engine measured), issue 19's study
+// whose findings must carry their cautions (and whose noise scale is never negative), a study
+// killed mid-way and resumed (only the missing points run, none twice), and bad studies refused
+// with exit code 2 before anything starts.
 
 #include "client/runs/run_record.hpp"
 #include "client/runs/run_store.hpp"
@@ -97,6 +98,44 @@ private slots:
         QVERIFY(QFileInfo::exists(out + QStringLiteral("/figure-vs-effective_batch.svg")));
     }
 
+    void issue19sStudyWarnsAndHasNoNegativeNoiseScale()
+    {
+        // Batches 16, 64, 256 x LR 0.001 to 0.016 on the toy problem, target loss <= 1.2: the
+        // top LR is best everywhere and the fitted critical batch (0.005) lies far below the
+        // batches studied. Its findings printed both as laws; its study.csv held B_simple -9748.
+        QTemporaryDir home;
+        const QString out = home.filePath(QStringLiteral("export"));
+        const Outcome outcome = runLab(home.path(), {QStringLiteral("--study"), QStringLiteral(DDPLAB_SOURCE_DIR "/tests/ui/data/toy-grid-study.json"),
+                                                     QStringLiteral("--export"), out, QStringLiteral("--quit")});
+        QVERIFY2(outcome.exitCode == 0, qPrintable(outcome.out + outcome.err));
+        QFile findings(out + QStringLiteral("/findings.txt"));
+        QVERIFY(findings.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(findings.readAll());
+        const QRegularExpression critical(QStringLiteral("critical batch (\\S+) from the fit.*\\[caution: extrapolated, not measured: it lies "
+                                                         "below the effective batches 16 to 256"));
+        const QRegularExpressionMatch match = critical.match(text);
+        QVERIFY2(match.hasMatch(), qPrintable(text));
+        QVERIFY(match.captured(1).toDouble() < 16);
+        QVERIFY2(text.contains(QStringLiteral("the best learning rate grows as batch^0  [caution: at the edge of the grid: the largest lr "
+                                              "tried was the best at effective batch 16, 64 and 256")),
+                 qPrintable(text));
+        QVERIFY(outcome.out.contains(QStringLiteral("[caution: extrapolated")));  // the same lines on stdout
+        QFile csv(out + QStringLiteral("/study.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> rows = csv.readAll().trimmed().split('\n');
+        QCOMPARE(rows.size(), 10);
+        const qsizetype column = rows.first().split(',').indexOf("noise_scale");
+        QVERIFY(column > 0);
+        int measured = 0;
+        for (const QByteArray& row : rows.mid(1)) {
+            const QByteArray cell = row.split(',').at(column);
+            // An empty cell: not measurable at the end of that run; never a negative batch.
+            QVERIFY2(cell.isEmpty() || cell.toDouble() >= 0, row.constData());
+            measured += cell.isEmpty() ? 0 : 1;
+        }
+        QVERIFY(measured >= 5);
+    }
+
     void aKilledStudyResumesWithOnlyTheMissingRuns()
     {
         QTemporaryDir home;
@@ -114,11 +153,21 @@ private slots:
             printed += QString::fromUtf8(first.readAllStandardOutput());
         }
         QVERIFY2(printed.count(QStringLiteral("finished")) >= 3, qPrintable(printed));
-        ::kill(pid_t(first.processId()), SIGKILL);
-        first.waitForFinished(kPatienceMs);
         const QRegularExpression storedIn(QStringLiteral("stored in (\\S+)"));
         const QString folder = storedIn.match(printed).captured(1);
         QVERIFY2(QFileInfo(folder).isDir(), qPrintable(printed));
+
+        // A second runner of the same study while the first runs is refused, naming the first:
+        // two resumes at once ran points 3-11 twice each.
+        const Outcome second = runLab(home.path(), {QStringLiteral("--resume"), folder, QStringLiteral("--quit")});
+        QCOMPARE(second.exitCode, 2);
+        const QString holder = QStringLiteral("is being run by another ddplab (process %1 on ").arg(first.processId());
+        QVERIFY2(second.err.contains(holder), qPrintable(second.err));
+        QVERIFY2(!second.out.contains(QStringLiteral("[1/8]")), qPrintable(second.out));
+        QVERIFY(first.state() == QProcess::Running);
+
+        ::kill(pid_t(first.processId()), SIGKILL);
+        first.waitForFinished(kPatienceMs);
 
         const RunStore store(labData(home.path()) + QStringLiteral("/runs"));
         QHash<int, int> finishedBefore;
@@ -128,6 +177,8 @@ private slots:
         }
         QVERIFY(finishedBefore.size() >= 3 && finishedBefore.size() < 8);
 
+        // Its lock is left behind with it; a dead holder's lock is taken over.
+        QVERIFY(QFileInfo::exists(folder + QStringLiteral("/runner.lock")));
         const Outcome resumed = runLab(home.path(), {QStringLiteral("--resume"), folder, QStringLiteral("--quit")});
         QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.out + resumed.err));
         QVERIFY2(resumed.out.contains(QStringLiteral("[8/8]")), qPrintable(resumed.out));

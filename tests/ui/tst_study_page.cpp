@@ -4,6 +4,7 @@
 // and puts its runs on the chart page.
 
 #include "charts/run_model.hpp"
+#include "client/session/lab_session.hpp"
 #include "study_view/study_editor.hpp"
 #include "study_view/study_page.hpp"
 #include "study_view/study_results_view.hpp"
@@ -76,6 +77,9 @@ private slots:
         QVERIFY(page->isRunning());
         QVERIFY(!window.actions().run->isEnabled());  // one thing at a time
         QVERIFY(window.actions().stop->isEnabled());
+        // The study is a sequence of the window's one session, not of a session of its own.
+        QVERIFY(window.session()->isRunning());
+        QCOMPARE(window.session()->count(), 4);
         QVERIFY(running.wait(kPatienceMs) || !page->isRunning());
         while (page->isRunning())
             QVERIFY(running.wait(kPatienceMs));
@@ -91,6 +95,22 @@ private slots:
 
         page->findChild<QPushButton*>(QStringLiteral("showRuns"))->click();
         QCOMPARE(window.runModel().runs().size(), 4);
+    }
+
+    void aRunOfTheWindowHoldsTheStudyBack()
+    {
+        MainWindow window;
+        StudyPage* page = window.studyPage();
+        window.startRun();  // the first-run preset: a few seconds
+        QVERIFY(window.isRunning());
+        QVERIFY(!page->isRunning());
+        QVERIFY(!page->findChild<QPushButton*>(QStringLiteral("runStudy"))->isEnabled());
+        QVERIFY(!page->runStudy(true));
+        QCOMPARE(window.session()->count(), 1);  // the study did not join or replace the run
+        QSignalSpy done(&window, &MainWindow::sequenceDone);
+        window.stopRun();
+        QVERIFY(done.wait(kPatienceMs));
+        QVERIFY(!window.isRunning());
     }
 };
 

@@ -113,6 +113,16 @@ private slots:
         QCOMPARE(plan.points[1].label(), QStringLiteral("lr 0.01 · repeat 2"));
     }
 
+    void aStoppingLossTargetIsJudgedOnTheMiniBatchLoss()
+    {
+        // The target's metric "loss" is the step's mini-batch loss, so the engine stops on that one.
+        const StudyPlan plan = planStudy(spec(R"({"base": {"workload": "linreg"}, "axes": [{"key": "lr", "values": [0.1]}],
+            "target": {"metric": "loss", "at_most": 0.02, "stop": true}})"));
+        QCOMPARE(plan.points.size(), 1);
+        QCOMPARE(plan.points[0].config.value(QStringLiteral("stop_at_loss")).toDouble(), 0.02);
+        QCOMPARE(plan.points[0].config.value(QStringLiteral("stop_measure")).toString(), QStringLiteral("batch_loss"));
+    }
+
     void theEffectiveBatchSplitsByItsRule_data()
     {
         QTest::addColumn<QString>("split");
@@ -257,7 +267,8 @@ private slots:
         }
         const StudyReadResult read = readStudyFile(path);
         QVERIFY(!read.spec);
-        QVERIFY2(read.error.startsWith(path) && read.error.contains(expected), qPrintable(read.error));
+        // Named by its path (where the engine's own words put it: "... appears twice in <path>; ...").
+        QVERIFY2(read.error.contains(path) && read.error.contains(expected), qPrintable(read.error));
     }
 
     void everyBuiltInStudyPlansWithoutProblems()

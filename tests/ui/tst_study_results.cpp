@@ -7,6 +7,7 @@
 #include "client/runs/run_store.hpp"
 #include "study/scaling_fit.hpp"
 #include "study/study_axis_text.hpp"
+#include "study/study_csv.hpp"
 #include "study/study_plan.hpp"
 #include "study/study_results.hpp"
 #include "ui_test_main.hpp"
@@ -169,7 +170,8 @@ private slots:
         const double losses[] = {0.5, 0.3, 0.2, 0.4, 0.1, std::nan("")};
         for (const StudyPoint& point : study.points) {
             results.append(madeUpResult(point, losses[point.index], -1));
-            results.last().diverged = std::isnan(losses[point.index]);
+            if (std::isnan(losses[point.index]))
+                results.last().status = RunStatus::Diverged;
         }
         const StudyHeatmap map = heatmapOf(results, study, QStringLiteral("loss"), QStringLiteral("effective_batch"), QStringLiteral("lr"));
         QCOMPARE(map.columns.size(), 3);

@@ -108,4 +108,17 @@ XAxisPlan planXAxis(double min, double max, bool whole)
     return plan;
 }
 
+qsizetype saneCount(const QList<QPointF>& points, double divergedAt)
+{
+    double early = 0.0;
+    for (qsizetype i = 0; i < points.size(); ++i) {
+        const double size = std::fabs(points[i].y());
+        if (points[i].x() >= divergedAt || (early > 0 && size >= kSaneGrowth * early))
+            return i;
+        if (i < kSaneEarlyPoints)
+            early = std::max(early, size);
+    }
+    return points.size();
+}
+
 }  // namespace ddplab::ui

@@ -1,9 +1,11 @@
 #pragma once
 // Where a chart's axes end and what their ticks say: ends on whole steps of 1, 2 or 5 times a
 // power of ten, labels with just enough decimals that neighbouring ticks never read the same,
-// a fraction (accuracy) never above 1, a log axis with several ticks even inside one decade.
-// Pure arithmetic, so that each rule has a test.
+// a fraction (accuracy) never above 1, a log axis with several ticks even inside one decade,
+// a y range that a diverged run cannot blow up. Pure arithmetic, so that each rule has a test.
 
+#include <QList>
+#include <QPointF>
 #include <QString>
 
 namespace ddplab::ui {
@@ -41,5 +43,13 @@ struct XAxisPlan {
 };
 // About six ticks over [min, max]; whole-numbered axes (steps, samples) tick on whole numbers.
 XAxisPlan planXAxis(double min, double max, bool whole);
+
+// A blow-up must not flatten every other curve: a diverged run's line counts for the y range
+// only while it is sane, i.e. before x `divergedAt` and while it stays below kSaneGrowth times
+// its early level (the largest of its first kSaneEarlyPoints values). Returns how many of
+// `points` (in x order) that is; what lies beyond is drawn off the edge and marked there.
+inline constexpr double kSaneGrowth = 3.0;
+inline constexpr int kSaneEarlyPoints = 3;
+qsizetype saneCount(const QList<QPointF>& points, double divergedAt);
 
 }  // namespace ddplab::ui

@@ -1,6 +1,7 @@
 #pragma once
-// ChartLines' insides, shared by its two files: chart_lines.cpp (what is drawn) and
-// chart_lines_style.cpp (how it looks: colours, dashes, legend, style key).
+// ChartLines' insides, shared by its files: chart_lines.cpp (what is drawn),
+// chart_lines_style.cpp (how it looks: colours, dashes, legend, style key) and
+// chart_lines_marks.cpp (where runs diverged).
 
 #include "charts/chart_lines.hpp"
 #include "client/runs/run_data.hpp"
@@ -9,6 +10,7 @@
 
 #include <QColor>
 #include <QLineSeries>
+#include <QScatterSeries>
 #include <QSharedPointer>
 
 #include <limits>
@@ -26,8 +28,10 @@ struct ChartLines::Line {
     SmoothedSeries smoothing;
     SeriesSummary rawSummary;
     SeriesSummary smoothSummary;
-    // The data range seen so far on the current axis, kept up to date incrementally.
+    // The data range seen so far on the current axis, kept up to date incrementally; a
+    // diverged run's line only over its sane points (saneCount), once its run has diverged.
     qsizetype scanned = 0;
+    qsizetype saneEnd = -1;  // -1: not known yet (the run has not diverged, or not computed)
     DataRange seen;
     // What the drawn lines were made from: redraw only what changed.
     quint64 drawnRevision = std::numeric_limits<quint64>::max();
@@ -41,11 +45,19 @@ struct ChartLines::Line {
     {
         drawnRevision = std::numeric_limits<quint64>::max();
         scanned = 0;
+        saneEnd = -1;
         seen = DataRange();
         rawSummary.reset();
         smoothSummary.reset();
         smoothing.reset();
     }
+};
+
+// Where a run diverged: a triangle at the top of the plot, labelled with the step.
+struct ChartLines::Mark {
+    QSharedPointer<RunData> run;
+    QColor color;
+    QScatterSeries* point = nullptr;
 };
 
 struct ChartLines::Level {

@@ -105,6 +105,16 @@ void ChartLines::setRuns(const QList<DisplayedRun>& runs)
         delete (*it)->line;
         it = m_levels.erase(it);
     }
+    for (auto it = m_marks.begin(); it != m_marks.end();) {
+        if (const DisplayedRun* shown = shownAs((*it)->run)) {
+            (*it)->color = shown->color;
+            ++it;
+            continue;
+        }
+        m_chart->removeSeries((*it)->point);
+        delete (*it)->point;
+        it = m_marks.erase(it);
+    }
     // Lines in the order of the runs on display (a re-ticked run keeps its place).
     std::stable_sort(m_lines.begin(), m_lines.end(), [&](const auto& a, const auto& b) {
         const auto order = [&](const Line& line) {
@@ -159,6 +169,7 @@ bool ChartLines::sync(QAbstractAxis* xAxis, QAbstractAxis* yAxis)
             added = true;
         }
     }
+    added = syncMarks(xAxis, yAxis) || added;
     if (added)
         setRuns(m_runs);  // order and style the new lines with the rest
     return added;
@@ -224,14 +235,20 @@ DataRange ChartLines::range(bool positiveOnly)
         const QList<QPointF>& data = line->points(m_axis);
         if (data.isEmpty())
             continue;
-        for (qsizetype i = line->scanned; i < data.size(); ++i) {
+        const qsizetype end = saneEnd(*line, data);
+        if (end < line->scanned) {
+            // Its run has just diverged: what it scanned before counts only up to there.
+            line->scanned = 0;
+            line->seen = DataRange();
+        }
+        for (qsizetype i = line->scanned; i < end; ++i) {
             const double y = data.at(i).y();
             line->seen.yMin = std::min(line->seen.yMin, y);
             line->seen.yMax = std::max(line->seen.yMax, y);
             if (y > 0)
                 line->seen.yMinPositive = std::min(line->seen.yMinPositive, y);
         }
-        line->scanned = data.size();
+        line->scanned = end;
         all.xMin = std::min(all.xMin, data.first().x());
         all.xMax = std::max(all.xMax, data.last().x());
         all.yMin = std::min(all.yMin, positiveOnly ? line->seen.yMinPositive : line->seen.yMin);

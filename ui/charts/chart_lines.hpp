@@ -3,7 +3,8 @@
 // run's effective batch as a level where the chart marks it. It keeps them in step with the
 // runs on display, styles them (a run's colour; with one run and several metrics, a colour per
 // metric, so that nothing is told apart by dash pattern alone), and hands each the points to
-// draw on the chosen x axis, reduced to the plot's pixel columns.
+// draw on the chosen x axis, reduced to the plot's pixel columns. A run that diverged gets a
+// mark at the top edge where it did, and its blow-up does not set the y range.
 
 #include "charts/run_model.hpp"
 #include "client/series/chart_catalog.hpp"
@@ -57,9 +58,14 @@ public:
     void setUseOpenGL(bool useOpenGL);
     bool smoothed(const MetricInfo& metric) const { return m_span > 0 && metric.smoothable; }
 
+    // The y range covers the lines' sane points only (axis_plan.hpp saneCount).
     DataRange range(bool positiveOnly);
     // Reduces every line that changed to `columns` pixel columns of [xMin, xMax].
     void update(double xMin, double xMax, int columns, bool logScale);
+    // Puts each diverged run's mark at the top of the y range shown, at its divergence.
+    void placeDivergenceMarks(double yLow, double yHigh, bool logScale);
+    // The marks' labels, in the order of the runs: "diverged at step 28".
+    QStringList divergenceLabels() const;
 
     // For the hover read-out: each line's value nearest to x (and the x it is at).
     QList<ReadoutLine> readout(double x) const;
@@ -80,11 +86,15 @@ public:
 private:
     struct Line;
     struct Level;
+    struct Mark;
 
     bool colourByMetric() const;
     void restyle();
     void style(Line& line);
     void styleLevel(Level& level);
+    void styleMark(Mark& mark);
+    bool syncMarks(QAbstractAxis* xAxis, QAbstractAxis* yAxis);  // true when one was added
+    qsizetype saneEnd(Line& line, const QList<QPointF>& data) const;
     QString legendName(const Line& line) const;
     bool standsForItsRun(const Line& line) const;
     void updateRetracing();
@@ -94,6 +104,7 @@ private:
     QList<DisplayedRun> m_runs;
     std::vector<std::unique_ptr<Line>> m_lines;
     std::vector<std::unique_ptr<Level>> m_levels;
+    std::vector<std::unique_ptr<Mark>> m_marks;
     XAxis m_axis = XAxis::Step;
     double m_span = 0.0;
     double m_lineScale = 1.0;

@@ -107,6 +107,8 @@ void ChartLines::restyle()
         style(*line);
     for (auto& level : m_levels)
         styleLevel(*level);
+    for (auto& mark : m_marks)
+        styleMark(*mark);
     setLegendVisible(m_legendInExports);
 }
 

@@ -169,6 +169,8 @@ void ChartPanel::redrawNow()
     const int plotWidth = int(m_chart->plotArea().width());
     m_lines->update(m_xAxisItem->min(), m_xAxisItem->max(),
                     plotWidth >= kNarrowestPlot ? plotWidth / kPixelsPerColumn : kColumnsBeforeLayout, m_logScale);
+    const QPointF yRange = yAxisRange();
+    m_lines->placeDivergenceMarks(yRange.x(), yRange.y(), m_logScale);
     updateEmptyNote();
     const QString key = m_lines->styleKey();
     m_styleKey->setText(key);
@@ -448,30 +450,6 @@ QStringList ChartPanel::legendLabels() const
     return m_lines->legendLabels();
 }
 
-QString ChartPanel::emptyNote() const
-{
-    return m_emptyNote->text();
-}
-
-QString ChartPanel::xAxisLabelFormat() const
-{
-    return m_xAxisItem->labelFormat();
-}
-
-QString ChartPanel::yAxisLabelFormat() const
-{
-    if (auto* linear = qobject_cast<QValueAxis*>(m_yAxis))
-        return linear->labelFormat();
-    return static_cast<QLogValueAxis*>(m_yAxis)->labelFormat();
-}
-
-double ChartPanel::yAxisMax() const
-{
-    if (auto* linear = qobject_cast<QValueAxis*>(m_yAxis))
-        return linear->max();
-    return static_cast<QLogValueAxis*>(m_yAxis)->max();
-}
-
 RedrawStats ChartPanel::redrawStats() const
 {
     RedrawStats stats = m_stats;
@@ -483,6 +461,19 @@ RedrawStats ChartPanel::redrawStats() const
 double ChartPanel::effectiveBatchMark(const QString& runId) const
 {
     return m_lines->levelOf(runId);
+}
+
+QPointF ChartPanel::yAxisRange() const
+{
+    if (auto* linear = qobject_cast<QValueAxis*>(m_yAxis))
+        return QPointF(linear->min(), linear->max());
+    const auto* log = static_cast<QLogValueAxis*>(m_yAxis);
+    return QPointF(log->min(), log->max());
+}
+
+QStringList ChartPanel::divergenceLabels() const
+{
+    return m_lines->divergenceLabels();
 }
 
 }  // namespace ddplab::ui

@@ -78,11 +78,10 @@ public:
     QList<QPointF> drawnPoints(const QString& runId, const QString& metric, bool smoothed = false) const;
     // The entries the chart's legend (drawn in exports) is told to show, in order.
     QStringList legendLabels() const;
-    QString emptyNote() const;      // what the title bar says when the chart shows nothing
-    QString xAxisLabelFormat() const;
-    QString yAxisLabelFormat() const;
-    double yAxisMax() const;
     double effectiveBatchMark(const QString& runId) const;  // NaN when not drawn
+    QPointF yAxisRange() const;  // (low, high) of the y axis shown
+    // Where diverged runs are marked at the top edge: "diverged at step 28", one per run.
+    QStringList divergenceLabels() const;
     RedrawStats redrawStats() const;
 
 signals:

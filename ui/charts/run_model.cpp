@@ -1,20 +1,12 @@
 #include "run_model.hpp"
 
+#include "charts/palette.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_names.hpp"
 
 #include <algorithm>
-#include <array>
 
 namespace ddplab::ui {
-namespace {
-
-// Tableau 10: distinct hues that stay readable on light and dark chart backgrounds.
-constexpr std::array<QRgb, 10> kPalette{0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd,
-                                        0x8c564b, 0xe377c2, 0x17becf, 0xbcbd22, 0x7f7f7f};
-
-}  // namespace
-
 RunModel::RunModel(QObject* parent)
     : QObject(parent)
 {
@@ -85,14 +77,14 @@ void RunModel::relabel()
 
 QColor RunModel::unusedColor() const
 {
-    for (const QRgb rgb : kPalette) {
+    for (const QRgb rgb : kLinePalette) {
         const QColor candidate(rgb);
         const bool used = std::any_of(m_runs.begin(), m_runs.end(), [&](const DisplayedRun& run) { return run.color == candidate; });
         if (!used)
             return candidate;
     }
     // More runs than hues: hues repeat.
-    return QColor(kPalette[m_runs.size() % kPalette.size()]);
+    return lineColor(m_runs.size());
 }
 
 }  // namespace ddplab::ui

@@ -13,6 +13,7 @@ namespace ddplab::ui {
 namespace type = ddplab::protocol::type;
 namespace field = ddplab::protocol::field;
 namespace key = ddplab::key;
+namespace choice = ddplab::choice;
 
 constexpr QLatin1String wire(const char* name)
 {

@@ -2,6 +2,7 @@
 
 #include "charts/chart_panel.hpp"
 #include "charts/run_model.hpp"
+#include "client/io/csv_writer.hpp"
 #include "client/io/save_file.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/runs/run_data.hpp"
@@ -9,78 +10,24 @@
 #include "client/wire.hpp"
 
 #include <QDir>
-#include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
 #include <QPainter>
 #include <QRegularExpression>
-#include <QSvgGenerator>
 
 namespace ddplab::ui {
-namespace {
-
-bool validSize(QSize size, QString* error)
-{
-    constexpr int kMaxSide = 16384;  // larger images stop fitting in memory comfortably
-    if (size.width() >= 16 && size.height() >= 16 && size.width() <= kMaxSide && size.height() <= kMaxSide)
-        return true;
-    if (error)
-        *error = QStringLiteral("An image must be between 16 and %1 pixels on each side (asked for %2 × %3).")
-                     .arg(kMaxSide)
-                     .arg(size.width())
-                     .arg(size.height());
-    return false;
-}
-
-constexpr int kCssPixelsPerInch = 96;
-
-QString csvNumber(double value)
-{
-    return QString::number(value, 'g', QLocale::FloatingPointShortest);
-}
-
-}  // namespace
 
 bool ExportService::exportChartPng(ChartPanel& chart, const QString& path, ImageFormat format, QString* error)
 {
-    if (!validSize(format.size, error))
-        return false;
-    QImage image(format.size, QImage::Format_ARGB32_Premultiplied);
-    image.fill(chart.palette().color(QPalette::Base));
-    {
-        QPainter painter(&image);
-        painter.setRenderHint(QPainter::Antialiasing);
-        chart.render(painter, format.size, format.scale);
-    }
-    if (image.save(path, "PNG"))
-        return true;
-    if (error)
-        *error = QStringLiteral("Cannot write the image %1").arg(path);
-    return false;
+    return writePngImage(path, format.size, chart.palette().color(QPalette::Base),
+                         [&](QPainter& painter, const QRect& area) { chart.render(painter, area.size(), format.scale); }, error);
 }
 
 bool ExportService::exportChartSvg(ChartPanel& chart, const QString& path, ImageFormat format, QString* error)
 {
-    if (!validSize(format.size, error))
-        return false;
-    const QSize size = format.size;
-    QSvgGenerator generator;
-    generator.setFileName(path);
-    generator.setSize(size);
-    generator.setViewBox(QRect(QPoint(0, 0), size));
-    generator.setResolution(kCssPixelsPerInch);  // browsers then show it at `size` CSS pixels
-    generator.setTitle(chart.definition().title);
-    generator.setDescription(QStringLiteral("DDP Lab chart"));
-    QPainter painter;
-    if (!painter.begin(&generator)) {
-        if (error)
-            *error = QStringLiteral("Cannot write the SVG file %1").arg(path);
-        return false;
-    }
-    chart.render(painter, size, format.scale);
-    painter.end();
-    return true;
+    return writeSvgImage(path, format.size, chart.definition().title,
+                         [&](QPainter& painter, const QRect& area) { chart.render(painter, area.size(), format.scale); }, error);
 }
 
 QByteArray ExportService::metricsCsv(const RunData& run)
@@ -102,20 +49,20 @@ QByteArray ExportService::metricsCsv(const RunData& run)
         for (const QPointF& point : run.series(metrics.at(column))) {
             const auto row = rows.find(qint64(point.x()));
             if (row != rows.end())
-                (*row)[column] = csvNumber(point.y());
+                (*row)[column] = CsvWriter::number(point.y());
         }
     }
     QStringList header;
     for (XAxis axis : allXAxes())
         header.append(xAxisName(axis));
-    QByteArray csv = (header + metrics).join(QLatin1Char(',')).toUtf8() + '\n';
+    CsvWriter csv(header + metrics);
     for (auto row = rows.constBegin(); row != rows.constEnd(); ++row) {
         QStringList x;
         for (XAxis axis : allXAxes())
-            x.append(csvNumber(run.xAt(row.key(), axis)));
-        csv += (x + row.value()).join(QLatin1Char(',')).toUtf8() + '\n';
+            x.append(CsvWriter::number(run.xAt(row.key(), axis)));
+        csv.addRow(x + row.value());
     }
-    return csv;
+    return csv.contents();
 }
 
 QByteArray ExportService::settingsJson(const RunData& run, const QString& label)

@@ -4,6 +4,8 @@
 // per metric) with its settings beside it as JSON, a run's config as a preset, and all of it
 // at once into a folder (the command line's --export).
 
+#include "export/image_writer.hpp"
+
 #include <QList>
 #include <QSharedPointer>
 #include <QSize>
@@ -15,12 +17,6 @@ namespace ddplab::ui {
 class ChartPanel;
 class RunData;
 struct DisplayedRun;
-
-// How large an exported chart is, and its fonts and lines against the screen's.
-struct ImageFormat {
-    QSize size{1200, 800};
-    double scale = 1.0;
-};
 
 class ExportService {
 public:

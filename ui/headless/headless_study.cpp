@@ -3,6 +3,7 @@
 #include "client/engine/engine_locator.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
+#include "client/session/lab_session.hpp"
 #include "client/wire.hpp"
 #include "study/study_library.hpp"
 #include "study/study_runner.hpp"
@@ -25,13 +26,17 @@ QString resultsTable(const StoredStudy& study, const QList<StudyRunResult>& resu
 {
     QStringList lines;
     int labelWidth = 5;
-    QStringList labels;
+    int statusWidth = 9;
+    QStringList labels, statuses;
     for (const StudyRunResult& result : results) {
         labels.append(study.points.value(result.point).label());
         labelWidth = std::max<int>(labelWidth, labels.last().size());
+        statuses.append(statusLine(result.status, result.divergedAtStep));
+        statusWidth = std::max<int>(statusWidth, statuses.last().size());
     }
     const bool target = study.spec.target.isSet();
-    QString header = QStringLiteral("%1  %2  %3").arg(QStringLiteral("run"), -labelWidth).arg(QStringLiteral("status"), -9).arg(figure, 12);
+    QString header =
+        QStringLiteral("%1  %2  %3").arg(QStringLiteral("run"), -labelWidth).arg(QStringLiteral("status"), -statusWidth).arg(figure, 12);
     if (target)
         header += QStringLiteral("  %1").arg(QStringLiteral("steps to target"), 15);
     lines.append(header);
@@ -39,7 +44,7 @@ QString resultsTable(const StoredStudy& study, const QList<StudyRunResult>& resu
         const StudyRunResult& result = results[i];
         QString line = QStringLiteral("%1  %2  %3")
                            .arg(labels[i], -labelWidth)
-                           .arg(result.diverged ? QStringLiteral("diverged") : statusText(result.status), -9)
+                           .arg(statuses[i], -statusWidth)
                            .arg(figureText(result.figure(figure)), 12);
         if (target)
             line += QStringLiteral("  %1").arg(result.stepsToTarget >= 0 ? QString::number(result.stepsToTarget) : QStringLiteral("not reached"), 15);
@@ -94,8 +99,9 @@ int HeadlessStudy::exec()
         return kExitInvalidInput;
     }
 
-    StudyRunner runner(runs, locateEngine(m_options.enginePath));
-    runner.setTarget(m_options.runOn);
+    LabSession session(runs, locateEngine(m_options.enginePath));
+    session.setTarget(m_options.runOn);
+    StudyRunner runner(session);
     m_out << "DDP Lab study: " << study->title() << " (" << study->points.size() << " runs), stored in " << study->directory
           << Qt::endl;
     connect(&runner, &StudyRunner::runFinished, this, [&](const QSharedPointer<RunData>& run) {
@@ -141,7 +147,7 @@ int HeadlessStudy::exec()
               << " charts as PNG and SVG, study.csv, findings.txt) to " << m_options.exportDirectory << Qt::endl;
     }
     m_out << Qt::endl << resultsTable(*study, results, choices.figure);
-    for (const QString& finding : charts.findings)
+    for (const QString& finding : charts.findingLines())
         m_out << finding << Qt::endl;
     if (runner.left() > 0)
         m_err << "ddplab: " << runner.left() << " of " << runner.total() << " runs have not finished; ddplab --resume " << study->id

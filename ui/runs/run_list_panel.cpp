@@ -39,6 +39,7 @@ QColor statusColor(RunStatus status)
     case RunStatus::Interrupted:
     case RunStatus::Incomplete: return QColor(0xc4, 0x8a, 0x1c);
     case RunStatus::Damaged: return QColor(0xc0, 0x39, 0x2b);
+    case RunStatus::Diverged: return QColor(0xb0, 0x3a, 0x8c);
     }
     return QColor();
 }
@@ -137,7 +138,7 @@ void RunListPanel::fillItem(QTreeWidgetItem* item, const RunRecord& run)
     m_records.insert(run.id, run);
     item->setData(kName, kIdRole, run.id);
     item->setText(kName, run.name);
-    item->setText(kStatus, statusText(run.status));
+    item->setText(kStatus, run.statusLine());
     item->setForeground(kStatus, statusColor(run.status));
     // Today's runs by time alone, older ones with their date: the column stays narrow.
     const bool today = run.started.date() == QDate::currentDate();

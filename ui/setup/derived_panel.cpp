@@ -28,7 +28,7 @@ DerivedPanel::DerivedPanel(QWidget* parent)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 4, 8, 8);
-    auto* form = new QFormLayout;
+    auto* form = m_form = new QFormLayout;
     form->setLabelAlignment(Qt::AlignRight | Qt::AlignTop);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     layout->addLayout(form);
@@ -38,6 +38,11 @@ DerivedPanel::DerivedPanel(QWidget* parent)
     };
     row("effective_batch", tr("Effective batch"));
     row("effective_lr", tr("Effective LR"));
+    row("applied_beta1", tr("β1"));
+    row("applied_beta2", tr("β2"));
+    row("applied_eps", tr("ε"));
+    row("applied_decay", tr("Weight decay"));
+    row("decay_timescale", tr("Decay timescale τ"));
     row("per_rank", tr("Each rank sees"));
     row("uneven", tr("Uneven split"));
     row("last_batch", tr("Last batch"));
@@ -58,13 +63,31 @@ QLabel* DerivedPanel::addRow(const QString& id, const QString& title)
     return value;
 }
 
-QString DerivedPanel::valueText(const QString& row) const
+QLabel* DerivedPanel::rowLabel(const QString& row) const
 {
     for (const auto& [id, label] : m_rows) {
         if (id == row)
-            return label->text();
+            return label;
     }
-    return QString();
+    return nullptr;
+}
+
+QString DerivedPanel::valueText(const QString& row) const
+{
+    const QLabel* label = rowLabel(row);
+    return label ? label->text() : QString();
+}
+
+bool DerivedPanel::rowShown(const QString& row) const
+{
+    const QLabel* label = rowLabel(row);
+    return label && !label->isHidden();
+}
+
+void DerivedPanel::showRow(const QString& row, bool shown)
+{
+    if (QLabel* label = rowLabel(row))
+        m_form->setRowVisible(label, shown);
 }
 
 void DerivedPanel::setConfig(const Config& config, bool valid)
@@ -93,6 +116,28 @@ void DerivedPanel::setConfig(const Config& config, bool valid)
     else if (effectiveBatchSize(config) != baseBatchSize(config))
         lr += tr(" (not scaled: rule none)");
     set("effective_lr", lr);
+
+    // Malladi et al.'s SDE rule scales Adam's betas and eps with the batch, as it does the LR.
+    const bool sde = config.lrRule == LrRule::Sde;
+    const AdamSettings adam = appliedAdamSettings(config);
+    const auto withFormula = [](double value, const std::string& formula) {
+        return number(value) + QStringLiteral(" = ") + QString::fromStdString(formula);
+    };
+    set("applied_beta1", sde ? withFormula(adam.beta1, sdeBetaFormula(config, config.beta1)) : number(adam.beta1));
+    set("applied_beta2", sde ? withFormula(adam.beta2, sdeBetaFormula(config, config.beta2)) : number(adam.beta2));
+    set("applied_eps", sde ? withFormula(adam.eps, sdeEpsFormula(config)) : number(adam.eps));
+    for (const char* id : {"applied_beta1", "applied_beta2", "applied_eps"})
+        showRow(QString::fromLatin1(id), usesMoments(config));
+
+    // The weight decay, and the timescale it sets (Wang and Aitchison), rule or not.
+    const double decay = appliedWeightDecay(config);
+    const bool timescaleRule = config.weightDecayRule == WeightDecayRule::Timescale;
+    set("applied_decay", timescaleRule ? withFormula(decay, weightDecayRuleFormula(config)) : number(decay));
+    const double tau = weightDecayTimescaleEpochs(config);
+    const QString tauText = tau >= 1000 ? QStringLiteral("%L1").arg(qRound64(tau)) : number(tau);
+    set("decay_timescale", tr("%1 epochs = %2").arg(tauText, QString::fromStdString(weightDecayTimescaleFormula(config))));
+    showRow(QStringLiteral("applied_decay"), decay > 0);
+    showRow(QStringLiteral("decay_timescale"), decay > 0);
 
     // One short line per row: a wrapped second line would not get its height in the splitter.
     const ShardPlan plan = planShards(config);

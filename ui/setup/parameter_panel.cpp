@@ -354,10 +354,8 @@ void ParameterPanel::validate()
     for (const auto& field : m_fields) {
         const std::string text = fieldText(field->name).toStdString();
         try {
-            if (field->key->optional && text.empty())
-                field->key->assign(config, Json(nullptr));
-            else
-                assignFromText(config, *field->key, text);
+            // An empty optional field is unset: its derived default, as "null" on the command line.
+            assignFromText(config, *field->key, field->key->optional && text.empty() ? "null" : text);
         } catch (const ConfigError& error) {
             problems.insert(field->name, QString::fromStdString(error.what()));
         }
@@ -371,7 +369,7 @@ void ParameterPanel::validate()
             problems.insert(key, QString::fromStdString(problem.message));
     }
     if (m_inventory.isKnown() && config.device == DeviceKind::Cuda && !problems.contains(wire(key::kWorldSize))) {
-        const int gpus = m_inventory.maxRanks(QStringLiteral("cuda"));
+        const int gpus = m_inventory.maxRanks(wire(choice::device::kCuda));
         if (gpus == 0)
             problems.insert(wire(key::kDevice),
                             tr("This machine has no CUDA device the engine can use: choose cpu (ranks over Gloo)."));

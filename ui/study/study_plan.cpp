@@ -70,8 +70,11 @@ bool apply(const StudySpec& spec, StudyPoint& point, QString* error)
         point.config.insert(wire(key::kWorldSize), split.worldSize);
         point.config.insert(wire(key::kBatchSize), split.batchSize);
     }
-    if (spec.target.stop)
+    if (spec.target.stop) {
         point.config.insert(wire(key::kStopAtLoss), spec.target.value);
+        // The target's metric `loss` is the step's mini-batch loss: the engine must judge that one.
+        point.config.insert(wire(key::kStopMeasure), wire(choice::stop_measure::kBatchLoss));
+    }
     if (point.repeat > 0) {
         const qint64 seed = point.config.value(wire(key::kSeed)).toInteger(0) + point.repeat;
         point.config.insert(wire(key::kSeed), seed);
@@ -204,8 +207,8 @@ StudyPlan planStudy(const StudySpec& spec)
             const QJsonObject& first = plan.points.first().config;
             plan.error = QStringLiteral("%1: the axis \"%2\" changes nothing with these settings (workload %3, optimizer %4): "
                                         "remove it, or choose a key that matters for them")
-                             .arg(origin, axis.key, first.value(wire(key::kWorkload)).toString(QStringLiteral("toy")),
-                                  first.value(wire(key::kOptimizer)).toString(QStringLiteral("sgd")));
+                             .arg(origin, axis.key, first.value(wire(key::kWorkload)).toString(wire(choice::workload::kToy)),
+                                  first.value(wire(key::kOptimizer)).toString(wire(choice::optimizer::kSgd)));
             plan.points.clear();
             return plan;
         }

@@ -5,11 +5,12 @@
 #include "client/runs/run_store.hpp"
 #include "client/wire.hpp"
 #include "core/derived.hpp"
+#include "study/label_order.hpp"
+#include "study/study_values.hpp"
 
 #include <QHash>
 #include <QJsonDocument>
 #include <QMap>
-#include <QRegularExpression>
 
 #include <algorithm>
 #include <cmath>
@@ -24,50 +25,11 @@ double finiteOr(const QJsonValue& value)
     return value.isDouble() && std::isfinite(value.toDouble()) ? value.toDouble() : kNaN;
 }
 
-double lastOf(const QList<QPointF>& series)
+// A noise scale is a batch size: a negative one was not measured (a run stored by an engine
+// that still reported its estimators' ratio when the signal was below the noise).
+double measuredNoiseScale(double value)
 {
-    return series.isEmpty() ? kNaN : series.last().y();
-}
-
-// The last epoch's mean, else (a run shorter than an epoch) the last step's.
-double lastEpochMean(const RunData& run, const QString& field)
-{
-    const QList<QPointF>& epochs = run.series(QStringLiteral("epoch_") + field);
-    return epochs.isEmpty() ? lastOf(run.series(field)) : epochs.last().y();
-}
-
-// A value as study.csv and the labels spell it.
-QString valueText(const QJsonValue& value)
-{
-    if (value.isString())
-        return value.toString();
-    if (value.isDouble())
-        return QString::number(value.toDouble(), 'g', 10);
-    if (value.isBool())
-        return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    return value.isNull() ? QStringLiteral("null") : QString();
-}
-
-QString numberText(double value)
-{
-    return std::isfinite(value) ? QString::number(value, 'g', 10) : QString();
-}
-
-// "lr_rule sqrt · lr 0.01": the values of `keys` at a result.
-QString describe(const StudyRunResult& result, const QStringList& keys)
-{
-    QStringList parts;
-    for (const QString& key : keys)
-        parts.append(QStringLiteral("%1 %2").arg(key, valueText(result.values.value(key))));
-    return parts.join(QStringLiteral(" · "));
-}
-
-QStringList axisKeys(const StoredStudy& study)
-{
-    QStringList keys;
-    for (const StudyAxis& axis : study.spec.axes)
-        keys.append(axis.key);
-    return keys;
+    return value >= 0 && std::isfinite(value) ? value : kNaN;
 }
 
 // The colour axis with the axes zipped to it: they advance together, so together they make
@@ -90,21 +52,29 @@ QString colourValueOf(const StudyRunResult& result, const QStringList& group)
     return describe(result, group);
 }
 
+// Lines of several colours in the order of their values as numbers (5, 10, 20).
+template <typename Curve>
+void sortByColour(QList<Curve>& curves)
+{
+    std::stable_sort(curves.begin(), curves.end(), [](const Curve& a, const Curve& b) { return numericLess(a.colourValue, b.colourValue); });
+}
+
 }  // namespace
 
+// Every figure a study can summarise its runs by, and where a result keeps it: one table.
 const QList<StudyFigure>& studyFigures()
 {
     static const QList<StudyFigure> figures{
-        {wire(field::kLoss), QStringLiteral("loss (last epoch's mean)"), true, true},
-        {wire(field::kAccuracy), QStringLiteral("accuracy (last epoch's mean)"), false, false},
-        {wire(field::kValLoss), QStringLiteral("validation loss (last evaluation)"), true, true},
-        {wire(field::kValAccuracy), QStringLiteral("validation accuracy (last evaluation)"), false, false},
-        {wire(field::kUpdateVar), QStringLiteral("update variance (pooled)"), true, true},
-        {wire(field::kNoiseScale), QStringLiteral("noise scale B_simple"), true, true},
-        {wire(field::kWMean), QStringLiteral("weight w (mean over experiments)"), true, false},
-        {QStringLiteral("steps_to_target"), QStringLiteral("steps to the target"), true, true},
-        {QStringLiteral("samples_to_target"), QStringLiteral("samples to the target"), true, true},
-        {wire(field::kWallS), QStringLiteral("wall time (s)"), true, true},
+        {wire(field::kLoss), QStringLiteral("loss (last epoch's mean)"), true, true, [](const StudyRunResult& r) { return r.loss; }},
+        {wire(field::kAccuracy), QStringLiteral("accuracy (last epoch's mean)"), false, false, [](const StudyRunResult& r) { return r.accuracy; }},
+        {wire(field::kValLoss), QStringLiteral("validation loss (last evaluation)"), true, true, [](const StudyRunResult& r) { return r.valLoss; }},
+        {wire(field::kValAccuracy), QStringLiteral("validation accuracy (last evaluation)"), false, false, [](const StudyRunResult& r) { return r.valAccuracy; }},
+        {wire(field::kUpdateVar), QStringLiteral("update variance (pooled)"), true, true, [](const StudyRunResult& r) { return r.updateVar; }},
+        {wire(field::kNoiseScale), QStringLiteral("noise scale B_simple"), true, true, [](const StudyRunResult& r) { return r.noiseScale; }},
+        {wire(field::kWMean), QStringLiteral("weight w (mean over experiments)"), true, false, [](const StudyRunResult& r) { return r.wMean; }},
+        {kStepsToTargetFigure, QStringLiteral("steps to the target"), true, true, [](const StudyRunResult& r) { return r.stepsToTarget >= 0 ? double(r.stepsToTarget) : kNaN; }},
+        {kSamplesToTargetFigure, QStringLiteral("samples to the target"), true, true, [](const StudyRunResult& r) { return r.samplesToTarget; }},
+        {wire(field::kWallS), QStringLiteral("wall time (s)"), true, true, [](const StudyRunResult& r) { return r.wallSeconds; }},
     };
     return figures;
 }
@@ -120,27 +90,8 @@ const StudyFigure* findStudyFigure(const QString& id)
 
 double StudyRunResult::figure(const QString& id) const
 {
-    if (id == wire(field::kLoss))
-        return loss;
-    if (id == wire(field::kAccuracy))
-        return accuracy;
-    if (id == wire(field::kValLoss))
-        return valLoss;
-    if (id == wire(field::kValAccuracy))
-        return valAccuracy;
-    if (id == wire(field::kUpdateVar))
-        return updateVar;
-    if (id == wire(field::kNoiseScale))
-        return noiseScale;
-    if (id == wire(field::kWMean))
-        return wMean;
-    if (id == QLatin1String("steps_to_target"))
-        return stepsToTarget >= 0 ? double(stepsToTarget) : kNaN;
-    if (id == QLatin1String("samples_to_target"))
-        return samplesToTarget;
-    if (id == wire(field::kWallS))
-        return wallSeconds;
-    return kNaN;
+    const StudyFigure* figure = findStudyFigure(id);
+    return figure ? figure->value(*this) : kNaN;
 }
 
 StudyRunResult resultOf(const StudyPoint& point, const RunData& run, const StudyTarget& target)
@@ -164,33 +115,30 @@ StudyRunResult resultOf(const StudyPoint& point, const RunData& run, const Study
     result.optimizer = config.value(wire(key::kOptimizer)).toString();
 
     const QJsonObject& summary = run.summary();
-    result.loss = lastEpochMean(run, wire(field::kLoss));
-    result.accuracy = lastEpochMean(run, wire(field::kAccuracy));
-    result.valLoss = lastOf(run.series(wire(field::kValLoss)));
-    result.valAccuracy = lastOf(run.series(wire(field::kValAccuracy)));
+    result.loss = run.lastEpochMean(wire(field::kLoss));
+    result.accuracy = run.lastEpochMean(wire(field::kAccuracy));
+    result.valLoss = run.lastValue(wire(field::kValLoss));
+    result.valAccuracy = run.lastValue(wire(field::kValAccuracy));
     result.updateVar = finiteOr(summary.value(wire(field::kUpdateVar)));
-    result.noiseScale = finiteOr(summary.value(wire(field::kNoiseScale)));
+    result.noiseScale = measuredNoiseScale(finiteOr(summary.value(wire(field::kNoiseScale))));
     result.wMean = finiteOr(summary.value(wire(field::kWMean)));
     result.wallSeconds = finiteOr(summary.value(wire(field::kWallS)));
     result.steps = summary.value(wire(field::kSteps)).toInteger(run.stepCount());
     result.samples = summary.contains(wire(field::kSamples)) ? summary.value(wire(field::kSamples)).toDouble()
                                                              : run.xAt(run.lastStep(), XAxis::SamplesSeen);
-    result.diverged = result.status == RunStatus::Finished && summary.contains(wire(field::kLoss)) &&
-                      !std::isfinite(finiteOr(summary.value(wire(field::kLoss))));
+    result.divergedAtStep = run.record().divergedAtStep;
 
     if (target.isSet()) {
         // The first step whose figure meets the target: per step for the training figures,
         // per evaluation for the validation ones.
-        for (const QPointF& point : run.series(target.metric)) {
-            if (target.reachedBy(point.y())) {
-                result.stepsToTarget = qint64(point.x());
-                result.samplesToTarget = run.xAt(result.stepsToTarget, XAxis::SamplesSeen);
-                for (const QPointF& scale : run.series(wire(field::kNoiseScale))) {
-                    if (scale.x() > point.x())
-                        break;
-                    result.noiseScaleAtTarget = scale.y();
-                }
-                break;
+        const std::optional<qint64> reached = run.firstStepMeeting(target.metric, [&](double value) { return target.reachedBy(value); });
+        if (reached) {
+            result.stepsToTarget = *reached;
+            result.samplesToTarget = run.xAt(*reached, XAxis::SamplesSeen);
+            for (const QPointF& scale : run.series(wire(field::kNoiseScale))) {
+                if (scale.x() > double(*reached))
+                    break;
+                result.noiseScaleAtTarget = measuredNoiseScale(scale.y());
             }
         }
     }
@@ -270,7 +218,7 @@ QList<StudySeries> figureSeries(const QList<StudyRunResult>& results, const Stor
             QList<double> values;
             for (const StudyRunResult* result : at.value()) {
                 values.append(result->figure(figure));
-                point.diverged += result->diverged ? 1 : 0;
+                point.diverged += result->diverged() ? 1 : 0;
             }
             point.y = meanAndError(values);
             point.runs = int(values.size());
@@ -278,6 +226,7 @@ QList<StudySeries> figureSeries(const QList<StudyRunResult>& results, const Stor
         }
         series.append(one);
     }
+    std::stable_sort(series.begin(), series.end(), [](const StudySeries& a, const StudySeries& b) { return numericLess(a.label, b.label); });
     return series;
 }
 
@@ -294,6 +243,8 @@ QList<TargetCurve> targetCurves(const QList<StudyRunResult>& results, const Stor
     }
     struct Setting {
         QList<double> steps, samples;
+        double fewestStepsRun = std::numeric_limits<double>::infinity();
+        double fewestSamplesRun = std::numeric_limits<double>::infinity();
         int runs = 0;
     };
     QMap<QString, QMap<double, QMap<QString, Setting>>> grouped;  // colour -> x -> setting
@@ -304,6 +255,8 @@ QList<TargetCurve> targetCurves(const QList<StudyRunResult>& results, const Stor
         const QString colour = colours.isEmpty() ? QString() : colourValueOf(result, colours);
         Setting& setting = grouped[colour][xOf(result, axis)][describe(result, settingKeys)];
         ++setting.runs;
+        setting.fewestStepsRun = std::min(setting.fewestStepsRun, double(result.steps));
+        setting.fewestSamplesRun = std::min(setting.fewestSamplesRun, result.samples);
         if (result.stepsToTarget >= 0) {
             setting.steps.append(double(result.stepsToTarget));
             setting.samples.append(result.samplesToTarget);
@@ -320,13 +273,17 @@ QList<TargetCurve> targetCurves(const QList<StudyRunResult>& results, const Stor
             TargetPoint point;
             point.x = at.key();
             point.steps = point.samples = kNaN;
+            point.stepsRun = point.samplesRun = std::numeric_limits<double>::infinity();
             for (auto setting = at->begin(); setting != at->end(); ++setting) {
+                point.stepsRun = std::min(point.stepsRun, setting->fewestStepsRun);
+                point.samplesRun = std::min(point.samplesRun, setting->fewestSamplesRun);
                 if (setting->steps.size() != setting->runs)
                     continue;  // a repeat that never got there: this setting does not reach it
-                const double steps = meanAndError(setting->steps).mean;
-                if (!point.reached || steps < point.steps) {
+                const MeanAndError steps = meanAndError(setting->steps);
+                if (!point.reached || steps.mean < point.steps) {
                     point.reached = true;
-                    point.steps = steps;
+                    point.steps = steps.mean;
+                    point.stepsSpread = steps.standardError * std::sqrt(double(steps.count));
                     point.samples = meanAndError(setting->samples).mean;
                     point.bestSetting = setting.key();
                 }
@@ -335,11 +292,13 @@ QList<TargetCurve> targetCurves(const QList<StudyRunResult>& results, const Stor
                 reached.append(QPointF(point.x, point.steps));
             curve.points.append(point);
         }
+        curve.reachedPoints = int(reached.size());
         curve.fit = fitCriticalBatch(reached);
         const QList<double>& scales = noiseScales.value(colour.key());
         curve.measuredBSimple = scales.isEmpty() ? 0.0 : meanAndError(scales).mean;
         curves.append(curve);
     }
+    sortByColour(curves);
     return curves;
 }
 
@@ -367,7 +326,7 @@ QList<BestSettingCurve> bestSettingCurves(const QList<StudyRunResult>& results, 
         const QString colour = colours.isEmpty() ? QString() : colourValueOf(result, colours);
         Scores& scores = grouped[colour][xOf(result, axis)][result.values.value(settingKey).toDouble()][describe(result, otherKeys)];
         ++scores.runs;
-        const double score = byTarget ? (result.stepsToTarget >= 0 ? double(result.stepsToTarget) : kNaN) : result.figure(figure);
+        const double score = result.figure(byTarget ? kStepsToTargetFigure : figure);
         if (std::isfinite(score))
             scores.values.append(score);
     }
@@ -378,6 +337,7 @@ QList<BestSettingCurve> bestSettingCurves(const QList<StudyRunResult>& results, 
         curve.colourValue = colour.key();
         for (auto at = colour->begin(); at != colour->end(); ++at) {
             double bestSetting = kNaN, bestScore = kNaN;
+            const double lowest = at->firstKey(), highest = at->lastKey();  // the values tried at this x
             for (auto setting = at->begin(); setting != at->end(); ++setting) {
                 for (const Scores& scores : setting.value()) {
                     if (scores.values.size() != scores.runs)
@@ -389,12 +349,16 @@ QList<BestSettingCurve> bestSettingCurves(const QList<StudyRunResult>& results, 
                     }
                 }
             }
-            if (std::isfinite(bestSetting))
-                curve.points.append(QPointF(at.key(), bestSetting));
+            if (!std::isfinite(bestSetting))
+                continue;
+            curve.points.append(QPointF(at.key(), bestSetting));
+            using Edge = BestSettingCurve::Edge;
+            curve.edges.append(bestSetting == highest ? Edge::Highest : bestSetting == lowest ? Edge::Lowest : Edge::Inside);
         }
         curve.fit = fitPowerLaw(curve.points);
         curves.append(curve);
     }
+    sortByColour(curves);
     return curves;
 }
 
@@ -426,7 +390,7 @@ StudyHeatmap heatmapOf(const QList<StudyRunResult>& results, const StoredStudy& 
         if (column < 0 || row < 0)
             continue;
         values[{row, column}][describe(result, otherKeys)].append(result.figure(figure));
-        diverged[{row, column}] += result.diverged ? 1 : 0;
+        diverged[{row, column}] += result.diverged() ? 1 : 0;
     }
     map.cells = QList<QList<HeatmapCell>>(map.rows.size(), QList<HeatmapCell>(map.columns.size()));
     for (auto cell = values.begin(); cell != values.end(); ++cell) {
@@ -450,51 +414,6 @@ StudyHeatmap heatmapOf(const QList<StudyRunResult>& results, const StoredStudy& 
             map.cells[best][column].bestInColumn = true;
     }
     return map;
-}
-
-QByteArray studyCsv(const StoredStudy& study, const QList<StudyRunResult>& results)
-{
-    const QStringList swept = axisKeys(study);
-    // What every run was and where it ended; a column the study sweeps comes once, with the axes.
-    // Columns named like the config keys and event fields they come from, so a reader can match them.
-    const QStringList fixed{wire(key::kSeed), wire(key::kWorldSize), wire(key::kBatchSize),
-                            QStringLiteral("effective_batch"), wire(key::kLr), wire(key::kLrRule),
-                            QStringLiteral("effective_lr"), wire(key::kOptimizer)};
-    QStringList header{QStringLiteral("point"), QStringLiteral("repeat")};
-    header += swept;
-    for (const QString& column : fixed) {
-        if (!swept.contains(column))
-            header.append(column);
-    }
-    header += {QStringLiteral("status"), QStringLiteral("loss_last_epoch"), QStringLiteral("accuracy_last_epoch"),
-               wire(field::kValLoss), wire(field::kValAccuracy), wire(field::kUpdateVar), wire(field::kNoiseScale),
-               wire(field::kWMean), wire(field::kSteps), wire(field::kSamples), QStringLiteral("steps_to_target"),
-               QStringLiteral("samples_to_target"), wire(field::kWallS), QStringLiteral("run")};
-    QByteArray csv = header.join(QLatin1Char(',')).toUtf8() + '\n';
-    const auto quoted = [](QString text) {
-        static const QRegularExpression kNeedsQuotes(QStringLiteral("[,\"\n]"));
-        return text.contains(kNeedsQuotes) ? QLatin1Char('"') + text.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"')
-                                           : text;
-    };
-    for (const StudyRunResult& result : results) {
-        QStringList row{QString::number(result.point + 1), QString::number(result.repeat + 1)};
-        for (const QString& key : swept)
-            row.append(quoted(valueText(result.values.value(key))));
-        const QStringList what{QString::number(result.seed), QString::number(result.worldSize), QString::number(result.batchSize),
-                               QString::number(result.effectiveBatch), numberText(result.lr), quoted(result.lrRule),
-                               numberText(result.effectiveLr), quoted(result.optimizer)};
-        for (qsizetype i = 0; i < fixed.size(); ++i) {
-            if (!swept.contains(fixed[i]))
-                row.append(what[i]);
-        }
-        row += {result.diverged ? QStringLiteral("diverged") : statusText(result.status),
-                numberText(result.loss), numberText(result.accuracy), numberText(result.valLoss), numberText(result.valAccuracy),
-                numberText(result.updateVar), numberText(result.noiseScale), numberText(result.wMean), QString::number(result.steps),
-                numberText(result.samples), result.stepsToTarget >= 0 ? QString::number(result.stepsToTarget) : QString(),
-                numberText(result.samplesToTarget), numberText(result.wallSeconds), result.runId};
-        csv += row.join(QLatin1Char(',')).toUtf8() + '\n';
-    }
-    return csv;
 }
 
 }  // namespace ddplab::ui

@@ -2,8 +2,8 @@
 // What a study found: one row per run (what it was, where it ended, when it reached the
 // target), and the summaries its charts draw — a figure against the effective batch (mean and
 // standard error over repeats), steps and samples to the target with the best setting of the
-// other axes at each batch (and McCandlish's fit), a figure over two axes. study.csv is the
-// rows, one per run.
+// other axes at each batch (and McCandlish's fit), a figure over two axes. study.csv
+// (study_csv.hpp) is the rows, one per run.
 
 #include "client/runs/run_record.hpp"
 #include "study/scaling_fit.hpp"
@@ -21,11 +21,18 @@ class RunData;
 class RunStore;
 
 // A final figure a study can chart.
+struct StudyRunResult;
+
+// The figures that aren't an engine field of their own (study.csv's columns of the same name).
+inline const QString kStepsToTargetFigure = QStringLiteral("steps_to_target");
+inline const QString kSamplesToTargetFigure = QStringLiteral("samples_to_target");
+
 struct StudyFigure {
     QString id;     // "loss", "steps_to_target", ...
     QString title;  // "loss (last epoch's mean)"
     bool lowerIsBetter = true;
     bool logScale = false;
+    double (*value)(const StudyRunResult& result) = nullptr;  // NaN where the run has none
 };
 const QList<StudyFigure>& studyFigures();
 const StudyFigure* findStudyFigure(const QString& id);
@@ -61,13 +68,16 @@ struct StudyRunResult {
     qint64 stepsToTarget = -1;
     double samplesToTarget = kNone;
     // The engine's B_simple when the target was met: McCandlish et al. compare the critical
-    // batch with the noise scale at the loss of the target, not at the end of training.
+    // batch with the noise scale at the loss of the target, not at the end of training. A noise
+    // scale is a batch size, never negative: NaN where the engine could not measure one.
     double noiseScaleAtTarget = kNone;
-    bool diverged = false;  // finished with a loss that is not a number
+    qint64 divergedAtStep = -1;
 
     static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
     double figure(const QString& id) const;
-    bool usable() const { return status == RunStatus::Finished; }
+    // A run that trained to its end has figures: a diverged one too (that is what they show).
+    bool usable() const { return status == RunStatus::Finished || diverged(); }
+    bool diverged() const { return status == RunStatus::Diverged; }
 };
 
 // One run's row, from its data (no files read): testable on recorded events.
@@ -112,6 +122,11 @@ struct TargetPoint {
     double x = 0.0;
     double steps = 0.0;    // mean over repeats of the best setting; NaN when not reached
     double samples = 0.0;
+    double stepsSpread = 0.0;  // standard deviation of the best setting's steps over its repeats
+    // Not reached: the fewest steps (and samples) a setting ran without reaching it, so the
+    // figure lies above them.
+    double stepsRun = 0.0;
+    double samplesRun = 0.0;
     QString bestSetting;   // "lr 0.04"
     bool reached = false;
 };
@@ -119,6 +134,7 @@ struct TargetCurve {
     QString colourValue;
     QList<TargetPoint> points;
     CriticalBatchFit fit;        // over the reached points
+    int reachedPoints = 0;
     double measuredBSimple = 0.0;  // mean B_simple of its runs when they met the target (0: none measured)
 };
 QList<TargetCurve> targetCurves(const QList<StudyRunResult>& results, const StoredStudy& study, const StudyXAxis& axis,
@@ -129,8 +145,10 @@ QList<TargetCurve> targetCurves(const QList<StudyRunResult>& results, const Stor
 // figure. With the power law it follows (Goyal et al.: exponent 1 for SGD's linear rule;
 // Malladi et al.: 1/2 for Adam).
 struct BestSettingCurve {
+    enum class Edge { Inside, Lowest, Highest };  // where the best value lies among those tried at its x
     QString colourValue;
     QList<QPointF> points;  // (x, best value)
+    QList<Edge> edges;      // per point
     PowerLawFit fit;
 };
 QList<BestSettingCurve> bestSettingCurves(const QList<StudyRunResult>& results, const StoredStudy& study, const StudyXAxis& axis,
@@ -150,9 +168,5 @@ struct StudyHeatmap {
 };
 StudyHeatmap heatmapOf(const QList<StudyRunResult>& results, const StoredStudy& study, const QString& figure,
                        const QString& columnKey, const QString& rowKey);
-
-// study.csv: a header, then one row per run (every swept key, seed, what it was, where it
-// ended, steps and samples to the target, wall time, status).
-QByteArray studyCsv(const StoredStudy& study, const QList<StudyRunResult>& results);
 
 }  // namespace ddplab::ui

@@ -4,24 +4,37 @@
 #include "client/runs/run_store.hpp"
 
 #include <cmath>
+#include <utility>
 
 namespace ddplab::ui {
 
-StudyRunner::StudyRunner(const RunStore& store, QString enginePath, QObject* parent)
+StudyRunner::StudyRunner(LabSession& session, QObject* parent)
     : QObject(parent)
-    , m_session(store, std::move(enginePath))
+    , m_session(session)
 {
-    connect(&m_session, &LabSession::runStarted, this,
-            [this](int, const QSharedPointer<RunData>& run) { emit runStarted(run); });
+    // The session serves whoever started its sequence: this runner hears it only for its study.
+    connect(&m_session, &LabSession::runStarted, this, [this](int, const QSharedPointer<RunData>& run) {
+        if (m_active)
+            emit runStarted(run);
+    });
     connect(&m_session, &LabSession::runFinished, this, [this](int, const QSharedPointer<RunData>& run) {
-        const RunStatus status = run->record().status;
-        if (status == RunStatus::Finished || status == RunStatus::Failed)
+        if (!m_active)
+            return;
+        if (StudyStore::isDone(run->record().status))
             ++m_doneNow;
         emit runFinished(run);
     });
-    connect(&m_session, &LabSession::logMessage, this, &StudyRunner::logMessage);
-    connect(&m_session, &LabSession::stderrReceived, this, [this](const QString& text) { emit logMessage(text.trimmed(), false); });
+    connect(&m_session, &LabSession::logMessage, this, [this](const QString& text, bool isWarning) {
+        if (m_active)
+            emit logMessage(text, isWarning);
+    });
+    connect(&m_session, &LabSession::stderrReceived, this, [this](const QString& text) {
+        if (m_active)
+            emit logMessage(text.trimmed(), false);
+    });
     connect(&m_session, &LabSession::sequenceFinished, this, [this](bool allSucceeded) {
+        if (!std::exchange(m_active, false))
+            return;
         m_lock.reset();  // another runner may resume it now
         emit finished(allSucceeded);
     });
@@ -29,9 +42,12 @@ StudyRunner::StudyRunner(const RunStore& store, QString enginePath, QObject* par
 
 StudyRunner::StartResult StudyRunner::start(const StoredStudy& study)
 {
-    Q_ASSERT(!isRunning());
-    m_study = study;
     m_refusal.clear();
+    if (m_session.isRunning()) {
+        m_refusal = QStringLiteral("the study \"%1\" cannot start while this lab runs something else; stop that first").arg(study.title());
+        return StartResult::Refused;
+    }
+    m_study = study;
     m_lock = std::make_unique<QLockFile>(StudyStore::lockPath(study));
     m_lock->setStaleLockTime(0);  // a live runner may run for days; only a dead one's lock is stale
     if (!m_lock->tryLock(0)) {
@@ -67,18 +83,15 @@ StudyRunner::StartResult StudyRunner::start(const StoredStudy& study)
         requests.append(request);
     }
     m_clock.start();
+    m_active = true;
     m_session.start(requests);
     return StartResult::Started;
 }
 
 void StudyRunner::stop()
 {
-    m_session.stop();
-}
-
-void StudyRunner::stopAndWait(int timeoutMs)
-{
-    m_session.stopAndWait(timeoutMs);
+    if (m_active)
+        m_session.stop();
 }
 
 double StudyRunner::secondsPerRun() const

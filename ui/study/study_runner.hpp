@@ -1,8 +1,10 @@
 #pragma once
 // Runs a stored study: the points that have no finished run yet, one after the other through
-// its own LabSession (so one engine process serves them all). The same call resumes a study
-// that was stopped, or whose window or machine went away: finished points are never run twice,
-// a half-finished one runs again. Used by the Study page and `ddplab --study` alike.
+// the LabSession it is given — the window's or the headless runner's one session, so a study
+// and anything else never run at once, and one engine process serves all of them. The same
+// call resumes a study that was stopped, or whose window or machine went away: finished points
+// are never run twice, a half-finished one runs again. Used by the Study page and
+// `ddplab --study` alike.
 // One runner at a time holds a study: a lock file in its folder (QLockFile: pid, program and
 // host inside; a lock whose process has died on this host is taken over), so two resumes of
 // one study never run its points twice; the second is refused, naming the first.
@@ -18,27 +20,24 @@
 
 namespace ddplab::ui {
 
-class RunStore;
-
 class StudyRunner : public QObject {
     Q_OBJECT
 
 public:
-    StudyRunner(const RunStore& store, QString enginePath, QObject* parent = nullptr);
+    explicit StudyRunner(LabSession& session, QObject* parent = nullptr);
 
     enum class StartResult {
         Started,
         AllDone,  // every point has its run already: nothing started
-        Refused,  // another runner holds the study, or it cannot be locked: refusal() says which
+        Refused,  // the session runs something else, another runner holds the study, or it cannot be locked: refusal() says which
     };
     // The points still to run are decided once the study is held, from the run store as it is then.
     StartResult start(const StoredStudy& study);
     const QString& refusal() const { return m_refusal; }
     void stop();
-    void setTarget(const EngineTarget& target) { m_session.setTarget(target); }
-    void stopAndWait(int timeoutMs);
 
-    bool isRunning() const { return m_session.isRunning(); }
+    // True while the session runs this runner's study (not while it runs anything else).
+    bool isRunning() const { return m_active; }
     const StoredStudy& study() const { return m_study; }
     const LabSession& session() const { return m_session; }
     int total() const { return int(m_study.points.size()); }
@@ -58,7 +57,8 @@ signals:
     void finished(bool allSucceeded);
 
 private:
-    LabSession m_session;
+    LabSession& m_session;
+    bool m_active = false;  // the session's current sequence is this study
     StoredStudy m_study;
     std::unique_ptr<QLockFile> m_lock;  // held from start() until the study's runs have ended
     QString m_refusal;

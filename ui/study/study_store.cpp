@@ -45,13 +45,6 @@ std::optional<QJsonDocument> readJson(const QString& path, qint64 limit, QString
     return document;
 }
 
-bool isDone(RunStatus status)
-{
-    // A failed run is a result (the engine refused the point, or a rank died); a cancelled or
-    // interrupted one is not, and runs again.
-    return status == RunStatus::Finished || status == RunStatus::Failed;
-}
-
 }  // namespace
 
 StudyStore::StudyStore(QString root)
@@ -141,6 +134,14 @@ QList<StoredStudy> StudyStore::list(QStringList* problems) const
 QString StudyStore::lockPath(const StoredStudy& study)
 {
     return QDir(study.directory).filePath(QStringLiteral("runner.lock"));
+}
+
+bool StudyStore::isDone(RunStatus status)
+{
+    // A failed run is a result (the engine refused the point, or a rank died), and so is a
+    // diverged one (that LR is too high); a cancelled, interrupted or incomplete one is not,
+    // and runs again.
+    return status == RunStatus::Finished || status == RunStatus::Diverged || status == RunStatus::Failed;
 }
 
 QHash<int, RunRecord> StudyStore::latestRuns(const StoredStudy& study, const QList<RunRecord>& runs)

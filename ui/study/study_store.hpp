@@ -7,6 +7,7 @@
 // the Runs list, the charts and the exports treat them like any other. A study interrupted at
 // any moment resumes from these files: points with a finished (or failed) run are done.
 
+#include "client/runs/run_status.hpp"
 #include "study/study_plan.hpp"
 #include "study/study_spec.hpp"
 
@@ -50,6 +51,9 @@ public:
     static QHash<int, RunRecord> latestRuns(const StoredStudy& study, const QList<RunRecord>& runs);
     // The points still to run: no run, or one that was cancelled or interrupted.
     static QList<StudyPoint> pointsToRun(const StoredStudy& study, const QList<RunRecord>& runs);
+    // Whether a run with this status is a result of its point (finished, diverged or failed) or
+    // has to run again (cancelled, interrupted).
+    static bool isDone(RunStatus status);
 
 private:
     QString m_root;

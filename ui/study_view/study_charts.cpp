@@ -1,21 +1,21 @@
 #include "study_charts.hpp"
 
+#include "charts/palette.hpp"
 #include "client/io/save_file.hpp"
 #include "client/wire.hpp"
+#include "export/image_writer.hpp"
+#include "study/study_checks.hpp"
+#include "study/study_csv.hpp"
 
 #include <QDir>
-#include <QImage>
 #include <QPainter>
-#include <QSvgGenerator>
 
 #include <cmath>
 
 namespace ddplab::ui {
 namespace {
 
-constexpr QRgb kPalette[] = {0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2, 0x17becf, 0xbcbd22, 0x7f7f7f};
 constexpr double kNaN = StudyRunResult::kNone;
-constexpr double kCssPixelsPerInch = 96.0;
 
 // One colour per value of the colour axis, in the order they first appear.
 class Colours {
@@ -27,7 +27,7 @@ public:
             m_seen.append(value);
             index = m_seen.size() - 1;
         }
-        return QColor(kPalette[index % std::size(kPalette)]);
+        return lineColor(index);
     }
 
 private:
@@ -44,8 +44,19 @@ QString prefixed(const QString& colourBy, const QString& value)
     return colourBy.isEmpty() || value.isEmpty() ? value : QStringLiteral("%1 %2").arg(colourBy, value);
 }
 
+// Cautions without an empty one.
+QStringList cautions(std::initializer_list<QString> texts)
+{
+    QStringList kept;
+    for (const QString& text : texts) {
+        if (!text.isEmpty())
+            kept.append(text);
+    }
+    return kept;
+}
+
 PlotSpec figurePlot(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyChartChoices& choices,
-                    const StudyXAxis& axis, QStringList* findings)
+                    const StudyXAxis& axis, QList<StudyFinding>* findings)
 {
     const StudyFigure* figure = findStudyFigure(choices.figure);
     PlotSpec plot;
@@ -71,20 +82,23 @@ PlotSpec figurePlot(const StoredStudy& study, const QList<StudyRunResult>& resul
             repeats = repeats || point.y.count > 1;
             fitted.append(QPointF(point.x, point.y.mean));
         }
+        const QString repeatCaution = repeatsCaution(one);
         if (plot.logX && plot.logY) {
             const PowerLawFit fit = fitPowerLaw(fitted);
             if (fit.ok) {
                 const QString finding = QStringLiteral("%1: log-log slope %2").arg(one.label.isEmpty() ? plot.yTitle : one.label, number(fit.exponent));
                 plot.notes.append(finding);
-                findings->append(QStringLiteral("%1 against %2 — %3").arg(plot.yTitle, axis.title, finding));
+                findings->append({QStringLiteral("%1 against %2 — %3").arg(plot.yTitle, axis.title, finding),
+                                  cautions({fewPointsCaution(int(fitted.size()), 2, 2), repeatCaution})});
             }
         } else if (one.points.size() > 1) {
             // Without a slope to fit, where the line starts and where it ends.
             const SeriesPoint& first = one.points.first();
             const SeriesPoint& last = one.points.last();
-            findings->append(QStringLiteral("%1 against %2 — %3: %4 at %5, %6 at %7")
-                                 .arg(plot.yTitle, axis.title, one.label.isEmpty() ? plot.yTitle : one.label, number(first.y.mean, 4),
-                                      number(first.x), number(last.y.mean, 4), number(last.x)));
+            findings->append({QStringLiteral("%1 against %2 — %3: %4 at %5, %6 at %7")
+                                  .arg(plot.yTitle, axis.title, one.label.isEmpty() ? plot.yTitle : one.label, number(first.y.mean, 4),
+                                       number(first.x), number(last.y.mean, 4), number(last.x)),
+                              cautions({repeatCaution})});
         }
         plot.lines.append(line);
     }
@@ -97,14 +111,15 @@ PlotSpec figurePlot(const StoredStudy& study, const QList<StudyRunResult>& resul
 
 // Steps (or samples) to the target, the fit, the critical batch and the measured B_simple.
 PlotSpec targetPlot(const StoredStudy& study, const QList<TargetCurve>& curves, const StudyXAxis& axis, const QString& colourBy,
-                    bool samples, QStringList* findings)
+                    bool samples, QList<StudyFinding>* findings)
 {
     PlotSpec plot;
     plot.id = samples ? QStringLiteral("samples-to-target") : QStringLiteral("steps-to-target");
     plot.title = samples ? QStringLiteral("Samples to reach %1").arg(study.spec.target.describe())
                          : QStringLiteral("Optimizer steps to reach %1").arg(study.spec.target.describe());
     plot.subtitle = QStringLiteral("At each %1 the best setting of the other axes (Shallue et al. 2018); dashed: the fit "
-                                   "%2 (McCandlish et al. 2018); hollow: never reached.")
+                                   "%2 (McCandlish et al. 2018); hollow: not reached by the end of the run, drawn where it ended "
+                                   "(the figure lies above).")
                         .arg(axis.title, samples ? QStringLiteral("E = E_min (1 + B / B_crit)") : QStringLiteral("S = S_min (1 + B_crit / B)"));
     plot.xTitle = axis.title;
     plot.yTitle = samples ? QStringLiteral("samples seen") : QStringLiteral("optimizer steps");
@@ -116,20 +131,21 @@ PlotSpec targetPlot(const StoredStudy& study, const QList<TargetCurve>& curves, 
         PlotLine line;
         line.label = prefixed(colourBy, curve.colourValue);
         line.color = colours.of(curve.colourValue);
-        double highest = 0;
         for (const TargetPoint& point : curve.points) {
-            if (point.reached)
-                highest = std::max(highest, samples ? point.samples : point.steps);
-        }
-        for (const TargetPoint& point : curve.points) {
-            // Never reached: a hollow mark above the rest, so that it shows and is not a number.
-            const double y = point.reached ? (samples ? point.samples : point.steps) : highest * 1.5;
-            line.points.append(QPointF(point.x, highest > 0 || point.reached ? y : kNaN));
+            // Never reached: hollow, at the steps it ran without reaching it, which the figure exceeds.
+            const double reachedAt = samples ? point.samples : point.steps;
+            const double ranFor = samples ? point.samplesRun : point.stepsRun;
+            line.points.append(QPointF(point.x, point.reached ? reachedAt : (ranFor > 0 && std::isfinite(ranFor) ? ranFor : kNaN)));
             line.hollow.append(!point.reached);
         }
         plot.lines.append(line);
-        if (!curve.fit.ok)
+        const QString who = curve.colourValue.isEmpty() ? QString() : prefixed(colourBy, curve.colourValue) + QStringLiteral(": ");
+        if (!curve.fit.ok) {
+            if (!samples)
+                findings->append({QStringLiteral("%1critical batch: not fitted").arg(who),
+                                  cautions({fewPointsCaution(curve.reachedPoints, 3, 2)})});
             continue;
+        }
         PlotLine fit;
         fit.color = line.color;
         fit.dashed = true;
@@ -140,35 +156,40 @@ PlotSpec targetPlot(const StoredStudy& study, const QList<TargetCurve>& curves, 
             fit.points.append(QPointF(x, samples ? curve.fit.samplesAt(x) : curve.fit.stepsAt(x)));
         }
         plot.lines.append(fit);
-        const QString who = curve.colourValue.isEmpty() ? QString() : prefixed(colourBy, curve.colourValue) + QStringLiteral(": ");
-        plot.markers.append({curve.fit.bCrit, QStringLiteral("B_crit %1").arg(number(curve.fit.bCrit)), line.color});
-        plot.notes.append(QStringLiteral("%1B_crit %2 (fit), S_min %3").arg(who, number(curve.fit.bCrit), number(curve.fit.sMin)));
+        const QString extrapolated = extrapolationCaution(curve.fit.bCrit, curve, axis.title);
+        const QString bCritText = number(curve.fit.bCrit) + (extrapolated.isEmpty() ? QString() : QStringLiteral(" (extrapolated)"));
+        plot.markers.append({curve.fit.bCrit, QStringLiteral("B_crit %1").arg(bCritText), line.color});
+        plot.notes.append(QStringLiteral("%1B_crit %2 (fit), S_min %3").arg(who, bCritText, number(curve.fit.sMin)));
         if (curve.measuredBSimple > 0) {
             plot.markers.append({curve.measuredBSimple, QStringLiteral("B_simple %1").arg(number(curve.measuredBSimple)), line.color.darker(140)});
             plot.notes.append(QStringLiteral("%1B_simple %2 (measured at the target, mean)").arg(who, number(curve.measuredBSimple)));
         }
         if (!samples) {
             QString finding = QStringLiteral("%1critical batch %2 from the fit (S_min %3 steps)").arg(who, number(curve.fit.bCrit), number(curve.fit.sMin));
-            if (curve.measuredBSimple > 0)
-                finding += QStringLiteral("; B_simple measured at the target %1, a ratio of %2")
-                               .arg(number(curve.measuredBSimple), number(curve.fit.bCrit / curve.measuredBSimple));
-            findings->append(finding);
+            finding += curve.measuredBSimple > 0 ? QStringLiteral("; B_simple measured at the target %1, a ratio of %2")
+                                                       .arg(number(curve.measuredBSimple), number(curve.fit.bCrit / curve.measuredBSimple))
+                                                 : QStringLiteral("; B_simple at the target: not measured (no run's estimate "
+                                                                  "there was a batch size above 0)");
+            findings->append({finding, cautions({extrapolated, fewPointsCaution(curve.reachedPoints, 3, 2), repeatsCaution(curve)})});
         }
     }
     return plot;
 }
 
 PlotSpec bestSettingPlot(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyChartChoices& choices,
-                         const StudyXAxis& axis, QStringList* findings)
+                         const StudyXAxis& axis, QList<StudyFinding>* findings)
 {
     const QString setting = wire(key::kLr);
     PlotSpec plot;
     plot.id = QStringLiteral("best-lr");
     plot.title = QStringLiteral("The best learning rate against the %1").arg(axis.title);
     plot.subtitle = study.spec.target.isSet()
-                        ? QStringLiteral("Best: fewest steps to %1 in every repeat. Grey: the linear (slope 1) and square-root (slope ½) rules.")
+                        ? QStringLiteral("Best: fewest steps to %1 in every repeat; hollow: the largest or smallest LR tried (the best "
+                                         "may lie beyond). Grey: the linear (slope 1) and square-root (slope ½) rules.")
                               .arg(study.spec.target.describe())
-                        : QStringLiteral("Best: the best %1. Grey: the linear (slope 1) and square-root (slope ½) rules.").arg(choices.figure);
+                        : QStringLiteral("Best: the best %1; hollow: the largest or smallest LR tried (the best may lie beyond). Grey: "
+                                         "the linear (slope 1) and square-root (slope ½) rules.")
+                              .arg(choices.figure);
     plot.xTitle = axis.title;
     plot.yTitle = QStringLiteral("learning rate");
     plot.logX = axis.log;
@@ -181,11 +202,16 @@ PlotSpec bestSettingPlot(const StoredStudy& study, const QList<StudyRunResult>& 
         line.label = prefixed(choices.colourBy, curve.colourValue);
         line.color = colours.of(curve.colourValue);
         line.points = curve.points;
+        for (const BestSettingCurve::Edge edge : curve.edges)
+            line.hollow.append(edge != BestSettingCurve::Edge::Inside);
         plot.lines.append(line);
         if (curve.fit.ok) {
             const QString who = line.label.isEmpty() ? QString() : line.label + QStringLiteral(": ");
-            plot.notes.append(QStringLiteral("%1exponent %2").arg(who, number(curve.fit.exponent, 2)));
-            findings->append(QStringLiteral("%1the best learning rate grows as batch^%2").arg(who, number(curve.fit.exponent, 2)));
+            const QString edge = gridEdgeCaution(curve, setting, axis.title);
+            plot.notes.append(QStringLiteral("%1exponent %2%3").arg(who, number(curve.fit.exponent, 2),
+                                                                    edge.isEmpty() ? QString() : QStringLiteral(" (edge of the grid)")));
+            findings->append({QStringLiteral("%1the best learning rate grows as batch^%2").arg(who, number(curve.fit.exponent, 2)),
+                              cautions({edge, fewPointsCaution(int(curve.points.size()), 2, 2)})});
         }
     }
     // Reference slopes through the first point of the first line.
@@ -205,39 +231,6 @@ PlotSpec bestSettingPlot(const StoredStudy& study, const QList<StudyRunResult>& 
     return plot;
 }
 
-bool writePng(const QString& path, QSize size, const std::function<void(QPainter&, const QRect&)>& paint, QString* error)
-{
-    QImage image(size, QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
-    QPainter painter(&image);
-    paint(painter, QRect(QPoint(0, 0), size));
-    painter.end();
-    if (image.save(path))
-        return true;
-    *error = QStringLiteral("Cannot write %1").arg(path);
-    return false;
-}
-
-bool writeSvg(const QString& path, QSize size, const QString& title,
-              const std::function<void(QPainter&, const QRect&)>& paint, QString* error)
-{
-    QSvgGenerator generator;
-    generator.setFileName(path);
-    generator.setSize(size);
-    generator.setViewBox(QRect(QPoint(0, 0), size));
-    generator.setResolution(int(kCssPixelsPerInch));
-    generator.setTitle(title);
-    generator.setDescription(QStringLiteral("DDP Lab study chart"));
-    QPainter painter;
-    if (!painter.begin(&generator)) {
-        *error = QStringLiteral("Cannot write %1").arg(path);
-        return false;
-    }
-    paint(painter, QRect(QPoint(0, 0), size));
-    painter.end();
-    return true;
-}
-
 }  // namespace
 
 StudyChartChoices defaultChartChoices(const StoredStudy& study)
@@ -245,7 +238,7 @@ StudyChartChoices defaultChartChoices(const StoredStudy& study)
     StudyChartChoices choices;
     const StudySpec& spec = study.spec;
     choices.figure = !spec.figure.isEmpty() ? spec.figure
-                     : spec.target.isSet()  ? QStringLiteral("steps_to_target")
+                     : spec.target.isSet()  ? kStepsToTargetFigure
                                             : wire(field::kLoss);
     choices.colourBy = spec.colourBy;
     if (choices.colourBy.isEmpty()) {
@@ -270,10 +263,30 @@ StudyChartChoices defaultChartChoices(const StoredStudy& study)
     return choices;
 }
 
+QString StudyFinding::line() const
+{
+    QString text = this->text;
+    for (const QString& caution : cautions)
+        text += QStringLiteral("  [caution: %1]").arg(caution);
+    return text;
+}
+
+QStringList StudyCharts::findingLines() const
+{
+    QStringList lines;
+    if (!provisional.isEmpty())
+        lines.append(provisional);
+    for (const StudyFinding& finding : findings)
+        lines.append(finding.line());
+    return lines;
+}
+
 StudyCharts buildStudyCharts(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyChartChoices& choices)
 {
     StudyCharts charts;
     const StudyXAxis axis = studyXAxis(study);
+    const auto ended = std::count_if(results.begin(), results.end(), [](const StudyRunResult& result) { return StudyStore::isDone(result.status); });
+    charts.provisional = provisionalNote(int(ended), int(study.points.size()));
     charts.plots.append(figurePlot(study, results, choices, axis, &charts.findings));
     if (study.spec.target.isSet()) {
         const QList<TargetCurve> curves = targetCurves(results, study, axis, choices.colourBy);
@@ -308,10 +321,10 @@ QStringList exportStudy(const StoredStudy& study, const QList<StudyRunResult>& r
         return written;
     }
     const QDir folder(directory);
-    const auto both = [&](const QString& id, const QString& title, const std::function<void(QPainter&, const QRect&)>& paint) {
+    const auto both = [&](const QString& id, const QString& title, const PaintFunction& paint) {
         const QString png = folder.filePath(id + QStringLiteral(".png"));
         const QString svg = folder.filePath(id + QStringLiteral(".svg"));
-        if (!writePng(png, imageSize, paint, error) || !writeSvg(svg, imageSize, title, paint, error))
+        if (!writePngImage(png, imageSize, Qt::white, paint, error) || !writeSvgImage(svg, imageSize, title, paint, error))
             return false;
         written << png << svg;
         return true;
@@ -330,7 +343,7 @@ QStringList exportStudy(const StoredStudy& study, const QList<StudyRunResult>& r
     written << csv;
     const QString findings = folder.filePath(QStringLiteral("findings.txt"));
     QByteArray text = (study.title() + QLatin1Char('\n')).toUtf8();
-    for (const QString& line : charts.findings)
+    for (const QString& line : charts.findingLines())
         text += (line + QLatin1Char('\n')).toUtf8();
     if (!writeFileAtomically(findings, text, error))
         return written;

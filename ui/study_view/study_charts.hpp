@@ -22,10 +22,21 @@ struct StudyChartChoices {
 };
 StudyChartChoices defaultChartChoices(const StoredStudy& study);
 
+// One thing a study found (a fitted slope, B_crit against B_simple, an exponent), with the
+// checks that qualify it in words beside the number (study_checks.hpp).
+struct StudyFinding {
+    QString text;
+    QStringList cautions;
+    QString line() const;  // the text, then each caution: "…  [caution: …]"
+};
+
 struct StudyCharts {
     QList<PlotSpec> plots;  // in order: the figure, steps to target, samples to target, best LR
     QList<HeatmapSpec> heatmaps;
-    QStringList findings;   // one line each: fitted slopes, B_crit against B_simple, exponents
+    QString provisional;    // while runs are missing, says that every finding will change
+    QList<StudyFinding> findings;
+    // The provisional note, then each finding's line: findings.txt and the headless output.
+    QStringList findingLines() const;
 };
 StudyCharts buildStudyCharts(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyChartChoices& choices);
 

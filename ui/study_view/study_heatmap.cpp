@@ -57,6 +57,82 @@ double position(const QList<double>& logs, double v)
     return 0.0;
 }
 
+// The linear and square-root rules through the best cell of the smallest batch that has one,
+// when the map is LR over a batch axis: lines clipped to the grid, each named near its end.
+void drawScalingRules(QPainter& painter, const QRectF& grid, const StudyHeatmap& map, double cellWidth, double cellHeight,
+                      const QColor& text, const QFontMetricsF& metrics, double scale)
+{
+    const std::optional<QList<double>> columnLogs = logsOf(map.columns);
+    const std::optional<QList<double>> rowLogs = logsOf(map.rows);
+    const bool rulesApply = columnLogs && rowLogs && map.columns.size() > 1 && map.rows.size() > 1 &&
+                            (map.rowKey == wire(key::kLr)) &&
+                            (map.columnKey == kEffectiveBatchAxis || map.columnKey == wire(key::kBatchSize) ||
+                             map.columnKey == wire(key::kWorldSize));
+    if (!rulesApply)
+        return;
+    qsizetype startColumn = -1, startRow = -1;
+    for (qsizetype column = 0; column < map.columns.size() && startColumn < 0; ++column) {
+        for (qsizetype row = 0; row < map.rows.size(); ++row) {
+            if (map.cells[row][column].bestInColumn) {
+                startColumn = column;
+                startRow = row;
+            }
+        }
+    }
+    if (startColumn < 0)
+        return;
+    painter.save();
+    painter.setClipRect(grid);
+    const double x0 = (*columnLogs)[startColumn], y0 = (*rowLogs)[startRow];
+    const double xEnd = columnLogs->last();
+    for (const auto& [slope, name] : {std::pair{1.0, QStringLiteral("linear")}, std::pair{0.5, QStringLiteral("square root")}}) {
+        const auto at = [&](double logBatch) {
+            const double column = position(*columnLogs, logBatch);
+            const double row = position(*rowLogs, y0 + slope * (logBatch - x0));
+            return QPointF(grid.left() + (column + 0.5) * cellWidth, grid.bottom() - (row + 0.5) * cellHeight);
+        };
+        const QPointF start = at(x0), end = at(xEnd);
+        painter.setPen(QPen(text, 2 * scale, slope == 1.0 ? Qt::DashLine : Qt::DotLine));
+        painter.drawLine(start, end);
+        // The name where the line ends or leaves the grid, just inside it.
+        constexpr int kSteps = 200;
+        QPointF last = start;
+        for (int i = 1; i <= kSteps; ++i) {
+            const QPointF point = start + (end - start) * (double(i) / kSteps);
+            if (!grid.contains(point))
+                break;
+            last = point;
+        }
+        const double width = metrics.horizontalAdvance(name) + 4 * scale;
+        const QRectF box(std::clamp(last.x() - width - 4 * scale, grid.left(), grid.right() - width),
+                         std::clamp(last.y() + 2 * scale, grid.top(), grid.bottom() - metrics.height()), width, metrics.height());
+        QColor patch = text.lightnessF() > 0.5 ? QColor(0, 0, 0, 160) : QColor(255, 255, 255, 190);
+        painter.fillRect(box, patch);
+        painter.setPen(text);
+        painter.drawText(box, Qt::AlignCenter, name);
+    }
+    painter.restore();
+}
+
+// The cells' numbers in the chart's base font where a cell has room for one, else its small
+// font, else (`fits` false) none: at 1920 pixels a cell is large, and its number should read so.
+struct CellFont {
+    QFont font;
+    QFontMetricsF metrics;
+    bool fits;
+};
+
+CellFont cellFontFor(const ChartFrame& frame, double cellWidth, double cellHeight)
+{
+    const QString widest = QStringLiteral("0.000e-00");
+    for (const QFont& font : {frame.base, frame.small}) {
+        const QFontMetricsF metrics(font);
+        if (cellWidth > metrics.horizontalAdvance(widest) + 8 && cellHeight > metrics.height() * 1.4)
+            return {font, metrics, true};
+    }
+    return {frame.small, frame.smallMetrics, false};
+}
+
 }  // namespace
 
 void paintHeatmap(QPainter& painter, const QRect& area, const HeatmapSpec& spec, double scale, const QPalette* palette)
@@ -106,27 +182,43 @@ void paintHeatmap(QPainter& painter, const QRect& area, const HeatmapSpec& spec,
     }
     const double cellWidth = grid.width() / map.columns.size();
     const double cellHeight = grid.height() / map.rows.size();
-    const bool roomForText = cellWidth > smallMetrics.horizontalAdvance(QStringLiteral("0.000e-00")) && cellHeight > smallMetrics.height();
     // Rows go up: the first value at the bottom, as on an axis.
     const auto cellRect = [&](qsizetype row, qsizetype column) {
         return QRectF(grid.left() + column * cellWidth, grid.bottom() - (row + 1) * cellHeight, cellWidth, cellHeight);
     };
+    const auto fillOf = [&](const HeatmapCell& cell) { return std::isfinite(cell.value) ? shade(cell.value) : QColor(0x99, 0x99, 0x99); };
     for (qsizetype row = 0; row < map.rows.size(); ++row) {
         for (qsizetype column = 0; column < map.columns.size(); ++column) {
             const HeatmapCell& cell = map.cells[row][column];
-            const QRectF box = cellRect(row, column).adjusted(1, 1, -1, -1);
             if (!cell.present)
                 continue;
-            QColor fill = std::isfinite(cell.value) ? shade(cell.value) : QColor(0x99, 0x99, 0x99);
-            painter.fillRect(box, fill);
-            if (!std::isfinite(cell.value) && cell.diverged) {
+            const QRectF box = cellRect(row, column).adjusted(1, 1, -1, -1);
+            painter.fillRect(box, fillOf(cell));
+            if (!std::isfinite(cell.value) && cell.diverged)
                 painter.fillRect(box, QBrush(QColor(0x55, 0x55, 0x55), Qt::BDiagPattern));
-            }
+        }
+    }
+    // The rules run beneath the cells' numbers, which sit on a patch of their cell's colour.
+    drawScalingRules(painter, grid, map, cellWidth, cellHeight, text, smallMetrics, scale);
+    const CellFont cellFont = cellFontFor(frame, cellWidth, cellHeight);
+    painter.setFont(cellFont.font);
+    for (qsizetype row = 0; row < map.rows.size(); ++row) {
+        for (qsizetype column = 0; column < map.columns.size(); ++column) {
+            const HeatmapCell& cell = map.cells[row][column];
+            if (!cell.present)
+                continue;
+            const QRectF box = cellRect(row, column).adjusted(1, 1, -1, -1);
+            const QColor fill = fillOf(cell);
             const QString label = std::isfinite(cell.value) ? QString::number(cell.value, 'g', 3)
                                                             : (cell.diverged ? QStringLiteral("diverged") : QStringLiteral("—"));
-            if (roomForText || !std::isfinite(cell.value)) {
+            if (cellFont.fits || !std::isfinite(cell.value)) {
+                const QString shown = cellFont.metrics.elidedText(label, Qt::ElideRight, box.width());
+                const double width = cellFont.metrics.horizontalAdvance(shown) + 6 * scale;
+                painter.fillRect(QRectF(box.center().x() - width / 2, box.center().y() - cellFont.metrics.height() / 2, width,
+                                        cellFont.metrics.height()),
+                                 fill);
                 painter.setPen(fill.lightnessF() > 0.55 ? Qt::black : Qt::white);
-                painter.drawText(box, Qt::AlignCenter, smallMetrics.elidedText(label, Qt::ElideRight, box.width()));
+                painter.drawText(box, Qt::AlignCenter, shown);
             }
             if (cell.bestInColumn) {
                 painter.setPen(QPen(text, 3 * scale));
@@ -135,6 +227,7 @@ void paintHeatmap(QPainter& painter, const QRect& area, const HeatmapSpec& spec,
             }
         }
     }
+    painter.setFont(frame.small);
     // Axis labels.
     painter.setPen(text);
     for (qsizetype column = 0; column < map.columns.size(); ++column)
@@ -149,41 +242,6 @@ void paintHeatmap(QPainter& painter, const QRect& area, const HeatmapSpec& spec,
                      map.columnKey);
     painter.drawText(QRectF(area.left() + pad, grid.top() - smallMetrics.height(), rowLabelWidth, smallMetrics.height()), Qt::AlignRight,
                      map.rowKey);
-
-    // The two rules through the best cell of the smallest batch that has one.
-    const std::optional<QList<double>> columnLogs = logsOf(map.columns);
-    const std::optional<QList<double>> rowLogs = logsOf(map.rows);
-    const bool rulesApply = columnLogs && rowLogs && map.columns.size() > 1 && map.rows.size() > 1 &&
-                            (map.rowKey == wire(key::kLr)) &&
-                            (map.columnKey == kEffectiveBatchAxis || map.columnKey == wire(key::kBatchSize) ||
-                             map.columnKey == wire(key::kWorldSize));
-    if (rulesApply) {
-        qsizetype startColumn = -1, startRow = -1;
-        for (qsizetype column = 0; column < map.columns.size() && startColumn < 0; ++column) {
-            for (qsizetype row = 0; row < map.rows.size(); ++row) {
-                if (map.cells[row][column].bestInColumn) {
-                    startColumn = column;
-                    startRow = row;
-                }
-            }
-        }
-        if (startColumn >= 0) {
-            painter.setClipRect(grid);
-            const double x0 = (*columnLogs)[startColumn], y0 = (*rowLogs)[startRow];
-            const double xEnd = columnLogs->last();
-            for (const auto& [slope, name] : {std::pair{1.0, QStringLiteral("linear")}, std::pair{0.5, QStringLiteral("square root")}}) {
-                const auto at = [&](double logBatch) {
-                    const double column = position(*columnLogs, logBatch);
-                    const double row = position(*rowLogs, y0 + slope * (logBatch - x0));
-                    return QPointF(grid.left() + (column + 0.5) * cellWidth, grid.bottom() - (row + 0.5) * cellHeight);
-                };
-                painter.setPen(QPen(text, 2 * scale, slope == 1.0 ? Qt::DashLine : Qt::DotLine));
-                painter.drawLine(at(x0), at(xEnd));
-                painter.drawText(at(xEnd) + QPointF(-smallMetrics.horizontalAdvance(name) - 4 * scale, -4 * scale), name);
-            }
-            painter.setClipping(false);
-        }
-    }
 
     // Colour legend.
     const QRectF bar(grid.right() + pad, grid.top(), 12 * scale, grid.height());

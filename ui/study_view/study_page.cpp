@@ -2,6 +2,7 @@
 
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
+#include "client/session/lab_session.hpp"
 #include "client/wire.hpp"
 #include "study/study_estimate.hpp"
 #include "study/study_results.hpp"
@@ -32,9 +33,9 @@ constexpr int kMostRunsOnCharts = 24;
 
 }  // namespace
 
-StudyPage::StudyPage(const RunStore& store, const QString& enginePath, std::function<QJsonObject()> setupSettings, QWidget* parent)
+StudyPage::StudyPage(const RunStore& store, LabSession& session, std::function<QJsonObject()> setupSettings, QWidget* parent)
     : QWidget(parent), m_store(store), m_setupSettings(std::move(setupSettings)), m_library(StudyLibrary::load()),
-      m_runner(std::make_unique<StudyRunner>(store, enginePath))
+      m_runner(std::make_unique<StudyRunner>(session))
 {
     for (const QString& problem : m_library.problems())
         qWarning("%s", qPrintable(problem));
@@ -153,6 +154,7 @@ StudyPage::StudyPage(const RunStore& store, const QString& enginePath, std::func
     });
     connect(m_runner.get(), &StudyRunner::logMessage, this, &StudyPage::logMessage);
     connect(m_runner.get(), &StudyRunner::finished, this, &StudyPage::onRunnerFinished);
+    connect(&session, &LabSession::runningChanged, this, &StudyPage::updateButtons);
 
     if (m_source->count() > 0)
         sourceChosen(0);
@@ -172,20 +174,10 @@ void StudyPage::stop()
     m_runner->stop();
 }
 
-void StudyPage::stopAndWait(int timeoutMs)
+// The window's session runs something else (a run or a lesson): a study waits for it.
+bool StudyPage::sessionBusy() const
 {
-    m_runner->stopAndWait(timeoutMs);
-}
-
-void StudyPage::setTarget(const EngineTarget& target)
-{
-    m_runner->setTarget(target);
-}
-
-void StudyPage::setWindowBusy(bool busy)
-{
-    m_windowBusy = busy;
-    updateButtons();
+    return m_runner->session().isRunning() && !m_runner->isRunning();
 }
 
 bool StudyPage::chooseStudy(const QString& nameOrPath, QString* error)
@@ -275,13 +267,13 @@ void StudyPage::updatePlan()
     }
     m_plan->setText(text);
     m_plan->setStyleSheet(ok ? QString() : QStringLiteral("color: #c62828;"));
-    m_run->setProperty("planOk", ok);
+    m_planOk = ok;
     updateButtons();
 }
 
 bool StudyPage::runStudy(bool confirmed)
 {
-    if (isRunning() || m_windowBusy)
+    if (m_runner->session().isRunning())
         return false;
     const StudyReadResult read = m_editor->read();
     if (!read.spec)
@@ -307,7 +299,7 @@ bool StudyPage::runStudy(bool confirmed)
 
 bool StudyPage::resumeStudy(const QString& idOrDirectory)
 {
-    if (isRunning() || m_windowBusy)
+    if (m_runner->session().isRunning())
         return false;
     QString error;
     const std::optional<StoredStudy> study = m_studies.open(idOrDirectory, &error);
@@ -445,10 +437,11 @@ void StudyPage::showRunsOnCharts()
 void StudyPage::updateButtons()
 {
     const bool running = isRunning();
-    m_run->setEnabled(!running && !m_windowBusy && m_run->property("planOk").toBool());
-    m_run->setToolTip(m_windowBusy ? tr("The window is running something; a study starts when it ends") : QString());
+    const bool busy = sessionBusy();
+    m_run->setEnabled(!running && !busy && m_planOk);
+    m_run->setToolTip(busy ? tr("The window is running something; a study starts when it ends") : QString());
     m_stop->setEnabled(running);
-    m_resume->setEnabled(!running && !m_windowBusy && m_past->currentItem());
+    m_resume->setEnabled(!running && !busy && m_past->currentItem());
     m_export->setEnabled(m_current.has_value());
     m_showRuns->setEnabled(m_current.has_value());
     m_source->setEnabled(!running);

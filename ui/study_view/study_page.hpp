@@ -3,10 +3,9 @@
 // with axes of one's own), see how many runs it makes and roughly how long they take, run it,
 // stop it, resume it, and reopen the studies that ran before; the charts fill in as runs end.
 // A study's runs are ordinary stored runs: the page can put any of them on the chart page.
-// It runs through its own StudyRunner (its own engine process); the window keeps one thing
-// running at a time by disabling each side's Run while the other runs.
+// It runs through the window's one LabSession (a StudyRunner on it): while the session runs
+// anything, the page's Run and Resume wait, and the window's Run waits while a study runs.
 
-#include "client/engine/engine_target.hpp"
 #include "client/runs/run_record.hpp"
 #include "study/study_library.hpp"
 #include "study/study_results.hpp"
@@ -28,6 +27,7 @@ QT_END_NAMESPACE
 
 namespace ddplab::ui {
 
+class LabSession;
 class RunData;
 class RunStore;
 class StudyEditor;
@@ -38,18 +38,15 @@ class StudyPage : public QWidget {
     Q_OBJECT
 
 public:
-    // `setupSettings` gives the Setup pane's settings when the person builds on them.
-    StudyPage(const RunStore& store, const QString& enginePath, std::function<QJsonObject()> setupSettings,
+    // `session` runs the studies (and whatever else the window runs); `setupSettings` gives
+    // the Setup pane's settings when the person builds on them.
+    StudyPage(const RunStore& store, LabSession& session, std::function<QJsonObject()> setupSettings,
               QWidget* parent = nullptr);
     ~StudyPage() override;
 
+    // True while the session runs this page's study.
     bool isRunning() const;
     void stop();
-    void stopAndWait(int timeoutMs);
-    // While the window runs something else, this page cannot start a study (and the reverse).
-    void setWindowBusy(bool busy);
-    // Where the study's runs go (Setup's Run on).
-    void setTarget(const EngineTarget& target);
 
     // Chooses the built-in study `nameOrPath`, or reads a study file; false (with `error`) when
     // neither works.
@@ -77,6 +74,7 @@ private:
     void showSpec(const StudySpec& spec, const QString& folder);
     void openStudyFile();
     void updatePlan();
+    bool sessionBusy() const;
     void refreshPastStudies();
     void openPastStudy();
     void showStudy(const StoredStudy& study);
@@ -94,7 +92,7 @@ private:
     std::unique_ptr<StudyRunner> m_runner;
     std::optional<StoredStudy> m_current;  // the study the charts show
     QList<StudyRunResult> m_currentResults;  // its runs' results, by point
-    bool m_windowBusy = false;
+    bool m_planOk = false;                   // the editor's study plans without a problem
 
     QComboBox* m_source = nullptr;
     QLabel* m_about = nullptr;

@@ -61,12 +61,26 @@ Axis makeAxis(Range range, bool log)
         const int first = int(std::floor(std::log10(axis.low)));
         const int last = int(std::ceil(std::log10(axis.high)));
         const int decades = last - first;
-        const QList<double> mantissas = decades <= 3 ? QList<double>{1, 2, 5} : QList<double>{1};
+        // Inside a single decade 1, 2 and 5 may leave one tick or none: every digit then.
+        const QList<double> mantissas = decades <= 1   ? QList<double>{1, 2, 3, 4, 5, 6, 7, 8, 9}
+                                        : decades <= 3 ? QList<double>{1, 2, 5}
+                                                       : QList<double>{1};
         const int every = std::max(1, decades / 6);
         for (int d = first; d <= last; d += (mantissas.size() > 1 ? 1 : every)) {
             for (double m : mantissas) {
                 const double tick = std::pow(10.0, d) * m;
                 if (tick >= axis.low && tick <= axis.high)
+                    axis.ticks.append(tick);
+            }
+        }
+        if (axis.ticks.size() < 3) {
+            // A range narrower than 1 to 2 (steps of 12 to 20): evenly spaced round numbers.
+            const LinearAxisPlan plan = planValueAxis(axis.low, axis.high, 5, true, false);
+            axis.ticks.clear();
+            const double step = (plan.high - plan.low) / std::max(1, plan.tickCount - 1);
+            for (int i = 0; i < plan.tickCount; ++i) {
+                const double tick = plan.low + step * i;
+                if (tick >= axis.low && tick <= axis.high && tick > 0)
                     axis.ticks.append(tick);
             }
         }
@@ -89,6 +103,109 @@ QString tickText(double value, const Axis& axis)
         return QString::number(value, 'g', 6);
     }
     return QString::asprintf(qPrintable(axis.format), value);
+}
+
+// The ranges the axes must show: every line's points (fits and reference slopes are drawn over
+// the data's own x), never a marker's x. A fitted B_crit far outside the batches studied would
+// otherwise squeeze every point into a corner; drawMarkers points at it from the edge instead.
+void plotRanges(const PlotSpec& spec, Range* xs, Range* ys)
+{
+    for (const PlotLine& line : spec.lines) {
+        for (qsizetype i = 0; i < line.points.size(); ++i) {
+            const QPointF point = line.points[i];
+            if (!std::isfinite(point.y()))
+                continue;
+            xs->take(point.x(), spec.logX);
+            const double error = i < line.errors.size() ? line.errors[i] : 0.0;
+            ys->take(point.y() + error, spec.logY);
+            ys->take(point.y() - error > 0 || !spec.logY ? point.y() - error : point.y(), spec.logY);
+        }
+    }
+}
+
+}  // namespace
+
+QPointF plotXRange(const PlotSpec& spec)
+{
+    Range xs, ys;
+    plotRanges(spec, &xs, &ys);
+    const Axis axis = makeAxis(xs, spec.logX);
+    return QPointF(axis.low, axis.high);
+}
+
+QList<int> tickLabelRows(const QList<double>& centres, const QList<double>& widths, double gap)
+{
+    QList<int> rows;
+    double endOf[2] = {-std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
+    for (qsizetype i = 0; i < centres.size(); ++i) {
+        const double start = centres[i] - widths[i] / 2;
+        int row = -1;
+        for (int candidate : {0, 1}) {
+            if (start >= endOf[candidate] + gap) {
+                row = candidate;
+                break;
+            }
+        }
+        if (row >= 0)
+            endOf[row] = centres[i] + widths[i] / 2;
+        rows.append(row);
+    }
+    return rows;
+}
+
+namespace {
+
+// The x tick labels under the plot, in the rows tickLabelRows gave them.
+void drawXTickLabels(QPainter& painter, const QRectF& plot, const QList<double>& centres, const QStringList& labels,
+                     const QList<int>& rows, const QFontMetricsF& metrics, double scale)
+{
+    for (qsizetype i = 0; i < labels.size(); ++i) {
+        if (rows[i] < 0)
+            continue;
+        const double width = metrics.horizontalAdvance(labels[i]) + 4 * scale;
+        painter.drawText(QRectF(centres[i] - width / 2, plot.bottom() + 2 * scale + rows[i] * metrics.height(), width, metrics.height()),
+                         Qt::AlignHCenter | Qt::AlignTop, labels[i]);
+    }
+}
+
+// Vertical markers (B_crit, B_simple) with their labels at the top of the plot, each label
+// below any it would overlap. A marker outside the x range is an arrow at the edge it lies
+// beyond, its label beside it: the value is shown, the axis is not stretched to reach it.
+void drawMarkers(QPainter& painter, const QRectF& plot, const QList<PlotMarker>& markers, const Axis& xAxis,
+                 const QFontMetricsF& metrics, double scale)
+{
+    QList<QRectF> taken;
+    for (const PlotMarker& marker : markers) {
+        if (!std::isfinite(marker.x) || (xAxis.log && marker.x <= 0))
+            continue;
+        const double fraction = xAxis.fraction(marker.x);
+        const bool below = fraction < 0, above = fraction > 1;
+        const double x = plot.left() + std::clamp(fraction, 0.0, 1.0) * plot.width();
+        const QString& label = marker.label;
+        const double width = metrics.horizontalAdvance(label) + 6 * scale;
+        // Right of its line, unless that runs out of the plot.
+        double left = above || x + width > plot.right() ? x - width : x + 3 * scale;
+        left = std::max(left, plot.left() + 2 * scale);
+        QRectF box(left, plot.top() + 2 * scale, width, metrics.height());
+        while (std::any_of(taken.begin(), taken.end(), [&](const QRectF& other) { return other.intersects(box); }))
+            box.translate(0, metrics.height());
+        taken.append(box);
+        painter.setPen(QPen(marker.color, 1.5 * scale, below || above ? Qt::SolidLine : Qt::DashDotLine));
+        if (below || above) {
+            const double tip = below ? plot.left() + 2 * scale : plot.right() - 2 * scale;
+            const double back = below ? tip + 8 * scale : tip - 8 * scale;
+            const double y = box.center().y();
+            painter.drawLine(QPointF(tip, y), QPointF(back, y - 4 * scale));
+            painter.drawLine(QPointF(tip, y), QPointF(back, y + 4 * scale));
+            if (below)
+                box.moveLeft(back + 2 * scale);
+            else
+                box.moveRight(back - 2 * scale);
+        } else {
+            painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+        }
+        painter.drawText(box, Qt::AlignLeft | Qt::AlignVCenter, label);
+    }
 }
 
 }  // namespace
@@ -117,21 +234,8 @@ void paintPlot(QPainter& painter, const QRect& area, const PlotSpec& spec, doubl
 
     const double top = drawHeading(painter, area, frame, spec.title, spec.subtitle);
 
-    // Data ranges.
     Range xs, ys;
-    for (const PlotLine& line : spec.lines) {
-        for (qsizetype i = 0; i < line.points.size(); ++i) {
-            const QPointF point = line.points[i];
-            if (!std::isfinite(point.y()))
-                continue;
-            xs.take(point.x(), spec.logX);
-            const double error = i < line.errors.size() ? line.errors[i] : 0.0;
-            ys.take(point.y() + error, spec.logY);
-            ys.take(point.y() - error > 0 || !spec.logY ? point.y() - error : point.y(), spec.logY);
-        }
-    }
-    for (const PlotMarker& marker : spec.markers)
-        xs.take(marker.x, spec.logX);
+    plotRanges(spec, &xs, &ys);
     const bool empty = !ys.valid();
     Axis xAxis = makeAxis(xs, spec.logX);
     // A study's x is a handful of chosen values (batches 32, 64, ... 256): tick at those, so
@@ -164,9 +268,19 @@ void paintPlot(QPainter& painter, const QRect& area, const PlotSpec& spec, doubl
     double yLabelWidth = 0;
     for (double tick : yAxis.ticks)
         yLabelWidth = std::max(yLabelWidth, smallMetrics.horizontalAdvance(tickText(tick, yAxis)));
-    const QRectF plot(area.left() + pad + smallMetrics.height() + yLabelWidth + 6 * scale, top + pad / 2,
-                      area.width() - (pad * 3 + smallMetrics.height() + yLabelWidth + 6 * scale + legendWidth),
-                      area.bottom() - top - pad * 2 - smallMetrics.height() * 2.4);
+    const double plotLeft = area.left() + pad + smallMetrics.height() + yLabelWidth + 6 * scale;
+    const double plotWidth = area.width() - (pad * 3 + smallMetrics.height() + yLabelWidth + 6 * scale + legendWidth);
+    // The x labels in one row, or two where neighbours would run into each other.
+    QStringList xLabels;
+    QList<double> xCentres, xWidths;
+    for (double tick : xAxis.ticks) {
+        xLabels.append(tickText(tick, xAxis));
+        xCentres.append(plotLeft + xAxis.fraction(tick) * plotWidth);
+        xWidths.append(smallMetrics.horizontalAdvance(xLabels.last()));
+    }
+    const QList<int> xRows = tickLabelRows(xCentres, xWidths, 4 * scale);
+    const double labelRows = std::count(xRows.begin(), xRows.end(), 1) > 0 ? 2 : 1;
+    const QRectF plot(plotLeft, top + pad / 2, plotWidth, area.bottom() - top - pad * 2 - smallMetrics.height() * (1.4 + labelRows));
     if (plot.width() < 40 || plot.height() < 40) {
         painter.restore();
         return;
@@ -178,20 +292,11 @@ void paintPlot(QPainter& painter, const QRect& area, const PlotSpec& spec, doubl
     QColor grid = text;
     grid.setAlpha(40);
     painter.setFont(small);
-    // A label that would run into the one before it is left out (its grid line stays).
-    double labelsEndAt = -std::numeric_limits<double>::infinity();
-    for (double tick : xAxis.ticks) {
-        painter.setPen(QPen(grid, 1 * scale));
+    painter.setPen(QPen(grid, 1 * scale));
+    for (double tick : xAxis.ticks)
         painter.drawLine(QPointF(px(tick), plot.top()), QPointF(px(tick), plot.bottom()));
-        const QString label = tickText(tick, xAxis);
-        const double halfWidth = smallMetrics.horizontalAdvance(label) / 2;
-        if (px(tick) - halfWidth < labelsEndAt + 4 * scale)
-            continue;
-        labelsEndAt = px(tick) + halfWidth;
-        painter.setPen(text);
-        painter.drawText(QRectF(px(tick) - 40 * scale, plot.bottom() + 2 * scale, 80 * scale, smallMetrics.height()),
-                         Qt::AlignHCenter | Qt::AlignTop, label);
-    }
+    painter.setPen(text);
+    drawXTickLabels(painter, plot, xCentres, xLabels, xRows, smallMetrics, scale);
     for (double tick : yAxis.ticks) {
         painter.setPen(QPen(grid, 1 * scale));
         painter.drawLine(QPointF(plot.left(), py(tick)), QPointF(plot.right(), py(tick)));
@@ -201,7 +306,7 @@ void paintPlot(QPainter& painter, const QRect& area, const PlotSpec& spec, doubl
     }
     painter.setPen(QPen(text, 1 * scale));
     painter.drawRect(plot);
-    painter.drawText(QRectF(plot.left(), plot.bottom() + smallMetrics.height() * 1.2, plot.width(), smallMetrics.height()),
+    painter.drawText(QRectF(plot.left(), plot.bottom() + smallMetrics.height() * (0.2 + labelRows), plot.width(), smallMetrics.height()),
                      Qt::AlignHCenter, spec.xTitle + (spec.logX ? QStringLiteral(" (log)") : QString()));
     painter.save();
     painter.translate(area.left() + pad, plot.center().y());
@@ -218,14 +323,8 @@ void paintPlot(QPainter& painter, const QRect& area, const PlotSpec& spec, doubl
 
     painter.setClipRect(plot.adjusted(-6 * scale, -6 * scale, 6 * scale, 6 * scale));
     // Markers first, beneath the data.
-    for (const PlotMarker& marker : spec.markers) {
-        if (!std::isfinite(marker.x) || (spec.logX && marker.x <= 0))
-            continue;
-        painter.setPen(QPen(marker.color, 1.5 * scale, Qt::DashDotLine));
-        painter.drawLine(QPointF(px(marker.x), plot.top()), QPointF(px(marker.x), plot.bottom()));
-        painter.setFont(small);
-        painter.drawText(QPointF(px(marker.x) + 3 * scale, plot.top() + smallMetrics.ascent() + 2 * scale), marker.label);
-    }
+    painter.setFont(small);
+    drawMarkers(painter, plot, spec.markers, xAxis, smallMetrics, scale);
     for (const PlotLine& line : spec.lines) {
         // The band of ± one standard error.
         if (!line.errors.isEmpty()) {

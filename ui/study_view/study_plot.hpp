@@ -1,8 +1,10 @@
 #pragma once
-// A study's chart, drawn with QPainter: lines of points on linear or log axes, a band of ± one
-// standard error around each, hollow marks for points that never reached the target or
-// diverged, fitted curves, vertical markers (the critical batch, the measured B_simple) and a
-// few lines of notes (fitted exponents). The same paint serves the screen, PNG and SVG.
+// A study's chart, drawn with QPainter: lines of points on linear or log axes (over the data's
+// own range), a band of ± one standard error around each, hollow marks for points that never
+// reached the target or diverged, fitted curves, vertical markers (the critical batch, the
+// measured B_simple; an arrow at the edge for one outside the data) with labels that do not
+// overlap, and a few lines of notes (fitted exponents). The same paint serves the screen, PNG
+// and SVG.
 
 #include <QColor>
 #include <QList>
@@ -51,5 +53,14 @@ struct PlotSpec {
 // Draws `spec` into `area`; `scale` enlarges fonts and lines (exports for slides). Without a
 // palette, black on white (files).
 void paintPlot(QPainter& painter, const QRect& area, const PlotSpec& spec, double scale = 1.0, const QPalette* palette = nullptr);
+
+// The x range `spec` is drawn over: its lines' own (with a little room), never stretched to a
+// marker outside them.
+QPointF plotXRange(const PlotSpec& spec);
+
+// The row (0 or 1) of each x tick label centred at `centres` with `widths`, so that no label
+// runs into a neighbour (`gap` apart at least): every label is shown, in a second row where
+// the first has no room; -1 only where neither row has.
+QList<int> tickLabelRows(const QList<double>& centres, const QList<double>& widths, double gap);
 
 }  // namespace ddplab::ui

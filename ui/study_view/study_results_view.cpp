@@ -1,14 +1,44 @@
 #include "study_results_view.hpp"
 
 #include "study_view/study_chart_view.hpp"
+#include "study_view/study_points_table.hpp"
 
 #include <QComboBox>
 #include <QGridLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSignalBlocker>
+#include <QSplitter>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace ddplab::ui {
+namespace {
+
+constexpr int kPointsTab = 1;
+
+// The findings as the page shows them: the provisional note first, then the findings that
+// carry cautions (in sight without scrolling), each caution beside its finding in a warning
+// colour, so that a number is never read without what qualifies it.
+QString findingsHtml(const StudyCharts& charts)
+{
+    QStringList lines;
+    if (!charts.provisional.isEmpty())
+        lines.append(QStringLiteral("<i>%1</i>").arg(charts.provisional.toHtmlEscaped()));
+    QList<StudyFinding> findings = charts.findings;
+    std::stable_partition(findings.begin(), findings.end(), [](const StudyFinding& finding) { return !finding.cautions.isEmpty(); });
+    for (const StudyFinding& finding : findings) {
+        QString line = finding.text.toHtmlEscaped();
+        for (const QString& caution : finding.cautions)
+            line += QStringLiteral("<br>&nbsp;&nbsp;<span style=\"color:#b54a00\">⚠ %1</span>").arg(caution.toHtmlEscaped());
+        lines.append(line);
+    }
+    return lines.join(QStringLiteral("<br>"));
+}
+
+}  // namespace
 
 StudyResultsView::StudyResultsView(QWidget* parent) : QWidget(parent)
 {
@@ -41,13 +71,38 @@ StudyResultsView::StudyResultsView(QWidget* parent) : QWidget(parent)
     m_findings = new QLabel;
     m_findings->setObjectName(QStringLiteral("studyFindings"));
     m_findings->setWordWrap(true);
+    m_findings->setTextFormat(Qt::RichText);
     m_findings->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_findings->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+
+    // The charts, or every run in a table; the findings under either.
+    auto* chartPage = new QWidget;
+    auto* chartLayout = new QVBoxLayout(chartPage);
+    chartLayout->setContentsMargins(0, 0, 0, 0);
+    chartLayout->addLayout(choosers);
+    chartLayout->addWidget(m_view, 1);
+    m_points = new StudyPointsTable;
+    m_tabs = new QTabWidget;
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(chartPage, tr("Charts"));
+    m_tabs->addTab(m_points, tr("Runs"));
+
+    // The findings scroll in their own part of the page, so that however many cautions they
+    // carry, the chart keeps its height (the person can move the split).
+    auto* findings = new QScrollArea;
+    findings->setWidget(m_findings);
+    findings->setWidgetResizable(true);
+    findings->setFrameShape(QFrame::NoFrame);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->setChildrenCollapsible(false);
+    split->addWidget(m_tabs);
+    split->addWidget(findings);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(choosers);
-    layout->addWidget(m_view, 1);
-    layout->addWidget(m_findings);
+    layout->addWidget(split, 1);
 
     connect(m_chart, &QComboBox::currentIndexChanged, this, &StudyResultsView::showChart);
     connect(m_figure, &QComboBox::currentIndexChanged, this, [this] {
@@ -88,6 +143,9 @@ void StudyResultsView::clear()
     m_view->show([empty](QPainter& painter, const QRect& area, const QPalette& colors) { paintPlot(painter, area, empty, 1.0, &colors); },
                  QString());
     m_findings->clear();
+    m_points->clear();
+    m_points->setRowCount(0);
+    m_tabs->setTabText(kPointsTab, tr("Runs"));
     setEnabled(true);
 }
 
@@ -129,7 +187,9 @@ void StudyResultsView::rebuild()
         m_chart->setCurrentIndex(std::clamp(shown, 0, int(m_chart->count()) - 1));
     }
     showChart(m_chart->currentIndex());
-    m_findings->setText(m_charts.findings.join(QLatin1Char('\n')));
+    m_findings->setText(findingsHtml(m_charts));
+    m_points->setResults(*m_study, m_results);
+    m_tabs->setTabText(kPointsTab, tr("Runs (%1)").arg(m_results.size()));
 }
 
 void StudyResultsView::showChart(int index)

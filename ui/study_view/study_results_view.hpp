@@ -1,7 +1,8 @@
 #pragma once
 // The right half of the Study page: one of a study's charts at a time (chosen from a list),
-// the figure and the colour axis they use, and the findings (fitted slopes, B_crit against
-// B_simple, exponents) under them. Redrawn from the results whenever a run ends.
+// the figure and the colour axis they use, or every run in a sortable table; and the findings
+// (fitted slopes, B_crit against B_simple, exponents, with the cautions that qualify them)
+// under them. Redrawn from the results whenever a run ends.
 
 #include "study_view/study_charts.hpp"
 
@@ -10,11 +11,13 @@
 QT_BEGIN_NAMESPACE
 class QComboBox;
 class QLabel;
+class QTabWidget;
 QT_END_NAMESPACE
 
 namespace ddplab::ui {
 
 class StudyChartView;
+class StudyPointsTable;
 
 class StudyResultsView : public QWidget {
     Q_OBJECT
@@ -29,6 +32,7 @@ public:
     void clear();
 
     const StudyCharts& charts() const { return m_charts; }
+    StudyPointsTable* pointsTable() const { return m_points; }
     const StudyChartChoices& choices() const { return m_choices; }
     QStringList chartTitles() const;
     void showChart(int index);
@@ -45,6 +49,8 @@ private:
     QComboBox* m_figure = nullptr;
     QComboBox* m_colour = nullptr;
     StudyChartView* m_view = nullptr;
+    StudyPointsTable* m_points = nullptr;
+    QTabWidget* m_tabs = nullptr;
     QLabel* m_findings = nullptr;
 };
 

@@ -17,27 +17,24 @@
 #include "sharding/sharding_view.hpp"
 #include "study_view/study_page.hpp"
 #include "window/chart_page.hpp"
-#include "window/eliding_label.hpp"
 #include "window/help.hpp"
+#include "window/lab_files.hpp"
 #include "window/lab_actions.hpp"
 #include "window/log_panel.hpp"
 #include "window/notice_bar.hpp"
 #include "window/presentation_mode.hpp"
 #include "window/screen_fit.hpp"
+#include "window/status_area.hpp"
+#include "window/stored_runs.hpp"
 #include "window/window_settings.hpp"
 
 #include <QAction>
 #include <QCloseEvent>
-#include <QDesktopServices>
 #include <QDockWidget>
-#include <QLabel>
-#include <QProgressBar>
-#include <QUrl>
 
 namespace ddplab::ui {
 namespace {
 
-constexpr int kStatusRefreshMs = 250;      // progress and time remaining, between events
 constexpr int kCloseStopTimeoutMs = 3000;  // closing the window waits this long for the engine
 // What a newcomer's first Run does (resources/presets/first-run.json): a few seconds of seed
 // 000's noisy neuron, where every chart draws a line worth reading.
@@ -60,11 +57,13 @@ MainWindow::MainWindow(const LaunchOptions& options, QWidget* parent)
     createDocks();
     createMenus();
     createStatusBar();
+    m_storedRuns = new StoredRuns(m_store, m_model, *m_session, {*m_runList, *m_parameters, *m_chartPage, *m_log, *m_notice}, this);
+    m_files = new LabFiles(m_model, {*m_parameters, *chartGrid(), *m_lessonPanel, *m_log, *m_notice}, this);
     connectPanes();
     m_presentation = std::make_unique<PresentationMode>(*this, *chartGrid(), QList<QDockWidget*>{m_setupDock, m_logDock});
 
     restoreSettings();
-    reloadRunList();
+    m_storedRuns->reload();
     m_derived->setConfig(m_parameters->config(), m_parameters->isValid());
     m_sharding->setEnginePath(m_enginePath);
     m_runTarget->check();
@@ -74,7 +73,7 @@ MainWindow::MainWindow(const LaunchOptions& options, QWidget* parent)
         m_log->appendMessage(tr("Preset skipped: %1").arg(problem), true);
     m_log->appendMessage(tr("Engine: %1 · runs stored in %2").arg(m_enginePath, m_store.root()));
     updateActions();
-    updateStatus();
+    m_status->refresh();
     applyLaunchOptions(options);
 }
 
@@ -91,15 +90,15 @@ void MainWindow::connectPanes()
     connect(a.run, &QAction::triggered, this, &MainWindow::startRun);
     connect(a.stop, &QAction::triggered, this, &MainWindow::stopRun);
     connect(a.runLesson, &QAction::triggered, this, [this] { startLesson(m_lessonPanel->currentLessonId()); });
-    connect(a.openPreset, &QAction::triggered, this, &MainWindow::openPreset);
-    connect(a.savePreset, &QAction::triggered, this, &MainWindow::savePreset);
-    connect(a.exportAll, &QAction::triggered, this, &MainWindow::exportEverythingInteractively);
+    connect(a.openPreset, &QAction::triggered, m_files, &LabFiles::openPreset);
+    connect(a.savePreset, &QAction::triggered, m_files, &LabFiles::savePreset);
+    connect(a.exportAll, &QAction::triggered, m_files, &LabFiles::exportEverythingInteractively);
     connect(a.exportCsv, &QAction::triggered, this, [this] {
         const QList<RunRecord> selected = m_runList->selectedRuns();
         if (!selected.isEmpty())
-            exportRunCsv(selected.first());
+            m_storedRuns->exportCsv(selected.first());
         else if (!m_model.runs().isEmpty())
-            exportRunCsv(m_model.runs().last().data->record());
+            m_storedRuns->exportCsv(m_model.runs().last().data->record());
     });
     connect(a.quit, &QAction::triggered, this, &QWidget::close);
     connect(a.openGl, &QAction::toggled, this, [this](bool on) { chartGrid()->setUseOpenGL(on); });
@@ -114,6 +113,7 @@ void MainWindow::connectPanes()
     connect(m_session, &LabSession::runUpdated, this, [this](const QSharedPointer<RunData>& run) { m_model.notifyDataAppended(run->id()); });
     connect(m_session, &LabSession::runFinished, this, &MainWindow::onRunFinished);
     connect(m_session, &LabSession::sequenceFinished, this, &MainWindow::onSequenceFinished);
+    connect(m_session, &LabSession::runningChanged, this, &MainWindow::updateActions);
     connect(m_session, &LabSession::stderrReceived, m_log, &LogPanel::appendEngineOutput);
     connect(m_session, &LabSession::logMessage, m_log, &LogPanel::appendMessage);
 
@@ -121,15 +121,13 @@ void MainWindow::connectPanes()
         m_derived->setConfig(m_parameters->config(), m_parameters->isValid());
         updateActions();
     });
-    connect(chartGrid(), &ChartGrid::exportRequested, this, &MainWindow::exportChart);
+    connect(chartGrid(), &ChartGrid::exportRequested, m_files, &LabFiles::exportChart);
     connect(m_sharding, &ShardingView::useRunSettingsRequested, this, [this] { m_sharding->showConfig(m_parameters->config()); });
     connect(&m_model, &RunModel::runsChanged, this, [this] {
         for (const DisplayedRun& run : m_model.runs())
             m_runList->setRunColor(run.data->id(), run.color);
     });
     connect(m_runTarget, &RunTargetBox::checked, this, &MainWindow::onDevices);
-    m_statusTimer.setInterval(kStatusRefreshMs);
-    connect(&m_statusTimer, &QTimer::timeout, this, &MainWindow::updateStatus);
 
     connect(m_lessonPanel, &LessonPanel::lessonSelected, this, [this](const QString& id) {
         const Lesson* lesson = m_lessons.find(id);
@@ -145,19 +143,10 @@ void MainWindow::connectPanes()
         updateActions();
     });
     connect(m_lessonPanel, &LessonPanel::runLessonRequested, this, &MainWindow::startLesson);
-    connect(m_runList, &RunListPanel::shownChanged, this, &MainWindow::setRunShown);
-    // One thing runs at a time: a study disables Run and lessons; a run disables the study's Run.
-    connect(m_studyPage, &StudyPage::runningChanged, this, &MainWindow::updateActions);
-    connect(m_studyPage, &StudyPage::runsStored, this, &MainWindow::reloadRunList);
-    connect(m_studyPage, &StudyPage::showRunsRequested, this, &MainWindow::showRunsOnCharts);
+    connect(m_studyPage, &StudyPage::runsStored, m_storedRuns, &StoredRuns::reload);
+    connect(m_studyPage, &StudyPage::showRunsRequested, m_storedRuns, &StoredRuns::showOnCharts);
+    connect(m_storedRuns, &StoredRuns::chartsWanted, this, [this] { m_tabs->setCurrentWidget(m_chartPage); });
     connect(m_studyPage, &StudyPage::logMessage, m_log, &LogPanel::appendMessage);
-    connect(m_runList, &RunListPanel::renameRequested, this, &MainWindow::renameRun);
-    connect(m_runList, &RunListPanel::deleteRequested, this, &MainWindow::deleteRuns);
-    connect(m_runList, &RunListPanel::exportCsvRequested, this, &MainWindow::exportRunCsv);
-    connect(m_runList, &RunListPanel::exportPresetRequested, this, &MainWindow::exportRunPreset);
-    connect(m_runList, &RunListPanel::loadSettingsRequested, this, &MainWindow::loadRunSettings);
-    connect(m_runList, &RunListPanel::openFolderRequested, this,
-            [](const RunRecord& run) { QDesktopServices::openUrl(QUrl::fromLocalFile(run.directory)); });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -299,34 +288,33 @@ void MainWindow::startSequence(const QList<RunRequest>& requests, const QStringL
         m_chartPage->setXAxis(*xAxis);
     m_tabs->setCurrentIndex(0);
     m_session->start(requests);
-    m_statusTimer.start();
-    updateActions();
-    updateStatus();
 }
 
 void MainWindow::stopRun()
 {
     // The toolbar's Stop stops whatever runs: a run, a lesson or a study.
     m_session->stop();
-    m_studyPage->stop();
 }
 
 void MainWindow::onRunStarted(int, const QSharedPointer<RunData>& run)
 {
     // The row first, so that the colour the model gives the run lands on it.
     m_runList->updateRun(run->record());
+    if (run->record().belongsToStudy())
+        return;  // the Study page draws a study's runs; the chart page shows them when asked
     m_runList->setShown(run->id(), true);
     m_model.addRun(run);
-    updateStatus();
 }
 
 void MainWindow::onRunFinished(int, const QSharedPointer<RunData>& run)
 {
     const RunRecord& record = run->record();
     m_runList->updateRun(record);
+    if (record.belongsToStudy())
+        return;  // the Study page reports its runs
     m_comparison->refresh();
     m_model.notifyLabelsChanged();  // its config arrived: names that tell runs apart may change
-    reportReadingProblems(*run);
+    m_storedRuns->reportReadingProblems(*run);
     if (record.status == RunStatus::Failed) {
         QString details = record.error;
         if (record.exitCode > 0)
@@ -345,16 +333,15 @@ void MainWindow::onRunFinished(int, const QSharedPointer<RunData>& run)
 
 void MainWindow::onSequenceFinished(bool allSucceeded)
 {
-    m_statusTimer.stop();
     const QSharedPointer<RunData> last = m_session->runs().isEmpty() ? nullptr : m_session->runs().last();
-    const RunStatus status = last ? last->record().status : RunStatus::Finished;
-    m_lastOutcome = status == RunStatus::Cancelled ? tr("stopped") : status == RunStatus::Failed ? tr("failed") : tr("done");
+    m_status->sequenceEnded(last ? last->record().status : RunStatus::Finished);
     updateActions();
-    updateStatus();
+    if (last && last->record().belongsToStudy())
+        return;  // a study's end is the Study page's to report
     chartGrid()->redrawAllNow();
     if (!m_pendingExport.exportDirectory.isEmpty()) {
         QString error;
-        if (exportEverything(m_pendingExport.exportDirectory, m_pendingExport.imageSize, m_pendingExport.imageScale, &error))
+        if (m_files->exportEverything(m_pendingExport.exportDirectory, {m_pendingExport.imageSize, m_pendingExport.imageScale}, &error))
             m_log->appendMessage(tr("Exported the charts and CSVs to %1").arg(m_pendingExport.exportDirectory));
         else
             m_notice->showNotice(NoticeBar::Kind::Error, tr("Export failed"), error);
@@ -374,13 +361,12 @@ void MainWindow::onDevices(const QueryResult& result)
     }
     m_inventory = DeviceInventory::fromJson(result.object);
     m_parameters->setDeviceInventory(m_inventory);
-    updateStatus();
+    m_status->refresh();
 }
 
 void MainWindow::updateActions()
 {
-    const bool running = isRunning() || m_studyPage->isRunning();
-    m_studyPage->setWindowBusy(isRunning());
+    const bool running = isRunning();
     m_actions->run->setEnabled(!running && m_parameters->isValid());
     m_actions->stop->setEnabled(running);
     m_actions->runLesson->setEnabled(!running && m_lessons.find(m_lessonPanel->currentLessonId()));
@@ -390,45 +376,19 @@ void MainWindow::updateActions()
     setWindowTitle(running ? tr("DDP Lab — running") : QStringLiteral("DDP Lab"));
 }
 
-void MainWindow::updateStatus()
-{
-    const QSharedPointer<RunData> run = m_session->currentRun();
-    auto* status = static_cast<ElidingLabel*>(m_statusLabel);
-    if (!isRunning() || !run) {
-        status->setFullText(m_inventory.isKnown() ? tr("Ready · %1 · engine %2, LibTorch %3")
-                                                        .arg(m_inventory.shortDescription(), m_inventory.engineVersion(),
-                                                             m_inventory.torchVersion())
-                                                  : tr("Ready"));
-        m_progress->setValue(m_lastOutcome == tr("done") ? 100 : 0);
-        m_progressLabel->setText(m_model.runs().isEmpty() || m_lastOutcome.isEmpty() ? tr("idle") : m_lastOutcome);
-        return;
-    }
-    const QJsonObject config = run->config();
-    QStringList parts;
-    if (!config.isEmpty()) {
-        const QString backend = config.value(wire(key::kBackend)).toString();
-        parts.append(tr("%1 backend").arg(backend == QLatin1String("nccl") ? QStringLiteral("NCCL") : QStringLiteral("Gloo")));
-        parts.append(tr("%1 ranks on %2")
-                         .arg(config.value(wire(key::kWorldSize)).toInt())
-                         .arg(config.value(wire(field::kDeviceName)).toString()));
-    }
-    if (const double throughput = recentThroughput(*run); throughput > 0)
-        parts.append(tr("%L1 samples/s").arg(throughput, 0, 'f', 0));
-    parts.append(m_inventory.shortDescription());
-    status->setFullText(parts.join(QStringLiteral(" · ")));
-    const RunProgress progress = m_session->progress();
-    m_progress->setValue(progress.percent);
-    m_progressLabel->setText(progress.text);
-}
-
 QString MainWindow::statusText() const
 {
-    return static_cast<ElidingLabel*>(m_statusLabel)->fullText();
+    return m_status->statusText();
 }
 
 QString MainWindow::progressText() const
 {
-    return m_progressLabel->text();
+    return m_status->progressText();
+}
+
+bool MainWindow::exportEverything(const QString& directory, QSize imageSize, double scale, QString* error)
+{
+    return m_files->exportEverything(directory, {imageSize, scale}, error);
 }
 
 void MainWindow::showLesson(const QString& lessonId)
@@ -436,6 +396,12 @@ void MainWindow::showLesson(const QString& lessonId)
     m_lessonPanel->selectLesson(lessonId);
     m_lessonDock->show();
     m_lessonDock->raise();
+}
+
+void MainWindow::showStudy(const QString& id)
+{
+    m_studyPage->chooseStudy(id, nullptr);
+    m_tabs->setCurrentWidget(m_studyPage);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -467,14 +433,10 @@ bool MainWindow::isPresenting() const
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     if (isRunning()) {
-        // What streamed so far is on disk already; the run is marked as cancelled.
-        m_log->appendMessage(tr("Closing: stopping the run…"));
+        // What streamed so far is on disk already; the run in progress is marked as cancelled
+        // (a study resumes from its folder next time).
+        m_log->appendMessage(m_studyPage->isRunning() ? tr("Closing: stopping the study…") : tr("Closing: stopping the run…"));
         m_session->stopAndWait(kCloseStopTimeoutMs);
-    }
-    if (m_studyPage->isRunning()) {
-        // The study resumes from its folder next time; the run in progress is marked cancelled.
-        m_log->appendMessage(tr("Closing: stopping the study…"));
-        m_studyPage->stopAndWait(kCloseStopTimeoutMs);
     }
     setPresentationMode(false);  // the layout kept is the one it would restore
     saveSettings();

@@ -4,8 +4,10 @@
 // sharding view and the comparison table as pages), the lesson and the stored runs on the
 // right, the engine's log below, progress and status at the bottom. Runs go through a
 // LabSession; the window never links the engine itself.
-// By topic: main_window.cpp (building, running, status), main_window_menus.cpp (menus and
-// toolbar), main_window_files.cpp (presets and exports), main_window_runs.cpp (stored runs).
+// What it assembles owns its own job: StoredRuns (the Runs list's actions), LabFiles (presets
+// and exports), StatusArea (the status bar), LabSession (whatever runs). By topic here:
+// main_window.cpp (building, running), main_window_panes.cpp (the panes), main_window_menus.cpp
+// (menus and toolbar).
 
 #include "charts/run_model.hpp"
 #include "client/engine/device_inventory.hpp"
@@ -19,14 +21,12 @@
 #include <QJsonObject>
 #include <QMainWindow>
 #include <QSharedPointer>
-#include <QTimer>
 
 #include <memory>
+#include <optional>
 
 QT_BEGIN_NAMESPACE
 class QDockWidget;
-class QLabel;
-class QProgressBar;
 class QTabWidget;
 QT_END_NAMESPACE
 
@@ -37,6 +37,7 @@ class ChartPage;
 class ChartPanel;
 class ComparisonTable;
 class DerivedPanel;
+class LabFiles;
 class LabSession;
 class LessonPanel;
 class LogPanel;
@@ -47,6 +48,8 @@ class RunData;
 class RunListPanel;
 class RunTargetBox;
 class ShardingView;
+class StatusArea;
+class StoredRuns;
 class StudyPage;
 struct LabActions;
 struct QueryResult;
@@ -109,36 +112,11 @@ private:
     void onSequenceFinished(bool allSucceeded);
     void onDevices(const QueryResult& result);
     void updateActions();
-    void updateStatus();
     void showLesson(const QString& lessonId);
-    void showRunsOnCharts(const QList<RunRecord>& runs);
     void setTheme(ThemeChoice choice);
 
     // main_window_menus.cpp
     void createMenus();
-
-    // main_window_files.cpp
-    void openPreset();
-    void savePreset();
-    void exportChart(ChartPanel* chart);
-    void exportEverythingInteractively();
-    QString lastDirectory() const;
-    void rememberDirectory(const QString& path);
-    // A save dialog in the last folder used, suggesting `name` + `suffix` as the file; the
-    // folder chosen is remembered. Empty when cancelled.
-    QString askSavePath(const QString& title, const QString& name, const QString& suffix, const QString& filter);
-
-    // main_window_runs.cpp
-    void exportRunCsv(const RunRecord& run);
-    void exportRunPreset(const RunRecord& run);
-    void loadRunSettings(const RunRecord& run);
-    void renameRun(const RunRecord& run);
-    void deleteRuns(const QList<RunRecord>& runs);
-    void setRunShown(const RunRecord& run, bool shown);
-    void reloadRunList();
-    void reportReadingProblems(const RunData& run);
-    QSharedPointer<RunData> displayedRun(const QString& runId) const;
-    QSharedPointer<RunData> runData(const RunRecord& run) const;  // displayed, else loaded from disk
 
     QString m_enginePath;
     LessonLibrary m_lessons;
@@ -150,8 +128,6 @@ private:
     DeviceInventory m_inventory;
     ThemeChoice m_theme = ThemeChoice::System;
     LaunchOptions m_pendingExport;  // --export DIR: what to write when the runs end
-    QString m_lastOutcome;          // the progress bar's word when nothing runs
-    QTimer m_statusTimer;           // refreshes time remaining between events
     std::unique_ptr<LabActions> m_actions;
     std::unique_ptr<PresentationMode> m_presentation;
 
@@ -166,9 +142,9 @@ private:
     LogPanel* m_log = nullptr;
     NoticeBar* m_notice = nullptr;
     QTabWidget* m_tabs = nullptr;
-    QLabel* m_statusLabel = nullptr;
-    QLabel* m_progressLabel = nullptr;
-    QProgressBar* m_progress = nullptr;
+    StatusArea* m_status = nullptr;
+    StoredRuns* m_storedRuns = nullptr;
+    LabFiles* m_files = nullptr;
     QDockWidget* m_setupDock = nullptr;
     QDockWidget* m_lessonDock = nullptr;
     QDockWidget* m_runsDock = nullptr;

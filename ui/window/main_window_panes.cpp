@@ -14,15 +14,13 @@
 #include "sharding/sharding_view.hpp"
 #include "study_view/study_page.hpp"
 #include "window/chart_page.hpp"
-#include "window/eliding_label.hpp"
 #include "window/lab_actions.hpp"
 #include "window/log_panel.hpp"
 #include "window/notice_bar.hpp"
+#include "window/status_area.hpp"
 
 #include <QDockWidget>
 #include <QGroupBox>
-#include <QLabel>
-#include <QProgressBar>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
@@ -43,7 +41,7 @@ QWidget* MainWindow::createCentralArea()
     m_tabs->addTab(m_sharding, tr("Sharding"));
     m_tabs->addTab(m_comparison, tr("Compare"));
     // Settings come from the Setup pane only when asked for, so it may be built after this.
-    m_studyPage = new StudyPage(m_store, m_enginePath, [this] { return m_parameters->values(); });
+    m_studyPage = new StudyPage(m_store, *m_session, [this] { return m_parameters->values(); });
     m_tabs->addTab(m_studyPage, tr("Study"));
 
     auto* central = new QWidget;
@@ -73,7 +71,6 @@ void MainWindow::createDocks()
     m_runTarget = new RunTargetBox(m_enginePath);
     connect(m_runTarget, &RunTargetBox::targetChanged, this, [this](const EngineTarget& target) {
         m_session->setTarget(target);
-        m_studyPage->setTarget(target);
         m_log->appendMessage(tr("Runs go to %1").arg(target.describe()));
     });
     auto* parameters = new QWidget;
@@ -110,16 +107,7 @@ void MainWindow::createDocks()
 
 void MainWindow::createStatusBar()
 {
-    m_statusLabel = new ElidingLabel;
-    // The progress text beside the bar, not on it: a fill never covers it.
-    m_progressLabel = new QLabel;
-    m_progress = new QProgressBar;
-    m_progress->setRange(0, 100);
-    m_progress->setTextVisible(false);
-    m_progress->setFixedWidth(140);
-    statusBar()->addWidget(m_statusLabel, 1);
-    statusBar()->addPermanentWidget(m_progressLabel);
-    statusBar()->addPermanentWidget(m_progress);
+    m_status = new StatusArea(*statusBar(), *m_session, m_inventory, m_model);
 }
 
 }  // namespace ddplab::ui

@@ -37,7 +37,7 @@ ddplab::MachineResources DeviceInventory::machine() const
 
 int DeviceInventory::maxRanks(const QString& device) const
 {
-    if (device == QLatin1String("cuda"))
+    if (device == wire(choice::device::kCuda))
         return std::min<int>(m_gpuNames.size(), m_maxLocalRanks);
     return m_maxLocalRanks;
 }
@@ -49,7 +49,7 @@ QString DeviceInventory::rankDescription() const
     if (m_gpuNames.isEmpty()) {
         return QStringLiteral("No GPU here: ranks run as CPU processes over Gloo (same mathematics, slower). "
                               "Up to %1 ranks; %2 cores share them.")
-            .arg(maxRanks(QStringLiteral("cpu")))
+            .arg(maxRanks(wire(choice::device::kCpu)))
             .arg(m_cpuCores);
     }
     return QStringLiteral("%1 GPU%2 (%3): device cuda gives each rank its own GPU over NCCL, up to %4 ranks; "
@@ -57,8 +57,8 @@ QString DeviceInventory::rankDescription() const
         .arg(m_gpuNames.size())
         .arg(m_gpuNames.size() == 1 ? QString() : QStringLiteral("s"))
         .arg(m_gpuNames.join(QStringLiteral(", ")))
-        .arg(maxRanks(QStringLiteral("cuda")))
-        .arg(maxRanks(QStringLiteral("cpu")));
+        .arg(maxRanks(wire(choice::device::kCuda)))
+        .arg(maxRanks(wire(choice::device::kCpu)));
 }
 
 QString DeviceInventory::shortDescription() const

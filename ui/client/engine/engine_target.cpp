@@ -83,11 +83,13 @@ const QList<LaunchTemplate>& launchTemplates()
          QStringLiteral("torchrun --standalone --nproc_per_node {ranks} --redirects 2 --tee 2 --no_python {engine} worker "
                         "--config {config}"),
          QString()},
-        // Each task learns the first node's name from Slurm itself: MASTER_ADDR for the rendezvous.
+        // Each task learns the first node's name from Slurm itself: MASTER_ADDR for the rendezvous;
+        // the port follows the job id, so two runs starting on one node do not collide.
+        // --kill-on-bad-exit: a task that dies ends the whole step at once (tests/slurm).
         {QStringLiteral("Slurm (srun from a login node)"),
-         QStringLiteral("srun --ntasks {ranks} --gpus-per-task 1 sh -c 'MASTER_ADDR=$(scontrol show hostnames "
-                        "\"$SLURM_JOB_NODELIST\" | head -n 1) MASTER_PORT=29500 exec \"$0\" worker --config \"$1\"' "
-                        "{engine} {config}"),
+         QStringLiteral("srun --kill-on-bad-exit --ntasks {ranks} --gpus-per-task 1 sh -c 'MASTER_ADDR=$(scontrol show hostnames "
+                        "\"$SLURM_JOB_NODELIST\" | head -n 1) MASTER_PORT=$((20000 + SLURM_JOB_ID % 20000)) exec \"$0\" worker "
+                        "--config \"$1\"' {engine} {config}"),
          QStringLiteral("~/.ddplab/runs")},
     };
     return templates;
@@ -136,12 +138,19 @@ EngineCommand engineCommand(const EngineTarget& target, const QString& localEngi
     return {sshProgram(), arguments};
 }
 
+QString engineWhere(const EngineTarget& target, const QString& localEngine)
+{
+    if (!target.isRemote())
+        return QStringLiteral("at %1 (--engine, DDPLAB_ENGINE)").arg(localEngine);
+    return QStringLiteral("at \"%1\" on %2 (--remote-engine, or Run on in Setup)").arg(target.remoteEngine, target.describe());
+}
+
 QString explainRemoteFailure(const EngineTarget& target, int exitCode, const QString& stderrText)
 {
     const QString host = target.host;
     if (exitCode == 127 || exitCode == 126 || stderrText.contains(QLatin1String("command not found")))
         return QStringLiteral("There is no engine at \"%1\" on %2: build it there (docs/remote.md) and give its path under "
-                              "Run on, or put ddplab-engine on the remote PATH.")
+                              "Run on (--remote-engine), or put ddplab-engine on the remote PATH.")
             .arg(target.remoteEngine, host);
     if (exitCode != 255)
         return QString();

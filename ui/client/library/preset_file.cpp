@@ -4,29 +4,82 @@
 #include "client/wire.hpp"
 #include "core/config_keys.hpp"
 #include "core/config_validate.hpp"
+#include "core/json.hpp"
 
+#include <QJsonArray>
 #include <QJsonDocument>
+
+#include <cmath>
+#include <cstdint>
 
 namespace ddplab::ui {
 namespace {
 
 const QString kEventsKey = wire(key::kEvents);
 
-ddplab::Json toCoreJson(const QJsonObject& object)
+// The one place the window's JSON (Qt's) and the engine's (nlohmann's) meet: value by value, so
+// that the key table reads a preset exactly as the engine reads a config file. Whole numbers
+// become JSON integers (the engine's integer keys ask for one), as they are in a file.
+ddplab::Json toCoreJson(const QJsonValue& value)
 {
-    return ddplab::Json::parse(QJsonDocument(object).toJson(QJsonDocument::Compact).toStdString());
+    constexpr double kLargestExactInteger = 9007199254740992.0;  // 2^53
+    switch (value.type()) {
+    case QJsonValue::Bool:
+        return value.toBool();
+    case QJsonValue::Double: {
+        const double number = value.toDouble();
+        if (std::trunc(number) == number && std::fabs(number) <= kLargestExactInteger)
+            return static_cast<std::int64_t>(number);
+        return number;
+    }
+    case QJsonValue::String:
+        return value.toString().toStdString();
+    case QJsonValue::Array: {
+        ddplab::Json array = ddplab::Json::array();
+        for (const QJsonValue& element : value.toArray())
+            array.push_back(toCoreJson(element));
+        return array;
+    }
+    case QJsonValue::Object: {
+        ddplab::Json object = ddplab::Json::object();
+        const QJsonObject from = value.toObject();
+        for (auto member = from.begin(); member != from.end(); ++member)
+            object[member.key().toStdString()] = toCoreJson(member.value());
+        return object;
+    }
+    default:
+        return nullptr;  // null, and undefined (a missing value)
+    }
 }
 
-QJsonObject toQJsonObject(const ddplab::Json& object)
+QJsonValue toQJson(const ddplab::Json& value)
 {
-    return QJsonDocument::fromJson(QByteArray::fromStdString(object.dump())).object();
+    if (value.is_boolean())
+        return value.get<bool>();
+    if (value.is_number())
+        return value.get<double>();
+    if (value.is_string())
+        return QString::fromStdString(value.get<std::string>());
+    if (value.is_array()) {
+        QJsonArray array;
+        for (const ddplab::Json& element : value)
+            array.append(toQJson(element));
+        return array;
+    }
+    if (value.is_object()) {
+        QJsonObject object;
+        for (const auto& [name, member] : value.items())
+            object.insert(QString::fromStdString(name), toQJson(member));
+        return object;
+    }
+    return QJsonValue(QJsonValue::Null);
 }
 
 }  // namespace
 
 QJsonObject presetFromCoreConfig(const Config& config)
 {
-    return presetFromConfig(toQJsonObject(configToJson(config)));
+    return presetFromConfig(toQJson(configToJson(config)).toObject());
 }
 
 QJsonObject presetFromConfig(const QJsonObject& config)

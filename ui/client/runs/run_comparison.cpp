@@ -6,6 +6,7 @@
 
 #include <QJsonObject>
 
+#include <cmath>
 #include <functional>
 
 namespace ddplab::ui {
@@ -26,19 +27,19 @@ QString finalValue(const RunData& run, const QString& field)
 {
     if (run.summary().value(field).isDouble())
         return number(run.summary().value(field));
-    const QList<QPointF>& series = run.series(field);
-    return series.isEmpty() ? QString() : number(series.last().y());
+    const double last = run.lastValue(field);
+    return std::isfinite(last) ? number(last) : QString();
 }
 
 // The mean over the last epoch (a single mini-batch's figure is noise); a run stopped before
 // its first epoch ended says its last step's, and says so.
 QString lastEpochMean(const RunData& run, const QString& field)
 {
-    const QList<QPointF>& epochs = run.series(QStringLiteral("epoch_") + field);
-    if (!epochs.isEmpty())
-        return number(epochs.last().y());
-    const QList<QPointF>& steps = run.series(field);
-    return steps.isEmpty() ? QString() : QObject::tr("%1 (last step)").arg(number(steps.last().y()));
+    bool fromLastStep = false;
+    const double mean = run.lastEpochMean(field, &fromLastStep);
+    if (!std::isfinite(mean))
+        return QString();
+    return fromLastStep ? QObject::tr("%1 (last step)").arg(number(mean)) : number(mean);
 }
 
 struct Quantity {
@@ -63,8 +64,11 @@ QList<Quantity> quantities()
         return [field](const RunData& run) { return lastEpochMean(run, QLatin1String(field)); };
     };
     return {
-        {"status", [](const RunData& run) { return statusText(run.record().status); }, nullptr,
-         [](const RunData& run) { return run.record().status == RunStatus::Finished ? QString() : run.record().error; }},
+        {"status", [](const RunData& run) { return run.record().statusLine(); }, nullptr,
+         [](const RunData& run) {
+             const RunRecord& record = run.record();
+             return record.status == RunStatus::Finished || record.error == statusText(record.status) ? QString() : record.error;
+         }},
         {"ranks × batch",
          [](const RunData& run) {
              const QJsonObject config = run.effectiveConfig();

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ddplab::ui {
 namespace {
@@ -11,6 +12,11 @@ namespace {
 const QString kType = wire(field::kType);
 const QString kStep = wire(field::kStep);
 const QString kEpoch = wire(field::kEpoch);
+// Epoch fields are kept under this prefix, eval fields other than val_* under the other one:
+// the three kinds of event never collide.
+const QString kEpochPrefix = QStringLiteral("epoch_");
+const QString kEvalPrefix = QStringLiteral("eval_");
+const QString kValidationPrefix = QStringLiteral("val_");
 // Larger steps are not whole numbers in a double any more: nothing a run reaches.
 constexpr double kLargestStep = 9e15;
 
@@ -36,10 +42,10 @@ void RunData::appendEvents(const QList<QJsonObject>& events)
         } else if (type == wire(type::kEval)) {
             // Eval fields: val_loss, val_accuracy keep their names; `samples` becomes eval_samples.
             if (const std::optional<qint64> step = validStep(event))
-                appendPoints(event, double(*step), QStringLiteral("eval_"), QStringLiteral("val_"));
+                appendPoints(event, double(*step), kEvalPrefix, kValidationPrefix);
         } else if (type == wire(type::kEpoch)) {
             if (const std::optional<qint64> step = validStep(event))
-                appendPoints(event, double(*step), QStringLiteral("epoch_"), QString());
+                appendPoints(event, double(*step), kEpochPrefix, QString());
         } else if (type == wire(type::kConfig)) {
             m_config = event;
             m_config.remove(kType);
@@ -54,6 +60,34 @@ void RunData::appendEvents(const QList<QJsonObject>& events)
         // Event types this version does not know are ignored, as docs/protocol.md asks.
     }
     ++m_revision;
+}
+
+QString RunData::epochMetric(const QString& field)
+{
+    return kEpochPrefix + field;
+}
+
+double RunData::lastValue(const QString& metric) const
+{
+    const QList<QPointF>& points = series(metric);
+    return points.isEmpty() ? std::numeric_limits<double>::quiet_NaN() : points.last().y();
+}
+
+double RunData::lastEpochMean(const QString& field, bool* fromLastStep) const
+{
+    const QList<QPointF>& epochs = epochSeries(field);
+    if (fromLastStep)
+        *fromLastStep = epochs.isEmpty() && hasMetric(field);
+    return epochs.isEmpty() ? lastValue(field) : epochs.last().y();
+}
+
+std::optional<qint64> RunData::firstStepMeeting(const QString& metric, const std::function<bool(double)>& meets) const
+{
+    for (const QPointF& point : series(metric)) {
+        if (meets(point.y()))
+            return qint64(point.x());
+    }
+    return std::nullopt;
 }
 
 std::optional<qint64> RunData::validStep(const QJsonObject& event)
@@ -100,6 +134,7 @@ void RunData::appendStep(const QJsonObject& event, qint64 step)
     const double wall = event.value(wire(field::kWallS)).toDouble(-1);
     position.wallSeconds = std::isfinite(wall) && wall >= 0 ? wall : m_stepSeconds;
     m_positions.append(position);
+    m_divergence.observe(step, event.value(wire(field::kLoss)));
     appendPoints(event, double(step), QString(), QString());
 }
 

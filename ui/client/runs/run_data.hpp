@@ -5,6 +5,7 @@
 // kinds never collide. A null (a diverged loss) is not plotted; a value that cannot be right
 // (a step that is negative or not whole, an infinite number) is skipped and counted.
 
+#include "client/runs/divergence.hpp"
 #include "client/runs/run_record.hpp"
 #include "client/series/x_axis.hpp"
 
@@ -15,6 +16,7 @@
 #include <QStringList>
 
 #include <array>
+#include <functional>
 #include <optional>
 
 namespace ddplab::ui {
@@ -60,6 +62,19 @@ public:
     // In order of first appearance: step metrics, then eval and epoch ones as they arrived.
     const QStringList& metricNames() const { return m_metricOrder; }
 
+    // --- the questions people ask of a run ---------------------------------------------
+    // The name under which an epoch event's `field` is kept ("epoch_loss"), and its series.
+    static QString epochMetric(const QString& field);
+    const QList<QPointF>& epochSeries(const QString& field) const { return series(epochMetric(field)); }
+    // The metric's last value; NaN when it has none.
+    double lastValue(const QString& metric) const;
+    // The mean of a step figure over the last finished epoch (one mini-batch's figure is noise).
+    // A run stopped before its first epoch ended gives its last step's value, and says so in
+    // `fromLastStep`; NaN when it has neither.
+    double lastEpochMean(const QString& field, bool* fromLastStep = nullptr) const;
+    // The first point of `metric` whose value `meets` (a study's target): its step, or nullopt.
+    std::optional<qint64> firstStepMeeting(const QString& metric, const std::function<bool(double)>& meets) const;
+
     // The `step` of every step event, in arrival order.
     const QList<qint64>& steps() const { return m_steps; }
     qint64 stepCount() const { return m_steps.size(); }
@@ -70,6 +85,8 @@ public:
     qint64 totalSteps() const;  // from the config event; 0 while unknown
     qint64 epochs() const;      // configured epochs; 0 while unknown
     qint64 stepsPerEpoch() const;  // from the config event; 0 while unknown
+    // Where the loss stopped being a number or blew up (divergence.hpp); nullopt while it has not.
+    const std::optional<Divergence>& divergence() const { return m_divergence.found(); }
     // How far the whole run will reach on `axis` (its configured length), for smoothing spans
     // and axes that should not jump as a live run grows; the current extent when unknown.
     double plannedExtent(XAxis axis) const;
@@ -104,6 +121,7 @@ private:
     QStringList m_metricOrder;
     QList<qint64> m_steps;
     QList<StepPosition> m_positions;  // one per step event, in order
+    DivergenceWatch m_divergence;
     double m_samplesSeen = 0.0;
     double m_stepSeconds = 0.0;       // the steps' own time, for runs whose events have no wall_s
     qint64 m_lastEpoch = 0;

@@ -21,6 +21,8 @@ QJsonObject RunRecord::toMetaJson() const
     meta.insert(QStringLiteral("status"), statusText(status));
     meta.insert(QStringLiteral("exit_code"), exitCode);
     meta.insert(QStringLiteral("error"), error);
+    if (divergedAtStep >= 0)
+        meta.insert(QStringLiteral("diverged_at_step"), divergedAtStep);
     meta.insert(QStringLiteral("started"), started.toString(Qt::ISODateWithMs));
     meta.insert(QStringLiteral("finished"), finished.isValid() ? finished.toString(Qt::ISODateWithMs) : QString());
     meta.insert(QStringLiteral("engine_pid"), enginePid);
@@ -39,14 +41,20 @@ RunRecord RunRecord::fromMetaJson(const QJsonObject& meta, const QString& direct
     record.studyId = meta.value(QStringLiteral("study")).toString();
     record.studyPoint = meta.value(QStringLiteral("study_point")).toInt(-1);
     record.host = meta.value(QStringLiteral("host")).toString();
-    record.status = statusNamed(meta.value(QStringLiteral("status")).toString()).value_or(RunStatus::Interrupted);
+    record.status = statusNamed(meta.value(QStringLiteral("status")).toString());
     record.exitCode = meta.value(QStringLiteral("exit_code")).toInt(-1);
     record.error = meta.value(QStringLiteral("error")).toString();
+    record.divergedAtStep = meta.value(QStringLiteral("diverged_at_step")).toInteger(-1);
     record.started = QDateTime::fromString(meta.value(QStringLiteral("started")).toString(), Qt::ISODateWithMs);
     record.finished = QDateTime::fromString(meta.value(QStringLiteral("finished")).toString(), Qt::ISODateWithMs);
     record.enginePid = meta.value(QStringLiteral("engine_pid")).toInteger();
     record.steps = meta.value(QStringLiteral("steps")).toInteger();
     return record;
+}
+
+QString RunRecord::statusLine() const
+{
+    return ui::statusLine(status, divergedAtStep);
 }
 
 QString defaultRunName(const QJsonObject& config)
@@ -57,10 +65,10 @@ QString defaultRunName(const QJsonObject& config)
                        .arg(config.value(wire(key::kBatchSize)).toInt())
                        .arg(config.value(wire(key::kLr)).toDouble(), 0, 'g', 4);
     const QString rule = config.value(wire(key::kLrRule)).toString();
-    if (!rule.isEmpty() && rule != QLatin1String("none"))
+    if (!rule.isEmpty() && rule != wire(choice::lr_rule::kNone))
         name += QLatin1Char(' ') + rule;
     const QString optimizer = config.value(wire(key::kOptimizer)).toString();
-    if (!optimizer.isEmpty() && optimizer != QLatin1String("sgd"))
+    if (!optimizer.isEmpty() && optimizer != wire(choice::optimizer::kSgd))
         name += QLatin1Char(' ') + optimizer;
     return name;
 }

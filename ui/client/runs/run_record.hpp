@@ -24,13 +24,17 @@ struct RunRecord {
     QString host;         // the SSH host it ran on; empty: this computer
     RunStatus status = RunStatus::Running;
     int exitCode = -1;
-    QString error;
+    QString error;             // what went wrong; for a diverged run, how its loss blew up
+    qint64 divergedAtStep = -1;  // a diverged run: the step its loss blew up
     QDateTime started;
     QDateTime finished;
     qint64 enginePid = 0;
     qint64 steps = 0;
 
     QString legendLabel() const { return label.isEmpty() ? name : label; }
+    bool belongsToStudy() const { return !studyId.isEmpty(); }
+    // Its status in words for lists and tables: "finished", "diverged at step 28".
+    QString statusLine() const;
 
     QJsonObject toMetaJson() const;
     static RunRecord fromMetaJson(const QJsonObject& meta, const QString& directory);

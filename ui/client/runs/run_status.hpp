@@ -1,16 +1,11 @@
 #pragma once
-// How a run stands: one typed status, one place that names it (statusText, statusNamed: the
-// words of meta.json, the Runs list, study.csv and the headless output), and one place that
-// decides it from what the run's data shows (settledStatus). A new status is one enumerator
-// here, one line in the name table and one branch in settledStatus.
+// How a run ended, as one typed value: the only list of statuses and the only place that
+// spells them (meta.json, the runs list, Compare, study.csv and the headless output all use
+// statusText). Which one a run gets is decided in client/session/run_outcome.
 
 #include <QString>
 
-#include <optional>
-
 namespace ddplab::ui {
-
-class RunData;
 
 enum class RunStatus {
     Running,
@@ -19,15 +14,14 @@ enum class RunStatus {
     Cancelled,    // stopped by the user (exit code 5)
     Interrupted,  // meta.json says running, but no engine is running it (the window died)
     Damaged,      // its folder cannot be read as a run (RunRecord::error says why); it can still be deleted
-    Incomplete,   // said to have finished, but its events lack their end or some steps (RunRecord::error says what)
+    Diverged,     // finished, but its loss stopped being a number or grew by orders of magnitude
+    Incomplete,   // said to have ended, but its events lack their end or some steps (RunRecord::error says what)
 };
 
 QString statusText(RunStatus status);
-std::optional<RunStatus> statusNamed(const QString& text);
-
-// What `run` really is, given how it `ended` (the engine's word, or meta.json's): a run that
-// ended finished is incomplete when its events lack their summary or hold another number of
-// steps than the summary (or its record) counts; `reason` (when given) then says which.
-RunStatus settledStatus(RunStatus ended, const RunData& run, QString* reason = nullptr);
+// The status with what it needs to be read right, for lists and tables: "diverged at step 28".
+QString statusLine(RunStatus status, qint64 divergedAtStep);
+// The status `text` names (as statusText spells it); Interrupted for text no status has.
+RunStatus statusNamed(const QString& text);
 
 }  // namespace ddplab::ui

@@ -5,6 +5,7 @@
 #include "client/io/save_file.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/runs/run_data.hpp"
+#include "client/session/run_outcome.hpp"
 #include "client/wire.hpp"
 
 #include <QDir>
@@ -194,12 +195,29 @@ QSharedPointer<RunData> RunStore::loadRun(const RunRecord& run) const
     } else {
         data->addLoadProblem(QStringLiteral("its events.jsonl %1").arg(why));
     }
-    QString reason;
-    const RunStatus settled = settledStatus(run.status, *data, &reason);
-    if (settled != run.status) {
-        data->record().status = settled;
-        data->record().error = reason;
-        data->addLoadProblem(QStringLiteral("it is marked %1, but %2").arg(statusText(run.status), reason));
+    // A run stored as finished before the lab told a diverged run from a finished one: decided
+    // again from its events, as it would be now.
+    if (run.status == RunStatus::Finished && data->hasSummary() && data->divergence()) {
+        RunEnding stored;
+        stored.exitCode = run.exitCode;
+        stored.hasSummary = true;
+        stored.divergence = data->divergence();
+        recordOutcome(data->record(), decideOutcome(stored));
+    }
+    // One that ended whole must have all of its events (the list looks at their last line
+    // only, and may have called it incomplete already: here it says exactly why).
+    const RunRecord& decided = data->record();
+    if (decided.status == RunStatus::Finished || decided.status == RunStatus::Diverged || decided.status == RunStatus::Incomplete) {
+        RunOutcome ended{decided.status, decided.exitCode, decided.error, decided.divergedAtStep};
+        if (ended.status == RunStatus::Incomplete)
+            ended.status = RunStatus::Finished;  // as stored; only its events are in question
+        const RunOutcome outcome = settleCompleteness(ended, *data);
+        if (outcome.status == RunStatus::Incomplete) {
+            data->addLoadProblem(decided.status == RunStatus::Incomplete
+                                     ? QStringLiteral("its events are incomplete: %1").arg(outcome.error)
+                                     : QStringLiteral("it is marked %1, but %2").arg(statusText(decided.status), outcome.error));
+            recordOutcome(data->record(), outcome);
+        }
     }
     return data;
 }
@@ -234,7 +252,7 @@ RunRecord RunStore::readRecord(const QString& directory)
     RunRecord run = RunRecord::fromMetaJson(document.object(), directory);
     // A finished run has an engine's stream (a failed one may have none: the engine could not
     // start), and that stream ends as a finished run's does.
-    if (run.status == RunStatus::Finished) {
+    if (run.status == RunStatus::Finished || run.status == RunStatus::Diverged) {
         const QString problem = eventsProblem(eventsPath(run));
         if (!problem.isEmpty()) {
             RunRecord broken = damaged(problem);
@@ -273,7 +291,7 @@ QString RunStore::eventsProblem(const QString& path)
 
 QString RunStore::eventsEndProblem(const QString& path, qint64 steps)
 {
-    // The last line only (settledStatus checks every step when the run is opened): a finished
+    // The last line only (settleCompleteness checks every step when the run is opened): a finished
     // run's events end with its summary, which counts the steps its record counts.
     QString why;
     RegularFile events;

@@ -46,7 +46,7 @@ public:
     QList<RunRecord> listRuns() const;
     // The run with its events read back from events.jsonl (a cut-off last line is ignored), as
     // far as it reads; what could not be read is in RunData::loadProblems(). Its status is
-    // settled from what was read (settledStatus: a finished run missing steps is incomplete).
+    // settled from what was read (settleCompleteness: a finished run missing steps is incomplete).
     QSharedPointer<RunData> loadRun(const RunRecord& run) const;
 
 private:

@@ -19,6 +19,7 @@ QList<ChartDefinition> buildCatalog()
     QList<ChartDefinition> charts;
     charts.append({wire(field::kLoss), QObject::tr("Loss"), QObject::tr("loss"),
                    {metric(field::kLoss, "train"), metric(field::kValLoss, "validation", false, true)}});
+    charts.last().blowsUp = true;
     charts.append({wire(field::kAccuracy), QObject::tr("Accuracy"), QObject::tr("fraction correct"),
                    {metric(field::kAccuracy, "train"), metric(field::kValAccuracy, "validation", false, true)},
                    false,
@@ -29,6 +30,7 @@ QList<ChartDefinition> buildCatalog()
     charts.append({QStringLiteral("update_variance"), QObject::tr("Update variance"), QObject::tr("variance per parameter"),
                    {metric(field::kUpdateVar, "empirical"), metric(field::kUpdateVarEstimate, "estimated")},
                    true});
+    charts.last().blowsUp = true;
     charts.append({wire(field::kNoiseScale), QObject::tr("Gradient noise scale B_simple"), QObject::tr("samples"),
                    {metric(field::kNoiseScale, "B_simple", false)},
                    true,
@@ -38,6 +40,7 @@ QList<ChartDefinition> buildCatalog()
                    {metric(field::kSamplesPerSec, "per step"), metric("epoch_samples_per_sec", "per epoch", false, true)}});
     charts.append({wire(field::kGradNorm), QObject::tr("Gradient norm"), QStringLiteral("‖g‖"),
                    {metric(field::kGradNorm, "‖g‖")}});
+    charts.last().blowsUp = true;
     charts.append({QStringLiteral("step_time"), QObject::tr("Time per step"), QObject::tr("ms"),
                    {metric(field::kComputeMs, "forward + backward"), metric(field::kCommMs, "waiting on all-reduce"),
                     metric(field::kStepMs, "whole step")}});
@@ -109,8 +112,8 @@ QString whyNoMetric(const QString& metric, const RunData& run)
         return QString();
     const QJsonObject config = run.effectiveConfig();
     const QString workload = config.value(wire(key::kWorkload)).toString();
-    const bool classifier = workload == QLatin1String("fashion_mnist");
-    const bool vectorised = workload == QLatin1String("toy") || workload == QLatin1String("linreg");
+    const bool classifier = workload == wire(choice::workload::kFashionMnist);
+    const bool vectorised = workload == wire(choice::workload::kToy) || workload == wire(choice::workload::kLinreg);
     if (metric == wire(field::kUpdateVar) || metric == wire(field::kUpdateMean)) {
         if (!vectorised)
             return QObject::tr("update variance is measured on the toy and linreg workloads");
@@ -125,7 +128,7 @@ QString whyNoMetric(const QString& metric, const RunData& run)
         return QObject::tr("%1 needs a classifier (workload fashion_mnist)").arg(metric.startsWith(QStringLiteral("val_"))
                                                                                      ? QObject::tr("validation")
                                                                                      : QObject::tr("accuracy"));
-    if (metric == wire(field::kWMean) && workload != QLatin1String("toy") && !workload.isEmpty())
+    if (metric == wire(field::kWMean) && workload != wire(choice::workload::kToy) && !workload.isEmpty())
         return QObject::tr("the weight trajectory is the toy workload's");
     return QString();
 }

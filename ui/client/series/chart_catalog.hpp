@@ -26,6 +26,9 @@ struct ChartDefinition {
     bool logByDefault = false;
     bool marksEffectiveBatch = false;  // draw each run's effective batch as a level line
     bool fraction = false;             // values lie in [0, 1] (accuracy): the axis never goes past 1
+    // A run that diverges explodes here (loss, gradient norm, update variance): its blow-up is
+    // left out of the y range and marked at the edge instead (charts/axis_plan.hpp saneCount).
+    bool blowsUp = false;
 
     QStringList metricNames() const;
 };

@@ -35,6 +35,8 @@ LabSession::LabSession(const RunStore& store, QString enginePath, QObject* paren
     connect(&m_engine, &EngineProcess::stderrReceived, this, &LabSession::onStderr);
     connect(&m_engine, &EngineProcess::outputWarning, this, [this](const QString& warning) { emit logMessage(warning, true); });
     connect(&m_engine, &EngineProcess::finished, this, &LabSession::onEngineFinished);
+    m_helloTimer.setSingleShot(true);
+    connect(&m_helloTimer, &QTimer::timeout, this, &LabSession::onNoHello);
     connect(&m_engine, &EngineProcess::started, this, [this] {
         if (!m_current)
             return;
@@ -51,7 +53,6 @@ void LabSession::start(const QList<RunRequest>& requests)
     m_requests = requests;
     m_runs.clear();
     m_index = -1;
-    m_running = true;
     m_stopRequested = false;
     m_firstFailureCode = 0;
     m_sawEngineHello = false;
@@ -59,6 +60,9 @@ void LabSession::start(const QList<RunRequest>& requests)
     m_engineStderr.clear();
     const EngineCommand command = engineCommand(m_target, m_enginePath, runsArguments(m_target));
     m_engine.startWithInput(command.program, command.arguments);
+    m_helloTimer.start(m_helloPatienceMs);
+    m_running = true;
+    emit runningChanged(true);
     startNext();
 }
 
@@ -132,7 +136,7 @@ void LabSession::startNext()
     m_sinceFirstStep.invalidate();
     emit runStarted(m_index, m_current);
     if (!created) {
-        finishCurrent(RunStatus::Failed, -1, error);
+        finishCurrent({RunStatus::Failed, -1, error});
         return;
     }
     m_stderrLog.setFileName(RunStore::stderrPath(*created));
@@ -171,7 +175,13 @@ void LabSession::endSequence()
         m_engine.closeInput();
         return;  // onEngineFinished ends it
     }
+    endRunning();
+}
+
+void LabSession::endRunning()
+{
     m_running = false;
+    emit runningChanged(false);
     emit sequenceFinished(m_firstFailureCode == 0 && !m_stopRequested);
 }
 
@@ -183,6 +193,7 @@ void LabSession::onEvents(const QList<QJsonObject>& events)
         const QString type = event.value(wire(field::kType)).toString();
         if (!m_sawEngineHello) {
             m_sawEngineHello = true;
+            m_helloTimer.stop();
             if (type == wire(type::kHello)) {
                 if (!checkEngineHello(event))
                     return;
@@ -206,14 +217,27 @@ bool LabSession::checkEngineHello(const QJsonObject& hello)
     if (protocol == kProtocolVersion)
         return true;
     // Its events may mean something else than this lab reads into them: nothing is shown.
-    m_protocolProblem = QStringLiteral("The engine at %1 speaks event protocol %2, this lab reads protocol %3: "
+    m_protocolProblem = QStringLiteral("The engine %1 speaks event protocol %2, this lab reads protocol %3: "
                                        "build both from the same version (scripts/build.sh), or point the lab at "
-                                       "a matching engine (--engine, DDPLAB_ENGINE).")
-                            .arg(m_enginePath)
+                                       "a matching engine.")
+                            .arg(engineWhere(m_target, m_enginePath))
                             .arg(protocol)
                             .arg(kProtocolVersion);
     m_engine.stop();
     return false;
+}
+
+// An engine that says nothing at all would be waited on for good (`ddplab --quit` never ended).
+void LabSession::onNoHello()
+{
+    if (m_sawEngineHello || !m_engine.isRunning())
+        return;
+    m_protocolProblem = QStringLiteral("The engine %1 printed nothing within %2 s of starting, not even its hello: it is not a "
+                                       "working ddplab-engine, or it is stuck (its messages, if any, are in the log).")
+                            .arg(engineWhere(m_target, m_enginePath))
+                            .arg(m_helloPatienceMs / 1000.0);
+    emit logMessage(m_protocolProblem, true);
+    m_engine.stop();
 }
 
 void LabSession::appendToCurrent(const QList<QJsonObject>& events)
@@ -236,18 +260,9 @@ void LabSession::onRunEnd(int exitCode)
 {
     if (!m_current)
         return;
-    const QString reported = m_current->error().value(wire(field::kMessage)).toString();
-    if (exitCode == 0 && m_current->hasSummary())
-        finishCurrent(RunStatus::Finished, 0, QString());
-    else if (exitCode == kExitCancelled)
-        finishCurrent(RunStatus::Cancelled, exitCode, reported.isEmpty() ? QStringLiteral("cancelled") : reported);
-    else if (!reported.isEmpty())
-        finishCurrent(RunStatus::Failed, exitCode, reported);
-    else
-        finishCurrent(RunStatus::Failed, exitCode,
-                      QStringLiteral("The run ended with code %1 without reporting an error or a summary; "
-                                     "the engine's messages are in the log.")
-                          .arg(exitCode));
+    RunEnding ending = endingOfCurrent();
+    ending.exitCode = exitCode;
+    finishCurrent(decideOutcome(ending));
 }
 
 void LabSession::onStderr(const QByteArray& text)
@@ -262,54 +277,46 @@ void LabSession::onStderr(const QByteArray& text)
 
 void LabSession::onEngineFinished(const EngineExit& exit)
 {
+    m_helloTimer.stop();
     if (m_current) {
         // The engine went with a run unfinished: it crashed, was killed, could not start, or
         // speaks another protocol.
-        const QString reported = m_current->error().value(wire(field::kMessage)).toString();
-        if (!m_protocolProblem.isEmpty()) {
-            finishCurrent(RunStatus::Failed, -1, m_protocolProblem);
-        } else if (exit.failedToStart) {
-            finishCurrent(RunStatus::Failed, -1, exit.message);
-        } else if (!engineGoneMessage(exit).isEmpty()) {
-            finishCurrent(RunStatus::Failed, exit.exitCode, engineGoneMessage(exit));
-        } else if (exit.crashed) {
-            finishCurrent(exit.stopRequested ? RunStatus::Cancelled : RunStatus::Failed, -1, exit.message);
-        } else if (exit.exitCode == kExitCancelled) {
-            finishCurrent(RunStatus::Cancelled, exit.exitCode, reported.isEmpty() ? QStringLiteral("cancelled") : reported);
-        } else if (!reported.isEmpty()) {
-            finishCurrent(RunStatus::Failed, exit.exitCode, reported);
-        } else if (!m_sawEngineHello) {
-            finishCurrent(RunStatus::Failed, exit.exitCode,
-                          QStringLiteral("The program at %1 exited with code %2 without printing a single engine event: "
-                                         "it is not a working ddplab-engine (its messages are in the log).")
-                              .arg(m_enginePath)
-                              .arg(exit.exitCode));
-        } else {
-            finishCurrent(RunStatus::Failed, exit.exitCode,
-                          QStringLiteral("The engine exited with code %1 without reporting an error or a summary; "
-                                         "its messages are in the log.")
-                              .arg(exit.exitCode));
-        }
+        RunEnding ending = endingOfCurrent();
+        ending.exitCode = exit.exitCode;
+        ending.engineGone = exit;
+        ending.remoteFailure = engineGoneMessage(exit);
+        finishCurrent(decideOutcome(ending));
         return;  // finishCurrent goes on with startNext, which ends the sequence
     }
     if (!m_running)
         return;
     if (m_index < m_requests.size() && !m_stopRequested && m_firstFailureCode == 0 && exit.exitCode != 0)
         m_firstFailureCode = exit.exitCode > 0 ? exit.exitCode : 1;  // it ended between runs, unasked
-    m_running = false;
-    emit sequenceFinished(m_firstFailureCode == 0 && !m_stopRequested);
+    endRunning();
 }
 
-void LabSession::finishCurrent(RunStatus ended, int exitCode, const QString& error)
+// What the current run's events and this session know of how it ended.
+RunEnding LabSession::endingOfCurrent() const
+{
+    RunEnding ending;
+    ending.hasSummary = m_current->hasSummary();
+    ending.reportedError = m_current->error().value(wire(field::kMessage)).toString();
+    ending.protocolProblem = m_protocolProblem;
+    ending.sawEngineHello = m_sawEngineHello;
+    ending.engineWhere = engineWhere(m_target, m_enginePath);
+    ending.divergence = m_current->divergence();
+    return ending;
+}
+
+void LabSession::finishCurrent(const RunOutcome& ended)
 {
     RunRecord& record = m_current->record();
-    record.exitCode = exitCode;
     record.finished = QDateTime::currentDateTime();
     record.steps = m_current->stepCount();
-    QString reason;
-    const RunStatus status = settledStatus(ended, *m_current, &reason);
-    record.status = status;
-    record.error = status == ended ? error : reason;
+    const RunOutcome outcome = settleCompleteness(ended, *m_current);
+    recordOutcome(record, outcome);
+    const RunStatus status = outcome.status;
+    const int exitCode = outcome.exitCode;
     if (!record.directory.isEmpty()) {
         QString saveError;
         if (!m_store.saveMeta(record, &saveError))
@@ -317,12 +324,13 @@ void LabSession::finishCurrent(RunStatus ended, int exitCode, const QString& err
     }
     m_stderrLog.close();
     m_eventsLog.close();
-    if (status != RunStatus::Finished && m_firstFailureCode == 0)
+    // A diverged run trained to its end: the engine did what was asked, so it is no failure.
+    if (status != RunStatus::Finished && status != RunStatus::Diverged && m_firstFailureCode == 0)
         m_firstFailureCode = exitCode > 0 ? exitCode : 1;
     if (status == RunStatus::Finished) {
         emit logMessage(QStringLiteral("\"%1\" finished: %2 steps.").arg(record.legendLabel()).arg(record.steps), false);
     } else {
-        emit logMessage(QStringLiteral("\"%1\" %2: %3").arg(record.legendLabel(), statusText(status), record.error),
+        emit logMessage(QStringLiteral("\"%1\" %2: %3").arg(record.legendLabel(), statusText(status), outcome.error),
                         status == RunStatus::Failed);
     }
     const QSharedPointer<RunData> finished = std::exchange(m_current, {});  // finished once, whatever comes next

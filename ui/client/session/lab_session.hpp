@@ -4,11 +4,14 @@
 // process serves them all (LibTorch is loaded once, not once a run): each run gets a run
 // directory, the engine is asked for it on stdin and streams into it (its events file), its
 // events are parsed into a RunData as they arrive, and progress and the outcome are reported.
-// Stop ends the current run and drops the rest.
+// Stop ends the current run and drops the rest. A window or a headless runner owns one session;
+// whatever it runs (a run, a lesson, a study through StudyRunner) goes through it, so one thing
+// runs at a time by construction.
 
 #include "client/engine/engine_process.hpp"
 #include "client/engine/engine_target.hpp"
 #include "client/runs/run_record.hpp"
+#include "client/session/run_outcome.hpp"
 #include "client/session/run_progress.hpp"
 
 #include <QElapsedTimer>
@@ -17,6 +20,7 @@
 #include <QList>
 #include <QObject>
 #include <QSharedPointer>
+#include <QTimer>
 
 namespace ddplab::ui {
 
@@ -46,6 +50,9 @@ public:
 
     void start(const QList<RunRequest>& requests);
     void stop();
+    // How long the engine has to print its hello before it is taken for no working engine and
+    // stopped (a wrong program, a remote command that prints nothing); tests shorten it.
+    void setHelloPatience(int ms) { m_helloPatienceMs = ms; }
     // Closing the window: stop the engine now, waiting at most `timeoutMs`.
     void stopAndWait(int timeoutMs);
 
@@ -72,18 +79,23 @@ signals:
     void logMessage(const QString& text, bool isWarning);
     void stderrReceived(const QString& text);
     void sequenceFinished(bool allSucceeded);
+    // Something started, or nothing runs any more: the one place "one thing at a time" is read.
+    void runningChanged(bool running);
 
 private:
     void startNext();
     void endSequence();
+    void endRunning();
     void onEvents(const QList<QJsonObject>& events);
     void appendToCurrent(const QList<QJsonObject>& events);
     bool checkEngineHello(const QJsonObject& hello);
     void onRunEnd(int exitCode);
     void onStderr(const QByteArray& text);
     void onEngineFinished(const EngineExit& exit);
-    // `ended` as the engine said; the status saved is settledStatus() of it.
-    void finishCurrent(RunStatus ended, int exitCode, const QString& error);
+    void onNoHello();
+    RunEnding endingOfCurrent() const;
+    // `ended` as decided from the engine's word; what is saved is settleCompleteness() of it.
+    void finishCurrent(const RunOutcome& ended);
     QString engineGoneMessage(const EngineExit& exit) const;
 
     const RunStore& m_store;
@@ -97,7 +109,9 @@ private:
     bool m_stopRequested = false;
     int m_firstFailureCode = 0;
     bool m_sawEngineHello = false;  // the `runs` process's own hello, first on its stdout
-    QString m_protocolProblem;      // the engine speaks another protocol version: why the run ended
+    QString m_protocolProblem;      // the engine speaks another protocol version, or none: why the run ended
+    int m_helloPatienceMs = 60000;  // ssh's connect timeout and a slow remote start fit well within
+    QTimer m_helloTimer;
     QSharedPointer<RunData> m_current;
     QFile m_stderrLog;
     QFile m_eventsLog;        // remote runs: their events, written here as they arrive

@@ -1,0 +1,119 @@
+#include "launcher_report.hpp"
+
+#include "core/protocol_names.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace ddplab {
+namespace {
+
+// The leading number of `text` at `at`, or -1.
+int leadingNumber(const std::string& text, size_t at)
+{
+    if (at >= text.size() || text[at] < '0' || text[at] > '9')
+        return -1;
+    return std::atoi(text.c_str() + at);
+}
+
+bool startsWith(const std::string& text, const std::string& prefix)
+{
+    return text.rfind(prefix, 0) == 0;
+}
+
+// srun's task list: "1", "0-1", "0,2-3". Empty when it is not one.
+std::vector<int> taskList(const std::string& text)
+{
+    // A job step has at most this many tasks to list here; more is not a list srun wrote.
+    constexpr int kMaxListed = 1 << 20;
+    std::vector<int> tasks;
+    size_t at = 0;
+    while (at <= text.size()) {
+        const size_t comma = std::min(text.find(',', at), text.size());
+        const std::string item = text.substr(at, comma - at);
+        const size_t dash = item.find('-');
+        const int first = leadingNumber(item, 0);
+        const int last = dash == std::string::npos ? first : leadingNumber(item, dash + 1);
+        if (first < 0 || last < first || last - first > kMaxListed || tasks.size() > size_t(kMaxListed))
+            return {};
+        for (int task = first; task <= last; ++task)
+            tasks.push_back(task);
+        at = comma + 1;
+    }
+    return tasks;
+}
+
+}  // namespace
+
+void LauncherReport::addLine(const std::string& line)
+{
+    // Each worker's own last word (launch/worker.cpp).
+    const std::string worker = "ddplab-engine: rank ";
+    if (startsWith(line, worker)) {
+        const int rank = leadingNumber(line, worker.size());
+        const size_t error = line.find(": error: ");
+        const bool known = std::any_of(m_rankErrors.begin(), m_rankErrors.end(), [&](const auto& e) { return e.first == rank; });
+        if (rank >= 0 && error != std::string::npos && !known)
+            m_rankErrors.emplace_back(rank, line.substr(error + 9));
+        return;
+    }
+    if (line.find("*** STEP ") != std::string::npos && line.find(" CANCELLED AT ") != std::string::npos) {
+        if (!m_first && !m_stepEnding && m_cancelled.empty())
+            m_cancelled = line;
+        return;
+    }
+    if (!startsWith(line, "srun: "))
+        return;
+    if (line.find("Terminating StepId") != std::string::npos || line.find("Terminating job step") != std::string::npos) {
+        m_stepEnding = true;
+        return;
+    }
+    // srun: error: NODE: task 1: Killed      srun: error: NODE: tasks 0-1: Exited with exit code 2
+    const std::string error = "srun: error: ";
+    if (m_first || m_stepEnding || !m_cancelled.empty() || !startsWith(line, error))
+        return;
+    size_t task = line.find(": task ", error.size());
+    size_t number = task == std::string::npos ? task : task + 7;
+    if (task == std::string::npos) {
+        task = line.find(": tasks ", error.size());
+        number = task == std::string::npos ? task : task + 8;
+    }
+    if (task == std::string::npos)
+        return;
+    const size_t reason = line.find(": ", number);
+    const std::vector<int> tasks = reason == std::string::npos ? std::vector<int>() : taskList(line.substr(number, reason - number));
+    if (tasks.empty())
+        return;
+    TaskEnd end;
+    // Ended together: the one whose own error came first failed first.
+    end.rank = tasks.front();
+    for (auto e = m_rankErrors.rbegin(); e != m_rankErrors.rend(); ++e) {
+        if (std::find(tasks.begin(), tasks.end(), e->first) != tasks.end())
+            end.rank = e->first;
+    }
+    end.node = line.substr(error.size(), task - error.size());
+    end.reason = line.substr(reason + 2);
+    end.bySignal = !startsWith(end.reason, "Exited with exit code");
+    m_first = end;
+}
+
+std::optional<protocol::ErrorReport> LauncherReport::firstFailure() const
+{
+    if (!m_cancelled.empty())
+        return protocol::ErrorReport{"Slurm cancelled the run (" + m_cancelled + ")", std::nullopt, "", kExitCancelled};
+    if (!m_first || (m_first->rank == 0 && !m_first->bySignal))
+        return std::nullopt;
+    const std::string rank = "rank " + std::to_string(m_first->rank);
+    const std::string srun = "srun: \"task " + std::to_string(m_first->rank) + ": " + m_first->reason + "\" on " + m_first->node;
+    std::string message;
+    const auto own = std::find_if(m_rankErrors.begin(), m_rankErrors.end(), [&](const auto& e) { return e.first == m_first->rank; });
+    if (m_first->bySignal)
+        message = rank + " died without a word (" + srun + ")";
+    else if (own != m_rankErrors.end())
+        message = rank + " failed: " + own->second;
+    else
+        message = rank + " failed (" + srun + ")";
+    return protocol::ErrorReport{message, m_first->rank, "", kExitRankFailed};
+}
+
+}  // namespace ddplab

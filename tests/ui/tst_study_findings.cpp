@@ -1,0 +1,314 @@
+// A study's findings warn instead of misleading: each caution is triggered by a study made to
+// need it (the best LR at the edge of the grid, a critical batch fitted outside the batches
+// studied, too few points for a fit, repeats that disagree more than the effect, a study still
+// running), and is absent where the study does not need it. Also what the charts draw of it:
+// the x range of the data, runs that never reached the target drawn hollow where they ended,
+// lines in the order of their numbers, tick labels that all fit, the table of runs.
+
+#include "client/runs/run_data.hpp"
+#include "study/label_order.hpp"
+#include "study/study_checks.hpp"
+#include "study/study_csv.hpp"
+#include "study/study_plan.hpp"
+#include "study_view/study_charts.hpp"
+#include "study_view/study_points_table.hpp"
+#include "ui_test_main.hpp"
+
+#include <QJsonDocument>
+
+#include <cmath>
+
+using namespace ddplab::ui;
+
+namespace {
+
+StoredStudy studyOf(const QByteArray& json)
+{
+    const StudyReadResult read = parseStudy(QJsonDocument::fromJson(json).object(), QStringLiteral("test"), QString());
+    StoredStudy study;
+    if (!read.spec)
+        qWarning("%s", qPrintable(read.error));
+    study.spec = *read.spec;
+    study.points = planStudy(study.spec).points;
+    study.id = QStringLiteral("test");
+    return study;
+}
+
+// A finished run of `point` that needed `steps` to reach the target (-1: it never did in its 100).
+StudyRunResult resultOf(const StudyPoint& point, qint64 steps)
+{
+    StudyRunResult result;
+    result.point = point.index;
+    result.repeat = point.repeat;
+    result.values = point.values;
+    result.status = RunStatus::Finished;
+    result.worldSize = point.config.value(QStringLiteral("world_size")).toInteger(1);
+    result.batchSize = point.config.value(QStringLiteral("batch_size")).toInteger();
+    result.effectiveBatch = result.worldSize * result.batchSize;
+    result.lr = point.config.value(QStringLiteral("lr")).toDouble();
+    result.steps = 100;
+    result.samples = 100.0 * double(result.effectiveBatch);
+    result.loss = steps >= 0 ? 1.0 / double(steps) : 2.0;
+    result.stepsToTarget = steps;
+    result.samplesToTarget = steps >= 0 ? double(steps * result.effectiveBatch) : StudyRunResult::kNone;
+    return result;
+}
+
+// Batches 16, 64, 256 (one rank) x LR 0.001, 0.004, 0.016, target loss <= 1.2: the toy study
+// of issue 19, with `repeats` seeds.
+QByteArray gridStudy(int repeats = 1, const QString& batches = QStringLiteral("16, 64, 256"))
+{
+    return QStringLiteral(R"({"id": "grid", "title": "grid", "repeats": %1,
+        "base": {"workload": "toy", "world_size": 1, "batch_size": 16, "epochs": 1, "num_examples": 4096},
+        "axes": [{"key": "effective_batch", "values": [%2], "split": "fixed_ranks"},
+                 {"key": "lr", "values": [0.001, 0.004, 0.016]}],
+        "target": {"metric": "loss", "at_most": 1.2}})")
+        .arg(repeats)
+        .arg(batches)
+        .toUtf8();
+}
+
+// Steps to the target that follow S = S_min (1 + B_crit / B) with the best LR `bestLr` (the
+// others take longer), for every point of the grid.
+QList<StudyRunResult> mcCandlishResults(const StoredStudy& study, double sMin, double bCrit, double bestLr)
+{
+    QList<StudyRunResult> results;
+    for (const StudyPoint& point : study.points) {
+        const double batch = point.values.value(QStringLiteral("effective_batch")).toDouble();
+        const double lr = point.values.value(QStringLiteral("lr")).toDouble();
+        const double slower = lr == bestLr ? 1.0 : 1.5;
+        results.append(resultOf(point, qint64(std::round(sMin * (1 + bCrit / batch) * slower))));
+    }
+    return results;
+}
+
+const StudyFinding* findingAbout(const StudyCharts& charts, const QString& words)
+{
+    for (const StudyFinding& finding : charts.findings) {
+        if (finding.text.contains(words))
+            return &finding;
+    }
+    return nullptr;
+}
+
+bool cautionSays(const StudyFinding* finding, const QString& words)
+{
+    return finding && std::any_of(finding->cautions.begin(), finding->cautions.end(), [&](const QString& caution) { return caution.contains(words); });
+}
+
+const PlotSpec* plotNamed(const StudyCharts& charts, const QString& id)
+{
+    for (const PlotSpec& plot : charts.plots) {
+        if (plot.id == id)
+            return &plot;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+class TestStudyFindings : public QObject {
+    Q_OBJECT
+
+private slots:
+    void bestLrAtTheEdgeOfTheGridIsSaid()
+    {
+        // Issue 19's study: the largest LR was best at every batch, and the findings read
+        // "the best learning rate grows as batch^0" with no warning.
+        const StoredStudy study = studyOf(gridStudy());
+        const StudyCharts edge = buildStudyCharts(study, mcCandlishResults(study, 10, 64, 0.016), defaultChartChoices(study));
+        const StudyFinding* exponent = findingAbout(edge, QStringLiteral("the best learning rate grows as batch^"));
+        QVERIFY(exponent);
+        QVERIFY2(cautionSays(exponent, QStringLiteral("at the edge of the grid: the largest lr tried was the best at effective batch 16, 64 and 256")),
+                 qPrintable(exponent->line()));
+        QVERIFY(cautionSays(exponent, QStringLiteral("the exponent describes the grid")));
+        QVERIFY(cautionSays(exponent, QStringLiteral("extend the lr axis")));
+        // Its points are hollow on the chart.
+        const PlotSpec* bestLr = plotNamed(edge, QStringLiteral("best-lr"));
+        QVERIFY(bestLr);
+        QCOMPARE(bestLr->lines.first().hollow, (QList<bool>{true, true, true}));
+        // The best LR inside the grid: nothing to say.
+        const StudyCharts inside = buildStudyCharts(study, mcCandlishResults(study, 10, 64, 0.004), defaultChartChoices(study));
+        const StudyFinding* fine = findingAbout(inside, QStringLiteral("the best learning rate grows as batch^"));
+        QVERIFY(fine);
+        QVERIFY2(!cautionSays(fine, QStringLiteral("edge of the grid")), qPrintable(fine->line()));
+    }
+
+    void aCriticalBatchOutsideTheBatchesStudiedIsExtrapolated()
+    {
+        const StoredStudy study = studyOf(gridStudy(1, QStringLiteral("16, 32, 64, 128, 256")));
+        // B_crit 4, far below the smallest batch studied: the fit can only extrapolate it.
+        const StudyCharts below = buildStudyCharts(study, mcCandlishResults(study, 20, 4, 0.004), defaultChartChoices(study));
+        const StudyFinding* critical = findingAbout(below, QStringLiteral("critical batch"));
+        QVERIFY(critical);
+        QVERIFY2(cautionSays(critical, QStringLiteral("extrapolated, not measured: it lies below the effective batches 16 to 256")),
+                 qPrintable(critical->line()));
+        const PlotSpec* steps = plotNamed(below, QStringLiteral("steps-to-target"));
+        QVERIFY(steps);
+        QVERIFY(steps->markers.first().label.contains(QStringLiteral("(extrapolated)")));
+        // The chart keeps the data's x range: the marker does not stretch it to 4.
+        const QPointF range = plotXRange(*steps);
+        QVERIFY2(range.x() > 10 && range.y() < 400, qPrintable(QStringLiteral("%1 to %2").arg(range.x()).arg(range.y())));
+        // B_crit 64, inside: measured, no caution.
+        const StudyCharts inside = buildStudyCharts(study, mcCandlishResults(study, 20, 64, 0.004), defaultChartChoices(study));
+        const StudyFinding* measured = findingAbout(inside, QStringLiteral("critical batch"));
+        QVERIFY(measured);
+        QVERIFY2(measured->cautions.isEmpty(), qPrintable(measured->line()));
+        QVERIFY(measured->text.contains(QStringLiteral("critical batch 64 from the fit")));
+    }
+
+    void tooFewPointsForAFitAreSaid()
+    {
+        const StoredStudy study = studyOf(gridStudy());
+        QList<StudyRunResult> results = mcCandlishResults(study, 10, 64, 0.004);
+        // Only two batches reach the target: no fit of two numbers to two points.
+        for (StudyRunResult& result : results) {
+            if (result.effectiveBatch == 256) {
+                result.stepsToTarget = -1;
+                result.samplesToTarget = StudyRunResult::kNone;
+            }
+        }
+        const StudyCharts charts = buildStudyCharts(study, results, defaultChartChoices(study));
+        const StudyFinding* critical = findingAbout(charts, QStringLiteral("critical batch"));
+        QVERIFY(critical);
+        QCOMPARE(critical->text, QStringLiteral("critical batch: not fitted"));
+        QVERIFY2(cautionSays(critical, QStringLiteral("too few points for a fit: 2, it needs 3")), qPrintable(critical->line()));
+        const StudyFinding* exponent = findingAbout(charts, QStringLiteral("the best learning rate grows as batch^"));
+        QVERIFY(exponent);
+        QVERIFY2(cautionSays(exponent, QStringLiteral("only 2 points for 2 fitted numbers")), qPrintable(exponent->line()));
+    }
+
+    void repeatsThatDisagreeMoreThanTheEffectAreSaid()
+    {
+        const StoredStudy study = studyOf(gridStudy(2));
+        QList<StudyRunResult> results;
+        for (const StudyPoint& point : study.points) {
+            // Steps barely change with the batch (20 to 22) while two seeds differ by 10.
+            const double batch = point.values.value(QStringLiteral("effective_batch")).toDouble();
+            const qint64 steps = qint64(20 + std::log2(batch / 16) / 2 + (point.repeat == 0 ? 0 : 10));
+            results.append(resultOf(point, steps));
+        }
+        const StudyCharts charts = buildStudyCharts(study, results, defaultChartChoices(study));
+        const StudyFinding* critical = findingAbout(charts, QStringLiteral("critical batch"));
+        QVERIFY(critical);
+        QVERIFY2(cautionSays(critical, QStringLiteral("repeats disagree by up to")), qPrintable(critical->line()));
+        // Repeats that agree: nothing to say.
+        QList<StudyRunResult> agreeing = mcCandlishResults(study, 10, 64, 0.004);
+        const StudyCharts quiet = buildStudyCharts(study, agreeing, defaultChartChoices(study));
+        QVERIFY(!cautionSays(findingAbout(quiet, QStringLiteral("critical batch")), QStringLiteral("repeats disagree")));
+    }
+
+    void findingsWhileAStudyRunsAreProvisional()
+    {
+        const StoredStudy study = studyOf(gridStudy());
+        const QList<StudyRunResult> all = mcCandlishResults(study, 10, 64, 0.004);
+        const StudyCharts partial = buildStudyCharts(study, all.mid(0, 5), defaultChartChoices(study));
+        QCOMPARE(partial.provisional, QStringLiteral("Provisional: 5 of 9 runs have ended; every figure below will change as the rest arrive."));
+        QCOMPARE(partial.findingLines().first(), partial.provisional);
+        QVERIFY(buildStudyCharts(study, all, defaultChartChoices(study)).provisional.isEmpty());
+    }
+
+    void cautionsAreWrittenBesideTheirNumber()
+    {
+        // findings.txt and the headless output: the number, then its cautions on the same line.
+        StudyFinding finding{QStringLiteral("critical batch 0.00537 from the fit"), {QStringLiteral("extrapolated, not measured")}};
+        QCOMPARE(finding.line(), QStringLiteral("critical batch 0.00537 from the fit  [caution: extrapolated, not measured]"));
+    }
+
+    void unreachedPointsAreDrawnHollowWhereTheirRunsEnded()
+    {
+        // No run reached the target: every point still shows, hollow, at the steps it ran.
+        const StoredStudy study = studyOf(gridStudy());
+        QList<StudyRunResult> results;
+        for (const StudyPoint& point : study.points)
+            results.append(resultOf(point, -1));
+        const StudyCharts charts = buildStudyCharts(study, results, defaultChartChoices(study));
+        const PlotSpec* steps = plotNamed(charts, QStringLiteral("steps-to-target"));
+        QVERIFY(steps);
+        const PlotLine& line = steps->lines.first();
+        QCOMPARE(line.points, (QList<QPointF>{{16, 100}, {64, 100}, {256, 100}}));
+        QCOMPARE(line.hollow, (QList<bool>{true, true, true}));
+    }
+
+    void linesAreListedInTheOrderOfTheirNumbers()
+    {
+        QVERIFY(numericLess(QStringLiteral("lr 5"), QStringLiteral("lr 10")));
+        QVERIFY(!numericLess(QStringLiteral("lr 20"), QStringLiteral("lr 10")));
+        QVERIFY(numericLess(QStringLiteral("0.0005"), QStringLiteral("0.001")));
+        QVERIFY(numericLess(QStringLiteral("1e-4"), QStringLiteral("0.001")));
+        QVERIFY(numericLess(QStringLiteral("lr_rule linear · lr 2"), QStringLiteral("lr_rule sqrt · lr 1")));
+        const StoredStudy study = studyOf(R"({"id": "w", "title": "w",
+            "base": {"workload": "toy", "batch_size": 16, "epochs": 1, "num_examples": 256},
+            "axes": [{"key": "world_size", "values": [1, 2]}, {"key": "experiments", "values": [10, 20, 5]}]})");
+        QList<StudyRunResult> results;
+        for (const StudyPoint& point : study.points)
+            results.append(resultOf(point, 10));
+        StudyChartChoices choices = defaultChartChoices(study);
+        choices.colourBy = QStringLiteral("experiments");
+        const StudyCharts charts = buildStudyCharts(study, results, choices);
+        QStringList legend;
+        for (const PlotLine& line : charts.plots.first().lines)
+            legend.append(line.label);
+        QCOMPARE(legend, (QStringList{QStringLiteral("experiments 5"), QStringLiteral("experiments 10"), QStringLiteral("experiments 20")}));
+    }
+
+    void everyTickLabelFits()
+    {
+        // Seven batches from 16 to 1024 on a narrow plot: neighbours that would touch go to a
+        // second row, none is left out.
+        const QList<double> centres{10, 40, 70, 100, 130, 160, 190};
+        const QList<double> widths(7, 40.0);
+        QCOMPARE(tickLabelRows(centres, widths, 4), (QList<int>{0, 1, 0, 1, 0, 1, 0}));
+        QCOMPARE(tickLabelRows({10, 100, 200}, {40, 40, 40}, 4), (QList<int>{0, 0, 0}));
+    }
+
+    void theNoiseScaleIsNeverANegativeBatch()
+    {
+        // A run stored by an engine that reported its estimators' negative ratio.
+        RunData run;
+        run.record().status = RunStatus::Finished;
+        run.appendEvents({QJsonObject{{QStringLiteral("type"), QStringLiteral("step")}, {QStringLiteral("step"), 1},
+                                      {QStringLiteral("loss"), 1.0}, {QStringLiteral("noise_scale"), -9748.0}},
+                          QJsonObject{{QStringLiteral("type"), QStringLiteral("summary")}, {QStringLiteral("steps"), 1},
+                                      {QStringLiteral("noise_scale"), -9748.0}}});
+        const StoredStudy study = studyOf(gridStudy());
+        const StudyRunResult result = ddplab::ui::resultOf(study.points.first(), run, study.spec.target);
+        QVERIFY(std::isnan(result.noiseScale));
+        QVERIFY(std::isnan(result.noiseScaleAtTarget));
+        const QList<QByteArray> rows = studyCsv(study, {result}).trimmed().split('\n');
+        const int column = int(rows.first().split(',').indexOf("noise_scale"));
+        QVERIFY(column > 0);
+        QCOMPARE(rows.at(1).split(',').at(column), QByteArray());
+    }
+
+    void theTableListsEveryRunSortableByNumber()
+    {
+        const StoredStudy study = studyOf(gridStudy());
+        QList<StudyRunResult> results = mcCandlishResults(study, 10, 64, 0.004);
+        results[4].status = RunStatus::Diverged;
+        results[4].divergedAtStep = 12;
+        StudyPointsTable table;
+        table.setResults(study, results);
+        QCOMPARE(table.rowCount(), 9);
+        QStringList headers;
+        for (int column = 0; column < table.columnCount(); ++column)
+            headers.append(table.horizontalHeaderItem(column)->text());
+        QCOMPARE(headers.mid(0, 5), (QStringList{QStringLiteral("point"), QStringLiteral("repeat"), QStringLiteral("effective_batch"),
+                                                QStringLiteral("lr"), QStringLiteral("status")}));
+        QVERIFY(headers.contains(QStringLiteral("steps_to_target")));
+        const int status = int(headers.indexOf(QStringLiteral("status")));
+        const int steps = int(headers.indexOf(QStringLiteral("steps_to_target")));
+        QCOMPARE(table.item(4, status)->text(), QStringLiteral("diverged at step 12"));
+        // Sorted by steps to the target, as numbers (9 before 10, 16 before 100).
+        table.sortByColumn(steps, Qt::AscendingOrder);
+        double previous = -1;
+        for (int row = 0; row < table.rowCount(); ++row) {
+            const double value = table.item(row, steps)->data(Qt::DisplayRole).toDouble();
+            QVERIFY(value >= previous);
+            previous = value;
+        }
+    }
+};
+
+DDPLAB_UI_TEST_MAIN(TestStudyFindings)
+#include "tst_study_findings.moc"

@@ -1,0 +1,119 @@
+#include "lab_files.hpp"
+
+#include "charts/chart_grid.hpp"
+#include "charts/chart_panel.hpp"
+#include "charts/run_model.hpp"
+#include "client/io/save_file.hpp"
+#include "client/library/preset_file.hpp"
+#include "client/runs/run_record.hpp"
+#include "export/export_service.hpp"
+#include "export/image_export_dialog.hpp"
+#include "lessons/lesson_panel.hpp"
+#include "setup/parameter_panel.hpp"
+#include "window/export_folder.hpp"
+#include "window/log_panel.hpp"
+#include "window/notice_bar.hpp"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+
+namespace ddplab::ui {
+
+LabFiles::LabFiles(const RunModel& model, Panes panes, QWidget* dialogParent)
+    : QObject(dialogParent), m_model(model), m_panes(panes), m_dialogParent(dialogParent)
+{
+}
+
+void LabFiles::openPreset()
+{
+    const QString path =
+        QFileDialog::getOpenFileName(m_dialogParent, tr("Open Preset"), lastExportFolder(), tr("Presets (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    rememberExportFolder(path);
+    const PresetReadResult preset = readPresetFile(path);
+    if (!preset.error.isEmpty()) {
+        m_panes.notice.showNotice(NoticeBar::Kind::Error, tr("Cannot open the preset"), preset.error);
+        return;
+    }
+    const QStringList unknown = m_panes.parameters.setValues(preset.config);
+    if (!unknown.isEmpty()) {
+        m_panes.notice.showNotice(NoticeBar::Kind::Warning, tr("The preset has keys the engine does not know"),
+                                  tr("Ignored: %1. Everything else was loaded.").arg(unknown.join(QStringLiteral(", "))));
+    } else {
+        m_panes.notice.dismiss();
+    }
+    m_panes.log.appendMessage(tr("Loaded the preset %1").arg(path));
+}
+
+void LabFiles::savePreset()
+{
+    if (!m_panes.parameters.isValid()) {
+        m_panes.notice.showNotice(NoticeBar::Kind::Warning, tr("Fix the marked settings before saving them as a preset"),
+                                  tr("A preset must be something the engine accepts."));
+        return;
+    }
+    QString path = askSavePath(m_dialogParent, tr("Save Settings as Preset"), defaultRunName(m_panes.parameters.values()),
+                               QStringLiteral(".json"), tr("Presets (*.json)"));
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".json");
+    QString error;
+    if (!writeFileAtomically(path, presetFileContents(m_panes.parameters.values()), &error)) {
+        m_panes.notice.showNotice(NoticeBar::Kind::Error, tr("Cannot save the preset"), error);
+        return;
+    }
+    m_panes.log.appendMessage(tr("Saved the preset %1 (run it with: ddplab-engine run --config %1)").arg(path));
+}
+
+void LabFiles::exportChart(ChartPanel* chart)
+{
+    const QString suggested = QDir(lastExportFolder()).filePath(chart->definition().id + QStringLiteral(".png"));
+    ImageExportDialog dialog(ImageExportDialog::Target::File, suggested, ExportService::kDefaultImageSize, m_dialogParent);
+    if (dialog.exec() != QDialog::Accepted || dialog.path().isEmpty())
+        return;
+    rememberExportFolder(dialog.path());
+    QString error;
+    const bool svg = dialog.path().endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive);
+    QDir().mkpath(QFileInfo(dialog.path()).absolutePath());
+    const bool written = svg ? ExportService::exportChartSvg(*chart, dialog.path(), dialog.format(), &error)
+                             : ExportService::exportChartPng(*chart, dialog.path(), dialog.format(), &error);
+    if (written)
+        m_panes.log.appendMessage(tr("Exported %1").arg(dialog.path()));
+    else
+        m_panes.notice.showNotice(NoticeBar::Kind::Error, tr("Export failed"), error);
+}
+
+bool LabFiles::exportEverything(const QString& directory, ImageFormat format, QString* error)
+{
+    m_panes.charts.redrawAllNow();
+    const QStringList written = ExportService::exportAll(m_panes.charts.panels(), m_model.runs(), directory, format, error);
+    return error->isEmpty() && !written.isEmpty();
+}
+
+void LabFiles::exportEverythingInteractively()
+{
+    if (m_panes.charts.panels().isEmpty()) {
+        m_panes.notice.showNotice(NoticeBar::Kind::Information, tr("Nothing to export yet"),
+                                  tr("Run something, or tick past runs in the Runs list, then export."));
+        return;
+    }
+    // A folder of its own for what is on display: the lesson's or the run's name and the time.
+    const QString name = m_model.runs().size() == 1 ? m_model.runs().first().label : m_panes.lesson.currentLessonId();
+    const QString folder = QDir(lastExportFolder()).filePath(ExportService::fileNameFor(name) + QLatin1Char('-') +
+                                                             QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmm")));
+    ImageExportDialog dialog(ImageExportDialog::Target::Folder, folder, ExportService::kDefaultImageSize, m_dialogParent);
+    if (dialog.exec() != QDialog::Accepted || dialog.path().isEmpty())
+        return;
+    rememberExportFolder(QFileInfo(dialog.path()).absolutePath());
+    QString error;
+    if (exportEverything(dialog.path(), dialog.format(), &error))
+        m_panes.log.appendMessage(tr("Exported every chart (PNG and SVG) and the runs' CSVs to %1").arg(dialog.path()));
+    else
+        m_panes.notice.showNotice(NoticeBar::Kind::Error, tr("Export failed"), error);
+}
+
+}  // namespace ddplab::ui

@@ -1,0 +1,49 @@
+#pragma once
+// The window's files: presets opened into Setup and saved from it, one chart exported as an
+// image, and everything on display (every chart as PNG and SVG, every run as CSV) into a folder.
+
+#include "export/image_writer.hpp"
+
+#include <QObject>
+
+QT_BEGIN_NAMESPACE
+class QWidget;
+QT_END_NAMESPACE
+
+namespace ddplab::ui {
+
+class ChartGrid;
+class ChartPanel;
+class LessonPanel;
+class LogPanel;
+class NoticeBar;
+class ParameterPanel;
+class RunModel;
+
+class LabFiles : public QObject {
+    Q_OBJECT
+
+public:
+    struct Panes {
+        ParameterPanel& parameters;
+        ChartGrid& charts;
+        LessonPanel& lesson;
+        LogPanel& log;
+        NoticeBar& notice;
+    };
+    LabFiles(const RunModel& model, Panes panes, QWidget* dialogParent);
+
+    void openPreset();
+    void savePreset();
+    void exportChart(ChartPanel* chart);
+    // Every chart (PNG + SVG) and every displayed run's CSV into `directory`.
+    bool exportEverything(const QString& directory, ImageFormat format, QString* error);
+    void exportEverythingInteractively();
+
+private:
+    const RunModel& m_model;
+    Panes m_panes;
+    QWidget* m_dialogParent;
+};
+
+}  // namespace ddplab::ui

@@ -1,0 +1,190 @@
+#include "stored_runs.hpp"
+
+#include "charts/run_model.hpp"
+#include "client/library/preset_file.hpp"
+#include "client/runs/run_data.hpp"
+#include "client/runs/run_store.hpp"
+#include "client/session/lab_session.hpp"
+#include "export/export_service.hpp"
+#include "runs/run_list_panel.hpp"
+#include "setup/parameter_panel.hpp"
+#include "window/chart_page.hpp"
+#include "window/export_folder.hpp"
+#include "window/log_panel.hpp"
+#include "window/notice_bar.hpp"
+
+#include <QDesktopServices>
+#include <QInputDialog>
+#include <QMessageBox>
+#include <QUrl>
+
+namespace ddplab::ui {
+
+StoredRuns::StoredRuns(const RunStore& store, RunModel& model, const LabSession& session, Panes panes, QWidget* dialogParent)
+    : QObject(dialogParent), m_store(store), m_model(model), m_session(session), m_panes(panes), m_dialogParent(dialogParent)
+{
+    RunListPanel* list = &m_panes.list;
+    connect(list, &RunListPanel::shownChanged, this, &StoredRuns::setShown);
+    connect(list, &RunListPanel::renameRequested, this, &StoredRuns::rename);
+    connect(list, &RunListPanel::deleteRequested, this, &StoredRuns::remove);
+    connect(list, &RunListPanel::exportCsvRequested, this, &StoredRuns::exportCsv);
+    connect(list, &RunListPanel::exportPresetRequested, this, &StoredRuns::exportPreset);
+    connect(list, &RunListPanel::loadSettingsRequested, this, &StoredRuns::loadSettings);
+    connect(list, &RunListPanel::openFolderRequested, this,
+            [](const RunRecord& run) { QDesktopServices::openUrl(QUrl::fromLocalFile(run.directory)); });
+}
+
+void StoredRuns::reload()
+{
+    m_panes.list.setRuns(m_store.listRuns());
+    for (const DisplayedRun& run : m_model.runs()) {
+        m_panes.list.setShown(run.data->id(), true);
+        m_panes.list.setRunColor(run.data->id(), run.color);
+    }
+}
+
+void StoredRuns::setShown(const RunRecord& run, bool shown)
+{
+    if (!shown) {
+        m_model.removeRun(run.id);
+        m_panes.list.setRunColor(run.id, QColor());
+        return;
+    }
+    const QSharedPointer<RunData> live = m_session.currentRun();
+    if (live && live->id() == run.id) {
+        m_model.addRun(live);
+        return;
+    }
+    const QSharedPointer<RunData> loaded = m_store.loadRun(run);
+    reportReadingProblems(*loaded);
+    m_model.addRun(loaded);
+}
+
+void StoredRuns::showOnCharts(const QList<RunRecord>& runs)
+{
+    m_panes.charts.setXAxis(XAxis::SamplesSeen);
+    for (const RunRecord& run : runs) {
+        setShown(run, true);
+        m_panes.list.setShown(run.id, true);
+    }
+    emit chartsWanted();
+}
+
+void StoredRuns::reportReadingProblems(const RunData& run)
+{
+    // Said once, in the Log: a stored run shows as far as it reads.
+    for (const QString& problem : run.loadProblems())
+        m_panes.log.appendMessage(tr("\"%1\": %2").arg(run.record().name, problem), true);
+    if (run.skippedValueCount() > 0)
+        m_panes.log.appendMessage(tr("\"%1\": skipped %2 value(s) that cannot be right, not plotted (the first: %3)")
+                                      .arg(run.record().name)
+                                      .arg(run.skippedValueCount())
+                                      .arg(run.firstSkippedValue()),
+                                  true);
+}
+
+void StoredRuns::loadSettings(const RunRecord& run)
+{
+    const QSharedPointer<RunData> data = dataOf(run);
+    const QJsonObject preset = presetFromConfig(data->effectiveConfig());
+    if (preset.isEmpty()) {
+        m_panes.notice.showNotice(NoticeBar::Kind::Warning, tr("\"%1\" has no stored settings").arg(run.name));
+        return;
+    }
+    m_panes.parameters.setValues(preset);
+    m_panes.log.appendMessage(tr("Loaded the settings of \"%1\"").arg(run.name));
+}
+
+void StoredRuns::rename(const RunRecord& run)
+{
+    bool accepted = false;
+    const QString name = QInputDialog::getText(m_dialogParent, tr("Rename Run"), tr("Name:"), QLineEdit::Normal, run.name, &accepted);
+    if (!accepted)
+        return;
+    RunRecord renamed = run;
+    QString error;
+    if (!m_store.renameRun(renamed, name, &error)) {
+        m_panes.notice.showNotice(NoticeBar::Kind::Error, tr("Cannot rename the run"), error);
+        return;
+    }
+    if (const QSharedPointer<RunData> data = displayed(run.id)) {
+        data->record().name = renamed.name;
+        data->record().label = renamed.label;
+        m_model.notifyLabelsChanged();  // legends follow the new name
+    }
+    m_panes.list.updateRun(renamed);
+}
+
+void StoredRuns::remove(const QList<RunRecord>& runs)
+{
+    // The run in progress keeps its folder: it is still being written.
+    const QSharedPointer<RunData> live = m_session.isRunning() ? m_session.currentRun() : nullptr;
+    QList<RunRecord> deletable;
+    for (const RunRecord& run : runs) {
+        if (!(live && live->id() == run.id))
+            deletable.append(run);
+    }
+    if (deletable.isEmpty())
+        return;
+    const QString question = deletable.size() == 1 ? tr("Delete the run \"%1\"? Its folder and events are removed.").arg(deletable.first().name)
+                                                   : tr("Delete %1 runs? Their folders and events are removed.").arg(deletable.size());
+    if (QMessageBox::question(m_dialogParent, tr("Delete Runs"), question) != QMessageBox::Yes)
+        return;
+    for (const RunRecord& run : deletable) {
+        m_model.removeRun(run.id);
+        QString error;
+        if (!m_store.removeRun(run, &error))
+            m_panes.log.appendMessage(error, true);
+    }
+    reload();
+}
+
+QSharedPointer<RunData> StoredRuns::displayed(const QString& runId) const
+{
+    for (const DisplayedRun& run : m_model.runs()) {
+        if (run.data->id() == runId)
+            return run.data;
+    }
+    return nullptr;
+}
+
+QSharedPointer<RunData> StoredRuns::dataOf(const RunRecord& run) const
+{
+    // A run on the charts may be newer than its files (still streaming): take that one.
+    const QSharedPointer<RunData> shown = displayed(run.id);
+    return shown ? shown : m_store.loadRun(run);
+}
+
+void StoredRuns::exportCsv(const RunRecord& run)
+{
+    const QSharedPointer<RunData> data = dataOf(run);
+    const QString path = askSavePath(m_dialogParent, tr("Export Run Metrics"), run.name, QStringLiteral(".csv"), tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    QString label = run.name;
+    for (const DisplayedRun& shown : m_model.runs()) {
+        if (shown.data->id() == run.id)
+            label = shown.label;
+    }
+    if (ExportService::exportRunCsv(*data, label, path, &error))
+        m_panes.log.appendMessage(tr("Exported %1 steps of \"%2\" to %3").arg(data->stepCount()).arg(run.name, path));
+    else
+        m_panes.notice.showNotice(NoticeBar::Kind::Error, tr("Export failed"), error);
+}
+
+void StoredRuns::exportPreset(const RunRecord& run)
+{
+    const QSharedPointer<RunData> data = dataOf(run);
+    const QString path =
+        askSavePath(m_dialogParent, tr("Export Run Config as Preset"), run.name, QStringLiteral(".json"), tr("Presets (*.json)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (ExportService::exportRunPreset(*data, path, &error))
+        m_panes.log.appendMessage(tr("Saved the config of \"%1\" as the preset %2").arg(run.name, path));
+    else
+        m_panes.notice.showNotice(NoticeBar::Kind::Error, tr("Export failed"), error);
+}
+
+}  // namespace ddplab::ui
