@@ -1,10 +1,6 @@
 #include "read_file.hpp"
 
-#include "core/config_error.hpp"
-#include "core/config_file.hpp"
-
 #include <QFile>
-#include <QJsonDocument>
 
 #include <cerrno>
 #include <cstring>
@@ -140,39 +136,6 @@ std::optional<QByteArray> readRegularFile(const QString& path, qint64 limit, QSt
         return std::nullopt;
     }
     return bytes;
-}
-
-std::optional<QJsonObject> parseSettings(const QByteArray& text, const QString& origin, QString* error)
-{
-    try {
-        // The engine's own reader: its checks and its words, on both sides of the process boundary.
-        ddplab::parseConfigText(text.toStdString(), origin.toStdString());
-    } catch (const ddplab::ConfigError& problem) {
-        *error = QString::fromStdString(problem.what());
-        return std::nullopt;
-    }
-    QJsonParseError parseError{};
-    const QJsonDocument document = QJsonDocument::fromJson(text, &parseError);
-    if (parseError.error != QJsonParseError::NoError) {
-        *error = QStringLiteral("%1 is not valid JSON: %2 at byte %3").arg(origin, parseError.errorString()).arg(parseError.offset);
-        return std::nullopt;
-    }
-    if (!document.isObject()) {
-        *error = QStringLiteral("%1 must hold one JSON object").arg(origin);
-        return std::nullopt;
-    }
-    return document.object();
-}
-
-std::optional<QJsonObject> readSettingsFile(const QString& path, const QString& origin, QString* error)
-{
-    QString why;
-    const std::optional<QByteArray> text = readRegularFile(path, qint64(ddplab::kMaxConfigBytes), &why);
-    if (!text) {
-        *error = QStringLiteral("%1 %2").arg(origin, why);
-        return std::nullopt;
-    }
-    return parseSettings(*text, origin, error);
 }
 
 }  // namespace ddplab::ui

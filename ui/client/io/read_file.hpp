@@ -2,12 +2,11 @@
 // Reading a file the lab keeps or is given — a run's meta.json, config.json and events.jsonl;
 // a preset, lesson or study file — with the engine's rules for a config: only a regular file
 // (a FIFO would block, a device such as /dev/zero never ends), opened without blocking, never
-// more than a bound. Built-in files (":/presets/...") come from Qt's resources. Lab files of
-// settings are read as the engine reads a config: a key given twice, a NUL byte, a number too
-// large for a double or nesting deeper than any settings are refused, in linear time.
+// more than a bound. Built-in files (":/presets/...") come from Qt's resources. Files of
+// settings (presets, lessons, study files) are then parsed as the engine parses a config
+// (library/preset_file.hpp: readSettingsFile).
 
 #include <QByteArray>
-#include <QJsonObject>
 #include <QString>
 
 #include <optional>
@@ -41,12 +40,5 @@ private:
 // The whole file when it is a regular file of at most `limit` bytes; else nothing, and `why`
 // (as above; "is 2147483648 bytes; at most 1048576").
 std::optional<QByteArray> readRegularFile(const QString& path, qint64 limit, QString* why);
-
-// A JSON object of settings (a preset, a lesson, a study file) read as the engine reads a
-// config file: at most 1 MiB, no key twice (naming the key), no NUL, nothing nested 64 deep.
-// `origin` ("preset /x/y.json") begins the sentence in `error`.
-std::optional<QJsonObject> readSettingsFile(const QString& path, const QString& origin, QString* error);
-// The same checks on text already read.
-std::optional<QJsonObject> parseSettings(const QByteArray& text, const QString& origin, QString* error);
 
 }  // namespace ddplab::ui

@@ -3,7 +3,6 @@
 #include "client/io/read_file.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/wire.hpp"
-#include "core/config_file.hpp"
 
 #include <QDir>
 #include <QFileInfo>
@@ -17,7 +16,7 @@ namespace {
 QString readText(const QString& path)
 {
     QString ignored;
-    return QString::fromUtf8(readRegularFile(path, qint64(kMaxConfigBytes), &ignored).value_or(QByteArray()));
+    return QString::fromUtf8(readRegularFile(path, kMaxSettingsFileBytes, &ignored).value_or(QByteArray()));
 }
 
 std::optional<Lesson> parseLesson(const QJsonObject& object, const QString& path, QString* error)

@@ -4,7 +4,6 @@
 #include "client/library/lesson_library.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/library/preset_library.hpp"
-#include "core/config_file.hpp"
 
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -46,7 +45,7 @@ ResolvedPreset fromConfig(const QString& title, const QJsonObject& config, const
 bool looksLikeLesson(const QString& path)
 {
     QString ignored;
-    const std::optional<QByteArray> text = readRegularFile(path, qint64(kMaxConfigBytes), &ignored);
+    const std::optional<QByteArray> text = readRegularFile(path, kMaxSettingsFileBytes, &ignored);
     return text && QJsonDocument::fromJson(*text).object().value(QStringLiteral("runs")).isArray();
 }
 
