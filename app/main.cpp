@@ -41,6 +41,10 @@ int main(int argc, char* argv[])
         err << "ddplab: " << options.error << Qt::endl;
         return 2;
     }
+    if (const QString problem = ddplab::ui::homeProblem(); !problem.isEmpty()) {
+        err << "ddplab: " << problem << Qt::endl;
+        return 2;
+    }
 
     // Headless automation must work without a display: use the offscreen platform unless the
     // user chose one.

@@ -55,6 +55,8 @@ Config ConfigOptions::resolve(Config config) const
             throw ConfigError(name, findConfigKey(name)->flag() + " is given " + std::to_string(option->count()) +
                                         " times; give it once");
     }
+    if (m_configOption->count() > 0 && m_configFile.empty())
+        throw ConfigError(protocol::errorKey::kConfig, "--config is given no file; give a JSON file of settings, or - to read it from standard input");
     if (!m_configFile.empty())
         applyJson(config, readConfigFile(m_configFile), "config file \"" + m_configFile + "\"");
     for (const ConfigKey& key : configKeys()) {

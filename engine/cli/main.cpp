@@ -95,7 +95,8 @@ CommandLine::CommandLine()
     devices = app.add_subcommand("devices", "print GPUs, NCCL/Gloo availability and the LibTorch version as JSON");
     keys = app.add_subcommand("keys", "print every config key (flag, type, default, what is allowed, help) as JSON");
 
-    shard = app.add_subcommand("shard", "print the exact sample indices of every rank and iteration as JSON");
+    shard = app.add_subcommand("shard", "print the exact sample indices of every rank and iteration as JSON "
+                                         "(beyond 1,000,000 indices, the first iterations: listed_iterations)");
     // The same limits as `run`'s keys (core/limits.hpp).
     shard->add_option("--num-examples", shardRequest.numExamples, "examples in the dataset")->required()->check(CLI::Range(int64_t(1), limits::kMaxExamples));
     shard->add_option("--world-size", shardRequest.worldSize, "ranks")->required()->check(CLI::Range(int64_t(1), limits::kMaxRanks));

@@ -1,7 +1,10 @@
 #include "runs_command.hpp"
 
+#include "cli/run_command.hpp"
+#include "core/config_error.hpp"
 #include "core/home_path.hpp"
 #include "core/protocol.hpp"
+#include "launch/run_directory.hpp"
 #include "launch/signal_pipe.hpp"
 #include "output/event_writer.hpp"
 
@@ -10,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <fcntl.h>
 #include <iostream>
 #include <optional>
@@ -25,6 +29,9 @@ namespace {
 
 // A request is two paths or a config object: anything longer is not one (and is not held in memory).
 constexpr size_t kMaxRequestBytes = 64 * 1024;
+// Lines that arrive while a run is in progress wait for it to end, up to this much in all;
+// beyond it stdin is left unread until then (a controller sends one request at a time).
+constexpr size_t kMaxWaitingBytes = 16 * kMaxRequestBytes;
 
 bool isStopSignal(int signo)
 {
@@ -96,6 +103,54 @@ Request parseRequest(const std::string& line, int64_t number)
     return request;
 }
 
+// stdin as lines. Each byte is searched for a newline once: a read appends, a search goes on
+// where the last one stopped, and what was taken is dropped when nothing whole is left.
+class LineBuffer {
+public:
+    void append(const char* data, size_t size) { m_bytes.append(data, size); }
+
+    // The next whole line, without its newline; nothing when none has arrived whole.
+    std::optional<std::string> take()
+    {
+        const size_t newline = m_bytes.find('\n', m_start + m_searched);
+        if (newline == std::string::npos) {
+            m_bytes.erase(0, m_start);  // at most one line's worth: the rest is still arriving
+            m_start = 0;
+            m_searched = m_bytes.size();
+            return std::nullopt;
+        }
+        std::string line = m_bytes.substr(m_start, newline - m_start);
+        m_start = newline + 1;
+        m_searched = 0;
+        return line;
+    }
+    // The bytes after the last newline (after take() found no whole line).
+    size_t partialBytes() const { return m_bytes.size() - m_start; }
+    // At the end of input: the last line, which had no newline.
+    std::string takeRest()
+    {
+        std::string rest = m_bytes.substr(m_start);
+        clear();
+        return rest;
+    }
+    void clear()
+    {
+        m_bytes.clear();
+        m_start = 0;
+        m_searched = 0;
+    }
+
+private:
+    std::string m_bytes;
+    size_t m_start = 0;     // where the next line begins
+    size_t m_searched = 0;  // bytes after m_start known to hold no newline
+};
+
+bool isBlank(const std::string& line)
+{
+    return line.find_first_not_of(" \t\r") == std::string::npos;
+}
+
 class RequestLoop {
 public:
     RequestLoop(const RunOne& runOne, const RunsOptions& options)
@@ -110,6 +165,7 @@ public:
             std::cerr << "ddplab-engine runs: " << error << std::endl;
             return kExitInternal;
         }
+        sweepConfigFolders();  // those of a `runs` that was killed with SIGKILL
 
         if (!writeEvent(protocol::helloEvent(protocol::role::kRuns)))
             return kExitCancelled;
@@ -142,26 +198,31 @@ public:
     }
 
 private:
-    // The next line of stdin; nothing at its end, on a stop signal, or when a line is too long.
+    // The next request line: one that waited while a run was in progress, else the next of
+    // stdin. Nothing at the end of input, on a stop signal, or when a line is too long.
     std::optional<std::string> nextLine()
     {
         while (true) {
-            const size_t newline = m_pending.find('\n');
-            if (newline != std::string::npos) {
-                std::string line = m_pending.substr(0, newline);
-                m_pending.erase(0, newline + 1);
-                if (line.find_first_not_of(" \t\r") == std::string::npos)
+            if (!m_waiting.empty()) {
+                std::string line = std::move(m_waiting.front());
+                m_waiting.pop_front();
+                m_waitingBytes -= line.size();
+                return line;
+            }
+            if (std::optional<std::string> line = m_input.take()) {
+                if (isBlank(*line))
                     continue;  // blank lines separate nothing
                 return line;
             }
-            if (m_pending.size() > kMaxRequestBytes) {
-                m_tooLong = true;
+            if (m_input.partialBytes() > kMaxRequestBytes) {
+                refuseLongLine();
                 return std::nullopt;
             }
             if (m_inputEnded) {
-                if (m_pending.find_first_not_of(" \t\r") == std::string::npos)
+                const std::string rest = m_input.takeRest();
+                if (isBlank(rest))
                     return std::nullopt;
-                return std::exchange(m_pending, std::string());
+                return rest;
             }
             pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {signal_pipe::fd(), POLLIN, 0}};
             if (::poll(fds, 2, -1) < 0 && errno != EINTR)
@@ -172,15 +233,26 @@ private:
             }
             if (m_stopping)
                 return std::nullopt;
-            if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-                char buffer[4096];
-                const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
-                if (n > 0)
-                    m_pending.append(buffer, size_t(n));
-                else if (n == 0 || (errno != EINTR && errno != EAGAIN))
-                    m_inputEnded = true;
-            }
+            if (fds[0].revents & (POLLIN | POLLHUP | POLLERR))
+                readInput();
         }
+    }
+
+    void readInput()
+    {
+        char buffer[65536];
+        const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+        if (n > 0)
+            m_input.append(buffer, size_t(n));
+        else if (n == 0 || (errno != EINTR && errno != EAGAIN))
+            m_inputEnded = true;
+    }
+
+    // A line without an end is not held: it is dropped, and nothing more is read.
+    void refuseLongLine()
+    {
+        m_tooLong = true;
+        m_input.clear();
     }
 
     int runChild(const Request& request)
@@ -196,11 +268,16 @@ private:
         if (pid == 0)
             becomeRun(request, parent);
 
+        m_sawHangup = false;
+        takeLinesDuringRun(pid);  // those that came in the read that held this request
         int status = 0;
         while (::waitpid(pid, &status, WNOHANG) != pid) {
             // stdin too, while it is open: a stop request, or its end when that means the
-            // controller has gone. Other lines wait in m_pending for their turn.
-            pollfd fds[2] = {{signal_pipe::fd(), POLLIN, 0}, {m_inputEnded ? -1 : STDIN_FILENO, POLLIN, 0}};
+            // controller has gone. Other lines wait their turn in m_waiting, up to a bound;
+            // beyond it stdin waits too, watched only for its writer going away.
+            const bool watchInput = !m_inputEnded && !m_sawHangup && !m_tooLong;
+            const bool readMore = watchInput && m_waitingBytes < kMaxWaitingBytes;
+            pollfd fds[2] = {{signal_pipe::fd(), POLLIN, 0}, {watchInput ? STDIN_FILENO : -1, short(readMore ? POLLIN : 0), 0}};
             ::poll(fds, 2, -1);
             for (int signo : signal_pipe::take()) {
                 if (isStopSignal(signo)) {
@@ -208,54 +285,114 @@ private:
                     ::kill(pid, signo);  // the run stops its ranks; a second Ctrl-C kills them
                 }
             }
-            if (fds[1].revents & (POLLIN | POLLHUP | POLLERR))
+            if (readMore && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)))
                 readInputDuringRun(pid);
+            else if (watchInput && (fds[1].revents & (POLLHUP | POLLERR)))
+                inputHungUp(pid);
         }
         if (WIFEXITED(status))
             // A run stopped on request is cancelled, whatever code a launcher (torchrun, srun) ended with.
             return m_stopping && WEXITSTATUS(status) != 0 ? kExitCancelled : WEXITSTATUS(status);
-        reportKilledRun(request, WTERMSIG(status));
-        return kExitInternal;
+        const int code = reportKilledRun(request, WTERMSIG(status));
+        sweepConfigFolders();  // the killed run could not remove its own
+        return code;
+    }
+
+    void stopRun(pid_t child)
+    {
+        if (!m_stopping) {
+            m_stopping = true;
+            ::kill(child, SIGTERM);
+        }
     }
 
     void readInputDuringRun(pid_t child)
     {
-        char buffer[4096];
-        const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
-        if (n > 0) {
-            m_pending.append(buffer, size_t(n));
-        } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
-            m_inputEnded = true;
-            if (m_stopWhenInputEnds && !m_stopping) {
-                std::cerr << "ddplab-engine runs: stdin ended during a run: its controller has gone; stopping the run" << std::endl;
-                m_stopping = true;
-                ::kill(child, SIGTERM);
-            }
+        readInput();
+        if (m_inputEnded && m_stopWhenInputEnds && !m_stopping) {
+            std::cerr << "ddplab-engine runs: stdin ended during a run: its controller has gone; stopping the run" << std::endl;
+            stopRun(child);
         }
-        // A stop request among what arrived stops the run now; the lines before it are dropped
-        // with it (nothing asks for a run while one is in progress).
-        size_t newline;
-        while ((newline = m_pending.find('\n')) != std::string::npos) {
-            const std::string line = m_pending.substr(0, newline);
-            const Request request = parseRequest(line, 0);
-            if (!request.stop)
-                break;
-            m_pending.erase(0, newline + 1);
-            if (!m_stopping) {
-                m_stopping = true;
-                ::kill(child, SIGTERM);
+        takeLinesDuringRun(child);
+    }
+
+    void takeLinesDuringRun(pid_t child)
+    {
+        // Every line, in order: a stop stops the run now, wherever it stands among them (the
+        // process ends after the run; what waited before it goes with it). Blank lines and
+        // {"stop": false} ask nothing; anything else waits for the run to end.
+        while (std::optional<std::string> line = m_input.take()) {
+            if (isBlank(*line))
+                continue;
+            const Request request = parseRequest(*line, 0);
+            if (request.problem.empty() && request.stop) {
+                stopRun(child);
+                continue;
             }
+            if (request.problem.empty() && request.config.empty() && request.inlineConfig.empty())
+                continue;
+            m_waitingBytes += line->size();
+            m_waiting.push_back(std::move(*line));
+        }
+        if (m_input.partialBytes() > kMaxRequestBytes) {
+            std::cerr << "ddplab-engine runs: a line on stdin is longer than " << kMaxRequestBytes
+                      << " bytes during a run; stopping the run" << std::endl;
+            refuseLongLine();
+            stopRun(child);
         }
     }
 
-    // Where a config from stdin is kept: --run-dir (a leading ~/ is the home folder), else $TMPDIR, else /tmp.
-    std::string privateFolderTemplate() const
+    // The writer of stdin went away while its lines waited unread: with --stop-when-input-ends
+    // that means the controller has gone.
+    void inputHungUp(pid_t child)
     {
-        std::string base = expandHome(m_runDirectory);
+        m_sawHangup = true;
+        if (m_stopWhenInputEnds && !m_stopping) {
+            std::cerr << "ddplab-engine runs: stdin was closed during a run: its controller has gone; stopping the run" << std::endl;
+            stopRun(child);
+        }
+    }
+
+    // Where a config from stdin is kept: --run-dir (a leading ~/ is the home folder), else
+    // $TMPDIR, else /tmp. "" when that cannot be known (only the sweep asks this way).
+    std::string configParentPath() const
+    {
+        const std::string base = expandHome(m_runDirectory);
+        if (base.rfind("~/", 0) == 0)
+            return std::string();  // HOME is not set
+        if (!base.empty())
+            return base;
+        try {
+            return RunDirectory::temporaryFolder();
+        } catch (const ConfigError&) {
+            return std::string();
+        }
+    }
+
+    // The same folder for a run: --run-dir is made when it is not there yet (a new folder under
+    // Slurm that every node sees); TMPDIR must exist, as for `run`. ConfigError("environment")
+    // says what is wrong.
+    std::string configParent() const
+    {
+        if (m_runDirectory.empty())
+            return RunDirectory::temporaryFolder();
+        const std::string base = configParentPath();
         if (base.empty())
-            base = std::getenv("TMPDIR") ? std::string(std::getenv("TMPDIR")) : std::string("/tmp");
-        ::mkdir(base.c_str(), 0700);  // the folder itself may be new; mkdtemp makes the private one inside
-        return base + "/ddplab-config-XXXXXX";  // not ddplab-run-: those are the launchers' (run_directory.cpp)
+            throw ConfigError(protocol::errorKey::kEnvironment, "--run-dir \"" + m_runDirectory +
+                                                                    "\" starts with ~/ but HOME is not set; give the folder's full path");
+        ::mkdir(base.c_str(), 0700);
+        struct stat info {};
+        if (::stat(base.c_str(), &info) != 0 || !S_ISDIR(info.st_mode) || ::access(base.c_str(), W_OK | X_OK) != 0)
+            throw ConfigError(protocol::errorKey::kEnvironment,
+                              "--run-dir \"" + base + "\" is not a folder this user can write to; give one, or leave --run-dir out to use TMPDIR");
+        return base;
+    }
+
+    void sweepConfigFolders() const
+    {
+        const std::string parent = configParentPath();
+        if (!parent.empty())
+            RunDirectory::removeStale(parent, RunDirectory::kConfigPrefix);
     }
 
     [[noreturn]] void becomeRun(const Request& request, pid_t parent)
@@ -273,45 +410,70 @@ private:
             ::dup2(devNull, STDIN_FILENO);
             ::close(devNull);
         }
-        int code = kExitInternal;
-        if (request.inlineConfig.empty()) {
-            code = m_runOne(request.config, request.events);
-        } else {
-            // The config as it came on stdin, in a folder only this user can read, gone after.
-            std::string folder = privateFolderTemplate();
-            if (::mkdtemp(folder.data()) == nullptr) {
-                std::cerr << "ddplab-engine runs: error: cannot create a private folder for the config: " << std::strerror(errno) << std::endl;
-                ::_exit(kExitInternal);
-            }
-            const std::string path = folder + "/config.json";
-            const int file = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-            const bool written = file >= 0 && ::write(file, request.inlineConfig.data(), request.inlineConfig.size()) ==
-                                                  ssize_t(request.inlineConfig.size());
-            if (file >= 0)
-                ::close(file);
-            if (written)
-                code = m_runOne(path, request.events);
-            else
-                std::cerr << "ddplab-engine runs: error: cannot write " << path << ": " << std::strerror(errno) << std::endl;
-            ::unlink(path.c_str());
-            ::rmdir(folder.c_str());
-        }
+        const int code = request.inlineConfig.empty() ? m_runOne(request.config, request.events) : runInlineConfig(request);
         std::cout.flush();
         std::cerr.flush();
         std::fflush(nullptr);
         ::_exit(code);
     }
 
-    // A run's process that dies by a signal wrote no last word: write it, to the reader and to
-    // the run's events file, so that the run ends with an error like any other.
-    void reportKilledRun(const Request& request, int signo)
+    // The config as it came on stdin, in a folder only this user can read (RunDirectory),
+    // gone after the run; one left by a run that was killed is swept by the next.
+    int runInlineConfig(const Request& request)
     {
-        std::string message = "the run's process was killed by signal " + std::to_string(signo) + " (" +
-                              strsignal(signo) + ")";
+        std::optional<RunDirectory> folder;
+        std::string path;
+        try {
+            folder.emplace(RunDirectory::kConfigPrefix, configParent());
+            path = folder->file("config.json");
+            const int file = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+            const bool written = file >= 0 && ::write(file, request.inlineConfig.data(), request.inlineConfig.size()) ==
+                                                  ssize_t(request.inlineConfig.size());
+            const std::string why = std::strerror(errno);
+            if (file >= 0)
+                ::close(file);
+            if (!written)
+                throw std::runtime_error("cannot write " + path + ": " + why);
+        } catch (const ConfigError& error) {
+            return refuseBeforeRun(request, error.what(), error.key(), kExitInvalidInput);
+        } catch (const std::exception& error) {
+            return refuseBeforeRun(request, std::string("cannot keep the config it was given: ") + error.what(), "", kExitInternal);
+        }
+        return m_runOne(path, request.events);  // the folder goes when `folder` does, before _exit
+    }
+
+    // A run that cannot begin still speaks like one: hello, then an error, on stdout and in
+    // its events file.
+    static int refuseBeforeRun(const Request& request, const std::string& message, const std::string& key, int code)
+    {
+        EventWriter events;
+        events.addFd(STDOUT_FILENO);
+        const Json hello = protocol::helloEvent(protocol::role::kLauncher);
+        events.emit(hello);
+        if (!request.events.empty()) {
+            try {
+                events.appendToFile(request.events, hello);
+            } catch (const std::exception&) {
+                // The events file is the run's own affair; the reader gets the error regardless.
+            }
+        }
+        return fail(events, message, key, code);
+    }
+
+    // A run's process that dies by a signal wrote no last word: write it, to the reader and to
+    // the run's events file, so that the run ends with an error like any other. A stop that
+    // came before the run had set up its own handling ended it that way too: it is a cancel.
+    int reportKilledRun(const Request& request, int signo)
+    {
+        const bool cancelled = m_stopping && isStopSignal(signo);
+        std::string message = cancelled ? "cancelled by SIG" + std::string(sigabbrev_np(signo)) + " as the run was starting"
+                                        : "the run's process was killed by signal " + std::to_string(signo) + " (" +
+                                              strsignal(signo) + ")";
         if (signo == SIGKILL)
             message += "; the system may have run out of memory";
+        const int code = cancelled ? kExitCancelled : kExitInternal;
         std::cerr << "ddplab-engine runs: error: " << message << std::endl;
-        const Json error = protocol::errorEvent({message, std::nullopt, "", kExitInternal});
+        const Json error = protocol::errorEvent({message, std::nullopt, "", code});
         if (!request.events.empty()) {
             try {
                 EventWriter file;
@@ -322,13 +484,17 @@ private:
             }
         }
         writeEvent(error);
+        return code;
     }
 
     const RunOne& m_runOne;
     const bool m_stopWhenInputEnds;
     const std::string m_runDirectory;
-    std::string m_pending;
+    LineBuffer m_input;
+    std::deque<std::string> m_waiting;  // lines that arrived during a run, for after it
+    size_t m_waitingBytes = 0;
     bool m_inputEnded = false;
+    bool m_sawHangup = false;  // stdin's writer went away while its lines waited unread
     bool m_tooLong = false;
     bool m_stopping = false;
 };

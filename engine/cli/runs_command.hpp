@@ -7,7 +7,10 @@
 //   stdin:  one request per line, {"config": PATH, "events": PATH}; end of input: done. The
 //           config may be the object itself ({"config": {...}}, events optional): over SSH
 //           nothing but stdin reaches the engine; the child keeps it in a private 0700 folder
-//           while it runs. {"stop": true} stops the run in progress.
+//           while it runs (one left by a killed process is swept by the next `runs`).
+//           {"stop": true} stops the run in progress, whatever lines came before it. Every
+//           line is taken in order, each at most 64 KiB; lines that arrive during a run wait
+//           for it to end (up to 1 MiB of them; beyond that stdin is read again after the run).
 //   stdout: hello (role "runs"); then per request the run's own events (hello ... summary or
 //           error) followed by run_end {"exit_code": N}.
 //

@@ -19,16 +19,17 @@ enum class OptimizerKind { Sgd, Adam, AdamW, NovoGrad, Lamb, Lars, AdamBsi, Adam
 enum class ScheduleKind { Constant, Cosine, Step };
 enum class BackendKind { Auto, Gloo, Nccl };
 enum class DeviceKind { Cpu, Cuda };
-enum class FailureMode { Error, Crash, Hang };
+enum class FailureMode { Error, Crash, Hang, OutOfMemory };
 enum class LossReduction { Sum, Mean };
 enum class LossKind { CrossEntropy, Mse, L1, BceWithLogits, Model };
 // What stop_at_loss is judged on: the training loss over a fixed set (toy, linreg: the whole
 // training set), the validation loss, or the noisy loss of the step's own mini-batch.
 enum class StopMeasure { TrainLoss, ValLoss, BatchLoss };
 
-// Testing aid (--fail-at RANK:STEP[:crash|:hang]): rank `rank` fails when it reaches optimizer
-// step `step`, by throwing (an orderly error), by killing itself with SIGKILL (a crash), or by
-// ignoring SIGTERM and making no more progress (a stuck rank).
+// Testing aid (--fail-at RANK:STEP[:crash|:hang|:oom]): rank `rank` fails when it reaches
+// optimizer step `step`, by throwing (an orderly error), by killing itself with SIGKILL (a
+// crash), by ignoring SIGTERM and making no more progress (a stuck rank), or by asking LibTorch
+// for more memory than any machine has (an allocation that fails).
 struct FailurePlan {
     int64_t rank = 0;
     int64_t step = 1;

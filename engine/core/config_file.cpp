@@ -2,6 +2,7 @@
 
 #include "config_error.hpp"
 #include "protocol.hpp"
+#include "wording.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -115,7 +116,7 @@ public:
     bool key(std::string& name)
     {
         if (!m_keys.back().insert(name).second)
-            throw ConfigError(name, "key \"" + name + "\" appears twice in " + m_origin + "; keep one of them");
+            throw ConfigError(name, "key " + quotedName(name) + " appears twice in " + m_origin + "; keep one of them");
         m_pendingKey = name;
         if (m_stack.size() == 1)
             m_lastTopKey = name;
@@ -141,7 +142,7 @@ public:
     bool parse_error(std::size_t, const std::string& token, const nlohmann::detail::exception& error)
     {
         if (error.id == 406)  // out_of_range: number overflow
-            throw ConfigError(m_lastTopKey, (m_lastTopKey.empty() ? std::string("a value") : m_lastTopKey) + " in " + m_origin +
+            throw ConfigError(m_lastTopKey, (m_lastTopKey.empty() ? std::string("a value") : quotedName(m_lastTopKey)) + " in " + m_origin +
                                                 " is " + token + ", too large for a number (at most about 1.8e308)");
         std::string detail = error.what();
         const auto at = detail.find("parse error");
@@ -169,7 +170,7 @@ private:
     {
         if (m_stack.size() >= kMaxNesting)
             throw ConfigError(protocol::errorKey::kConfig, m_origin + " nests objects or arrays more than " + std::to_string(kMaxNesting) +
-                                            " levels deep; a config is a flat object of settings");
+                                            " levels deep; nothing read as settings nests that deep");
         if (m_stack.empty()) {
             m_root = std::move(container);
             m_stack.push_back(&m_root);
@@ -202,6 +203,12 @@ private:
 
 Json parseConfigText(const std::string& text, const std::string& origin)
 {
+    // The JSON reader takes a NUL for the end of the text: `{"world_size": 2}` followed by a
+    // NUL and anything at all would pass.
+    const size_t nul = text.find('\0');
+    if (nul != std::string::npos)
+        throw ConfigError(protocol::errorKey::kConfig, origin + " holds a NUL byte at byte " + std::to_string(nul) +
+                                                           "; JSON text holds none");
     ConfigBuilder builder(origin);
     Json::sax_parse(text, &builder);
     return builder.take();

@@ -3,6 +3,7 @@
 
 #include "derived.hpp"
 #include "limits.hpp"
+#include "wording.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
+#include <utility>
 
 namespace ddplab {
 namespace {
@@ -243,16 +245,33 @@ ConfigKey choiceKey(const std::string& name, Field<Enum> field,
     return key;
 }
 
-// --fail-at RANK:STEP[:error|crash|hang]
+// --fail-at RANK:STEP[:error|crash|hang|oom]
+constexpr std::pair<FailureMode, const char*> kFailureModes[] = {
+    {FailureMode::Error, "error"}, {FailureMode::Crash, "crash"}, {FailureMode::Hang, "hang"}, {FailureMode::OutOfMemory, "oom"}};
+
+// One number of fail_at, whole and within [0, max]: strtoll would clamp 99999999999999999999
+// to the largest integer without a word.
+int64_t failAtNumber(const std::string& text, const char* what, int64_t min, int64_t max, const std::string& allowed, const Json& got)
+{
+    int64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || end != text.data() + text.size() || (error != std::errc() && error != std::errc::result_out_of_range))
+        reject(key::kFailAt, allowed, got);
+    if (error == std::errc::result_out_of_range || value < min || value > max)
+        throw ConfigError(key::kFailAt, std::string("fail_at's ") + what + " must be from " + std::to_string(min) + " to " +
+                                            std::to_string(max) + " (got " + describe(got) + ")");
+    return value;
+}
+
 ConfigKey failAtKey()
 {
     ConfigKey key;
     key.name = key::kFailAt;
     key.type = KeyType::Text;
     key.optional = true;
-    key.allowed = "RANK:STEP, RANK:STEP:crash or RANK:STEP:hang (rank >= 0, step >= 1) or null";
+    key.allowed = "RANK:STEP, RANK:STEP:crash, RANK:STEP:hang or RANK:STEP:oom (rank >= 0, step >= 1) or null";
     key.help = "testing aid: make rank RANK fail at optimizer step STEP (error: throw; crash: SIGKILL itself; "
-               "hang: ignore SIGTERM and make no more progress)";
+               "hang: ignore SIGTERM and make no more progress; oom: an allocation LibTorch cannot satisfy)";
     const std::string allowed = key.allowed;
     key.assign = [=](Config& c, const Json& v) {
         if (v.is_null()) {
@@ -267,21 +286,24 @@ ConfigKey failAtKey()
         std::getline(in, stepText, ':');
         std::getline(in, modeText);
         FailurePlan plan;
-        char* end = nullptr;
-        plan.rank = std::strtoll(rankText.c_str(), &end, 10);
-        const bool rankOk = !rankText.empty() && *end == '\0' && plan.rank >= 0;
-        plan.step = std::strtoll(stepText.c_str(), &end, 10);
-        const bool stepOk = !stepText.empty() && *end == '\0' && plan.step >= 1;
-        if (!rankOk || !stepOk || (modeText != "" && modeText != "error" && modeText != "crash" && modeText != "hang"))
+        plan.rank = failAtNumber(rankText, "rank", 0, limits::kMaxRanks - 1, allowed, v);
+        plan.step = failAtNumber(stepText, "step", 1, limits::kMaxSteps, allowed, v);
+        const auto mode = std::find_if(std::begin(kFailureModes), std::end(kFailureModes),
+                                       [&](const auto& entry) { return modeText == entry.second; });
+        if (!modeText.empty() && mode == std::end(kFailureModes))
             reject(key::kFailAt, allowed, v);
-        plan.mode = modeText == "crash" ? FailureMode::Crash : modeText == "hang" ? FailureMode::Hang : FailureMode::Error;
+        plan.mode = modeText.empty() ? FailureMode::Error : mode->first;
         c.failAt = plan;
     };
     key.read = [](const Config& c) {
         if (!c.failAt)
             return Json(nullptr);
-        return Json(std::to_string(c.failAt->rank) + ":" + std::to_string(c.failAt->step) +
-                    (c.failAt->mode == FailureMode::Crash ? ":crash" : c.failAt->mode == FailureMode::Hang ? ":hang" : ""));
+        std::string text = std::to_string(c.failAt->rank) + ":" + std::to_string(c.failAt->step);
+        for (const auto& [mode, name] : kFailureModes) {
+            if (mode == c.failAt->mode && mode != FailureMode::Error)
+                text += std::string(":") + name;
+        }
+        return Json(text);
     };
     return key;
 }
@@ -408,7 +430,7 @@ std::vector<ConfigKey> buildKeys()
         .presented("Overlap all-reduce", kAdvanced));
     keys.push_back(integerKey(key::kCollectiveTimeout, &Config::collectiveTimeout, 1, kMaxTimeoutSeconds,
         "seconds a rank waits for its peers (rendezvous, every collective) before the run stops and names the rank "
-        "that stopped making progress")
+        "that stopped making progress; a run of one rank is stopped when it sends no event for this long")
         .presented("Give up on a silent rank after (s)", kAdvanced));
     // data order
     keys.push_back(booleanKey(key::kShuffle, &Config::shuffle, "shuffle like DistributedSampler (permutation seeded with seed + epoch)")
@@ -647,8 +669,11 @@ void assignFromText(Config& config, const ConfigKey& key, std::string_view text)
         char* end = nullptr;
         errno = 0;
         const double value = std::strtod(raw.c_str(), &end);
-        if (raw.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(value))
-            throw ConfigError(key.name, key.name + " must be " + key.allowed + " (got \"" + raw + "\")");
+        // ERANGE with a finite result is an underflow (1e-320): the nearest double is the value
+        // meant, as a JSON config reads it; ERANGE with an infinite one is too large for any.
+        if (raw.empty() || *end != '\0' || !std::isfinite(value))
+            throw ConfigError(key.name, key.name + " must be " + key.allowed + " (got \"" + raw + "\")" +
+                                            (errno == ERANGE ? ": too large for a number (at most about 1.8e308)" : ""));
         key.assign(config, Json(value));
         return;
     }
@@ -678,7 +703,7 @@ void applyJson(Config& config, const Json& object, const std::string& origin)
         const ConfigKey* key = findConfigKey(name);
         if (!key) {
             const std::string suggestion = suggestKey(name);
-            throw ConfigError(name, "unknown key \"" + name + "\" in " + origin +
+            throw ConfigError(name, "unknown key " + quotedName(name) + " in " + origin +
                                         (suggestion.empty() ? "" : " (did you mean \"" + suggestion + "\"?)"));
         }
         key->assign(config, value);

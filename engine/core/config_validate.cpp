@@ -2,13 +2,13 @@
 
 #include "config_keys.hpp"
 #include "derived.hpp"
+#include "host_memory.hpp"
 #include "json.hpp"
 #include "key_names.hpp"
 #include "wording.hpp"
 
 #include <cfloat>
 #include <cmath>
-#include <fstream>
 #include <functional>
 #include <string>
 #include <thread>
@@ -63,9 +63,16 @@ void machineProblems(const Config& c, const MachineResources& machine, int64_t r
         if (total > double(machine.memoryAvailableBytes))
             problem(biggestKey(c), "this run needs about " + gibText(total) + " of memory (" + countOf(ranksHere, "rank") +
                                        " x " + gibText(perRank) + ", each rank holds its own data) but the machine has " +
-                                       gibText(double(machine.memoryAvailableBytes)) +
-                                       " available; use fewer ranks, fewer examples or experiments, or a smaller batch");
+                                       gibText(double(machine.memoryAvailableBytes)) + " available" +
+                                       (machine.memoryLimitedBy.empty() ? "" : " (" + machine.memoryLimitedBy + ")") +
+                                       "; use fewer ranks, fewer examples or experiments, or a smaller batch");
     }
+    // An address-space limit holds for each process alone: every rank is one.
+    if (machine.addressSpacePerRankBytes > 0 && double(estimatedRankBytes(c)) > double(machine.addressSpacePerRankBytes))
+        problem(biggestKey(c), "each rank needs about " + gibText(double(estimatedRankBytes(c))) +
+                                   " of memory but the address-space limit (RLIMIT_AS, ulimit -v) leaves a rank " +
+                                   gibText(double(machine.addressSpacePerRankBytes)) +
+                                   "; raise the limit, or use fewer examples or experiments, or a smaller batch");
 }
 
 std::string number(double value)
@@ -155,17 +162,10 @@ MachineResources thisMachine()
 {
     MachineResources machine;
     machine.cpuCores = int(std::thread::hardware_concurrency());
-    std::ifstream meminfo("/proc/meminfo");
-    std::string name;
-    int64_t kib = 0;
-    std::string unit;
-    while (meminfo >> name >> kib) {
-        std::getline(meminfo, unit);
-        if (name == "MemAvailable:") {
-            machine.memoryAvailableBytes = kib * 1024;
-            break;
-        }
-    }
+    const HostMemory memory = hostMemory();
+    machine.memoryAvailableBytes = memory.availableBytes;
+    machine.memoryLimitedBy = memory.limitedBy;
+    machine.addressSpacePerRankBytes = memory.perProcessBytes;
     return machine;
 }
 

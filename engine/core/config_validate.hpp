@@ -6,6 +6,7 @@
 #include "config_error.hpp"
 
 #include <cstdint>
+#include <string>
 
 namespace ddplab {
 
@@ -13,7 +14,9 @@ namespace ddplab {
 // window uses what the engine's `devices` report said, for the machine the engine runs on.
 struct MachineResources {
     int cpuCores = 0;                  // 0: unknown (no check)
-    int64_t memoryAvailableBytes = 0;  // MemAvailable; 0: unknown (no check)
+    int64_t memoryAvailableBytes = 0;  // MemAvailable or the cgroup's headroom (host_memory.hpp); 0: unknown (no check)
+    std::string memoryLimitedBy;       // what set it when it was not MemAvailable, for the message
+    int64_t addressSpacePerRankBytes = 0;  // what RLIMIT_AS leaves each rank's process; 0: no limit
     // device cuda: the free memory of a GPU the ranks use and how many GPUs share them; known
     // to a rank once its GPU is chosen (launch/worker.cpp). 0: unknown (no check).
     int64_t gpuMemoryFreeBytes = 0;

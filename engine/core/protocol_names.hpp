@@ -237,6 +237,7 @@ namespace shard {
 inline constexpr char kEpoch[] = "epoch";
 inline constexpr char kSamplesPerRank[] = "samples_per_rank";
 inline constexpr char kIterations[] = "iterations";
+inline constexpr char kListedIterations[] = "listed_iterations";  // fewer than iterations: a summary
 inline constexpr char kRanks[] = "ranks";
 inline constexpr char kPadding[] = "padding";
 inline constexpr char kDropped[] = "dropped";

@@ -1,6 +1,6 @@
 #pragma once
-// Counts and sizes in messages: "1 rank", "2 ranks" (nouns with a plain plural "s" only);
-// "1.5 GiB".
+// Words in messages: counts ("1 rank", "2 ranks"; nouns with a plain plural "s" only), sizes
+// ("1.5 GiB"), and a name someone else chose, quoted so that whatever it holds reads as one word.
 
 #include <cstdint>
 #include <sstream>
@@ -19,6 +19,24 @@ inline std::string gibText(double bytes)
     text.precision(bytes < 10.0 * (1 << 30) ? 2 : 3);
     text << bytes / double(1 << 30) << " GiB";
     return text.str();
+}
+
+// "batch_size" in quotes; a control character (a NUL would end the message where C strings end
+// it) as its JSON escape: "a\u0000b".
+inline std::string quotedName(const std::string& name)
+{
+    std::string quoted = "\"";
+    for (const char c : name) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || c == '"' || c == '\\') {
+            static const char kHex[] = "0123456789abcdef";
+            quoted += c == '"' ? std::string("\\\"") : c == '\\' ? std::string("\\\\")
+                                                  : std::string("\\u00") + kHex[byte >> 4] + kHex[byte & 0xf];
+        } else {
+            quoted += c;
+        }
+    }
+    return quoted + "\"";
 }
 
 }  // namespace ddplab

@@ -15,38 +15,34 @@ namespace {
 std::vector<int64_t> permutation(int64_t n, int64_t seed)
 {
     at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(uint64_t(seed));
-    const at::Tensor perm = at::randperm(n, generator, at::TensorOptions().dtype(at::kLong));
-    const int64_t* data = perm.data_ptr<int64_t>();
-    return std::vector<int64_t>(data, data + n);
+    // Written in place: 10^8 examples are 800 MB, not to be held twice.
+    std::vector<int64_t> indices(static_cast<size_t>(n));
+    at::Tensor perm = at::from_blob(indices.data(), {n}, at::TensorOptions().dtype(at::kLong));
+    at::randperm_out(perm, n, generator);
+    return indices;
 }
 
 }  // namespace
 
+std::vector<int64_t> epochOrder(const SamplerSettings& s, int64_t epoch)
+{
+    if (s.shuffle)
+        return permutation(s.numExamples, s.seed + epoch);
+    std::vector<int64_t> indices(size_t(s.numExamples));
+    std::iota(indices.begin(), indices.end(), 0);
+    return indices;
+}
+
 std::vector<int64_t> rankIndices(const SamplerSettings& s, int64_t rank, int64_t epoch)
 {
     const ShardPlan plan = planShards(s.numExamples, s.worldSize, /*batchSize=*/1, s.dropLast);
-
-    std::vector<int64_t> indices;
-    if (s.shuffle) {
-        indices = permutation(s.numExamples, s.seed + epoch);
-    } else {
-        indices.resize(size_t(s.numExamples));
-        std::iota(indices.begin(), indices.end(), 0);
-    }
-
-    if (!s.dropLast) {
-        // Pad by repeating the head of the (shuffled) list, as often as needed.
-        const int64_t n = int64_t(indices.size());
-        for (int64_t i = 0; int64_t(indices.size()) < plan.totalSize; ++i)
-            indices.push_back(indices[size_t(i % n)]);
-    } else {
-        indices.resize(size_t(plan.totalSize));
-    }
-
+    const std::vector<int64_t> order = epochOrder(s, epoch);
+    // Padding repeats the head of the (shuffled) list, as often as needed: position p >= N
+    // holds order[p % N]. drop_last keeps the first totalSize positions.
     std::vector<int64_t> mine;
     mine.reserve(size_t(plan.samplesPerRank));
     for (int64_t i = rank; i < plan.totalSize; i += s.worldSize)
-        mine.push_back(indices[size_t(i)]);
+        mine.push_back(order[size_t(i % s.numExamples)]);
     return mine;
 }
 

@@ -16,6 +16,11 @@ struct SamplerSettings {
     bool dropLast = false;
 };
 
+// The epoch's order of the whole dataset before it is split over the ranks: a permutation
+// seeded with seed + epoch (shuffle), else 0..N-1. Position p of the padded list (every rank's
+// share, interleaved) holds order[p % N]; drop_last cuts the list short instead.
+std::vector<int64_t> epochOrder(const SamplerSettings& settings, int64_t epoch);
+
 // The indices rank `rank` visits in epoch `epoch` (DistributedSampler.set_epoch(epoch)).
 std::vector<int64_t> rankIndices(const SamplerSettings& settings, int64_t rank, int64_t epoch);
 

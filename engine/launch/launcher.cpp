@@ -95,6 +95,7 @@ struct Rank {
     // When the run began to fail: was it stopped (SIGSTOP, a debugger), how far had it come.
     bool stoppedAtFailure = false;
     int64_t collectivesAtFailure = 0;
+    bool silentTooLong = false;  // the watchdog of a lone rank: no word from it for collective_timeout
 
     bool failed() const { return exited && !(WIFEXITED(status) && WEXITSTATUS(status) == 0); }
     bool killedBySignal() const { return exited && WIFSIGNALED(status); }
@@ -227,6 +228,11 @@ private:
                     m_stop = Stop::Failed;
                     terminateAt = now + kPeerGrace;
                     noteProgressAtFailure();
+                } else if (loneRankStalled(now)) {
+                    m_stop = Stop::Failed;
+                    terminateAt = now;
+                    noteProgressAtFailure();
+                    m_ranks.front().silentTooLong = true;
                 }
                 cancelsSeen = m_cancels;
             } else if (m_cancels > cancelsSeen) {
@@ -251,6 +257,19 @@ private:
             if (allExited && allDrained)
                 return;
         }
+    }
+
+    // Peers time a stuck rank out in their collective (collective_timeout). A run of one rank
+    // has no peer: the launcher itself watches it, from its first word on (the config event,
+    // once it is set up): a step, an evaluation or any event within collective_timeout.
+    // While stdout's reader lags, rank 0 is not read: its silence then says nothing.
+    bool loneRankStalled(Clock::time_point now)
+    {
+        if (m_ranks.size() != 1 || !m_heardFromRank0 || m_ranks.front().exited)
+            return false;
+        if (m_events.pendingStreamBytes() > kMaxPendingStdout)
+            m_lastWordFromRank0 = now;
+        return now - m_lastWordFromRank0 > std::chrono::seconds(m_config.collectiveTimeout);
     }
 
     void signalRunning(int signo)
@@ -378,6 +397,10 @@ private:
         forward += '\n';
         if (type == protocol::type::kSummary)
             m_sawSummary = true;
+        if (type == protocol::type::kStep && event.contains(protocol::field::kStep) && event[protocol::field::kStep].is_number_integer())
+            m_lastStep = event[protocol::field::kStep].get<int64_t>();
+        m_heardFromRank0 = true;
+        m_lastWordFromRank0 = Clock::now();
     }
 
     // A rank wrote something that is no event of ours: it is said, not dropped.
@@ -412,7 +435,7 @@ private:
     const Rank* stalledRank() const
     {
         for (const Rank& r : m_ranks) {
-            if (r.stoppedAtFailure)
+            if (r.stoppedAtFailure || r.silentTooLong)
                 return &r;
         }
         std::optional<int64_t> slowestReporter;
@@ -485,8 +508,13 @@ private:
             }
         }
         std::string text = "rank " + std::to_string(culprit.rank) + " stopped making progress";
+        if (culprit.silentTooLong && m_lastStep > 0)
+            text += " after step " + std::to_string(m_lastStep);
         if (culprit.stoppedAtFailure)
             text += " (it was stopped: SIGSTOP or a debugger)";
+        if (culprit.silentTooLong)
+            return text + "; it made no step for " + std::to_string(m_config.collectiveTimeout) +
+                   " s (collective_timeout), with no peer to time it out, so the launcher stopped it";
         text += "; its peers waited " + std::to_string(m_config.collectiveTimeout) +
                 " s for it in a collective (collective_timeout) and gave up";
         if (!peerError.empty())
@@ -528,11 +556,13 @@ private:
             code = (culprit.reportedCode == kExitInvalidInput || culprit.reportedCode == kExitDataError)
                        ? culprit.reportedCode
                        : kExitRankFailed;
+            const std::string name = "rank " + std::to_string(culprit.rank);
             if (stalled)
                 report.message = stallDescription(culprit);
+            else if (culprit.error.rfind(name + " ", 0) == 0)
+                report.message = culprit.error;  // it names itself already ("rank 0 ran out of memory ...")
             else
-                report.message = "rank " + std::to_string(culprit.rank) + " failed" +
-                                 (culprit.error.empty() ? " (it " + describeExit(culprit) + ")" : ": " + culprit.error);
+                report.message = name + " failed" + (culprit.error.empty() ? " (it " + describeExit(culprit) + ")" : ": " + culprit.error);
             if (ranks > 1)
                 report.message += "; the run was stopped and all " + all + " ended";
             report.rank = culprit.rank;
@@ -558,6 +588,9 @@ private:
     int m_cancels = 0;
     int m_exits = 0;
     bool m_sawSummary = false;
+    int64_t m_lastStep = 0;  // of rank 0's step events
+    bool m_heardFromRank0 = false;           // its first event: it is set up, the watch begins
+    Clock::time_point m_lastWordFromRank0;  // its latest event
 };
 
 }  // namespace

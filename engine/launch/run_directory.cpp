@@ -19,11 +19,11 @@
 namespace ddplab {
 namespace {
 
-constexpr char kPrefix[] = "ddplab-run-";
 constexpr char kOwnerFile[] = "owner";
 
 // Field 22 of /proc/PID/stat: when the process started, so that a pid reused by another
-// process is not taken for the launcher.
+// process is not taken for the owner; "" when it is gone. A zombie is gone too: it runs no
+// more, and where nothing reaps orphans (a container's init) it stays a zombie for good.
 std::string startTimeOf(pid_t pid)
 {
     std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
@@ -35,13 +35,17 @@ std::string startTimeOf(pid_t pid)
     std::istringstream fields(text.substr(afterName + 2));
     std::string field;
     for (int index = 3; index <= 22 && fields >> field; ++index) {
+        if (index == 3 && (field == "Z" || field == "X"))
+            return std::string();
         if (index == 22)
             return field;
     }
     return std::string();
 }
 
-std::string parentFolder()
+}  // namespace
+
+std::string RunDirectory::temporaryFolder()
 {
     const char* tmp = std::getenv("TMPDIR");
     if (!tmp || !*tmp)
@@ -56,13 +60,11 @@ std::string parentFolder()
     return tmp;
 }
 
-}  // namespace
-
-RunDirectory::RunDirectory() : m_owner(::getpid())
+RunDirectory::RunDirectory(const std::string& prefix, const std::string& parentGiven) : m_owner(::getpid())
 {
-    const std::string parent = parentFolder();
-    removeStale(parent);
-    std::string pattern = parent + "/" + kPrefix + "XXXXXX";
+    const std::string parent = parentGiven.empty() ? temporaryFolder() : parentGiven;
+    removeStale(parent, prefix);
+    std::string pattern = parent + "/" + prefix + "XXXXXX";
     std::vector<char> buffer(pattern.begin(), pattern.end());
     buffer.push_back('\0');
     // mkdtemp creates the directory with mode 0700: only this user can reach the store.
@@ -80,7 +82,7 @@ RunDirectory::~RunDirectory()
     std::filesystem::remove_all(m_path, ignored);
 }
 
-int RunDirectory::removeStale(const std::string& parent)
+int RunDirectory::removeStale(const std::string& parent, const std::string& prefix)
 {
     int removed = 0;
     DIR* folder = ::opendir(parent.c_str());
@@ -88,7 +90,7 @@ int RunDirectory::removeStale(const std::string& parent)
         return 0;
     std::vector<std::string> candidates;
     while (const dirent* entry = ::readdir(folder)) {
-        if (std::strncmp(entry->d_name, kPrefix, sizeof kPrefix - 1) == 0)
+        if (std::strncmp(entry->d_name, prefix.c_str(), prefix.size()) == 0)
             candidates.push_back(parent + "/" + entry->d_name);
     }
     ::closedir(folder);
@@ -102,7 +104,7 @@ int RunDirectory::removeStale(const std::string& parent)
         if (!(owner >> pid >> started))
             continue;  // being created right now, or not a run directory of this version
         if (pid > 0 && startTimeOf(pid) == started)
-            continue;  // its launcher still runs
+            continue;  // its owner still runs
         std::error_code ignored;
         if (std::filesystem::remove_all(path, ignored) > 0)
             ++removed;

@@ -14,12 +14,14 @@
 #include "output/event_writer.hpp"
 #include "output/output_error.hpp"
 #include "heap_policy.hpp"
+#include "train/out_of_memory.hpp"
 #include "train/trainer.hpp"
 #include "workloads/make_workload.hpp"
 
 #include <ATen/Parallel.h>
 #include <ATen/detail/CUDAHooksInterface.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>
+#include <c10/util/Exception.h>
 #include <torch/version.h>
 
 #include <algorithm>
@@ -164,6 +166,12 @@ int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter&
         return report(events, identity, error.what(), error.key(), kExitDataError);
     } catch (const OutputError& error) {
         return report(events, identity, error.what(), key::kEvents, kExitOutputError);
+    } catch (const OutOfMemory& error) {
+        return report(events, identity, "rank " + std::to_string(identity.rank) + " " + error.what(), "", kExitRankFailed);
+    } catch (const c10::Error& error) {
+        // LibTorch's message carries its backtrace: that is for the stderr file, not for a person.
+        std::cerr << error.what() << std::endl;
+        return report(events, identity, error.what_without_backtrace(), "", kExitRankFailed);
     } catch (const std::exception& error) {
         return report(events, identity, error.what(), "", kExitRankFailed);
     }

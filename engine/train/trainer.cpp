@@ -10,6 +10,7 @@
 #include "output/output_error.hpp"
 #include "buffer_sync.hpp"
 #include "gradient_sync.hpp"
+#include "out_of_memory.hpp"
 #include "optim/optimizer_factory.hpp"
 #include "step_timer.hpp"
 
@@ -19,7 +20,9 @@
 
 #include <cmath>
 #include <csignal>
+#include <iostream>
 #include <limits>
+#include <new>
 #include <pthread.h>
 #include <stdexcept>
 #include <unistd.h>
@@ -71,6 +74,12 @@ void failIfPlanned(const Config& config, int rank, int64_t step)
         return;
     if (config.failAt->mode == FailureMode::Crash)
         std::raise(SIGKILL);
+    if (config.failAt->mode == FailureMode::OutOfMemory) {
+        // A pebibyte: more than any address space holds, so LibTorch's allocator refuses it as
+        // it refuses a real batch that does not fit.
+        constexpr int64_t kImpossibleBytes = int64_t(1) << 50;
+        at::empty({kImpossibleBytes}, at::kByte);
+    }
     if (config.failAt->mode == FailureMode::Hang) {
         // Only SIGKILL ends it now: what a rank stuck in a driver call or a tight loop looks like.
         sigset_t stop;
@@ -86,6 +95,30 @@ void failIfPlanned(const Config& config, int rank, int64_t step)
     throw std::runtime_error("injected failure at step " + std::to_string(step) + " (--fail-at)");
 }
 
+// LibTorch reports a failed allocation as c10::OutOfMemoryError (CUDA) or as a plain c10::Error
+// from its CPU allocator; std::bad_alloc comes from the standard library's own containers.
+bool isOutOfMemory(const c10::Error& error)
+{
+    const std::string message = error.what_without_backtrace();
+    return dynamic_cast<const c10::OutOfMemoryError*>(&error) != nullptr || message.find("can't allocate memory") != std::string::npos ||
+           message.find("out of memory") != std::string::npos;
+}
+
+// The allocator's own sentence: its first line, without the "[enforce fail at alloc_cpu.cpp:75]
+// err == 0. " that says where in LibTorch it was checked.
+std::string allocatorSentence(const std::string& text)
+{
+    std::string line = text.substr(0, text.find('\n'));
+    constexpr char kCheckPrefix[] = "[enforce fail at ";
+    if (line.rfind(kCheckPrefix, 0) == 0) {
+        const size_t condition = line.find("] ");
+        const size_t sentence = condition == std::string::npos ? condition : line.find(". ", condition);
+        if (sentence != std::string::npos)
+            line = line.substr(sentence + 2);
+    }
+    return line;
+}
+
 }  // namespace
 
 Trainer::Trainer(const Config& config, Workload& workload, Communicator& comm, EventWriter* events, protocol::RunFacts facts)
@@ -96,6 +129,22 @@ Trainer::Trainer(const Config& config, Workload& workload, Communicator& comm, E
 Trainer::~Trainer() = default;
 
 Json Trainer::run()
+{
+    // Which step ran out of memory, and with what, is what a person can act on; LibTorch's
+    // backtrace (5 KiB of it) goes to stderr, the run's stderr.log.
+    try {
+        return train();
+    } catch (const std::bad_alloc& error) {
+        throw OutOfMemory(m_step + 1, m_config.batchSize, error.what());
+    } catch (const c10::Error& error) {
+        if (!isOutOfMemory(error))
+            throw;
+        std::cerr << error.what() << std::endl;
+        throw OutOfMemory(m_step + 1, m_config.batchSize, allocatorSentence(error.what_without_backtrace()));
+    }
+}
+
+Json Trainer::train()
 {
     const Config& c = m_config;
     m_parameters = m_workload.parameters();

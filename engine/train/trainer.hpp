@@ -39,9 +39,11 @@ public:
             protocol::RunFacts facts = {});
     ~Trainer();
 
+    // Throws OutOfMemory when an allocation fails (out_of_memory.hpp).
     Json run();
 
 private:
+    Json train();
     // Everything one optimizer step measured, reduced over ranks where it says so.
     struct StepRecord {
         int64_t step = 0;  // 1-based, after the step

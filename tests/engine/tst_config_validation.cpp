@@ -4,6 +4,8 @@
 #include "core/config_error.hpp"
 #include "core/config_keys.hpp"
 #include "core/config_validate.hpp"
+#include "core/derived.hpp"
+#include "core/host_memory.hpp"
 #include "core/protocol.hpp"
 #include "support/engine_process.hpp"
 
@@ -49,6 +51,12 @@ private slots:
     void cliFlagsOverrideConfigFile();
     void cliNullRestoresDerivedDefault();
     void shippedPresetsAndLessonsAreValid();
+    void aTinyNumberIsTakenAsItIs();
+    void failAtRoundTripsEveryMode();
+    void keyNamesInMessagesKeepControlCharacters();
+    void cgroupLimitsAreRead_data();
+    void cgroupLimitsAreRead();
+    void addressSpaceLimitIsPerRank();
 };
 
 void ConfigValidationTest::rejectsBadJsonValues_data()
@@ -109,6 +117,12 @@ void ConfigValidationTest::rejectsBadJsonValues_data()
     QTest::newRow("unknown key") << QByteArray(R"({"batchsize": 16})") << "batchsize" << "did you mean \"batch_size\"";
     QTest::newRow("unknown key far off") << QByteArray(R"({"colour": 1})") << "colour" << "unknown key \"colour\" in test";
     QTest::newRow("fail_at malformed") << QByteArray(R"({"fail_at": "x"})") << "fail_at" << "RANK:STEP";
+    // strtoll clamped it to the largest integer, without a word.
+    QTest::newRow("fail_at step overflows") << QByteArray(R"({"fail_at": "0:99999999999999999999"})") << "fail_at"
+                                            << "fail_at's step must be from 1 to 1000000000 (got \"0:99999999999999999999\")";
+    QTest::newRow("fail_at rank overflows") << QByteArray(R"({"fail_at": "99999999999999999999:1"})") << "fail_at"
+                                            << "fail_at's rank must be from 0 to 127";
+    QTest::newRow("fail_at unknown mode") << QByteArray(R"({"fail_at": "0:1:melt"})") << "fail_at" << "RANK:STEP:oom";
     QTest::newRow("fail_at beyond world") << QByteArray(R"({"world_size": 2, "fail_at": "2:1"})") << "fail_at"
                                           << "ranks are 0 to 1";
     QTest::newRow("nccl on cpu") << QByteArray(R"({"backend": "nccl"})") << "backend" << "needs device cuda";
@@ -154,6 +168,7 @@ void ConfigValidationTest::rejectsBadFlagText_data()
     QTest::newRow("batch_size empty") << "batch_size" << "" << "(got \"\")";
     QTest::newRow("world_size fraction") << "world_size" << "2.5" << "(got \"2.5\")";
     QTest::newRow("shuffle maybe") << "shuffle" << "maybe" << "shuffle must be true or false";
+    QTest::newRow("lr too large for a double") << "lr" << "1e999" << "too large for a number";
 }
 
 void ConfigValidationTest::rejectsBadFlagText()
@@ -358,6 +373,103 @@ void ConfigValidationTest::cliNullRestoresDerivedDefault()
     const auto refused = runEngine({QStringLiteral("run"), QStringLiteral("--batch-size"), QStringLiteral("null")});
     QCOMPARE(refused.exitCode, int(kExitInvalidInput));
     QCOMPARE(refused.last(QStringLiteral("error")).value(QStringLiteral("key")).toString(), QStringLiteral("batch_size"));
+}
+
+void ConfigValidationTest::aTinyNumberIsTakenAsItIs()
+{
+    // 1e-320 underflows a normal double (strtod says ERANGE): it was refused with "from 0 to
+    // 1e+06", which it is. Read as a config file reads it.
+    Config config;
+    assignFromText(config, *findConfigKey("warmup_epochs"), "1e-320");
+    QVERIFY(config.warmupEpochs > 0 && config.warmupEpochs < 1e-300);
+    Config fromJson;
+    applyJson(fromJson, Json::parse("{\"warmup_epochs\": 1e-320}"), "test");
+    QCOMPARE(fromJson.warmupEpochs, config.warmupEpochs);
+}
+
+void ConfigValidationTest::failAtRoundTripsEveryMode()
+{
+    for (const char* text : {"1:2", "1:2:crash", "0:5:hang", "3:7:oom"}) {
+        Config config;
+        applyJson(config, Json::parse(std::string("{\"world_size\": 4, \"fail_at\": \"") + text + "\"}"), "test");
+        QCOMPARE(QString::fromStdString(findConfigKey("fail_at")->read(config).get<std::string>()), QString::fromLatin1(text));
+    }
+}
+
+void ConfigValidationTest::keyNamesInMessagesKeepControlCharacters()
+{
+    // A NUL in a key ended the message there (what() is a C string).
+    const auto error = problemWith(QByteArray(R"({"ab\u0000cd": 1})"));
+    QVERIFY(error.has_value());
+    QCOMPARE(QString::fromLatin1(error->what()), QStringLiteral("unknown key \"ab\\u0000cd\" in test"));
+}
+
+void ConfigValidationTest::cgroupLimitsAreRead_data()
+{
+    QTest::addColumn<QByteArray>("procSelfCgroup");
+    QTest::addColumn<QStringList>("files");  // path=content, under the mount
+    QTest::addColumn<qint64>("headroom");
+    constexpr qint64 kGiB = qint64(1) << 30;
+    QTest::newRow("v2, a limit on the process's own group")
+        << QByteArray("0::/user.slice/lab\n")
+        << QStringList{QStringLiteral("user.slice/lab/memory.max=%1").arg(4 * kGiB), QStringLiteral("user.slice/lab/memory.current=%1").arg(kGiB),
+                       QStringLiteral("user.slice/lab/memory.stat=anon 1\ninactive_file %1\n").arg(kGiB / 2)}
+        << 4 * kGiB - kGiB / 2;
+    QTest::newRow("v2, a tighter parent")
+        << QByteArray("0::/user.slice/lab\n")
+        << QStringList{QStringLiteral("user.slice/lab/memory.max=max"), QStringLiteral("user.slice/lab/memory.current=%1").arg(kGiB),
+                       QStringLiteral("user.slice/memory.max=%1").arg(2 * kGiB), QStringLiteral("user.slice/memory.current=%1").arg(kGiB)}
+        << kGiB;
+    QTest::newRow("v2, a container's namespace (its own group at the mount)")
+        << QByteArray("0::/\n") << QStringList{QStringLiteral("memory.max=%1").arg(3 * kGiB), QStringLiteral("memory.current=%1").arg(kGiB)}
+        << 2 * kGiB;
+    QTest::newRow("v2, no limit") << QByteArray("0::/x\n") << QStringList{QStringLiteral("x/memory.max=max"), QStringLiteral("x/memory.current=5")}
+                                  << qint64(0);
+    QTest::newRow("v1, the memory hierarchy")
+        << QByteArray("9:pids:/a\n4:cpu,memory:/docker/abc\n0::/\n")
+        << QStringList{QStringLiteral("memory/docker/abc/memory.limit_in_bytes=%1").arg(8 * kGiB),
+                       QStringLiteral("memory/docker/abc/memory.usage_in_bytes=%1").arg(3 * kGiB),
+                       QStringLiteral("memory/docker/abc/memory.stat=total_inactive_file %1\n").arg(kGiB)}
+        << 6 * kGiB;
+    QTest::newRow("v1, unlimited") << QByteArray("4:memory:/\n")
+                                   << QStringList{QStringLiteral("memory/memory.limit_in_bytes=9223372036854771712"),
+                                                  QStringLiteral("memory/memory.usage_in_bytes=100")}
+                                   << qint64(0);
+}
+
+void ConfigValidationTest::cgroupLimitsAreRead()
+{
+    QFETCH(QByteArray, procSelfCgroup);
+    QFETCH(QStringList, files);
+    QFETCH(qint64, headroom);
+    QTemporaryDir mount;
+    for (const QString& entry : files) {
+        const QString path = mount.filePath(entry.section(QLatin1Char('='), 0, 0));
+        QVERIFY(QDir().mkpath(QFileInfo(path).path()));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(entry.section(QLatin1Char('='), 1).toUtf8());
+    }
+    QCOMPARE(qint64(cgroupHeadroomBytes(procSelfCgroup.toStdString(), mount.path().toStdString())), headroom);
+    QCOMPARE(qint64(memAvailableBytes("MemTotal: 100 kB\nMemAvailable:   2048 kB\n")), qint64(2048 * 1024));
+}
+
+void ConfigValidationTest::addressSpaceLimitIsPerRank()
+{
+    // ulimit -v holds for each process alone: 4 ranks of 100 MiB fit a 300 MiB limit on each.
+    constexpr int64_t kMiB = 1 << 20;
+    QCOMPARE(qint64(addressSpaceLeftBytes(0, 5 * kMiB)), qint64(0));
+    QCOMPARE(qint64(addressSpaceLeftBytes(1000 * kMiB, 700 * kMiB)), qint64(300 * kMiB));
+    Config config;
+    config.worldSize = 4;
+    MachineResources machine;
+    machine.memoryAvailableBytes = int64_t(1) << 40;
+    machine.addressSpacePerRankBytes = 4 * estimatedRankBytes(config);
+    QVERIFY(findProblems(config, &machine, 4).empty());
+    machine.addressSpacePerRankBytes = estimatedRankBytes(config) / 2;
+    const ConfigProblems problems = findProblems(config, &machine, 4);
+    QCOMPARE(problems.size(), size_t(1));
+    QVERIFY2(QString::fromStdString(problems.front().message).contains(QStringLiteral("RLIMIT_AS, ulimit -v")), problems.front().message.c_str());
 }
 
 QTEST_GUILESS_MAIN(ConfigValidationTest)

@@ -7,6 +7,7 @@
 #include "support/engine_process.hpp"
 #include "support/prerequisites.hpp"
 
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -93,6 +94,17 @@ QByteArray realFile(const QString& name)
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
+// gzip (Debian's essential gzip) run on `input` with `arguments`.
+QByteArray gzip(const QStringList& arguments, const QByteArray& input)
+{
+    QProcess process;
+    process.start(QStringLiteral("gzip"), arguments);
+    process.write(input);
+    process.closeWriteChannel();
+    process.waitForFinished(60000);
+    return process.exitCode() == 0 ? process.readAllStandardOutput() : QByteArray();
+}
+
 }  // namespace
 
 class FashionMnistTest : public QObject {
@@ -105,6 +117,7 @@ private slots:
     void stopsOnTheValidationLoss();
     void badDataIsRefused_data();
     void badDataIsRefused();
+    void aGzipFileOfSeveralMembersIsRead();
     void steadyStepsReuseMemory();
 };
 
@@ -225,7 +238,8 @@ void FashionMnistTest::badDataIsRefused_data()
                                                   << QStringLiteral("train-images-idx3-ubyte.gz is damaged: its contents do not match the gzip checksum");
     QByteArray wrongLength = realFile(kFiles[1]);
     wrongLength[wrongLength.size() - 4] = char(wrongLength[wrongLength.size() - 4] ^ 0x01);
-    QTest::newRow("gzip length does not match") << kFiles[1] << wrongLength << QStringLiteral("its gzip trailer says");
+    QTest::newRow("gzip length does not match") << kFiles[1] << wrongLength
+                                                << QStringLiteral("is damaged: its length does not match the gzip trailer");
     // 32 bytes whose header claims billions of items: refused from the header, nothing allocated.
     QTest::newRow("header claims too much") << kFiles[0] << idx(3, 0xffffffffu, 0, 0) + QByteArray(16, '\0')
                                             << QStringLiteral("says it holds 4294967295 items; this file holds 1 to 60000");
@@ -257,6 +271,21 @@ void FashionMnistTest::badDataIsRefused()
     const QString message = error.value(QStringLiteral("message")).toString();
     QVERIFY2(message.contains(problem), qPrintable(message));
     QVERIFY2(message.contains(dir.path()), qPrintable(message));
+}
+
+void FashionMnistTest::aGzipFileOfSeveralMembersIsRead()
+{
+    // `cat a.gz b.gz` is a valid gzip file (gzip -t passes, zcat reads it whole), but its
+    // trailer states only the last member's size: it was refused as "truncated or damaged".
+    const QByteArray images = gzip({QStringLiteral("-dc")}, realFile(kFiles[0]));
+    QVERIFY(images.size() > 47'000'000);
+    const QByteArray twoMembers = gzip({QStringLiteral("-c")}, images.left(images.size() / 3)) +
+                                  gzip({QStringLiteral("-c")}, images.mid(images.size() / 3));
+    QCOMPARE(gzip({QStringLiteral("-dc")}, twoMembers), images);
+    QTemporaryDir dir;
+    const EngineResult result = runOn(dataDirWith(dir, kFiles[0], twoMembers));
+    QVERIFY2(result.exitCode == 0, qPrintable(result.summaryText()));
+    QCOMPARE(result.ofType(QStringLiteral("step")).size(), 2);
 }
 
 QTEST_GUILESS_MAIN(FashionMnistTest)

@@ -130,6 +130,8 @@ private slots:
     void stalledReaderDoesNotHoldUpCancel();
     void rankThatStopsMakingProgressIsNamed_data();
     void rankThatStopsMakingProgressIsNamed();
+    void aLoneRankThatStopsMakingProgressIsNamed();
+    void aRankOutOfMemoryIsNamedInOneSentence();
     void fullDiskStopsTheRun();
     void killedLauncherDirectoryIsRemovedByTheNextRun();
 
@@ -376,6 +378,48 @@ void FaultsTest::rankThatStopsMakingProgressIsNamed()
     QVERIFY2(message.contains(QStringLiteral("waited 3 s")), qPrintable(message));
     verifyNothingLeft(events);
     QVERIFY(runDirectories().isEmpty());
+}
+
+void FaultsTest::aLoneRankThatStopsMakingProgressIsNamed()
+{
+    // One rank has no peer to time it out in a collective: the run never ended. The launcher
+    // watches it itself.
+    const QString events = eventsPath("stalled-lone-rank");
+    RunningEngine engine(endlessRun(1, events) + QStringList{QStringLiteral("--collective-timeout"), QStringLiteral("3"),
+                                                             QStringLiteral("--fail-at"), QStringLiteral("0:20:hang")},
+                         tmpdir());
+    QVERIFY(engine.waitForSteps(19));
+    const qint64 took = engine.msUntilFinished(kPatienceMs);
+    // The timeout, then SIGTERM (ignored by the stuck rank) and SIGKILL 2 s later.
+    QVERIFY2(took >= 0 && took < 3000 + kCancelBoundMs, qPrintable(QStringLiteral("took %1 ms").arg(took)));
+    const EngineResult result = engine.finish();
+    QCOMPARE(result.exitCode, int(kExitRankFailed));
+    const QJsonObject error = result.events.last();
+    QCOMPARE(error.value(QStringLiteral("rank")).toInt(), 0);
+    const QString message = error.value(QStringLiteral("message")).toString();
+    QVERIFY2(message.startsWith(QStringLiteral("rank 0 stopped making progress after step 19; it made no step for 3 s (collective_timeout)")),
+             qPrintable(message));
+    QCOMPARE(countOfType(ddplab::test::readEventsFile(events), QStringLiteral("step")), 19);
+    verifyNothingLeft(events);
+    QVERIFY(runDirectories().isEmpty());
+}
+
+void FaultsTest::aRankOutOfMemoryIsNamedInOneSentence()
+{
+    // A failed allocation was reported as LibTorch's 38-line backtrace.
+    const QString events = eventsPath("out-of-memory");
+    const EngineResult result =
+        ddplab::test::runEngine(endlessRun(2, events) + QStringList{QStringLiteral("--fail-at"), QStringLiteral("1:5:oom")});
+    QCOMPARE(result.exitCode, int(kExitRankFailed));
+    const QJsonObject error = result.events.last();
+    QCOMPARE(error.value(QStringLiteral("rank")).toInt(), 1);
+    const QString message = error.value(QStringLiteral("message")).toString();
+    QVERIFY2(message.startsWith(QStringLiteral("rank 1 ran out of memory at step 5 (batch 1): DefaultCPUAllocator: can't allocate memory")),
+             qPrintable(message));
+    QVERIFY2(!message.contains(QLatin1Char('\n')) && !message.contains(QStringLiteral("frame #")), qPrintable(message));
+    // The backtrace is kept where the lab keeps a run's messages: stderr (the run's stderr.log).
+    QVERIFY2(result.stderrText.contains("frame #"), result.stderrText.constData());
+    verifyNothingLeft(events);
 }
 
 void FaultsTest::fullDiskStopsTheRun()

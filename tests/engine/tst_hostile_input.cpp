@@ -90,6 +90,10 @@ private slots:
     void moreThreadsThanCores();
     void runTooBigForTheMachine();
     void configFromStandardInput();
+    void configWithANulByte_data();
+    void configWithANulByte();
+    void emptyConfigPath();
+    void runTooBigForTheAddressSpaceLimit();
 
 private:
     QString path(const char* name) const { return m_dir.filePath(QLatin1String(name)); }
@@ -272,6 +276,57 @@ void HostileInputTest::configFromStandardInput()
     const QJsonObject config = result.first(QLatin1String(protocol::type::kConfig));
     QCOMPARE(config.value(QStringLiteral("world_size")).toInt(), 2);
     QCOMPARE(config.value(QStringLiteral("lr")).toDouble(), 0.01);
+}
+
+void HostileInputTest::configWithANulByte_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("words");
+    // The JSON reader took the NUL for the end: what followed was never looked at.
+    QTest::newRow("garbage after a NUL") << QByteArray("{\"world_size\": 2}\0garbage", 25) << QStringLiteral("config")
+                                         << QStringLiteral("holds a NUL byte at byte 17");
+    // The message ended at the NUL.
+    QTest::newRow("a NUL in a key") << QByteArray(R"({"batch\u0000size": 8})") << QStringLiteral("batch")
+                                    << QStringLiteral("unknown key \"batch\\u0000size\" in config file");
+}
+
+void HostileInputTest::configWithANulByte()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, key);
+    QFETCH(QString, words);
+    writeFile(path("nul.json"), json);
+    const Refusal refusal = runTimed(quickRun() + QStringList{QStringLiteral("--config"), path("nul.json")});
+    const QString reported = refusal.result.events.last().value(QLatin1String(protocol::field::kKey)).toString();
+    verifyRefused(refusal, reported.startsWith(key) ? reported : key, words);
+    QVERIFY2(refusal.result.stderrText.contains(words.toUtf8()), refusal.result.stderrText.constData());
+}
+
+void HostileInputTest::emptyConfigPath()
+{
+    // --config "" was ignored: the run went ahead on the defaults.
+    verifyRefused(runTimed(quickRun() + QStringList{QStringLiteral("--config"), QString()}), QStringLiteral("config"),
+                  QStringLiteral("--config is given no file"));
+}
+
+void HostileInputTest::runTooBigForTheAddressSpaceLimit()
+{
+    // Under ulimit -v the machine's available memory is not what a rank may have: a rank of
+    // about 3 GiB under a 2.5 GiB address-space limit is refused before it starts, not killed
+    // by std::bad_alloc.
+    QProcess engine;
+    engine.start(QStringLiteral("/bin/sh"),
+                 {QStringLiteral("-c"), QStringLiteral("ulimit -v 2500000 && exec \"$0\" run --world-size 1 --num-examples 100000000 "
+                                                       "--batch-size 1 --max-steps 1"),
+                  ddplab::test::enginePath()});
+    QVERIFY(engine.waitForFinished(60000));
+    const EngineResult result = ddplab::test::collect(engine);
+    QCOMPARE(result.exitCode, int(kExitInvalidInput));
+    const QJsonObject error = result.events.last();
+    QCOMPARE(error.value(QLatin1String(protocol::field::kKey)).toString(), QStringLiteral("num_examples"));
+    const QString message = error.value(QLatin1String(protocol::field::kMessage)).toString();
+    QVERIFY2(message.contains(QStringLiteral("the address-space limit (RLIMIT_AS, ulimit -v) leaves a rank")), qPrintable(message));
 }
 
 QTEST_GUILESS_MAIN(HostileInputTest)

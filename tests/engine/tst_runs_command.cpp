@@ -3,16 +3,20 @@
 // exit code, a bad request is refused alone, a stop signal reaches the run in progress and no
 // further request is started, a run killed from outside still gets an error, and nothing is
 // left running. A config may come inline (remote runs), a stop request or the end of input
-// stops a run, and launch templates start runs with torchrun or srun.
+// stops a run, and launch templates start runs with torchrun or srun. Every line of stdin is
+// taken in order and bounded at 64 KiB, during a run too; a config folder left by a killed
+// `runs` is swept by the next.
 
 #include "support/engine_process.hpp"
 #include "support/prerequisites.hpp"
 #include "support/process_table.hpp"
 
+#include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <csignal>
 
 using namespace ddplab::test;
@@ -69,6 +73,38 @@ QJsonObject lastOfType(const QList<QJsonObject>& events, const char* type)
 }
 
 const QByteArray kToy = R"({"world_size": 2, "batch_size": 8, "num_examples": 64, "experiments": 50, "noise": 1, "epochs": 2})";
+const QByteArray kEndless = R"({"world_size": 2, "batch_size": 1, "num_examples": 256, "epochs": 100000})";
+
+// The resident memory of a process, from /proc/PID/status (0 when it is gone).
+qint64 residentBytes(qint64 pid)
+{
+    QFile status(QStringLiteral("/proc/%1/status").arg(pid));
+    if (!status.open(QIODevice::ReadOnly))
+        return 0;
+    for (const QByteArray& line : status.readAll().split('\n')) {
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').first().toLongLong() * 1024;
+    }
+    return 0;
+}
+
+// Starts `runs` on an endless run and waits for its steps.
+bool startEndlessRun(QProcess& engine, const QString& config, const QStringList& extra = {})
+{
+    engine.start(enginePath(), QStringList{QStringLiteral("runs")} + extra);
+    if (!engine.waitForStarted())
+        return false;
+    engine.write(request(config, QString()).replace(",\"events\":\"\"", ""));
+    QByteArray seen;
+    while (seen.count("\"type\":\"step\"") < 3 && engine.waitForReadyRead(kPatienceMs))
+        seen += engine.readAllStandardOutput();
+    return seen.count("\"type\":\"step\"") >= 3;
+}
+
+QStringList folderNames(const QString& folder)
+{
+    return QDir(folder).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+}
 
 }  // namespace
 
@@ -266,6 +302,162 @@ private slots:
         // Its run and the run's ranks went with it (they all carry its command line).
         QTest::qWait(200);
         QVERIFY(ddplab::test::processesWithArgument(dir.path()).isEmpty());
+    }
+
+    void aStopStopsTheRunWhateverCameBeforeIt_data()
+    {
+        QTest::addColumn<QByteArray>("before");
+        QTest::newRow("a blank line") << QByteArray("\n");
+        QTest::newRow("garbage") << QByteArray("this is not a request\n");
+        QTest::newRow("a stop that stops nothing") << QByteArray("{\"stop\": false}\n");
+        QTest::newRow("a request that waits its turn") << QByteArray("QUEUED");
+        QTest::newRow("all of them") << QByteArray("\n\ngarbage\n{\"stop\": false}\nQUEUED");
+    }
+
+    void aStopStopsTheRunWhateverCameBeforeIt()
+    {
+        // A stop behind another line in the same read was not seen: the run went on until
+        // the input closed.
+        QFETCH(QByteArray, before);
+        QTemporaryDir dir;
+        const QString endless = writeConfig(dir, QStringLiteral("endless.json"), kEndless);
+        const QString queued = dir.filePath(QStringLiteral("queued.jsonl"));
+        before.replace("QUEUED", request(writeConfig(dir, QStringLiteral("toy.json"), kToy), queued));
+        QProcess engine;
+        QVERIFY(startEndlessRun(engine, endless));
+        QElapsedTimer clock;
+        clock.start();
+        engine.write(before + "{\"stop\": true}\n");
+        QVERIFY(engine.waitForFinished(15000));
+        QVERIFY2(clock.elapsed() < 15000, qPrintable(QString::number(clock.elapsed())));
+        QCOMPARE(engine.exitCode(), 5);
+        QVERIFY(engine.readAllStandardOutput().contains("\"type\":\"run_end\",\"exit_code\":5"));
+        QVERIFY(!QFile::exists(queued));  // what waited behind the run goes with it
+    }
+
+    void aStopInTheSameReadAsItsRequestCancelsIt()
+    {
+        QTemporaryDir dir;
+        const QString endless = writeConfig(dir, QStringLiteral("endless.json"), kEndless);
+        QProcess engine;
+        engine.start(enginePath(), {QStringLiteral("runs")});
+        QVERIFY(engine.waitForStarted());
+        engine.write(request(endless, dir.filePath(QStringLiteral("1.jsonl"))) + "\n{\"stop\": true}\n");
+        QVERIFY(engine.waitForFinished(30000));
+        const EngineResult result = collect(engine);
+        QCOMPARE(result.exitCode, 5);
+        const QList<RunSlice> runs = slices(result.events);
+        QCOMPARE(runs.size(), 1);
+        QCOMPARE(runs[0].exitCode, 5);
+        QVERIFY2(lastOfType(runs[0].events, "error").value(QStringLiteral("message")).toString().contains(QStringLiteral("cancelled by SIGTERM")),
+                 qPrintable(result.summaryText()));
+    }
+
+    void aLongLineDuringARunIsRefusedWithoutHoldingIt()
+    {
+        // 32 MiB without a newline used to be held (and scanned again on every read) while a run
+        // was in progress: the 64 KiB limit holds then too.
+        QTemporaryDir dir;
+        const QString endless = writeConfig(dir, QStringLiteral("endless.json"), kEndless);
+        QProcess engine;
+        QVERIFY(startEndlessRun(engine, endless));
+        const qint64 before = residentBytes(engine.processId());
+        engine.write(QByteArray(32 << 20, 'x'));
+        QVERIFY(engine.waitForFinished(30000));
+        const EngineResult result = collect(engine);
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.stderrText.contains("longer than 65536 bytes during a run; stopping the run"), result.stderrText.constData());
+        QVERIFY(before > 0);
+        const QList<RunSlice> runs = slices(result.events);
+        QCOMPARE(runs.size(), 1);
+        QCOMPARE(runs[0].exitCode, 5);  // stopped as a cancel, its ranks with it
+    }
+
+    void aFloodOfLinesDuringARunWaitsInBoundedMemory()
+    {
+        QTemporaryDir dir;
+        const QString endless = writeConfig(dir, QStringLiteral("endless.json"), kEndless);
+        QProcess engine;
+        QVERIFY(startEndlessRun(engine, endless));
+        const qint64 before = residentBytes(engine.processId());
+        QByteArray flood;
+        while (flood.size() < (64 << 20))
+            flood += "{\"not\": \"a request\"}\n";
+        engine.write(flood);
+        QTest::qWait(3000);
+        const qint64 after = residentBytes(engine.processId());
+        QVERIFY(before > 0 && after > 0);
+        // What waits is bounded (1 MiB of lines); the rest stays in the pipe and in this test.
+        QVERIFY2(after - before < (16 << 20), qPrintable(QStringLiteral("%1 -> %2 bytes").arg(before).arg(after)));
+        QCOMPARE(engine.state(), QProcess::Running);  // the run goes on
+        engine.terminate();
+        QVERIFY(engine.waitForFinished(15000));
+        QCOMPARE(engine.exitCode(), 5);
+    }
+
+    void aConfigFolderLeftByAKilledRunsIsSweptAtTheNextStart()
+    {
+        QTemporaryDir tmp;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("TMPDIR"), tmp.path());
+        QProcess killed;
+        killed.setProcessEnvironment(environment);
+        killed.start(enginePath(), {QStringLiteral("runs")});
+        QVERIFY(killed.waitForStarted());
+        killed.write(QJsonDocument(QJsonObject{{QStringLiteral("config"), QJsonDocument::fromJson(kEndless).object()}})
+                         .toJson(QJsonDocument::Compact) + '\n');
+        QByteArray seen;
+        while (seen.count("\"type\":\"step\"") < 3 && killed.waitForReadyRead(kPatienceMs))
+            seen += killed.readAllStandardOutput();
+        const QList<qint64> processes = QList<qint64>{killed.processId()} + descendantsOf(killed.processId());
+        ::kill(pid_t(killed.processId()), SIGKILL);
+        QVERIFY(killed.waitForFinished(kPatienceMs));
+        for (qint64 pid : processes)
+            QTRY_VERIFY_WITH_TIMEOUT(!isRunning(pid), 10000);
+        const QStringList left = folderNames(tmp.path());
+        QVERIFY2(std::any_of(left.begin(), left.end(), [](const QString& name) { return name.startsWith(QStringLiteral("ddplab-config-")); }),
+                 qPrintable(left.join(QLatin1Char(' '))));
+
+        QProcess next;
+        next.setProcessEnvironment(environment);
+        next.start(enginePath(), {QStringLiteral("runs")});
+        QVERIFY(next.waitForStarted());
+        next.closeWriteChannel();
+        QVERIFY(next.waitForFinished(kPatienceMs));
+        QCOMPARE(next.exitCode(), 0);
+        const QStringList after = folderNames(tmp.path());
+        QVERIFY2(std::none_of(after.begin(), after.end(), [](const QString& name) { return name.startsWith(QStringLiteral("ddplab-config-")); }),
+                 qPrintable(after.join(QLatin1Char(' '))));
+    }
+
+    void anInlineConfigWithAnUnusableTmpdirEndsWithAnError()
+    {
+        // It ended with run_end 1 and no word of why; `run` says "environment".
+        QTemporaryDir dir;
+        const QString missing = dir.filePath(QStringLiteral("no-such-folder"));
+        const QString events = dir.filePath(QStringLiteral("events.jsonl"));
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("TMPDIR"), missing);
+        QProcess engine;
+        engine.setProcessEnvironment(environment);
+        engine.start(enginePath(), {QStringLiteral("runs")});
+        QVERIFY(engine.waitForStarted());
+        engine.write(QJsonDocument(QJsonObject{{QStringLiteral("config"), QJsonDocument::fromJson(kToy).object()},
+                                               {QStringLiteral("events"), events}})
+                         .toJson(QJsonDocument::Compact) + '\n');
+        engine.closeWriteChannel();
+        QVERIFY(engine.waitForFinished(kPatienceMs));
+        const EngineResult result = collect(engine);
+        const QList<RunSlice> runs = slices(result.events);
+        QCOMPARE(runs.size(), 1);
+        QCOMPARE(runs[0].exitCode, 2);
+        QCOMPARE(runs[0].events.first().value(QStringLiteral("type")).toString(), QStringLiteral("hello"));
+        const QJsonObject error = lastOfType(runs[0].events, "error");
+        QCOMPARE(error.value(QStringLiteral("key")).toString(), QStringLiteral("environment"));
+        QVERIFY2(error.value(QStringLiteral("message")).toString().contains(QStringLiteral("TMPDIR is \"%1\", which is not a folder").arg(missing)),
+                 qPrintable(result.summaryText()));
+        QCOMPARE(readEventsFile(events), runs[0].events);  // the run's file says it too
+        QVERIFY(!QFileInfo::exists(missing));              // a TMPDIR that is not there is pointed out, not made
     }
 
     void torchrunStartsTheRunsWhenTheTemplateSaysSo()

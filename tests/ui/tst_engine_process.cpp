@@ -228,6 +228,36 @@ private slots:
         QCOMPARE(store.loadRun(stored.first())->stepCount(), run->stepCount());
     }
 
+    void anEngineThatNeverSpeaksIsStoppedAndNamed()
+    {
+        // A program that prints nothing (a wrong binary, a remote command that hangs) kept
+        // `ddplab --quit` waiting for good: without a hello in time, the run fails, naming it.
+        QTemporaryDir dir;
+        const QString silent = dir.filePath(QStringLiteral("silent-engine"));
+        QFile script(silent);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("#!/bin/sh\nexec sleep 600\n");
+        script.close();
+        script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        const RunStore store(dir.filePath(QStringLiteral("runs")));
+        LabSession sequence(store, silent);
+        sequence.setHelloPatience(300);
+        QSignalSpy done(&sequence, &LabSession::sequenceFinished);
+        QSignalSpy finishedRuns(&sequence, &LabSession::runFinished);
+        QElapsedTimer clock;
+        clock.start();
+        sequence.start({{QStringLiteral("mute"), QStringLiteral("mute"), QString(), QJsonObject{}}});
+        QVERIFY(done.wait(kPatienceMs));
+        QVERIFY2(clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));
+        QCOMPARE(done.first().first().toBool(), false);
+        const auto run = finishedRuns.first().at(1).value<QSharedPointer<RunData>>();
+        QCOMPARE(run->record().status, RunStatus::Failed);
+        QVERIFY2(run->record().error.startsWith(QStringLiteral("The engine at %1 (--engine, DDPLAB_ENGINE) printed nothing within 0.3 s")
+                                                    .arg(silent)),
+                 qPrintable(run->record().error));
+        QCOMPARE(store.listRuns().first().status, RunStatus::Failed);
+    }
+
     void devicesQueryIsRead()
     {
         const QueryResult result = EngineQuery::runBlocking(ddplab::test::enginePath(), {QStringLiteral("devices")});

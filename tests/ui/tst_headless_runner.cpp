@@ -157,6 +157,46 @@ private slots:
         QCOMPARE(unknown.exitCode(), 2);
         QVERIFY(unknown.readAllStandardError().contains("Unknown preset \"nope\""));
     }
+
+    void aHomeThatIsNoneIsRefused_data()
+    {
+        QTest::addColumn<QString>("home");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("empty") << QString() << QStringLiteral("HOME is empty");
+        QTest::newRow("no folder") << QStringLiteral("/nonexistent/home") << QStringLiteral("HOME (\"/nonexistent/home\") is no folder");
+        QTest::newRow("relative") << QStringLiteral("home") << QStringLiteral("HOME (\"home\") is not an absolute path");
+    }
+
+    void aHomeThatIsNoneIsRefused()
+    {
+        // The lab wrote under /.local (HOME empty) or created the folder HOME named.
+        QFETCH(QString, home);
+        QFETCH(QString, expected);
+        const QString ddplab = QFileInfo(ddplab::test::enginePath()).dir().filePath(QStringLiteral("ddplab"));
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        environment.insert(QStringLiteral("HOME"), home);
+        environment.remove(QStringLiteral("XDG_DATA_HOME"));
+        environment.remove(QStringLiteral("XDG_CONFIG_HOME"));
+        QProcess process;
+        process.setProcessEnvironment(environment);
+        process.start(ddplab, {QStringLiteral("--preset"), QStringLiteral("first-run"), QStringLiteral("--run"), QStringLiteral("--quit")});
+        QVERIFY(process.waitForFinished(kPatienceMs));
+        QCOMPARE(process.exitCode(), 2);
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        QVERIFY2(err.startsWith(QStringLiteral("ddplab: ") + expected + QStringLiteral(", and the lab keeps its runs")), qPrintable(err));
+        QVERIFY(!QFileInfo::exists(QStringLiteral("/nonexistent/home")));
+
+        // With its folders named instead, it goes on (here to the unknown preset's own message).
+        QTemporaryDir dir;
+        environment.insert(QStringLiteral("XDG_DATA_HOME"), dir.filePath(QStringLiteral("data")));
+        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
+        process.setProcessEnvironment(environment);
+        process.start(ddplab, {QStringLiteral("--preset"), QStringLiteral("nope"), QStringLiteral("--run"), QStringLiteral("--quit")});
+        QVERIFY(process.waitForFinished(kPatienceMs));
+        QCOMPARE(process.exitCode(), 2);
+        QVERIFY(process.readAllStandardError().contains("Unknown preset \"nope\""));
+    }
 };
 
 DDPLAB_UI_TEST_MAIN(TestHeadlessRunner)

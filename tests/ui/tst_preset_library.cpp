@@ -7,7 +7,34 @@
 #include "client/library/preset_resolver.hpp"
 #include "ui_test_main.hpp"
 
+#include <sys/stat.h>
+
 using namespace ddplab::ui;
+
+namespace {
+
+// `kind`: "fifo", "zero" (a link to /dev/zero), "sparse" (2 GiB that take no disk), else the
+// text itself.
+QString makeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& kind)
+{
+    const QString path = dir.filePath(name);
+    if (kind == "fifo")
+        ::mkfifo(QFile::encodeName(path).constData(), 0600);
+    else if (kind == "zero")
+        QFile::link(QStringLiteral("/dev/zero"), path);
+    else {
+        QFile file(path);
+        if (file.open(QIODevice::WriteOnly)) {
+            if (kind == "sparse")
+                file.resize(qint64(2) << 30);
+            else
+                file.write(kind);
+        }
+    }
+    return path;
+}
+
+}  // namespace
 
 class TestPresetLibrary : public QObject {
     Q_OBJECT
@@ -26,6 +53,38 @@ private slots:
             const QString problem = presetProblem(preset.config, preset.name);
             QVERIFY2(problem.isEmpty(), qPrintable(problem));
         }
+    }
+
+    void presetAndLessonFilesAreReadWithTheEnginesLimits_data()
+    {
+        QTest::addColumn<QByteArray>("kind");
+        QTest::addColumn<QString>("expected");
+        // A 2 GB preset was read whole (2.1 GB resident); a FIFO waited for a writer; /dev/zero never ended.
+        QTest::newRow("2 GiB") << QByteArray("sparse") << QStringLiteral("is 2147483648 bytes; at most 1048576");
+        QTest::newRow("a FIFO") << QByteArray("fifo") << QStringLiteral("is a named pipe (FIFO)");
+        QTest::newRow("a link to /dev/zero") << QByteArray("zero") << QStringLiteral("is a device");
+        // The last value won without a word; the engine refuses it.
+        QTest::newRow("a key twice") << QByteArray(R"({"lr": 0.1, "runs": [], "lr": 0.2})") << QStringLiteral("key \"lr\" appears twice in");
+        QTest::newRow("a key twice, nested") << QByteArray(R"({"runs": [{"config": {"batch_size": 8, "batch_size": 16}}]})")
+                                             << QStringLiteral("key \"batch_size\" appears twice in");
+        QTest::newRow("garbage after a NUL") << QByteArray("{\"lr\": 0.1}\0garbage", 20) << QStringLiteral("holds a NUL byte at byte 11");
+    }
+
+    void presetAndLessonFilesAreReadWithTheEnginesLimits()
+    {
+        QFETCH(QByteArray, kind);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        const QString path = makeFile(dir, QStringLiteral("file.json"), kind);
+        QElapsedTimer clock;
+        clock.start();
+        const PresetReadResult preset = readPresetFile(path);
+        // Named by what it was read as and its path (wherever the engine's own words put them).
+        QVERIFY2(preset.error.contains(QStringLiteral("preset ") + path) && preset.error.contains(expected), qPrintable(preset.error));
+        QString error;
+        QVERIFY(!LessonLibrary::loadFile(path, &error));
+        QVERIFY2(error.contains(QStringLiteral("lesson ") + path) && error.contains(expected), qPrintable(error));
+        QVERIFY2(clock.elapsed() < 10000, qPrintable(QStringLiteral("took %1 ms").arg(clock.elapsed())));
     }
 
     void namesGroupBySeed()

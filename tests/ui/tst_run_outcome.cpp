@@ -2,6 +2,7 @@
 // end (run_end with its code, summary, error event) and, when the engine went first, from how
 // its process went. Every branch, with the status, code and sentence a person then sees.
 
+#include "client/engine/engine_target.hpp"
 #include "client/session/run_outcome.hpp"
 #include "core/protocol_names.hpp"
 #include "ui_test_main.hpp"
@@ -88,7 +89,7 @@ private slots:
         QTest::newRow("killed unasked") << -1 << false << none << none << true << true << false << false << none << true << failed << -1
                                         << QStringLiteral("no such program");
         QTest::newRow("not an engine") << 3 << false << none << none << true << false << false << false << none << false << failed << 3
-                                       << QStringLiteral("/opt/x exited with code 3 without printing a single engine event");
+                                       << QStringLiteral("The program at /opt/x (--engine, DDPLAB_ENGINE) exited with code 3 without printing a single engine event");
         QTest::newRow("engine went, error reported") << 4 << false << QStringLiteral("rank 0 ran out of memory") << none << true << false << false
                                                      << false << none << true << failed << 4 << QStringLiteral("ran out of memory");
     }
@@ -118,7 +119,7 @@ private slots:
             ending.engineGone = engineExit(exitCode, crashed, failedToStart, stopRequested, QStringLiteral("no such program"));
         ending.remoteFailure = remoteFailure;
         ending.sawEngineHello = sawHello;
-        ending.enginePath = QStringLiteral("/opt/x");
+        ending.engineWhere = QStringLiteral("at /opt/x (--engine, DDPLAB_ENGINE)");
 
         const RunOutcome outcome = decideOutcome(ending);
         QCOMPARE(int(outcome.status), status);
@@ -127,6 +128,24 @@ private slots:
             QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
         else
             QVERIFY2(outcome.error.contains(errorContains), qPrintable(outcome.error));
+    }
+
+    void aRemoteEngineIsNamedWithItsHostAndOption()
+    {
+        // A remote engine that spoke another protocol was named by the local path, with the
+        // local options (--engine, DDPLAB_ENGINE): the one to change was the remote one.
+        EngineTarget target;
+        QCOMPARE(engineWhere(target, QStringLiteral("/here/ddplab-engine")), QStringLiteral("at /here/ddplab-engine (--engine, DDPLAB_ENGINE)"));
+        QString error;
+        target = parseEngineTarget(QStringLiteral("me@gpu1:2222"), QStringLiteral("/opt/lab/ddplab-engine"), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QString where = engineWhere(target, QStringLiteral("/here/ddplab-engine"));
+        QCOMPARE(where, QStringLiteral("at \"/opt/lab/ddplab-engine\" on me@gpu1:2222 (--remote-engine, or Run on in Setup)"));
+        RunEnding ending;
+        ending.exitCode = 0;
+        ending.sawEngineHello = false;
+        ending.engineWhere = where;
+        QVERIFY(decideOutcome(ending).error.startsWith(QStringLiteral("The program ") + where + QStringLiteral(" exited with code 0")));
     }
 };
 

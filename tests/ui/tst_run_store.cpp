@@ -1,10 +1,17 @@
 // Run directories: written so a crash loses at most the last line, listed newest first,
 // renamed and deleted safely, and read back into the same series; a new run's default name.
 
+#include "client/io/save_file.hpp"
 #include "client/library/preset_file.hpp"
+#include "client/runs/run_comparison.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
 #include "ui_test_main.hpp"
+
+#include <csignal>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 
 using namespace ddplab::ui;
 
@@ -38,6 +45,78 @@ void writeEvents(const RunRecord& run, const QByteArray& events)
 {
     writeFile(RunStore::eventsPath(run), events);
 }
+
+QByteArray recordedEvents()
+{
+    QFile file(QStringLiteral(DDPLAB_SOURCE_DIR "/tests/ui/data/linreg-b32-lr10.events.jsonl"));
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// A finished run whose events are the recorded linreg run's (11 steps, then its summary).
+RunRecord finishedRun(const RunStore& store, const QByteArray& events)
+{
+    RunRecord run = *store.createRun(draft(QStringLiteral("recorded")), {}, nullptr);
+    run.status = RunStatus::Finished;
+    run.exitCode = 0;
+    run.steps = 11;
+    store.saveMeta(run, nullptr);
+    writeEvents(run, events);
+    return run;
+}
+
+// A file system with no room left, for the writes that must fail: a 256 KiB tmpfs mounted here
+// (the tests run as root), or, where mounting is not allowed, a file-size limit (RLIMIT_FSIZE)
+// that makes every write past a few bytes fail as a full disk would. Says which it is.
+class FullDisk {
+public:
+    explicit FullDisk(const QString& folder) : m_folder(folder)
+    {
+        const QByteArray path = QFile::encodeName(folder);
+        m_mounted = ::mount("tmpfs", path.constData(), "tmpfs", 0, "size=256k") == 0;
+        qInfo("full disk: %s", m_mounted ? "a 256 KiB tmpfs mounted for the test" : "no mount allowed here: RLIMIT_FSIZE of 64 bytes");
+    }
+    ~FullDisk()
+    {
+        release();
+        if (m_mounted)
+            ::umount2(QFile::encodeName(m_folder).constData(), MNT_DETACH);
+    }
+    // Takes the rest of the space (or sets the size limit).
+    void fill()
+    {
+        if (m_mounted) {
+            QFile filler(m_folder + QStringLiteral("/filler"));
+            if (filler.open(QIODevice::WriteOnly)) {
+                const QByteArray block(4096, 'x');
+                while (filler.write(block) == block.size() && filler.flush()) {
+                }
+            }
+            return;
+        }
+        ::getrlimit(RLIMIT_FSIZE, &m_saved);
+        m_previousHandler = std::signal(SIGXFSZ, SIG_IGN);  // the write fails with EFBIG instead
+        rlimit small = m_saved;
+        small.rlim_cur = 64;
+        ::setrlimit(RLIMIT_FSIZE, &small);
+        m_limited = true;
+    }
+    void release()
+    {
+        if (m_limited) {
+            ::setrlimit(RLIMIT_FSIZE, &m_saved);
+            std::signal(SIGXFSZ, m_previousHandler);
+            m_limited = false;
+        }
+        QFile::remove(m_folder + QStringLiteral("/filler"));
+    }
+
+private:
+    QString m_folder;
+    bool m_mounted = false;
+    bool m_limited = false;
+    rlimit m_saved{};
+    void (*m_previousHandler)(int) = SIG_DFL;
+};
 
 }  // namespace
 
@@ -91,7 +170,9 @@ private slots:
         old.status = RunStatus::Finished;
         old.exitCode = 0;
         QVERIFY(store.saveMeta(old, nullptr));
-        writeEvents(old, R"({"type":"hello","protocol":2})" "\n");
+        writeEvents(old, "{\"type\":\"hello\",\"protocol\":2}\n"
+                         "{\"type\":\"step\",\"step\":1,\"loss\":0.5}\n"
+                         "{\"type\":\"summary\",\"steps\":1,\"loss\":0.5}\n");
         RunRecord died = *store.createRun(draft(QStringLiteral("died"), now), {}, nullptr);
         died.enginePid = 999'999'999;  // no such process
         QVERIFY(store.saveMeta(died, nullptr));
@@ -160,7 +241,8 @@ private slots:
         const QString problems = data->loadProblems().join(QLatin1Char('\n'));
         QVERIFY2(problems.contains(QStringLiteral("config.json cannot be read")), qPrintable(problems));
         QVERIFY2(problems.contains(QStringLiteral("malformed")), qPrintable(problems));
-        QVERIFY2(problems.contains(QStringLiteral("without a summary")), qPrintable(problems));
+        QVERIFY2(problems.contains(QStringLiteral("it is marked finished, but its events end after step 1 without the summary")),
+                 qPrintable(problems));
     }
 
     void defaultNameTellsRunsApart()
@@ -211,6 +293,167 @@ private slots:
         QVERIFY(error.contains(QStringLiteral("not a run folder")));
     }
 
+    void aFullDiskKeepsTheOldMetaAndSaysSo()
+    {
+        // With the data folder on a full 256 KiB file system, meta.json went from 238 bytes to
+        // none (QSaveFile called it saved): the run was damaged, its status and error lost.
+        QTemporaryDir root;
+        FullDisk disk(root.path());
+        const RunStore store(root.filePath(QStringLiteral("runs")));
+        RunRecord run = *store.createRun(draft(QStringLiteral("kept")), {{QStringLiteral("lr"), 0.5}}, nullptr);
+        QFile meta(RunStore::metaPath(run));
+        QVERIFY(meta.open(QIODevice::ReadOnly));
+        const QByteArray before = meta.readAll();
+        meta.close();
+        QVERIFY(before.size() > 100);
+
+        disk.fill();
+        run.status = RunStatus::Failed;
+        run.error = QStringLiteral("x").repeated(300);  // more than a few bytes, whatever the disk
+        QString error;
+        const bool saved = store.saveMeta(run, &error);
+        disk.release();
+        QVERIFY(!saved);
+        QVERIFY2(error.contains(RunStore::metaPath(run)) && error.contains(QStringLiteral("it keeps what it held before")), qPrintable(error));
+        QVERIFY(meta.open(QIODevice::ReadOnly));
+        QCOMPARE(meta.readAll(), before);
+        QCOMPARE(QDir(run.directory).entryList(QDir::Files).size(), 2);  // config.json, meta.json: no half-written copy left
+        const QList<RunRecord> listed = store.listRuns();
+        QCOMPARE(listed.size(), 1);
+        QCOMPARE(listed.first().status, RunStatus::Interrupted);  // as meta.json says: running, no engine
+        QCOMPARE(listed.first().name, QStringLiteral("kept"));
+
+        // With room again, the same save goes through.
+        QVERIFY2(store.saveMeta(run, &error), qPrintable(error));
+        QCOMPARE(store.listRuns().first().status, RunStatus::Failed);
+        QCOMPARE(store.listRuns().first().error, run.error);
+    }
+
+    void storedFilesThatAreNoFilesAreDamagedNotWaitedOn_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("what");  // "zero": a link to /dev/zero; "fifo": a named pipe
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("meta.json, a link to /dev/zero") << QStringLiteral("meta.json") << QStringLiteral("zero")
+                                                        << QStringLiteral("its meta.json is a device");
+        QTest::newRow("meta.json, a FIFO") << QStringLiteral("meta.json") << QStringLiteral("fifo")
+                                           << QStringLiteral("its meta.json is a named pipe (FIFO)");
+        QTest::newRow("events.jsonl, a FIFO") << QStringLiteral("events.jsonl") << QStringLiteral("fifo")
+                                              << QStringLiteral("its events.jsonl is a named pipe (FIFO)");
+        QTest::newRow("events.jsonl, a link to /dev/zero") << QStringLiteral("events.jsonl") << QStringLiteral("zero")
+                                                           << QStringLiteral("its events.jsonl is a device");
+        QTest::newRow("meta.json, a folder") << QStringLiteral("meta.json") << QStringLiteral("folder")
+                                             << QStringLiteral("its meta.json is a folder");
+    }
+
+    void storedFilesThatAreNoFilesAreDamagedNotWaitedOn()
+    {
+        // A link to /dev/zero ended in std::bad_alloc (exit 134); a FIFO kept the window from
+        // ever appearing and --resume waiting for good: their size() is 0, then readAll() or a
+        // blocking open. Each is a damaged run with the reason, listed at once.
+        QFETCH(QString, file);
+        QFETCH(QString, what);
+        QFETCH(QString, reason);
+        QTemporaryDir root;
+        const RunStore store(root.path());
+        const RunRecord run = finishedRun(store, recordedEvents());
+        const QString path = run.directory + QLatin1Char('/') + file;
+        QVERIFY(QFile::remove(path));
+        if (what == QLatin1String("zero"))
+            QVERIFY(QFile::link(QStringLiteral("/dev/zero"), path));
+        else if (what == QLatin1String("fifo"))
+            QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+        else
+            QVERIFY(QDir().mkdir(path));
+        const QList<RunRecord> runs = store.listRuns();
+        QCOMPARE(runs.size(), 1);
+        QCOMPARE(runs.first().status, RunStatus::Damaged);
+        QVERIFY2(runs.first().error.contains(reason), qPrintable(runs.first().error));
+        // Opening it reads what can be read and says what could not; never waits on the file.
+        const QSharedPointer<RunData> data = store.loadRun(runs.first());
+        QVERIFY(!data.isNull());
+        if (file == QLatin1String("events.jsonl"))
+            QVERIFY2(data->loadProblems().join(QLatin1Char('\n')).contains(reason), qPrintable(data->loadProblems().join(QLatin1Char('\n'))));
+    }
+
+    void aConfigThatIsADeviceIsALoadProblem()
+    {
+        QTemporaryDir root;
+        const RunStore store(root.path());
+        const RunRecord run = finishedRun(store, recordedEvents());
+        QVERIFY(QFile::remove(RunStore::configPath(run)));
+        QVERIFY(QFile::link(QStringLiteral("/dev/zero"), RunStore::configPath(run)));
+        const QSharedPointer<RunData> data = store.loadRun(store.listRuns().first());
+        QCOMPARE(data->stepCount(), 11);
+        QVERIFY2(data->loadProblems().join(QLatin1Char('\n')).contains(QStringLiteral("its config.json is a device")),
+                 qPrintable(data->loadProblems().join(QLatin1Char('\n'))));
+    }
+
+    void truncatedEventsMakeAnIncompleteRun()
+    {
+        // A finished run whose events were cut in half was listed "finished", compared and
+        // exported with 6 of its steps and the wrong final loss.
+        QTemporaryDir root;
+        const RunStore store(root.path());
+        const QByteArray whole = recordedEvents();
+        QVERIFY(whole.endsWith('\n'));
+        const RunRecord intact = finishedRun(store, whole);
+        QCOMPARE(store.listRuns().first().status, RunStatus::Finished);
+        QCOMPARE(store.loadRun(store.listRuns().first())->record().status, RunStatus::Finished);
+
+        writeEvents(intact, whole.left(whole.size() / 2));
+        const RunRecord listed = store.listRuns().first();
+        QCOMPARE(listed.status, RunStatus::Incomplete);
+        QVERIFY2(listed.error.contains(QStringLiteral("without the summary a finished run ends with")), qPrintable(listed.error));
+        const QSharedPointer<RunData> data = store.loadRun(listed);
+        QCOMPARE(data->record().status, RunStatus::Incomplete);
+        QVERIFY2(data->record().error.contains(QStringLiteral("its events end after step")), qPrintable(data->record().error));
+        QVERIFY(data->stepCount() < 11);
+
+        // Compare says so, with the reason beside it, in the window and headless.
+        const Comparison comparison = compareRuns({data});
+        QCOMPARE(comparison.rows.first().quantity, QStringLiteral("status"));
+        QCOMPARE(comparison.rows.first().values.first(), QStringLiteral("incomplete"));
+        QCOMPARE(comparison.rows.first().notes.first(), data->record().error);
+        QVERIFY(comparisonText(comparison).contains(QStringLiteral("incomplete (") + data->record().error + QLatin1Char(')')));
+    }
+
+    void eventsMissingStepsInTheMiddleMakeAnIncompleteRun()
+    {
+        // The summary is there, the steps between are not: the list cannot tell from the last
+        // line, opening the run does.
+        QTemporaryDir root;
+        const RunStore store(root.path());
+        QList<QByteArray> lines = recordedEvents().split('\n');
+        lines.erase(std::remove_if(lines.begin(), lines.end(), [](const QByteArray& line) {
+                        return line.contains("\"type\":\"step\",\"step\":4,") || line.contains("\"type\":\"step\",\"step\":5,");
+                    }),
+                    lines.end());
+        finishedRun(store, lines.join('\n'));
+        const QSharedPointer<RunData> data = store.loadRun(store.listRuns().first());
+        QCOMPARE(data->stepCount(), 9);
+        QCOMPARE(data->record().status, RunStatus::Incomplete);
+        QCOMPARE(data->record().error, QStringLiteral("its events hold 9 of the 11 steps its summary counts"));
+    }
+
+    void writesAreWholeOrNothing()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("file.json"));
+        QString error;
+        QVERIFY2(writeFileAtomically(path, "first", &error), qPrintable(error));
+        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+        QVERIFY2(writeFileAtomically(path, "second", &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), QByteArray("second"));
+        QCOMPARE(QFile::permissions(path) & (QFile::ReadOwner | QFile::WriteOwner | QFile::ReadOther),
+                 QFile::ReadOwner | QFile::WriteOwner);  // a replaced file keeps its permissions
+        QVERIFY(!writeFileAtomically(dir.filePath(QStringLiteral("no-such-folder/file.json")), "x", &error));
+        QVERIFY2(error.contains(QStringLiteral("No such file or directory")), qPrintable(error));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("file.json")});
+    }
+
     void aDivergedRunIsListedWithItsStep()
     {
         QTemporaryDir root;
@@ -221,7 +464,9 @@ private slots:
         run.divergedAtStep = 10;
         run.error = QStringLiteral("the loss grew from 2.31 to 71.2 at step 10");
         QVERIFY(store.saveMeta(run, nullptr));
-        writeEvents(run, R"({"type":"hello","protocol":2})" "\n");
+        writeEvents(run, "{\"type\":\"hello\",\"protocol\":2}\n"
+                         "{\"type\":\"step\",\"step\":10,\"loss\":71.2}\n"
+                         "{\"type\":\"summary\",\"steps\":1,\"loss\":71.2}\n");
         QCOMPARE(readJson(RunStore::metaPath(run)).value(QStringLiteral("status")).toString(), QStringLiteral("diverged"));
         const RunRecord listed = store.listRuns().first();
         QCOMPARE(listed.status, RunStatus::Diverged);

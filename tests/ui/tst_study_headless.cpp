@@ -201,11 +201,21 @@ private slots:
             printed += QString::fromUtf8(first.readAllStandardOutput());
         }
         QVERIFY2(printed.count(QStringLiteral("finished")) >= 3, qPrintable(printed));
-        ::kill(pid_t(first.processId()), SIGKILL);
-        first.waitForFinished(kPatienceMs);
         const QRegularExpression storedIn(QStringLiteral("stored in (\\S+)"));
         const QString folder = storedIn.match(printed).captured(1);
         QVERIFY2(QFileInfo(folder).isDir(), qPrintable(printed));
+
+        // A second runner of the same study while the first runs is refused, naming the first:
+        // two resumes at once ran points 3-11 twice each.
+        const Outcome second = runLab(home.path(), {QStringLiteral("--resume"), folder, QStringLiteral("--quit")});
+        QCOMPARE(second.exitCode, 2);
+        const QString holder = QStringLiteral("is being run by another ddplab (process %1 on ").arg(first.processId());
+        QVERIFY2(second.err.contains(holder), qPrintable(second.err));
+        QVERIFY2(!second.out.contains(QStringLiteral("[1/8]")), qPrintable(second.out));
+        QVERIFY(first.state() == QProcess::Running);
+
+        ::kill(pid_t(first.processId()), SIGKILL);
+        first.waitForFinished(kPatienceMs);
 
         const RunStore store(labData(home.path()) + QStringLiteral("/runs"));
         QHash<int, int> finishedBefore;
@@ -215,6 +225,8 @@ private slots:
         }
         QVERIFY(finishedBefore.size() >= 3 && finishedBefore.size() < 8);
 
+        // Its lock is left behind with it; a dead holder's lock is taken over.
+        QVERIFY(QFileInfo::exists(folder + QStringLiteral("/runner.lock")));
         const Outcome resumed = runLab(home.path(), {QStringLiteral("--resume"), folder, QStringLiteral("--quit")});
         QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.out + resumed.err));
         QVERIFY2(resumed.out.contains(QStringLiteral("[8/8]")), qPrintable(resumed.out));

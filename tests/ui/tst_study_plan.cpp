@@ -10,6 +10,8 @@
 #include "study/study_plan.hpp"
 #include "ui_test_main.hpp"
 
+#include <sys/stat.h>
+
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -250,6 +252,21 @@ private slots:
                                      << QStringLiteral("\"learning_rate\" is no config key");
         QTest::newRow("misspelt key") << QStringLiteral(R"({"axes": [{"key": "batch_sise", "values": [1]}]})")
                                       << QStringLiteral("did you mean \"batch_size\"?");
+        // It said: "events" is no config key; did you mean "events"?
+        QTest::newRow("a key the lab sets") << QStringLiteral(R"({"axes": [{"key": "events", "values": ["a", "b"]}]})")
+                                            << QStringLiteral("axis 1: \"events\" is set by the lab for every run, not by a study");
+        QTest::newRow("a key the lab sets, in base") << QStringLiteral(R"({"base": {"events": "x"}, "axes": [{"key": "lr", "values": [1]}]})")
+                                                     << QStringLiteral("\"base\": \"events\" is set by the lab for every run");
+        QTest::newRow("no typo of a key the lab sets") << QStringLiteral(R"({"axes": [{"key": "event", "values": [1]}]})")
+                                                       << QStringLiteral("axis 1: \"event\" is no config key (docs");
+        // Every run met a loss target "at least 0.5" at its first step.
+        QTest::newRow("at_least on a loss") << QStringLiteral(R"({"axes": [{"key": "lr", "values": [1]}], "target": {"metric": "loss", "at_least": 0.5}})")
+                                            << QStringLiteral("target: \"loss\" is a loss, so its target is \"at_most\", not \"at_least\"");
+        QTest::newRow("at_most on an accuracy")
+            << QStringLiteral(R"({"axes": [{"key": "lr", "values": [1]}], "target": {"metric": "val_accuracy", "at_most": 0.9}})")
+            << QStringLiteral("\"val_accuracy\" is an accuracy, so its target is \"at_least\"");
+        QTest::newRow("a figure no chart has") << QStringLiteral(R"({"axes": [{"key": "lr", "values": [1]}], "show": {"figure": "bogus"}})")
+                                               << QStringLiteral("show: \"figure\": \"bogus\" is not a figure a study charts (one of loss, accuracy");
         QTest::newRow("half a range") << QStringLiteral(R"({"axes": [{"key": "lr", "from": 0.1, "to": 1}]})")
                                       << QStringLiteral("a range needs exactly one of \"factor\"");
         QTest::newRow("backward range") << QStringLiteral(R"({"axes": [{"key": "lr", "from": 1, "to": 0.1, "factor": 2}]})")
@@ -320,8 +337,46 @@ private slots:
         file.close();
         const StudyReadResult read = readStudyFile(file.fileName());
         QVERIFY(!read.spec);
-        QVERIFY2(read.error.startsWith(file.fileName() + QStringLiteral(" is not JSON")), qPrintable(read.error));
+        QVERIFY2(read.error.startsWith(file.fileName() + QStringLiteral(" is not valid JSON: parse error at line 1, column 11")),
+                 qPrintable(read.error));
         QVERIFY(resolveStudy(QStringLiteral("no-such-study"), StudyLibrary::load()).error.contains(QStringLiteral("seed000-variance-curve")));
+    }
+
+    void aStudyFileIsReadWithTheEnginesLimits_data()
+    {
+        QTest::addColumn<QByteArray>("kind");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("2 GiB") << QByteArray("sparse") << QStringLiteral("is 2147483648 bytes; at most 1048576");
+        QTest::newRow("a FIFO") << QByteArray("fifo") << QStringLiteral("is a named pipe (FIFO)");
+        QTest::newRow("a link to /dev/zero") << QByteArray("zero") << QStringLiteral("is a device");
+        QTest::newRow("a key twice") << QByteArray(R"({"axes": [{"key": "lr", "values": [1], "values": [2]}]})")
+                                     << QStringLiteral("key \"values\" appears twice in");
+        QTest::newRow("a key twice in base") << QByteArray(R"({"base": {"lr": 1, "lr": 2}, "axes": [{"key": "seed", "values": [1]}]})")
+                                             << QStringLiteral("key \"lr\" appears twice in");
+    }
+
+    void aStudyFileIsReadWithTheEnginesLimits()
+    {
+        QFETCH(QByteArray, kind);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("study.json"));
+        if (kind == "fifo") {
+            QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+        } else if (kind == "zero") {
+            QVERIFY(QFile::link(QStringLiteral("/dev/zero"), path));
+        } else {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            if (kind == "sparse")
+                QVERIFY(file.resize(qint64(2) << 30));
+            else
+                file.write(kind);
+        }
+        const StudyReadResult read = readStudyFile(path);
+        QVERIFY(!read.spec);
+        // Named by its path (where the engine's own words put it: "... appears twice in <path>; ...").
+        QVERIFY2(read.error.contains(path) && read.error.contains(expected), qPrintable(read.error));
     }
 
     void everyBuiltInStudyPlansWithoutProblems()

@@ -8,6 +8,7 @@
 // the Study page's axis and condition text.
 
 #include "client/runs/run_data.hpp"
+#include "client/runs/run_store.hpp"
 #include "study/scaling_fit.hpp"
 #include "study/study_axis_text.hpp"
 #include "study/study_csv.hpp"
@@ -363,6 +364,39 @@ private slots:
         }
         QVERIFY2(golden.open(QIODevice::ReadOnly), "tests/ui/data/study-grid.csv (DDPLAB_WRITE_GOLDEN=1 writes it)");
         QCOMPARE(QString::fromUtf8(csv), QString::fromUtf8(golden.readAll()));
+    }
+
+    void aStoredRunWithCutEventsIsIncompleteInTheResults()
+    {
+        // Its 6 of 16 steps and their last loss went into study.csv as the run's result.
+        const StoredStudy study = studyOf(kGrid);
+        QTemporaryDir root;
+        const RunStore store(root.path());
+        RunRecord draft;
+        draft.name = QStringLiteral("cut");
+        draft.studyId = study.id;
+        draft.studyPoint = 0;
+        draft.started = QDateTime::currentDateTime();
+        RunRecord run = *store.createRun(draft, study.points.first().config, nullptr);
+        run.status = RunStatus::Finished;
+        run.steps = 11;
+        QVERIFY(store.saveMeta(run, nullptr));
+        QFile recorded(kData + QStringLiteral("linreg-b32-lr10.events.jsonl"));
+        QVERIFY(recorded.open(QIODevice::ReadOnly));
+        const QByteArray events = recorded.readAll();
+        QFile cut(RunStore::eventsPath(run));
+        QVERIFY(cut.open(QIODevice::WriteOnly));
+        cut.write(events.left(events.size() / 2));
+        cut.close();
+
+        const QList<StudyRunResult> results = collectStudyResults(study, store, store.listRuns());
+        QCOMPARE(results.size(), 1);
+        QCOMPARE(results.first().status, RunStatus::Incomplete);
+        QVERIFY(!results.first().usable());  // left out of every chart and fit
+        QVERIFY2(results.first().error.contains(QStringLiteral("its events end after step")), qPrintable(results.first().error));
+        QVERIFY(studyCsv(study, results).contains(",incomplete,"));
+        // And a resume runs its point again.
+        QCOMPARE(StudyStore::pointsToRun(study, store.listRuns()).size(), study.points.size());
     }
 
     void axisTextBecomesTheFilesAxis()

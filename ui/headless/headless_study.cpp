@@ -48,6 +48,8 @@ QString resultsTable(const StoredStudy& study, const QList<StudyRunResult>& resu
                            .arg(figureText(result.figure(figure, summary)), 12);
         if (target)
             line += QStringLiteral("  %1").arg(result.stepsToTarget >= 0 ? QString::number(result.stepsToTarget) : QStringLiteral("not reached"), 15);
+        if (result.status == RunStatus::Incomplete)
+            line += QStringLiteral("  (%1)").arg(result.error);  // why its figures are left out of the charts
         lines.append(line);
     }
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
@@ -117,10 +119,17 @@ int HeadlessStudy::exec()
     });
     QEventLoop loop;
     connect(&runner, &StudyRunner::finished, &loop, &QEventLoop::quit);
-    if (runner.start(*study, runs.listRuns()))
+    switch (runner.start(*study)) {
+    case StudyRunner::StartResult::Started:
         loop.exec();
-    else
+        break;
+    case StudyRunner::StartResult::AllDone:
         m_out << "Every run of this study has finished already." << Qt::endl;
+        break;
+    case StudyRunner::StartResult::Refused:
+        m_err << "ddplab: " << runner.refusal() << Qt::endl;
+        return kExitInvalidInput;
+    }
     int exitCode = runner.session().firstFailureCode();
 
     const QList<StudyRunResult> results = collectStudyResults(*study, runs, runs.listRuns());

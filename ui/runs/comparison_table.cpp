@@ -79,6 +79,8 @@ void ComparisonTable::refresh()
                 QFont italic = item->font();
                 italic.setItalic(true);
                 item->setFont(italic);
+            } else if (!note.isEmpty()) {
+                item->setToolTip(note);  // a value with a reason beside it: an incomplete run's status
             }
             m_table->setItem(row, column, item);
         }

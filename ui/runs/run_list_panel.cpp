@@ -45,7 +45,8 @@ QColor statusColor(RunStatus status)
     case RunStatus::Finished: return QColor(0x2e, 0x9d, 0x4a);
     case RunStatus::Failed: return QColor(0xd6, 0x45, 0x41);
     case RunStatus::Cancelled:
-    case RunStatus::Interrupted: return QColor(0xc4, 0x8a, 0x1c);
+    case RunStatus::Interrupted:
+    case RunStatus::Incomplete: return QColor(0xc4, 0x8a, 0x1c);
     case RunStatus::Damaged: return QColor(0xc0, 0x39, 0x2b);
     case RunStatus::Diverged: return QColor(0xb0, 0x3a, 0x8c);
     }

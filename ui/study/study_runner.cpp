@@ -1,6 +1,7 @@
 #include "study_runner.hpp"
 
 #include "client/runs/run_data.hpp"
+#include "client/runs/run_store.hpp"
 
 #include <cmath>
 #include <utility>
@@ -34,20 +35,43 @@ StudyRunner::StudyRunner(LabSession& session, QObject* parent)
     connect(&m_session, &LabSession::sequenceFinished, this, [this](bool allSucceeded) {
         if (!std::exchange(m_active, false))
             return;
+        m_lock.reset();  // another runner may resume it now
         emit finished(allSucceeded);
     });
 }
 
-bool StudyRunner::start(const StoredStudy& study, const QList<RunRecord>& storedRuns)
+StudyRunner::StartResult StudyRunner::start(const StoredStudy& study)
 {
-    if (m_session.isRunning())
-        return false;
+    m_refusal.clear();
+    if (m_session.isRunning()) {
+        m_refusal = QStringLiteral("the study \"%1\" cannot start while this lab runs something else; stop that first").arg(study.title());
+        return StartResult::Refused;
+    }
     m_study = study;
-    const QList<StudyPoint> missing = StudyStore::pointsToRun(study, storedRuns);
+    m_lock = std::make_unique<QLockFile>(StudyStore::lockPath(study));
+    m_lock->setStaleLockTime(0);  // a live runner may run for days; only a dead one's lock is stale
+    if (!m_lock->tryLock(0)) {
+        qint64 pid = 0;
+        QString host, program;
+        if (m_lock->error() == QLockFile::LockFailedError && m_lock->getLockInfo(&pid, &host, &program))
+            m_refusal = QStringLiteral("the study \"%1\" is being run by another %2 (process %3 on %4); wait for it to end or stop "
+                                       "it there. If that process is gone from another machine, delete %5")
+                            .arg(study.title(), program.isEmpty() ? QStringLiteral("lab") : program)
+                            .arg(pid)
+                            .arg(host.isEmpty() ? QStringLiteral("this computer") : host, StudyStore::lockPath(study));
+        else
+            m_refusal = QStringLiteral("the study \"%1\" cannot be locked for running (%2): is its folder writable?")
+                            .arg(study.title(), StudyStore::lockPath(study));
+        m_lock.reset();
+        return StartResult::Refused;
+    }
+    const QList<StudyPoint> missing = StudyStore::pointsToRun(study, m_session.store().listRuns());
     m_doneBefore = total() - int(missing.size());
     m_doneNow = 0;
-    if (missing.isEmpty())
-        return false;
+    if (missing.isEmpty()) {
+        m_lock.reset();
+        return StartResult::AllDone;
+    }
     QList<RunRequest> requests;
     for (const StudyPoint& point : missing) {
         RunRequest request;
@@ -62,7 +86,7 @@ bool StudyRunner::start(const StoredStudy& study, const QList<RunRecord>& stored
     m_clock.start();
     m_active = true;
     m_session.start(requests);
-    return true;
+    return StartResult::Started;
 }
 
 void StudyRunner::stop()

@@ -5,12 +5,18 @@
 // call resumes a study that was stopped, or whose window or machine went away: finished points
 // are never run twice, a half-finished one runs again. Used by the Study page and
 // `ddplab --study` alike.
+// One runner at a time holds a study: a lock file in its folder (QLockFile: pid, program and
+// host inside; a lock whose process has died on this host is taken over), so two resumes of
+// one study never run its points twice; the second is refused, naming the first.
 
 #include "client/session/lab_session.hpp"
 #include "study/study_store.hpp"
 
 #include <QElapsedTimer>
+#include <QLockFile>
 #include <QObject>
+
+#include <memory>
 
 namespace ddplab::ui {
 
@@ -20,9 +26,14 @@ class StudyRunner : public QObject {
 public:
     explicit StudyRunner(LabSession& session, QObject* parent = nullptr);
 
-    // False (and nothing started) when every point already has its run, or when the session
-    // runs something else.
-    bool start(const StoredStudy& study, const QList<RunRecord>& storedRuns);
+    enum class StartResult {
+        Started,
+        AllDone,  // every point has its run already: nothing started
+        Refused,  // the session runs something else, another runner holds the study, or it cannot be locked: refusal() says which
+    };
+    // The points still to run are decided once the study is held, from the run store as it is then.
+    StartResult start(const StoredStudy& study);
+    const QString& refusal() const { return m_refusal; }
     void stop();
 
     // True while the session runs this runner's study (not while it runs anything else).
@@ -49,6 +60,8 @@ private:
     LabSession& m_session;
     bool m_active = false;  // the session's current sequence is this study
     StoredStudy m_study;
+    std::unique_ptr<QLockFile> m_lock;  // held from start() until the study's runs have ended
+    QString m_refusal;
     int m_doneBefore = 0;
     int m_doneNow = 0;
     QElapsedTimer m_clock;

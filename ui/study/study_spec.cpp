@@ -1,14 +1,15 @@
 #include "study_spec.hpp"
 
 #include "study/study_fields.hpp"
+#include "study/study_results.hpp"
 
+#include "client/io/read_file.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/library/preset_library.hpp"
 #include "client/wire.hpp"
 #include "core/config_keys.hpp"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -49,6 +50,20 @@ QString text(const QJsonObject& object, const QString& field, const QString& whe
     if (!value.isString())
         refuse(QStringLiteral("%1: \"%2\" must be text").arg(where, field));
     return value.toString();
+}
+
+// Why `name` cannot be a study's key: set by the lab itself for every run (the events file),
+// or no key at all, with the key it may be a typo of (never itself, never one the lab sets).
+QString notAStudyKey(const QString& name)
+{
+    const ConfigKey* key = findConfigKey(name.toStdString());
+    if (key && key->hidden)
+        return QStringLiteral("\"%1\" is set by the lab for every run, not by a study").arg(name);
+    const std::string suggestion = suggestKey(name.toStdString());
+    const ConfigKey* suggested = suggestion.empty() ? nullptr : findConfigKey(suggestion);
+    if (!suggested || suggested->hidden || suggestion == name.toStdString())
+        return QStringLiteral("\"%1\" is no config key").arg(name);
+    return QStringLiteral("\"%1\" is no config key; did you mean \"%2\"?").arg(name, QString::fromStdString(suggestion));
 }
 
 double number(const QJsonObject& object, const QString& field, const QString& where)
@@ -180,12 +195,9 @@ StudyAxis readAxis(const QJsonValue& value, int index, const QString& origin)
     const QString named = QStringLiteral("%1 (\"%2\")").arg(where, axis.key);
     const bool effectiveBatch = axis.key == kEffectiveBatchAxis;
     const ConfigKey* key = effectiveBatch ? nullptr : findConfigKey(axis.key.toStdString());
-    if (!effectiveBatch && (!key || key->hidden)) {
-        const std::string suggestion = suggestKey(axis.key.toStdString());
-        refuse(QStringLiteral("%1: \"%2\" is no config key%3").arg(where, axis.key,
-               suggestion.empty() ? QStringLiteral(" (see docs/configuration.md, or use \"effective_batch\")")
-                                  : QStringLiteral("; did you mean \"%1\"?").arg(QString::fromStdString(suggestion))));
-    }
+    if (!effectiveBatch && (!key || key->hidden))
+        refuse(QStringLiteral("%1: %2 (docs/configuration.md lists the keys; \"effective_batch\" sets ranks and batch together)")
+                   .arg(where, notAStudyKey(axis.key)));
     QStringList fields{name::kKey, name::kValues, name::kFrom, name::kTo, name::kFactor, name::kStep, name::kCount, name::kScale, name::kWhen};
     if (effectiveBatch)
         fields << name::kSplit << name::kMaxRanks << name::kMaxBatch;
@@ -260,6 +272,13 @@ StudyTarget readTarget(const QJsonValue& value, const QString& origin)
     if (object.contains(name::kAtMost) == object.contains(name::kAtLeast))
         refuse(QStringLiteral("%1: give one of \"at_most\" (a loss) or \"at_least\" (an accuracy)").arg(where));
     target.atMost = object.contains(name::kAtMost);
+    // A loss is met by going down to it, an accuracy by going up: the other way round, every
+    // run would meet it at its first step.
+    const bool isLoss = findStudyFigure(target.metric) && findStudyFigure(target.metric)->lowerIsBetter;
+    if (target.atMost != isLoss)
+        refuse(QStringLiteral("%1: \"%2\" is %3, so its target is \"%4\", not \"%5\"")
+                   .arg(where, target.metric, isLoss ? QStringLiteral("a loss") : QStringLiteral("an accuracy"),
+                        isLoss ? name::kAtMost : name::kAtLeast, isLoss ? name::kAtLeast : name::kAtMost));
     target.value = number(object, target.atMost ? name::kAtMost : name::kAtLeast, where);
     if (object.contains(name::kStop)) {
         if (!object.value(name::kStop).isBool())
@@ -292,11 +311,8 @@ QJsonObject baseOf(const QJsonObject& object, const QString& origin, QString* pr
     const QJsonObject settings = own.toObject();
     for (auto it = settings.begin(); it != settings.end(); ++it) {
         const ConfigKey* key = findConfigKey(it.key().toStdString());
-        if (!key || key->hidden) {
-            const std::string suggestion = suggestKey(it.key().toStdString());
-            refuse(QStringLiteral("%1: \"base\": \"%2\" is no config key%3").arg(origin, it.key(),
-                   suggestion.empty() ? QString() : QStringLiteral("; did you mean \"%1\"?").arg(QString::fromStdString(suggestion))));
-        }
+        if (!key || key->hidden)
+            refuse(QStringLiteral("%1: \"base\": %2").arg(origin, notAStudyKey(it.key())));
         base.insert(it.key(), it.value());
     }
     return base;
@@ -312,6 +328,13 @@ void readShow(const QJsonValue& value, StudySpec& spec, const QString& origin)
     const QJsonObject object = value.toObject();
     onlyFields(object, {name::kFigure, name::kSummarise, name::kColour, name::kHeatmap, name::kX, name::kCurves, name::kBest}, where);
     spec.figure = text(object, name::kFigure, where);
+    if (!spec.figure.isEmpty() && !findStudyFigure(spec.figure)) {
+        QStringList figures;
+        for (const StudyFigure& figure : studyFigures())
+            figures.append(figure.id);
+        refuse(QStringLiteral("%1: \"figure\": \"%2\" is not a figure a study charts (one of %3)")
+                   .arg(where, spec.figure, figures.join(QStringLiteral(", "))));
+    }
     if (object.contains(name::kSummarise)) {
         const std::optional<FigureSummary> summary = summaryNamed(text(object, name::kSummarise, where));
         if (!summary)
@@ -387,10 +410,12 @@ StudySpec read(const QJsonObject& object, const QString& origin, const QString& 
     spec.lookFor = text(object, name::kLookFor, origin);
     const QString explanation = text(object, name::kExplanation, origin);
     if (!explanation.isEmpty()) {
-        QFile file(QDir(folder).filePath(explanation));
-        if (!file.open(QIODevice::ReadOnly))
-            refuse(QStringLiteral("%1: \"explanation\": cannot read %2").arg(origin, file.fileName()));
-        spec.explanationMarkdown = QString::fromUtf8(file.read(studyLimits::kMaxFileBytes));
+        const QString path = QDir(folder).filePath(explanation);
+        QString why;
+        const std::optional<QByteArray> markdown = readRegularFile(path, studyLimits::kMaxFileBytes, &why);
+        if (!markdown)
+            refuse(QStringLiteral("%1: \"explanation\": %2 %3").arg(origin, path, why));
+        spec.explanationMarkdown = QString::fromUtf8(*markdown);
     }
     spec.base = baseOf(object, origin, &spec.preset);
 
@@ -555,23 +580,16 @@ StudyReadResult parseStudy(const QJsonObject& object, const QString& origin, con
 
 StudyReadResult readStudyFile(const QString& path)
 {
+    // The engine's limits and checks: a regular file of at most 1 MiB, no key twice, no NUL.
+    QString error;
+    const std::optional<QByteArray> text = readRegularFile(path, studyLimits::kMaxFileBytes, &error);
+    if (!text)
+        return {std::nullopt, QStringLiteral("%1 %2").arg(path, error)};
+    const std::optional<QJsonObject> object = parseSettings(*text, path, &error);
+    if (!object)
+        return {std::nullopt, error};
     const QFileInfo info(path);
-    if (!info.exists())
-        return {std::nullopt, QStringLiteral("%1: no such file").arg(path)};
-    if (!info.isFile())
-        return {std::nullopt, QStringLiteral("%1: not a study file (a folder or a device)").arg(path)};
-    if (info.size() > studyLimits::kMaxFileBytes)
-        return {std::nullopt, QStringLiteral("%1: %2 bytes; a study file is at most 1 MiB").arg(path).arg(info.size())};
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {std::nullopt, QStringLiteral("%1: %2").arg(path, file.errorString())};
-    QJsonParseError parseError{};
-    const QJsonDocument document = QJsonDocument::fromJson(file.read(studyLimits::kMaxFileBytes), &parseError);
-    if (parseError.error != QJsonParseError::NoError)
-        return {std::nullopt, QStringLiteral("%1 is not JSON: %2 at byte %3").arg(path, parseError.errorString()).arg(parseError.offset)};
-    if (!document.isObject())
-        return {std::nullopt, QStringLiteral("%1: a study file holds one JSON object (see docs/studies.md)").arg(path)};
-    StudyReadResult result = parseStudy(document.object(), path, info.absolutePath());
+    StudyReadResult result = parseStudy(*object, path, info.absolutePath());
     if (result.spec && result.spec->id.isEmpty())
         result.spec->id = info.completeBaseName();
     return result;

@@ -1,10 +1,11 @@
 #include "study_store.hpp"
 
+#include "client/io/read_file.hpp"
 #include "client/io/save_file.hpp"
 #include "client/runs/run_record.hpp"
 
 #include <QDir>
-#include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -29,17 +30,14 @@ QString folderName(const StudySpec& spec)
 
 std::optional<QJsonDocument> readJson(const QString& path, qint64 limit, QString* error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: %2").arg(path, file.errorString());
-        return std::nullopt;
-    }
-    if (file.size() > limit) {
-        *error = QStringLiteral("%1 is %2 bytes, more than a study's file can be").arg(path).arg(file.size());
+    QString why;
+    const std::optional<QByteArray> text = readRegularFile(path, limit, &why);
+    if (!text) {
+        *error = QStringLiteral("%1 %2").arg(path, why);
         return std::nullopt;
     }
     QJsonParseError parseError{};
-    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
+    const QJsonDocument document = QJsonDocument::fromJson(*text, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
         *error = QStringLiteral("%1 is damaged: %2").arg(path, parseError.errorString());
         return std::nullopt;
@@ -133,10 +131,16 @@ QList<StoredStudy> StudyStore::list(QStringList* problems) const
     return studies;
 }
 
+QString StudyStore::lockPath(const StoredStudy& study)
+{
+    return QDir(study.directory).filePath(QStringLiteral("runner.lock"));
+}
+
 bool StudyStore::isDone(RunStatus status)
 {
     // A failed run is a result (the engine refused the point, or a rank died), and so is a
-    // diverged one (that LR is too high); a cancelled or interrupted one is not, and runs again.
+    // diverged one (that LR is too high); a cancelled, interrupted or incomplete one is not,
+    // and runs again.
     return status == RunStatus::Finished || status == RunStatus::Diverged || status == RunStatus::Failed;
 }
 

@@ -2,6 +2,7 @@
 // Study folders under the user's data location (AppDataLocation/studies/<id>/):
 //   study.json  the study as it was run (its base settings included, so it stands alone)
 //   plan.json   every point: its values and the whole config its run gets
+//   runner.lock while a runner runs it (StudyRunner): which process, on which host
 // The runs themselves are ordinary runs (RunStore), each marked with its study and point, so
 // the Runs list, the charts and the exports treat them like any other. A study interrupted at
 // any moment resumes from these files: points with a finished (or failed) run are done.
@@ -42,6 +43,9 @@ public:
     std::optional<StoredStudy> open(const QString& idOrDirectory, QString* error) const;
     // Newest first; folders that cannot be read are skipped (`problems` says which and why).
     QList<StoredStudy> list(QStringList* problems = nullptr) const;
+
+    // The lock file a runner holds while it runs the study (StudyRunner).
+    static QString lockPath(const StoredStudy& study);
 
     // The study's runs among `runs`, by point (the latest run of each point).
     static QHash<int, RunRecord> latestRuns(const StoredStudy& study, const QList<RunRecord>& runs);

@@ -300,8 +300,14 @@ bool StudyPage::resumeStudy(const QString& idOrDirectory)
 void StudyPage::startRunner(const StoredStudy& study)
 {
     showStudy(study);
-    if (!m_runner->start(study, m_store.listRuns())) {
+    const StudyRunner::StartResult started = m_runner->start(study);
+    if (started == StudyRunner::StartResult::AllDone) {
         m_progressLabel->setText(tr("Every run of this study has finished already."));
+        return;
+    }
+    if (started == StudyRunner::StartResult::Refused) {
+        m_progressLabel->setText(m_runner->refusal());
+        emit logMessage(m_runner->refusal(), true);
         return;
     }
     emit logMessage(tr("Study \"%1\": %2 runs, stored in %3").arg(study.title()).arg(study.points.size()).arg(study.directory), false);

@@ -138,12 +138,19 @@ EngineCommand engineCommand(const EngineTarget& target, const QString& localEngi
     return {sshProgram(), arguments};
 }
 
+QString engineWhere(const EngineTarget& target, const QString& localEngine)
+{
+    if (!target.isRemote())
+        return QStringLiteral("at %1 (--engine, DDPLAB_ENGINE)").arg(localEngine);
+    return QStringLiteral("at \"%1\" on %2 (--remote-engine, or Run on in Setup)").arg(target.remoteEngine, target.describe());
+}
+
 QString explainRemoteFailure(const EngineTarget& target, int exitCode, const QString& stderrText)
 {
     const QString host = target.host;
     if (exitCode == 127 || exitCode == 126 || stderrText.contains(QLatin1String("command not found")))
         return QStringLiteral("There is no engine at \"%1\" on %2: build it there (docs/remote.md) and give its path under "
-                              "Run on, or put ddplab-engine on the remote PATH.")
+                              "Run on (--remote-engine), or put ddplab-engine on the remote PATH.")
             .arg(target.remoteEngine, host);
     if (exitCode != 255)
         return QString();

@@ -61,6 +61,11 @@ QString sshProgram();
 // POSIX shell single quotes: the remote shell sees `text` as one word, whatever it holds.
 QString shellQuoted(const QString& text);
 
+// Which engine runs on `target`, and where the user sets it, to follow "The engine" in a
+// sentence: "at /x/ddplab-engine (--engine, DDPLAB_ENGINE)", or over SSH the remote one:
+// "at \"/opt/ddplab-engine\" on gpu1 (--remote-engine, or Run on in Setup)".
+QString engineWhere(const EngineTarget& target, const QString& localEngine);
+
 // One sentence on what went wrong reaching `target`, from ssh's exit code and its stderr
 // (255: ssh's own failure; 127/126: no engine there), saying what to do; empty when the
 // failure was the engine's own.

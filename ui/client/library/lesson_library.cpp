@@ -1,10 +1,10 @@
 #include "lesson_library.hpp"
 
+#include "client/io/read_file.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/wire.hpp"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -12,10 +12,11 @@
 namespace ddplab::ui {
 namespace {
 
+// A lesson's explanation: a page of markdown, read within the limit of the lesson itself.
 QString readText(const QString& path)
 {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+    QString ignored;
+    return QString::fromUtf8(readRegularFile(path, kMaxSettingsFileBytes, &ignored).value_or(QByteArray()));
 }
 
 std::optional<Lesson> parseLesson(const QJsonObject& object, const QString& path, QString* error)
@@ -94,18 +95,10 @@ std::optional<Lesson> LessonLibrary::loadFile(const QString& path, QString* erro
 {
     QString ignored;
     QString& message = error ? *error : ignored;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        message = QStringLiteral("Cannot read %1: %2").arg(path, file.errorString());
+    const std::optional<QJsonObject> object = readSettingsFile(path, QStringLiteral("lesson %1").arg(path), &message);
+    if (!object)
         return std::nullopt;
-    }
-    QJsonParseError parseError{};
-    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
-    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
-        message = QStringLiteral("%1 is not a JSON object (%2 at byte %3)").arg(path, parseError.errorString()).arg(parseError.offset);
-        return std::nullopt;
-    }
-    return parseLesson(document.object(), path, &message);
+    return parseLesson(*object, path, &message);
 }
 
 LessonLibrary LessonLibrary::load(const QString& folder)

@@ -1,11 +1,13 @@
 #include "preset_file.hpp"
 
+#include "client/io/read_file.hpp"
 #include "client/wire.hpp"
+#include "core/config_error.hpp"
+#include "core/config_file.hpp"
 #include "core/config_keys.hpp"
 #include "core/config_validate.hpp"
 #include "core/json.hpp"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
@@ -14,6 +16,9 @@
 #include <cstdint>
 
 namespace ddplab::ui {
+
+static_assert(kMaxSettingsFileBytes == qint64(ddplab::kMaxConfigBytes), "a lab file of settings has the engine's limit");
+
 namespace {
 
 const QString kEventsKey = wire(key::kEvents);
@@ -105,26 +110,45 @@ QByteArray presetFileContents(const QJsonObject& config)
     return QByteArray::fromStdString(ordered.dump(2)) + '\n';
 }
 
-PresetReadResult readPresetFile(const QString& path)
+std::optional<QJsonObject> parseSettings(const QByteArray& text, const QString& origin, QString* error)
 {
-    // QFile, not the engine's reader: built-in presets live in Qt resources (:/presets/).
-    PresetReadResult result;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        result.error = QStringLiteral("Cannot read the preset %1: %2").arg(path, file.errorString());
-        return result;
+    try {
+        // The engine's own reader: its checks and its words, on both sides of the process boundary.
+        ddplab::parseConfigText(text.toStdString(), origin.toStdString());
+    } catch (const ddplab::ConfigError& problem) {
+        *error = QString::fromStdString(problem.what());
+        return std::nullopt;
     }
     QJsonParseError parseError{};
-    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
+    const QJsonDocument document = QJsonDocument::fromJson(text, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
-        result.error = QStringLiteral("%1 is not valid JSON: %2 at byte %3").arg(path, parseError.errorString()).arg(parseError.offset);
-        return result;
+        *error = QStringLiteral("%1 is not valid JSON: %2 at byte %3").arg(origin, parseError.errorString()).arg(parseError.offset);
+        return std::nullopt;
     }
     if (!document.isObject()) {
-        result.error = QStringLiteral("%1 must hold a JSON object of settings ({\"batch_size\": 16, ...})").arg(path);
-        return result;
+        *error = QStringLiteral("%1 must hold one JSON object").arg(origin);
+        return std::nullopt;
     }
-    result.config = document.object();
+    return document.object();
+}
+
+std::optional<QJsonObject> readSettingsFile(const QString& path, const QString& origin, QString* error)
+{
+    QString why;
+    const std::optional<QByteArray> text = readRegularFile(path, kMaxSettingsFileBytes, &why);
+    if (!text) {
+        *error = QStringLiteral("%1 %2").arg(origin, why);
+        return std::nullopt;
+    }
+    return parseSettings(*text, origin, error);
+}
+
+PresetReadResult readPresetFile(const QString& path)
+{
+    // The engine's limits and checks (readSettingsFile); built-in presets live in Qt resources.
+    PresetReadResult result;
+    if (const std::optional<QJsonObject> config = readSettingsFile(path, QStringLiteral("preset %1").arg(path), &result.error))
+        result.config = *config;
     return result;
 }
 

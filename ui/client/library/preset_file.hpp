@@ -28,6 +28,16 @@ struct PresetReadResult {
 };
 PresetReadResult readPresetFile(const QString& path);
 
+// A file of settings (a preset, a lesson, a study file) is at most this: the engine's limit for
+// a config (core/config_file.hpp's kMaxConfigBytes; preset_file.cpp checks they agree).
+constexpr qint64 kMaxSettingsFileBytes = 1 << 20;
+// Its JSON object, read as the engine reads a config file (io/read_file.hpp's rules, then the
+// engine's own parser: no key twice, naming it; no NUL; nothing nested 64 deep), in linear time.
+// `origin` ("preset /x/y.json") names it in `error`.
+std::optional<QJsonObject> readSettingsFile(const QString& path, const QString& origin, QString* error);
+// The same checks on text already read.
+std::optional<QJsonObject> parseSettings(const QByteArray& text, const QString& origin, QString* error);
+
 // The preset read as the engine reads it (defaults filled in); nothing when it has an unknown key
 // or a bad value (`error` says which).
 std::optional<ddplab::Config> coreConfigOf(const QJsonObject& config, QString* error = nullptr);

@@ -1,5 +1,6 @@
 #include "preset_resolver.hpp"
 
+#include "client/io/read_file.hpp"
 #include "client/library/lesson_library.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/library/preset_library.hpp"
@@ -40,12 +41,12 @@ ResolvedPreset fromConfig(const QString& title, const QJsonObject& config, const
     return resolved;
 }
 
+// Only a glance: whatever cannot be read is read again as a preset, which says why not.
 bool looksLikeLesson(const QString& path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return false;
-    return QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("runs")).isArray();
+    QString ignored;
+    const std::optional<QByteArray> text = readRegularFile(path, kMaxSettingsFileBytes, &ignored);
+    return text && QJsonDocument::fromJson(*text).object().value(QStringLiteral("runs")).isArray();
 }
 
 }  // namespace

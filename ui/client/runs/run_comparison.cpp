@@ -46,6 +46,7 @@ struct Quantity {
     const char* title;
     std::function<QString(const RunData&)> value;
     const char* metric = nullptr;  // what to ask whyNoMetric about when a run has no value
+    std::function<QString(const RunData&)> note = nullptr;  // said beside a value (why a run is not finished)
 };
 
 QList<Quantity> quantities()
@@ -63,7 +64,11 @@ QList<Quantity> quantities()
         return [field](const RunData& run) { return lastEpochMean(run, QLatin1String(field)); };
     };
     return {
-        {"status", [](const RunData& run) { return run.record().statusLine(); }},
+        {"status", [](const RunData& run) { return run.record().statusLine(); }, nullptr,
+         [](const RunData& run) {
+             const RunRecord& record = run.record();
+             return record.status == RunStatus::Finished || record.error == statusText(record.status) ? QString() : record.error;
+         }},
         {"ranks × batch",
          [](const RunData& run) {
              const QJsonObject config = run.effectiveConfig();
@@ -102,8 +107,10 @@ Comparison compareRuns(const QList<QSharedPointer<RunData>>& runs)
         bool any = false;
         for (const auto& run : runs) {
             row.values.append(quantity.value(*run));
-            row.notes.append(row.values.last().isEmpty() && quantity.metric ? whyNoMetric(QLatin1String(quantity.metric), *run)
-                                                                            : QString());
+            if (row.values.last().isEmpty() && quantity.metric)
+                row.notes.append(whyNoMetric(QLatin1String(quantity.metric), *run));
+            else
+                row.notes.append(quantity.note ? quantity.note(*run) : QString());
             any = any || !row.values.last().isEmpty();
         }
         if (any)
@@ -126,6 +133,14 @@ QString comparisonText(const Comparison& comparison)
             line.append(row.values.value(run).isEmpty() ? QStringLiteral("-") : row.values.value(run));
         table.append(line);
     }
+    // Reasons beside values (a run that is not finished) follow the table, one line each.
+    QStringList reasons;
+    for (const ComparisonRow& row : comparison.rows) {
+        for (qsizetype run = 0; run < comparison.runLabels.size(); ++run) {
+            if (!row.values.value(run).isEmpty() && !row.notes.value(run).isEmpty())
+                reasons.append(QStringLiteral("%1: %2 (%3)").arg(comparison.runLabels.at(run), row.values.value(run), row.notes.value(run)));
+        }
+    }
     QList<qsizetype> widths(header.size(), 0);
     for (const QStringList& line : table) {
         for (qsizetype column = 0; column < line.size(); ++column)
@@ -145,6 +160,8 @@ QString comparisonText(const Comparison& comparison)
             text += QString(total - 2, QLatin1Char('-')) + QLatin1Char('\n');
         }
     }
+    for (const QString& reason : reasons)
+        text += reason + QLatin1Char('\n');
     return text;
 }
 

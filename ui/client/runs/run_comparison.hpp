@@ -16,7 +16,8 @@ class RunData;
 struct ComparisonRow {
     QString quantity;
     QStringList values;  // one per run, "" where the run has none
-    QStringList notes;   // one per run: why it has none ("noise scale needs 2 ranks or more"), or ""
+    QStringList notes;   // one per run: why it has none ("noise scale needs 2 ranks or more"), why its status is
+                         // not "finished" ("its events end after step 6 ..."), or ""
 };
 
 struct Comparison {

@@ -5,6 +5,7 @@
 #include <QDir>
 
 namespace ddplab::ui {
+
 QJsonObject RunRecord::toMetaJson() const
 {
     QJsonObject meta;

@@ -6,7 +6,7 @@
 namespace ddplab::ui {
 namespace {
 
-constexpr std::array<std::pair<RunStatus, const char*>, 7> kStatusNames{{
+constexpr std::array<std::pair<RunStatus, const char*>, 8> kStatusNames{{
     {RunStatus::Running, "running"},
     {RunStatus::Finished, "finished"},
     {RunStatus::Failed, "failed"},
@@ -14,6 +14,7 @@ constexpr std::array<std::pair<RunStatus, const char*>, 7> kStatusNames{{
     {RunStatus::Interrupted, "interrupted"},
     {RunStatus::Damaged, "damaged"},
     {RunStatus::Diverged, "diverged"},
+    {RunStatus::Incomplete, "incomplete"},
 }};
 
 }  // namespace

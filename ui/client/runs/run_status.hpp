@@ -9,12 +9,13 @@ namespace ddplab::ui {
 
 enum class RunStatus {
     Running,
-    Finished,     // exit 0, summary received
+    Finished,     // exit 0, summary received, every step in its events
     Failed,       // the engine reported an error, crashed, or could not start
     Cancelled,    // stopped by the user (exit code 5)
     Interrupted,  // meta.json says running, but no engine is running it (the window died)
     Damaged,      // its folder cannot be read as a run (RunRecord::error says why); it can still be deleted
     Diverged,     // finished, but its loss stopped being a number or grew by orders of magnitude
+    Incomplete,   // said to have ended, but its events lack their end or some steps (RunRecord::error says what)
 };
 
 QString statusText(RunStatus status);

@@ -1,6 +1,7 @@
 #include "run_store.hpp"
 
 #include "client/engine/event_stream_parser.hpp"
+#include "client/io/read_file.hpp"
 #include "client/io/save_file.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/runs/run_data.hpp"
@@ -157,10 +158,10 @@ QList<RunRecord> RunStore::listRuns() const
 QSharedPointer<RunData> RunStore::loadRun(const RunRecord& run) const
 {
     auto data = QSharedPointer<RunData>::create(run);
-    QFile config(configPath(run));
-    if (config.open(QIODevice::ReadOnly)) {
+    QString why;
+    if (const std::optional<QByteArray> config = readRegularFile(configPath(run), kMaxMetaBytes, &why)) {
         QJsonParseError error{};
-        const QJsonDocument document = QJsonDocument::fromJson(config.readAll(), &error);
+        const QJsonDocument document = QJsonDocument::fromJson(*config, &error);
         if (error.error != QJsonParseError::NoError || !document.isObject())
             data->addLoadProblem(QStringLiteral("its config.json cannot be read (%1); the settings come from its events")
                                      .arg(error.error != QJsonParseError::NoError ? error.errorString()
@@ -168,26 +169,33 @@ QSharedPointer<RunData> RunStore::loadRun(const RunRecord& run) const
         else
             data->setRequestedConfig(document.object());
     } else if (run.status != RunStatus::Damaged) {
-        data->addLoadProblem(QStringLiteral("its config.json is missing"));
+        data->addLoadProblem(QStringLiteral("its config.json %1").arg(why));
     }
-    QFile events(eventsPath(run));
-    if (events.open(QIODevice::ReadOnly)) {
+    RegularFile events;
+    if (events.open(eventsPath(run), &why)) {
         EventStreamParser parser;
         constexpr qint64 kChunkBytes = 1 << 20;
         QStringList warnings;
-        while (!events.atEnd()) {
-            const StreamBatch batch = parser.feed(events.read(kChunkBytes));
+        qint64 read = 0;
+        while (read < kMaxEventsBytes) {
+            const QByteArray chunk = events.read(std::min(kChunkBytes, kMaxEventsBytes - read));
+            if (chunk.isEmpty())
+                break;
+            read += chunk.size();
+            const StreamBatch batch = parser.feed(chunk);
             data->appendEvents(batch.events);
             warnings += batch.warnings;
         }
         // A line without its newline was being written when something died: it is not trusted.
         for (const QString& warning : warnings)
             data->addLoadProblem(QStringLiteral("its events: %1").arg(warning));
+        if (!events.error().isEmpty())
+            data->addLoadProblem(QStringLiteral("its events.jsonl %1").arg(events.error()));
+        if (read >= kMaxEventsBytes && events.size() > kMaxEventsBytes)
+            data->addLoadProblem(QStringLiteral("its events.jsonl is %1 bytes; only the first %2 were read").arg(events.size()).arg(kMaxEventsBytes));
     } else {
-        data->addLoadProblem(QStringLiteral("its events.jsonl cannot be read: %1").arg(events.errorString()));
+        data->addLoadProblem(QStringLiteral("its events.jsonl %1").arg(why));
     }
-    if (run.status == RunStatus::Finished && !data->hasSummary())
-        data->addLoadProblem(QStringLiteral("it is marked finished but its events end without a summary"));
     // A run stored as finished before the lab told a diverged run from a finished one: decided
     // again from its events, as it would be now.
     if (run.status == RunStatus::Finished && data->hasSummary() && data->divergence()) {
@@ -196,6 +204,21 @@ QSharedPointer<RunData> RunStore::loadRun(const RunRecord& run) const
         stored.hasSummary = true;
         stored.divergence = data->divergence();
         recordOutcome(data->record(), decideOutcome(stored));
+    }
+    // One that ended whole must have all of its events (the list looks at their last line
+    // only, and may have called it incomplete already: here it says exactly why).
+    const RunRecord& decided = data->record();
+    if (decided.status == RunStatus::Finished || decided.status == RunStatus::Diverged || decided.status == RunStatus::Incomplete) {
+        RunOutcome ended{decided.status, decided.exitCode, decided.error, decided.divergedAtStep};
+        if (ended.status == RunStatus::Incomplete)
+            ended.status = RunStatus::Finished;  // as stored; only its events are in question
+        const RunOutcome outcome = settleCompleteness(ended, *data);
+        if (outcome.status == RunStatus::Incomplete) {
+            data->addLoadProblem(decided.status == RunStatus::Incomplete
+                                     ? QStringLiteral("its events are incomplete: %1").arg(outcome.error)
+                                     : QStringLiteral("it is marked %1, but %2").arg(statusText(decided.status), outcome.error));
+            recordOutcome(data->record(), outcome);
+        }
     }
     return data;
 }
@@ -214,22 +237,23 @@ RunRecord RunStore::readRecord(const QString& directory)
         run.started = QFileInfo(directory).lastModified();
         return run;
     };
-    QFile meta(directory + QStringLiteral("/meta.json"));
-    if (!meta.exists())
+    const QString metaPath = directory + QStringLiteral("/meta.json");
+    if (!QFileInfo::exists(metaPath) && !QFileInfo(metaPath).isSymLink())
         return damaged(QStringLiteral("it has no meta.json"));
-    if (meta.size() > kMaxMetaBytes)
-        return damaged(QStringLiteral("its meta.json is %1 bytes; a run's is a few hundred").arg(meta.size()));
-    if (!meta.open(QIODevice::ReadOnly))
-        return damaged(QStringLiteral("its meta.json cannot be read: %1").arg(meta.errorString()));
+    QString why;
+    const std::optional<QByteArray> meta = readRegularFile(metaPath, kMaxMetaBytes, &why);
+    if (!meta)
+        return damaged(QStringLiteral("its meta.json %1; a run's is a few hundred bytes of JSON").arg(why));
     QJsonParseError error{};
-    const QJsonDocument document = QJsonDocument::fromJson(meta.readAll(), &error);
+    const QJsonDocument document = QJsonDocument::fromJson(*meta, &error);
     if (error.error != QJsonParseError::NoError)
         return damaged(QStringLiteral("its meta.json is not valid JSON (%1 at byte %2)").arg(error.errorString()).arg(error.offset));
     if (!document.isObject())
         return damaged(QStringLiteral("its meta.json holds no object"));
     RunRecord run = RunRecord::fromMetaJson(document.object(), directory);
-    // A finished run has an engine's stream (a failed one may have none: the engine could not start).
-    if (run.status == RunStatus::Finished) {
+    // A finished run has an engine's stream (a failed one may have none: the engine could not
+    // start), and that stream ends as a finished run's does.
+    if (run.status == RunStatus::Finished || run.status == RunStatus::Diverged) {
         const QString problem = eventsProblem(eventsPath(run));
         if (!problem.isEmpty()) {
             RunRecord broken = damaged(problem);
@@ -239,6 +263,11 @@ RunRecord RunStore::readRecord(const QString& directory)
             broken.started = run.started.isValid() ? run.started : broken.started;
             return broken;
         }
+        const QString cut = eventsEndProblem(eventsPath(run), run.steps);
+        if (!cut.isEmpty()) {
+            run.status = RunStatus::Incomplete;
+            run.error = cut;
+        }
     }
     run.settings = readRunSettings(configPath(run));
     return run;
@@ -247,17 +276,40 @@ RunRecord RunStore::readRecord(const QString& directory)
 QString RunStore::eventsProblem(const QString& path)
 {
     // The first line only: listing must stay quick with many long runs.
-    QFile events(path);
-    if (!events.exists())
+    QString why;
+    RegularFile events;
+    if (!QFileInfo::exists(path) && !QFileInfo(path).isSymLink())
         return QStringLiteral("it has no events.jsonl");
-    if (!events.open(QIODevice::ReadOnly))
-        return QStringLiteral("its events.jsonl cannot be read: %1").arg(events.errorString());
+    if (!events.open(path, &why))
+        return QStringLiteral("its events.jsonl %1").arg(why);
     if (events.size() == 0)
         return QStringLiteral("its events.jsonl is empty: the engine never wrote an event");
-    const QByteArray first = events.readLine(kMaxMetaBytes);
-    const QJsonObject hello = QJsonDocument::fromJson(first).object();
+    const QByteArray head = events.read(kMaxMetaBytes);
+    const QJsonObject hello = QJsonDocument::fromJson(head.left(head.indexOf('\n'))).object();
     if (hello.value(wire(field::kType)).toString() != wire(type::kHello))
         return QStringLiteral("its events.jsonl does not start with an engine's hello: it is not an event stream");
+    return QString();
+}
+
+QString RunStore::eventsEndProblem(const QString& path, qint64 steps)
+{
+    // The last line only (settleCompleteness checks every step when the run is opened): a finished
+    // run's events end with its summary, which counts the steps its record counts.
+    QString why;
+    RegularFile events;
+    if (!events.open(path, &why))
+        return QStringLiteral("its events.jsonl %1").arg(why);
+    constexpr qint64 kTailBytes = 64 * 1024;  // a summary is a few hundred bytes
+    const qint64 from = std::max<qint64>(0, events.size() - kTailBytes);
+    QByteArray tail = events.readAt(from, events.size() - from);
+    const bool endsWithNewline = tail.endsWith('\n');
+    tail.chop(endsWithNewline ? 1 : 0);
+    const QJsonObject last = QJsonDocument::fromJson(tail.mid(tail.lastIndexOf('\n') + 1)).object();
+    if (!endsWithNewline || last.value(wire(field::kType)).toString() != wire(type::kSummary))
+        return QStringLiteral("its events end without the summary a finished run ends with: they were cut short");
+    const qint64 counted = last.value(wire(field::kSteps)).toInteger(-1);
+    if (steps > 0 && counted >= 0 && counted != steps)
+        return QStringLiteral("its summary counts %1 steps, its record %2").arg(counted).arg(steps);
     return QString();
 }
 

@@ -4,7 +4,9 @@
 //   events.jsonl  the raw event stream, appended by the engine itself (--events), line by line
 //   meta.json     name, label, lesson, status, exit code (replaced atomically)
 //   stderr.log    the engine's human-readable messages
-// so a crash of the window or the engine loses at most the last line.
+// so a crash of the window or the engine loses at most the last line. Stored files are read
+// only when they are regular files, without blocking, within a bound (io/read_file.hpp):
+// anything else lists the run as damaged, with the reason.
 
 #include "client/runs/run_record.hpp"
 
@@ -39,17 +41,23 @@ public:
     bool removeRun(const RunRecord& run, QString* error) const;
 
     // Newest first. A run whose meta.json says running while no engine runs it is reported
-    // as interrupted; a folder that cannot be read as a run is listed as damaged, with why.
+    // as interrupted; a finished one whose events do not end with its summary as incomplete;
+    // a folder that cannot be read as a run is listed as damaged, with why.
     QList<RunRecord> listRuns() const;
     // The run with its events read back from events.jsonl (a cut-off last line is ignored), as
-    // far as it reads; what could not be read is in RunData::loadProblems().
+    // far as it reads; what could not be read is in RunData::loadProblems(). Its status is
+    // settled from what was read (settleCompleteness: a finished run missing steps is incomplete).
     QSharedPointer<RunData> loadRun(const RunRecord& run) const;
 
 private:
-    // meta.json and an events file's first line are a few hundred bytes; beyond this they are not.
+    // meta.json, config.json and an events file's first or last line are a few hundred bytes
+    // (a config event a few hundred KiB); beyond this they are not.
     static constexpr qint64 kMaxMetaBytes = 1 << 20;
+    // A million steps are a few hundred MB of events; beyond this a file is read only so far.
+    static constexpr qint64 kMaxEventsBytes = qint64(4) << 30;
     static RunRecord readRecord(const QString& directory);
     static QString eventsProblem(const QString& path);
+    static QString eventsEndProblem(const QString& path, qint64 steps);
 
     QString m_root;
 };

@@ -35,6 +35,8 @@ LabSession::LabSession(const RunStore& store, QString enginePath, QObject* paren
     connect(&m_engine, &EngineProcess::stderrReceived, this, &LabSession::onStderr);
     connect(&m_engine, &EngineProcess::outputWarning, this, [this](const QString& warning) { emit logMessage(warning, true); });
     connect(&m_engine, &EngineProcess::finished, this, &LabSession::onEngineFinished);
+    m_helloTimer.setSingleShot(true);
+    connect(&m_helloTimer, &QTimer::timeout, this, &LabSession::onNoHello);
     connect(&m_engine, &EngineProcess::started, this, [this] {
         if (!m_current)
             return;
@@ -58,6 +60,7 @@ void LabSession::start(const QList<RunRequest>& requests)
     m_engineStderr.clear();
     const EngineCommand command = engineCommand(m_target, m_enginePath, runsArguments(m_target));
     m_engine.startWithInput(command.program, command.arguments);
+    m_helloTimer.start(m_helloPatienceMs);
     m_running = true;
     emit runningChanged(true);
     startNext();
@@ -190,6 +193,7 @@ void LabSession::onEvents(const QList<QJsonObject>& events)
         const QString type = event.value(wire(field::kType)).toString();
         if (!m_sawEngineHello) {
             m_sawEngineHello = true;
+            m_helloTimer.stop();
             if (type == wire(type::kHello)) {
                 if (!checkEngineHello(event))
                     return;
@@ -213,14 +217,27 @@ bool LabSession::checkEngineHello(const QJsonObject& hello)
     if (protocol == kProtocolVersion)
         return true;
     // Its events may mean something else than this lab reads into them: nothing is shown.
-    m_protocolProblem = QStringLiteral("The engine at %1 speaks event protocol %2, this lab reads protocol %3: "
+    m_protocolProblem = QStringLiteral("The engine %1 speaks event protocol %2, this lab reads protocol %3: "
                                        "build both from the same version (scripts/build.sh), or point the lab at "
-                                       "a matching engine (--engine, DDPLAB_ENGINE).")
-                            .arg(m_enginePath)
+                                       "a matching engine.")
+                            .arg(engineWhere(m_target, m_enginePath))
                             .arg(protocol)
                             .arg(kProtocolVersion);
     m_engine.stop();
     return false;
+}
+
+// An engine that says nothing at all would be waited on for good (`ddplab --quit` never ended).
+void LabSession::onNoHello()
+{
+    if (m_sawEngineHello || !m_engine.isRunning())
+        return;
+    m_protocolProblem = QStringLiteral("The engine %1 printed nothing within %2 s of starting, not even its hello: it is not a "
+                                       "working ddplab-engine, or it is stuck (its messages, if any, are in the log).")
+                            .arg(engineWhere(m_target, m_enginePath))
+                            .arg(m_helloPatienceMs / 1000.0);
+    emit logMessage(m_protocolProblem, true);
+    m_engine.stop();
 }
 
 void LabSession::appendToCurrent(const QList<QJsonObject>& events)
@@ -260,6 +277,7 @@ void LabSession::onStderr(const QByteArray& text)
 
 void LabSession::onEngineFinished(const EngineExit& exit)
 {
+    m_helloTimer.stop();
     if (m_current) {
         // The engine went with a run unfinished: it crashed, was killed, could not start, or
         // speaks another protocol.
@@ -285,23 +303,24 @@ RunEnding LabSession::endingOfCurrent() const
     ending.reportedError = m_current->error().value(wire(field::kMessage)).toString();
     ending.protocolProblem = m_protocolProblem;
     ending.sawEngineHello = m_sawEngineHello;
-    ending.enginePath = m_enginePath;
+    ending.engineWhere = engineWhere(m_target, m_enginePath);
     ending.divergence = m_current->divergence();
     return ending;
 }
 
-void LabSession::finishCurrent(const RunOutcome& outcome)
+void LabSession::finishCurrent(const RunOutcome& ended)
 {
-    const RunStatus status = outcome.status;
-    const int exitCode = outcome.exitCode;
     RunRecord& record = m_current->record();
-    recordOutcome(record, outcome);
     record.finished = QDateTime::currentDateTime();
     record.steps = m_current->stepCount();
+    const RunOutcome outcome = settleCompleteness(ended, *m_current);
+    recordOutcome(record, outcome);
+    const RunStatus status = outcome.status;
+    const int exitCode = outcome.exitCode;
     if (!record.directory.isEmpty()) {
         QString saveError;
         if (!m_store.saveMeta(record, &saveError))
-            emit logMessage(saveError, true);
+            emit logMessage(QStringLiteral("The run's new status (%1) could not be saved: %2").arg(statusText(status), saveError), true);
     }
     m_stderrLog.close();
     m_eventsLog.close();

@@ -20,6 +20,7 @@
 #include <QList>
 #include <QObject>
 #include <QSharedPointer>
+#include <QTimer>
 
 namespace ddplab::ui {
 
@@ -49,6 +50,9 @@ public:
 
     void start(const QList<RunRequest>& requests);
     void stop();
+    // How long the engine has to print its hello before it is taken for no working engine and
+    // stopped (a wrong program, a remote command that prints nothing); tests shorten it.
+    void setHelloPatience(int ms) { m_helloPatienceMs = ms; }
     // Closing the window: stop the engine now, waiting at most `timeoutMs`.
     void stopAndWait(int timeoutMs);
 
@@ -88,8 +92,10 @@ private:
     void onRunEnd(int exitCode);
     void onStderr(const QByteArray& text);
     void onEngineFinished(const EngineExit& exit);
+    void onNoHello();
     RunEnding endingOfCurrent() const;
-    void finishCurrent(const RunOutcome& outcome);
+    // `ended` as decided from the engine's word; what is saved is settleCompleteness() of it.
+    void finishCurrent(const RunOutcome& ended);
     QString engineGoneMessage(const EngineExit& exit) const;
 
     const RunStore& m_store;
@@ -103,7 +109,9 @@ private:
     bool m_stopRequested = false;
     int m_firstFailureCode = 0;
     bool m_sawEngineHello = false;  // the `runs` process's own hello, first on its stdout
-    QString m_protocolProblem;      // the engine speaks another protocol version: why the run ended
+    QString m_protocolProblem;      // the engine speaks another protocol version, or none: why the run ended
+    int m_helloPatienceMs = 60000;  // ssh's connect timeout and a slow remote start fit well within
+    QTimer m_helloTimer;
     QSharedPointer<RunData> m_current;
     QFile m_stderrLog;
     QFile m_eventsLog;        // remote runs: their events, written here as they arrive

@@ -1,5 +1,7 @@
 #include "run_outcome.hpp"
 
+#include "client/runs/run_data.hpp"
+#include "client/wire.hpp"
 #include "core/protocol_names.hpp"
 
 namespace ddplab::ui {
@@ -30,13 +32,40 @@ RunOutcome decideOutcome(const RunEnding& ending)
     if (!ending.reportedError.isEmpty())
         return failed(code, ending.reportedError);
     if (!ending.sawEngineHello)
-        return failed(code, QStringLiteral("The program at %1 exited with code %2 without printing a single engine event: "
+        return failed(code, QStringLiteral("The program %1 exited with code %2 without printing a single engine event: "
                                            "it is not a working ddplab-engine (its messages are in the log).")
-                                .arg(ending.enginePath)
+                                .arg(ending.engineWhere)
                                 .arg(code));
     return failed(code, QStringLiteral("The run ended with code %1 without reporting an error or a summary; "
                                        "the engine's messages are in the log.")
                             .arg(code));
+}
+
+namespace {
+
+// Why `run` lacks part of its events; empty when they are whole.
+QString whyIncomplete(const RunData& run)
+{
+    if (!run.hasSummary())
+        return QStringLiteral("its events end after step %1 without the summary a finished run ends with").arg(run.lastStep());
+    const qint64 summarySteps = run.summary().value(wire(field::kSteps)).toInteger(-1);
+    if (summarySteps >= 0 && summarySteps != run.stepCount())
+        return QStringLiteral("its events hold %1 of the %2 steps its summary counts").arg(run.stepCount()).arg(summarySteps);
+    if (run.record().steps > 0 && run.record().steps != run.stepCount())
+        return QStringLiteral("its events hold %1 steps, its record says %2").arg(run.stepCount()).arg(run.record().steps);
+    return {};
+}
+
+}  // namespace
+
+RunOutcome settleCompleteness(const RunOutcome& outcome, const RunData& run)
+{
+    if (outcome.status != RunStatus::Finished && outcome.status != RunStatus::Diverged)
+        return outcome;
+    const QString why = whyIncomplete(run);
+    if (why.isEmpty())
+        return outcome;
+    return {RunStatus::Incomplete, outcome.exitCode, why};
 }
 
 void recordOutcome(RunRecord& record, const RunOutcome& outcome)

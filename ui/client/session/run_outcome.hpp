@@ -13,6 +13,8 @@
 
 namespace ddplab::ui {
 
+class RunData;
+
 struct RunEnding {
     int exitCode = -1;          // the run's run_end code, or the engine's own exit code
     bool hasSummary = false;    // the run's summary event arrived
@@ -23,7 +25,7 @@ struct RunEnding {
     std::optional<EngineExit> engineGone;
     QString remoteFailure;      // over SSH: why the connection or the remote engine failed
     bool sawEngineHello = true; // the engine printed its hello: it is a ddplab-engine
-    QString enginePath;         // for the sentence when it is not
+    QString engineWhere;        // for the sentence when it is not (engineWhere())
     std::optional<Divergence> divergence;  // where the run's loss blew up (RunData::divergence)
 };
 
@@ -35,6 +37,12 @@ struct RunOutcome {
 };
 
 RunOutcome decideOutcome(const RunEnding& ending);
+
+// A run that ended finished or diverged, as `run`'s events show it: incomplete when they lack
+// the summary a run ends with, or hold another number of steps than its summary (or its
+// record) counts: a stream cut short (a copy, a disk, a hand) must not pass for the whole run,
+// its last figures taken for the run's. Any other outcome is returned as it is.
+RunOutcome settleCompleteness(const RunOutcome& outcome, const RunData& run);
 
 // Writes an outcome into the run's record (status, exit code, error, where it diverged).
 void recordOutcome(RunRecord& record, const RunOutcome& outcome);
