@@ -205,7 +205,7 @@ private slots:
         const PlotSpec* sde = plotNamed(charts, QStringLiteral("curves-lr_rule-sde"));
         QVERIFY(none && sde);
         QCOMPARE(sde->title, QStringLiteral("loss over the training set against epochs: lr_rule sde"));
-        QCOMPARE(sde->xTitle, QStringLiteral("epoch"));
+        QCOMPARE(sde->xTitle, QStringLiteral("training epoch"));
         QVERIFY(!sde->logX && sde->logY);
         QCOMPARE(sde->lines.size(), 2);
         // In the order of the batches as numbers (8 before 16).

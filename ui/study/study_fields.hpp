@@ -3,8 +3,12 @@
 // the Study page's builder use these.
 
 #include <QString>
+#include <QStringList>
 
 namespace ddplab::ui {
+
+// effective_batch's "split" values, in the order of BatchSplit (study_spec.hpp).
+inline const QStringList kSplitNames{QStringLiteral("ranks_first"), QStringLiteral("batch_first"), QStringLiteral("fixed_ranks")};
 
 namespace studyField {
 inline const QString kId = QStringLiteral("id");

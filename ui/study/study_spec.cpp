@@ -22,7 +22,6 @@ namespace {
 
 namespace name = studyField;
 
-const QStringList kSplitNames{QStringLiteral("ranks_first"), QStringLiteral("batch_first"), QStringLiteral("fixed_ranks")};
 
 // Thrown inside the reader; parseStudy turns it into the result's error.
 struct StudyError {
@@ -462,43 +461,6 @@ bool conditionsHold(const QList<AxisCondition>& conditions, const QJsonObject& v
     });
 }
 
-QJsonObject conditionsJson(const QList<AxisCondition>& conditions)
-{
-    QJsonObject object;
-    for (const AxisCondition& condition : conditions) {
-        QJsonArray values;
-        for (const QJsonValue& value : condition.values)
-            values.append(value);
-        object.insert(condition.key, values);
-    }
-    return object;
-}
-
-const QList<ResolvedFigure>& resolvedFigures()
-{
-    static const QList<ResolvedFigure> figures{
-        {wire(field::kWeightDecayTimescale), QStringLiteral("weight decay timescale τ (epochs)")},
-        {wire(field::kWeightDecayEffective), QStringLiteral("applied weight decay")},
-        {wire(field::kLrEffective), QStringLiteral("applied learning rate")},
-    };
-    return figures;
-}
-
-const ResolvedFigure* findResolvedFigure(const QString& name)
-{
-    for (const ResolvedFigure& figure : resolvedFigures()) {
-        if (figure.name == name)
-            return &figure;
-    }
-    return nullptr;
-}
-
-QStringList curveFigures()
-{
-    return {wire(field::kTrainLoss), wire(field::kTrainAccuracy), wire(field::kValLoss), wire(field::kValAccuracy),
-            wire(field::kLoss), wire(field::kAccuracy)};
-}
-
 const StudyAxis* StudySpec::axis(const QString& key) const
 {
     for (const StudyAxis& candidate : axes) {
@@ -506,67 +468,6 @@ const StudyAxis* StudySpec::axis(const QString& key) const
             return &candidate;
     }
     return nullptr;
-}
-
-QJsonObject StudySpec::toJson() const
-{
-    QJsonObject object;
-    const auto put = [&](const QString& field, const QString& value) {
-        if (!value.isEmpty())
-            object.insert(field, value);
-    };
-    put(name::kId, id);
-    put(name::kTitle, title);
-    put(name::kSource, source);
-    put(name::kSummary, summary);
-    put(name::kLookFor, lookFor);
-    object.insert(name::kBase, base);  // the preset's settings included: the folder stands alone
-    QJsonArray axisList;
-    for (const StudyAxis& axis : axes) {
-        QJsonObject entry{{name::kKey, axis.key}};
-        QJsonArray values;
-        for (const QJsonValue& value : axis.values)
-            values.append(value);
-        entry.insert(name::kValues, values);
-        if (axis.key == kEffectiveBatchAxis) {
-            entry.insert(name::kSplit, kSplitNames.at(int(axis.split)));
-            entry.insert(name::kMaxRanks, axis.maxRanks);
-            entry.insert(name::kMaxBatch, axis.maxBatch);
-        }
-        if (!axis.when.isEmpty())
-            entry.insert(name::kWhen, conditionsJson(axis.when));
-        axisList.append(entry);
-    }
-    object.insert(name::kAxes, axisList);
-    if (!zips.isEmpty()) {
-        QJsonArray groups;
-        for (const QStringList& group : zips)
-            groups.append(QJsonArray::fromStringList(group));
-        object.insert(name::kZip, groups);
-    }
-    object.insert(name::kRepeats, repeats);
-    if (target.isSet()) {
-        QJsonObject written{{name::kMetric, target.metric}, {target.atMost ? name::kAtMost : name::kAtLeast, target.value}};
-        if (target.stop)
-            written.insert(name::kStop, true);
-        object.insert(name::kTarget, written);
-    }
-    QJsonObject show;
-    if (!figure.isEmpty())
-        show.insert(name::kFigure, figure);
-    if (!colourBy.isEmpty())
-        show.insert(name::kColour, colourBy);
-    if (!heatmap.isEmpty())
-        show.insert(name::kHeatmap, QJsonArray::fromStringList(heatmap));
-    if (figureSummary != FigureSummary::LastEpochMean)
-        show.insert(name::kSummarise, summaryName(figureSummary));
-    for (const auto& [field, value] : {std::pair{name::kX, x}, std::pair{name::kCurves, curves}, std::pair{name::kBest, best}}) {
-        if (!value.isEmpty())
-            show.insert(field, value);
-    }
-    if (!show.isEmpty())
-        object.insert(name::kShow, show);
-    return object;
 }
 
 StudyReadResult parseStudy(const QJsonObject& object, const QString& origin, const QString& folder)

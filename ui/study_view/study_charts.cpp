@@ -227,7 +227,7 @@ PlotSpec bestSettingPlot(const StoredStudy& study, const QList<StudyRunResult>& 
     const QString settingName = lr ? QStringLiteral("learning rate") : setting;
     const QString slopes = lr ? QStringLiteral("the linear (slope 1) and square-root (slope ½) rules") : QStringLiteral("slopes 1 and ½");
     PlotSpec plot;
-    plot.id = QStringLiteral("best-") + (lr ? QStringLiteral("lr") : setting);
+    plot.id = QStringLiteral("best-") + setting;
     plot.title = QStringLiteral("The best %1 against the %2").arg(settingName, axis.title);
     const StudyFigure* figure = findStudyFigure(choices.figure);
     plot.subtitle = study.spec.target.isSet()
@@ -298,7 +298,7 @@ QList<PlotSpec> curvePlots(const StoredStudy& study, const QList<StudyRunResult>
         plot.id = QStringLiteral("curves") + (who.isEmpty() ? QString() : QLatin1Char('-') + QString(who).replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._]+")), QStringLiteral("-")));
         plot.title = who.isEmpty() ? QStringLiteral("%1 against epochs").arg(figureTitle) : QStringLiteral("%1 against epochs: %2").arg(figureTitle, who);
         plot.subtitle = QStringLiteral("Each line the mean over its repeats at each measurement; lines that lie on one another train alike.");
-        plot.xTitle = QStringLiteral("epoch");
+        plot.xTitle = QStringLiteral("training epoch");
         plot.yTitle = figureTitle;
         plot.logX = false;
         plot.logY = figure && figure->logScale;

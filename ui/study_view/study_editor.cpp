@@ -28,9 +28,6 @@ namespace {
 
 enum Column { kKeyColumn, kValuesColumn, kWhenColumn, kTogetherColumn };
 
-// What the split combo offers, in the file's words.
-const QStringList kSplitNames{QStringLiteral("ranks_first"), QStringLiteral("batch_first"), QStringLiteral("fixed_ranks")};
-
 // Every key an axis can sweep: the effective batch, then the engine's keys (none it sets itself).
 QStringList sweepableKeys()
 {
