@@ -9,6 +9,10 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
 #include <QFormLayout>
 #include <QJsonValue>
 #include <QLabel>
@@ -16,6 +20,7 @@
 #include <QRegularExpression>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSettings>
 #include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -56,6 +61,17 @@ QString inPanelWords(QString message)
             message.replace(match.capturedStart(), match.capturedLength(), QString::fromStdString(key.label));
     }
     return message;
+}
+
+// Fields that name a file of your own (workload torchscript): a Browse button beside them.
+bool isPathKey(const QString& name)
+{
+    return name == wire(key::kModelFile) || name == wire(key::kTrainData) || name == wire(key::kValData);
+}
+
+QString browseSetting(const QString& key)
+{
+    return QStringLiteral("setup/browse/") + key;
 }
 
 }  // namespace
@@ -176,7 +192,7 @@ void ParameterPanel::addField(const ConfigKey& key, QFormLayout* form)
     QFont small = field->message->font();
     small.setPointSizeF(small.pointSizeF() * 0.9);
     field->message->setFont(small);
-    cellLayout->addWidget(field->editor);
+    cellLayout->addWidget(isPathKey(field->name) ? withBrowseButton(*field) : field->editor);
     cellLayout->addWidget(field->message);
     form->addRow(field->label, field->cell);
     m_fieldByKey.insert(field->name, field.get());
@@ -225,6 +241,49 @@ QWidget* ParameterPanel::createEditor(Field& field)
     line->setClearButtonEnabled(key.optional);
     connect(line, &QLineEdit::textChanged, this, edited);
     return line;
+}
+
+QWidget* ParameterPanel::withBrowseButton(const Field& field)
+{
+    auto* row = new QWidget;
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    auto* button = new QToolButton;
+    button->setText(QStringLiteral("…"));
+    button->setToolTip(tr("Choose the file (for a folder of .npy files: its inputs.npy)"));
+    button->setAccessibleName(tr("Browse for %1").arg(field.label->text()));
+    const QString name = field.name;
+    connect(button, &QToolButton::clicked, this, [this, name] { browse(name); });
+    layout->addWidget(field.editor, 1);
+    layout->addWidget(button);
+    return row;
+}
+
+void ParameterPanel::browse(const QString& key)
+{
+    const bool model = key == wire(key::kModelFile);
+    const QString filter = model ? tr("TorchScript models (*.pt *.pth *.ts);;All files (*)")
+                                 : tr("torch.save data (*.pt *.pth);;A folder of .npy files: its inputs.npy (*.npy);;All files (*)");
+    const QString chosen = QFileDialog::getOpenFileName(this, tr("Choose %1").arg(m_fieldByKey.value(key)->label->text()),
+                                                        browseFolder(key), filter);
+    if (!chosen.isEmpty())
+        choosePath(key, chosen);
+}
+
+void ParameterPanel::choosePath(const QString& key, const QString& path)
+{
+    const QFileInfo file(path);
+    const bool npy = key != wire(key::kModelFile) &&
+                     (file.fileName() == QLatin1String("inputs.npy") || file.fileName() == QLatin1String("targets.npy"));
+    const QString value = npy ? file.absolutePath() : file.absoluteFilePath();
+    QSettings().setValue(browseSetting(key), npy ? QFileInfo(value).absolutePath() : file.absolutePath());
+    setFieldText(key, value);
+}
+
+QString ParameterPanel::browseFolder(const QString& key)
+{
+    return QSettings().value(browseSetting(key), QDir::homePath()).toString();
 }
 
 void ParameterPanel::changeEvent(QEvent* event)
@@ -347,6 +406,15 @@ void ParameterPanel::showEngineProblem(const QString& key, const QString& messag
         field->setFocus();
 }
 
+void ParameterPanel::setInspectionProblem(const QString& key, const QString& message)
+{
+    const QPair<QString, QString> problem{message.isEmpty() ? QString() : key, message};
+    if (problem == m_inspectionProblem)
+        return;
+    m_inspectionProblem = problem;
+    validate();
+}
+
 void ParameterPanel::validate()
 {
     Config config;
@@ -380,6 +448,8 @@ void ParameterPanel::validate()
         if (!problems.contains(it.key()))
             problems.insert(it.key(), it.value());
     }
+    if (!m_inspectionProblem.second.isEmpty() && !problems.contains(m_inspectionProblem.first))
+        problems.insert(m_inspectionProblem.first, m_inspectionProblem.second);
     m_config = config;
     m_problems = problems;
     showProblems();

@@ -46,6 +46,16 @@ public:
     void setDeviceInventory(const DeviceInventory& inventory);
     // The engine refused a run because of `key` (e.g. something only the machine can tell).
     void showEngineProblem(const QString& key, const QString& message);
+    // What `ddplab-engine inspect` refused in your own model or data, at the field `key` names
+    // (elsewhere: in the summary); an empty message clears it. Replaced by each inspection.
+    void setInspectionProblem(const QString& key, const QString& message);
+
+    // A file chosen for a path field (model_file, train_data, val_data), as its Browse button
+    // does after the dialog: a NumPy data folder's inputs.npy or targets.npy stands for the
+    // folder. The folder is remembered for the next dialog of that field.
+    void choosePath(const QString& key, const QString& path);
+    // Where that field's dialog opens: the folder last chosen, else the home folder.
+    static QString browseFolder(const QString& key);
 
     // Field access by key, for the window's shortcuts and for tests.
     QString fieldText(const QString& key) const;
@@ -66,6 +76,8 @@ private:
     void buildFields(QWidget* content);
     void addField(const ddplab::ConfigKey& key, QFormLayout* form);
     QWidget* createEditor(Field& field);
+    QWidget* withBrowseButton(const Field& field);
+    void browse(const QString& key);
     void setEditorValue(const Field& field, const QJsonValue& value);
     void validate();
     void showProblems();
@@ -81,6 +93,7 @@ private:
     ddplab::Config m_config;
     QHash<QString, QString> m_problems;
     QHash<QString, QString> m_engineProblems;
+    QPair<QString, QString> m_inspectionProblem;  // key, message
     bool m_loading = false;
 };
 
