@@ -46,13 +46,11 @@ std::optional<ModelInspection> ModelInspection::fromJson(const QJsonObject& even
     const QLocale locale;
     ModelInspection result;
     result.parameterCount = event.value(wire(field::kParameterCount)).toInteger();
-    result.parameterTensors = event.value(wire(field::kParameterTensors)).toInteger();
-    result.bufferCount = event.value(wire(inspection::kBuffers)).toArray().size();
-    result.modelText = QObject::tr("%1 parameters in %2 tensors")
-                           .arg(locale.toString(result.parameterCount))
-                           .arg(locale.toString(result.parameterTensors));
-    if (result.bufferCount > 0)
-        result.modelText += QObject::tr(" · %1 buffers (broadcast from rank 0)").arg(result.bufferCount);
+    const qint64 tensors = event.value(wire(field::kParameterTensors)).toInteger();
+    const qint64 buffers = event.value(wire(inspection::kBuffers)).toArray().size();
+    result.modelText = QObject::tr("%1 parameters in %2 tensors").arg(locale.toString(result.parameterCount)).arg(locale.toString(tensors));
+    if (buffers > 0)
+        result.modelText += QObject::tr(" · %1 buffers (broadcast from rank 0)").arg(buffers);
     if (const qint64 frozen = event.value(wire(inspection::kFrozenParameterCount)).toInteger(); frozen > 0)
         result.modelText += QObject::tr(" · %1 frozen").arg(locale.toString(frozen));
 
@@ -64,10 +62,8 @@ std::optional<ModelInspection> ModelInspection::fromJson(const QJsonObject& even
                                sampleShape(train.value(wire(inspection::kTargetsShape))),
                                train.value(wire(inspection::kTargetsDtype)).toString());
     const QJsonValue val = event.value(wire(key::kValData));
-    if (val.isObject()) {
-        result.valSamples = val.toObject().value(wire(field::kSamples)).toInteger();
-        result.dataText += QObject::tr(" · validation %1").arg(locale.toString(result.valSamples));
-    }
+    if (val.isObject())
+        result.dataText += QObject::tr(" · validation %1").arg(locale.toString(val.toObject().value(wire(field::kSamples)).toInteger()));
 
     const QJsonObject first = event.value(wire(inspection::kFirstBatch)).toObject();
     result.outputText = QObject::tr("%1 %2: %3 · first loss %4")
@@ -77,10 +73,9 @@ std::optional<ModelInspection> ModelInspection::fromJson(const QJsonObject& even
                             .arg(first.value(wire(field::kLoss)).toDouble(), 0, 'g', 4);
 
     const QJsonObject memory = event.value(wire(inspection::kMemory)).toObject();
-    result.perRankBytes = memory.value(wire(inspection::kPerRankBytes)).toInteger();
     const auto part = [&](const char* name) { return sizeText(memory.value(wire(name)).toDouble()); };
     result.memoryText = QObject::tr("≈ %1: parameters %2, buffers %3, gradients %4, optimizer %5, one step %6, process %7")
-                            .arg(sizeText(double(result.perRankBytes)), part(inspection::kParameterBytes), part(inspection::kBufferBytes),
+                            .arg(part(inspection::kPerRankBytes), part(inspection::kParameterBytes), part(inspection::kBufferBytes),
                                  part(inspection::kGradientBytes), part(inspection::kOptimizerBytes),
                                  part(inspection::kStepBytes), part(inspection::kProcessBytes));
     const double data = memory.value(wire(inspection::kDataBytes)).toDouble();

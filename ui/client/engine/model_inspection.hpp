@@ -12,11 +12,7 @@ namespace ddplab::ui {
 
 struct ModelInspection {
     qint64 parameterCount = 0;
-    qint64 parameterTensors = 0;
-    qint64 bufferCount = 0;
-    qint64 trainSamples = 0;
-    qint64 valSamples = -1;  // -1: no val_data
-    qint64 perRankBytes = 0;
+    qint64 trainSamples = 0;  // what the sampler splits (before train_subset)
     QString modelText;   // "77,754 parameters in 20 tensors · 9 buffers · forward(Tensor x) -> Tensor"
     QString dataText;    // "train 8,192 × [1, 28, 28] float32 → int64 · validation 2,000"
     QString outputText;  // "[16, 10] float32: 10 class scores per sample, against class indices · first loss 2.31"
