@@ -11,6 +11,7 @@
 #include "client/library/preset_file.hpp"
 #include "setup/derived_panel.hpp"
 #include "setup/parameter_panel.hpp"
+#include "setup/path_field.hpp"
 #include "support/prerequisites.hpp"
 #include "ui_test_main.hpp"
 #include "window/main_window.hpp"
@@ -91,8 +92,8 @@ private slots:
         QVERIFY(panel.isValid());
 
         // The folders chosen open the next dialog.
-        QCOMPARE(ParameterPanel::browseFolder(QStringLiteral("model_file")), m_dir.path());
-        QCOMPARE(ParameterPanel::browseFolder(QStringLiteral("val_data")), m_dir.path());
+        QCOMPARE(browseFolder(QStringLiteral("model_file")), m_dir.path());
+        QCOMPARE(browseFolder(QStringLiteral("val_data")), m_dir.path());
 
         // A NumPy folder is chosen through its inputs.npy.
         panel.choosePath(QStringLiteral("train_data"), file(QStringLiteral("train_npy/inputs.npy")));

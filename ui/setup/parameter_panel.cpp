@@ -5,14 +5,11 @@
 #include "core/config_keys.hpp"
 #include "core/config_validate.hpp"
 #include "core/derived.hpp"
+#include "setup/path_field.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
-#include <QDir>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QHBoxLayout>
 #include <QFormLayout>
 #include <QJsonValue>
 #include <QLabel>
@@ -20,7 +17,6 @@
 #include <QRegularExpression>
 #include <QScrollArea>
 #include <QScrollBar>
-#include <QSettings>
 #include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -61,17 +57,6 @@ QString inPanelWords(QString message)
             message.replace(match.capturedStart(), match.capturedLength(), QString::fromStdString(key.label));
     }
     return message;
-}
-
-// Fields that name a file of your own (workload torchscript): a Browse button beside them.
-bool isPathKey(const QString& name)
-{
-    return name == wire(key::kModelFile) || name == wire(key::kTrainData) || name == wire(key::kValData);
-}
-
-QString browseSetting(const QString& key)
-{
-    return QStringLiteral("setup/browse/") + key;
 }
 
 }  // namespace
@@ -192,7 +177,14 @@ void ParameterPanel::addField(const ConfigKey& key, QFormLayout* form)
     QFont small = field->message->font();
     small.setPointSizeF(small.pointSizeF() * 0.9);
     field->message->setFont(small);
-    cellLayout->addWidget(isPathKey(field->name) ? withBrowseButton(*field) : field->editor);
+    const QString name = field->name;
+    const QString label = field->label->text();
+    const auto browse = [this, name, label] {
+        const QString chosen = askForPath(this, name, label);
+        if (!chosen.isEmpty())
+            choosePath(name, chosen);
+    };
+    cellLayout->addWidget(isPathKey(name) ? withBrowseButton(field->editor, label, browse) : field->editor);
     cellLayout->addWidget(field->message);
     form->addRow(field->label, field->cell);
     m_fieldByKey.insert(field->name, field.get());
@@ -243,47 +235,9 @@ QWidget* ParameterPanel::createEditor(Field& field)
     return line;
 }
 
-QWidget* ParameterPanel::withBrowseButton(const Field& field)
-{
-    auto* row = new QWidget;
-    auto* layout = new QHBoxLayout(row);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(2);
-    auto* button = new QToolButton;
-    button->setText(QStringLiteral("…"));
-    button->setToolTip(tr("Choose the file (for a folder of .npy files: its inputs.npy)"));
-    button->setAccessibleName(tr("Browse for %1").arg(field.label->text()));
-    const QString name = field.name;
-    connect(button, &QToolButton::clicked, this, [this, name] { browse(name); });
-    layout->addWidget(field.editor, 1);
-    layout->addWidget(button);
-    return row;
-}
-
-void ParameterPanel::browse(const QString& key)
-{
-    const bool model = key == wire(key::kModelFile);
-    const QString filter = model ? tr("TorchScript models (*.pt *.pth *.ts);;All files (*)")
-                                 : tr("torch.save data (*.pt *.pth);;A folder of .npy files: its inputs.npy (*.npy);;All files (*)");
-    const QString chosen = QFileDialog::getOpenFileName(this, tr("Choose %1").arg(m_fieldByKey.value(key)->label->text()),
-                                                        browseFolder(key), filter);
-    if (!chosen.isEmpty())
-        choosePath(key, chosen);
-}
-
 void ParameterPanel::choosePath(const QString& key, const QString& path)
 {
-    const QFileInfo file(path);
-    const bool npy = key != wire(key::kModelFile) &&
-                     (file.fileName() == QLatin1String("inputs.npy") || file.fileName() == QLatin1String("targets.npy"));
-    const QString value = npy ? file.absolutePath() : file.absoluteFilePath();
-    QSettings().setValue(browseSetting(key), npy ? QFileInfo(value).absolutePath() : file.absolutePath());
-    setFieldText(key, value);
-}
-
-QString ParameterPanel::browseFolder(const QString& key)
-{
-    return QSettings().value(browseSetting(key), QDir::homePath()).toString();
+    setFieldText(key, pathChosen(key, path));
 }
 
 void ParameterPanel::changeEvent(QEvent* event)

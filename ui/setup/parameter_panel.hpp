@@ -51,11 +51,9 @@ public:
     void setInspectionProblem(const QString& key, const QString& message);
 
     // A file chosen for a path field (model_file, train_data, val_data), as its Browse button
-    // does after the dialog: a NumPy data folder's inputs.npy or targets.npy stands for the
-    // folder. The folder is remembered for the next dialog of that field.
+    // does after the dialog (setup/path_field.hpp: a .npy folder through its inputs.npy; the
+    // folder remembered for the next dialog).
     void choosePath(const QString& key, const QString& path);
-    // Where that field's dialog opens: the folder last chosen, else the home folder.
-    static QString browseFolder(const QString& key);
 
     // Field access by key, for the window's shortcuts and for tests.
     QString fieldText(const QString& key) const;
@@ -76,8 +74,6 @@ private:
     void buildFields(QWidget* content);
     void addField(const ddplab::ConfigKey& key, QFormLayout* form);
     QWidget* createEditor(Field& field);
-    QWidget* withBrowseButton(const Field& field);
-    void browse(const QString& key);
     void setEditorValue(const Field& field, const QJsonValue& value);
     void validate();
     void showProblems();
