@@ -1,5 +1,6 @@
 #include "derived_panel.hpp"
 
+#include "client/engine/model_inspection.hpp"
 #include "core/derived.hpp"
 #include "setup/lr_schedule_preview.hpp"
 
@@ -28,6 +29,12 @@ DerivedPanel::DerivedPanel(QWidget* parent)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 4, 8, 8);
+    // Your own model's inspection: one wrapped label above the form, whose rows keep one line.
+    m_ownModel = new QLabel(this);
+    m_ownModel->setWordWrap(true);
+    m_ownModel->setTextFormat(Qt::RichText);
+    m_ownModel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_ownModel);
     auto* form = m_form = new QFormLayout;
     form->setLabelAlignment(Qt::AlignRight | Qt::AlignTop);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -51,6 +58,31 @@ DerivedPanel::DerivedPanel(QWidget* parent)
     m_preview = new LrSchedulePreview(this);
     m_preview->setToolTip(tr("The learning rate at every optimizer step of this run (warmup shaded)."));
     layout->addWidget(m_preview);
+    setInspection(false, nullptr, QString());
+}
+
+void DerivedPanel::setInspection(bool shown, const ModelInspection* inspection, const QString& note)
+{
+    m_ownTexts.clear();
+    m_ownModel->setVisible(shown);
+    if (!shown)
+        return;
+    const QList<QPair<QString, QString>> parts =
+        inspection ? QList<QPair<QString, QString>>{{QStringLiteral("own_model"), inspection->modelText},
+                                                    {QStringLiteral("own_data"), inspection->dataText},
+                                                    {QStringLiteral("own_output"), inspection->outputText},
+                                                    {QStringLiteral("own_memory"), inspection->memoryText}}
+                   : QList<QPair<QString, QString>>{{QStringLiteral("own_model"), note}};
+    const QHash<QString, QString> titles{{QStringLiteral("own_model"), tr("Your model")},
+                                         {QStringLiteral("own_data"), tr("Training data")},
+                                         {QStringLiteral("own_output"), tr("Output")},
+                                         {QStringLiteral("own_memory"), tr("Memory per rank")}};
+    QString html;
+    for (const auto& [id, text] : parts) {
+        m_ownTexts.insert(id, text);
+        html += QStringLiteral("<p style='margin:0 0 4px 0'><b>%1</b> %2</p>").arg(titles.value(id), text.toHtmlEscaped());
+    }
+    m_ownModel->setText(html);
 }
 
 QLabel* DerivedPanel::addRow(const QString& id, const QString& title)
@@ -74,12 +106,16 @@ QLabel* DerivedPanel::rowLabel(const QString& row) const
 
 QString DerivedPanel::valueText(const QString& row) const
 {
+    if (m_ownTexts.contains(row))
+        return m_ownTexts.value(row);
     const QLabel* label = rowLabel(row);
     return label ? label->text() : QString();
 }
 
 bool DerivedPanel::rowShown(const QString& row) const
 {
+    if (row.startsWith(QLatin1String("own_")))
+        return !m_ownModel->isHidden() && m_ownTexts.contains(row);
     const QLabel* label = rowLabel(row);
     return label && !label->isHidden();
 }

@@ -4,6 +4,7 @@
 // sampler splits an epoch (padding, dropped samples), steps, warmup, and the LR schedule, all
 // computed by ddplab_core's derived.hpp, exactly as the engine will.
 
+#include <QHash>
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
@@ -18,6 +19,7 @@ struct Config;
 namespace ddplab::ui {
 
 class LrSchedulePreview;
+struct ModelInspection;
 
 class DerivedPanel : public QWidget {
     Q_OBJECT
@@ -27,10 +29,13 @@ public:
 
     // `valid` false: the settings have problems, and nothing is derived from them.
     void setConfig(const ddplab::Config& config, bool valid);
+    // Your own model (workload torchscript; `shown` false hides its rows): what `ddplab-engine
+    // inspect` found, or, without an inspection, `note` (inspecting, what is missing, a refusal).
+    void setInspection(bool shown, const ModelInspection* inspection, const QString& note);
 
     // The texts shown, for tests ("effective_batch", "effective_lr", "applied_beta1",
     // "applied_beta2", "applied_eps", "applied_decay", "decay_timescale", "per_rank", "uneven",
-    // "last_batch", "steps", "warmup").
+    // "last_batch", "steps", "warmup"; your own model: "own_model", "own_data", "own_output", "own_memory").
     QString valueText(const QString& row) const;
     // Whether a row is shown: Adam's settings only for optimizers that have them, the weight
     // decay's only when there is one.
@@ -45,6 +50,8 @@ private:
     QFormLayout* m_form = nullptr;
     QList<QPair<QString, QLabel*>> m_rows;
     LrSchedulePreview* m_preview = nullptr;
+    QLabel* m_ownModel = nullptr;
+    QHash<QString, QString> m_ownTexts;  // row -> text, of the inspection shown
 };
 
 }  // namespace ddplab::ui

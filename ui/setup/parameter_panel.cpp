@@ -5,6 +5,7 @@
 #include "core/config_keys.hpp"
 #include "core/config_validate.hpp"
 #include "core/derived.hpp"
+#include "setup/path_field.hpp"
 #include "setup/wheel_guard.hpp"
 
 #include <QCheckBox>
@@ -204,7 +205,14 @@ void ParameterPanel::addField(const ConfigKey& key, QFormLayout* form)
     small.setPointSizeF(small.pointSizeF() * 0.9);
     field->message->setFont(small);
     field->message->installEventFilter(this);  // its height follows its width (eventFilter)
-    cellLayout->addWidget(field->editor);
+    const QString name = field->name;
+    const QString label = field->label->text();
+    const auto browse = [this, name, label] {
+        const QString chosen = askForPath(this, name, label);
+        if (!chosen.isEmpty())
+            choosePath(name, chosen);
+    };
+    cellLayout->addWidget(isPathKey(name) ? withBrowseButton(field->editor, label, browse) : field->editor);
     cellLayout->addWidget(field->message);
     form->addRow(field->label, field->cell);
     m_fieldByKey.insert(field->name, field.get());
@@ -263,6 +271,11 @@ bool ParameterPanel::eventFilter(QObject* watched, QEvent* event)
     if (message && (event->type() == QEvent::Resize || event->type() == QEvent::Show))
         fitHeightToText(*message);
     return QWidget::eventFilter(watched, event);
+}
+
+void ParameterPanel::choosePath(const QString& key, const QString& path)
+{
+    setFieldText(key, pathChosen(key, path));
 }
 
 void ParameterPanel::changeEvent(QEvent* event)
@@ -374,6 +387,15 @@ void ParameterPanel::showEngineProblem(const QString& key, const QString& messag
         field->setFocus();
 }
 
+void ParameterPanel::setInspectionProblem(const QString& key, const QString& message)
+{
+    const QPair<QString, QString> problem{message.isEmpty() ? QString() : key, message};
+    if (problem == m_inspectionProblem)
+        return;
+    m_inspectionProblem = problem;
+    validate();
+}
+
 void ParameterPanel::validate()
 {
     Config config;
@@ -407,6 +429,8 @@ void ParameterPanel::validate()
         if (!problems.contains(it.key()))
             problems.insert(it.key(), it.value());
     }
+    if (!m_inspectionProblem.second.isEmpty() && !problems.contains(m_inspectionProblem.first))
+        problems.insert(m_inspectionProblem.first, m_inspectionProblem.second);
     m_config = config;
     m_problems = problems;
     showProblems();

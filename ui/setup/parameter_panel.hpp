@@ -48,6 +48,14 @@ public:
     void setDeviceInventory(const DeviceInventory& inventory);
     // The engine refused a run because of `key` (e.g. something only the machine can tell).
     void showEngineProblem(const QString& key, const QString& message);
+    // What `ddplab-engine inspect` refused in your own model or data, at the field `key` names
+    // (elsewhere: in the summary); an empty message clears it. Replaced by each inspection.
+    void setInspectionProblem(const QString& key, const QString& message);
+
+    // A file chosen for a path field (model_file, train_data, val_data), as its Browse button
+    // does after the dialog (setup/path_field.hpp: a .npy folder through its inputs.npy; the
+    // folder remembered for the next dialog).
+    void choosePath(const QString& key, const QString& path);
 
     // Field access by key, for the window's shortcuts and for tests.
     QString fieldText(const QString& key) const;
@@ -84,6 +92,7 @@ private:
     ddplab::Config m_config;
     QHash<QString, QString> m_problems;
     QHash<QString, QString> m_engineProblems;
+    QPair<QString, QString> m_inspectionProblem;  // key, message
     bool m_loading = false;
 };
 

@@ -3,6 +3,7 @@
 #include "charts/chart_grid.hpp"
 #include "charts/chart_panel.hpp"
 #include "client/engine/engine_locator.hpp"
+#include "client/engine/model_inspector.hpp"
 #include "client/library/preset_resolver.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/session/lab_session.hpp"
@@ -66,7 +67,7 @@ MainWindow::MainWindow(const LaunchOptions& options, QWidget* parent)
 
     restoreSettings();
     m_storedRuns->reload();
-    m_derived->setConfig(m_parameters->config(), m_parameters->isValid());
+    updateDerived();
     m_sharding->setEnginePath(m_enginePath);
     m_runTarget->check();
     for (const QString& problem : m_lessons.problems())
@@ -116,9 +117,11 @@ void MainWindow::connectPanes()
     connect(m_session, &LabSession::logMessage, m_log, &LogPanel::appendMessage);
 
     connect(m_parameters, &ParameterPanel::changed, this, [this] {
-        m_derived->setConfig(m_parameters->config(), m_parameters->isValid());
+        m_inspector->inspect(m_parameters->values());
+        updateDerived();
         updateActions();
     });
+    connect(m_inspector, &ModelInspector::changed, this, &MainWindow::onInspected);
     connect(chartGrid(), &ChartGrid::exportRequested, m_files, &LabFiles::exportChart);
     connect(m_sharding, &ShardingView::useRunSettingsRequested, this, [this] { m_sharding->showConfig(m_parameters->config()); });
     connect(&m_model, &RunModel::runsChanged, this, [this] {
@@ -360,6 +363,36 @@ void MainWindow::onDevices(const QueryResult& result)
     m_inventory = DeviceInventory::fromJson(result.object);
     m_parameters->setDeviceInventory(m_inventory);
     m_status->refresh();
+}
+
+void MainWindow::updateDerived()
+{
+    // Your own model's samples are known once the engine has read the data: until then the
+    // figures that depend on them wait for the inspection.
+    Config config = m_parameters->config();
+    const bool ownModel = config.workload == WorkloadKind::TorchScript;
+    const std::optional<ModelInspection>& inspection = m_inspector->inspection();
+    if (ownModel && inspection)
+        config.trainSamples = inspection->trainSamples;
+    m_derived->setConfig(config, m_parameters->isValid() && (!ownModel || inspection));
+
+    QString note;
+    if (!m_inspector->applies())
+        note = tr("choose the model file and the training data: the engine then loads them and says what they are");
+    else if (m_inspector->isRunning())
+        note = tr("the engine is loading the model and the data…");
+    else if (m_inspector->problem())
+        note = tr("not usable: see the message in Setup");
+    m_derived->setInspection(ownModel, m_inspector->isRunning() ? nullptr : (inspection ? &*inspection : nullptr), note);
+}
+
+void MainWindow::onInspected()
+{
+    const std::optional<InspectionProblem>& problem = m_inspector->problem();
+    if (!m_inspector->isRunning())
+        m_parameters->setInspectionProblem(problem ? problem->key : QString(), problem ? problem->message : QString());
+    updateDerived();
+    updateActions();
 }
 
 void MainWindow::updateActions()

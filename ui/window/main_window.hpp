@@ -41,6 +41,7 @@ class LabFiles;
 class LabSession;
 class LessonPanel;
 class LogPanel;
+class ModelInspector;
 class NoticeBar;
 class ParameterPanel;
 class PresentationMode;
@@ -74,6 +75,7 @@ public:
 
     ParameterPanel* parameterPanel() const { return m_parameters; }
     DerivedPanel* derivedPanel() const { return m_derived; }
+    ModelInspector* modelInspector() const { return m_inspector; }
     ChartGrid* chartGrid() const;
     ChartPage* chartPage() const { return m_chartPage; }
     RunListPanel* runList() const { return m_runList; }
@@ -117,6 +119,9 @@ private:
     void onSequenceFinished(bool allSucceeded);
     void onDevices(const QueryResult& result);
     void updateActions();
+    // What the engine will do, with your own model's inspection when there is one.
+    void updateDerived();
+    void onInspected();
     void showLesson(const QString& lessonId);
     void setTheme(ThemeChoice choice);
 
@@ -139,6 +144,7 @@ private:
 
     ParameterPanel* m_parameters = nullptr;
     DerivedPanel* m_derived = nullptr;
+    ModelInspector* m_inspector = nullptr;
     ChartPage* m_chartPage = nullptr;
     ShardingView* m_sharding = nullptr;
     ComparisonTable* m_comparison = nullptr;

@@ -4,6 +4,7 @@
 #include "window/main_window.hpp"
 
 #include "charts/chart_grid.hpp"
+#include "client/engine/model_inspector.hpp"
 #include "client/session/lab_session.hpp"
 #include "lessons/lesson_panel.hpp"
 #include "runs/comparison_table.hpp"
@@ -72,8 +73,10 @@ void MainWindow::createDocks()
     derivedLayout->addWidget(derivedScroll);
     // Where runs go, above what they are: every run, lesson and study follows it.
     m_runTarget = new RunTargetBox(m_enginePath);
+    m_inspector = new ModelInspector(m_enginePath, this);
     connect(m_runTarget, &RunTargetBox::targetChanged, this, [this](const EngineTarget& target) {
         m_session->setTarget(target);
+        m_inspector->setTarget(target);
         m_log->appendMessage(tr("Runs go to %1").arg(target.describe()));
     });
     auto* parameters = new QWidget;

@@ -41,7 +41,7 @@ void EngineQuery::abandonRunning()
     m_process = nullptr;
 }
 
-void EngineQuery::start(const QString& program, const QStringList& arguments)
+void EngineQuery::start(const QString& program, const QStringList& arguments, const QByteArray& input)
 {
     abandonRunning();
     auto* process = new QProcess(this);
@@ -62,7 +62,13 @@ void EngineQuery::start(const QString& program, const QStringList& arguments)
             m_process = nullptr;
         emit finished(result);
     });
-    process->start(program, arguments, QIODevice::ReadOnly);
+    if (input.isEmpty()) {
+        process->start(program, arguments, QIODevice::ReadOnly);
+        return;
+    }
+    process->start(program, arguments, QIODevice::ReadWrite);
+    process->write(input);
+    process->closeWriteChannel();
 }
 
 bool EngineQuery::isRunning() const
@@ -92,6 +98,10 @@ QueryResult EngineQuery::interpret(QProcess& process, const QString& program, co
     const QByteArray errors = process.readAllStandardError();
     result.exitCode = process.exitCode();
     result.stderrText = QString::fromLocal8Bit(errors.right(4096));
+    QJsonParseError parseError{};
+    const QJsonDocument document = QJsonDocument::fromJson(output, &parseError);
+    if (document.isObject())
+        result.object = document.object();
     if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
         const QString detail = lastLine(errors);
         result.error = QStringLiteral("`%1` failed (exit code %2)%3")
@@ -100,15 +110,12 @@ QueryResult EngineQuery::interpret(QProcess& process, const QString& program, co
                            .arg(detail.isEmpty() ? QString() : QStringLiteral(": ") + detail);
         return result;
     }
-    QJsonParseError parseError{};
-    const QJsonDocument document = QJsonDocument::fromJson(output, &parseError);
     if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
         result.error = QStringLiteral("`%1` printed something that is not a JSON object: %2")
                            .arg(commandText(program, arguments), parseError.errorString());
         return result;
     }
     result.ok = true;
-    result.object = document.object();
     return result;
 }
 

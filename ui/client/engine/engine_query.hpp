@@ -11,7 +11,7 @@ namespace ddplab::ui {
 
 struct QueryResult {
     bool ok = false;
-    QJsonObject object;
+    QJsonObject object;  // also when !ok, if the program printed one (inspect's error event)
     QString error;  // for a person, when !ok
     int exitCode = 0;
     QString stderrText;  // what the program said, for a failure over ssh (explainRemoteFailure)
@@ -25,7 +25,8 @@ public:
     ~EngineQuery() override;  // a query still running is killed: its answer has no reader
 
     // A newer request replaces one still running: only the latest answer is reported.
-    void start(const QString& program, const QStringList& arguments);
+    // `input`, when given, is written to the program's stdin (a config: never on a command line).
+    void start(const QString& program, const QStringList& arguments, const QByteArray& input = QByteArray());
     bool isRunning() const;
 
     // For the command line and tests.

@@ -1,0 +1,32 @@
+#pragma once
+// What `ddplab-engine inspect` says about your own model and data (workload torchscript): the
+// `inspection` event of docs/protocol.md read into what Setup shows, or the engine's refusal
+// with the key it names. The texts are for a person, one short line each.
+
+#include <QJsonObject>
+#include <QString>
+
+#include <optional>
+
+namespace ddplab::ui {
+
+struct ModelInspection {
+    qint64 parameterCount = 0;
+    qint64 trainSamples = 0;  // what the sampler splits (before train_subset)
+    QString modelText;   // "77,754 parameters in 20 tensors · 9 buffers · forward(Tensor x) -> Tensor"
+    QString dataText;    // "train 8,192 × [1, 28, 28] float32 → int64 · validation 2,000"
+    QString outputText;  // "[16, 10] float32: 10 class scores per sample, against class indices · first loss 2.31"
+    QString memoryText;  // "≈ 68.4 MiB: parameters 304 KiB, ... one step 34.2 MiB, ..."
+
+    // From the `inspection` event; nullopt when it is none.
+    static std::optional<ModelInspection> fromJson(const QJsonObject& event);
+};
+
+// The engine refused the model or the data: its sentence and the key it names (model_file,
+// train_data, loss, ...; empty when it named none).
+struct InspectionProblem {
+    QString key;
+    QString message;
+};
+
+}  // namespace ddplab::ui
