@@ -204,7 +204,7 @@ private slots:
         const PlotSpec* none = plotNamed(charts, QStringLiteral("curves-lr_rule-none"));
         const PlotSpec* sde = plotNamed(charts, QStringLiteral("curves-lr_rule-sde"));
         QVERIFY(none && sde);
-        QCOMPARE(sde->title, QStringLiteral("loss over the training set against epochs: lr_rule sde"));
+        QCOMPARE(sde->title, QStringLiteral("loss over the training set against epochs: LR rule sde"));  // by its Setup label
         QCOMPARE(sde->xTitle, QStringLiteral("training epoch"));
         QVERIFY(!sde->logX && sde->logY);
         QCOMPARE(sde->lines.size(), 2);

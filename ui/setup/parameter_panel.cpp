@@ -5,8 +5,8 @@
 #include "core/config_keys.hpp"
 #include "core/config_validate.hpp"
 #include "core/derived.hpp"
+#include "setup/field_editor.hpp"
 #include "setup/path_field.hpp"
-#include "setup/wheel_guard.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -185,7 +185,12 @@ void ParameterPanel::addField(const ConfigKey& key, QFormLayout* form)
     field->name = QString::fromStdString(key.name);
     field->form = form;
     field->label = new QLabel(QString::fromStdString(key.label.empty() ? key.name : key.label));
-    field->editor = createEditor(*field);
+    field->editor = createFieldEditor(key, [this, name = field->name] {
+        if (m_loading)
+            return;
+        m_engineProblems.remove(name);
+        validate();
+    });
     field->label->setBuddy(field->editor);
     const QString help = QStringLiteral("<b>%1</b> (%2)<br>%3<br><i>Allowed: %4</i>")
                              .arg(field->name, QString::fromStdString(key.flag()), QString::fromStdString(key.help).toHtmlEscaped(),
@@ -217,49 +222,6 @@ void ParameterPanel::addField(const ConfigKey& key, QFormLayout* form)
     form->addRow(field->label, field->cell);
     m_fieldByKey.insert(field->name, field.get());
     m_fields.push_back(std::move(field));
-}
-
-QWidget* ParameterPanel::createEditor(Field& field)
-{
-    const QString name = field.name;
-    const auto edited = [this, name] {
-        if (m_loading)
-            return;
-        m_engineProblems.remove(name);
-        validate();
-    };
-    const ConfigKey& key = *field.key;
-    if (key.type == KeyType::Boolean) {
-        auto* box = new QCheckBox;
-        connect(box, &QCheckBox::toggled, this, edited);
-        return box;
-    }
-    if (key.type == KeyType::Choice) {
-        auto* combo = new QComboBox;
-        for (const std::string& choice : key.choices) {
-            const QString value = QString::fromStdString(choice);
-            combo->addItem(QString::fromStdString(key.choiceLabel(choice)), value);
-        }
-        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        combo->setMinimumContentsLength(8);
-        guardAgainstStrayWheel(combo);
-        connect(combo, &QComboBox::currentIndexChanged, this, edited);
-        return combo;
-    }
-    if (key.type == KeyType::Integer && !key.optional) {
-        // The range is the engine's to judge (its message is shown at the field); the box
-        // only keeps the text numeric. Negative numbers too: a box that refused the minus
-        // sign turned a typed -1 into 1 without a word.
-        auto* spin = new QSpinBox;
-        spin->setRange(-INT_MAX, INT_MAX);
-        guardAgainstStrayWheel(spin);
-        connect(spin, &QSpinBox::valueChanged, this, edited);
-        return spin;
-    }
-    auto* line = new QLineEdit;
-    line->setClearButtonEnabled(key.optional);
-    connect(line, &QLineEdit::textChanged, this, edited);
-    return line;
 }
 
 bool ParameterPanel::eventFilter(QObject* watched, QEvent* event)

@@ -76,7 +76,6 @@ private:
     void buildFields(QWidget* content);
     QFormLayout* addSection(QWidget* content, const QString& title, bool collapsed);
     void addField(const ddplab::ConfigKey& key, QFormLayout* form);
-    QWidget* createEditor(Field& field);
     void setEditorValue(const Field& field, const QJsonValue& value);
     void validate();
     void showProblems();

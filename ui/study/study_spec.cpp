@@ -273,10 +273,10 @@ StudyTarget readTarget(const QJsonValue& value, const QString& origin)
     target.atMost = object.contains(name::kAtMost);
     // A loss is met by going down to it, an accuracy by going up: the other way round, every
     // run would meet it at its first step.
-    const bool isLoss = findStudyFigure(target.metric) && findStudyFigure(target.metric)->lowerIsBetter;
+    const bool isLoss = measure->loss;
     if (target.atMost != isLoss)
         refuse(QStringLiteral("%1: \"%2\" is %3, so its target is \"%4\", not \"%5\"")
-                   .arg(where, target.metric, isLoss ? QStringLiteral("a loss") : QStringLiteral("an accuracy"),
+                   .arg(where, text(object, name::kMetric, where), isLoss ? QStringLiteral("a loss") : QStringLiteral("an accuracy"),
                         isLoss ? name::kAtMost : name::kAtLeast, isLoss ? name::kAtLeast : name::kAtMost));
     target.value = number(object, target.atMost ? name::kAtMost : name::kAtLeast, where);
     if (object.contains(name::kStop)) {

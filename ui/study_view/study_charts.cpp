@@ -295,7 +295,9 @@ QList<PlotSpec> curvePlots(const StoredStudy& study, const QList<StudyRunResult>
     for (const CurvePanel& panel : panels) {
         PlotSpec plot;
         const QString who = prefixed(choices.colourBy, panel.colourValue);
-        plot.id = QStringLiteral("curves") + (who.isEmpty() ? QString() : QLatin1Char('-') + QString(who).replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._]+")), QStringLiteral("-")));
+        // The file name by the key, as scripts know it ("curves-lr_rule-sde"); the title by its label.
+        const QString named = choices.colourBy.isEmpty() || panel.colourValue.isEmpty() ? QString() : choices.colourBy + QLatin1Char(' ') + panel.colourValue;
+        plot.id = QStringLiteral("curves") + (named.isEmpty() ? QString() : QLatin1Char('-') + QString(named).replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._]+")), QStringLiteral("-")));
         plot.title = who.isEmpty() ? QStringLiteral("%1 against epochs").arg(figureTitle) : QStringLiteral("%1 against epochs: %2").arg(figureTitle, who);
         plot.subtitle = QStringLiteral("Each line the mean over its repeats at each measurement; lines that lie on one another train alike.");
         plot.xTitle = QStringLiteral("training epoch");

@@ -1,10 +1,10 @@
 #include "run_settings.hpp"
 
+#include "client/io/read_file.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/wire.hpp"
 #include "core/derived.hpp"
 
-#include <QFile>
 #include <QJsonDocument>
 
 namespace ddplab::ui {
@@ -46,10 +46,10 @@ RunSettings runSettingsOf(const QJsonObject& config)
 
 RunSettings readRunSettings(const QString& configPath)
 {
-    QFile file(configPath);
-    if (file.size() > kMaxConfigBytes || !file.open(QIODevice::ReadOnly))
-        return {};
-    return runSettingsOf(QJsonDocument::fromJson(file.readAll()).object());
+    // A regular file only, never more than a config may be (a link to /dev/zero has size 0).
+    QString why;
+    const std::optional<QByteArray> config = readRegularFile(configPath, kMaxConfigBytes, &why);
+    return config ? runSettingsOf(QJsonDocument::fromJson(*config).object()) : RunSettings{};
 }
 
 }  // namespace ddplab::ui
