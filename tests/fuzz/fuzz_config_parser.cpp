@@ -20,7 +20,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     try {
         ddplab::Config config;
         ddplab::applyJson(config, ddplab::parseConfigText(text, "fuzz input"), "fuzz input");
-        const ddplab::MachineResources machine{2, int64_t(1) << 34};
+        ddplab::MachineResources machine;
+        machine.cpuCores = 2;
+        machine.memoryAvailableBytes = int64_t(1) << 34;
         if (ddplab::findProblems(config, &machine, config.worldSize).empty()) {
             // What the window previews for a valid config: the derived arithmetic must hold too.
             (void)ddplab::totalSteps(config);

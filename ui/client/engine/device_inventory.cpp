@@ -32,7 +32,10 @@ DeviceInventory DeviceInventory::fromJson(const QJsonObject& devices)
 
 ddplab::MachineResources DeviceInventory::machine() const
 {
-    return {m_cpuCores, m_memoryAvailableBytes};
+    MachineResources machine;
+    machine.cpuCores = m_cpuCores;
+    machine.memoryAvailableBytes = m_memoryAvailableBytes;
+    return machine;
 }
 
 int DeviceInventory::maxRanks(const QString& device) const
