@@ -64,6 +64,8 @@ StudyResultsView::StudyResultsView(QWidget* parent) : QWidget(parent)
     m_figure->setMinimumContentsLength(8);
     m_colour->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_colour->setMinimumContentsLength(5);
+    m_summary->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_summary->setMinimumContentsLength(8);
     auto* choosers = new QGridLayout;
     choosers->addWidget(new QLabel(tr("Chart:")), 0, 0);
     choosers->addWidget(m_chart, 0, 1, 1, 3);
