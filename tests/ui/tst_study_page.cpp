@@ -83,6 +83,11 @@ private slots:
         QString error;
         QVERIFY2(page->chooseStudy(file, &error), qPrintable(error));
         QVERIFY2(page->planText().startsWith(QStringLiteral("4 run")), qPrintable(page->planText()));
+        // The chooser names the study the page shows: the file's, not a built-in one.
+        const QComboBox* source = page->findChild<QComboBox*>(QStringLiteral("studySource"));
+        QVERIFY(source);
+        QCOMPARE(source->currentData().toString(), QFileInfo(file).absoluteFilePath());
+        QVERIFY2(source->currentText().endsWith(QStringLiteral("(file %1)").arg(QFileInfo(file).fileName())), qPrintable(source->currentText()));
         QSignalSpy running(page, &StudyPage::runningChanged);
         QVERIFY(page->runStudy(true));
         QVERIFY(page->isRunning());

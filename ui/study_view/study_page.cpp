@@ -181,7 +181,20 @@ bool StudyPage::chooseStudy(const QString& nameOrPath, QString* error)
         return false;
     }
     showSpec(*read.spec, QFileInfo(nameOrPath).absolutePath());
+    showFileInChooser(QFileInfo(nameOrPath).absoluteFilePath(), read.spec->title);
     return true;
+}
+
+// A study opened from a file stands in the chooser under its title, so that the page never
+// names another study than the one it shows.
+void StudyPage::showFileInChooser(const QString& path, const QString& title)
+{
+    int index = m_source->findData(path);
+    if (index < 0) {
+        m_source->addItem(tr("%1 (file %2)").arg(title, QFileInfo(path).fileName()), path);
+        index = m_source->count() - 1;
+    }
+    m_source->setCurrentIndex(index);
 }
 
 void StudyPage::showSpec(const StudySpec& spec, const QString& folder)
@@ -204,8 +217,15 @@ void StudyPage::sourceChosen(int index)
         return;
     }
     const StudySpec* spec = m_library.find(id);
-    if (!spec)
+    if (!spec) {
+        // A file opened before: read again, as it may have changed since.
+        const StudyReadResult read = readStudyFile(id);
+        if (read.spec)
+            showSpec(*read.spec, QFileInfo(id).absolutePath());
+        else
+            QMessageBox::warning(this, tr("Cannot open the study"), read.error);
         return;
+    }
     showSpec(*spec, QString::fromLatin1(StudyLibrary::kResourceFolder));
 }
 
@@ -220,6 +240,7 @@ void StudyPage::openStudyFile()
         return;
     }
     showSpec(*read.spec, QFileInfo(path).absolutePath());
+    showFileInChooser(QFileInfo(path).absoluteFilePath(), read.spec->title);
 }
 
 QString StudyPage::planText() const

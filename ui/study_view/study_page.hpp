@@ -76,6 +76,7 @@ signals:
 private:
     void sourceChosen(int index);
     void showSpec(const StudySpec& spec, const QString& folder);
+    void showFileInChooser(const QString& path, const QString& title);
     void openStudyFile();
     void updatePlan();
     bool sessionBusy() const;
