@@ -2,7 +2,8 @@
 # Builds everything of ours with AddressSanitizer and UndefinedBehaviorSanitizer
 # (-DDDPLAB_SANITIZE=ON) into build-asan/ and runs the fast tier and the engine's multi-process
 # suites there: the forking, the threads and the signal handling checked by the tools, not
-# only by luck. Any report fails the run. CI runs it; locally:
+# only by luck. Any report fails the run. Not yet a leg of .ci/run (a whole ASan build has not
+# yet been run through on the 2-core development machine); locally:
 #   scripts/sanitize.sh [ctest arguments]   (default: -L unit, then the engine's multiprocess suites)
 set -euo pipefail
 cd "$(dirname "$0")/.."
