@@ -19,6 +19,7 @@ Supported: lr_rule none, no warmup or schedule (a constant LR); the rest of the 
 as the engine reads it (docs/configuration.md).
 """
 import argparse
+import datetime
 import json
 import os
 import sys
@@ -36,7 +37,8 @@ from torch.utils.data.distributed import DistributedSampler
 DEFAULTS = {"world_size": 1, "batch_size": 128, "grad_accum": 1, "threads": 0, "shuffle": True, "drop_last": False,
             "seed": 0, "lr": 1e-3, "optimizer": "sgd", "momentum": 0.0, "dampening": 0.0, "nesterov": False,
             "weight_decay": 0.0, "beta1": 0.9, "beta2": 0.999, "eps": 1e-8, "epochs": 1, "max_steps": 0,
-            "eval_every": 0, "loss": "cross_entropy", "val_data": "", "device": "cpu"}
+            "eval_every": 0, "loss": "cross_entropy", "val_data": "", "device": "cpu",
+            "collective_timeout": 60}
 RANK_SEED_STRIDE = 1000  # engine/workloads/torchscript_workload.cpp
 
 
@@ -158,8 +160,9 @@ def worker(rank, c, args, store, queue):
     torch.set_num_threads(c["threads"] if c["threads"] > 0 else max(1, (os.cpu_count() or 1) // c["world_size"]))
     cuda = c["device"] == "cuda"
     device = torch.device("cuda", rank % torch.cuda.device_count()) if cuda else torch.device("cpu")
+    # A peer that stops is an error within the engine's own collective_timeout, not a hang.
     dist.init_process_group("nccl" if cuda else "gloo", init_method=f"file://{store}", rank=rank,
-                            world_size=c["world_size"])
+                            world_size=c["world_size"], timeout=datetime.timedelta(seconds=c["collective_timeout"]))
     peer = Peer(c, rank, device)
     samples_total = len(peer.targets)
     limit = c["max_steps"] if c["max_steps"] > 0 else None
@@ -214,8 +217,13 @@ def main():
         raise SystemExit("torchscript_ddp_peer: only a constant LR (lr_rule none, no warmup, no schedule) is supported")
     with tempfile.TemporaryDirectory(prefix="ddplab-peer-") as private:
         queue = mp.get_context("spawn").SimpleQueue()
-        mp.spawn(worker, args=(c, args, os.path.join(private, "store"), queue), nprocs=c["world_size"])
-        for line in queue.get():
+        ranks = mp.spawn(worker, args=(c, args, os.path.join(private, "store"), queue), nprocs=c["world_size"], join=False)
+        # Rank 0's lines are read before the ranks are joined: a rank blocked writing more than
+        # a pipe holds would otherwise wait for a reader that waits for it.
+        lines = queue.get()
+        while not ranks.join():
+            pass
+        for line in lines:
             print(json.dumps(line))
     return 0
 
