@@ -14,21 +14,9 @@
 #include <cmath>
 
 using ddplab::test::EngineResult;
-using ddplab::test::runEngine;
+using ddplab::test::runConfig;
 
 namespace {
-
-EngineResult runConfig(const QJsonObject& config)
-{
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("config.json"));
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return {};
-    file.write(QJsonDocument(config).toJson());
-    file.close();
-    return runEngine({QStringLiteral("run"), QStringLiteral("--config"), path});
-}
 
 QList<double> numbers(const QJsonArray& array)
 {

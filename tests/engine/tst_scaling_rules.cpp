@@ -13,28 +13,10 @@
 #include <cmath>
 
 using ddplab::test::EngineResult;
-using ddplab::test::runEngine;
+using ddplab::test::runConfig;
+using ddplab::test::withOverrides;
 
 namespace {
-
-EngineResult runConfig(const QJsonObject& config)
-{
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("config.json"));
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return {};
-    file.write(QJsonDocument(config).toJson());
-    file.close();
-    return runEngine({QStringLiteral("run"), QStringLiteral("--config"), path});
-}
-
-QJsonObject withOverrides(QJsonObject config, const QJsonObject& overrides)
-{
-    for (auto it = overrides.begin(); it != overrides.end(); ++it)
-        config.insert(it.key(), it.value());
-    return config;
-}
 
 // linreg on 4 ranks x 8, tuned for a batch of 8: k = 4.
 QJsonObject linreg(const QJsonObject& overrides)

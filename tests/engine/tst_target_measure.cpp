@@ -16,28 +16,10 @@
 #include <numeric>
 
 using ddplab::test::EngineResult;
-using ddplab::test::runEngine;
+using ddplab::test::runConfig;
+using ddplab::test::withOverrides;
 
 namespace {
-
-EngineResult runConfig(const QJsonObject& config)
-{
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("config.json"));
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return {};
-    file.write(QJsonDocument(config).toJson());
-    file.close();
-    return runEngine({QStringLiteral("run"), QStringLiteral("--config"), path});
-}
-
-QJsonObject withOverrides(QJsonObject config, const QJsonObject& overrides)
-{
-    for (auto it = overrides.begin(); it != overrides.end(); ++it)
-        config.insert(it.key(), it.value());
-    return config;
-}
 
 // linreg as the critical-batch study trains it (mean loss, label noise 0.1: the loss cannot go
 // below about 0.01), one experiment so that nothing averages the mini-batch's noise away.

@@ -15,22 +15,10 @@
 #include <cmath>
 
 using ddplab::test::EngineResult;
+using ddplab::test::runConfig;
 using ddplab::test::runEngine;
 
 namespace {
-
-// Runs the engine on a config object (written to a temporary preset file).
-EngineResult runConfig(const QJsonObject& config, const QStringList& extra = {})
-{
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("preset.json"));
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return {};
-    file.write(QJsonDocument(config).toJson());
-    file.close();
-    return runEngine(QStringList{QStringLiteral("run"), QStringLiteral("--config"), path} + extra);
-}
 
 QList<double> stepValues(const EngineResult& result, const char* field)
 {

@@ -2,6 +2,7 @@
 
 #include <QFile>
 #include <QJsonDocument>
+#include <QTemporaryDir>
 
 namespace ddplab::test {
 
@@ -91,6 +92,25 @@ EngineResult runEngine(const QStringList& arguments, int timeoutMs, const QProce
         process.waitForFinished();
     }
     return collect(process);
+}
+
+EngineResult runConfig(const QJsonObject& config, const QStringList& extra)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("config.json"));
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return {};
+    file.write(QJsonDocument(config).toJson());
+    file.close();
+    return runEngine(QStringList{QStringLiteral("run"), QStringLiteral("--config"), path} + extra);
+}
+
+QJsonObject withOverrides(QJsonObject config, const QJsonObject& overrides)
+{
+    for (auto it = overrides.begin(); it != overrides.end(); ++it)
+        config.insert(it.key(), it.value());
+    return config;
 }
 
 }  // namespace ddplab::test

@@ -29,6 +29,12 @@ struct EngineResult {
 EngineResult runEngine(const QStringList& arguments, int timeoutMs = 300000,
                        const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment());
 
+// Runs `ddplab-engine run` on a config object (written to a temporary file), with `extra` flags.
+EngineResult runConfig(const QJsonObject& config, const QStringList& extra = {});
+
+// `config` with the keys of `overrides` set to theirs.
+QJsonObject withOverrides(QJsonObject config, const QJsonObject& overrides);
+
 // Reads what a finished (or killed) engine process said.
 EngineResult collect(QProcess& process);
 
