@@ -8,6 +8,7 @@
 
 #include "study/study_plan.hpp"
 #include "study_view/study_charts.hpp"
+#include "stored_study_of.hpp"
 #include "ui_test_main.hpp"
 
 #include <QJsonDocument>
@@ -15,20 +16,9 @@
 #include <cmath>
 
 using namespace ddplab::ui;
+using ddplab::test::studyOf;
 
 namespace {
-
-StoredStudy studyOf(const QByteArray& json)
-{
-    const StudyReadResult read = parseStudy(QJsonDocument::fromJson(json).object(), QStringLiteral("test"), QString());
-    StoredStudy study;
-    if (!read.spec)
-        qWarning("%s", qPrintable(read.error));
-    study.spec = read.spec.value_or(StudySpec());
-    study.points = planStudy(study.spec).points;
-    study.id = QStringLiteral("test");
-    return study;
-}
 
 StudyRunResult finished(const StudyPoint& point)
 {

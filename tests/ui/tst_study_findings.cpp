@@ -12,6 +12,7 @@
 #include "study/study_plan.hpp"
 #include "study_view/study_charts.hpp"
 #include "study_view/study_points_table.hpp"
+#include "stored_study_of.hpp"
 #include "ui_test_main.hpp"
 
 #include <QJsonDocument>
@@ -19,20 +20,9 @@
 #include <cmath>
 
 using namespace ddplab::ui;
+using ddplab::test::studyOf;
 
 namespace {
-
-StoredStudy studyOf(const QByteArray& json)
-{
-    const StudyReadResult read = parseStudy(QJsonDocument::fromJson(json).object(), QStringLiteral("test"), QString());
-    StoredStudy study;
-    if (!read.spec)
-        qWarning("%s", qPrintable(read.error));
-    study.spec = *read.spec;
-    study.points = planStudy(study.spec).points;
-    study.id = QStringLiteral("test");
-    return study;
-}
 
 // A finished run of `point` that needed `steps` to reach the target (-1: it never did in its 100).
 StudyRunResult resultOf(const StudyPoint& point, qint64 steps)

@@ -15,6 +15,7 @@
 #include "study/study_plan.hpp"
 #include "study/study_results.hpp"
 #include "study/study_target.hpp"
+#include "stored_study_of.hpp"
 #include "ui_test_main.hpp"
 
 #include <QJsonArray>
@@ -23,22 +24,11 @@
 #include <cmath>
 
 using namespace ddplab::ui;
+using ddplab::test::studyOf;
 
 namespace {
 
 const QString kData = QStringLiteral(DDPLAB_SOURCE_DIR "/tests/ui/data/");
-
-StoredStudy studyOf(const QByteArray& json)
-{
-    const StudyReadResult read = parseStudy(QJsonDocument::fromJson(json).object(), QStringLiteral("test"), QString());
-    StoredStudy study;
-    if (!read.spec)
-        qWarning("%s", qPrintable(read.error));
-    study.spec = *read.spec;
-    study.points = planStudy(study.spec).points;
-    study.id = QStringLiteral("test");
-    return study;
-}
 
 // A finished run of `point` whose figures are made up: enough for the summaries.
 StudyRunResult madeUpResult(const StudyPoint& point, double loss, qint64 stepsToTarget)
