@@ -21,6 +21,8 @@ from torch.nn.parallel import DistributedDataParallel as DDP
 from torch.utils.data import DataLoader, TensorDataset
 from torch.utils.data.distributed import DistributedSampler
 
+from rank_exit import end_rank
+
 MEAN, STD = 0.2860, 0.3530
 
 
@@ -74,7 +76,7 @@ def worker(rank, args, store, queue):
     elapsed = time.perf_counter() - start
     if rank == 0:
         queue.put({"images_per_sec": samples / elapsed, "steps": args.steps, "seconds": elapsed})
-    dist.destroy_process_group()
+    end_rank()  # not dist.destroy_process_group(): see rank_exit.py
 
 
 def main():

@@ -34,6 +34,8 @@ import torch.nn.functional as F
 from torch.nn.parallel import DistributedDataParallel as DDP
 from torch.utils.data.distributed import DistributedSampler
 
+from rank_exit import end_rank
+
 DEFAULTS = {"world_size": 1, "batch_size": 128, "grad_accum": 1, "threads": 0, "shuffle": True, "drop_last": False,
             "seed": 0, "lr": 1e-3, "optimizer": "sgd", "momentum": 0.0, "dampening": 0.0, "nesterov": False,
             "weight_decay": 0.0, "beta1": 0.9, "beta2": 0.999, "eps": 1e-8, "epochs": 1, "max_steps": 0,
@@ -200,7 +202,25 @@ def worker(rank, c, args, store, queue):
         if args.save:
             peer.model.save(args.save)
         queue.put(lines)
-    dist.destroy_process_group()
+    end_rank()  # not dist.destroy_process_group(): see rank_exit.py
+
+
+def rank_zero_lines(ranks, queue):
+    """Rank 0's lines, read while the ranks are watched. Reading first and joining after would
+    wait for ever when a rank fails before rank 0 has sent them; joining first would wait for a
+    rank 0 blocked writing more than a pipe holds. join() raises, with the rank's traceback, as
+    soon as one rank has failed, and ends the others."""
+    while True:
+        if not queue.empty():
+            lines = queue.get()
+            while not ranks.join():
+                pass
+            return lines
+        if ranks.join(timeout=0.2):
+            # Every rank has ended well: rank 0 has sent its lines, or had none to send.
+            if queue.empty():
+                raise SystemExit("torchscript_ddp_peer: the ranks ended without rank 0's lines")
+            return queue.get()
 
 
 def main():
@@ -218,11 +238,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="ddplab-peer-") as private:
         queue = mp.get_context("spawn").SimpleQueue()
         ranks = mp.spawn(worker, args=(c, args, os.path.join(private, "store"), queue), nprocs=c["world_size"], join=False)
-        # Rank 0's lines are read before the ranks are joined: a rank blocked writing more than
-        # a pipe holds would otherwise wait for a reader that waits for it.
-        lines = queue.get()
-        while not ranks.join():
-            pass
+        lines = rank_zero_lines(ranks, queue)
         for line in lines:
             print(json.dumps(line))
     return 0

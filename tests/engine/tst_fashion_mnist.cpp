@@ -6,6 +6,7 @@
 #include "core/protocol.hpp"
 #include "support/engine_process.hpp"
 #include "support/prerequisites.hpp"
+#include "support/sanitizer.hpp"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -293,6 +294,8 @@ QTEST_GUILESS_MAIN(FashionMnistTest)
 
 void FashionMnistTest::steadyStepsReuseMemory()
 {
+    if (ddplab::test::kBuiltWithAddressSanitizer)
+        QSKIP(ddplab::test::kNoMemoryMeasureUnderAddressSanitizer);
     // Start-up and the final evaluation are the same in both runs; only the steps differ.
     const long shortRun = pageFaultsOfRun(50);
     const long longRun = pageFaultsOfRun(450);
