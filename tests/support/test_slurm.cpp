@@ -177,7 +177,13 @@ bool TestSlurm::start()
         "PartitionName=cluster Nodes=" + nodeList + " MaxTime=INFINITE State=UP\n";
     const QByteArray gres = "NodeName=" + nodeList + " Name=gpu File=" + folder + "/dev/nvidia[0-" +
                             QByteArray::number(kGpusPerNode - 1) + "]\n";
-    if (!write(QStringLiteral("slurm.conf"), conf) || !write(QStringLiteral("gres.conf"), gres))
+    // Slurm 22.05's slurmd starts a cgroup plugin even when nothing uses one (linuxproc,
+    // task/none), and the default, autodetect, refuses to start without a cgroup filesystem at
+    // /sys/fs/cgroup: in a chroot (../shared/tools/fresh-machine) every node stayed "unk*".
+    // Named outright, cgroup/v1 is loaded and never touches the filesystem in this setup.
+    const QByteArray cgroup = "CgroupPlugin=cgroup/v1\n";
+    if (!write(QStringLiteral("slurm.conf"), conf) || !write(QStringLiteral("gres.conf"), gres) ||
+        !write(QStringLiteral("cgroup.conf"), cgroup))
         return false;
 
     const QString key = dir + QStringLiteral("/munge.key");
