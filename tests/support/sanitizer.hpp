@@ -7,8 +7,11 @@
 
 namespace ddplab::test {
 
+// GCC says it with __SANITIZE_ADDRESS__, clang with __has_feature.
 #if defined(__SANITIZE_ADDRESS__)
 inline constexpr bool kBuiltWithAddressSanitizer = true;
+#elif defined(__has_feature)
+inline constexpr bool kBuiltWithAddressSanitizer = __has_feature(address_sanitizer);
 #else
 inline constexpr bool kBuiltWithAddressSanitizer = false;
 #endif
