@@ -1,9 +1,11 @@
 #pragma once
 // A study as the results, charts and findings see it, from the JSON text of a study file:
 // read, planned, and given the id "test" (as if stored). A file that is refused says why on
-// the test's log and gives an empty study.
+// the test's log and gives an empty study. And a run of one of its points that finished its
+// 100 steps, for the suites to fill in with what they measure.
 
 #include "study/study_plan.hpp"
+#include "study/study_results.hpp"
 #include "study/study_store.hpp"
 
 #include <QJsonDocument>
@@ -21,6 +23,21 @@ inline ddplab::ui::StoredStudy studyOf(const QByteArray& json)
     study.points = planStudy(study.spec).points;
     study.id = QStringLiteral("test");
     return study;
+}
+
+inline ddplab::ui::StudyRunResult finishedRunOf(const ddplab::ui::StudyPoint& point)
+{
+    using namespace ddplab::ui;
+    StudyRunResult result;
+    result.point = point.index;
+    result.repeat = point.repeat;
+    result.values = point.values;
+    result.status = RunStatus::Finished;
+    result.worldSize = point.config.value(QStringLiteral("world_size")).toInteger(1);
+    result.batchSize = point.config.value(QStringLiteral("batch_size")).toInteger();
+    result.effectiveBatch = result.worldSize * result.batchSize;
+    result.steps = 100;
+    return result;
 }
 
 }  // namespace ddplab::test

@@ -16,23 +16,10 @@
 #include <cmath>
 
 using namespace ddplab::ui;
+using ddplab::test::finishedRunOf;
 using ddplab::test::studyOf;
 
 namespace {
-
-StudyRunResult finished(const StudyPoint& point)
-{
-    StudyRunResult result;
-    result.point = point.index;
-    result.repeat = point.repeat;
-    result.values = point.values;
-    result.status = RunStatus::Finished;
-    result.worldSize = point.config.value(QStringLiteral("world_size")).toInteger(1);
-    result.batchSize = point.config.value(QStringLiteral("batch_size")).toInteger();
-    result.effectiveBatch = result.worldSize * result.batchSize;
-    result.steps = 100;
-    return result;
-}
 
 // Batches 8 ... 256 x two LRs; the steps follow S = 50 (1 + 140 / B) at lr 0.1, 1.5 times that
 // at lr 0.2; B_simple 100 at the target and 120 as the runs end.
@@ -40,7 +27,7 @@ QList<StudyRunResult> mcCandlishResults(const StoredStudy& study)
 {
     QList<StudyRunResult> results;
     for (const StudyPoint& point : study.points) {
-        StudyRunResult result = finished(point);
+        StudyRunResult result = finishedRunOf(point);
         const double batch = double(result.effectiveBatch);
         const double slower = point.values.value(QStringLiteral("lr")).toDouble() == 0.1 ? 1.0 : 1.5;
         result.stepsToTarget = qint64(std::round(50.0 * (1.0 + 140.0 / batch) * slower));
@@ -161,7 +148,7 @@ private slots:
             "show": {"figure": "train_loss", "summarise": "best"}})");
         QList<StudyRunResult> results;
         for (const StudyPoint& point : study.points) {
-            StudyRunResult result = finished(point);
+            StudyRunResult result = finishedRunOf(point);
             result.trainLoss = 0.5;
             result.ends.insert(QStringLiteral("train_loss"), SeriesEnds{0.4, 0.3 + point.index});
             results.append(result);
@@ -186,7 +173,7 @@ private slots:
             "show": {"colour": "lr_rule", "curves": "train_loss"}})");
         QList<StudyRunResult> results;
         for (const StudyPoint& point : study.points) {
-            StudyRunResult result = finished(point);
+            StudyRunResult result = finishedRunOf(point);
             result.curve = {QPointF(0.5, 1.0), QPointF(1.0, 0.5), QPointF(2.0, 0.25)};
             results.append(result);
         }
@@ -214,7 +201,7 @@ private slots:
             "show": {"x": "weight_decay_timescale_epochs", "colour": "effective_batch", "figure": "val_loss", "best": "weight_decay"}})");
         QList<StudyRunResult> results;
         for (const StudyPoint& point : study.points) {
-            StudyRunResult result = finished(point);
+            StudyRunResult result = finishedRunOf(point);
             const double batch = point.values.value(QStringLiteral("effective_batch")).toDouble();
             const double decay = point.values.value(QStringLiteral("weight_decay")).toDouble();
             const double tau = batch / (0.01 * decay * 64.0);

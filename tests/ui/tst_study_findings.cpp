@@ -27,16 +27,8 @@ namespace {
 // A finished run of `point` that needed `steps` to reach the target (-1: it never did in its 100).
 StudyRunResult resultOf(const StudyPoint& point, qint64 steps)
 {
-    StudyRunResult result;
-    result.point = point.index;
-    result.repeat = point.repeat;
-    result.values = point.values;
-    result.status = RunStatus::Finished;
-    result.worldSize = point.config.value(QStringLiteral("world_size")).toInteger(1);
-    result.batchSize = point.config.value(QStringLiteral("batch_size")).toInteger();
-    result.effectiveBatch = result.worldSize * result.batchSize;
+    StudyRunResult result = ddplab::test::finishedRunOf(point);
     result.lr = point.config.value(QStringLiteral("lr")).toDouble();
-    result.steps = 100;
     result.samples = 100.0 * double(result.effectiveBatch);
     result.loss = steps >= 0 ? 1.0 / double(steps) : 2.0;
     result.stepsToTarget = steps;

@@ -38,6 +38,16 @@ const QByteArray kSmallStudy = R"({"id": "small", "title": "Small",
     "base": {"workload": "toy", "num_examples": 64, "experiments": 10, "batch_size": 8, "epochs": 1, "noise": 1},
     "axes": [{"key": "world_size", "values": [1, 2]}, {"key": "lr_rule", "values": ["none", "linear"]}]})";
 
+// kSmallStudy as a study file in `dir`; "" when it could not be written.
+QString smallStudyFile(const QTemporaryDir& dir)
+{
+    const QString file = dir.filePath(QStringLiteral("small.json"));
+    QFile out(file);
+    if (!out.open(QIODevice::WriteOnly) || out.write(kSmallStudy) != kSmallStudy.size())
+        return QString();
+    return file;
+}
+
 }  // namespace
 
 class TestStudyPage : public QObject {
@@ -72,11 +82,8 @@ private slots:
     void aSmallStudyRunsFromThePage()
     {
         QTemporaryDir dir;
-        const QString file = dir.filePath(QStringLiteral("small.json"));
-        QFile out(file);
-        QVERIFY(out.open(QIODevice::WriteOnly));
-        out.write(kSmallStudy);
-        out.close();
+        const QString file = smallStudyFile(dir);
+        QVERIFY(!file.isEmpty());
 
         MainWindow window;
         StudyPage* page = window.studyPage();
@@ -135,11 +142,8 @@ private slots:
     void aStoppedStudySaysSoAndResumesFromWhereItStopped()
     {
         QTemporaryDir dir;
-        const QString file = dir.filePath(QStringLiteral("small.json"));
-        QFile out(file);
-        QVERIFY(out.open(QIODevice::WriteOnly));
-        out.write(kSmallStudy);
-        out.close();
+        const QString file = smallStudyFile(dir);
+        QVERIFY(!file.isEmpty());
         MainWindow window;
         StudyPage* page = window.studyPage();
         QString error;
