@@ -11,10 +11,11 @@
 #   - what CMake found: the files behind every *_DIR (package config files), *_LIBRARY* and
 #     single-owner *_INCLUDE_DIR entry of DIR/CMakeCache.txt, and the compiler, ninja, cmake;
 #   - once built, the shared libraries the programs in DIR/bin load (ldd);
-#   - what tests and benchmarks run: Debian's python3 importing torch and numpy, torchrun, Xvfb and
-#     xauth, sshd/ssh/ssh-keygen, munged/mungekey/slurmctld/slurmd/slurmstepd and srun/sbatch/
-#     squeue/scancel/sinfo/scontrol (the Slurm suite), the Fashion-MNIST files, the BLAS LibTorch
-#     loads, a font, clang's libFuzzer when the fuzz targets are configured.
+#   - what tests and benchmarks run: Debian's python3 importing torch, numpy, protobuf and crc32c,
+#     protoc (and struct.proto), torchrun, Xvfb and xauth, sshd/ssh/ssh-keygen, munged/mungekey/
+#     slurmctld/slurmd/slurmstepd and srun/sbatch/squeue/scancel/sinfo/scontrol (the Slurm suite),
+#     the Fashion-MNIST files, the BLAS LibTorch loads, a font, clang's libFuzzer when the fuzz
+#     targets are configured.
 # Essential packages (on every Debian image) count as installed.
 # --packages FILE replaces the list setup-deps.sh prints (one name per line); the test of this
 # check uses it. Exit 0: nothing outside; 1: the packages outside, each with the file that
@@ -97,6 +98,14 @@ numpy_module=$(/usr/bin/python3 -c 'import importlib.util as u; print(u.find_spe
 probe python3-numpy "examples/export_examples.py, the own-model peer and tests/tools write and read .npy files with" \
   "${numpy_module:-/usr/lib/python3/dist-packages/numpy/__init__.py}"
 probe python3 "the benchmarks and tests/tools run" /usr/bin/python3
+protobuf_module=$(/usr/bin/python3 -c 'import importlib.util as u; print(u.find_spec("google.protobuf").origin)' 2>/dev/null || true)
+probe python3-protobuf "tests/tools/read_tensorboard.py decodes the TensorBoard exports with" \
+  "${protobuf_module:-/usr/lib/python3/dist-packages/google/protobuf/__init__.py}"
+crc32c_module=$(/usr/bin/python3 -c 'import importlib.util as u; print(u.find_spec("crc32c").origin)' 2>/dev/null || true)
+probe python3-crc32c "tests/tools/read_tensorboard.py checks the TensorBoard records' CRCs with" \
+  "${crc32c_module:-/usr/lib/python3/dist-packages/crc32c.so}"
+probe protobuf-compiler "tests/tools/read_tensorboard.py compiles the TensorBoard .proto copies with" /usr/bin/protoc
+probe libprotobuf-dev "the TensorBoard .proto copies import" /usr/include/google/protobuf/struct.proto
 for file in train-images-idx3-ubyte.gz train-labels-idx1-ubyte.gz t10k-images-idx3-ubyte.gz t10k-labels-idx1-ubyte.gz; do
   probe dataset-fashion-mnist "the Fashion-MNIST workload and its tests read" "/usr/share/datasets/fashion-mnist/$file"
 done

@@ -27,6 +27,10 @@ packages=(
   fonts-dejavu-core                 # a font for the offscreen platform (chart text in tests and exports)
   openssh-server openssh-client     # remote runs: the window drives the engine over ssh (tests start their own sshd)
   slurmctld slurmd slurm-client munge  # the Slurm suite (tests/slurm) starts its own munged, slurmctld and slurmd
+  # tests/tools/read_tensorboard.py: tst_tensorboard_export decodes the lab's TensorBoard files with
+  # protoc-compiled copies of TensorBoard's .proto files (struct.proto comes with libprotobuf-dev)
+  # and checks every record's CRC32C, without TensorBoard's own code
+  protobuf-compiler libprotobuf-dev python3-protobuf python3-crc32c
   clang libclang-rt-14-dev          # the fuzz targets of the config and event parsers (libFuzzer; scripts/fuzz.sh, CI)
 )
 

@@ -22,6 +22,8 @@ struct LabActions {
     QAction* savePreset = nullptr;
     QAction* exportAll = nullptr;
     QAction* exportCsv = nullptr;
+    QAction* exportTensorBoard = nullptr;
+    QAction* streamTensorBoard = nullptr;  // checkable: new runs write TensorBoard files as they stream
     QAction* quit = nullptr;
     QAction* keepRuns = nullptr;
     QAction* openGl = nullptr;

@@ -28,6 +28,7 @@
 #include "window/screen_fit.hpp"
 #include "window/status_area.hpp"
 #include "window/stored_runs.hpp"
+#include "window/tensorboard_files.hpp"
 #include "window/window_settings.hpp"
 
 #include <QAction>
@@ -61,6 +62,7 @@ MainWindow::MainWindow(const LaunchOptions& options, QWidget* parent)
     m_runGate = std::make_unique<RunGate>(*m_actions->run, *m_status);
     m_storedRuns = new StoredRuns(m_store, m_model, *m_session, m_lessons, {*m_runList, *m_parameters, *m_chartPage, *m_log, *m_notice}, this);
     m_files = new LabFiles(m_model, {*m_parameters, *chartGrid(), *m_lessonPanel, *m_log, *m_notice}, this);
+    m_tensorBoard = new TensorBoardFiles(m_store, *m_session, *m_actions, {*m_runList, *m_log}, this);
     connectPanes();
     m_presentation = std::make_unique<PresentationMode>(*this, *chartGrid(), QList<QDockWidget*>{m_setupDock, m_runsDock, m_logDock},
                                                         *m_lessonDock);
@@ -173,6 +175,7 @@ void MainWindow::restoreSettings()
     chartGrid()->setLogScaleChoices(settings.logScales);
     m_actions->openGl->setChecked(settings.openGl);
     m_actions->keepRuns->setChecked(settings.keepEarlierRuns);
+    m_tensorBoard->restore(settings);
     m_lessonPanel->selectLesson(settings.lesson.isEmpty() ? firstLessonId() : settings.lesson);
 }
 
@@ -189,6 +192,7 @@ void MainWindow::saveSettings() const
     settings.logScales = chartGrid()->logScaleChoices();
     settings.openGl = m_actions->openGl->isChecked();
     settings.keepEarlierRuns = m_actions->keepRuns->isChecked();
+    m_tensorBoard->saveInto(settings);
     settings.lesson = m_lessonPanel->currentLessonId();
     settings.save();
 }

@@ -53,6 +53,7 @@ class ShardingView;
 class StatusArea;
 class StoredRuns;
 class StudyPage;
+class TensorBoardFiles;
 struct LabActions;
 struct QueryResult;
 struct RunRequest;
@@ -157,6 +158,7 @@ private:
     StatusArea* m_status = nullptr;
     StoredRuns* m_storedRuns = nullptr;
     LabFiles* m_files = nullptr;
+    TensorBoardFiles* m_tensorBoard = nullptr;
     QDockWidget* m_setupDock = nullptr;
     QDockWidget* m_lessonDock = nullptr;
     QDockWidget* m_runsDock = nullptr;

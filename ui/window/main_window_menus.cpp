@@ -26,7 +26,7 @@ void MainWindow::createMenus()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addActions({a.openPreset, a.savePreset});
     file->addSeparator();
-    file->addActions({a.exportAll, a.exportCsv});
+    file->addActions({a.exportAll, a.exportCsv, a.exportTensorBoard, a.streamTensorBoard});
     file->addSeparator();
     file->addAction(a.quit);
 

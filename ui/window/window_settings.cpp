@@ -16,6 +16,8 @@ const QString kLogScales = QStringLiteral("charts/log");
 const QString kOpenGl = QStringLiteral("charts/opengl");
 const QString kKeepEarlierRuns = QStringLiteral("charts/keepEarlierRuns");
 const QString kLesson = QStringLiteral("lesson/current");
+const QString kTensorBoardStream = QStringLiteral("tensorboard/stream");
+const QString kTensorBoardFolder = QStringLiteral("tensorboard/folder");
 
 }  // namespace
 
@@ -36,6 +38,8 @@ WindowSettings WindowSettings::load()
     settings.openGl = stored.value(kOpenGl, false).toBool();
     settings.keepEarlierRuns = stored.value(kKeepEarlierRuns, false).toBool();
     settings.lesson = stored.value(kLesson).toString();
+    settings.tensorBoardStream = stored.value(kTensorBoardStream, false).toBool();
+    settings.tensorBoardFolder = stored.value(kTensorBoardFolder).toString();
     return settings;
 }
 
@@ -56,6 +60,8 @@ void WindowSettings::save() const
     stored.setValue(kOpenGl, openGl);
     stored.setValue(kKeepEarlierRuns, keepEarlierRuns);
     stored.setValue(kLesson, lesson);
+    stored.setValue(kTensorBoardStream, tensorBoardStream);
+    stored.setValue(kTensorBoardFolder, tensorBoardFolder);
 }
 
 }  // namespace ddplab::ui

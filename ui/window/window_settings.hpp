@@ -1,6 +1,7 @@
 #pragma once
 // What the window remembers between sessions (QSettings: ~/.config/ddplab/ddplab.conf): its
-// geometry and panes, the theme, the settings in Setup, how the charts look, the lesson.
+// geometry and panes, the theme, the settings in Setup, how the charts look, the lesson, whether
+// runs stream TensorBoard files.
 // One place names every key; the window reads and writes a WindowSettings value.
 
 #include "client/series/x_axis.hpp"
@@ -25,6 +26,8 @@ struct WindowSettings {
     QHash<QString, bool> logScales;  // chart id -> log y axis
     bool openGl = false;
     bool keepEarlierRuns = false;
+    bool tensorBoardStream = false;  // new runs write TensorBoard files as they stream (window/tensorboard_files)
+    QString tensorBoardFolder;       // where; empty: TensorBoardStream::defaultFolder()
     QString lesson;
 
     static WindowSettings load();

@@ -42,6 +42,12 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
     const QCommandLineOption quit(QStringLiteral("quit"),
                                   QStringLiteral("Run headless (no window): print progress and a summary, then exit "
                                                  "(non-zero when a run fails or NAME is unknown)."));
+    const QCommandLineOption exportTensorBoard(
+        QStringLiteral("export-tensorboard"),
+        QStringLiteral("With --quit: write the runs and studies named (a folder, a run's id or name, a study's id) as "
+                       "TensorBoard runs into the last argument's folder, a study with its hyperparameters "
+                       "(docs/tensorboard.md): ddplab --export-tensorboard RUN_OR_STUDY... DIR --quit"));
+    parser.addOption(exportTensorBoard);
     const QCommandLineOption engine(QStringLiteral("engine"),
                                     QStringLiteral("The ddplab-engine to use (default: $DDPLAB_ENGINE, else beside ddplab)."),
                                     QStringLiteral("PATH"));
@@ -61,7 +67,16 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
         options.error = parser.errorText() + QStringLiteral(" (see ddplab --help)");
         return options;
     }
-    if (!parser.positionalArguments().isEmpty()) {
+    if (parser.isSet(exportTensorBoard)) {
+        // RUN_OR_STUDY... DIR: the names, then where they go.
+        const QStringList names = parser.positionalArguments();
+        if (names.size() < 2) {
+            options.error = QStringLiteral("--export-tensorboard needs one run or study or more, then the folder to write to");
+            return options;
+        }
+        options.tensorBoardSources = names.mid(0, names.size() - 1);
+        options.tensorBoardDirectory = names.last();
+    } else if (!parser.positionalArguments().isEmpty()) {
         options.error = QStringLiteral("Unexpected argument \"%1\" (see ddplab --help)").arg(parser.positionalArguments().first());
         return options;
     }
@@ -102,11 +117,16 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
     }
     const int things = int(!options.preset.isEmpty()) + int(!options.study.isEmpty()) + int(!options.resumeStudy.isEmpty());
     const bool aStudy = !options.study.isEmpty() || !options.resumeStudy.isEmpty();
-    if (things > 1)
+    const bool tensorBoard = !options.tensorBoardDirectory.isEmpty();
+    if (tensorBoard && !options.quit)
+        options.error = QStringLiteral("--export-tensorboard writes its files and exits: add --quit");
+    else if (tensorBoard && (things > 0 || options.run))
+        options.error = QStringLiteral("--export-tensorboard exports stored runs and studies: give it no --preset, --study, --resume or --run");
+    else if (things > 1)
         options.error = QStringLiteral("give one of --preset, --study and --resume");
     else if (options.run && things == 0)
         options.error = QStringLiteral("--run needs --preset NAME (a lesson id or a preset file) or --study NAME");
-    else if (options.quit && !options.run && !aStudy)
+    else if (options.quit && !options.run && !aStudy && !tensorBoard)
         options.error = QStringLiteral("--quit runs headless and needs --preset NAME --run or --study NAME (nothing to do otherwise)");
     else if (options.quit && options.present)
         options.error = QStringLiteral("--present shows the window and --quit runs without one: choose one");

@@ -2,6 +2,7 @@
 // The command line of `ddplab`:
 //   ddplab [--preset NAME | --study NAME | --resume STUDY] [--run] [--yes] [--export DIR]
 //          [--image-size WxH] [--slides] [--present] [--quit] [--engine PATH]
+//   ddplab --export-tensorboard RUN_OR_STUDY... DIR --quit   (docs/tensorboard.md)
 // NAME is a lesson id or a preset (or lesson) JSON file, or for --study a built-in study or a
 // study file. With --quit nothing is shown: the runs go, the files are written, a summary is
 // printed, and the exit code tells how it went (a study runs with --quit alone).
@@ -25,6 +26,9 @@ struct LaunchOptions {
     double imageScale = 1.0;  // --slides: 1920 x 1080 with presentation fonts
     bool present = false;  // open in presentation mode
     bool quit = false;
+    // --export-tensorboard: the runs and studies (folders, ids, names) and the folder to write them to
+    QStringList tensorBoardSources;
+    QString tensorBoardDirectory;
     QString enginePath;  // --engine; empty: DDPLAB_ENGINE or beside the executable
     EngineTarget runOn;  // --run-on HOST (--remote-engine PATH): runs go there over SSH
 

@@ -1,0 +1,46 @@
+#pragma once
+// TensorBoard files written as runs stream (off until a folder is given; the window's File menu
+// turns it on and remembers it): each run of a LabSession goes to
+// <folder>/<run id>_<name>/events.out.tfevents.<start>.<host>, appended as its events arrive and
+// flushed after each batch, so `tensorboard --logdir <folder>` follows runs live. Only scalars:
+// a study's hyperparameters are written by its export (study/study_tensorboard.hpp).
+
+#include <QHash>
+#include <QObject>
+#include <QSharedPointer>
+#include <QString>
+
+#include <memory>
+
+namespace ddplab::ui {
+
+class LabSession;
+class RunData;
+
+class TensorBoardStream : public QObject {
+    Q_OBJECT
+
+public:
+    explicit TensorBoardStream(const LabSession& session, QObject* parent = nullptr);
+    ~TensorBoardStream() override;
+
+    // Empty: off. A run already streaming goes on to the folder it started in.
+    void setFolder(const QString& folder);
+    const QString& folder() const { return m_folder; }
+    bool isOn() const { return !m_folder.isEmpty(); }
+    // Where the window puts them unless told otherwise: the lab's data folder, beside its runs.
+    static QString defaultFolder();
+
+signals:
+    // A run's file could not be made or written: said once per run, which then streams no more.
+    void problem(const QString& message);
+
+private:
+    struct Writer;
+    void write(const QSharedPointer<RunData>& run, bool last);
+
+    QString m_folder;
+    QHash<QString, std::shared_ptr<Writer>> m_writers;  // by run id, while it streams
+};
+
+}  // namespace ddplab::ui
