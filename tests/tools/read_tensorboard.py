@@ -29,6 +29,7 @@ import sys
 import tempfile
 
 import crc32c
+from google.protobuf.message import DecodeError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROTO_ROOT = os.path.join(HERE, "tensorboard_proto")
@@ -75,7 +76,9 @@ def read_file(path, event_pb2, plugin_data_pb2, api_pb2):
     tags = set()
     for index, (data, crc_ok) in enumerate(records(path)):
         out["records"] += 1
-        out["bad_crcs"] += 0 if crc_ok else 1
+        if not crc_ok:
+            out["bad_crcs"] += 1
+            continue  # its bytes are not what was written: nothing in it is read
         event = event_pb2.Event.FromString(data)
         if index == 0:
             out["file_version"] = event.file_version if event.HasField("file_version") else None
@@ -233,6 +236,6 @@ def main():
 if __name__ == "__main__":
     try:
         sys.exit(main())
-    except (OSError, ValueError, subprocess.CalledProcessError) as error:
+    except (OSError, ValueError, subprocess.CalledProcessError, DecodeError) as error:
         print("read_tensorboard: %s" % error, file=sys.stderr)
         sys.exit(2)
