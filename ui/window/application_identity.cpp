@@ -11,7 +11,8 @@ void setApplicationIdentity()
 {
     setLabIdentity();
     QGuiApplication::setApplicationDisplayName(QStringLiteral("DDP Lab"));
-    QGuiApplication::setDesktopFileName(QStringLiteral("ddplab"));
+    // The installed desktop file (resources/, packaging/): Wayland compositors find the icon by it.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.ddplab.DDPLab"));
     QGuiApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/ddplab.svg")));
 }
 
