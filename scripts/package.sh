@@ -41,7 +41,7 @@ if [ ! -x build/bin/ddplab-engine ]; then
   echo "package: build/ has no engine; building one for the package into build-package-engine/"
   engine_build=build-package-engine
 elif unowned=$(unowned_needs build/bin/ddplab-engine) && [ -n "$unowned" ]; then
-  echo "package: build/bin/ddplab-engine links what no Debian package installs ($(echo $unowned));" \
+  echo "package: build/bin/ddplab-engine links what no Debian package installs (${unowned//$'\n'/, });" \
        "building the engine without CUDA for the package into build-package-engine/"
   engine_build=build-package-engine
 fi
@@ -53,7 +53,7 @@ if [ "$engine_build" != build ]; then
     { cat "$engine_build/configure.log"; exit 1; }
   cmake --build "$engine_build" -j "$jobs" --target ddplab-engine
   unowned=$(unowned_needs "$engine_build/bin/ddplab-engine")
-  [ -z "$unowned" ] || { echo "package: $engine_build/bin/ddplab-engine still links $(echo $unowned)" >&2; exit 1; }
+  [ -z "$unowned" ] || { echo "package: $engine_build/bin/ddplab-engine still links ${unowned//$'\n'/, }" >&2; exit 1; }
 fi
 
 rm -f build/package/ddplab_*.deb

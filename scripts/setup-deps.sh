@@ -32,6 +32,9 @@ packages=(
   # and checks every record's CRC32C, without TensorBoard's own code
   protobuf-compiler libprotobuf-dev python3-protobuf python3-crc32c
   clang libclang-rt-14-dev          # the fuzz targets of the config and event parsers (libFuzzer; scripts/fuzz.sh, CI)
+  # --- the Debian package (scripts/package.sh, scripts/check-package.sh; CI) ------------
+  dpkg-dev                          # dpkg-shlibdeps: the package's Depends from the programs' shared libraries
+  appstream desktop-file-utils      # appstreamcli and desktop-file-validate check the metainfo and the desktop file
 )
 
 if [ "${1:-}" = "--list" ]; then
