@@ -1,0 +1,265 @@
+// The lab's settings as a PyTorch script (ui/client/script) train what the engine trains: each
+// row's settings are run by `ddplab-engine run` and, written as a script, by Debian's torchrun
+// (PyTorch 1.13, DistributedDataParallel over Gloo), and every step's loss and LR agree within
+// 1e-5 relative. Rows: your own TorchScript CNN with BatchNorm and dropout
+// (tests/tools/make_own_model_case.py) and linreg, 1 and 2 ranks, SGD with momentum and Adam,
+// warmup, schedules, LR rules and grad_accum 2. Settings PyTorch cannot reproduce are refused.
+
+#include "client/script/pytorch_script.hpp"
+#include "client/wire.hpp"
+#include "support/engine_process.hpp"
+#include "support/prerequisites.hpp"
+#include "support/process_table.hpp"
+#include "ui_test_main.hpp"
+
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <arpa/inet.h>
+#include <csignal>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace ddplab::ui;
+using ddplab::test::withOverrides;
+
+namespace {
+
+const QString kSource = QStringLiteral(DDPLAB_SOURCE_DIR);
+constexpr double kRelative = 1e-5;
+// A script of a few steps takes about 5 s (torchrun and each rank import torch).
+constexpr int kScriptMs = 120000;
+
+struct StepLine {
+    int step = 0;
+    double lr = 0.0;
+    double loss = 0.0;
+};
+
+struct ScriptRun {
+    int exitCode = -1;
+    QList<StepLine> steps;
+    QString output;
+};
+
+int freeLoopbackPort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    int port = 0;
+    if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&address), length) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0)
+        port = ntohs(address.sin_port);
+    if (fd >= 0)
+        ::close(fd);
+    return port;
+}
+
+// Debian's torchrun: --redirects/--tee given, as its Python 3.11 cannot parse their default.
+ScriptRun runScript(const QString& script, int ranks)
+{
+    QProcess torchrun;
+    torchrun.setProcessChannelMode(QProcess::MergedChannels);
+    torchrun.start(ddplab::test::torchrunProgram(),
+                   {QStringLiteral("--nproc_per_node=%1").arg(ranks), QStringLiteral("--master_addr=127.0.0.1"),
+                    QStringLiteral("--master_port=%1").arg(freeLoopbackPort()), QStringLiteral("--redirects"), QStringLiteral("2"),
+                    QStringLiteral("--tee"), QStringLiteral("2"), script});
+    ScriptRun run;
+    if (!torchrun.waitForFinished(kScriptMs)) {
+        for (const qint64 pid : ddplab::test::descendantsOf(torchrun.processId()))
+            ::kill(pid_t(pid), SIGKILL);
+        torchrun.kill();
+        torchrun.waitForFinished();
+        run.output = QStringLiteral("torchrun did not finish within %1 s: ").arg(kScriptMs / 1000) + QString::fromUtf8(torchrun.readAll());
+        return run;
+    }
+    run.exitCode = torchrun.exitStatus() == QProcess::NormalExit ? torchrun.exitCode() : -1;
+    run.output = QString::fromUtf8(torchrun.readAll());
+    static const QRegularExpression kStep(QStringLiteral("step (\\d+)\\s+epoch \\d+\\s+lr (\\S+)\\s+loss (\\S+)"));
+    for (auto match = kStep.globalMatch(run.output); match.hasNext();) {
+        const QRegularExpressionMatch line = match.next();
+        run.steps.append({line.captured(1).toInt(), line.captured(2).toDouble(), line.captured(3).toDouble()});
+    }
+    return run;
+}
+
+double relativeDifference(double a, double b)
+{
+    const double scale = std::max(std::abs(a), std::abs(b));
+    return scale == 0.0 ? 0.0 : std::abs(a - b) / scale;
+}
+
+}  // namespace
+
+class PyTorchScriptTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void scriptTrainsTheEnginesLosses_data();
+    void scriptTrainsTheEnginesLosses();
+    void refusesWhatPyTorchCannotDo_data();
+    void refusesWhatPyTorchCannotDo();
+    void saysWhatItLeavesOut();
+
+private:
+    QJsonObject ownModel() const;
+    QTemporaryDir m_dir;
+};
+
+void PyTorchScriptTest::initTestCase()
+{
+    for (const QString& missing : {ddplab::test::missingPythonTorch(), ddplab::test::missingTorchrun()})
+        QVERIFY2(missing.isEmpty(), qPrintable(missing));
+    QVERIFY2(QFileInfo(ddplab::test::enginePath()).isExecutable(), qPrintable(ddplab::test::enginePath()));
+    QProcess python;
+    python.start(ddplab::test::debianPython(), {kSource + QStringLiteral("/tests/tools/make_own_model_case.py"), m_dir.path()});
+    QVERIFY(python.waitForFinished(120000));
+    QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
+}
+
+QJsonObject PyTorchScriptTest::ownModel() const
+{
+    return {{wire(key::kWorkload), wire(choice::workload::kTorchScript)},
+            {wire(key::kModelFile), m_dir.filePath(QStringLiteral("bn_cnn.pt"))},
+            {wire(key::kTrainData), m_dir.filePath(QStringLiteral("train.pt"))},
+            {wire(key::kBatchSize), 16},
+            {wire(key::kEpochs), 2},
+            {wire(key::kSeed), 3},
+            {wire(key::kThreads), 1}};
+}
+
+void PyTorchScriptTest::scriptTrainsTheEnginesLosses_data()
+{
+    QTest::addColumn<QJsonObject>("settings");
+    const QJsonObject sgd{{wire(key::kOptimizer), wire(choice::optimizer::kSgd)}, {wire(key::kLr), 0.02}, {wire(key::kMomentum), 0.9}};
+    const QJsonObject adam{{wire(key::kOptimizer), wire(choice::optimizer::kAdam)}, {wire(key::kLr), 0.005}};
+    const QJsonObject own = ownModel();
+    const QJsonObject linreg{{wire(key::kWorkload), wire(choice::workload::kLinreg)}, {wire(key::kNumExamples), 100},
+                             {wire(key::kNoise), 0.1}, {wire(key::kBatchSize), 5}, {wire(key::kEpochs), 2},
+                             {wire(key::kSeed), 7}, {wire(key::kThreads), 1}};
+    const QJsonObject twoRanks{{wire(key::kWorldSize), 2}};
+    const QJsonObject warmup{{wire(key::kWarmupSteps), 4}};
+    const QJsonObject accumulate{{wire(key::kGradAccum), 2}};
+    const QJsonObject cosine{{wire(key::kSchedule), wire(choice::schedule::kCosine)}, {wire(key::kMinLr), 0.0005}};
+
+    QTest::newRow("own CNN, 1 rank, SGD with momentum") << withOverrides(own, sgd);
+    QTest::newRow("own CNN, 2 ranks, SGD with momentum, warmup") << withOverrides(withOverrides(withOverrides(own, sgd), twoRanks), warmup);
+    QTest::newRow("own CNN, 1 rank, Adam, warmup, cosine") << withOverrides(withOverrides(withOverrides(own, adam), warmup), cosine);
+    QTest::newRow("own CNN, 2 ranks, Adam") << withOverrides(withOverrides(own, adam), twoRanks);
+    QTest::newRow("own CNN, 2 ranks, SGD, grad_accum 2, warmup, lr_rule sqrt")
+        << withOverrides(withOverrides(withOverrides(withOverrides(withOverrides(own, sgd), twoRanks), accumulate), warmup),
+                  {{wire(key::kLrRule), wire(choice::lr_rule::kSqrt)}, {wire(key::kBaseBatchSize), 16}, {wire(key::kEpochs), 3}});
+    QTest::newRow("linreg, 1 rank, SGD with momentum, warmup")
+        << withOverrides(withOverrides(linreg, warmup), {{wire(key::kOptimizer), wire(choice::optimizer::kSgd)}, {wire(key::kLr), 0.5}, {wire(key::kMomentum), 0.9}});
+    QTest::newRow("linreg, 2 ranks, Adam, grad_accum 2, step schedule")
+        << withOverrides(withOverrides(withOverrides(linreg, twoRanks), accumulate),
+                  {{wire(key::kOptimizer), wire(choice::optimizer::kAdam)}, {wire(key::kLr), 0.05},
+                   {wire(key::kSchedule), wire(choice::schedule::kStep)}, {wire(key::kGamma), 0.5}, {wire(key::kEpochs), 3}});
+    QTest::newRow("linreg, 2 ranks, SGD, lr_rule linear, warmup_epochs, drop_last, mean loss")
+        << withOverrides(withOverrides(linreg, twoRanks),
+                  {{wire(key::kOptimizer), wire(choice::optimizer::kSgd)}, {wire(key::kLr), 0.3}, {wire(key::kLrRule), wire(choice::lr_rule::kLinear)},
+                   {wire(key::kBaseBatchSize), 5}, {wire(key::kWarmupEpochs), 0.5}, {wire(key::kDropLast), true},
+                   {wire(key::kNumExamples), 37}, {wire(key::kLossReduction), wire(choice::loss_reduction::kMean)}});
+    QTest::newRow("toy with noise, 2 ranks, SGD")
+        << QJsonObject{{wire(key::kWorkload), wire(choice::workload::kToy)}, {wire(key::kNoise), 0.5}, {wire(key::kNumExamples), 64},
+                       {wire(key::kWorldSize), 2}, {wire(key::kBatchSize), 8}, {wire(key::kLr), 0.1}, {wire(key::kThreads), 1}, {wire(key::kSeed), 5},
+                       {wire(key::kEpochs), 2}};
+}
+
+void PyTorchScriptTest::scriptTrainsTheEnginesLosses()
+{
+    QFETCH(QJsonObject, settings);
+    const QString tag = QString::fromLatin1(QTest::currentDataTag()).replace(QRegularExpression(QStringLiteral("\\W+")), QStringLiteral("-"));
+    const PyTorchScript script = pytorchScriptOf(settings, QStringLiteral("test ") + tag);
+    QVERIFY2(script.isWritten(), qPrintable(script.error));
+    const int ranks = settings.value(wire(key::kWorldSize)).toInt(1);
+    QCOMPARE(script.ranks, ranks);
+    const QString scriptPath = m_dir.filePath(tag + QStringLiteral(".py"));
+    QFile file(scriptPath);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(script.text.toUtf8());
+    file.close();
+
+    const ddplab::test::EngineResult engine = ddplab::test::runConfig(settings);
+    QVERIFY2(engine.exitCode == 0, qPrintable(engine.summaryText()));
+    const ScriptRun python = runScript(scriptPath, ranks);
+    QVERIFY2(python.exitCode == 0, qPrintable(scriptPath + QStringLiteral(": ") + python.output.right(4000)));
+
+    const QList<QJsonObject> engineSteps = engine.ofType(wire(ddplab::ui::type::kStep));
+    QVERIFY(engineSteps.size() >= 6);
+    QVERIFY2(python.steps.size() == engineSteps.size(),
+             qPrintable(QStringLiteral("%1 steps from the script, %2 from the engine: %3")
+                            .arg(python.steps.size())
+                            .arg(engineSteps.size())
+                            .arg(python.output.right(2000))));
+    double largestLoss = 0.0, largestLr = 0.0;
+    for (int i = 0; i < engineSteps.size(); ++i) {
+        const double loss = engineSteps[i].value(wire(field::kLoss)).toDouble();
+        const double lr = engineSteps[i].value(wire(field::kLr)).toDouble();
+        QCOMPARE(python.steps[i].step, i + 1);
+        const double lossDifference = relativeDifference(loss, python.steps[i].loss);
+        QVERIFY2(lossDifference <= kRelative,
+                 qPrintable(QStringLiteral("step %1: engine loss %2, script %3").arg(i + 1).arg(loss, 0, 'g', 10).arg(python.steps[i].loss, 0, 'g', 10)));
+        // The script prints 6 digits of the LR.
+        QVERIFY2(relativeDifference(lr, python.steps[i].lr) <= kRelative,
+                 qPrintable(QStringLiteral("step %1: engine lr %2, script %3").arg(i + 1).arg(lr, 0, 'g', 10).arg(python.steps[i].lr, 0, 'g', 10)));
+        largestLoss = std::max(largestLoss, lossDifference);
+        largestLr = std::max(largestLr, relativeDifference(lr, python.steps[i].lr));
+    }
+    // The loss moved: a run that learned nothing would agree trivially.
+    const double first = engineSteps.first().value(wire(field::kLoss)).toDouble();
+    const double last = engineSteps.last().value(wire(field::kLoss)).toDouble();
+    QVERIFY2(relativeDifference(first, last) > 0.05, qPrintable(QStringLiteral("%1 -> %2").arg(first).arg(last)));
+    qInfo("%s: %lld steps, largest relative difference: loss %.2g, lr %.2g", qPrintable(tag), qlonglong(engineSteps.size()),
+          largestLoss, largestLr);
+}
+
+void PyTorchScriptTest::refusesWhatPyTorchCannotDo_data()
+{
+    QTest::addColumn<QJsonObject>("settings");
+    QTest::addColumn<QString>("named");
+    for (const char* optimizer : {choice::optimizer::kLamb, choice::optimizer::kLars, choice::optimizer::kNovoGrad,
+                                  choice::optimizer::kAdamBsi, choice::optimizer::kAdamWBsi}) {
+        QTest::newRow(optimizer) << withOverrides(ownModel(), {{wire(key::kOptimizer), wire(optimizer)}})
+                                 << QStringLiteral("optimizer %1").arg(wire(optimizer));
+    }
+    QTest::newRow("experiments") << QJsonObject{{wire(key::kWorkload), wire(choice::workload::kLinreg)}, {wire(key::kExperiments), 4}}
+                                 << QStringLiteral("experiments 4");
+    QTest::newRow("a bad value") << QJsonObject{{wire(key::kBatchSize), 0}} << QString(wire(key::kBatchSize));
+}
+
+void PyTorchScriptTest::refusesWhatPyTorchCannotDo()
+{
+    QFETCH(QJsonObject, settings);
+    QFETCH(QString, named);
+    const PyTorchScript script = pytorchScriptOf(settings, QStringLiteral("refused"));
+    QVERIFY(!script.isWritten());
+    QVERIFY(script.text.isEmpty());
+    QVERIFY2(script.error.contains(named), qPrintable(script.error));
+}
+
+void PyTorchScriptTest::saysWhatItLeavesOut()
+{
+    QJsonObject settings = ownModel();
+    settings.insert(wire(key::kValData), m_dir.filePath(QStringLiteral("val.pt")));
+    settings.insert(wire(key::kStopAtLoss), 0.5);
+    const PyTorchScript script = pytorchScriptOf(settings, QStringLiteral("noted"));
+    QVERIFY2(script.isWritten(), qPrintable(script.error));
+    QCOMPARE(script.notes.size(), 2);
+    QVERIFY(script.notes[0].startsWith(wire(key::kStopAtLoss) + QStringLiteral(" 0.5")));
+    QVERIFY(script.notes[1].startsWith(wire(key::kValData)));
+    for (const QString& note : script.notes)
+        QVERIFY(script.text.contains(QStringLiteral("- ") + note));
+    // Without them the script has no such section.
+    QVERIFY(!pytorchScriptOf(ownModel(), QStringLiteral("plain")).text.contains(QStringLiteral("Left out")));
+}
+
+DDPLAB_UI_TEST_MAIN(PyTorchScriptTest)
+#include "tst_pytorch_script.moc"
