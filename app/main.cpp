@@ -1,10 +1,12 @@
 // ddplab: the desktop lab. Parses the command line, then either opens the window or, with
-// --quit, runs a preset, a lesson or a study headless, or writes stored runs and studies for
-// TensorBoard (see ui/client/session/launch_options.hpp).
+// --quit, runs a preset, a lesson or a study headless, writes stored runs and studies for
+// TensorBoard, or writes a run's or preset's settings as a PyTorch script (see
+// ui/client/session/launch_options.hpp).
 
 #include "client/session/lab_identity.hpp"
 #include "client/session/launch_options.hpp"
 #include "headless/headless_runner.hpp"
+#include "headless/headless_script.hpp"
 #include "headless/headless_study.hpp"
 #include "headless/headless_tensorboard.hpp"
 #include "window/application_identity.hpp"
@@ -57,6 +59,8 @@ int main(int argc, char* argv[])
     ddplab::ui::setApplicationIdentity();
     if (!options.tensorBoardDirectory.isEmpty())
         return ddplab::ui::exportTensorBoardHeadless(options, out, err);
+    if (!options.scriptFile.isEmpty())
+        return ddplab::ui::exportScriptHeadless(options, out, err);
     if (options.quit && (!options.study.isEmpty() || !options.resumeStudy.isEmpty())) {
         ddplab::ui::HeadlessStudy study(options, out, err);
         return study.exec();

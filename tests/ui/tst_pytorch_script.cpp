@@ -5,7 +5,14 @@
 // (tests/tools/make_own_model_case.py) and linreg, 1 and 2 ranks, SGD with momentum and Adam,
 // warmup, schedules, LR rules and grad_accum 2. Settings PyTorch cannot reproduce are refused.
 
+#include "client/library/preset_file.hpp"
+#include "client/runs/run_store.hpp"
 #include "client/script/pytorch_script.hpp"
+#include "client/script/script_source.hpp"
+#include "client/library/lesson_library.hpp"
+#include "client/library/preset_library.hpp"
+#include "client/session/launch_options.hpp"
+#include "headless/headless_script.hpp"
 #include "client/wire.hpp"
 #include "support/engine_process.hpp"
 #include "support/prerequisites.hpp"
@@ -107,6 +114,9 @@ private slots:
     void refusesWhatPyTorchCannotDo_data();
     void refusesWhatPyTorchCannotDo();
     void saysWhatItLeavesOut();
+    void exportsAPresetFromTheCommandLine();
+    void exportsAStoredRunFromTheCommandLine();
+    void theCommandLineRefusesWhatCannotBeAScript();
 
 private:
     QJsonObject ownModel() const;
@@ -259,6 +269,106 @@ void PyTorchScriptTest::saysWhatItLeavesOut()
         QVERIFY(script.text.contains(QStringLiteral("- ") + note));
     // Without them the script has no such section.
     QVERIFY(!pytorchScriptOf(ownModel(), QStringLiteral("plain")).text.contains(QStringLiteral("Left out")));
+}
+
+namespace {
+
+struct Exported {
+    int exitCode = -1;
+    QString out, err;
+};
+
+// `ddplab --export-script NAME FILE --quit`, in-process.
+Exported exportScript(const QString& name, const QString& file)
+{
+    const LaunchOptions options = parseLaunchOptions({QStringLiteral("ddplab"), QStringLiteral("--export-script"), name, file, QStringLiteral("--quit")});
+    Exported exported;
+    if (!options.error.isEmpty()) {
+        exported.err = options.error;
+        return exported;
+    }
+    QTextStream out(&exported.out), err(&exported.err);
+    exported.exitCode = exportScriptHeadless(options, out, err);
+    return exported;
+}
+
+QString contentsOf(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+}
+
+}  // namespace
+
+void PyTorchScriptTest::exportsAPresetFromTheCommandLine()
+{
+    // The settings of a row above whose script trained the engine's losses, as a preset file.
+    QJsonObject settings = withOverrides(ownModel(), {{wire(key::kOptimizer), wire(choice::optimizer::kAdam)}, {wire(key::kLr), 0.005},
+                                                      {wire(key::kWarmupSteps), 4}, {wire(key::kWorldSize), 2}});
+    const QString preset = m_dir.filePath(QStringLiteral("adam.json"));
+    QFile file(preset);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(presetFileContents(settings));
+    file.close();
+    const QString written = m_dir.filePath(QStringLiteral("adam.py"));
+    const Exported exported = exportScript(preset, written);
+    QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
+    const ScriptSource source = resolveScriptSource(preset, RunStore(), LessonLibrary::load(), PresetLibrary::load());
+    QVERIFY2(source.error.isEmpty(), qPrintable(source.error));
+    const QString expected = pytorchScriptOf(settings, source.title).text;
+    QCOMPARE(contentsOf(written), expected);
+    QVERIFY(expected.contains(QStringLiteral("torch.optim.Adam(parameters, lr=LR")));
+    QVERIFY(expected.contains(QStringLiteral("WARMUP_START_FACTOR = 0.5")));
+    QVERIFY2(exported.out.contains(QStringLiteral("torchrun --nproc_per_node=2 ") + written), qPrintable(exported.out));
+}
+
+void PyTorchScriptTest::exportsAStoredRunFromTheCommandLine()
+{
+    const QJsonObject settings{{wire(key::kWorkload), wire(choice::workload::kLinreg)}, {wire(key::kWorldSize), 2}, {wire(key::kLr), 0.25}};
+    RunRecord draft;
+    draft.name = QStringLiteral("linreg for a script");
+    QString error;
+    const std::optional<RunRecord> run = RunStore().createRun(draft, settings, &error);
+    QVERIFY2(run, qPrintable(error));
+    for (const QString& name : {run->id, run->name, run->directory}) {
+        const QString written = m_dir.filePath(QStringLiteral("run.py"));
+        QFile::remove(written);
+        const Exported exported = exportScript(name, written);
+        QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
+        const QString text = contentsOf(written);
+        QCOMPARE(text, pytorchScriptOf(settings, QStringLiteral("Run linreg for a script")).text);
+        QVERIFY(text.contains(QStringLiteral("LR = 0.25")));
+        QVERIFY(text.contains(QStringLiteral("WORLD_SIZE = 2")));
+    }
+}
+
+void PyTorchScriptTest::theCommandLineRefusesWhatCannotBeAScript()
+{
+    const QString preset = m_dir.filePath(QStringLiteral("lamb.json"));
+    QFile file(preset);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(presetFileContents({{wire(key::kOptimizer), wire(choice::optimizer::kLamb)}}));
+    file.close();
+    const QString written = m_dir.filePath(QStringLiteral("lamb.py"));
+    const Exported refused = exportScript(preset, written);
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains(QStringLiteral("optimizer lamb")), qPrintable(refused.err));
+    QVERIFY(!QFileInfo::exists(written));
+
+    const Exported unknown = exportScript(QStringLiteral("no-such-run-or-preset"), written);
+    QCOMPARE(unknown.exitCode, 2);
+    QVERIFY2(unknown.err.contains(QStringLiteral("\"no-such-run-or-preset\" is not a run")), qPrintable(unknown.err));
+
+    // A lesson of several runs names no one set of settings.
+    const Exported lesson = exportScript(QStringLiteral("seed000-four-ways"), written);
+    QCOMPARE(lesson.exitCode, 2);
+    QVERIFY2(lesson.err.contains(QStringLiteral("runs")), qPrintable(lesson.err));
+
+    const LaunchOptions noQuit = parseLaunchOptions({QStringLiteral("ddplab"), QStringLiteral("--export-script"), preset, written});
+    QVERIFY2(noQuit.error.contains(QStringLiteral("--quit")), qPrintable(noQuit.error));
+    const LaunchOptions noFile =
+        parseLaunchOptions({QStringLiteral("ddplab"), QStringLiteral("--export-script"), preset, QStringLiteral("--quit")});
+    QVERIFY2(noFile.error.contains(QStringLiteral("FILE")), qPrintable(noFile.error));
 }
 
 DDPLAB_UI_TEST_MAIN(PyTorchScriptTest)

@@ -48,6 +48,12 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
                        "TensorBoard runs into the last argument's folder, a study with its hyperparameters "
                        "(docs/tensorboard.md): ddplab --export-tensorboard RUN_OR_STUDY... DIR --quit"));
     parser.addOption(exportTensorBoard);
+    const QCommandLineOption exportScript(
+        QStringLiteral("export-script"),
+        QStringLiteral("With --quit: write a run's or a preset's settings (a run's folder, id or name; a preset as --preset "
+                       "takes one) as a PyTorch DDP script for torchrun that trains the same losses (docs/pytorch-script.md): "
+                       "ddplab --export-script RUN_OR_PRESET FILE --quit"));
+    parser.addOption(exportScript);
     const QCommandLineOption engine(QStringLiteral("engine"),
                                     QStringLiteral("The ddplab-engine to use (default: $DDPLAB_ENGINE, else beside ddplab)."),
                                     QStringLiteral("PATH"));
@@ -67,7 +73,21 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
         options.error = parser.errorText() + QStringLiteral(" (see ddplab --help)");
         return options;
     }
-    if (parser.isSet(exportTensorBoard)) {
+    if (parser.isSet(exportScript) && parser.isSet(exportTensorBoard)) {
+        options.error = QStringLiteral("give one of --export-script and --export-tensorboard");
+        return options;
+    }
+    if (parser.isSet(exportScript)) {
+        // RUN_OR_PRESET FILE
+        const QStringList names = parser.positionalArguments();
+        if (names.size() != 2) {
+            options.error = QStringLiteral("--export-script needs a run or a preset, then the file to write: "
+                                           "ddplab --export-script RUN_OR_PRESET FILE --quit");
+            return options;
+        }
+        options.scriptSource = names.first();
+        options.scriptFile = names.last();
+    } else if (parser.isSet(exportTensorBoard)) {
         // RUN_OR_STUDY... DIR: the names, then where they go.
         const QStringList names = parser.positionalArguments();
         if (names.size() < 2) {
@@ -118,7 +138,12 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
     const int things = int(!options.preset.isEmpty()) + int(!options.study.isEmpty()) + int(!options.resumeStudy.isEmpty());
     const bool aStudy = !options.study.isEmpty() || !options.resumeStudy.isEmpty();
     const bool tensorBoard = !options.tensorBoardDirectory.isEmpty();
-    if (tensorBoard && !options.quit)
+    const bool script = !options.scriptFile.isEmpty();
+    if (script && !options.quit)
+        options.error = QStringLiteral("--export-script writes its file and exits: add --quit");
+    else if (script && (things > 0 || options.run))
+        options.error = QStringLiteral("--export-script names its run or preset itself: give it no --preset, --study, --resume or --run");
+    else if (tensorBoard && !options.quit)
         options.error = QStringLiteral("--export-tensorboard writes its files and exits: add --quit");
     else if (tensorBoard && (things > 0 || options.run))
         options.error = QStringLiteral("--export-tensorboard exports stored runs and studies: give it no --preset, --study, --resume or --run");
@@ -126,7 +151,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
         options.error = QStringLiteral("give one of --preset, --study and --resume");
     else if (options.run && things == 0)
         options.error = QStringLiteral("--run needs --preset NAME (a lesson id or a preset file) or --study NAME");
-    else if (options.quit && !options.run && !aStudy && !tensorBoard)
+    else if (options.quit && !options.run && !aStudy && !tensorBoard && !script)
         options.error = QStringLiteral("--quit runs headless and needs --preset NAME --run or --study NAME (nothing to do otherwise)");
     else if (options.quit && options.present)
         options.error = QStringLiteral("--present shows the window and --quit runs without one: choose one");

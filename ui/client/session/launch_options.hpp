@@ -3,6 +3,7 @@
 //   ddplab [--preset NAME | --study NAME | --resume STUDY] [--run] [--yes] [--export DIR]
 //          [--image-size WxH] [--slides] [--present] [--quit] [--engine PATH]
 //   ddplab --export-tensorboard RUN_OR_STUDY... DIR --quit   (docs/tensorboard.md)
+//   ddplab --export-script RUN_OR_PRESET FILE --quit         (docs/pytorch-script.md)
 // NAME is a lesson id or a preset (or lesson) JSON file, or for --study a built-in study or a
 // study file. With --quit nothing is shown: the runs go, the files are written, a summary is
 // printed, and the exit code tells how it went (a study runs with --quit alone).
@@ -29,6 +30,9 @@ struct LaunchOptions {
     // --export-tensorboard: the runs and studies (folders, ids, names) and the folder to write them to
     QStringList tensorBoardSources;
     QString tensorBoardDirectory;
+    // --export-script: the run or preset, and the Python file to write
+    QString scriptSource;
+    QString scriptFile;
     QString enginePath;  // --engine; empty: DDPLAB_ENGINE or beside the executable
     EngineTarget runOn;  // --run-on HOST (--remote-engine PATH): runs go there over SSH
 
