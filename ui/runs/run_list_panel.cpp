@@ -413,6 +413,7 @@ void RunListPanel::showContextMenu(const QPoint& position)
     menu.addSeparator();
     menu.addAction(tr("Export metrics as CSV…"), this, [this, run] { emit exportCsvRequested(run); });
     menu.addAction(tr("Export config as preset…"), this, [this, run] { emit exportPresetRequested(run); });
+    menu.addAction(tr("Copy as PyTorch script"), this, [this, run] { emit copyScriptRequested(run); });
     menu.addAction(tr("Open run folder"), this, [this, run] { emit openFolderRequested(run); });
     menu.addSeparator();
     const QList<RunRecord> toDelete = runs.isEmpty() ? QList<RunRecord>{run} : runs;

@@ -51,6 +51,7 @@ signals:
     void deleteRequested(const QList<ddplab::ui::RunRecord>& runs);
     void exportCsvRequested(const ddplab::ui::RunRecord& run);
     void exportPresetRequested(const ddplab::ui::RunRecord& run);
+    void copyScriptRequested(const ddplab::ui::RunRecord& run);
     void loadSettingsRequested(const ddplab::ui::RunRecord& run);
     void openFolderRequested(const ddplab::ui::RunRecord& run);
 

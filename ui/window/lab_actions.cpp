@@ -44,6 +44,9 @@ LabActions::LabActions(QObject* owner)
                       QObject::tr("Load settings from a preset file (an engine config JSON)"), "open");
     savePreset = make(owner, QObject::tr("&Save Settings as Preset…"), QKeySequence::keyBindings(QKeySequence::Save),
                       QObject::tr("Save the settings as a preset (ddplab-engine run --config FILE runs it)"), "save");
+    copyScript = make(owner, QObject::tr("Copy Settings as &PyTorch Script"), {},
+                      QObject::tr("The settings as a PyTorch DDP script for torchrun that trains the same losses "
+                                  "(docs/pytorch-script.md), on the clipboard"));
     exportAll = make(owner, QObject::tr("&Export Charts and CSVs…"), Keys{Qt::CTRL | Qt::Key_E},
                      QObject::tr("Every chart as PNG and SVG (screen or slide size), and every displayed run's metrics as "
                                  "CSV, into a folder (Ctrl+E)"),

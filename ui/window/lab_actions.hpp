@@ -20,6 +20,7 @@ struct LabActions {
     QAction* runLesson = nullptr;
     QAction* openPreset = nullptr;
     QAction* savePreset = nullptr;
+    QAction* copyScript = nullptr;  // Setup's settings as a PyTorch script, on the clipboard
     QAction* exportAll = nullptr;
     QAction* exportCsv = nullptr;
     QAction* exportTensorBoard = nullptr;

@@ -13,6 +13,7 @@
 #include "setup/parameter_panel.hpp"
 #include "window/log_panel.hpp"
 #include "window/notice_bar.hpp"
+#include "window/script_clipboard.hpp"
 
 #include <QDateTime>
 #include <QDir>
@@ -67,6 +68,20 @@ void LabFiles::savePreset()
         return;
     }
     m_panes.log.appendMessage(tr("Saved the preset %1 (run it with: ddplab-engine run --config %1)").arg(path));
+}
+
+void LabFiles::copyScript()
+{
+    if (!m_panes.parameters.isValid()) {
+        m_panes.notice.showNotice(NoticeBar::Kind::Warning, tr("Fix the marked settings before copying them as a PyTorch script"),
+                                  tr("A script must be of settings the engine accepts."));
+        return;
+    }
+    const CopiedScript copied = copyPyTorchScript(m_panes.parameters.values(), tr("Settings %1").arg(defaultRunName(m_panes.parameters.values())));
+    if (copied.copied)
+        m_panes.log.appendMessage(copied.message);
+    else
+        m_panes.notice.showNotice(NoticeBar::Kind::Error, tr("Cannot copy the settings as a PyTorch script"), copied.message);
 }
 
 void LabFiles::exportChart(ChartPanel* chart)

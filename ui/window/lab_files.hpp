@@ -35,6 +35,7 @@ public:
 
     void openPreset();
     void savePreset();
+    void copyScript();  // Setup's settings as a PyTorch script, on the clipboard
     void exportChart(ChartPanel* chart);
     // Every chart (PNG + SVG) and every displayed run's CSV into `directory`.
     bool exportEverything(const QString& directory, ImageFormat format, QString* error);

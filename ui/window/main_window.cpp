@@ -97,6 +97,7 @@ void MainWindow::connectPanes()
     connect(a.runLesson, &QAction::triggered, this, [this] { startLesson(m_lessonPanel->currentLessonId()); });
     connect(a.openPreset, &QAction::triggered, m_files, &LabFiles::openPreset);
     connect(a.savePreset, &QAction::triggered, m_files, &LabFiles::savePreset);
+    connect(a.copyScript, &QAction::triggered, m_files, &LabFiles::copyScript);
     connect(a.exportAll, &QAction::triggered, m_files, &LabFiles::exportEverythingInteractively);
     connect(a.exportCsv, &QAction::triggered, m_storedRuns, &StoredRuns::exportCsvOfChosenRun);
     for (qsizetype page = 0; page < a.pages.size(); ++page)

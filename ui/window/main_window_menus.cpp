@@ -24,7 +24,7 @@ void MainWindow::createMenus()
 {
     const LabActions& a = *m_actions;
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addActions({a.openPreset, a.savePreset});
+    file->addActions({a.openPreset, a.savePreset, a.copyScript});
     file->addSeparator();
     file->addActions({a.exportAll, a.exportCsv, a.exportTensorBoard, a.streamTensorBoard});
     file->addSeparator();

@@ -5,6 +5,7 @@
 #include "client/library/preset_file.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
+#include "client/script/script_source.hpp"
 #include "client/session/lab_session.hpp"
 #include "export/export_folder.hpp"
 #include "export/export_service.hpp"
@@ -14,6 +15,7 @@
 #include "window/chart_page.hpp"
 #include "window/log_panel.hpp"
 #include "window/notice_bar.hpp"
+#include "window/script_clipboard.hpp"
 
 #include <QDesktopServices>
 #include <QInputDialog>
@@ -35,6 +37,7 @@ StoredRuns::StoredRuns(const RunStore& store, RunModel& model, const LabSession&
     connect(list, &RunListPanel::deleteRequested, this, &StoredRuns::remove);
     connect(list, &RunListPanel::exportCsvRequested, this, &StoredRuns::exportCsv);
     connect(list, &RunListPanel::exportPresetRequested, this, &StoredRuns::exportPreset);
+    connect(list, &RunListPanel::copyScriptRequested, this, &StoredRuns::copyScript);
     connect(list, &RunListPanel::loadSettingsRequested, this, &StoredRuns::loadSettings);
     connect(list, &RunListPanel::openFolderRequested, this,
             [](const RunRecord& run) { QDesktopServices::openUrl(QUrl::fromLocalFile(run.directory)); });
@@ -257,6 +260,16 @@ void StoredRuns::exportPreset(const RunRecord& run)
         m_panes.log.appendMessage(tr("Saved the config of \"%1\" as the preset %2").arg(run.name, path));
     else
         m_panes.notice.showNotice(NoticeBar::Kind::Error, tr("Export failed"), error);
+}
+
+void StoredRuns::copyScript(const RunRecord& run)
+{
+    const ScriptSource source = scriptSourceOfRun(run);
+    const CopiedScript copied = source.error.isEmpty() ? copyPyTorchScript(source.settings, source.title) : CopiedScript{false, source.error};
+    if (copied.copied)
+        m_panes.log.appendMessage(copied.message);
+    else
+        m_panes.notice.showNotice(NoticeBar::Kind::Error, tr("Cannot copy \"%1\" as a PyTorch script").arg(run.name), copied.message);
 }
 
 }  // namespace ddplab::ui

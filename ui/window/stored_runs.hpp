@@ -57,6 +57,7 @@ public:
     // of those on the charts.
     void exportCsvOfChosenRun();
     void exportPreset(const RunRecord& run);
+    void copyScript(const RunRecord& run);  // its settings as a PyTorch script, on the clipboard
     void loadSettings(const RunRecord& run);
     void rename(const RunRecord& run);
     void remove(const QList<RunRecord>& runs);
