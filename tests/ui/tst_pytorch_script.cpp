@@ -2,7 +2,7 @@
 // row's settings are run by `ddplab-engine run` and, written as a script, by Debian's torchrun
 // (PyTorch 1.13, DistributedDataParallel over Gloo), and every step's loss and LR agree within
 // 1e-5 relative. Rows: your own TorchScript CNN with BatchNorm and dropout
-// (tests/tools/make_own_model_case.py) and linreg, 1 and 2 ranks, SGD with momentum and Adam,
+// (tests/tools/make_own_model_case.py), linreg, toy and Fashion-MNIST's MLP, 1 and 2 ranks, SGD with momentum and Adam,
 // warmup, schedules, LR rules and grad_accum 2. Settings PyTorch cannot reproduce are refused.
 
 #include "client/library/preset_file.hpp"
@@ -125,7 +125,7 @@ private:
 
 void PyTorchScriptTest::initTestCase()
 {
-    for (const QString& missing : {ddplab::test::missingPythonTorch(), ddplab::test::missingTorchrun()})
+    for (const QString& missing : {ddplab::test::missingPythonTorch(), ddplab::test::missingTorchrun(), ddplab::test::missingFashionMnist()})
         QVERIFY2(missing.isEmpty(), qPrintable(missing));
     QVERIFY2(QFileInfo(ddplab::test::enginePath()).isExecutable(), qPrintable(ddplab::test::enginePath()));
     QProcess python;
@@ -177,6 +177,10 @@ void PyTorchScriptTest::scriptTrainsTheEnginesLosses_data()
                   {{wire(key::kOptimizer), wire(choice::optimizer::kSgd)}, {wire(key::kLr), 0.3}, {wire(key::kLrRule), wire(choice::lr_rule::kLinear)},
                    {wire(key::kBaseBatchSize), 5}, {wire(key::kWarmupEpochs), 0.5}, {wire(key::kDropLast), true},
                    {wire(key::kNumExamples), 37}, {wire(key::kLossReduction), wire(choice::loss_reduction::kMean)}});
+    QTest::newRow("Fashion-MNIST MLP, 2 ranks, SGD with momentum")
+        << QJsonObject{{wire(key::kWorkload), wire(choice::workload::kFashionMnist)}, {wire(key::kModel), wire(choice::model::kMlp)},
+                       {wire(key::kTrainSubset), 256}, {wire(key::kWorldSize), 2}, {wire(key::kBatchSize), 32}, {wire(key::kLr), 0.05},
+                       {wire(key::kMomentum), 0.9}, {wire(key::kThreads), 1}, {wire(key::kSeed), 1}, {wire(key::kEpochs), 2}};
     QTest::newRow("toy with noise, 2 ranks, SGD")
         << QJsonObject{{wire(key::kWorkload), wire(choice::workload::kToy)}, {wire(key::kNoise), 0.5}, {wire(key::kNumExamples), 64},
                        {wire(key::kWorldSize), 2}, {wire(key::kBatchSize), 8}, {wire(key::kLr), 0.1}, {wire(key::kThreads), 1}, {wire(key::kSeed), 5},
