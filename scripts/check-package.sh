@@ -15,9 +15,10 @@
 #   scripts/check-package.sh [DEB]   (default: build/package/ddplab_*.deb)
 # Exit 0: the package is right; 1: what is wrong, one line each; 2: the check could not run.
 set -euo pipefail
+deb=${1:+$(realpath -- "$1")}
 cd "$(dirname "$0")/.."
 
-deb=${1:-$(find build/package -maxdepth 1 -name 'ddplab_*.deb' 2>/dev/null | head -n 1)}
+deb=${deb:-$(find build/package -maxdepth 1 -name 'ddplab_*.deb' 2>/dev/null | head -n 1)}
 if [ -z "$deb" ] || [ ! -f "$deb" ]; then echo "check-package: no package (run scripts/package.sh first)" >&2; exit 2; fi
 for tool in dpkg-deb dpkg-query apt-cache readelf ldd appstreamcli desktop-file-validate; do
   command -v "$tool" >/dev/null || { echo "check-package: needs $tool (scripts/setup-deps.sh installs it)" >&2; exit 2; }
@@ -49,7 +50,7 @@ required=(
   "/usr/share/icons/hicolor/scalable/apps/$app_id.svg"
   /usr/share/doc/ddplab/README.md /usr/share/doc/ddplab/docs/ui.md /usr/share/doc/ddplab/docs/own-model.md
   /usr/share/ddplab/examples/export_examples.py
-  /usr/share/ddplab/presets/seed000-four-ways.json
+  /usr/share/ddplab/presets/seed003-cnn-2-ranks.json   # scripts/fresh-install.sh runs it
 )
 sizes=(16 32 48 64 128 256)
 for size in "${sizes[@]}"; do required+=("/usr/share/icons/hicolor/${size}x${size}/apps/$app_id.png"); done
@@ -59,10 +60,10 @@ done
 for doc in docs/*.md; do
   grep -qxF "/usr/share/doc/ddplab/$doc" "$work/contents" || problem "missing /usr/share/doc/ddplab/$doc"
 done
-grep -v -e '^/$' -e '^/usr/$' -e '^/usr/bin/' -e '^/usr/share/' "$work/contents" | sed 's/^/outside \/usr\/bin and \/usr\/share: /' |
-  while IFS= read -r line; do problem "$line"; done
-grep -E '\.(a|h|hpp|cmake|o)$|/tst_|render-icon|/build/' "$work/contents" | sed 's/^/a build file: /' |
-  while IFS= read -r line; do problem "$line"; done
+{ grep -v -e '^/$' -e '^/usr/$' -e '^/usr/bin/' -e '^/usr/share/' "$work/contents" || true; } |
+  while IFS= read -r path; do problem "outside /usr/bin and /usr/share: $path"; done
+{ grep -E '\.(a|h|hpp|cmake|o)$|/tst_|render-icon|/build/' "$work/contents" || true; } |
+  while IFS= read -r path; do problem "a build file: $path"; done
 
 root="$work/root"
 dpkg-deb -x "$deb" "$root"
@@ -145,10 +146,14 @@ closure() {  # closure NAME...: the packages NAMEs install, hard dependencies re
 closure $(cat "$work/depends") > "$work/installed"
 dpkg-query -W -f='${Package} ${Essential}\n' | awk '$2 == "yes" {print $1}' >> "$work/installed"
 sort -u -o "$work/installed" "$work/installed"
-awk -F'\t' 'NR == FNR {installed[$1] = 1; next} !($1 in installed) && !seen[$1]++ {print $1 "\t" $2}' "$work/installed" "$work/needed" |
-  while IFS=$'\t' read -r package path; do
-    problem "Depends misses $package (for $path): it is not installed by Depends, recursively"
-  done
+# Packages of libraries the programs link directly first: the rest are theirs.
+awk -F'\t' 'FILENAME == ARGV[1] {direct[$1] = 1; next} FILENAME == ARGV[2] {installed[$1] = 1; next}
+  !($1 in installed) && !seen[$1]++ {print ($2 in direct ? 0 : 1) "\t" $1 "\t" $2}' \
+  "$work/direct" "$work/installed" "$work/needed" | sort -t$'\t' -k1,1n -k2,2 | cut -f2- > "$work/missed"
+head -n 8 "$work/missed" | while IFS=$'\t' read -r package path; do
+  problem "Depends misses $package (for $path): it is not installed by Depends, recursively"
+done
+if [ "$(wc -l < "$work/missed")" -gt 8 ]; then problem "... and $(( $(wc -l < "$work/missed") - 8 )) more packages Depends misses"; fi
 
 # Every clause of Depends must be needed: one of its alternatives owns a library a program links
 # directly, or the data.
