@@ -25,6 +25,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <csignal>
 #include <iostream>
 #include <optional>
 #include <unistd.h>
@@ -178,6 +179,9 @@ int runCommand(const CommandLine& line)
 int main(int argc, char** argv)
 {
     using namespace ddplab;
+    // A file-size limit (ulimit -f) must fail a write with EFBIG, which the engine reports
+    // (exit 6), not kill the process with SIGXFSZ; ranks and checks inherit the setting.
+    ::signal(SIGXFSZ, SIG_IGN);
     CommandLine line;
     try {
         line.app.parse(argc, argv);

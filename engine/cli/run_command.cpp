@@ -108,7 +108,7 @@ int runTraining(const std::string& command, const ConfigOptions& options, const 
     } catch (const DataError& error) {
         code = fail(stream, error.what(), error.key(), kExitDataError);
     } catch (const OutputError& error) {
-        code = fail(stream, error.what(), key::kEvents, kExitOutputError);
+        code = fail(stream, error.what(), error.key(), kExitOutputError);
     } catch (const std::exception& error) {
         code = fail(stream, std::string("internal error: ") + error.what(), "", kExitInternal);
     }

@@ -57,6 +57,7 @@ struct Config {
     std::string trainData;      // a torch.save({"inputs": X, "targets": Y}) file, or a folder of .npy
     std::string valData;        // the same, or "" for none
     std::string saveModel;      // write the trained model (rank 0's) here at the end, or "" for not
+    int64_t modelCheckTimeout = 0;  // seconds inspect and the check before a run may take; 0 = collective_timeout
     // Not a key: the samples a torchscript run trains on (train_data's, or the first
     // train_subset of them), filled in by the engine once it has read them (0 until then).
     // The sampler, steps per epoch and schedules follow from it.
@@ -121,5 +122,12 @@ struct Config {
     // --- testing aid ------------------------------------------------------------------------
     std::optional<FailurePlan> failAt;
 };
+
+// Seconds the check of one's own model may take (inspect, and the first batch before a run):
+// model_check_timeout, or collective_timeout when that is 0.
+inline int64_t modelCheckSeconds(const Config& c)
+{
+    return c.modelCheckTimeout > 0 ? c.modelCheckTimeout : c.collectiveTimeout;
+}
 
 }  // namespace ddplab

@@ -204,6 +204,9 @@ ConfigKey textKey(const std::string& name, Field<std::string> field, const std::
     key.assign = [=](Config& c, const Json& v) {
         if (!v.is_string())
             reject(name, "a string", v);
+        // C's file functions would stop at it and open a shorter path than the one given.
+        if (v.get_ref<const std::string&>().find('\0') != std::string::npos)
+            throw ConfigError(name, name + " holds a NUL character (\\u0000), which no path or name can hold");
         c.*field = v.get<std::string>();
     };
     key.read = [=](const Config& c) { return Json(c.*field); };
@@ -383,6 +386,10 @@ std::vector<ConfigKey> buildKeys()
         "torchscript: at the end, write the trained model (rank 0's parameters and buffers) to this TorchScript file "
         "(empty: do not)")
         .presented("Save the trained model to", kWorkloadGroup).when(isTorchScript));
+    keys.push_back(integerKey(key::kModelCheckTimeout, &Config::modelCheckTimeout, 0, kMaxTimeoutSeconds,
+        "torchscript: seconds that checking your model may take (inspect, and the first batch before a run) before it is "
+        "stopped as a forward that never returns (0 = collective_timeout)")
+        .presented("Give up on a model check after (s)", kAdvanced).when(isTorchScript));
     // how it is parallelised
     keys.push_back(integerKey(key::kNumExamples, &Config::numExamples, 1, kMaxExamples,
         "training examples of the toy and linreg workloads")

@@ -21,6 +21,7 @@ inline constexpr char kLoss[] = "loss";
 inline constexpr char kTrainData[] = "train_data";
 inline constexpr char kValData[] = "val_data";
 inline constexpr char kSaveModel[] = "save_model";
+inline constexpr char kModelCheckTimeout[] = "model_check_timeout";
 inline constexpr char kWorldSize[] = "world_size";
 inline constexpr char kBatchSize[] = "batch_size";
 inline constexpr char kGradAccum[] = "grad_accum";

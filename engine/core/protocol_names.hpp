@@ -21,7 +21,7 @@ enum ExitCode : int {
     kExitDataError = 3,     // a data file is missing, truncated or corrupt
     kExitRankFailed = 4,    // a worker rank failed, was killed or stopped making progress; the run was stopped
     kExitCancelled = 5,     // stopped by SIGINT/SIGTERM/SIGHUP, or the reader of stdout went away
-    kExitOutputError = 6,   // the events file could not be written (a full disk); the run was stopped
+    kExitOutputError = 6,   // an output (the events file, save_model) could not be written (a full disk); the run was stopped
 };
 
 // Each exit code in a few words, for --help and for messages that name one.

@@ -16,8 +16,11 @@ inline std::string countOf(int64_t count, const std::string& noun)
 inline std::string gibText(double bytes)
 {
     std::ostringstream text;
-    text.precision(bytes < 10.0 * (1 << 30) ? 2 : 3);
-    text << bytes / double(1 << 30) << " GiB";
+    const double gib = bytes / double(1 << 30);
+    if (gib >= 1000.0)
+        text << std::fixed;  // 1024 GiB, not 1.02e+03 GiB
+    text.precision(gib >= 1000.0 ? 0 : bytes < 10.0 * (1 << 30) ? 2 : 3);
+    text << gib << " GiB";
     return text.str();
 }
 

@@ -1,9 +1,11 @@
 #include "npy_file.hpp"
 
 #include "core/data_error.hpp"
+#include "core/tensor_extent.hpp"
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -16,6 +18,10 @@ constexpr char kMagic[] = "\x93NUMPY";
 constexpr size_t kMagicBytes = 6;
 // NumPy writes headers of a few hundred bytes; a larger one is no .npy file of ours.
 constexpr uint32_t kMaxHeaderBytes = 1 << 20;
+// The keys of the header dict, exactly these, as NumPy's own reader demands.
+constexpr const char* kHeaderKeys[] = {"descr", "fortran_order", "shape"};
+// A header quoted in a message is cut here: a line for a person, not a dump.
+constexpr size_t kQuotedHeaderChars = 80;
 constexpr char kAllowed[] = "float32, float64, int64, int32 or uint8 ('<f4', '<f8', '<i8', '<i4', '|u1')";
 
 [[noreturn]] void fail(const std::string& key, const std::string& path, const std::string& problem)
@@ -43,7 +49,36 @@ std::string fieldOf(const std::string& header, const std::string& name, const st
             break;
         return header.substr(start, end - start);
     }
-    fail(key, path, "has no '" + name + "' in its .npy header (" + header.substr(0, 120) + ")");
+    fail(key, path, "has no '" + name + "' in its .npy header (" + header.substr(0, kQuotedHeaderChars) + ")");
+}
+
+std::string quoted(const std::string& text)
+{
+    return text.size() <= kQuotedHeaderChars ? text : text.substr(0, kQuotedHeaderChars) + "...";
+}
+
+// The header dict's own keys (quoted names followed by a colon outside any tuple): NumPy
+// refuses a header with any other, so does the lab.
+void requireOnlyNumpyKeys(const std::string& header, const std::string& key, const std::string& path)
+{
+    int depth = 0;
+    for (size_t at = 0; at < header.size(); ++at) {
+        const char c = header[at];
+        depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+        if ((c != '\'' && c != '"') || depth != 0)
+            continue;
+        const size_t close = header.find(c, at + 1);
+        if (close == std::string::npos)
+            break;
+        const size_t colon = header.find_first_not_of(' ', close + 1);
+        const std::string name = header.substr(at + 1, close - at - 1);
+        at = close;
+        if (colon == std::string::npos || header[colon] != ':')
+            continue;  // a value, not a key
+        if (std::find(std::begin(kHeaderKeys), std::end(kHeaderKeys), name) == std::end(kHeaderKeys))
+            fail(key, path, "has the key '" + quoted(name) + "' in its .npy header, which NumPy neither writes nor reads "
+                            "(a header holds descr, fortran_order and shape only); save it with numpy.save");
+    }
 }
 
 c10::ScalarType dtypeOf(std::string descr, const std::string& key, const std::string& path)
@@ -76,7 +111,7 @@ c10::ScalarType dtypeOf(std::string descr, const std::string& key, const std::st
 std::vector<int64_t> shapeOf(const std::string& text, const std::string& key, const std::string& path)
 {
     if (text.size() < 2 || text.front() != '(' || text.back() != ')')
-        fail(key, path, "has a shape the lab cannot read (" + text + ")");
+        fail(key, path, "has a shape the lab cannot read (" + quoted(text) + ")");
     std::vector<int64_t> shape;
     const std::string inside = text.substr(1, text.size() - 2);
     size_t at = 0;
@@ -90,8 +125,11 @@ std::vector<int64_t> shapeOf(const std::string& text, const std::string& key, co
             errno = 0;
             const long long value = std::strtoll(part.c_str(), &end, 10);
             if (*end != '\0' || errno == ERANGE || value < 0)
-                fail(key, path, "has a shape the lab cannot read (" + text + ")");
+                fail(key, path, "has a shape the lab cannot read (" + quoted(text) + ")");
             shape.push_back(value);
+            if (shape.size() > kMaxTensorDims)
+                fail(key, path, "has a shape of more than " + std::to_string(kMaxTensorDims) + " dimensions (" + quoted(text) +
+                                "), more than LibTorch works with");
         }
         if (comma == std::string::npos)
             break;
@@ -130,6 +168,7 @@ NpyHeader readNpyHeader(const std::string& path, const std::string& key)
     if (!file.read(header.data(), std::streamsize(headerBytes)))
         fail(key, path, "is truncated inside its .npy header");
 
+    requireOnlyNumpyKeys(header, key, path);
     NpyHeader parsed;
     parsed.dtype = dtypeOf(fieldOf(header, "descr", key, path), key, path);
     if (fieldOf(header, "fortran_order", key, path) != "False")

@@ -4,12 +4,17 @@
 #include "core/config_validate.hpp"
 #include "core/data_error.hpp"
 #include "core/home_path.hpp"
+#include "core/tensor_extent.hpp"
 #include "core/wording.hpp"
 #include "npy_file.hpp"
 #include "tensor_text.hpp"
+#include "zip_directory.hpp"
 
 #include <ATen/ATen.h>
-#include <torch/csrc/jit/serialization/pickle.h>
+#include <caffe2/serialize/inline_container.h>
+#include <torch/csrc/jit/serialization/import_read.h>
+#include <torch/csrc/jit/serialization/storage_context.h>
+#include <torch/version.h>
 
 #include <cerrno>
 #include <cmath>
@@ -26,6 +31,11 @@ namespace {
 constexpr char kInputs[] = "inputs";
 constexpr char kTargets[] = "targets";
 constexpr char kNpySuffix[] = ".npy";
+// torch.save's archive: the pickle (data.pkl) and one record per storage under data/, named by its key.
+constexpr char kPickleArchive[] = "data";
+constexpr char kStoragePrefix[] = "data/";
+constexpr char kHowToSave[] = "save the data with torch.save({\"inputs\": X, \"targets\": Y}, path), or give a folder holding "
+                              "inputs.npy and targets.npy";
 
 [[noreturn]] void fail(const std::string& key, const std::string& path, const std::string& problem)
 {
@@ -41,6 +51,14 @@ void requireMemory(double bytes, const std::string& key, const std::string& path
                                    gibText(double(machine.memoryAvailableBytes)) + " available; use a smaller data set");
 }
 
+// A FIFO, a socket or a device would be waited on, or read forever: only regular files are data.
+void requireRegularFile(const struct stat& info, const std::string& key, const std::string& path)
+{
+    if (!S_ISREG(info.st_mode))
+        fail(key, path, std::string("is not a regular file (") + (S_ISFIFO(info.st_mode) ? "a FIFO" : S_ISSOCK(info.st_mode) ? "a socket" : "a device") +
+                            "); give a file written by torch.save or a folder of .npy files");
+}
+
 at::Tensor readNpy(const std::string& folder, const char* name, const std::string& key)
 {
     const std::string path = folder + "/" + name + kNpySuffix;
@@ -48,6 +66,7 @@ at::Tensor readNpy(const std::string& folder, const char* name, const std::strin
     if (::stat(path.c_str(), &info) != 0)
         throw DataError(key + " folder " + folder + " holds no " + name + kNpySuffix +
                             "; a data folder holds inputs.npy and targets.npy (numpy.save)", key);
+    requireRegularFile(info, key, path);
     const NpyHeader header = readNpyHeader(path, key);
     requireMemory(double(header.dataBytes), key, path);
     return readNpyData(path, header, key);
@@ -75,25 +94,56 @@ at::Tensor tensorIn(const c10::impl::GenericDict& dict, const char* name, const 
                         "); save a dict: torch.save({\"inputs\": X, \"targets\": Y}, path)");
 }
 
-TensorData readTorchSave(const std::string& path, int64_t fileBytes, const std::string& key)
+// LibTorch's unpickler words for what it cannot read, and what they mean for a data file.
+std::string unpicklerProblem(const std::string& message)
 {
-    // The file, then the tensors unpickled from it: twice its size at the peak.
-    requireMemory(2.0 * double(fileBytes), key, path);
-    std::ifstream file(path, std::ios::binary);
-    if (!file)
-        fail(key, path, std::string("cannot be read: ") + std::strerror(errno));
-    std::vector<char> bytes(static_cast<size_t>(fileBytes));
-    if (!file.read(bytes.data(), std::streamsize(fileBytes)))
-        fail(key, path, std::string("could not be read to its end: ") + std::strerror(errno));
+    if (message.find("Unknown opcode for unpickling") != std::string::npos)
+        return "uses a pickle construct LibTorch " + std::string(TORCH_VERSION) +
+               "'s unpickler cannot read: a dict of one entry or a dict inside the dict (docs/own-model.md); save exactly "
+               "torch.save({\"inputs\": X, \"targets\": Y}, path), a dict of tensors and nothing else";
+    if (message.find("Expected length to be 8") != std::string::npos)
+        return "holds an integer of 2^31 or more (a dimension's size, say), which LibTorch " + std::string(TORCH_VERSION) +
+               "'s unpickler cannot read; split the data so that every dimension stays below 2^31";
+    return "is not a file written by torch.save (" + message.substr(0, message.find('\n')) + "); " + kHowToSave;
+}
+
+// Every storage of the file as a record of the size it really has. LibTorch would make each
+// storage as large as the pickle claims (its element count) over a record that may be
+// smaller; given its storages ready-made, the unpickler only wraps them.
+std::shared_ptr<torch::jit::DeserializationStorageContext> storagesOf(caffe2::serialize::PyTorchStreamReader& reader)
+{
+    auto storages = std::make_shared<torch::jit::DeserializationStorageContext>();
+    const std::string prefix = kStoragePrefix;
+    for (const std::string& name : reader.getAllRecords()) {
+        if (name.compare(0, prefix.size(), prefix) != 0 || storages->hasStorage(name.substr(prefix.size())))
+            continue;
+        auto [bytes, size] = reader.getRecord(name);
+        storages->addStorage(name.substr(prefix.size()),
+                             c10::Storage(c10::Storage::use_byte_size_t(), size, std::move(bytes), nullptr, /*resizable=*/false));
+    }
+    return storages;
+}
+
+TensorData readTorchSave(const std::string& path, const std::string& key)
+{
+    // A zip archive: what it unpacks to must fit in memory before anything is unpacked.
+    std::vector<ZipEntry> entries;
+    try {
+        entries = readZipDirectory(path);
+    } catch (const std::exception& error) {
+        fail(key, path, std::string("is not a file written by torch.save (") + error.what() + "); " + kHowToSave);
+    }
+    const uint64_t unpacked = unpackedBytes(entries);
+    requireMemory(double(unpacked), key, path);
     c10::IValue value;
     try {
-        value = torch::jit::pickle_load(bytes);
+        caffe2::serialize::PyTorchStreamReader reader(path);
+        value = torch::jit::readArchiveAndTensors(kPickleArchive, "", "", c10::nullopt, c10::nullopt, c10::nullopt, reader,
+                                                  torch::jit::Unpickler::defaultTypeParser, storagesOf(reader));
+    } catch (const c10::Error& error) {
+        fail(key, path, unpicklerProblem(error.what_without_backtrace()));
     } catch (const std::exception& error) {
-        std::string reason = error.what();
-        reason = reason.substr(0, reason.find('\n'));
-        fail(key, path, "is not a file written by torch.save (" + reason +
-                            "); save the data with torch.save({\"inputs\": X, \"targets\": Y}, path), or give a folder "
-                            "holding inputs.npy and targets.npy");
+        fail(key, path, unpicklerProblem(error.what()));
     }
     if (!value.isGenericDict())
         fail(key, path, "holds a " + value.tagKind() + ", not a dict; save it as torch.save({\"inputs\": X, \"targets\": Y}, path)");
@@ -103,6 +153,22 @@ TensorData readTorchSave(const std::string& path, int64_t fileBytes, const std::
     data.inputs = tensorIn(dict, kInputs, key, path);
     data.targets = tensorIn(dict, kTargets, key, path);
     return data;
+}
+
+// A view the file describes must lie inside the bytes its storage holds (tensor_extent.hpp):
+// checked before any element is read.
+void requireInsideStorage(const at::Tensor& tensor, const char* name, const std::string& key, const std::string& path)
+{
+    TensorLayout layout;
+    layout.sizes = tensor.sizes().vec();
+    layout.strides = tensor.strides().vec();
+    layout.storageOffset = tensor.storage_offset();
+    layout.elementBytes = int64_t(tensor.element_size());
+    layout.storageBytes = tensor.has_storage() ? int64_t(tensor.storage().nbytes()) : 0;
+    const std::string problem = tensorLayoutProblem(layout);
+    if (!problem.empty())
+        fail(key, path, std::string("holds \"") + name + "\" as a tensor that " + problem +
+                            ": the file is damaged or was not written by torch.save; " + kHowToSave);
 }
 
 // The index of element `flat` of `shape`, as "[12, 0, 3]".
@@ -167,6 +233,7 @@ void check(const TensorData& data, const std::string& key)
 {
     const std::string& path = data.path;
     for (const auto& [tensor, name] : {std::pair{&data.inputs, kInputs}, std::pair{&data.targets, kTargets}}) {
+        requireInsideStorage(*tensor, name, key, path);
         if (tensor->dim() == 0)
             fail(key, path, std::string("holds its ") + name + " as a single number; samples run along a first dimension");
         if (tensor->is_complex())
@@ -195,11 +262,12 @@ TensorData read(const std::string& path, const std::string& key)
         data.inputs = readNpy(path, kInputs, key);
         data.targets = readNpy(path, kTargets, key);
     } else {
-        data = readTorchSave(path, int64_t(info.st_size), key);
+        requireRegularFile(info, key, path);
+        data = readTorchSave(path, key);
     }
     data.path = path;
-    data.bytes = int64_t(data.inputs.nbytes() + data.targets.nbytes());
     check(data, key);
+    data.bytes = int64_t(data.inputs.nbytes() + data.targets.nbytes());
     return data;
 }
 

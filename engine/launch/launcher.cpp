@@ -8,6 +8,7 @@
 #include "data/fashion_mnist_files.hpp"
 #include "output/event_writer.hpp"
 #include "own_model_check.hpp"
+#include "workloads/saved_model_file.hpp"
 #include "rank_progress.hpp"
 #include "run_directory.hpp"
 #include "signal_pipe.hpp"
@@ -37,6 +38,9 @@ using Clock = std::chrono::steady_clock;
 
 // After a rank failed, how long the others get to notice and exit on their own.
 constexpr std::chrono::milliseconds kPeerGrace{1000};
+// The launcher's own watchdog waits this much longer than collective_timeout when the ranks
+// have peers: a peer that times out in its collective names the stalled rank, and comes first.
+constexpr std::chrono::seconds kWatchdogGrace{5};
 // After SIGTERM, how long workers get to exit before SIGKILL (a second Ctrl-C: at once).
 constexpr std::chrono::milliseconds kTerminateGrace{2000};
 // Upper bound on one poll; signals wake the loop earlier through the self-pipe.
@@ -95,7 +99,7 @@ struct Rank {
     // When the run began to fail: was it stopped (SIGSTOP, a debugger), how far had it come.
     bool stoppedAtFailure = false;
     int64_t collectivesAtFailure = 0;
-    bool silentTooLong = false;  // the watchdog of a lone rank: no word from it for collective_timeout
+    bool silentTooLong = false;  // the launcher's watchdog: no rank progressed for collective_timeout
 
     bool failed() const { return exited && !(WIFEXITED(status) && WEXITSTATUS(status) == 0); }
     bool killedBySignal() const { return exited && WIFSIGNALED(status); }
@@ -111,8 +115,12 @@ public:
         // forked ranks share these pages instead of each decompressing its own copy.
         if (m_config.workload == WorkloadKind::FashionMnist)
             loadFashionMnist(m_config.dataDir);  // DataError: the caller reports it
-        if (m_config.workload == WorkloadKind::TorchScript)
+        if (m_config.workload == WorkloadKind::TorchScript) {
+            const std::string notice = checkSaveTarget(m_config.saveModel);  // ConfigError: the caller reports it
+            if (!notice.empty())
+                std::cerr << "ddplab-engine: " << notice << std::endl;
             checkOwnModelBeforeStart(m_config);  // ConfigError, DataError: the caller reports them
+        }
         RunDirectory directory;
         m_progress.emplace(int(m_config.worldSize));
         setUpSignals();
@@ -228,7 +236,7 @@ private:
                     m_stop = Stop::Failed;
                     terminateAt = now + kPeerGrace;
                     noteProgressAtFailure();
-                } else if (loneRankStalled(now)) {
+                } else if (noRankProgressing(now)) {
                     m_stop = Stop::Failed;
                     terminateAt = now;
                     noteProgressAtFailure();
@@ -260,16 +268,28 @@ private:
     }
 
     // Peers time a stuck rank out in their collective (collective_timeout). A run of one rank
-    // has no peer: the launcher itself watches it, from its first word on (the config event,
-    // once it is set up): a step, an evaluation or any event within collective_timeout.
-    // While stdout's reader lags, rank 0 is not read: its silence then says nothing.
-    bool loneRankStalled(Clock::time_point now)
+    // has no peer, and ranks that are all stuck computing (a forward that never returns) have
+    // none waiting: the launcher itself watches them, from rank 0's first word on (the config
+    // event, once it is set up). Progress is any event from rank 0 or any collective begun by
+    // any rank; with peers, it waits kWatchdogGrace longer. While stdout's reader lags, rank 0
+    // is not read: its silence then says nothing.
+    bool noRankProgressing(Clock::time_point now)
     {
-        if (m_ranks.size() != 1 || !m_heardFromRank0 || m_ranks.front().exited)
+        if (!m_heardFromRank0 || std::any_of(m_ranks.begin(), m_ranks.end(), [](const Rank& r) { return r.exited; }))
             return false;
         if (m_events.pendingStreamBytes() > kMaxPendingStdout)
             m_lastWordFromRank0 = now;
-        return now - m_lastWordFromRank0 > std::chrono::seconds(m_config.collectiveTimeout);
+        int64_t collectives = 0;
+        for (const Rank& r : m_ranks)
+            collectives += m_progress->collectivesBegun(r.rank);
+        if (collectives != m_collectivesSeen) {
+            m_collectivesSeen = collectives;
+            m_lastCollectiveBegun = now;
+        }
+        const auto lastSign = std::max(m_lastWordFromRank0, m_lastCollectiveBegun);
+        const auto patience = std::chrono::duration_cast<Clock::duration>(std::chrono::seconds(m_config.collectiveTimeout)) +
+                              (m_ranks.size() > 1 ? Clock::duration(kWatchdogGrace) : Clock::duration::zero());
+        return now - lastSign > patience;
     }
 
     void signalRunning(int signo)
@@ -512,6 +532,12 @@ private:
             text += " after step " + std::to_string(m_lastStep);
         if (culprit.stoppedAtFailure)
             text += " (it was stopped: SIGSTOP or a debugger)";
+        if (culprit.silentTooLong && m_ranks.size() > 1)
+            return "every rank (0 to " + std::to_string(m_ranks.size() - 1) + ") stopped making progress" +
+                   (m_lastStep > 0 ? " after step " + std::to_string(m_lastStep) : std::string()) + "; none made a step or began a " +
+                   "collective for " + std::to_string(m_config.collectiveTimeout) +
+                   " s (collective_timeout): all were computing (a forward that never returns?), with no peer waiting to time "
+                   "them out, so the launcher stopped them";
         if (culprit.silentTooLong)
             return text + "; it made no step for " + std::to_string(m_config.collectiveTimeout) +
                    " s (collective_timeout), with no peer to time it out, so the launcher stopped it";
@@ -553,7 +579,10 @@ private:
         case Stop::Failed: {
             const Rank& culprit = pickCulprit();
             const bool stalled = &culprit == stalledRank();
-            code = (culprit.reportedCode == kExitInvalidInput || culprit.reportedCode == kExitDataError)
+            // What the rank's input or output was at fault for keeps its code (a save_model on a
+            // full disk: 6); anything else is a failed rank.
+            code = (culprit.reportedCode == kExitInvalidInput || culprit.reportedCode == kExitDataError ||
+                    culprit.reportedCode == kExitOutputError)
                        ? culprit.reportedCode
                        : kExitRankFailed;
             const std::string name = "rank " + std::to_string(culprit.rank);
@@ -591,6 +620,8 @@ private:
     int64_t m_lastStep = 0;  // of rank 0's step events
     bool m_heardFromRank0 = false;           // its first event: it is set up, the watch begins
     Clock::time_point m_lastWordFromRank0;  // its latest event
+    int64_t m_collectivesSeen = 0;           // by all ranks together, at the last look
+    Clock::time_point m_lastCollectiveBegun;  // when that sum last changed
 };
 
 }  // namespace

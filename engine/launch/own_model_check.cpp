@@ -2,6 +2,7 @@
 
 #include "core/config_error.hpp"
 #include "core/data_error.hpp"
+#include "core/home_path.hpp"
 #include "core/json.hpp"
 #include "core/key_names.hpp"
 #include "core/protocol.hpp"
@@ -26,6 +27,9 @@ namespace {
 [[noreturn]] void checkAndExit(const Config& config, int fd)
 {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    // A forward that never returns: the kernel ends the check (SIGALRM), the parent says why.
+    ::signal(SIGALRM, SIG_DFL);
+    ::alarm(unsigned(modelCheckSeconds(config)));
     protocol::ErrorReport error;
     try {
         inspectOwnModel(config);
@@ -76,6 +80,8 @@ void checkOwnModelBeforeStart(const Config& config)
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
 
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+        throw ConfigError(key::kModelFile, modelCheckTimeoutMessage(expandHome(config.modelFile), modelCheckSeconds(config)));
     if (WIFSIGNALED(status)) {
         const char* name = sigabbrev_np(WTERMSIG(status));
         throw ConfigError(key::kModelFile, std::string(key::kModelFile) + " " + config.modelFile +

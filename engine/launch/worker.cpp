@@ -17,6 +17,7 @@
 #include "train/out_of_memory.hpp"
 #include "train/trainer.hpp"
 #include "workloads/make_workload.hpp"
+#include "workloads/saved_model_file.hpp"
 
 #include <ATen/Parallel.h>
 #include <ATen/detail/CUDAHooksInterface.h>
@@ -131,6 +132,13 @@ int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter&
         if (choice.backend == BackendKind::Nccl)
             keepNcclDebugOffStdout();
 
+        // Where the trained model goes, before any step: under torchrun or Slurm no launcher
+        // checked it (ours did, and said the notice).
+        if (identity.rank == 0 && config.workload == WorkloadKind::TorchScript) {
+            const std::string notice = checkSaveTarget(config.saveModel);
+            if (!notice.empty() && identity.launchedBy != WorkerIdentity().launchedBy)
+                std::cerr << "ddplab-engine: " << notice << std::endl;
+        }
         // Data first: a missing file fails fast, before peers wait on this rank.
         workload = makeWorkload(config, device, identity.rank);
         // The size of one's own data set is known now; what follows from it is checked again.
@@ -165,7 +173,7 @@ int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter&
     } catch (const DataError& error) {
         return report(events, identity, error.what(), error.key(), kExitDataError);
     } catch (const OutputError& error) {
-        return report(events, identity, error.what(), key::kEvents, kExitOutputError);
+        return report(events, identity, error.what(), error.key(), kExitOutputError);
     } catch (const OutOfMemory& error) {
         return report(events, identity, "rank " + std::to_string(identity.rank) + " " + error.what(), "", kExitRankFailed);
     } catch (const c10::Error& error) {

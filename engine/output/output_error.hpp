@@ -1,6 +1,10 @@
 #pragma once
-// The event stream could not be written (a full disk, an events file on a failing device):
-// exit code kExitOutputError. The run stops; what was written so far stays whole.
+// An output could not be written (a full disk, a quota, a file-size limit, a failing device):
+// exit code kExitOutputError. `key` names the output: events (the event stream; the run stops,
+// what was written so far stays whole) or save_model (the trained model; the file it would
+// have replaced stays as it was).
+
+#include "core/key_names.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -9,7 +13,13 @@ namespace ddplab {
 
 class OutputError : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit OutputError(const std::string& message, std::string key = key::kEvents)
+        : std::runtime_error(message), m_key(std::move(key)) {}
+
+    const std::string& key() const { return m_key; }
+
+private:
+    std::string m_key;
 };
 
 }  // namespace ddplab

@@ -50,6 +50,12 @@ std::string missingGradientsMessage(const std::vector<std::string>& names)
            "Use every parameter in forward, or freeze those you do not train (requires_grad_(False)) before saving the model";
 }
 
+std::string nothingTrainsMessage()
+{
+    return "the model has no parameter that requires a gradient, so nothing would train (a tensor made inside forward, "
+           "even with requires_grad, is not a parameter: make it an nn.Parameter of the module)";
+}
+
 GradientSync::GradientSync(std::vector<at::Tensor> parameters, Communicator& comm, double bucketCapMb, bool overlap,
                            bool squaredGradients)
     : m_parameters(std::move(parameters)), m_comm(comm), m_overlap(overlap)

@@ -43,6 +43,8 @@ class SquaredGradients;
 // Why a run stops at parameters that got no gradient, named: the sentence the trainer and the
 // inspection both say.
 std::string missingGradientsMessage(const std::vector<std::string>& names);
+// A model without one trained parameter: DDP refuses it, and so does the lab (inspect, run).
+std::string nothingTrainsMessage();
 
 // The elements of the tensor finish() returns (double, on the gradients' device).
 enum SyncFigure : int64_t {

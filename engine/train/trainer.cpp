@@ -148,6 +148,9 @@ Json Trainer::train()
 {
     const Config& c = m_config;
     m_parameters = m_workload.parameters();
+    // Every rank: under torchrun or Slurm no launcher checked the model first.
+    if (m_parameters.empty())
+        throw ConfigError(key::kModelFile, std::string(key::kModelFile) + " " + expandHome(c.modelFile) + ": " + nothingTrainsMessage());
     for (const at::Tensor& p : m_parameters)
         m_parameterCount += p.numel();
     broadcastParameters(m_parameters, m_comm);

@@ -19,6 +19,10 @@
 #include <torch/version.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <string>
 
 namespace ddplab {
 namespace {
@@ -39,6 +43,34 @@ private:
     int64_t m_live = 0;
     int64_t m_peak = 0;
 };
+
+// The process's resident memory and its peak since the last reset, from /proc/self/status
+// (kB there): the peak counts what every thread allocated, LibTorch's thread pool and the
+// TorchScript interpreter included, which the profiler's per-thread report misses.
+int64_t residentKb(const std::string& field)
+{
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.compare(0, field.size() + 1, field + ":") == 0)
+            return std::atoll(line.c_str() + field.size() + 1);
+    }
+    return -1;
+}
+
+// Linux: writing 5 to clear_refs resets the peak (VmHWM) to what is resident now.
+bool resetResidentPeak()
+{
+    std::ofstream clear("/proc/self/clear_refs");
+    clear << "5";
+    clear.flush();
+    return bool(clear);
+}
+
+[[noreturn]] void refuseModel(TorchScriptWorkload& workload, const std::string& problem)
+{
+    throw ConfigError(key::kModelFile, std::string(key::kModelFile) + " " + workload.model().path() + ": " + problem);
+}
 
 protocol::TensorFacts factsOf(const at::Tensor& tensor)
 {
@@ -75,42 +107,55 @@ int64_t optimizerStateCopies(const Config& c)
 }
 
 // One training step's forward and backward on the first batch, as a rank would take it:
-// its peak memory, and a gradient for every trained parameter.
+// its peak memory (the larger of what the allocator saw on this thread and the growth of the
+// resident peak), and a dense gradient for every trained parameter.
 int64_t measureTrainingStep(TorchScriptWorkload& workload, const Config& config)
 {
+    if (workload.parameters().empty())
+        refuseModel(workload, nothingTrainsMessage());
     const auto meter = std::make_shared<PeakMemory>();
+    const int64_t residentBefore = residentKb("VmRSS");
+    const bool residentMeasured = residentBefore >= 0 && resetResidentPeak();
     {
         c10::DebugInfoGuard profiling(c10::DebugInfoKind::PROFILER_STATE, meter);
         const int64_t count = std::min(config.batchSize, workload.datasetSize());
         const Batch batch = workload.fetch(at::arange(count, at::TensorOptions().dtype(at::kLong)));
         const ForwardResult result = workload.forward(batch);
         if (!result.loss.requires_grad())
-            throw ConfigError(key::kModelFile, std::string(key::kModelFile) + " " + workload.model().path() +
-                                                   ": the loss does not depend on any parameter that requires a gradient, so "
-                                                   "nothing would train");
+            refuseModel(workload, "the loss does not depend on any parameter that requires a gradient, so nothing would train");
         try {
             result.loss.backward();
         } catch (const std::exception& error) {
             std::string message = error.what();
-            throw ConfigError(key::kModelFile, std::string(key::kModelFile) + " " + workload.model().path() +
-                                                   ": backward through the first batch failed: " +
-                                                   message.substr(0, message.find('\n')));
+            refuseModel(workload, "backward through the first batch failed: " + message.substr(0, message.find('\n')));
         }
     }
+    const int64_t residentGrowth = residentMeasured ? (residentKb("VmHWM") - residentBefore) * 1024 : 0;
     std::vector<std::string> missing;
     const std::vector<at::Tensor> parameters = workload.parameters();
     const std::vector<std::string> names = workload.parameterNames();
     for (size_t i = 0; i < parameters.size(); ++i) {
         if (!parameters[i].grad().defined())
             missing.push_back(names[i]);
+        else if (parameters[i].grad().is_sparse())
+            refuseModel(workload, "parameter " + names[i] +
+                                      " gets a sparse gradient (nn.Embedding(sparse=True) or nn.EmbeddingBag(sparse=True)), which "
+                                      "the lab's DDP does not all-reduce; save the model with sparse=False");
     }
     if (!missing.empty())
-        throw ConfigError(key::kModelFile, std::string(key::kModelFile) + " " + workload.model().path() + ": " +
-                                               missingGradientsMessage(missing));
-    return meter->peak();
+        refuseModel(workload, missingGradientsMessage(missing));
+    return std::max(meter->peak(), residentGrowth);
 }
 
 }  // namespace
+
+std::string modelCheckTimeoutMessage(const std::string& modelFile, int64_t seconds)
+{
+    return std::string(key::kModelFile) + " " + modelFile + " was still being checked after " + std::to_string(seconds) +
+           " s (loading it, one forward on the first batch of " + key::kTrainData +
+           ", one training step): a forward that never returns? A model that is only slow on this machine needs a larger " +
+           key::kModelCheckTimeout + " (0 = collective_timeout)";
+}
 
 protocol::InspectionReport inspectOwnModel(const Config& given)
 {
@@ -140,6 +185,10 @@ protocol::InspectionReport inspectOwnModel(const Config& given)
         torch::NoGradGuard noGrad;
         report.firstLoss = applyLoss(config.loss, first.output, first.targets, first.inputs.size(0)).loss.item<double>();
     }
+    if (!std::isfinite(report.firstLoss))
+        refuseModel(workload, std::string("the loss of the first batch of ") + key::kTrainData + " is " +
+                                  (std::isnan(report.firstLoss) ? "NaN" : "infinite") +
+                                  " before any step (its inputs are finite numbers): training would diverge at step 1");
     report.lossFit = lossFitText(config.loss, first.output, first.targets);
     if (config.loss == LossKind::CrossEntropy)
         report.classes = classCount(first.output);

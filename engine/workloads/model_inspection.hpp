@@ -7,9 +7,15 @@
 #include "core/config.hpp"
 #include "core/protocol_inspection.hpp"
 
+#include <cstdint>
+#include <string>
+
 namespace ddplab {
 
 // Throws ConfigError or DataError naming the key and the file, as a run would.
 protocol::InspectionReport inspectOwnModel(const Config& config);
+
+// What a check that ran out of time says (model_check_timeout): inspect's and the launcher's.
+std::string modelCheckTimeoutMessage(const std::string& modelFile, int64_t seconds);
 
 }  // namespace ddplab

@@ -1,8 +1,12 @@
 #include "torchscript_model.hpp"
 
 #include "core/config_error.hpp"
+#include "core/config_validate.hpp"
 #include "core/home_path.hpp"
 #include "core/key_names.hpp"
+#include "core/wording.hpp"
+#include "data/zip_directory.hpp"
+#include "saved_model_file.hpp"
 
 #include <torch/csrc/jit/serialization/import.h>
 #include <torch/version.h>
@@ -10,6 +14,7 @@
 #include <cerrno>
 #include <cstring>
 #include <regex>
+#include <sstream>
 #include <sys/stat.h>
 
 namespace ddplab {
@@ -72,6 +77,24 @@ std::string lastLine(std::string text)
     refuse(path, "could not be loaded as a TorchScript file (" + firstLine(message) + "); " + kHowToSave);
 }
 
+// LibTorch allocates each entry of the archive at the size its directory claims before it
+// inflates it: a model of a few megabytes can claim gigabytes. A file that is no zip archive
+// is left to torch::jit::load, whose refusal says more.
+void requireUnpackedFits(const std::string& path)
+{
+    std::vector<ZipEntry> entries;
+    try {
+        entries = readZipDirectory(path);
+    } catch (const std::exception&) {
+        return;
+    }
+    const uint64_t unpacked = unpackedBytes(entries);
+    const MachineResources machine = thisMachine();
+    if (machine.memoryAvailableBytes > 0 && double(unpacked) > double(machine.memoryAvailableBytes))
+        refuse(path, "unpacks to " + gibText(double(unpacked)) + ", more than the " + gibText(double(machine.memoryAvailableBytes)) +
+                         " of memory this machine has available: it is damaged or not a model; " + kHowToSave);
+}
+
 }  // namespace
 
 TorchScriptModel::TorchScriptModel(const std::string& path, LossKind loss) : m_path(expandHome(path))
@@ -81,6 +104,9 @@ TorchScriptModel::TorchScriptModel(const std::string& path, LossKind loss) : m_p
         refuse(m_path, errno == ENOENT ? "does not exist" : std::string("cannot be read: ") + std::strerror(errno));
     if (S_ISDIR(info.st_mode))
         refuse(m_path, "is a folder, not a TorchScript file");
+    if (!S_ISREG(info.st_mode))
+        refuse(m_path, "is not a regular file (a FIFO, a socket or a device); " + std::string(kHowToSave));
+    requireUnpackedFits(m_path);
     try {
         m_module = std::make_unique<torch::jit::Module>(torch::jit::load(m_path));
     } catch (const std::exception& error) {
@@ -165,11 +191,13 @@ at::Tensor TorchScriptModel::forward(const at::Tensor& inputs, const at::Tensor&
 void TorchScriptModel::save(const std::string& path) const
 {
     const std::string target = expandHome(path);
+    std::ostringstream bytes;
     try {
-        m_module->save(target);
+        m_module->save(bytes, {{kSavedModelMarker, kSavedModelMarkerText}});
     } catch (const std::exception& error) {
         throw ConfigError(key::kSaveModel, std::string(key::kSaveModel) + " " + target + " could not be written: " + firstLine(error.what()));
     }
+    writeSavedModel(target, bytes.str());
 }
 
 }  // namespace ddplab
