@@ -1,6 +1,10 @@
 #include "engine_process.hpp"
 
+#include "client/engine/child_lifetime.hpp"
+
 #include <QFileInfo>
+
+#include <csignal>
 
 namespace ddplab::ui {
 namespace {
@@ -30,6 +34,9 @@ EngineProcess::EngineProcess(QObject* parent)
     : QObject(parent)
 {
     m_process.setProcessChannelMode(QProcess::SeparateChannels);
+    // A lab ended by a signal runs no destructor: the engine is then asked to stop as Stop asks
+    // (SIGTERM: it stops its ranks and removes its run folders), not left training for no one.
+    endWithLab(m_process, SIGTERM);
     m_killTimer.setSingleShot(true);
     connect(&m_process, &QProcess::started, this, &EngineProcess::started);
     connect(&m_process, &QProcess::readyReadStandardOutput, this, &EngineProcess::readStandardOutput);

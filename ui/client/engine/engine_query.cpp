@@ -1,11 +1,21 @@
 #include "engine_query.hpp"
 
+#include "client/engine/child_lifetime.hpp"
+#include "client/wire.hpp"
+
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonParseError>
 
+#include <csignal>
+
 namespace ddplab::ui {
 namespace {
+
+// The tails of stdout and stderr kept: far more than any answer (a shard of a large data set
+// is a few MiB), far less than a model printing in a loop would fill.
+constexpr qsizetype kKeptOutputBytes = 32 * 1024 * 1024;
+constexpr qsizetype kKeptErrorBytes = 64 * 1024;
 
 QString commandText(const QString& program, const QStringList& arguments)
 {
@@ -18,6 +28,27 @@ QString lastLine(const QByteArray& text)
     return lines.isEmpty() ? QString() : QString::fromLocal8Bit(lines.last()).trimmed();
 }
 
+void appendTail(QByteArray& kept, const QByteArray& more, qsizetype limit)
+{
+    kept.append(more);
+    if (kept.size() > limit)
+        kept.remove(0, kept.size() - limit);
+}
+
+// The last line of `output` that is a JSON object of type `type`; empty when none is.
+QJsonObject lastEventOfType(const QByteArray& output, const QString& type)
+{
+    const QList<QByteArray> lines = output.split('\n');
+    for (auto line = lines.crbegin(); line != lines.crend(); ++line) {
+        if (!line->trimmed().startsWith('{'))
+            continue;
+        const QJsonDocument document = QJsonDocument::fromJson(*line);
+        if (document.isObject() && document.object().value(wire(field::kType)).toString() == type)
+            return document.object();
+    }
+    return QJsonObject();
+}
+
 }  // namespace
 
 EngineQuery::EngineQuery(QObject* parent)
@@ -27,10 +58,10 @@ EngineQuery::EngineQuery(QObject* parent)
 
 EngineQuery::~EngineQuery()
 {
-    abandonRunning();
+    cancel();
 }
 
-void EngineQuery::abandonRunning()
+void EngineQuery::cancel()
 {
     if (!m_process)
         return;
@@ -41,28 +72,27 @@ void EngineQuery::abandonRunning()
     m_process = nullptr;
 }
 
-void EngineQuery::start(const QString& program, const QStringList& arguments, const QByteArray& input)
+void EngineQuery::start(const QString& program, const QStringList& arguments, const QByteArray& input, const QString& answerType)
 {
-    abandonRunning();
+    cancel();
+    m_output.clear();
+    m_errors.clear();
     auto* process = new QProcess(this);
     m_process = process;
-    connect(process, &QProcess::finished, this, [this, process, program, arguments] {
-        const QueryResult result = interpret(*process, program, arguments);
-        process->deleteLater();
-        if (m_process == process)
-            m_process = nullptr;
-        emit finished(result);
-    });
-    connect(process, &QProcess::errorOccurred, this, [this, process, program, arguments](QProcess::ProcessError error) {
-        if (error != QProcess::FailedToStart)
-            return;
-        const QueryResult result = interpret(*process, program, arguments);
-        process->deleteLater();
-        if (m_process == process)
-            m_process = nullptr;
-        emit finished(result);
+    // A query has nothing to save: killed outright with the lab, however the lab ends.
+    endWithLab(*process, SIGKILL);
+    connect(process, &QProcess::readyReadStandardOutput, this,
+            [this, process] { appendTail(m_output, process->readAllStandardOutput(), kKeptOutputBytes); });
+    connect(process, &QProcess::readyReadStandardError, this,
+            [this, process] { appendTail(m_errors, process->readAllStandardError(), kKeptErrorBytes); });
+    connect(process, &QProcess::finished, this,
+            [this, process, program, arguments, answerType] { report(process, program, arguments, answerType); });
+    connect(process, &QProcess::errorOccurred, this, [this, process, program, arguments, answerType](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart)
+            report(process, program, arguments, answerType);
     });
     if (input.isEmpty()) {
+        process->setStandardInputFile(QProcess::nullDevice());  // a program that reads stdin ends it at once
         process->start(program, arguments, QIODevice::ReadOnly);
         return;
     }
@@ -71,38 +101,66 @@ void EngineQuery::start(const QString& program, const QStringList& arguments, co
     process->closeWriteChannel();
 }
 
+void EngineQuery::report(QProcess* process, const QString& program, const QStringList& arguments, const QString& answerType)
+{
+    appendTail(m_output, process->readAllStandardOutput(), kKeptOutputBytes);
+    appendTail(m_errors, process->readAllStandardError(), kKeptErrorBytes);
+    const QueryResult result = interpret(*process, m_output, m_errors, program, arguments, answerType);
+    process->disconnect(this);
+    process->deleteLater();
+    if (m_process == process)
+        m_process = nullptr;
+    emit finished(result);
+}
+
 bool EngineQuery::isRunning() const
 {
     return m_process != nullptr;
 }
 
-QueryResult EngineQuery::runBlocking(const QString& program, const QStringList& arguments, int timeoutMs)
+qint64 EngineQuery::processId() const
+{
+    return m_process ? m_process->processId() : 0;
+}
+
+QueryResult EngineQuery::runBlocking(const QString& program, const QStringList& arguments, int timeoutMs, const QString& answerType)
 {
     QProcess process;
+    endWithLab(process, SIGKILL);
+    process.setStandardInputFile(QProcess::nullDevice());
     process.start(program, arguments, QIODevice::ReadOnly);
     if (process.waitForStarted(timeoutMs) && !process.waitForFinished(timeoutMs)) {
         process.kill();
         process.waitForFinished(1000);
     }
-    return interpret(process, program, arguments);
+    const QByteArray output = process.readAllStandardOutput();
+    const QByteArray errors = process.readAllStandardError().right(kKeptErrorBytes);
+    return interpret(process, output, errors, program, arguments, answerType);
 }
 
-QueryResult EngineQuery::interpret(QProcess& process, const QString& program, const QStringList& arguments)
+QueryResult EngineQuery::interpret(const QProcess& process, const QByteArray& output, const QByteArray& errors, const QString& program,
+                                   const QStringList& arguments, const QString& answerType)
 {
     QueryResult result;
     if (process.error() == QProcess::FailedToStart) {
         result.error = QStringLiteral("Cannot run the engine at %1 (%2).").arg(program, process.errorString());
         return result;
     }
-    const QByteArray output = process.readAllStandardOutput();
-    const QByteArray errors = process.readAllStandardError();
     result.exitCode = process.exitCode();
     result.stderrText = QString::fromLocal8Bit(errors.right(4096));
+    const bool exitedWell = process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0;
     QJsonParseError parseError{};
-    const QJsonDocument document = QJsonDocument::fromJson(output, &parseError);
-    if (document.isObject())
-        result.object = document.object();
-    if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+    if (answerType.isEmpty()) {
+        const QJsonDocument document = QJsonDocument::fromJson(output, &parseError);
+        if (document.isObject())
+            result.object = document.object();
+        else if (parseError.error == QJsonParseError::NoError)
+            parseError.error = QJsonParseError::MissingObject;
+    } else {
+        // The exit code says how it went; the event only what it said.
+        result.object = lastEventOfType(output, exitedWell ? answerType : wire(type::kError));
+    }
+    if (!exitedWell) {
         const QString detail = lastLine(errors);
         result.error = QStringLiteral("`%1` failed (exit code %2)%3")
                            .arg(commandText(program, arguments))
@@ -110,7 +168,11 @@ QueryResult EngineQuery::interpret(QProcess& process, const QString& program, co
                            .arg(detail.isEmpty() ? QString() : QStringLiteral(": ") + detail);
         return result;
     }
-    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
+    if (!answerType.isEmpty() && result.object.isEmpty()) {
+        result.error = QStringLiteral("`%1` printed no %2 event").arg(commandText(program, arguments), answerType);
+        return result;
+    }
+    if (answerType.isEmpty() && parseError.error != QJsonParseError::NoError) {
         result.error = QStringLiteral("`%1` printed something that is not a JSON object: %2")
                            .arg(commandText(program, arguments), parseError.errorString());
         return result;

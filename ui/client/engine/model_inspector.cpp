@@ -40,6 +40,7 @@ void ModelInspector::setTarget(const EngineTarget& target)
         return;
     m_target = target;
     m_inspected = QJsonObject();  // the paths mean files over there now
+    m_query.cancel();             // its answer is about the other machine's files
     if (applies())
         m_pause.start();
 }
@@ -53,6 +54,9 @@ void ModelInspector::inspect(const QJsonObject& settings)
     if (request == m_request)
         return;
     m_request = request;
+    // An inspection of other settings answers nothing asked any more: it is ended now, not
+    // waited on (a model whose forward never returns would hold a core until it was).
+    m_query.cancel();
     if (!applies()) {
         m_pause.stop();
         m_inspection.reset();
@@ -61,8 +65,12 @@ void ModelInspector::inspect(const QJsonObject& settings)
         emit changed();
         return;
     }
-    if (request != m_inspected)
+    if (request != m_inspected) {
         m_pause.start();
+    } else {
+        m_pause.stop();  // back to the settings the answer shown is for
+        emit changed();
+    }
 }
 
 bool ModelInspector::isRunning() const
@@ -77,7 +85,8 @@ void ModelInspector::start()
     const EngineCommand command = engineCommand(m_target, m_localEngine, {QStringLiteral("inspect"), QStringLiteral("--config"),
                                                                           QStringLiteral("-")});
     m_asked = m_request;
-    m_query.start(command.program, command.arguments, QJsonDocument(m_request).toJson(QJsonDocument::Compact));
+    m_query.start(command.program, command.arguments, QJsonDocument(m_request).toJson(QJsonDocument::Compact),
+                  wire(type::kInspection));
     emit changed();
 }
 

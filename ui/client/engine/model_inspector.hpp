@@ -3,6 +3,9 @@
 // model file and training data are set, asynchronously (the window never waits on LibTorch),
 // on the machine that runs the engine: here, or the SSH host through engineCommand. Only what
 // the inspection depends on is sent, on stdin; the same settings are not inspected twice.
+// Your model is code and may never return: an inspection whose settings or machine changed is
+// killed at once, as is one still running when the inspector goes (or the lab, by any signal:
+// EngineQuery), so no `inspect` is ever left running behind the window.
 
 #include "client/engine/engine_query.hpp"
 #include "client/engine/engine_target.hpp"
