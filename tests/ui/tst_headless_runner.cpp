@@ -1,12 +1,15 @@
 // `ddplab --preset NAME --run --export DIR --quit`: a lesson or preset runs with no window,
 // every chart is written as PNG and SVG and every run as CSV, a summary is printed, and the
-// exit code says whether it worked; also through the real ddplab binary, offscreen.
+// exit code says whether it worked; also through the real ddplab binary, offscreen. --launch
+// chooses the window's launch templates; hostile paths go through torchrun's as mere words.
 
 #include "client/session/launch_options.hpp"
 #include "headless/headless_runner.hpp"
 #include "ui_test_main.hpp"
 
+#include <QDirIterator>
 #include <QImage>
+#include <QRegularExpression>
 #include <QSvgRenderer>
 
 using namespace ddplab::ui;
@@ -34,6 +37,25 @@ Outcome runHeadless(const QStringList& arguments)
     HeadlessRunner runner(options, out, err);
     outcome.exitCode = runner.exec();
     return outcome;
+}
+
+void writeScript(const QString& path, const QByteArray& text)
+{
+    QFile script(path);
+    if (script.open(QIODevice::WriteOnly))
+        script.write(text);
+    script.close();
+    script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+}
+
+// Every file under `path`, hidden ones and those in hidden folders (~/.ddplab) included.
+QStringList filesUnder(const QString& path)
+{
+    QStringList files;
+    QDirIterator it(path, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        files.append(it.next());
+    return files;
 }
 
 int csvRows(const QString& path)
@@ -123,6 +145,19 @@ private slots:
         QTest::newRow("present and quit") << QStringList{QStringLiteral("--preset"), QStringLiteral("x"), QStringLiteral("--run"),
                                                          QStringLiteral("--present"), QStringLiteral("--quit")}
                                           << QStringLiteral("--present shows the window and --quit runs without one");
+        QTest::newRow("unknown launch") << QStringList{QStringLiteral("--preset"), QStringLiteral("x"), QStringLiteral("--run"),
+                                                       QStringLiteral("--quit"), QStringLiteral("--launch"), QStringLiteral("mpirun")}
+                                        << QStringLiteral("--launch must be one of one-node, torchrun, slurm (got \"mpirun\")");
+        // Each value's mistake under its own option: a bad engine path was said to be --run-on's.
+        QTest::newRow("shell in remote engine") << QStringList{QStringLiteral("--run-on"), QStringLiteral("gpu1"), QStringLiteral("--remote-engine"),
+                                                               QStringLiteral("ddplab-engine; rm -rf ~")}
+                                                << QStringLiteral("--remote-engine: \"ddplab-engine; rm -rf ~\" is not an engine path");
+        QTest::newRow("option as remote engine") << QStringList{QStringLiteral("--run-on"), QStringLiteral("gpu1"),
+                                                                QStringLiteral("--remote-engine=-oProxyCommand=x")}
+                                                 << QStringLiteral("--remote-engine: \"-oProxyCommand=x\" is not an engine path");
+        QTest::newRow("shell in host") << QStringList{QStringLiteral("--run-on"), QStringLiteral("gpu1;reboot"), QStringLiteral("--remote-engine"),
+                                                      QStringLiteral("/opt/ddplab-engine")}
+                                       << QStringLiteral("--run-on: \"gpu1;reboot\" is not a host");
     }
     void commandLineMistakesAreExplained()
     {
@@ -130,6 +165,127 @@ private slots:
         QFETCH(QString, expected);
         const LaunchOptions options = parseLaunchOptions(QStringList{QStringLiteral("ddplab")} + arguments);
         QVERIFY2(options.error.contains(expected), qPrintable(options.error));
+    }
+
+    void launchChoosesATemplate_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<int>("templateIndex");
+        QTest::addColumn<QString>("host");
+        QTest::newRow("default") << QStringList{} << 0 << QString();
+        QTest::newRow("one-node") << QStringList{QStringLiteral("--launch"), QStringLiteral("one-node")} << 0 << QString();
+        QTest::newRow("torchrun here") << QStringList{QStringLiteral("--launch"), QStringLiteral("torchrun")} << 1 << QString();
+        QTest::newRow("slurm there") << QStringList{QStringLiteral("--run-on"), QStringLiteral("me@login1"), QStringLiteral("--launch"),
+                                                    QStringLiteral("slurm")}
+                                     << 2 << QStringLiteral("me@login1");
+    }
+
+    void launchChoosesATemplate()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(int, templateIndex);
+        QFETCH(QString, host);
+        const LaunchOptions options = parseLaunchOptions(QStringList{QStringLiteral("ddplab"), QStringLiteral("--preset"), QStringLiteral("x"),
+                                                                     QStringLiteral("--run"), QStringLiteral("--quit")} +
+                                                         arguments);
+        QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
+        const LaunchTemplate& chosen = launchTemplates().at(templateIndex);
+        QCOMPARE(options.runOn.host, host);
+        QCOMPARE(options.runOn.launcher, chosen.command);
+        QCOMPARE(options.runOn.runDirectory, chosen.runDirectory);
+        // What `ddplab-engine runs` is then given.
+        const QStringList runs = runsArguments(options.runOn);
+        QCOMPARE(runs.contains(QStringLiteral("--launcher")), templateIndex != 0);
+        if (templateIndex == 2)
+            QCOMPARE(runs.mid(runs.indexOf(QStringLiteral("--run-dir")) + 1, 1), QStringList{QStringLiteral("~/.ddplab/runs")});
+        QVERIFY(options.helpText.contains(QStringLiteral("--launch <TEMPLATE>")));
+    }
+
+    void hostilePathsThroughTheTemplatesAreOnlyWords_data()
+    {
+        QTest::addColumn<QString>("launch");
+        QTest::addColumn<QString>("launcher");
+        QTest::newRow("torchrun") << QStringLiteral("torchrun") << QStringLiteral("torchrun ");
+        QTest::newRow("slurm") << QStringLiteral("slurm") << QStringLiteral("srun ");
+    }
+
+    void hostilePathsThroughTheTemplatesAreOnlyWords()
+    {
+        // A launch template is run by sh: the engine's path ({engine}) and the run's config
+        // ({config}: the run's folder in the lab's store, or over SSH under TMPDIR or, for Slurm,
+        // ~/.ddplab/runs: those hostile too) are put in it. Folders
+        // named to break out of quotes, to run commands ($(...), backticks, ;), across a line and
+        // starting with "-" must reach the launcher and the engine as the words they are, and
+        // nothing in them may be run.
+        QFETCH(QString, launch);
+        QFETCH(QString, launcher);
+        if (launch == QStringLiteral("torchrun") && !QFileInfo(QStringLiteral("/usr/bin/torchrun")).isExecutable())
+            QSKIP("no torchrun here (Debian's python3-torch has it)");
+        const QString ddplab = QFileInfo(ddplab::test::enginePath()).dir().filePath(QStringLiteral("ddplab"));
+        QTemporaryDir dir;
+        const QString hostile = QStringLiteral("-it's \"q\" $(touch pwned-subst) `touch pwned-tick`; touch pwned-semi\n-x ");
+        for (const char* folder : {"engine/", "tmp/", "home/", "data/", "work", "bin"})
+            QVERIFY(QDir(dir.path()).mkpath(QLatin1String(folder) + (QLatin1String(folder).endsWith(QLatin1Char('/')) ? hostile : QString())));
+        // A copy, not a link: the engine names itself by /proc/self/exe, which a link would resolve.
+        const QString engine = dir.filePath(QStringLiteral("engine/") + hostile + QStringLiteral("/ddplab-engine"));
+        QVERIFY(QFile::copy(ddplab::test::enginePath(), engine));
+        QVERIFY(QFile::setPermissions(engine, QFile::ReadOwner | QFile::ExeOwner));
+        // Slurm on one node, one task, without Slurm: srun's options skipped, the task run with
+        // the variables srun gives it; scontrol names this node.
+        writeScript(dir.filePath(QStringLiteral("bin/srun")),
+                    "#!/bin/sh\n"
+                    "while [ $# -gt 0 ]; do case \"$1\" in --ntasks|--gpus-per-task) shift 2;; --*) shift;; *) break;; esac; done\n"
+                    "export SLURM_JOB_ID=4242 SLURM_JOB_NODELIST=localhost SLURM_PROCID=0 SLURM_NTASKS=1 SLURM_LOCALID=0 SLURM_NODEID=0 "
+                    "SLURM_TASKS_PER_NODE=1\n"
+                    "exec \"$@\"\n");
+        writeScript(dir.filePath(QStringLiteral("bin/scontrol")), "#!/bin/sh\necho localhost\n");
+        const QString preset = dir.filePath(QStringLiteral("work/hostile.json"));
+        QFile file(preset);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(launch == QStringLiteral("slurm")
+                       ? R"({"workload": "toy", "world_size": 1, "batch_size": 8, "num_examples": 64, "experiments": 4, "epochs": 1})"
+                       : R"({"workload": "toy", "world_size": 2, "batch_size": 4, "num_examples": 64, "experiments": 4, "epochs": 1})");
+        file.close();
+
+        QProcess process;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        environment.insert(QStringLiteral("TMPDIR"), dir.filePath(QStringLiteral("tmp/") + hostile));
+        environment.insert(QStringLiteral("HOME"), dir.filePath(QStringLiteral("home/") + hostile));
+        environment.insert(QStringLiteral("PATH"), dir.filePath(QStringLiteral("bin:")) + environment.value(QStringLiteral("PATH")));
+        environment.insert(QStringLiteral("XDG_DATA_HOME"), dir.filePath(QStringLiteral("data/") + hostile));
+        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
+        process.setProcessEnvironment(environment);
+        process.setWorkingDirectory(dir.filePath(QStringLiteral("work")));
+        process.start(ddplab, {QStringLiteral("--engine"), engine, QStringLiteral("--preset"), preset, QStringLiteral("--run"),
+                               QStringLiteral("--quit"), QStringLiteral("--launch"), launch});
+        QVERIFY(process.waitForFinished(kPatienceMs));
+        const QString out = QString::fromUtf8(process.readAllStandardOutput());
+        QVERIFY2(process.exitCode() == 0, qPrintable(out + QString::fromUtf8(process.readAllStandardError())));
+        QVERIFY2(out.contains(QStringLiteral("[1/1] hostile: finished, 8 steps")), qPrintable(out));  // 64 / (ranks x batch) x 1 epoch
+
+        // The template started it (not the built-in launcher), with the engine's and the
+        // config's hostile paths each one single-quoted word of sh's command.
+        const QStringList files = filesUnder(dir.path());
+        const QStringList logs = files.filter(QRegularExpression(QStringLiteral("/runs/[^/]+/stderr\\.log$")));  // not torchrun's own
+        QVERIFY2(logs.size() == 1, qPrintable(files.join(QStringLiteral(" | "))));
+        QFile log(logs.first());
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        const QString said = QString::fromUtf8(log.readAll());
+        const auto word = [](QString path) { return QLatin1Char('\'') + path.replace(QLatin1Char('\''), QStringLiteral("'\\''")) + QLatin1Char('\''); };
+        const QString config = QFileInfo(logs.first()).dir().filePath(QStringLiteral("config.json"));
+        QVERIFY2(config.contains(hostile), qPrintable(config));
+        QVERIFY2(said.contains(QStringLiteral("launching: ") + launcher), qPrintable(said));
+        QVERIFY2(said.contains(word(engine) + QStringLiteral(" worker --config ") + word(config)) ||
+                     said.contains(word(engine) + QLatin1Char(' ') + word(config)),
+                 qPrintable(said));
+        // Nothing of the names was run, anywhere sh could have run it.
+        QStringList ran;
+        for (const QString& file : files) {
+            if (QFileInfo(file).fileName().startsWith(QStringLiteral("pwned")))
+                ran.append(file);
+        }
+        QVERIFY2(ran.isEmpty(), qPrintable(ran.join(QStringLiteral(" | "))));
     }
 
     void theRealBinaryRunsHeadlessOffscreen()

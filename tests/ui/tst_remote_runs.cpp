@@ -2,7 +2,8 @@
 // 127.0.0.1 (tests/support/test_sshd): devices over ssh; seed 004's lesson run remotely gives
 // the same step losses as locally, its events kept here; Stop, a killed local ssh and a killed
 // lab each leave no engine process on the remote side; an unknown host key, a wrong engine
-// path and a closed port each give their one clear sentence within seconds.
+// path and a closed port each give their one clear sentence within seconds; a missing remote
+// engine ends the headless lab with the lab's own exit code, not ssh's 127.
 
 #include "client/engine/engine_query.hpp"
 #include "client/engine/engine_target.hpp"
@@ -223,6 +224,34 @@ private slots:
         ::kill(pid_t(process.processId()), SIGKILL);
         process.waitForFinished(5000);
         QVERIFY2(waitUntilNoRemoteEngine(m_sshd->processId()), "an engine process is still running on the remote side");
+    }
+
+    void aMissingRemoteEngineEndsTheHeadlessLabWithItsOwnCode()
+    {
+        // ssh passes the remote shell's 127 on; the lab said "exit code 127", no code of its own.
+        const QString lab = QFileInfo(ddplab::test::enginePath()).dir().filePath(QStringLiteral("ddplab"));
+        QTemporaryDir home;
+        const QString config = home.filePath(QStringLiteral("short.json"));
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"workload": "toy", "world_size": 1, "batch_size": 4, "num_examples": 16, "epochs": 1})");
+        file.close();
+        QProcess process;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        environment.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
+        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
+        process.setProcessEnvironment(environment);
+        process.start(lab, {QStringLiteral("--preset"), config, QStringLiteral("--run"), QStringLiteral("--quit"), QStringLiteral("--run-on"),
+                            QStringLiteral("labtest"), QStringLiteral("--remote-engine"), QStringLiteral("/no/such/ddplab-engine")});
+        QVERIFY(process.waitForFinished(kPatienceMs));
+        const QString out = QString::fromUtf8(process.readAllStandardOutput());
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(process.exitCode() == 1, qPrintable(QString::number(process.exitCode()) + QLatin1Char(' ') + out + err));
+        QVERIFY2(out.contains(QStringLiteral("[1/1] short: failed, 0 steps — There is no engine at \"/no/such/ddplab-engine\" on labtest")),
+                 qPrintable(out));
+        QVERIFY2(err.contains(QStringLiteral("not every run succeeded (exit code 1)")), qPrintable(err));
     }
 
     void failuresSayWhatToDo_data()

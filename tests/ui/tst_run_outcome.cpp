@@ -83,7 +83,10 @@ private slots:
         QTest::newRow("engine could not start") << -1 << false << none << none << true << false << true << false << none << false << failed << -1
                                                 << QStringLiteral("no such program");
         QTest::newRow("ssh failed") << 255 << false << none << none << true << false << false << false << QStringLiteral("Cannot reach gpu-box")
-                                    << false << failed << 255 << QStringLiteral("Cannot reach gpu-box");
+                                    << false << failed << -1 << QStringLiteral("Cannot reach gpu-box");
+        QTest::newRow("no engine there") << 127 << false << none << none << true << false << false << false
+                                         << QStringLiteral("There is no engine at \"/no/such\" on gpu-box") << false << failed << -1
+                                         << QStringLiteral("There is no engine at \"/no/such\" on gpu-box");
         QTest::newRow("killed while stopping") << -1 << false << none << none << true << true << false << true << none << true << cancelled << -1
                                                << QStringLiteral("no such program");
         QTest::newRow("killed unasked") << -1 << false << none << none << true << true << false << false << none << true << failed << -1

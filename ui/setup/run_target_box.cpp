@@ -75,11 +75,7 @@ RunTargetBox::RunTargetBox(QString localEngine, QWidget* parent) : QWidget(paren
     connect(m_host, &QComboBox::activated, this, &RunTargetBox::apply);
     connect(m_engine, &QLineEdit::editingFinished, this, &RunTargetBox::apply);
     connect(m_check, &QPushButton::clicked, this, &RunTargetBox::check);
-    connect(m_launch, &QComboBox::activated, this, [this](int index) {
-        m_launchCommand->setText(launchTemplates().at(index).command);
-        m_launchCommand->setVisible(!m_launchCommand->text().isEmpty());
-        apply();
-    });
+    connect(m_launch, &QComboBox::activated, this, &RunTargetBox::applyLaunch);
     connect(m_launchCommand, &QLineEdit::editingFinished, this, &RunTargetBox::apply);
     connect(&m_query, &EngineQuery::finished, this, &RunTargetBox::onChecked);
 }
@@ -91,6 +87,24 @@ bool RunTargetBox::chooseTarget(const QString& text, const QString& remoteEngine
         m_engine->setText(remoteEngine);
     apply();
     return m_target.text() == (text == thisComputer() ? QString() : text.trimmed());
+}
+
+bool RunTargetBox::chooseLaunch(const QString& id)
+{
+    const LaunchTemplate* launch = findLaunchTemplate(id);
+    if (!launch)
+        return false;
+    const int index = int(launch - launchTemplates().data());
+    m_launch->setCurrentIndex(index);
+    applyLaunch(index);
+    return true;
+}
+
+void RunTargetBox::applyLaunch(int index)
+{
+    m_launchCommand->setText(launchTemplates().at(index).command);
+    m_launchCommand->setVisible(!m_launchCommand->text().isEmpty());
+    apply();
 }
 
 QString RunTargetBox::statusText() const

@@ -31,6 +31,8 @@ public:
     void check();
     // Chooses a target by its text ("" or "this computer": here), as if typed and confirmed.
     bool chooseTarget(const QString& text, const QString& remoteEngine = QString());
+    // Chooses a launch template by its id (`ddplab --launch`), as if picked; false when none has it.
+    bool chooseLaunch(const QString& id);
     QString statusText() const;
 
 signals:
@@ -40,6 +42,7 @@ signals:
 
 private:
     void apply();
+    void applyLaunch(int index);
     void onChecked(const QueryResult& result);
     void remember(const EngineTarget& target);
 

@@ -203,6 +203,8 @@ void MainWindow::applyLaunchOptions(const LaunchOptions& options)
     m_pendingExport = options;
     if (options.runOn.isRemote())
         m_runTarget->chooseTarget(options.runOn.text(), options.runOn.remoteEngine);
+    if (!options.launch.isEmpty())
+        m_runTarget->chooseLaunch(options.launch);
     if (options.present)
         QTimer::singleShot(0, this, [this] { setPresentationMode(true); });  // once the window is laid out
     if (!options.study.isEmpty() || !options.resumeStudy.isEmpty()) {

@@ -66,33 +66,54 @@ QString engineTargetProblem(const EngineTarget& target)
         return QStringLiteral("\"%1\" is not a host: give an ~/.ssh/config alias, a host name or user@host (letters, digits, "
                               "'.', '_', '-'), optionally :port")
             .arg(target.host);
-    if (!kEnginePath.match(target.remoteEngine).hasMatch())
-        return QStringLiteral("\"%1\" is not an engine path: letters, digits and . _ / + - only (e.g. ddplab-engine or "
-                              "/opt/ddplab/bin/ddplab-engine)")
-            .arg(target.remoteEngine);
+    return remoteEngineProblem(target.remoteEngine);
+}
+
+QString remoteEngineProblem(const QString& path)
+{
+    if (!kEnginePath.match(path).hasMatch())
+        return QStringLiteral("\"%1\" is not an engine path: letters, digits and . _ / + - only, not starting with - (e.g. "
+                              "ddplab-engine or /opt/ddplab/bin/ddplab-engine)")
+            .arg(path);
     return QString();
 }
 
 const QList<LaunchTemplate>& launchTemplates()
 {
     static const QList<LaunchTemplate> templates{
-        {QStringLiteral("one node (the engine's own launcher)"), QString(), QString()},
+        {QStringLiteral("one-node"), QStringLiteral("one node (the engine's own launcher)"), QString(), QString()},
         // Debian's torchrun (PyTorch 1.13) spells its options with underscores; --redirects 2
         // --tee 2 keeps rank 0's stdout (the events) unprefixed.
-        {QStringLiteral("torchrun (one node)"),
+        {QStringLiteral("torchrun"), QStringLiteral("torchrun (one node)"),
          QStringLiteral("torchrun --standalone --nproc_per_node {ranks} --redirects 2 --tee 2 --no_python {engine} worker "
                         "--config {config}"),
          QString()},
         // Each task learns the first node's name from Slurm itself: MASTER_ADDR for the rendezvous;
         // the port follows the job id, so two runs starting on one node do not collide.
         // --kill-on-bad-exit: a task that dies ends the whole step at once (tests/slurm).
-        {QStringLiteral("Slurm (srun from a login node)"),
+        {QStringLiteral("slurm"), QStringLiteral("Slurm (srun from a login node)"),
          QStringLiteral("srun --kill-on-bad-exit --ntasks {ranks} --gpus-per-task 1 sh -c 'MASTER_ADDR=$(scontrol show hostnames "
                         "\"$SLURM_JOB_NODELIST\" | head -n 1) MASTER_PORT=$((20000 + SLURM_JOB_ID % 20000)) exec \"$0\" worker "
                         "--config \"$1\"' {engine} {config}"),
          QStringLiteral("~/.ddplab/runs")},
     };
     return templates;
+}
+
+const LaunchTemplate* findLaunchTemplate(const QString& id)
+{
+    for (const LaunchTemplate& launch : launchTemplates()) {
+        if (launch.id == id)
+            return &launch;
+    }
+    return nullptr;
+}
+
+EngineTarget withLaunchTemplate(EngineTarget target, const LaunchTemplate& launch)
+{
+    target.launcher = launch.command;
+    target.runDirectory = launch.command.isEmpty() ? QString() : launch.runDirectory;
+    return target;
 }
 
 QStringList runsArguments(const EngineTarget& target)

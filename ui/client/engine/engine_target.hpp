@@ -34,16 +34,24 @@ struct EngineTarget {
 EngineTarget parseEngineTarget(const QString& text, const QString& remoteEngine, QString* error);
 // Why the host or the engine path cannot be used; empty when they can.
 QString engineTargetProblem(const EngineTarget& target);
+// Why `path` cannot be a remote engine's path (it must stay one word to ssh and the shell there).
+QString remoteEngineProblem(const QString& path);
 
 // The launch templates Setup offers (docs/remote.md): one node (the engine's own launcher),
 // torchrun on one node, and srun from a Slurm login node. {engine}, {config} and {ranks} are
 // filled in on the remote side.
 struct LaunchTemplate {
-    QString name;
+    QString id;    // what `ddplab --launch` takes: one-node, torchrun, slurm
+    QString name;  // what Setup shows
     QString command;       // empty: the built-in launcher
     QString runDirectory;  // empty: the remote $TMPDIR
 };
 const QList<LaunchTemplate>& launchTemplates();
+// The template with this id; nullptr when none has it.
+const LaunchTemplate* findLaunchTemplate(const QString& id);
+// `target` with the template's command and run folder (the first, the engine's own launcher,
+// clears them).
+EngineTarget withLaunchTemplate(EngineTarget target, const LaunchTemplate& launch);
 
 // The arguments of `ddplab-engine runs` for `target`: the lab's own, and its launcher.
 QStringList runsArguments(const EngineTarget& target);

@@ -64,8 +64,16 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
     const QCommandLineOption remoteEngine(QStringLiteral("remote-engine"),
                                           QStringLiteral("The engine's path on the --run-on host (default: ddplab-engine on its PATH)."),
                                           QStringLiteral("PATH"));
+    QStringList launchIds;
+    for (const LaunchTemplate& launch : launchTemplates())
+        launchIds.append(launch.id);
+    const QCommandLineOption launch(QStringLiteral("launch"),
+                                    QStringLiteral("How each run starts, here or on the --run-on host (docs/remote.md): one-node "
+                                                   "(the engine's own launcher, the default), torchrun, or slurm (srun from a "
+                                                   "login node)."),
+                                    QStringLiteral("TEMPLATE"));
     parser.addOptions({help, version, preset, study, resume, yes, run, exportDirectory, imageSize, slides, present, quit, engine, runOn,
-                       remoteEngine});
+                       remoteEngine, launch});
 
     LaunchOptions options;
     options.helpText = parser.helpText();
@@ -112,15 +120,32 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
     options.present = parser.isSet(present);
     options.enginePath = parser.value(engine);
     if (parser.isSet(runOn)) {
+        // Each value is checked on its own, so that the error names the option to change.
         QString targetError;
-        options.runOn = parseEngineTarget(parser.value(runOn), parser.value(remoteEngine), &targetError);
+        options.runOn = parseEngineTarget(parser.value(runOn), QString(), &targetError);
         if (!targetError.isEmpty()) {
             options.error = QStringLiteral("--run-on: ") + targetError;
             return options;
         }
+        if (parser.isSet(remoteEngine)) {
+            options.runOn.remoteEngine = parser.value(remoteEngine).trimmed();
+            if (const QString problem = remoteEngineProblem(options.runOn.remoteEngine); !problem.isEmpty()) {
+                options.error = QStringLiteral("--remote-engine: ") + problem;
+                return options;
+            }
+        }
     } else if (parser.isSet(remoteEngine)) {
         options.error = QStringLiteral("--remote-engine needs --run-on HOST");
         return options;
+    }
+    if (parser.isSet(launch)) {
+        const LaunchTemplate* chosen = findLaunchTemplate(parser.value(launch).trimmed());
+        if (!chosen) {
+            options.error = QStringLiteral("--launch must be one of %1 (got \"%2\")").arg(launchIds.join(QStringLiteral(", ")), parser.value(launch));
+            return options;
+        }
+        options.launch = chosen->id;
+        options.runOn = withLaunchTemplate(options.runOn, *chosen);
     }
     if (parser.isSet(slides)) {
         options.imageSize = QSize(1920, 1080);

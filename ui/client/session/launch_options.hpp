@@ -2,6 +2,7 @@
 // The command line of `ddplab`:
 //   ddplab [--preset NAME | --study NAME | --resume STUDY] [--run] [--yes] [--export DIR]
 //          [--image-size WxH] [--slides] [--present] [--quit] [--engine PATH]
+//          [--run-on HOST [--remote-engine PATH]] [--launch one-node|torchrun|slurm]
 //   ddplab --export-tensorboard RUN_OR_STUDY... DIR --quit   (docs/tensorboard.md)
 //   ddplab --export-script RUN_OR_PRESET FILE --quit         (docs/pytorch-script.md)
 // NAME is a lesson id or a preset (or lesson) JSON file, or for --study a built-in study or a
@@ -34,7 +35,8 @@ struct LaunchOptions {
     QString scriptSource;
     QString scriptFile;
     QString enginePath;  // --engine; empty: DDPLAB_ENGINE or beside the executable
-    EngineTarget runOn;  // --run-on HOST (--remote-engine PATH): runs go there over SSH
+    EngineTarget runOn;  // --run-on HOST (--remote-engine PATH): runs go there over SSH; --launch: how they start
+    QString launch;      // --launch: the launch template's id (one-node, torchrun, slurm); empty when not given
 
     bool showHelp = false;
     bool showVersion = false;

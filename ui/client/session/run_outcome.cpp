@@ -15,8 +15,10 @@ RunOutcome decideOutcome(const RunEnding& ending)
     if (const std::optional<EngineExit>& gone = ending.engineGone) {
         if (gone->failedToStart)
             return failed(-1, gone->message);
+        // ssh's own codes (255: no connection; 127, 126: no engine at that path there) are no
+        // code of the lab's: the engine could not be started, as when it is missing here.
         if (!ending.remoteFailure.isEmpty())
-            return failed(gone->exitCode, ending.remoteFailure);
+            return failed(-1, ending.remoteFailure);
         if (gone->crashed)
             return {gone->stopRequested ? RunStatus::Cancelled : RunStatus::Failed, -1, gone->message};
     }
