@@ -139,7 +139,7 @@ std::string expandLaunchTemplate(const std::string& launchTemplate, const std::s
     return expanded;
 }
 
-int runLaunchTemplate(const std::string& launchTemplate, const std::string& configPath)
+int runLaunchTemplate(const std::string& launchTemplate, const std::string& configPath, const std::string& eventsPath)
 {
     std::string error;
     const std::string command = expandLaunchTemplate(launchTemplate, ownPath(), configPath, &error);
@@ -164,6 +164,8 @@ int runLaunchTemplate(const std::string& launchTemplate, const std::string& conf
         ::setpgid(0, 0);
         ::prctl(PR_SET_PDEATHSIG, SIGTERM);
         ::dup2(stderrPipe[1], STDERR_FILENO);
+        if (!eventsPath.empty())
+            ::setenv(kRunEventsVariable, eventsPath.c_str(), 1);
         ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
         ::_exit(127);
     }
@@ -187,6 +189,8 @@ int runLaunchTemplate(const std::string& launchTemplate, const std::string& conf
             if (::write(STDOUT_FILENO, line.data(), line.size()) < 0) {
                 // The reader has gone; the run ends the same.
             }
+            if (!eventsPath.empty())
+                std::ofstream(eventsPath, std::ios::app) << line;  // the stored run ends as it did
             std::cerr << "ddplab-engine runs: error: " << failure->message << std::endl;
             return failure->exitCode;
         }

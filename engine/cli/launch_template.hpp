@@ -19,8 +19,15 @@ namespace ddplab {
 std::string expandLaunchTemplate(const std::string& launchTemplate, const std::string& enginePath, const std::string& configPath,
                                  std::string* error);
 
+// Where the run's events file is, for the template's rank 0 (`worker` reads it when its
+// config names no `events`): torchrun and srun pass the environment on to their ranks, and the
+// user's config file stays as given.
+inline constexpr char kRunEventsVariable[] = "DDPLAB_RUN_EVENTS";
+
 // Runs the expanded template through /bin/sh and returns its exit code (128 + N when signal N
 // ended it), 4 when it named the rank that failed; 2 when the template cannot be expanded.
-int runLaunchTemplate(const std::string& launchTemplate, const std::string& configPath);
+// `eventsPath` (may be ""): the run's events file, which rank 0 appends to as a built-in
+// run's does, and where a failure the launcher's stderr names is appended too.
+int runLaunchTemplate(const std::string& launchTemplate, const std::string& configPath, const std::string& eventsPath);
 
 }  // namespace ddplab

@@ -151,8 +151,8 @@ int runCommand(const CommandLine& line)
         return runTraining("worker", *line.workerOptions, *line.worker);
     if (*line.runs) {
         const std::string& launcher = line.runsOptions.launcher;
-        const RunOne runOne = launcher.empty() ? RunOne(runFromFiles) : RunOne([&](const std::string& config, const std::string&) {
-            return runLaunchTemplate(launcher, config);
+        const RunOne runOne = launcher.empty() ? RunOne(runFromFiles) : RunOne([&](const std::string& config, const std::string& events) {
+            return runLaunchTemplate(launcher, config, events);
         });
         return runMany(runOne, line.runsOptions);
     }

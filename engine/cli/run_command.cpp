@@ -1,5 +1,7 @@
 #include "run_command.hpp"
 
+#include "launch_template.hpp"
+
 #include "comm/worker_identity.hpp"
 #include "core/config_error.hpp"
 #include "core/config_keys.hpp"
@@ -12,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -92,6 +95,9 @@ int runTraining(const std::string& command, const ConfigOptions& options, const 
         // Under torchrun or Slurm the launcher already says how many ranks there are.
         Config base;
         base.worldSize = identity.worldSize;
+        // Started by `runs --launcher` (torchrun, srun): the run's events file, unless the config names one.
+        if (const char* events = std::getenv(kRunEventsVariable); isWorker && events)
+            base.events = events;
         const Config config = options.resolve(base);
         const MachineResources machine = thisMachine();
         requireValid(config, &machine, isWorker ? identity.localWorldSize : config.worldSize);

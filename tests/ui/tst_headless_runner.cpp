@@ -279,6 +279,12 @@ private slots:
         QVERIFY2(said.contains(word(engine) + QStringLiteral(" worker --config ") + word(config)) ||
                      said.contains(word(engine) + QLatin1Char(' ') + word(config)),
                  qPrintable(said));
+        // The stored run has its events, written by the template's rank 0 (DDPLAB_RUN_EVENTS).
+        QFile events(QFileInfo(logs.first()).dir().filePath(QStringLiteral("events.jsonl")));
+        QVERIFY2(events.open(QIODevice::ReadOnly), qPrintable(events.fileName()));
+        const QByteArray stored = events.readAll();
+        QCOMPARE(stored.count("\"type\":\"step\""), 8);
+        QVERIFY2(stored.trimmed().endsWith("}") && stored.contains("\"type\":\"summary\""), stored.right(300).constData());
         // Nothing of the names was run, anywhere sh could have run it.
         QStringList ran;
         for (const QString& file : files) {
