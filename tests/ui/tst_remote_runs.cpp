@@ -3,16 +3,20 @@
 // the same step losses as locally, its events kept here; Stop, a killed local ssh and a killed
 // lab each leave no engine process on the remote side; an unknown host key, a wrong engine
 // path and a closed port each give their one clear sentence within seconds; a missing remote
-// engine ends the headless lab with the lab's own exit code, not ssh's 127.
+// engine ends the headless lab with the lab's own exit code, not ssh's 127; the window's
+// inspection of one's own model runs on the host, whatever the paths are called, and a forward
+// that never returns there is stopped and leaves nothing running.
 
 #include "client/engine/engine_query.hpp"
 #include "client/engine/engine_target.hpp"
+#include "client/engine/model_inspector.hpp"
 #include "client/library/lesson_library.hpp"
 #include "client/library/preset_library.hpp"
 #include "client/library/preset_resolver.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
 #include "client/session/lab_session.hpp"
+#include "support/prerequisites.hpp"
 #include "support/process_table.hpp"
 #include "support/test_sshd.hpp"
 #include "ui_test_main.hpp"
@@ -97,6 +101,51 @@ private slots:
         m_sshd = std::make_unique<ddplab::test::TestSshd>();
         QVERIFY2(m_sshd->isRunning(), qPrintable(m_sshd->problem()));
         qputenv("DDPLAB_SSH", QFile::encodeName(m_sshd->sshProgram()));
+    }
+
+    // The window's background inspection (Setup's model and data) over SSH: the files live in a
+    // folder named to break out of quotes and run commands; a model that prints is inspected
+    // as any other; one that never returns is stopped by model_check_timeout on the host.
+    void theModelIsInspectedOnTheHost()
+    {
+        const QString missing = ddplab::test::missingPythonTorch();
+        if (!missing.isEmpty())
+            QSKIP(qPrintable(missing));
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("it's \"q\" $(touch pwned) `touch pwned`; x"));
+        QVERIFY(QDir().mkpath(folder));
+        for (const char* tool : {"make_own_model_case.py", "make_hostile_model_case.py"}) {
+            QProcess process;
+            process.start(ddplab::test::debianPython(),
+                          {QStringLiteral(DDPLAB_SOURCE_DIR "/tests/tools/") + QLatin1String(tool), folder});
+            QVERIFY(process.waitForFinished(kPatienceMs));
+            QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+        }
+        ModelInspector inspector{QString()};
+        inspector.setTarget(remote(QStringLiteral("labtest")));
+        auto inspect = [&](const QString& model) {
+            inspector.inspect(QJsonObject{{QStringLiteral("workload"), QStringLiteral("torchscript")},
+                                          {QStringLiteral("model_file"), folder + QLatin1Char('/') + model},
+                                          {QStringLiteral("train_data"), folder + QStringLiteral("/train.pt")},
+                                          {QStringLiteral("batch_size"), 16},
+                                          {QStringLiteral("model_check_timeout"), 3}});
+            QTRY_VERIFY_WITH_TIMEOUT(!inspector.isRunning() && (inspector.inspection() || inspector.problem()), kPatienceMs);
+        };
+        for (const QString& model : {QStringLiteral("mlp.pt"), QStringLiteral("prints.pt")}) {
+            inspect(model);
+            QVERIFY2(inspector.inspection().has_value(), qPrintable(inspector.problem() ? inspector.problem()->message : model));
+            QCOMPARE(inspector.inspection()->parameterCount, 4772);  // 144 x 32 + 32 + 32 x 4 + 4
+            QCOMPARE(inspector.inspection()->trainSamples, 100);
+        }
+        QElapsedTimer clock;
+        clock.start();
+        inspect(QStringLiteral("forever.pt"));
+        QVERIFY(inspector.problem().has_value());
+        QCOMPARE(inspector.problem()->key, QStringLiteral("model_file"));
+        QVERIFY2(inspector.problem()->message.contains(QStringLiteral("still being checked after 3 s")), qPrintable(inspector.problem()->message));
+        QVERIFY2(clock.elapsed() < 60000, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY(waitUntilNoRemoteEngine(m_sshd->processId()));
+        QVERIFY(!QFileInfo::exists(QStringLiteral("pwned")) && QDir(dir.path()).entryList({QStringLiteral("pwned*")}).isEmpty());
     }
 
     void devicesOverSsh()

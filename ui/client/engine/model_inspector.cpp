@@ -10,13 +10,16 @@ namespace {
 // Typing a path must not start an engine per keystroke.
 constexpr int kPauseMs = 400;
 
-// The keys the inspection depends on: the model, the data and the loss, and what the memory
-// per rank depends on (the batch, the optimizer's state). The rest keep their defaults there.
+// The keys the inspection depends on: the model, the data and the loss, what the memory per
+// rank depends on (the batch, the optimizer's state), and how long the check may take (a forward
+// that never returns is stopped after model_check_timeout, else collective_timeout). The rest
+// keep their defaults there.
 QJsonObject inspectedKeys(const QJsonObject& settings)
 {
     QJsonObject request;
     for (const char* name : {key::kWorkload, key::kModelFile, key::kTrainData, key::kValData, key::kLoss, key::kBatchSize,
-                             key::kOptimizer, key::kMomentum, key::kTrainSubset, key::kDevice}) {
+                             key::kOptimizer, key::kMomentum, key::kTrainSubset, key::kDevice, key::kModelCheckTimeout,
+                             key::kCollectiveTimeout}) {
         if (settings.contains(wire(name)))
             request.insert(wire(name), settings.value(wire(name)));
     }
