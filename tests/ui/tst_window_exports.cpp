@@ -26,6 +26,7 @@
 #include <QFileDialog>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMenuBar>
 #include <QTreeWidget>
 
 using namespace ddplab::ui;
@@ -161,6 +162,7 @@ private slots:
     void copySettingsPutsTheGeneratorsScriptOnTheClipboard();
     void settingsTheGeneratorRefusesLeaveTheClipboard();
     void aStoredRunsContextMenuCopiesItsScript();
+    void theFileMenuNamesItsEntriesAndNoShortcutClashes();
 
 private:
     RunRecord m_first, m_second;  // stored before the window opens: it lists them
@@ -303,6 +305,51 @@ void TestWindowExports::aStoredRunsContextMenuCopiesItsScript()
     QVERIFY2(window.log()->toPlainText().contains(QStringLiteral("Copied Run second 4×8 · lr 0.2 as a PyTorch script")),
              qPrintable(window.log()->toPlainText()));
     QVERIFY(window.log()->toPlainText().contains(torchrunCommand(4, QStringLiteral("train_ddp.py"))));
+}
+
+// The File menu as docs/ui.md shows it (docs/screenshots/file-menu-*.png): the new entries say
+// what they take, "…" only where a dialog follows, tooltips shown on hover; no two of the
+// window's actions share a shortcut.
+void TestWindowExports::theFileMenuNamesItsEntriesAndNoShortcutClashes()
+{
+    MainWindow window(withEngine());
+    QMenu* file = window.menuBar()->actions().value(0)->menu();
+    QVERIFY(file);
+    QStringList entries;
+    for (const QAction* action : file->actions())
+        entries.append(action->isSeparator() ? QStringLiteral("--") : action->text().remove(QLatin1Char('&')));
+    QCOMPARE(entries, QStringList({QStringLiteral("Open Preset…"), QStringLiteral("Save Settings as Preset…"),
+                                   QStringLiteral("Copy Settings as PyTorch Script"), QStringLiteral("--"),
+                                   QStringLiteral("Export Charts and CSVs…"), QStringLiteral("Export Run Metrics as CSV…"),
+                                   QStringLiteral("Export Runs to TensorBoard…"), QStringLiteral("Write TensorBoard Files During Runs"),
+                                   QStringLiteral("--"), QStringLiteral("Quit")}));
+    QVERIFY(file->toolTipsVisible());
+    QVERIFY2(window.actions().exportTensorBoard->toolTip().contains(QStringLiteral("none: every stored run")),
+             qPrintable(window.actions().exportTensorBoard->toolTip()));
+    QVERIFY(window.actions().streamTensorBoard->isCheckable());
+    QVERIFY2(window.actions().streamTensorBoard->toolTip().contains(QStringLiteral("as they arrive")),
+             qPrintable(window.actions().streamTensorBoard->toolTip()));
+
+    // Each entry's mnemonic is its own within the menu.
+    QStringList mnemonics;
+    for (const QAction* action : file->actions()) {
+        const qsizetype at = action->text().indexOf(QLatin1Char('&'));
+        if (at >= 0)
+            mnemonics.append(action->text().mid(at + 1, 1).toLower());
+    }
+    const QStringList unique = QSet<QString>(mnemonics.begin(), mnemonics.end()).values();
+    QCOMPARE(unique.size(), mnemonics.size());
+
+    QHash<QString, QString> owners;  // shortcut -> the action that has it
+    for (const QAction* action : window.findChildren<QAction*>()) {
+        for (const QKeySequence& keys : action->shortcuts()) {
+            const QString key = keys.toString();
+            QVERIFY2(!owners.contains(key) || owners.value(key) == action->text(),
+                     qPrintable(key + QStringLiteral(": ") + owners.value(key) + QStringLiteral(" and ") + action->text()));
+            owners.insert(key, action->text());
+        }
+    }
+    QVERIFY(owners.size() >= 15);  // Run, Stop, the pages, Open, Save, Export, ...: the loop saw them
 }
 
 DDPLAB_UI_TEST_MAIN(TestWindowExports)

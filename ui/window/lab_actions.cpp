@@ -52,10 +52,10 @@ LabActions::LabActions(QObject* owner)
                                  "CSV, into a folder (Ctrl+E)"),
                      "export");
     exportCsv = make(owner, QObject::tr("Export Run Metrics as &CSV…"), Keys{Qt::CTRL | Qt::SHIFT | Qt::Key_E});
-    exportTensorBoard = make(owner, QObject::tr("Export to &TensorBoard…"), {},
+    exportTensorBoard = make(owner, QObject::tr("Export Runs to &TensorBoard…"), {},
                              QObject::tr("The runs selected in the Runs list (none: every stored run) as TensorBoard runs, a study's "
                                          "with its hyperparameters, into a folder for tensorboard --logdir"));
-    streamTensorBoard = make(owner, QObject::tr("&Write TensorBoard Files as Runs Stream"), {});
+    streamTensorBoard = make(owner, QObject::tr("&Write TensorBoard Files During Runs"), {});
     streamTensorBoard->setCheckable(true);
     quit = make(owner, QObject::tr("&Quit"), QKeySequence::keyBindings(QKeySequence::Quit));
     keepRuns = make(owner, QObject::tr("&Keep Earlier Runs on the Charts"), {},

@@ -29,6 +29,9 @@ void MainWindow::createMenus()
     file->addActions({a.exportAll, a.exportCsv, a.exportTensorBoard, a.streamTensorBoard});
     file->addSeparator();
     file->addAction(a.quit);
+    // What an entry does beyond its name (what Export Runs to TensorBoard… takes with no run
+    // selected, where runs stream), on hover.
+    file->setToolTipsVisible(true);
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addActions({a.run, a.stop, a.runLesson});

@@ -31,7 +31,7 @@ TensorBoardFiles::TensorBoardFiles(const RunStore& store, const LabSession& sess
 
 void TensorBoardFiles::exportInteractively()
 {
-    const QString directory = QFileDialog::getExistingDirectory(m_dialogParent, tr("Export to TensorBoard"), lastExportFolder());
+    const QString directory = QFileDialog::getExistingDirectory(m_dialogParent, tr("Export Runs to TensorBoard"), lastExportFolder());
     if (directory.isEmpty())
         return;
     rememberExportFolder(directory);

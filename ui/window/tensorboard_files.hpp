@@ -1,9 +1,9 @@
 #pragma once
-// The window's TensorBoard files (docs/tensorboard.md): File → Export to TensorBoard… writes the
-// runs selected in the Runs list (none selected: every stored run), a study's run bringing its
-// whole study with its hyperparameters, into a folder; File → Write TensorBoard Files as Runs
-// Stream (off by default, kept in the window's settings) writes each new run's scalars as they
-// arrive (client/tensorboard/tensorboard_stream.hpp).
+// The window's TensorBoard files (docs/tensorboard.md): File → Export Runs to TensorBoard… writes
+// the runs selected in the Runs list (none selected: every stored run), a study's run bringing its
+// whole study with its hyperparameters, into a folder; File → Write TensorBoard Files During Runs
+// (off by default, kept in the window's settings) writes each new run's scalars as they arrive
+// (client/tensorboard/tensorboard_stream.hpp).
 
 #include <QObject>
 #include <QString>

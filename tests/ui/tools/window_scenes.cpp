@@ -8,6 +8,7 @@
 //   runs-study           a lesson's runs and the study file's, grouped in the Runs list, the
 //                        study's runs on the charts
 //   presentation-lesson  seed 000's four-ways lesson run, then presentation mode
+//   file-menu            the File menu open, as the menu bar opens it (its exports and copies)
 
 #include "study_view/study_page.hpp"
 #include "setup/parameter_panel.hpp"
@@ -17,6 +18,8 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QEventLoop>
+#include <QMenu>
+#include <QMenuBar>
 #include <QPushButton>
 #include <QScreen>
 #include <QTabWidget>
@@ -88,6 +91,13 @@ bool play(const QString& scene, MainWindow& window, const QString& studyFile)
         runs->raise();
         return true;
     }
+    if (scene == QLatin1String("file-menu")) {
+        QAction* file = window.menuBar()->actions().value(0);
+        if (!file || !file->menu())
+            return false;
+        window.menuBar()->setActiveAction(file);
+        return file->menu()->isVisible();
+    }
     if (scene == QLatin1String("presentation-lesson")) {
         window.startLesson(QStringLiteral("seed000-four-ways"));
         waitForTheRuns(window);
@@ -106,7 +116,7 @@ int main(int argc, char* argv[])
     QTextStream err(stderr);
     const QStringList arguments = QCoreApplication::arguments();
     if (arguments.size() < 3 || arguments.size() > 4) {
-        err << "usage: ddplab-window-scenes first-launch|setup-errors|study|runs-study|presentation-lesson OUT.png [STUDY.json]"
+        err << "usage: ddplab-window-scenes first-launch|setup-errors|study|runs-study|presentation-lesson|file-menu OUT.png [STUDY.json]"
             << Qt::endl;
         return 2;
     }
