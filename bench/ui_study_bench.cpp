@@ -4,7 +4,7 @@
 // and how many exceeded 100 ms). Run by bench/ui_study_bench.py.
 
 #include "client/session/lab_identity.hpp"
-#include "study_view/study_page.hpp"
+#include "study/study_page.hpp"
 #include "window/main_window.hpp"
 
 #include <QApplication>
@@ -40,9 +40,8 @@ int main(int argc, char* argv[])
         sinceTick.restart();
     });
     QElapsedTimer wall;
-    QObject::connect(page, &ddplab::ui::StudyPage::runningChanged, [&](bool running) {
-        if (!running)
-            QTimer::singleShot(200, &application, &QApplication::quit);  // the last redraw included
+    QObject::connect(page, &ddplab::ui::StudyPage::studyEnded, [&] {
+        QTimer::singleShot(200, &application, &QApplication::quit);  // the last redraw included
     });
     QTimer::singleShot(1000, [&] {  // once the window is up and the devices are known
         wall.start();

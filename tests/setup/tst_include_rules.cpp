@@ -2,6 +2,8 @@
 // `#include "…"` of engine/, ui/ and app/ is checked against it. A folder's own headers are
 // always allowed; `engine/core/ (light)` allows only the core headers that do not bring in
 // nlohmann/json. A folder with sources and no row, or a row whose folder is gone, fails too.
+// ui/client/'s topic folders are rows of their own, in order from the bottom step up: a row may
+// name only the ui/client/ rows above it in the table, so no include in ui/client runs back up.
 
 #include <QDirIterator>
 #include <QFile>
@@ -110,6 +112,27 @@ private slots:
         const QSet<QString> heavy = heavyCoreHeaders();
         QVERIFY(heavy.contains(QStringLiteral("json.hpp")) && heavy.contains(QStringLiteral("protocol.hpp")));
         QVERIFY(!heavy.contains(QStringLiteral("config_keys.hpp")) && !heavy.contains(QStringLiteral("key_names.hpp")));
+    }
+
+    void clientFoldersFormAStaircase()
+    {
+        const QList<Rule> rules = rulesFromTheDoc();
+        const QString client = QStringLiteral("ui/client/");
+        QStringList below;  // the ui/client/ rows read so far: the steps under the next one
+        int steps = 0;
+        for (const Rule& rule : rules) {
+            if (!rule.folder.startsWith(client) || rule.folder == client)
+                continue;
+            ++steps;
+            for (const QString& entry : rule.mayInclude) {
+                if (!entry.startsWith(client) || entry == QLatin1String("ui/client/wire.hpp"))
+                    continue;
+                QVERIFY2(below.contains(entry), qPrintable(QStringLiteral("%1 may include %2, which is not a step below it").arg(rule.folder, entry)));
+            }
+            below.append(rule.folder);
+        }
+        QVERIFY2(steps >= 9, qPrintable(QString::number(steps)));  // io … study
+        QVERIFY(below.contains(QStringLiteral("ui/client/study/")));
     }
 
     void everyIncludeIsAllowed()

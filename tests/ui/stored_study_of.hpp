@@ -4,9 +4,9 @@
 // the test's log and gives an empty study. And a run of one of its points that finished its
 // 100 steps, for the suites to fill in with what they measure.
 
-#include "study/study_plan.hpp"
-#include "study/study_results.hpp"
-#include "study/study_store.hpp"
+#include "client/study/study_plan.hpp"
+#include "client/study/study_results.hpp"
+#include "client/study/study_store.hpp"
 
 #include <QJsonDocument>
 

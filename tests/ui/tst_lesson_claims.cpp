@@ -8,14 +8,14 @@
 // With DDPLAB_LESSON_CLAIMS=<file> the checked claims, with the figures they were checked on,
 // are written there as JSON: scripts/lessons-report.py puts them into docs/lessons.md.
 
+#include "client/engine/shard_assignment.hpp"
 #include "client/library/lesson_library.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/library/preset_library.hpp"
-#include "client/library/preset_resolver.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
 #include "client/session/lab_session.hpp"
-#include "client/engine/shard_assignment.hpp"
+#include "client/session/preset_resolver.hpp"
 #include "core/derived.hpp"
 #include "ui_test_main.hpp"
 

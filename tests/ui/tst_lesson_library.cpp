@@ -4,8 +4,8 @@
 #include "client/library/lesson_library.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/library/preset_library.hpp"
-#include "client/library/preset_resolver.hpp"
 #include "client/series/chart_catalog.hpp"
+#include "client/session/preset_resolver.hpp"
 #include "ui_test_main.hpp"
 
 using namespace ddplab::ui;

@@ -4,7 +4,7 @@
 #include "client/library/lesson_library.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/library/preset_library.hpp"
-#include "client/library/preset_resolver.hpp"
+#include "client/session/preset_resolver.hpp"
 #include "ui_test_main.hpp"
 
 #include <sys/stat.h>

@@ -1,9 +1,9 @@
-// How a run ended is decided in one place (client/session/run_outcome): from the run's own
+// How a run ended is decided in one place (client/runs/run_outcome): from the run's own
 // end (run_end with its code, summary, error event) and, when the engine went first, from how
 // its process went. Every branch, with the status, code and sentence a person then sees.
 
 #include "client/engine/engine_target.hpp"
-#include "client/session/run_outcome.hpp"
+#include "client/runs/run_outcome.hpp"
 #include "core/protocol_names.hpp"
 #include "ui_test_main.hpp"
 

@@ -6,9 +6,9 @@
 // figure against epochs; the best of the study's `best` axis (the weight decay) against the
 // batch while the figure is drawn against a resolved x.
 
-#include "study/study_plan.hpp"
-#include "study_view/study_charts.hpp"
+#include "client/study/study_plan.hpp"
 #include "stored_study_of.hpp"
+#include "study/study_charts.hpp"
 #include "ui_test_main.hpp"
 
 #include <QJsonDocument>

@@ -6,13 +6,13 @@
 // lines in the order of their numbers, tick labels that all fit, the table of runs.
 
 #include "client/runs/run_data.hpp"
-#include "study/label_order.hpp"
-#include "study/study_checks.hpp"
-#include "study/study_csv.hpp"
-#include "study/study_plan.hpp"
-#include "study_view/study_charts.hpp"
-#include "study_view/study_points_table.hpp"
+#include "client/study/label_order.hpp"
+#include "client/study/study_checks.hpp"
+#include "client/study/study_csv.hpp"
+#include "client/study/study_plan.hpp"
 #include "stored_study_of.hpp"
+#include "study/study_charts.hpp"
+#include "study/study_points_table.hpp"
 #include "ui_test_main.hpp"
 
 #include <QJsonDocument>

@@ -9,8 +9,8 @@
 
 #include "client/runs/run_record.hpp"
 #include "client/runs/run_store.hpp"
-#include "study/study_library.hpp"
-#include "study/study_plan.hpp"
+#include "client/study/study_library.hpp"
+#include "client/study/study_plan.hpp"
 #include "support/prerequisites.hpp"
 #include "ui_test_main.hpp"
 

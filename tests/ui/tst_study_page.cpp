@@ -9,9 +9,9 @@
 #include "client/runs/run_data.hpp"
 #include "client/session/lab_session.hpp"
 #include "runs/run_list_panel.hpp"
-#include "study_view/study_editor.hpp"
-#include "study_view/study_page.hpp"
-#include "study_view/study_results_view.hpp"
+#include "study/study_editor.hpp"
+#include "study/study_page.hpp"
+#include "study/study_results_view.hpp"
 #include "ui_test_main.hpp"
 #include "window/lab_actions.hpp"
 #include "window/main_window.hpp"
@@ -95,7 +95,7 @@ private slots:
         QVERIFY(source);
         QCOMPARE(source->currentData().toString(), QFileInfo(file).absoluteFilePath());
         QVERIFY2(source->currentText().endsWith(QStringLiteral("(file %1)").arg(QFileInfo(file).fileName())), qPrintable(source->currentText()));
-        QSignalSpy running(page, &StudyPage::runningChanged);
+        QSignalSpy running(page, &StudyPage::studyEnded);
         QVERIFY(page->runStudy(true));
         QVERIFY(page->isRunning());
         QVERIFY(!window.actions().run->isEnabled());  // one thing at a time

@@ -6,8 +6,8 @@
 // engine refuses, an axis that changes nothing, a condition on nothing) is refused with the
 // file, the axis or the combination named.
 
-#include "study/study_library.hpp"
-#include "study/study_plan.hpp"
+#include "client/study/study_library.hpp"
+#include "client/study/study_plan.hpp"
 #include "ui_test_main.hpp"
 
 #include <sys/stat.h>

@@ -9,12 +9,12 @@
 
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
-#include "study/scaling_fit.hpp"
-#include "study/study_axis_text.hpp"
-#include "study/study_csv.hpp"
-#include "study/study_plan.hpp"
-#include "study/study_results.hpp"
-#include "study/study_target.hpp"
+#include "client/study/scaling_fit.hpp"
+#include "client/study/study_axis_text.hpp"
+#include "client/study/study_csv.hpp"
+#include "client/study/study_plan.hpp"
+#include "client/study/study_results.hpp"
+#include "client/study/study_target.hpp"
 #include "stored_study_of.hpp"
 #include "ui_test_main.hpp"
 

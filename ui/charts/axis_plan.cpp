@@ -69,6 +69,40 @@ LinearAxisPlan planValueAxis(double min, double max, int ticks, bool neverNegati
     return plan;
 }
 
+QList<double> planLogTicks(double low, double high)
+{
+    QList<double> ticks;
+    if (!(low > 0) || !(high > low) || !std::isfinite(high))
+        return ticks;
+    const int first = int(std::floor(std::log10(low)));
+    const int last = int(std::ceil(std::log10(high)));
+    const int decades = last - first;
+    // Inside a single decade 1, 2 and 5 may leave one tick or none: every digit then.
+    const QList<double> mantissas = decades <= 1   ? QList<double>{1, 2, 3, 4, 5, 6, 7, 8, 9}
+                                    : decades <= 3 ? QList<double>{1, 2, 5}
+                                                   : QList<double>{1};
+    const int every = std::max(1, decades / 6);
+    for (int d = first; d <= last; d += (mantissas.size() > 1 ? 1 : every)) {
+        for (double m : mantissas) {
+            const double tick = std::pow(10.0, d) * m;
+            if (tick >= low && tick <= high)
+                ticks.append(tick);
+        }
+    }
+    if (ticks.size() < 3) {
+        // A range narrower than 1 to 2 (steps of 12 to 20): evenly spaced round numbers.
+        const LinearAxisPlan plan = planValueAxis(low, high, 5, true, false);
+        ticks.clear();
+        const double step = (plan.high - plan.low) / std::max(1, plan.tickCount - 1);
+        for (int i = 0; i < plan.tickCount; ++i) {
+            const double tick = plan.low + step * i;
+            if (tick >= low && tick <= high && tick > 0)
+                ticks.append(tick);
+        }
+    }
+    return ticks;
+}
+
 LogAxisPlan logAxisFor(double low, double high)
 {
     LogAxisPlan plan;
@@ -79,8 +113,10 @@ LogAxisPlan logAxisFor(double low, double high)
     plan.low = low;
     plan.high = high;
     const double decades = std::log10(high / low);
-    // Inside one decade base 10 would label one tick at most: a base that fits a few.
-    plan.base = decades >= 1.0 ? 10.0 : std::pow(high / low, 1.0 / kLogTicksInsideADecade);
+    // Inside one decade base 10 would label one tick at most: a base that spaces as many ticks
+    // as the planner gives the range (never fewer than kLogTicksInsideADecade intervals).
+    const int intervals = std::max(kLogTicksInsideADecade, int(planLogTicks(low, high).size()) - 1);
+    plan.base = decades >= 1.0 ? 10.0 : std::pow(high / low, 1.0 / intervals);
     plan.labelFormat = decades >= 1.0 ? QStringLiteral("%g") : QStringLiteral("%.3g");
     return plan;
 }

@@ -32,6 +32,13 @@ struct LogAxisPlan {
     double base = 10.0;  // ticks at base^n: 10 over decades, finer inside a single one
     QString labelFormat;
 };
+// The one log-axis tick planner, for the live charts and the study charts alike: the ticks
+// inside [low, high] (low > 0): the decades (every few over many), with 2 and 5 between them
+// over up to three decades, every digit inside one, and evenly spaced round numbers where even
+// that leaves fewer than three. The study charts draw these ticks; the live charts' log axis
+// (Qt Charts ticks only at powers of one base) takes as many from logAxisFor.
+QList<double> planLogTicks(double low, double high);
+
 // A log axis over whole decades around [minPositive, max].
 LogAxisPlan planLogAxis(double minPositive, double max);
 // A log axis showing exactly [low, high] (after a zoom): several ticks even inside one decade.

@@ -3,6 +3,7 @@
 #include "charts/chart_canvas.hpp"
 #include "charts/chart_line_parts.hpp"
 #include "client/runs/run_data.hpp"
+#include "client/runs/why_no_data.hpp"
 #include "client/series/decimation.hpp"
 #include "client/wire.hpp"
 

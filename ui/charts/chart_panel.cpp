@@ -5,6 +5,7 @@
 #include "charts/chart_header.hpp"
 #include "charts/chart_lines.hpp"
 #include "client/runs/run_data.hpp"
+#include "client/runs/why_no_data.hpp"
 
 #include <QApplication>
 #include <QChart>

@@ -1,6 +1,10 @@
 #pragma once
-// The colours lines are drawn in, one after the other: a run on the live charts, a line of a
-// study chart. Tableau 10: distinct hues that stay readable on light and dark backgrounds.
+// Every colour the lab chooses itself, in one place: the lines runs are drawn in (on the live
+// charts and the study charts), the marks and reference lines of study charts, the heatmap's
+// scale and the colour of each run status. Backgrounds and text follow the window's palette
+// (QPalette), so they are not here.
+
+#include "client/runs/run_status.hpp"
 
 #include <QColor>
 
@@ -8,6 +12,8 @@
 
 namespace ddplab::ui {
 
+// Tableau 10: distinct hues that stay readable on light and dark backgrounds, one after the
+// other: a run on the live charts, a line of a study chart.
 inline constexpr std::array<QRgb, 10> kLinePalette{0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd,
                                                    0x8c564b, 0xe377c2, 0x17becf, 0xbcbd22, 0x7f7f7f};
 
@@ -16,5 +22,24 @@ inline QColor lineColor(qsizetype index)
 {
     return QColor(kLinePalette[size_t(index) % kLinePalette.size()]);
 }
+
+// Study charts: greys that stay behind the data's hues, and one warm mark.
+inline constexpr QRgb kMeasuredMarkRgb = 0x606060;     // B_simple, measured from the runs
+inline constexpr QRgb kExcessMarkRgb = 0xb05020;       // B*, where the excess reaches 20 %
+inline constexpr QRgb kLinearRuleRgb = 0x808080;       // the linear rule's (slope 1) reference line
+inline constexpr QRgb kSquareRootRuleRgb = 0xb0b0b0;   // the square-root rule's (slope ½)
+
+// Heatmaps: a cell without a finite value, the hatching over a diverged one, and the patch
+// behind a rule line's name (dark under light text, light under dark text).
+inline constexpr QRgb kNoValueRgb = 0x999999;
+inline constexpr QRgb kDivergedHatchRgb = 0x555555;
+inline constexpr QRgb kDarkPatchRgba = 0xa0000000;   // black at 160/255
+inline constexpr QRgb kLightPatchRgba = 0xbeffffff;  // white at 190/255
+
+// Viridis, sampled: dark for t = 0, yellow for t = 1, readable in grey too.
+QColor viridis(double t);
+
+// A run's status in the Runs list (running blue, finished green, failed red, …).
+QColor statusColor(RunStatus status);
 
 }  // namespace ddplab::ui

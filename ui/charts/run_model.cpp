@@ -3,13 +3,28 @@
 #include "charts/palette.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_names.hpp"
+#include "client/session/lab_session.hpp"
 
 #include <algorithm>
 
 namespace ddplab::ui {
+
 RunModel::RunModel(QObject* parent)
     : QObject(parent)
 {
+}
+
+void RunModel::follow(const LabSession& session)
+{
+    connect(&session, &LabSession::runStarted, this, [this](int, const QSharedPointer<RunData>& run) {
+        if (!run->record().belongsToStudy())
+            addRun(run);
+    });
+    connect(&session, &LabSession::runUpdated, this, [this](const QSharedPointer<RunData>& run) { notifyDataAppended(run->id()); });
+    connect(&session, &LabSession::runFinished, this, [this](int, const QSharedPointer<RunData>& run) {
+        if (!run->record().belongsToStudy())
+            notifyLabelsChanged();  // its config arrived: names that tell runs apart may change
+    });
 }
 
 bool RunModel::contains(const QString& runId) const

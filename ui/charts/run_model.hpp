@@ -1,6 +1,7 @@
 #pragma once
 // The runs on display (the live ones and any past runs the user overlays), each with a colour
-// that stays its own while it is shown.
+// that stays its own while it is shown. Live data comes straight from the lab session it follows
+// (follow()): the window and the headless runner wire it the same way, and neither relays steps.
 
 #include <QColor>
 #include <QList>
@@ -9,6 +10,7 @@
 
 namespace ddplab::ui {
 
+class LabSession;
 class RunData;
 
 struct DisplayedRun {
@@ -22,6 +24,12 @@ class RunModel : public QObject {
 
 public:
     explicit RunModel(QObject* parent = nullptr);
+
+    // Shows every run `session` starts (a study's runs are the Study page's to draw), tells the
+    // charts when one gets data, and relabels when one finishes (its config has arrived). Slots
+    // connected to the session before this call run first (the window's row for a run exists
+    // before the run gets its colour).
+    void follow(const LabSession& session);
 
     const QList<DisplayedRun>& runs() const { return m_runs; }
     bool contains(const QString& runId) const;

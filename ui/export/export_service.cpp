@@ -6,6 +6,7 @@
 #include "client/io/save_file.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/runs/run_data.hpp"
+#include "client/runs/why_no_data.hpp"
 #include "client/series/chart_catalog.hpp"
 #include "client/wire.hpp"
 

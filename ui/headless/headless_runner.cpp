@@ -5,11 +5,11 @@
 #include "client/engine/engine_locator.hpp"
 #include "client/library/lesson_library.hpp"
 #include "client/library/preset_library.hpp"
-#include "client/library/preset_resolver.hpp"
 #include "client/runs/run_comparison.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
 #include "client/session/lab_session.hpp"
+#include "client/session/preset_resolver.hpp"
 #include "client/session/run_progress.hpp"
 #include "core/protocol_names.hpp"
 #include "export/export_service.hpp"
@@ -49,6 +49,7 @@ int HeadlessRunner::exec()
         charts.setXAxis(*resolved.xAxis);
     LabSession session(store, locateEngine(m_options.enginePath));
     session.setTarget(m_options.runOn);
+    model.follow(session);  // the charts get the session's runs and data as the window's do
 
     QElapsedTimer sinceProgress;
     const int count = int(resolved.runs.size());
@@ -56,12 +57,10 @@ int HeadlessRunner::exec()
           << session.enginePath() << Qt::endl;
 
     connect(&session, &LabSession::runStarted, this, [&](int index, const QSharedPointer<RunData>& run) {
-        model.addRun(run);
         sinceProgress.start();
         m_out << QStringLiteral("[%1/%2] %3: started").arg(index + 1).arg(count).arg(run->label()) << Qt::endl;
     });
     connect(&session, &LabSession::runUpdated, this, [&](const QSharedPointer<RunData>& run) {
-        model.notifyDataAppended(run->id());
         if (sinceProgress.elapsed() >= kProgressEveryMs) {
             sinceProgress.restart();
             m_out << "      " << describeProgress(*run, session.msSinceFirstStep()).text << Qt::endl;

@@ -4,10 +4,10 @@
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
 #include "client/session/lab_session.hpp"
+#include "client/study/study_library.hpp"
+#include "client/study/study_runner.hpp"
 #include "client/wire.hpp"
-#include "study/study_library.hpp"
-#include "study/study_runner.hpp"
-#include "study_view/study_charts.hpp"
+#include "study/study_charts.hpp"
 
 #include <QEventLoop>
 

@@ -1,9 +1,9 @@
 #include "headless_tensorboard.hpp"
 
 #include "client/runs/run_store.hpp"
+#include "client/study/study_store.hpp"
+#include "client/study/study_tensorboard.hpp"
 #include "core/protocol_names.hpp"
-#include "study/study_store.hpp"
-#include "study/study_tensorboard.hpp"
 
 #include <QDir>
 

@@ -1,5 +1,7 @@
 #include "run_list_panel.hpp"
 
+#include "charts/palette.hpp"
+
 #include <QAction>
 #include <QHeaderView>
 #include <QLineEdit>
@@ -36,21 +38,6 @@ QIcon swatch(const QColor& color)
         painter.drawRoundedRect(QRectF(1, 1, 10, 10), 2, 2);
     }
     return QIcon(pixmap);
-}
-
-QColor statusColor(RunStatus status)
-{
-    switch (status) {
-    case RunStatus::Running: return QColor(0x2e, 0x86, 0xc1);
-    case RunStatus::Finished: return QColor(0x2e, 0x9d, 0x4a);
-    case RunStatus::Failed: return QColor(0xd6, 0x45, 0x41);
-    case RunStatus::Cancelled:
-    case RunStatus::Interrupted:
-    case RunStatus::Incomplete: return QColor(0xc4, 0x8a, 0x1c);
-    case RunStatus::Damaged: return QColor(0xc0, 0x39, 0x2b);
-    case RunStatus::Diverged: return QColor(0xb0, 0x3a, 0x8c);
-    }
-    return QColor();
 }
 
 QString startedText(const QDateTime& started)

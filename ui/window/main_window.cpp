@@ -4,9 +4,9 @@
 #include "charts/chart_panel.hpp"
 #include "client/engine/engine_locator.hpp"
 #include "client/engine/model_inspector.hpp"
-#include "client/library/preset_resolver.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/session/lab_session.hpp"
+#include "client/session/preset_resolver.hpp"
 #include "client/session/run_progress.hpp"
 #include "client/wire.hpp"
 #include "lessons/lesson_panel.hpp"
@@ -16,11 +16,11 @@
 #include "setup/parameter_panel.hpp"
 #include "setup/run_target_box.hpp"
 #include "sharding/sharding_view.hpp"
-#include "study_view/study_page.hpp"
+#include "study/study_page.hpp"
 #include "window/chart_page.hpp"
 #include "window/help.hpp"
-#include "window/lab_files.hpp"
 #include "window/lab_actions.hpp"
+#include "window/lab_files.hpp"
 #include "window/log_panel.hpp"
 #include "window/notice_bar.hpp"
 #include "window/presentation_mode.hpp"
@@ -112,8 +112,8 @@ void MainWindow::connectPanes()
     connect(a.about, &QAction::triggered, this, [this] { showAbout(this, m_inventory, m_enginePath, m_store.root()); });
 
     connect(m_session, &LabSession::runStarted, this, &MainWindow::onRunStarted);
-    connect(m_session, &LabSession::runUpdated, this, [this](const QSharedPointer<RunData>& run) { m_model.notifyDataAppended(run->id()); });
     connect(m_session, &LabSession::runFinished, this, &MainWindow::onRunFinished);
+    m_model.follow(*m_session);  // after onRunStarted: a run's row exists before its colour is given
     connect(m_session, &LabSession::sequenceFinished, this, &MainWindow::onSequenceFinished);
     connect(m_session, &LabSession::runningChanged, this, &MainWindow::updateActions);
     connect(m_session, &LabSession::stderrReceived, m_log, &LogPanel::appendEngineOutput);
@@ -310,8 +310,7 @@ void MainWindow::onRunStarted(int, const QSharedPointer<RunData>& run)
     m_storedRuns->update(run->record());
     if (run->record().belongsToStudy())
         return;  // the Study page draws a study's runs; the chart page shows them when asked
-    m_runList->setShown(run->id(), true);
-    m_model.addRun(run);
+    m_runList->setShown(run->id(), true);  // the model shows it next (RunModel::follow)
 }
 
 void MainWindow::onRunFinished(int, const QSharedPointer<RunData>& run)
@@ -321,7 +320,6 @@ void MainWindow::onRunFinished(int, const QSharedPointer<RunData>& run)
     if (record.belongsToStudy())
         return;  // the Study page reports its runs
     m_comparison->refresh();
-    m_model.notifyLabelsChanged();  // its config arrived: names that tell runs apart may change
     m_storedRuns->reportReadingProblems(*run);
     if (record.status == RunStatus::Failed) {
         QString details = record.error;

@@ -2,7 +2,7 @@
 
 #include "window/main_window.hpp"
 
-#include "study_view/study_page.hpp"
+#include "study/study_page.hpp"
 
 #include "client/library/preset_library.hpp"
 #include "lessons/lesson_panel.hpp"

@@ -13,7 +13,7 @@
 #include "setup/parameter_panel.hpp"
 #include "setup/run_target_box.hpp"
 #include "sharding/sharding_view.hpp"
-#include "study_view/study_page.hpp"
+#include "study/study_page.hpp"
 #include "window/chart_page.hpp"
 #include "window/lab_actions.hpp"
 #include "window/log_panel.hpp"

@@ -1,10 +1,10 @@
 #include "tensorboard_files.hpp"
 
 #include "client/runs/run_store.hpp"
+#include "client/study/study_tensorboard.hpp"
 #include "client/tensorboard/tensorboard_stream.hpp"
 #include "export/export_folder.hpp"
 #include "runs/run_list_panel.hpp"
-#include "study/study_tensorboard.hpp"
 #include "window/lab_actions.hpp"
 #include "window/log_panel.hpp"
 #include "window/window_settings.hpp"

@@ -10,8 +10,8 @@
 //   presentation-lesson  seed 000's four-ways lesson run, then presentation mode
 //   file-menu            the File menu open, as the menu bar opens it (its exports and copies)
 
-#include "study_view/study_page.hpp"
 #include "setup/parameter_panel.hpp"
+#include "study/study_page.hpp"
 #include "window/application_identity.hpp"
 #include "window/main_window.hpp"
 
@@ -49,10 +49,7 @@ void waitForTheRuns(MainWindow& window)
 void waitForTheStudy(ddplab::ui::StudyPage& page)
 {
     QEventLoop loop;
-    QObject::connect(&page, &ddplab::ui::StudyPage::runningChanged, &loop, [&loop](bool running) {
-        if (!running)
-            loop.quit();
-    });
+    QObject::connect(&page, &ddplab::ui::StudyPage::studyEnded, &loop, &QEventLoop::quit);
     loop.exec();
 }
 

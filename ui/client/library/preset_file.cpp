@@ -88,6 +88,12 @@ QJsonObject presetFromCoreConfig(const Config& config)
     return presetFromConfig(toQJson(configToJson(config)).toObject());
 }
 
+QJsonValue coreConfigValue(const Config& config, std::string_view key)
+{
+    const ConfigKey* found = findConfigKey(key);
+    return found ? toQJson(found->read(config)) : QJsonValue(QJsonValue::Null);
+}
+
 QJsonObject presetFromConfig(const QJsonObject& config)
 {
     QJsonObject preset;

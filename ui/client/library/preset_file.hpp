@@ -7,14 +7,20 @@
 
 #include <QByteArray>
 #include <QJsonObject>
+#include <QJsonValue>
 #include <QString>
 
 #include <optional>
+#include <string_view>
 
 namespace ddplab::ui {
 
 // Every key of `config` (unset optional keys as null), without `events`.
 QJsonObject presetFromCoreConfig(const ddplab::Config& config);
+
+// One key of `config` as JSON (a choice's name, a number; null when an optional key is unset or
+// `key` is no config key): what a reader of one setting needs, without the whole config.
+QJsonValue coreConfigValue(const ddplab::Config& config, std::string_view key);
 
 // Keeps only config keys (drops derived fields of a `config` event, and `events`).
 QJsonObject presetFromConfig(const QJsonObject& config);

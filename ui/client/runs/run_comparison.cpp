@@ -1,6 +1,7 @@
 #include "run_comparison.hpp"
 
 #include "client/runs/run_data.hpp"
+#include "client/runs/why_no_data.hpp"
 #include "client/series/chart_catalog.hpp"
 #include "client/wire.hpp"
 

@@ -40,7 +40,7 @@ RunSettings runSettingsOf(const QJsonObject& config)
     settings.batchPerRank = int(parsed->batchSize);
     settings.gradAccum = int(parsed->gradAccum);
     settings.effectiveLr = effectiveLr(*parsed);
-    settings.optimizer = presetFromCoreConfig(*parsed).value(wire(key::kOptimizer)).toString();
+    settings.optimizer = coreConfigValue(*parsed, key::kOptimizer).toString();  // one key, not the whole config
     return settings;
 }
 

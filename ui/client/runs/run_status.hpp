@@ -1,7 +1,7 @@
 #pragma once
 // How a run ended, as one typed value: the only list of statuses and the only place that
 // spells them (meta.json, the runs list, Compare, study.csv and the headless output all use
-// statusText). Which one a run gets is decided in client/session/run_outcome.
+// statusText). Which one a run gets is decided in client/runs/run_outcome.
 
 #include <QString>
 

@@ -5,7 +5,7 @@
 #include "client/io/save_file.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/runs/run_data.hpp"
-#include "client/session/run_outcome.hpp"
+#include "client/runs/run_outcome.hpp"
 #include "client/wire.hpp"
 
 #include <QDir>

@@ -2,6 +2,8 @@
 
 #include "client/library/preset_file.hpp"
 #include "client/script/script_text.hpp"
+#include "client/script/script_training.hpp"
+#include "client/script/script_workloads.hpp"
 #include "client/wire.hpp"
 #include "core/derived.hpp"
 

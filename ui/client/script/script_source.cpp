@@ -3,8 +3,8 @@
 #include "client/library/lesson_library.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/library/preset_library.hpp"
-#include "client/library/preset_resolver.hpp"
 #include "client/runs/run_store.hpp"
+#include "client/session/preset_resolver.hpp"
 
 #include <QDir>
 #include <QFileInfo>

@@ -3,8 +3,9 @@
 // the engine's trainer takes them (engine/train/trainer.cpp): micro-batches under no_sync,
 // each counting 1 / micro-batches, the LR of the step, one loss over every rank's samples.
 
-#include "client/script/script_text.hpp"
+#include "script_training.hpp"
 
+#include "client/script/script_text.hpp"
 #include "client/wire.hpp"
 
 namespace ddplab::ui::script {

@@ -2,6 +2,8 @@
 // (engine/workloads/): the same generator and order of draws for toy and linreg, the same
 // layers and initialisation seed for Fashion-MNIST, the user's own files for torchscript.
 
+#include "script_workloads.hpp"
+
 #include "client/script/script_text.hpp"
 
 #include <QStringList>

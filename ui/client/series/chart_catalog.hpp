@@ -9,8 +9,6 @@
 
 namespace ddplab::ui {
 
-class RunData;
-
 struct MetricInfo {
     QString name;       // as in RunData ("loss", "val_accuracy")
     QString label;      // in legends and read-outs ("validation")
@@ -43,15 +41,5 @@ QList<ChartDefinition> chartsForMetrics(const QStringList& metrics);
 
 // Position of a metric in the catalog, for ordering CSV columns (unknown ones sort last).
 int catalogOrder(const QString& metric);
-
-// Why a run has none of a chart's figures, in words a newcomer understands ("noise scale
-// needs 2 ranks or more"); "" when it has them or may still get them.
-QString whyNoData(const ChartDefinition& chart, const RunData& run);
-// The same for one metric (the Compare table's cells).
-QString whyNoMetric(const QString& metric, const RunData& run);
-// Why a figure the run has is not drawn for it ("" when it is): the update-variance estimate's
-// formula holds for SGD only, so a run of Adam (or any other optimizer) shows the measured
-// variance alone.
-QString whyNotDrawn(const QString& metric, const RunData& run);
 
 }  // namespace ddplab::ui

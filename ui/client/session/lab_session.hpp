@@ -10,8 +10,9 @@
 
 #include "client/engine/engine_process.hpp"
 #include "client/engine/engine_target.hpp"
+#include "client/runs/run_outcome.hpp"
 #include "client/runs/run_record.hpp"
-#include "client/session/run_outcome.hpp"
+#include "client/runs/run_request.hpp"
 #include "client/session/run_progress.hpp"
 
 #include <QElapsedTimer>
@@ -26,15 +27,6 @@ namespace ddplab::ui {
 
 class RunData;
 class RunStore;
-
-struct RunRequest {
-    QString name;      // for the run list
-    QString label;     // for legends
-    QString lessonId;  // empty for a single run
-    QJsonObject config;
-    QString studyId{};    // a study's runs: its folder, and the run's point in its plan
-    int studyPoint = -1;
-};
 
 class LabSession : public QObject {
     Q_OBJECT

@@ -1,0 +1,66 @@
+// The table of a study's figures: what each is called, which
+// way is better, and where a run's result keeps it, summed up as the person chose.
+
+#include "study_figures.hpp"
+
+#include "client/study/study_results.hpp"
+#include "client/wire.hpp"
+
+namespace ddplab::ui {
+namespace {
+
+constexpr double kNaN = StudyRunResult::kNone;
+
+}  // namespace
+
+// Every figure a study can summarise its runs by, and where a result keeps it: one table.
+const QList<StudyFigure>& studyFigures()
+{
+    static const QList<StudyFigure> figures{
+        {wire(field::kLoss), QStringLiteral("loss (mini-batches)"), true, true, [](const StudyRunResult& r) { return r.loss; }, true},
+        {wire(field::kAccuracy), QStringLiteral("accuracy (mini-batches)"), false, false, [](const StudyRunResult& r) { return r.accuracy; }, true},
+        {wire(field::kTrainLoss), QStringLiteral("loss over the training set"), true, true, [](const StudyRunResult& r) { return r.trainLoss; }, true},
+        {wire(field::kTrainAccuracy), QStringLiteral("accuracy over the training set"), false, false, [](const StudyRunResult& r) { return r.trainAccuracy; }, true},
+        {wire(field::kValLoss), QStringLiteral("validation loss"), true, true, [](const StudyRunResult& r) { return r.valLoss; }, true},
+        {wire(field::kValAccuracy), QStringLiteral("validation accuracy"), false, false, [](const StudyRunResult& r) { return r.valAccuracy; }, true},
+        {wire(field::kUpdateVar), QStringLiteral("update variance (pooled)"), true, true, [](const StudyRunResult& r) { return r.updateVar; }},
+        {wire(field::kNoiseScale), QStringLiteral("noise scale B_simple"), true, true, [](const StudyRunResult& r) { return r.noiseScale; }},
+        {wire(field::kWMean), QStringLiteral("weight w (mean over experiments)"), true, false, [](const StudyRunResult& r) { return r.wMean; }},
+        {kStepsToTargetFigure, QStringLiteral("steps to the target"), true, true, [](const StudyRunResult& r) { return r.stepsToTarget >= 0 ? double(r.stepsToTarget) : kNaN; }},
+        {kSamplesToTargetFigure, QStringLiteral("samples to the target"), true, true, [](const StudyRunResult& r) { return r.samplesToTarget; }},
+        {wire(field::kWallS), QStringLiteral("wall time (s)"), true, true, [](const StudyRunResult& r) { return r.wallSeconds; }},
+    };
+    return figures;
+}
+
+QString StudyFigure::titleFor(FigureSummary summary) const
+{
+    return summarised ? QStringLiteral("%1 (%2)").arg(title, summaryPhrase(summary)) : title;
+}
+
+const StudyFigure* findStudyFigure(const QString& id)
+{
+    for (const StudyFigure& figure : studyFigures()) {
+        if (figure.id == id)
+            return &figure;
+    }
+    return nullptr;
+}
+
+double StudyRunResult::figure(const QString& id) const
+{
+    return figure(id, FigureSummary::LastEpochMean);
+}
+
+double StudyRunResult::figure(const QString& id, FigureSummary summary) const
+{
+    const StudyFigure* figure = findStudyFigure(id);
+    if (!figure)
+        return kNaN;
+    if (!figure->summarised || summary == FigureSummary::LastEpochMean)
+        return figure->value(*this);
+    const SeriesEnds end = ends.value(id);
+    return summary == FigureSummary::Last ? end.last : end.best;
+}
+
+}  // namespace ddplab::ui

@@ -1,0 +1,34 @@
+#pragma once
+// The table of a study's figures (study_figures.cpp): what each final figure is called, which
+// way is better, whether its axis is logarithmic, and how it is read from a run's result.
+
+#include "client/study/figure_summary.hpp"
+
+#include <QList>
+#include <QString>
+
+namespace ddplab::ui {
+
+// A run's result, read by each figure's `value` (study_results.hpp).
+struct StudyRunResult;
+
+// The figures that aren't an engine field of their own (study.csv's columns of the same name).
+inline const QString kStepsToTargetFigure = QStringLiteral("steps_to_target");
+inline const QString kSamplesToTargetFigure = QStringLiteral("samples_to_target");
+
+struct StudyFigure {
+    QString id;     // "loss", "steps_to_target", ...
+    QString title;  // "loss"
+    bool lowerIsBetter = true;
+    bool logScale = false;
+    // NaN where the run has none; a summarised figure's under the default summary (the mean of
+    // the last epoch): StudyRunResult::figure picks the others.
+    double (*value)(const StudyRunResult& result) = nullptr;
+    bool summarised = false;  // a series the study sums up as it is told (figure_summary.hpp)
+    // "validation loss (best value)": the title with the summary, where it applies.
+    QString titleFor(FigureSummary summary) const;
+};
+const QList<StudyFigure>& studyFigures();
+const StudyFigure* findStudyFigure(const QString& id);
+
+}  // namespace ddplab::ui

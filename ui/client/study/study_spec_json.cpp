@@ -1,0 +1,89 @@
+// A study as its file says it, written back (declared in study_spec.hpp): the study folder's
+// study.json, and the conditions of an axis.
+#include "client/study/study_spec.hpp"
+
+#include "client/study/study_fields.hpp"
+
+#include <QJsonArray>
+
+namespace ddplab::ui {
+namespace {
+
+namespace name = studyField;
+
+}  // namespace
+
+QJsonObject conditionsJson(const QList<AxisCondition>& conditions)
+{
+    QJsonObject object;
+    for (const AxisCondition& condition : conditions) {
+        QJsonArray values;
+        for (const QJsonValue& value : condition.values)
+            values.append(value);
+        object.insert(condition.key, values);
+    }
+    return object;
+}
+
+QJsonObject StudySpec::toJson() const
+{
+    QJsonObject object;
+    const auto put = [&](const QString& field, const QString& value) {
+        if (!value.isEmpty())
+            object.insert(field, value);
+    };
+    put(name::kId, id);
+    put(name::kTitle, title);
+    put(name::kSource, source);
+    put(name::kSummary, summary);
+    put(name::kLookFor, lookFor);
+    object.insert(name::kBase, base);  // the preset's settings included: the folder stands alone
+    QJsonArray axisList;
+    for (const StudyAxis& axis : axes) {
+        QJsonObject entry{{name::kKey, axis.key}};
+        QJsonArray values;
+        for (const QJsonValue& value : axis.values)
+            values.append(value);
+        entry.insert(name::kValues, values);
+        if (axis.key == kEffectiveBatchAxis) {
+            entry.insert(name::kSplit, kSplitNames.at(int(axis.split)));
+            entry.insert(name::kMaxRanks, axis.maxRanks);
+            entry.insert(name::kMaxBatch, axis.maxBatch);
+        }
+        if (!axis.when.isEmpty())
+            entry.insert(name::kWhen, conditionsJson(axis.when));
+        axisList.append(entry);
+    }
+    object.insert(name::kAxes, axisList);
+    if (!zips.isEmpty()) {
+        QJsonArray groups;
+        for (const QStringList& group : zips)
+            groups.append(QJsonArray::fromStringList(group));
+        object.insert(name::kZip, groups);
+    }
+    object.insert(name::kRepeats, repeats);
+    if (target.isSet()) {
+        QJsonObject written{{name::kMetric, target.metric}, {target.atMost ? name::kAtMost : name::kAtLeast, target.value}};
+        if (target.stop)
+            written.insert(name::kStop, true);
+        object.insert(name::kTarget, written);
+    }
+    QJsonObject show;
+    if (!figure.isEmpty())
+        show.insert(name::kFigure, figure);
+    if (!colourBy.isEmpty())
+        show.insert(name::kColour, colourBy);
+    if (!heatmap.isEmpty())
+        show.insert(name::kHeatmap, QJsonArray::fromStringList(heatmap));
+    if (figureSummary != FigureSummary::LastEpochMean)
+        show.insert(name::kSummarise, summaryName(figureSummary));
+    for (const auto& [field, value] : {std::pair{name::kX, x}, std::pair{name::kCurves, curves}, std::pair{name::kBest, best}}) {
+        if (!value.isEmpty())
+            show.insert(field, value);
+    }
+    if (!show.isEmpty())
+        object.insert(name::kShow, show);
+    return object;
+}
+
+}  // namespace ddplab::ui

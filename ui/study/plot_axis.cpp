@@ -1,0 +1,77 @@
+#include "plot_axis.hpp"
+
+#include "charts/axis_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ddplab::ui {
+
+void Range::take(double value, bool log)
+{
+    if (!std::isfinite(value) || (log && value <= 0))
+        return;
+    low = std::min(low, value);
+    high = std::max(high, value);
+}
+
+double Axis::fraction(double value) const
+{
+    if (log)
+        return (std::log10(value) - std::log10(low)) / (std::log10(high) - std::log10(low));
+    return (value - low) / (high - low);
+}
+
+Axis makeAxis(Range range, bool log)
+{
+    Axis axis;
+    axis.log = log;
+    if (!range.valid())
+        range = log ? Range{1.0, 10.0} : Range{0.0, 1.0};
+    if (log) {
+        // A little room around the data; the ticks are the one log planner's.
+        axis.low = range.low / 1.35;
+        axis.high = range.high * 1.35;
+        axis.ticks = planLogTicks(axis.low, axis.high);
+        return axis;
+    }
+    const LinearAxisPlan plan = planValueAxis(range.low, range.high, 5, false, false);
+    axis.low = plan.low;
+    axis.high = plan.high;
+    axis.format = plan.labelFormat;
+    for (int i = 0; i < plan.tickCount; ++i)
+        axis.ticks.append(plan.low + (plan.high - plan.low) * i / std::max(1, plan.tickCount - 1));
+    return axis;
+}
+
+QString tickText(double value, const Axis& axis)
+{
+    if (axis.log) {
+        if (value >= 1e5 || value < 1e-3)
+            return QString::number(value, 'g', 2);
+        return QString::number(value, 'g', 6);
+    }
+    return QString::asprintf(qPrintable(axis.format), value);
+}
+
+QList<int> tickLabelRows(const QList<double>& centres, const QList<double>& widths, double gap)
+{
+    QList<int> rows;
+    double endOf[2] = {-std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
+    for (qsizetype i = 0; i < centres.size(); ++i) {
+        const double start = centres[i] - widths[i] / 2;
+        int row = -1;
+        for (int candidate : {0, 1}) {
+            if (start >= endOf[candidate] + gap) {
+                row = candidate;
+                break;
+            }
+        }
+        if (row >= 0)
+            endOf[row] = centres[i] + widths[i] / 2;
+        rows.append(row);
+    }
+    return rows;
+}
+
+}  // namespace ddplab::ui

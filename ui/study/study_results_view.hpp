@@ -1,0 +1,59 @@
+#pragma once
+// The right half of the Study page: one of a study's charts at a time (chosen from a list),
+// the figure, how it is summed up over a run (last, best, mean of the last epoch) and the
+// colour axis they use, or every run in a sortable table; and the findings (fitted slopes,
+// B_crit against B_simple, exponents, with the cautions that qualify them) under them.
+// Redrawn from the results whenever a run ends.
+
+#include "study/study_charts.hpp"
+
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QComboBox;
+class QLabel;
+class QTabWidget;
+QT_END_NAMESPACE
+
+namespace ddplab::ui {
+
+class StudyChartView;
+class StudyPointsTable;
+
+class StudyResultsView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit StudyResultsView(QWidget* parent = nullptr);
+
+    // A study (its choices reset to the study's own) and what it found so far.
+    void setStudy(const StoredStudy& study, const QList<StudyRunResult>& results);
+    // New results of the same study; the person's choices are kept.
+    void setResults(const QList<StudyRunResult>& results);
+    void clear();
+
+    const StudyCharts& charts() const { return m_charts; }
+    StudyPointsTable* pointsTable() const { return m_points; }
+    const StudyChartChoices& choices() const { return m_choices; }
+    QStringList chartTitles() const;
+    void showChart(int index);
+
+private:
+    void rebuild();
+    void fillChoosers();
+
+    std::optional<StoredStudy> m_study;
+    QList<StudyRunResult> m_results;
+    StudyChartChoices m_choices;
+    StudyCharts m_charts;
+    QComboBox* m_chart = nullptr;
+    QComboBox* m_figure = nullptr;
+    QComboBox* m_summary = nullptr;
+    QComboBox* m_colour = nullptr;
+    StudyChartView* m_view = nullptr;
+    StudyPointsTable* m_points = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    QLabel* m_findings = nullptr;
+};
+
+}  // namespace ddplab::ui
