@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ddplab {
 
@@ -34,6 +35,24 @@ struct FailurePlan {
     int64_t rank = 0;
     int64_t step = 1;
     FailureMode mode = FailureMode::Error;
+};
+
+// checkpoint_at ("every 50", "10, 20, 40" or ""): the optimizer steps after which rank 0
+// writes a checkpoint (docs/checkpoints.md).
+struct CheckpointPlan {
+    int64_t every = 0;            // 0: none by period
+    std::vector<int64_t> steps;   // ascending, each >= 1
+
+    bool empty() const { return every == 0 && steps.empty(); }
+    bool at(int64_t step) const
+    {
+        if (every > 0 && step % every == 0)
+            return true;
+        for (int64_t listed : steps)
+            if (listed == step)
+                return true;
+        return false;
+    }
 };
 
 // Field names are the snake_case keys of a config file in camelCase. configKeys()
@@ -73,6 +92,11 @@ struct Config {
     double bucketCapMb = 25.0;  // gradient bucket size, as DDP's bucket_cap_mb
     bool overlap = true;        // all-reduce buckets during backward (false: after backward)
     int64_t collectiveTimeout = 60;  // seconds a rank waits for its peers before the run stops
+    // grad_accum micro-batches stand for GPUs: micro-batch j of rank k holds what
+    // DistributedSampler gives rank k * grad_accum + j of world_size * grad_accum, so K ranks
+    // compute what K * grad_accum GPUs would (docs/advisor.md). false: each rank's micro-batches
+    // are consecutive batches of its own shard, as a script with no_sync does.
+    bool accumulateAsRanks = false;
 
     // --- the order data is seen in ----------------------------------------------------
     bool shuffle = true;
@@ -115,6 +139,23 @@ struct Config {
     // Measure the training loss (and evaluate Fashion-MNIST's test set) every N steps besides
     // each epoch's end; 0 = at epoch ends only (unset: toy and linreg every step, Fashion-MNIST 0).
     std::optional<int64_t> evalEvery;
+
+    // --- checkpoints and branches (docs/checkpoints.md) ------------------------------------
+    CheckpointPlan checkpointAt;
+    std::string checkpointDir;  // where checkpoints go (step-000010.pt)
+    // Start from this checkpoint: parameters, buffers, optimizer state, step, epoch, the
+    // sampler's position and every RNG. world_size, batch_size, grad_accum, lr and its rule may
+    // differ from the run that wrote it (a branch).
+    std::string resumeFrom;
+
+    // --- LR range test (Smith 2017; docs/checkpoints.md) ----------------------------------
+    // The LR rises exponentially from lr_range_min to lr_range_max over lr_range_steps optimizer
+    // steps, replacing lr, its rule, warmup and schedule; the run stops once the smoothed loss
+    // exceeds 4x its minimum, and reports a range_test event.
+    bool lrRangeTest = false;
+    double lrRangeMin = 1e-7;
+    double lrRangeMax = 10.0;
+    int64_t lrRangeSteps = 100;
 
     // --- output ---------------------------------------------------------------------------
     std::string events;     // also append the event stream to this file

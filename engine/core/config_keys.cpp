@@ -311,6 +311,55 @@ ConfigKey failAtKey()
     return key;
 }
 
+// checkpoint_at: "every N", or steps separated by commas ("10, 20, 40"), or "" for none.
+ConfigKey checkpointAtKey()
+{
+    ConfigKey key;
+    key.name = key::kCheckpointAt;
+    key.type = KeyType::Text;
+    key.allowed = "\"every N\" (N >= 1), optimizer steps separated by commas (\"10, 20, 40\", each >= 1) or \"\" for none";
+    key.help = "write a checkpoint to checkpoint_dir after these optimizer steps: every N steps, or at the steps listed "
+               "(docs/checkpoints.md)";
+    const std::string allowed = key.allowed;
+    key.assign = [=](Config& c, const Json& v) {
+        if (!v.is_string())
+            reject(key::kCheckpointAt, allowed, v);
+        const std::string text = v.get<std::string>();
+        auto number = [&](std::string word) {
+            word.erase(0, word.find_first_not_of(' '));
+            word.erase(word.find_last_not_of(' ') + 1);
+            int64_t value = 0;
+            const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
+            if (word.empty() || error != std::errc() || end != word.data() + word.size() || value < 1 || value > limits::kMaxSteps)
+                reject(key::kCheckpointAt, allowed, v);
+            return value;
+        };
+        CheckpointPlan plan;
+        constexpr char kEvery[] = "every ";
+        if (text.find_first_not_of(' ') == std::string::npos) {
+            // none
+        } else if (text.rfind(kEvery, 0) == 0) {
+            plan.every = number(text.substr(sizeof(kEvery) - 1));
+        } else {
+            std::istringstream in(text);
+            for (std::string word; std::getline(in, word, ',');)
+                plan.steps.push_back(number(word));
+            std::sort(plan.steps.begin(), plan.steps.end());
+            plan.steps.erase(std::unique(plan.steps.begin(), plan.steps.end()), plan.steps.end());
+        }
+        c.checkpointAt = plan;
+    };
+    key.read = [](const Config& c) {
+        if (c.checkpointAt.every > 0)
+            return Json("every " + std::to_string(c.checkpointAt.every));
+        std::string text;
+        for (int64_t step : c.checkpointAt.steps)
+            text += (text.empty() ? "" : ", ") + std::to_string(step);
+        return Json(text);
+    };
+    return key;
+}
+
 // Every real setting reaches a float tensor: beyond FLT_MAX it would overflow in the middle of
 // a run ("value cannot be converted to type float"), so it is refused here, naming the key.
 constexpr RealRange kPositive{0.0, false, double(FLT_MAX), true};
@@ -419,6 +468,12 @@ std::vector<ConfigKey> buildKeys()
     keys.push_back(integerKey(key::kGradAccum, &Config::gradAccum, 1, kMaxGradAccum,
         "micro-batches accumulated per optimizer step; the inner ones skip synchronisation")
         .presented("Gradient accumulation", kParallelism));
+    keys.push_back(booleanKey(key::kAccumulateAsRanks, &Config::accumulateAsRanks,
+        "the grad_accum micro-batches stand for GPUs: micro-batch j of rank k holds what DistributedSampler gives rank "
+        "k * grad_accum + j of world_size * grad_accum, so world_size ranks compute exactly what world_size * grad_accum "
+        "GPUs would, BatchNorm's batch statistics included (false: consecutive batches of the rank's own shard)")
+        .presented("Micro-batches stand for GPUs", kParallelism)
+        .when([](const Config& c) { return c.gradAccum > 1; }));
     keys.push_back(choiceKey<BackendKind>(key::kBackend, &Config::backend,
         {{choice::backend::kAuto, BackendKind::Auto}, {choice::backend::kGloo, BackendKind::Gloo}, {choice::backend::kNccl, BackendKind::Nccl}},
         "collective backend; auto picks NCCL when every rank has its own GPU, else Gloo")
@@ -553,6 +608,28 @@ std::vector<ConfigKey> buildKeys()
         "as well as at the end of each epoch; 0 = at epoch ends only (default: toy and linreg 1, Fashion-MNIST and "
         "torchscript 0)")
         .presented("Evaluate every (steps)", kLength));
+    // checkpoints, branches and the LR range test
+    keys.push_back(checkpointAtKey().presented("Checkpoint after steps", kAdvanced));
+    keys.push_back(textKey(key::kCheckpointDir, &Config::checkpointDir,
+        "folder the checkpoints of checkpoint_at go to, one file per step (step-000010.pt), readable with torch.load "
+        "(docs/checkpoints.md); a leading ~/ is the home folder")
+        .presented("Checkpoint folder", kAdvanced));
+    keys.push_back(textKey(key::kResumeFrom, &Config::resumeFrom,
+        "start from this checkpoint: parameters, buffers, optimizer state, step, epoch, the sampler's position and every "
+        "RNG; world_size, batch_size, grad_accum, lr and lr_rule may differ from the run that wrote it (a branch); "
+        "epochs and max_steps count from the first run's start (empty: start fresh)")
+        .presented("Resume from checkpoint", kAdvanced));
+    keys.push_back(booleanKey(key::kLrRangeTest, &Config::lrRangeTest,
+        "LR range test (Smith 2017): the LR rises exponentially from lr_range_min to lr_range_max over lr_range_steps "
+        "optimizer steps in place of lr, its rule, warmup and schedule; the run stops once the smoothed loss exceeds 4x "
+        "its minimum and reports the curve and suggested LRs in a range_test event")
+        .presented("LR range test", kAdvanced));
+    keys.push_back(realKey(key::kLrRangeMin, &Config::lrRangeMin, kPositive, "LR range test: the first LR")
+        .presented("Range test from LR", kAdvanced).when([](const Config& c) { return c.lrRangeTest; }));
+    keys.push_back(realKey(key::kLrRangeMax, &Config::lrRangeMax, kPositive, "LR range test: the last LR")
+        .presented("Range test to LR", kAdvanced).when([](const Config& c) { return c.lrRangeTest; }));
+    keys.push_back(integerKey(key::kLrRangeSteps, &Config::lrRangeSteps, 2, kMaxSteps, "LR range test: optimizer steps from the first LR to the last")
+        .presented("Range test steps", kAdvanced).when([](const Config& c) { return c.lrRangeTest; }));
     // output and testing
     ConfigKey events = textKey(key::kEvents, &Config::events, "also append the JSON Lines event stream to this file")
                            .presented("Events file", kAdvanced);

@@ -5,6 +5,7 @@
 #include "host_memory.hpp"
 #include "json.hpp"
 #include "key_names.hpp"
+#include "limits.hpp"
 #include "wording.hpp"
 
 #include <cfloat>
@@ -232,6 +233,15 @@ ConfigProblems findProblems(const Config& c, const MachineResources* machine, in
         problem(key::kStopMeasure, "stop_measure val_loss needs a validation set, which only fashion_mnist (its 10,000 "
                                    "test images) and torchscript with val_data have; use train_loss, the loss over the "
                                    "training set");
+
+    if (!c.checkpointAt.empty() && c.checkpointDir.empty())
+        problem(key::kCheckpointDir, "checkpoint_at needs checkpoint_dir: the folder its checkpoints go to");
+    if (c.lrRangeTest && !(c.lrRangeMin < c.lrRangeMax))
+        problem(key::kLrRangeMax, "lr_range_max must be above lr_range_min (got " + number(c.lrRangeMax) + " and " +
+                                      number(c.lrRangeMin) + ")");
+    if (c.accumulateAsRanks && c.worldSize * c.gradAccum > limits::kMaxRanks)
+        problem(key::kGradAccum, "accumulate_as_ranks stands for world_size * grad_accum GPUs, at most " +
+                                     std::to_string(limits::kMaxRanks) + " (got " + std::to_string(c.worldSize * c.gradAccum) + ")");
 
     if (machine)
         machineProblems(c, *machine, ranksHere, problem);

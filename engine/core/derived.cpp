@@ -62,11 +62,17 @@ ShardPlan planShards(const Config& config)
 
 int64_t stepsPerEpoch(const Config& config)
 {
+    // Under accumulate_as_ranks every emulated GPU's batch is one micro-batch of a step.
+    if (config.accumulateAsRanks)
+        return planShards(datasetSize(config), config.worldSize * config.gradAccum, config.batchSize, config.dropLast).batchesPerEpoch;
     return ceilDiv(planShards(config).batchesPerEpoch, config.gradAccum);
 }
 
 int64_t totalSteps(const Config& config)
 {
+    // The range test runs its steps over as many epochs as they take (it may stop sooner).
+    if (config.lrRangeTest)
+        return config.maxSteps > 0 ? std::min(config.lrRangeSteps, config.maxSteps) : config.lrRangeSteps;
     const int64_t all = stepsPerEpoch(config) * config.epochs;
     return config.maxSteps > 0 ? std::min(all, config.maxSteps) : all;
 }
@@ -178,8 +184,16 @@ int64_t warmupStepCount(const Config& config)
     return int64_t(std::llround(config.warmupEpochs * double(stepsPerEpoch(config))));
 }
 
+double rangeTestLr(const Config& config, int64_t step)
+{
+    const double progress = double(std::min(step, config.lrRangeSteps - 1)) / double(config.lrRangeSteps - 1);
+    return config.lrRangeMin * std::pow(config.lrRangeMax / config.lrRangeMin, progress);
+}
+
 double learningRateAt(const Config& config, int64_t step)
 {
+    if (config.lrRangeTest)
+        return rangeTestLr(config, step);
     const double peak = effectiveLr(config);
     const int64_t warmup = warmupStepCount(config);
     if (step < warmup) {

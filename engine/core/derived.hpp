@@ -31,7 +31,8 @@ ShardPlan planShards(const Config& config);
 // Optimizer steps per epoch: micro-batches grouped by grad_accum, the last group possibly short.
 int64_t stepsPerEpoch(const Config& config);
 
-// Optimizer steps the run will take (epochs, capped by max_steps).
+// Optimizer steps the run will take (epochs, capped by max_steps; an LR range test's
+// lr_range_steps, capped by max_steps, over as many epochs as they take).
 int64_t totalSteps(const Config& config);
 
 int64_t effectiveBatchSize(const Config& config);   // world_size * batch_size * grad_accum
@@ -84,8 +85,13 @@ double warmupStartFactor(const Config& config);     // default 1 / world_size
 int64_t warmupStepCount(const Config& config);      // warmup_steps, or warmup_epochs in steps
 
 // The LR applied at optimizer step `step` (0-based): linear warmup from
-// warmupStartFactor * effectiveLr, then the constant, cosine or step schedule.
+// warmupStartFactor * effectiveLr, then the constant, cosine or step schedule; under
+// lr_range_test, rangeTestLr.
 double learningRateAt(const Config& config, int64_t step);
+
+// The LR range test's LR at step `step` (0-based): lr_range_min * (max / min)^(step / (steps - 1)),
+// the last one held should the run go on.
+double rangeTestLr(const Config& config, int64_t step);
 
 std::string lrRuleFormula(const Config& config);    // e.g. "1e-3 * (128 / 16)^0.5"
 

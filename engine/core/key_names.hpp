@@ -61,6 +61,14 @@ inline constexpr char kMaxSteps[] = "max_steps";
 inline constexpr char kStopAtLoss[] = "stop_at_loss";
 inline constexpr char kStopMeasure[] = "stop_measure";
 inline constexpr char kEvalEvery[] = "eval_every";
+inline constexpr char kAccumulateAsRanks[] = "accumulate_as_ranks";
+inline constexpr char kCheckpointAt[] = "checkpoint_at";
+inline constexpr char kCheckpointDir[] = "checkpoint_dir";
+inline constexpr char kResumeFrom[] = "resume_from";
+inline constexpr char kLrRangeTest[] = "lr_range_test";
+inline constexpr char kLrRangeMin[] = "lr_range_min";
+inline constexpr char kLrRangeMax[] = "lr_range_max";
+inline constexpr char kLrRangeSteps[] = "lr_range_steps";
 inline constexpr char kEvents[] = "events";
 inline constexpr char kFailAt[] = "fail_at";
 }  // namespace key

@@ -98,6 +98,10 @@ Json configEvent(const Config& config, const RunFacts& facts)
     event[field::kTorchVersion] = facts.torchVersion;
     event[field::kParameterCount] = facts.parameterCount;
     event[field::kParameterTensors] = facts.parameterTensors;
+    if (!facts.resumedFrom.empty()) {
+        event[field::kResumedFrom] = facts.resumedFrom;
+        event[field::kResumedStep] = facts.resumedStep;
+    }
     Json buckets = Json::array();
     for (const RunFacts::Bucket& bucket : facts.buckets)
         buckets.push_back({{field::kParameters, bucket.parameters}, {field::kElements, bucket.elements}});
@@ -142,6 +146,35 @@ Json evalEvent(const EvalReport& r)
     event[field::kValLoss] = r.loss;
     putIf(event, field::kValAccuracy, r.accuracy);
     event[field::kSamples] = r.samples;
+    return event;
+}
+
+Json checkpointEvent(const CheckpointReport& r)
+{
+    Json event;
+    event[field::kType] = type::kCheckpoint;
+    event[field::kStep] = r.step;
+    event[field::kEpoch] = r.epoch;
+    event[field::kPath] = r.path;
+    event[field::kBytes] = r.bytes;
+    return event;
+}
+
+Json rangeTestEvent(const RangeTestReport& r)
+{
+    Json event;
+    event[field::kType] = type::kRangeTest;
+    Json points = Json::array();
+    for (const RangeTestReport::Point& point : r.points)
+        points.push_back({{field::kLr, point.lr}, {field::kLoss, point.loss}, {field::kSmoothedLoss, point.smoothedLoss}});
+    event[field::kPoints] = std::move(points);
+    event[field::kStopReason] = r.stopReason;
+    auto lrOrNull = [](const std::optional<double>& lr) { return lr ? Json(*lr) : Json(nullptr); };
+    event[field::kSuggestions] = {{field::kSteepest, lrOrNull(r.steepest)},
+                                  {field::kMinimumTenth, lrOrNull(r.minimumTenth)},
+                                  {field::kValley, lrOrNull(r.valley)}};
+    event[field::kMinimumLr] = r.minimumLr;
+    event[field::kMinimumLoss] = r.minimumLoss;
     return event;
 }
 

@@ -47,6 +47,8 @@ struct RunFacts {
         int64_t elements = 0;
     };
     std::vector<Bucket> buckets;
+    std::string resumedFrom;  // resume_from, as read
+    int64_t resumedStep = 0;  // the optimizer step it was written after
 };
 // The resolved config (every key, derived defaults filled in) and what follows from it.
 Json configEvent(const Config& config, const RunFacts& facts);
@@ -107,6 +109,27 @@ struct SummaryReport {
     double wallSeconds = 0.0;
 };
 Json summaryEvent(const SummaryReport& report);
+
+// checkpoint_at: rank 0 wrote the checkpoint after `step` to `path`.
+struct CheckpointReport {
+    int64_t step = 0;
+    int64_t epoch = 0;
+    std::string path;
+    int64_t bytes = 0;
+};
+Json checkpointEvent(const CheckpointReport& report);
+
+// lr_range_test's result (range_test.hpp computes it).
+struct RangeTestReport {
+    struct Point {
+        double lr = 0.0, loss = 0.0, smoothedLoss = 0.0;
+    };
+    std::vector<Point> points;
+    std::string stopReason;
+    std::optional<double> steepest, minimumTenth, valley;
+    double minimumLr = 0.0, minimumLoss = 0.0;
+};
+Json rangeTestEvent(const RangeTestReport& report);
 
 std::string engineVersion();
 

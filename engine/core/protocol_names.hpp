@@ -51,6 +51,8 @@ inline constexpr char kStep[] = "step";
 inline constexpr char kEval[] = "eval";
 inline constexpr char kEpoch[] = "epoch";
 inline constexpr char kSummary[] = "summary";
+inline constexpr char kCheckpoint[] = "checkpoint";  // checkpoint_at: rank 0 wrote one
+inline constexpr char kRangeTest[] = "range_test";   // lr_range_test: the curve and its suggestions, before the summary
 inline constexpr char kError[] = "error";
 inline constexpr char kRunEnd[] = "run_end";  // `runs` only: after each run's own events
 inline constexpr char kInspection[] = "inspection";  // `inspect`: the user's model and data, checked
@@ -114,6 +116,21 @@ inline constexpr char kParameterTensors[] = "parameter_tensors";
 inline constexpr char kBuckets[] = "buckets";
 inline constexpr char kParameters[] = "parameters";
 inline constexpr char kElements[] = "elements";
+inline constexpr char kResumedFrom[] = "resumed_from";  // the checkpoint a resumed run started from
+inline constexpr char kResumedStep[] = "resumed_step";
+// checkpoint
+inline constexpr char kPath[] = "path";
+inline constexpr char kBytes[] = "bytes";
+// range_test
+inline constexpr char kPoints[] = "points";             // [{lr, loss, smoothed_loss}], one per step
+inline constexpr char kSmoothedLoss[] = "smoothed_loss";
+inline constexpr char kStopReason[] = "stop_reason";    // "diverged", "not_finite" or "steps"
+inline constexpr char kSuggestions[] = "suggestions";   // {steepest, minimum_tenth, valley}: LRs, or null
+inline constexpr char kSteepest[] = "steepest";
+inline constexpr char kMinimumTenth[] = "minimum_tenth";
+inline constexpr char kValley[] = "valley";
+inline constexpr char kMinimumLr[] = "minimum_lr";      // the LR at the smoothed loss's minimum
+inline constexpr char kMinimumLoss[] = "minimum_loss";
 // step, eval, epoch, summary
 inline constexpr char kStep[] = "step";
 inline constexpr char kEpoch[] = "epoch";

@@ -5,6 +5,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <numeric>
 
 namespace ddplab {
@@ -33,23 +34,36 @@ std::vector<int64_t> epochOrder(const SamplerSettings& s, int64_t epoch)
     return indices;
 }
 
-std::vector<int64_t> rankIndices(const SamplerSettings& s, int64_t rank, int64_t epoch)
+int64_t epochPositions(const SamplerSettings& s)
+{
+    return planShards(s.numExamples, s.worldSize, /*batchSize=*/1, s.dropLast).totalSize;
+}
+
+std::vector<int64_t> rankIndices(const SamplerSettings& s, int64_t rank, int64_t epoch, int64_t fromPosition)
 {
     const ShardPlan plan = planShards(s.numExamples, s.worldSize, /*batchSize=*/1, s.dropLast);
     const std::vector<int64_t> order = epochOrder(s, epoch);
     // Padding repeats the head of the (shuffled) list, as often as needed: position p >= N
     // holds order[p % N]. drop_last keeps the first totalSize positions.
+    // A resumed epoch whose run had another world size may start where the positions left do
+    // not split evenly: they are padded (or, with drop_last, cut) to a multiple of the ranks
+    // as DistributedSampler pads an epoch, so every rank takes as many steps.
+    int64_t end = plan.totalSize;
+    if (fromPosition > 0) {
+        const int64_t left = std::max<int64_t>(0, plan.totalSize - fromPosition);
+        end = fromPosition + (s.dropLast ? left / s.worldSize : (left + s.worldSize - 1) / s.worldSize) * s.worldSize;
+    }
     std::vector<int64_t> mine;
-    mine.reserve(size_t(plan.samplesPerRank));
-    for (int64_t i = rank; i < plan.totalSize; i += s.worldSize)
+    mine.reserve(size_t(std::max<int64_t>(0, (end - fromPosition) / s.worldSize)));
+    for (int64_t i = fromPosition + rank; i < end; i += s.worldSize)
         mine.push_back(order[size_t(i % s.numExamples)]);
     return mine;
 }
 
 std::vector<std::vector<int64_t>> rankBatches(const SamplerSettings& settings, int64_t rank, int64_t epoch,
-                                              int64_t batchSize)
+                                              int64_t batchSize, int64_t fromPosition)
 {
-    const std::vector<int64_t> indices = rankIndices(settings, rank, epoch);
+    const std::vector<int64_t> indices = rankIndices(settings, rank, epoch, fromPosition);
     std::vector<std::vector<int64_t>> batches;
     for (size_t start = 0; start < indices.size(); start += size_t(batchSize)) {
         const size_t end = std::min(indices.size(), start + size_t(batchSize));

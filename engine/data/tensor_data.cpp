@@ -4,16 +4,12 @@
 #include "core/config_validate.hpp"
 #include "core/data_error.hpp"
 #include "core/home_path.hpp"
-#include "core/tensor_extent.hpp"
 #include "core/wording.hpp"
 #include "npy_file.hpp"
 #include "tensor_text.hpp"
-#include "zip_directory.hpp"
+#include "torch_save_archive.hpp"
 
 #include <ATen/ATen.h>
-#include <caffe2/serialize/inline_container.h>
-#include <torch/csrc/jit/serialization/import_read.h>
-#include <torch/csrc/jit/serialization/storage_context.h>
 #include <torch/version.h>
 
 #include <cerrno>
@@ -31,9 +27,6 @@ namespace {
 constexpr char kInputs[] = "inputs";
 constexpr char kTargets[] = "targets";
 constexpr char kNpySuffix[] = ".npy";
-// torch.save's archive: the pickle (data.pkl) and one record per storage under data/, named by its key.
-constexpr char kPickleArchive[] = "data";
-constexpr char kStoragePrefix[] = "data/";
 constexpr char kHowToSave[] = "save the data with torch.save({\"inputs\": X, \"targets\": Y}, path), or give a folder holding "
                               "inputs.npy and targets.npy";
 
@@ -107,39 +100,19 @@ std::string unpicklerProblem(const std::string& message)
     return "is not a file written by torch.save (" + message.substr(0, message.find('\n')) + "); " + kHowToSave;
 }
 
-// Every storage of the file as a record of the size it really has. LibTorch would make each
-// storage as large as the pickle claims (its element count) over a record that may be
-// smaller; given its storages ready-made, the unpickler only wraps them.
-std::shared_ptr<torch::jit::DeserializationStorageContext> storagesOf(caffe2::serialize::PyTorchStreamReader& reader)
-{
-    auto storages = std::make_shared<torch::jit::DeserializationStorageContext>();
-    const std::string prefix = kStoragePrefix;
-    for (const std::string& name : reader.getAllRecords()) {
-        if (name.compare(0, prefix.size(), prefix) != 0 || storages->hasStorage(name.substr(prefix.size())))
-            continue;
-        auto [bytes, size] = reader.getRecord(name);
-        storages->addStorage(name.substr(prefix.size()),
-                             c10::Storage(c10::Storage::use_byte_size_t(), size, std::move(bytes), nullptr, /*resizable=*/false));
-    }
-    return storages;
-}
-
 TensorData readTorchSave(const std::string& path, const std::string& key)
 {
     // A zip archive: what it unpacks to must fit in memory before anything is unpacked.
-    std::vector<ZipEntry> entries;
+    uint64_t unpacked = 0;
     try {
-        entries = readZipDirectory(path);
+        unpacked = torchSaveUnpackedBytes(path);
     } catch (const std::exception& error) {
         fail(key, path, std::string("is not a file written by torch.save (") + error.what() + "); " + kHowToSave);
     }
-    const uint64_t unpacked = unpackedBytes(entries);
     requireMemory(double(unpacked), key, path);
     c10::IValue value;
     try {
-        caffe2::serialize::PyTorchStreamReader reader(path);
-        value = torch::jit::readArchiveAndTensors(kPickleArchive, "", "", c10::nullopt, c10::nullopt, c10::nullopt, reader,
-                                                  torch::jit::Unpickler::defaultTypeParser, storagesOf(reader));
+        value = unpickleTorchSave(path);
     } catch (const c10::Error& error) {
         fail(key, path, unpicklerProblem(error.what_without_backtrace()));
     } catch (const std::exception& error) {
@@ -159,13 +132,7 @@ TensorData readTorchSave(const std::string& path, const std::string& key)
 // checked before any element is read.
 void requireInsideStorage(const at::Tensor& tensor, const char* name, const std::string& key, const std::string& path)
 {
-    TensorLayout layout;
-    layout.sizes = tensor.sizes().vec();
-    layout.strides = tensor.strides().vec();
-    layout.storageOffset = tensor.storage_offset();
-    layout.elementBytes = int64_t(tensor.element_size());
-    layout.storageBytes = tensor.has_storage() ? int64_t(tensor.storage().nbytes()) : 0;
-    const std::string problem = tensorLayoutProblem(layout);
+    const std::string problem = tensorViewProblem(tensor);
     if (!problem.empty())
         fail(key, path, std::string("holds \"") + name + "\" as a tensor that " + problem +
                             ": the file is damaged or was not written by torch.save; " + kHowToSave);

@@ -20,12 +20,15 @@ public:
 
     at::Tensor step(LossClosure closure = nullptr) override;
 
-private:
     struct Moments {
         int64_t step = 0;
-        at::Tensor first;
+        at::Tensor first;   // undefined before the parameter's first step
         at::Tensor second;
     };
+    // Per parameter, for checkpoints (optimizer_state.hpp).
+    std::vector<Moments>& moments() { return m_moments; }
+
+private:
 
     std::vector<at::Tensor> m_meanSquares;
     std::vector<Moments> m_moments;  // per parameter

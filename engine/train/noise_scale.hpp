@@ -29,6 +29,19 @@ public:
     // tr(Sigma) is not negative.
     double simpleNoiseScale() const;
 
+    // What a checkpoint keeps of it.
+    struct State {
+        int64_t updates = 0;
+        double trace = 0.0, squaredNorm = 0.0;
+    };
+    State state() const { return {m_updates, m_trace, m_squaredNorm}; }
+    void restore(const State& state)
+    {
+        m_updates = state.updates;
+        m_trace = state.trace;
+        m_squaredNorm = state.squaredNorm;
+    }
+
 private:
     double debiased(double average) const;
 

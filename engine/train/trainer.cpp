@@ -5,10 +5,10 @@
 #include "core/derived.hpp"
 #include "core/home_path.hpp"
 #include "core/key_names.hpp"
-#include "data/distributed_sampler.hpp"
 #include "output/event_writer.hpp"
 #include "output/output_error.hpp"
 #include "buffer_sync.hpp"
+#include "checkpointing.hpp"
 #include "gradient_sync.hpp"
 #include "out_of_memory.hpp"
 #include "optim/optimizer_factory.hpp"
@@ -49,6 +49,21 @@ void broadcastParameters(const std::vector<at::Tensor>& parameters, Communicator
 BatchResult sum(const BatchResult& a, const BatchResult& b)
 {
     return {a.lossSum + b.lossSum, a.correct.defined() ? a.correct + b.correct : at::Tensor(), a.samples + b.samples};
+}
+
+std::vector<at::Tensor> cloned(const std::vector<at::Tensor>& tensors)
+{
+    std::vector<at::Tensor> copies;
+    for (const at::Tensor& t : tensors)
+        copies.push_back(t.detach().clone());
+    return copies;
+}
+
+void copyInto(std::vector<at::Tensor>& targets, const std::vector<at::Tensor>& values)
+{
+    torch::NoGradGuard noGrad;
+    for (size_t i = 0; i < targets.size(); ++i)
+        targets[i].detach().copy_(values[i]);
 }
 
 std::vector<at::Tensor> gradients(const std::vector<at::Tensor>& parameters)
@@ -159,32 +174,50 @@ Json Trainer::train()
     m_timer = std::make_unique<StepTimer>(m_parameters.front().device());
     if (std::vector<at::Tensor> buffers = m_workload.buffers(); !buffers.empty())
         m_bufferSync = std::make_unique<BufferSync>(std::move(buffers), m_comm);
+    TrainingPosition start;
+    if (!c.resumeFrom.empty()) {
+        start = resumeTraining(trainingState());
+        m_step = start.step;
+        m_facts.resumedFrom = expandHome(c.resumeFrom);
+        m_facts.resumedStep = start.step;
+    }
+    if (m_comm.rank() == 0)
+        prepareCheckpointFolder(c);
+    if (c.lrRangeTest)
+        m_rangeTest.emplace();
     emitConfig();
 
-    const SamplerSettings sampler{m_workload.datasetSize(), c.worldSize, c.shuffle, c.seed, c.dropLast};
     const int64_t stepLimit = totalSteps(c);
+    // The range test runs its steps over as many epochs as they take.
+    const int64_t epochLimit = c.lrRangeTest ? std::numeric_limits<int64_t>::max() : c.epochs;
     const int64_t measureEvery = evalInterval(c);
     const auto runStart = Clock::now();
-    double trainingSeconds = 0.0, samplesSeen = 0.0;
+    double trainingSeconds = 0.0, samplesSeen = start.samplesSeen;
     StepRecord last;
     last.loss = last.accuracy = std::numeric_limits<double>::quiet_NaN();
 
     // Every rank sees the same measure (reduced over ranks, or computed alike on each), so all
-    // meet the target at the same step.
-    bool targetMet = false;
-    int64_t epoch = 0;
-    for (; epoch < c.epochs && m_step < stepLimit && !targetMet; ++epoch) {
-        const auto batches = rankBatches(sampler, m_comm.rank(), epoch, c.batchSize);
+    // meet the target (and the range test its end) at the same step.
+    bool stopped = false;
+    int64_t epoch = start.epoch;
+    for (; epoch < epochLimit && m_step < stepLimit && !stopped; ++epoch) {
+        const int64_t from = epoch == start.epoch ? start.position : 0;
+        const std::vector<MicroBatches> steps = epochSteps(c, m_workload.datasetSize(), m_comm.rank(), epoch, from);
+        if (steps.empty() && from == 0)
+            break;  // an epoch without a step would be every epoch
+        int64_t position = from;
         EpochTally tally;
-        for (size_t first = 0; first < batches.size() && m_step < stepLimit && !targetMet; first += size_t(c.gradAccum)) {
+        for (size_t s = 0; s < steps.size() && m_step < stepLimit && !stopped; ++s) {
             try {
-                last = trainStep(batches, first, epoch);
+                last = trainStep(steps[s], epoch);
             } catch (const ConfigError& error) {
                 // The model at fault (torchscript): which step it was is part of the story.
                 throw ConfigError(error.key(), std::string(error.what()) + " (at step " + std::to_string(m_step + 1) + ")");
             }
-            const bool endsEpoch = first + size_t(c.gradAccum) >= batches.size() || m_step >= stepLimit;
-            const bool measures = endsEpoch || (measureEvery > 0 && m_step % measureEvery == 0);
+            position += positionsConsumed(steps[s], m_comm.worldSize());
+            const bool endsEpoch = s + 1 == steps.size();
+            const bool endsRun = m_step >= stepLimit;
+            const bool measures = endsEpoch || endsRun || (measureEvery > 0 && m_step % measureEvery == 0);
             if (measures)
                 measureTraining(last);
             last.wallSeconds = std::chrono::duration<double>(Clock::now() - runStart).count();
@@ -200,13 +233,22 @@ Json Trainer::train()
             // Before the target is judged: it may be the validation loss.
             if (measures)
                 evaluateAndReport(epoch);
-            targetMet = meetsTarget(last);
+            stopped = meetsTarget(last) || (m_rangeTest && m_rangeTest->add(last.lr, last.loss));
+            if (c.checkpointAt.at(m_step)) {
+                // At an epoch's end the next step is the next epoch's first, whatever world size reads it.
+                const TrainingPosition here{m_step, endsEpoch ? epoch + 1 : epoch, endsEpoch ? 0 : position, samplesSeen};
+                const protocol::CheckpointReport written = saveCheckpoint(trainingState(), here);
+                if (m_events)
+                    emit(protocol::checkpointEvent(written));
+            }
         }
         if (m_events)
             emit(protocol::epochEvent(epochReport(epoch, tally)));
         if (m_lastEvalStep != m_step)  // a target met in the middle of the epoch
             evaluateAndReport(epoch);
     }
+    if (m_rangeTest && m_events)
+        emit(protocol::rangeTestEvent(m_rangeTest->report(m_step >= stepLimit)));
     return protocol::summaryEvent(summaryReport(last, trainingSeconds, samplesSeen, runStart));
 }
 
@@ -238,7 +280,12 @@ void Trainer::emitConfig()
     emit(protocol::configEvent(m_config, m_facts));
 }
 
-Trainer::StepRecord Trainer::trainStep(const std::vector<std::vector<int64_t>>& batches, size_t first, int64_t epoch)
+TrainingState Trainer::trainingState()
+{
+    return {m_config, m_workload, m_comm, m_parameters, *m_optimizer, m_noiseScale, m_updateStats};
+}
+
+Trainer::StepRecord Trainer::trainStep(const MicroBatches& microBatches, int64_t epoch)
 {
     const Config& c = m_config;
     const bool trackUpdates = m_workload.tracksUpdateVariance();
@@ -258,26 +305,9 @@ Trainer::StepRecord Trainer::trainStep(const std::vector<std::vector<int64_t>>& 
             before.push_back(p.detach().clone());
     }
 
-    // Micro-batches: the inner ones only accumulate (DDP's no_sync), the last synchronises.
-    const size_t micro = std::min(size_t(c.gradAccum), batches.size() - first);
-    m_sync->zeroGradients();
     BatchResult local;
-    for (size_t m = 0; m < micro; ++m) {
-        const at::Tensor indices = at::tensor(batches[first + m], at::TensorOptions().dtype(at::kLong));
-        const Batch batch = m_workload.fetch(indices);
-        m_timer->endPhase(StepPhase::Data);
-        const bool last = m + 1 == micro;
-        if (m_bufferSync)
-            m_bufferSync->beforeForward(last);
-        const ForwardResult forward = m_workload.forward(batch);
-        local = m == 0 ? forward.figures : sum(local, forward.figures);
-        if (last)
-            m_sync->setFigures(local);
-        m_sync->prepare(last);
-        // Micro-batches are averaged, as ranks are.
-        (micro == 1 ? forward.loss : forward.loss * (1.0 / double(micro))).backward();
-        m_timer->endPhase(StepPhase::Compute);
-    }
+    forwardBackward(microBatches, local);
+    const size_t micro = microBatches.size();
     stopOnMissingGradients();
     const at::Tensor synced = m_sync->finish();
     m_timer->endPhase(StepPhase::Comm);
@@ -335,6 +365,43 @@ Trainer::StepRecord Trainer::trainStep(const std::vector<std::vector<int64_t>>& 
     record.step = ++m_step;
     record.stepMs = millisecondsSince(stepStart);
     return record;
+}
+
+// Micro-batches: the inner ones only accumulate (DDP's no_sync), the last synchronises. Under
+// accumulate_as_ranks each micro-batch is an emulated GPU's batch: each starts from the buffers
+// the step began with, as every GPU's forward starts from rank 0's broadcast ones, and the
+// buffers the step leaves are the first micro-batch's (emulated rank 0's of this rank).
+void Trainer::forwardBackward(const MicroBatches& microBatches, BatchResult& local)
+{
+    const size_t micro = microBatches.size();
+    const bool emulatesGpus = m_config.accumulateAsRanks && micro > 1;
+    std::vector<at::Tensor> buffers = emulatesGpus ? m_workload.buffers() : std::vector<at::Tensor>{};
+    std::vector<at::Tensor> atStart, afterFirst;
+    m_sync->zeroGradients();
+    for (size_t m = 0; m < micro; ++m) {
+        const at::Tensor indices = at::tensor(microBatches[m], at::TensorOptions().dtype(at::kLong));
+        const Batch batch = m_workload.fetch(indices);
+        m_timer->endPhase(StepPhase::Data);
+        const bool last = m + 1 == micro;
+        if (m_bufferSync)
+            m_bufferSync->beforeForward(last);
+        if (!buffers.empty() && m == 0)
+            atStart = cloned(buffers);
+        if (!buffers.empty() && m > 0)
+            copyInto(buffers, atStart);
+        const ForwardResult forward = m_workload.forward(batch);
+        if (!buffers.empty() && m == 0)
+            afterFirst = cloned(buffers);
+        local = m == 0 ? forward.figures : sum(local, forward.figures);
+        if (last)
+            m_sync->setFigures(local);
+        m_sync->prepare(last);
+        // Micro-batches are averaged, as ranks are.
+        (micro == 1 ? forward.loss : forward.loss * (1.0 / double(micro))).backward();
+        m_timer->endPhase(StepPhase::Compute);
+    }
+    if (!buffers.empty())
+        copyInto(buffers, afterFirst);
 }
 
 // A parameter the loss did not reach would leave its bucket's all-reduce waiting in DDP (with

@@ -7,8 +7,10 @@
 #include "core/config.hpp"
 #include "core/json.hpp"
 #include "core/protocol.hpp"
+#include "core/range_test.hpp"
 #include "train/noise_scale.hpp"
 #include "update_statistics.hpp"
+#include "step_plan.hpp"
 #include "workload.hpp"
 
 #include <ATen/core/Tensor.h>
@@ -29,6 +31,7 @@ class Communicator;
 class EventWriter;
 class GradientSync;
 class StepTimer;
+struct TrainingState;
 
 class Trainer {
 public:
@@ -68,7 +71,9 @@ private:
 
     void emitConfig();
     void stopOnMissingGradients() const;
-    StepRecord trainStep(const std::vector<std::vector<int64_t>>& batches, size_t first, int64_t epoch);
+    StepRecord trainStep(const MicroBatches& microBatches, int64_t epoch);
+    void forwardBackward(const MicroBatches& microBatches, BatchResult& local);
+    TrainingState trainingState();
     void evaluateAndReport(int64_t epoch);
     void measureTraining(StepRecord& record);
     bool meetsTarget(const StepRecord& record) const;
@@ -94,6 +99,7 @@ private:
     NoiseScaleEstimator m_noiseScale;
     std::optional<protocol::EvalReport> m_lastEval;
     std::optional<EvalResult> m_lastTraining;
+    std::optional<RangeTest> m_rangeTest;  // lr_range_test
     int64_t m_step = 0;
     int64_t m_lastEvalStep = -1;
 };

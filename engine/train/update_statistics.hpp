@@ -28,6 +28,20 @@ public:
     double pooledMean() const;      // reads the device
     double pooledVariance() const;  // unbiased; NaN with fewer than two values
 
+    // What a checkpoint keeps of it: the count and the per-coordinate moments (undefined
+    // before the first add).
+    struct Moments {
+        int64_t count = 0;
+        at::Tensor mean, m2;
+    };
+    Moments moments() const { return {m_count, m_mean, m_m2}; }
+    void restore(const Moments& moments)
+    {
+        m_count = moments.count;
+        m_mean = moments.mean;
+        m_m2 = moments.m2;
+    }
+
 private:
     int64_t m_count = 0;
     at::Tensor m_mean;  // per coordinate, double

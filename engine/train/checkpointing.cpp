@@ -1,0 +1,195 @@
+#include "checkpointing.hpp"
+
+#include "checkpoint_file.hpp"
+#include "comm/communicator.hpp"
+#include "core/config_error.hpp"
+#include "core/config_keys.hpp"
+#include "core/home_path.hpp"
+#include "core/json.hpp"
+#include "core/key_names.hpp"
+#include "noise_scale.hpp"
+#include "update_statistics.hpp"
+#include "workload.hpp"
+
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+#include <torch/utils.h>
+
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+#include <stdexcept>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace ddplab {
+namespace {
+
+std::string keyText(const Config& config, const char* name)
+{
+    return findConfigKey(name)->read(config).get<std::string>();
+}
+
+// What a resumed run must train the same of: the workload, and Fashion-MNIST's model.
+std::string workloadLabel(const Config& config)
+{
+    std::string label = keyText(config, key::kWorkload);
+    if (config.workload == WorkloadKind::FashionMnist)
+        label += "/" + keyText(config, key::kModel);
+    return label;
+}
+
+[[noreturn]] void refuse(const Config& config, const std::string& problem)
+{
+    throw ConfigError(key::kResumeFrom, std::string(key::kResumeFrom) + " " + expandHome(config.resumeFrom) + " " + problem);
+}
+
+at::Generator deviceGenerator(const at::Tensor& onDevice)
+{
+    return at::globalContext().defaultGenerator(onDevice.device());
+}
+
+at::Tensor generatorState(at::Generator generator)
+{
+    std::lock_guard<std::mutex> lock(generator.mutex());
+    return generator.get_state();
+}
+
+void setGeneratorState(at::Generator generator, const at::Tensor& state)
+{
+    std::lock_guard<std::mutex> lock(generator.mutex());
+    generator.set_state(state);
+}
+
+// Every rank's `mine` (of one size on every rank), in rank order: rank by rank, a broadcast
+// from it. Only checkpoints pay for it.
+std::vector<at::Tensor> fromEveryRank(const at::Tensor& mine, Communicator& comm, const c10::Device& device)
+{
+    std::vector<at::Tensor> all;
+    for (int root = 0; root < comm.worldSize(); ++root) {
+        at::Tensor sent = (root == comm.rank() ? mine : at::empty_like(mine)).to(device).contiguous();
+        if (comm.worldSize() > 1)
+            comm.broadcast(sent, root);
+        all.push_back(sent.to(at::kCPU));
+    }
+    return all;
+}
+
+void copyInto(const std::vector<at::Tensor>& targets, const std::vector<at::Tensor>& saved, const std::vector<std::string>& names,
+              const char* what, const Config& config)
+{
+    if (targets.size() != saved.size())
+        refuse(config, "holds " + std::to_string(saved.size()) + " " + what + " tensors; this run's model has " +
+                           std::to_string(targets.size()) + ": it was written for another model");
+    torch::NoGradGuard noGrad;
+    for (size_t i = 0; i < targets.size(); ++i) {
+        const std::string name = i < names.size() && !names[i].empty() ? names[i] : "#" + std::to_string(i);
+        if (targets[i].sizes() != saved[i].sizes())
+            refuse(config, std::string("holds ") + what + " " + name + " shaped " + c10::str(saved[i].sizes()) + "; this run's model has it " +
+                               c10::str(targets[i].sizes()) + ": it was written for another model");
+        at::Tensor target = targets[i];
+        target.detach().copy_(saved[i]);
+    }
+}
+
+}  // namespace
+
+void prepareCheckpointFolder(const Config& config)
+{
+    if (config.checkpointAt.empty())
+        return;
+    const std::string folder = expandHome(config.checkpointDir);
+    auto refuseFolder = [&](const std::string& problem) {
+        throw ConfigError(key::kCheckpointDir, std::string(key::kCheckpointDir) + " " + folder + " " + problem);
+    };
+    // mkdir -p: each parent in turn.
+    for (size_t slash = folder.find('/', 1); ; slash = folder.find('/', slash + 1)) {
+        const std::string part = folder.substr(0, slash);
+        if (!part.empty() && ::mkdir(part.c_str(), 0755) != 0 && errno != EEXIST)
+            refuseFolder("could not be made (" + part + ": " + std::strerror(errno) + ")");
+        if (slash == std::string::npos)
+            break;
+    }
+    struct stat info {};
+    if (::stat(folder.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
+        refuseFolder("is not a folder");
+    if (::access(folder.c_str(), W_OK | X_OK) != 0)
+        refuseFolder(std::string("cannot be written (") + std::strerror(errno) + ")");
+}
+
+protocol::CheckpointReport saveCheckpoint(const TrainingState& s, const TrainingPosition& position)
+{
+    const at::Tensor& anyParameter = s.parameters.front();
+    Checkpoint checkpoint;
+    checkpoint.cpuRng = fromEveryRank(generatorState(at::detail::getDefaultCPUGenerator()), s.comm, anyParameter.device());
+    if (anyParameter.is_cuda())
+        checkpoint.deviceRng = fromEveryRank(generatorState(deviceGenerator(anyParameter)), s.comm, anyParameter.device());
+    protocol::CheckpointReport report{position.step, position.epoch, "", 0};
+    if (s.comm.rank() != 0)
+        return report;
+
+    checkpoint.step = position.step;
+    checkpoint.epoch = position.epoch;
+    checkpoint.position = position.position;
+    checkpoint.samplesSeen = position.samplesSeen;
+    checkpoint.datasetSize = s.workload.datasetSize();
+    checkpoint.workload = workloadLabel(s.config);
+    checkpoint.optimizer = keyText(s.config, key::kOptimizer);
+    checkpoint.config = configToJson(s.config).dump();
+    checkpoint.parameterNames = s.workload.parameterNames();
+    checkpoint.parameters = s.parameters;
+    checkpoint.buffers = s.workload.buffers();
+    checkpoint.optimizerState = optimizerState(s.optimizer, s.parameters);
+    const NoiseScaleEstimator::State noise = s.noiseScale.state();
+    checkpoint.noiseUpdates = noise.updates;
+    checkpoint.noiseTrace = noise.trace;
+    checkpoint.noiseSquaredNorm = noise.squaredNorm;
+    const UpdateStatistics::Moments moments = s.updateStatistics.moments();
+    checkpoint.updateCount = moments.count;
+    checkpoint.updateMean = moments.mean;
+    checkpoint.updateM2 = moments.m2;
+
+    report.path = expandHome(s.config.checkpointDir) + "/" + checkpointFileName(position.step);
+    report.bytes = writeCheckpoint(report.path, checkpoint);
+    return report;
+}
+
+TrainingPosition resumeTraining(const TrainingState& s)
+{
+    const Config& c = s.config;
+    const Checkpoint saved = readCheckpoint(expandHome(c.resumeFrom));
+    if (saved.workload != workloadLabel(c))
+        refuse(c, "was written by a run of " + saved.workload + "; this run trains " + workloadLabel(c));
+    if (saved.optimizer != keyText(c, key::kOptimizer))
+        refuse(c, "was written with optimizer " + saved.optimizer + "; this run's is " + keyText(c, key::kOptimizer) +
+                      " (a branch may change world_size, batch_size, grad_accum, lr and lr_rule, not the optimizer)");
+    if (saved.datasetSize != s.workload.datasetSize())
+        refuse(c, "was written by a run on " + std::to_string(saved.datasetSize) + " training examples; this run has " +
+                      std::to_string(s.workload.datasetSize()) + " (the sampler's position would mean other samples)");
+    copyInto(s.parameters, saved.parameters, s.workload.parameterNames(), "parameter", c);
+    copyInto(s.workload.buffers(), saved.buffers, {}, "buffer", c);
+    try {
+        restoreOptimizerState(s.optimizer, s.parameters, saved.optimizerState);
+    } catch (const std::invalid_argument& error) {
+        refuse(c, std::string("does not fit this run's optimizer: ") + error.what());
+    }
+    // Each rank its own stream (dropout masks); a rank the writing run did not have keeps the
+    // stream it was seeded with.
+    const size_t rank = size_t(s.comm.rank());
+    const at::Tensor& anyParameter = s.parameters.front();
+    try {
+        if (rank < saved.cpuRng.size())
+            setGeneratorState(at::detail::getDefaultCPUGenerator(), saved.cpuRng[rank]);
+        if (anyParameter.is_cuda() && rank < saved.deviceRng.size())
+            setGeneratorState(deviceGenerator(anyParameter), saved.deviceRng[rank]);
+    } catch (const c10::Error& error) {
+        const std::string message = error.what_without_backtrace();
+        refuse(c, "holds an RNG state LibTorch refuses (" + message.substr(0, message.find('\n')) + "): the file is damaged");
+    }
+    s.noiseScale.restore({saved.noiseUpdates, saved.noiseTrace, saved.noiseSquaredNorm});
+    if (saved.updateMean.defined())
+        s.updateStatistics.restore({saved.updateCount, saved.updateMean.to(anyParameter.device()), saved.updateM2.to(anyParameter.device())});
+    return {saved.step, saved.epoch, saved.position, saved.samplesSeen};
+}
+
+}  // namespace ddplab
