@@ -7,6 +7,10 @@
 #include <caffe2/serialize/inline_container.h>
 #include <torch/csrc/jit/serialization/import_read.h>
 #include <torch/csrc/jit/serialization/storage_context.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <stdexcept>
 
 namespace ddplab {
 namespace {
@@ -18,7 +22,45 @@ constexpr char kStoragePrefix[] = "data/";
 // Every storage of the file as a record of the size it really has. LibTorch would make each
 // storage as large as the pickle claims (its element count) over a record that may be
 // smaller; given its storages ready-made, the unpickler only wraps them.
-std::shared_ptr<torch::jit::DeserializationStorageContext> storagesOf(caffe2::serialize::PyTorchStreamReader& reader)
+// A record whose bytes do not hash to the CRC-32 the zip directory records was damaged after
+// it was written: LibTorch's reader does not look. A CRC of 0 is "not computed" (PyTorch can
+// be told to skip it) and is not held against a file.
+class RecordCheck {
+public:
+    explicit RecordCheck(const std::string& path)
+    {
+        for (const ZipEntry& entry : readZipDirectory(path))
+            m_crcs.emplace_back(entry.name, entry.crc32);
+    }
+
+    void require(const std::string& record, const void* bytes, size_t size) const
+    {
+        for (const auto& [name, crc] : m_crcs) {
+            const bool same = name.size() > record.size() && name.compare(name.size() - record.size(), record.size(), record) == 0 &&
+                              name[name.size() - record.size() - 1] == '/';
+            if (!same || crc == 0)
+                continue;
+            uLong actual = ::crc32(0L, Z_NULL, 0);
+            for (size_t done = 0; done < size;) {
+                const uInt chunk = uInt(std::min<size_t>(size - done, 1u << 30));
+                actual = ::crc32(actual, static_cast<const Bytef*>(bytes) + done, chunk);
+                done += chunk;
+            }
+            if (uint32_t(actual) != crc)
+                throw std::runtime_error("its record " + record + " is damaged: its bytes do not match the CRC-32 its zip directory records");
+            return;
+        }
+    }
+
+private:
+    std::vector<std::pair<std::string, uint32_t>> m_crcs;
+};
+
+// Every storage of the file as a record of the size it really has. LibTorch would make each
+// storage as large as the pickle claims (its element count) over a record that may be
+// smaller; given its storages ready-made, the unpickler only wraps them.
+std::shared_ptr<torch::jit::DeserializationStorageContext> storagesOf(caffe2::serialize::PyTorchStreamReader& reader,
+                                                                      const RecordCheck& check)
 {
     auto storages = std::make_shared<torch::jit::DeserializationStorageContext>();
     const std::string prefix = kStoragePrefix;
@@ -26,6 +68,7 @@ std::shared_ptr<torch::jit::DeserializationStorageContext> storagesOf(caffe2::se
         if (name.compare(0, prefix.size(), prefix) != 0 || storages->hasStorage(name.substr(prefix.size())))
             continue;
         auto [bytes, size] = reader.getRecord(name);
+        check.require(name, bytes.get(), size);
         storages->addStorage(name.substr(prefix.size()),
                              c10::Storage(c10::Storage::use_byte_size_t(), size, std::move(bytes), nullptr, /*resizable=*/false));
     }
@@ -41,9 +84,15 @@ uint64_t torchSaveUnpackedBytes(const std::string& path)
 
 c10::IValue unpickleTorchSave(const std::string& path)
 {
+    const RecordCheck check(path);
     caffe2::serialize::PyTorchStreamReader reader(path);
+    const std::string pickle = std::string(kPickleArchive) + ".pkl";
+    if (reader.hasRecord(pickle)) {
+        const auto [bytes, size] = reader.getRecord(pickle);
+        check.require(pickle, bytes.get(), size);
+    }
     return torch::jit::readArchiveAndTensors(kPickleArchive, "", "", c10::nullopt, c10::nullopt, c10::nullopt, reader,
-                                             torch::jit::Unpickler::defaultTypeParser, storagesOf(reader));
+                                             torch::jit::Unpickler::defaultTypeParser, storagesOf(reader, check));
 }
 
 std::string tensorViewProblem(const at::Tensor& tensor)

@@ -121,6 +121,7 @@ std::vector<ZipEntry> readZipDirectory(const std::string& path)
             notAZip("has a damaged zip directory (entry " + std::to_string(i) + ")");
         ZipEntry entry;
         entry.name.assign(reinterpret_cast<const char*>(&directory[at + kEntryBytes]), nameBytes);
+        entry.crc32 = uint32_t(readLittle(&directory[at + 16], 4));
         entry.unpackedBytes = unpackedSize(&directory[at], &directory[at + kEntryBytes + nameBytes], extraBytes);
         found.push_back(std::move(entry));
         at += kEntryBytes + nameBytes + extraBytes + commentBytes;

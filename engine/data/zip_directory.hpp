@@ -14,6 +14,7 @@ namespace ddplab {
 struct ZipEntry {
     std::string name;
     uint64_t unpackedBytes = 0;
+    uint32_t crc32 = 0;  // of the unpacked bytes, as the directory records it
 };
 
 // Throws std::runtime_error with the reason, for a person ("no zip end record in its last

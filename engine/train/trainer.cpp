@@ -187,7 +187,9 @@ Json Trainer::train()
         m_rangeTest.emplace();
     emitConfig();
 
-    const int64_t stepLimit = totalSteps(c);
+    // epochs bound the run (the epoch loop), max_steps its optimizer steps, both counted from the
+    // first run's start when resumed: a branch with another batch has other steps per epoch.
+    const int64_t stepLimit = c.lrRangeTest ? totalSteps(c) : c.maxSteps > 0 ? c.maxSteps : std::numeric_limits<int64_t>::max();
     // The range test runs its steps over as many epochs as they take.
     const int64_t epochLimit = c.lrRangeTest ? std::numeric_limits<int64_t>::max() : c.epochs;
     const int64_t measureEvery = evalInterval(c);

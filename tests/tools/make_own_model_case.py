@@ -4,7 +4,8 @@ tests/ui/tst_study_headless.cpp), with Debian's python3-torch, into one folder:
 
     /usr/bin/python3 tests/tools/make_own_model_case.py OUT
 
-Good ones: bn_cnn.pt (a small CNN with BatchNorm and dropout: 4 classes of 12x12 images), mlp.pt
+Good ones: bn_cnn.pt (a small CNN with BatchNorm and dropout: 4 classes of 12x12 images), bn_no_dropout.pt
+(the same without dropout), mlp.pt
 (the same task, no buffers), own_loss.pt (forward(inputs, targets) returns its loss), and the
 data train.pt / val.pt (torch.save) with train_npy/ (the same training set as .npy files).
 Bad ones, each wrong in one way: see BAD_MODELS and BAD_DATA below. Seeded: the same files
@@ -36,6 +37,15 @@ class BnCnn(nn.Module):
         x = torch.relu(self.bn1(self.conv1(x)))
         x = torch.relu(self.bn2(self.conv2(x)))
         return self.fc(self.dropout(x.flatten(1)))
+
+
+class BnNoDropout(BnCnn):
+    """BnCnn without its dropout: every GPU's forward is then a function of its batch alone, so
+    GPUs emulated by accumulation (accumulate_as_ranks) must give the very same losses."""
+
+    def __init__(self):
+        super().__init__()
+        self.dropout = nn.Identity()
 
 
 class Mlp(nn.Module):
@@ -156,7 +166,7 @@ def main():
     torch.save({"inputs": x, "targets": y}, os.path.join(out, "train.pt"))
     torch.save({"inputs": vx, "targets": vy}, os.path.join(out, "val.pt"))
     npy_folder(os.path.join(out, "train_npy"), x.numpy(), y.numpy())
-    for name, model in (("bn_cnn", BnCnn), ("mlp", Mlp), ("own_loss", OwnLoss), ("unused", Unused),
+    for name, model in (("bn_cnn", BnCnn), ("bn_no_dropout", BnNoDropout), ("mlp", Mlp), ("own_loss", OwnLoss), ("unused", Unused),
                         ("sometimes_unused", SometimesUnused), ("throws", Throws), ("three_classes", ThreeClasses),
                         ("two_arguments", TwoArguments)):
         save_script(model, os.path.join(out, name + ".pt"))

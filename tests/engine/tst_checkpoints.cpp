@@ -1,0 +1,362 @@
+// Checkpoints, branches, GPUs emulated by accumulation and the LR range test
+// (docs/checkpoints.md): 20 steps straight equal 10 steps, a checkpoint and 10 resumed steps,
+// bit for bit, for every workload and for SGD with momentum and Adam on 1 and 2 ranks; a branch
+// that changes the world size equals a fresh run started from the same state; a checkpoint is
+// read by Python's torch.load; a damaged one is refused with a sentence; K ranks x A
+// micro-batches under accumulate_as_ranks give the losses of K * A ranks on a BatchNorm model;
+// the range test on linreg suggests an LR below the divergence LR 2 / lambda_max and within 4x
+// of 1 / lambda_max, computed here from the same data, and stops by the 4x rule.
+
+#include "support/engine_process.hpp"
+#include "support/prerequisites.hpp"
+
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+using ddplab::test::EngineResult;
+using ddplab::test::runConfig;
+using ddplab::test::withOverrides;
+
+namespace {
+
+const QString kSource = QStringLiteral(DDPLAB_SOURCE_DIR);
+
+#define REQUIRE_OK(result) QVERIFY2((result).exitCode == 0, qPrintable((result).summaryText()))
+
+QList<double> stepValues(const EngineResult& result, const char* field)
+{
+    QList<double> values;
+    for (const QJsonObject& step : result.ofType(QStringLiteral("step")))
+        values.append(step.value(QLatin1String(field)).toDouble());
+    return values;
+}
+
+QList<qint64> stepNumbers(const EngineResult& result)
+{
+    QList<qint64> steps;
+    for (const QJsonObject& step : result.ofType(QStringLiteral("step")))
+        steps.append(step.value(QStringLiteral("step")).toInteger());
+    return steps;
+}
+
+int runPython(const QStringList& arguments, QString* output)
+{
+    QProcess python;
+    python.start(ddplab::test::debianPython(), arguments);
+    python.waitForFinished(60000);
+    *output = QString::fromUtf8(python.readAllStandardOutput() + python.readAllStandardError());
+    return python.exitStatus() == QProcess::NormalExit ? python.exitCode() : -1;
+}
+
+}  // namespace
+
+class CheckpointsTest : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void resumedRunEqualsStraightRun_data();
+    void resumedRunEqualsStraightRun();
+    void branchEqualsFreshRunFromTheSameState();
+    void pythonReadsACheckpoint();
+    void damagedOrForeignCheckpointsAreRefused();
+    void accumulateAsRanksComputesWhatMoreRanksWould();
+    void rangeTestBracketsTheCurvatureOfLinreg();
+
+private:
+    QJsonObject ownModel(const QString& model) const;
+
+    QTemporaryDir m_dir;
+};
+
+void CheckpointsTest::initTestCase()
+{
+    const QString missing = ddplab::test::missingPythonTorch();
+    QVERIFY2(missing.isEmpty(), qPrintable(missing));
+    QString said;
+    QVERIFY2(runPython({kSource + QStringLiteral("/tests/tools/make_own_model_case.py"), m_dir.path()}, &said) == 0, qPrintable(said));
+}
+
+QJsonObject CheckpointsTest::ownModel(const QString& model) const
+{
+    return {{QStringLiteral("workload"), QStringLiteral("torchscript")},
+            {QStringLiteral("model_file"), m_dir.filePath(model)},
+            {QStringLiteral("train_data"), m_dir.filePath(QStringLiteral("train.pt"))},
+            {QStringLiteral("val_data"), m_dir.filePath(QStringLiteral("val.pt"))},
+            {QStringLiteral("eval_every"), 5}};
+}
+
+void CheckpointsTest::resumedRunEqualsStraightRun_data()
+{
+    QTest::addColumn<QJsonObject>("settings");
+    const QJsonObject momentum{{QStringLiteral("optimizer"), QStringLiteral("sgd")}, {QStringLiteral("lr"), 0.05}, {QStringLiteral("momentum"), 0.9}};
+    const QJsonObject adam{{QStringLiteral("optimizer"), QStringLiteral("adam")}, {QStringLiteral("lr"), 0.005}};
+    const QJsonObject toy{{QStringLiteral("workload"), QStringLiteral("toy")}, {QStringLiteral("experiments"), 4}, {QStringLiteral("noise"), 0.5},
+                          {QStringLiteral("num_examples"), 64}, {QStringLiteral("batch_size"), 4}};
+    const QJsonObject linreg{{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("num_examples"), 100},
+                             {QStringLiteral("noise"), 0.1}, {QStringLiteral("batch_size"), 8}};
+    const QJsonObject fashion{{QStringLiteral("workload"), QStringLiteral("fashion_mnist")}, {QStringLiteral("model"), QStringLiteral("cnn")},
+                              {QStringLiteral("train_subset"), 192}, {QStringLiteral("batch_size"), 8}, {QStringLiteral("eval_every"), 0}};
+    QJsonObject bnCnn = ownModel(QStringLiteral("bn_cnn.pt"));
+    bnCnn.insert(QStringLiteral("batch_size"), 8);
+    auto row = [](const char* name, QJsonObject settings, const QJsonObject& optimizer, int ranks) {
+        for (auto it = optimizer.begin(); it != optimizer.end(); ++it)
+            settings.insert(it.key(), it.value());
+        settings.insert(QStringLiteral("world_size"), ranks);
+        QTest::newRow(name) << settings;
+    };
+    row("toy, SGD with momentum, 1 rank", toy, momentum, 1);
+    row("toy, Adam, 2 ranks", toy, adam, 2);
+    row("linreg, SGD with momentum, 2 ranks", linreg, momentum, 2);
+    row("linreg, Adam, 1 rank", linreg, adam, 1);
+    row("Fashion CNN, SGD with momentum, 1 rank", fashion, momentum, 1);
+    row("Fashion CNN, Adam, 2 ranks", fashion, adam, 2);
+    row("TorchScript with BatchNorm and dropout, SGD with momentum, 1 rank", bnCnn, momentum, 1);
+    row("TorchScript with BatchNorm and dropout, SGD with momentum, 2 ranks", bnCnn, momentum, 2);
+    row("TorchScript with BatchNorm and dropout, Adam, 2 ranks", bnCnn, adam, 2);
+}
+
+void CheckpointsTest::resumedRunEqualsStraightRun()
+{
+    QFETCH(QJsonObject, settings);
+    if (settings.value(QStringLiteral("workload")).toString() == QStringLiteral("fashion_mnist")) {
+        const QString missing = ddplab::test::missingFashionMnist();
+        QVERIFY2(missing.isEmpty(), qPrintable(missing));
+    }
+    const QString folder = m_dir.filePath(QStringLiteral("straight-%1").arg(QString::fromLatin1(QTest::currentDataTag())).replace(QLatin1Char(' '), QLatin1Char('_')).replace(QLatin1Char(','), QLatin1Char('_')));
+    settings.insert(QStringLiteral("epochs"), 20);
+    settings.insert(QStringLiteral("max_steps"), 20);
+    const EngineResult straight = runConfig(withOverrides(settings, {{QStringLiteral("checkpoint_at"), QStringLiteral("10")},
+                                                                     {QStringLiteral("checkpoint_dir"), folder}}));
+    REQUIRE_OK(straight);
+    const QJsonObject written = straight.first(QStringLiteral("checkpoint"));
+    QCOMPARE(written.value(QStringLiteral("step")).toInteger(), 10);
+    const QString checkpoint = written.value(QStringLiteral("path")).toString();
+    QCOMPARE(checkpoint, folder + QStringLiteral("/step-000010.pt"));
+    QVERIFY(QFile::exists(checkpoint));
+    QVERIFY2(QDir(folder).entryList(QDir::Files | QDir::Hidden).size() == 1, "a partial file was left beside the checkpoint");
+
+    const EngineResult resumed = runConfig(withOverrides(settings, {{QStringLiteral("resume_from"), checkpoint}}));
+    REQUIRE_OK(resumed);
+    QCOMPARE(resumed.first(QStringLiteral("config")).value(QStringLiteral("resumed_step")).toInteger(), 10);
+    QCOMPARE(stepNumbers(resumed), (QList<qint64>{11, 12, 13, 14, 15, 16, 17, 18, 19, 20}));
+    // Bit for bit: the numbers are compared as the doubles they are.
+    for (const char* field : {"loss", "grad_norm", "lr", "noise_scale"})
+        QCOMPARE(stepValues(resumed, field), stepValues(straight, field).mid(10));
+    QCOMPARE(resumed.last(QStringLiteral("summary")).value(QStringLiteral("train_loss")),
+             straight.last(QStringLiteral("summary")).value(QStringLiteral("train_loss")));
+    QCOMPARE(resumed.last(QStringLiteral("summary")).value(QStringLiteral("update_var")),
+             straight.last(QStringLiteral("summary")).value(QStringLiteral("update_var")));
+    QCOMPARE(resumed.last(QStringLiteral("summary")).value(QStringLiteral("samples")),
+             straight.last(QStringLiteral("summary")).value(QStringLiteral("samples")));
+    const QList<QJsonObject> straightEvals = straight.ofType(QStringLiteral("eval"));
+    const QList<QJsonObject> resumedEvals = resumed.ofType(QStringLiteral("eval"));
+    QCOMPARE(resumedEvals.isEmpty(), straightEvals.isEmpty());
+    if (!straightEvals.isEmpty())
+        QCOMPARE(resumedEvals.last().value(QStringLiteral("val_loss")), straightEvals.last().value(QStringLiteral("val_loss")));
+}
+
+// A checkpoint at an epoch's end, branched to 2 ranks, trains epoch 1 as a fresh 2-rank run
+// does from the same weights and the same data order: the fresh run starts from the model the
+// first run saved, and its seed 1 gives its epoch 0 the permutation seed 0 gives epoch 1.
+void CheckpointsTest::branchEqualsFreshRunFromTheSameState()
+{
+    QJsonObject settings = ownModel(QStringLiteral("mlp.pt"));
+    settings.insert(QStringLiteral("lr"), 0.1);
+    settings.insert(QStringLiteral("batch_size"), 8);
+    settings.remove(QStringLiteral("val_data"));
+    settings.insert(QStringLiteral("eval_every"), 0);
+    const QString folder = m_dir.filePath(QStringLiteral("branch"));
+    const QString saved = m_dir.filePath(QStringLiteral("branch-start.pt"));
+    // 100 samples in batches of 8: 13 steps an epoch.
+    const EngineResult first = runConfig(withOverrides(settings, {{QStringLiteral("epochs"), 1},
+                                                                  {QStringLiteral("checkpoint_at"), QStringLiteral("13")},
+                                                                  {QStringLiteral("checkpoint_dir"), folder},
+                                                                  {QStringLiteral("save_model"), saved}}));
+    REQUIRE_OK(first);
+    QCOMPARE(first.first(QStringLiteral("checkpoint")).value(QStringLiteral("epoch")).toInteger(), 1);
+
+    const EngineResult branch = runConfig(withOverrides(settings, {{QStringLiteral("epochs"), 2},
+                                                                   {QStringLiteral("world_size"), 2},
+                                                                   {QStringLiteral("batch_size"), 16},
+                                                                   {QStringLiteral("resume_from"), folder + QStringLiteral("/step-000013.pt")}}));
+    REQUIRE_OK(branch);
+    const EngineResult fresh = runConfig(withOverrides(settings, {{QStringLiteral("epochs"), 1},
+                                                                  {QStringLiteral("world_size"), 2},
+                                                                  {QStringLiteral("batch_size"), 16},
+                                                                  {QStringLiteral("seed"), 1},
+                                                                  {QStringLiteral("model_file"), saved}}));
+    REQUIRE_OK(fresh);
+    QCOMPARE(stepValues(branch, "samples").size(), 4);  // 100 over 2 ranks of 16: 4 steps
+    QCOMPARE(stepValues(branch, "loss"), stepValues(fresh, "loss"));
+    QCOMPARE(stepValues(branch, "grad_norm"), stepValues(fresh, "grad_norm"));
+    QCOMPARE(stepNumbers(branch).first(), 14);
+}
+
+void CheckpointsTest::pythonReadsACheckpoint()
+{
+    const QString folder = m_dir.filePath(QStringLiteral("python"));
+    const EngineResult run = runConfig({{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("dim"), 3},
+                                        {QStringLiteral("momentum"), 0.9}, {QStringLiteral("lr"), 0.1},
+                                        {QStringLiteral("max_steps"), 4}, {QStringLiteral("batch_size"), 8},
+                                        {QStringLiteral("checkpoint_at"), QStringLiteral("every 2")},
+                                        {QStringLiteral("checkpoint_dir"), folder}});
+    REQUIRE_OK(run);
+    QCOMPARE(run.ofType(QStringLiteral("checkpoint")).size(), 2);
+    const QString script = QStringLiteral(
+        "import json, sys, torch\n"
+        "c = torch.load(sys.argv[1])\n"
+        "print(json.dumps({'step': c['step'], 'format': c['format'], 'shape': list(c['parameters'][0].shape),\n"
+        "                  'momentum': list(c['optimizer_state'][0]['momentum_buffer'].shape),\n"
+        "                  'lr': json.loads(c['config'])['lr'], 'rng': c['cpu_rng'][0].numel()}))\n");
+    QString said;
+    QCOMPARE(runPython({QStringLiteral("-c"), script, folder + QStringLiteral("/step-000004.pt")}, &said), 0);
+    const QJsonObject read = QJsonDocument::fromJson(said.toUtf8()).object();
+    QCOMPARE(read.value(QStringLiteral("step")).toInt(), 4);
+    QCOMPARE(read.value(QStringLiteral("format")).toString(), QStringLiteral("ddplab-checkpoint"));
+    QCOMPARE(read.value(QStringLiteral("shape")).toArray(), (QJsonArray{1, 3}));
+    QCOMPARE(read.value(QStringLiteral("momentum")).toArray(), (QJsonArray{1, 3}));
+    QCOMPARE(read.value(QStringLiteral("lr")).toDouble(), 0.1);
+    QVERIFY(read.value(QStringLiteral("rng")).toInt() > 0);
+}
+
+void CheckpointsTest::damagedOrForeignCheckpointsAreRefused()
+{
+    const QString folder = m_dir.filePath(QStringLiteral("foreign"));
+    const QJsonObject linreg{{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("max_steps"), 2},
+                             {QStringLiteral("batch_size"), 8}, {QStringLiteral("checkpoint_at"), QStringLiteral("2")},
+                             {QStringLiteral("checkpoint_dir"), folder}};
+    REQUIRE_OK(runConfig(linreg));
+    const QString checkpoint = folder + QStringLiteral("/step-000002.pt");
+
+    auto refusal = [](const EngineResult& result) {
+        return result.exitCode == 2 && result.first(QStringLiteral("error")).value(QStringLiteral("key")).toString() == QStringLiteral("resume_from");
+    };
+    // Another optimizer, another data set, another workload: each named.
+    EngineResult adam = runConfig({{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("optimizer"), QStringLiteral("adam")},
+                                   {QStringLiteral("resume_from"), checkpoint}});
+    QVERIFY2(refusal(adam), qPrintable(adam.summaryText()));
+    QVERIFY(adam.first(QStringLiteral("error")).value(QStringLiteral("message")).toString().contains(QStringLiteral("optimizer sgd")));
+    EngineResult bigger = runConfig({{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("num_examples"), 300},
+                                     {QStringLiteral("resume_from"), checkpoint}});
+    QVERIFY2(refusal(bigger), qPrintable(bigger.summaryText()));
+    QVERIFY(bigger.first(QStringLiteral("error")).value(QStringLiteral("message")).toString().contains(QStringLiteral("256 training examples")));
+    EngineResult toy = runConfig({{QStringLiteral("workload"), QStringLiteral("toy")}, {QStringLiteral("resume_from"), checkpoint}});
+    QVERIFY2(refusal(toy), qPrintable(toy.summaryText()));
+    EngineResult missing = runConfig({{QStringLiteral("workload"), QStringLiteral("linreg")},
+                                      {QStringLiteral("resume_from"), folder + QStringLiteral("/step-000099.pt")}});
+    QVERIFY2(refusal(missing), qPrintable(missing.summaryText()));
+    QVERIFY(missing.first(QStringLiteral("error")).value(QStringLiteral("message")).toString().contains(QStringLiteral("does not exist")));
+
+    // Cut short, and with its bytes flipped: refused, never a crash.
+    QFile file(checkpoint);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray bytes = file.readAll();
+    for (const auto& [name, damaged] : {std::pair{"cut.pt", bytes.left(bytes.size() / 2)},
+                                        std::pair{"flipped.pt", QByteArray(bytes).replace(bytes.size() / 3, 64, QByteArray(64, '\xff'))}}) {
+        QFile out(m_dir.filePath(QLatin1String(name)));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(damaged);
+        out.close();
+        const EngineResult result = runConfig({{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("resume_from"), out.fileName()}});
+        QVERIFY2(!result.crashed && refusal(result), qPrintable(result.summaryText()));
+    }
+    // checkpoint_at needs a folder.
+    const EngineResult noFolder = runConfig({{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("checkpoint_at"), QStringLiteral("every 5")}});
+    QCOMPARE(noFolder.exitCode, 2);
+    QCOMPARE(noFolder.first(QStringLiteral("error")).value(QStringLiteral("key")).toString(), QStringLiteral("checkpoint_dir"));
+    const EngineResult badPlan = runConfig({{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("checkpoint_at"), QStringLiteral("10, soon")},
+                                            {QStringLiteral("checkpoint_dir"), folder}});
+    QCOMPARE(badPlan.exitCode, 2);
+    QCOMPARE(badPlan.first(QStringLiteral("error")).value(QStringLiteral("key")).toString(), QStringLiteral("checkpoint_at"));
+}
+
+// 8 GPUs of 4 samples, as 8 ranks, as 2 ranks x 4 micro-batches and as 1 rank x 8: the same
+// losses at every step and the same validation loss (BatchNorm's running statistics too).
+void CheckpointsTest::accumulateAsRanksComputesWhatMoreRanksWould()
+{
+    QJsonObject settings = ownModel(QStringLiteral("bn_no_dropout.pt"));
+    settings.insert(QStringLiteral("batch_size"), 4);
+    settings.insert(QStringLiteral("lr"), 0.05);
+    settings.insert(QStringLiteral("momentum"), 0.9);
+    settings.insert(QStringLiteral("epochs"), 2);
+    settings.insert(QStringLiteral("max_steps"), 5);
+    settings.insert(QStringLiteral("eval_every"), 5);
+    const EngineResult ranks = runConfig(withOverrides(settings, {{QStringLiteral("world_size"), 8}}));
+    REQUIRE_OK(ranks);
+    const QList<double> reference = stepValues(ranks, "loss");
+    QCOMPARE(reference.size(), 5);
+    const double referenceVal = ranks.last(QStringLiteral("eval")).value(QStringLiteral("val_loss")).toDouble();
+    for (const auto& [worldSize, accumulation] : {std::pair{2, 4}, std::pair{1, 8}}) {
+        const EngineResult emulated = runConfig(withOverrides(settings, {{QStringLiteral("world_size"), worldSize},
+                                                                         {QStringLiteral("grad_accum"), accumulation},
+                                                                         {QStringLiteral("accumulate_as_ranks"), true}}));
+        REQUIRE_OK(emulated);
+        const QList<double> losses = stepValues(emulated, "loss");
+        QCOMPARE(losses.size(), reference.size());
+        for (int i = 0; i < losses.size(); ++i)
+            QVERIFY2(std::abs(losses[i] - reference[i]) <= 1e-6 * std::abs(reference[i]),
+                     qPrintable(QStringLiteral("%1 x %2, step %3: %4 against %5").arg(worldSize).arg(accumulation).arg(i + 1).arg(losses[i]).arg(reference[i])));
+        const double val = emulated.last(QStringLiteral("eval")).value(QStringLiteral("val_loss")).toDouble();
+        QVERIFY2(std::abs(val - referenceVal) <= 1e-6 * referenceVal, qPrintable(QStringLiteral("validation %1 against %2").arg(val).arg(referenceVal)));
+    }
+    // Without it, a rank's micro-batches come from its own shard: other samples per step.
+    const EngineResult ownShard = runConfig(withOverrides(settings, {{QStringLiteral("world_size"), 2}, {QStringLiteral("grad_accum"), 4}}));
+    REQUIRE_OK(ownShard);
+    QVERIFY(std::abs(stepValues(ownShard, "loss").at(0) - reference.at(0)) > 1e-4 * reference.at(0));
+}
+
+// linreg's mean loss (x.w - y)^2 has the Hessian 2 X^T X / N: its largest eigenvalue, from the
+// data the engine makes (the same generator, the same draws as linreg_workload.cpp).
+void CheckpointsTest::rangeTestBracketsTheCurvatureOfLinreg()
+{
+    constexpr int64_t kExamples = 256, kDim = 8;
+    at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(uint64_t(0));
+    const auto floats = at::TensorOptions().dtype(at::kFloat);
+    at::randn({1, kDim}, generator, floats);  // the true weights
+    const at::Tensor inputs = (0.1 * at::randn({1, kExamples, kDim}, generator, floats))[0].to(at::kDouble);
+    const double lambdaMax = at::linalg_eigvalsh(2.0 * inputs.t().matmul(inputs) / double(kExamples)).max().item<double>();
+
+    const EngineResult run = runConfig({{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("loss_reduction"), QStringLiteral("mean")},
+                                        {QStringLiteral("num_examples"), qint64(kExamples)}, {QStringLiteral("dim"), qint64(kDim)},
+                                        {QStringLiteral("noise"), 0.1}, {QStringLiteral("batch_size"), 32},
+                                        {QStringLiteral("lr_range_test"), true}, {QStringLiteral("lr_range_min"), 1e-2},
+                                        {QStringLiteral("lr_range_max"), 1e4}, {QStringLiteral("lr_range_steps"), 100}});
+    REQUIRE_OK(run);
+    const QJsonObject test = run.last(QStringLiteral("range_test"));
+    QCOMPARE(test.value(QStringLiteral("stop_reason")).toString(), QStringLiteral("diverged"));
+    const QJsonArray points = test.value(QStringLiteral("points")).toArray();
+    QCOMPARE(points.size(), run.ofType(QStringLiteral("step")).size());
+    QVERIFY(points.size() < 100);
+
+    // The smoothed curve is the debiased EMA of the losses, and the test stopped at the first
+    // point above 4x the minimum before it.
+    double average = 0, best = INFINITY;
+    for (int i = 0; i < points.size(); ++i) {
+        const QJsonObject point = points[i].toObject();
+        average = 0.98 * average + 0.02 * point.value(QStringLiteral("loss")).toDouble();
+        const double smoothed = average / (1 - std::pow(0.98, i + 1));
+        QVERIFY(std::abs(smoothed - point.value(QStringLiteral("smoothed_loss")).toDouble()) <= 1e-12 * std::abs(smoothed));
+        best = std::min(best, smoothed);
+        QCOMPARE(smoothed > 4 * best, i == points.size() - 1);
+        const double lr = 1e-2 * std::pow(1e6, double(i) / 99.0);
+        QVERIFY(std::abs(point.value(QStringLiteral("lr")).toDouble() - lr) <= 1e-9 * lr);
+    }
+    const double suggested = test.value(QStringLiteral("suggestions")).toObject().value(QStringLiteral("minimum_tenth")).toDouble();
+    QVERIFY2(suggested < 2.0 / lambdaMax, qPrintable(QStringLiteral("suggested %1, divergence at %2").arg(suggested).arg(2.0 / lambdaMax)));
+    QVERIFY2(suggested > 0.25 / lambdaMax && suggested < 4.0 / lambdaMax,
+             qPrintable(QStringLiteral("suggested %1, best constant LR %2").arg(suggested).arg(1.0 / lambdaMax)));
+}
+
+QTEST_GUILESS_MAIN(CheckpointsTest)
+#include "tst_checkpoints.moc"
