@@ -5,6 +5,7 @@
 #include "client/engine/device_inventory.hpp"
 #include "client/engine/engine_process.hpp"
 #include "client/engine/engine_query.hpp"
+#include "client/library/preset_file.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
 #include "client/session/lab_session.hpp"
@@ -186,7 +187,7 @@ private slots:
         QSignalSpy warnings(&sequence, &LabSession::logMessage);
         QSignalSpy done(&sequence, &LabSession::sequenceFinished);
         QSignalSpy finishedRuns(&sequence, &LabSession::runFinished);
-        sequence.start({{QStringLiteral("x"), QStringLiteral("x"), QString(), QJsonObject{{QStringLiteral("world_size"), 1}}}});
+        sequence.start({{QStringLiteral("x"), QStringLiteral("x"), QString(), coreConfigOf({{QStringLiteral("world_size"), 1}}).value()}});
         QVERIFY(done.wait(kPatienceMs));
         QCOMPARE(done.first().first().toBool(), false);
         const auto run = finishedRuns.first().at(1).value<QSharedPointer<RunData>>();
@@ -212,7 +213,7 @@ private slots:
         QSignalSpy finishedRuns(&sequence, &LabSession::runFinished);
         const QJsonObject config = QJsonDocument::fromJson(R"({"world_size": 2, "batch_size": 4, "num_examples": 64,
             "fail_at": "1:3"})").object();
-        sequence.start({{QStringLiteral("doomed"), QStringLiteral("doomed"), QString(), config}});
+        sequence.start({{QStringLiteral("doomed"), QStringLiteral("doomed"), QString(), coreConfigOf(config).value()}});
         QVERIFY(done.wait(kPatienceMs));
         const auto run = finishedRuns.first().at(1).value<QSharedPointer<RunData>>();
         QCOMPARE(run->record().status, RunStatus::Failed);
@@ -246,7 +247,7 @@ private slots:
         QSignalSpy finishedRuns(&sequence, &LabSession::runFinished);
         QElapsedTimer clock;
         clock.start();
-        sequence.start({{QStringLiteral("mute"), QStringLiteral("mute"), QString(), QJsonObject{}}});
+        sequence.start({{QStringLiteral("mute"), QStringLiteral("mute"), QString(), ddplab::Config{}}});
         QVERIFY(done.wait(kPatienceMs));
         QVERIFY2(clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));
         QCOMPARE(done.first().first().toBool(), false);

@@ -168,12 +168,19 @@ QList<QSharedPointer<RunData>> TestLessonClaims::runLesson(const QString& id, co
     QList<RunRequest> requests = lesson.runs;
     QList<QByteArray> keys;
     QList<RunRequest> toRun;
+    // A run is known by its settings as the session hands them to RunData (requestedConfig).
+    const auto keyOf = [](const RunRequest& request) { return QJsonDocument(presetFromCoreConfig(request.config)).toJson(QJsonDocument::Compact); };
     for (RunRequest& request : requests) {
-        for (auto change = changes.begin(); change != changes.end(); ++change)
-            request.config.insert(change.key(), change.value());
-        keys.append(QJsonDocument(request.config).toJson(QJsonDocument::Compact));
+        QString error;
+        const std::optional<ddplab::Config> changed = withSettings(request.config, changes, &error);
+        if (!changed) {
+            qWarning("%s: %s", qPrintable(id), qPrintable(error));
+            return {};
+        }
+        request.config = *changed;
+        keys.append(keyOf(request));
         if (!m_finished.contains(keys.last()) &&
-            std::none_of(toRun.begin(), toRun.end(), [&](const RunRequest& other) { return other.config == request.config; }))
+            std::none_of(toRun.begin(), toRun.end(), [&](const RunRequest& other) { return keyOf(other) == keys.last(); }))
             toRun.append(request);
     }
     if (!toRun.isEmpty()) {
@@ -442,12 +449,10 @@ void TestLessonClaims::runsOfUnlikeBatchesAreComparedPerSampleOrEpoch()
     // runs are 2 steps at the left edge of 1 x 16's 16.
     for (const Lesson& lesson : m_lessons.lessons()) {
         const ResolvedPreset resolved = resolvePreset(lesson.id, m_lessons, m_presets);
+        QVERIFY2(resolved.error.isEmpty(), qPrintable(resolved.error));  // each run's settings read as the engine reads them
         QSet<qint64> batches;
-        for (const RunRequest& run : resolved.runs) {
-            const std::optional<ddplab::Config> config = coreConfigOf(run.config);
-            QVERIFY(config);
-            batches.insert(ddplab::effectiveBatchSize(*config));
-        }
+        for (const RunRequest& run : resolved.runs)
+            batches.insert(ddplab::effectiveBatchSize(run.config));
         if (batches.size() > 1 && lesson.xAxis != XAxis::WallTime)
             QVERIFY2(lesson.xAxis == XAxis::SamplesSeen || lesson.xAxis == XAxis::Epoch,
                      qPrintable(QStringLiteral("%1 compares effective batches %2 on the step axis").arg(lesson.id).arg(batches.size())));

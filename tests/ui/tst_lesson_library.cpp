@@ -102,7 +102,7 @@ private slots:
         QCOMPARE(resolved.lessonId, QStringLiteral("seed000-four-ways"));
         QCOMPARE(resolved.runs.size(), 4);
         QCOMPARE(resolved.runs.at(3).label, QStringLiteral("8 GPUs x 16, square-root rule"));
-        QCOMPARE(resolved.runs.at(3).config.value(QStringLiteral("lr_rule")).toString(), QStringLiteral("sqrt"));
+        QCOMPARE(resolved.runs.at(3).config.lrRule, ddplab::LrRule::Sqrt);
         QCOMPARE(resolved.chartMetrics, (QStringList{QStringLiteral("w_mean"), QStringLiteral("update_var"), QStringLiteral("lr")}));
     }
 
@@ -124,8 +124,8 @@ private slots:
         const ResolvedPreset resolved = resolvePreset(good, LessonLibrary::load(), PresetLibrary());
         QVERIFY2(resolved.error.isEmpty(), qPrintable(resolved.error));
         QCOMPARE(resolved.runs.size(), 1);
-        QCOMPARE(resolved.runs.first().config.value(QStringLiteral("world_size")).toInt(), 8);
-        QCOMPARE(resolved.runs.first().config.value(QStringLiteral("batch_size")).toInt(), 16);
+        QCOMPARE(resolved.runs.first().config.worldSize, 8);
+        QCOMPARE(resolved.runs.first().config.batchSize, 16);
 
         const QString bad = writeFile(dir, QStringLiteral("broken.json"),
                                       R"({"id": "broken", "runs": [{"label": "gone", "preset": "seed999-gone"}]})");
@@ -158,7 +158,7 @@ private slots:
         QVERIFY2(resolved.error.isEmpty(), qPrintable(resolved.error));
         QCOMPARE(resolved.runs.size(), 1);
         QCOMPARE(resolved.runs.first().label, QStringLiteral("eight-by-sixteen"));
-        QCOMPARE(resolved.runs.first().config.value(QStringLiteral("world_size")).toInt(), 8);
+        QCOMPARE(resolved.runs.first().config.worldSize, 8);
         QVERIFY(resolved.lessonId.isEmpty());
     }
 

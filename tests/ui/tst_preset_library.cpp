@@ -105,7 +105,7 @@ private slots:
         QVERIFY2(resolved.error.isEmpty(), qPrintable(resolved.error));
         QCOMPARE(resolved.runs.size(), 1);
         QCOMPARE(resolved.runs.first().label, QStringLiteral("seed000-8x16-sqrt-noisy"));
-        QCOMPARE(resolved.runs.first().config.value(QStringLiteral("lr_rule")).toString(), QStringLiteral("sqrt"));
+        QCOMPARE(resolved.runs.first().config.lrRule, ddplab::LrRule::Sqrt);
         QVERIFY(resolved.lessonId.isEmpty());
     }
 

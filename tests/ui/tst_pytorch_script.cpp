@@ -332,7 +332,7 @@ void PyTorchScriptTest::exportsAStoredRunFromTheCommandLine()
     RunRecord draft;
     draft.name = QStringLiteral("linreg for a script");
     QString error;
-    const std::optional<RunRecord> run = RunStore().createRun(draft, settings, &error);
+    const std::optional<RunRecord> run = RunStore().createRun(draft, coreConfigOf(settings).value(), &error);
     QVERIFY2(run, qPrintable(error));
     for (const QString& name : {run->id, run->name, run->directory}) {
         const QString written = m_dir.filePath(QStringLiteral("run.py"));

@@ -11,6 +11,7 @@
 #include "client/engine/engine_target.hpp"
 #include "client/engine/model_inspector.hpp"
 #include "client/library/lesson_library.hpp"
+#include "client/library/preset_file.hpp"
 #include "client/library/preset_library.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
@@ -69,9 +70,12 @@ QList<RunRequest> longRun()
 {
     RunRequest request;
     request.name = QStringLiteral("long");
-    request.config = QJsonObject{{QStringLiteral("workload"), QStringLiteral("toy")}, {QStringLiteral("world_size"), 2},
-                                 {QStringLiteral("batch_size"), 1}, {QStringLiteral("num_examples"), 256},
-                                 {QStringLiteral("experiments"), 10}, {QStringLiteral("epochs"), 100000}};
+    request.config.workload = ddplab::WorkloadKind::Toy;
+    request.config.worldSize = 2;
+    request.config.batchSize = 1;
+    request.config.numExamples = 256;
+    request.config.experiments = 10;
+    request.config.epochs = 100000;
     return {request};
 }
 
@@ -255,7 +259,7 @@ private slots:
         const QString config = home.filePath(QStringLiteral("long.json"));
         QFile file(config);
         QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(QJsonDocument(longRun().first().config).toJson());
+        file.write(presetFileContents(presetFromCoreConfig(longRun().first().config)));
         file.close();
         QProcess process;
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();

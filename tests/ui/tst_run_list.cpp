@@ -3,6 +3,7 @@
 // apart, with its ranks × batch, effective LR and optimizer beside it; names not cut short; the
 // settings read back from a run's config.json.
 
+#include "client/library/preset_file.hpp"
 #include "client/runs/run_store.hpp"
 #include "runs/run_list_panel.hpp"
 #include "ui_test_main.hpp"
@@ -223,7 +224,7 @@ private slots:
                                  {QStringLiteral("grad_accum"), 2},     {QStringLiteral("lr"), 0.1},
                                  {QStringLiteral("lr_rule"), QStringLiteral("sqrt")}, {QStringLiteral("base_batch_size"), 32},
                                  {QStringLiteral("optimizer"), QStringLiteral("lamb")}};
-        const std::optional<RunRecord> created = store.createRun(draft, config, &error);
+        const std::optional<RunRecord> created = store.createRun(draft, coreConfigOf(config).value(), &error);
         QVERIFY2(created, qPrintable(error));
         QCOMPARE(created->settings.shapeText(), QStringLiteral("2 × 32 × 2"));
         const QList<RunRecord> listed = store.listRuns();

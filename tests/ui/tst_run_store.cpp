@@ -137,7 +137,7 @@ private slots:
         const RunStore store(root.path());
         const QJsonObject config{{QStringLiteral("world_size"), 8}, {QStringLiteral("batch_size"), 16}, {QStringLiteral("events"), QStringLiteral("x")}};
         QString error;
-        const std::optional<RunRecord> run = store.createRun(draft(QStringLiteral("first")), config, &error);
+        const std::optional<RunRecord> run = store.createRun(draft(QStringLiteral("first")), coreConfigOf(config).value(), &error);
         QVERIFY2(run, qPrintable(error));
         QVERIFY(QFileInfo(run->directory).isDir());
         const QJsonObject written = readJson(RunStore::configPath(*run));
@@ -300,7 +300,7 @@ private slots:
         QTemporaryDir root;
         FullDisk disk(root.path());
         const RunStore store(root.filePath(QStringLiteral("runs")));
-        RunRecord run = *store.createRun(draft(QStringLiteral("kept")), {{QStringLiteral("lr"), 0.5}}, nullptr);
+        RunRecord run = *store.createRun(draft(QStringLiteral("kept")), coreConfigOf({{QStringLiteral("lr"), 0.5}}).value(), nullptr);
         QFile meta(RunStore::metaPath(run));
         QVERIFY(meta.open(QIODevice::ReadOnly));
         const QByteArray before = meta.readAll();
@@ -496,7 +496,7 @@ private slots:
     {
         QTemporaryDir root;
         const RunStore store(root.path());
-        const RunRecord run = *store.createRun(draft(QStringLiteral("crashed")), {{QStringLiteral("lr"), 0.5}}, nullptr);
+        const RunRecord run = *store.createRun(draft(QStringLiteral("crashed")), coreConfigOf({{QStringLiteral("lr"), 0.5}}).value(), nullptr);
         QFile events(RunStore::eventsPath(run));
         QVERIFY(events.open(QIODevice::WriteOnly));
         events.write("{\"type\":\"hello\",\"protocol\":1}\n"

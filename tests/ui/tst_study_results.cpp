@@ -7,6 +7,7 @@
 // repeats, a resolved x (the weight decay's timescale), study.csv against a golden file, and
 // the Study page's axis and condition text.
 
+#include "client/library/preset_file.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
 #include "client/study/scaling_fit.hpp"
@@ -367,7 +368,7 @@ private slots:
         draft.studyId = study.id;
         draft.studyPoint = 0;
         draft.started = QDateTime::currentDateTime();
-        RunRecord run = *store.createRun(draft, study.points.first().config, nullptr);
+        RunRecord run = *store.createRun(draft, coreConfigOf(study.points.first().config).value(), nullptr);
         run.status = RunStatus::Finished;
         run.steps = 11;
         QVERIFY(store.saveMeta(run, nullptr));

@@ -7,6 +7,7 @@
 // refusal in the notice; a stored run's "Copy as PyTorch script" in the Runs list's context menu
 // gives that run's script, not the other's.
 
+#include "client/library/preset_file.hpp"
 #include "client/runs/run_record.hpp"
 #include "client/runs/run_store.hpp"
 #include "client/script/pytorch_script.hpp"
@@ -55,7 +56,7 @@ RunRecord storedRun(const RunStore& store, const QString& name, const QJsonObjec
     draft.name = name;
     draft.label = name;
     draft.started = started;
-    RunRecord run = *store.createRun(draft, config, nullptr);
+    RunRecord run = *store.createRun(draft, coreConfigOf(config).value(), nullptr);
     constexpr int kSteps = 4;
     run.status = RunStatus::Finished;
     run.exitCode = 0;

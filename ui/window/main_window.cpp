@@ -4,6 +4,7 @@
 #include "charts/chart_panel.hpp"
 #include "client/engine/engine_locator.hpp"
 #include "client/engine/model_inspector.hpp"
+#include "client/library/preset_file.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/session/lab_session.hpp"
 #include "client/session/preset_resolver.hpp"
@@ -233,7 +234,7 @@ void MainWindow::applyLaunchOptions(const LaunchOptions& options)
     if (m_lessons.find(resolved.lessonId))
         showLesson(resolved.lessonId);
     else if (resolved.lessonId.isEmpty())
-        m_parameters->setValues(resolved.runs.first().config);
+        m_parameters->setValues(presetFromCoreConfig(resolved.runs.first().config));
     if (!options.run)
         return;
     // Start once the window is up, so the first events have somewhere to go.
@@ -263,9 +264,8 @@ void MainWindow::startRun()
                              tr("The fields marked in the Setup panel say what the engine allows."));
         return;
     }
-    const QJsonObject config = m_parameters->values();
-    const QString name = defaultRunName(config);
-    startSequence({{name, name, QString(), config}});
+    const QString name = defaultRunName(m_parameters->values());
+    startSequence({{name, name, QString(), m_parameters->config()}});
 }
 
 void MainWindow::startLesson(const QString& lessonId)

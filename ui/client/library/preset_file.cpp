@@ -160,9 +160,14 @@ PresetReadResult readPresetFile(const QString& path)
 
 std::optional<Config> coreConfigOf(const QJsonObject& config, QString* error)
 {
+    return withSettings(Config{}, config, error);
+}
+
+std::optional<Config> withSettings(const Config& base, const QJsonObject& changes, QString* error)
+{
     try {
-        Config parsed;
-        applyJson(parsed, toCoreJson(config), "preset");
+        Config parsed = base;
+        applyJson(parsed, toCoreJson(changes), "preset");
         return parsed;
     } catch (const ConfigError& problem) {
         if (error)

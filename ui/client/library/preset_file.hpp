@@ -47,6 +47,9 @@ std::optional<QJsonObject> parseSettings(const QByteArray& text, const QString& 
 // The preset read as the engine reads it (defaults filled in); nothing when it has an unknown key
 // or a bad value (`error` says which).
 std::optional<ddplab::Config> coreConfigOf(const QJsonObject& config, QString* error = nullptr);
+// `base` with the keys of `changes` applied as the engine applies a config file's; nothing when
+// one is unknown or its value bad.
+std::optional<ddplab::Config> withSettings(const ddplab::Config& base, const QJsonObject& changes, QString* error = nullptr);
 
 // The first thing the engine would reject in this preset (unknown key, bad value, impossible
 // combination), or "" when it would run it.

@@ -1,9 +1,12 @@
 #pragma once
 // What is asked for when a run is started: its names, the settings the engine gets, and where it
-// belongs (a lesson, a study's point). The lab session runs a list of these; presets, lessons and
-// studies each make them.
+// belongs (a lesson, a study's point). The lab session runs a list of these; Setup, presets,
+// lessons and studies each make them. The settings are typed, as ddplab_core reads them: they
+// become JSON once, where the run's config.json is written (RunStore::createRun) or sent to a
+// remote engine (LabSession::startNext).
 
-#include <QJsonObject>
+#include "core/config.hpp"
+
 #include <QString>
 
 namespace ddplab::ui {
@@ -12,7 +15,7 @@ struct RunRequest {
     QString name;      // for the run list
     QString label;     // for legends
     QString lessonId;  // empty for a single run
-    QJsonObject config;
+    ddplab::Config config;
     QString studyId{};    // a study's runs: its folder, and the run's point in its plan
     int studyPoint = -1;
 };

@@ -29,19 +29,22 @@ QString RunSettings::effectiveLrText() const
     return isKnown() ? QString::number(effectiveLr, 'g', 4) : QString();
 }
 
-RunSettings runSettingsOf(const QJsonObject& config)
+RunSettings runSettingsOf(const Config& config)
 {
     RunSettings settings;
+    settings.ranks = int(config.worldSize);
+    settings.batchPerRank = int(config.batchSize);
+    settings.gradAccum = int(config.gradAccum);
+    settings.effectiveLr = effectiveLr(config);
+    settings.optimizer = coreConfigValue(config, key::kOptimizer).toString();  // one key, not the whole config
+    return settings;
+}
+
+RunSettings runSettingsOf(const QJsonObject& config)
+{
     // The requested config with the engine's defaults filled in; one it refuses says nothing.
     const std::optional<Config> parsed = coreConfigOf(presetFromConfig(config));
-    if (!parsed)
-        return settings;
-    settings.ranks = int(parsed->worldSize);
-    settings.batchPerRank = int(parsed->batchSize);
-    settings.gradAccum = int(parsed->gradAccum);
-    settings.effectiveLr = effectiveLr(*parsed);
-    settings.optimizer = coreConfigValue(*parsed, key::kOptimizer).toString();  // one key, not the whole config
-    return settings;
+    return parsed ? runSettingsOf(*parsed) : RunSettings{};
 }
 
 RunSettings readRunSettings(const QString& configPath)

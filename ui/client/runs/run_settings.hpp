@@ -3,6 +3,8 @@
 // the effective LR (by the engine's own arithmetic: the rule applied to the LR as tuned), and
 // the optimizer. Read from the config the run was given (its config.json).
 
+#include "core/config.hpp"
+
 #include <QJsonObject>
 #include <QString>
 
@@ -20,6 +22,8 @@ struct RunSettings {
     QString effectiveLrText() const;  // "0.002828"
 };
 
+RunSettings runSettingsOf(const ddplab::Config& config);
+// A config read from JSON (the engine's defaults filled in); one it refuses says nothing.
 RunSettings runSettingsOf(const QJsonObject& config);
 // From a run's config.json; nothing known when it cannot be read.
 RunSettings readRunSettings(const QString& configPath);

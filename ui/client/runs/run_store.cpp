@@ -64,7 +64,7 @@ QString RunStore::stderrPath(const RunRecord& run)
     return run.directory + QStringLiteral("/stderr.log");
 }
 
-std::optional<RunRecord> RunStore::createRun(const RunRecord& draft, const QJsonObject& config, QString* error) const
+std::optional<RunRecord> RunStore::createRun(const RunRecord& draft, const Config& config, QString* error) const
 {
     if (!QDir().mkpath(m_root)) {
         if (error)
@@ -86,7 +86,8 @@ std::optional<RunRecord> RunStore::createRun(const RunRecord& draft, const QJson
     }
     run.directory = QDir(m_root).absoluteFilePath(run.id);
     run.settings = runSettingsOf(config);
-    if (!writeFileAtomically(configPath(run), presetFileContents(config), error) || !saveMeta(run, error))
+    // The one place a run's settings become the JSON of its config.json.
+    if (!writeFileAtomically(configPath(run), presetFileContents(presetFromCoreConfig(config)), error) || !saveMeta(run, error))
         return std::nullopt;
     return run;
 }

@@ -34,8 +34,8 @@ public:
     static QString stderrPath(const RunRecord& run);
 
     // Makes a fresh directory for `draft` (its id and directory are filled in) and writes
-    // config.json and meta.json.
-    std::optional<RunRecord> createRun(const RunRecord& draft, const QJsonObject& config, QString* error) const;
+    // config.json (every key of `config`, in the key table's order) and meta.json.
+    std::optional<RunRecord> createRun(const RunRecord& draft, const ddplab::Config& config, QString* error) const;
     bool saveMeta(const RunRecord& run, QString* error) const;
     bool renameRun(RunRecord& run, const QString& name, QString* error) const;
     bool removeRun(const RunRecord& run, QString* error) const;

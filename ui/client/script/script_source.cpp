@@ -68,7 +68,7 @@ ScriptSource resolveScriptSource(const QString& name, const RunStore& runs, cons
                            .arg(labels.join(QStringLiteral(", ")));
         return source;
     }
-    source.settings = preset.runs.first().config;
+    source.settings = presetFromCoreConfig(preset.runs.first().config);
     source.title = QStringLiteral("Preset %1").arg(preset.title.isEmpty() ? name : preset.title);
     return source;
 }

@@ -1,5 +1,6 @@
 #include "lab_session.hpp"
 
+#include "client/library/preset_file.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
 #include "client/wire.hpp"
@@ -130,8 +131,11 @@ void LabSession::startNext()
     draft.enginePid = m_engine.processId();
     QString error;
     const std::optional<RunRecord> created = m_store.createRun(draft, request.config, &error);
+    // The settings as the engine is sent them (a remote one on its stdin), and as RunData holds
+    // them until the engine's `config` event says more.
+    const QJsonObject config = presetFromCoreConfig(request.config);
     m_current = QSharedPointer<RunData>::create(created.value_or(draft));
-    m_current->setRequestedConfig(request.config);
+    m_current->setRequestedConfig(config);
     m_runs.append(m_current);
     m_sinceFirstStep.invalidate();
     emit runStarted(m_index, m_current);
@@ -145,7 +149,7 @@ void LabSession::startNext()
     QJsonObject ask;
     if (m_target.isRemote()) {
         // The remote machine sees the config on stdin only; its events are kept here.
-        ask.insert(wire(protocol::request::kConfig), request.config);
+        ask.insert(wire(protocol::request::kConfig), config);
         m_eventsLog.setFileName(RunStore::eventsPath(*created));
         if (!m_eventsLog.open(QIODevice::WriteOnly | QIODevice::Append))
             emit logMessage(QStringLiteral("Cannot write %1: %2").arg(m_eventsLog.fileName(), m_eventsLog.errorString()), true);

@@ -25,7 +25,7 @@ ResolvedPreset fromLesson(const Lesson& lesson)
             return resolved;
         }
         // The label first: it is what tells the runs of one lesson apart in the Runs list.
-        resolved.runs.append({run.label + QStringLiteral(" — ") + lesson.title, run.label, lesson.id, presetFromConfig(run.config)});
+        resolved.runs.append({run.label + QStringLiteral(" — ") + lesson.title, run.label, lesson.id, *coreConfigOf(run.config)});
     }
     return resolved;
 }
@@ -37,7 +37,7 @@ ResolvedPreset fromConfig(const QString& title, const QJsonObject& config, const
     if (!resolved.error.isEmpty())
         return resolved;
     resolved.title = title;
-    resolved.runs.append({title, title, QString(), presetFromConfig(config)});
+    resolved.runs.append({title, title, QString(), *coreConfigOf(config)});  // presetProblem read it
     return resolved;
 }
 

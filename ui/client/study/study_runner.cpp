@@ -1,5 +1,6 @@
 #include "study_runner.hpp"
 
+#include "client/library/preset_file.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
 
@@ -78,7 +79,17 @@ StudyRunner::StartResult StudyRunner::start(const StoredStudy& study)
         request.label = point.label();
         // The point first, as a lesson's runs are named: it is what tells them apart in the Runs list.
         request.name = request.label + QStringLiteral(" — ") + study.title();
-        request.config = point.config;
+        // A point's settings stay JSON in plan.json (the keys the study sets, and no others); the
+        // plan was checked key by key when it was made, so a point the engine refuses is a
+        // plan.json edited since.
+        QString why;
+        const std::optional<Config> config = coreConfigOf(point.config, &why);
+        if (!config) {
+            m_refusal = QStringLiteral("point %1 of the study \"%2\" cannot be run: %3").arg(point.index).arg(study.title(), why);
+            m_lock.reset();
+            return StartResult::Refused;
+        }
+        request.config = *config;
         request.studyId = study.id;
         request.studyPoint = point.index;
         requests.append(request);
