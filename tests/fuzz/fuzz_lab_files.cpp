@@ -5,7 +5,7 @@
 
 #include "client/library/lesson_library.hpp"
 #include "client/library/preset_file.hpp"
-#include "client/study/study_spec.hpp"
+#include "client/study/study_file.hpp"
 
 #include <QFile>
 #include <QTemporaryDir>

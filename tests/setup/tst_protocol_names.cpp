@@ -57,7 +57,7 @@ const Allowed kAllowed[] = {
     {"ui/client/study/study_fields.hpp", "key", "a field of the lab's study files"},
     {"ui/client/study/study_fields.hpp", "step", "a field of the lab's study files"},
     {"ui/client/study/study_fields.hpp", "stop", "a field of the lab's study files"},
-    {"ui/client/study/study_spec.cpp", "linear", "a value of the study files' own \"scale\" field"},
+    {"ui/client/study/study_file.cpp", "linear", "a value of the study files' own \"scale\" field"},
     {"ui/client/study/study_library.cpp", "none", "a word in a message (no built-in study)"},
     {"ui/study/study_heatmap.cpp", "linear", "the label of the linear rule's line on a heatmap"},
     {"ui/window/lab_actions.cpp", "stop", "the name of the Stop action's icon in the icon theme"},

@@ -4,6 +4,7 @@
 // the test's log and gives an empty study. And a run of one of its points that finished its
 // 100 steps, for the suites to fill in with what they measure.
 
+#include "client/study/study_file.hpp"
 #include "client/study/study_plan.hpp"
 #include "client/study/study_results.hpp"
 #include "client/study/study_store.hpp"

@@ -9,6 +9,7 @@
 
 #include "client/runs/run_record.hpp"
 #include "client/runs/run_store.hpp"
+#include "client/study/study_file.hpp"
 #include "client/study/study_library.hpp"
 #include "client/study/study_plan.hpp"
 #include "support/prerequisites.hpp"

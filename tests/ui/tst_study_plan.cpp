@@ -6,6 +6,7 @@
 // engine refuses, an axis that changes nothing, a condition on nothing) is refused with the
 // file, the axis or the combination named.
 
+#include "client/study/study_file.hpp"
 #include "client/study/study_library.hpp"
 #include "client/study/study_plan.hpp"
 #include "ui_test_main.hpp"

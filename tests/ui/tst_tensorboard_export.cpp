@@ -9,6 +9,7 @@
 #include "client/runs/run_store.hpp"
 #include "client/session/lab_session.hpp"
 #include "client/session/launch_options.hpp"
+#include "client/study/study_file.hpp"
 #include "client/study/study_plan.hpp"
 #include "client/study/study_store.hpp"
 #include "client/study/study_tensorboard.hpp"

@@ -2,6 +2,7 @@
 // is on display; dashes tell a run's metrics apart; the legend names each run once.
 
 #include "charts/chart_line_parts.hpp"
+#include "theme/palette.hpp"
 
 #include <QChart>
 #include <QLegend>
@@ -19,9 +20,6 @@ constexpr double kLineWidth = 2.0;
 // A line that a later run retraces exactly (8 x 16 against 1 x 128) is drawn wider by this
 // for each such run, so it shows as a rim around the other instead of vanishing under it.
 constexpr double kRimWidth = 2.5;
-// One run, several metrics: the first keeps the run's colour, the others take these in turn
-// (skipping the run's own), so that no two lines are told apart by dash pattern alone.
-constexpr QRgb kMetricColors[] = {0xd62728, 0x2ca02c, 0x9467bd, 0xff7f0e, 0x1f77b4};
 
 Qt::PenStyle penStyleFor(int metricIndex)
 {
@@ -36,7 +34,7 @@ QColor metricColor(const QColor& runColor, int metricIndex)
     if (metricIndex == 0)
         return runColor;
     int seen = 0;
-    for (QRgb rgb : kMetricColors) {
+    for (QRgb rgb : kMetricPalette) {
         if (QColor(rgb) == runColor)
             continue;
         if (++seen == metricIndex)

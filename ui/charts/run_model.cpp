@@ -1,6 +1,6 @@
 #include "run_model.hpp"
 
-#include "charts/palette.hpp"
+#include "theme/palette.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_names.hpp"
 #include "client/session/lab_session.hpp"

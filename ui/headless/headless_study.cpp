@@ -4,6 +4,7 @@
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
 #include "client/session/lab_session.hpp"
+#include "client/study/study_file.hpp"
 #include "client/study/study_library.hpp"
 #include "client/study/study_runner.hpp"
 #include "client/wire.hpp"

@@ -1,6 +1,6 @@
 #include "run_list_panel.hpp"
 
-#include "charts/palette.hpp"
+#include "theme/palette.hpp"
 
 #include <QAction>
 #include <QHeaderView>

@@ -7,6 +7,7 @@
 #include "core/derived.hpp"
 #include "setup/field_editor.hpp"
 #include "setup/path_field.hpp"
+#include "theme/message_colors.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -25,11 +26,6 @@
 
 namespace ddplab::ui {
 namespace {
-
-QColor problemColor(const QPalette& palette)
-{
-    return palette.color(QPalette::Window).lightness() < 128 ? QColor(0xff, 0x7b, 0x72) : QColor(0xc0, 0x39, 0x2b);
-}
 
 QString jsonText(const QJsonValue& value)
 {
@@ -403,7 +399,7 @@ void ParameterPanel::validate()
 
 void ParameterPanel::showProblems()
 {
-    const QColor color = problemColor(palette());
+    const QColor color = problemTextColor(palette());
     QStringList elsewhere;
     for (auto it = m_problems.constBegin(); it != m_problems.constEnd(); ++it) {
         if (!m_fieldByKey.contains(it.key()))

@@ -1,6 +1,7 @@
 #include "run_target_box.hpp"
 
 #include "client/engine/device_inventory.hpp"
+#include "theme/message_colors.hpp"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -128,7 +129,7 @@ void RunTargetBox::apply()
     }
     if (!error.isEmpty()) {
         m_status->setText(error);
-        m_status->setStyleSheet(QStringLiteral("color: #c62828;"));
+        m_status->setStyleSheet(QStringLiteral("color: %1;").arg(QColor(kRefusalTextRgb).name()));
         return;
     }
     if (!here && m_engine->text().trimmed().isEmpty())
@@ -172,7 +173,7 @@ void RunTargetBox::onChecked(const QueryResult& result)
         if (m_target.isRemote())
             remember(m_target);
     } else {
-        m_status->setStyleSheet(QStringLiteral("color: #c62828;"));
+        m_status->setStyleSheet(QStringLiteral("color: %1;").arg(QColor(kRefusalTextRgb).name()));
         m_status->setText(explained.error);
     }
     emit checked(explained);

@@ -1,6 +1,6 @@
 #include "study_charts.hpp"
 
-#include "charts/palette.hpp"
+#include "theme/palette.hpp"
 #include "client/io/save_file.hpp"
 #include "client/study/study_axis_text.hpp"
 #include "client/study/study_checks.hpp"

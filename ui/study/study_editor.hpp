@@ -6,7 +6,7 @@
 // repeats and the target with the measure it is judged on. What it builds goes through the study-file reader
 // (parseStudy), so the window can only run what `ddplab --study` would accept.
 
-#include "client/study/study_spec.hpp"
+#include "client/study/study_file.hpp"
 
 #include <QJsonObject>
 #include <QWidget>

@@ -1,6 +1,6 @@
 #include "study_heatmap.hpp"
 
-#include "charts/palette.hpp"
+#include "theme/palette.hpp"
 #include "study/chart_frame.hpp"
 
 #include "client/wire.hpp"

@@ -4,6 +4,7 @@
 #include "client/runs/run_store.hpp"
 #include "client/session/lab_session.hpp"
 #include "client/study/study_estimate.hpp"
+#include "client/study/study_file.hpp"
 #include "client/study/study_results.hpp"
 #include "client/study/study_runner.hpp"
 #include "client/wire.hpp"
@@ -14,6 +15,7 @@
 #include "study/past_studies_box.hpp"
 #include "study/study_editor.hpp"
 #include "study/study_results_view.hpp"
+#include "theme/message_colors.hpp"
 
 #include <QComboBox>
 #include <QDir>
@@ -273,7 +275,7 @@ void StudyPage::updatePlan()
         }
     }
     m_plan->setText(text);
-    m_plan->setStyleSheet(ok ? QString() : QStringLiteral("color: #c62828;"));
+    m_plan->setStyleSheet(ok ? QString() : QStringLiteral("color: %1;").arg(QColor(kRefusalTextRgb).name()));
     m_planOk = ok;
     updateButtons();
 }

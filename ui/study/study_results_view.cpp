@@ -3,6 +3,7 @@
 #include "client/study/study_axis_text.hpp"
 #include "study/study_chart_view.hpp"
 #include "study/study_points_table.hpp"
+#include "theme/message_colors.hpp"
 
 #include <QComboBox>
 #include <QGridLayout>
@@ -33,7 +34,7 @@ QString findingsHtml(const StudyCharts& charts)
     for (const StudyFinding& finding : findings) {
         QString line = finding.text.toHtmlEscaped();
         for (const QString& caution : finding.cautions)
-            line += QStringLiteral("<br>&nbsp;&nbsp;<span style=\"color:#b54a00\">⚠ %1</span>").arg(caution.toHtmlEscaped());
+            line += QStringLiteral("<br>&nbsp;&nbsp;<span style=\"color:%1\">⚠ %2</span>").arg(QColor(kCautionTextRgb).name(), caution.toHtmlEscaped());
         lines.append(line);
     }
     return lines.join(QStringLiteral("<br>"));

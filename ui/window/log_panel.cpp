@@ -1,5 +1,7 @@
 #include "log_panel.hpp"
 
+#include "theme/message_colors.hpp"
+
 #include <QScrollBar>
 #include <QTextCharFormat>
 #include <QTime>
@@ -35,7 +37,7 @@ void LogPanel::appendMessage(const QString& text, bool isWarning)
 {
     // Colours that read on light and dark backgrounds; the engine's own lines take the text colour
     // of whichever theme is on, even after a switch.
-    const QColor color = isWarning ? QColor(0xd6, 0x45, 0x41) : QColor(0x80, 0x86, 0x8c);
+    const QColor color(isWarning ? kLogWarningRgb : kLogMessageRgb);
     appendLine(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")) + QStringLiteral(" │ ") + text, color);
 }
 

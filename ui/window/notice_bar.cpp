@@ -58,16 +58,10 @@ void NoticeBar::changeEvent(QEvent* event)
 
 void NoticeBar::applyColors()
 {
-    const bool dark = parentWidget() && parentWidget()->palette().color(QPalette::Window).lightness() < 128;
-    QColor background;
-    switch (m_kind) {
-    case Kind::Information: background = dark ? QColor(0x1d, 0x3b, 0x57) : QColor(0xe3, 0xf0, 0xfb); break;
-    case Kind::Warning: background = dark ? QColor(0x4d, 0x3a, 0x12) : QColor(0xfd, 0xf1, 0xd6); break;
-    case Kind::Error: background = dark ? QColor(0x5a, 0x1f, 0x1d) : QColor(0xfb, 0xe3, 0xe1); break;
-    }
+    const bool dark = parentWidget() && isDarkPalette(parentWidget()->palette());
     QPalette colors = palette();
-    colors.setColor(QPalette::Window, background);
-    colors.setColor(QPalette::WindowText, dark ? QColor(0xf0, 0xf0, 0xf0) : QColor(0x20, 0x20, 0x20));
+    colors.setColor(QPalette::Window, noticeBackground(m_kind, dark));
+    colors.setColor(QPalette::WindowText, noticeText(dark));
     // Setting our own palette causes a PaletteChange of its own, which must not come back here.
     m_applyingColors = true;
     setPalette(colors);

@@ -2,6 +2,8 @@
 // A message strip above the charts: why a run failed, or that a preset was adjusted. Stays
 // until dismissed or replaced, so an error is never missed while looking elsewhere.
 
+#include "theme/message_colors.hpp"
+
 #include <QFrame>
 
 QT_BEGIN_NAMESPACE
@@ -15,7 +17,7 @@ class NoticeBar : public QFrame {
     Q_OBJECT
 
 public:
-    enum class Kind { Information, Warning, Error };
+    using Kind = NoticeKind;
 
     explicit NoticeBar(QWidget* parent = nullptr);
 

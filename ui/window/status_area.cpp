@@ -6,6 +6,7 @@
 #include "client/session/lab_session.hpp"
 #include "client/session/run_progress.hpp"
 #include "client/wire.hpp"
+#include "theme/message_colors.hpp"
 #include "window/eliding_label.hpp"
 
 #include <QLabel>
@@ -71,8 +72,7 @@ void StatusArea::setRunBlocked(const QString& reason)
         return;
     m_runBlocked = reason;
     // In the colours the Setup pane marks problems with (lighter on a dark theme).
-    const bool dark = m_status->palette().color(QPalette::Window).lightness() < 128;
-    m_status->setStyleSheet(reason.isEmpty() ? QString() : QStringLiteral("color: %1;").arg(dark ? QStringLiteral("#ff7b72") : QStringLiteral("#c0392b")));
+    m_status->setStyleSheet(reason.isEmpty() ? QString() : QStringLiteral("color: %1;").arg(problemTextColor(m_status->palette()).name()));
     refresh();
 }
 

@@ -3,7 +3,7 @@
 
 #include "study_figures.hpp"
 
-#include "client/study/study_results.hpp"
+#include "client/study/study_run_result.hpp"
 #include "client/wire.hpp"
 
 namespace ddplab::ui {
@@ -45,22 +45,6 @@ const StudyFigure* findStudyFigure(const QString& id)
             return &figure;
     }
     return nullptr;
-}
-
-double StudyRunResult::figure(const QString& id) const
-{
-    return figure(id, FigureSummary::LastEpochMean);
-}
-
-double StudyRunResult::figure(const QString& id, FigureSummary summary) const
-{
-    const StudyFigure* figure = findStudyFigure(id);
-    if (!figure)
-        return kNaN;
-    if (!figure->summarised || summary == FigureSummary::LastEpochMean)
-        return figure->value(*this);
-    const SeriesEnds end = ends.value(id);
-    return summary == FigureSummary::Last ? end.last : end.best;
 }
 
 }  // namespace ddplab::ui

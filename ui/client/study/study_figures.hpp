@@ -9,7 +9,7 @@
 
 namespace ddplab::ui {
 
-// A run's result, read by each figure's `value` (study_results.hpp).
+// A run's result, read by each figure's `value` (study_run_result.hpp).
 struct StudyRunResult;
 
 // The figures that aren't an engine field of their own (study.csv's columns of the same name).

@@ -2,7 +2,7 @@
 // The studies that come with the lab (resources/studies/<id>.json and its <id>.md, compiled in
 // under :/studies/), listed with the lessons; and what `--study NAME|FILE` means.
 
-#include "client/study/study_spec.hpp"
+#include "client/study/study_file.hpp"
 
 #include <QList>
 #include <QStringList>

@@ -1,8 +1,7 @@
 #pragma once
 // A study: one experiment made of many runs — a base config and axes (any config key, or the
 // effective batch) whose values combine as a product, or zipped, each point repeated with
-// successive seeds. Read from a study file (docs/studies.md), checked field by field: every
-// problem names the file and the field, and nothing is guessed.
+// successive seeds. Read from a study file by study_file.hpp; written back by toJson.
 
 #include "client/study/figure_summary.hpp"
 #include "client/study/study_target.hpp"
@@ -78,16 +77,6 @@ struct StudySpec {
     // The file's own JSON, as the study folder keeps it.
     QJsonObject toJson() const;
 };
-
-struct StudyReadResult {
-    std::optional<StudySpec> spec;
-    QString error;  // names the file and the field; empty when it was read
-};
-
-// `origin` names where it came from in messages; `folder` is where an explanation file and a
-// lesson's presets are looked up.
-StudyReadResult parseStudy(const QJsonObject& object, const QString& origin, const QString& folder);
-StudyReadResult readStudyFile(const QString& path);
 
 // Limits a study file cannot go past, whatever it says.
 namespace studyLimits {

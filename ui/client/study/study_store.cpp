@@ -3,6 +3,7 @@
 #include "client/io/read_file.hpp"
 #include "client/io/save_file.hpp"
 #include "client/runs/run_record.hpp"
+#include "client/study/study_file.hpp"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,8 +1,9 @@
 #pragma once
-// Every colour the lab chooses itself, in one place: the lines runs are drawn in (on the live
-// charts and the study charts), the marks and reference lines of study charts, the heatmap's
-// scale and the colour of each run status. Backgrounds and text follow the window's palette
-// (QPalette), so they are not here.
+// The colours the lab chooses for data: the lines runs are drawn in (on the live charts and the
+// study charts), the metrics of one run, the marks and reference lines of study charts, the
+// heatmap's scale, the sharding grid's marks and the colour of each run status. Messages take
+// theirs from message_colors.hpp and the dark theme from dark_palette.hpp; other backgrounds and
+// text follow the window's palette (QPalette).
 
 #include "client/runs/run_status.hpp"
 
@@ -23,6 +24,10 @@ inline QColor lineColor(qsizetype index)
     return QColor(kLinePalette[size_t(index) % kLinePalette.size()]);
 }
 
+// One run, several metrics: the first keeps the run's colour, the others take these in turn
+// (skipping the run's own), so that no two lines are told apart by dash pattern alone.
+inline constexpr std::array<QRgb, 5> kMetricPalette{0xd62728, 0x2ca02c, 0x9467bd, 0xff7f0e, 0x1f77b4};
+
 // Study charts: greys that stay behind the data's hues, and one warm mark.
 inline constexpr QRgb kMeasuredMarkRgb = 0x606060;     // B_simple, measured from the runs
 inline constexpr QRgb kExcessMarkRgb = 0xb05020;       // B*, where the excess reaches 20 %
@@ -35,6 +40,10 @@ inline constexpr QRgb kNoValueRgb = 0x999999;
 inline constexpr QRgb kDivergedHatchRgb = 0x555555;
 inline constexpr QRgb kDarkPatchRgba = 0xa0000000;   // black at 160/255
 inline constexpr QRgb kLightPatchRgba = 0xbeffffff;  // white at 190/255
+
+// The sharding grid: a sample repeated to pad a rank's shard, and one dropped by drop_last.
+inline constexpr QRgb kPaddingRgb = 0xe67e22;
+inline constexpr QRgb kDroppedRgb = 0xd64541;
 
 // Viridis, sampled: dark for t = 0, yellow for t = 1, readable in grey too.
 QColor viridis(double t);
