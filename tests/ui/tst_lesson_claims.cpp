@@ -467,8 +467,12 @@ void TestLessonClaims::onlyTheRunMeantToFailDiverged()
     const BuiltInPreset* failing = m_presets.find(meantToFail);
     QVERIFY(failing);
     QVERIFY(m_finished.size() > 30);
+    // The preset's settings as the session hands them to RunData: typed, then every key as JSON.
+    const std::optional<ddplab::Config> failingConfig = coreConfigOf(failing->config);
+    QVERIFY(failingConfig);
+    const QJsonObject failingRequest = presetFromCoreConfig(*failingConfig);
     for (const QSharedPointer<RunData>& run : std::as_const(m_finished)) {
-        const RunStatus expected = run->requestedConfig() == failing->config ? RunStatus::Diverged : RunStatus::Finished;
+        const RunStatus expected = run->requestedConfig() == failingRequest ? RunStatus::Diverged : RunStatus::Finished;
         QVERIFY2(run->record().status == expected, qPrintable(run->label() + QStringLiteral(": ") + run->record().statusLine()));
     }
 }
