@@ -1,6 +1,9 @@
 #include "launch_template.hpp"
 
+#include "launch/child_process.hpp"
 #include "launch/launcher_report.hpp"
+#include "launch/line_reader.hpp"
+#include "output/event_line.hpp"
 
 #include "core/json.hpp"
 #include "core/key_names.hpp"
@@ -15,7 +18,6 @@
 #include <fstream>
 #include <iostream>
 #include <poll.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,7 +27,7 @@ namespace {
 // After the launcher exited, how long its stderr may stay open (held by something it left
 // behind) before what came is all there is.
 constexpr std::chrono::milliseconds kDrainAfterExit{1000};
-// A line longer than this is passed on in pieces: what the launcher writes is not held whole.
+// A longer line is passed on as its first this many bytes: what the launcher writes is not held whole.
 constexpr size_t kLongestLine = 64 * 1024;
 
 pid_t g_group = 0;
@@ -43,17 +45,17 @@ void forwardToGroup(int signo)
 // returns its wait status.
 int superviseLauncher(pid_t pid, int stderrFd, LauncherReport& report)
 {
-    std::string pending;
+    LineReader pending(kLongestLine, kLongestLine);
     const auto passOn = [&](bool all) {
-        size_t newline;
-        while ((newline = pending.find('\n')) != std::string::npos || pending.size() > kLongestLine ||
-               (all && !pending.empty())) {
-            if (newline == std::string::npos)
-                newline = std::min(pending.size(), kLongestLine);
-            const std::string line = pending.substr(0, newline);
-            pending.erase(0, newline < pending.size() && pending[newline] == '\n' ? newline + 1 : newline);
-            std::cerr << line << '\n';
-            report.addLine(line);
+        while (std::optional<LineReader::Line> line = pending.take()) {
+            // A line past kLongestLine is passed on as its first kLongestLine bytes.
+            std::cerr << line->text << '\n';
+            report.addLine(line->text);
+        }
+        if (all && pending.partialBytes() > 0) {
+            const std::string rest = pending.takeRest();
+            std::cerr << rest << '\n';
+            report.addLine(rest);
         }
         std::cerr.flush();
     };
@@ -155,14 +157,18 @@ int runLaunchTemplate(const std::string& launchTemplate, const std::string& conf
         std::cerr << "ddplab-engine runs: error: cannot start the launcher: " << std::strerror(errno) << std::endl;
         return kExitInternal;
     }
-    const pid_t pid = ::fork();
-    if (pid < 0) {
-        std::cerr << "ddplab-engine runs: error: cannot start the launcher: " << std::strerror(errno) << std::endl;
+    ChildSetup setup;
+    setup.deathSignal = SIGTERM;  // the launcher (torchrun, srun) stops its own ranks
+    setup.exitWhenOrphaned = kExitCancelled;
+    setup.ownProcessGroup = true;
+    pid_t pid = -1;
+    try {
+        pid = forkChild(setup, "the launcher");
+    } catch (const std::runtime_error& error) {
+        std::cerr << "ddplab-engine runs: error: " << error.what() << std::endl;
         return kExitInternal;
     }
     if (pid == 0) {
-        ::setpgid(0, 0);
-        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
         ::dup2(stderrPipe[1], STDERR_FILENO);
         if (!eventsPath.empty())
             ::setenv(kRunEventsVariable, eventsPath.c_str(), 1);
@@ -170,7 +176,6 @@ int runLaunchTemplate(const std::string& launchTemplate, const std::string& conf
         ::_exit(127);
     }
     ::close(stderrPipe[1]);
-    ::setpgid(pid, pid);
     g_group = pid;
     struct sigaction action {};
     action.sa_handler = forwardToGroup;
@@ -185,10 +190,8 @@ int runLaunchTemplate(const std::string& launchTemplate, const std::string& conf
     if (failed && g_stopSignal == 0) {
         if (const auto failure = report.firstFailure()) {
             // Every writer of stdout has gone: this line cannot land inside one of rank 0's.
-            const std::string line = protocol::errorEvent(*failure).dump() + "\n";
-            if (::write(STDOUT_FILENO, line.data(), line.size()) < 0) {
-                // The reader has gone; the run ends the same.
-            }
+            const std::string line = encodeEventLine(protocol::errorEvent(*failure));
+            writeWholeLine(STDOUT_FILENO, line);  // a reader that has gone: the run ends the same
             if (!eventsPath.empty())
                 std::ofstream(eventsPath, std::ios::app) << line;  // the stored run ends as it did
             std::cerr << "ddplab-engine runs: error: " << failure->message << std::endl;

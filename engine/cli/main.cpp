@@ -13,7 +13,6 @@
 
 #include "cli/config_options.hpp"
 #include "cli/inspect_command.hpp"
-#include "cli/keys_command.hpp"
 #include "cli/launch_template.hpp"
 #include "cli/run_command.hpp"
 #include "cli/runs_command.hpp"
@@ -142,34 +141,30 @@ int explainParseError(const CLI::ParseError& error, const CLI::App& app, int arg
     return kExitInvalidInput;
 }
 
+// devices, keys, shard: one JSON document on stdout.
+int printReport(const Json& report, int indent)
+{
+    std::cout << report.dump(indent) << std::endl;
+    return kExitOk;
+}
+
 // The subcommand that was asked for, run.
 int runCommand(const CommandLine& line)
 {
     if (*line.run)
-        return runTraining("run", *line.runOptions, *line.run);
+        return runTraining("run", settingsFromCommandLine(*line.runOptions, *line.run));
     if (*line.worker)
-        return runTraining("worker", *line.workerOptions, *line.worker);
-    if (*line.runs) {
-        const std::string& launcher = line.runsOptions.launcher;
-        const RunOne runOne = launcher.empty() ? RunOne(runFromFiles) : RunOne([&](const std::string& config, const std::string& events) {
-            return runLaunchTemplate(launcher, config, events);
-        });
-        return runMany(runOne, line.runsOptions);
-    }
+        return runTraining("worker", settingsFromCommandLine(*line.workerOptions, *line.worker));
+    if (*line.runs)
+        return runRequests(line.runsOptions);
     if (*line.inspect)
         return runInspect(*line.inspectOptions);
-    if (*line.devices) {
-        std::cout << deviceReport().dump(2) << std::endl;
-        return kExitOk;
-    }
-    if (*line.keys) {
-        std::cout << keyReport().dump(2) << std::endl;
-        return kExitOk;
-    }
-    if (*line.shard) {
-        std::cout << shardReport(line.shardRequest).dump() << std::endl;
-        return kExitOk;
-    }
+    if (*line.devices)
+        return printReport(deviceReport(), 2);
+    if (*line.keys)
+        return printReport(protocol::keysReport(), 2);
+    if (*line.shard)
+        return printReport(shardReport(line.shardRequest), -1);
     return kExitInvalidInput;
 }
 

@@ -4,6 +4,7 @@
 
 #include "comm/worker_identity.hpp"
 #include "core/config_error.hpp"
+#include "core/config_file.hpp"
 #include "core/config_keys.hpp"
 #include "core/config_validate.hpp"
 #include "core/data_error.hpp"
@@ -63,7 +64,12 @@ int fail(EventWriter& events, const std::string& message, const std::string& key
 // config that never ends, a FIFO) or can fail, and ends with summary or one error naming the
 // key at fault where there is one. Under torchrun only rank 0 speaks on stdout and writes the
 // events file; the other ranks report their own failure on stderr.
-int runTraining(const std::string& command, const ConfigOptions& options, const CLI::App& sub)
+RunSettings settingsFromCommandLine(const ConfigOptions& options, const CLI::App& sub)
+{
+    return {[&options](Config base) { return options.resolve(base); }, options.configFile(), sub.remaining()};
+}
+
+int runTraining(const std::string& command, const RunSettings& settings)
 {
     const bool isWorker = command == "worker";
     const Json hello = protocol::helloEvent(isWorker ? protocol::role::kWorker : protocol::role::kLauncher);
@@ -90,20 +96,19 @@ int runTraining(const std::string& command, const ConfigOptions& options, const 
 
     int code = kExitOk;
     try {
-        if (!sub.remaining().empty())
-            throw ConfigError("", unknownOptionMessage(sub.remaining(), command));
+        if (!settings.strayArguments.empty())
+            throw ConfigError("", unknownOptionMessage(settings.strayArguments, command));
         // Under torchrun or Slurm the launcher already says how many ranks there are.
         Config base;
         base.worldSize = identity.worldSize;
         // Started by `runs --launcher` (torchrun, srun): the run's events file, unless the config names one.
         if (const char* events = std::getenv(kRunEventsVariable); isWorker && events)
             base.events = events;
-        const Config config = options.resolve(base);
+        const Config config = settings.resolve(base);
         const MachineResources machine = thisMachine();
         requireValid(config, &machine, isWorker ? identity.localWorldSize : config.worldSize);
         if (!config.events.empty() && (!isWorker || identity.rank == 0)) {
-            if (!options.configFile().empty() && (config.events == options.configFile() ||
-                                                   sameFile(config.events, options.configFile())))
+            if (!settings.configFile.empty() && (config.events == settings.configFile || sameFile(config.events, settings.configFile)))
                 throw ConfigError(key::kEvents, "events file \"" + config.events +
                                                 "\" is the config file: events would be appended to the settings; give another file");
             stream.appendToFile(config.events, hello);
@@ -124,23 +129,14 @@ int runTraining(const std::string& command, const ConfigOptions& options, const 
 
 int runFromFiles(const std::string& configPath, const std::string& eventsPath)
 {
-    CLI::App app{"ddplab-engine", "ddplab-engine"};
-    CLI::App* run = app.add_subcommand("run");
-    ConfigOptions options(*run);
-    run->allow_extras();
-    std::vector<std::string> arguments{"run", "--config", configPath};
-    if (!eventsPath.empty())
-        arguments.insert(arguments.end(), {"--events", eventsPath});
-    std::reverse(arguments.begin(), arguments.end());  // CLI11 takes a vector's last element first
-    try {
-        app.parse(arguments);
-    } catch (const CLI::ParseError& error) {
-        EventWriter events;
-        events.addFd(STDOUT_FILENO);
-        events.emit(protocol::helloEvent(protocol::role::kLauncher));
-        return fail(events, error.what(), "", kExitInvalidInput);
-    }
-    return runTraining("run", options, *run);
+    const auto resolve = [&](Config config) {
+        applyJson(config, readConfigFile(configPath), "config file \"" + configPath + "\"");
+        if (!eventsPath.empty())
+            config.events = eventsPath;
+        requireValid(config);
+        return config;
+    };
+    return runTraining("run", RunSettings{resolve, configPath, {}});
 }
 
 }  // namespace ddplab

@@ -21,8 +21,14 @@
 // does); no further request is read, and the exit code is 5. The process exits 0 at the end of
 // input. A run whose process dies without a last word gets an error event written for it.
 
+#include "launch/line_reader.hpp"
+
+#include <cstddef>
+#include <deque>
 #include <functional>
+#include <optional>
 #include <string>
+#include <sys/types.h>
 
 namespace ddplab {
 
@@ -35,6 +41,89 @@ struct RunsOptions {
     std::string runDirectory;  // where configs given on stdin are kept; empty: $TMPDIR or /tmp
 };
 
+// A request is two paths or a config object: anything longer is not one (and is not held in memory).
+constexpr size_t kMaxRequestBytes = 64 * 1024;
+
+// One line of stdin, understood.
+struct RunsRequest {
+    std::string config;        // a path
+    std::string inlineConfig;  // or the config itself, as JSON text
+    std::string events;
+    bool stop = false;         // {"stop": true}
+    std::string problem;       // why the line is not a request; empty when it is one
+};
+
+// Reads the requests on stdin and runs each in a child process, one at a time.
+class RequestLoop {
+public:
+    RequestLoop(const RunOne& runOne, const RunsOptions& options);
+
+    int run();
+
+private:
+    // The next request line: one that waited while a run was in progress, else the next of
+    // stdin. Nothing at the end of input, on a stop signal, or when a line is too long.
+    std::optional<std::string> nextLine();
+
+    void readInput();
+
+    // A line without an end is not held: it is dropped, and nothing more is read.
+    void refuseLongLine();
+
+    int runChild(const RunsRequest& request);
+
+    void stopRun(pid_t child);
+
+    void readInputDuringRun(pid_t child);
+
+    void takeLinesDuringRun(pid_t child);
+
+    // The writer of stdin went away while its lines waited unread: with --stop-when-input-ends
+    // that means the controller has gone.
+    void inputHungUp(pid_t child);
+
+    // Where a config from stdin is kept: --run-dir (a leading ~/ is the home folder), else
+    // $TMPDIR, else /tmp. "" when that cannot be known (only the sweep asks this way).
+    std::string configParentPath() const;
+
+    // The same folder for a run: --run-dir is made when it is not there yet (a new folder under
+    // Slurm that every node sees); TMPDIR must exist, as for `run`. ConfigError("environment")
+    // says what is wrong.
+    std::string configParent() const;
+
+    void sweepConfigFolders() const;
+
+    [[noreturn]] void becomeRun(const RunsRequest& request);
+
+    // The config as it came on stdin, in a folder only this user can read (RunDirectory),
+    // gone after the run; one left by a run that was killed is swept by the next.
+    int runInlineConfig(const RunsRequest& request);
+
+    // A run that cannot begin still speaks like one: hello, then an error, on stdout and in
+    // its events file.
+    static int refuseBeforeRun(const RunsRequest& request, const std::string& message, const std::string& key, int code);
+
+    // A run's process that dies by a signal wrote no last word: write it, to the reader and to
+    // the run's events file, so that the run ends with an error like any other. A stop that
+    // came before the run had set up its own handling ended it that way too: it is a cancel.
+    int reportKilledRun(const RunsRequest& request, int signo);
+
+    const RunOne& m_runOne;
+    const bool m_stopWhenInputEnds;
+    const std::string m_runDirectory;
+    LineReader m_input{kMaxRequestBytes, kMaxRequestBytes};
+    std::deque<std::string> m_waiting;  // lines that arrived during a run, for after it
+    size_t m_waitingBytes = 0;
+    bool m_inputEnded = false;
+    bool m_sawHangup = false;  // stdin's writer went away while its lines waited unread
+    bool m_tooLong = false;
+    bool m_stopping = false;
+};
+
 int runMany(const RunOne& runOne, const RunsOptions& options = RunsOptions());
+
+// `runs` as the command line asks: each request through the built-in launcher (runFromFiles),
+// or through options.launcher's template (runLaunchTemplate).
+int runRequests(const RunsOptions& options);
 
 }  // namespace ddplab

@@ -1,7 +1,6 @@
 #include "shard_command.hpp"
 
 #include "core/derived.hpp"
-#include "core/key_names.hpp"
 #include "core/protocol.hpp"
 #include "data/distributed_sampler.hpp"
 
@@ -27,46 +26,33 @@ Json shardReport(const ShardRequest& q)
     const int64_t perIteration = q.worldSize * q.batchSize;
     const int64_t listed = plan.totalSize <= kMaxListedIndices ? plan.batchesPerEpoch
                                                                 : std::min(plan.batchesPerEpoch, kMaxListedIndices / perIteration);
-    Json ranks = Json::array();
+    protocol::ShardListing listing;
+    listing.request = q;
+    listing.samplesPerRank = plan.samplesPerRank;
+    listing.iterations = plan.batchesPerEpoch;
+    listing.listedIterations = listed;
     for (int64_t r = 0; r < q.worldSize; ++r) {
-        Json iterations = Json::array();
+        std::vector<std::vector<int64_t>> iterations;
         for (int64_t iteration = 0; iteration < listed; ++iteration) {
-            Json batch = Json::array();
+            std::vector<int64_t> batch;
             const int64_t end = std::min(plan.samplesPerRank, (iteration + 1) * q.batchSize);
             for (int64_t local = iteration * q.batchSize; local < end; ++local)
                 batch.push_back(sampleAt(r + local * q.worldSize));
             iterations.push_back(std::move(batch));
         }
-        ranks.push_back(std::move(iterations));
+        listing.ranks.push_back(std::move(iterations));
     }
 
     // Position p >= N of the padded list is a repeat; it goes to rank p % K, local slot p / K.
-    Json padding = Json::array();
     for (int64_t p = q.numExamples; p < plan.totalSize; ++p) {
         const int64_t local = p / q.worldSize;
-        padding.push_back({p % q.worldSize, local / q.batchSize, local % q.batchSize});
+        listing.padding.push_back({p % q.worldSize, local / q.batchSize, local % q.batchSize});
     }
     // drop_last keeps the first totalSize positions of the order: the rest are dropped.
-    std::vector<int64_t> dropped;
     for (int64_t p = plan.totalSize; p < q.numExamples; ++p)
-        dropped.push_back(sampleAt(p));
-    std::sort(dropped.begin(), dropped.end());
-
-    Json report;
-    report[key::kNumExamples] = q.numExamples;
-    report[key::kWorldSize] = q.worldSize;
-    report[key::kBatchSize] = q.batchSize;
-    report[key::kDropLast] = q.dropLast;
-    report[key::kShuffle] = q.shuffle;
-    report[key::kSeed] = q.seed;
-    report[protocol::shard::kEpoch] = q.epoch;
-    report[protocol::shard::kSamplesPerRank] = plan.samplesPerRank;
-    report[protocol::shard::kIterations] = plan.batchesPerEpoch;
-    report[protocol::shard::kListedIterations] = listed;
-    report[protocol::shard::kRanks] = ranks;
-    report[protocol::shard::kPadding] = padding;
-    report[protocol::shard::kDropped] = dropped;
-    return report;
+        listing.dropped.push_back(sampleAt(p));
+    std::sort(listing.dropped.begin(), listing.dropped.end());
+    return protocol::shardReport(listing);
 }
 
 }  // namespace ddplab

@@ -2,20 +2,11 @@
 // `ddplab-engine shard`: the exact sample indices of every rank in every iteration.
 
 #include "core/json.hpp"
+#include "core/shard_request.hpp"
 
 #include <cstdint>
 
 namespace ddplab {
-
-struct ShardRequest {
-    int64_t numExamples = 0;
-    int64_t worldSize = 1;
-    int64_t batchSize = 1;
-    bool dropLast = false;
-    bool shuffle = false;
-    int64_t seed = 0;
-    int64_t epoch = 0;
-};
 
 // A listing of more indices than this (8 MB of JSON) shows only the first iterations: a
 // data set of 10^8 examples would print a gigabyte nobody reads.

@@ -4,6 +4,7 @@
 // lab's derived panel, so what the window previews is what the engine does.
 
 #include "config.hpp"
+#include "lr_schedule.hpp"  // the LR at every step: warmup, schedule, range test
 
 #include <cstdint>
 #include <string>
@@ -80,18 +81,6 @@ bool linregMeasuresByMoments(const Config& config);
 // How often the training loss is measured (eval_every, default toy and linreg 1,
 // Fashion-MNIST 0: epoch ends only).
 int64_t evalInterval(const Config& config);
-
-double warmupStartFactor(const Config& config);     // default 1 / world_size
-int64_t warmupStepCount(const Config& config);      // warmup_steps, or warmup_epochs in steps
-
-// The LR applied at optimizer step `step` (0-based): linear warmup from
-// warmupStartFactor * effectiveLr, then the constant, cosine or step schedule; under
-// lr_range_test, rangeTestLr.
-double learningRateAt(const Config& config, int64_t step);
-
-// The LR range test's LR at step `step` (0-based): lr_range_min * (max / min)^(step / (steps - 1)),
-// the last one held should the run go on.
-double rangeTestLr(const Config& config, int64_t step);
 
 std::string lrRuleFormula(const Config& config);    // e.g. "1e-3 * (128 / 16)^0.5"
 

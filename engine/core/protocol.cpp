@@ -178,6 +178,48 @@ Json rangeTestEvent(const RangeTestReport& r)
     return event;
 }
 
+Json shardReport(const ShardListing& l)
+{
+    Json report;
+    report[key::kNumExamples] = l.request.numExamples;
+    report[key::kWorldSize] = l.request.worldSize;
+    report[key::kBatchSize] = l.request.batchSize;
+    report[key::kDropLast] = l.request.dropLast;
+    report[key::kShuffle] = l.request.shuffle;
+    report[key::kSeed] = l.request.seed;
+    report[shard::kEpoch] = l.request.epoch;
+    report[shard::kSamplesPerRank] = l.samplesPerRank;
+    report[shard::kIterations] = l.iterations;
+    report[shard::kListedIterations] = l.listedIterations;
+    report[shard::kRanks] = l.ranks;
+    Json padding = Json::array();
+    for (const std::array<int64_t, 3>& repeat : l.padding)
+        padding.push_back({repeat[0], repeat[1], repeat[2]});
+    report[shard::kPadding] = std::move(padding);
+    report[shard::kDropped] = l.dropped;
+    return report;
+}
+
+Json keysReport()
+{
+    static const char* const kTypeNames[] = {"integer", "number", "boolean", "choice", "text"};
+    const Config defaults;
+    Json report = Json::array();
+    for (const ConfigKey& key : configKeys()) {
+        Json entry;
+        entry[keys::kKey] = key.name;
+        entry[keys::kFlag] = key.type == KeyType::Boolean ? key.flag() + " / --no-" + key.flag().substr(2) : key.flag();
+        entry[keys::kType] = kTypeNames[int(key.type)];
+        entry[keys::kDefault] = key.read(defaults);
+        entry[keys::kAllowed] = key.allowed;
+        entry[keys::kHelp] = key.help;
+        if (!key.choices.empty())
+            entry[keys::kChoices] = key.choices;
+        report.push_back(entry);
+    }
+    return report;
+}
+
 Json epochEvent(const EpochReport& r)
 {
     Json event;

@@ -3,10 +3,12 @@
 // The names themselves, the version and the exit codes are protocol_names.hpp's.
 
 #include "config.hpp"
+#include "shard_request.hpp"
 #include "json.hpp"
 #include "protocol_names.hpp"
 
 #include <cstdint>
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -130,6 +132,21 @@ struct RangeTestReport {
     double minimumLr = 0.0, minimumLoss = 0.0;
 };
 Json rangeTestEvent(const RangeTestReport& report);
+
+// `ddplab-engine shard`: every rank's sample indices per iteration (shard_command computes them).
+struct ShardListing {
+    ShardRequest request;
+    int64_t samplesPerRank = 0;
+    int64_t iterations = 0;
+    int64_t listedIterations = 0;
+    std::vector<std::vector<std::vector<int64_t>>> ranks;  // [rank][iteration] -> indices
+    std::vector<std::array<int64_t, 3>> padding;            // [rank, iteration, position] of each repeat
+    std::vector<int64_t> dropped;                           // sorted
+};
+Json shardReport(const ShardListing& listing);
+
+// `ddplab-engine keys`: every config key, its flag, type, default, what is allowed and its help.
+Json keysReport();
 
 std::string engineVersion();
 

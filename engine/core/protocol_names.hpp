@@ -162,6 +162,47 @@ inline constexpr char kUpdateCount[] = "update_count";
 inline constexpr char kGradVarTrace[] = "grad_var_trace";
 }  // namespace field
 
+// range_test's `stop_reason`.
+namespace stop_reason {
+inline constexpr char kDiverged[] = "diverged";      // the smoothed loss passed 4x its minimum
+inline constexpr char kNotFinite[] = "not_finite";   // a loss was NaN or infinite
+inline constexpr char kSteps[] = "steps";            // every lr_range_steps step ran
+inline constexpr char kStopped[] = "stopped";        // a target or max_steps ended it first
+}  // namespace stop_reason
+
+// A checkpoint's entries (docs/checkpoints.md): Python reads them with torch.load.
+namespace checkpoint {
+inline constexpr char kFormat[] = "format";
+inline constexpr char kFormatName[] = "ddplab-checkpoint";
+inline constexpr char kVersion[] = "version";
+inline constexpr char kStep[] = "step";
+inline constexpr char kEpoch[] = "epoch";
+inline constexpr char kPosition[] = "position";
+inline constexpr char kSamplesSeen[] = "samples_seen";
+inline constexpr char kDatasetSize[] = "dataset_size";
+inline constexpr char kWorkload[] = "workload";
+inline constexpr char kOptimizer[] = "optimizer";
+inline constexpr char kConfig[] = "config";
+inline constexpr char kParameterNames[] = "parameter_names";
+inline constexpr char kParameters[] = "parameters";
+inline constexpr char kBuffers[] = "buffers";
+inline constexpr char kOptimizerState[] = "optimizer_state";
+inline constexpr char kCpuRng[] = "cpu_rng";
+inline constexpr char kDeviceRng[] = "device_rng";
+inline constexpr char kNoiseScale[] = "noise_scale";  // [updates, trace, squared norm]
+inline constexpr char kUpdateCount[] = "update_count";
+inline constexpr char kUpdateMean[] = "update_mean";
+inline constexpr char kUpdateM2[] = "update_m2";
+// optimizer_state's entries per parameter: PyTorch's names where PyTorch has the optimizer
+inline constexpr char kStateStep[] = "step";
+inline constexpr char kMomentumBuffer[] = "momentum_buffer";
+inline constexpr char kExpAvg[] = "exp_avg";
+inline constexpr char kExpAvgSq[] = "exp_avg_sq";
+inline constexpr char kMaxExpAvgSq[] = "max_exp_avg_sq";
+inline constexpr char kFirst[] = "first";
+inline constexpr char kSecond[] = "second";
+}  // namespace checkpoint
+
 // What an error event's `key` names when it is no config key.
 namespace errorKey {
 inline constexpr char kConfig[] = "config";            // the config file as a whole

@@ -37,7 +37,8 @@ protocol::RangeTestReport RangeTest::report(bool reachedLastStep) const
 {
     protocol::RangeTestReport report;
     report.points = m_points;
-    report.stopReason = m_notFinite ? "not_finite" : m_diverged ? "diverged" : reachedLastStep ? "steps" : "stopped";
+    namespace reason = protocol::stop_reason;
+    report.stopReason = m_notFinite ? reason::kNotFinite : m_diverged ? reason::kDiverged : reachedLastStep ? reason::kSteps : reason::kStopped;
     if (m_points.empty())
         return report;
 

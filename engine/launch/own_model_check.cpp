@@ -7,7 +7,9 @@
 #include "core/key_names.hpp"
 #include "core/protocol.hpp"
 #include "data/tensor_data.hpp"
+#include "output/event_line.hpp"
 #include "workloads/model_inspection.hpp"
+#include "child_process.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -16,7 +18,6 @@
 #include <fcntl.h>
 #include <stdexcept>
 #include <string>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,9 +27,7 @@ namespace {
 // In the child: the check, and what it found as an error event on `fd`; never returns.
 [[noreturn]] void checkAndExit(const Config& config, int fd)
 {
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     // A forward that never returns: the kernel ends the check (SIGALRM), the parent says why.
-    ::signal(SIGALRM, SIG_DFL);
     ::alarm(unsigned(modelCheckSeconds(config)));
     protocol::ErrorReport error;
     try {
@@ -41,13 +40,7 @@ namespace {
     } catch (const std::exception& problem) {
         error = {problem.what(), std::nullopt, "", kExitInternal};
     }
-    const std::string line = protocol::errorEvent(error).dump();
-    for (size_t written = 0; written < line.size();) {
-        const ssize_t n = ::write(fd, line.data() + written, line.size() - written);
-        if (n <= 0)
-            break;
-        written += size_t(n);
-    }
+    writeWholeLine(fd, encodeEventLine(protocol::errorEvent(error)));
     ::_exit(error.exitCode);
 }
 
@@ -62,9 +55,10 @@ void checkOwnModelBeforeStart(const Config& config)
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0)
         throw std::runtime_error(std::string("cannot create a pipe for the model check: ") + std::strerror(errno));
-    const pid_t pid = ::fork();
-    if (pid < 0)
-        throw std::runtime_error(std::string("cannot start the model check: ") + std::strerror(errno));
+    ChildSetup setup;
+    setup.defaultSignals = {SIGALRM};
+    setup.exitWhenOrphaned = kExitCancelled;
+    const pid_t pid = forkChild(setup, "the model check");
     if (pid == 0) {
         ::close(fds[0]);
         checkAndExit(config, fds[1]);

@@ -3,6 +3,8 @@
 #include "bsi_adam.hpp"
 #include "layerwise_options.hpp"
 
+#include "core/protocol_names.hpp"
+
 #include <ATen/ATen.h>
 #include <torch/optim/adam.h>
 #include <torch/optim/adamw.h>
@@ -13,13 +15,14 @@
 namespace ddplab {
 namespace {
 
-constexpr char kStep[] = "step";
-constexpr char kMomentumBuffer[] = "momentum_buffer";
-constexpr char kExpAvg[] = "exp_avg";
-constexpr char kExpAvgSq[] = "exp_avg_sq";
-constexpr char kMaxExpAvgSq[] = "max_exp_avg_sq";
-constexpr char kFirst[] = "first";
-constexpr char kSecond[] = "second";
+// The entries' names are the checkpoint file's (docs/checkpoints.md).
+using protocol::checkpoint::kExpAvg;
+using protocol::checkpoint::kExpAvgSq;
+using protocol::checkpoint::kFirst;
+using protocol::checkpoint::kMaxExpAvgSq;
+using protocol::checkpoint::kMomentumBuffer;
+using protocol::checkpoint::kSecond;
+constexpr const char* kStep = protocol::checkpoint::kStateStep;
 
 // LibTorch keys its optimizers' state by the parameter's TensorImpl address.
 std::string stateKey(const at::Tensor& parameter)

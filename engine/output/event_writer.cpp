@@ -1,5 +1,7 @@
 #include "event_writer.hpp"
 
+#include "event_line.hpp"
+
 #include "core/config_error.hpp"
 #include "core/key_names.hpp"
 
@@ -32,13 +34,6 @@ bool writeAll(int fd, const char* data, size_t size)
         size -= size_t(written);
     }
     return true;
-}
-
-// Non-finite numbers have no JSON spelling; nlohmann writes them as null, which the protocol
-// documents as "not a number" (a diverged loss, say).
-std::string encode(const Json& event)
-{
-    return event.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 std::string describeRefusedType(mode_t mode)
@@ -94,7 +89,7 @@ void EventWriter::appendToFile(const std::string& path, const Json& firstEvent)
                                         "\" is being written by another run; give each run its own events file");
     }
     if (!firstEvent.is_null()) {
-        const std::string line = encode(firstEvent);
+        const std::string line = encodeEventLine(firstEvent);
         (void)!::write(fd, line.data(), line.size());  // a full disk shows at the next write
     }
     // Files first: a line a reader has seen on stdout is already on disk, whenever we die.
@@ -104,7 +99,7 @@ void EventWriter::appendToFile(const std::string& path, const Json& firstEvent)
 
 void EventWriter::emit(const Json& event)
 {
-    writeLine(encode(event));
+    writeLine(encodeEventLine(event));
 }
 
 void EventWriter::writeLine(const std::string& lines)
@@ -116,7 +111,7 @@ void EventWriter::writeLine(const std::string& lines)
 
 void EventWriter::emitBatched(const Json& event)
 {
-    const std::string line = encode(event);
+    const std::string line = encodeEventLine(event);
     const auto now = std::chrono::steady_clock::now();
     std::lock_guard lock(m_mutex);
     if (m_held.empty())

@@ -2,6 +2,7 @@
 
 #include "core/config_error.hpp"
 #include "core/key_names.hpp"
+#include "core/protocol_names.hpp"
 #include "data/torch_save_archive.hpp"
 #include "output/file_beside.hpp"
 
@@ -14,31 +15,8 @@
 namespace ddplab {
 namespace {
 
-constexpr char kFormat[] = "ddplab-checkpoint";
 constexpr int64_t kVersion = 1;
-
-namespace name {
-constexpr char kFormat[] = "format";
-constexpr char kVersion[] = "version";
-constexpr char kStep[] = "step";
-constexpr char kEpoch[] = "epoch";
-constexpr char kPosition[] = "position";
-constexpr char kSamplesSeen[] = "samples_seen";
-constexpr char kDatasetSize[] = "dataset_size";
-constexpr char kWorkload[] = "workload";
-constexpr char kOptimizer[] = "optimizer";
-constexpr char kConfig[] = "config";
-constexpr char kParameterNames[] = "parameter_names";
-constexpr char kParameters[] = "parameters";
-constexpr char kBuffers[] = "buffers";
-constexpr char kOptimizerState[] = "optimizer_state";
-constexpr char kCpuRng[] = "cpu_rng";
-constexpr char kDeviceRng[] = "device_rng";
-constexpr char kNoiseScale[] = "noise_scale";  // [updates, trace, squared norm]
-constexpr char kUpdateCount[] = "update_count";
-constexpr char kUpdateMean[] = "update_mean";
-constexpr char kUpdateM2[] = "update_m2";
-}  // namespace name
+namespace name = protocol::checkpoint;
 
 c10::List<at::Tensor> tensorList(const std::vector<at::Tensor>& tensors)
 {
@@ -122,7 +100,7 @@ std::string checkpointFileName(int64_t step)
 int64_t writeCheckpoint(const std::string& path, const Checkpoint& c)
 {
     c10::impl::GenericDict dict(c10::StringType::get(), c10::AnyType::get());
-    dict.insert(name::kFormat, kFormat);
+    dict.insert(name::kFormat, name::kFormatName);
     dict.insert(name::kVersion, kVersion);
     dict.insert(name::kStep, c.step);
     dict.insert(name::kEpoch, c.epoch);
@@ -183,8 +161,8 @@ Checkpoint readCheckpoint(const std::string& path)
     if (!value.isGenericDict())
         refuse(path, "holds a " + value.tagKind() + ", not a checkpoint's dict");
     const c10::impl::GenericDict dict = value.toGenericDict();
-    if (text(dict, name::kFormat, path) != kFormat)
-        refuse(path, "is not a DDP Lab checkpoint (its \"format\" is not \"" + std::string(kFormat) + "\")");
+    if (text(dict, name::kFormat, path) != name::kFormatName)
+        refuse(path, "is not a DDP Lab checkpoint (its \"format\" is not \"" + std::string(name::kFormatName) + "\")");
     if (const int64_t version = integer(dict, name::kVersion, path); version != kVersion)
         refuse(path, "is a checkpoint of version " + std::to_string(version) + "; this engine reads version " + std::to_string(kVersion));
 

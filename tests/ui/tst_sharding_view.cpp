@@ -15,7 +15,7 @@ namespace {
 
 ShardAssignment assignmentFromEngine(const ShardRequest& request)
 {
-    const QueryResult result = EngineQuery::runBlocking(ddplab::test::enginePath(), request.engineArguments());
+    const QueryResult result = EngineQuery::runBlocking(ddplab::test::enginePath(), shardArguments(request));
     if (!result.ok)
         qFatal("%s", qPrintable(result.error));
     QString error;
@@ -77,10 +77,10 @@ private slots:
     void requestBecomesEngineArguments()
     {
         const ShardRequest request{10, 3, 2, true, true, 5, 4};
-        QCOMPARE(request.engineArguments().join(QLatin1Char(' ')),
+        QCOMPARE(shardArguments(request).join(QLatin1Char(' ')),
                  QStringLiteral("shard --num-examples 10 --world-size 3 --batch-size 2 --drop-last --shuffle --seed 5 --epoch 4"));
         const ShardRequest plain{10, 3, 2, false, false, 5, 4};
-        QVERIFY(!plain.engineArguments().contains(QStringLiteral("--seed")));
+        QVERIFY(!shardArguments(plain).contains(QStringLiteral("--seed")));
     }
 
     void viewShowsWhatTheEngineSays()

@@ -1,5 +1,7 @@
 #include "shard_grid_widget.hpp"
 
+#include "theme/palette.hpp"
+
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -7,8 +9,6 @@
 
 namespace ddplab::ui {
 namespace {
-constexpr QRgb kPaddingColor = 0xe67e22;
-constexpr QRgb kDroppedColor = 0xd64541;
 const QString kPaddingKey = QStringLiteral("padding: a repeat of an earlier sample");
 const QString kDroppedKey = QStringLiteral("dropped (drop_last)");
 }  // namespace
@@ -77,7 +77,7 @@ QRectF ShardGridWidget::droppedRect(int index) const
 QColor ShardGridWidget::sampleColor(int sample) const
 {
     // Hues spread over the examples; pastel so the index written on top stays readable.
-    const int examples = std::max(1, m_assignment.request.numExamples);
+    const int examples = int(std::max<int64_t>(1, m_assignment.request.numExamples));
     return QColor::fromHsvF(0.83 * double(sample) / double(examples), 0.38, 0.97);
 }
 
@@ -119,12 +119,12 @@ void ShardGridWidget::paintEvent(QPaintEvent*)
                 const bool padded = m_assignment.isPadding(rank, iteration, position);
                 const bool hovered = sample == m_hoveredSample;
                 painter.setBrush(sampleColor(sample));
-                painter.setPen(padded ? QPen(QColor(kPaddingColor), labelled ? 3 : 2)
+                painter.setPen(padded ? QPen(QColor(kPaddingRgb), labelled ? 3 : 2)
                                : hovered ? QPen(text, 2)
                                          : QPen(QColor(0, 0, 0, 60), 1));
                 painter.drawRoundedRect(square, 3, 3);
                 if (padded) {
-                    painter.setBrush(QBrush(QColor(kPaddingColor), Qt::BDiagPattern));
+                    painter.setBrush(QBrush(QColor(kPaddingRgb), Qt::BDiagPattern));
                     painter.setPen(Qt::NoPen);
                     painter.drawRoundedRect(square, 3, 3);
                 }
@@ -150,7 +150,7 @@ void ShardGridWidget::paintEvent(QPaintEvent*)
         for (int i = 0; i < m_assignment.dropped.size(); ++i) {
             const QRectF square = droppedRect(i);
             painter.setBrush(sampleColor(m_assignment.dropped.at(i)));
-            painter.setPen(QPen(QColor(kDroppedColor), 2, Qt::DashLine));
+            painter.setPen(QPen(QColor(kDroppedRgb), 2, Qt::DashLine));
             painter.drawRoundedRect(square, 3, 3);
             if (labelled) {
                 painter.setFont(small);
@@ -164,15 +164,15 @@ void ShardGridWidget::paintEvent(QPaintEvent*)
     // Key.
     const double keyY = legendTop + 6;
     const QRectF padKey(m_rankLabelWidth + m_cellPadding, keyY, 14, 14);
-    painter.setBrush(QBrush(QColor(kPaddingColor), Qt::BDiagPattern));
-    painter.setPen(QPen(QColor(kPaddingColor), 2));
+    painter.setBrush(QBrush(QColor(kPaddingRgb), Qt::BDiagPattern));
+    painter.setPen(QPen(QColor(kPaddingRgb), 2));
     painter.drawRoundedRect(padKey, 2, 2);
     painter.setPen(text);
     painter.drawText(QPointF(padKey.right() + 6, padKey.bottom() - 2), kPaddingKey);
     const double secondKeyX = padKey.right() + 12 + fontMetrics().horizontalAdvance(kPaddingKey) + 20;
     const QRectF dropKey(secondKeyX, keyY, 14, 14);
     painter.setBrush(Qt::NoBrush);
-    painter.setPen(QPen(QColor(kDroppedColor), 2, Qt::DashLine));
+    painter.setPen(QPen(QColor(kDroppedRgb), 2, Qt::DashLine));
     painter.drawRoundedRect(dropKey, 2, 2);
     painter.setPen(text);
     painter.drawText(QPointF(dropKey.right() + 6, dropKey.bottom() - 2), kDroppedKey);

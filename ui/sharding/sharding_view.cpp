@@ -126,12 +126,12 @@ ShardRequest ShardingView::request() const
 
 void ShardingView::setRequest(const ShardRequest& request)
 {
-    m_examples->setValue(request.numExamples);
-    m_ranks->setValue(request.worldSize);
-    m_batch->setValue(request.batchSize);
+    m_examples->setValue(int(request.numExamples));
+    m_ranks->setValue(int(request.worldSize));
+    m_batch->setValue(int(request.batchSize));
     m_shuffle->setChecked(request.shuffle);
-    m_seed->setValue(request.seed);
-    m_epoch->setValue(request.epoch);
+    m_seed->setValue(int(request.seed));
+    m_epoch->setValue(int(request.epoch));
     m_dropLast->setChecked(request.dropLast);
     m_debounce.start();
 }
@@ -139,11 +139,11 @@ void ShardingView::setRequest(const ShardRequest& request)
 void ShardingView::showConfig(const Config& config)
 {
     ShardRequest request;
-    request.numExamples = int(std::min<int64_t>(datasetSize(config), kMaxShownExamples));
-    request.worldSize = int(config.worldSize);
-    request.batchSize = int(std::min<int64_t>(config.batchSize, limits::kMaxBatch));
+    request.numExamples = std::min<int64_t>(datasetSize(config), kMaxShownExamples);
+    request.worldSize = config.worldSize;
+    request.batchSize = std::min<int64_t>(config.batchSize, limits::kMaxBatch);
     request.shuffle = config.shuffle;
-    request.seed = int(std::min<int64_t>(config.seed, limits::kMaxSeed));
+    request.seed = std::min<int64_t>(config.seed, limits::kMaxSeed);
     request.dropLast = config.dropLast;
     setRequest(request);
 }
@@ -152,7 +152,7 @@ void ShardingView::requestAssignment()
 {
     if (m_enginePath.isEmpty())
         return;
-    m_query->start(m_enginePath, request().engineArguments());
+    m_query->start(m_enginePath, shardArguments(request()));
 }
 
 }  // namespace ddplab::ui

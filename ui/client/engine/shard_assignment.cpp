@@ -14,17 +14,17 @@ quint64 packPosition(int rank, int iteration, int position)
 
 }  // namespace
 
-QStringList ShardRequest::engineArguments() const
+QStringList shardArguments(const ShardRequest& request)
 {
     QStringList arguments{QStringLiteral("shard"),
-                          QStringLiteral("--num-examples"), QString::number(numExamples),
-                          QStringLiteral("--world-size"),   QString::number(worldSize),
-                          QStringLiteral("--batch-size"),   QString::number(batchSize)};
-    if (dropLast)
+                          QStringLiteral("--num-examples"), QString::number(request.numExamples),
+                          QStringLiteral("--world-size"),   QString::number(request.worldSize),
+                          QStringLiteral("--batch-size"),   QString::number(request.batchSize)};
+    if (request.dropLast)
         arguments.append(QStringLiteral("--drop-last"));
-    if (shuffle) {
-        arguments.append({QStringLiteral("--shuffle"), QStringLiteral("--seed"), QString::number(seed),
-                          QStringLiteral("--epoch"), QString::number(epoch)});
+    if (request.shuffle) {
+        arguments.append({QStringLiteral("--shuffle"), QStringLiteral("--seed"), QString::number(request.seed),
+                          QStringLiteral("--epoch"), QString::number(request.epoch)});
     }
     return arguments;
 }
@@ -33,13 +33,13 @@ std::optional<ShardAssignment> ShardAssignment::fromJson(const QJsonObject& obje
 {
     ShardAssignment assignment;
     namespace shard = ddplab::protocol::shard;
-    assignment.request.numExamples = object.value(wire(key::kNumExamples)).toInt();
-    assignment.request.worldSize = object.value(wire(key::kWorldSize)).toInt();
-    assignment.request.batchSize = object.value(wire(key::kBatchSize)).toInt();
+    assignment.request.numExamples = object.value(wire(key::kNumExamples)).toInteger();
+    assignment.request.worldSize = object.value(wire(key::kWorldSize)).toInteger();
+    assignment.request.batchSize = object.value(wire(key::kBatchSize)).toInteger();
     assignment.request.dropLast = object.value(wire(key::kDropLast)).toBool();
     assignment.request.shuffle = object.value(wire(key::kShuffle)).toBool();
-    assignment.request.seed = object.value(wire(key::kSeed)).toInt();
-    assignment.request.epoch = object.value(wire(shard::kEpoch)).toInt();
+    assignment.request.seed = object.value(wire(key::kSeed)).toInteger();
+    assignment.request.epoch = object.value(wire(shard::kEpoch)).toInteger();
     assignment.samplesPerRank = object.value(wire(shard::kSamplesPerRank)).toInt();
     assignment.iterations = object.value(wire(shard::kIterations)).toInt();
     const QJsonValue ranks = object.value(wire(shard::kRanks));

@@ -2,6 +2,8 @@
 // Which sample indices each rank gets at each iteration of one epoch, as `ddplab-engine shard`
 // prints them (DistributedSampler + DataLoader, exactly), with the padding and dropped ones.
 
+#include "core/shard_request.hpp"
+
 #include <QJsonObject>
 #include <QList>
 #include <QSet>
@@ -11,17 +13,11 @@
 
 namespace ddplab::ui {
 
-struct ShardRequest {
-    int numExamples = 9;
-    int worldSize = 2;
-    int batchSize = 3;
-    bool dropLast = false;
-    bool shuffle = false;
-    int seed = 0;
-    int epoch = 0;
+// The engine's own request type: one definition for both sides of `shard`.
+using ShardRequest = ddplab::ShardRequest;
 
-    QStringList engineArguments() const;
-};
+// `ddplab-engine shard ...` for `request`.
+QStringList shardArguments(const ShardRequest& request);
 
 struct ShardAssignment {
     ShardRequest request;
