@@ -421,14 +421,14 @@ void TestLessonClaims::seed004Sharding()
     request.batchSize = lesson->sharding->batchSize;
     request.shuffle = lesson->sharding->shuffle;
     QString error;
-    const ddplab::test::EngineResult padded = ddplab::test::runEngine(request.engineArguments());
+    const ddplab::test::EngineResult padded = ddplab::test::runEngine(shardArguments(request));
     const std::optional<ShardAssignment> withPadding = ShardAssignment::fromJson(padded.events.value(0), &error);
     QVERIFY2(withPadding, qPrintable(error));
     // x1 is index 0; process 2 is rank 1; iteration 2 is index 1.
     CLAIM(withPadding->ranks[1][1] == QList<int>({7, 0}) && withPadding->isPadding(1, 1, 1),
           QStringLiteral("padded: process 2 gets x8 x1 in iteration 2, x1 a repeat (padding)"));
     request.dropLast = true;
-    const ddplab::test::EngineResult dropping = ddplab::test::runEngine(request.engineArguments());
+    const ddplab::test::EngineResult dropping = ddplab::test::runEngine(shardArguments(request));
     const std::optional<ShardAssignment> withDrop = ShardAssignment::fromJson(dropping.events.value(0), &error);
     QVERIFY2(withDrop, qPrintable(error));
     CLAIM(withDrop->dropped == QList<int>({8}) && withDrop->ranks[1][1] == QList<int>({7}),
