@@ -1,7 +1,6 @@
 #include "chart_lines.hpp"
 
 #include "charts/chart_canvas.hpp"
-#include "charts/chart_line_parts.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/why_no_data.hpp"
 #include "client/series/decimation.hpp"
@@ -67,6 +66,8 @@ QString labelOf(const DisplayedRun& shown)
 ChartLines::ChartLines(QChart* chart, ChartDefinition definition)
     : m_chart(chart)
     , m_definition(std::move(definition))
+    , m_style(m_definition.metrics)
+    , m_marks(chart)
 {
 }
 
@@ -106,19 +107,10 @@ void ChartLines::setRuns(const QList<DisplayedRun>& runs)
         delete (*it)->line;
         it = m_levels.erase(it);
     }
-    for (auto it = m_marks.begin(); it != m_marks.end();) {
-        if (const DisplayedRun* shown = shownAs((*it)->run)) {
-            (*it)->color = shown->color;
-            ++it;
-            continue;
-        }
-        m_chart->removeSeries((*it)->point);
-        delete (*it)->point;
-        it = m_marks.erase(it);
-    }
+    m_marks.setRuns(runs);
     // Lines in the order of the runs on display (a re-ticked run keeps its place).
     std::stable_sort(m_lines.begin(), m_lines.end(), [&](const auto& a, const auto& b) {
-        const auto order = [&](const Line& line) {
+        const auto order = [&](const ChartLine& line) {
             return std::find_if(runs.begin(), runs.end(), [&](const DisplayedRun& shown) { return shown.data == line.run; }) - runs.begin();
         };
         return order(*a) != order(*b) ? order(*a) < order(*b) : a->metricIndex < b->metricIndex;
@@ -142,13 +134,13 @@ bool ChartLines::sync(QAbstractAxis* xAxis, QAbstractAxis* yAxis)
                                             [&](const auto& line) { return line->run == shown.data && line->metric.name == metric.name; });
             if (exists || !shown.data->hasMetric(metric.name) || !whyNotDrawn(metric.name, *shown.data).isEmpty())
                 continue;
-            auto line = std::make_unique<Line>();
+            auto line = std::make_unique<ChartLine>();
             line->run = shown.data;
             line->runColor = shown.color;
             line->runLabel = labelOf(shown);
             line->metric = metric;
             line->metricIndex = index;
-            line->smoothing.setSpan(m_span);
+            line->smoothing.setSpan(m_style.smoothingSpan());
             line->raw = new QLineSeries;
             line->smooth = new QLineSeries;
             attach(line->raw);
@@ -159,7 +151,7 @@ bool ChartLines::sync(QAbstractAxis* xAxis, QAbstractAxis* yAxis)
         const double effectiveBatch = shown.data->config().value(wire(field::kEffectiveBatchSize)).toDouble();
         const bool hasLevel = std::any_of(m_levels.begin(), m_levels.end(), [&](const auto& level) { return level->run == shown.data; });
         if (m_definition.marksEffectiveBatch && effectiveBatch > 0 && !hasLevel) {
-            auto level = std::make_unique<Level>();
+            auto level = std::make_unique<BatchLevel>();
             level->run = shown.data;
             level->color = shown.color;
             level->runLabel = labelOf(shown);
@@ -170,7 +162,10 @@ bool ChartLines::sync(QAbstractAxis* xAxis, QAbstractAxis* yAxis)
             added = true;
         }
     }
-    added = syncMarks(xAxis, yAxis) || added;
+    const auto hasLine = [this](const RunData& run) {
+        return std::any_of(m_lines.begin(), m_lines.end(), [&](const auto& line) { return line->run.data() == &run; });
+    };
+    added = m_marks.sync(m_runs, hasLine, xAxis, yAxis) || added;
     if (added)
         setRuns(m_runs);  // order and style the new lines with the rest
     return added;
@@ -203,9 +198,9 @@ void ChartLines::setXAxis(XAxis axis)
 
 void ChartLines::setSmoothingSpan(double span)
 {
-    if (span == m_span)
+    if (span == m_style.smoothingSpan())
         return;
-    m_span = span;
+    m_style.setSmoothingSpan(span);
     for (auto& line : m_lines) {
         line->smoothing.setSpan(span);
         line->smoothSummary.reset();  // same length, new values: the summary cannot tell
@@ -216,7 +211,7 @@ void ChartLines::setSmoothingSpan(double span)
 
 void ChartLines::setLineScale(double scale)
 {
-    m_lineScale = scale;
+    m_style.setLineScale(scale);
     restyle();
 }
 
@@ -236,7 +231,7 @@ DataRange ChartLines::range(bool positiveOnly)
         const QList<QPointF>& data = line->points(m_axis);
         if (data.isEmpty())
             continue;
-        const qsizetype end = saneEnd(*line, data);
+        const qsizetype end = saneEnd(*line, data, m_definition.blowsUp, m_axis);
         if (end < line->scanned) {
             // Its run has just diverged: what it scanned before counts only up to there.
             line->scanned = 0;
@@ -316,7 +311,6 @@ void ChartLines::update(double xMin, double xMax, int columns, bool logScale)
 QList<ReadoutLine> ChartLines::readout(double x) const
 {
     QList<ReadoutLine> lines;
-    const bool byMetric = colourByMetric();
     for (const auto& line : m_lines) {
         const QList<QPointF>& data = line->points(m_axis);
         if (data.isEmpty())
@@ -329,8 +323,7 @@ QList<ReadoutLine> ChartLines::readout(double x) const
         const QList<QPointF>& smooth = line->smoothing.points();
         if (smoothed(line->metric) && index < smooth.size())
             text += QObject::tr(" (smoothed %1)").arg(formatValue(smooth.at(index).y()));
-        const QColor color = byMetric ? metricColor(line->runColor, line->metricIndex) : line->runColor;
-        lines.append({legendName(*line), text, color, nearest->x()});
+        lines.append({m_style.legendName(*line), text, m_style.colorOf(*line), nearest->x()});
     }
     return lines;
 }
@@ -358,6 +351,38 @@ QList<QPointF> ChartLines::drawnPoints(const QString& runId, const QString& metr
             return smoothedLine ? line->smooth->points() : line->raw->points();
     }
     return {};
+}
+
+void ChartLines::restyle()
+{
+    m_style.setRunCount(m_runs.size());
+    for (auto& line : m_lines)
+        m_style.apply(*line);
+    for (auto& level : m_levels)
+        m_style.apply(*level);
+    m_marks.style(m_style.lineScale());
+    setLegendVisible(m_legendInExports);
+}
+
+void ChartLines::setLegendVisible(bool inExports)
+{
+    m_legendInExports = inExports;
+    m_legendLabels = m_style.showLegend(*m_chart->legend(), m_lines, m_levels, inExports);
+}
+
+QString ChartLines::styleKey(bool html) const
+{
+    return m_style.key(m_lines, !m_levels.empty(), html);
+}
+
+void ChartLines::placeDivergenceMarks(double yLow, double yHigh, bool logScale)
+{
+    m_marks.place(yLow, yHigh, logScale, m_axis);
+}
+
+QStringList ChartLines::divergenceLabels() const
+{
+    return m_marks.labels();
 }
 
 double ChartLines::levelOf(const QString& runId) const

@@ -1,25 +1,21 @@
 #pragma once
 // The lines of one chart: a raw and a smoothed line per (run, metric) that has data, and each
-// run's effective batch as a level where the chart marks it. It keeps them in step with the
-// runs on display, styles them (a run's colour; with one run and several metrics, a colour per
-// metric, so that nothing is told apart by dash pattern alone), and hands each the points to
-// draw on the chosen x axis, reduced to the plot's pixel columns. A run that diverged gets a
-// mark at the top edge where it did, and its blow-up does not set the y range.
+// run's effective batch as a level where the chart marks it (charts/chart_line.hpp). It keeps
+// them in step with the runs on display and hands each the points to draw on the chosen x
+// axis, reduced to the plot's pixel columns. How they look is LineStyle's
+// (charts/line_style.hpp); where a run diverged is marked by DivergenceMarks
+// (charts/divergence_marks.hpp), and its blow-up does not set the y range.
 
+#include "charts/chart_line.hpp"
+#include "charts/divergence_marks.hpp"
+#include "charts/line_style.hpp"
 #include "charts/run_model.hpp"
 #include "client/series/chart_catalog.hpp"
-#include "client/series/series_summary.hpp"
-#include "client/series/smoothed_series.hpp"
 #include "client/series/x_axis.hpp"
 
-#include <QColor>
 #include <QList>
 #include <QSharedPointer>
 #include <QStringList>
-
-#include <limits>
-#include <memory>
-#include <vector>
 
 QT_BEGIN_NAMESPACE
 class QAbstractAxis;
@@ -31,16 +27,6 @@ namespace ddplab::ui {
 
 class RunData;
 struct ReadoutLine;
-
-// The extent of everything a chart draws on its current axes.
-struct DataRange {
-    double xMin = std::numeric_limits<double>::infinity();
-    double xMax = -std::numeric_limits<double>::infinity();
-    double yMin = std::numeric_limits<double>::infinity();
-    double yMax = -std::numeric_limits<double>::infinity();
-    double yMinPositive = std::numeric_limits<double>::infinity();
-    bool hasData() const { return xMin <= xMax; }
-};
 
 class ChartLines {
 public:
@@ -56,7 +42,7 @@ public:
     void setSmoothingSpan(double span);  // in the x axis's units; 0: none
     void setLineScale(double scale);     // thicker lines for a projector
     void setUseOpenGL(bool useOpenGL);
-    bool smoothed(const MetricInfo& metric) const { return m_span > 0 && metric.smoothable; }
+    bool smoothed(const MetricInfo& metric) const { return m_style.smoothed(metric); }
 
     // The y range covers the lines' sane points only (axis_plan.hpp saneCount).
     DataRange range(bool positiveOnly);
@@ -84,30 +70,17 @@ public:
     double levelOf(const QString& runId) const;  // NaN when none is drawn
 
 private:
-    struct Line;
-    struct Level;
-    struct Mark;
-
-    bool colourByMetric() const;
     void restyle();
-    void style(Line& line);
-    void styleLevel(Level& level);
-    void styleMark(Mark& mark);
-    bool syncMarks(QAbstractAxis* xAxis, QAbstractAxis* yAxis);  // true when one was added
-    qsizetype saneEnd(Line& line, const QList<QPointF>& data) const;
-    QString legendName(const Line& line) const;
-    bool standsForItsRun(const Line& line) const;
     void updateRetracing();
 
     QChart* m_chart;
     ChartDefinition m_definition;
+    LineStyle m_style;
+    DivergenceMarks m_marks;
     QList<DisplayedRun> m_runs;
-    std::vector<std::unique_ptr<Line>> m_lines;
-    std::vector<std::unique_ptr<Level>> m_levels;
-    std::vector<std::unique_ptr<Mark>> m_marks;
+    ChartLineList m_lines;
+    BatchLevelList m_levels;
     XAxis m_axis = XAxis::Step;
-    double m_span = 0.0;
-    double m_lineScale = 1.0;
     bool m_useOpenGL = false;
     bool m_legendInExports = false;
     QStringList m_legendLabels;

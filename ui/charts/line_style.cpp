@@ -1,10 +1,8 @@
-// ChartLines, continued: how its lines look. Colour tells runs apart, or metrics when one run
-// is on display; dashes tell a run's metrics apart; the legend names each run once.
+#include "line_style.hpp"
 
-#include "charts/chart_line_parts.hpp"
 #include "theme/palette.hpp"
 
-#include <QChart>
+#include <QBrush>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QObject>
@@ -43,15 +41,32 @@ QColor metricColor(const QColor& runColor, int metricIndex)
     return runColor;
 }
 
-bool ChartLines::colourByMetric() const
+LineStyle::LineStyle(QList<MetricInfo> metrics)
+    : m_metrics(std::move(metrics))
 {
-    return m_runs.size() == 1 && m_definition.metrics.size() > 1;
 }
 
-void ChartLines::style(Line& line)
+bool LineStyle::colourByMetric() const
+{
+    return m_runCount == 1 && m_metrics.size() > 1;
+}
+
+QColor LineStyle::colorOf(const ChartLine& line) const
+{
+    return colourByMetric() ? metricColor(line.runColor, line.metricIndex) : line.runColor;
+}
+
+QString LineStyle::legendName(const ChartLine& line) const
+{
+    if (m_runCount <= 1)
+        return m_metrics.size() > 1 ? line.metric.label : line.runLabel;
+    return line.runLabel;
+}
+
+void LineStyle::apply(ChartLine& line) const
 {
     const bool byMetric = colourByMetric();
-    const QColor color = byMetric ? metricColor(line.runColor, line.metricIndex) : line.runColor;
+    const QColor color = colorOf(line);
     const Qt::PenStyle dash = byMetric ? Qt::SolidLine : penStyleFor(line.metricIndex);
     // Bevel joins and flat caps: a round join costs trigonometry at every one of thousands of
     // points, each frame, and looks the same at this width.
@@ -71,90 +86,70 @@ void ChartLines::style(Line& line)
     line.smooth->setName(name);
 }
 
-void ChartLines::styleLevel(Level& level)
+void LineStyle::apply(BatchLevel& level) const
 {
     QColor color = level.color;
     color.setAlpha(200);
     level.line->setPen(QPen(color, 1.5 * m_lineScale, Qt::DashDotLine));
     const QString value = QString::number(level.value, 'g', 6);
-    level.line->setName(m_runs.size() > 1 ? QObject::tr("B_eff %1 (%2)").arg(value, level.runLabel)
-                                          : QObject::tr("effective batch %1").arg(value));
+    level.line->setName(m_runCount > 1 ? QObject::tr("B_eff %1 (%2)").arg(value, level.runLabel)
+                                       : QObject::tr("effective batch %1").arg(value));
 }
 
-QString ChartLines::legendName(const Line& line) const
-{
-    if (m_runs.size() <= 1)
-        return m_definition.metrics.size() > 1 ? line.metric.label : line.runLabel;
-    return line.runLabel;
-}
-
-bool ChartLines::standsForItsRun(const Line& line) const
+bool LineStyle::standsForItsRun(const ChartLine& line, const ChartLineList& lines) const
 {
     // Several runs and several metrics: the legend names each run once (by colour) and the
     // style key says which dash is which metric, instead of runs x metrics entries.
-    if (m_runs.size() <= 1 || m_definition.metrics.size() <= 1)
+    if (m_runCount <= 1 || m_metrics.size() <= 1)
         return true;
-    return std::none_of(m_lines.begin(), m_lines.end(), [&](const auto& other) {
+    return std::none_of(lines.begin(), lines.end(), [&](const auto& other) {
         return other->run == line.run && other->metricIndex < line.metricIndex;
     });
 }
 
-void ChartLines::restyle()
+QStringList LineStyle::showLegend(QLegend& legend, const ChartLineList& lines, const BatchLevelList& levels, bool visible) const
 {
-    for (auto& line : m_lines)
-        style(*line);
-    for (auto& level : m_levels)
-        styleLevel(*level);
-    for (auto& mark : m_marks)
-        styleMark(*mark);
-    setLegendVisible(m_legendInExports);
-}
-
-void ChartLines::setLegendVisible(bool inExports)
-{
-    m_legendInExports = inExports;
-    QLegend* legend = m_chart->legend();
-    m_legendLabels.clear();
-    for (auto& line : m_lines) {
+    QStringList labels;
+    for (const auto& line : lines) {
         const bool isSmoothed = smoothed(line->metric);
-        const bool listed = standsForItsRun(*line);
-        for (QLegendMarker* marker : legend->markers(line->raw))
+        const bool listed = standsForItsRun(*line, lines);
+        for (QLegendMarker* marker : legend.markers(line->raw))
             marker->setVisible(listed && !isSmoothed);
-        for (QLegendMarker* marker : legend->markers(line->smooth))
+        for (QLegendMarker* marker : legend.markers(line->smooth))
             marker->setVisible(listed && isSmoothed);
         if (listed)
-            m_legendLabels.append(legendName(*line));
+            labels.append(legendName(*line));
     }
-    for (const auto& level : m_levels)
-        m_legendLabels.append(level->line->name());
-    legend->setVisible(inExports);
+    for (const auto& level : levels)
+        labels.append(level->line->name());
+    legend.setVisible(visible);
+    return labels;
 }
 
-QString ChartLines::styleKey(bool html) const
+QString LineStyle::key(const ChartLineList& lines, bool hasLevels, bool html) const
 {
     QStringList parts;
     if (colourByMetric()) {
-        for (const auto& line : m_lines) {
-            const QString label = m_definition.metrics.at(line->metricIndex).label;
+        for (const auto& line : lines) {
+            const QString label = m_metrics.at(line->metricIndex).label;
             parts.append(html ? QStringLiteral("<span style='color:%1'>■</span> %2")
                                     .arg(metricColor(line->runColor, line->metricIndex).name(), label.toHtmlEscaped())
                               : label);
         }
         if (!html)
             parts.clear();  // an exported chart has its own legend for these
-    } else if (m_definition.metrics.size() > 1) {
+    } else if (m_metrics.size() > 1) {
         static const QStringList kDashes{QObject::tr("solid"), QObject::tr("dashed"), QObject::tr("dotted")};
-        for (int index = 0; index < m_definition.metrics.size(); ++index) {
-            const bool present = std::any_of(m_lines.begin(), m_lines.end(), [&](const auto& line) { return line->metricIndex == index; });
+        for (int index = 0; index < m_metrics.size(); ++index) {
+            const bool present = std::any_of(lines.begin(), lines.end(), [&](const auto& line) { return line->metricIndex == index; });
             if (present)
                 parts.append(QStringLiteral("%1: %2").arg(kDashes.value(std::min(index, 2)),
-                                                          html ? m_definition.metrics.at(index).label.toHtmlEscaped()
-                                                               : m_definition.metrics.at(index).label));
+                                                          html ? m_metrics.at(index).label.toHtmlEscaped() : m_metrics.at(index).label));
         }
         if (parts.size() < 2)
             parts.clear();
     }
-    if (!m_levels.empty())
+    if (hasLevels)
         parts.append(QObject::tr("dash-dot: effective batch"));
     return parts.join(html ? QStringLiteral(" &nbsp; ") : QStringLiteral(", "));
 }

@@ -1,23 +1,36 @@
 #pragma once
-// ChartLines' insides, shared by its files: chart_lines.cpp (what is drawn),
-// chart_lines_style.cpp (how it looks: colours, dashes, legend, style key) and
-// chart_lines_marks.cpp (where runs diverged).
+// What a chart draws, one piece at a time, as ChartLines keeps it: a (run, metric) line, raw and
+// smoothed, with what was last drawn of it; and a run's effective batch as a level. ChartLines
+// makes and feeds them; LineStyle (charts/line_style.hpp) gives them their look.
 
-#include "charts/chart_lines.hpp"
+#include "charts/run_model.hpp"
 #include "client/runs/run_data.hpp"
+#include "client/series/chart_catalog.hpp"
 #include "client/series/series_summary.hpp"
 #include "client/series/smoothed_series.hpp"
+#include "client/series/x_axis.hpp"
 
 #include <QColor>
 #include <QLineSeries>
-#include <QScatterSeries>
 #include <QSharedPointer>
 
 #include <limits>
+#include <memory>
+#include <vector>
 
 namespace ddplab::ui {
 
-struct ChartLines::Line {
+// The extent of everything a chart draws on its current axes.
+struct DataRange {
+    double xMin = std::numeric_limits<double>::infinity();
+    double xMax = -std::numeric_limits<double>::infinity();
+    double yMin = std::numeric_limits<double>::infinity();
+    double yMax = -std::numeric_limits<double>::infinity();
+    double yMinPositive = std::numeric_limits<double>::infinity();
+    bool hasData() const { return xMin <= xMax; }
+};
+
+struct ChartLine {
     QSharedPointer<RunData> run;
     QColor runColor;
     QString runLabel;
@@ -53,14 +66,8 @@ struct ChartLines::Line {
     }
 };
 
-// Where a run diverged: a triangle at the top of the plot, labelled with the step.
-struct ChartLines::Mark {
-    QSharedPointer<RunData> run;
-    QColor color;
-    QScatterSeries* point = nullptr;
-};
-
-struct ChartLines::Level {
+// A run's effective batch, drawn as a horizontal level where the chart marks it.
+struct BatchLevel {
     QSharedPointer<RunData> run;
     QColor color;
     QString runLabel;
@@ -68,7 +75,7 @@ struct ChartLines::Level {
     QLineSeries* line = nullptr;
 };
 
-// One run, several metrics: the colour of its metricIndex-th line (the first keeps the run's).
-QColor metricColor(const QColor& runColor, int metricIndex);
+using ChartLineList = std::vector<std::unique_ptr<ChartLine>>;
+using BatchLevelList = std::vector<std::unique_ptr<BatchLevel>>;
 
 }  // namespace ddplab::ui

@@ -1,0 +1,53 @@
+#pragma once
+// Where runs diverged. A run whose loss blew up (RunData::divergence) gets a triangle at the
+// top edge of each chart it has a line on, at the step it diverged, labelled "diverged at step
+// N"; its line counts for the y range only while it is sane (saneEnd), so one value of 3e27
+// does not flatten every other curve. The mark is a series of the chart, so PNG and SVG
+// exports show it as the screen does.
+
+#include "charts/chart_line.hpp"
+#include "charts/run_model.hpp"
+#include "client/series/x_axis.hpp"
+
+#include <QList>
+#include <QStringList>
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QAbstractAxis;
+class QChart;
+QT_END_NAMESPACE
+
+namespace ddplab::ui {
+
+// How many of `data`'s points count for the y range: all, unless the run diverged on a chart
+// that `blowsUp`. Remembered in the line until it forgets what it drew.
+qsizetype saneEnd(ChartLine& line, const QList<QPointF>& data, bool blowsUp, XAxis axis);
+
+class DivergenceMarks {
+public:
+    explicit DivergenceMarks(QChart* chart);
+    ~DivergenceMarks();
+
+    // Drops the marks of runs no longer on display and gives the rest their run's colour.
+    void setRuns(const QList<DisplayedRun>& runs);
+    // A mark for each run on display that has a line here and has diverged; true when one was added.
+    bool sync(const QList<DisplayedRun>& runs, const std::function<bool(const RunData&)>& hasLine, QAbstractAxis* xAxis,
+              QAbstractAxis* yAxis);
+    void style(double lineScale);
+    // Puts each mark at the top of the y range shown, at its run's divergence on `axis`.
+    void place(double yLow, double yHigh, bool logScale, XAxis axis);
+    // Their labels, in the order of the runs: "diverged at step 28".
+    QStringList labels() const;
+
+private:
+    struct Mark;
+
+    QChart* m_chart;
+    std::vector<std::unique_ptr<Mark>> m_marks;
+};
+
+}  // namespace ddplab::ui
