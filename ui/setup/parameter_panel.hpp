@@ -3,26 +3,22 @@
 // is checked at once with the engine's own rules (assignFromText for the field's value,
 // findProblems for combinations, the rank limit of this machine), and a problem is shown at
 // the field it belongs to, so Run is never pressed on something the engine would refuse.
+// The panel holds the settings and says what changed; its pieces do the rest: the form
+// (setup/setting_form.hpp, rows of setup/setting_field.hpp), the check
+// (setup/settings_check.hpp) and the marks (setup/problem_marks.hpp).
 
 #include "client/engine/device_inventory.hpp"
 #include "core/config.hpp"
+#include "setup/setting_field.hpp"
 
 #include <QHash>
 #include <QJsonObject>
 #include <QWidget>
 
-#include <memory>
-#include <vector>
-
 QT_BEGIN_NAMESPACE
-class QFormLayout;
 class QLabel;
 class QScrollArea;
 QT_END_NAMESPACE
-
-namespace ddplab {
-struct ConfigKey;
-}
 
 namespace ddplab::ui {
 
@@ -71,19 +67,13 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    struct Field;
-
-    void buildFields(QWidget* content);
-    QFormLayout* addSection(QWidget* content, const QString& title, bool collapsed);
-    void addField(const ddplab::ConfigKey& key, QFormLayout* form);
-    void setEditorValue(const Field& field, const QJsonValue& value);
     void validate();
     void showProblems();
     void updateRelevance();
     void updatePlaceholders();
 
-    std::vector<std::unique_ptr<Field>> m_fields;  // in configKeys() order
-    QHash<QString, Field*> m_fieldByKey;
+    SettingFields m_fields;  // in configKeys() order
+    QHash<QString, SettingField*> m_fieldByKey;
     QLabel* m_deviceNote = nullptr;
     QLabel* m_summary = nullptr;
     QScrollArea* m_scroll = nullptr;

@@ -1,0 +1,102 @@
+#include "problem_marks.hpp"
+
+#include "core/config_keys.hpp"
+#include "theme/message_colors.hpp"
+
+#include <QLabel>
+#include <QObject>
+#include <QPalette>
+#include <QRegularExpression>
+
+#include <algorithm>
+
+namespace ddplab::ui {
+namespace {
+
+bool hasField(const SettingFields& fields, const QString& key)
+{
+    return std::any_of(fields.begin(), fields.end(), [&](const auto& field) { return field->name == key; });
+}
+
+}  // namespace
+
+QString inPanelWords(QString message)
+{
+    for (const ConfigKey& key : configKeys()) {
+        if (key.label.empty())
+            continue;
+        // The first mention only: "threads must be ...; more threads than cores" reads right.
+        const QRegularExpression name(QStringLiteral("\\b%1\\b").arg(QString::fromStdString(key.name)));
+        const QRegularExpressionMatch match = name.match(message);
+        if (match.hasMatch())
+            message.replace(match.capturedStart(), match.capturedLength(), QString::fromStdString(key.label));
+    }
+    return message;
+}
+
+void fitHeightToText(QLabel& label)
+{
+    const int needed = label.heightForWidth(label.width());
+    if (needed > 0 && needed != label.minimumHeight())
+        label.setMinimumHeight(needed);
+}
+
+void markProblems(const SettingFields& fields, const QHash<QString, QString>& problems, QLabel& summary, const QPalette& palette)
+{
+    const QColor color = problemTextColor(palette);
+    QStringList elsewhere;
+    for (auto it = problems.constBegin(); it != problems.constEnd(); ++it) {
+        if (!hasField(fields, it.key()))
+            elsewhere.append(inPanelWords(it.value()));
+    }
+    for (const auto& field : fields) {
+        const QString problem = problems.value(field->name);
+        const bool bad = !problem.isEmpty();
+        field->message->setText(inPanelWords(problem));
+        fitHeightToText(*field->message);
+        field->message->setVisible(bad);
+        QPalette labelPalette = field->label->palette();
+        labelPalette.setColor(QPalette::WindowText, bad ? color : palette.color(QPalette::WindowText));
+        field->label->setPalette(labelPalette);
+        QPalette messagePalette = field->message->palette();
+        messagePalette.setColor(QPalette::WindowText, color);
+        field->message->setPalette(messagePalette);
+        QPalette editorPalette = palette;
+        if (bad) {
+            QColor tint = editorPalette.color(QPalette::Base);
+            tint = QColor::fromRgbF(tint.redF() * 0.75 + color.redF() * 0.25, tint.greenF() * 0.75 + color.greenF() * 0.25,
+                                    tint.blueF() * 0.75 + color.blueF() * 0.25);
+            editorPalette.setColor(QPalette::Base, tint);
+            editorPalette.setColor(QPalette::Button, tint);
+        }
+        field->editor->setPalette(editorPalette);
+    }
+    const qsizetype count = problems.size();
+    summary.setVisible(count > 0);
+    if (count > 0) {
+        QString text = count == 1 ? QObject::tr("1 setting needs attention before Run (marked below).")
+                                  : QObject::tr("%1 settings need attention before Run (marked below).").arg(count);
+        for (const QString& problem : elsewhere)
+            text += QStringLiteral("\n• ") + problem;
+        summary.setText(text);
+        QPalette summaryPalette = summary.palette();
+        summaryPalette.setColor(QPalette::WindowText, color);
+        summary.setPalette(summaryPalette);
+    }
+}
+
+QStringList problemSentences(const SettingFields& fields, const QHash<QString, QString>& problems)
+{
+    QStringList sentences;
+    for (const auto& field : fields) {
+        if (problems.contains(field->name))
+            sentences.append(inPanelWords(problems.value(field->name)));
+    }
+    for (auto it = problems.constBegin(); it != problems.constEnd(); ++it) {
+        if (!hasField(fields, it.key()))
+            sentences.append(inPanelWords(it.value()));
+    }
+    return sentences;
+}
+
+}  // namespace ddplab::ui

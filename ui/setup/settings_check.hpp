@@ -1,0 +1,28 @@
+#pragma once
+// Setup's fields checked with the engine's own rules, so Run is never pressed on something the
+// engine would refuse: each value as the engine reads it (assignFromText), the combinations
+// (findProblems) with what the engine's machine has, the rank limit of its GPUs, then what the
+// engine itself refused and what the inspection of your own model found. One problem per key,
+// the first found.
+
+#include "client/engine/device_inventory.hpp"
+#include "core/config.hpp"
+#include "setup/setting_field.hpp"
+
+#include <QHash>
+#include <QPair>
+#include <QString>
+
+namespace ddplab::ui {
+
+struct SettingsCheck {
+    ddplab::Config config;
+    QHash<QString, QString> problems;  // key -> the engine's sentence
+};
+
+// `engineProblems`: key -> what the engine said of a run it refused; `inspectionProblem`:
+// (key, message) of the last inspection, an empty message for none.
+SettingsCheck checkSettings(const SettingFields& fields, const DeviceInventory& inventory,
+                            const QHash<QString, QString>& engineProblems, const QPair<QString, QString>& inspectionProblem);
+
+}  // namespace ddplab::ui
