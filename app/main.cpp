@@ -7,6 +7,7 @@
 #include "client/session/launch_options.hpp"
 #include "headless/headless_runner.hpp"
 #include "headless/headless_script.hpp"
+#include "headless/headless_advise.hpp"
 #include "headless/headless_study.hpp"
 #include "headless/headless_tensorboard.hpp"
 #include "window/application_identity.hpp"
@@ -61,6 +62,8 @@ int main(int argc, char* argv[])
         return ddplab::ui::exportTensorBoardHeadless(options, out, err);
     if (!options.scriptFile.isEmpty())
         return ddplab::ui::exportScriptHeadless(options, out, err);
+    if (options.advise)
+        return ddplab::ui::adviseHeadless(options, out, err);
     if (options.quit && (!options.study.isEmpty() || !options.resumeStudy.isEmpty())) {
         ddplab::ui::HeadlessStudy study(options, out, err);
         return study.exec();

@@ -53,6 +53,10 @@ void RunData::appendEvents(const QList<QJsonObject>& events)
             m_summary = event;
         } else if (type == wire(type::kError)) {
             m_error = event;
+        } else if (type == wire(type::kRangeTest)) {
+            m_rangeTest = event;
+        } else if (type == wire(type::kCheckpoint)) {
+            m_checkpoints.append(event);
         } else if (type == wire(type::kHello)) {
             m_sawHello = true;
             m_helloProtocol = event.value(wire(field::kProtocol)).toInt();

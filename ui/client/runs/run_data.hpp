@@ -51,6 +51,9 @@ public:
     int helloProtocol() const { return m_helloProtocol; }  // the engine's protocol version
     const QJsonObject& summary() const { return m_summary; }
     const QJsonObject& error() const { return m_error; }
+    // lr_range_test's curve and suggestions (empty unless the run was one); checkpoint_at's files.
+    const QJsonObject& rangeTest() const { return m_rangeTest; }
+    const QList<QJsonObject>& checkpoints() const { return m_checkpoints; }
     bool hasSummary() const { return !m_summary.isEmpty(); }
     bool hasError() const { return !m_error.isEmpty(); }
 
@@ -112,6 +115,8 @@ private:
     QJsonObject m_config;
     QJsonObject m_summary;
     QJsonObject m_error;
+    QJsonObject m_rangeTest;
+    QList<QJsonObject> m_checkpoints;
     QStringList m_loadProblems;
     qint64 m_skippedValues = 0;
     QString m_firstSkipped;

@@ -50,9 +50,11 @@ QString whyIncomplete(const RunData& run)
 {
     if (!run.hasSummary())
         return QStringLiteral("its events end after step %1 without the summary a finished run ends with").arg(run.lastStep());
+    // A run resumed from a checkpoint counts the steps before it too; its events hold the rest.
+    const qint64 resumedAfter = run.config().value(wire(field::kResumedStep)).toInteger(0);
     const qint64 summarySteps = run.summary().value(wire(field::kSteps)).toInteger(-1);
-    if (summarySteps >= 0 && summarySteps != run.stepCount())
-        return QStringLiteral("its events hold %1 of the %2 steps its summary counts").arg(run.stepCount()).arg(summarySteps);
+    if (summarySteps >= 0 && summarySteps - resumedAfter != run.stepCount())
+        return QStringLiteral("its events hold %1 of the %2 steps its summary counts").arg(run.stepCount()).arg(summarySteps - resumedAfter);
     if (run.record().steps > 0 && run.record().steps != run.stepCount())
         return QStringLiteral("its events hold %1 steps, its record says %2").arg(run.stepCount()).arg(run.record().steps);
     return {};

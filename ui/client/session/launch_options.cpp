@@ -54,6 +54,17 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
                        "takes one) as a PyTorch DDP script for torchrun that trains the same losses (docs/pytorch-script.md): "
                        "ddplab --export-script RUN_OR_PRESET FILE --quit"));
     parser.addOption(exportScript);
+    const QCommandLineOption advise(QStringLiteral("advise"),
+                                    QStringLiteral("With --quit: measure which batch per GPU and LR --preset's settings (else the "
+                                                   "defaults) want on --gpus N GPUs, and write advice.json and advice.md into --export DIR "
+                                                   "(docs/advisor.md)."));
+    const QCommandLineOption gpus(QStringLiteral("gpus"), QStringLiteral("--advise: the GPUs to plan for (default 8)."), QStringLiteral("N"));
+    const QCommandLineOption maxBatch(QStringLiteral("max-batch-per-gpu"),
+                                      QStringLiteral("--advise: the most samples one GPU holds (default: the preset's batch per GPU)."),
+                                      QStringLiteral("B"));
+    const QCommandLineOption budget(QStringLiteral("budget-min"), QStringLiteral("--advise: minutes the measuring may take (default 5)."),
+                                    QStringLiteral("M"));
+    parser.addOptions({advise, gpus, maxBatch, budget});
     const QCommandLineOption engine(QStringLiteral("engine"),
                                     QStringLiteral("The ddplab-engine to use (default: $DDPLAB_ENGINE, else beside ddplab)."),
                                     QStringLiteral("PATH"));
@@ -119,6 +130,28 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
     options.quit = parser.isSet(quit);
     options.present = parser.isSet(present);
     options.enginePath = parser.value(engine);
+    options.advise = parser.isSet(advise);
+    if (parser.isSet(gpus) || parser.isSet(maxBatch) || parser.isSet(budget)) {
+        bool ok = true;
+        if (parser.isSet(gpus))
+            options.adviseGpus = parser.value(gpus).toInt(&ok);
+        if (!ok || options.adviseGpus < 1 || options.adviseGpus > 4096)
+            options.error = QStringLiteral("--gpus must be a whole number from 1 to 4096 (got \"%1\")").arg(parser.value(gpus));
+        if (parser.isSet(maxBatch)) {
+            options.maxBatchPerGpu = parser.value(maxBatch).toLongLong(&ok);
+            if (!ok || options.maxBatchPerGpu < 1)
+                options.error = QStringLiteral("--max-batch-per-gpu must be a whole number of at least 1 (got \"%1\")").arg(parser.value(maxBatch));
+        }
+        if (parser.isSet(budget)) {
+            options.budgetMinutes = parser.value(budget).toDouble(&ok);
+            if (!ok || !(options.budgetMinutes >= 0.2) || options.budgetMinutes > 24 * 60)
+                options.error = QStringLiteral("--budget-min must be a number of minutes from 0.2 to 1440 (got \"%1\")").arg(parser.value(budget));
+        }
+        if (options.error.isEmpty() && !options.advise)
+            options.error = QStringLiteral("--gpus, --max-batch-per-gpu and --budget-min belong to --advise");
+        if (!options.error.isEmpty())
+            return options;
+    }
     if (parser.isSet(runOn)) {
         // Each value is checked on its own, so that the error names the option to change.
         QString targetError;
@@ -164,7 +197,15 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
     const bool aStudy = !options.study.isEmpty() || !options.resumeStudy.isEmpty();
     const bool tensorBoard = !options.tensorBoardDirectory.isEmpty();
     const bool script = !options.scriptFile.isEmpty();
-    if (script && !options.quit)
+    if (options.advise && !options.quit)
+        options.error = QStringLiteral("--advise measures and writes its advice without a window: add --quit (the window has the Advise page)");
+    else if (options.advise && options.exportDirectory.isEmpty())
+        options.error = QStringLiteral("--advise needs --export DIR: the folder advice.json and advice.md go into");
+    else if (options.advise && (!options.study.isEmpty() || !options.resumeStudy.isEmpty() || options.run))
+        options.error = QStringLiteral("--advise takes its settings from --preset FILE (or the defaults): give it no --study, --resume or --run");
+    else if (options.advise) {
+        // fine: --advise [--preset FILE] --export DIR --quit
+    } else if (script && !options.quit)
         options.error = QStringLiteral("--export-script writes its file and exits: add --quit");
     else if (script && (things > 0 || options.run))
         options.error = QStringLiteral("--export-script names its run or preset itself: give it no --preset, --study, --resume or --run");

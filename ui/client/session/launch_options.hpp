@@ -5,6 +5,8 @@
 //          [--run-on HOST [--remote-engine PATH]] [--launch one-node|torchrun|slurm]
 //   ddplab --export-tensorboard RUN_OR_STUDY... DIR --quit   (docs/tensorboard.md)
 //   ddplab --export-script RUN_OR_PRESET FILE --quit         (docs/pytorch-script.md)
+//   ddplab --advise [--preset FILE] --gpus N [--max-batch-per-gpu B] [--budget-min M] --export DIR --quit
+//                                                             (docs/advisor.md)
 // NAME is a lesson id or a preset (or lesson) JSON file, or for --study a built-in study or a
 // study file. With --quit nothing is shown: the runs go, the files are written, a summary is
 // printed, and the exit code tells how it went (a study runs with --quit alone).
@@ -34,6 +36,11 @@ struct LaunchOptions {
     // --export-script: the run or preset, and the Python file to write
     QString scriptSource;
     QString scriptFile;
+    // --advise: which batch per GPU and LR for --gpus N GPUs, measured (docs/advisor.md)
+    bool advise = false;
+    int adviseGpus = 8;
+    qint64 maxBatchPerGpu = 0;   // 0: the preset's batch per GPU is the most
+    double budgetMinutes = 5.0;
     QString enginePath;  // --engine; empty: DDPLAB_ENGINE or beside the executable
     EngineTarget runOn;  // --run-on HOST (--remote-engine PATH): runs go there over SSH; --launch: how they start
     QString launch;      // --launch: the launch template's id (one-node, torchrun, slurm); empty when not given

@@ -1,0 +1,110 @@
+#pragma once
+// The advisor (docs/advisor.md): for the user's model, their known-good base (Setup's batch per
+// GPU x GPUs and LR) and N GPUs to plan for, which batch per GPU and which LR, measured, in a
+// time budget. It runs, through the lab's one session (so nothing else runs meanwhile):
+//   1. the base run, N GPUs emulated as ranks x accumulation (accumulate_as_ranks), with a
+//      checkpoint halfway: its step time sizes the rest, its noise scale is corroboration;
+//   2. from that checkpoint, an LR range test at N x the base's batch per GPU (it bounds the
+//      LRs tried), and the branch test: branches at k x the base batch on the same samples,
+//      each with a 3-point LR bracket, plus the base batch again with another data order (the
+//      tolerance);
+//   3. the confirmation at the chosen batch: 5 LRs sqrt(2) apart x 2 seeds from the start, over
+//      the horizon that fits, extended once when the best sits at the ladder's edge.
+// Then it decides (lr_bracket.hpp, batch_evidence.hpp) and says how sure it is.
+
+#include "advice.hpp"
+#include "core/config.hpp"
+
+#include <QElapsedTimer>
+#include <QList>
+#include <QObject>
+#include <QSharedPointer>
+#include <QString>
+
+namespace ddplab::ui {
+
+class LabSession;
+class RunData;
+
+struct AdviceRequest {
+    ddplab::Config base;         // the user's settings that train well (Setup's)
+    int gpus = 8;                // to plan for
+    qint64 maxBatchPerGpu = 0;   // 0: the base's batch per GPU is the most
+    double budgetSeconds = 300;  // wall time for all the runs
+    QString checkpointFolder;    // where the base run's checkpoint goes
+};
+
+// "" when the request can be advised on; else one sentence.
+QString adviceRequestProblem(const AdviceRequest& request);
+
+class Advisor : public QObject {
+    Q_OBJECT
+
+public:
+    explicit Advisor(LabSession& session, QObject* parent = nullptr);
+
+    // Starts; false (problem() says why) when the session is busy or the request is refused.
+    bool start(const AdviceRequest& request);
+    void stop();
+    bool isRunning() const { return m_phase != Phase::Idle && m_phase != Phase::Done; }
+    const QString& problem() const { return m_problem; }
+    const Advice& advice() const { return m_advice; }
+
+    // What is being measured now and how far the whole is ("branch test: 5 of 13 runs").
+    QString progressText() const;
+    int percent() const;
+    // Seconds left, from the step times measured so far; -1 before the base run ends.
+    double secondsLeft() const;
+
+signals:
+    void progressed();
+    void logMessage(const QString& text, bool isWarning);
+    void finished(bool succeeded);
+
+private:
+    enum class Phase { Idle, Base, Branches, Confirmation, Extension, Done };
+
+    struct PlannedRun {
+        QString phase;
+        int gpus = 0;
+        qint64 batch = 0;
+        double lr = 0.0;
+        qint64 seed = 0;
+        ddplab::Config config;
+    };
+
+    void runPhase(Phase phase, const QList<PlannedRun>& runs);
+    void onSequenceFinished();
+    void planBranches();
+    void planConfirmation(const QList<double>& lrs);
+    void decide();
+    void fail(const QString& why);
+    ddplab::Config emulated(int gpus, qint64 batch, double lr, qint64 seed) const;
+    double measureOf(const RunData& run) const;
+    double secondsPerSample() const;
+
+    LabSession& m_session;
+    AdviceRequest m_request;
+    Phase m_phase = Phase::Idle;
+    QString m_problem;
+    Advice m_advice;
+    QElapsedTimer m_clock;
+    QList<PlannedRun> m_planned;                        // the phase's runs, in the session's order
+    QList<QPair<PlannedRun, QSharedPointer<RunData>>> m_done;  // every run so far with its data
+    int m_runsInPlan = 0;       // all phases, as planned so far
+    int m_runsFinished = 0;
+    double m_baseSecondsPerSample = 0.0;
+    double m_baseLr = 0.0;
+    qint64 m_baseBatch = 0;     // effective
+    int m_baseGpus = 1;
+    QString m_checkpoint;       // the base run's, where the branches start
+    qint64 m_checkpointStep = 0;
+    double m_deltaSamples = 0.0;     // each branch's
+    qint64 m_confirmationSteps = 0;
+    qint64 m_chosenBatchPerGpu = 0;
+    double m_divergenceLr = 0.0;     // from the range test: where the loss ran away
+    bool m_extended = false;
+    int m_failedRuns = 0;
+};
+
+}  // namespace ddplab::ui

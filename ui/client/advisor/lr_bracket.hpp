@@ -1,0 +1,36 @@
+#pragma once
+// The best learning rate of a bracket: runs at a geometric ladder of LRs (several seeds each),
+// the measure they reached (lower is better) at the same samples. The lowest mean wins, refined
+// by a parabola through it and its two neighbours in log LR (a bowl's bottom lies between grid
+// points); the safe range holds every LR around it whose mean is within 10 % of the best. Pure
+// arithmetic (docs/advisor.md).
+
+#include <QList>
+
+namespace ddplab::ui {
+
+struct BracketPoint {
+    double lr = 0.0;
+    QList<double> measures;  // one per seed; a diverged run is +infinity
+};
+
+struct BracketOptimum {
+    bool ok = false;             // at least 3 LRs with a finite mean
+    double measuredBestLr = 0.0;  // the ladder's LR with the lowest mean
+    double bestLr = 0.0;         // after the parabola (the measured best when no bowl is there)
+    double bestMeasure = 0.0;    // the lowest mean
+    double bestStandardError = 0.0;
+    bool atLowEdge = false;      // the lowest LR measured is best: the optimum may lie below
+    bool atHighEdge = false;     // the highest LR is best: it may lie above
+    double safeLow = 0.0, safeHigh = 0.0;  // the contiguous LRs around the best within kSafeShare of it
+    // The runner-up's mean lies within two standard errors of the best's: the choice between
+    // them is noise, and more seeds would be needed to tell.
+    bool withinNoise = false;
+    int seeds = 0;               // the fewest seeds any LR has
+};
+
+inline constexpr double kSafeShare = 0.10;
+
+BracketOptimum findBracketOptimum(QList<BracketPoint> points);
+
+}  // namespace ddplab::ui

@@ -1,0 +1,91 @@
+#include "headless_advise.hpp"
+
+#include "client/advisor/advisor.hpp"
+#include "client/engine/engine_locator.hpp"
+#include "client/io/save_file.hpp"
+#include "client/library/lesson_library.hpp"
+#include "client/library/preset_library.hpp"
+#include "client/runs/run_store.hpp"
+#include "client/session/lab_session.hpp"
+#include "client/session/preset_resolver.hpp"
+
+#include <QDir>
+#include <QEventLoop>
+#include <QJsonDocument>
+
+namespace ddplab::ui {
+
+int adviseHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& err)
+{
+    AdviceRequest request;
+    if (!options.preset.isEmpty()) {
+        const ResolvedPreset resolved = resolvePreset(options.preset, LessonLibrary::load(), PresetLibrary::load());
+        if (!resolved.error.isEmpty()) {
+            err << "ddplab: " << resolved.error << Qt::endl;
+            return 2;
+        }
+        if (resolved.runs.size() != 1) {
+            err << "ddplab: --advise needs settings of one run; \"" << options.preset << "\" has " << resolved.runs.size() << Qt::endl;
+            return 2;
+        }
+        request.base = resolved.runs.front().config;
+    }
+    request.gpus = options.adviseGpus;
+    request.maxBatchPerGpu = options.maxBatchPerGpu;
+    request.budgetSeconds = options.budgetMinutes * 60.0;
+    const QString folder = QDir(options.exportDirectory).absolutePath();
+    if (!QDir().mkpath(folder)) {
+        err << "ddplab: cannot make the folder " << folder << Qt::endl;
+        return 2;
+    }
+    request.checkpointFolder = folder + QStringLiteral("/checkpoints");
+    if (const QString problem = adviceRequestProblem(request); !problem.isEmpty()) {
+        err << "ddplab: " << problem << Qt::endl;
+        return 2;
+    }
+
+    const RunStore runs;
+    LabSession session(runs, locateEngine(options.enginePath));
+    session.setTarget(options.runOn);
+    Advisor advisor(session);
+    QObject::connect(&advisor, &Advisor::logMessage, &advisor, [&](const QString& text, bool isWarning) {
+        (isWarning ? err : out) << text << Qt::endl;
+    });
+    QEventLoop loop;
+    bool succeeded = false;
+    QObject::connect(&advisor, &Advisor::finished, &loop, [&](bool ok) {
+        succeeded = ok;
+        loop.quit();
+    });
+    out << "DDP Lab advisor: " << options.adviseGpus << " GPUs, a budget of " << options.budgetMinutes << " min" << Qt::endl;
+    if (!advisor.start(request)) {
+        err << "ddplab: " << advisor.problem() << Qt::endl;
+        return 2;
+    }
+    loop.exec();
+    if (!succeeded) {
+        err << "ddplab: no advice: " << advisor.problem() << Qt::endl;
+        return session.firstFailureCode() != 0 ? session.firstFailureCode() : 1;
+    }
+    const Advice& advice = advisor.advice();
+    QString error;
+    const QByteArray json = QJsonDocument(advice.toJson()).toJson(QJsonDocument::Indented);
+    if (!writeFileAtomically(folder + QStringLiteral("/advice.json"), json, &error) ||
+        !writeFileAtomically(folder + QStringLiteral("/advice.md"), advice.toMarkdown().toUtf8(), &error)) {
+        err << "ddplab: cannot write the advice: " << error << Qt::endl;
+        return 1;
+    }
+    out << Qt::endl
+        << QStringLiteral("Advice for %1 GPUs: batch %2 per GPU, LR %3 (%4), confidence %5 (%6).")
+               .arg(advice.gpus)
+               .arg(advice.batchPerGpu)
+               .arg(advice.lr, 0, 'g', 3)
+               .arg(advice.lrRule, advice.confidence, advice.confidenceReason)
+        << Qt::endl;
+    for (const QString& caution : advice.cautions)
+        out << "  caution: " << caution << Qt::endl;
+    out << "Wrote advice.json and advice.md to " << folder << " (" << qRound(advice.tookSeconds) << " s)" << Qt::endl;
+    return 0;
+}
+
+}  // namespace ddplab::ui

@@ -1,0 +1,15 @@
+#pragma once
+// `ddplab --advise [--preset FILE] --gpus N [--max-batch-per-gpu B] [--budget-min M] --export DIR
+// --quit`: the advisor without a window (docs/advisor.md). Prints what it measures as it goes,
+// writes advice.json and advice.md into DIR, and ends with the recommendation in words. Exit
+// code 0 with a recommendation, 2 for bad input (one sentence), else the failure's.
+
+#include "client/session/launch_options.hpp"
+
+#include <QTextStream>
+
+namespace ddplab::ui {
+
+int adviseHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& err);
+
+}  // namespace ddplab::ui
