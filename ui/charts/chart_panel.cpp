@@ -1,9 +1,10 @@
 #include "chart_panel.hpp"
 
-#include "charts/axis_plan.hpp"
+#include "charts/chart_axes.hpp"
 #include "charts/chart_canvas.hpp"
 #include "charts/chart_header.hpp"
 #include "charts/chart_lines.hpp"
+#include "charts/chart_readout.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/why_no_data.hpp"
 
@@ -14,7 +15,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
-#include <QLogValueAxis>
 #include <QMenu>
 #include <QPainter>
 #include <QToolButton>
@@ -26,8 +26,6 @@
 namespace ddplab::ui {
 namespace {
 
-constexpr int kYTickCount = 6;
-constexpr int kCompactYTickCount = 3;  // six overlap in a thumbnail's 80 px: Qt Charts cut each to "…"
 constexpr int kNarrowestPlot = 32;
 // Lines are 2 px wide: reducing to one column per 2 px loses nothing visible and halves what
 // Qt Charts has to path, stroke and fill on every frame.
@@ -54,13 +52,8 @@ ChartPanel::ChartPanel(ChartDefinition definition, QWidget* parent)
     m_canvas->setMinimumHeight(120);
     m_lines = std::make_unique<ChartLines>(m_chart, m_definition);
 
-    m_xAxisItem = new QValueAxis;
-    m_xAxisItem->setTickType(QValueAxis::TicksDynamic);
-    m_xAxisItem->setTickAnchor(0);
-    m_xAxisItem->setTickInterval(1);
-    m_xAxisItem->setRange(0, 1);
-    m_xAxisItem->setTitleText(xAxisTitle(m_xAxis));
-    m_chart->addAxis(m_xAxisItem, Qt::AlignBottom);
+    m_axes = std::make_unique<ChartAxes>(m_chart, m_definition.yTitle, m_definition.fraction);
+    m_axes->setXAxis(m_xAxis);
     createYAxis();
 
     auto* layout = new QVBoxLayout(this);
@@ -161,15 +154,18 @@ void ChartPanel::redrawNow()
     QElapsedTimer timer;
     timer.start();
     m_needsRedraw = false;
-    if (m_lines->sync(m_xAxisItem, m_yAxis))
+    if (m_lines->sync(m_axes->x(), m_axes->y()))
         applyTheme();  // a new line takes the theme's look
-    if (m_followData)
-        fitAxesToData();
-    else
-        updateAxesAfterZoom();
+    if (m_followData) {
+        const DataRange range = m_lines->range(m_logScale);
+        if (range.hasData())  // else nothing to fit yet
+            m_axes->fit(range, m_xAxis, m_logScale, m_compact);
+    } else {
+        m_axes->followZoom(m_xAxis, m_logScale);  // a zoom or pan set the ranges
+    }
     // Until the chart is laid out its plot area is a few pixels: reduce as for a wide one then.
     const int plotWidth = int(m_chart->plotArea().width());
-    m_lines->update(m_xAxisItem->min(), m_xAxisItem->max(),
+    m_lines->update(m_axes->x()->min(), m_axes->x()->max(),
                     plotWidth >= kNarrowestPlot ? plotWidth / kPixelsPerColumn : kColumnsBeforeLayout, m_logScale);
     const QPointF yRange = yAxisRange();
     m_lines->placeDivergenceMarks(yRange.x(), yRange.y(), m_logScale);
@@ -186,27 +182,8 @@ void ChartPanel::redrawNow()
 
 void ChartPanel::createYAxis()
 {
-    if (m_yAxis) {
-        for (QAbstractSeries* series : m_chart->series())
-            series->detachAxis(m_yAxis);
-        m_chart->removeAxis(m_yAxis);
-        delete m_yAxis;
-    }
-    if (m_logScale) {
-        auto* axis = new QLogValueAxis;
-        axis->setBase(10);
-        axis->setLabelFormat(QStringLiteral("%g"));
-        axis->setMinorTickCount(8);
-        m_yAxis = axis;
-    } else {
-        auto* axis = new QValueAxis;
-        axis->setLabelFormat(QStringLiteral("%g"));
-        m_yAxis = axis;
-    }
-    m_yAxis->setTitleText(m_definition.yTitle);
-    m_yAxis->setTitleVisible(!m_compact);
-    m_chart->addAxis(m_yAxis, Qt::AlignLeft);
-    m_lines->reattach(m_xAxisItem, m_yAxis);
+    m_axes->makeYAxis(m_logScale, !m_compact);
+    m_lines->reattach(m_axes->x(), m_axes->y());
 }
 
 void ChartPanel::applyTheme()
@@ -219,15 +196,7 @@ void ChartPanel::applyTheme()
     m_chart->setBackgroundRoundness(0);
     m_chart->setTitleBrush(colors.color(QPalette::Text));
     m_chart->legend()->setLabelColor(colors.color(QPalette::Text));
-    QColor grid = colors.color(QPalette::Text);
-    grid.setAlpha(dark ? 40 : 30);
-    for (QAbstractAxis* axis : {static_cast<QAbstractAxis*>(m_xAxisItem), m_yAxis}) {
-        axis->setLabelsColor(colors.color(QPalette::Text));
-        axis->setTitleBrush(colors.color(QPalette::Text));
-        axis->setGridLineColor(grid);
-        axis->setMinorGridLineColor(QColor(grid.red(), grid.green(), grid.blue(), grid.alpha() / 2));
-        axis->setLinePenColor(colors.color(QPalette::Mid));
-    }
+    m_axes->applyColors(colors, dark);
     applyFonts(font(), m_lineScale);
 }
 
@@ -242,10 +211,7 @@ void ChartPanel::applyFonts(const QFont& base, double lineScale)
     m_styleKey->setFont(small);
     m_emptyNote->setFont(small);
     m_chart->legend()->setFont(small);
-    for (QAbstractAxis* axis : {static_cast<QAbstractAxis*>(m_xAxisItem), m_yAxis}) {
-        axis->setLabelsFont(small);
-        axis->setTitleFont(small);
-    }
+    m_axes->applyFont(small);
     m_lines->setLineScale(lineScale);
 }
 
@@ -254,58 +220,6 @@ void ChartPanel::changeEvent(QEvent* event)
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange)
         applyTheme();
-}
-
-void ChartPanel::fitAxesToData()
-{
-    const DataRange range = m_lines->range(m_logScale);
-    if (!range.hasData())
-        return;  // nothing to fit yet
-    double xMin = range.xMin, xMax = range.xMax;
-    if (xMin == xMax) {
-        xMin -= 1;
-        xMax += 1;
-    }
-    const XAxisPlan x = planXAxis(xMin, xMax, xAxisIsWhole(m_xAxis));
-    // The spacing first: a long range with a short old spacing would make a tick per step.
-    m_xAxisItem->setTickInterval(x.interval);
-    m_xAxisItem->setLabelFormat(x.labelFormat);
-    m_xAxisItem->setRange(xMin, xMax);
-    if (!std::isfinite(range.yMin) || !std::isfinite(range.yMax))
-        return;  // a log axis with no positive value: the note says so
-    if (m_logScale) {
-        const LogAxisPlan y = planLogAxis(range.yMin, range.yMax);
-        auto* axis = static_cast<QLogValueAxis*>(m_yAxis);
-        axis->setBase(y.base);
-        axis->setLabelFormat(y.labelFormat);
-        axis->setRange(y.low, y.high);
-    } else {
-        const LinearAxisPlan y = planValueAxis(range.yMin, range.yMax, m_compact ? kCompactYTickCount : kYTickCount, true,
-                                                   m_definition.fraction);
-        auto* axis = static_cast<QValueAxis*>(m_yAxis);
-        axis->setRange(y.low, y.high);
-        axis->setTickCount(y.tickCount);
-        axis->setLabelFormat(y.labelFormat);
-    }
-}
-
-void ChartPanel::updateAxesAfterZoom()
-{
-    // A zoom or pan set the ranges: ticks and labels follow what is shown now.
-    const XAxisPlan x = planXAxis(m_xAxisItem->min(), m_xAxisItem->max(), xAxisIsWhole(m_xAxis));
-    m_xAxisItem->setTickInterval(x.interval);
-    m_xAxisItem->setLabelFormat(x.labelFormat);
-    if (m_logScale) {
-        auto* axis = static_cast<QLogValueAxis*>(m_yAxis);
-        const LogAxisPlan y = logAxisFor(axis->min(), axis->max());
-        if (axis->base() != y.base)
-            axis->setBase(y.base);
-        axis->setLabelFormat(y.labelFormat);
-    } else {
-        auto* axis = static_cast<QValueAxis*>(m_yAxis);
-        const double step = (axis->max() - axis->min()) / std::max(1, axis->tickCount() - 1);
-        axis->setLabelFormat(labelFormatFor(step, std::max(std::fabs(axis->min()), std::fabs(axis->max()))));
-    }
 }
 
 void ChartPanel::updateEmptyNote()
@@ -337,7 +251,7 @@ void ChartPanel::setXAxis(XAxis axis)
     if (axis == m_xAxis)
         return;
     m_xAxis = axis;
-    m_xAxisItem->setTitleText(xAxisTitle(axis));
+    m_axes->setXAxis(axis);
     m_lines->setXAxis(axis);
     m_followData = true;
     scheduleRedraw();
@@ -383,8 +297,7 @@ void ChartPanel::setCompact(bool compact)
     if (compact == m_compact)
         return;
     m_compact = compact;
-    m_xAxisItem->setTitleVisible(!compact);
-    m_yAxis->setTitleVisible(!compact);
+    m_axes->setTitlesVisible(!compact);
     scheduleRedraw();  // the notes follow
 }
 
@@ -420,31 +333,14 @@ void ChartPanel::render(QPainter& painter, const QSize& size, double scale)
     redrawNow();
 }
 
-QString ChartPanel::xValueText(double x) const
-{
-    switch (m_xAxis) {
-    case XAxis::Step: return tr("step %L1").arg(qRound64(x));
-    case XAxis::Epoch: return tr("epoch %1").arg(x, 0, 'f', 2);
-    case XAxis::SamplesSeen: return tr("%L1 samples").arg(qRound64(x));
-    case XAxis::WallTime: return tr("%1 s").arg(x, 0, 'f', 1);
-    }
-    return QString::number(x);
-}
-
 void ChartPanel::showReadout(const QPointF& value)
 {
-    QList<ReadoutLine> lines = m_lines->readout(value.x());
+    const QList<ReadoutLine> lines = m_lines->readout(value.x());
     if (lines.isEmpty()) {
         m_canvas->clearReadout();
         return;
     }
-    // A value from a point off the pointer's place says where it is.
-    const QString hovered = xValueText(value.x());
-    for (ReadoutLine& line : lines) {
-        if (xValueText(line.x) != hovered)
-            line.value += tr(" at %1").arg(xValueText(line.x));
-    }
-    m_canvas->setReadout(value.x(), hovered, lines);
+    m_canvas->setReadout(value.x(), xValueText(value.x(), m_xAxis), placedReadout(lines, value.x(), m_xAxis));
 }
 
 void ChartPanel::showContextMenu(const QPoint& globalPosition)
@@ -486,10 +382,7 @@ double ChartPanel::effectiveBatchMark(const QString& runId) const
 
 QPointF ChartPanel::yAxisRange() const
 {
-    if (auto* linear = qobject_cast<QValueAxis*>(m_yAxis))
-        return QPointF(linear->min(), linear->max());
-    const auto* log = static_cast<QLogValueAxis*>(m_yAxis);
-    return QPointF(log->min(), log->max());
+    return m_axes->yRange();
 }
 
 QStringList ChartPanel::divergenceLabels() const

@@ -4,7 +4,9 @@
 // every displayed run overlaid on the chosen x axis. Data arrival and drawing are separate:
 // scheduleRedraw() only asks (redrawWanted) and the grid decides when (RedrawScheduler); the
 // redraw smooths what is new, reduces each line to the plot's pixel columns and hands it over
-// with one replace() per line.
+// with one replace() per line. Its pieces: the lines (charts/chart_lines.hpp), the axes
+// (charts/chart_axes.hpp), the hover read-out's words (charts/chart_readout.hpp) and the view
+// (charts/chart_canvas.hpp); the panel holds the title bar and decides when each is redrawn.
 
 #include "charts/run_model.hpp"
 #include "client/series/chart_catalog.hpp"
@@ -21,11 +23,11 @@ class QHBoxLayout;
 class QLabel;
 class QPainter;
 class QToolButton;
-class QValueAxis;
 QT_END_NAMESPACE
 
 namespace ddplab::ui {
 
+class ChartAxes;
 class ChartCanvas;
 class ChartLines;
 
@@ -103,20 +105,16 @@ private:
     void createYAxis();
     void applyTheme();
     void applyFonts(const QFont& base, double lineScale);
-    void fitAxesToData();
-    void updateAxesAfterZoom();
     void updateEmptyNote();
     void showReadout(const QPointF& value);
     void showContextMenu(const QPoint& globalPosition);
-    QString xValueText(double x) const;
 
     ChartDefinition m_definition;
     QList<DisplayedRun> m_runs;
     QChart* m_chart = nullptr;
     ChartCanvas* m_canvas = nullptr;
     std::unique_ptr<ChartLines> m_lines;
-    QValueAxis* m_xAxisItem = nullptr;
-    QAbstractAxis* m_yAxis = nullptr;
+    std::unique_ptr<ChartAxes> m_axes;
     QLabel* m_title = nullptr;
     QLabel* m_emptyNote = nullptr;
     QLabel* m_styleKey = nullptr;

@@ -1,0 +1,53 @@
+#pragma once
+// The two axes of one live chart: x linear on the chosen x axis, y linear or logarithmic. They
+// fit the data (ticks and labels planned by charts/axis_plan.hpp) until a person zooms or pans,
+// and then only their ticks and labels follow what is shown. A log y axis is a new axis object
+// (Qt Charts cannot switch one), so the chart's lines are attached to it again by ChartLines.
+
+#include "charts/chart_line.hpp"
+#include "client/series/x_axis.hpp"
+
+#include <QPointF>
+#include <QString>
+
+QT_BEGIN_NAMESPACE
+class QAbstractAxis;
+class QChart;
+class QFont;
+class QPalette;
+class QValueAxis;
+QT_END_NAMESPACE
+
+namespace ddplab::ui {
+
+class ChartAxes {
+public:
+    // `fraction`: the y values are fractions (0 to 1) and the linear axis is planned as such.
+    ChartAxes(QChart* chart, QString yTitle, bool fraction);
+
+    QValueAxis* x() const { return m_x; }
+    QAbstractAxis* y() const { return m_y; }
+
+    void setXAxis(XAxis axis);  // its title
+    // Replaces the y axis by a linear or a log one; the series are detached from the old one.
+    void makeYAxis(bool logScale, bool titleVisible);
+    void setTitlesVisible(bool visible);
+
+    // Both axes around `range`; `compact` plans fewer y ticks (a thumbnail).
+    void fit(const DataRange& range, XAxis axis, bool logScale, bool compact);
+    // After a zoom or pan: ticks and labels for the ranges shown now.
+    void followZoom(XAxis axis, bool logScale);
+    QPointF yRange() const;  // (low, high)
+
+    void applyColors(const QPalette& colors, bool dark);
+    void applyFont(const QFont& font);
+
+private:
+    QChart* m_chart;
+    QString m_yTitle;
+    bool m_fraction;
+    QValueAxis* m_x = nullptr;
+    QAbstractAxis* m_y = nullptr;
+};
+
+}  // namespace ddplab::ui
