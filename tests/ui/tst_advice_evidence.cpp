@@ -119,6 +119,10 @@ private slots:
         QVERIFY(std::abs(exponent.low - 0.4) < 1e-9);
         QVERIFY(std::abs(exponent.high - 0.6) < 1e-9);
         QVERIFY(!fitLrExponent({optima.front()}).ok);  // one batch: no exponent
+        for (BatchOptimum& optimum : optima)
+            optimum.bestLrPerSeed = {optimum.bestLr};
+        const LrExponent oneSeed = fitLrExponent(optima);
+        QVERIFY(oneSeed.ok && std::isnan(oneSeed.low) && std::isnan(oneSeed.high));  // no spread is made up
     }
 };
 

@@ -25,7 +25,8 @@ int adviseHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& 
             return 2;
         }
         if (resolved.runs.size() != 1) {
-            err << "ddplab: --advise needs settings of one run; \"" << options.preset << "\" has " << resolved.runs.size() << Qt::endl;
+            err << "ddplab: --advise needs the settings of one run; \"" << options.preset << "\" has " << resolved.runs.size()
+                << " runs: give a preset file of one run" << Qt::endl;
             return 2;
         }
         request.base = resolved.runs.front().config;

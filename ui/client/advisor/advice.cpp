@@ -87,8 +87,12 @@ QString Advice::toMarkdown() const
     text << QStringLiteral("- **Confidence** %1: %2").arg(confidence, confidenceReason) << QString();
     text << QStringLiteral("## Objective") << QString() << objective << QString();
     text << QStringLiteral("## Evidence") << QString();
-    text << QStringLiteral("- The best LR grows as batch^%1 (from %2 to %3 over the seeds and batches measured).")
-                .arg(figure(lrExponent), figure(lrExponentLow), figure(lrExponentHigh));
+    if (std::isfinite(lrExponentLow))
+        text << QStringLiteral("- The best LR grows as batch^%1 (from %2 to %3 over the seeds measured).")
+                    .arg(figure(lrExponent), figure(lrExponentLow), figure(lrExponentHigh));
+    else
+        text << QStringLiteral("- The best LR grows as batch^%1 over the branch test's batches (one seed each: its spread is not measured).")
+                    .arg(figure(lrExponent));
     text << QStringLiteral("- Branch test: the largest batch within %1 % of the base batch's loss at equal samples is %2%3.")
                 .arg(figure(100.0 * branchTolerance), figure(criticalBatch), criticalBatchBeyond ? QStringLiteral(" (at least: every branch stayed within)") : QString());
     if (!noiseScale.isEmpty())

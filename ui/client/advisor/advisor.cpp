@@ -3,7 +3,9 @@
 #include "batch_evidence.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/runs/run_data.hpp"
+#include "client/runs/run_status.hpp"
 #include "client/script/pytorch_script.hpp"
+#include "client/series/x_axis.hpp"
 #include "client/session/lab_session.hpp"
 #include "client/wire.hpp"
 #include "core/config_validate.hpp"
@@ -11,6 +13,7 @@
 #include "lr_bracket.hpp"
 
 #include <QJsonArray>
+#include <QMap>
 
 #include <algorithm>
 #include <cmath>
@@ -203,7 +206,7 @@ void Advisor::onSequenceFinished()
         m_done.append({m_planned[i], runs[i]});
         ++m_runsFinished;
         const double measure = measureOf(*runs[i]);
-        if (!std::isfinite(measure))
+        if (!std::isfinite(measure) && m_planned[i].phase != QStringLiteral("range test"))  // a range test ends diverged by design
             ++m_failedRuns;
         m_advice.evidence.append({m_planned[i].phase, runs[i]->id(), runs[i]->label(), m_planned[i].gpus, m_planned[i].batch,
                                   m_planned[i].lr, m_planned[i].seed, runs[i]->summary().value(wire(protocol::field::kSamples)).toDouble(),
@@ -237,6 +240,10 @@ void Advisor::onSequenceFinished()
             const QJsonArray points = run->rangeTest().value(wire(protocol::field::kPoints)).toArray();
             if (!points.isEmpty())
                 m_divergenceLr = points.last().toObject().value(wire(protocol::field::kLr)).toDouble();
+        }
+        for (const auto& [planned, run] : m_done) {
+            if (planned.phase == QStringLiteral("noise scale"))
+                m_advice.noiseScale = run->series(wire(protocol::field::kNoiseScale), XAxis::SamplesSeen);
         }
         QList<BranchResult> branches;
         QList<BatchOptimum> optima;
@@ -384,6 +391,14 @@ void Advisor::planBranches()
             repeat.config.evalEvery = 0;
             runs.append(repeat);
         }
+    }
+    // The noise scale needs two GPUs' gradients (one rank's against their mean): a base of one GPU
+    // gets a run of two GPUs of its batch, at its LR, for the base run's steps.
+    if (m_baseGpus == 1) {
+        PlannedRun noise{QStringLiteral("noise scale"), 2, perGpu, m_baseLr, base.seed, emulated(2, perGpu, m_baseLr, base.seed)};
+        noise.config.maxSteps = m_checkpointStep * 2;
+        noise.config.evalEvery = 0;
+        runs.append(noise);
     }
     m_runsInPlan += int(runs.size()) + kLadder * kSeeds;
     runPhase(Phase::Branches, runs);

@@ -44,6 +44,11 @@ LrExponent fitLrExponent(const QList<BatchOptimum>& optima)
     result.ok = true;
     result.exponent = result.low = result.high = fit.exponent;
     const int seeds = optima.isEmpty() ? 0 : int(optima.front().bestLrPerSeed.size());
+    if (seeds < 2) {
+        // One seed per batch: no spread to give, and none is made up.
+        result.low = result.high = std::nan("");
+        return result;
+    }
     for (int seed = 0; seed < seeds; ++seed) {
         QList<QPointF> own;
         for (const BatchOptimum& optimum : optima) {

@@ -30,7 +30,7 @@ CriticalBatchEstimate criticalBatchFromBranches(QList<BranchResult> branches, do
 
 // How the best LR grows with the batch: lr ∝ batch^exponent by least squares on logs over the
 // batches' optima (at least 2 batches). The interval is the range of the same fit done for each
-// seed alone (each seed's own best LR at every batch).
+// seed alone (each seed's own best LR at every batch); NaN with fewer than 2 seeds.
 struct LrExponent {
     bool ok = false;
     double exponent = 0.0;
