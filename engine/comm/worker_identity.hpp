@@ -3,6 +3,7 @@
 // the environment that torchrun or Slurm set.
 
 #include <atomic>
+#include <limits>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -39,6 +40,9 @@ struct WorkerIdentity {
     // The built-in launcher's shared counter of this rank's collectives (rank_progress.hpp);
     // null under torchrun and Slurm.
     std::atomic<int64_t>* collectivesBegun = nullptr;
+    // The built-in launcher's reading, once before it forked, of the cores other programs keep
+    // busy (thread_share.hpp); NaN: the rank reads it itself (torchrun, Slurm).
+    double busyCoresAtStart = std::numeric_limits<double>::quiet_NaN();
 
     int busiestNodeRanks() const { return mostRanksOnANode > 0 ? mostRanksOnANode : localWorldSize; }
 };

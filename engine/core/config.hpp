@@ -88,7 +88,7 @@ struct Config {
     int64_t gradAccum = 1;      // micro-batches per optimizer step (no_sync on the inner ones)
     BackendKind backend = BackendKind::Auto;
     DeviceKind device = DeviceKind::Cpu;
-    int64_t threads = 0;        // intra-op threads per rank; 0 = cores / local ranks
+    int64_t threads = 0;        // intra-op threads per rank; 0 = free cores / local ranks (thread_share.hpp)
     double bucketCapMb = 25.0;  // gradient bucket size, as DDP's bucket_cap_mb
     bool overlap = true;        // all-reduce buckets during backward (false: after backward)
     int64_t collectiveTimeout = 60;  // seconds a rank waits for its peers before the run stops

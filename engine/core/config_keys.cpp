@@ -482,7 +482,8 @@ std::vector<ConfigKey> buildKeys()
         "where each rank computes; cuda puts rank r on GPU LOCAL_RANK")
         .presented("Device", kParallelism));
     keys.push_back(integerKey(key::kThreads, &Config::threads, 0, kMaxThreads,
-        "intra-op threads per rank (0 = CPU cores divided by local ranks, at least 1)")
+        "intra-op threads per rank (0 = the cores other programs leave free, divided by the ranks on this machine, at least 1; "
+        "docs/metrics.md)")
         .presented("Threads per rank", kAdvanced));
     keys.push_back(realKey(key::kBucketCapMb, &Config::bucketCapMb, RealRange{0.0, false, kMaxBucketMb, true},
         "gradient bucket size in MiB, as DDP's")

@@ -94,6 +94,7 @@ Json configEvent(const Config& config, const RunFacts& facts)
     event[field::kBackendReason] = facts.backendReason;
     event[field::kDeviceName] = facts.deviceName;
     event[field::kThreadsPerRank] = facts.threadsPerRank;
+    event[field::kThreadsReason] = facts.threadsReason;
     event[field::kLaunchedBy] = facts.launchedBy;
     event[field::kTorchVersion] = facts.torchVersion;
     event[field::kParameterCount] = facts.parameterCount;

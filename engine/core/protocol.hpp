@@ -40,6 +40,7 @@ struct RunFacts {
     std::string backendReason;
     std::string deviceName;
     int threadsPerRank = 1;
+    std::string threadsReason;  // how threads_per_rank was chosen
     std::string launchedBy;
     std::string torchVersion;
     int64_t parameterCount = 0;

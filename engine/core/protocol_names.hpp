@@ -109,6 +109,7 @@ inline constexpr char kWarmupStepsResolved[] = "warmup_steps_resolved";
 inline constexpr char kBackendReason[] = "backend_reason";
 inline constexpr char kDeviceName[] = "device_name";
 inline constexpr char kThreadsPerRank[] = "threads_per_rank";
+inline constexpr char kThreadsReason[] = "threads_reason";
 inline constexpr char kLaunchedBy[] = "launched_by";
 inline constexpr char kTorchVersion[] = "torch_version";
 inline constexpr char kParameterCount[] = "parameter_count";

@@ -14,6 +14,7 @@
 #include "rank_progress.hpp"
 #include "run_directory.hpp"
 #include "signal_pipe.hpp"
+#include "thread_share.hpp"
 #include "worker.hpp"
 
 #include <algorithm>
@@ -52,6 +53,8 @@ constexpr int kWorkerEventFd = 3;
 // stdout's reader lags by this much: stop reading rank 0, whose writes then wait (training
 // pauses) instead of the launcher's memory growing. Supervision goes on regardless.
 constexpr size_t kMaxPendingStdout = 16u << 20;
+// How long the launcher looks at how busy the machine is before it forks (thread_share.hpp).
+constexpr int kBusySampleMs = 100;
 // A line from a rank longer than this is not an event of ours.
 constexpr size_t kMaxLineBytes = 8u << 20;
 // How much of a line that is not an event an error message quotes.
@@ -100,6 +103,9 @@ int Launcher::run()
     }
     RunDirectory directory;
     m_progress.emplace(int(m_config.worldSize));
+    // Once, before any rank exists: the ranks then share what other programs leave free.
+    if (m_config.threads == 0)
+        m_busyCores = busyCoresNow(kBusySampleMs);
     setUpSignals();
     for (int r = 0; r < m_config.worldSize; ++r)
         spawn(r, directory.file("store"));
@@ -161,6 +167,7 @@ void Launcher::becomeWorker(int rank, int eventFd, const std::string& storePath)
     identity.rendezvous.storePath = storePath;
     identity.rendezvous.loopbackOnly = true;
     identity.collectivesBegun = m_progress->counter(rank);
+    identity.busyCoresAtStart = m_busyCores;
     ::_exit(runWorker(m_config, identity, events));
 }
 

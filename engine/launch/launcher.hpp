@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -122,6 +123,7 @@ private:
     int m_exits = 0;
     bool m_sawSummary = false;
     int64_t m_lastStep = 0;  // of rank 0's step events
+    double m_busyCores = std::numeric_limits<double>::quiet_NaN();  // other programs' cores, read before forking
     bool m_heardFromRank0 = false;           // its first event: it is set up, the watch begins
     Clock::time_point m_lastWordFromRank0;  // its latest event
     int64_t m_collectivesSeen = 0;           // by all ranks together, at the last look

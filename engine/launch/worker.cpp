@@ -14,6 +14,7 @@
 #include "output/event_writer.hpp"
 #include "output/output_error.hpp"
 #include "heap_policy.hpp"
+#include "thread_share.hpp"
 #include "train/out_of_memory.hpp"
 #include "train/trainer.hpp"
 #include "workloads/make_workload.hpp"
@@ -26,6 +27,7 @@
 #include <torch/version.h>
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -39,13 +41,18 @@
 namespace ddplab {
 namespace {
 
-int threadsPerRank(const Config& config, const WorkerIdentity& identity)
+// How long a rank started by torchrun or Slurm looks at how busy its node is.
+constexpr int kBusySampleMs = 100;
+
+ThreadShare threadsPerRank(const Config& config, const WorkerIdentity& identity)
 {
     if (config.threads > 0)
-        return int(config.threads);
-    // Ranks on one node share its cores; more threads than cores only adds contention.
+        return {int(config.threads), "threads " + std::to_string(config.threads) + " (the setting)"};
+    // Ranks on one node share its cores, and other programs may hold some: more threads than
+    // free cores only adds contention (thread_share.hpp).
     const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
-    return std::max(1, cores / std::max(1, identity.localWorldSize));
+    const double busy = std::isnan(identity.busyCoresAtStart) ? busyCoresNow(kBusySampleMs) : identity.busyCoresAtStart;
+    return shareOfFreeCores(cores, busy, identity.localWorldSize);
 }
 
 // Before any rank allocates: the ranks that share this rank's GPU must fit in what it has free.
@@ -113,7 +120,8 @@ int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter&
             throw ConfigError(key::kWorldSize, "world_size is " + std::to_string(config.worldSize) + " but the launcher started " +
                                                 countOf(identity.worldSize, "rank") + "; pass --world-size " +
                                                 std::to_string(identity.worldSize));
-        const int threads = threadsPerRank(config, identity);
+        const ThreadShare share = threadsPerRank(config, identity);
+        const int threads = share.threads;
         at::set_num_threads(threads);
 
         // Only a CUDA run asks about GPUs: the question itself starts the CUDA runtime.
@@ -156,6 +164,7 @@ int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter&
         facts.backendReason = choice.reason;
         facts.deviceName = device.str();
         facts.threadsPerRank = threads;
+        facts.threadsReason = share.reason;
         facts.launchedBy = identity.launchedBy;
         facts.torchVersion = TORCH_VERSION;
         Trainer trainer(resolved, *workload, *comm, leader ? &events : nullptr, facts);
