@@ -162,6 +162,20 @@ void drawMarkers(QPainter& painter, const QRectF& plot, const QList<PlotMarker>&
     }
 }
 
+// Bands of x shaded from the top of the plot to its bottom, clipped to it.
+void drawSpans(QPainter& painter, const QRectF& plot, const QList<PlotSpan>& spans, const Axis& xAxis)
+{
+    for (const PlotSpan& span : spans) {
+        if (!(span.low < span.high) || (xAxis.log && span.low <= 0))
+            continue;
+        const double left = plot.left() + std::clamp(xAxis.fraction(span.low), 0.0, 1.0) * plot.width();
+        const double right = plot.left() + std::clamp(xAxis.fraction(span.high), 0.0, 1.0) * plot.width();
+        QColor shade = span.color;
+        shade.setAlpha(40);
+        painter.fillRect(QRectF(left, plot.top(), right - left, plot.height()), shade);
+    }
+}
+
 // The grid, the ticks and their labels, the frame and both axis titles.
 void drawAxes(QPainter& painter, const QRect& area, const PlotSpec& spec, const PlotLayout& layout, const ChartFrame& frame,
               double scale)
@@ -323,7 +337,8 @@ void paintPlot(QPainter& painter, const QRect& area, const PlotSpec& spec, doubl
     }
 
     painter.setClipRect(layout.plot.adjusted(-6 * scale, -6 * scale, 6 * scale, 6 * scale));
-    // Markers first, beneath the data.
+    // Bands and markers first, beneath the data.
+    drawSpans(painter, layout.plot, spec.spans, layout.xAxis);
     painter.setFont(frame.small);
     drawMarkers(painter, layout.plot, spec.markers, layout.xAxis, frame.smallMetrics, scale);
     for (const PlotLine& line : spec.lines) {

@@ -3,7 +3,7 @@
 // own range), a band of ± one standard error around each, hollow marks for points that never
 // reached the target or diverged, fitted curves, vertical markers (the critical batch, the
 // measured B_simple; an arrow at the edge for one outside the data) with labels that do not
-// overlap, and a few lines of notes (fitted exponents). The same paint serves the screen, PNG
+// overlap, shaded bands of x, and a few lines of notes (fitted exponents). The same paint serves the screen, PNG
 // and SVG.
 
 #include "study/plot_axis.hpp"  // tickLabelRows, for those who test the layout
@@ -38,6 +38,12 @@ struct PlotMarker {
     QColor color;
 };
 
+// A band of x values shaded behind the data (the advisor's safe LR range).
+struct PlotSpan {
+    double low = 0.0, high = 0.0;
+    QColor color;  // drawn faint
+};
+
 struct PlotSpec {
     QString id;        // file name on export: "figure-vs-batch"
     QString title;
@@ -48,6 +54,7 @@ struct PlotSpec {
     bool logY = false;
     QList<PlotLine> lines;
     QList<PlotMarker> markers;
+    QList<PlotSpan> spans;
     QStringList notes;  // below the legend: "slope -0.99 (none)", "B_crit 140 (fit)"
     QString emptyText;  // shown when no line has a point
 };

@@ -33,6 +33,8 @@ inline constexpr QRgb kMeasuredMarkRgb = 0x606060;     // B_simple, measured fro
 inline constexpr QRgb kExcessMarkRgb = 0xb05020;       // B*, where the excess reaches 20 %
 inline constexpr QRgb kLinearRuleRgb = 0x808080;       // the linear rule's (slope 1) reference line
 inline constexpr QRgb kSquareRootRuleRgb = 0xb0b0b0;   // the square-root rule's (slope ½)
+inline constexpr QRgb kSafeRangeRgb = 0x2ca02c;        // the advisor's safe LR range, shaded faintly
+inline constexpr QRgb kRecommendedMarkRgb = 0xd62728;  // the advisor's recommended LR
 
 // Heatmaps: a cell without a finite value, the hatching over a diverged one, and the patch
 // behind a rule line's name (dark under light text, light under dark text).

@@ -1,0 +1,188 @@
+#include "advisor/advice_card.hpp"
+
+#include "client/advisor/advice.hpp"
+#include "theme/message_colors.hpp"
+
+#include <QEvent>
+#include <QGridLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace ddplab::ui {
+namespace {
+
+QString figure(double value)
+{
+    return std::isfinite(value) ? QString::number(value, 'g', 3) : QStringLiteral("—");
+}
+
+QLabel* wrapped(const QString& text)
+{
+    auto* label = new QLabel(text);
+    label->setWordWrap(true);
+    label->setTextFormat(Qt::PlainText);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
+
+QString lrRuleWords(const QString& rule)
+{
+    if (rule == QLatin1String("linear"))
+        return QObject::tr("your LR × the batch's growth (the linear rule)");
+    if (rule == QLatin1String("sqrt"))
+        return QObject::tr("your LR × √ the batch's growth (the square-root rule)");
+    if (rule == QLatin1String("none"))
+        return QObject::tr("your LR unchanged");
+    return QObject::tr("measured: no rule gives it within 20 %");
+}
+
+}  // namespace
+
+AdviceCard::AdviceCard(QWidget* parent) : QFrame(parent)
+{
+    setObjectName(QStringLiteral("adviceCard"));
+    setFrameShape(QFrame::StyledPanel);
+    m_heading = new QLabel;
+    m_heading->setObjectName(QStringLiteral("adviceHeading"));
+    m_heading->setWordWrap(true);
+    QFont bold = m_heading->font();
+    bold.setBold(true);
+    bold.setPointSizeF(bold.pointSizeF() * 1.2);
+    m_heading->setFont(bold);
+    m_rows = new QGridLayout;
+    m_rows->setColumnStretch(1, 1);
+    m_rows->setHorizontalSpacing(12);
+    m_notes = new QVBoxLayout;
+    m_notes->setSpacing(4);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_heading);
+    layout->addLayout(m_rows);
+    layout->addLayout(m_notes);
+    showMessage(tr("No advice yet. Choose the GPUs to plan for and a time budget, then Start: the advisor measures "
+                   "your model and answers here with the batch per GPU and the LR, and the evidence below."));
+}
+
+void AdviceCard::clear()
+{
+    for (QLayout* layout : {static_cast<QLayout*>(m_rows), static_cast<QLayout*>(m_notes)})
+        while (QLayoutItem* item = layout->takeAt(0)) {
+            delete item->widget();
+            delete item;
+        }
+    m_cautions.clear();
+    m_rowsUsed = 0;
+}
+
+void AdviceCard::showMessage(const QString& text)
+{
+    clear();
+    m_heading->setText(text);
+    QFont font = m_heading->font();
+    font.setBold(false);
+    font.setPointSizeF(QLabel().font().pointSizeF());
+    m_heading->setFont(font);
+}
+
+void AdviceCard::addRow(const QString& name, const QString& value)
+{
+    const int row = m_rowsUsed++;
+    auto* nameLabel = new QLabel(name);
+    nameLabel->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    QFont bold = nameLabel->font();
+    bold.setBold(true);
+    nameLabel->setFont(bold);
+    m_rows->addWidget(nameLabel, row, 0, Qt::AlignTop);
+    m_rows->addWidget(wrapped(value), row, 1);
+}
+
+void AdviceCard::addSentences(const QString& heading, const QStringList& sentences, bool caution)
+{
+    if (sentences.isEmpty())
+        return;
+    auto* title = new QLabel(heading);
+    QFont bold = title->font();
+    bold.setBold(true);
+    title->setFont(bold);
+    m_notes->addWidget(title);
+    for (const QString& sentence : sentences) {
+        QLabel* label = wrapped(QStringLiteral("• ") + sentence);
+        label->setContentsMargins(8, 0, 0, 0);
+        m_notes->addWidget(label);
+        if (caution)
+            m_cautions.append(label);
+    }
+    colourCautions();
+}
+
+void AdviceCard::colourCautions()
+{
+    // A caution's colour reads on a light window; on a dark one the text colour does.
+    for (QLabel* label : m_cautions) {
+        QPalette palette = label->palette();
+        if (!isDarkPalette(palette))
+            palette.setColor(QPalette::WindowText, QColor(kCautionTextRgb));
+        else
+            palette.setColor(QPalette::WindowText, this->palette().color(QPalette::WindowText));
+        label->setPalette(palette);
+    }
+}
+
+void AdviceCard::changeEvent(QEvent* event)
+{
+    QFrame::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        colourCautions();
+}
+
+void AdviceCard::showAdvice(const Advice& a)
+{
+    clear();
+    QFont bold = m_heading->font();
+    bold.setBold(true);
+    bold.setPointSizeF(QLabel().font().pointSizeF() * 1.2);
+    m_heading->setFont(bold);
+    m_heading->setText(a.dontScale ? tr("Don't scale this far: on %1 GPUs, %2 per GPU and LR %3").arg(a.gpus).arg(a.batchPerGpu).arg(figure(a.lr))
+                                   : tr("On %1 GPUs: %2 per GPU and LR %3").arg(a.gpus).arg(a.batchPerGpu).arg(figure(a.lr)));
+
+    addRow(tr("Batch"), tr("%1 per GPU × %2 GPUs, gradient accumulation %3: an effective batch of %4")
+                            .arg(a.batchPerGpu).arg(a.gpus).arg(a.gradAccum).arg(a.effectiveBatch));
+    addRow(tr("Learning rate"), tr("%1: %2").arg(figure(a.lr), lrRuleWords(a.lrRule)));
+    addRow(tr("Safe LR range"), a.safeHigh > a.safeLow ? tr("%1 to %2 (within 10 % of the best measure)").arg(figure(a.safeLow), figure(a.safeHigh))
+                                                       : tr("only the best LR was within 10 %"));
+    addRow(tr("Warmup"), tr("%n step(s); %1", nullptr, int(a.warmupSteps)).arg(a.schedule.isEmpty() ? tr("constant after it") : a.schedule));
+    addRow(tr("Critical batch"), a.criticalBatch > 0 && std::isfinite(a.criticalBatch)
+                                     ? tr("%1%2 (the branch test, within %3 % of your batch's loss)")
+                                           .arg(a.criticalBatchBeyond ? tr("at least ") : QString(), figure(a.criticalBatch), figure(100.0 * a.branchTolerance))
+                                     : tr("not measured"));
+    addRow(tr("Steps to match"), tr("%1 at the recommendation, %2 for your base run (to reach its %3)")
+                                     .arg(a.stepsToMatch >= 0 ? QString::number(a.stepsToMatch) : tr("not reached in the horizon"))
+                                     .arg(a.baseSteps)
+                                     .arg(a.measureName));
+    addRow(tr("Objective"), a.objective);
+    addRow(tr("Horizon"), tr("%1 samples measured of the %2 planned%3")
+                              .arg(qRound64(a.horizonSamples))
+                              .arg(qRound64(a.plannedSamples))
+                              .arg(a.horizonSamples + 0.5 < a.plannedSamples ? tr(": the LR beyond it is extrapolated") : QString()));
+    addRow(tr("Confidence"), a.confidenceReason.isEmpty() ? a.confidence : tr("%1: %2").arg(a.confidence, a.confidenceReason));
+    addSentences(tr("Cautions"), a.cautions, true);
+    addSentences(tr("Trimmed to fit the time budget"), a.trimmed, false);
+    m_notes->addWidget(wrapped(tr("Took %1 s; %2 runs, listed in Runs.").arg(qRound64(a.tookSeconds)).arg(a.evidence.size())));
+}
+
+QString AdviceCard::text() const
+{
+    QStringList lines{m_heading->text()};
+    for (int row = 0; row < m_rowsUsed; ++row)
+        for (int column = 0; column < 2; ++column)
+            if (QLayoutItem* item = m_rows->itemAtPosition(row, column))
+                if (auto* label = qobject_cast<QLabel*>(item->widget()))
+                    lines.append(label->text());
+    for (int i = 0; i < m_notes->count(); ++i)
+        if (auto* label = qobject_cast<QLabel*>(m_notes->itemAt(i)->widget()))
+            lines.append(label->text());
+    return lines.join(QLatin1Char('\n'));
+}
+
+}  // namespace ddplab::ui

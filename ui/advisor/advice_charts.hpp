@@ -1,0 +1,27 @@
+#pragma once
+// The advisor's evidence as study-style charts (ui/study/study_plot: the same paint for the
+// screen, PNG and SVG): the measure against the LR at the recommended batch (the confirmation
+// runs, each seed a line, the safe range shaded), the branch test's best measure against the
+// batch (the critical batch marked), the noise scale over the base run's samples (when it was
+// measured) and the range test's smoothed loss against the LR.
+
+#include "study/study_plot.hpp"
+
+#include <QList>
+#include <QPointF>
+
+namespace ddplab::ui {
+
+struct Advice;
+class RunData;
+
+// The range test's smoothed loss against the LR, from its run's `range_test` event; empty when
+// the run has none.
+QList<QPointF> rangeTestCurve(const RunData& run);
+
+// The charts for `advice`, in the order above; `rangeCurve` is rangeTestCurve of its range
+// test run (empty: the chart says the run could not be read). The noise-scale chart is left
+// out when the base run measured none.
+QList<PlotSpec> adviceCharts(const Advice& advice, const QList<QPointF>& rangeCurve);
+
+}  // namespace ddplab::ui

@@ -1,0 +1,100 @@
+#include "advisor/advise_inputs.hpp"
+
+#include "client/library/preset_file.hpp"
+#include "client/wire.hpp"
+#include "core/derived.hpp"
+#include "setup/wheel_guard.hpp"
+
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QSpinBox>
+
+#include <cmath>
+
+namespace ddplab::ui {
+namespace {
+
+constexpr int kDefaultGpus = 8;
+constexpr int kMostGpus = 4096;       // adviceRequestProblem's limit
+constexpr double kDefaultMinutes = 5.0;
+constexpr double kFewestMinutes = 0.2;  // 10 s: adviceRequestProblem's limit
+
+}  // namespace
+
+AdviseInputs::AdviseInputs(QWidget* parent) : QGroupBox(tr("Ask the advisor"), parent)
+{
+    m_baseSentence = new QLabel;
+    m_baseSentence->setObjectName(QStringLiteral("adviseBase"));
+    m_baseSentence->setWordWrap(true);
+    m_gpus = new QSpinBox;
+    m_gpus->setObjectName(QStringLiteral("adviseGpus"));
+    m_gpus->setRange(1, kMostGpus);
+    m_gpus->setValue(kDefaultGpus);
+    m_gpus->setToolTip(tr("The GPUs you will train on; they may be more than this computer has: it emulates them"));
+    m_maxBatch = new QSpinBox;
+    m_maxBatch->setObjectName(QStringLiteral("adviseMaxBatch"));
+    m_maxBatch->setRange(1, 1 << 20);
+    m_maxBatch->setToolTip(tr("The most one GPU's memory holds; the advisor never recommends more per GPU"));
+    m_budget = new QDoubleSpinBox;
+    m_budget->setObjectName(QStringLiteral("adviseBudget"));
+    m_budget->setRange(kFewestMinutes, 600.0);
+    m_budget->setDecimals(1);
+    m_budget->setSingleStep(1.0);
+    m_budget->setValue(kDefaultMinutes);
+    m_budget->setSuffix(tr(" min"));
+    m_budget->setToolTip(tr("Wall time for all the runs; what the plan trims to fit is said with the advice"));
+    for (QWidget* box : {static_cast<QWidget*>(m_gpus), static_cast<QWidget*>(m_maxBatch), static_cast<QWidget*>(m_budget)})
+        guardAgainstStrayWheel(box);
+
+    auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(tr("GPUs to plan for"), m_gpus);
+    form->addRow(tr("Most batch per GPU"), m_maxBatch);
+    form->addRow(tr("Time budget"), m_budget);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_baseSentence);
+    layout->addLayout(form);
+
+    // setBase changes it with signals blocked: a change heard here is the person's.
+    connect(m_maxBatch, &QSpinBox::valueChanged, this, [this] { m_maxBatchEdited = true; });
+    setBase(ddplab::Config());
+}
+
+QString AdviseInputs::baseText() const
+{
+    const QString workload = coreConfigValue(m_base, key::kWorkload).toString();
+    const double scaled = effectiveLr(m_base);
+    const QString lr = std::abs(scaled - m_base.lr) > 1e-12 * std::abs(m_base.lr)
+                           ? tr("Base LR %1 (%2 after Setup's LR rule)").arg(m_base.lr).arg(scaled)
+                           : tr("Base LR %1").arg(m_base.lr);
+    return tr("From Setup, the settings you know train well: %1, %2 GPUs × %3 per GPU (an effective batch of %4), %5. "
+              "Change them in Setup.")
+        .arg(workload)
+        .arg(m_base.worldSize * m_base.gradAccum)
+        .arg(m_base.batchSize)
+        .arg(effectiveBatchSize(m_base))
+        .arg(lr);
+}
+
+void AdviseInputs::setBase(const ddplab::Config& base)
+{
+    m_base = base;
+    m_baseSentence->setText(baseText());
+    if (!m_maxBatchEdited) {
+        const QSignalBlocker quiet(m_maxBatch);
+        m_maxBatch->setValue(int(std::min<qint64>(base.batchSize, m_maxBatch->maximum())));
+    }
+}
+
+AdviceRequest AdviseInputs::request() const
+{
+    AdviceRequest request;
+    request.base = m_base;
+    request.gpus = m_gpus->value();
+    request.maxBatchPerGpu = m_maxBatch->value();
+    request.budgetSeconds = m_budget->value() * 60.0;
+    return request;
+}
+
+}  // namespace ddplab::ui

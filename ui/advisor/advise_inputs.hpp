@@ -1,0 +1,45 @@
+#pragma once
+// What the advisor is asked, on the Advise page: the settings that train well (Setup's, shown
+// read-only in a sentence: its batch per GPU × GPUs and its LR), the GPUs to plan for, the most
+// batch per GPU (Setup's batch per GPU until it is edited here) and the time budget.
+
+#include "client/advisor/advisor.hpp"
+#include "core/config.hpp"
+
+#include <QGroupBox>
+
+QT_BEGIN_NAMESPACE
+class QDoubleSpinBox;
+class QLabel;
+class QSpinBox;
+QT_END_NAMESPACE
+
+namespace ddplab::ui {
+
+class AdviseInputs : public QGroupBox {
+    Q_OBJECT
+
+public:
+    explicit AdviseInputs(QWidget* parent = nullptr);
+
+    // Setup's settings now: the sentence follows them, and so does the most batch per GPU
+    // until it has been edited here.
+    void setBase(const ddplab::Config& base);
+    // The request for the settings last given (its checkpoint folder left to the caller).
+    AdviceRequest request() const;
+
+    QSpinBox* gpus() const { return m_gpus; }
+    QSpinBox* maxBatchPerGpu() const { return m_maxBatch; }
+    QDoubleSpinBox* budgetMinutes() const { return m_budget; }
+    QString baseText() const;
+
+private:
+    ddplab::Config m_base;
+    QLabel* m_baseSentence = nullptr;
+    QSpinBox* m_gpus = nullptr;
+    QSpinBox* m_maxBatch = nullptr;
+    QDoubleSpinBox* m_budget = nullptr;
+    bool m_maxBatchEdited = false;
+};
+
+}  // namespace ddplab::ui

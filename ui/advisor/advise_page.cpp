@@ -1,0 +1,379 @@
+#include "advisor/advise_page.hpp"
+
+#include "advisor/advice_card.hpp"
+#include "advisor/advice_charts.hpp"
+#include "advisor/advise_inputs.hpp"
+#include "client/advisor/advisor.hpp"
+#include "client/io/save_file.hpp"
+#include "client/runs/run_data.hpp"
+#include "client/runs/run_store.hpp"
+#include "client/session/lab_session.hpp"
+#include "export/export_folder.hpp"
+#include "export/image_writer.hpp"
+#include "study/study_chart_view.hpp"
+#include "theme/message_colors.hpp"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QDir>
+#include <QFileDialog>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPainter>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSplitter>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace ddplab::ui {
+namespace {
+
+constexpr int kChartHeight = 260;          // each evidence chart, enough for its axes and legend
+constexpr int kTwoColumnsWidth = 860;      // results this wide put the charts two a row
+constexpr int kTimeLeftRefreshMs = 1000;   // the time left counts down between runs too
+const ImageFormat kSavedChart{QSize(1200, 800), 1.5};
+
+// The advisor's phase name of the range test run (advisor.cpp), as advice.json lists it.
+const QString kRangeTestPhase = QStringLiteral("range test");
+
+QString timeText(double seconds)
+{
+    if (seconds < 0)
+        return QObject::tr("time left: known once the base run has ended");
+    const qint64 whole = qRound64(seconds);
+    return whole >= 90 ? QObject::tr("about %1 min left").arg((whole + 30) / 60) : QObject::tr("about %1 s left").arg(whole);
+}
+
+QString sentence(QString text)
+{
+    if (!text.isEmpty())
+        text[0] = text[0].toUpper();
+    if (!text.endsWith(QLatin1Char('.')))
+        text += QLatin1Char('.');
+    return text;
+}
+
+}  // namespace
+
+AdvisePage::AdvisePage(const RunStore& store, LabSession& session, std::function<ddplab::Config()> setupConfig, QWidget* parent)
+    : QWidget(parent), m_store(store), m_session(session), m_setupConfig(std::move(setupConfig)),
+      m_advisor(std::make_unique<Advisor>(session))
+{
+    m_inputs = new AdviseInputs;
+    m_start = new QPushButton(tr("Start"));
+    m_start->setObjectName(QStringLiteral("startAdvice"));
+    m_start->setToolTip(tr("Measure Setup's model on the GPUs to plan for, within the time budget"));
+    m_stop = new QPushButton(tr("Stop"));
+    m_stop->setObjectName(QStringLiteral("stopAdvice"));
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_start);
+    buttons->addWidget(m_stop);
+    buttons->addStretch(1);
+    m_status = new QLabel;
+    m_status->setObjectName(QStringLiteral("adviseStatus"));
+    m_status->setWordWrap(true);
+    m_status->hide();
+    m_progress = new QProgressBar;
+    m_progress->setRange(0, 100);
+    m_progressLabel = new QLabel(tr("Not started."));
+    m_progressLabel->setObjectName(QStringLiteral("adviseProgress"));
+    m_progressLabel->setWordWrap(true);
+    m_log = new QPlainTextEdit;
+    m_log->setObjectName(QStringLiteral("adviseLog"));
+    m_log->setReadOnly(true);
+    m_log->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_log->setPlaceholderText(tr("What the advisor does, a line a phase"));
+
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(m_inputs);
+    leftLayout->addLayout(buttons);
+    leftLayout->addWidget(m_status);
+    leftLayout->addWidget(m_progress);
+    leftLayout->addWidget(m_progressLabel);
+    leftLayout->addWidget(m_log, 1);
+    // Scrolled, so a short screen or presentation mode's large fonts scroll instead of squeeze.
+    auto* leftScroll = new QScrollArea;
+    leftScroll->setWidget(left);
+    leftScroll->setWidgetResizable(true);
+    leftScroll->setFrameShape(QFrame::NoFrame);
+    leftScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    leftScroll->setMinimumWidth(220);
+
+    m_card = new AdviceCard;
+    m_use = new QPushButton(tr("Use these settings"));
+    m_use->setObjectName(QStringLiteral("useAdvice"));
+    m_use->setToolTip(tr("Setup takes the recommendation: GPUs, batch per GPU, LR (the rule set to none), a constant schedule"));
+    m_copy = new QPushButton(tr("Copy as PyTorch"));
+    m_copy->setObjectName(QStringLiteral("copyAdvice"));
+    m_copy->setToolTip(tr("A torchrun script at the recommended settings, on the clipboard (docs/pytorch-script.md)"));
+    m_save = new QPushButton(tr("Save advice…"));
+    m_save->setObjectName(QStringLiteral("saveAdvice"));
+    m_save->setToolTip(tr("advice.json, advice.md and the evidence charts as PNG and SVG, into a folder"));
+    auto* actions = new QHBoxLayout;
+    actions->addWidget(m_use);
+    actions->addWidget(m_copy);
+    actions->addWidget(m_save);
+    actions->addStretch(1);
+    m_chartBox = new QWidget;
+    m_chartGrid = new QGridLayout(m_chartBox);
+    m_chartGrid->setContentsMargins(0, 0, 0, 0);
+    auto* results = new QWidget;
+    auto* resultsLayout = new QVBoxLayout(results);
+    resultsLayout->addWidget(m_card);
+    resultsLayout->addLayout(actions);
+    resultsLayout->addWidget(m_chartBox);
+    resultsLayout->addStretch(1);
+    m_resultsScroll = new QScrollArea;
+    m_resultsScroll->setWidget(results);
+    m_resultsScroll->setWidgetResizable(true);
+    m_resultsScroll->setFrameShape(QFrame::NoFrame);
+    m_resultsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->addWidget(leftScroll);
+    splitter->addWidget(m_resultsScroll);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 3);
+    splitter->setChildrenCollapsible(false);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(splitter);
+
+    auto* ticker = new QTimer(this);
+    ticker->setInterval(kTimeLeftRefreshMs);
+    connect(ticker, &QTimer::timeout, this, [this] {
+        if (isRunning())
+            onProgress();
+    });
+    ticker->start();
+    connect(m_start, &QPushButton::clicked, this, [this] { start(); });
+    connect(m_stop, &QPushButton::clicked, this, &AdvisePage::stop);
+    connect(m_use, &QPushButton::clicked, this, [this] {
+        if (m_hasAdvice)
+            emit useSettingsRequested(m_advice.recommended);
+    });
+    connect(m_copy, &QPushButton::clicked, this, &AdvisePage::copySnippet);
+    connect(m_save, &QPushButton::clicked, this, &AdvisePage::saveInteractively);
+    connect(m_advisor.get(), &Advisor::progressed, this, [this] {
+        onProgress();
+        emit runsStored();
+    });
+    connect(m_advisor.get(), &Advisor::logMessage, this, [this](const QString& text, bool isWarning) {
+        m_log->appendPlainText(text);
+        emit logMessage(text, isWarning);
+    });
+    connect(m_advisor.get(), &Advisor::finished, this, &AdvisePage::onFinished);
+    connect(&session, &LabSession::runningChanged, this, &AdvisePage::updateButtons);
+    updateButtons();
+}
+
+AdvisePage::~AdvisePage() = default;
+
+bool AdvisePage::isRunning() const
+{
+    return m_advisor->isRunning();
+}
+
+void AdvisePage::say(const QString& text, bool problem)
+{
+    m_status->setText(text);
+    m_status->setVisible(!text.isEmpty());
+    QPalette palette = m_status->palette();
+    palette.setColor(QPalette::WindowText, problem ? problemTextColor(this->palette()) : this->palette().color(QPalette::WindowText));
+    m_status->setPalette(palette);
+}
+
+QString AdvisePage::statusText() const
+{
+    return m_status->text();
+}
+
+QString AdvisePage::progressText() const
+{
+    return m_progressLabel->text();
+}
+
+bool AdvisePage::start()
+{
+    if (isRunning())
+        return false;
+    if (m_session.isRunning()) {
+        say(tr("Something else is running (a run, a lesson or a study): start the advice when it has ended, or stop it first."), true);
+        return false;
+    }
+    m_inputs->setBase(m_setupConfig());
+    AdviceRequest request = m_inputs->request();
+    m_checkpoints = std::make_unique<QTemporaryDir>(QDir::temp().filePath(QStringLiteral("ddplab-advice-XXXXXX")));
+    if (!m_checkpoints->isValid()) {
+        say(tr("No folder for the base run's checkpoint: %1.").arg(m_checkpoints->errorString()), true);
+        return false;
+    }
+    request.checkpointFolder = m_checkpoints->path();
+    m_log->clear();
+    if (!m_advisor->start(request)) {
+        say(sentence(m_advisor->problem()), true);
+        m_checkpoints.reset();
+        return false;
+    }
+    say(QString(), false);
+    onProgress();
+    updateButtons();
+    return true;
+}
+
+void AdvisePage::stop()
+{
+    m_advisor->stop();
+}
+
+void AdvisePage::onProgress()
+{
+    m_progress->setValue(m_advisor->percent());
+    m_progressLabel->setText(isRunning() ? tr("%1; %2.").arg(sentence(m_advisor->progressText()).chopped(1), timeText(m_advisor->secondsLeft()))
+                                         : sentence(m_advisor->progressText()));
+}
+
+void AdvisePage::onFinished(bool succeeded)
+{
+    m_checkpoints.reset();
+    emit runsStored();
+    if (succeeded) {
+        m_progress->setValue(100);
+        m_progressLabel->setText(tr("Done in %1 s.").arg(qRound64(m_advisor->advice().tookSeconds)));
+        showAdvice(m_advisor->advice());
+    } else {
+        m_progressLabel->setText(tr("Stopped."));
+        say(tr("No advice: %1").arg(sentence(m_advisor->problem().isEmpty() ? tr("stopped before it was complete") : m_advisor->problem())), true);
+    }
+    updateButtons();
+    emit adviceEnded(succeeded);
+}
+
+void AdvisePage::updateButtons()
+{
+    const bool running = isRunning();
+    const bool busy = m_session.isRunning() && !running;
+    m_start->setEnabled(!running && !busy);
+    m_start->setToolTip(busy ? tr("Something else is running: the advice starts when it has ended")
+                             : tr("Measure Setup's model on the GPUs to plan for, within the time budget"));
+    m_stop->setEnabled(running);
+    m_inputs->setEnabled(!running);
+    for (QPushButton* button : {m_use, m_copy, m_save})
+        button->setEnabled(m_hasAdvice && !running);
+}
+
+QList<QPointF> AdvisePage::storedRangeCurve(const Advice& advice) const
+{
+    for (const AdviceEvidence& run : advice.evidence) {
+        if (run.phase != kRangeTestPhase || run.runId.isEmpty())
+            continue;
+        RunRecord record;
+        record.id = run.runId;
+        record.directory = QDir(m_store.root()).filePath(run.runId);
+        return rangeTestCurve(*m_store.loadRun(record));
+    }
+    return {};
+}
+
+void AdvisePage::showAdvice(const Advice& advice)
+{
+    m_advice = advice;
+    m_hasAdvice = true;
+    m_card->showAdvice(advice);
+    m_charts = adviceCharts(advice, storedRangeCurve(advice));
+    qDeleteAll(m_chartViews);
+    m_chartViews.clear();
+    for (const PlotSpec& spec : m_charts) {
+        auto* view = new StudyChartView;
+        view->setMinimumHeight(kChartHeight);
+        view->show([spec](QPainter& painter, const QRect& area, const QPalette& palette) { paintPlot(painter, area, spec, 1.0, &palette); },
+                   spec.subtitle);
+        m_chartViews.append(view);
+    }
+    m_chartColumns = 0;
+    layOutCharts();
+    updateButtons();
+}
+
+void AdvisePage::layOutCharts()
+{
+    const int columns = m_resultsScroll->viewport()->width() >= kTwoColumnsWidth ? 2 : 1;
+    if (columns == m_chartColumns)
+        return;
+    m_chartColumns = columns;
+    for (qsizetype i = 0; i < m_chartViews.size(); ++i)
+        m_chartGrid->addWidget(m_chartViews[i], int(i) / columns, int(i) % columns);
+}
+
+void AdvisePage::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    layOutCharts();
+}
+
+void AdvisePage::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (!isRunning())
+        m_inputs->setBase(m_setupConfig());
+}
+
+void AdvisePage::copySnippet()
+{
+    if (!m_hasAdvice)
+        return;
+    QApplication::clipboard()->setText(m_advice.snippet);
+    say(tr("The PyTorch script is on the clipboard: save it as train_ddp.py and start it with torchrun --nproc_per_node=%1 train_ddp.py.")
+            .arg(m_advice.gpus),
+        false);
+}
+
+bool AdvisePage::saveTo(const QString& folder, QString* error) const
+{
+    if (!m_hasAdvice) {
+        *error = tr("There is no advice to save.");
+        return false;
+    }
+    if (!QDir().mkpath(folder)) {
+        *error = tr("Cannot make the folder %1.").arg(folder);
+        return false;
+    }
+    const QDir dir(folder);
+    if (!writeFileAtomically(dir.filePath(QStringLiteral("advice.json")), QJsonDocument(m_advice.toJson()).toJson(QJsonDocument::Indented), error) ||
+        !writeFileAtomically(dir.filePath(QStringLiteral("advice.md")), m_advice.toMarkdown().toUtf8(), error))
+        return false;
+    for (const PlotSpec& spec : m_charts) {
+        const PaintFunction paint = [spec](QPainter& painter, const QRect& area) { paintPlot(painter, area, spec, kSavedChart.scale); };
+        if (!writePngImage(dir.filePath(spec.id + QStringLiteral(".png")), kSavedChart.size, Qt::white, paint, error) ||
+            !writeSvgImage(dir.filePath(spec.id + QStringLiteral(".svg")), kSavedChart.size, spec.title, paint, error))
+            return false;
+    }
+    return true;
+}
+
+void AdvisePage::saveInteractively()
+{
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Save the Advice into a Folder"), lastExportFolder());
+    if (folder.isEmpty())
+        return;
+    rememberExportFolder(folder);
+    QString error;
+    if (!saveTo(folder, &error)) {
+        QMessageBox::warning(this, tr("Saving the advice failed"), error);
+        return;
+    }
+    say(tr("Saved advice.json, advice.md and %1 charts to %2.").arg(m_charts.size()).arg(QDir::toNativeSeparators(folder)), false);
+    emit logMessage(tr("Advice saved to %1").arg(folder), false);
+}
+
+}  // namespace ddplab::ui

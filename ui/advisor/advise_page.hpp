@@ -1,0 +1,114 @@
+#pragma once
+// The window's Advise page (docs/advisor.md, issue 28 §5): the advisor asked about Setup's
+// settings (AdviseInputs), started and stopped here, its progress, time left and log lines; when
+// it is done, the recommendation on top (AdviceCard) and the evidence charts below
+// (advice_charts), with Use these settings (Setup takes the recommendation), Copy as PyTorch
+// and Save advice…. It runs through the window's one LabSession, as the Study page does: it
+// starts only while nothing else runs.
+
+#include "client/advisor/advice.hpp"
+#include "core/config.hpp"
+#include "study/study_plot.hpp"
+
+#include <QWidget>
+
+#include <functional>
+#include <memory>
+
+QT_BEGIN_NAMESPACE
+class QGridLayout;
+class QLabel;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QScrollArea;
+class QTemporaryDir;
+QT_END_NAMESPACE
+
+namespace ddplab::ui {
+
+class AdviceCard;
+class AdviseInputs;
+class Advisor;
+class LabSession;
+class RunStore;
+class StudyChartView;
+
+class AdvisePage : public QWidget {
+    Q_OBJECT
+
+public:
+    // `session` runs the advisor's runs (and whatever else the window runs); `setupConfig`
+    // gives Setup's settings, asked for when the page is shown and when the advice starts.
+    AdvisePage(const RunStore& store, LabSession& session, std::function<ddplab::Config()> setupConfig, QWidget* parent = nullptr);
+    ~AdvisePage() override;
+
+    // Starts the advisor on Setup's settings and the inputs; false, with the reason in one
+    // sentence on the page (statusText()), when something else runs or the settings are refused.
+    bool start();
+    void stop();
+    bool isRunning() const;
+
+    // Shows a finished advice: the card, the charts (the range test's curve from its stored
+    // run) and the buttons that use it.
+    void showAdvice(const Advice& advice);
+    const Advice& shownAdvice() const { return m_advice; }
+    bool hasAdvice() const { return m_hasAdvice; }
+    // advice.json, advice.md and every chart as PNG and SVG into `folder` (made when missing).
+    bool saveTo(const QString& folder, QString* error) const;
+
+    AdviseInputs* inputs() const { return m_inputs; }
+    AdviceCard* card() const { return m_card; }
+    const QList<PlotSpec>& charts() const { return m_charts; }
+    QString statusText() const;
+    QString progressText() const;
+
+signals:
+    // Use these settings: Setup takes `config` (the recommendation).
+    void useSettingsRequested(const ddplab::Config& config);
+    void logMessage(const QString& text, bool isWarning);
+    void runsStored();    // an advisor's phase ended: the Runs list has new entries
+    void adviceEnded(bool succeeded);
+
+protected:
+    void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void onProgress();
+    void onFinished(bool succeeded);
+    void updateButtons();
+    void say(const QString& sentence, bool problem);
+    void copySnippet();
+    void saveInteractively();
+    void layOutCharts();
+    QList<QPointF> storedRangeCurve(const Advice& advice) const;
+
+    const RunStore& m_store;
+    LabSession& m_session;
+    std::function<ddplab::Config()> m_setupConfig;
+    std::unique_ptr<Advisor> m_advisor;
+    std::unique_ptr<QTemporaryDir> m_checkpoints;  // the base run's checkpoint, while advising
+    Advice m_advice;
+    bool m_hasAdvice = false;
+    QList<PlotSpec> m_charts;
+
+    AdviseInputs* m_inputs = nullptr;
+    QPushButton* m_start = nullptr;
+    QPushButton* m_stop = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_progressLabel = nullptr;
+    QLabel* m_status = nullptr;
+    QPlainTextEdit* m_log = nullptr;
+    QScrollArea* m_resultsScroll = nullptr;
+    AdviceCard* m_card = nullptr;
+    QPushButton* m_use = nullptr;
+    QPushButton* m_copy = nullptr;
+    QPushButton* m_save = nullptr;
+    QWidget* m_chartBox = nullptr;
+    QGridLayout* m_chartGrid = nullptr;
+    QList<StudyChartView*> m_chartViews;
+    int m_chartColumns = 0;
+};
+
+}  // namespace ddplab::ui
