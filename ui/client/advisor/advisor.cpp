@@ -509,10 +509,14 @@ void Advisor::decide()
                                          "and beta1, beta2 and eps were not scaled (lr_rule sde would scale them); the LR was bracketed, not taken from a rule."));
     a.cautions.append(QStringLiteral("If the model has BatchNorm, its batch statistics are over each GPU's batch: the batch per GPU was kept at %1, and "
                                      "the noise scale is biased by the coupling of a batch's samples.").arg(a.batchPerGpu));
-    if (m_confirmationSteps < kShortHorizonSteps || a.horizonSamples < a.plannedSamples)
+    if (a.horizonSamples < a.plannedSamples)
         a.cautions.append(QStringLiteral("The LR was confirmed over %1 samples (%2 steps) of the %3 planned: over the whole training it is extrapolated, "
                                          "and a longer horizon usually prefers a somewhat lower LR.")
                               .arg(qRound64(a.horizonSamples)).arg(m_confirmationSteps).arg(qRound64(a.plannedSamples)));
+    else if (m_confirmationSteps < kShortHorizonSteps)
+        a.cautions.append(QStringLiteral("The whole planned training is %1 steps at this batch, under about %2: over so few steps the LRs' ranking is "
+                                         "decided early and noisily.")
+                              .arg(m_confirmationSteps).arg(kShortHorizonSteps));
     if (m_divergenceLr > 0 && optimum.bestLr > m_divergenceLr / 2.0)
         a.cautions.append(QStringLiteral("The range test's loss ran away at LR %1, within 2× of the recommended %2: the recommendation is close to divergence.")
                               .arg(lrText(m_divergenceLr), lrText(optimum.bestLr)));
