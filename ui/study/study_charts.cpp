@@ -38,7 +38,9 @@ private:
 
 QString number(double value, int digits = 3)
 {
-    return QString::number(value, 'g', digits);
+    // A difference of equal figures computed in floating point (-1e-32) is a zero, said as one.
+    constexpr double kRoundingNoise = 1e-20;
+    return QString::number(std::abs(value) < kRoundingNoise ? 0.0 : value, 'g', digits);
 }
 
 QString prefixed(const QString& colourBy, const QString& value)
