@@ -151,7 +151,7 @@ void AdviceCard::showAdvice(const Advice& a)
     addRow(tr("Learning rate"), tr("%1: %2").arg(figure(a.lr), lrRuleWords(a.lrRule)));
     addRow(tr("Safe LR range"), a.safeHigh > a.safeLow ? tr("%1 to %2 (within 10 % of the best measure)").arg(figure(a.safeLow), figure(a.safeHigh))
                                                        : tr("only the best LR was within 10 %"));
-    addRow(tr("Warmup"), tr("%n step(s); %1", nullptr, int(a.warmupSteps)).arg(a.schedule.isEmpty() ? tr("constant after it") : a.schedule));
+    addRow(tr("Warmup"), a.schedule.isEmpty() ? tr("%1 steps").arg(a.warmupSteps) : tr("%1 steps; schedule: %2").arg(a.warmupSteps).arg(a.schedule));
     addRow(tr("Critical batch"), a.criticalBatch > 0 && std::isfinite(a.criticalBatch)
                                      ? tr("%1%2 (the branch test, within %3 % of your batch's loss)")
                                            .arg(a.criticalBatchBeyond ? tr("at least ") : QString(), figure(a.criticalBatch), figure(100.0 * a.branchTolerance))

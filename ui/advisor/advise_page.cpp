@@ -107,7 +107,8 @@ AdvisePage::AdvisePage(const RunStore& store, LabSession& session, std::function
     leftScroll->setWidgetResizable(true);
     leftScroll->setFrameShape(QFrame::NoFrame);
     leftScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    leftScroll->setMinimumWidth(220);
+    // As wide as its form needs: a narrower column would cut the fields off at its edge.
+    leftScroll->setMinimumWidth(left->minimumSizeHint().width() + leftScroll->verticalScrollBar()->sizeHint().width());
 
     m_card = new AdviceCard;
     m_use = new QPushButton(tr("Use these settings"));

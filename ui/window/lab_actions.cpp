@@ -65,7 +65,7 @@ LabActions::LabActions(QObject* owner)
     openGl->setCheckable(true);
     resetViews = make(owner, QObject::tr("&Reset All Chart Views"), Keys{Qt::CTRL | Qt::Key_0},
                       QObject::tr("Fit every chart to its data (Ctrl+0)"), "fit");
-    const QStringList pageNames{QObject::tr("&Charts"), QObject::tr("S&harding"), QObject::tr("C&ompare"), QObject::tr("St&udy")};
+    const QStringList pageNames{QObject::tr("&Charts"), QObject::tr("S&harding"), QObject::tr("C&ompare"), QObject::tr("St&udy"), QObject::tr("Ad&vise")};
     for (qsizetype i = 0; i < pageNames.size(); ++i)
         pages.append(make(owner, QObject::tr("Show %1").arg(pageNames.at(i)), Keys{QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i))}));
     presentation = make(owner, QObject::tr("&Presentation Mode"), Keys{Qt::Key_F11, Qt::CTRL | Qt::SHIFT | Qt::Key_P},

@@ -29,7 +29,7 @@ struct LabActions {
     QAction* keepRuns = nullptr;
     QAction* openGl = nullptr;
     QAction* resetViews = nullptr;
-    // The pages in the middle, in their order: Charts, Sharding, Compare, Study (Ctrl+1 to 4).
+    // The pages in the middle, in their order: Charts, Sharding, Compare, Study, Advise (Ctrl+1 to 5).
     QList<QAction*> pages;
     QAction* presentation = nullptr;
     QAction* leavePresentation = nullptr;

@@ -1,5 +1,6 @@
 #include "main_window.hpp"
 
+#include "advisor/advise_page.hpp"
 #include "charts/chart_grid.hpp"
 #include "charts/chart_panel.hpp"
 #include "client/engine/engine_locator.hpp"
@@ -152,6 +153,16 @@ void MainWindow::connectPanes()
     connect(m_studyPage, &StudyPage::showRunsRequested, m_storedRuns, &StoredRuns::showOnCharts);
     connect(m_storedRuns, &StoredRuns::chartsWanted, this, [this] { m_tabs->setCurrentWidget(m_chartPage); });
     connect(m_studyPage, &StudyPage::logMessage, m_log, &LogPanel::appendMessage);
+
+    // The Advise page, beside Study (Ctrl+5): it asks Setup for its settings, and fills Setup
+    // with its recommendation when told to.
+    auto* advise = new AdvisePage(m_store, *m_session, [this] { return m_parameters->config(); });
+    m_tabs->addTab(advise, tr("Advise"));
+    m_tabs->setTabToolTip(m_tabs->indexOf(advise), a.pages.last()->shortcut().toString(QKeySequence::NativeText));
+    connect(advise, &AdvisePage::useSettingsRequested, this,
+            [this](const ddplab::Config& config) { m_parameters->setValues(presetFromCoreConfig(config)); });
+    connect(advise, &AdvisePage::runsStored, m_storedRuns, &StoredRuns::reload);
+    connect(advise, &AdvisePage::logMessage, m_log, &LogPanel::appendMessage);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -9,7 +9,12 @@
 //                        study's runs on the charts
 //   presentation-lesson  seed 000's four-ways lesson run, then presentation mode
 //   file-menu            the File menu open, as the menu bar opens it (its exports and copies)
+//   advise               the real advisor run from the Advise page on the settings file given
+//                        (tests/ui/data/advise-linreg.json: 8 GPUs, a budget of 1 min), finished
 
+#include "advisor/advise_inputs.hpp"
+#include "advisor/advise_page.hpp"
+#include "client/library/preset_file.hpp"
 #include "setup/parameter_panel.hpp"
 #include "study/study_page.hpp"
 #include "window/application_identity.hpp"
@@ -21,6 +26,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QDoubleSpinBox>
 #include <QScreen>
 #include <QTabWidget>
 #include <QTextStream>
@@ -66,6 +72,33 @@ bool runStudyFile(MainWindow& window, const QString& file)
     return true;
 }
 
+// The advisor on the settings in `file`, started from the Advise page as a person would.
+bool adviseOn(MainWindow& window, const QString& file)
+{
+    QString error;
+    const std::optional<QJsonObject> settings = ddplab::ui::readSettingsFile(file, file, &error);
+    auto* page = window.findChild<ddplab::ui::AdvisePage*>();
+    if (!settings || !page) {
+        QTextStream(stderr) << "ddplab-window-scenes: " << (settings ? QStringLiteral("no Advise page") : error) << Qt::endl;
+        return false;
+    }
+    window.parameterPanel()->setValues(*settings);
+    window.pages()->setCurrentWidget(page);
+    page->inputs()->budgetMinutes()->setValue(1.0);
+    QEventLoop loop;
+    bool succeeded = false;
+    QObject::connect(page, &ddplab::ui::AdvisePage::adviceEnded, &loop, [&](bool ok) {
+        succeeded = ok;
+        loop.quit();
+    });
+    if (!page->start()) {
+        QTextStream(stderr) << "ddplab-window-scenes: " << page->statusText() << Qt::endl;
+        return false;
+    }
+    loop.exec();
+    return succeeded;
+}
+
 bool play(const QString& scene, MainWindow& window, const QString& studyFile)
 {
     if (scene == QLatin1String("first-launch"))
@@ -95,6 +128,8 @@ bool play(const QString& scene, MainWindow& window, const QString& studyFile)
         window.menuBar()->setActiveAction(file);
         return file->menu()->isVisible();
     }
+    if (scene == QLatin1String("advise"))
+        return adviseOn(window, studyFile);
     if (scene == QLatin1String("presentation-lesson")) {
         window.startLesson(QStringLiteral("seed000-four-ways"));
         waitForTheRuns(window);
@@ -113,7 +148,7 @@ int main(int argc, char* argv[])
     QTextStream err(stderr);
     const QStringList arguments = QCoreApplication::arguments();
     if (arguments.size() < 3 || arguments.size() > 4) {
-        err << "usage: ddplab-window-scenes first-launch|setup-errors|study|runs-study|presentation-lesson|file-menu OUT.png [STUDY.json]"
+        err << "usage: ddplab-window-scenes first-launch|setup-errors|study|runs-study|presentation-lesson|file-menu|advise OUT.png [STUDY.json|SETTINGS.json]"
             << Qt::endl;
         return 2;
     }

@@ -1,0 +1,220 @@
+// The window's Advise page: a given Advice's numbers and cautions on the card and its evidence
+// as charts; Use these settings puts the recommended GPUs, batch per GPU and LR into Setup;
+// Copy as PyTorch puts the snippet on the clipboard; Save advice… writes advice.json and
+// advice.md; Start while something else runs is refused with a sentence; and the real advisor
+// on a tiny linreg problem, started from the page, ends with its LR on the card.
+
+#include "advisor/advice_card.hpp"
+#include "advisor/advise_inputs.hpp"
+#include "advisor/advise_page.hpp"
+#include "client/library/preset_file.hpp"
+#include "client/session/lab_session.hpp"
+#include "setup/parameter_panel.hpp"
+#include "ui_test_main.hpp"
+#include "window/lab_actions.hpp"
+#include "window/main_window.hpp"
+
+#include <QAction>
+#include <QClipboard>
+#include <QDoubleSpinBox>
+#include <QJsonDocument>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
+
+using namespace ddplab::ui;
+
+namespace {
+
+constexpr int kPatienceMs = 180000;
+
+// An advice as the advisor gives one: 8 GPUs × 32 at LR 0.4, two seeds of three LRs confirmed.
+Advice givenAdvice()
+{
+    Advice a;
+    a.gpus = 8;
+    a.batchPerGpu = 32;
+    a.gradAccum = 1;
+    a.effectiveBatch = 256;
+    a.lr = 0.4;
+    a.lrRule = QStringLiteral("linear");
+    a.safeLow = 0.2;
+    a.safeHigh = 0.8;
+    a.warmupSteps = 10;
+    a.schedule = QStringLiteral("constant after 10 warmup steps");
+    a.criticalBatch = 512;
+    a.branchTolerance = 0.02;
+    a.stepsToMatch = 40;
+    a.baseSteps = 300;
+    a.objective = QStringLiteral("the lowest training loss after 8192 samples at 8 GPUs × 32");
+    a.measureName = QStringLiteral("training loss (noise-free)");
+    a.horizonSamples = 8192;
+    a.plannedSamples = 60000;
+    a.confidence = QStringLiteral("moderate");
+    a.confidenceReason = QStringLiteral("the seeds agree within 3 %");
+    a.cautions = {QStringLiteral("Adam's noise scale can underestimate the critical batch by orders of magnitude."),
+                  QStringLiteral("The LR was confirmed over 8192 samples of the 60000 planned.")};
+    a.trimmed = {QStringLiteral("the confirmation's horizon, from 60000 samples to 8192")};
+    a.noiseScale = {{1000, 20}, {2000, 35}, {4000, 60}};
+    for (qint64 seed : {0, 1})
+        for (double lr : {0.2, 0.4, 0.8})
+            a.evidence.append({QStringLiteral("confirmation"), QString(), QString(), 8, 32, lr, seed, 8192, 0.5 + std::abs(lr - 0.4) + 0.01 * seed,
+                               QStringLiteral("finished")});
+    for (int k : {1, 2, 4, 8})
+        a.evidence.append({QStringLiteral("branch"), QString(), QString(), k, 32, 0.05 * k, 0, 2048, 0.6 + 0.001 * k, QStringLiteral("finished")});
+    a.recommended.worldSize = 8;
+    a.recommended.batchSize = 32;
+    a.recommended.lr = 0.4;
+    a.snippet = QStringLiteral("# the advisor's script\nprint('8 GPUs x 32, lr 0.4')\n");
+    return a;
+}
+
+AdvisePage* advisePageOf(MainWindow& window)
+{
+    auto* page = window.findChild<AdvisePage*>();
+    if (page)
+        window.pages()->setCurrentWidget(page);
+    return page;
+}
+
+}  // namespace
+
+class TestAdvisePage : public QObject {
+    Q_OBJECT
+
+private slots:
+    void theCardShowsTheAdvicesNumbersAndCautions()
+    {
+        MainWindow window;
+        AdvisePage* page = advisePageOf(window);
+        QVERIFY(page);
+        QVERIFY(!page->findChild<QPushButton*>(QStringLiteral("useAdvice"))->isEnabled());  // nothing to use yet
+        page->showAdvice(givenAdvice());
+        const QString card = page->card()->text();
+        for (const QString& shown : {QStringLiteral("On 8 GPUs: 32 per GPU and LR 0.4"), QStringLiteral("an effective batch of 256"),
+                                     QStringLiteral("0.2 to 0.8"), QStringLiteral("linear rule"), QStringLiteral("10 steps; schedule: constant after 10 warmup steps"),
+                                     QStringLiteral("512"), QStringLiteral("40 at the recommendation, 300 for your base run"),
+                                     QStringLiteral("moderate: the seeds agree within 3 %"), QStringLiteral("8192 samples measured of the 60000 planned"),
+                                     QStringLiteral("• Adam's noise scale can underestimate"), QStringLiteral("• the confirmation's horizon")})
+            QVERIFY2(card.contains(shown), qPrintable(shown + QStringLiteral(" is not in:\n") + card));
+        // The evidence: LR (one line a seed, the safe range shaded), branches, noise scale, range test.
+        QCOMPARE(page->charts().size(), 4);
+        QCOMPARE(page->charts().at(0).lines.size(), 2);
+        QCOMPARE(page->charts().at(0).lines.at(0).points.size(), 3);
+        QCOMPARE(page->charts().at(0).spans.size(), 1);
+        QCOMPARE(page->charts().at(0).spans.at(0).high, 0.8);
+        QCOMPARE(page->charts().at(1).lines.at(0).points.size(), 4);  // batches 32, 64, 128, 256
+        QCOMPARE(page->charts().at(1).markers.at(0).x, 512.0);
+        QVERIFY(page->findChild<QPushButton*>(QStringLiteral("useAdvice"))->isEnabled());
+    }
+
+    void useTheseSettingsFillsSetup()
+    {
+        MainWindow window;
+        AdvisePage* page = advisePageOf(window);
+        QVERIFY(page);
+        QVERIFY(window.parameterPanel()->config().worldSize != 8);
+        page->showAdvice(givenAdvice());
+        page->findChild<QPushButton*>(QStringLiteral("useAdvice"))->click();
+        const ddplab::Config& setup = window.parameterPanel()->config();
+        QCOMPARE(setup.worldSize, 8);
+        QCOMPARE(setup.batchSize, 32);
+        QCOMPARE(setup.lr, 0.4);
+    }
+
+    void copyAsPyTorchPutsTheSnippetOnTheClipboard()
+    {
+        MainWindow window;
+        AdvisePage* page = advisePageOf(window);
+        QVERIFY(page);
+        QApplication::clipboard()->clear();
+        page->showAdvice(givenAdvice());
+        page->findChild<QPushButton*>(QStringLiteral("copyAdvice"))->click();
+        QCOMPARE(QApplication::clipboard()->text(), givenAdvice().snippet);
+        QVERIFY2(page->statusText().contains(QStringLiteral("--nproc_per_node=8")), qPrintable(page->statusText()));
+    }
+
+    void saveWritesTheAdviceAndItsCharts()
+    {
+        MainWindow window;
+        AdvisePage* page = advisePageOf(window);
+        QVERIFY(page);
+        page->showAdvice(givenAdvice());
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("advice"));
+        QString error;
+        QVERIFY2(page->saveTo(folder, &error), qPrintable(error));
+        QFile json(folder + QStringLiteral("/advice.json"));
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(json.readAll()).object().value(QStringLiteral("lr")).toDouble(), 0.4);
+        QVERIFY(QFile::exists(folder + QStringLiteral("/advice.md")));
+        QVERIFY(QFile::exists(folder + QStringLiteral("/advice-measure-vs-lr.png")));
+        QVERIFY(QFile::exists(folder + QStringLiteral("/advice-branch-test.svg")));
+    }
+
+    void setupsSettingsAreShownAndTheMostBatchFollowsThem()
+    {
+        MainWindow window;
+        AdvisePage* page = advisePageOf(window);
+        QVERIFY(page);
+        window.show();
+        window.pages()->setCurrentIndex(0);
+        window.parameterPanel()->setFieldText(QStringLiteral("batch_size"), QStringLiteral("24"));
+        window.actions().pages.at(4)->trigger();  // Ctrl+5
+        QCOMPARE(window.pages()->currentWidget(), page);
+        QCOMPARE(page->inputs()->maxBatchPerGpu()->value(), 24);
+        QVERIFY2(page->inputs()->baseText().contains(QStringLiteral("× 24 per GPU")), qPrintable(page->inputs()->baseText()));
+        QCOMPARE(page->inputs()->gpus()->value(), 8);
+        QCOMPARE(page->inputs()->budgetMinutes()->value(), 5.0);
+    }
+
+    void startWhileSomethingElseRunsIsRefused()
+    {
+        MainWindow window;
+        AdvisePage* page = advisePageOf(window);
+        QVERIFY(page);
+        window.parameterPanel()->setFieldText(QStringLiteral("epochs"), QStringLiteral("100000"));
+        window.startRun();
+        QVERIFY(window.session()->isRunning());
+        QVERIFY(!page->findChild<QPushButton*>(QStringLiteral("startAdvice"))->isEnabled());
+        QVERIFY(!page->start());
+        QVERIFY(!page->isRunning());
+        QVERIFY2(page->statusText().startsWith(QStringLiteral("Something else is running")), qPrintable(page->statusText()));
+        QSignalSpy done(&window, &MainWindow::sequenceDone);
+        window.stopRun();
+        QVERIFY(done.wait(kPatienceMs));
+    }
+
+    void theRealAdvisorRunsFromThePage()
+    {
+        MainWindow window;
+        AdvisePage* page = advisePageOf(window);
+        QVERIFY(page);
+        const QJsonObject linreg{{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("loss_reduction"), QStringLiteral("mean")},
+                                 {QStringLiteral("noise"), 0.1},     {QStringLiteral("num_examples"), 256},
+                                 {QStringLiteral("dim"), 4},         {QStringLiteral("batch_size"), 8},
+                                 {QStringLiteral("world_size"), 1},  {QStringLiteral("lr"), 1.0},
+                                 {QStringLiteral("epochs"), 2}};
+        QVERIFY(window.parameterPanel()->setValues(linreg).isEmpty());
+        page->inputs()->gpus()->setValue(4);
+        page->inputs()->budgetMinutes()->setValue(0.3);
+        QSignalSpy ended(page, &AdvisePage::adviceEnded);
+        QVERIFY2(page->start(), qPrintable(page->statusText()));
+        QVERIFY(page->isRunning());
+        QVERIFY(!window.actions().run->isEnabled());  // one thing at a time
+        QVERIFY(ended.wait(kPatienceMs));
+        QVERIFY2(ended.first().first().toBool(), qPrintable(page->statusText()));
+        QVERIFY(page->hasAdvice());
+        const Advice& advice = page->shownAdvice();
+        QCOMPARE(advice.gpus, 4);
+        QVERIFY(advice.lr > 0);
+        QVERIFY2(page->card()->text().contains(QStringLiteral("LR %1").arg(QString::number(advice.lr, 'g', 3))), qPrintable(page->card()->text()));
+        // The range test's curve came back from its stored run.
+        QVERIFY(!page->charts().last().lines.isEmpty());
+        QVERIFY(window.actions().run->isEnabled());
+    }
+};
+
+DDPLAB_UI_TEST_MAIN(TestAdvisePage)
+#include "tst_advise_page.moc"
