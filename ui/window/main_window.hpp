@@ -4,10 +4,10 @@
 // sharding view and the comparison table as pages), the lesson and the stored runs on the
 // right, the engine's log below, progress and status at the bottom. Runs go through a
 // LabSession; the window never links the engine itself.
-// What it assembles owns its own job: StoredRuns (the Runs list's actions), LabFiles (presets
-// and exports), StatusArea (the status bar), LabSession (whatever runs). By topic here:
-// main_window.cpp (building, running), main_window_panes.cpp (the panes), main_window_menus.cpp
-// (menus and toolbar).
+// What it assembles owns its own job: the panes (window/window_panes.hpp), the menus and the
+// toolbar (window/window_menus.hpp), starting runs and saying how they ended
+// (window/run_starter.hpp), StoredRuns (the Runs list's actions), LabFiles (presets and
+// exports), StatusArea (the status bar), LabSession (whatever runs).
 
 #include "charts/run_model.hpp"
 #include "client/engine/device_inventory.hpp"
@@ -17,16 +17,15 @@
 #include "client/runs/run_store.hpp"
 #include "client/session/launch_options.hpp"
 #include "window/theme.hpp"
+#include "window/window_panes.hpp"
 
 #include <QJsonObject>
 #include <QMainWindow>
 #include <QSharedPointer>
 
 #include <memory>
-#include <optional>
 
 QT_BEGIN_NAMESPACE
-class QDockWidget;
 class QTabWidget;
 QT_END_NAMESPACE
 
@@ -48,6 +47,7 @@ class PresentationMode;
 class RunGate;
 class RunData;
 class RunListPanel;
+class RunStarter;
 class RunTargetBox;
 class ShardingView;
 class StatusArea;
@@ -56,7 +56,6 @@ class StudyPage;
 class TensorBoardFiles;
 struct LabActions;
 struct QueryResult;
-struct RunRequest;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -74,25 +73,25 @@ public:
     // Every chart (PNG + SVG) and every displayed run's CSV into `directory`.
     bool exportEverything(const QString& directory, QSize imageSize, double scale, QString* error);
 
-    ParameterPanel* parameterPanel() const { return m_parameters; }
-    DerivedPanel* derivedPanel() const { return m_derived; }
-    ModelInspector* modelInspector() const { return m_inspector; }
+    ParameterPanel* parameterPanel() const { return m_panes.parameters; }
+    DerivedPanel* derivedPanel() const { return m_panes.derived; }
+    ModelInspector* modelInspector() const { return m_panes.inspector; }
     ChartGrid* chartGrid() const;
-    ChartPage* chartPage() const { return m_chartPage; }
-    RunListPanel* runList() const { return m_runList; }
+    ChartPage* chartPage() const { return m_panes.chartPage; }
+    RunListPanel* runList() const { return m_panes.runList; }
     RunModel& runModel() { return m_model; }
     LabSession* session() const { return m_session; }
-    NoticeBar* notice() const { return m_notice; }
-    LogPanel* log() const { return m_log; }
-    ShardingView* shardingView() const { return m_sharding; }
-    StudyPage* studyPage() const { return m_studyPage; }
+    NoticeBar* notice() const { return m_panes.notice; }
+    LogPanel* log() const { return m_panes.log; }
+    ShardingView* shardingView() const { return m_panes.sharding; }
+    StudyPage* studyPage() const { return m_panes.studyPage; }
     // The Study page with the built-in study `id` chosen.
     void showStudy(const QString& id);
     const LabActions& actions() const { return *m_actions; }
     // Why Run is disabled ("" when it is not), as its tooltip and the status bar say.
     QString runBlockedReason() const;
     StoredRuns* storedRuns() const { return m_storedRuns; }
-    QTabWidget* pages() const { return m_tabs; }
+    QTabWidget* pages() const { return m_panes.tabs; }
     QString statusText() const;
     QString progressText() const;
 
@@ -104,19 +103,12 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
-    QWidget* createCentralArea();
-    void createDocks();
-    void createStatusBar();
+    void createMenus();
     void connectPanes();
     void restoreSettings();
     void saveSettings() const;
     void applyLaunchOptions(const LaunchOptions& options);
 
-    // A lesson's runs, with the charts and the x axis its point needs.
-    void startSequence(const QList<RunRequest>& requests, const QStringList& chartMetrics = {},
-                       std::optional<XAxis> xAxis = std::nullopt);
-    void onRunStarted(int index, const QSharedPointer<RunData>& run);
-    void onRunFinished(int index, const QSharedPointer<RunData>& run);
     void onSequenceFinished(bool allSucceeded);
     void onDevices(const QueryResult& result);
     void updateActions();
@@ -126,16 +118,12 @@ private:
     void showLesson(const QString& lessonId);
     void setTheme(ThemeChoice choice);
 
-    // main_window_menus.cpp
-    void createMenus();
-
     QString m_enginePath;
     LessonLibrary m_lessons;
     PresetLibrary m_presets;
     RunStore m_store;
     RunModel m_model;
     LabSession* m_session = nullptr;
-    RunTargetBox* m_runTarget = nullptr;
     DeviceInventory m_inventory;
     ThemeChoice m_theme = ThemeChoice::System;
     LaunchOptions m_pendingExport;  // --export DIR: what to write when the runs end
@@ -143,26 +131,12 @@ private:
     std::unique_ptr<PresentationMode> m_presentation;
     std::unique_ptr<RunGate> m_runGate;
 
-    ParameterPanel* m_parameters = nullptr;
-    DerivedPanel* m_derived = nullptr;
-    ModelInspector* m_inspector = nullptr;
-    ChartPage* m_chartPage = nullptr;
-    ShardingView* m_sharding = nullptr;
-    ComparisonTable* m_comparison = nullptr;
-    StudyPage* m_studyPage = nullptr;
-    RunListPanel* m_runList = nullptr;
-    LessonPanel* m_lessonPanel = nullptr;
-    LogPanel* m_log = nullptr;
-    NoticeBar* m_notice = nullptr;
-    QTabWidget* m_tabs = nullptr;
+    WindowPanes m_panes;
+    RunStarter* m_runs = nullptr;
     StatusArea* m_status = nullptr;
     StoredRuns* m_storedRuns = nullptr;
     LabFiles* m_files = nullptr;
     TensorBoardFiles* m_tensorBoard = nullptr;
-    QDockWidget* m_setupDock = nullptr;
-    QDockWidget* m_lessonDock = nullptr;
-    QDockWidget* m_runsDock = nullptr;
-    QDockWidget* m_logDock = nullptr;
 };
 
 }  // namespace ddplab::ui
