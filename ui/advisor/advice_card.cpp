@@ -1,6 +1,7 @@
 #include "advisor/advice_card.hpp"
 
 #include "client/advisor/advice.hpp"
+#include "client/wire.hpp"
 #include "theme/message_colors.hpp"
 
 #include <QEvent>
@@ -29,11 +30,11 @@ QLabel* wrapped(const QString& text)
 
 QString lrRuleWords(const QString& rule)
 {
-    if (rule == QLatin1String("linear"))
+    if (rule == wire(choice::lr_rule::kLinear))
         return QObject::tr("your LR × the batch's growth (the linear rule)");
-    if (rule == QLatin1String("sqrt"))
+    if (rule == wire(choice::lr_rule::kSqrt))
         return QObject::tr("your LR × √ the batch's growth (the square-root rule)");
-    if (rule == QLatin1String("none"))
+    if (rule == wire(choice::lr_rule::kNone))
         return QObject::tr("your LR unchanged");
     return QObject::tr("measured: no rule gives it within 20 %");
 }

@@ -1,5 +1,7 @@
 #include "advice.hpp"
 
+#include "client/wire.hpp"
+
 #include <cmath>
 
 namespace ddplab::ui {
@@ -21,7 +23,7 @@ QJsonObject Advice::toJson() const
 {
     QJsonArray noise;
     for (const QPointF& point : noiseScale)
-        noise.append(QJsonObject{{QStringLiteral("samples"), point.x()}, {QStringLiteral("value"), number(point.y())}});
+        noise.append(QJsonObject{{wire(protocol::field::kSamples), point.x()}, {QStringLiteral("value"), number(point.y())}});
     QJsonArray runs;
     for (const AdviceEvidence& run : evidence) {
         runs.append(QJsonObject{{QStringLiteral("phase"), run.phase},
@@ -29,23 +31,23 @@ QJsonObject Advice::toJson() const
                                 {QStringLiteral("label"), run.label},
                                 {QStringLiteral("gpus"), run.gpus},
                                 {QStringLiteral("batch_per_gpu"), run.batchPerGpu},
-                                {QStringLiteral("lr"), run.lr},
-                                {QStringLiteral("seed"), run.seed},
-                                {QStringLiteral("samples"), run.samples},
+                                {wire(key::kLr), run.lr},
+                                {wire(key::kSeed), run.seed},
+                                {wire(protocol::field::kSamples), run.samples},
                                 {QStringLiteral("measure"), number(run.measure)},
                                 {QStringLiteral("status"), run.status}});
     }
     return QJsonObject{
         {QStringLiteral("gpus"), gpus},
         {QStringLiteral("batch_per_gpu"), batchPerGpu},
-        {QStringLiteral("grad_accum"), gradAccum},
+        {wire(key::kGradAccum), gradAccum},
         {QStringLiteral("effective_batch"), effectiveBatch},
-        {QStringLiteral("lr"), lr},
-        {QStringLiteral("lr_rule"), lrRule},
+        {wire(key::kLr), lr},
+        {wire(key::kLrRule), lrRule},
         {QStringLiteral("lr_exponent"), number(lrExponent)},
         {QStringLiteral("lr_exponent_interval"), QJsonArray{number(lrExponentLow), number(lrExponentHigh)}},
-        {QStringLiteral("warmup_steps"), warmupSteps},
-        {QStringLiteral("noise_scale"), noise},
+        {wire(key::kWarmupSteps), warmupSteps},
+        {wire(protocol::field::kNoiseScale), noise},
         {QStringLiteral("critical_batch"), QJsonObject{{QStringLiteral("value"), number(criticalBatch)},
                                                        {QStringLiteral("at_least"), criticalBatchBeyond},
                                                        {QStringLiteral("tolerance"), branchTolerance}}},
@@ -55,7 +57,7 @@ QJsonObject Advice::toJson() const
         {QStringLiteral("measure"), measureName},
         {QStringLiteral("horizon_samples"), horizonSamples},
         {QStringLiteral("planned_samples"), plannedSamples},
-        {QStringLiteral("schedule"), schedule},
+        {wire(key::kSchedule), schedule},
         {QStringLiteral("lr_safe_range"), QJsonArray{safeLow, safeHigh}},
         {QStringLiteral("confidence"), QJsonObject{{QStringLiteral("level"), confidence}, {QStringLiteral("reason"), confidenceReason}}},
         {QStringLiteral("cautions"), QJsonArray::fromStringList(cautions)},

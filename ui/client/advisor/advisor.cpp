@@ -43,11 +43,11 @@ QString ruleOf(double lr, double baseLr, double k)
 {
     const auto near = [&](double target) { return std::abs(std::log(lr / target)) <= std::log(1.2); };
     if (near(baseLr * k))
-        return QStringLiteral("linear");
+        return wire(choice::lr_rule::kLinear);
     if (near(baseLr * std::sqrt(k)))
-        return QStringLiteral("sqrt");
+        return wire(choice::lr_rule::kSqrt);
     if (near(baseLr))
-        return QStringLiteral("none");
+        return wire(choice::lr_rule::kNone);
     return QStringLiteral("measured");
 }
 
