@@ -78,7 +78,7 @@ QColor ShardGridWidget::sampleColor(int sample) const
 {
     // Hues spread over the examples; pastel so the index written on top stays readable.
     const int examples = int(std::max<int64_t>(1, m_assignment.request.numExamples));
-    return QColor::fromHsvF(0.83 * double(sample) / double(examples), 0.38, 0.97);
+    return ddplab::ui::sampleColor(sample, examples);
 }
 
 void ShardGridWidget::paintEvent(QPaintEvent*)
@@ -121,7 +121,7 @@ void ShardGridWidget::paintEvent(QPaintEvent*)
                 painter.setBrush(sampleColor(sample));
                 painter.setPen(padded ? QPen(QColor(kPaddingRgb), labelled ? 3 : 2)
                                : hovered ? QPen(text, 2)
-                                         : QPen(QColor(0, 0, 0, 60), 1));
+                                         : QPen(QColor::fromRgba(kCellBorderRgba), 1));
                 painter.drawRoundedRect(square, 3, 3);
                 if (padded) {
                     painter.setBrush(QBrush(QColor(kPaddingRgb), Qt::BDiagPattern));

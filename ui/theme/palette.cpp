@@ -32,4 +32,9 @@ QColor statusColor(RunStatus status)
     return QColor();
 }
 
+QColor sampleColor(int sample, int examples)
+{
+    return QColor::fromHsvF(0.83 * double(sample) / double(std::max(1, examples)), 0.38, 0.97);
+}
+
 }  // namespace ddplab::ui

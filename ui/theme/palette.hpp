@@ -46,6 +46,11 @@ inline constexpr QRgb kLightPatchRgba = 0xbeffffff;  // white at 190/255
 // The sharding grid: a sample repeated to pad a rank's shard, and one dropped by drop_last.
 inline constexpr QRgb kPaddingRgb = 0xe67e22;
 inline constexpr QRgb kDroppedRgb = 0xd64541;
+inline constexpr QRgb kCellBorderRgba = 0x3c000000;  // a plain cell's border: black at 60/255
+
+// The sharding grid's colour of sample `sample` of `examples`: pale hues around the wheel, so
+// neighbouring indices differ and any one sample is found again across ranks.
+QColor sampleColor(int sample, int examples);
 
 // Viridis, sampled: dark for t = 0, yellow for t = 1, readable in grey too.
 QColor viridis(double t);
