@@ -68,10 +68,11 @@ QString AdviseInputs::baseText() const
     const QString lr = std::abs(scaled - m_base.lr) > 1e-12 * std::abs(m_base.lr)
                            ? tr("Base LR %1 (%2 after Setup's LR rule)").arg(m_base.lr).arg(scaled)
                            : tr("Base LR %1").arg(m_base.lr);
-    return tr("From Setup, the settings you know train well: %1, %2 GPUs × %3 per GPU (an effective batch of %4), %5. "
+    const int64_t gpus = m_base.worldSize * m_base.gradAccum;
+    return tr("From Setup, the settings you know train well: %1, %2 × %3 per GPU (an effective batch of %4), %5. "
               "Change them in Setup.")
         .arg(workload)
-        .arg(m_base.worldSize * m_base.gradAccum)
+        .arg(gpus == 1 ? tr("1 GPU") : tr("%1 GPUs").arg(gpus))
         .arg(m_base.batchSize)
         .arg(effectiveBatchSize(m_base))
         .arg(lr);

@@ -33,6 +33,11 @@ constexpr int kSeeds = 2;
 constexpr int kLadder = 5;
 constexpr qint64 kShortHorizonSteps = 200;
 
+QString gpuCount(int gpus)
+{
+    return gpus == 1 ? QStringLiteral("1 GPU") : QStringLiteral("%1 GPUs").arg(gpus);
+}
+
 QString lrText(double lr)
 {
     return QString::number(lr, 'g', 3);
@@ -180,7 +185,7 @@ void Advisor::runPhase(Phase phase, const QList<PlannedRun>& runs)
     for (const PlannedRun& run : runs) {
         RunRequest request;
         request.name = QStringLiteral("advice %1").arg(run.phase);
-        request.label = QStringLiteral("%1 · %2 GPUs × %3 · lr %4 · seed %5").arg(run.phase).arg(run.gpus).arg(run.batch).arg(lrText(run.lr)).arg(run.seed);
+        request.label = QStringLiteral("%1 · %2 × %3 · lr %4 · seed %5").arg(run.phase, gpuCount(run.gpus)).arg(run.batch).arg(lrText(run.lr)).arg(run.seed);
         request.config = run.config;
         requests.append(request);
     }
@@ -218,8 +223,8 @@ void Advisor::onSequenceFinished()
         const RunData& base = *runs.front();
         const double measure = measureOf(base);
         if (!std::isfinite(measure))
-            return fail(QStringLiteral("the base run (your settings on %1 GPUs) did not finish: %2")
-                            .arg(m_baseGpus)
+            return fail(QStringLiteral("the base run (your settings on %1) did not finish: %2")
+                            .arg(gpuCount(m_baseGpus))
                             .arg(base.record().error.isEmpty() ? statusText(base.record().status) : base.record().error));
         const double trainSeconds = base.summary().value(wire(protocol::field::kTrainS)).toDouble();
         const double samples = base.summary().value(wire(protocol::field::kSamples)).toDouble();
@@ -557,7 +562,7 @@ QString Advisor::progressText() const
     case Phase::Idle:
         return QStringLiteral("not started");
     case Phase::Base:
-        return QStringLiteral("measuring the base run (your settings on %1 GPUs)").arg(m_baseGpus);
+        return QStringLiteral("measuring the base run (your settings on %1)").arg(gpuCount(m_baseGpus));
     case Phase::Branches:
         return QStringLiteral("range test and branch test from the base run's checkpoint");
     case Phase::Confirmation:
