@@ -118,6 +118,12 @@ private slots:
         QFile words(folder + QStringLiteral("/advice.md"));
         QVERIFY(words.open(QIODevice::ReadOnly));
         QVERIFY(QString::fromUtf8(words.readAll()).contains(QStringLiteral("torchrun")));
+        // The evidence charts, as the page saves them: the measure against the LR, the branch
+        // test, the noise scale (measured here) and the range test, each as PNG and SVG.
+        const QStringList images = QDir(folder).entryList({QStringLiteral("*.png"), QStringLiteral("*.svg")}, QDir::Files);
+        QCOMPARE(images.size(), 8);
+        for (const QString& image : images)
+            QVERIFY2(QFileInfo(QDir(folder).filePath(image)).size() > 1000, qPrintable(image));
 
         // The grid at the recommended batch and horizon: 7 LRs a factor 2 apart, 2 seeds.
         QCOMPARE(advice.value(QStringLiteral("batch_per_gpu")).toInt(), 8);

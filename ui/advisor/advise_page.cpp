@@ -1,5 +1,7 @@
 #include "advisor/advise_page.hpp"
 
+#include "advisor/advice_files.hpp"
+
 #include "advisor/advice_card.hpp"
 #include "advisor/advice_charts.hpp"
 #include "advisor/advise_inputs.hpp"
@@ -39,10 +41,6 @@ namespace {
 constexpr int kChartHeight = 260;          // each evidence chart, enough for its axes and legend
 constexpr int kTwoColumnsWidth = 860;      // results this wide put the charts two a row
 constexpr int kTimeLeftRefreshMs = 1000;   // the time left counts down between runs too
-const ImageFormat kSavedChart{QSize(1200, 800), 1.5};
-
-// The advisor's phase name of the range test run (advisor.cpp), as advice.json lists it.
-const QString kRangeTestPhase = QStringLiteral("range test");
 
 QString timeText(double seconds)
 {
@@ -275,15 +273,7 @@ void AdvisePage::updateButtons()
 
 QList<QPointF> AdvisePage::storedRangeCurve(const Advice& advice) const
 {
-    for (const AdviceEvidence& run : advice.evidence) {
-        if (run.phase != kRangeTestPhase || run.runId.isEmpty())
-            continue;
-        RunRecord record;
-        record.id = run.runId;
-        record.directory = QDir(m_store.root()).filePath(run.runId);
-        return rangeTestCurve(*m_store.loadRun(record));
-    }
-    return {};
+    return storedRangeTestCurve(advice, m_store);
 }
 
 void AdvisePage::showAdvice(const Advice& advice)
@@ -345,21 +335,7 @@ bool AdvisePage::saveTo(const QString& folder, QString* error) const
         *error = tr("There is no advice to save.");
         return false;
     }
-    if (!QDir().mkpath(folder)) {
-        *error = tr("Cannot make the folder %1.").arg(folder);
-        return false;
-    }
-    const QDir dir(folder);
-    if (!writeFileAtomically(dir.filePath(QStringLiteral("advice.json")), QJsonDocument(m_advice.toJson()).toJson(QJsonDocument::Indented), error) ||
-        !writeFileAtomically(dir.filePath(QStringLiteral("advice.md")), m_advice.toMarkdown().toUtf8(), error))
-        return false;
-    for (const PlotSpec& spec : m_charts) {
-        const PaintFunction paint = [spec](QPainter& painter, const QRect& area) { paintPlot(painter, area, spec, kSavedChart.scale); };
-        if (!writePngImage(dir.filePath(spec.id + QStringLiteral(".png")), kSavedChart.size, Qt::white, paint, error) ||
-            !writeSvgImage(dir.filePath(spec.id + QStringLiteral(".svg")), kSavedChart.size, spec.title, paint, error))
-            return false;
-    }
-    return true;
+    return !writeAdviceFiles(folder, m_advice, m_store, error).isEmpty();
 }
 
 void AdvisePage::saveInteractively()

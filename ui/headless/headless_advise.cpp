@@ -1,5 +1,6 @@
 #include "headless_advise.hpp"
 
+#include "advisor/advice_files.hpp"
 #include "client/advisor/advisor.hpp"
 #include "client/engine/engine_locator.hpp"
 #include "client/io/save_file.hpp"
@@ -70,9 +71,8 @@ int adviseHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& 
     }
     const Advice& advice = advisor.advice();
     QString error;
-    const QByteArray json = QJsonDocument(advice.toJson()).toJson(QJsonDocument::Indented);
-    if (!writeFileAtomically(folder + QStringLiteral("/advice.json"), json, &error) ||
-        !writeFileAtomically(folder + QStringLiteral("/advice.md"), advice.toMarkdown().toUtf8(), &error)) {
+    const QStringList written = writeAdviceFiles(folder, advice, runs, &error);
+    if (written.isEmpty()) {
         err << "ddplab: cannot write the advice: " << error << Qt::endl;
         return 1;
     }
@@ -85,7 +85,8 @@ int adviseHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& 
         << Qt::endl;
     for (const QString& caution : advice.cautions)
         out << "  caution: " << caution << Qt::endl;
-    out << "Wrote advice.json and advice.md to " << folder << " (" << qRound(advice.tookSeconds) << " s)" << Qt::endl;
+    out << "Wrote advice.json, advice.md and " << (written.size() - 2) / 2 << " charts as PNG and SVG to " << folder << " ("
+        << qRound(advice.tookSeconds) << " s)" << Qt::endl;
     return 0;
 }
 
