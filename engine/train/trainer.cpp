@@ -189,7 +189,11 @@ Json Trainer::train()
 
     // epochs bound the run (the epoch loop), max_steps its optimizer steps, both counted from the
     // first run's start when resumed: a branch with another batch has other steps per epoch.
-    const int64_t stepLimit = c.lrRangeTest ? totalSteps(c) : c.maxSteps > 0 ? c.maxSteps : std::numeric_limits<int64_t>::max();
+    // A range test counts its own steps from where it starts (a checkpoint's step, when resumed).
+    m_firstStep = start.step;
+    const int64_t stepLimit = c.lrRangeTest   ? start.step + totalSteps(c)
+                              : c.maxSteps > 0 ? c.maxSteps
+                                               : std::numeric_limits<int64_t>::max();
     // The range test runs its steps over as many epochs as they take.
     const int64_t epochLimit = c.lrRangeTest ? std::numeric_limits<int64_t>::max() : c.epochs;
     const int64_t measureEvery = evalInterval(c);
@@ -299,7 +303,7 @@ Trainer::StepRecord Trainer::trainStep(const MicroBatches& microBatches, int64_t
     m_timer->begin();
     StepRecord record;
     record.epoch = epoch;
-    record.lr = learningRateAt(c, m_step);
+    record.lr = c.lrRangeTest ? rangeTestLr(c, m_step - m_firstStep) : learningRateAt(c, m_step);
     setLearningRate(*m_optimizer, record.lr);
     std::vector<at::Tensor> before;
     if (trackUpdates && !plainStep) {

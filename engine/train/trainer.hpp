@@ -101,6 +101,7 @@ private:
     std::optional<EvalResult> m_lastTraining;
     std::optional<RangeTest> m_rangeTest;  // lr_range_test
     int64_t m_step = 0;
+    int64_t m_firstStep = 0;  // the step training began after: 0, or a checkpoint's
     int64_t m_lastEvalStep = -1;
 };
 

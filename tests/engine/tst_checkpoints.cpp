@@ -72,6 +72,7 @@ private Q_SLOTS:
     void damagedOrForeignCheckpointsAreRefused();
     void accumulateAsRanksComputesWhatMoreRanksWould();
     void rangeTestBracketsTheCurvatureOfLinreg();
+    void aResumedRangeTestCountsItsOwnSteps();
 
 private:
     QJsonObject ownModel(const QString& model) const;
@@ -356,6 +357,27 @@ void CheckpointsTest::rangeTestBracketsTheCurvatureOfLinreg()
     QVERIFY2(suggested < 2.0 / lambdaMax, qPrintable(QStringLiteral("suggested %1, divergence at %2").arg(suggested).arg(2.0 / lambdaMax)));
     QVERIFY2(suggested > 0.25 / lambdaMax && suggested < 4.0 / lambdaMax,
              qPrintable(QStringLiteral("suggested %1, best constant LR %2").arg(suggested).arg(1.0 / lambdaMax)));
+}
+
+// From a checkpoint (how the advisor bounds its LRs), the range test's LR starts at its
+// minimum and it runs its lr_range_steps after the checkpoint's step.
+void CheckpointsTest::aResumedRangeTestCountsItsOwnSteps()
+{
+    const QString folder = m_dir.filePath(QStringLiteral("range"));
+    const QJsonObject linreg{{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("loss_reduction"), QStringLiteral("mean")},
+                             {QStringLiteral("noise"), 0.1}, {QStringLiteral("batch_size"), 8}, {QStringLiteral("epochs"), 50}};
+    REQUIRE_OK(runConfig(withOverrides(linreg, {{QStringLiteral("max_steps"), 30}, {QStringLiteral("checkpoint_at"), QStringLiteral("30")},
+                                                {QStringLiteral("checkpoint_dir"), folder}})));
+    const EngineResult test = runConfig(withOverrides(linreg, {{QStringLiteral("resume_from"), folder + QStringLiteral("/step-000030.pt")},
+                                                               {QStringLiteral("lr_range_test"), true}, {QStringLiteral("lr_range_min"), 1e-3},
+                                                               {QStringLiteral("lr_range_max"), 1e-2}, {QStringLiteral("lr_range_steps"), 10}}));
+    REQUIRE_OK(test);
+    QCOMPARE(stepNumbers(test), (QList<qint64>{31, 32, 33, 34, 35, 36, 37, 38, 39, 40}));
+    const QList<double> lrs = stepValues(test, "lr");
+    QVERIFY(std::abs(lrs.first() - 1e-3) < 1e-15);
+    QVERIFY(std::abs(lrs.last() - 1e-2) < 1e-14);
+    QCOMPARE(test.last(QStringLiteral("range_test")).value(QStringLiteral("points")).toArray().size(), 10);
+    QCOMPARE(test.last(QStringLiteral("range_test")).value(QStringLiteral("stop_reason")).toString(), QStringLiteral("steps"));
 }
 
 QTEST_GUILESS_MAIN(CheckpointsTest)
