@@ -312,17 +312,7 @@ void Advisor::onSequenceFinished()
     }
     case Phase::Confirmation:
     case Phase::Extension: {
-        QList<BracketPoint> points;
-        for (const auto& [planned, run] : m_done) {
-            if (planned.phase != QStringLiteral("confirmation"))
-                continue;
-            auto found = std::find_if(points.begin(), points.end(), [&](const BracketPoint& p) { return p.lr == planned.lr; });
-            if (found == points.end())
-                points.append(BracketPoint{planned.lr, {measureOf(*run)}});
-            else
-                found->measures.append(measureOf(*run));
-        }
-        const BracketOptimum optimum = findBracketOptimum(points);
+        const BracketOptimum optimum = findBracketOptimum(confirmationPoints());
         if (optimum.ok && (optimum.atLowEdge || optimum.atHighEdge) && !m_extended) {
             m_extended = true;
             const double edge = optimum.measuredBestLr;
@@ -441,18 +431,26 @@ void Advisor::planConfirmation(const QList<double>& lrs)
     runPhase(m_extended ? Phase::Extension : Phase::Confirmation, runs);
 }
 
-void Advisor::decide()
+// The confirmation's runs as a bracket: one point per LR, a measure per seed.
+QList<BracketPoint> Advisor::confirmationPoints() const
 {
     QList<BracketPoint> points;
-    for (const auto& [planned, run] : m_done) {
-        if (planned.phase != QStringLiteral("confirmation"))
+    for (const QPair<PlannedRun, QSharedPointer<RunData>>& done : m_done) {
+        if (done.first.phase != QStringLiteral("confirmation"))
             continue;
-        auto found = std::find_if(points.begin(), points.end(), [&](const BracketPoint& p) { return p.lr == planned.lr; });
+        const double lr = done.first.lr;
+        auto found = std::find_if(points.begin(), points.end(), [lr](const BracketPoint& point) { return point.lr == lr; });
         if (found == points.end())
-            points.append(BracketPoint{planned.lr, {measureOf(*run)}});
+            points.append(BracketPoint{lr, {measureOf(*done.second)}});
         else
-            found->measures.append(measureOf(*run));
+            found->measures.append(measureOf(*done.second));
     }
+    return points;
+}
+
+void Advisor::decide()
+{
+    const QList<BracketPoint> points = confirmationPoints();
     const BracketOptimum optimum = findBracketOptimum(points);
     if (!optimum.ok)
         return fail(QStringLiteral("fewer than 3 of the confirmation's LRs trained without diverging; the advice cannot be trusted"));

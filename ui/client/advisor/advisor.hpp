@@ -13,6 +13,7 @@
 // Then it decides (lr_bracket.hpp, batch_evidence.hpp) and says how sure it is.
 
 #include "advice.hpp"
+#include "lr_bracket.hpp"
 #include "core/config.hpp"
 
 #include <QElapsedTimer>
@@ -77,6 +78,7 @@ private:
     void onSequenceFinished();
     void planBranches();
     void planConfirmation(const QList<double>& lrs);
+    QList<BracketPoint> confirmationPoints() const;
     void decide();
     void fail(const QString& why);
     ddplab::Config emulated(int gpus, qint64 batch, double lr, qint64 seed) const;
