@@ -75,6 +75,29 @@ void put(torch::optim::Optimizer& optimizer, const at::Tensor& parameter, std::u
     optimizer.state()[stateKey(parameter)] = std::move(state);
 }
 
+
+// Adam's and AdamW's states have the same fields under two types.
+template <class State>
+ParameterState adamState(const State& state)
+{
+    ParameterState saved{{kStep, stepTensor(state.step())}, {kExpAvg, copied(state.exp_avg())}, {kExpAvgSq, copied(state.exp_avg_sq())}};
+    if (state.max_exp_avg_sq().defined())
+        saved[kMaxExpAvgSq] = copied(state.max_exp_avg_sq());
+    return saved;
+}
+
+template <class State>
+std::unique_ptr<State> restoredAdamState(const ParameterState& saved, const at::Tensor& p, size_t i)
+{
+    auto restored = std::make_unique<State>();
+    restored->step(stepOf(saved, p, i));
+    restored->exp_avg(entry(saved, kExpAvg, p, i));
+    restored->exp_avg_sq(entry(saved, kExpAvgSq, p, i));
+    if (saved.count(kMaxExpAvgSq))
+        restored->max_exp_avg_sq(entry(saved, kMaxExpAvgSq, p, i));
+    return restored;
+}
+
 }  // namespace
 
 std::vector<ParameterState> optimizerState(torch::optim::Optimizer& optimizer, const std::vector<at::Tensor>& parameters)
@@ -94,17 +117,11 @@ std::vector<ParameterState> optimizerState(torch::optim::Optimizer& optimizer, c
             if (auto* state = findState<torch::optim::SGDParamState>(optimizer, p))
                 saved[i] = {{kMomentumBuffer, copied(state->momentum_buffer())}};
         } else if (dynamic_cast<torch::optim::Adam*>(&optimizer)) {
-            if (auto* state = findState<torch::optim::AdamParamState>(optimizer, p)) {
-                saved[i] = {{kStep, stepTensor(state->step())}, {kExpAvg, copied(state->exp_avg())}, {kExpAvgSq, copied(state->exp_avg_sq())}};
-                if (state->max_exp_avg_sq().defined())
-                    saved[i][kMaxExpAvgSq] = copied(state->max_exp_avg_sq());
-            }
+            if (auto* state = findState<torch::optim::AdamParamState>(optimizer, p))
+                saved[i] = adamState(*state);
         } else if (dynamic_cast<torch::optim::AdamW*>(&optimizer)) {
-            if (auto* state = findState<torch::optim::AdamWParamState>(optimizer, p)) {
-                saved[i] = {{kStep, stepTensor(state->step())}, {kExpAvg, copied(state->exp_avg())}, {kExpAvgSq, copied(state->exp_avg_sq())}};
-                if (state->max_exp_avg_sq().defined())
-                    saved[i][kMaxExpAvgSq] = copied(state->max_exp_avg_sq());
-            }
+            if (auto* state = findState<torch::optim::AdamWParamState>(optimizer, p))
+                saved[i] = adamState(*state);
         } else if (auto* state = findState<LayerwiseState>(optimizer, p)) {
             saved[i] = {{kStep, stepTensor(state->step())}, {kFirst, copied(state->first())}, {kSecond, copied(state->second())}};
             // NovoGrad's second moment is one number per layer, LARS keeps none.
@@ -142,21 +159,9 @@ void restoreOptimizerState(torch::optim::Optimizer& optimizer, const std::vector
             restored->momentum_buffer(entry(saved, kMomentumBuffer, p, i));
             put(optimizer, p, std::move(restored));
         } else if (dynamic_cast<torch::optim::Adam*>(&optimizer)) {
-            auto restored = std::make_unique<torch::optim::AdamParamState>();
-            restored->step(stepOf(saved, p, i));
-            restored->exp_avg(entry(saved, kExpAvg, p, i));
-            restored->exp_avg_sq(entry(saved, kExpAvgSq, p, i));
-            if (saved.count(kMaxExpAvgSq))
-                restored->max_exp_avg_sq(entry(saved, kMaxExpAvgSq, p, i));
-            put(optimizer, p, std::move(restored));
+            put(optimizer, p, restoredAdamState<torch::optim::AdamParamState>(saved, p, i));
         } else if (dynamic_cast<torch::optim::AdamW*>(&optimizer)) {
-            auto restored = std::make_unique<torch::optim::AdamWParamState>();
-            restored->step(stepOf(saved, p, i));
-            restored->exp_avg(entry(saved, kExpAvg, p, i));
-            restored->exp_avg_sq(entry(saved, kExpAvgSq, p, i));
-            if (saved.count(kMaxExpAvgSq))
-                restored->max_exp_avg_sq(entry(saved, kMaxExpAvgSq, p, i));
-            put(optimizer, p, std::move(restored));
+            put(optimizer, p, restoredAdamState<torch::optim::AdamWParamState>(saved, p, i));
         } else {
             auto restored = std::make_unique<LayerwiseState>();
             restored->step(stepOf(saved, p, i));

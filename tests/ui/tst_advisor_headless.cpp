@@ -5,6 +5,7 @@
 // and exit code 2.
 
 #include "support/engine_process.hpp"
+#include "headless_lab.hpp"
 #include "ui_test_main.hpp"
 
 #include <QDir>
@@ -19,38 +20,9 @@
 
 namespace {
 
-constexpr int kPatienceMs = 300000;
-
-QString ddplabPath()
-{
-    return QFileInfo(ddplab::test::enginePath()).dir().filePath(QStringLiteral("ddplab"));
-}
-
-struct Outcome {
-    int exitCode = -1;
-    QString out, err;
-};
-
-Outcome runLab(const QString& home, const QStringList& arguments)
-{
-    QProcess process;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    environment.insert(QStringLiteral("XDG_DATA_HOME"), home + QStringLiteral("/data"));
-    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), home + QStringLiteral("/config"));
-    QDir(home).mkpath(QStringLiteral("runtime"));
-    QFile::setPermissions(home + QStringLiteral("/runtime"), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-    environment.insert(QStringLiteral("XDG_RUNTIME_DIR"), home + QStringLiteral("/runtime"));
-    process.setProcessEnvironment(environment);
-    process.start(ddplabPath(), arguments);
-    Outcome outcome;
-    if (!process.waitForFinished(kPatienceMs))
-        return outcome;
-    outcome.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    outcome.out = QString::fromUtf8(process.readAllStandardOutput());
-    outcome.err = QString::fromUtf8(process.readAllStandardError());
-    return outcome;
-}
+using ddplab::test::ddplabPath;
+using ddplab::test::runLab;
+using Outcome = ddplab::test::LabOutcome;
 
 // The settings a person knows work: linreg at 1 GPU x 8, LR 2, 8 epochs of 512 examples.
 const QJsonObject kBase{{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("loss_reduction"), QStringLiteral("mean")},

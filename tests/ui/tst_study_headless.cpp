@@ -13,6 +13,7 @@
 #include "client/study/study_library.hpp"
 #include "client/study/study_plan.hpp"
 #include "support/prerequisites.hpp"
+#include "headless_lab.hpp"
 #include "ui_test_main.hpp"
 
 #include <QJsonArray>
@@ -27,40 +28,12 @@ using namespace ddplab::ui;
 
 namespace {
 
-constexpr int kPatienceMs = 300000;
+constexpr int kPatienceMs = ddplab::test::kLabPatienceMs;
 
-QString ddplabPath()
-{
-    return QFileInfo(ddplab::test::enginePath()).dir().filePath(QStringLiteral("ddplab"));
-}
-
-struct Outcome {
-    int exitCode = -1;
-    QString out, err;
-};
-
-QProcessEnvironment labEnvironment(const QString& home)
-{
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    environment.insert(QStringLiteral("XDG_DATA_HOME"), home + QStringLiteral("/data"));
-    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), home + QStringLiteral("/config"));
-    return environment;
-}
-
-Outcome runLab(const QString& home, const QStringList& arguments)
-{
-    QProcess process;
-    process.setProcessEnvironment(labEnvironment(home));
-    process.start(ddplabPath(), arguments);
-    Outcome outcome;
-    if (!process.waitForFinished(kPatienceMs))
-        return outcome;
-    outcome.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    outcome.out = QString::fromUtf8(process.readAllStandardOutput());
-    outcome.err = QString::fromUtf8(process.readAllStandardError());
-    return outcome;
-}
+using ddplab::test::labEnvironment;
+using ddplab::test::ddplabPath;
+using ddplab::test::runLab;
+using Outcome = ddplab::test::LabOutcome;
 
 QString writeStudy(const QString& folder, const QString& name, const QByteArray& json)
 {
