@@ -4,10 +4,18 @@
 // as noise; the branch test's critical batch with its calibrated tolerance; the LR's exponent in
 // the batch with the spread of the seeds' own fits.
 
+#include "client/advisor/advice.hpp"
+#include "client/advisor/advice_store.hpp"
 #include "client/advisor/batch_evidence.hpp"
 #include "client/advisor/lr_bracket.hpp"
 #include "ui_test_main.hpp"
 
+#include <QDir>
+#include <QFile>
+#include <QJsonObject>
+#include <QTemporaryDir>
+
+#include <algorithm>
 #include <cmath>
 
 using namespace ddplab::ui;
@@ -33,6 +41,37 @@ QList<double> ladder(double first, double ratio, int count)
     for (int i = 0; i < count; ++i)
         lrs.append(first * std::pow(ratio, i));
     return lrs;
+}
+
+// A branch's curve that falls linearly from 1 at the checkpoint to `final` after `steps` steps,
+// measured at 16 points.
+BranchCurve linearCurve(double batch, double lr, int seed, double steps, double final)
+{
+    BranchCurve curve{batch, lr, seed, {}};
+    for (int j = 0; j <= 16; ++j)
+        curve.curve.append({steps * j / 16.0, 1.0 - (1.0 - final) * j / 16.0});
+    return curve;
+}
+
+// Branches whose best LR reaches 0.2 after exactly S_min (1 + B_crit / B) steps, a slower LR
+// reaching it after twice as many, and a worse LR that never does.
+QList<BranchCurve> mcCandlishBranches(double sMin, double bCrit, const QList<double>& batches)
+{
+    QList<BranchCurve> curves;
+    for (double batch : batches) {
+        const double steps = sMin * (1.0 + bCrit / batch);
+        for (int seed : {0, 1}) {
+            curves.append(linearCurve(batch, 0.1, seed, steps, 0.2));
+            curves.append(linearCurve(batch, 0.05, seed, 2.0 * steps, 0.2));
+            curves.append(linearCurve(batch, 0.2, seed, steps, 0.5));
+        }
+    }
+    return curves;
+}
+
+bool anyContains(const QStringList& sentences, const QString& part)
+{
+    return std::any_of(sentences.cbegin(), sentences.cend(), [&part](const QString& sentence) { return sentence.contains(part); });
 }
 
 }  // namespace
@@ -123,6 +162,191 @@ private slots:
             optimum.bestLrPerSeed = {optimum.bestLr};
         const LrExponent oneSeed = fitLrExponent(optima);
         QVERIFY(oneSeed.ok && std::isnan(oneSeed.low) && std::isnan(oneSeed.high));  // no spread is made up
+    }
+
+    void rulesInsideTheExponentsInterval()
+    {
+        QCOMPARE(rulesWithinInterval({true, 0.5, 0.4, 0.6}), QStringList{QStringLiteral("sqrt")});
+        QCOMPARE(rulesWithinInterval({true, 1.0, 0.8, 1.2}), QStringList{QStringLiteral("linear")});
+        QCOMPARE(rulesWithinInterval({true, 0.8, 0.4, 1.1}), (QStringList{QStringLiteral("linear"), QStringLiteral("sqrt")}));
+        QVERIFY(rulesWithinInterval({true, 0.75, 0.7, 0.8}).isEmpty());
+        QCOMPARE(rulesWithinInterval({true, 0.95, std::nan(""), std::nan("")}), QStringList{QStringLiteral("linear")});
+        QVERIFY(rulesWithinInterval({false, 1.0, 1.0, 1.0}).isEmpty());
+    }
+
+    void stepsToReachInterpolatesBetweenMeasurements()
+    {
+        const QList<QPointF> curve{{0, 1.0}, {10, 0.6}, {20, 0.4}, {30, 0.35}};
+        QCOMPARE(stepsToReach(curve, 0.5), 15.0);
+        QCOMPARE(stepsToReach(curve, 0.6), 10.0);
+        QCOMPARE(stepsToReach(curve, 1.2), 0.0);
+        QCOMPARE(stepsToReach(curve, 0.3), -1.0);
+    }
+
+    void mcCandlishsFitRecoversTheCriticalBatch()
+    {
+        const StepsToTarget result = fitStepsToTarget(mcCandlishBranches(10.0, 100.0, {32, 64, 128, 256, 512}), {});
+        QVERIFY(result.ok);
+        QCOMPARE(result.target, 0.2);
+        QCOMPARE(result.points.size(), 10);  // 5 batches x 2 data orders, each its best LR's steps
+        QVERIFY2(std::abs(result.fit.bCrit - 100.0) < 0.5, qPrintable(QString::number(result.fit.bCrit)));
+        QVERIFY2(std::abs(result.fit.sMin - 10.0) < 0.05, qPrintable(QString::number(result.fit.sMin)));
+        QVERIFY2(result.doubts.isEmpty(), qPrintable(result.doubts.join(QLatin1Char('\n'))));
+        QCOMPARE(result.smallestBatch, 32.0);
+        QCOMPARE(result.largestBatch, 512.0);
+    }
+
+    void mcCandlishsFitSaysWhenItCannotBeTrusted()
+    {
+        // Perfect scaling over the batches measured: the steps never flatten, B_crit is extrapolated.
+        const StepsToTarget perfect = fitStepsToTarget(mcCandlishBranches(0.01, 100000.0, {32, 64, 128, 256}), {});
+        QVERIFY(perfect.ok);
+        QVERIFY(perfect.fit.bCrit > 256.0);
+        QVERIFY2(anyContains(perfect.doubts, QStringLiteral("above the largest batch measured (256): it is extrapolated")), qPrintable(perfect.doubts.join(QLatin1Char('\n'))));
+        QVERIFY(anyContains(perfect.doubts, QStringLiteral("under 2")));
+        // S_min of one step: whole-step counts.
+        const StepsToTarget tiny = fitStepsToTarget(mcCandlishBranches(1.0, 64.0, {16, 32, 64, 128, 256}), {});
+        QVERIFY(tiny.ok && tiny.fit.sMin < 2.0);
+        QVERIFY(anyContains(tiny.doubts, QStringLiteral("S_min is 1 steps, under 2")));
+        QVERIFY(!anyContains(tiny.doubts, QStringLiteral("extrapolated")));
+        // A batch whose best LR was at its bracket's edge, and two batches only.
+        const StepsToTarget edge = fitStepsToTarget(mcCandlishBranches(10.0, 100.0, {32, 64, 128, 256}), {128.0, 256.0});
+        QVERIFY(anyContains(edge.doubts, QStringLiteral("At batch 128, 256 the best LR was at the edge of its bracket")));
+        const StepsToTarget two = fitStepsToTarget(mcCandlishBranches(10.0, 100.0, {32, 64}), {});
+        QVERIFY(two.ok);
+        QVERIFY(anyContains(two.doubts, QStringLiteral("Only two batches")));
+        // One batch: no fit, said.
+        const StepsToTarget one = fitStepsToTarget(mcCandlishBranches(10.0, 100.0, {32}), {});
+        QVERIFY(!one.ok);
+        QVERIFY(anyContains(one.doubts, QStringLiteral("Too few branches")));
+    }
+
+    void warmupArmAgainstTheLadder()
+    {
+        const QList<BracketPoint> ladder{{0.4, {1.00, 1.02}}, {0.57, {0.90, 0.92}}, {0.8, {0.95, 0.97}}};
+        // Clearly lower with warmup, at the higher LR.
+        const WarmupComparison helped = compareWarmup(ladder, {{0.57, {0.88, 0.90}}, {0.8, {0.70, 0.72}}});
+        QVERIFY(helped.ok && helped.helped && !helped.hurt);
+        QCOMPARE(helped.lrWith, 0.8);
+        QCOMPARE(helped.lrWithout, 0.57);
+        QVERIFY(std::abs(helped.bestWith - 0.71) < 1e-12 && std::abs(helped.bestWithout - 0.91) < 1e-12);
+        // Within two standard errors: no measurable difference.
+        const WarmupComparison same = compareWarmup(ladder, {{0.57, {0.89, 0.925}}, {0.8, {1.0, 1.1}}});
+        QVERIFY(same.ok && !same.helped && !same.hurt);
+        // Clearly higher: it hurt.
+        const WarmupComparison hurt = compareWarmup(ladder, {{0.57, {1.10, 1.12}}, {0.8, {1.20, 1.22}}});
+        QVERIFY(hurt.ok && hurt.hurt && !hurt.helped);
+        // Every arm LR had a diverged seed: no verdict.
+        QVERIFY(!compareWarmup(ladder, {{0.57, {0.5, INFINITY}}, {0.8, {INFINITY, 0.5}}}).ok);
+    }
+
+    void adviceJsonIsReadBackWhole()
+    {
+        Advice a;
+        a.gpus = 8;
+        a.batchPerGpu = 32;
+        a.effectiveBatch = 256;
+        a.lr = 0.4;
+        a.lrRule = QStringLiteral("linear");
+        a.lrExponent = 0.9;
+        a.lrExponentLow = 0.8;
+        a.lrExponentHigh = 1.05;
+        a.lrExponentRules = {QStringLiteral("linear")};
+        a.lrOptima = {{32, 0.05, {0.045, 0.055}}, {256, 0.4, {0.38, 0.42}}};
+        a.branchSeeds = 2;
+        a.warmup.tested = true;
+        a.warmup.steps = 12;
+        a.warmup.startFactor = 0.125;
+        a.warmup.lrs = {0.4, 0.57};
+        a.warmup.lrWith = 0.57;
+        a.warmup.measureWith = 0.31;
+        a.warmup.helped = true;
+        a.warmup.verdict = QStringLiteral("a linear warmup over 12 steps helped");
+        a.rangeTests = {{32, 2.5, {{0.01, 1.0}, {0.1, 0.8}, {2.5, 4.0}}}, {256, 0.0, {{0.01, 1.0}}}};
+        a.noiseScale = {{1000, 20}, {2000, 35}};
+        a.criticalBatch = 512;
+        a.criticalBatchBeyond = true;
+        a.branchTolerance = 0.02;
+        a.stepsFit = fitStepsToTarget(mcCandlishBranches(10.0, 100.0, {32, 64, 128, 256, 512}), {});
+        a.criticalBatchFinding = criticalBatchWords(a);
+        a.stepsToMatch = 40;
+        a.baseSteps = 300;
+        a.horizonSamples = 8192;
+        a.plannedSamples = 60000;
+        a.safeLow = 0.2;
+        a.safeHigh = 0.8;
+        a.confidence = QStringLiteral("moderate");
+        a.cautions = {QStringLiteral("one caution")};
+        a.evidence.append({QStringLiteral("confirmation"), QStringLiteral("run-1"), QStringLiteral("label"), 8, 32, 0.4, 1, 8192, INFINITY, QStringLiteral("diverged")});
+        a.recommended.worldSize = 8;
+        a.recommended.batchSize = 32;
+        a.recommended.lr = 0.4;
+        a.recommended.warmupSteps = 12;
+        a.snippet = QStringLiteral("print('hello')\n");
+        QVERIFY(a.criticalBatchFinding.contains(QStringLiteral("gives B_crit 100")));
+        QVERIFY(a.criticalBatchFinding.contains(QStringLiteral("B_simple read 35")));
+
+        QString error;
+        const std::optional<Advice> back = Advice::fromJson(a.toJson(), &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(back->toJson(), a.toJson());  // every field survives the round trip
+        QCOMPARE(back->warmup.verdict, a.warmup.verdict);
+        QCOMPARE(back->rangeTests.size(), 2);
+        QCOMPARE(back->rangeTests[0].points[2], QPointF(2.5, 4.0));
+        QVERIFY(std::isinf(back->evidence[0].measure));  // a diverged run's null measure
+        QCOMPARE(back->recommended.warmupSteps, 12);
+        QCOMPARE(back->recommended.worldSize, 8);
+
+        QJsonObject damaged = a.toJson();
+        damaged.remove(QStringLiteral("lr"));
+        QVERIFY(!Advice::fromJson(damaged, &error));
+        QVERIFY2(error.contains(QStringLiteral("\"lr\"")), qPrintable(error));
+        damaged = a.toJson();
+        damaged.insert(QStringLiteral("gpus"), QStringLiteral("eight"));
+        QVERIFY(!Advice::fromJson(damaged, &error));
+        QVERIFY(error.contains(QStringLiteral("not a positive number")));
+    }
+
+    void storedAdviceIsListedAndDamagedOnesSayWhy()
+    {
+        QTemporaryDir root;
+        const AdviceStore store(root.path());
+        QVERIFY(store.list().isEmpty());
+        Advice a;
+        a.gpus = 4;
+        a.batchPerGpu = 16;
+        a.lr = 0.2;
+        a.confidence = QStringLiteral("high");
+        QString error;
+        const QString first = store.save(a, &error);
+        QVERIFY2(!first.isEmpty(), qPrintable(error));
+        a.gpus = 8;
+        const QString second = store.save(a, &error);  // the same second: a folder of its own
+        QVERIFY(!second.isEmpty() && second != first);
+        QVERIFY(QFile::exists(QDir(root.path()).filePath(second + QStringLiteral("/advice.md"))));
+        // Damaged: not JSON, no object, no advice, no file at all.
+        for (const auto& [name, contents] : {std::pair<const char*, QByteArray>{"20200101-000000-broken", "{\"gpus\": 8, "},
+                                             {"20200101-000001-array", "[1, 2]"},
+                                             {"20200101-000002-empty", "{}"}}) {
+            QVERIFY(QDir(root.path()).mkdir(QString::fromLatin1(name)));
+            QFile file(QDir(root.path()).filePath(QString::fromLatin1(name) + QStringLiteral("/advice.json")));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(contents);
+        }
+        QVERIFY(QDir(root.path()).mkdir(QStringLiteral("20200101-000003-nofile")));
+        const QList<StoredAdvice> all = store.list();
+        QCOMPARE(all.size(), 6);
+        QVERIFY(all[0].advice && all[1].advice);  // the two saved today, before 2020's
+        QCOMPARE(all[0].advice->gpus + all[1].advice->gpus, 12);
+        QCOMPARE(all[0].title().contains(QStringLiteral("GPUs: 16 per GPU, LR 0.2 (high)")), true);
+        QCOMPARE(all[2].id, QStringLiteral("20200101-000003-nofile"));
+        QVERIFY(!all[2].advice && all[2].problem.contains(QStringLiteral("cannot be opened")));
+        QVERIFY(!all[3].advice && all[3].problem.contains(QStringLiteral("no advice: it has no \"gpus\"")));
+        QVERIFY(!all[4].advice && all[4].problem.contains(QStringLiteral("holds no object")));
+        QVERIFY(!all[5].advice && all[5].problem.contains(QStringLiteral("is not JSON")));
+        QVERIFY(all[5].title().startsWith(QStringLiteral("damaged: advice.json is not JSON")));
+        QCOMPARE(all[4].created, QDateTime(QDate(2020, 1, 1), QTime(0, 0, 1)));
+        QVERIFY(store.open(first).advice);
     }
 };
 

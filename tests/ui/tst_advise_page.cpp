@@ -17,7 +17,9 @@
 #include <QAction>
 #include <QClipboard>
 #include <QDoubleSpinBox>
+#include <QDir>
 #include <QJsonDocument>
+#include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -63,6 +65,18 @@ Advice givenAdvice()
                                QStringLiteral("finished")});
     for (int k : {1, 2, 4, 8})
         a.evidence.append({QStringLiteral("branch"), QString(), QString(), k, 32, 0.05 * k, 0, 2048, 0.6 + 0.001 * k, QStringLiteral("finished")});
+    // The branch test's best LR per batch, two data orders each; range tests at two batches.
+    for (int k : {1, 2, 4, 8})
+        a.lrOptima.append({32.0 * k, 0.05 * k, {0.045 * k, 0.055 * k}});
+    a.lrExponent = 1.0;
+    a.lrExponentLow = 0.95;
+    a.lrExponentHigh = 1.05;
+    a.rangeTests = {{32, 1.0, {{0.01, 1.0}, {0.1, 0.7}, {1.0, 3.5}}}, {256, 4.0, {{0.01, 1.0}, {0.5, 0.6}, {4.0, 3.0}}}};
+    a.warmup.tested = true;
+    a.warmup.verdict = QStringLiteral("a linear warmup over 10 steps from your LR made no measurable difference");
+    for (qint64 seed : {0, 1})
+        for (double lr : {0.4, 0.57})
+            a.evidence.append({QStringLiteral("warmup"), QString(), QString(), 8, 32, lr, seed, 8192, 0.52 + 0.01 * seed, QStringLiteral("finished")});
     a.recommended.worldSize = 8;
     a.recommended.batchSize = 32;
     a.recommended.lr = 0.4;
@@ -98,14 +112,28 @@ private slots:
                                      QStringLiteral("moderate: the seeds agree within 3 %"), QStringLiteral("8192 samples measured of the 60000 planned"),
                                      QStringLiteral("• Adam's noise scale can underestimate"), QStringLiteral("• the confirmation's horizon")})
             QVERIFY2(card.contains(shown), qPrintable(shown + QStringLiteral(" is not in:\n") + card));
-        // The evidence: LR (one line a seed, the safe range shaded), branches, noise scale, range test.
-        QCOMPARE(page->charts().size(), 4);
-        QCOMPARE(page->charts().at(0).lines.size(), 2);
+        // The evidence: LR (one line a seed and the warmup arm, the safe range shaded), branches,
+        // best LR against the batch, steps to the target, noise scale, range tests.
+        QCOMPARE(page->charts().size(), 6);
+        QCOMPARE(page->charts().at(0).lines.size(), 3);
         QCOMPARE(page->charts().at(0).lines.at(0).points.size(), 3);
+        QCOMPARE(page->charts().at(0).lines.at(2).points, (QList<QPointF>{{0.4, 0.525}, {0.57, 0.525}}));  // the arm's seeds' mean
         QCOMPARE(page->charts().at(0).spans.size(), 1);
         QCOMPARE(page->charts().at(0).spans.at(0).high, 0.8);
         QCOMPARE(page->charts().at(1).lines.at(0).points.size(), 4);  // batches 32, 64, 128, 256
         QCOMPARE(page->charts().at(1).markers.at(0).x, 512.0);
+        // The best LR against the batch: the mean, each data order hollow, and the two rules
+        // through the base batch's best LR (0.05 at 32): at 256, linear 0.4 and square root 0.141.
+        const PlotSpec& scaling = page->charts().at(2);
+        QCOMPARE(scaling.lines.size(), 4);
+        QCOMPARE(scaling.lines.at(0).points.size(), 4);
+        QCOMPARE(scaling.lines.at(1).points.size(), 8);
+        QCOMPARE(scaling.lines.at(2).points.last(), QPointF(256, 0.4));
+        QVERIFY(std::abs(scaling.lines.at(3).points.last().y() - 0.05 * std::sqrt(8.0)) < 1e-12);
+        QVERIFY(scaling.notes.join(QString()).contains(QStringLiteral("0.95 to 1.05")));
+        // The range tests, one curve per batch, from advice.json.
+        QCOMPARE(page->charts().last().lines.size(), 2);
+        QCOMPARE(page->charts().last().lines.at(1).label, QStringLiteral("batch 256"));
         QVERIFY(page->findChild<QPushButton*>(QStringLiteral("useAdvice"))->isEnabled());
     }
 
@@ -186,6 +214,43 @@ private slots:
         QVERIFY(done.wait(kPatienceMs));
     }
 
+    void pastAdviceIsReopenedAndADamagedOneSaysWhy()
+    {
+        MainWindow window;
+        AdvisePage* page = advisePageOf(window);
+        QVERIFY(page);
+        QString error;
+        Advice stored = givenAdvice();
+        stored.lr = 0.3;
+        QVERIFY2(!page->adviceStore().save(stored, &error).isEmpty(), qPrintable(error));
+        const QString damaged = QDir(page->adviceStore().root()).filePath(QStringLiteral("20200101-000000-8gpus"));
+        QVERIFY(QDir().mkpath(damaged));
+        QFile broken(damaged + QStringLiteral("/advice.json"));
+        QVERIFY(broken.open(QIODevice::WriteOnly));
+        broken.write("{\"gpus\": 8, \"lr\": ");
+        broken.close();
+        page->refreshPastAdvice();
+        QListWidget* list = page->pastAdvice();
+        QVERIFY(list->count() >= 2);
+        QVERIFY2(list->item(0)->text().contains(QStringLiteral("8 GPUs: 32 per GPU, LR 0.3 (moderate)")), qPrintable(list->item(0)->text()));
+        QVERIFY2(list->item(list->count() - 1)->text().contains(QStringLiteral("damaged: advice.json is not JSON")),
+                 qPrintable(list->item(list->count() - 1)->text()));
+        // Reopened: the card, the charts and the buttons, from advice.json alone.
+        list->setCurrentRow(0);
+        QVERIFY(page->hasAdvice());
+        QCOMPARE(page->shownAdvice().lr, 0.3);
+        QVERIFY(page->card()->text().contains(QStringLiteral("LR 0.3")));
+        QCOMPARE(page->charts().size(), 6);
+        QVERIFY(page->findChild<QPushButton*>(QStringLiteral("useAdvice"))->isEnabled());
+        // The damaged one: said on the card and in the status, nothing to use, no crash.
+        QVERIFY(!page->openPastAdvice(list->count() - 1));
+        QVERIFY(!page->hasAdvice());
+        QVERIFY2(page->card()->text().contains(QStringLiteral("This advice cannot be read: advice.json is not JSON")), qPrintable(page->card()->text()));
+        QVERIFY(page->statusText().contains(QStringLiteral("is damaged")));
+        QVERIFY(page->charts().isEmpty());
+        QVERIFY(!page->findChild<QPushButton*>(QStringLiteral("useAdvice"))->isEnabled());
+    }
+
     void theRealAdvisorRunsFromThePage()
     {
         MainWindow window;
@@ -210,9 +275,14 @@ private slots:
         QCOMPARE(advice.gpus, 4);
         QVERIFY(advice.lr > 0);
         QVERIFY2(page->card()->text().contains(QStringLiteral("LR %1").arg(QString::number(advice.lr, 'g', 3))), qPrintable(page->card()->text()));
-        // The range test's curve came back from its stored run.
-        QVERIFY(!page->charts().last().lines.isEmpty());
+        // The range tests' curves, one per batch of the branch test (1, 2 and 4 GPUs of 8).
+        QCOMPARE(page->charts().last().lines.size(), 3);
         QVERIFY(window.actions().run->isEnabled());
+        // Stored: the newest of Past advice, reopened with the same numbers.
+        QVERIFY(page->pastAdvice()->item(0)->text().contains(QStringLiteral("4 GPUs: %1 per GPU").arg(advice.batchPerGpu)));
+        const double lr = advice.lr;
+        QVERIFY(page->openPastAdvice(0));
+        QCOMPARE(page->shownAdvice().lr, lr);
     }
 };
 

@@ -30,8 +30,9 @@ const QJsonObject kBase{{QStringLiteral("workload"), QStringLiteral("linreg")}, 
                         {QStringLiteral("batch_size"), 8}, {QStringLiteral("world_size"), 1},      {QStringLiteral("lr"), 2.0},
                         {QStringLiteral("epochs"), 8}};
 
-// The training loss after `steps` at `gpus` x 8 and `lr`, seed `seed` (8 GPUs as 2 ranks x 4, exactly).
-double lossAt(double lr, qint64 steps, qint64 seed)
+// The training loss after `steps` at `gpus` x 8 and `lr`, seed `seed` (8 GPUs as 2 ranks x 4,
+// exactly), with a linear warmup over `warmupSteps` from `startFactor` x the LR when asked.
+double lossAt(double lr, qint64 steps, qint64 seed, qint64 warmupSteps = 0, double startFactor = 1.0)
 {
     QJsonObject config = kBase;
     config.insert(QStringLiteral("world_size"), 2);
@@ -41,6 +42,10 @@ double lossAt(double lr, qint64 steps, qint64 seed)
     config.insert(QStringLiteral("max_steps"), steps);
     config.insert(QStringLiteral("epochs"), 100);
     config.insert(QStringLiteral("seed"), seed);
+    if (warmupSteps > 0) {
+        config.insert(QStringLiteral("warmup_steps"), warmupSteps);
+        config.insert(QStringLiteral("warmup_start_factor"), startFactor);
+    }
     const ddplab::test::EngineResult result = ddplab::test::runConfig(config);
     const QJsonValue loss = result.last(QStringLiteral("summary")).value(QStringLiteral("train_loss"));
     return loss.isDouble() ? loss.toDouble() : INFINITY;
@@ -64,7 +69,7 @@ private slots:
     {
         const QString folder = m_home.filePath(QStringLiteral("advice"));
         const Outcome run = runLab(m_home.path(), {QStringLiteral("--advise"), QStringLiteral("--preset"), m_home.filePath(QStringLiteral("linreg.json")),
-                                                   QStringLiteral("--gpus"), QStringLiteral("8"), QStringLiteral("--budget-min"), QStringLiteral("1"),
+                                                   QStringLiteral("--gpus"), QStringLiteral("8"), QStringLiteral("--budget-min"), QStringLiteral("3"),
                                                    QStringLiteral("--export"), folder, QStringLiteral("--quit")});
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
         QVERIFY(run.out.contains(QStringLiteral("Advice for 8 GPUs")));
@@ -83,17 +88,75 @@ private slots:
         const QJsonArray safe = advice.value(QStringLiteral("lr_safe_range")).toArray();
         QVERIFY(safe[0].toDouble() <= lr && lr <= safe[1].toDouble() * 1.0000001);
         QVERIFY(!advice.value(QStringLiteral("noise_scale")).toArray().isEmpty());  // one base GPU: a 2-GPU run measured it
+        QVERIFY2(run.out.contains(QStringLiteral("Stored as ")), qPrintable(run.out));  // for the Advise page's Past advice
+        // The branch test's two data orders (one when the machine is too slow for the budget, and
+        // then said): each batch's best LR per order, and the exponent's interval from them,
+        // holding the exponent; with one order no interval is made up.
+        const int orders = advice.value(QStringLiteral("branch_seeds")).toInt();
+        const QString trimmed = QString::fromUtf8(QJsonDocument(advice.value(QStringLiteral("trimmed")).toArray()).toJson());
+        QVERIFY(orders == 2 || (orders == 1 && trimmed.contains(QStringLiteral("one data order, not two"))));
+        const QJsonArray optima = advice.value(QStringLiteral("lr_optima")).toArray();
+        QCOMPARE(optima.size(), 4);  // batches 8, 16, 32, 64
+        for (const QJsonValue& optimum : optima)
+            QCOMPARE(optimum.toObject().value(QStringLiteral("per_seed")).toArray().size(), orders);
+        const QJsonArray interval = advice.value(QStringLiteral("lr_exponent_interval")).toArray();
+        const double exponent = advice.value(QStringLiteral("lr_exponent")).toDouble();
+        if (orders == 2)
+            QVERIFY2(interval[0].isDouble() && interval[0].toDouble() <= exponent + 1e-9 && exponent <= interval[1].toDouble() + 1e-9,
+                     QJsonDocument(interval).toJson(QJsonDocument::Compact).constData());
+        else
+            QVERIFY(interval[0].isNull() && interval[1].isNull());
+        // McCandlish's fit beside the branch test and the noise scale, with its doubts in words.
+        const QJsonObject critical = advice.value(QStringLiteral("critical_batch")).toObject();
+        const QJsonObject fit = critical.value(QStringLiteral("fit")).toObject();
+        QCOMPARE(fit.value(QStringLiteral("points")).toArray().size(), 4 * orders);  // each batch and data order
+        QCOMPARE(fit.value(QStringLiteral("trusted")).toBool(), fit.value(QStringLiteral("doubts")).toArray().isEmpty());
+        QVERIFY(critical.value(QStringLiteral("finding")).toString().contains(QStringLiteral("McCandlish")));
+        // A range test at every branch batch, each a curve.
+        const QJsonArray ranges = advice.value(QStringLiteral("range_tests")).toArray();
+        QCOMPARE(ranges.size(), 4);
+        for (const QJsonValue& range : ranges)
+            QVERIFY(range.toObject().value(QStringLiteral("points")).toArray().size() >= 10);
+        // The warmup arm: run when the LR was raised well above the base's, and its verdict.
+        const QJsonObject warmup = advice.value(QStringLiteral("warmup")).toObject();
+        const double baseLr = 2.0;
+        const bool raised = warmup.value(QStringLiteral("tested")).toBool();
+        QVERIFY(!warmup.value(QStringLiteral("verdict")).toString().isEmpty());
+        int armRuns = 0;
+        double armSum = 0.0;
+        int armAtBest = 0;
+        for (const QJsonValue& item : advice.value(QStringLiteral("evidence")).toArray()) {
+            const QJsonObject run = item.toObject();
+            if (run.value(QStringLiteral("phase")).toString() != QStringLiteral("warmup"))
+                continue;
+            ++armRuns;
+            if (run.value(QStringLiteral("lr")).toDouble() == warmup.value(QStringLiteral("lr_with")).toDouble()) {
+                armSum += run.value(QStringLiteral("measure")).toDouble();
+                ++armAtBest;
+            }
+        }
+        QCOMPARE(armRuns, raised ? 4 : 0);
+        if (raised) {
+            QVERIFY(warmup.value(QStringLiteral("lrs")).toArray().first().toDouble() >= 2.0 * baseLr);
+            const bool helped = warmup.value(QStringLiteral("helped")).toBool();
+            QCOMPARE(advice.value(QStringLiteral("warmup_steps")).toInt(), helped ? warmup.value(QStringLiteral("steps")).toInt() : 0);
+            QVERIFY(warmup.value(QStringLiteral("verdict")).toString().contains(helped ? QStringLiteral("helped") : QStringLiteral("the advice adds none")));
+            // Its figure is its own runs': the mean of its best LR's two seeds.
+            QCOMPARE(armAtBest, 2);
+            QVERIFY(std::abs(warmup.value(QStringLiteral("measure_with")).toDouble() - armSum / 2.0) <= 1e-12 * armSum);
+        }
         const QString level = advice.value(QStringLiteral("confidence")).toObject().value(QStringLiteral("level")).toString();
         QVERIFY(level == QStringLiteral("high") || level == QStringLiteral("moderate") || level == QStringLiteral("low"));
         const QJsonArray evidence = advice.value(QStringLiteral("evidence")).toArray();
-        QVERIFY(evidence.size() >= 1 + 1 + 3 * 4 + 1 + 10);  // base, range test, 4 batches x 3 LRs, repeat, 5 LRs x 2 seeds
+        QVERIFY(evidence.size() >= 1 + 4 + 4 * 3 * orders + 1 + 10);  // base, 4 range tests, 4 batches x 3 LRs x the orders, noise scale, 5 LRs x 2 seeds
         QFile words(folder + QStringLiteral("/advice.md"));
         QVERIFY(words.open(QIODevice::ReadOnly));
         QVERIFY(QString::fromUtf8(words.readAll()).contains(QStringLiteral("torchrun")));
         // The evidence charts, as the page saves them: the measure against the LR, the branch
-        // test, the noise scale (measured here) and the range test, each as PNG and SVG.
+        // test, the best LR against the batch, the steps to the target, the noise scale
+        // (measured here) and the range tests, each as PNG and SVG.
         const QStringList images = QDir(folder).entryList({QStringLiteral("*.png"), QStringLiteral("*.svg")}, QDir::Files);
-        QCOMPARE(images.size(), 8);
+        QCOMPARE(images.size(), 12);
         for (const QString& image : images)
             QVERIFY2(QFileInfo(QDir(folder).filePath(image)).size() > 1000, qPrintable(image));
 
@@ -104,7 +167,11 @@ private slots:
         double best = INFINITY;
         for (double rate : {0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0})
             best = std::min(best, meanLoss(rate));
-        const double recommended = meanLoss(lr);
+        // The recommendation as the advice gives it: with its warmup when the arm found one helped.
+        const qint64 warmupSteps = advice.value(QStringLiteral("warmup_steps")).toInteger();
+        const double startFactor = warmup.value(QStringLiteral("warmup_start_factor")).toDouble();
+        const double recommended = warmupSteps > 0 ? (lossAt(lr, steps, 0, warmupSteps, startFactor) + lossAt(lr, steps, 1, warmupSteps, startFactor)) / 2.0
+                                                   : meanLoss(lr);
         QVERIFY2(recommended <= 1.10 * best, qPrintable(QStringLiteral("recommended LR %1: loss %2; the grid's best %3").arg(lr).arg(recommended).arg(best)));
     }
 

@@ -1,6 +1,7 @@
 #include "advisor/advice_charts.hpp"
 
 #include "client/advisor/advice.hpp"
+#include "client/advisor/advice_phases.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/wire.hpp"
 #include "theme/palette.hpp"
@@ -10,14 +11,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace ddplab::ui {
 namespace {
 
-// The advisor's phase names (advisor.cpp's PlannedRun::phase), as advice.json lists them.
-const QString kConfirmation = QStringLiteral("confirmation");
-const QString kBranch = QStringLiteral("branch");
-const QString kBranchRepeat = QStringLiteral("branch repeat");
+using advice_phase::kBranch;
+using advice_phase::kBranchRepeat;
+using advice_phase::kConfirmation;
+using advice_phase::kWarmup;
 
 QString number(double value)
 {
@@ -53,6 +55,24 @@ PlotSpec lrChart(const Advice& advice)
             line.points.append({point.key(), point.value()});
         spec.lines.append(line);
     }
+    // The warmup arm: its seeds' mean at each of its LRs, hollow, beside the seeds without it.
+    QMap<double, QList<double>> arm;
+    for (const AdviceEvidence& run : advice.evidence)
+        if (run.phase == kWarmup && sameBatch(run, advice))
+            arm[run.lr].append(run.measure);
+    PlotLine warm;
+    warm.label = QObject::tr("with warmup (mean of seeds)");
+    warm.color = lineColor(index + 1);
+    for (auto point = arm.cbegin(); point != arm.cend(); ++point) {
+        double sum = 0.0;
+        for (double measure : point.value())
+            sum += measure;
+        if (std::isfinite(sum))
+            warm.points.append({point.key(), sum / double(point.value().size())});
+    }
+    warm.hollow = QList<bool>(warm.points.size(), true);
+    if (!warm.points.isEmpty())
+        spec.lines.append(warm);
     if (advice.lr > 0)
         spec.markers.append({advice.lr, QObject::tr("recommended %1").arg(number(advice.lr)), QColor(kRecommendedMarkRgb)});
     if (advice.safeLow > 0 && advice.safeHigh > advice.safeLow)
@@ -129,28 +149,130 @@ PlotSpec noiseChart(const Advice& advice)
     return spec;
 }
 
-PlotSpec rangeChart(const Advice& advice, const QList<QPointF>& curve)
+PlotSpec rangeChart(const Advice& advice, const QList<QPointF>& storedCurve)
 {
     PlotSpec spec;
     spec.id = QStringLiteral("advice-range-test");
-    spec.title = QObject::tr("LR range test at %1 GPUs × the base's batch per GPU").arg(advice.gpus);
-    spec.subtitle = QObject::tr("The smoothed training loss as the LR rose each step; where it runs away bounds the LRs tried");
+    spec.title = QObject::tr("LR range tests, one per batch");
+    spec.subtitle = QObject::tr("The smoothed training loss from the base run's checkpoint as the LR rose each step; where each runs away bounds the LRs at its batch");
     spec.xTitle = QObject::tr("learning rate (log)");
     spec.yTitle = QObject::tr("smoothed loss (log)");
     spec.logY = true;
     spec.emptyText = QObject::tr("The range test's run could not be read from the run store.");
-    PlotLine line;
-    line.label = QString();
-    line.color = lineColor(3);
-    line.markers = false;
-    for (const QPointF& point : curve)
-        if (point.x() > 0 && std::isfinite(point.y()) && point.y() > 0)
-            line.points.append(point);
-    if (!line.points.isEmpty()) {
-        spec.lines.append(line);
-        if (advice.lr > 0)
-            spec.markers.append({advice.lr, QObject::tr("recommended %1").arg(number(advice.lr)), QColor(kRecommendedMarkRgb)});
+    // advice.json's curves; an advice from before it kept them: the one stored run's.
+    QList<RangeCurve> curves = advice.rangeTests;
+    if (curves.isEmpty() && !storedCurve.isEmpty())
+        curves.append({double(advice.gpus) * double(advice.batchPerGpu), 0.0, storedCurve});
+    qsizetype index = 0;
+    for (const RangeCurve& curve : curves) {
+        PlotLine line;
+        line.label = QObject::tr("batch %1").arg(number(curve.batch));
+        line.color = lineColor(index++);
+        line.markers = false;
+        for (const QPointF& point : curve.points)
+            if (point.x() > 0 && std::isfinite(point.y()) && point.y() > 0)
+                line.points.append(point);
+        if (!line.points.isEmpty())
+            spec.lines.append(line);
     }
+    if (!spec.lines.isEmpty() && advice.lr > 0)
+        spec.markers.append({advice.lr, QObject::tr("recommended %1").arg(number(advice.lr)), QColor(kRecommendedMarkRgb)});
+    return spec;
+}
+
+PlotSpec lrScalingChart(const Advice& advice)
+{
+    PlotSpec spec;
+    spec.id = QStringLiteral("advice-lr-vs-batch");
+    spec.title = QObject::tr("The best LR against the batch");
+    spec.subtitle = QObject::tr("The branch test's best LR per batch (hollow: each data order's own), with the linear and square-root rules through the base batch's");
+    spec.xTitle = QObject::tr("effective batch (log)");
+    spec.yTitle = QObject::tr("best learning rate (log)");
+    spec.logY = true;
+    spec.emptyText = QObject::tr("No batch's LR bracket had three LRs that trained.");
+    QList<BatchOptimum> optima = advice.lrOptima;
+    std::sort(optima.begin(), optima.end(), [](const BatchOptimum& x, const BatchOptimum& y) { return x.batch < y.batch; });
+    PlotLine best;
+    best.label = QObject::tr("best LR (mean of data orders)");
+    best.color = lineColor(0);
+    PlotLine seeds;
+    seeds.label = QObject::tr("each data order");
+    seeds.color = lineColor(1);
+    seeds.markers = true;
+    for (const BatchOptimum& optimum : optima) {
+        if (optimum.batch > 0 && optimum.bestLr > 0 && std::isfinite(optimum.bestLr))
+            best.points.append({optimum.batch, optimum.bestLr});
+        if (optimum.bestLrPerSeed.size() > 1)
+            for (double lr : optimum.bestLrPerSeed)
+                if (lr > 0 && std::isfinite(lr))
+                    seeds.points.append({optimum.batch, lr});
+    }
+    if (best.points.isEmpty())
+        return spec;
+    spec.lines.append(best);
+    if (!seeds.points.isEmpty()) {
+        // Points only: the data orders are not a line through the batches.
+        std::sort(seeds.points.begin(), seeds.points.end(), [](const QPointF& x, const QPointF& y) { return x.x() < y.x(); });
+        seeds.hollow = QList<bool>(seeds.points.size(), true);
+        spec.lines.append(seeds);
+    }
+    const QPointF origin = best.points.first();
+    const double last = best.points.last().x() > origin.x() ? best.points.last().x() : origin.x() * 2.0;
+    for (const auto& [name, power, rgb] : {std::tuple<const char*, double, QRgb>{"linear rule", 1.0, kLinearRuleRgb},
+                                            {"square-root rule", 0.5, kSquareRootRuleRgb}}) {
+        PlotLine rule;
+        rule.label = QObject::tr(name);
+        rule.color = QColor(rgb);
+        rule.markers = false;
+        rule.dashed = true;
+        rule.points = {origin, {last, origin.y() * std::pow(last / origin.x(), power)}};
+        spec.lines.append(rule);
+    }
+    if (std::isfinite(advice.lrExponent))
+        spec.notes.append(std::isfinite(advice.lrExponentLow)
+                              ? QObject::tr("measured: batch^%1 (%2 to %3 over the data orders)").arg(number(advice.lrExponent), number(advice.lrExponentLow), number(advice.lrExponentHigh))
+                              : QObject::tr("measured: batch^%1 (one data order)").arg(number(advice.lrExponent)));
+    return spec;
+}
+
+PlotSpec stepsChart(const Advice& advice)
+{
+    const StepsToTarget& fit = advice.stepsFit;
+    PlotSpec spec;
+    spec.id = QStringLiteral("advice-steps-to-target");
+    spec.title = QObject::tr("Steps to the target against the batch (McCandlish et al.)");
+    spec.subtitle = QObject::tr("Each branch's optimizer steps from the checkpoint to a training loss of %1, its best LR; dashed: S = S_min (1 + B_crit / B)")
+                        .arg(number(fit.target));
+    spec.xTitle = QObject::tr("effective batch (log)");
+    spec.yTitle = QObject::tr("steps to the target (log)");
+    spec.logY = true;
+    spec.emptyText = QObject::tr("No branch curve reached a common target.");
+    PlotLine measured;
+    measured.label = QObject::tr("measured");
+    measured.color = lineColor(0);
+    measured.points = fit.points;
+    std::sort(measured.points.begin(), measured.points.end(), [](const QPointF& x, const QPointF& y) { return x.x() < y.x(); });
+    if (measured.points.isEmpty())
+        return spec;
+    spec.lines.append(measured);
+    if (fit.ok && fit.smallestBatch > 0 && std::isfinite(fit.fit.bCrit)) {
+        PlotLine curve;
+        curve.label = QObject::tr("fit");
+        curve.color = lineColor(1);
+        curve.markers = false;
+        curve.dashed = true;
+        constexpr int kSamples = 24;
+        for (int i = 0; i <= kSamples; ++i) {
+            const double batch = fit.smallestBatch * std::pow(fit.largestBatch / fit.smallestBatch, double(i) / kSamples);
+            curve.points.append({batch, fit.fit.stepsAt(batch)});
+        }
+        spec.lines.append(curve);
+        spec.markers.append({fit.fit.bCrit, QObject::tr("B_crit %1 (fit)").arg(number(fit.fit.bCrit)), QColor(kExcessMarkRgb)});
+        spec.notes.append(fit.doubts.isEmpty() ? QObject::tr("S_min %1 steps; nothing argues against the fit").arg(number(fit.fit.sMin))
+                                               : QObject::tr("S_min %1 steps; not to be trusted: see the advice").arg(number(fit.fit.sMin)));
+    }
+    if (!advice.noiseScale.isEmpty() && std::isfinite(advice.noiseScale.last().y()) && advice.noiseScale.last().y() > 0)
+        spec.markers.append({advice.noiseScale.last().y(), QObject::tr("B_simple %1").arg(number(advice.noiseScale.last().y())), QColor(kMeasuredMarkRgb)});
     return spec;
 }
 
@@ -169,7 +291,7 @@ QList<QPointF> rangeTestCurve(const RunData& run)
 
 QList<PlotSpec> adviceCharts(const Advice& advice, const QList<QPointF>& rangeCurve)
 {
-    QList<PlotSpec> charts{lrChart(advice), branchChart(advice)};
+    QList<PlotSpec> charts{lrChart(advice), branchChart(advice), lrScalingChart(advice), stepsChart(advice)};
     if (!advice.noiseScale.isEmpty())
         charts.append(noiseChart(advice));
     charts.append(rangeChart(advice, rangeCurve));

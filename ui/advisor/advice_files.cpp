@@ -2,6 +2,7 @@
 
 #include "advisor/advice_charts.hpp"
 #include "client/advisor/advice.hpp"
+#include "client/advisor/advice_phases.hpp"
 #include "client/io/save_file.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
@@ -14,15 +15,16 @@
 namespace ddplab::ui {
 namespace {
 
-const ImageFormat kSavedChart{QSize(1200, 800), 1.5};
+const ImageFormat kSavedChart{QSize(1200, 800), 1.5, false, {}};
 
-// The advisor's phase name of the range test run (advisor.cpp), as advice.json lists it.
-const QString kRangeTestPhase = QStringLiteral("range test");
+const QString& kRangeTestPhase = advice_phase::kRangeTest;
 
 }  // namespace
 
 QList<QPointF> storedRangeTestCurve(const Advice& advice, const RunStore& store)
 {
+    if (!advice.rangeTests.isEmpty())
+        return {};  // advice.json keeps its curves
     for (const AdviceEvidence& run : advice.evidence) {
         if (run.phase != kRangeTestPhase || run.runId.isEmpty())
             continue;

@@ -13,7 +13,8 @@ namespace ddplab::ui {
 struct Advice;
 class RunStore;
 
-// The range test's smoothed curve, read back from its stored run (empty when there is none).
+// The range test's smoothed curve, read back from its stored run, for an advice.json written before
+// it kept its curves (empty when it keeps them, or there is no run).
 QList<QPointF> storedRangeTestCurve(const Advice& advice, const RunStore& store);
 
 // Writes into `folder` (made when missing); returns the files' names, or an empty list with

@@ -23,6 +23,8 @@
 #include <QHBoxLayout>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QLocale>
+#include <QListWidget>
 #include <QMessageBox>
 #include <QPainter>
 #include <QPlainTextEdit>
@@ -30,6 +32,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -41,6 +44,7 @@ namespace {
 constexpr int kChartHeight = 260;          // each evidence chart, enough for its axes and legend
 constexpr int kTwoColumnsWidth = 860;      // results this wide put the charts two a row
 constexpr int kTimeLeftRefreshMs = 1000;   // the time left counts down between runs too
+constexpr int kPastAdviceHeight = 130;     // about five entries; more scroll
 
 QString timeText(double seconds)
 {
@@ -90,6 +94,15 @@ AdvisePage::AdvisePage(const RunStore& store, LabSession& session, std::function
     m_log->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_log->setPlaceholderText(tr("What the advisor does, a line a phase"));
 
+    m_past = new QListWidget;
+    m_past->setObjectName(QStringLiteral("pastAdvice"));
+    m_past->setMaximumHeight(kPastAdviceHeight);
+    m_past->setToolTip(tr("Every finished advice, newest first: choose one to reopen it"));
+    auto* pastTitle = new QLabel(tr("Past advice"));
+    QFont bold = pastTitle->font();
+    bold.setBold(true);
+    pastTitle->setFont(bold);
+
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
@@ -99,6 +112,8 @@ AdvisePage::AdvisePage(const RunStore& store, LabSession& session, std::function
     leftLayout->addWidget(m_progress);
     leftLayout->addWidget(m_progressLabel);
     leftLayout->addWidget(m_log, 1);
+    leftLayout->addWidget(pastTitle);
+    leftLayout->addWidget(m_past);
     // Scrolled, so a short screen or presentation mode's large fonts scroll instead of squeeze.
     auto* leftScroll = new QScrollArea;
     leftScroll->setWidget(left);
@@ -173,6 +188,12 @@ AdvisePage::AdvisePage(const RunStore& store, LabSession& session, std::function
     });
     connect(m_advisor.get(), &Advisor::finished, this, &AdvisePage::onFinished);
     connect(&session, &LabSession::runningChanged, this, &AdvisePage::updateButtons);
+    connect(m_past, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) { openPastAdvice(m_past->row(item)); });
+    connect(m_past, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (row >= 0 && !isRunning())
+            openPastAdvice(row);
+    });
+    refreshPastAdvice();
     updateButtons();
 }
 
@@ -250,6 +271,12 @@ void AdvisePage::onFinished(bool succeeded)
         m_progress->setValue(100);
         m_progressLabel->setText(tr("Done in %1 s.").arg(qRound64(m_advisor->advice().tookSeconds)));
         showAdvice(m_advisor->advice());
+        QString error;
+        const QString id = m_adviceStore.save(m_advisor->advice(), &error);
+        if (id.isEmpty())
+            say(tr("The advice could not be stored for later: %1.").arg(error), true);
+        const QSignalBlocker blocker(m_past);  // listing it must not reopen it
+        refreshPastAdvice();
     } else {
         m_progressLabel->setText(tr("Stopped."));
         say(tr("No advice: %1").arg(sentence(m_advisor->problem().isEmpty() ? tr("stopped before it was complete") : m_advisor->problem())), true);
@@ -281,9 +308,8 @@ void AdvisePage::showAdvice(const Advice& advice)
     m_advice = advice;
     m_hasAdvice = true;
     m_card->showAdvice(advice);
+    clearCharts();
     m_charts = adviceCharts(advice, storedRangeCurve(advice));
-    qDeleteAll(m_chartViews);
-    m_chartViews.clear();
     for (const PlotSpec& spec : m_charts) {
         auto* view = new StudyChartView;
         view->setMinimumHeight(kChartHeight);
@@ -294,6 +320,54 @@ void AdvisePage::showAdvice(const Advice& advice)
     m_chartColumns = 0;
     layOutCharts();
     updateButtons();
+}
+
+void AdvisePage::refreshPastAdvice()
+{
+    const QSignalBlocker blocker(m_past);
+    m_stored = m_adviceStore.list();
+    m_past->clear();
+    for (const StoredAdvice& stored : m_stored) {
+        auto* item = new QListWidgetItem(tr("%1 · %2").arg(QLocale().toString(stored.created, QLocale::ShortFormat), stored.title()));
+        item->setToolTip(stored.advice ? QDir::toNativeSeparators(stored.directory)
+                                       : tr("%1: %2").arg(QDir::toNativeSeparators(stored.directory), stored.problem));
+        if (!stored.advice)
+            item->setForeground(problemTextColor(palette()));
+        m_past->addItem(item);
+    }
+    if (m_stored.isEmpty()) {
+        auto* none = new QListWidgetItem(tr("None yet: a finished advice is kept here."));
+        none->setFlags(Qt::NoItemFlags);
+        m_past->addItem(none);
+    }
+}
+
+bool AdvisePage::openPastAdvice(int row)
+{
+    if (row < 0 || row >= m_stored.size() || isRunning())
+        return false;
+    const StoredAdvice stored = m_adviceStore.open(m_stored[row].directory);  // read again: it may have changed
+    if (!stored.advice) {
+        m_hasAdvice = false;
+        m_advice = Advice();
+        m_card->showMessage(tr("This advice cannot be read: %1. Its folder: %2").arg(stored.problem, QDir::toNativeSeparators(stored.directory)));
+        clearCharts();
+        say(tr("The stored advice of %1 is damaged: %2.").arg(QLocale().toString(stored.created, QLocale::ShortFormat), stored.problem), true);
+        updateButtons();
+        return false;
+    }
+    showAdvice(*stored.advice);
+    say(tr("Reopened the advice of %1 (%2).").arg(QLocale().toString(stored.created, QLocale::ShortFormat), QDir::toNativeSeparators(stored.directory)),
+        false);
+    return true;
+}
+
+void AdvisePage::clearCharts()
+{
+    qDeleteAll(m_chartViews);
+    m_chartViews.clear();
+    m_charts.clear();
+    m_chartColumns = 0;
 }
 
 void AdvisePage::layOutCharts()

@@ -4,9 +4,11 @@
 // it is done, the recommendation on top (AdviceCard) and the evidence charts below
 // (advice_charts), with Use these settings (Setup takes the recommendation), Copy as PyTorch
 // and Save advice…. It runs through the window's one LabSession, as the Study page does: it
-// starts only while nothing else runs.
+// starts only while nothing else runs. Every finished advice is stored (AdviceStore) and listed
+// under Past advice, newest first; choosing one reopens it, a damaged one says why instead.
 
 #include "client/advisor/advice.hpp"
+#include "client/advisor/advice_store.hpp"
 #include "core/config.hpp"
 #include "study/study_plot.hpp"
 
@@ -18,6 +20,7 @@
 QT_BEGIN_NAMESPACE
 class QGridLayout;
 class QLabel;
+class QListWidget;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
@@ -57,6 +60,13 @@ public:
     // advice.json, advice.md and every chart as PNG and SVG into `folder` (made when missing).
     bool saveTo(const QString& folder, QString* error) const;
 
+    // Past advice, newest first, as listed; `row` reopened (false: it is damaged, and the card
+    // says why).
+    QListWidget* pastAdvice() const { return m_past; }
+    void refreshPastAdvice();
+    bool openPastAdvice(int row);
+    const AdviceStore& adviceStore() const { return m_adviceStore; }
+
     AdviseInputs* inputs() const { return m_inputs; }
     AdviceCard* card() const { return m_card; }
     const QList<PlotSpec>& charts() const { return m_charts; }
@@ -82,12 +92,15 @@ private:
     void copySnippet();
     void saveInteractively();
     void layOutCharts();
+    void clearCharts();
     QList<QPointF> storedRangeCurve(const Advice& advice) const;
 
     const RunStore& m_store;
     LabSession& m_session;
     std::function<ddplab::Config()> m_setupConfig;
     std::unique_ptr<Advisor> m_advisor;
+    AdviceStore m_adviceStore;
+    QList<StoredAdvice> m_stored;  // as m_past lists them
     std::unique_ptr<QTemporaryDir> m_checkpoints;  // the base run's checkpoint, while advising
     Advice m_advice;
     bool m_hasAdvice = false;
@@ -100,6 +113,7 @@ private:
     QLabel* m_progressLabel = nullptr;
     QLabel* m_status = nullptr;
     QPlainTextEdit* m_log = nullptr;
+    QListWidget* m_past = nullptr;
     QScrollArea* m_resultsScroll = nullptr;
     AdviceCard* m_card = nullptr;
     QPushButton* m_use = nullptr;

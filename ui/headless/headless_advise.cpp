@@ -1,6 +1,7 @@
 #include "headless_advise.hpp"
 
 #include "advisor/advice_files.hpp"
+#include "client/advisor/advice_store.hpp"
 #include "client/advisor/advisor.hpp"
 #include "client/engine/engine_locator.hpp"
 #include "client/io/save_file.hpp"
@@ -87,6 +88,13 @@ int adviseHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& 
         out << "  caution: " << caution << Qt::endl;
     out << "Wrote advice.json, advice.md and " << (written.size() - 2) / 2 << " charts as PNG and SVG to " << folder << " ("
         << qRound(advice.tookSeconds) << " s)" << Qt::endl;
+    // Kept like studies: the Advise page lists it under Past advice.
+    const AdviceStore store;
+    const QString id = store.save(advice, &error);
+    if (id.isEmpty())
+        err << "ddplab: the advice was written but could not be stored for the Advise page: " << error << Qt::endl;
+    else
+        out << "Stored as " << QDir(store.root()).filePath(id) << " (the Advise page's Past advice)" << Qt::endl;
     return 0;
 }
 

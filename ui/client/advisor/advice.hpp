@@ -2,6 +2,7 @@
 // The advisor's answer (docs/advisor.md): the batch per GPU, accumulation, LR and rule for the
 // user's model on N GPUs, with the evidence it rests on. Written as advice.json and advice.md.
 
+#include "batch_evidence.hpp"
 #include "core/config.hpp"
 
 #include <QJsonArray>
@@ -10,6 +11,8 @@
 #include <QPointF>
 #include <QString>
 #include <QStringList>
+
+#include <optional>
 
 namespace ddplab::ui {
 
@@ -27,6 +30,28 @@ struct AdviceEvidence {
     QString status;
 };
 
+// The warmup arm (Goyal et al. 2017): when the confirmed LR is well above the base's, its best
+// LRs again with a linear warmup from the base's LR, the same seeds; measured against the same
+// LRs without it.
+struct WarmupArm {
+    bool tested = false;
+    qint64 steps = 0;              // the arm's warmup steps
+    double startFactor = 0.0;      // its LR starts at startFactor x the LR (the base's LR)
+    QList<double> lrs;             // the LRs it ran
+    double lrWith = 0.0, measureWith = 0.0, errorWith = 0.0;           // its best LR, mean, s.e.
+    double lrWithout = 0.0, measureWithout = 0.0, errorWithout = 0.0;  // the confirmation's at the same LRs
+    bool helped = false;           // lower by more than two standard errors: the advice warms up
+    QString verdict;               // in words, with the numbers
+};
+
+// A range test's smoothed loss against the LR at one effective batch (advice.json keeps the
+// curves, so a reopened advice draws them without its runs).
+struct RangeCurve {
+    double batch = 0.0;
+    double runawayLr = 0.0;        // where the smoothed loss passed 4x its minimum; 0: it never did
+    QList<QPointF> points;         // (lr, smoothed loss)
+};
+
 struct Advice {
     // The answer.
     int gpus = 0;
@@ -37,11 +62,18 @@ struct Advice {
     QString lrRule;                 // "linear", "sqrt", "none" or "measured"
     double lrExponent = 0.0;        // NaN when not measured
     double lrExponentLow = 0.0, lrExponentHigh = 0.0;
+    QStringList lrExponentRules;    // the rules inside the interval ("linear", "sqrt")
+    QList<BatchOptimum> lrOptima;   // the branch test's best LR per batch, each data order's own
+    int branchSeeds = 1;            // data orders in the branch test
+    WarmupArm warmup;
+    QList<RangeCurve> rangeTests;   // by batch
     qint64 warmupSteps = 0;
     QList<QPointF> noiseScale;      // (samples, B_simple) as the base run went
     double criticalBatch = 0.0;
     bool criticalBatchBeyond = false;  // every branch stayed within tolerance
     double branchTolerance = 0.0;
+    StepsToTarget stepsFit;         // McCandlish's saturating fit over the branches
+    QString criticalBatchFinding;   // the three readings side by side, in words
     qint64 stepsToMatch = -1;       // optimizer steps at the recommendation to reach the base's quality (-1: not reached)
     qint64 baseSteps = 0;           // the base's own
     QString objective;
@@ -63,6 +95,12 @@ struct Advice {
 
     QJsonObject toJson() const;
     QString toMarkdown() const;
+    // advice.json read back (a stored advice reopened); nullopt with `error` when it is not one.
+    static std::optional<Advice> fromJson(const QJsonObject& json, QString* error);
 };
+
+// The critical batch's readings side by side in words: the branch test's, McCandlish's fit (and
+// why it cannot be trusted, when it cannot) and the simple noise scale.
+QString criticalBatchWords(const Advice& advice);
 
 }  // namespace ddplab::ui

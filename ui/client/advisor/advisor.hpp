@@ -63,7 +63,10 @@ signals:
     void finished(bool succeeded);
 
 private:
-    enum class Phase { Idle, Base, Branches, Confirmation, Extension, Done };
+    enum class Phase { Idle, Base, Branches, Confirmation, Extension, Warmup, Done };
+    static constexpr int kSeeds = 2;      // the confirmation's, and the branch test's when the time allows
+    static constexpr int kWarmupLrs = 2;  // the warmup arm's: the best LR without warmup and sqrt(2) above
+    static constexpr int kLadder = 5;     // the confirmation's LRs, sqrt(2) apart
 
     struct PlannedRun {
         QString phase;
@@ -78,7 +81,14 @@ private:
     void onSequenceFinished();
     void planBranches();
     void planConfirmation(const QList<double>& lrs);
-    QList<BracketPoint> confirmationPoints() const;
+    // advisor_decision.cpp: what the measurements say.
+    void concludeBranches();
+    QList<BracketPoint> pointsOf(const QString& phase) const;
+    bool planWarmupArm(const BracketOptimum& optimum);
+    void judgeWarmup(const QList<BracketPoint>& without);
+    // A run of the confirmation's kind (from the start, the confirmation's horizon, constant LR
+    // after the base's warmup) at the chosen batch.
+    PlannedRun confirmationRun(const QString& phase, double lr, qint64 seed) const;
     void decide();
     void fail(const QString& why);
     ddplab::Config emulated(int gpus, qint64 batch, double lr, qint64 seed) const;
@@ -96,6 +106,7 @@ private:
     int m_runsInPlan = 0;       // all phases, as planned so far
     int m_runsFinished = 0;
     double m_baseSecondsPerSample = 0.0;
+    double m_runOverheadSeconds = 1.0;  // measured on the base run
     double m_baseLr = 0.0;
     qint64 m_baseBatch = 0;     // effective
     int m_baseGpus = 1;
@@ -106,6 +117,10 @@ private:
     qint64 m_chosenBatchPerGpu = 0;
     double m_divergenceLr = 0.0;     // from the range test: where the loss ran away
     bool m_extended = false;
+    int m_branchSeeds = 1;
+    double m_checkpointMeasure = 0.0;  // the base run's noise-free training loss at the checkpoint (NaN: not measured there)
+    qint64 m_warmupSteps = 0;         // the warmup arm's
+    double m_warmupStartFactor = 0.0;
     int m_failedRuns = 0;
 };
 

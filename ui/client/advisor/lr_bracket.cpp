@@ -89,4 +89,37 @@ BracketOptimum findBracketOptimum(QList<BracketPoint> points)
     return result;
 }
 
+namespace {
+
+// The LR with the lowest mean of `points` (all seeds finite): false when none has one.
+bool bestOf(const QList<BracketPoint>& points, double* lr, double* mean, double* error)
+{
+    bool found = false;
+    for (const BracketPoint& point : points) {
+        const double value = meanOf(point.measures);
+        if (std::isfinite(value) && (!found || value < *mean)) {
+            found = true;
+            *lr = point.lr;
+            *mean = value;
+            *error = meanAndError(point.measures).standardError;
+        }
+    }
+    return found;
+}
+
+}  // namespace
+
+WarmupComparison compareWarmup(const QList<BracketPoint>& without, const QList<BracketPoint>& with)
+{
+    WarmupComparison result;
+    if (!bestOf(without, &result.lrWithout, &result.bestWithout, &result.errorWithout) ||
+        !bestOf(with, &result.lrWith, &result.bestWith, &result.errorWith))
+        return result;
+    result.ok = true;
+    const double spread = 2.0 * std::hypot(result.errorWithout, result.errorWith);
+    result.helped = result.bestWith < result.bestWithout - spread;
+    result.hurt = result.bestWith > result.bestWithout + spread;
+    return result;
+}
+
 }  // namespace ddplab::ui

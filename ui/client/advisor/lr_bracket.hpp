@@ -33,4 +33,17 @@ inline constexpr double kSafeShare = 0.10;
 
 BracketOptimum findBracketOptimum(QList<BracketPoint> points);
 
+// The warmup arm against the confirmation without it (Goyal et al. 2017 warm up from the base
+// LR to the scaled one): each arm's best mean over its LRs (diverged seeds spoil their LR), and
+// whether the arm's best is lower, or higher, by more than two standard errors of the
+// difference. Neither: no measurable difference.
+struct WarmupComparison {
+    bool ok = false;  // both arms have an LR whose seeds all trained
+    double lrWithout = 0.0, bestWithout = 0.0, errorWithout = 0.0;
+    double lrWith = 0.0, bestWith = 0.0, errorWith = 0.0;
+    bool helped = false;
+    bool hurt = false;
+};
+WarmupComparison compareWarmup(const QList<BracketPoint>& without, const QList<BracketPoint>& with);
+
 }  // namespace ddplab::ui
