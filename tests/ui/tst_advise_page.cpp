@@ -71,6 +71,8 @@ Advice givenAdvice()
     a.lrExponent = 1.0;
     a.lrExponentLow = 0.95;
     a.lrExponentHigh = 1.05;
+    a.lrExponentRules = {QStringLiteral("linear")};
+    a.branchSeeds = 2;
     a.rangeTests = {{32, 1.0, {{0.01, 1.0}, {0.1, 0.7}, {1.0, 3.5}}}, {256, 4.0, {{0.01, 1.0}, {0.5, 0.6}, {4.0, 3.0}}}};
     a.warmup.tested = true;
     a.warmup.verdict = QStringLiteral("a linear warmup over 10 steps from your LR made no measurable difference");
@@ -110,7 +112,10 @@ private slots:
                                      QStringLiteral("0.2 to 0.8"), QStringLiteral("linear rule"), QStringLiteral("10 steps; schedule: constant after 10 warmup steps"),
                                      QStringLiteral("512"), QStringLiteral("40 at the recommendation, 300 for your base run"),
                                      QStringLiteral("moderate: the seeds agree within 3 %"), QStringLiteral("8192 samples measured of the 60000 planned"),
-                                     QStringLiteral("• Adam's noise scale can underestimate"), QStringLiteral("• the confirmation's horizon")})
+                                     QStringLiteral("• Adam's noise scale can underestimate"), QStringLiteral("• the confirmation's horizon"),
+                                     QStringLiteral("A linear warmup over 10 steps from your LR made no measurable difference"),
+                                     QStringLiteral("batch^1, from 0.95 to 1.05 over 2 data orders: within it, the linear rule"),
+                                     QStringLiteral("B_simple 60 at the end of your base run")})
             QVERIFY2(card.contains(shown), qPrintable(shown + QStringLiteral(" is not in:\n") + card));
         // The evidence: LR (one line a seed and the warmup arm, the safe range shaded), branches,
         // best LR against the batch, steps to the target, noise scale, range tests.

@@ -39,6 +39,37 @@ QString lrRuleWords(const QString& rule)
     return QObject::tr("measured: no rule gives it within 20 %");
 }
 
+QString capitalised(QString text)
+{
+    if (!text.isEmpty())
+        text[0] = text[0].toUpper();
+    return text;
+}
+
+// How the best LR grew with the batch in the branch test, and which rules its interval holds.
+QString exponentWords(const Advice& a)
+{
+    if (!std::isfinite(a.lrExponent))
+        return QObject::tr("not measured (fewer than two batches had a best LR)");
+    const QString rules = a.lrExponentRules.isEmpty()                               ? QObject::tr("neither the linear nor the square-root rule")
+                          : a.lrExponentRules.size() == 2                           ? QObject::tr("both the linear and the square-root rule")
+                          : a.lrExponentRules.front() == wire(choice::lr_rule::kLinear) ? QObject::tr("the linear rule")
+                                                                                    : QObject::tr("the square-root rule");
+    if (std::isfinite(a.lrExponentLow))
+        return QObject::tr("batch^%1, from %2 to %3 over %4 data orders: within it, %5").arg(figure(a.lrExponent), figure(a.lrExponentLow), figure(a.lrExponentHigh)).arg(a.branchSeeds).arg(rules);
+    return QObject::tr("batch^%1 (one data order: no interval); nearest, %2").arg(figure(a.lrExponent), rules);
+}
+
+// McCandlish's fit in one line, and why it cannot be trusted when it cannot.
+QString fitWords(const StepsToTarget& fit)
+{
+    if (!fit.ok)
+        return fit.doubts.isEmpty() ? QObject::tr("not made") : QObject::tr("not made: %1").arg(fit.doubts.join(QLatin1Char(' ')));
+    const QString head = QObject::tr("B_crit %1, S_min %2 steps (steps to a loss of %3 over batches %4 to %5)")
+                             .arg(figure(fit.fit.bCrit), figure(fit.fit.sMin), figure(fit.target), figure(fit.smallestBatch), figure(fit.largestBatch));
+    return fit.doubts.isEmpty() ? head + QObject::tr("; nothing argues against it") : head + QObject::tr(". Not to be trusted: %1").arg(fit.doubts.join(QLatin1Char(' ')));
+}
+
 }  // namespace
 
 AdviceCard::AdviceCard(QWidget* parent) : QFrame(parent)
@@ -153,10 +184,17 @@ void AdviceCard::showAdvice(const Advice& a)
     addRow(tr("Safe LR range"), a.safeHigh > a.safeLow ? tr("%1 to %2 (within 10 % of the best measure)").arg(figure(a.safeLow), figure(a.safeHigh))
                                                        : tr("only the best LR was within 10 %"));
     addRow(tr("Warmup"), a.schedule.isEmpty() ? tr("%1 steps").arg(a.warmupSteps) : tr("%1 steps; schedule: %2").arg(a.warmupSteps).arg(a.schedule));
+    if (!a.warmup.verdict.isEmpty())
+        addRow(tr("Warmup arm"), capitalised(a.warmup.verdict));
+    addRow(tr("Best LR and batch"), exponentWords(a));
     addRow(tr("Critical batch"), a.criticalBatch > 0 && std::isfinite(a.criticalBatch)
                                      ? tr("%1%2 (the branch test, within %3 % of your batch's loss)")
                                            .arg(a.criticalBatchBeyond ? tr("at least ") : QString(), figure(a.criticalBatch), figure(100.0 * a.branchTolerance))
                                      : tr("not measured"));
+    if (a.stepsFit.ok || !a.stepsFit.doubts.isEmpty())
+        addRow(tr("McCandlish's fit"), fitWords(a.stepsFit));
+    if (!a.noiseScale.isEmpty() && std::isfinite(a.noiseScale.last().y()))
+        addRow(tr("Noise scale"), tr("B_simple %1 at the end of your base run (corroboration, not a decision)").arg(figure(a.noiseScale.last().y())));
     addRow(tr("Steps to match"), tr("%1 at the recommendation, %2 for your base run (to reach its %3)")
                                      .arg(a.stepsToMatch >= 0 ? QString::number(a.stepsToMatch) : tr("not reached in the horizon"))
                                      .arg(a.baseSteps)

@@ -44,7 +44,8 @@ namespace {
 constexpr int kChartHeight = 260;          // each evidence chart, enough for its axes and legend
 constexpr int kTwoColumnsWidth = 860;      // results this wide put the charts two a row
 constexpr int kTimeLeftRefreshMs = 1000;   // the time left counts down between runs too
-constexpr int kPastAdviceHeight = 130;     // about five entries; more scroll
+constexpr int kPastAdviceHeight = 150;     // about four entries of two lines; more scroll
+constexpr int kPastAdviceLeast = 80;       // two entries, even on a short screen
 
 QString timeText(double seconds)
 {
@@ -97,6 +98,9 @@ AdvisePage::AdvisePage(const RunStore& store, LabSession& session, std::function
     m_past = new QListWidget;
     m_past->setObjectName(QStringLiteral("pastAdvice"));
     m_past->setMaximumHeight(kPastAdviceHeight);
+    m_past->setMinimumHeight(kPastAdviceLeast);
+    m_past->setWordWrap(true);
+    m_past->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_past->setToolTip(tr("Every finished advice, newest first: choose one to reopen it"));
     auto* pastTitle = new QLabel(tr("Past advice"));
     QFont bold = pastTitle->font();
@@ -328,7 +332,7 @@ void AdvisePage::refreshPastAdvice()
     m_stored = m_adviceStore.list();
     m_past->clear();
     for (const StoredAdvice& stored : m_stored) {
-        auto* item = new QListWidgetItem(tr("%1 · %2").arg(QLocale().toString(stored.created, QLocale::ShortFormat), stored.title()));
+        auto* item = new QListWidgetItem(tr("%1\n%2").arg(stored.title(), QLocale().toString(stored.created, QLocale::ShortFormat)));
         item->setToolTip(stored.advice ? QDir::toNativeSeparators(stored.directory)
                                        : tr("%1: %2").arg(QDir::toNativeSeparators(stored.directory), stored.problem));
         if (!stored.advice)
