@@ -16,6 +16,7 @@
 #include <QSvgGenerator>
 
 #include <cmath>
+#include <functional>
 
 using namespace ddplab::ui;
 
@@ -46,21 +47,37 @@ QSharedPointer<RunData> makeRun(const QString& id, const QString& label, int ste
 }
 
 // A run that trains for `healthy` steps (loss about 2, gradient norm about 1), then blows up
-// (a loss of 3e27, a gradient norm of 1e18) until its end at step 2 * healthy.
-QSharedPointer<RunData> makeDivergedRun(const QString& id, int healthy)
+// (a loss of 3e27, a gradient norm of 1e18) until its end at step 2 * healthy (or `last`).
+QSharedPointer<RunData> makeDivergedRun(const QString& id, int healthy, int last = -1)
 {
+    last = last < 0 ? 2 * healthy : last;
     RunRecord record;
     record.id = id;
     record.label = id;
     auto run = QSharedPointer<RunData>::create(record);
     QList<QJsonObject> events;
-    for (int step = 1; step <= 2 * healthy; ++step) {
+    for (int step = 1; step <= last; ++step) {
         const bool blownUp = step > healthy;
         events.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("step")},
                                   {QStringLiteral("step"), step},
                                   {QStringLiteral("loss"), blownUp ? 3e27 : 2.0 - 0.01 * step},
                                   {QStringLiteral("grad_norm"), blownUp ? 1e18 : 1.0}});
     }
+    run->appendEvents(events);
+    return run;
+}
+
+// A run whose loss is `loss(step)` at the given steps.
+QSharedPointer<RunData> makeLossRun(const QString& id, const QList<int>& steps, const std::function<double(int)>& loss)
+{
+    RunRecord record;
+    record.id = id;
+    record.label = id;
+    auto run = QSharedPointer<RunData>::create(record);
+    QList<QJsonObject> events;
+    for (int step : steps)
+        events.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("step")}, {QStringLiteral("step"), step},
+                                  {QStringLiteral("loss"), loss(step)}});
     run->appendEvents(events);
     return run;
 }
@@ -381,6 +398,132 @@ private slots:
         painter.end();
         QVERIFY(svg.data().contains("diverged at step 21"));
         QCOMPARE(panel.yAxisRange(), range);  // the screen's axes are back after the export
+    }
+
+    // Runs that blew up at the same step share one label, and every label lies inside the plot,
+    // even for runs that stop where they diverged (their mark is at the right edge).
+    void divergenceIsLabelledOnceInsideThePlot()
+    {
+        ChartPanel panel(chart("loss"));
+        panel.resize(600, 400);
+        panel.show();
+        const auto first = makeDivergedRun(QStringLiteral("a"), 20, 21);
+        const auto second = makeDivergedRun(QStringLiteral("b"), 20, 21);
+        panel.setRuns({{first, Qt::red}, {second, Qt::blue}});
+        panel.redrawNow();
+        QCoreApplication::processEvents();
+        panel.redrawNow();
+        QCOMPARE(panel.divergenceLabels(), QStringList{QStringLiteral("2 runs diverged at step 21")});
+        const QRectF plot = panel.plotArea();
+        const QList<QRectF> rects = panel.divergenceLabelRects();
+        QCOMPARE(rects.size(), 1);
+        QVERIFY2(plot.contains(rects.first()), qPrintable(QStringLiteral("label (%1, %2, %3 x %4) outside the plot (%5, %6, %7 x %8)")
+                                                             .arg(rects.first().x()).arg(rects.first().y()).arg(rects.first().width()).arg(rects.first().height())
+                                                             .arg(plot.x()).arg(plot.y()).arg(plot.width()).arg(plot.height())));
+        // A thumbnail keeps the mark and drops the words.
+        panel.setCompact(true);
+        panel.redrawNow();
+        QVERIFY(!panel.tickLabelsShown());
+        QVERIFY(!panel.findChild<QLabel*>()->text().isEmpty());  // its title stays
+    }
+
+    // An axis title longer than the plot is high goes over two lines instead of being cut.
+    void aLongYTitleWrapsInsteadOfBeingCut()
+    {
+        ChartPanel panel(chart("update_variance"));
+        QFont large = panel.font();
+        large.setPointSizeF(large.pointSizeF() * 1.6);
+        panel.setFont(large);  // presentation's
+        panel.resize(400, 330);
+        panel.show();
+        panel.setRuns({{makeRun(QStringLiteral("a"), QStringLiteral("A"), 10), Qt::blue}});
+        panel.redrawNow();
+        QCoreApplication::processEvents();
+        panel.redrawNow();
+        const QString shown = panel.yTitleShown();
+        QVERIFY2(shown.contains(QStringLiteral("<br>")), qPrintable(shown));
+        QFont titleFont = large;
+        titleFont.setPointSizeF(large.pointSizeF() * 0.9);
+        for (const QString& line : shown.split(QStringLiteral("<br>")))
+            QVERIFY2(QFontMetricsF(titleFont).horizontalAdvance(line) <= panel.plotArea().height() + 1, qPrintable(QStringLiteral("%1: %2 px, plot %3 px high").arg(line).arg(QFontMetricsF(titleFont).horizontalAdvance(line)).arg(panel.plotArea().height())));
+        QCOMPARE(shown.split(QStringLiteral("<br>")).join(QLatin1Char(' ')), QStringLiteral("variance per parameter"));
+        // Where there is room, one line.
+        panel.resize(600, 600);
+        QCoreApplication::processEvents();
+        panel.redrawNow();
+        QCOMPARE(panel.yTitleShown(), QStringLiteral("variance per parameter"));
+    }
+
+    // A run whose points lie on a later run's line (its straighter segments, as 1 x 16 under 8 x 16
+    // with the linear rule) is drawn wider, a rim around the other; a run that only crosses
+    // another is not.
+    void aCoveredLineKeepsARim()
+    {
+        ChartPanel panel(chart("loss"));
+        panel.resize(600, 400);
+        const auto many = makeLossRun(QStringLiteral("many"), {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16},
+                                      [](int step) { return 16.0 - step; });
+        const auto few = makeLossRun(QStringLiteral("few"), {8, 16}, [](int step) { return 16.0 - step; });
+        const auto crossing = makeLossRun(QStringLiteral("crossing"), {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16},
+                                          [](int step) { return double(step); });
+        panel.setRuns({{many, Qt::blue}, {few, Qt::red}});
+        panel.redrawNow();
+        QVERIFY2(panel.lineWidth(QStringLiteral("many"), QStringLiteral("loss")) > panel.lineWidth(QStringLiteral("few"), QStringLiteral("loss")),
+                 qPrintable(QString::number(panel.lineWidth(QStringLiteral("many"), QStringLiteral("loss")))));
+        panel.setRuns({{many, Qt::blue}, {crossing, Qt::red}});
+        panel.redrawNow();
+        QCOMPARE(panel.lineWidth(QStringLiteral("many"), QStringLiteral("loss")), panel.lineWidth(QStringLiteral("crossing"), QStringLiteral("loss")));
+    }
+
+    // A lesson's first run, alone on the charts so far, is drawn as it will be once the others
+    // come: validation in the run's colour (dashed), not in a metric colour that would change
+    // meaning with the second run. A run on its own keeps colours by metric.
+    void aLessonsColoursKeepTheirMeaning()
+    {
+        ChartPanel panel(chart("loss"));
+        const auto alone = makeRun(QStringLiteral("a"), QStringLiteral("A"), 20);
+        panel.setRuns({{alone, Qt::blue}});
+        panel.redrawNow();
+        QVERIFY(panel.lineColor(QStringLiteral("a"), QStringLiteral("val_loss")) != QColor(Qt::blue));
+        RunRecord record;
+        record.id = QStringLiteral("l");
+        record.label = QStringLiteral("L");
+        record.lessonId = QStringLiteral("seed003-warmup");
+        auto lesson = QSharedPointer<RunData>::create(record);
+        lesson->appendEvents({QJsonObject{{QStringLiteral("type"), QStringLiteral("step")}, {QStringLiteral("step"), 10}, {QStringLiteral("loss"), 1.0}},
+                              QJsonObject{{QStringLiteral("type"), QStringLiteral("eval")}, {QStringLiteral("step"), 10}, {QStringLiteral("val_loss"), 1.5}}});
+        panel.setRuns({{lesson, Qt::blue}});
+        panel.redrawNow();
+        QCOMPARE(panel.lineColor(QStringLiteral("l"), QStringLiteral("val_loss")), QColor(Qt::blue));
+        QCOMPARE(panel.lineColor(QStringLiteral("l"), QStringLiteral("loss")), QColor(Qt::blue));
+    }
+
+    // Per sample seen, a step's training loss (measured on its mini-batch before its update) is
+    // drawn where the step began; a validation loss (measured after) where it ended.
+    void aStepsLossIsDrawnWhereTheStepBegan()
+    {
+        RunRecord record;
+        record.id = QStringLiteral("s");
+        auto run = QSharedPointer<RunData>::create(record);
+        QList<QJsonObject> events;
+        for (int step = 1; step <= 4; ++step)
+            events.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("step")}, {QStringLiteral("step"), step},
+                                      {QStringLiteral("samples"), 16}, {QStringLiteral("loss"), 1.0 / step}});
+        events.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("eval")}, {QStringLiteral("step"), 2}, {QStringLiteral("val_loss"), 0.7}});
+        run->appendEvents(events);
+        ChartPanel panel(chart("loss"));
+        panel.resize(600, 400);
+        panel.setXAxis(XAxis::SamplesSeen);
+        panel.setRuns({{run, Qt::blue}});
+        panel.redrawNow();
+        QList<double> xs;
+        for (const QPointF& point : panel.drawnPoints(QStringLiteral("s"), QStringLiteral("loss")))
+            xs.append(point.x());
+        QCOMPARE(xs, (QList<double>{0, 16, 32, 48}));
+        QCOMPARE(panel.drawnPoints(QStringLiteral("s"), QStringLiteral("val_loss")).value(0).x(), 32.0);
+        panel.setXAxis(XAxis::Step);  // per step, at the step itself
+        panel.redrawNow();
+        QCOMPARE(panel.drawnPoints(QStringLiteral("s"), QStringLiteral("loss")).value(0).x(), 1.0);
     }
 
     void removingARunRemovesItsLines()

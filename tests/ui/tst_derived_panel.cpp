@@ -5,6 +5,7 @@
 #include "setup/derived_panel.hpp"
 #include "setup/lr_schedule_preview.hpp"
 #include "setup/parameter_panel.hpp"
+#include "setup/problem_marks.hpp"
 #include "ui_test_main.hpp"
 
 using namespace ddplab::ui;
@@ -26,6 +27,14 @@ class TestDerivedPanel : public QObject {
     Q_OBJECT
 
 private slots:
+    // An engine message names a key by its label in the panel, but a path or code it quotes keeps
+    // its words: "docs/own-model.md" and "torch.jit.script(model)" are not "own-Model".
+    void engineMessagesKeepTheirPathsAndCode()
+    {
+        QCOMPARE(inPanelWords(QStringLiteral("see docs/own-model.md; torch.jit.script(model) failed; model must be a file")),
+                 QStringLiteral("see docs/own-model.md; torch.jit.script(model) failed; Model must be a file"));
+    }
+
     void eightBySixteenWithTheSquareRootRule()
     {
         ddplab::Config config = toy(8, 16);

@@ -54,6 +54,31 @@ QList<QStringList> readCsv(const QString& path)
     return rows;
 }
 
+// Where a line of dark text lies in `area` of `image`, as (top, height) bands of rows: a row is
+// ink when a pixel in it is near-black and grey (text; not a coloured run line, not the light
+// grid). Only the columns between `fromX` and `toX` are looked at.
+QList<QPair<int, int>> textBands(const QImage& image, const QRect& area, int fromX, int toX)
+{
+    QList<QPair<int, int>> bands;
+    int start = -1;
+    for (int y = area.top(); y <= area.bottom() + 1; ++y) {
+        bool ink = false;
+        for (int x = fromX; y <= area.bottom() && x < toX && !ink; ++x) {
+            const QColor pixel = image.pixelColor(x, y);
+            const int high = std::max({pixel.red(), pixel.green(), pixel.blue()});
+            const int low = std::min({pixel.red(), pixel.green(), pixel.blue()});
+            ink = high < 110 && high - low < 40;
+        }
+        if (ink && start < 0)
+            start = y;
+        if (!ink && start >= 0) {
+            bands.append({start, y - start});
+            start = -1;
+        }
+    }
+    return bands;
+}
+
 }  // namespace
 
 class TestExportService : public QObject {
@@ -118,6 +143,58 @@ private slots:
         QVERIFY2(redPixels > 20, qPrintable(QString::number(redPixels)));
         // The on-screen chart is back at its own size afterwards.
         QCOMPARE(panel.drawnPoints(run->id(), QStringLiteral("loss")).size(), 4);
+    }
+
+    void slideWordsAreReadableFromTheBack_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+        QTest::newRow("1280x720") << QSize(1280, 720);
+    }
+    // A slide's smallest words, measured in its pixels: the digits of the x axis's tick labels
+    // are at least those of a 28 px font at 1080 (0.7 of the font's size, scaled with the image's
+    // height), larger than a screen export's at the same size; the lesson's title and each run's
+    // settings are in the image, at least as large.
+    void slideWordsAreReadableFromTheBack()
+    {
+        QFETCH(QSize, size);
+        ChartPanel panel(lossChart());
+        panel.resize(500, 300);
+        panel.setRuns({{sampleRun(QStringLiteral("A")), QColor(0xd6, 0x27, 0x28)}});
+        QTemporaryDir dir;
+        ImageFormat slide = ExportService::slideFormat(QStringLiteral("Tuned at 16 on 1 GPU"));
+        slide.size = size;
+        QString error;
+        QVERIFY2(ExportService::exportChartPng(panel, dir.filePath(QStringLiteral("slide.png")), slide, &error), qPrintable(error));
+        ImageFormat screen{size, 1.6};  // what "For slides" used to be: the screen's fonts, scaled
+        QVERIFY2(ExportService::exportChartPng(panel, dir.filePath(QStringLiteral("screen.png")), screen, &error), qPrintable(error));
+        const QImage image(dir.filePath(QStringLiteral("slide.png")));
+        QCOMPARE(image.size(), size);
+        const double least = 0.7 * 28.0 * size.height() / 1080.0;  // a 28 px font's digits, at 1080
+
+        const ExportService::SlideLayout layout = ExportService::slideLayout(size, 1);
+        const QRect chart = layout.chart;
+        // Title of the chart, then the tick labels below the plot (the y axis's are left of the band).
+        const QList<QPair<int, int>> bands = textBands(image, chart, chart.left() + chart.width() * 2 / 5, chart.right() - chart.width() / 20);
+        QVERIFY2(bands.size() >= 2, qPrintable(QString::number(bands.size())));
+        const int ticks = bands.at(1).second;
+        QStringList seen;
+        for (const auto& band : bands)
+            seen.append(QStringLiteral("%1+%2").arg(band.first).arg(band.second));
+        QVERIFY2(ticks >= least, qPrintable(QStringLiteral("tick digits %1 px high, want >= %2 in %3 px (bands %4 in %5..%6)")
+                                                .arg(ticks).arg(least).arg(size.height()).arg(seen.join(QLatin1Char(' '))).arg(chart.top()).arg(chart.bottom())));
+        const QImage old(dir.filePath(QStringLiteral("screen.png")));
+        const QList<QPair<int, int>> oldBands = textBands(old, old.rect(), old.width() * 2 / 5, old.width() * 19 / 20);
+        QVERIFY(oldBands.size() >= 2);
+        QVERIFY2(oldBands.at(1).second < ticks, qPrintable(QStringLiteral("screen ticks %1 px, slide %2").arg(oldBands.at(1).second).arg(ticks)));
+        // The lesson's title above the chart, the run's settings below it, both at least as large.
+        const QList<QPair<int, int>> title = textBands(image, layout.title, layout.title.left(), layout.title.right());
+        QVERIFY(!title.isEmpty());
+        QVERIFY2(title.first().second >= least, qPrintable(QString::number(title.first().second)));
+        const QList<QPair<int, int>> settings = textBands(image, layout.settings, layout.settings.left(), layout.settings.right());
+        QCOMPARE(settings.size(), 1);
+        QVERIFY2(settings.first().second >= least, qPrintable(QString::number(settings.first().second)));
+        QCOMPARE(ExportService::slideRunLine({sampleRun(QStringLiteral("A")), Qt::red}), QStringLiteral("A — 2 × 8 · lr 0.001 · sgd"));
     }
 
     void svgParsesWithSizeAndTitle()

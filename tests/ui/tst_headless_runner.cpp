@@ -80,10 +80,8 @@ private slots:
                                              QStringLiteral("--export"), out, QStringLiteral("--image-size"), QStringLiteral("1000x640"),
                                              QStringLiteral("--quit")});
         QVERIFY2(outcome.exitCode == 0, qPrintable(outcome.out + outcome.err));
-        // Every chart the runs have data for, not only the three the lesson shows first.
-        const QStringList charts{QStringLiteral("grad_norm"), QStringLiteral("loss"), QStringLiteral("lr"),
-                                 QStringLiteral("noise_scale"), QStringLiteral("step_time"), QStringLiteral("throughput"),
-                                 QStringLiteral("update_variance"), QStringLiteral("weight")};
+        // The lesson's own charts (its slides), not every chart the runs have data for.
+        const QStringList charts{QStringLiteral("loss"), QStringLiteral("lr"), QStringLiteral("weight")};
         for (const QString& chart : charts) {
             const QString base = QDir(out).filePath(chart);
             // What was written and said, should the image not be there as asked.
@@ -100,7 +98,7 @@ private slots:
         QCOMPARE(csvRows(QDir(out).filePath(QStringLiteral("02-8-gpus-x-16-lr-1e-3.csv"))), 2);
         QVERIFY(outcome.out.contains(QStringLiteral("[1/2] 1 GPU x 128, lr 1e-3: finished, 2 steps")));
         QVERIFY(outcome.out.contains(QStringLiteral("[2/2] 8 GPUs x 16, lr 1e-3: finished, 2 steps")));
-        QVERIFY(outcome.out.contains(QStringLiteral("Wrote 20 files")));  // 8 charts twice, 2 CSVs with their settings
+        QVERIFY(outcome.out.contains(QStringLiteral("Wrote 10 files")));  // 3 charts twice, 2 CSVs with their settings
         // The summary table: a header, a rule, one line per run with its final weight.
         const QStringList lines = outcome.out.trimmed().split(QLatin1Char('\n'));
         QVERIFY(lines.at(lines.size() - 4).startsWith(QStringLiteral("run ")));
@@ -292,6 +290,24 @@ private slots:
                 ran.append(file);
         }
         QVERIFY2(ran.isEmpty(), qPrintable(ran.join(QStringLiteral(" | "))));
+    }
+
+    // --slides: 1920 x 1080 with the lesson's title and each run's settings in the image.
+    void slidesCarryTheLessonAndTheRunsSettings()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("slides"));
+        const Outcome outcome = runHeadless({QStringLiteral("--preset"), QStringLiteral("seed000-linear-rule"), QStringLiteral("--run"),
+                                             QStringLiteral("--export"), out, QStringLiteral("--slides"), QStringLiteral("--quit")});
+        QVERIFY2(outcome.exitCode == 0, qPrintable(outcome.out + outcome.err));
+        QCOMPARE(QImage(QDir(out).filePath(QStringLiteral("weight.png"))).size(), QSize(1920, 1080));
+        QFile svg(QDir(out).filePath(QStringLiteral("weight.svg")));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(svg.readAll());
+        QVERIFY2(text.contains(QStringLiteral("Tuned at 16 on 1 GPU: the linear rule on 8")), "no lesson title in the slide");
+        QVERIFY2(text.contains(QStringLiteral("8 × 16 · lr 0.008")), "no run settings in the slide");
+        QVERIFY(text.contains(QStringLiteral("1 × 16 · lr 0.001")));
+        QVERIFY(!QFileInfo::exists(QDir(out).filePath(QStringLiteral("throughput.png"))));  // not a chart of the lesson
     }
 
     void theRealBinaryRunsHeadlessOffscreen()

@@ -8,6 +8,9 @@
 #include "client/session/preset_resolver.hpp"
 #include "ui_test_main.hpp"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+
 using namespace ddplab::ui;
 
 namespace {
@@ -133,15 +136,60 @@ private slots:
         QVERIFY2(missing.error.contains(QStringLiteral("seed999-gone")), qPrintable(missing.error));
     }
 
+    // Each built-in lesson file says its x axis and leads with a chart of the catalog (the one
+    // enlarged in presentation mode when it starts).
+    void everyBuiltInLessonSetsItsAxisAndItsLeadChart()
+    {
+        const QDir folder(QStringLiteral(DDPLAB_SOURCE_DIR "/resources/lessons"));
+        const QStringList files = folder.entryList({QStringLiteral("*.json")}, QDir::Files);
+        QCOMPARE(files.size(), LessonLibrary::load().lessons().size());
+        for (const QString& name : files) {
+            QFile file(folder.filePath(name));
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QJsonObject lesson = QJsonDocument::fromJson(file.readAll()).object();
+            QVERIFY2(xAxisFromName(lesson.value(QStringLiteral("x_axis")).toString()).has_value(), qPrintable(name));
+            const QJsonArray charts = lesson.value(QStringLiteral("charts")).toArray();
+            QVERIFY2(!charts.isEmpty(), qPrintable(name));
+            const QString lead = charts.first().toString();
+            const bool inCatalog = std::any_of(chartCatalog().begin(), chartCatalog().end(),
+                                               [&](const ChartDefinition& chart) { return chart.metricNames().contains(lead); });
+            QVERIFY2(inCatalog, qPrintable(name + QStringLiteral(": ") + lead));
+        }
+    }
+
+    // The lessons' words name what the window shows: its panes by their titles, the sharding
+    // view's examples and ranks as it numbers them (from 0).
+    void lessonTextNamesWhatTheWindowShows()
+    {
+        const LessonLibrary library = LessonLibrary::load();
+        for (const Lesson& lesson : library.lessons()) {
+            const QString text = lesson.title + lesson.summary + lesson.lookFor + lesson.explanationMarkdown;
+            for (const QString& gone : {QStringLiteral("parameter panel"), QStringLiteral("derived panel"), QStringLiteral("process 1"),
+                                        QStringLiteral("process 2"), QStringLiteral("x9")})
+                QVERIFY2(!text.contains(gone, Qt::CaseInsensitive), qPrintable(lesson.id + QStringLiteral(": ") + gone));
+        }
+        const Lesson* sharding = library.find(QStringLiteral("seed004-sharding"));
+        QVERIFY(sharding);
+        // What `ddplab-engine shard --num-examples 9 --world-size 2 --batch-size 3` prints.
+        QVERIFY(sharding->explanationMarkdown.contains(QStringLiteral("rank 0 `0 2 4`")));
+        QVERIFY(sharding->explanationMarkdown.contains(QStringLiteral("rank 1 gets `7 0`")));
+    }
+
     void lessonsNameTheXAxisTheirPointNeeds()
     {
         const LessonLibrary library = LessonLibrary::load();
         // 1 x 32 takes 376 steps where 2 x 32 takes 188 for the same two epochs.
         QCOMPARE(resolvePreset(QStringLiteral("seed002-effective-batch"), library, PresetLibrary()).xAxis, XAxis::Epoch);
         QCOMPARE(resolvePreset(QStringLiteral("seed000-linear-rule"), library, PresetLibrary()).xAxis, XAxis::SamplesSeen);
-        QCOMPARE(resolvePreset(QStringLiteral("seed000-four-ways"), library, PresetLibrary()).xAxis, std::nullopt);
+        // Every lesson has its axis, so none inherits the one the lesson before it left: a file
+        // that names none counts steps.
+        QCOMPARE(resolvePreset(QStringLiteral("seed000-four-ways"), library, PresetLibrary()).xAxis, XAxis::Step);
+        for (const Lesson& lesson : library.lessons())
+            QVERIFY2(lesson.xAxis.has_value(), qPrintable(lesson.id));
 
         QTemporaryDir dir;
+        const QString plain = writeFile(dir, QStringLiteral("plain.json"), R"({"id": "plain", "runs": [{"label": "one", "preset": "seed000-8x16"}]})");
+        QCOMPARE(resolvePreset(plain, library, PresetLibrary()).xAxis, XAxis::Step);
         const QString bad = writeFile(dir, QStringLiteral("sideways.json"),
                                       R"({"id": "sideways", "x_axis": "samples", "runs": [{"label": "one", "preset": "seed000-8x16"}]})");
         const ResolvedPreset resolved = resolvePreset(bad, library, PresetLibrary());

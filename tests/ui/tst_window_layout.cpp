@@ -10,6 +10,8 @@
 #include "charts/chart_panel.hpp"
 #include "charts/run_model.hpp"
 #include "client/runs/run_data.hpp"
+#include "lessons/lesson_panel.hpp"
+#include "runs/comparison_table.hpp"
 #include "setup/parameter_panel.hpp"
 #include "ui_test_main.hpp"
 #include "window/lab_actions.hpp"
@@ -21,7 +23,13 @@
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextDocument>
+
+#include <cmath>
 
 using namespace ddplab::ui;
 
@@ -259,6 +267,114 @@ private slots:
         QVERIFY(done.wait(kPatienceMs));
         QVERIFY(window.chartGrid()->enlarged());
         QCOMPARE(window.chartGrid()->enlarged(), window.chartGrid()->panels().first());
+    }
+
+    // Every lesson start puts its own lead chart large and its own x axis, whatever the lesson
+    // before left: the chart the teacher had enlarged and the axis it counted along.
+    void aLessonStartsWithItsLeadChartAndItsAxis()
+    {
+        MainWindow window(withEngine());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.setPresentationMode(true);
+        QSignalSpy done(&window, &MainWindow::sequenceDone);
+        window.startLesson(QStringLiteral("seed000-linear-rule"));
+        QVERIFY(done.wait(kPatienceMs));
+        ChartGrid* grid = window.chartGrid();
+        QCOMPARE(grid->enlarged(), grid->panel(QStringLiteral("weight")));  // its lead: w
+        QCOMPARE(grid->xAxis(), XAxis::SamplesSeen);
+        ChartPanel* lr = grid->panel(QStringLiteral("lr"));
+        emit lr->enlargeRequested(lr);  // the teacher looks at the LR a while
+        QCOMPARE(grid->enlarged(), lr);
+        window.startLesson(QStringLiteral("seed004-sgd-scaling"));
+        QVERIFY(done.wait(kPatienceMs));
+        QCOMPARE(grid->enlarged(), grid->panel(QStringLiteral("loss")));  // this lesson's lead, not the LR
+        QCOMPARE(grid->xAxis(), XAxis::Step);                              // its axis, not samples seen
+        // The thumbnails: their titles at the enlarged chart's font, no tick labels smaller than it.
+        QVERIFY(grid->panels().size() == 3);
+        for (ChartPanel* panel : grid->panels()) {
+            if (panel == grid->enlarged())
+                continue;
+            QVERIFY(panel->isCompact());
+            QVERIFY(!panel->tickLabelsShown());
+            QVERIFY2(panel->font().pointSizeF() >= grid->enlarged()->font().pointSizeF() - 0.01,
+                     qPrintable(QString::number(panel->font().pointSizeF())));
+        }
+        // Out of presentation, a lesson shows all its charts, its lead first.
+        window.setPresentationMode(false);
+        window.startLesson(QStringLiteral("seed000-linear-rule"));
+        QVERIFY(done.wait(kPatienceMs));
+        QCOMPARE(grid->enlarged(), nullptr);
+        QCOMPARE(grid->panels().first(), grid->panel(QStringLiteral("weight")));
+    }
+
+    // Inline code in a lesson's text is as large as the words around it, in presentation too.
+    void inlineCodeIsAtTextSize()
+    {
+        MainWindow window(withEngine());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* panel = window.findChild<LessonPanel*>();
+        QVERIFY(panel);
+        panel->selectLesson(QStringLiteral("seed000-linear-rule"));  // "Suppose `lr = 1e-3` is right…"
+        for (bool presenting : {false, true}) {
+            window.setPresentationMode(presenting);
+            QCoreApplication::processEvents();
+            const QTextDocument* document = panel->text()->document();
+            int codeFragments = 0;
+            for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
+                for (auto it = block.begin(); !it.atEnd(); ++it) {
+                    const QTextCharFormat format = it.fragment().charFormat();
+                    if (!format.fontFixedPitch())
+                        continue;
+                    ++codeFragments;
+                    QVERIFY2(std::fabs(format.font().pointSizeF() - panel->text()->font().pointSizeF()) < 0.01,
+                             qPrintable(QStringLiteral("%1: %2 pt against %3 pt").arg(it.fragment().text()).arg(format.font().pointSizeF()).arg(panel->text()->font().pointSizeF())));
+                }
+            }
+            QVERIFY(codeFragments >= 2);
+        }
+        window.setPresentationMode(false);
+    }
+
+    // Three runs side by side on the Compare page of a 1280 x 720 window: every run's column
+    // at least as wide as its figures, its name whole (wrapped at its words), nothing scrolled.
+    void compareFitsThreeRuns()
+    {
+        MainWindow window(withEngine());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy done(&window, &MainWindow::sequenceDone);
+        window.startLesson(QStringLiteral("seed000-update-variance"));
+        QVERIFY(done.wait(kPatienceMs));
+        auto* compare = window.findChild<ComparisonTable*>();
+        QVERIFY(compare);
+        window.pages()->setCurrentWidget(compare);
+        QCoreApplication::processEvents();
+        QTableWidget* table = compare->table();
+        QCOMPARE(table->columnCount(), 3);
+        int total = 0;
+        for (int column = 0; column < 3; ++column) {
+            const int width = compare->columnWidth(column);
+            total += width;
+            const QFontMetrics metrics(table->horizontalHeaderItem(column)->font());
+            for (const QString& line : compare->headerLines(column))
+                QVERIFY2(metrics.horizontalAdvance(line) <= width, qPrintable(QStringLiteral("%1 in %2 px").arg(line).arg(width)));
+            QString label = window.runModel().runs().at(column).label;
+            QCOMPARE(compare->headerLines(column).join(QLatin1Char(' ')).remove(QLatin1Char(' ')),
+                     label.remove(QStringLiteral(" · ")).remove(QLatin1Char(' ')).remove(QLatin1Char(',')));
+            // Every figure whole on one line; a note of why there is none wraps in its cell.
+            for (int row = 0; row < table->rowCount(); ++row) {
+                const QTableWidgetItem* item = table->item(row, column);
+                if (item->font().italic())
+                    QVERIFY2(table->rowHeight(row) >= QFontMetrics(item->font()).boundingRect(QRect(0, 0, width - 16, 10000), Qt::TextWordWrap, item->text()).height(),
+                             qPrintable(item->text()));
+                else
+                    QVERIFY2(QFontMetrics(item->font()).horizontalAdvance(item->text()) < width, qPrintable(item->text()));
+            }
+        }
+        QVERIFY2(total <= table->viewport()->width() + 3, qPrintable(QStringLiteral("%1 of %2 px").arg(total).arg(table->viewport()->width())));
+        QVERIFY2(compare->columnWidth(2) >= 80, qPrintable(QString::number(compare->columnWidth(2))));
     }
 
     void anyChartEnlargesAndComesBack()

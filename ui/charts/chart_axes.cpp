@@ -3,12 +3,14 @@
 #include "charts/axis_plan.hpp"
 
 #include <QChart>
+#include <QFontMetricsF>
 #include <QLogValueAxis>
 #include <QPalette>
 #include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 namespace ddplab::ui {
 namespace {
@@ -36,7 +38,7 @@ void ChartAxes::setXAxis(XAxis axis)
     m_x->setTitleText(xAxisTitle(axis));
 }
 
-void ChartAxes::makeYAxis(bool logScale, bool titleVisible)
+void ChartAxes::makeYAxis(bool logScale, bool decorated)
 {
     if (m_y) {
         for (QAbstractSeries* series : m_chart->series())
@@ -56,14 +58,43 @@ void ChartAxes::makeYAxis(bool logScale, bool titleVisible)
         m_y = axis;
     }
     m_y->setTitleText(m_yTitle);
-    m_y->setTitleVisible(titleVisible);
     m_chart->addAxis(m_y, Qt::AlignLeft);
+    setDecorated(decorated);
 }
 
-void ChartAxes::setTitlesVisible(bool visible)
+void ChartAxes::setDecorated(bool decorated)
 {
-    m_x->setTitleVisible(visible);
-    m_y->setTitleVisible(visible);
+    m_decorated = decorated;
+    for (QAbstractAxis* axis : {static_cast<QAbstractAxis*>(m_x), m_y}) {
+        axis->setTitleVisible(decorated);
+        axis->setLabelsVisible(decorated);
+    }
+}
+
+void ChartAxes::wrapYTitle(double plotHeight)
+{
+    // Until the chart is laid out at a new size its plot area is the old one's (an export
+    // resizes it just before drawing): half the chart's height is then the better guess.
+    plotHeight = std::max(plotHeight, m_chart->size().height() / 2);
+    const QFontMetricsF metrics(m_y->titleFont());
+    QString shown = m_yTitle;
+    const int middle = int(m_yTitle.size() / 2);
+    if (metrics.horizontalAdvance(m_yTitle) > plotHeight && m_yTitle.contains(QLatin1Char(' '))) {
+        // Break at the space nearest the middle.
+        int best = -1;
+        for (int i = 0; i < m_yTitle.size(); ++i) {
+            if (m_yTitle.at(i) == QLatin1Char(' ') && (best < 0 || std::abs(i - middle) < std::abs(best - middle)))
+                best = i;
+        }
+        shown = m_yTitle.left(best).toHtmlEscaped() + QStringLiteral("<br>") + m_yTitle.mid(best + 1).toHtmlEscaped();
+    }
+    if (m_y->titleText() != shown)
+        m_y->setTitleText(shown);
+}
+
+QString ChartAxes::yTitleShown() const
+{
+    return m_y->titleText();
 }
 
 void ChartAxes::fit(const DataRange& range, XAxis axis, bool logScale, bool compact)

@@ -30,8 +30,14 @@ public:
 
     void setXAxis(XAxis axis);  // its title
     // Replaces the y axis by a linear or a log one; the series are detached from the old one.
-    void makeYAxis(bool logScale, bool titleVisible);
-    void setTitlesVisible(bool visible);
+    // `decorated`: titles and tick labels shown (a thumbnail has neither: words smaller than
+    // the enlarged chart's would be unreadable from the back of a room).
+    void makeYAxis(bool logScale, bool decorated);
+    void setDecorated(bool decorated);
+    // The y title as drawn: on two lines where one would be longer than the plot is high (Qt
+    // Charts would cut it to "variance per par…"), on one otherwise.
+    void wrapYTitle(double plotHeight);
+    QString yTitleShown() const;
 
     // Both axes around `range`; `compact` plans fewer y ticks (a thumbnail).
     void fit(const DataRange& range, XAxis axis, bool logScale, bool compact);
@@ -46,6 +52,7 @@ private:
     QChart* m_chart;
     QString m_yTitle;
     bool m_fraction;
+    bool m_decorated = true;
     QValueAxis* m_x = nullptr;
     QAbstractAxis* m_y = nullptr;
 };

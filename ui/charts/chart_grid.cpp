@@ -82,6 +82,11 @@ void ChartGrid::setFocusCharts(const QList<ChartDefinition>& charts)
 {
     m_focus = charts;
     syncPanels();
+    // A lesson's first chart is its lead: in front of a class it is the large one, whatever was
+    // large before (a chart the last lesson also had would otherwise stay enlarged); out of
+    // presentation every chart of the lesson is shown, the lead first.
+    if (!charts.isEmpty())
+        setEnlarged(m_presentation ? panel(charts.first().id) : nullptr);
 }
 
 QList<ChartDefinition> ChartGrid::wantedCharts() const
@@ -196,9 +201,10 @@ void ChartGrid::relayout()
                 panel->hide();
                 continue;
             }
-            // Thumbnails: the normal font and lines, small.
-            panel->setFont(QApplication::font());
-            panel->setLineScale(1.0);
+            // Thumbnails: the title at the window's (large) font, the lines as thick as the
+            // enlarged chart's, and no words smaller than those (ChartPanel::setCompact).
+            panel->setFont(QFont());
+            panel->setLineScale(m_lineScale);
             panel->setCompact(true);
             panel->setFixedSize(kThumbnailWidth, kThumbnailHeight);
             m_stripLayout->addWidget(panel);  // reparents, which hides it

@@ -51,9 +51,15 @@ struct ChartLine {
     QPointF drawnXRange;
     int drawnColumns = -1;
     bool drawnLog = false;
-    int retracedBy = 0;  // later runs whose line for this metric is the same as this one
+    int retracedBy = 0;  // later runs whose line for this metric covers this one (drawn with a rim)
 
-    const QList<QPointF>& points(XAxis axis) const { return run->series(metric.name, axis); }
+    // The line's points on `axis`. A step's training loss and accuracy are measured on its
+    // mini-batch before its update: per sample seen and per epoch they are drawn where the step
+    // began (the samples seen before it), so runs of unlike batches meet where their weights are
+    // the same, and a figure measured after the step (validation, w) where it ended.
+    const QList<QPointF>& points(XAxis axis) const;
+    mutable QList<QPointF> beforeStep;  // the points drawn where their step began, kept as they grow
+    mutable XAxis beforeStepAxis = XAxis::Step;
     void forgetDrawn()
     {
         drawnRevision = std::numeric_limits<quint64>::max();

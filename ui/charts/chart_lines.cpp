@@ -20,6 +20,7 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kSameValueTolerance = 1e-6;  // relative: float reductions differ in the last digits
+constexpr double kCoverTolerance = 0.005;     // of a line's y extent: about a pixel of a chart 200 px high
 // What to draw of `series` between xMin and xMax on `columns` pixel columns. Short stretches
 // are reduced from the points themselves; long ones from the summary (at least one bucket per
 // column), so the cost does not grow with the run. A log axis drops what it cannot show after
@@ -38,16 +39,35 @@ QList<QPointF> pointsToDraw(const QList<QPointF>& series, SeriesSummary& summary
     return reduced;
 }
 
-bool sameCurve(const QList<QPointF>& a, const QList<QPointF>& b)
+// Whether `later`, drawn over `mine`, hides it: at least a third of mine's points that lie within
+// later's x range (and at least two) are on later's line, interpolated between its own points,
+// to within kCoverTolerance of mine's y extent. A run retraced exactly (8 x 16 against 1 x 128),
+// or one whose points all sit on another's straighter segments (1 x 16 under 8 x 16 with the
+// linear rule, per sample seen), is covered; lines that merely cross are not.
+bool coveredBy(const QList<QPointF>& mine, const QList<QPointF>& later)
 {
-    if (a.isEmpty() || a.size() != b.size())
+    if (mine.isEmpty() || later.isEmpty())
         return false;
-    for (qsizetype i = 0; i < a.size(); ++i) {
-        const double scale = std::max(std::fabs(a[i].y()), std::fabs(b[i].y()));
-        if (a[i].x() != b[i].x() || std::fabs(a[i].y() - b[i].y()) > kSameValueTolerance * scale)
-            return false;
+    double low = mine.first().y(), high = low;
+    for (const QPointF& point : mine) {
+        low = std::min(low, point.y());
+        high = std::max(high, point.y());
     }
-    return true;
+    const double tolerance = std::max(kCoverTolerance * (high - low), kSameValueTolerance * std::max(std::fabs(low), std::fabs(high)));
+    qsizetype inside = 0, covered = 0;
+    for (const QPointF& point : mine) {
+        if (point.x() < later.first().x() || point.x() > later.last().x())
+            continue;
+        ++inside;
+        const auto after = std::lower_bound(later.begin(), later.end(), point.x(), [](const QPointF& p, double x) { return p.x() < x; });
+        double y = after->y();
+        if (after != later.begin() && after->x() != point.x()) {
+            const QPointF& before = *(after - 1);
+            y = before.y() + (after->y() - before.y()) * (point.x() - before.x()) / (after->x() - before.x());
+        }
+        covered += std::fabs(y - point.y()) <= tolerance;
+    }
+    return covered >= 2 && covered * 3 >= inside;
 }
 
 QString formatValue(double value)
@@ -271,7 +291,7 @@ void ChartLines::updateRetracing()
         const auto position = std::find_if(m_runs.begin(), m_runs.end(), [&](const DisplayedRun& run) { return run.data == line->run; });
         int retracedBy = 0;
         for (auto later = position == m_runs.end() ? position : position + 1; later != m_runs.end(); ++later)
-            retracedBy += sameCurve(mine, later->data->series(line->metric.name, m_axis));
+            retracedBy += coveredBy(mine, later->data->series(line->metric.name, m_axis));
         changed = changed || retracedBy != line->retracedBy;
         line->retracedBy = retracedBy;
     }
@@ -353,9 +373,28 @@ QList<QPointF> ChartLines::drawnPoints(const QString& runId, const QString& metr
     return {};
 }
 
+double ChartLines::lineWidth(const QString& runId, const QString& metric) const
+{
+    for (const auto& line : m_lines) {
+        if (line->run->id() == runId && line->metric.name == metric)
+            return line->smooth->pen().widthF();  // the strong pen, smoothed or not (LineStyle::apply)
+    }
+    return 0.0;
+}
+
+QColor ChartLines::lineColor(const QString& runId, const QString& metric) const
+{
+    for (const auto& line : m_lines) {
+        if (line->run->id() == runId && line->metric.name == metric)
+            return m_style.colorOf(*line);
+    }
+    return QColor();
+}
+
 void ChartLines::restyle()
 {
     m_style.setRunCount(m_runs.size());
+    m_style.setInLesson(std::any_of(m_runs.begin(), m_runs.end(), [](const DisplayedRun& run) { return !run.data->record().lessonId.isEmpty(); }));
     for (auto& line : m_lines)
         m_style.apply(*line);
     for (auto& level : m_levels)
@@ -383,6 +422,17 @@ void ChartLines::placeDivergenceMarks(double yLow, double yHigh, bool logScale)
 QStringList ChartLines::divergenceLabels() const
 {
     return m_marks.labels();
+}
+
+QList<QRectF> ChartLines::divergenceLabelRects() const
+{
+    return m_marks.labelRects();
+}
+
+void ChartLines::setDivergenceLabels(const QFont& font, bool visible)
+{
+    m_marks.setLabelFont(font);
+    m_marks.setLabelsVisible(visible);
 }
 
 double ChartLines::levelOf(const QString& runId) const

@@ -13,6 +13,7 @@
 #include "client/series/chart_catalog.hpp"
 #include "client/series/x_axis.hpp"
 
+#include <QColor>
 #include <QList>
 #include <QSharedPointer>
 #include <QStringList>
@@ -52,6 +53,9 @@ public:
     void placeDivergenceMarks(double yLow, double yHigh, bool logScale);
     // The marks' labels, in the order of the runs: "diverged at step 28".
     QStringList divergenceLabels() const;
+    QList<QRectF> divergenceLabelRects() const;
+    // The divergence labels' font, and whether they are drawn (not in a thumbnail).
+    void setDivergenceLabels(const QFont& font, bool visible);
 
     // For the hover read-out: each line's value nearest to x (and the x it is at).
     QList<ReadoutLine> readout(double x) const;
@@ -67,6 +71,8 @@ public:
     void setLegendVisible(bool inExports);
 
     QList<QPointF> drawnPoints(const QString& runId, const QString& metric, bool smoothed) const;
+    double lineWidth(const QString& runId, const QString& metric) const;  // its strong line's pen, in pixels
+    QColor lineColor(const QString& runId, const QString& metric) const;
     double levelOf(const QString& runId) const;  // NaN when none is drawn
 
 private:

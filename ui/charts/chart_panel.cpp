@@ -8,6 +8,7 @@
 #include "client/runs/run_data.hpp"
 #include "client/runs/why_no_data.hpp"
 
+#include <QAbstractAxis>
 #include <QApplication>
 #include <QChart>
 #include <QElapsedTimer>
@@ -86,6 +87,7 @@ ChartPanel::~ChartPanel() = default;
 QHBoxLayout* ChartPanel::buildHeader()
 {
     m_title = new QLabel(m_definition.title, this);
+    m_title->setWordWrap(true);  // a narrow chart, or presentation's large font, wraps it
     m_title->setToolTip(m_definition.yTitle + QStringLiteral("\n") + zoomHelp());
     m_title->installEventFilter(this);  // double-click: enlarge
 
@@ -106,10 +108,10 @@ QHBoxLayout* ChartPanel::buildHeader()
     });
     m_enlargeButton = headerButton(this, QStringLiteral("⤢"), tr("Enlarge this chart to the whole page, and back (double-click the title)"));
     connect(m_enlargeButton, &QToolButton::clicked, this, [this] { emit enlargeRequested(this); });
-    auto* resetButton = headerButton(this, QStringLiteral(":/icons/fit.svg"), tr("Reset view: fit all data (double-click the chart)"));
-    connect(resetButton, &QToolButton::clicked, this, &ChartPanel::resetView);
-    auto* exportButton = headerButton(this, QStringLiteral(":/icons/export.svg"), tr("Export this chart as PNG or SVG, or its data as CSV"));
-    connect(exportButton, &QToolButton::clicked, this, [this] { emit exportRequested(this); });
+    m_resetButton = headerButton(this, QStringLiteral(":/icons/fit.svg"), tr("Reset view: fit all data (double-click the chart)"));
+    connect(m_resetButton, &QToolButton::clicked, this, &ChartPanel::resetView);
+    m_exportButton = headerButton(this, QStringLiteral(":/icons/export.svg"), tr("Export this chart as PNG or SVG, or its data as CSV"));
+    connect(m_exportButton, &QToolButton::clicked, this, [this] { emit exportRequested(this); });
 
     // Title and notes take what is left and wrap; the buttons keep their size.
     auto* words = new QVBoxLayout;
@@ -120,7 +122,7 @@ QHBoxLayout* ChartPanel::buildHeader()
     auto* header = new QHBoxLayout;
     header->setContentsMargins(8, 4, 4, 0);
     header->addLayout(words, 1);
-    for (QToolButton* button : {m_logButton, m_enlargeButton, resetButton, exportButton})
+    for (QToolButton* button : {m_logButton, m_enlargeButton, m_resetButton, m_exportButton})
         header->addWidget(button, 0, Qt::AlignTop);
     return header;
 }
@@ -167,6 +169,7 @@ void ChartPanel::redrawNow()
     const int plotWidth = int(m_chart->plotArea().width());
     m_lines->update(m_axes->x()->min(), m_axes->x()->max(),
                     plotWidth >= kNarrowestPlot ? plotWidth / kPixelsPerColumn : kColumnsBeforeLayout, m_logScale);
+    m_axes->wrapYTitle(m_chart->plotArea().height());
     const QPointF yRange = yAxisRange();
     m_lines->placeDivergenceMarks(yRange.x(), yRange.y(), m_logScale);
     updateEmptyNote();
@@ -207,11 +210,15 @@ void ChartPanel::applyFonts(const QFont& base, double lineScale)
     m_title->setFont(titleFont);
     m_chart->setTitleFont(titleFont);
     QFont small = base;
-    small.setPointSizeF(base.pointSizeF() * kAxisFontScale);
+    if (base.pixelSize() > 0)  // a slide's words, sized in pixels
+        small.setPixelSize(int(std::ceil(base.pixelSize() * kAxisFontScale)));
+    else
+        small.setPointSizeF(base.pointSizeF() * kAxisFontScale);
     m_styleKey->setFont(small);
     m_emptyNote->setFont(small);
     m_chart->legend()->setFont(small);
     m_axes->applyFont(small);
+    m_lines->setDivergenceLabels(small, !m_compact);
     m_lines->setLineScale(lineScale);
 }
 
@@ -297,7 +304,11 @@ void ChartPanel::setCompact(bool compact)
     if (compact == m_compact)
         return;
     m_compact = compact;
-    m_axes->setTitlesVisible(!compact);
+    m_axes->setDecorated(!compact);
+    m_lines->setDivergenceLabels(m_chart->legend()->font(), !compact);
+    // A thumbnail keeps its title (at the window's font) and the button that enlarges it.
+    for (QToolButton* button : {m_logButton, m_resetButton, m_exportButton})
+        button->setVisible(!compact);
     scheduleRedraw();  // the notes follow
 }
 
@@ -312,13 +323,19 @@ void ChartPanel::setUseOpenGL(bool useOpenGL)
     m_lines->setUseOpenGL(useOpenGL);
 }
 
-void ChartPanel::render(QPainter& painter, const QSize& size, double scale)
+void ChartPanel::render(QPainter& painter, const QSize& size, double scale, int textPixels)
 {
     m_canvas->clearReadout();
     const QSizeF shownSize = m_chart->size();
+    // Every line made first: a line made during the export's own redraw would take the theme's
+    // look again, and with it the screen's fonts.
+    redrawNow();
     // Absolute sizes: the screen's presentation mode has no say in what a file looks like.
     QFont base = QApplication::font();
-    base.setPointSizeF(base.pointSizeF() * scale);
+    if (textPixels > 0)
+        base.setPixelSize(int(std::ceil(textPixels / kAxisFontScale)));
+    else
+        base.setPointSizeF(base.pointSizeF() * scale);
     applyFonts(base, scale);
     const QString key = m_lines->styleKey(false);
     m_chart->setTitle(key.isEmpty() ? m_definition.title : QStringLiteral("%1 (%2)").arg(m_definition.title, key));
@@ -362,6 +379,16 @@ QList<QPointF> ChartPanel::drawnPoints(const QString& runId, const QString& metr
     return m_lines->drawnPoints(runId, metric, smoothed);
 }
 
+double ChartPanel::lineWidth(const QString& runId, const QString& metric) const
+{
+    return m_lines->lineWidth(runId, metric);
+}
+
+QColor ChartPanel::lineColor(const QString& runId, const QString& metric) const
+{
+    return m_lines->lineColor(runId, metric);
+}
+
 QStringList ChartPanel::legendLabels() const
 {
     return m_lines->legendLabels();
@@ -388,6 +415,26 @@ QPointF ChartPanel::yAxisRange() const
 QStringList ChartPanel::divergenceLabels() const
 {
     return m_lines->divergenceLabels();
+}
+
+QList<QRectF> ChartPanel::divergenceLabelRects() const
+{
+    return m_lines->divergenceLabelRects();
+}
+
+QRectF ChartPanel::plotArea() const
+{
+    return m_chart->plotArea();
+}
+
+QString ChartPanel::yTitleShown() const
+{
+    return m_axes->yTitleShown();
+}
+
+bool ChartPanel::tickLabelsShown() const
+{
+    return m_axes->y()->labelsVisible() && m_axes->x()->labelsVisible();
 }
 
 }  // namespace ddplab::ui

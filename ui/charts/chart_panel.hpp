@@ -54,6 +54,7 @@ public:
     const ChartDefinition& definition() const { return m_definition; }
 
     void setRuns(const QList<DisplayedRun>& runs);
+    const QList<DisplayedRun>& runs() const { return m_runs; }
     // Marks the chart as out of date and asks its grid for a turn (redrawWanted).
     void scheduleRedraw();
     void redrawNow();
@@ -69,25 +70,35 @@ public:
     void setLineScale(double scale);
     double lineScale() const { return m_lineScale; }
     void setEnlarged(bool enlarged);  // only the enlarge button's look; the grid lays it out
-    // A thumbnail (presentation mode's strip): no axis titles or notes, so that the little
-    // height there is goes to the plot and its tick labels are not cut to "…".
+    // A thumbnail (presentation mode's strip): its title at the window's font and the enlarge
+    // button; no axis titles, tick labels, notes or divergence words, which would be smaller
+    // than the enlarged chart's and unreadable from the back of a room.
     void setCompact(bool compact);
     bool isCompact() const { return m_compact; }
     void resetView();
     void setUseOpenGL(bool useOpenGL);
 
     // Draws the chart, with its title and legend, into `size` device pixels of `painter`
-    // (PNG and SVG export), at `scale` times the application's normal fonts and lines.
-    void render(QPainter& painter, const QSize& size, double scale = 1.0);
+    // (PNG and SVG export), at `scale` times the application's normal fonts and lines; with
+    // `textPixels` (a slide) its smallest words (ticks, legend, axis titles) are that many
+    // pixels high whatever the screen's font, and its title a little larger.
+    void render(QPainter& painter, const QSize& size, double scale = 1.0, int textPixels = 0);
 
     // What is drawn now, for tests: the points of the raw (or smoothed) line of one run's metric.
     QList<QPointF> drawnPoints(const QString& runId, const QString& metric, bool smoothed = false) const;
+    // The width of a run's line for a metric (wider than the others where a later run covers it).
+    double lineWidth(const QString& runId, const QString& metric) const;
+    QColor lineColor(const QString& runId, const QString& metric) const;
     // The entries the chart's legend (drawn in exports) is told to show, in order.
     QStringList legendLabels() const;
     double effectiveBatchMark(const QString& runId) const;  // NaN when not drawn
     QPointF yAxisRange() const;  // (low, high) of the y axis shown
     // Where diverged runs are marked at the top edge: "diverged at step 28", one per run.
     QStringList divergenceLabels() const;
+    QList<QRectF> divergenceLabelRects() const;  // in the chart's coordinates, as plotArea()
+    QRectF plotArea() const;
+    QString yTitleShown() const;  // the y title as drawn (wrapped with <br> when long)
+    bool tickLabelsShown() const;
     RedrawStats redrawStats() const;
 
 signals:
@@ -120,6 +131,8 @@ private:
     QLabel* m_styleKey = nullptr;
     QToolButton* m_logButton = nullptr;
     QToolButton* m_enlargeButton = nullptr;
+    QToolButton* m_resetButton = nullptr;
+    QToolButton* m_exportButton = nullptr;
     XAxis m_xAxis = XAxis::Step;
     bool m_logScale = false;
     double m_lineScale = 1.0;

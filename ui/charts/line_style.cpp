@@ -48,7 +48,7 @@ LineStyle::LineStyle(QList<MetricInfo> metrics)
 
 bool LineStyle::colourByMetric() const
 {
-    return m_runCount == 1 && m_metrics.size() > 1;
+    return m_runCount == 1 && m_metrics.size() > 1 && !m_inLesson;
 }
 
 QColor LineStyle::colorOf(const ChartLine& line) const

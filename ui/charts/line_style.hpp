@@ -26,13 +26,17 @@ public:
     explicit LineStyle(QList<MetricInfo> metrics);
 
     void setRunCount(qsizetype runs) { m_runCount = runs; }
+    // A lesson's runs come one after another: its first run alone is already drawn as the
+    // others will be (colour for the run, dash for the metric), so no colour changes meaning
+    // when the second arrives.
+    void setInLesson(bool inLesson) { m_inLesson = inLesson; }
     void setSmoothingSpan(double span) { m_span = span; }  // in the x axis's units; 0: none
     void setLineScale(double scale) { m_lineScale = scale; }
     double smoothingSpan() const { return m_span; }
     double lineScale() const { return m_lineScale; }
 
     bool smoothed(const MetricInfo& metric) const { return m_span > 0 && metric.smoothable; }
-    // One run with several metrics: colours tell the metrics apart, not the runs.
+    // One run with several metrics (not a lesson's): colours tell the metrics apart, not the runs.
     bool colourByMetric() const;
     QColor colorOf(const ChartLine& line) const;
     QString legendName(const ChartLine& line) const;
@@ -50,6 +54,7 @@ private:
 
     QList<MetricInfo> m_metrics;
     qsizetype m_runCount = 0;
+    bool m_inLesson = false;
     double m_span = 0.0;
     double m_lineScale = 1.0;
 };

@@ -98,8 +98,13 @@ QColor RunModel::unusedColor() const
         if (!used)
             return candidate;
     }
-    // More runs than hues: hues repeat.
-    return lineColor(m_runs.size());
+    // More runs than Tableau's ten: the next colour no run on display has.
+    for (qsizetype index = qsizetype(kLinePalette.size());; ++index) {
+        const QColor candidate = lineColor(index);
+        const bool used = std::any_of(m_runs.begin(), m_runs.end(), [&](const DisplayedRun& run) { return run.color == candidate; });
+        if (!used)
+            return candidate;
+    }
 }
 
 }  // namespace ddplab::ui

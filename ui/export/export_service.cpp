@@ -6,10 +6,12 @@
 #include "client/io/save_file.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/runs/run_data.hpp"
+#include "client/runs/run_settings.hpp"
 #include "client/runs/why_no_data.hpp"
 #include "client/series/chart_catalog.hpp"
 #include "client/wire.hpp"
 
+#include <QApplication>
 #include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -17,18 +19,99 @@
 #include <QPainter>
 #include <QRegularExpression>
 
+#include <cmath>
+
 namespace ddplab::ui {
+
+namespace {
+
+constexpr double kSlideReferenceHeight = 1080.0;
+constexpr double kSlideMarginLines = 0.6;  // a slide's margins, in lines of its smallest text
+
+// A slide: the title, the chart with words by the image's height, the runs' settings.
+void paintSlide(ChartPanel& chart, QPainter& painter, const QRect& area, const ImageFormat& format)
+{
+    const QList<DisplayedRun>& runs = chart.runs();
+    const ExportService::SlideLayout layout = ExportService::slideLayout(area.size(), runs.size());
+    const QColor text = chart.palette().color(QPalette::Text);
+    QFont font = QApplication::font();
+    font.setPixelSize(layout.titlePixels);
+    font.setBold(true);
+    painter.save();
+    painter.setFont(font);
+    painter.setPen(text);
+    const QString title = format.title.isEmpty() ? chart.definition().title : format.title;
+    painter.drawText(layout.title, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, title);
+    font.setPixelSize(layout.textPixels);
+    font.setBold(false);
+    painter.setFont(font);
+    const int line = layout.runs > 0 ? layout.settings.height() / int(layout.runs) : 0;
+    for (qsizetype i = 0; i < runs.size(); ++i) {
+        const QRect row(layout.settings.left(), layout.settings.top() + int(i) * line, layout.settings.width(), line);
+        const int swatch = layout.textPixels * 2 / 3;
+        painter.fillRect(QRect(row.left(), row.center().y() - swatch / 2, swatch, swatch), runs.at(i).color);
+        painter.setPen(text);
+        painter.drawText(row.adjusted(swatch + layout.textPixels / 2, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                         painter.fontMetrics().elidedText(ExportService::slideRunLine(runs.at(i)), Qt::ElideRight,
+                                                          row.width() - swatch - layout.textPixels / 2));
+    }
+    painter.translate(layout.chart.topLeft());
+    chart.render(painter, layout.chart.size(), format.scale, layout.textPixels);
+    painter.restore();
+}
+
+void paintChart(ChartPanel& chart, QPainter& painter, const QRect& area, const ImageFormat& format)
+{
+    if (format.slide)
+        paintSlide(chart, painter, area, format);
+    else
+        chart.render(painter, area.size(), format.scale);
+}
+
+}  // namespace
+
+ImageFormat ExportService::slideFormat(const QString& title)
+{
+    return {QSize(1920, 1080), 1.6, true, title};
+}
+
+ExportService::SlideLayout ExportService::slideLayout(QSize size, qsizetype runCount)
+{
+    SlideLayout layout;
+    const double perPixel = size.height() / kSlideReferenceHeight;
+    layout.textPixels = int(std::ceil(kSlideTextPixels * perPixel));
+    layout.titlePixels = int(std::ceil(kSlideTitlePixels * perPixel));
+    layout.runs = runCount;
+    const int margin = int(layout.textPixels * kSlideMarginLines);
+    const int lineHeight = int(layout.textPixels * 1.4);
+    const QRect inner(margin, margin, size.width() - 2 * margin, size.height() - 2 * margin);
+    layout.title = QRect(inner.left(), inner.top(), inner.width(), int(layout.titlePixels * 1.4));
+    const int settingsHeight = int(runCount) * lineHeight;
+    layout.settings = QRect(inner.left(), inner.bottom() - settingsHeight, inner.width(), settingsHeight);
+    layout.chart = QRect(inner.left(), layout.title.bottom() + margin, inner.width(),
+                         std::max(1, layout.settings.top() - margin - layout.title.bottom() - margin));
+    return layout;
+}
+
+QString ExportService::slideRunLine(const DisplayedRun& run)
+{
+    const QString label = run.label.isEmpty() ? run.data->label() : run.label;
+    const RunSettings settings = runSettingsOf(run.data->effectiveConfig());
+    if (!settings.isKnown())
+        return label;
+    return QStringLiteral("%1 — %2 · lr %3 · %4").arg(label, settings.shapeText(), settings.effectiveLrText(), settings.optimizer);
+}
 
 bool ExportService::exportChartPng(ChartPanel& chart, const QString& path, ImageFormat format, QString* error)
 {
     return writePngImage(path, format.size, chart.palette().color(QPalette::Base),
-                         [&](QPainter& painter, const QRect& area) { chart.render(painter, area.size(), format.scale); }, error);
+                         [&](QPainter& painter, const QRect& area) { paintChart(chart, painter, area, format); }, error);
 }
 
 bool ExportService::exportChartSvg(ChartPanel& chart, const QString& path, ImageFormat format, QString* error)
 {
-    return writeSvgImage(path, format.size, chart.definition().title,
-                         [&](QPainter& painter, const QRect& area) { chart.render(painter, area.size(), format.scale); }, error);
+    return writeSvgImage(path, format.size, format.title.isEmpty() ? chart.definition().title : format.title,
+                         [&](QPainter& painter, const QRect& area) { paintChart(chart, painter, area, format); }, error);
 }
 
 QByteArray ExportService::metricsCsv(const RunData& run)

@@ -22,8 +22,21 @@ struct DisplayedRun;
 class ExportService {
 public:
     static constexpr QSize kDefaultImageSize{1200, 800};
-    // For slides: a 1080p slide, with the fonts and lines of presentation mode.
-    static constexpr ImageFormat kSlideFormat{QSize(1920, 1080), 1.6};
+    // For slides: a 1080p slide, the lines of presentation mode, words by the image's height.
+    static ImageFormat slideFormat(const QString& title = QString());
+    // A slide's smallest words (tick labels, legend, settings) and its title, in pixels per
+    // 1080 pixels of image height.
+    static constexpr double kSlideTextPixels = 30.0;
+    static constexpr double kSlideTitlePixels = 46.0;
+    // Where a slide's parts go: its title, the chart, one line of settings per run.
+    struct SlideLayout {
+        QRect title, chart, settings;
+        int textPixels = 0, titlePixels = 0;
+        qsizetype runs = 0;
+    };
+    static SlideLayout slideLayout(QSize size, qsizetype runCount);
+    // "8 GPUs x 16, linear rule — 8 × 16 · lr 0.008 · sgd": a run's line under a slide's chart.
+    static QString slideRunLine(const DisplayedRun& run);
 
     static bool exportChartPng(ChartPanel& chart, const QString& path, ImageFormat format, QString* error);
     static bool exportChartSvg(ChartPanel& chart, const QString& path, ImageFormat format, QString* error);

@@ -60,11 +60,11 @@ ImageExportDialog::ImageExportDialog(Target target, const QString& suggestedPath
     sizeRow->addWidget(m_sizePreset);
     sizeRow->addWidget(m_width);
     sizeRow->addWidget(m_height);
-    m_forSlides = new QCheckBox(tr("For slides: 1920 × 1080 with the large fonts and lines of presentation mode"), this);
+    m_forSlides = new QCheckBox(tr("For slides: 1920 × 1080, words readable from the back (28 px at 1080), the title and the runs' settings"), this);
     connect(m_forSlides, &QCheckBox::toggled, this, [this](bool on) {
         if (on) {
-            m_width->setValue(ExportService::kSlideFormat.size.width());
-            m_height->setValue(ExportService::kSlideFormat.size.height());
+            m_width->setValue(ExportService::slideFormat().size.width());
+            m_height->setValue(ExportService::slideFormat().size.height());
         }
     });
 
@@ -122,7 +122,11 @@ QSize ImageExportDialog::imageSize() const
 
 ImageFormat ImageExportDialog::format() const
 {
-    return {imageSize(), m_forSlides->isChecked() ? ExportService::kSlideFormat.scale : 1.0};
+    if (!m_forSlides->isChecked())
+        return {imageSize(), 1.0};
+    ImageFormat slide = ExportService::slideFormat();
+    slide.size = imageSize();  // the words follow the height chosen
+    return slide;
 }
 
 void ImageExportDialog::syncFormatWithPath()

@@ -10,6 +10,7 @@
 #include <QString>
 
 #include <functional>
+#include <utility>
 
 QT_BEGIN_NAMESPACE
 class QPainter;
@@ -19,8 +20,19 @@ namespace ddplab::ui {
 
 // How large an exported chart is, and its fonts and lines against the screen's.
 struct ImageFormat {
+    ImageFormat() = default;
+    ImageFormat(QSize imageSize, double lineScale = 1.0, bool forSlide = false, QString slideTitle = QString())
+        : size(imageSize), scale(lineScale), slide(forSlide), title(std::move(slideTitle))
+    {
+    }
+
     QSize size{1200, 800};
-    double scale = 1.0;
+    double scale = 1.0;  // lines (and, for a screen image, fonts) against the screen's
+    // A slide: every word sized against the image's height, not the screen's font (at least
+    // 28 px at 1080, so that a 720p projector still shows 19), with `title` (the lesson's or
+    // the study's) above the chart and the runs' settings below it.
+    bool slide = false;
+    QString title;
 };
 
 using PaintFunction = std::function<void(QPainter& painter, const QRect& area)>;

@@ -41,10 +41,12 @@ int HeadlessRunner::exec()
 
     RunStore store;
     RunModel model;
-    // Every chart the runs have data for: the window shows a lesson's own charts first, but
-    // what is taken away should be complete.
+    // A lesson's own charts, as the window shows them (the slides of its point); for a preset,
+    // every chart the runs have data for.
     ChartGrid charts(model);
     charts.resize(m_options.imageSize);
+    if (!resolved.lessonId.isEmpty())
+        charts.setFocusCharts(chartsForMetrics(resolved.chartMetrics));
     if (resolved.xAxis)
         charts.setXAxis(*resolved.xAxis);
     LabSession session(store, locateEngine(m_options.enginePath));
@@ -93,8 +95,8 @@ int HeadlessRunner::exec()
     if (!m_options.exportDirectory.isEmpty()) {
         charts.redrawAllNow();
         QString error;
-        const QStringList written = ExportService::exportAll(charts.panels(), model.runs(), m_options.exportDirectory,
-                                                             {m_options.imageSize, m_options.imageScale}, &error);
+        const ImageFormat format{m_options.imageSize, m_options.imageScale, m_options.slides, resolved.title};
+        const QStringList written = ExportService::exportAll(charts.panels(), model.runs(), m_options.exportDirectory, format, &error);
         if (!error.isEmpty()) {
             m_err << "ddplab: export failed: " << error << Qt::endl;
             exitCode = exitCode == 0 ? 1 : exitCode;

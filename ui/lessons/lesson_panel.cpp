@@ -1,6 +1,7 @@
 #include "lesson_panel.hpp"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QPushButton>
 #include <QTextBlock>
 #include <QTextBrowser>
@@ -42,6 +43,26 @@ void narrowQuoteMargins(QTextDocument& document)
         format.setRightMargin(0);
         cursor.setPosition(block.position());
         cursor.setBlockFormat(format);
+    }
+}
+
+// Inline code (`lr_rule`) at the size of the text around it: markdown's code spans come in the
+// system's fixed font at its own size, which in presentation mode's 1.6x text reads as a
+// footnote. The family stays fixed-pitch.
+void codeAtTextSize(QTextDocument& document, double pointSize)
+{
+    QTextCursor cursor(&document);
+    for (QTextBlock block = document.begin(); block.isValid(); block = block.next()) {
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            QTextCharFormat format = fragment.charFormat();
+            if (!format.fontFixedPitch() && !block.blockFormat().nonBreakableLines())
+                continue;
+            format.setFontPointSize(pointSize);
+            cursor.setPosition(fragment.position());
+            cursor.setPosition(fragment.position() + fragment.length(), QTextCursor::KeepAnchor);
+            cursor.setCharFormat(format);
+        }
     }
 }
 
@@ -95,6 +116,33 @@ QString LessonPanel::currentLessonId() const
     return m_picker->currentData().toString();
 }
 
+void LessonPanel::setDurations(const QHash<QString, QString>& durations)
+{
+    m_durations = durations;
+    for (int i = 0; i < m_picker->count(); ++i) {
+        const Lesson* lesson = m_library.find(m_picker->itemData(i).toString());
+        if (!lesson)
+            continue;
+        const QString source = lesson->source.section(QLatin1Char(' '), 0, 1);
+        QString text = source.isEmpty() ? lesson->title : QStringLiteral("%1 · %2").arg(source, lesson->title);
+        if (!durations.value(lesson->id).isEmpty())
+            text += QStringLiteral(" (%1)").arg(durations.value(lesson->id));
+        m_picker->setItemText(i, text);
+    }
+    showLesson(m_library.find(currentLessonId()));
+}
+
+QString LessonPanel::runButtonText() const
+{
+    return m_runButton->text();
+}
+
+QString LessonPanel::lessonTitle(const QString& lessonId) const
+{
+    const Lesson* lesson = m_library.find(lessonId);
+    return lesson ? lesson->title : QString();
+}
+
 void LessonPanel::setRunning(bool running)
 {
     m_runButton->setEnabled(!running && m_library.find(currentLessonId()));
@@ -110,10 +158,23 @@ void LessonPanel::showLesson(const Lesson* lesson)
                                "puts any single experiment of the seeds into Setup."));
         return;
     }
-    m_runButton->setText(lesson->runs.size() == 1 ? tr("Run the lesson") : tr("Run all %1 runs").arg(lesson->runs.size()));
+    QString run = lesson->runs.size() == 1 ? tr("Run the lesson") : tr("Run all %1 runs").arg(lesson->runs.size());
+    const QString duration = m_durations.value(lesson->id);
+    if (!duration.isEmpty())
+        run += QStringLiteral(" · ") + duration;
+    m_runButton->setText(run);
     m_runButton->setEnabled(true);
     m_text->setMarkdown(lessonMarkdown(*lesson));
     narrowQuoteMargins(*m_text->document());
+    codeAtTextSize(*m_text->document(), m_text->font().pointSizeF());
+}
+
+void LessonPanel::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    // Presentation mode's larger font: the code spans follow the text.
+    if (event->type() == QEvent::FontChange)
+        showLesson(m_library.find(currentLessonId()));
 }
 
 }  // namespace ddplab::ui

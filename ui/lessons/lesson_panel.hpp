@@ -5,6 +5,7 @@
 
 #include "client/library/lesson_library.hpp"
 
+#include <QHash>
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
@@ -23,16 +24,28 @@ public:
 
     void selectLesson(const QString& lessonId);
     QString currentLessonId() const;
+    QString lessonTitle(const QString& lessonId) const;  // "" for no such lesson
     void setRunning(bool running);
+    // How long each lesson takes here ("about 40 s", by lesson id): on the Run button, and in
+    // the picker beside each title.
+    void setDurations(const QHash<QString, QString>& durations);
+    QString runButtonText() const;
+
+    // The explanation as shown, for tests.
+    const QTextBrowser* text() const { return m_text; }
 
 signals:
     void lessonSelected(const QString& lessonId);
     void runLessonRequested(const QString& lessonId);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     void showLesson(const Lesson* lesson);
 
     const LessonLibrary& m_library;
+    QHash<QString, QString> m_durations;
     QComboBox* m_picker = nullptr;
     QPushButton* m_runButton = nullptr;
     QTextBrowser* m_text = nullptr;  // title, summary, what to look for, runs, explanation

@@ -4,6 +4,8 @@
 #include "client/runs/run_comparison.hpp"
 #include "client/runs/run_data.hpp"
 
+#include <QEvent>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableWidget>
@@ -12,12 +14,29 @@
 namespace ddplab::ui {
 namespace {
 
-// "8×16 · lr 0.002828 sqrt · toy" over three lines: a column need not be as wide as the name.
-QString headerText(QString label)
+constexpr int kCellPadding = 16;  // a cell's margins and grid line, in pixels
+
+// "8×16 · lr 0.002828 sqrt · toy" over three lines, and each line wrapped at its words to
+// `width` pixels: a column need not be as wide as the name, and no name is cut.
+QString headerText(QString label, const QFontMetrics& metrics, int width)
 {
     for (const QString& separator : {QStringLiteral(" · "), QStringLiteral(" — "), QStringLiteral(", ")})
         label.replace(separator, QStringLiteral("\n"));
-    return label;
+    QStringList lines;
+    for (const QString& part : label.split(QLatin1Char('\n'))) {
+        QString line;
+        for (const QString& word : part.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+            const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+            if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+                lines.append(line);
+                line = word;
+            } else {
+                line = longer;
+            }
+        }
+        lines.append(line);
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 }  // namespace
@@ -32,14 +51,16 @@ ComparisonTable::ComparisonTable(RunModel& model, QWidget* parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionMode(QAbstractItemView::ContiguousSelection);
     m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(true);
     // Tab moves on to the next part of the window, as everywhere else; arrows move between cells.
     m_table->setTabKeyNavigation(false);
-    // Each run's column as wide as its name (over a few lines) and figures need: a page too
-    // narrow for them all scrolls sideways instead of cutting every name short.
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    // The runs share the page's width, each name wrapped at its words to its column
+    // (fitColumns); only when their figures alone are wider does the page scroll sideways.
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->viewport()->installEventFilter(this);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_hint);
     layout->addWidget(m_table, 1);
@@ -58,7 +79,7 @@ void ComparisonTable::refresh()
     m_table->setRowCount(int(comparison.rows.size()));
     for (int column = 0; column < comparison.runLabels.size(); ++column) {
         const QString label = m_model.runs().at(column).label;
-        auto* header = new QTableWidgetItem(headerText(label));
+        auto* header = new QTableWidgetItem(label);
         header->setToolTip(label);
         header->setForeground(m_model.runs().at(column).color);
         QFont bold = header->font();
@@ -85,6 +106,59 @@ void ComparisonTable::refresh()
             m_table->setItem(row, column, item);
         }
     }
+    fitColumns();
+}
+
+bool ComparisonTable::eventFilter(QObject* watched, QEvent* event)
+{
+    // The table's own viewport, once it has its size: a page resized while hidden tells its
+    // children later, so the page's own resize would still see the old width.
+    if (watched == m_table->viewport() && (event->type() == QEvent::Resize || event->type() == QEvent::Show))
+        fitColumns();
+    return QWidget::eventFilter(watched, event);
+}
+
+void ComparisonTable::fitColumns()
+{
+    const int columns = m_table->columnCount();
+    if (columns == 0)
+        return;
+    // What the figures need, then an equal share of what is left. A note saying why a cell has
+    // no figure wraps within its cell (the rows grow), so it never widens the column.
+    int widest = 0;
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        for (int column = 0; column < columns; ++column) {
+            const QTableWidgetItem* item = m_table->item(row, column);
+            if (item && !item->font().italic())
+                widest = std::max(widest, QFontMetrics(item->font()).horizontalAdvance(item->text()) + kCellPadding);
+        }
+    }
+    const int available = m_table->viewport()->width();
+    const int width = std::max(widest, available / columns);
+    for (int column = 0; column < columns; ++column) {
+        QTableWidgetItem* header = m_table->horizontalHeaderItem(column);
+        const QString label = m_model.runs().value(column).label;
+        if (header && !label.isEmpty())
+            header->setText(headerText(label, QFontMetrics(header->font()), width - kCellPadding));
+        m_table->setColumnWidth(column, width);
+    }
+    m_table->resizeRowsToContents();  // the wrapped notes' rows
+}
+
+int ComparisonTable::columnWidth(int column) const
+{
+    return m_table->columnWidth(column);
+}
+
+QStringList ComparisonTable::headerLines(int column) const
+{
+    const QTableWidgetItem* header = m_table->horizontalHeaderItem(column);
+    return header ? header->text().split(QLatin1Char('\n')) : QStringList();
+}
+
+QTableWidget* ComparisonTable::table() const
+{
+    return m_table;
 }
 
 }  // namespace ddplab::ui

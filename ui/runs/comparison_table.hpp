@@ -1,6 +1,7 @@
 #pragma once
 // The Compare page: the runs on display side by side, one column each (in its chart colour),
-// one row per final figure.
+// one row per final figure. The columns share the page's width and each run's name wraps at its
+// words within its column, so three runs fit a 1280 x 720 projector with their names whole.
 
 #include <QWidget>
 
@@ -20,8 +21,17 @@ public:
     explicit ComparisonTable(RunModel& model, QWidget* parent = nullptr);
 
     void refresh();
+    // For tests: a run's column, and its name's lines as the header draws them.
+    int columnWidth(int column) const;
+    QStringList headerLines(int column) const;
+    QTableWidget* table() const;
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    void fitColumns();
+
     RunModel& m_model;
     QTableWidget* m_table = nullptr;
     QLabel* m_hint = nullptr;

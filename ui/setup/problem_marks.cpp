@@ -26,7 +26,9 @@ QString inPanelWords(QString message)
         if (key.label.empty())
             continue;
         // The first mention only: "threads must be ...; more threads than cores" reads right.
-        const QRegularExpression name(QStringLiteral("\\b%1\\b").arg(QString::fromStdString(key.name)));
+        // A word of its own only: not part of a path, a file name or code ("docs/own-model.md",
+        // "torch.jit.script(model)"), which the engine's messages quote.
+        const QRegularExpression name(QStringLiteral("(?<![\\w./(-])%1(?![\\w./)-])").arg(QString::fromStdString(key.name)));
         const QRegularExpressionMatch match = name.match(message);
         if (match.hasMatch())
             message.replace(match.capturedStart(), match.capturedLength(), QString::fromStdString(key.label));

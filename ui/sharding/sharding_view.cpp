@@ -45,7 +45,7 @@ ShardingView::ShardingView(QWidget* parent)
     m_seed->setEnabled(false);
     m_epoch->setEnabled(false);
     auto* useRun = new QPushButton(tr("Use run settings"), this);
-    useRun->setToolTip(tr("Take examples, ranks, batch, shuffle, seed and drop_last from the parameter panel"));
+    useRun->setToolTip(tr("Take examples, ranks, batch, shuffle, seed and drop_last from Setup"));
     connect(useRun, &QPushButton::clicked, this, &ShardingView::useRunSettingsRequested);
 
     // Two rows: what is split and how, then the order; narrow windows keep every control.

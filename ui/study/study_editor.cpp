@@ -80,11 +80,12 @@ StudyEditor::StudyEditor(QWidget* parent) : QWidget(parent)
                         "value and makes no runs of its own. Empty: everywhere"));
     m_axes->horizontalHeaderItem(kTogetherColumn)
         ->setToolTip(tr("Ticked axes advance together (their first values, their second values, ...) instead of combining"));
-    m_axes->horizontalHeader()->setSectionResizeMode(kKeyColumn, QHeaderView::Interactive);
-    m_axes->setColumnWidth(kKeyColumn, 140);
+    // The key and its values share what is left after the narrow columns: at 1280 x 720 a fixed
+    // 140 px key column and 110 px condition left the values about 40 px.
+    m_axes->horizontalHeader()->setSectionResizeMode(kKeyColumn, QHeaderView::Stretch);
     m_axes->horizontalHeader()->setSectionResizeMode(kValuesColumn, QHeaderView::Stretch);
     m_axes->horizontalHeader()->setSectionResizeMode(kWhenColumn, QHeaderView::Interactive);
-    m_axes->setColumnWidth(kWhenColumn, 110);
+    m_axes->setColumnWidth(kWhenColumn, 80);
     m_axes->horizontalHeader()->setSectionResizeMode(kTogetherColumn, QHeaderView::ResizeToContents);
     m_axes->verticalHeader()->hide();
     m_axes->setSelectionBehavior(QAbstractItemView::SelectRows);

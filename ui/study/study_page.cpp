@@ -35,7 +35,7 @@ namespace {
 
 const QString kFromSetup = QStringLiteral(":setup");
 // More lines than this make the chart page unreadable; the first ones are shown and the Log says so.
-constexpr int kMostRunsOnCharts = 24;
+constexpr int kMostRunsOnCharts = 64;  // a study of more is read in its own charts
 
 }  // namespace
 
@@ -209,12 +209,13 @@ void StudyPage::sourceChosen(int index)
 {
     const QString id = m_source->itemData(index).toString();
     if (id == kFromSetup) {
+        // A study of one's own starts afresh: the axes, repeats and target of the study shown
+        // before were about other settings (a built-in's model files, say) and would only be
+        // refused. A start that says what a study is for: the batch, and the rules that follow it.
+        m_editor->setStudy(StudySpec(), QString());
         m_editor->setBase(m_setupSettings ? m_setupSettings() : QJsonObject(), tr("the Setup pane's settings"));
-        if (m_editor->axisCount() == 0) {
-            // A start that says what a study is for: the batch, and the rules that follow it.
-            m_editor->addAxis(kEffectiveBatchAxis, QStringLiteral("16 .. 256 x2"));
-            m_editor->addAxis(wire(key::kLrRule), QStringLiteral("none, linear, sqrt"));
-        }
+        m_editor->addAxis(kEffectiveBatchAxis, QStringLiteral("16 .. 256 x2"));
+        m_editor->addAxis(wire(key::kLrRule), QStringLiteral("none, linear, sqrt"));
         m_about->setText(tr("Your own study: the Setup pane's settings are the base; every axis below varies one setting."));
         return;
     }
@@ -255,6 +256,14 @@ QString StudyPage::progressText() const
     return m_progressLabel->text();
 }
 
+MachineSpeed StudyPage::machineSpeed() const
+{
+    // Measured again after each study: the machine as busy as it is now.
+    if (!m_speed)
+        m_speed = MachineSpeed::measure(m_store);
+    return *m_speed;
+}
+
 void StudyPage::updatePlan()
 {
     const StudyReadResult read = m_editor->read();
@@ -269,7 +278,7 @@ void StudyPage::updatePlan()
         } else {
             ok = true;
             text = tr("%n run(s) (%1) · %2 on this machine", nullptr, int(plan.points.size()))
-                       .arg(plan.shape, durationText(estimatedSeconds(plan)));
+                       .arg(plan.shape, durationText(estimatedSeconds(plan, machineSpeed().factor)));
             if (plan.points.size() > studyLimits::kConfirmAbove)
                 text += tr(" · asks before it starts");
         }
@@ -292,7 +301,7 @@ bool StudyPage::runStudy(bool confirmed)
         return false;
     if (plan.points.size() > studyLimits::kConfirmAbove && !confirmed &&
         QMessageBox::question(this, tr("A large study"),
-                              tr("This study makes %1 runs (%2). Run them all?").arg(plan.points.size()).arg(durationText(estimatedSeconds(plan))))
+                              tr("This study makes %1 runs (%2). Run them all?").arg(plan.points.size()).arg(durationText(estimatedSeconds(plan, machineSpeed().factor))))
             != QMessageBox::Yes)
         return false;
     QString error;
@@ -341,6 +350,7 @@ void StudyPage::startRunner(const StoredStudy& study)
 
 void StudyPage::onRunnerFinished(bool allSucceeded)
 {
+    m_speed.reset();  // its runs measured the machine again
     m_progressLabel->setText(m_runner->progressText() + endingText(allSucceeded));
     refreshPastStudies();
     updateButtons();  // the session said it stopped while the runner still held it
@@ -365,6 +375,15 @@ void StudyPage::showStudy(const StoredStudy& study)
     m_past->choose(study.id);
     m_currentResults = collectStudyResults(study, m_store, m_store.listRuns());
     m_results->setStudy(study, m_currentResults);
+    // The progress line speaks of the study shown: another study's (one running, or the last
+    // one run) would be stale here.
+    const bool runningThis = isRunning() && m_runner && m_runner->study().id == study.id;
+    if (!runningThis) {
+        const int points = int(study.points.size());
+        const int done = int(std::min<qsizetype>(m_currentResults.size(), points));
+        m_progressLabel->setText(tr("%1 of %2 runs of this study done").arg(done).arg(points));
+        m_progress->setValue(points > 0 ? 100 * done / points : 0);
+    }
     updateButtons();
 }
 

@@ -7,6 +7,7 @@
 // anything, the page's Run and Resume wait, and the window's Run waits while a study runs.
 
 #include "client/runs/run_record.hpp"
+#include "client/study/study_estimate.hpp"
 #include "client/study/study_library.hpp"
 #include "client/study/study_results.hpp"
 #include "client/study/study_store.hpp"
@@ -76,6 +77,8 @@ signals:
     void logMessage(const QString& text, bool isWarning);
 
 private:
+    // How fast this machine runs against the estimator's constants, from its recent runs.
+    MachineSpeed machineSpeed() const;
     void sourceChosen(int index);
     void showSpec(const StudySpec& spec, const QString& folder);
     void showFileInChooser(const QString& path, const QString& title);
@@ -94,6 +97,7 @@ private:
     void updateButtons();
 
     const RunStore& m_store;
+    mutable std::optional<MachineSpeed> m_speed;  // this machine against the estimator's, measured once per study
     std::function<QJsonObject()> m_setupSettings;
     StudyLibrary m_library;
     StudyStore m_studies;

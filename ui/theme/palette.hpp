@@ -10,6 +10,7 @@
 #include <QColor>
 
 #include <array>
+#include <cmath>
 
 namespace ddplab::ui {
 
@@ -18,10 +19,16 @@ namespace ddplab::ui {
 inline constexpr std::array<QRgb, 10> kLinePalette{0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd,
                                                    0x8c564b, 0xe377c2, 0x17becf, 0xbcbd22, 0x7f7f7f};
 
-// The colour of the line at `index`: hues repeat after the tenth.
+// The colour of the line at `index`: Tableau's ten, then hues a golden angle apart at two
+// lightnesses, so no two lines of a chart (a study's 35 runs) share one.
 inline QColor lineColor(qsizetype index)
 {
-    return QColor(kLinePalette[size_t(index) % kLinePalette.size()]);
+    if (index < qsizetype(kLinePalette.size()))
+        return QColor(kLinePalette[size_t(index)]);
+    constexpr double kGoldenAngle = 137.508;
+    const qsizetype beyond = index - qsizetype(kLinePalette.size());
+    const int hue = int(std::fmod(20.0 + double(beyond) * kGoldenAngle, 360.0));
+    return QColor::fromHsv(hue, 200, beyond % 2 == 0 ? 170 : 220);
 }
 
 // One run, several metrics: the first keeps the run's colour, the others take these in turn

@@ -5,6 +5,7 @@
 #include "charts/run_model.hpp"
 #include "client/io/save_file.hpp"
 #include "client/library/preset_file.hpp"
+#include "client/runs/run_data.hpp"
 #include "client/runs/run_record.hpp"
 #include "export/export_folder.hpp"
 #include "export/export_service.hpp"
@@ -15,12 +16,48 @@
 #include "window/notice_bar.hpp"
 #include "window/script_clipboard.hpp"
 
+#include <QApplication>
 #include <QDateTime>
+#include <QPointer>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 
 namespace ddplab::ui {
+namespace {
+
+// A modal dialog gives the keyboard back to where it was: without this, after the export dialog
+// closed no widget had the focus and every key did nothing until a click.
+class FocusKeeper {
+public:
+    explicit FocusKeeper(QWidget* window)
+        : m_window(window)
+        , m_focus(QApplication::focusWidget())
+    {
+    }
+    ~FocusKeeper()
+    {
+        if (!m_window)
+            return;
+        m_window->activateWindow();
+        if (m_focus && m_focus->isVisible())
+            m_focus->setFocus(Qt::OtherFocusReason);
+        else
+            m_window->setFocus(Qt::OtherFocusReason);
+    }
+
+private:
+    QPointer<QWidget> m_window;
+    QPointer<QWidget> m_focus;
+};
+
+// "3 files in /home/…/exports": what the confirmation on screen says.
+QString writtenWhere(int count, const QString& folder)
+{
+    return QObject::tr("%n file(s) in %1", nullptr, count).arg(QDir::toNativeSeparators(folder));
+}
+
+}  // namespace
 
 LabFiles::LabFiles(const RunModel& model, Panes panes, QWidget* dialogParent)
     : QObject(dialogParent), m_model(model), m_panes(panes), m_dialogParent(dialogParent)
@@ -87,6 +124,7 @@ void LabFiles::copyScript()
 void LabFiles::exportChart(ChartPanel* chart)
 {
     const QString suggested = QDir(lastExportFolder()).filePath(chart->definition().id + QStringLiteral(".png"));
+    const FocusKeeper focus(m_dialogParent);
     ImageExportDialog dialog(ImageExportDialog::Target::File, suggested, ExportService::kDefaultImageSize, m_dialogParent);
     if (dialog.exec() != QDialog::Accepted || dialog.path().isEmpty())
         return;
@@ -94,20 +132,45 @@ void LabFiles::exportChart(ChartPanel* chart)
     QString error;
     const bool svg = dialog.path().endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive);
     QDir().mkpath(QFileInfo(dialog.path()).absolutePath());
+    ImageFormat format = dialog.format();
+    if (format.slide)
+        format.title = slideTitle();
     const bool written = dialog.isData() ? ExportService::exportChartCsv(chart->definition(), m_model.runs(), dialog.path(), &error)
-                         : svg           ? ExportService::exportChartSvg(*chart, dialog.path(), dialog.format(), &error)
-                                         : ExportService::exportChartPng(*chart, dialog.path(), dialog.format(), &error);
-    if (written)
+                         : svg           ? ExportService::exportChartSvg(*chart, dialog.path(), format, &error)
+                                         : ExportService::exportChartPng(*chart, dialog.path(), format, &error);
+    if (written) {
         m_panes.log.appendMessage(tr("Exported %1").arg(dialog.path()));
-    else
+        // Said on screen, where the teacher looks: the Log is hidden in presentation mode.
+        m_panes.notice.showNotice(NoticeBar::Kind::Information, tr("Exported \"%1\"").arg(chart->definition().title),
+                                  QDir::toNativeSeparators(dialog.path()));
+    } else {
         m_panes.notice.showNotice(NoticeBar::Kind::Error, tr("Export failed"), error);
+    }
 }
 
 bool LabFiles::exportEverything(const QString& directory, ImageFormat format, QString* error)
 {
     m_panes.charts.redrawAllNow();
     const QStringList written = ExportService::exportAll(m_panes.charts.panels(), m_model.runs(), directory, format, error);
+    m_lastWritten = int(written.size());
     return error->isEmpty() && !written.isEmpty();
+}
+
+QString LabFiles::slideTitle() const
+{
+    const QList<DisplayedRun>& runs = m_model.runs();
+    if (runs.isEmpty())
+        return QString();
+    const QString lessonId = runs.first().data->record().lessonId;
+    const bool oneLesson = !lessonId.isEmpty() && std::all_of(runs.begin(), runs.end(), [&](const DisplayedRun& run) {
+        return run.data->record().lessonId == lessonId;
+    });
+    if (oneLesson) {
+        const QString title = m_panes.lesson.lessonTitle(lessonId);
+        if (!title.isEmpty())
+            return title;
+    }
+    return runs.size() == 1 ? runs.first().label : tr("%1 runs compared").arg(runs.size());
 }
 
 void LabFiles::exportEverythingInteractively()
@@ -121,15 +184,23 @@ void LabFiles::exportEverythingInteractively()
     const QString name = m_model.runs().size() == 1 ? m_model.runs().first().label : m_panes.lesson.currentLessonId();
     const QString folder = QDir(lastExportFolder()).filePath(ExportService::fileNameFor(name) + QLatin1Char('-') +
                                                              QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmm")));
+    const FocusKeeper focus(m_dialogParent);
     ImageExportDialog dialog(ImageExportDialog::Target::Folder, folder, ExportService::kDefaultImageSize, m_dialogParent);
     if (dialog.exec() != QDialog::Accepted || dialog.path().isEmpty())
         return;
     rememberExportFolder(QFileInfo(dialog.path()).absolutePath());
     QString error;
-    if (exportEverything(dialog.path(), dialog.format(), &error))
+    ImageFormat format = dialog.format();
+    if (format.slide)
+        format.title = slideTitle();
+    if (exportEverything(dialog.path(), format, &error)) {
         m_panes.log.appendMessage(tr("Exported every chart (PNG and SVG) and the runs' CSVs to %1").arg(dialog.path()));
-    else
+        m_panes.notice.showNotice(NoticeBar::Kind::Information,
+                                  tr("Exported %n chart(s) and %1 run(s)", nullptr, int(m_panes.charts.panels().size())).arg(m_model.runs().size()),
+                                  writtenWhere(m_lastWritten, dialog.path()));
+    } else {
         m_panes.notice.showNotice(NoticeBar::Kind::Error, tr("Export failed"), error);
+    }
 }
 
 }  // namespace ddplab::ui

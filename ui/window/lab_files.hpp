@@ -1,6 +1,8 @@
 #pragma once
 // The window's files: presets opened into Setup and saved from it, one chart exported as an
 // image, and everything on display (every chart as PNG and SVG, every run as CSV) into a folder.
+// An export says so in the notice bar, where a teacher in presentation mode sees it, and the
+// keyboard goes back where it was when its dialog closes.
 
 #include "export/image_writer.hpp"
 
@@ -40,11 +42,14 @@ public:
     // Every chart (PNG + SVG) and every displayed run's CSV into `directory`.
     bool exportEverything(const QString& directory, ImageFormat format, QString* error);
     void exportEverythingInteractively();
+    // A slide's title: the lesson's when its runs are on display, else the one run's name.
+    QString slideTitle() const;
 
 private:
     const RunModel& m_model;
     Panes m_panes;
     QWidget* m_dialogParent;
+    int m_lastWritten = 0;  // files the last exportEverything wrote
 };
 
 }  // namespace ddplab::ui

@@ -10,6 +10,7 @@
 #include "client/session/lab_session.hpp"
 #include "client/session/preset_resolver.hpp"
 #include "client/session/run_progress.hpp"
+#include "client/study/study_estimate.hpp"
 #include "lessons/lesson_panel.hpp"
 #include "runs/run_list_panel.hpp"
 #include "setup/derived_panel.hpp"
@@ -83,6 +84,7 @@ MainWindow::MainWindow(const LaunchOptions& options, QWidget* parent)
 
     restoreSettings();
     m_storedRuns->reload();
+    refreshDurations();
     updateDerived();
     m_panes.sharding->setEnginePath(m_enginePath);
     m_panes.runTarget->check();
@@ -117,6 +119,7 @@ void MainWindow::createMenus()
     hooks.showStudy = [this](const QString& studyId) { showStudy(studyId); };
     hooks.setTheme = [this](ThemeChoice choice) { setTheme(choice); };
     hooks.theme = [this] { return m_theme; };
+    hooks.lessonDuration = [this](const QString& lessonId) { return lessonDuration(lessonId); };
     buildWindowMenus(*this, {*m_actions, m_presets, m_lessons, m_panes.studyPage->library(), m_panes.docks()}, hooks);
 }
 
@@ -314,12 +317,14 @@ void MainWindow::onSequenceFinished(bool allSucceeded)
     const QSharedPointer<RunData> last = m_session->runs().isEmpty() ? nullptr : m_session->runs().last();
     m_status->sequenceEnded(last ? last->record().status : RunStatus::Finished);
     updateActions();
+    refreshDurations();  // the runs just ended measured the machine again
     if (last && last->record().belongsToStudy())
         return;  // a study's end is the Study page's to report
     chartGrid()->redrawAllNow();
     if (!m_pendingExport.exportDirectory.isEmpty()) {
         QString error;
-        if (m_files->exportEverything(m_pendingExport.exportDirectory, {m_pendingExport.imageSize, m_pendingExport.imageScale}, &error))
+        const ImageFormat format{m_pendingExport.imageSize, m_pendingExport.imageScale, m_pendingExport.slides, m_files->slideTitle()};
+        if (m_files->exportEverything(m_pendingExport.exportDirectory, format, &error))
             m_panes.log->appendMessage(tr("Exported the charts and CSVs to %1").arg(m_pendingExport.exportDirectory));
         else
             m_panes.notice->showNotice(NoticeBar::Kind::Error, tr("Export failed"), error);
@@ -410,6 +415,21 @@ void MainWindow::showLesson(const QString& lessonId)
     m_panes.lessonPanel->selectLesson(lessonId);
     m_panes.lessonDock->show();
     m_panes.lessonDock->raise();
+}
+
+QString MainWindow::lessonDuration(const QString& lessonId) const
+{
+    const Lesson* lesson = m_lessons.find(lessonId);
+    return lesson ? durationText(estimatedSeconds(*lesson, m_speed.factor)) : QString();
+}
+
+void MainWindow::refreshDurations()
+{
+    m_speed = MachineSpeed::measure(m_store);
+    QHash<QString, QString> durations;
+    for (const Lesson& lesson : m_lessons.lessons())
+        durations.insert(lesson.id, lessonDuration(lesson.id));
+    m_panes.lessonPanel->setDurations(durations);
 }
 
 void MainWindow::showStudy(const QString& id)

@@ -16,6 +16,7 @@
 #include "client/runs/run_record.hpp"
 #include "client/runs/run_store.hpp"
 #include "client/session/launch_options.hpp"
+#include "client/study/study_estimate.hpp"
 #include "window/theme.hpp"
 #include "window/window_panes.hpp"
 
@@ -117,6 +118,9 @@ private:
     void onInspected();
     void showLesson(const QString& lessonId);
     void setTheme(ThemeChoice choice);
+    // How long a lesson takes here ("about 40 s"), and every lesson's, measured again.
+    QString lessonDuration(const QString& lessonId) const;
+    void refreshDurations();
 
     QString m_enginePath;
     LessonLibrary m_lessons;
@@ -125,6 +129,7 @@ private:
     RunModel m_model;
     LabSession* m_session = nullptr;
     DeviceInventory m_inventory;
+    MachineSpeed m_speed;  // this machine against the estimator's constants
     ThemeChoice m_theme = ThemeChoice::System;
     LaunchOptions m_pendingExport;  // --export DIR: what to write when the runs end
     std::unique_ptr<LabActions> m_actions;

@@ -110,6 +110,12 @@ void StoredRuns::setShown(const RunRecord& run, bool shown)
 
 void StoredRuns::showOnCharts(const QList<RunRecord>& runs)
 {
+    // The study's runs in place of what was on display, not beside it.
+    for (const DisplayedRun& shown : m_model.runs()) {
+        m_panes.list.setShown(shown.data->id(), false);
+        m_panes.list.setRunColor(shown.data->id(), QColor());
+    }
+    m_model.clear();
     m_panes.charts.setXAxis(XAxis::SamplesSeen);
     for (const RunRecord& run : runs) {
         setShown(run, true);

@@ -54,12 +54,26 @@ void buildWindowMenus(QMainWindow& window, const MenuSources& sources, const Men
     presets->setToolTipsVisible(true);
 
     QMenu* lessons = bar->addMenu(QObject::tr("&Lessons"));
+    lessons->setObjectName(QStringLiteral("lessonsMenu"));
+    QList<QPair<QAction*, QString>> lessonEntries;
     for (const Lesson& lesson : sources.lessons.lessons()) {
         const QString id = lesson.id;
         const QString source = lesson.source.section(QLatin1Char(' '), 0, 1);
-        lessons->addAction(source.isEmpty() ? lesson.title : QStringLiteral("%1 · %2").arg(source, lesson.title), &window,
-                           [show = hooks.showLesson, id] { show(id); });
+        QAction* entry = lessons->addAction(source.isEmpty() ? lesson.title : QStringLiteral("%1 · %2").arg(source, lesson.title),
+                                            &window, [show = hooks.showLesson, id] { show(id); });
+        entry->setData(id);
+        lessonEntries.append({entry, entry->text()});
     }
+    // How long each takes here, as the machine is now (its recent runs measure it): said each
+    // time the menu opens.
+    const auto sayDurations = [lessonEntries, duration = hooks.lessonDuration] {
+        for (const auto& [entry, title] : lessonEntries) {
+            const QString took = duration ? duration(entry->data().toString()) : QString();
+            entry->setText(took.isEmpty() ? title : QStringLiteral("%1 (%2)").arg(title, took));
+        }
+    };
+    QObject::connect(lessons, &QMenu::aboutToShow, lessons, sayDurations);
+    sayDurations();
     lessons->addSeparator();
     lessons->addAction(a.runLesson);
     // Studies answer the lessons' questions as curves; they open on the Study page.

@@ -29,6 +29,7 @@ struct MenuHooks {
     std::function<void(const QString& studyId)> showStudy;
     std::function<void(ThemeChoice choice)> setTheme;
     std::function<ThemeChoice()> theme;                        // the one chosen now, ticked in the menu
+    std::function<QString(const QString& lessonId)> lessonDuration;  // "about 40 s" here, now
 };
 
 struct MenuSources {

@@ -8,6 +8,8 @@
 //   runs-study           a lesson's runs and the study file's, grouped in the Runs list, the
 //                        study's runs on the charts
 //   presentation-lesson  seed 000's four-ways lesson run, then presentation mode
+//   presentation:LESSON  presentation mode, then the lesson LESSON run (its lead chart large)
+//   compare:LESSON       the lesson LESSON run, its runs on the Compare page
 //   file-menu            the File menu open, as the menu bar opens it (its exports and copies)
 //   advise               the real advisor run from the Advise page on the settings file given
 //                        (tests/ui/data/advise-linreg.json: 8 GPUs, a budget of 1 min), finished
@@ -136,6 +138,22 @@ bool play(const QString& scene, MainWindow& window, const QString& studyFile)
         window.setPresentationMode(true);
         return true;
     }
+    // presentation:LESSON — a class in front of a projector: presentation mode first, then the
+    // lesson run from the Lesson pane, its lead chart large.
+    if (scene.startsWith(QLatin1String("presentation:"))) {
+        window.setPresentationMode(true);
+        wait(kSettleMs);
+        window.startLesson(scene.section(QLatin1Char(':'), 1));
+        waitForTheRuns(window);
+        return true;
+    }
+    // compare:LESSON — the lesson's runs side by side on the Compare page.
+    if (scene.startsWith(QLatin1String("compare:"))) {
+        window.startLesson(scene.section(QLatin1Char(':'), 1));
+        waitForTheRuns(window);
+        window.pages()->setCurrentIndex(2);
+        return true;
+    }
     return false;
 }
 
@@ -148,7 +166,7 @@ int main(int argc, char* argv[])
     QTextStream err(stderr);
     const QStringList arguments = QCoreApplication::arguments();
     if (arguments.size() < 3 || arguments.size() > 4) {
-        err << "usage: ddplab-window-scenes first-launch|setup-errors|study|runs-study|presentation-lesson|file-menu|advise OUT.png [STUDY.json|SETTINGS.json]"
+        err << "usage: ddplab-window-scenes first-launch|setup-errors|study|runs-study|presentation-lesson|presentation:LESSON|compare:LESSON|file-menu|advise OUT.png [STUDY.json|SETTINGS.json]"
             << Qt::endl;
         return 2;
     }

@@ -35,9 +35,13 @@ struct Lesson {
     QString summary;
     QString lookFor;
     QString explanationMarkdown;
-    QStringList charts;  // metric names
+    // Metric names. The first is the lesson's lead chart: the one its point is seen on, enlarged
+    // in presentation mode whenever the lesson starts.
+    QStringList charts;
     // The x axis the lesson's point needs ("x_axis"): e.g. epochs for runs of unlike batches.
-    std::optional<XAxis> xAxis;
+    // Always set (steps when the file says nothing), so a lesson never inherits the axis the
+    // one before it left.
+    std::optional<XAxis> xAxis = XAxis::Step;
     std::optional<ShardingExample> sharding;
     QList<LessonRun> runs;
 };

@@ -183,6 +183,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
     if (parser.isSet(slides)) {
         options.imageSize = QSize(1920, 1080);
         options.imageScale = 1.6;
+        options.slides = true;
     }
     if (parser.isSet(imageSize)) {
         static const QRegularExpression kSize(QStringLiteral("^(\\d{2,5})[xX](\\d{2,5})$"));

@@ -28,6 +28,7 @@ struct LaunchOptions {
     QString exportDirectory;
     QSize imageSize{1200, 800};
     double imageScale = 1.0;  // --slides: 1920 x 1080 with presentation fonts
+    bool slides = false;      // --slides: words by the image's height, title and settings
     bool present = false;  // open in presentation mode
     bool quit = false;
     // --export-tensorboard: the runs and studies (folders, ids, names) and the folder to write them to

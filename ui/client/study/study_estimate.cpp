@@ -1,8 +1,14 @@
 #include "study_estimate.hpp"
 
 #include "client/library/preset_file.hpp"
+#include "client/runs/run_record.hpp"
+#include "client/runs/run_status.hpp"
+#include "client/runs/run_store.hpp"
 #include "client/wire.hpp"
 #include "core/derived.hpp"
+
+#include <QFile>
+#include <QJsonDocument>
 
 #include <algorithm>
 #include <cmath>
@@ -10,36 +16,139 @@
 namespace ddplab::ui {
 namespace {
 
-// Seconds, measured with `ddplab-engine runs` on the 2-core development machine (docs/benchmarks.md).
-constexpr double kStartSeconds = 0.3;            // fork, rendezvous, data
+// Seconds, fitted to every run of the thirteen lessons, each run twice with `ddplab --preset ID
+// --run --quit` on the 2-core development machine while other programs kept it busy (load 3-10,
+// a teacher's laptop with a browser open), and to two studies run the same way
+// (docs/studies.md, "How long runs take"). A quiet machine is faster, a busier one slower: that
+// is MachineSpeed's to say.
+constexpr double kCores = 2.0;                   // the development machine's
+constexpr double kStartSeconds = 0.25;           // a run's fork, rendezvous, first and last events
 constexpr double kStartSecondsPerRank = 0.05;    // each rank's process and its store connection
-constexpr double kStepSeconds = 0.0002;          // one toy or linreg step on one rank
-constexpr double kPerExtraRankSeconds = 0.0015;  // each further rank: an all-reduce on shared cores
-constexpr double kImageSecondsMlp = 0.00001;     // one Fashion-MNIST image through the MLP and back
-constexpr double kImageSecondsCnn = 0.0001;
+// Each rank makes its experiments' data (toy, linreg): 10,000 experiments on 8 ranks take seconds.
+constexpr double kStartSecondsPerRankExperiment = 3.0e-5;
+// The engine's `runs` process loading LibTorch, once for a lesson or a study when none is up yet.
+constexpr double kSessionStartSeconds = 1.0;
+constexpr double kDataStartSeconds = 1.0;        // reading Fashion-MNIST (or your own data), the first batches
+constexpr double kStepSeconds = 0.0003;          // one toy or linreg step on one rank
+constexpr double kToyAllReduceSeconds = 0.0006;  // a toy or linreg step's all-reduce between ranks
+constexpr double kToySampleSeconds = 2.0e-7;     // one sample of one experiment, toy or linreg
+// A model's step on one rank beyond its images: the all-reduce of its gradients, the optimizer,
+// the step's events. Ranks beyond the cores take turns.
+constexpr double kRankStepSeconds = 0.004;
+constexpr double kImageSecondsMlp = 8.0e-5;      // one Fashion-MNIST image through the MLP and back
+// One image through the CNN and back; your own model is counted as such a CNN (the examples'
+// ResNet and transformer take 15-45 s a run, docs/studies.md).
+constexpr double kImageSecondsCnn = 2.8e-3;
+// An evaluation: the training loss over 2,000 training images and the 10,000 test images,
+// forward only, in chunks (about a quarter of a training image's cost each).
+constexpr double kEvalImages = 12000.0;
+constexpr double kForwardShare = 0.25;
+
+constexpr int kSpeedSamplesMin = 1;
+constexpr double kSpeedFloor = 0.2, kSpeedCeiling = 20.0;  // a factor outside is a clock gone wrong
+
+double modelImageSeconds(const Config& config)
+{
+    const bool cnn = config.model == ModelKind::Cnn || config.workload == WorkloadKind::TorchScript;
+    return cnn ? kImageSecondsCnn : kImageSecondsMlp;
+}
 
 }  // namespace
 
-double estimatedSeconds(const StudyPoint& point)
+double estimatedSeconds(const Config& config, double speed)
 {
-    const std::optional<Config> config = coreConfigOf(point.config);
-    if (!config)
-        return kStartSeconds;
-    const double steps = double(totalSteps(*config));
-    double perStep = kStepSeconds + kPerExtraRankSeconds * double(std::max<int64_t>(0, config->worldSize - 1));
-    if (config->workload == WorkloadKind::FashionMnist) {
-        const double images = double(effectiveBatchSize(*config));
-        perStep += images * (config->model == ModelKind::Cnn ? kImageSecondsCnn : kImageSecondsMlp);
+    const double ranks = double(std::max<int64_t>(1, config.worldSize));
+    const double parallel = std::min(ranks, kCores);   // ranks beyond the cores take turns
+    const double turns = std::max(1.0, ranks / kCores);
+    Config sized = config;
+    // Your own data's size is known once the engine has read it; until then its subset, or a
+    // Fashion-MNIST-sized guess.
+    constexpr int64_t kUnknownDataSamples = 10'000;
+    if (sized.workload == WorkloadKind::TorchScript && sized.trainSamples <= 0)
+        sized.trainSamples = sized.trainSubset > 0 ? sized.trainSubset : kUnknownDataSamples;
+    const double steps = double(totalSteps(sized));
+    double seconds = kStartSeconds + kStartSecondsPerRank * ranks;
+    if (config.workload == WorkloadKind::FashionMnist || config.workload == WorkloadKind::TorchScript) {
+        const double images = steps * double(effectiveBatchSize(sized));
+        const int64_t every = evalInterval(sized);
+        const double epochs = std::max(1.0, steps / double(std::max<int64_t>(1, stepsPerEpoch(sized))));
+        const double evaluations = (every > 0 ? steps / double(every) : 0.0) + epochs;
+        seconds += kDataStartSeconds + steps * kRankStepSeconds * turns +
+                   (images + evaluations * kEvalImages * kForwardShare) * modelImageSeconds(config) / parallel;
+    } else {
+        const double experiments = double(std::max<int64_t>(1, config.experiments));
+        const double work = steps * double(effectiveBatchSize(config)) * experiments;
+        seconds += kStartSecondsPerRankExperiment * ranks * experiments +
+                   steps * (kStepSeconds + (ranks > 1 ? kToyAllReduceSeconds * turns : 0.0)) + work * kToySampleSeconds / parallel;
     }
-    return kStartSeconds + kStartSecondsPerRank * double(config->worldSize) + steps * perStep;
+    return seconds * speed;
 }
 
-double estimatedSeconds(const StudyPlan& plan)
+double estimatedSeconds(const QJsonObject& config, double speed)
 {
-    double total = 0.0;
+    const std::optional<Config> typed = coreConfigOf(config);
+    return typed ? estimatedSeconds(*typed, speed) : kStartSeconds * speed;
+}
+
+double estimatedSeconds(const StudyPoint& point, double speed)
+{
+    return estimatedSeconds(point.config, speed);
+}
+
+double estimatedSeconds(const StudyPlan& plan, double speed)
+{
+    double total = kSessionStartSeconds * speed;
     for (const StudyPoint& point : plan.points)
-        total += estimatedSeconds(point);
+        total += estimatedSeconds(point, speed);
     return total;
+}
+
+double estimatedSeconds(const Lesson& lesson, double speed)
+{
+    double total = kSessionStartSeconds * speed;
+    for (const LessonRun& run : lesson.runs)
+        total += estimatedSeconds(run.config, speed);
+    return total;
+}
+
+MachineSpeed MachineSpeed::measure(const RunStore& store, int recent)
+{
+    return measure(store.listRuns(), recent);
+}
+
+MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent)
+{
+    // The newest first: the machine as it is now, busy or not.
+    QList<RunRecord> finished;
+    for (const RunRecord& run : runs) {
+        // A diverged run ran its steps too (the engine goes on to the end): it measures as well.
+        const bool ranToTheEnd = run.status == RunStatus::Finished || run.status == RunStatus::Diverged;
+        if (ranToTheEnd && run.host.isEmpty() && run.started.isValid() && run.finished.isValid())
+            finished.append(run);
+    }
+    std::sort(finished.begin(), finished.end(), [](const RunRecord& a, const RunRecord& b) { return a.started > b.started; });
+    QList<double> ratios;
+    for (const RunRecord& run : finished) {
+        if (ratios.size() >= recent)
+            break;
+        QFile file(RunStore::configPath(run));
+        if (!file.open(QIODevice::ReadOnly))
+            continue;
+        const QJsonObject config = QJsonDocument::fromJson(file.read(kMaxSettingsFileBytes)).object();
+        const double expected = estimatedSeconds(config);
+        const double took = double(run.started.msecsTo(run.finished)) / 1000.0;
+        if (expected > 0 && took > 0)
+            ratios.append(took / expected);
+    }
+    MachineSpeed speed;
+    if (ratios.size() < kSpeedSamplesMin)
+        return speed;
+    std::sort(ratios.begin(), ratios.end());
+    const qsizetype middle = ratios.size() / 2;
+    const double median = ratios.size() % 2 ? ratios.at(middle) : (ratios.at(middle - 1) + ratios.at(middle)) / 2;
+    speed.factor = std::clamp(median, kSpeedFloor, kSpeedCeiling);
+    speed.runsMeasured = int(ratios.size());
+    return speed;
 }
 
 QString durationText(double seconds)
