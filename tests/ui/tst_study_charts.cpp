@@ -9,9 +9,13 @@
 #include "client/study/study_plan.hpp"
 #include "stored_study_of.hpp"
 #include "study/study_charts.hpp"
+#include "study/study_plot.hpp"
 #include "ui_test_main.hpp"
 
+#include <QImage>
 #include <QJsonDocument>
+#include <QPainter>
+#include <QRegularExpression>
 
 #include <cmath>
 
@@ -82,6 +86,58 @@ class TestStudyCharts : public QObject {
     Q_OBJECT
 
 private slots:
+    // Two lines of one colour axis value (lr 0.1 and 0.2 of the same rule) no longer share a
+    // colour: every line of a chart has one of its own.
+    void everyLineOfAChartHasAColourOfItsOwn()
+    {
+        const StoredStudy study = studyOf(R"({"id": "c", "title": "c",
+            "base": {"workload": "linreg", "batch_size": 8, "epochs": 1, "num_examples": 4096},
+            "axes": [{"key": "world_size", "values": [1, 2, 4]}, {"key": "lr_rule", "values": ["none", "linear"]},
+                     {"key": "lr", "values": [0.1, 0.2]}]})");
+        QList<StudyRunResult> results;
+        for (const StudyPoint& point : study.points) {
+            StudyRunResult result = finishedRunOf(point);
+            result.loss = 0.5;
+            results.append(result);
+        }
+        StudyChartChoices choices = defaultChartChoices(study);
+        choices.colourBy = QStringLiteral("lr_rule");
+        const StudyCharts charts = buildStudyCharts(study, results, choices);
+        QVERIFY(!charts.plots.isEmpty());
+        const PlotSpec& plot = charts.plots.first();
+        QStringList colours;
+        for (const PlotLine& line : plot.lines) {
+            if (line.dashed && !line.markers)
+                continue;
+            QVERIFY2(!colours.contains(line.color.name()), qPrintable(line.label + QStringLiteral(": ") + line.color.name()));
+            colours.append(line.color.name());
+        }
+        QCOMPARE(colours.size(), 4);  // none and linear, each at two LRs
+    }
+
+    // A point that has no place on the axes (an x of NaN, an x of 0 on a log axis) is left out,
+    // not drawn from NaN arcs (Qt said "QPainterPath::arcTo … NaN" on stderr).
+    void aPointWithNoPlaceIsLeftOut()
+    {
+        QTest::failOnWarning(QRegularExpression(QStringLiteral("NaN|nan")));
+        PlotSpec spec;
+        spec.logX = true;
+        PlotLine line;
+        line.color = Qt::blue;
+        line.points = {QPointF(0.0, 1.0), QPointF(std::nan(""), 2.0), QPointF(4.0, 3.0), QPointF(8.0, 2.0)};
+        spec.lines.append(line);
+        QImage image(400, 300, QImage::Format_ARGB32);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        paintPlot(painter, image.rect(), spec, 1.0, nullptr);
+        painter.end();
+        int blue = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                blue += image.pixelColor(x, y) == QColor(Qt::blue);
+        QVERIFY(blue > 20);  // the points that have a place are drawn
+    }
+
     void aMiniBatchTargetIsSaidToBeNoisy()
     {
         const StoredStudy noisy = studyOf(targetStudy(QStringLiteral("batch_loss")));

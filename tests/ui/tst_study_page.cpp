@@ -112,6 +112,10 @@ private slots:
         QCOMPARE(page->currentStudy()->points.size(), 4);
         QVERIFY(!page->results()->chartTitles().isEmpty());
         QCOMPARE(page->results()->charts().plots.first().lines.size(), 2);  // none and linear
+        // Only what the runs measured is offered: a toy study has no validation accuracy.
+        QVERIFY(page->results()->figureChoices().contains(QStringLiteral("loss")));
+        QVERIFY2(!page->results()->figureChoices().contains(QStringLiteral("val_accuracy")),
+                 qPrintable(page->results()->figureChoices().join(QLatin1Char(' '))));
         const auto* past = page->findChild<QListWidget*>(QStringLiteral("pastStudies"));
         QCOMPARE(past->count(), 1);
         QVERIFY2(past->item(0)->text().contains(QStringLiteral("all 4 runs done")), qPrintable(past->item(0)->text()));

@@ -36,6 +36,22 @@ private:
     QStringList m_seen;
 };
 
+// Every line of a chart in a colour of its own: lines that share their colour axis's value (one
+// per value of another axis) get darker and lighter shades of it, in turn. Reference lines
+// (dashed, without markers: the rules, a fit) keep theirs.
+void distinctColours(PlotSpec& plot)
+{
+    QList<QRgb> used;
+    for (PlotLine& line : plot.lines) {
+        if (line.dashed && !line.markers)
+            continue;
+        const QColor base = line.color;
+        for (int shade = 1; used.contains(line.color.rgb()); ++shade)
+            line.color = shade % 2 == 1 ? base.darker(100 + 45 * ((shade + 1) / 2)) : base.lighter(100 + 35 * (shade / 2));
+        used.append(line.color.rgb());
+    }
+}
+
 QString number(double value, int digits = 3)
 {
     // A difference of equal figures computed in floating point (-1e-32) is a zero, said as one.
@@ -407,6 +423,8 @@ StudyCharts buildStudyCharts(const StoredStudy& study, const QList<StudyRunResul
         heatmap.emptyText = QStringLiteral("No finished run yet.");
         charts.heatmaps.append(heatmap);
     }
+    for (PlotSpec& plot : charts.plots)
+        distinctColours(plot);
     return charts;
 }
 

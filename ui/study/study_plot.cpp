@@ -261,10 +261,15 @@ void drawLine(QPainter& painter, const PlotLine& line, const PlotSpec& spec, con
         const QPointF p = line.points[i];
         if (!std::isfinite(p.y()) || (spec.logY && p.y() <= 0))
             continue;
+        // A point with no place (an x of NaN, or not above 0 on a log axis) is not drawn: Qt
+        // would draw its circle from NaN arcs and say so on stderr ("QPainterPath::arcTo … NaN").
+        const QPointF at(layout.px(p.x()), layout.py(p.y()));
+        if (!std::isfinite(at.x()) || !std::isfinite(at.y()))
+            continue;
         const bool hollow = i < line.hollow.size() && line.hollow[i];
         painter.setPen(QPen(line.color, 1.5 * scale));
         painter.setBrush(hollow ? QBrush(background) : QBrush(line.color));
-        painter.drawEllipse(QPointF(layout.px(p.x()), layout.py(p.y())), 3.5 * scale, 3.5 * scale);
+        painter.drawEllipse(at, 3.5 * scale, 3.5 * scale);
     }
 }
 

@@ -16,6 +16,9 @@
 
 #include <algorithm>
 
+#include <algorithm>
+#include <cmath>
+
 namespace ddplab::ui {
 namespace {
 
@@ -195,6 +198,7 @@ void StudyResultsView::rebuild()
         return;
     const int shown = m_chart->currentIndex();
     m_charts = buildStudyCharts(*m_study, m_results, m_choices);
+    offerMeasuredFigures();
     const StudyFigure* figure = findStudyFigure(m_choices.figure);
     m_summary->setEnabled(figure && figure->summarised);  // steps to the target, wall time: one number a run
     {
@@ -210,6 +214,30 @@ void StudyResultsView::rebuild()
     m_findings->setText(findingsHtml(m_charts));
     m_points->setResults(*m_study, m_results);
     m_tabs->setTabText(kPointsTab, tr("Runs (%1)").arg(m_results.size()));
+}
+
+void StudyResultsView::offerMeasuredFigures()
+{
+    // Only figures the runs have: a toy study has no validation accuracy, and a heatmap of "—"
+    // says nothing. Before any run has ended every figure is offered; the chosen one stays.
+    const QSignalBlocker blocker(m_figure);
+    m_figure->clear();
+    for (const StudyFigure& figure : studyFigures()) {
+        const bool measured = m_results.isEmpty() || std::any_of(m_results.begin(), m_results.end(), [&](const StudyRunResult& result) {
+                                  return figure.value && std::isfinite(figure.value(result));
+                              });
+        if (measured || figure.id == m_choices.figure)
+            m_figure->addItem(figure.title, figure.id);
+    }
+    m_figure->setCurrentIndex(std::max(0, m_figure->findData(m_choices.figure)));
+}
+
+QStringList StudyResultsView::figureChoices() const
+{
+    QStringList ids;
+    for (int i = 0; i < m_figure->count(); ++i)
+        ids.append(m_figure->itemData(i).toString());
+    return ids;
 }
 
 void StudyResultsView::showChart(int index)

@@ -36,9 +36,12 @@ public:
     StudyPointsTable* pointsTable() const { return m_points; }
     const StudyChartChoices& choices() const { return m_choices; }
     QStringList chartTitles() const;
+    // The figures the Figure chooser offers (ids): those the study's runs measured.
+    QStringList figureChoices() const;
     void showChart(int index);
 
 private:
+    void offerMeasuredFigures();
     void rebuild();
     void fillChoosers();
 
