@@ -128,7 +128,9 @@ bool Advisor::start(const AdviceRequest& request)
     m_request = request;
     m_advice = Advice();
     m_done.clear();
-    m_extended = false;
+    m_extensions = 0;
+    m_divergenceLr = 0.0;
+    m_confirmationSteps = 0;
     m_failedRuns = 0;
     m_runsFinished = 0;
     m_clock.start();
@@ -153,7 +155,7 @@ bool Advisor::start(const AdviceRequest& request)
     run.config.warmupEpochs = base.warmupEpochs;
     run.config.checkpointAt.steps = {m_checkpointStep};
     run.config.checkpointDir = request.checkpointFolder.toStdString();
-    run.config.evalEvery = std::max<qint64>(1, steps / 20);
+    run.config.evalEvery = std::max<qint64>(1, m_checkpointStep / 10);  // the checkpoint step is measured: the branches start from it
     m_runsInPlan = 1;
     runPhase(Phase::Base, {run});
     return true;
@@ -180,8 +182,11 @@ void Advisor::runPhase(Phase phase, const QList<PlannedRun>& runs)
         request.config = run.config;
         requests.append(request);
     }
-    emit logMessage(QStringLiteral("Advisor: %1 (%2 runs)").arg(progressText()).arg(runs.size()), false);
     m_session.start(requests);
+    const double left = secondsLeft();
+    emit logMessage(left >= 0 ? QStringLiteral("Advisor: %1 (%2 runs; about %3 s left)").arg(progressText()).arg(runs.size()).arg(qRound(left))
+                              : QStringLiteral("Advisor: %1 (%2 runs)").arg(progressText()).arg(runs.size()),
+                    false);
     emit progressed();
 }
 
@@ -239,11 +244,18 @@ void Advisor::onSequenceFinished()
     case Phase::Confirmation:
     case Phase::Extension: {
         const BracketOptimum optimum = findBracketOptimum(pointsOf(advice_phase::kConfirmation));
-        if (optimum.ok && (optimum.atLowEdge || optimum.atHighEdge) && !m_extended) {
-            m_extended = true;
+        if (optimum.ok && (optimum.atLowEdge || optimum.atHighEdge)) {
+            // Past the edge by two LRs: once always, again (up to kMostExtensions) while the time
+            // left holds their runs and, upwards, while they stay below the range test's runaway.
             const double edge = optimum.measuredBestLr;
             const double step = optimum.atHighEdge ? std::sqrt(2.0) : 1.0 / std::sqrt(2.0);
-            return planConfirmation({edge * step, edge * step * step});
+            const double extensionSeconds = 2 * kSeeds * (m_runOverheadSeconds + m_advice.horizonSamples * secondsPerSample());
+            const bool timeHolds = m_clock.elapsed() / 1000.0 + extensionSeconds <= m_request.budgetSeconds;
+            const bool belowRunaway = !optimum.atHighEdge || m_divergenceLr <= 0 || edge * step * step < m_divergenceLr;
+            if (m_extensions == 0 || (m_extensions < kMostExtensions && timeHolds && belowRunaway)) {
+                ++m_extensions;
+                return planConfirmation({edge * step, edge * step * step});
+            }
         }
         if (optimum.ok && planWarmupArm(optimum))
             return;
@@ -374,7 +386,7 @@ void Advisor::planConfirmation(const QList<double>& lrs)
 {
     const ddplab::Config& base = m_request.base;
     const double batch = double(m_request.gpus) * double(m_chosenBatchPerGpu);
-    if (m_confirmationSteps == 0 || !m_extended) {
+    if (m_extensions == 0) {
         // The horizon: the planned training's samples at this batch, or what the time left holds.
         const qint64 planned = std::max<qint64>(1, qRound64(m_advice.plannedSamples / batch));
         const double secondsLeft = std::max(0.0, m_request.budgetSeconds - m_clock.elapsed() / 1000.0);
@@ -393,9 +405,9 @@ void Advisor::planConfirmation(const QList<double>& lrs)
             runs.append(confirmationRun(advice_phase::kConfirmation, lr, base.seed + seed));
         }
     }
-    if (m_extended)
+    if (m_extensions > 0)
         m_runsInPlan += int(runs.size());
-    runPhase(m_extended ? Phase::Extension : Phase::Confirmation, runs);
+    runPhase(m_extensions > 0 ? Phase::Extension : Phase::Confirmation, runs);
 }
 
 QString Advisor::progressText() const
@@ -424,11 +436,29 @@ int Advisor::percent() const
     return m_runsInPlan > 0 ? std::min(100, 100 * m_runsFinished / m_runsInPlan) : 0;
 }
 
+double Advisor::plannedSeconds(const PlannedRun& run) const
+{
+    const qint64 steps = run.config.lrRangeTest ? kRangeTestSteps : run.config.maxSteps - (run.config.resumeFrom.empty() ? 0 : m_checkpointStep);
+    return m_runOverheadSeconds + double(std::max<qint64>(0, steps)) * double(run.gpus) * double(run.batch) * secondsPerSample();
+}
+
 double Advisor::secondsLeft() const
 {
-    if (m_baseSecondsPerSample <= 0)
+    if (m_baseSecondsPerSample <= 0 || !isRunning())
         return -1;
-    return std::max(0.0, m_request.budgetSeconds - m_clock.elapsed() / 1000.0);
+    // The runs of this phase not yet finished (the one running counted whole), from the base
+    // run's measured seconds per sample and per run.
+    double left = 0.0;
+    for (qsizetype i = std::max(0, m_session.currentIndex()); i < m_planned.size(); ++i)
+        left += plannedSeconds(m_planned[i]);
+    // During the branch test the confirmation is still to come: its ladder over the planned
+    // samples, or what the budget leaves it (its horizon is cut to fit).
+    if (m_phase == Phase::Branches) {
+        const double budgetLeft = std::max(0.0, m_request.budgetSeconds - m_clock.elapsed() / 1000.0 - left);
+        const double planned = kLadder * kSeeds * (m_runOverheadSeconds + m_advice.plannedSamples * secondsPerSample());
+        left += std::min(planned, std::max(budgetLeft, kLadder * kSeeds * m_runOverheadSeconds));
+    }
+    return left;
 }
 
 }  // namespace ddplab::ui

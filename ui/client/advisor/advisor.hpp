@@ -9,7 +9,9 @@
 //      each with a 3-point LR bracket, plus the base batch again with another data order (the
 //      tolerance);
 //   3. the confirmation at the chosen batch: 5 LRs sqrt(2) apart x 2 seeds from the start, over
-//      the horizon that fits, extended once when the best sits at the ladder's edge.
+//      the horizon that fits, extended by two LRs when the best sits at the ladder's edge (up
+//      to three times, while the budget holds);
+//   4. the warmup arm when the best LR is well above the base's (Goyal et al.).
 // Then it decides (lr_bracket.hpp, batch_evidence.hpp) and says how sure it is.
 
 #include "advice.hpp"
@@ -54,7 +56,9 @@ public:
     // What is being measured now and how far the whole is ("branch test: 5 of 13 runs").
     QString progressText() const;
     int percent() const;
-    // Seconds left, from the step times measured so far; -1 before the base run ends.
+    // Seconds left, from the base run's measured seconds per sample and per run: this phase's
+    // runs still to finish and, during the branch test, the confirmation; -1 before the base
+    // run ends (and when not running).
     double secondsLeft() const;
 
 signals:
@@ -65,8 +69,9 @@ signals:
 private:
     enum class Phase { Idle, Base, Branches, Confirmation, Extension, Warmup, Done };
     static constexpr int kSeeds = 2;      // the confirmation's, and the branch test's when the time allows
-    static constexpr int kWarmupLrs = 2;  // the warmup arm's: the best LR without warmup and sqrt(2) above
+    static constexpr int kWarmupLrs = 2;  // the warmup arm's: the ladder's best LR and its neighbour
     static constexpr int kLadder = 5;     // the confirmation's LRs, sqrt(2) apart
+    static constexpr int kMostExtensions = 3;  // past the ladder's edge, two LRs at a time
 
     struct PlannedRun {
         QString phase;
@@ -94,6 +99,7 @@ private:
     ddplab::Config emulated(int gpus, qint64 batch, double lr, qint64 seed) const;
     double measureOf(const RunData& run) const;
     double secondsPerSample() const;
+    double plannedSeconds(const PlannedRun& run) const;
 
     LabSession& m_session;
     AdviceRequest m_request;
@@ -116,7 +122,7 @@ private:
     qint64 m_confirmationSteps = 0;
     qint64 m_chosenBatchPerGpu = 0;
     double m_divergenceLr = 0.0;     // from the range test: where the loss ran away
-    bool m_extended = false;
+    int m_extensions = 0;       // the ladder's extensions past its edge so far
     int m_branchSeeds = 1;
     double m_checkpointMeasure = 0.0;  // the base run's noise-free training loss at the checkpoint (NaN: not measured there)
     qint64 m_warmupSteps = 0;         // the warmup arm's

@@ -78,8 +78,8 @@ void Advisor::concludeBranches()
         const double batch = double(done.first.gpus) * double(done.first.batch);
         if (done.first.phase == advice_phase::kRangeTest) {
             m_advice.rangeTests.append(rangeCurveOf(batch, *done.second));
-            if (batch == target && !m_advice.rangeTests.last().points.isEmpty())
-                m_divergenceLr = m_advice.rangeTests.last().points.last().x();
+            if (batch == target)
+                m_divergenceLr = m_advice.rangeTests.last().runawayLr;  // 0: it never ran away, and bounds nothing
         }
         if (done.first.phase == advice_phase::kNoiseScale)
             m_advice.noiseScale = done.second->series(wire(protocol::field::kNoiseScale), XAxis::SamplesSeen);
@@ -181,10 +181,14 @@ void Advisor::concludeBranches()
     }
     m_chosenBatchPerGpu = perGpu;
     const double chosen = double(m_request.gpus) * double(perGpu);
-    // The confirmation's ladder: centred on the exponent's prediction (else the linear rule),
-    // kept below the range test's divergence LR.
+    // The ladder: centred on the branch test's own best LR at the chosen batch when it measured
+    // that batch, else on the exponent's prediction (else the linear rule), kept below the range
+    // test's divergence LR.
     const double p = exponent.ok ? exponent.exponent : 1.0;
     double ladderCenter = m_baseLr * std::pow(chosen / double(m_baseBatch), p);
+    for (const BatchOptimum& optimum : optima)
+        if (optimum.batch == chosen && optimum.bestLr > 0)
+            ladderCenter = optimum.bestLr;
     if (m_divergenceLr > 0)
         ladderCenter = std::min(ladderCenter, m_divergenceLr / 2.0);
     QList<double> lrs;
@@ -213,7 +217,7 @@ QList<BracketPoint> Advisor::pointsOf(const QString& phase) const
 bool Advisor::planWarmupArm(const BracketOptimum& optimum)
 {
     // Goyal et al. 2017 scale the LR k-fold and warm up to it from the base's LR; the arm asks
-    // whether that helps here, at the ladder's best LR and one step above it.
+    // whether that helps here, at the ladder's best LR and its neighbour.
     WarmupArm& arm = m_advice.warmup;
     const qint64 steps = std::max<qint64>(1, qRound64(kWarmupShare * double(m_confirmationSteps)));
     if (optimum.measuredBestLr < kWarmupTrigger * m_baseLr) {
@@ -225,10 +229,20 @@ bool Advisor::planWarmupArm(const BracketOptimum& optimum)
         arm.verdict = QStringLiteral("not tested: your own warmup (%1 steps) ran in every confirmation run.").arg(warmupStepCount(m_request.base));
         return false;
     }
+    // Two LRs the ladder ran without warmup, so the comparison is at the same LRs and seeds: the
+    // best and its neighbour above (warmup is meant to let a higher LR train), else below.
+    QList<double> ladder;
+    for (const BracketPoint& point : pointsOf(advice_phase::kConfirmation))
+        ladder.append(point.lr);
+    std::sort(ladder.begin(), ladder.end());
+    const qsizetype best = ladder.indexOf(optimum.measuredBestLr);
+    if (best < 0 || ladder.size() < 2)
+        return false;
+    const double neighbour = best + 1 < ladder.size() ? ladder[best + 1] : ladder[best - 1];
     m_warmupSteps = steps;
     arm.tested = true;
     arm.steps = steps;
-    arm.lrs = {optimum.measuredBestLr, optimum.measuredBestLr * std::sqrt(2.0)};
+    arm.lrs = {optimum.measuredBestLr, neighbour};
     QList<PlannedRun> runs;
     for (double lr : arm.lrs) {
         for (int seed = 0; seed < kSeeds; ++seed) {
@@ -252,7 +266,12 @@ void Advisor::judgeWarmup(const QList<BracketPoint>& without)
     WarmupArm& arm = a.warmup;
     if (!arm.tested)
         return;
-    const WarmupComparison comparison = compareWarmup(without, pointsOf(advice_phase::kWarmup));
+    // The ladder at the arm's LRs only: warmup's effect, not another LR's.
+    QList<BracketPoint> same;
+    for (const BracketPoint& point : without)
+        if (arm.lrs.contains(point.lr))
+            same.append(point);
+    const WarmupComparison comparison = compareWarmup(same, pointsOf(advice_phase::kWarmup));
     arm.lrWith = comparison.lrWith;
     arm.measureWith = comparison.ok ? comparison.bestWith : std::nan("");
     arm.errorWith = comparison.ok ? comparison.errorWith : std::nan("");
