@@ -18,6 +18,8 @@ enum class WeightDecayRule { None, Timescale };
 // mean over ranks and micro-batches of their squared gradients).
 enum class OptimizerKind { Sgd, Adam, AdamW, NovoGrad, Lamb, Lars, AdamBsi, AdamWBsi };
 enum class ScheduleKind { Constant, Cosine, Step };
+// How the effective batch moves during training (batch_schedule.hpp, docs/configuration.md).
+enum class BatchScheduleKind { Constant, Steps, Smith, Seesaw, Noise, AdaScale };
 enum class BackendKind { Auto, Gloo, Nccl };
 enum class DeviceKind { Cpu, Cuda };
 enum class FailureMode { Error, Crash, Hang, OutOfMemory };
@@ -156,6 +158,21 @@ struct Config {
     double lrRangeMin = 1e-7;
     double lrRangeMax = 10.0;
     int64_t lrRangeSteps = 100;
+
+    // --- a batch that grows (batch_schedule.hpp) --------------------------------------------
+    // constant: as set. steps: after the optimizer steps listed, the effective batch is
+    // multiplied by the matching factor. smith: where the LR schedule would decay the LR, the
+    // batch grows by the factor instead (Smith et al. 2018). seesaw: where it would halve the LR,
+    // the LR falls by 1/sqrt(2) and the batch doubles (Meterez et al. 2025). noise: the batch
+    // doubles once the measured noise scale has stayed above twice it for batch_noise_patience
+    // steps. adascale: the batch stays, the LR is scaled by AdaScale's gain ratio and the
+    // schedule runs on its clock tau (Johnson et al. 2020).
+    BatchScheduleKind batchSchedule = BatchScheduleKind::Constant;
+    std::vector<int64_t> batchScheduleSteps;    // steps: after these optimizer steps ...
+    std::vector<int64_t> batchScheduleFactors;  // ... multiply the effective batch by these
+    int64_t maxEffectiveBatch = 0;   // the growth's bound; 0: the training set's size
+    int64_t maxBatchPerRank = 0;     // a rank's batch grows to this, accumulation beyond; 0: batch_size
+    int64_t batchNoisePatience = 10; // noise: steps the noise scale must stay above twice the batch
 
     // --- output ---------------------------------------------------------------------------
     std::string events;     // also append the event stream to this file

@@ -311,6 +311,51 @@ ConfigKey failAtKey()
     return key;
 }
 
+// Whole numbers from min to max separated by commas ("10, 20, 40"), as typed; "" is none.
+std::vector<int64_t> integerList(const std::string& name, const std::string& allowed, const Json& v, int64_t min, int64_t max)
+{
+    if (!v.is_string())
+        reject(name, allowed, v);
+    std::vector<int64_t> numbers;
+    const std::string text = v.get<std::string>();
+    if (text.find_first_not_of(' ') == std::string::npos)
+        return numbers;
+    std::istringstream in(text);
+    for (std::string word; std::getline(in, word, ',');) {
+        word.erase(0, word.find_first_not_of(' '));
+        word.erase(word.find_last_not_of(' ') + 1);
+        int64_t value = 0;
+        const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
+        if (word.empty() || error != std::errc() || end != word.data() + word.size() || value < min || value > max)
+            reject(name, allowed, v);
+        numbers.push_back(value);
+    }
+    return numbers;
+}
+
+std::string listText(const std::vector<int64_t>& numbers)
+{
+    std::string text;
+    for (int64_t number : numbers)
+        text += (text.empty() ? "" : ", ") + std::to_string(number);
+    return text;
+}
+
+ConfigKey integerListKey(const std::string& name, Field<std::vector<int64_t>> field, int64_t min, int64_t max,
+                         const std::string& help)
+{
+    ConfigKey key;
+    key.name = name;
+    key.type = KeyType::Text;
+    key.allowed = "whole numbers from " + std::to_string(min) + " to " + std::to_string(max) +
+                  " separated by commas (\"2, 4\"), or \"\" for none";
+    key.help = help;
+    const std::string allowed = key.allowed;
+    key.assign = [=](Config& c, const Json& v) { c.*field = integerList(name, allowed, v, min, max); };
+    key.read = [=](const Config& c) { return Json(listText(c.*field)); };
+    return key;
+}
+
 // checkpoint_at: "every N", or steps separated by commas ("10, 20, 40"), or "" for none.
 ConfigKey checkpointAtKey()
 {
@@ -336,14 +381,10 @@ ConfigKey checkpointAtKey()
         };
         CheckpointPlan plan;
         constexpr char kEvery[] = "every ";
-        if (text.find_first_not_of(' ') == std::string::npos) {
-            // none
-        } else if (text.rfind(kEvery, 0) == 0) {
+        if (text.rfind(kEvery, 0) == 0) {
             plan.every = number(text.substr(sizeof(kEvery) - 1));
         } else {
-            std::istringstream in(text);
-            for (std::string word; std::getline(in, word, ',');)
-                plan.steps.push_back(number(word));
+            plan.steps = integerList(key::kCheckpointAt, allowed, v, 1, limits::kMaxSteps);
             std::sort(plan.steps.begin(), plan.steps.end());
             plan.steps.erase(std::unique(plan.steps.begin(), plan.steps.end()), plan.steps.end());
         }
@@ -352,10 +393,7 @@ ConfigKey checkpointAtKey()
     key.read = [](const Config& c) {
         if (c.checkpointAt.every > 0)
             return Json("every " + std::to_string(c.checkpointAt.every));
-        std::string text;
-        for (int64_t step : c.checkpointAt.steps)
-            text += (text.empty() ? "" : ", ") + std::to_string(step);
-        return Json(text);
+        return Json(listText(c.checkpointAt.steps));
     };
     return key;
 }
@@ -585,6 +623,47 @@ std::vector<ConfigKey> buildKeys()
     keys.push_back(realKey(key::kMinLr, &Config::minLr, kNonNegative, "cosine schedule: final LR")
         .presented("Final LR", kSchedule)
         .when([](const Config& c) { return c.schedule == ScheduleKind::Cosine; }));
+    // a batch that grows
+    keys.push_back(choiceKey<BatchScheduleKind>(key::kBatchSchedule, &Config::batchSchedule,
+        {{choice::batch_schedule::kConstant, BatchScheduleKind::Constant},
+         {choice::batch_schedule::kSteps, BatchScheduleKind::Steps},
+         {choice::batch_schedule::kSmith, BatchScheduleKind::Smith},
+         {choice::batch_schedule::kSeesaw, BatchScheduleKind::Seesaw},
+         {choice::batch_schedule::kNoise, BatchScheduleKind::Noise},
+         {choice::batch_schedule::kAdaScale, BatchScheduleKind::AdaScale}},
+        "how the effective batch moves during training: constant; steps (after batch_schedule_steps, times "
+        "batch_schedule_factors); smith (grow the batch where the schedule would decay the LR, Smith et al. 2018); "
+        "seesaw (where it would halve the LR: LR x 1/sqrt(2), batch x 2, Meterez et al. 2025); noise (double the batch "
+        "once the measured noise scale has stayed above twice it for batch_noise_patience steps); adascale (SGD: the "
+        "batch stays, the LR is scaled by AdaScale's gain ratio and the schedule runs on its clock, Johnson et al. 2020)")
+        .presented("Batch schedule", kSchedule)
+        .labelling({"constant", "steps: grow at listed steps", "smith: grow instead of decaying the LR",
+                    "seesaw: LR / sqrt(2) and batch x 2", "noise: grow with the noise scale",
+                    "adascale: LR x gain ratio"}));
+    auto grows = [](const Config& c) {
+        return c.batchSchedule != BatchScheduleKind::Constant && c.batchSchedule != BatchScheduleKind::AdaScale;
+    };
+    keys.push_back(integerListKey(key::kBatchScheduleSteps, &Config::batchScheduleSteps, 1, kMaxSteps,
+        "batch_schedule steps: the optimizer steps after which the effective batch grows, ascending")
+        .presented("Grow after steps", kSchedule)
+        .when([](const Config& c) { return c.batchSchedule == BatchScheduleKind::Steps; }));
+    keys.push_back(integerListKey(key::kBatchScheduleFactors, &Config::batchScheduleFactors, 2, kMaxBatch,
+        "batch_schedule steps: the factor each of batch_schedule_steps multiplies the effective batch by")
+        .presented("Grow by factors", kSchedule)
+        .when([](const Config& c) { return c.batchSchedule == BatchScheduleKind::Steps; }));
+    keys.push_back(integerKey(key::kMaxEffectiveBatch, &Config::maxEffectiveBatch, 0, kMaxBatch * kMaxRanks,
+        "the effective batch grows to at most this (0 = the training set's size); where smith or seesaw would grow it "
+        "further, the LR decays instead")
+        .presented("Grow the batch to at most", kSchedule).when(grows));
+    keys.push_back(integerKey(key::kMaxBatchPerRank, &Config::maxBatchPerRank, 0, kMaxBatch,
+        "a growing batch raises each rank's batch up to this, and accumulation micro-batches beyond it (0 = batch_size: "
+        "the batch grows by accumulation only, so a rank's memory stays what it was)")
+        .presented("Batch per rank at most", kSchedule).when(grows));
+    keys.push_back(integerKey(key::kBatchNoisePatience, &Config::batchNoisePatience, 1, kMaxSteps,
+        "batch_schedule noise: the steps the smoothed noise scale must stay above twice the effective batch before it "
+        "doubles")
+        .presented("Noise above 2x batch for (steps)", kSchedule)
+        .when([](const Config& c) { return c.batchSchedule == BatchScheduleKind::Noise; }));
     // length
     keys.push_back(integerKey(key::kEpochs, &Config::epochs, 1, kMaxEpochs, "epochs").presented("Epochs", kLength));
     keys.push_back(integerKey(key::kMaxSteps, &Config::maxSteps, 0, kMaxSteps, "stop after N optimizer steps (0 = no limit)")

@@ -8,6 +8,7 @@
 #include "limits.hpp"
 #include "wording.hpp"
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <functional>
@@ -157,6 +158,52 @@ void scalingRuleProblems(const Config& c, const std::function<void(const std::st
     }
 }
 
+// A batch schedule must have something to act on, and a batch it can carry.
+void batchScheduleProblems(const Config& c, const std::function<void(const std::string&, const std::string&)>& problem)
+{
+    const BatchScheduleKind kind = c.batchSchedule;
+    if (kind == BatchScheduleKind::Constant)
+        return;
+    const std::string named = std::string(key::kBatchSchedule) + " " + findConfigKey(key::kBatchSchedule)->read(c).get<std::string>();
+    if (c.accumulateAsRanks)
+        problem(key::kBatchSchedule, named + " changes grad_accum as the batch grows; accumulate_as_ranks fixes what each "
+                                     "micro-batch stands for: use one or the other");
+    if (c.lrRangeTest)
+        problem(key::kBatchSchedule, named + " and lr_range_test both set the LR: use one or the other");
+    if (kind == BatchScheduleKind::Steps) {
+        if (c.batchScheduleSteps.empty() || c.batchScheduleSteps.size() != c.batchScheduleFactors.size())
+            problem(key::kBatchScheduleFactors, "batch_schedule steps needs as many batch_schedule_factors as "
+                                                "batch_schedule_steps, at least one (got " +
+                                                    std::to_string(c.batchScheduleSteps.size()) + " steps and " +
+                                                    std::to_string(c.batchScheduleFactors.size()) + " factors)");
+        if (!std::is_sorted(c.batchScheduleSteps.begin(), c.batchScheduleSteps.end()) ||
+            std::adjacent_find(c.batchScheduleSteps.begin(), c.batchScheduleSteps.end()) != c.batchScheduleSteps.end())
+            problem(key::kBatchScheduleSteps, "batch_schedule_steps must rise from one step to the next (got \"" +
+                                                  findConfigKey(key::kBatchScheduleSteps)->read(c).get<std::string>() + "\")");
+    }
+    if ((kind == BatchScheduleKind::Smith || kind == BatchScheduleKind::Seesaw) && c.schedule == ScheduleKind::Constant)
+        problem(key::kSchedule, named + " grows the batch where the LR schedule would decay the LR, and schedule constant "
+                                "never decays it: set schedule to step or cosine");
+    if ((kind == BatchScheduleKind::Noise || kind == BatchScheduleKind::AdaScale) && c.worldSize < 2)
+        problem(key::kWorldSize, named + " needs world_size 2 or more: it measures the gradient noise from two batch "
+                                 "sizes, one rank's and all ranks'");
+    if (kind == BatchScheduleKind::AdaScale) {
+        if (c.optimizer != OptimizerKind::Sgd)
+            problem(key::kOptimizer, "batch_schedule adascale is AdaScale SGD: it needs optimizer sgd, with or without "
+                                     "momentum (got " + optimizerName(c) + "), as fairscale's AdaScale documents");
+        if (c.lrRule != LrRule::None)
+            problem(key::kLrRule, "batch_schedule adascale scales the LR by its gain ratio in place of a rule: set "
+                                  "lr_rule none (lr is the LR for one rank's share of the batch)");
+    }
+    if (c.maxBatchPerRank > 0 && c.maxBatchPerRank < c.batchSize)
+        problem(key::kMaxBatchPerRank, "max_batch_per_rank must be 0 or at least batch_size " + std::to_string(c.batchSize) +
+                                           " (got " + std::to_string(c.maxBatchPerRank) + ")");
+    if (c.maxEffectiveBatch > 0 && c.maxEffectiveBatch < effectiveBatchSize(c))
+        problem(key::kMaxEffectiveBatch, "max_effective_batch must be 0 or at least the starting effective batch " +
+                                             std::to_string(effectiveBatchSize(c)) + " (got " +
+                                             std::to_string(c.maxEffectiveBatch) + ")");
+}
+
 }  // namespace
 
 MachineResources thisMachine()
@@ -224,6 +271,7 @@ ConfigProblems findProblems(const Config& c, const MachineResources* machine, in
                 "lower " + std::string(c.lrRule == LrRule::Power ? key::kLrPower : key::kLr));
 
     scalingRuleProblems(c, problem);
+    batchScheduleProblems(c, problem);
     if (usesMoments(c) && !(appliedAdamSettings(c).eps <= double(FLT_MAX)))
         problem(key::kEps, "lr_rule sde makes eps / k^(1/2) larger than a float holds (3.4e38); lower eps");
 

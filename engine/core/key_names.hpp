@@ -69,6 +69,12 @@ inline constexpr char kLrRangeTest[] = "lr_range_test";
 inline constexpr char kLrRangeMin[] = "lr_range_min";
 inline constexpr char kLrRangeMax[] = "lr_range_max";
 inline constexpr char kLrRangeSteps[] = "lr_range_steps";
+inline constexpr char kBatchSchedule[] = "batch_schedule";
+inline constexpr char kBatchScheduleSteps[] = "batch_schedule_steps";
+inline constexpr char kBatchScheduleFactors[] = "batch_schedule_factors";
+inline constexpr char kMaxEffectiveBatch[] = "max_effective_batch";
+inline constexpr char kMaxBatchPerRank[] = "max_batch_per_rank";
+inline constexpr char kBatchNoisePatience[] = "batch_noise_patience";
 inline constexpr char kEvents[] = "events";
 inline constexpr char kFailAt[] = "fail_at";
 }  // namespace key
@@ -132,6 +138,14 @@ inline constexpr char kConstant[] = "constant";
 inline constexpr char kCosine[] = "cosine";
 inline constexpr char kStep[] = "step";
 }  // namespace schedule
+namespace batch_schedule {
+inline constexpr char kConstant[] = "constant";
+inline constexpr char kSteps[] = "steps";
+inline constexpr char kSmith[] = "smith";
+inline constexpr char kSeesaw[] = "seesaw";
+inline constexpr char kNoise[] = "noise";
+inline constexpr char kAdaScale[] = "adascale";
+}  // namespace batch_schedule
 namespace stop_measure {
 inline constexpr char kTrainLoss[] = "train_loss";
 inline constexpr char kValLoss[] = "val_loss";

@@ -122,6 +122,9 @@ Json stepEvent(const StepReport& r)
     putIf(event, field::kTrainLoss, r.trainLoss);
     putIf(event, field::kTrainAccuracy, r.trainAccuracy);
     event[field::kSamples] = int64_t(r.samples);
+    event[field::kEffectiveBatch] = r.effectiveBatch;
+    putIf(event, field::kGain, r.gain);
+    putIf(event, field::kTau, r.tau);
     event[field::kGradNorm] = r.gradNorm;
     putIf(event, field::kUpdateMean, r.updateMean);
     putIf(event, field::kUpdateVar, r.updateVariance);
@@ -158,6 +161,20 @@ Json checkpointEvent(const CheckpointReport& r)
     event[field::kEpoch] = r.epoch;
     event[field::kPath] = r.path;
     event[field::kBytes] = r.bytes;
+    return event;
+}
+
+Json batchChangedEvent(const BatchChange& c)
+{
+    Json event;
+    event[field::kType] = type::kBatchChanged;
+    event[field::kStep] = c.step;
+    event[field::kPreviousEffectiveBatch] = c.previous;
+    event[field::kEffectiveBatch] = c.effectiveBatch;
+    event[field::kBatchSize] = c.batchSize;
+    event[field::kGradAccum] = c.gradAccum;
+    event[field::kReason] = c.reason;
+    putIf(event, field::kNoiseScale, c.noiseScale);
     return event;
 }
 

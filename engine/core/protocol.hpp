@@ -65,6 +65,8 @@ struct StepReport {
     // The loss over the training set (a fixed set of it), at steps where it was measured.
     std::optional<double> trainLoss, trainAccuracy;
     double samples = 0.0;
+    int64_t effectiveBatch = 0;              // the batch this step was planned with (all ranks, all micro-batches)
+    std::optional<double> gain, tau;         // batch_schedule adascale
     double gradNorm = 0.0;
     std::optional<double> updateMean;        // workloads that track updates
     std::optional<double> updateVariance;    // ... with experiments >= 2
@@ -121,6 +123,20 @@ struct CheckpointReport {
     int64_t bytes = 0;
 };
 Json checkpointEvent(const CheckpointReport& report);
+
+// batch_schedule: after optimizer step `step` the effective batch grew from `previous` to
+// `effectiveBatch`, each rank carrying `batchSize` x `gradAccum`; `reason` is batch_reason's,
+// with the smoothed noise scale that passed twice the batch under noise.
+struct BatchChange {
+    int64_t step = 0;
+    int64_t previous = 0;
+    int64_t effectiveBatch = 0;
+    int64_t batchSize = 0;
+    int64_t gradAccum = 1;
+    std::string reason;
+    std::optional<double> noiseScale;
+};
+Json batchChangedEvent(const BatchChange& change);
 
 // lr_range_test's result (range_test.hpp computes it).
 struct RangeTestReport {

@@ -53,6 +53,7 @@ inline constexpr char kEpoch[] = "epoch";
 inline constexpr char kSummary[] = "summary";
 inline constexpr char kCheckpoint[] = "checkpoint";  // checkpoint_at: rank 0 wrote one
 inline constexpr char kRangeTest[] = "range_test";   // lr_range_test: the curve and its suggestions, before the summary
+inline constexpr char kBatchChanged[] = "batch_changed";  // batch_schedule: the effective batch grew after a step
 inline constexpr char kError[] = "error";
 inline constexpr char kRunEnd[] = "run_end";  // `runs` only: after each run's own events
 inline constexpr char kInspection[] = "inspection";  // `inspect`: the user's model and data, checked
@@ -161,7 +162,21 @@ inline constexpr char kTrainS[] = "train_s";
 inline constexpr char kWallS[] = "wall_s";
 inline constexpr char kUpdateCount[] = "update_count";
 inline constexpr char kGradVarTrace[] = "grad_var_trace";
+// batch_schedule (step, batch_changed)
+inline constexpr char kEffectiveBatch[] = "effective_batch";
+inline constexpr char kGain[] = "gain";  // adascale: the gain ratio r of the step
+inline constexpr char kTau[] = "tau";    // adascale: the schedule's clock after the step
+inline constexpr char kPreviousEffectiveBatch[] = "previous_effective_batch";
+inline constexpr char kBatchSize[] = "batch_size";
+inline constexpr char kGradAccum[] = "grad_accum";
+inline constexpr char kReason[] = "reason";
 }  // namespace field
+
+// batch_changed's `reason`.
+namespace batch_reason {
+inline constexpr char kSchedule[] = "schedule";        // steps, smith, seesaw: the schedule called for it
+inline constexpr char kNoiseScale[] = "noise_scale";   // noise: the measured noise scale passed twice the batch
+}  // namespace batch_reason
 
 // range_test's `stop_reason`.
 namespace stop_reason {
@@ -180,6 +195,7 @@ inline constexpr char kStep[] = "step";
 inline constexpr char kEpoch[] = "epoch";
 inline constexpr char kPosition[] = "position";
 inline constexpr char kSamplesSeen[] = "samples_seen";
+inline constexpr char kBatchGrowth[] = "batch_growth";  // [multiplier, base steps, tau, patience]
 inline constexpr char kDatasetSize[] = "dataset_size";
 inline constexpr char kWorkload[] = "workload";
 inline constexpr char kOptimizer[] = "optimizer";

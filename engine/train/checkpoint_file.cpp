@@ -10,6 +10,7 @@
 #include <torch/serialize.h>
 
 #include <cstdio>
+#include <cmath>
 #include <sys/stat.h>
 
 namespace ddplab {
@@ -106,6 +107,7 @@ int64_t writeCheckpoint(const std::string& path, const Checkpoint& c)
     dict.insert(name::kEpoch, c.epoch);
     dict.insert(name::kPosition, c.position);
     dict.insert(name::kSamplesSeen, c.samplesSeen);
+    dict.insert(name::kBatchGrowth, c10::List<double>(c.batchGrowth));
     dict.insert(name::kDatasetSize, c.datasetSize);
     dict.insert(name::kWorkload, c.workload);
     dict.insert(name::kOptimizer, c.optimizer);
@@ -211,6 +213,17 @@ Checkpoint readCheckpoint(const std::string& path)
     c.noiseSquaredNorm = noise.toDoubleList().get(2);
     c.updateCount = integer(dict, name::kUpdateCount, path);
     for (const auto& item : dict) {
+        if (item.key().isString() && item.key().toStringRef() == name::kBatchGrowth) {
+            if (!item.value().isDoubleList() || item.value().toDoubleList().size() != 4)
+                refuse(path, "holds \"batch_growth\" not as four numbers");
+            for (double number : item.value().toDoubleList()) {
+                if (!std::isfinite(number) || number < 0 || number > 1e15)
+                    refuse(path, "holds \"batch_growth\" with a number out of range: the file is damaged");
+                c.batchGrowth.push_back(number);
+            }
+            if (c.batchGrowth[0] < 1)
+                refuse(path, "holds a batch multiplier below 1: the file is damaged");
+        }
         if (item.key().isString() && item.key().toStringRef() == name::kUpdateMean)
             c.updateMean = checkedTensor(item.value(), "\"update_mean\"", path);
         if (item.key().isString() && item.key().toStringRef() == name::kUpdateM2)

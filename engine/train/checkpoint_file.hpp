@@ -23,6 +23,9 @@ struct Checkpoint {
     int64_t epoch = 0;     // the epoch the next step belongs to
     int64_t position = 0;  // positions of that epoch's padded sampler list already consumed
     double samplesSeen = 0.0;
+    // batch_schedule: [multiplier, base steps, tau, patience] (BatchGrowth::State); empty in a
+    // checkpoint written before it existed.
+    std::vector<double> batchGrowth;
     int64_t datasetSize = 0;  // the training examples the sampler's positions refer to
     std::string workload;   // "toy", "fashion_mnist/cnn", "torchscript": a resumed run must train the same
     std::string optimizer;  // "sgd", "adam", ...

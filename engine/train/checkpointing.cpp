@@ -132,6 +132,8 @@ protocol::CheckpointReport saveCheckpoint(const TrainingState& s, const Training
     checkpoint.epoch = position.epoch;
     checkpoint.position = position.position;
     checkpoint.samplesSeen = position.samplesSeen;
+    checkpoint.batchGrowth = {double(position.batch.multiplier), double(position.batch.baseSteps), position.batch.tau,
+                              double(position.batch.patience)};
     checkpoint.datasetSize = s.workload.datasetSize();
     checkpoint.workload = workloadLabel(s.config);
     checkpoint.optimizer = keyText(s.config, key::kOptimizer);
@@ -189,7 +191,11 @@ TrainingPosition resumeTraining(const TrainingState& s)
     s.noiseScale.restore({saved.noiseUpdates, saved.noiseTrace, saved.noiseSquaredNorm});
     if (saved.updateMean.defined())
         s.updateStatistics.restore({saved.updateCount, saved.updateMean.to(anyParameter.device()), saved.updateM2.to(anyParameter.device())});
-    return {saved.step, saved.epoch, saved.position, saved.samplesSeen};
+    // Checkpoints from before batch_schedule: the starting batch, its clock the steps taken.
+    BatchGrowth::State batch{1, saved.step, double(saved.step), 0};
+    if (saved.batchGrowth.size() == 4)
+        batch = {int64_t(saved.batchGrowth[0]), int64_t(saved.batchGrowth[1]), saved.batchGrowth[2], int64_t(saved.batchGrowth[3])};
+    return {saved.step, saved.epoch, saved.position, saved.samplesSeen, batch};
 }
 
 }  // namespace ddplab

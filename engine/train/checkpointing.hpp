@@ -6,6 +6,7 @@
 
 #include "core/config.hpp"
 #include "core/protocol.hpp"
+#include "train/batch_growth.hpp"
 
 #include <ATen/core/Tensor.h>
 
@@ -30,6 +31,7 @@ struct TrainingPosition {
     int64_t epoch = 0;
     int64_t position = 0;
     double samplesSeen = 0.0;
+    BatchGrowth::State batch;  // batch_schedule's multiplier and clocks
 };
 
 // Everything of a run a checkpoint holds, by reference.

@@ -2,6 +2,7 @@
 
 #include "comm/communicator.hpp"
 #include "core/config_error.hpp"
+#include "core/batch_schedule.hpp"
 #include "core/derived.hpp"
 #include "core/home_path.hpp"
 #include "core/key_names.hpp"
@@ -137,7 +138,7 @@ std::string allocatorSentence(const std::string& text)
 }  // namespace
 
 Trainer::Trainer(const Config& config, Workload& workload, Communicator& comm, EventWriter* events, protocol::RunFacts facts)
-    : m_config(config), m_workload(workload), m_comm(comm), m_events(events), m_facts(std::move(facts))
+    : m_config(config), m_workload(workload), m_comm(comm), m_events(events), m_facts(std::move(facts)), m_growth(config)
 {
 }
 
@@ -150,12 +151,12 @@ Json Trainer::run()
     try {
         return train();
     } catch (const std::bad_alloc& error) {
-        throw OutOfMemory(m_step + 1, m_config.batchSize, error.what());
+        throw OutOfMemory(m_step + 1, m_growth.shaped().batchSize, error.what());
     } catch (const c10::Error& error) {
         if (!isOutOfMemory(error))
             throw;
         std::cerr << error.what() << std::endl;
-        throw OutOfMemory(m_step + 1, m_config.batchSize, allocatorSentence(error.what_without_backtrace()));
+        throw OutOfMemory(m_step + 1, m_growth.shaped().batchSize, allocatorSentence(error.what_without_backtrace()));
     }
 }
 
@@ -180,6 +181,7 @@ Json Trainer::train()
         m_step = start.step;
         m_facts.resumedFrom = expandHome(c.resumeFrom);
         m_facts.resumedStep = start.step;
+        m_growth.restore(start.batch);
     }
     if (m_comm.rank() == 0)
         prepareCheckpointFolder(c);
@@ -194,8 +196,10 @@ Json Trainer::train()
     const int64_t stepLimit = c.lrRangeTest   ? start.step + totalSteps(c)
                               : c.maxSteps > 0 ? c.maxSteps
                                                : std::numeric_limits<int64_t>::max();
-    // The range test runs its steps over as many epochs as they take.
-    const int64_t epochLimit = c.lrRangeTest ? std::numeric_limits<int64_t>::max() : c.epochs;
+    // The range test runs its steps over as many epochs as they take, AdaScale until its clock
+    // tau has run the schedule's length.
+    const bool adaScale = c.batchSchedule == BatchScheduleKind::AdaScale;
+    const int64_t epochLimit = c.lrRangeTest || adaScale ? std::numeric_limits<int64_t>::max() : c.epochs;
     const int64_t measureEvery = evalInterval(c);
     const auto runStart = Clock::now();
     double trainingSeconds = 0.0, samplesSeen = start.samplesSeen;
@@ -208,7 +212,7 @@ Json Trainer::train()
     int64_t epoch = start.epoch;
     for (; epoch < epochLimit && m_step < stepLimit && !stopped; ++epoch) {
         const int64_t from = epoch == start.epoch ? start.position : 0;
-        const std::vector<MicroBatches> steps = epochSteps(c, m_workload.datasetSize(), m_comm.rank(), epoch, from);
+        std::vector<MicroBatches> steps = epochSteps(m_growth.shaped(), m_workload.datasetSize(), m_comm.rank(), epoch, from);
         if (steps.empty() && from == 0)
             break;  // an epoch without a step would be every epoch
         int64_t position = from;
@@ -240,9 +244,18 @@ Json Trainer::train()
             if (measures)
                 evaluateAndReport(epoch);
             stopped = meetsTarget(last) || (m_rangeTest && m_rangeTest->add(last.lr, last.loss));
+            // A larger batch takes the epoch's permutation on from where this step left it; after
+            // the run's last step there is nothing to grow for.
+            const bool goesOn = !stopped && !endsRun && !(endsEpoch && epoch + 1 >= epochLimit);
+            if (growBatch(last, goesOn) && !endsEpoch) {
+                steps = epochSteps(m_growth.shaped(), m_workload.datasetSize(), m_comm.rank(), epoch, position);
+                s = size_t(-1);  // the loop's ++s: the first of the replanned steps
+            }
+            stopped = stopped || (adaScale && m_growth.adaScaleDone());
             if (c.checkpointAt.at(m_step)) {
                 // At an epoch's end the next step is the next epoch's first, whatever world size reads it.
-                const TrainingPosition here{m_step, endsEpoch ? epoch + 1 : epoch, endsEpoch ? 0 : position, samplesSeen};
+                const TrainingPosition here{m_step, endsEpoch ? epoch + 1 : epoch, endsEpoch ? 0 : position, samplesSeen,
+                                            m_growth.state()};
                 const protocol::CheckpointReport written = saveCheckpoint(trainingState(), here);
                 if (m_events)
                     emit(protocol::checkpointEvent(written));
@@ -303,7 +316,11 @@ Trainer::StepRecord Trainer::trainStep(const MicroBatches& microBatches, int64_t
     m_timer->begin();
     StepRecord record;
     record.epoch = epoch;
-    record.lr = c.lrRangeTest ? rangeTestLr(c, m_step - m_firstStep) : learningRateAt(c, m_step);
+    record.effectiveBatch = m_growth.effectiveBatch();
+    const bool adaScale = c.batchSchedule == BatchScheduleKind::AdaScale;
+    record.lr = c.lrRangeTest                                  ? rangeTestLr(c, m_step - m_firstStep)
+                : c.batchSchedule == BatchScheduleKind::Constant ? learningRateAt(c, m_step)
+                                                                 : m_growth.nextLr();
     setLearningRate(*m_optimizer, record.lr);
     std::vector<at::Tensor> before;
     if (trackUpdates && !plainStep) {
@@ -317,6 +334,27 @@ Trainer::StepRecord Trainer::trainStep(const MicroBatches& microBatches, int64_t
     stopOnMissingGradients();
     const at::Tensor synced = m_sync->finish();
     m_timer->endPhase(StepPhase::Comm);
+
+    // The estimator reasons about mean per-sample gradients; a summed loss's gradient is that
+    // mean times the samples behind each (micro-)batch.
+    const int K = m_comm.worldSize();
+    record.gradScale = m_workload.sumsLoss() ? local.samples / double(micro) : 1.0;
+    const double toMean = 1.0 / (record.gradScale * record.gradScale);
+    auto measureNoise = [&](const double* figures) {
+        m_noiseScale.add(figures[kLocalSquaredNorm] * toMean, figures[kGlobalSquaredNorm] * toMean,
+                         figures[kGlobalSamples] / K, figures[kGlobalSamples]);
+    };
+    if (adaScale) {
+        // AdaScale's gain takes this step's gradients into its estimate before the optimizer
+        // steps with it (the paper's Algorithm 1): one more read from the device.
+        const at::Tensor figures = synced.to(at::kCPU);
+        measureNoise(figures.data_ptr<double>());
+        const double samples = figures.data_ptr<double>()[kGlobalSamples];
+        record.gain = adaScaleGain(m_noiseScale.traceSigma(), m_noiseScale.gradSquaredNorm(), samples / K, samples);
+        record.tau = m_growth.state().tau + *record.gain;
+        record.lr = m_growth.adaScaleLr(*record.gain);
+        setLearningRate(*m_optimizer, record.lr);
+    }
 
     at::Tensor applied;
     if (trackUpdates && plainStep)
@@ -355,13 +393,8 @@ Trainer::StepRecord Trainer::trainStep(const MicroBatches& microBatches, int64_t
     if (weightMean.defined())
         record.weightMean = rest[0];
 
-    // The estimator reasons about mean per-sample gradients; a summed loss's gradient is that
-    // mean times the samples behind each (micro-)batch.
-    const int K = m_comm.worldSize();
-    record.gradScale = m_workload.sumsLoss() ? local.samples / double(micro) : 1.0;
-    const double toMean = 1.0 / (record.gradScale * record.gradScale);
-    m_noiseScale.add(figures[kLocalSquaredNorm] * toMean, figures[kGlobalSquaredNorm] * toMean, record.samples / K,
-                     record.samples);
+    if (!adaScale)
+        measureNoise(figures);
 
     const PhaseTimes times = m_timer->resolve();
     record.dataMs = times.dataMs;
@@ -371,6 +404,18 @@ Trainer::StepRecord Trainer::trainStep(const MicroBatches& microBatches, int64_t
     record.step = ++m_step;
     record.stepMs = millisecondsSince(stepStart);
     return record;
+}
+
+bool Trainer::growBatch(const StepRecord& record, bool runGoesOn)
+{
+    const double noise = m_noiseScale.ready() ? m_noiseScale.simpleNoiseScale() : std::numeric_limits<double>::quiet_NaN();
+    const std::optional<protocol::BatchChange> change =
+        m_growth.afterStep(m_step, noise, record.gain.value_or(1.0), runGoesOn);
+    if (!change)
+        return false;
+    if (m_events)
+        emit(protocol::batchChangedEvent(*change));
+    return true;
 }
 
 // Micro-batches: the inner ones only accumulate (DDP's no_sync), the last synchronises. Under
@@ -478,6 +523,9 @@ protocol::StepReport Trainer::stepReport(const StepRecord& r) const
             report.trainAccuracy = r.training->accuracy;
     }
     report.samples = r.samples;
+    report.effectiveBatch = r.effectiveBatch;
+    report.gain = r.gain;
+    report.tau = r.tau;
     report.gradNorm = r.gradNorm;
     if (m_workload.tracksUpdateVariance()) {
         report.updateMean = r.updateMean;

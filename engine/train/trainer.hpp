@@ -8,6 +8,7 @@
 #include "core/json.hpp"
 #include "core/protocol.hpp"
 #include "core/range_test.hpp"
+#include "train/batch_growth.hpp"
 #include "train/noise_scale.hpp"
 #include "update_statistics.hpp"
 #include "step_plan.hpp"
@@ -56,6 +57,8 @@ private:
         double accuracy = 0.0;  // classifiers
         std::optional<EvalResult> training;  // the training loss without sampling noise, where measured
         double samples = 0.0;   // all ranks
+        int64_t effectiveBatch = 0;      // planned for the step
+        std::optional<double> gain, tau; // adascale
         double gradNorm = 0.0;  // of the averaged gradient
         double gradScale = 1.0; // gradient / mean per-sample gradient (summed losses)
         double updateMean = 0.0, updateVariance = 0.0;  // workloads that track updates
@@ -72,6 +75,9 @@ private:
     void emitConfig();
     void stopOnMissingGradients() const;
     StepRecord trainStep(const MicroBatches& microBatches, int64_t epoch);
+    // batch_schedule: after a step, advance its clocks and, unless the run ends here, grow the
+    // batch where the schedule says; true when it grew.
+    bool growBatch(const StepRecord& record, bool runGoesOn);
     void forwardBackward(const MicroBatches& microBatches, BatchResult& local);
     TrainingState trainingState();
     void evaluateAndReport(int64_t epoch);
@@ -97,6 +103,7 @@ private:
     std::unique_ptr<StepTimer> m_timer;
     UpdateStatistics m_updateStats;
     NoiseScaleEstimator m_noiseScale;
+    BatchGrowth m_growth;
     std::optional<protocol::EvalReport> m_lastEval;
     std::optional<EvalResult> m_lastTraining;
     std::optional<RangeTest> m_rangeTest;  // lr_range_test

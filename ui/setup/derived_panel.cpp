@@ -2,6 +2,7 @@
 
 #include "client/engine/model_inspection.hpp"
 #include "core/derived.hpp"
+#include "core/protocol_names.hpp"
 #include "setup/lr_schedule_preview.hpp"
 
 #include <QFormLayout>
@@ -43,7 +44,7 @@ DerivedPanel::DerivedPanel(QWidget* parent)
         QLabel* value = addRow(QString::fromLatin1(id), title);
         form->addRow(title, value);
     };
-    row("effective_batch", tr("Effective batch"));
+    row(protocol::field::kEffectiveBatch, tr("Effective batch"));
     row("effective_lr", tr("Effective LR"));
     row("applied_beta1", tr("β1"));
     row("applied_beta2", tr("β2"));
@@ -144,7 +145,7 @@ void DerivedPanel::setConfig(const Config& config, bool valid)
     QString batch = tr("%L1 = %2 × %L3").arg(effectiveBatchSize(config)).arg(plural(config.worldSize, tr("rank"), tr("ranks"))).arg(config.batchSize);
     if (config.gradAccum > 1)
         batch += tr(" × %1 accumulated").arg(config.gradAccum);
-    set("effective_batch", batch);
+    set(protocol::field::kEffectiveBatch, batch);
 
     QString lr = number(effectiveLr(config));
     if (config.lrRule != LrRule::None)

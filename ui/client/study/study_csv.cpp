@@ -12,7 +12,7 @@ QByteArray studyCsv(const StoredStudy& study, const QList<StudyRunResult>& resul
     // What every run was and where it ended; a column the study sweeps comes once, with the axes.
     // Columns named like the config keys and event fields they come from, so a reader can match them.
     const QStringList fixed{wire(key::kSeed), wire(key::kWorldSize), wire(key::kBatchSize),
-                            QStringLiteral("effective_batch"), wire(key::kLr), wire(key::kLrRule),
+                            wire(field::kEffectiveBatch), wire(key::kLr), wire(key::kLrRule),
                             QStringLiteral("effective_lr"), wire(key::kOptimizer)};
     QStringList header{QStringLiteral("point"), QStringLiteral("repeat")};
     header += swept;

@@ -5,6 +5,7 @@
 
 #include "client/study/figure_summary.hpp"
 #include "client/study/study_target.hpp"
+#include "client/wire.hpp"
 
 #include <QJsonObject>
 #include <QJsonValue>
@@ -17,7 +18,8 @@
 namespace ddplab::ui {
 
 // The axis people think in: ranks x batch per GPU (x accumulation), split by a stated rule.
-inline const QString kEffectiveBatchAxis = QStringLiteral("effective_batch");
+// Named as the step event's field for the same quantity.
+inline const QString kEffectiveBatchAxis = wire(field::kEffectiveBatch);
 
 enum class BatchSplit {
     RanksFirst,  // ranks grow (batch per GPU = the base's) up to max_ranks, then the batch grows

@@ -1,0 +1,423 @@
+// A batch that grows as training goes (batch_schedule; core/batch_schedule, train/batch_growth):
+// the multipliers and LRs of steps, smith and seesaw against hand arithmetic; how a rank carries
+// a grown batch; AdaScale's gain ratio against the paper's formula; the sampler going on through
+// an epoch's permutation after a change mid-epoch, every example once, as DistributedSampler's
+// epoch; Smith's equivalence on linreg (growing the batch in place of each LR decay reaches the
+// decayed run's training loss at equal samples, in the optimizer steps the schedule predicts);
+// the noise rule growing only after the measured noise scale stayed above twice the batch; a run
+// resumed after a change going on bit for bit; and every schedule refused where it cannot act.
+
+#include "core/batch_schedule.hpp"
+#include "core/config_validate.hpp"
+#include "core/derived.hpp"
+#include "data/distributed_sampler.hpp"
+#include "support/engine_process.hpp"
+#include "train/step_plan.hpp"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace ddplab;
+using ddplab::test::EngineResult;
+using ddplab::test::runConfig;
+using ddplab::test::withOverrides;
+
+namespace {
+
+#define REQUIRE_OK(result) QVERIFY2((result).exitCode == 0, qPrintable((result).summaryText()))
+
+QList<double> stepValues(const EngineResult& result, const char* field)
+{
+    QList<double> values;
+    for (const QJsonObject& step : result.ofType(QStringLiteral("step")))
+        values.append(step.value(QLatin1String(field)).toDouble());
+    return values;
+}
+
+Config stepDecay(double gamma)
+{
+    Config c;
+    c.workload = WorkloadKind::Linreg;
+    c.numExamples = 512;
+    c.worldSize = 2;
+    c.batchSize = 4;  // effective 8: 64 steps an epoch
+    c.epochs = 4;
+    c.lr = 0.1;
+    c.schedule = ScheduleKind::Step;
+    c.gamma = gamma;
+    return c;
+}
+
+std::string firstProblemKey(const Config& c)
+{
+    const ConfigProblems problems = findProblems(c, nullptr, 0);
+    return problems.empty() ? std::string() : problems.front().key;
+}
+
+// linreg on 2 ranks whose LR halves every epoch (step schedule), 4 epochs.
+QJsonObject decayingLinreg(int seed)
+{
+    return {{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("world_size"), 2},
+            {QStringLiteral("batch_size"), 2},                      {QStringLiteral("num_examples"), 512},
+            {QStringLiteral("epochs"), 4},                          {QStringLiteral("lr"), 0.05},
+            {QStringLiteral("noise"), 0.3},                         {QStringLiteral("loss_reduction"), QStringLiteral("mean")},
+            {QStringLiteral("schedule"), QStringLiteral("step")},   {QStringLiteral("gamma"), 0.5},
+            {QStringLiteral("eval_every"), 0},                      {QStringLiteral("max_effective_batch"), 64},
+            {QStringLiteral("seed"), seed}};
+}
+
+double finalTrainingLoss(const EngineResult& result)
+{
+    return result.last(QStringLiteral("summary")).value(QStringLiteral("train_loss")).toDouble();
+}
+
+}  // namespace
+
+class BatchScheduleTest : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void stepsMultiplyAfterTheirSteps();
+    void smithAndSeesawGrowWhereTheLrWouldDecay();
+    void aRankCarriesItsShareInEqualBatches();
+    void adaScaleGainIsThePapersRatio();
+    void schedulesAreRefusedWhereTheyCannotAct();
+    void growthMidEpochSeesEveryExampleOnce();
+    void smithReachesTheDecayedLossInFewerSteps();
+    void noiseRuleGrowsOnlyPastTwiceTheBatch();
+    void adaScaleRunsTheScheduleOnTau();
+    void aRunResumedAfterAGrowthGoesOnExactly();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void BatchScheduleTest::stepsMultiplyAfterTheirSteps()
+{
+    Config c = stepDecay(0.5);
+    c.batchSchedule = BatchScheduleKind::Steps;
+    c.batchScheduleSteps = {3, 6};
+    c.batchScheduleFactors = {2, 3};
+    QCOMPARE(scheduledBatchMultiplier(c, 2, 2), int64_t(1));
+    QCOMPARE(scheduledBatchMultiplier(c, 3, 3), int64_t(2));
+    QCOMPARE(scheduledBatchMultiplier(c, 5, 7), int64_t(2));
+    QCOMPARE(scheduledBatchMultiplier(c, 6, 9), int64_t(6));
+    // Bounded: 40 / 8 = 5.
+    c.maxEffectiveBatch = 40;
+    QCOMPARE(largestBatchMultiplier(c), int64_t(5));
+    QCOMPARE(scheduledBatchMultiplier(c, 6, 9), int64_t(5));
+    // Without a bound, the training set: 512 / 8.
+    c.maxEffectiveBatch = 0;
+    QCOMPARE(largestBatchMultiplier(c), int64_t(64));
+}
+
+void BatchScheduleTest::smithAndSeesawGrowWhereTheLrWouldDecay()
+{
+    // Step decay by 0.1 each epoch of 64 steps: 1 / 0.1 computes as 9.999999999999998.
+    Config smith = stepDecay(0.1);
+    smith.batchSchedule = BatchScheduleKind::Smith;
+    QCOMPARE(scheduledBatchMultiplier(smith, 63, 63), int64_t(1));
+    QCOMPARE(scheduledBatchMultiplier(smith, 64, 64), int64_t(10));
+    QCOMPARE(grownBatchLr(smith, 64, 10), 0.1 * 0.1 * 10);
+    // Bounded at 64 (the training set over 8): the second decay's 100 takes 64, the LR the rest.
+    QCOMPARE(scheduledBatchMultiplier(smith, 70, 128), int64_t(64));
+    QVERIFY(std::fabs(grownBatchLr(smith, 128, 64) - 0.1 * 0.01 * 64) < 1e-15);
+
+    // Seesaw: each halving becomes LR x 1/sqrt(2) and batch x 2.
+    Config seesaw = stepDecay(0.5);
+    seesaw.batchSchedule = BatchScheduleKind::Seesaw;
+    QCOMPARE(scheduledBatchMultiplier(seesaw, 64, 64), int64_t(2));
+    QVERIFY(std::fabs(grownBatchLr(seesaw, 64, 2) - 0.1 / std::sqrt(2.0)) < 1e-15);
+    QCOMPARE(scheduledBatchMultiplier(seesaw, 96, 128), int64_t(4));
+    QVERIFY(std::fabs(grownBatchLr(seesaw, 128, 4) - 0.1 / 2) < 1e-15);
+    // A decay to 0.1 is three halvings and a bit: the batch takes 8, the LR 0.1 * sqrt(8).
+    seesaw.gamma = 0.1;
+    QCOMPARE(scheduledBatchMultiplier(seesaw, 64, 64), int64_t(8));
+
+    // Cosine over 4 epochs (256 base steps): the LR is half its peak halfway, the batch doubles there.
+    seesaw.schedule = ScheduleKind::Cosine;
+    QCOMPARE(scheduledBatchMultiplier(seesaw, 127, 127), int64_t(1));
+    QCOMPARE(scheduledBatchMultiplier(seesaw, 128, 128), int64_t(2));
+    // Warmup is no decay: nothing grows during it.
+    seesaw.warmupSteps = 10;
+    QCOMPARE(scheduledBatchMultiplier(seesaw, 3, 3), int64_t(1));
+}
+
+void BatchScheduleTest::aRankCarriesItsShareInEqualBatches()
+{
+    Config c = stepDecay(0.5);  // batch_size 4, grad_accum 1
+    // By default the batch grows by accumulation only: memory stays what it was.
+    QCOMPARE(batchShape(c, 4).batchSize, int64_t(4));
+    QCOMPARE(batchShape(c, 4).gradAccum, int64_t(4));
+    // Up to max_batch_per_rank per micro-batch, then accumulation.
+    c.maxBatchPerRank = 8;
+    QCOMPARE(batchShape(c, 4).batchSize, int64_t(8));
+    QCOMPARE(batchShape(c, 4).gradAccum, int64_t(2));
+    // 16 samples at most 6 a batch: not 3 uneven micro-batches, but 4 of 4.
+    c.maxBatchPerRank = 6;
+    QCOMPARE(batchShape(c, 4).batchSize, int64_t(4));
+    QCOMPARE(batchShape(c, 4).gradAccum, int64_t(4));
+    // Starting with accumulation: 3 x (4 x 2) = 24 a rank, in batches of at most 12.
+    c.gradAccum = 2;
+    c.maxBatchPerRank = 12;
+    QCOMPARE(batchShape(c, 3).batchSize, int64_t(12));
+    QCOMPARE(batchShape(c, 3).gradAccum, int64_t(2));
+}
+
+void BatchScheduleTest::adaScaleGainIsThePapersRatio()
+{
+    // tr(Sigma) 8 per sample, |G|^2 1; one rank's batch 4 (sigma^2 = 2), S = 4:
+    // r = (2 + 1) / (2 / 4 + 1) = 2.
+    QCOMPARE(adaScaleGain(8.0, 1.0, 4.0, 16.0), 2.0);
+    // All signal: 1. All noise: S.
+    QCOMPARE(adaScaleGain(0.0, 1.0, 4.0, 16.0), 1.0);
+    QCOMPARE(adaScaleGain(8.0, 0.0, 4.0, 16.0), 4.0);
+    QCOMPARE(adaScaleGain(8.0, -0.5, 4.0, 16.0), 4.0);
+    // Its base schedule: one rank carrying a rank's share, so 4 epochs of 512 / 4 steps.
+    Config c = stepDecay(0.5);
+    QCOMPARE(totalSteps(adaScaleBaseConfig(c)), int64_t(4 * 128));
+}
+
+void BatchScheduleTest::schedulesAreRefusedWhereTheyCannotAct()
+{
+    Config c = stepDecay(0.5);
+    c.batchSchedule = BatchScheduleKind::AdaScale;
+    c.optimizer = OptimizerKind::Adam;
+    QCOMPARE(firstProblemKey(c), std::string("optimizer"));
+    QVERIFY(findProblems(c, nullptr, 0).front().message.find("AdaScale SGD") != std::string::npos);
+    c.optimizer = OptimizerKind::Sgd;
+    c.momentum = 0.9;
+    QCOMPARE(firstProblemKey(c), std::string());
+    c.worldSize = 1;  // one rank, one batch size: no gain to estimate (fairscale refuses it too)
+    QCOMPARE(firstProblemKey(c), std::string("world_size"));
+
+    Config smith = stepDecay(0.5);
+    smith.batchSchedule = BatchScheduleKind::Smith;
+    smith.schedule = ScheduleKind::Constant;
+    QCOMPARE(firstProblemKey(smith), std::string("schedule"));
+
+    Config steps = stepDecay(0.5);
+    steps.batchSchedule = BatchScheduleKind::Steps;
+    steps.batchScheduleSteps = {10, 20};
+    steps.batchScheduleFactors = {2};
+    QCOMPARE(firstProblemKey(steps), std::string("batch_schedule_factors"));
+    steps.batchScheduleSteps = {20, 10};
+    steps.batchScheduleFactors = {2, 2};
+    QCOMPARE(firstProblemKey(steps), std::string("batch_schedule_steps"));
+    steps.batchScheduleSteps = {10, 20};
+    steps.maxBatchPerRank = 2;
+    QCOMPARE(firstProblemKey(steps), std::string("max_batch_per_rank"));
+    steps.maxBatchPerRank = 0;
+    steps.accumulateAsRanks = true;
+    QCOMPARE(firstProblemKey(steps), std::string("batch_schedule"));
+
+    // And through the engine: a sentence naming the key, exit code 2.
+    const EngineResult refused = runConfig({{QStringLiteral("workload"), QStringLiteral("toy")},
+                                            {QStringLiteral("batch_schedule"), QStringLiteral("noise")}});
+    QCOMPARE(refused.exitCode, 2);
+    QCOMPARE(refused.last(QStringLiteral("error")).value(QStringLiteral("key")).toString(), QStringLiteral("world_size"));
+}
+
+// 50 examples over 2 ranks (padded to 50, shuffled): 4 steps of 3 a rank, then steps of 2 x 3
+// a rank from where they stopped. Together the ranks see the epoch's padded list, once.
+void BatchScheduleTest::growthMidEpochSeesEveryExampleOnce()
+{
+    Config c;
+    c.worldSize = 2;
+    c.batchSize = 3;
+    c.numExamples = 51;  // padded to 52
+    c.seed = 7;
+    Config grown = c;
+    grown.gradAccum = 2;
+    std::vector<int64_t> seen, expected;
+    for (int rank = 0; rank < 2; ++rank) {
+        const std::vector<MicroBatches> before = epochSteps(c, 51, rank, 1, 0);
+        int64_t position = 0;
+        for (size_t s = 0; s < 4; ++s) {
+            for (const auto& batch : before[s])
+                seen.insert(seen.end(), batch.begin(), batch.end());
+            position += positionsConsumed(before[s], 2);
+        }
+        QCOMPARE(position, int64_t(24));
+        for (const MicroBatches& step : epochSteps(grown, 51, rank, 1, position))
+            for (const auto& batch : step)
+                seen.insert(seen.end(), batch.begin(), batch.end());
+        const std::vector<int64_t> share = rankIndices({51, 2, true, 7, false}, rank, 1);
+        expected.insert(expected.end(), share.begin(), share.end());
+    }
+    std::sort(seen.begin(), seen.end());
+    std::sort(expected.begin(), expected.end());
+    QCOMPARE(seen, expected);
+    QCOMPARE(int64_t(seen.size()), int64_t(52));
+
+    // The engine does the same: growth after step 3 of an epoch of 8-sample steps.
+    const EngineResult run = runConfig({{QStringLiteral("workload"), QStringLiteral("linreg")},
+                                        {QStringLiteral("world_size"), 2},
+                                        {QStringLiteral("batch_size"), 4},
+                                        {QStringLiteral("num_examples"), 64},
+                                        {QStringLiteral("epochs"), 2},
+                                        {QStringLiteral("lr"), 0.01},
+                                        {QStringLiteral("batch_schedule"), QStringLiteral("steps")},
+                                        {QStringLiteral("batch_schedule_steps"), QStringLiteral("3")},
+                                        {QStringLiteral("batch_schedule_factors"), QStringLiteral("2")}});
+    REQUIRE_OK(run);
+    const QJsonObject change = run.first(QStringLiteral("batch_changed"));
+    QCOMPARE(change.value(QStringLiteral("step")).toInteger(), 3);
+    QCOMPARE(change.value(QStringLiteral("previous_effective_batch")).toInteger(), 8);
+    QCOMPARE(change.value(QStringLiteral("effective_batch")).toInteger(), 16);
+    QCOMPARE(change.value(QStringLiteral("batch_size")).toInteger(), 4);
+    QCOMPARE(change.value(QStringLiteral("grad_accum")).toInteger(), 2);
+    QCOMPARE(change.value(QStringLiteral("reason")).toString(), QStringLiteral("schedule"));
+    QCOMPARE(run.ofType(QStringLiteral("batch_changed")).size(), 1);
+    // 3 steps of 8, then 16s and the epoch's short last step: 64 samples, 3 + 3 + 4 + 4 steps.
+    const QList<double> effective = stepValues(run, "effective_batch");
+    QCOMPARE(effective, (QList<double>{8, 8, 8, 16, 16, 16, 16, 16, 16, 16}));
+    for (const QJsonObject& epoch : run.ofType(QStringLiteral("epoch")))
+        QCOMPARE(epoch.value(QStringLiteral("samples")).toDouble(), 64.0);
+}
+
+// Smith et al. 2018: grow the batch by the factor the LR would have decayed by, and the same
+// samples reach the same loss. linreg, 4 epochs, LR halved every epoch; the batch-growth run
+// takes 128 + 64 + 32 + 16 = 240 steps where the decayed one takes 512.
+void BatchScheduleTest::smithReachesTheDecayedLossInFewerSteps()
+{
+    QList<double> decayed, grown;
+    for (int seed = 0; seed < 4; ++seed) {
+        const EngineResult decay = runConfig(decayingLinreg(seed));
+        REQUIRE_OK(decay);
+        const EngineResult smith = runConfig(withOverrides(decayingLinreg(seed), {{QStringLiteral("batch_schedule"), QStringLiteral("smith")}}));
+        REQUIRE_OK(smith);
+        QCOMPARE(decay.last(QStringLiteral("summary")).value(QStringLiteral("steps")).toInteger(), 512);
+        QCOMPARE(smith.last(QStringLiteral("summary")).value(QStringLiteral("steps")).toInteger(), 240);
+        QCOMPARE(smith.last(QStringLiteral("summary")).value(QStringLiteral("samples")).toDouble(), 2048.0);
+        QCOMPARE(stepValues(smith, "lr").toVector(), QVector<double>(240, 0.05));
+        decayed.append(finalTrainingLoss(decay));
+        grown.append(finalTrainingLoss(smith));
+    }
+    double mean = 0, meanDifference = 0;
+    for (int i = 0; i < decayed.size(); ++i) {
+        mean += decayed[i] / decayed.size();
+        meanDifference += (grown[i] - decayed[i]) / decayed.size();
+    }
+    double variance = 0;
+    for (double loss : decayed)
+        variance += (loss - mean) * (loss - mean) / (decayed.size() - 1);
+    const double standardError = std::sqrt(variance / decayed.size());
+    QVERIFY2(std::fabs(meanDifference) < standardError,
+             qPrintable(QStringLiteral("smith - decay %1, standard error over seeds %2").arg(meanDifference).arg(standardError)));
+
+    // Not a loss every run reaches: without the decay (or the growth) it is another.
+    const EngineResult undecayed = runConfig(withOverrides(decayingLinreg(0), {{QStringLiteral("schedule"), QStringLiteral("constant")}}));
+    REQUIRE_OK(undecayed);
+    QVERIFY2(std::fabs(finalTrainingLoss(undecayed) - decayed[0]) > 100 * std::fabs(grown[0] - decayed[0]),
+             qPrintable(QStringLiteral("undecayed %1, decayed %2, grown %3").arg(finalTrainingLoss(undecayed)).arg(decayed[0]).arg(grown[0])));
+}
+
+// The toy (seed 000) with noisy data on 2 ranks of 2: the batch doubles at a step only when the
+// smoothed noise scale of that step and the 4 before it was above twice the batch then, and
+// never goes 5 steps above it without doubling.
+void BatchScheduleTest::noiseRuleGrowsOnlyPastTwiceTheBatch()
+{
+    const int patience = 5;
+    const EngineResult run = runConfig({{QStringLiteral("workload"), QStringLiteral("toy")},
+                                        {QStringLiteral("world_size"), 2},
+                                        {QStringLiteral("batch_size"), 2},
+                                        {QStringLiteral("num_examples"), 512},
+                                        {QStringLiteral("epochs"), 2},
+                                        {QStringLiteral("lr"), 0.05},
+                                        {QStringLiteral("noise"), 1.0},
+                                        {QStringLiteral("max_effective_batch"), 64},
+                                        {QStringLiteral("batch_schedule"), QStringLiteral("noise")},
+                                        {QStringLiteral("batch_noise_patience"), patience}});
+    REQUIRE_OK(run);
+    const QList<QJsonObject> changes = run.ofType(QStringLiteral("batch_changed"));
+    QVERIFY2(!changes.isEmpty(), "the noisy toy's noise scale never passed twice the batch of 4");
+    QList<qint64> changedAfter;
+    for (const QJsonObject& change : changes) {
+        QCOMPARE(change.value(QStringLiteral("reason")).toString(), QStringLiteral("noise_scale"));
+        QCOMPARE(change.value(QStringLiteral("effective_batch")).toInteger(), 2 * change.value(QStringLiteral("previous_effective_batch")).toInteger());
+        changedAfter.append(change.value(QStringLiteral("step")).toInteger());
+    }
+    int above = 0;
+    const QList<QJsonObject> steps = run.ofType(QStringLiteral("step"));
+    for (const QJsonObject& step : steps.mid(0, steps.size() - 1)) {  // after the last step nothing grows
+        const QJsonValue noise = step.value(QStringLiteral("noise_scale"));
+        const double batch = step.value(QStringLiteral("effective_batch")).toDouble();
+        above = noise.isDouble() && noise.toDouble() > 2 * batch ? above + 1 : 0;
+        const qint64 number = step.value(QStringLiteral("step")).toInteger();
+        QCOMPARE(changedAfter.contains(number), above == patience && batch < 64);  // 64: max_effective_batch
+        if (above == patience)
+            above = 0;
+    }
+}
+
+// AdaScale on linreg, 4 ranks: every step's gain is (S B_noise + B) / (B_noise + B), the
+// paper's r in terms of the noise scale the same step reports; tau adds them up; the LR is the
+// gain times lr; the run ends at the first step where tau reaches the base schedule's length.
+void BatchScheduleTest::adaScaleRunsTheScheduleOnTau()
+{
+    const EngineResult run = runConfig({{QStringLiteral("workload"), QStringLiteral("linreg")},
+                                        {QStringLiteral("world_size"), 4},
+                                        {QStringLiteral("batch_size"), 4},
+                                        {QStringLiteral("num_examples"), 256},
+                                        {QStringLiteral("epochs"), 2},
+                                        {QStringLiteral("lr"), 0.01},
+                                        {QStringLiteral("noise"), 0.5},
+                                        {QStringLiteral("loss_reduction"), QStringLiteral("mean")},
+                                        {QStringLiteral("batch_schedule"), QStringLiteral("adascale")}});
+    REQUIRE_OK(run);
+    const double S = 4, B = 16, length = 2 * 256 / 4;
+    double tau = 0;
+    const QList<QJsonObject> steps = run.ofType(QStringLiteral("step"));
+    QVERIFY(steps.size() > int(length / S));
+    QVERIFY(steps.size() < int(length));
+    for (const QJsonObject& step : steps) {
+        QVERIFY2(tau < length, "the run went on after tau reached the schedule's length");
+        const double gain = step.value(QStringLiteral("gain")).toDouble();
+        const QJsonValue noise = step.value(QStringLiteral("noise_scale"));
+        const double expected = noise.isDouble() ? (S * noise.toDouble() + B) / (noise.toDouble() + B) : gain;
+        QVERIFY2(std::fabs(gain - expected) < 1e-9 * expected, qPrintable(QStringLiteral("gain %1, paper %2").arg(gain).arg(expected)));
+        QVERIFY(gain >= 1.0 && gain <= S);
+        QVERIFY(std::fabs(step.value(QStringLiteral("lr")).toDouble() - 0.01 * gain) < 1e-15);
+        tau += gain;
+        QVERIFY(std::fabs(step.value(QStringLiteral("tau")).toDouble() - tau) < 1e-9);
+    }
+    QVERIFY(tau >= length);
+}
+
+void BatchScheduleTest::aRunResumedAfterAGrowthGoesOnExactly()
+{
+    const QString folder = m_dir.filePath(QStringLiteral("grown"));
+    const QJsonObject settings{{QStringLiteral("workload"), QStringLiteral("linreg")},
+                               {QStringLiteral("world_size"), 2},
+                               {QStringLiteral("batch_size"), 4},
+                               {QStringLiteral("num_examples"), 100},
+                               {QStringLiteral("noise"), 0.1},
+                               {QStringLiteral("epochs"), 2},
+                               {QStringLiteral("lr"), 0.02},
+                               {QStringLiteral("momentum"), 0.9},
+                               {QStringLiteral("batch_schedule"), QStringLiteral("steps")},
+                               {QStringLiteral("batch_schedule_steps"), QStringLiteral("3, 9")},
+                               {QStringLiteral("batch_schedule_factors"), QStringLiteral("2, 2")}};
+    const EngineResult straight = runConfig(withOverrides(settings, {{QStringLiteral("checkpoint_at"), QStringLiteral("5")},
+                                                                     {QStringLiteral("checkpoint_dir"), folder}}));
+    REQUIRE_OK(straight);
+    const EngineResult resumed = runConfig(withOverrides(settings, {{QStringLiteral("resume_from"), folder + QStringLiteral("/step-000005.pt")}}));
+    REQUIRE_OK(resumed);
+    const int done = 5;
+    for (const char* field : {"loss", "lr", "effective_batch", "samples", "noise_scale"})
+        QCOMPARE(stepValues(resumed, field), stepValues(straight, field).mid(done));
+    QCOMPARE(resumed.ofType(QStringLiteral("batch_changed")).size(), 1);
+    QCOMPARE(resumed.first(QStringLiteral("batch_changed")).value(QStringLiteral("step")).toInteger(), 9);
+    QCOMPARE(resumed.last(QStringLiteral("summary")).value(QStringLiteral("train_loss")),
+             straight.last(QStringLiteral("summary")).value(QStringLiteral("train_loss")));
+}
+
+QTEST_GUILESS_MAIN(BatchScheduleTest)
+#include "tst_batch_schedule.moc"
