@@ -33,6 +33,7 @@ constexpr int kNarrowestPlot = 32;
 constexpr int kPixelsPerColumn = 2;
 constexpr int kColumnsBeforeLayout = 1000;
 constexpr double kAxisFontScale = 0.9;  // axis labels and legend, against the window's font
+constexpr double kExportPlotShare = 0.7;  // of an exported chart's height, about what its plot gets
 
 }  // namespace
 
@@ -169,7 +170,8 @@ void ChartPanel::redrawNow()
     const int plotWidth = int(m_chart->plotArea().width());
     m_lines->update(m_axes->x()->min(), m_axes->x()->max(),
                     plotWidth >= kNarrowestPlot ? plotWidth / kPixelsPerColumn : kColumnsBeforeLayout, m_logScale);
-    m_axes->wrapYTitle(m_chart->plotArea().height());
+    // An export has just resized the chart, and its plot area is the screen's until it is laid out.
+    m_axes->wrapYTitle(m_exporting ? m_chart->size().height() * kExportPlotShare : m_chart->plotArea().height());
     const QPointF yRange = yAxisRange();
     m_lines->placeDivergenceMarks(yRange.x(), yRange.y(), m_logScale);
     updateEmptyNote();
@@ -340,8 +342,13 @@ void ChartPanel::render(QPainter& painter, const QSize& size, double scale, int 
     const QString key = m_lines->styleKey(false);
     m_chart->setTitle(key.isEmpty() ? m_definition.title : QStringLiteral("%1 (%2)").arg(m_definition.title, key));
     m_lines->setLegendVisible(true);
+    // The y title as the export's size wants it before the resize lays the chart out: a title
+    // changed after would be drawn as the screen's layout left it.
+    m_axes->wrapYTitle(size.height() * kExportPlotShare);
     m_chart->resize(QSizeF(size));
+    m_exporting = true;
     redrawNow();  // reduce to the export's own pixel columns
+    m_exporting = false;
     m_canvas->scene()->render(&painter, QRectF(QPointF(0, 0), QSizeF(size)), QRectF(m_chart->pos(), QSizeF(size)));
     m_chart->setTitle(QString());
     m_lines->setLegendVisible(false);

@@ -139,6 +139,7 @@ private:
     bool m_compact = false;
     bool m_followData = true;  // axes fit the data until the user zooms or pans
     bool m_needsRedraw = false;
+    bool m_exporting = false;  // render(): the chart has the export's size, not yet its layout
     RedrawStats m_stats;
 };
 
