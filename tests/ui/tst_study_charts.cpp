@@ -86,6 +86,30 @@ class TestStudyCharts : public QObject {
     Q_OBJECT
 
 private slots:
+    // A study whose only batch axis is the ranks (world_size) still finds the best LR against
+    // the effective batch, as its subtitle promises.
+    void theRanksAloneStillGiveTheBestLr()
+    {
+        const StoredStudy study = studyOf(R"({"id": "r", "title": "r",
+            "base": {"workload": "linreg", "batch_size": 8, "epochs": 1, "num_examples": 4096},
+            "axes": [{"key": "world_size", "values": [1, 2, 4, 8]}, {"key": "lr", "values": [0.05, 0.1, 0.2, 0.4, 0.8]}]})");
+        QList<StudyRunResult> results;
+        for (const StudyPoint& point : study.points) {
+            StudyRunResult result = finishedRunOf(point);
+            const double lr = point.values.value(QStringLiteral("lr")).toDouble();
+            const double best = 0.05 * double(result.effectiveBatch) / 8.0;  // linear in the batch
+            result.loss = 1.0 + std::pow(std::log(lr / best), 2);
+            results.append(result);
+        }
+        const StudyCharts charts = buildStudyCharts(study, results, defaultChartChoices(study));
+        QStringList ids;
+        for (const PlotSpec& plot : charts.plots)
+            ids.append(plot.id);
+        QVERIFY2(plotNamed(charts, QStringLiteral("best-lr")), qPrintable(ids.join(QLatin1Char(' '))));
+        QVERIFY2(!findingWith(charts, QStringLiteral("the best learning rate grows as batch^")).isEmpty(),
+                 qPrintable(charts.findingLines().join(QLatin1Char('\n'))));
+    }
+
     // Two lines of one colour axis value (lr 0.1 and 0.2 of the same rule) no longer share a
     // colour: every line of a chart has one of its own.
     void everyLineOfAChartHasAColourOfItsOwn()

@@ -7,22 +7,28 @@
 // refusal in the notice; a stored run's "Copy as PyTorch script" in the Runs list's context menu
 // gives that run's script, not the other's.
 
+#include "charts/chart_grid.hpp"
+#include "charts/chart_panel.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/runs/run_record.hpp"
 #include "client/runs/run_store.hpp"
 #include "client/script/pytorch_script.hpp"
 #include "client/script/script_source.hpp"
 #include "client/tensorboard/tensorboard_run.hpp"
+#include "export/image_export_dialog.hpp"
 #include "runs/run_list_panel.hpp"
 #include "setup/parameter_panel.hpp"
 #include "ui_test_main.hpp"
+#include "window/chart_page.hpp"
 #include "window/lab_actions.hpp"
 #include "window/log_panel.hpp"
 #include "window/main_window.hpp"
 #include "window/notice_bar.hpp"
+#include "window/stored_runs.hpp"
 
 #include <QAction>
 #include <QClipboard>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QLineEdit>
@@ -164,6 +170,7 @@ private slots:
     void settingsTheGeneratorRefusesLeaveTheClipboard();
     void aStoredRunsContextMenuCopiesItsScript();
     void theFileMenuNamesItsEntriesAndNoShortcutClashes();
+    void aChartsExportSaysSoOnScreenAndGivesTheKeyboardBack();
 
 private:
     RunRecord m_first, m_second;  // stored before the window opens: it lists them
@@ -351,6 +358,46 @@ void TestWindowExports::theFileMenuNamesItsEntriesAndNoShortcutClashes()
         }
     }
     QVERIFY(owners.size() >= 15);  // Run, Stop, the pages, Open, Save, Export, ...: the loop saw them
+}
+
+// A chart exported from its button: the notice bar says so (the Log is hidden in presentation
+// mode), and the keyboard is back where it was once the dialog closes.
+void TestWindowExports::aChartsExportSaysSoOnScreenAndGivesTheKeyboardBack()
+{
+    MainWindow window(withEngine());
+    window.show();
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    window.storedRuns()->showOnCharts({m_first});
+    ChartPanel* loss = window.chartGrid()->panel(QStringLiteral("loss"));
+    QVERIFY(loss);
+    auto* xAxis = window.chartPage()->findChild<QComboBox*>();
+    QVERIFY(xAxis);
+    xAxis->setFocus();
+    QTRY_COMPARE(QApplication::focusWidget(), xAxis);
+
+    QTemporaryDir out;
+    const QString path = QDir(out.path()).filePath(QStringLiteral("loss.png"));
+    bool seen = false;
+    auto* poll = new QTimer(qApp);
+    poll->setInterval(20);
+    QObject::connect(poll, &QTimer::timeout, qApp, [&seen, poll, path] {
+        auto* dialog = qobject_cast<ImageExportDialog*>(QApplication::activeModalWidget());
+        if (!dialog)
+            return;
+        poll->deleteLater();
+        seen = true;
+        dialog->findChild<QLineEdit*>()->setText(path);  // the first field: where to
+        dialog->accept();
+    });
+    poll->start();
+    emit loss->exportRequested(loss);
+    QVERIFY(seen);
+    QVERIFY(QFileInfo::exists(path));
+    QVERIFY2(window.notice()->isVisible() && window.notice()->text().contains(QStringLiteral("Exported")),
+             qPrintable(window.notice()->text()));
+    QVERIFY2(window.notice()->text().contains(QDir::toNativeSeparators(path)), qPrintable(window.notice()->text()));
+    QTRY_COMPARE(QApplication::focusWidget(), xAxis);
 }
 
 DDPLAB_UI_TEST_MAIN(TestWindowExports)

@@ -19,6 +19,8 @@
 
 #include <QDockWidget>
 #include <QLabel>
+#include <QMenu>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QScreen>
 #include <QSettings>
@@ -306,6 +308,28 @@ private slots:
         QVERIFY(done.wait(kPatienceMs));
         QCOMPARE(grid->enlarged(), nullptr);
         QCOMPARE(grid->panels().first(), grid->panel(QStringLiteral("weight")));
+    }
+
+    // Each lesson says how long it takes, in the Lessons menu and on its Run button, from the one
+    // estimator (here, with no runs stored yet, at the development machine's speed).
+    void everyLessonSaysHowLongItTakes()
+    {
+        MainWindow window(withEngine());
+        QMenu* lessons = window.findChild<QMenu*>(QStringLiteral("lessonsMenu"));
+        QVERIFY(lessons);
+        emit lessons->aboutToShow();
+        const QRegularExpression duration(QStringLiteral("\\(about \\d+ (s|min)\\)$"));
+        int entries = 0;
+        for (QAction* entry : lessons->actions()) {
+            if (entry->data().toString().isEmpty())
+                continue;
+            ++entries;
+            QVERIFY2(duration.match(entry->text()).hasMatch(), qPrintable(entry->text()));
+        }
+        QCOMPARE(entries, 13);
+        auto* panel = window.findChild<LessonPanel*>();
+        panel->selectLesson(QStringLiteral("seed003-warmup"));
+        QVERIFY2(panel->runButtonText().startsWith(QStringLiteral("Run all 2 runs · about ")), qPrintable(panel->runButtonText()));
     }
 
     // Inline code in a lesson's text is as large as the words around it, in presentation too.

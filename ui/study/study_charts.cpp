@@ -261,8 +261,12 @@ PlotSpec bestSettingPlot(const StoredStudy& study, const QList<StudyRunResult>& 
     plot.logY = true;
     plot.emptyText = QStringLiteral("No %1 was best anywhere yet.").arg(settingName);
     Colours colours;
-    // Coloured by the x itself (the batch, where the figure's own x is a resolved one): one line.
-    const QString colourBy = choices.colourBy == axis.key ? QString() : choices.colourBy;
+    // Coloured by the x itself (the batch, where the figure's own x is a resolved one), or by an
+    // axis that only splits the batch into ranks x batch per rank (a study whose one batch axis
+    // is world_size): one line, else each colour would hold one batch and fit nothing.
+    const bool splitsTheBatch = axis.key == kEffectiveBatchAxis &&
+                                (choices.colourBy == wire(key::kWorldSize) || choices.colourBy == wire(key::kBatchSize));
+    const QString colourBy = choices.colourBy == axis.key || splitsTheBatch ? QString() : choices.colourBy;
     const QList<BestSettingCurve> curves = bestSettingCurves(results, study, axis, setting, choices.figure, colourBy, choices.summary);
     for (const BestSettingCurve& curve : curves) {
         PlotLine line;
