@@ -12,10 +12,12 @@
 #include "study/study_plot.hpp"
 #include "ui_test_main.hpp"
 
+#include <QFontInfo>
 #include <QImage>
 #include <QJsonDocument>
 #include <QPainter>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 
 #include <cmath>
 
@@ -86,6 +88,44 @@ class TestStudyCharts : public QObject {
     Q_OBJECT
 
 private slots:
+    // A study's slide: 1920 x 1080, each chart headed by the study's title, its words sized by
+    // the image's height (its first line of text, the heading, measured in the pixels; the
+    // smallest words' font at least 28 px at 1080), not the screen's.
+    void aStudySlideHasItsTitleAndReadableWords()
+    {
+        const StoredStudy study = studyOf(targetStudy(QStringLiteral("train_loss")));
+        const QList<StudyRunResult> results = mcCandlishResults(study);
+        const StudyCharts charts = buildStudyCharts(study, results, defaultChartChoices(study));
+        QTemporaryDir dir;
+        QString error;
+        ImageFormat slide(QSize(1920, 1080), 1.6, true);
+        const QStringList written = exportStudy(study, results, charts, dir.path(), slide, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QString png = written.value(0);
+        const QImage image(png);
+        QCOMPARE(image.size(), QSize(1920, 1080));
+        QFile svg(written.value(1));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QVERIFY2(QString::fromUtf8(svg.readAll()).contains(QStringLiteral("cb: ")), "no study title on the slide");
+        // The heading's height in pixels: the first rows from the top with dark ink.
+        int first = -1, last = -1;
+        for (int y = 0; y < image.height() / 4; ++y) {
+            bool ink = false;
+            for (int x = 0; x < image.width() / 2 && !ink; ++x)
+                ink = image.pixelColor(x, y).lightness() < 100;
+            if (ink && first < 0)
+                first = y;
+            if (!ink && first >= 0) {
+                last = y;
+                break;
+            }
+        }
+        QVERIFY2(first >= 0 && last - first >= 0.7 * 28, qPrintable(QStringLiteral("heading %1 px high").arg(last - first)));
+        QFont small;
+        small.setPointSizeF(std::max(small.pointSizeF(), 10.0) * studyScaleForTextPixels(30) * 0.85);
+        QVERIFY(QFontInfo(small).pixelSize() >= 28 || small.pointSizeF() * 96.0 / 72.0 >= 28);
+    }
+
     // A study whose only batch axis is the ranks (world_size) still finds the best LR against
     // the effective batch, as its subtitle promises.
     void theRanksAloneStillGiveTheBestLr()

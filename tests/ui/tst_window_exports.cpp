@@ -10,6 +10,7 @@
 #include "charts/chart_grid.hpp"
 #include "charts/chart_panel.hpp"
 #include "client/library/preset_file.hpp"
+#include "client/runs/run_data.hpp"
 #include "client/runs/run_record.hpp"
 #include "client/runs/run_store.hpp"
 #include "client/script/pytorch_script.hpp"
@@ -171,6 +172,7 @@ private slots:
     void aStoredRunsContextMenuCopiesItsScript();
     void theFileMenuNamesItsEntriesAndNoShortcutClashes();
     void aChartsExportSaysSoOnScreenAndGivesTheKeyboardBack();
+    void showingAStudysRunsReplacesWhatWasShown();
 
 private:
     RunRecord m_first, m_second;  // stored before the window opens: it lists them
@@ -398,6 +400,19 @@ void TestWindowExports::aChartsExportSaysSoOnScreenAndGivesTheKeyboardBack()
              qPrintable(window.notice()->text()));
     QVERIFY2(window.notice()->text().contains(QDir::toNativeSeparators(path)), qPrintable(window.notice()->text()));
     QTRY_COMPARE(QApplication::focusWidget(), xAxis);
+}
+
+// "Show runs on Charts" (a study's runs) puts them in place of what the charts showed, not
+// beside it.
+void TestWindowExports::showingAStudysRunsReplacesWhatWasShown()
+{
+    MainWindow window(withEngine());
+    window.storedRuns()->showOnCharts({m_first});
+    QCOMPARE(window.runModel().runs().size(), 1);
+    window.storedRuns()->showOnCharts({m_second});
+    QCOMPARE(window.runModel().runs().size(), 1);
+    QCOMPARE(window.runModel().runs().first().data->id(), m_second.id);
+    QCOMPARE(window.runList()->shownRunIds(), QStringList{m_second.id});
 }
 
 DDPLAB_UI_TEST_MAIN(TestWindowExports)

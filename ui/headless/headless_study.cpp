@@ -138,8 +138,8 @@ int HeadlessStudy::exec()
     const StudyCharts charts = buildStudyCharts(*study, results, choices);
     if (!m_options.exportDirectory.isEmpty()) {
         QString exportError;
-        const QStringList written = exportStudy(*study, results, charts, m_options.exportDirectory, m_options.imageSize,
-                                                m_options.imageScale, &exportError);
+        const QStringList written = exportStudy(*study, results, charts, m_options.exportDirectory,
+                                                ImageFormat(m_options.imageSize, m_options.imageScale, m_options.slides), &exportError);
         if (!exportError.isEmpty()) {
             m_err << "ddplab: export failed: " << exportError << Qt::endl;
             exitCode = exitCode == 0 ? 1 : exitCode;

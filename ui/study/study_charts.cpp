@@ -9,6 +9,7 @@
 #include "export/image_writer.hpp"
 
 #include <QDir>
+#include <QFont>
 #include <QPainter>
 #include <QRegularExpression>
 
@@ -18,6 +19,7 @@ namespace ddplab::ui {
 namespace {
 
 constexpr double kNaN = StudyRunResult::kNone;
+constexpr double kSlideTextPixelsAt1080 = 30.0;  // as the live charts' slides (export/export_service.hpp)
 
 // One colour per value of the colour axis, in the order they first appear.
 class Colours {
@@ -430,6 +432,30 @@ StudyCharts buildStudyCharts(const StoredStudy& study, const QList<StudyRunResul
     for (PlotSpec& plot : charts.plots)
         distinctColours(plot);
     return charts;
+}
+
+double studyScaleForTextPixels(double pixels)
+{
+    // chart_frame's smallest words: 0.85 of max(the application's points, 10) x scale, in points
+    // of an image at 96 dots per inch (writePngImage's and the SVG's).
+    constexpr double kSmallShare = 0.85, kLeastPoints = 10.0, kPixelsPerPoint = 96.0 / 72.0, kSlack = 1.05;
+    const double points = std::max(QFont().pointSizeF(), kLeastPoints);
+    return pixels / (kSmallShare * points * kPixelsPerPoint) * kSlack;
+}
+
+QStringList exportStudy(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyCharts& charts,
+                        const QString& directory, const ImageFormat& format, QString* error)
+{
+    if (!format.slide)
+        return exportStudy(study, results, charts, directory, format.size, format.scale, error);
+    StudyCharts slides = charts;
+    const QString title = format.title.isEmpty() ? study.title() : format.title;
+    for (PlotSpec& plot : slides.plots)
+        plot.title = QStringLiteral("%1: %2").arg(title, plot.title);
+    for (HeatmapSpec& heatmap : slides.heatmaps)
+        heatmap.title = QStringLiteral("%1: %2").arg(title, heatmap.title);
+    const double pixels = kSlideTextPixelsAt1080 * format.size.height() / 1080.0;
+    return exportStudy(study, results, slides, directory, format.size, studyScaleForTextPixels(pixels), error);
 }
 
 QStringList exportStudy(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyCharts& charts,

@@ -6,6 +6,7 @@
 // and square-root slopes; and the figure over two axes. Also writes them, and study.csv.
 
 #include "client/study/study_results.hpp"
+#include "export/image_writer.hpp"
 #include "study/study_heatmap.hpp"
 #include "study/study_plot.hpp"
 
@@ -47,5 +48,11 @@ StudyCharts buildStudyCharts(const StoredStudy& study, const QList<StudyRunResul
 // files written, or stops at the first failure with `error` set.
 QStringList exportStudy(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyCharts& charts,
                         const QString& directory, QSize imageSize, double scale, QString* error);
+// As above at `format`; a slide (format.slide) sizes the words by the image's height as the live
+// charts' slides do (at least 28 px at 1080) and heads each chart with the study's title.
+QStringList exportStudy(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyCharts& charts,
+                        const QString& directory, const ImageFormat& format, QString* error);
+// The drawing scale at which a study chart's smallest words are `pixels` high.
+double studyScaleForTextPixels(double pixels);
 
 }  // namespace ddplab::ui

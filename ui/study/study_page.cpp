@@ -448,7 +448,7 @@ bool StudyPage::exportTo(const QString& directory, ImageFormat format, QString* 
         *error = tr("No study is shown");
         return false;
     }
-    const QStringList written = exportStudy(*m_current, m_currentResults, m_results->charts(), directory, format.size, format.scale, error);
+    const QStringList written = exportStudy(*m_current, m_currentResults, m_results->charts(), directory, format, error);
     if (!error->isEmpty())
         return false;
     emit logMessage(tr("Wrote %1 files of study \"%2\" to %3").arg(written.size()).arg(m_current->title(), directory), false);
