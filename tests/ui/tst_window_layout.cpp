@@ -13,10 +13,13 @@
 #include "lessons/lesson_panel.hpp"
 #include "runs/comparison_table.hpp"
 #include "setup/parameter_panel.hpp"
+#include "study/study_editor.hpp"
+#include "study/study_page.hpp"
 #include "ui_test_main.hpp"
 #include "window/lab_actions.hpp"
 #include "window/main_window.hpp"
 
+#include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenu>
@@ -399,6 +402,24 @@ private slots:
         }
         QVERIFY2(total <= table->viewport()->width() + 3, qPrintable(QStringLiteral("%1 of %2 px").arg(total).arg(table->viewport()->width())));
         QVERIFY2(compare->columnWidth(2) >= 80, qPrintable(QString::number(compare->columnWidth(2))));
+    }
+
+    // A study of one's own at 1280 x 720: its axes' values have room to be read and typed
+    // (they had about 40 px beside a fixed-width key and condition).
+    void aStudysValuesHaveRoom()
+    {
+        MainWindow window(withEngine());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        StudyPage* page = window.studyPage();
+        window.pages()->setCurrentWidget(page);
+        auto* source = page->findChild<QComboBox*>(QStringLiteral("studySource"));
+        const int own = source->findData(QStringLiteral(":setup"));
+        source->setCurrentIndex(own);
+        emit source->activated(own);
+        auto* axes = page->editor()->findChild<QTableWidget*>();
+        QVERIFY(axes);
+        QTRY_VERIFY2(axes->columnWidth(1) >= 90, qPrintable(QString::number(axes->columnWidth(1))));
     }
 
     void anyChartEnlargesAndComesBack()
