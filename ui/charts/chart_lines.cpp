@@ -20,6 +20,7 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kSameValueTolerance = 1e-6;  // relative: float reductions differ in the last digits
+constexpr qsizetype kCoverSamples = 512;      // points of a line looked at to judge it covered
 constexpr double kCoverTolerance = 0.005;     // of a line's y extent: about a pixel of a chart 200 px high
 // What to draw of `series` between xMin and xMax on `columns` pixel columns. Short stretches
 // are reduced from the points themselves; long ones from the summary (at least one bucket per
@@ -49,13 +50,18 @@ bool coveredBy(const QList<QPointF>& mine, const QList<QPointF>& later)
     if (mine.isEmpty() || later.isEmpty())
         return false;
     double low = mine.first().y(), high = low;
-    for (const QPointF& point : mine) {
-        low = std::min(low, point.y());
-        high = std::max(high, point.y());
+    const qsizetype step = std::max<qsizetype>(1, mine.size() / kCoverSamples);
+    for (qsizetype i = 0; i < mine.size(); i += step) {
+        low = std::min(low, mine.at(i).y());
+        high = std::max(high, mine.at(i).y());
     }
     const double tolerance = std::max(kCoverTolerance * (high - low), kSameValueTolerance * std::max(std::fabs(low), std::fabs(high)));
+    // At most about kCoverSamples of mine's points, evenly spread: this runs whenever data
+    // arrives, and a long run has hundreds of thousands.
+    const qsizetype stride = std::max<qsizetype>(1, mine.size() / kCoverSamples);
     qsizetype inside = 0, covered = 0;
-    for (const QPointF& point : mine) {
+    for (qsizetype i = 0; i < mine.size(); i += stride) {
+        const QPointF& point = mine.at(i);
         if (point.x() < later.first().x() || point.x() > later.last().x())
             continue;
         ++inside;
