@@ -86,6 +86,19 @@ double grownBatchLr(const Config& config, int64_t baseSteps, int64_t multiplier)
     return scheduled;
 }
 
+std::vector<PlannedStep> plannedBatchSteps(const Config& config, int64_t maxSteps)
+{
+    std::vector<PlannedStep> plan;
+    const int64_t length = totalSteps(config);
+    int64_t baseSteps = 0, multiplier = 1;
+    while (baseSteps < length && int64_t(plan.size()) < maxSteps) {
+        plan.push_back({baseSteps, multiplier, grownBatchLr(config, baseSteps, multiplier)});
+        baseSteps += multiplier;
+        multiplier = std::max(multiplier, scheduledBatchMultiplier(config, int64_t(plan.size()), baseSteps));
+    }
+    return plan;
+}
+
 Config adaScaleBaseConfig(const Config& config)
 {
     Config base = config;

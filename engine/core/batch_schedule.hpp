@@ -11,6 +11,7 @@
 #include "config.hpp"
 
 #include <cstdint>
+#include <vector>
 
 namespace ddplab {
 
@@ -42,6 +43,20 @@ int64_t scheduledBatchMultiplier(const Config& config, int64_t stepsDone, int64_
 // multiplier), seesaw its square root (LR x sqrt(multiplier)), so only the decay the bound
 // left to the LR remains.
 double grownBatchLr(const Config& config, int64_t baseSteps, int64_t multiplier);
+
+// One optimizer step of the plan: the base-step clock before it, the multiplier in force and
+// its LR.
+struct PlannedStep {
+    int64_t baseSteps = 0;
+    int64_t multiplier = 1;
+    double lr = 0.0;
+};
+
+// The run's optimizer steps as steps, smith and seesaw plan them (constant: one a base step),
+// up to the schedule's length in base steps, at most `maxSteps` of them. Counted in whole
+// steps: an epoch's short last step makes the engine's count a step or so longer. noise and
+// adascale follow what the run measures: their plan is the starting batch's.
+std::vector<PlannedStep> plannedBatchSteps(const Config& config, int64_t maxSteps);
 
 // ---------------------------------------------------------------------------------------
 // AdaScale SGD (Johnson, Agrawal, Gu and Guestrin, ICML 2020). The scale S is the ranks: a

@@ -558,6 +558,32 @@ private slots:
         model.addRun(makeRun(QStringLiteral("a"), QStringLiteral("A"), 5));
         QCOMPARE(grid.panels().size(), 3);  // noise_scale has data but is not the lesson's
     }
+
+    // Every step carries its effective batch; its chart comes only once a run's batch has grown
+    // (batch_schedule), and then with the steps where it did.
+    void theEffectiveBatchIsChartedOnceItGrows()
+    {
+        RunModel model;
+        ChartGrid grid(model);
+        auto run = makeRun(QStringLiteral("a"), QStringLiteral("A"), 0);
+        model.addRun(run);
+        auto step = [&](int number, int batch) {
+            run->appendEvents({QJsonObject{{QStringLiteral("type"), QStringLiteral("step")},
+                                           {QStringLiteral("step"), number},
+                                           {QStringLiteral("loss"), 1.0 / number},
+                                           {QStringLiteral("effective_batch"), batch}}});
+            model.notifyDataAppended(QStringLiteral("a"));
+        };
+        step(1, 8);
+        step(2, 8);
+        QVERIFY(!grid.panel(QStringLiteral("effective_batch")));
+        step(3, 16);
+        ChartPanel* batch = grid.panel(QStringLiteral("effective_batch"));
+        QVERIFY(batch);
+        batch->redrawNow();
+        QCOMPARE(batch->drawnPoints(QStringLiteral("a"), QStringLiteral("effective_batch")),
+                 (QList<QPointF>{{1, 8}, {2, 8}, {3, 16}}));
+    }
 };
 
 DDPLAB_UI_TEST_MAIN(TestChartPanel)

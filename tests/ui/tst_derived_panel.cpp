@@ -2,6 +2,7 @@
 // batch and LR, the sampler's padding or dropping, steps, warmup, and the LR schedule curve.
 
 #include "core/derived.hpp"
+#include "setup/batch_schedule_preview.hpp"
 #include "setup/derived_panel.hpp"
 #include "setup/lr_schedule_preview.hpp"
 #include "setup/parameter_panel.hpp"
@@ -106,6 +107,42 @@ private slots:
         QCOMPARE(samples.first().y(), 0.25 * 0.001);
         QCOMPARE(samples.at(10).y(), 0.001);
         QVERIFY(samples.last().y() < 0.0001);
+    }
+
+    // Smith's rule on 4 epochs halving the LR each: the batch doubles at each epoch's samples and
+    // the LR stays; seesaw takes 1/sqrt(2) of the LR at each doubling; the measured schedules say
+    // in words that their plan is known only as the run goes.
+    void aGrowingBatchIsPreviewedAgainstTheSamples()
+    {
+        ddplab::Config config = toy(2, 4);  // 8 a step, 32 steps an epoch
+        config.epochs = 4;
+        config.lr = 0.1;
+        config.schedule = ddplab::ScheduleKind::Step;
+        config.gamma = 0.5;
+        DerivedPanel panel;
+        panel.setConfig(config, true);
+        QVERIFY(panel.batchSchedulePreview()->isHidden());
+
+        config.batchSchedule = ddplab::BatchScheduleKind::Smith;
+        panel.setConfig(config, true);
+        QVERIFY(!panel.batchSchedulePreview()->isHidden());
+        QCOMPARE(panel.valueText(QStringLiteral("steps")), QStringLiteral("32 per epoch · 128 in total at the starting batch; about 60 as it grows"));
+        const BatchSchedulePreview* preview = panel.batchSchedulePreview();
+        QCOMPARE(preview->batchPoints(), (QList<QPointF>{{0, 8}, {256, 16}, {512, 32}, {768, 64}, {960, 64}}));
+        for (const QPointF& lr : preview->lrPoints())
+            QCOMPARE(lr.y(), 0.1);
+        QCOMPARE(preview->caption(), QStringLiteral("About 60 optimizer steps where a constant batch takes 128; the batch grows from 8 to 64."));
+
+        config.batchSchedule = ddplab::BatchScheduleKind::Seesaw;
+        panel.setConfig(config, true);
+        QCOMPARE(preview->batchPoints().at(1), QPointF(256, 16));
+        QVERIFY(std::fabs(preview->lrPoints().at(1).y() - 0.1 / std::sqrt(2.0)) < 1e-15);
+
+        config.batchSchedule = ddplab::BatchScheduleKind::Noise;
+        config.worldSize = 2;
+        panel.setConfig(config, true);
+        QVERIFY(preview->batchPoints().isEmpty());
+        QVERIFY(preview->caption().contains(QStringLiteral("known only as the run goes")));
     }
 
     void longRunsAreSampledButKeepTheWarmupCorners()

@@ -97,7 +97,14 @@ QList<ChartDefinition> ChartGrid::wantedCharts() const
     for (const ChartDefinition& chart : chartCatalog()) {
         const bool hasData = std::any_of(m_model.runs().begin(), m_model.runs().end(), [&](const DisplayedRun& run) {
             const QStringList names = chart.metricNames();
-            return std::any_of(names.begin(), names.end(), [&](const QString& name) { return run.data->hasMetric(name); });
+            return std::any_of(names.begin(), names.end(), [&](const QString& name) {
+                if (!chart.onlyWhenItMoves || !run.data->hasMetric(name))
+                    return run.data->hasMetric(name);
+                // A batch schedule only grows the batch: its first and last points tell (and this
+                // runs at every arrival, so it must not read the whole series).
+                const QList<QPointF>& points = run.data->series(name);
+                return !points.isEmpty() && points.last().y() != points.first().y();
+            });
         });
         if (hasData)
             wanted.append(chart);

@@ -1,8 +1,10 @@
 #include "derived_panel.hpp"
 
 #include "client/engine/model_inspection.hpp"
+#include "core/batch_schedule.hpp"
 #include "core/derived.hpp"
 #include "core/protocol_names.hpp"
+#include "setup/batch_schedule_preview.hpp"
 #include "setup/lr_schedule_preview.hpp"
 
 #include <QFormLayout>
@@ -59,6 +61,9 @@ DerivedPanel::DerivedPanel(QWidget* parent)
     m_preview = new LrSchedulePreview(this);
     m_preview->setToolTip(tr("The learning rate at every optimizer step of this run (warmup shaded)."));
     layout->addWidget(m_preview);
+    m_batchPreview = new BatchSchedulePreview(this);
+    m_batchPreview->hide();
+    layout->addWidget(m_batchPreview);
     setInspection(false, nullptr, QString());
 }
 
@@ -139,6 +144,7 @@ void DerivedPanel::setConfig(const Config& config, bool valid)
         for (const auto& [id, label] : m_rows)
             label->setText(QStringLiteral("—"));
         m_preview->clear();
+        m_batchPreview->hide();
         return;
     }
 
@@ -194,12 +200,21 @@ void DerivedPanel::setConfig(const Config& config, bool valid)
     QString steps = tr("%L1 per epoch · %L2 in total").arg(perEpoch).arg(total);
     if (config.maxSteps > 0 && total < perEpoch * config.epochs)
         steps += tr(" (max steps)");
+    const BatchScheduleKind growth = config.batchSchedule;
+    if (growth == BatchScheduleKind::Steps || growth == BatchScheduleKind::Smith || growth == BatchScheduleKind::Seesaw)
+        steps += tr(" at the starting batch; about %L1 as it grows").arg(qlonglong(plannedBatchSteps(config, BatchSchedulePreview::kMaxSteps).size()));
     set("steps", steps);
 
     const qint64 warmup = warmupStepCount(config);
     set("warmup", warmup > 0 ? tr("%1 from %2 × LR").arg(plural(warmup, tr("step"), tr("steps")), number(warmupStartFactor(config)))
                              : tr("none"));
     m_preview->setConfig(config);
+    // A growing batch: the LR preview above is the schedule's by optimizer step of the starting
+    // batch; this one shows the batch and the LR against the samples.
+    const bool grows = config.batchSchedule != BatchScheduleKind::Constant;
+    m_batchPreview->setVisible(grows);
+    if (grows)
+        m_batchPreview->setConfig(config);
 }
 
 }  // namespace ddplab::ui

@@ -18,6 +18,7 @@ struct Config;
 
 namespace ddplab::ui {
 
+class BatchSchedulePreview;
 class LrSchedulePreview;
 struct ModelInspection;
 
@@ -41,6 +42,7 @@ public:
     // decay's only when there is one.
     bool rowShown(const QString& row) const;
     const LrSchedulePreview* schedulePreview() const { return m_preview; }
+    const BatchSchedulePreview* batchSchedulePreview() const { return m_batchPreview; }
 
 private:
     QLabel* addRow(const QString& id, const QString& title);
@@ -50,6 +52,7 @@ private:
     QFormLayout* m_form = nullptr;
     QList<QPair<QString, QLabel*>> m_rows;
     LrSchedulePreview* m_preview = nullptr;
+    BatchSchedulePreview* m_batchPreview = nullptr;
     QLabel* m_ownModel = nullptr;
     QHash<QString, QString> m_ownTexts;  // row -> text, of the inspection shown
 };

@@ -3,6 +3,7 @@
 // Xvfb with a fresh home by scripts/screenshots.sh --scene). Scenes:
 //   first-launch         the window as a newcomer first sees it
 //   setup-errors         Setup with two settings the engine refuses (GPUs 0, Batch per GPU -1)
+//   setup-batch-growth   Setup with Smith's batch schedule on a step decay (its preview shown)
 //   study                the study file run on the Study page (tests/ui/data/toy-grid-study.json:
 //                        findings with cautions)
 //   runs-study           a lesson's runs and the study file's, grouped in the Runs list, the
@@ -108,6 +109,13 @@ bool play(const QString& scene, MainWindow& window, const QString& studyFile)
     if (scene == QLatin1String("setup-errors")) {
         window.parameterPanel()->setFieldText(QStringLiteral("world_size"), QStringLiteral("0"));
         window.parameterPanel()->setFieldText(QStringLiteral("batch_size"), QStringLiteral("-1"));
+        return true;
+    }
+    if (scene == QLatin1String("setup-batch-growth")) {
+        window.parameterPanel()->setFieldText(QStringLiteral("epochs"), QStringLiteral("4"));
+        window.parameterPanel()->setFieldText(QStringLiteral("schedule"), QStringLiteral("step"));
+        window.parameterPanel()->setFieldText(QStringLiteral("gamma"), QStringLiteral("0.5"));
+        window.parameterPanel()->setFieldText(QStringLiteral("batch_schedule"), QStringLiteral("smith"));
         return true;
     }
     if (scene == QLatin1String("study"))

@@ -35,6 +35,10 @@ QList<ChartDefinition> buildCatalog()
                    true,
                    true});
     charts.append({wire(field::kLr), QObject::tr("Learning rate"), QObject::tr("lr"), {metric(field::kLr, "lr", false)}});
+    charts.append({wire(field::kEffectiveBatch), QObject::tr("Effective batch"), QObject::tr("samples per step"),
+                   {metric(field::kEffectiveBatch, "effective batch", false)},
+                   true});
+    charts.last().onlyWhenItMoves = true;
     charts.append({QStringLiteral("throughput"), QObject::tr("Throughput"), QObject::tr("samples / s"),
                    {metric(field::kSamplesPerSec, "per step"), metric("epoch_samples_per_sec", "per epoch", false, true)}});
     charts.append({wire(field::kGradNorm), QObject::tr("Gradient norm"), QStringLiteral("‖g‖"),

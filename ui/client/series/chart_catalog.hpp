@@ -27,6 +27,9 @@ struct ChartDefinition {
     // A run that diverges explodes here (loss, gradient norm, update variance): its blow-up is
     // left out of the y range and marked at the edge instead (charts/axis_plan.hpp saneCount).
     bool blowsUp = false;
+    // Shown only for runs whose metric moves (the effective batch under a batch schedule): a
+    // flat line on every other run would be a chart that says nothing.
+    bool onlyWhenItMoves = false;
 
     QStringList metricNames() const;
 };
