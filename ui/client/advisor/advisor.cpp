@@ -33,6 +33,8 @@ constexpr qint64 kRangeTestSteps = 60;
 // its whole time less the time from its first step to its end, within these bounds.
 constexpr double kFewestOverheadSeconds = 0.2;
 constexpr double kMostOverheadSeconds = 5.0;
+constexpr double kFewestTimeScale = 0.25;  // a phase's time against its prediction, as the time left is scaled
+constexpr double kMostTimeScale = 4.0;
 constexpr double kBranchShare = 0.5;        // of the time left after the base run, the branch phase's at most
 constexpr qint64 kBranchEvaluations = 16;  // noise-free measurements along each branch
 constexpr double kWarmupRunsTrigger = 2.0;  // a ladder centred this far above the base LR budgets a warmup arm
@@ -130,6 +132,7 @@ bool Advisor::start(const AdviceRequest& request)
     m_done.clear();
     m_extensions = 0;
     m_divergenceLr = 0.0;
+    m_timeScale = 1.0;
     m_confirmationSteps = 0;
     m_failedRuns = 0;
     m_runsFinished = 0;
@@ -173,6 +176,7 @@ void Advisor::stop()
 void Advisor::runPhase(Phase phase, const QList<PlannedRun>& runs)
 {
     m_phase = phase;
+    m_phaseStartMs = m_clock.elapsed();
     m_planned = runs;
     QList<RunRequest> requests;
     for (const PlannedRun& run : runs) {
@@ -212,6 +216,16 @@ void Advisor::onSequenceFinished()
         m_advice.evidence.append({m_planned[i].phase, runs[i]->id(), runs[i]->label(), m_planned[i].gpus, m_planned[i].batch,
                                   m_planned[i].lr, m_planned[i].seed, runs[i]->summary().value(wire(protocol::field::kSamples)).toDouble(),
                                   measure, statusText(runs[i]->record().status)});
+    }
+    // A phase of several runs calibrates the time left: what it took against what the base run's
+    // figures predicted for it (resuming, evaluating and forking cost what one run cannot show).
+    if (runs.size() > 1) {
+        double predicted = 0.0;
+        for (const PlannedRun& run : m_planned)
+            predicted += plannedSeconds(run);
+        const double phaseSeconds = (m_clock.elapsed() - m_phaseStartMs) / 1000.0;
+        if (predicted > 0)
+            m_timeScale = std::clamp(phaseSeconds / predicted, kFewestTimeScale, kMostTimeScale);
     }
     emit progressed();
     switch (m_phase) {
@@ -458,7 +472,12 @@ double Advisor::secondsLeft() const
         const double planned = kLadder * kSeeds * (m_runOverheadSeconds + m_advice.plannedSamples * secondsPerSample());
         left += std::min(planned, std::max(budgetLeft, kLadder * kSeeds * m_runOverheadSeconds));
     }
-    return left;
+    // During the confirmation, the warmup arm to come when the ladder is well above the base's
+    // LR (its runs are the confirmation's length).
+    if ((m_phase == Phase::Confirmation || m_phase == Phase::Extension) && !m_planned.isEmpty() &&
+        m_planned.front().lr >= kWarmupRunsTrigger * m_baseLr / 2.0)
+        left += kWarmupLrs * kSeeds * plannedSeconds(m_planned.front());
+    return left * m_timeScale;
 }
 
 }  // namespace ddplab::ui

@@ -56,9 +56,10 @@ public:
     // What is being measured now and how far the whole is ("branch test: 5 of 13 runs").
     QString progressText() const;
     int percent() const;
-    // Seconds left, from the base run's measured seconds per sample and per run: this phase's
-    // runs still to finish and, during the branch test, the confirmation; -1 before the base
-    // run ends (and when not running).
+    // Seconds left, from the base run's measured seconds per sample and per run, scaled by the
+    // last phase's time against its prediction: this phase's runs still to finish and, during the
+    // branch test, the confirmation, during the confirmation the warmup arm when it is likely;
+    // -1 before the base run ends (and when not running).
     double secondsLeft() const;
 
 signals:
@@ -113,6 +114,8 @@ private:
     int m_runsFinished = 0;
     double m_baseSecondsPerSample = 0.0;
     double m_runOverheadSeconds = 1.0;  // measured on the base run
+    double m_timeScale = 1.0;           // the last phase's time against its prediction
+    qint64 m_phaseStartMs = 0;          // on m_clock
     double m_baseLr = 0.0;
     qint64 m_baseBatch = 0;     // effective
     int m_baseGpus = 1;
