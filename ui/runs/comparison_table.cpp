@@ -61,6 +61,7 @@ ComparisonTable::ComparisonTable(RunModel& model, QWidget* parent)
     m_table->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->viewport()->installEventFilter(this);
+    m_table->installEventFilter(this);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_hint);
     layout->addWidget(m_table, 1);
@@ -82,7 +83,7 @@ void ComparisonTable::refresh()
         auto* header = new QTableWidgetItem(label);
         header->setToolTip(label);
         header->setForeground(m_model.runs().at(column).color);
-        QFont bold = header->font();
+        QFont bold = m_table->font();  // the table's: presentation mode's larger one too
         bold.setBold(true);
         header->setFont(bold);
         m_table->setHorizontalHeaderItem(column, header);
@@ -97,7 +98,7 @@ void ComparisonTable::refresh()
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             if (value.isEmpty()) {
                 item->setForeground(palette().color(QPalette::PlaceholderText));
-                QFont italic = item->font();
+                QFont italic = m_table->font();
                 italic.setItalic(true);
                 item->setFont(italic);
             } else if (!note.isEmpty()) {
@@ -115,6 +116,10 @@ bool ComparisonTable::eventFilter(QObject* watched, QEvent* event)
     // children later, so the page's own resize would still see the old width.
     if (watched == m_table->viewport() && (event->type() == QEvent::Resize || event->type() == QEvent::Show))
         fitColumns();
+    // Presentation mode's font, once the table has it: the names and notes, which carry fonts
+    // of their own, follow it.
+    if (watched == m_table && event->type() == QEvent::FontChange)
+        refresh();
     return QWidget::eventFilter(watched, event);
 }
 
