@@ -117,6 +117,7 @@ private slots:
     void seed004SgdScaling();
     void seed004AdamInvariance();
     void seed004Sharding();
+    void smithGrowTheBatch();
     void runsOfUnlikeBatchesAreComparedPerSampleOrEpoch();
     void onlyTheRunMeantToFailDiverged();
     void everyLessonIsChecked();
@@ -475,6 +476,40 @@ void TestLessonClaims::onlyTheRunMeantToFailDiverged()
         const RunStatus expected = run->requestedConfig() == failingRequest ? RunStatus::Diverged : RunStatus::Finished;
         QVERIFY2(run->record().status == expected, qPrintable(run->label() + QStringLiteral(": ") + run->record().statusLine()));
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Smith et al. 2018: grow the batch instead of decaying the LR
+// ---------------------------------------------------------------------------------------
+
+void TestLessonClaims::smithGrowTheBatch()
+{
+    const auto runs = runLesson(QStringLiteral("smith-grow-the-batch"));
+    QCOMPARE(runs.size(), 2);
+    const RunData& decayed = *runs[0];
+    const RunData& grown = *runs[1];
+    const double decayedLoss = lastOf(decayed, QStringLiteral("train_loss"));
+    const double grownLoss = lastOf(grown, QStringLiteral("train_loss"));
+    CLAIM(within(grownLoss, decayedLoss, 1e-4),
+          QStringLiteral("both end at the same training loss: %1 and %2").arg(number(decayedLoss, 7), number(grownLoss, 7)));
+    CLAIM(decayed.stepCount() == 512 && grown.stepCount() == 240,
+          QStringLiteral("%1 optimizer steps against %2 on the same %3 samples")
+              .arg(decayed.stepCount())
+              .arg(grown.stepCount())
+              .arg(summaryOf(grown, "samples")));
+    const QList<double> grownLr = valuesOf(grown, QStringLiteral("lr"));
+    const QList<double> decayedLr = valuesOf(decayed, QStringLiteral("lr"));
+    CLAIM(std::all_of(grownLr.begin(), grownLr.end(), [](double lr) { return lr == 0.05; }) && decayedLr.last() == 0.05 / 8,
+          QStringLiteral("the growing run keeps lr 0.05; the decayed one ends at %1").arg(number(decayedLr.last())));
+    QList<double> batches = valuesOf(grown, QStringLiteral("effective_batch"));
+    batches.erase(std::unique(batches.begin(), batches.end()), batches.end());
+    CLAIM(batches == (QList<double>{4, 8, 16, 32}),
+          QStringLiteral("its effective batch goes %1, one doubling an epoch").arg([&] {
+              QStringList text;
+              for (double batch : batches)
+                  text.append(number(batch));
+              return text.join(QStringLiteral(", "));
+          }()));
 }
 
 void TestLessonClaims::everyLessonIsChecked()
