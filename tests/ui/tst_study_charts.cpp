@@ -106,7 +106,9 @@ private slots:
         QCOMPARE(image.size(), QSize(1920, 1080));
         QFile svg(written.value(1));
         QVERIFY(svg.open(QIODevice::ReadOnly));
-        QVERIFY2(QString::fromUtf8(svg.readAll()).contains(QStringLiteral("cb: ")), "no study title on the slide");
+        const QString drawing = QString::fromUtf8(svg.readAll());
+        QVERIFY2(drawing.contains(QStringLiteral("cb: ")), "no study title on the slide");
+        QVERIFY2(drawing.contains(QStringLiteral("Every run: ")), "no runs' settings on the slide");
         // The heading's height in pixels: the first rows from the top with dark ink.
         int first = -1, last = -1;
         for (int y = 0; y < image.height() / 4; ++y) {

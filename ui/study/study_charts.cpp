@@ -450,8 +450,15 @@ QStringList exportStudy(const StoredStudy& study, const QList<StudyRunResult>& r
         return exportStudy(study, results, charts, directory, format.size, format.scale, error);
     StudyCharts slides = charts;
     const QString title = format.title.isEmpty() ? study.title() : format.title;
-    for (PlotSpec& plot : slides.plots)
+    // The runs' settings: what every run shares (the base), before what the chart says of itself.
+    QStringList base;
+    for (auto it = study.spec.base.constBegin(); it != study.spec.base.constEnd(); ++it)
+        base.append(QStringLiteral("%1 %2").arg(axisLabel(it.key()), it.value().toVariant().toString()));
+    const QString settings = base.isEmpty() ? QString() : QStringLiteral("Every run: %1. ").arg(base.join(QStringLiteral(", ")));
+    for (PlotSpec& plot : slides.plots) {
         plot.title = QStringLiteral("%1: %2").arg(title, plot.title);
+        plot.subtitle = settings + plot.subtitle;
+    }
     for (HeatmapSpec& heatmap : slides.heatmaps)
         heatmap.title = QStringLiteral("%1: %2").arg(title, heatmap.title);
     const double pixels = kSlideTextPixelsAt1080 * format.size.height() / 1080.0;
