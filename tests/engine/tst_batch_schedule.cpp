@@ -5,18 +5,22 @@
 // epoch; Smith's equivalence on linreg (growing the batch in place of each LR decay reaches the
 // decayed run's training loss at equal samples, in the optimizer steps the schedule predicts);
 // the noise rule growing only after the measured noise scale stayed above twice the batch; a run
-// resumed after a change going on bit for bit; and every schedule refused where it cannot act.
+// resumed after a change going on bit for bit; AdaScale against tests/tools/adascale_reference.py,
+// written from the paper in PyTorch; and every schedule refused where it cannot act.
 
 #include "core/batch_schedule.hpp"
 #include "core/config_validate.hpp"
 #include "core/derived.hpp"
 #include "data/distributed_sampler.hpp"
 #include "support/engine_process.hpp"
+#include "support/prerequisites.hpp"
 #include "train/step_plan.hpp"
 
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -92,6 +96,8 @@ private Q_SLOTS:
     void smithReachesTheDecayedLossInFewerSteps();
     void noiseRuleGrowsOnlyPastTwiceTheBatch();
     void adaScaleRunsTheScheduleOnTau();
+    void adaScaleMatchesAReferenceFromThePaper_data();
+    void adaScaleMatchesAReferenceFromThePaper();
     void aRunResumedAfterAGrowthGoesOnExactly();
 
 private:
@@ -389,6 +395,57 @@ void BatchScheduleTest::adaScaleRunsTheScheduleOnTau()
         QVERIFY(std::fabs(step.value(QStringLiteral("tau")).toDouble() - tau) < 1e-9);
     }
     QVERIFY(tau >= length);
+}
+
+// tests/tools/adascale_reference.py: AdaScale written from the paper in plain PyTorch, the ranks
+// simulated in one process. Step for step the engine's gain ratio and tau agree with it to
+// 1e-6, relative, and both end at the same step.
+void BatchScheduleTest::adaScaleMatchesAReferenceFromThePaper_data()
+{
+    QTest::addColumn<QJsonObject>("settings");
+    QTest::newRow("2 ranks of 4") << QJsonObject{{QStringLiteral("world_size"), 2}, {QStringLiteral("batch_size"), 4}};
+    QTest::newRow("4 ranks of 4") << QJsonObject{{QStringLiteral("world_size"), 4}, {QStringLiteral("batch_size"), 4}};
+    QTest::newRow("2 ranks of 3, 2 micro-batches accumulated, momentum 0.9")
+        << QJsonObject{{QStringLiteral("world_size"), 2}, {QStringLiteral("batch_size"), 3}, {QStringLiteral("grad_accum"), 2},
+                       {QStringLiteral("momentum"), 0.9}};
+}
+
+void BatchScheduleTest::adaScaleMatchesAReferenceFromThePaper()
+{
+    const QString missing = ddplab::test::missingPythonTorch();
+    QVERIFY2(missing.isEmpty(), qPrintable(missing));
+    QFETCH(QJsonObject, settings);
+    const QJsonObject config = withOverrides({{QStringLiteral("workload"), QStringLiteral("linreg")},
+                                              {QStringLiteral("num_examples"), 256},
+                                              {QStringLiteral("epochs"), 2},
+                                              {QStringLiteral("lr"), 0.01},
+                                              {QStringLiteral("noise"), 0.5},
+                                              {QStringLiteral("loss_reduction"), QStringLiteral("mean")},
+                                              {QStringLiteral("batch_schedule"), QStringLiteral("adascale")}},
+                                             settings);
+    const QString file = m_dir.filePath(QStringLiteral("adascale-%1.json").arg(qHash(QString::fromLatin1(QTest::currentDataTag()))));
+    QFile out(file);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(QJsonDocument(config).toJson());
+    out.close();
+    QProcess python;
+    python.start(ddplab::test::debianPython(), {QStringLiteral(DDPLAB_SOURCE_DIR "/tests/tools/adascale_reference.py"), file});
+    QVERIFY(python.waitForFinished(120000));
+    QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
+    const QList<QJsonObject> reference = ddplab::test::parseEvents(python.readAllStandardOutput());
+
+    const EngineResult run = runConfig(config);
+    REQUIRE_OK(run);
+    const QList<QJsonObject> steps = run.ofType(QStringLiteral("step"));
+    QCOMPARE(steps.size(), reference.size());
+    for (int i = 0; i < steps.size(); ++i) {
+        for (const char* field : {"gain", "tau"}) {
+            const double engine = steps[i].value(QLatin1String(field)).toDouble();
+            const double paper = reference[i].value(QLatin1String(field)).toDouble();
+            QVERIFY2(std::fabs(engine - paper) <= 1e-6 * paper,
+                     qPrintable(QStringLiteral("step %1: %2 %3, the reference %4").arg(i + 1).arg(QLatin1String(field)).arg(engine).arg(paper)));
+        }
+    }
 }
 
 void BatchScheduleTest::aRunResumedAfterAGrowthGoesOnExactly()
