@@ -39,6 +39,7 @@ const QList<QPair<QString, double>> kLessonSeconds{
     {QStringLiteral("seed004-adam-invariance"), 2.8},
     {QStringLiteral("seed004-sgd-scaling"), 3.0},
     {QStringLiteral("seed004-sharding"), 2.8},
+    {QStringLiteral("smith-grow-the-batch"), 1.9},
 };
 
 // The built-in studies' times in docs/studies.md, in seconds: measured in other sessions, on a
@@ -54,6 +55,7 @@ const QList<QPair<QString, double>> kStudySeconds{
     {QStringLiteral("adamw-timescale"), 20},
     {QStringLiteral("adam-surge"), 300},
     {QStringLiteral("adam-bsi-vs-adam"), 100},
+    {QStringLiteral("decay-or-grow"), 140},
 };
 
 constexpr double kWithin = 2.0;       // a lesson's estimate against its measured time
