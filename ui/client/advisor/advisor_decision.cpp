@@ -173,6 +173,15 @@ void Advisor::concludeBranches()
     m_advice.lrExponentLow = exponent.ok ? exponent.low : std::nan("");
     m_advice.lrExponentHigh = exponent.ok ? exponent.high : std::nan("");
     m_advice.lrExponentRules = rulesWithinInterval(exponent);
+    if (!edgeBatches.isEmpty()) {
+        QStringList names;
+        for (double batch : edgeBatches)
+            names.append(QString::number(batch, 'g', 4));
+        m_advice.cautions.append(QStringLiteral("In the branch test the best LR at batch %1 was at the edge of its bracket (½ to 2 × the linear rule's): the LR "
+                                                "exponent (%2) rests on edges, and your LR may be far from the best; the confirmation's ladder decides the LR, "
+                                                "extended past its own edge when its best sits there.")
+                                     .arg(names.join(QStringLiteral(", ")), QString::number(m_advice.lrExponent, 'g', 3)));
+    }
 
     // The batch: N x the base's batch per GPU, unless that is past the critical batch.
     if (critical.ok && !critical.beyondLargest && critical.criticalBatch < target) {
