@@ -583,6 +583,23 @@ private slots:
         batch->redrawNow();
         QCOMPARE(batch->drawnPoints(QStringLiteral("a"), QStringLiteral("effective_batch")),
                  (QList<QPointF>{{1, 8}, {2, 8}, {3, 16}}));
+
+        // Where it grew is marked on every chart the run has a line on, across the y range shown.
+        run->appendEvents({QJsonObject{{QStringLiteral("type"), QStringLiteral("batch_changed")},
+                                       {QStringLiteral("step"), 2},
+                                       {QStringLiteral("previous_effective_batch"), 8},
+                                       {QStringLiteral("effective_batch"), 16}}});
+        step(4, 16);
+        for (const QString& id : {QStringLiteral("loss"), QStringLiteral("effective_batch")}) {
+            ChartPanel* panel = grid.panel(id);
+            panel->redrawNow();
+            const QList<QList<QPointF>> marks = panel->batchChangeMarks();
+            QCOMPARE(marks.size(), 1);
+            QCOMPARE(marks.first().size(), 2);
+            QCOMPARE(marks.first().at(0).x(), 2.0);
+            QCOMPARE(marks.first().at(1).x(), 2.0);
+            QCOMPARE(QPointF(marks.first().at(0).y(), marks.first().at(1).y()), panel->yAxisRange());
+        }
     }
 };
 

@@ -94,6 +94,7 @@ ChartLines::ChartLines(QChart* chart, ChartDefinition definition)
     , m_definition(std::move(definition))
     , m_style(m_definition.metrics)
     , m_marks(chart)
+    , m_batchMarks(chart)
 {
 }
 
@@ -134,6 +135,7 @@ void ChartLines::setRuns(const QList<DisplayedRun>& runs)
         it = m_levels.erase(it);
     }
     m_marks.setRuns(runs);
+    m_batchMarks.setRuns(runs);
     // Lines in the order of the runs on display (a re-ticked run keeps its place).
     std::stable_sort(m_lines.begin(), m_lines.end(), [&](const auto& a, const auto& b) {
         const auto order = [&](const ChartLine& line) {
@@ -192,6 +194,7 @@ bool ChartLines::sync(QAbstractAxis* xAxis, QAbstractAxis* yAxis)
         return std::any_of(m_lines.begin(), m_lines.end(), [&](const auto& line) { return line->run.data() == &run; });
     };
     added = m_marks.sync(m_runs, hasLine, xAxis, yAxis) || added;
+    added = m_batchMarks.sync(m_runs, hasLine, xAxis, yAxis) || added;
     if (added)
         setRuns(m_runs);  // order and style the new lines with the rest
     return added;
@@ -406,6 +409,7 @@ void ChartLines::restyle()
     for (auto& level : m_levels)
         m_style.apply(*level);
     m_marks.style(m_style.lineScale());
+    m_batchMarks.style(m_style.lineScale());
     setLegendVisible(m_legendInExports);
 }
 
@@ -423,6 +427,7 @@ QString ChartLines::styleKey(bool html) const
 void ChartLines::placeDivergenceMarks(double yLow, double yHigh, bool logScale)
 {
     m_marks.place(yLow, yHigh, logScale, m_axis);
+    m_batchMarks.place(yLow, yHigh, m_axis);
 }
 
 QStringList ChartLines::divergenceLabels() const

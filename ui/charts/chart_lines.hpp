@@ -7,6 +7,7 @@
 // (charts/divergence_marks.hpp), and its blow-up does not set the y range.
 
 #include "charts/chart_line.hpp"
+#include "charts/batch_change_marks.hpp"
 #include "charts/divergence_marks.hpp"
 #include "charts/line_style.hpp"
 #include "charts/run_model.hpp"
@@ -49,8 +50,11 @@ public:
     DataRange range(bool positiveOnly);
     // Reduces every line that changed to `columns` pixel columns of [xMin, xMax].
     void update(double xMin, double xMax, int columns, bool logScale);
-    // Puts each diverged run's mark at the top of the y range shown, at its divergence.
+    // Puts each diverged run's mark at the top of the y range shown, at its divergence, and
+    // each change of a run's batch across that range.
     void placeDivergenceMarks(double yLow, double yHigh, bool logScale);
+    // Where each run's batch grew: each dashed mark's two ends (batch_change_marks.hpp).
+    QList<QList<QPointF>> batchChangeMarks() const { return m_batchMarks.drawn(); }
     // The marks' labels, in the order of the runs: "diverged at step 28".
     QStringList divergenceLabels() const;
     QList<QRectF> divergenceLabelRects() const;
@@ -83,6 +87,7 @@ private:
     ChartDefinition m_definition;
     LineStyle m_style;
     DivergenceMarks m_marks;
+    BatchChangeMarks m_batchMarks;
     QList<DisplayedRun> m_runs;
     ChartLineList m_lines;
     BatchLevelList m_levels;

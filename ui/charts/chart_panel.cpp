@@ -424,6 +424,11 @@ QStringList ChartPanel::divergenceLabels() const
     return m_lines->divergenceLabels();
 }
 
+QList<QList<QPointF>> ChartPanel::batchChangeMarks() const
+{
+    return m_lines->batchChangeMarks();
+}
+
 QList<QRectF> ChartPanel::divergenceLabelRects() const
 {
     return m_lines->divergenceLabelRects();

@@ -96,6 +96,8 @@ public:
     // Where diverged runs are marked at the top edge: "diverged at step 28", one per run.
     QStringList divergenceLabels() const;
     QList<QRectF> divergenceLabelRects() const;  // in the chart's coordinates, as plotArea()
+    // Where runs' batches grew: each dashed mark's two ends, in data coordinates.
+    QList<QList<QPointF>> batchChangeMarks() const;
     QRectF plotArea() const;
     QString yTitleShown() const;  // the y title as drawn (wrapped with <br> when long)
     bool tickLabelsShown() const;

@@ -57,6 +57,10 @@ void RunData::appendEvents(const QList<QJsonObject>& events)
             m_rangeTest = event;
         } else if (type == wire(type::kCheckpoint)) {
             m_checkpoints.append(event);
+        } else if (type == wire(type::kBatchChanged)) {
+            const qint64 step = event.value(wire(field::kStep)).toInteger(-1);
+            if (step >= 0)
+                m_batchChanges.append(step);
         } else if (type == wire(type::kHello)) {
             m_sawHello = true;
             m_helloProtocol = event.value(wire(field::kProtocol)).toInt();

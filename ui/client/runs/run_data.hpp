@@ -54,6 +54,8 @@ public:
     // lr_range_test's curve and suggestions (empty unless the run was one); checkpoint_at's files.
     const QJsonObject& rangeTest() const { return m_rangeTest; }
     const QList<QJsonObject>& checkpoints() const { return m_checkpoints; }
+    // batch_schedule: the steps after which the effective batch grew (batch_changed events).
+    const QList<qint64>& batchChanges() const { return m_batchChanges; }
     bool hasSummary() const { return !m_summary.isEmpty(); }
     bool hasError() const { return !m_error.isEmpty(); }
 
@@ -117,6 +119,7 @@ private:
     QJsonObject m_error;
     QJsonObject m_rangeTest;
     QList<QJsonObject> m_checkpoints;
+    QList<qint64> m_batchChanges;
     QStringList m_loadProblems;
     qint64 m_skippedValues = 0;
     QString m_firstSkipped;
