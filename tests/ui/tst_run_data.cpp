@@ -243,6 +243,36 @@ private slots:
         QCOMPARE(run.plannedExtent(XAxis::SamplesSeen), 6.0 * 32);
     }
 
+    // A batch that grows takes fewer steps an epoch as it goes: its epochs are counted in samples
+    // (2 ranks x 16 a rank = 32 an epoch), and the steps after which it grew are kept.
+    void aGrowingBatchCountsItsEpochsInSamples()
+    {
+        RunData run;
+        run.appendEvents({
+            parseEvent(R"({"type":"config","steps_per_epoch":4,"total_steps":8,"samples_per_rank":16,"world_size":2,"batch_schedule":"smith"})"),
+            parseEvent(R"({"type":"step","step":1,"epoch":0,"loss":3.0,"samples":8,"effective_batch":8})"),
+            parseEvent(R"({"type":"step","step":2,"epoch":0,"loss":2.0,"samples":8,"effective_batch":8})"),
+            parseEvent(R"({"type":"batch_changed","step":2,"previous_effective_batch":8,"effective_batch":16})"),
+            parseEvent(R"({"type":"step","step":3,"epoch":0,"loss":1.5,"samples":16,"effective_batch":16})"),
+            parseEvent(R"({"type":"step","step":4,"epoch":1,"loss":1.0,"samples":16,"effective_batch":16})"),
+        });
+        QCOMPARE(run.series(QStringLiteral("loss"), XAxis::Epoch), (QList<QPointF>{{0.25, 3.0}, {0.5, 2.0}, {1.0, 1.5}, {1.5, 1.0}}));
+        QCOMPARE(run.batchChanges(), QList<qint64>{2});
+        QCOMPARE(run.series(QStringLiteral("effective_batch")), (QList<QPointF>{{1, 8}, {2, 8}, {3, 16}, {4, 16}}));
+
+        // Compared with others, where it started and where it ended.
+        auto shared = QSharedPointer<RunData>::create();
+        shared->appendEvents({parseEvent(R"({"type":"config","effective_batch_size":8,"batch_schedule":"smith"})"),
+                              parseEvent(R"({"type":"step","step":1,"loss":3.0,"samples":8,"effective_batch":8})"),
+                              parseEvent(R"({"type":"batch_changed","step":1,"previous_effective_batch":8,"effective_batch":16})"),
+                              parseEvent(R"({"type":"step","step":2,"loss":2.0,"samples":16,"effective_batch":16})")});
+        const Comparison comparison = compareRuns({shared});
+        const auto row = std::find_if(comparison.rows.begin(), comparison.rows.end(),
+                                      [](const ComparisonRow& r) { return r.quantity == QStringLiteral("effective batch"); });
+        QVERIFY(row != comparison.rows.end());
+        QCOMPARE(row->values, QStringList{QStringLiteral("8 → 16")});
+    }
+
     void wallTimeOfOlderStreamsComesFromTheSteps()
     {
         RunData run;

@@ -79,7 +79,15 @@ QList<Quantity> quantities()
                  .arg(config.value(wire(key::kWorldSize)).toInt())
                  .arg(config.value(wire(key::kBatchSize)).toInt());
          }},
-        {"effective batch", config(field::kEffectiveBatchSize)},
+        {"effective batch",
+         [config](const RunData& run) {
+             // A batch that grew (batch_schedule): where it started and where it ended.
+             const QString start = config(field::kEffectiveBatchSize)(run);
+             const QList<QPointF>& batches = run.series(wire(field::kEffectiveBatch));
+             if (run.batchChanges().isEmpty() || batches.isEmpty())
+                 return start;
+             return QStringLiteral("%1 → %2").arg(start, number(batches.last().y()));
+         }},
         {"LR rule", config(key::kLrRule)},
         {"effective LR", config(field::kLrEffective)},
         {"optimizer", config(key::kOptimizer)},

@@ -135,6 +135,13 @@ void RunData::appendStep(const QJsonObject& event, qint64 step)
     if (std::isfinite(samples) && samples > 0)
         m_samplesSeen += samples;
     position.samplesSeen = m_samplesSeen;
+    // A batch that grows (batch_schedule) changes the steps an epoch takes: its epochs are
+    // counted in the samples of the epoch's padded list every rank shares.
+    const double epochSamples = double(m_config.value(wire(field::kSamplesPerRank)).toInteger()) *
+                                double(m_config.value(wire(key::kWorldSize)).toInteger());
+    const QString schedule = m_config.value(wire(key::kBatchSchedule)).toString();
+    if (!schedule.isEmpty() && schedule != wire(choice::batch_schedule::kConstant) && epochSamples > 0)
+        position.epoch = m_samplesSeen / epochSamples;
     const double stepMs = event.value(wire(field::kStepMs)).toDouble();
     if (std::isfinite(stepMs) && stepMs > 0)
         m_stepSeconds += stepMs / 1000.0;
