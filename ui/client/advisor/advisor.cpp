@@ -131,6 +131,7 @@ bool Advisor::start(const AdviceRequest& request)
     m_advice = Advice();
     m_done.clear();
     m_extensions = 0;
+    m_branchEdges = false;
     m_divergenceLr = 0.0;
     m_timeScale = 1.0;
     m_confirmationSteps = 0;
@@ -474,9 +475,15 @@ double Advisor::secondsLeft() const
     }
     // During the confirmation, the warmup arm to come when the ladder is well above the base's
     // LR (its runs are the confirmation's length).
-    if ((m_phase == Phase::Confirmation || m_phase == Phase::Extension) && !m_planned.isEmpty() &&
-        m_planned.front().lr >= kWarmupRunsTrigger * m_baseLr / 2.0)
-        left += kWarmupLrs * kSeeds * plannedSeconds(m_planned.front());
+    if ((m_phase == Phase::Confirmation || m_phase == Phase::Extension) && !m_planned.isEmpty()) {
+        const double run = plannedSeconds(m_planned.front());
+        if (m_planned.front().lr >= kWarmupRunsTrigger * m_baseLr / 2.0)
+            left += kWarmupLrs * kSeeds * run;
+        // The extensions to come: when the branch test's best LRs sat at their brackets' edges the
+        // ladder is likely to walk as far as it may; else once at most.
+        const int extensions = m_branchEdges ? kMostExtensions - m_extensions : (m_phase == Phase::Confirmation ? 1 : 0);
+        left += std::max(0, extensions) * 2 * kSeeds * run;
+    }
     return left * m_timeScale;
 }
 

@@ -58,7 +58,8 @@ public:
     int percent() const;
     // Seconds left, from the base run's measured seconds per sample and per run, scaled by the
     // last phase's time against its prediction: this phase's runs still to finish and, during the
-    // branch test, the confirmation, during the confirmation the warmup arm when it is likely;
+    // branch test, the confirmation, during the confirmation the warmup arm when it is likely and
+    // the extensions likely to come;
     // -1 before the base run ends (and when not running).
     double secondsLeft() const;
 
@@ -126,6 +127,7 @@ private:
     qint64 m_chosenBatchPerGpu = 0;
     double m_divergenceLr = 0.0;     // from the range test: where the loss ran away
     int m_extensions = 0;       // the ladder's extensions past its edge so far
+    bool m_branchEdges = false; // a branch batch's best LR sat at its bracket's edge
     int m_branchSeeds = 1;
     double m_checkpointMeasure = 0.0;  // the base run's noise-free training loss at the checkpoint (NaN: not measured there)
     qint64 m_warmupSteps = 0;         // the warmup arm's

@@ -173,6 +173,7 @@ void Advisor::concludeBranches()
     m_advice.lrExponentLow = exponent.ok ? exponent.low : std::nan("");
     m_advice.lrExponentHigh = exponent.ok ? exponent.high : std::nan("");
     m_advice.lrExponentRules = rulesWithinInterval(exponent);
+    m_branchEdges = !edgeBatches.isEmpty();
     if (!edgeBatches.isEmpty()) {
         QStringList names;
         for (double batch : edgeBatches)
