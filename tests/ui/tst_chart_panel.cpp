@@ -571,6 +571,7 @@ private slots:
             run->appendEvents({QJsonObject{{QStringLiteral("type"), QStringLiteral("step")},
                                            {QStringLiteral("step"), number},
                                            {QStringLiteral("loss"), 1.0 / number},
+                                           {QStringLiteral("noise_scale"), 20.0},
                                            {QStringLiteral("effective_batch"), batch}}});
             model.notifyDataAppended(QStringLiteral("a"));
         };
@@ -600,6 +601,15 @@ private slots:
             QCOMPARE(marks.first().at(1).x(), 2.0);
             QCOMPARE(QPointF(marks.first().at(0).y(), marks.first().at(1).y()), panel->yAxisRange());
         }
+        // The noise scale is read against the batch: its level rises where the batch grew.
+        ChartPanel* noise = grid.panel(QStringLiteral("noise_scale"));
+        noise->redrawNow();
+        const QList<QPointF> level = noise->effectiveBatchLine(QStringLiteral("a"));
+        QCOMPARE(level.size(), 4);
+        QCOMPARE(level.at(0).y(), 128.0);  // the config's effective batch (makeRun's)
+        QCOMPARE(level.at(1), QPointF(2, 128));
+        QCOMPARE(level.at(2), QPointF(2, 16));
+        QCOMPARE(level.at(3).y(), 16.0);
     }
 };
 

@@ -18,6 +18,36 @@
 namespace ddplab::ui {
 namespace {
 
+// The effective batch a level shows: one value across the chart, or, where the run's batch grew
+// (batch_schedule), a staircase that rises after each step it grew at, to the batch the next
+// step took.
+QList<QPointF> levelPoints(const BatchLevel& level, double xMin, double xMax, XAxis axis)
+{
+    QList<QPointF> points{{xMin, level.value}};
+    double value = level.value;
+    const QList<QPointF>& batches = level.run->series(wire(field::kEffectiveBatch));
+    for (const qint64 step : level.run->batchChanges()) {
+        const auto next = std::find_if(batches.begin(), batches.end(), [&](const QPointF& p) { return p.x() > double(step); });
+        if (next == batches.end())
+            continue;
+        const double x = level.run->xAt(step, axis);
+        points << QPointF(x, value) << QPointF(x, next->y());
+        value = next->y();
+    }
+    points << QPointF(xMax, value);
+    return points;
+}
+
+double highestLevel(const BatchLevel& level)
+{
+    double highest = level.value;
+    if (!level.run->batchChanges().isEmpty()) {
+        for (const QPointF& batch : level.run->series(wire(field::kEffectiveBatch)))
+            highest = std::max(highest, batch.y());
+    }
+    return highest;
+}
+
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kSameValueTolerance = 1e-6;  // relative: float reductions differ in the last digits
 constexpr qsizetype kCoverSamples = 512;      // points of a line looked at to judge it covered
@@ -286,7 +316,7 @@ DataRange ChartLines::range(bool positiveOnly)
     for (const auto& level : m_levels) {
         if (!positiveOnly || level->value > 0) {
             all.yMin = std::min(all.yMin, level->value);
-            all.yMax = std::max(all.yMax, level->value);
+            all.yMax = std::max(all.yMax, highestLevel(*level));
         }
     }
     return all;
@@ -334,7 +364,7 @@ void ChartLines::update(double xMin, double xMax, int columns, bool logScale)
         line->drawnLog = logScale;
     }
     for (auto& level : m_levels)
-        level->line->replace({QPointF(xMin, level->value), QPointF(xMax, level->value)});
+        level->line->replace(levelPoints(*level, xMin, xMax, m_axis));
 }
 
 QList<ReadoutLine> ChartLines::readout(double x) const
@@ -444,6 +474,15 @@ void ChartLines::setDivergenceLabels(const QFont& font, bool visible)
 {
     m_marks.setLabelFont(font);
     m_marks.setLabelsVisible(visible);
+}
+
+QList<QPointF> ChartLines::levelDrawn(const QString& runId) const
+{
+    for (const auto& level : m_levels) {
+        if (level->run->id() == runId)
+            return level->line->points();
+    }
+    return {};
 }
 
 double ChartLines::levelOf(const QString& runId) const

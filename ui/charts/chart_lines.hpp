@@ -78,6 +78,7 @@ public:
     double lineWidth(const QString& runId, const QString& metric) const;  // its strong line's pen, in pixels
     QColor lineColor(const QString& runId, const QString& metric) const;
     double levelOf(const QString& runId) const;  // NaN when none is drawn
+    QList<QPointF> levelDrawn(const QString& runId) const;  // its points: a staircase where the batch grew
 
 private:
     void restyle();

@@ -414,6 +414,11 @@ double ChartPanel::effectiveBatchMark(const QString& runId) const
     return m_lines->levelOf(runId);
 }
 
+QList<QPointF> ChartPanel::effectiveBatchLine(const QString& runId) const
+{
+    return m_lines->levelDrawn(runId);
+}
+
 QPointF ChartPanel::yAxisRange() const
 {
     return m_axes->yRange();

@@ -92,6 +92,7 @@ public:
     // The entries the chart's legend (drawn in exports) is told to show, in order.
     QStringList legendLabels() const;
     double effectiveBatchMark(const QString& runId) const;  // NaN when not drawn
+    QList<QPointF> effectiveBatchLine(const QString& runId) const;  // as drawn: rises where the batch grew
     QPointF yAxisRange() const;  // (low, high) of the y axis shown
     // Where diverged runs are marked at the top edge: "diverged at step 28", one per run.
     QStringList divergenceLabels() const;
