@@ -190,16 +190,22 @@ def section_block(lesson_id, text):
 
 def write_report(target, sections, keep_others):
     """Writes the header and every lesson's section. With keep_others (--only), the sections
-    of lessons not rerun are kept as the file has them, so a partial run updates in place."""
-    kept = {}
-    if keep_others and os.path.exists(target):
+    of lessons not rerun are kept as the file has them, so a partial run updates in place.
+    What follows the last lesson's section (the studies' measurements, written by hand) is kept
+    either way."""
+    kept, tail = {}, ""
+    if os.path.exists(target):
         text = open(target).read()
-        for match in re.finditer(r"<!-- lesson:(\S+) -->\n(.*?)\n<!-- /lesson:\1 -->", text, re.S):
-            kept[match.group(1)] = match.group(2)
+        ends = list(re.finditer(r"<!-- /lesson:\S+ -->\n", text))
+        if ends:
+            tail = text[ends[-1].end():]
+        if keep_others:
+            for match in re.finditer(r"<!-- lesson:(\S+) -->\n(.*?)\n<!-- /lesson:\1 -->", text, re.S):
+                kept[match.group(1)] = match.group(2)
     ids = sorted(set(kept) | set(sections))
     blocks = [section_block(i, sections.get(i, kept.get(i, ""))) for i in ids]
     with open(target, "w") as f:
-        f.write("\n".join(HEADER) + "\n\n" + "\n\n".join(blocks) + "\n")
+        f.write("\n".join(HEADER) + "\n\n" + "\n\n".join(blocks) + "\n" + tail)
 
 
 if __name__ == "__main__":

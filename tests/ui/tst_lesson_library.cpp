@@ -103,8 +103,9 @@ private slots:
         const ResolvedPreset resolved = resolvePreset(QStringLiteral("seed000-four-ways"), library, PresetLibrary());
         QVERIFY2(resolved.error.isEmpty(), qPrintable(resolved.error));
         QCOMPARE(resolved.lessonId, QStringLiteral("seed000-four-ways"));
-        QCOMPARE(resolved.runs.size(), 4);
+        QCOMPARE(resolved.runs.size(), 5);
         QCOMPARE(resolved.runs.at(3).label, QStringLiteral("8 GPUs x 16, square-root rule"));
+        QCOMPARE(resolved.runs.at(4).config.batchSize, 16);  // the reference the rules aim at
         QCOMPARE(resolved.runs.at(3).config.lrRule, ddplab::LrRule::Sqrt);
         QCOMPARE(resolved.chartMetrics, (QStringList{QStringLiteral("w_mean"), QStringLiteral("update_var"), QStringLiteral("lr")}));
     }
@@ -183,7 +184,9 @@ private slots:
         QCOMPARE(resolvePreset(QStringLiteral("seed000-linear-rule"), library, PresetLibrary()).xAxis, XAxis::SamplesSeen);
         // Every lesson has its axis, so none inherits the one the lesson before it left: a file
         // that names none counts steps.
-        QCOMPARE(resolvePreset(QStringLiteral("seed000-four-ways"), library, PresetLibrary()).xAxis, XAxis::Step);
+        QCOMPARE(resolvePreset(QStringLiteral("seed000-single-vs-multi"), library, PresetLibrary()).xAxis, XAxis::Step);
+        // Four ways draws 1 x 16 beside 8 x 16: compared per sample seen.
+        QCOMPARE(resolvePreset(QStringLiteral("seed000-four-ways"), library, PresetLibrary()).xAxis, XAxis::SamplesSeen);
         for (const Lesson& lesson : library.lessons())
             QVERIFY2(lesson.xAxis.has_value(), qPrintable(lesson.id));
 
