@@ -36,6 +36,7 @@ CLAIMS = {
     "seed004-sgd-scaling": "SGD: 1 process x 10 with lr 1 equals 2 processes x 5 with lr 2 (DDP averages the gradient).",
     "seed004-adam-invariance": "Adam with eps 0: 1 x 10 with lr 1 equals 2 x 5 with lr 1; scaling the LR would make the update K times bigger.",
     "seed004-sharding": "9 examples, 2 processes, batch 3: process 2 gets x8 x1 in iteration 2; with drop_last x9 is dropped.",
+    "seed004-adam-larger-batch": "Seed 004 answers the same effective batch split over more ranks (Adam needs no rescaling); at a larger effective batch Malladi et al. 2022's SDE rule grows Adam's LR by sqrt(k).",
     "smith-grow-the-batch": "Smith et al. 2018 (not a seed): increasing the batch in place of each LR decay reaches the decayed run's result in fewer optimizer steps.",
 }
 # What this report could not measure here, said beside the figures it did measure.

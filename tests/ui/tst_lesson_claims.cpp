@@ -116,6 +116,7 @@ private slots:
     void seed003Throughput();
     void seed004SgdScaling();
     void seed004AdamInvariance();
+    void seed004AdamLargerBatch();
     void seed004Sharding();
     void smithGrowTheBatch();
     void runsOfUnlikeBatchesAreComparedPerSampleOrEpoch();
@@ -402,6 +403,33 @@ void TestLessonClaims::seed004SgdScaling()
     CLAIM(other > 0.1 && lastOf(*runs[2], kLoss) > lastOf(*runs[0], kLoss),
           QStringLiteral("2 x 5 with lr 1 is slower: up to %1 apart, final loss %2 against %3")
               .arg(number(other, 2), number(lastOf(*runs[2], kLoss), 4), number(lastOf(*runs[0], kLoss), 4)));
+}
+
+// The second question: the effective batch doubled. Per epoch (the training-set loss at each
+// epoch's end), the same LR falls behind the run it was tuned on; the SDE rule closes most of it.
+void TestLessonClaims::seed004AdamLargerBatch()
+{
+    const auto runs = runLesson(QStringLiteral("seed004-adam-larger-batch"));
+    QCOMPARE(runs.size(), 3);
+    const QList<double> tuned = valuesOf(*runs[0], QStringLiteral("train_loss"));
+    const QList<double> same = valuesOf(*runs[1], QStringLiteral("train_loss"));
+    const QList<double> sde = valuesOf(*runs[2], QStringLiteral("train_loss"));
+    QCOMPARE(tuned.size(), 6);
+    QCOMPARE(same.size(), 6);
+    QCOMPARE(sde.size(), 6);
+    bool behind = true, closes = true;
+    QStringList gaps;
+    for (int epoch = 0; epoch < 6; ++epoch) {
+        behind = behind && same[epoch] > tuned[epoch];
+        closes = closes && sde[epoch] - tuned[epoch] < 0.5 * (same[epoch] - tuned[epoch]);
+        gaps.append(QStringLiteral("%1 / %2").arg(number(sde[epoch] - tuned[epoch], 2), number(same[epoch] - tuned[epoch], 2)));
+    }
+    CLAIM(behind, QStringLiteral("2 x 10 at the same LR is behind 1 x 10 after every epoch: %1 against %2 after the first")
+                      .arg(number(same[0]), number(tuned[0])));
+    CLAIM(closes, QStringLiteral("the SDE rule closes more than half of that gap at every epoch (its gap / the same LR's: %1)")
+                      .arg(gaps.join(QStringLiteral(", "))));
+    const double sdeLr = valuesOf(*runs[2], QStringLiteral("lr")).value(0);
+    CLAIM(std::fabs(sdeLr - 0.02 * std::sqrt(2.0)) < 1e-12, QStringLiteral("its LR is 0.02 x sqrt(2) = %1").arg(number(sdeLr)));
 }
 
 void TestLessonClaims::seed004AdamInvariance()

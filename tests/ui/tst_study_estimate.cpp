@@ -39,6 +39,7 @@ const QList<QPair<QString, double>> kLessonSeconds{
     {QStringLiteral("seed004-adam-invariance"), 2.8},
     {QStringLiteral("seed004-sgd-scaling"), 3.0},
     {QStringLiteral("seed004-sharding"), 2.8},
+    {QStringLiteral("seed004-adam-larger-batch"), 2.7},
     {QStringLiteral("smith-grow-the-batch"), 1.9},
 };
 
