@@ -97,6 +97,22 @@ private slots:
         QCOMPARE(chartForMetric(QStringLiteral("brand_new_metric")).metricNames(), QStringList{QStringLiteral("brand_new_metric")});
     }
 
+    // The throughput lesson on a computer with fewer cores than its 4 ranks says what holds
+    // instead of a speed-up; with enough cores, or for a lesson not about speed, nothing is added.
+    void aLessonAboutSpeedSaysWhatHoldsOnFewerCores()
+    {
+        const LessonLibrary library = LessonLibrary::load();
+        const Lesson* throughput = library.find(QStringLiteral("seed003-throughput"));
+        QVERIFY(throughput);
+        const QString note = machineNote(*throughput, 2);
+        QVERIFY2(note.startsWith(QStringLiteral("On this computer (2 cores for up to 4 ranks): ")), qPrintable(note));
+        QVERIFY(note.contains(QStringLiteral("never a speed-up")));
+        QVERIFY(note.contains(QStringLiteral("64 images a rank")));
+        QCOMPARE(machineNote(*throughput, 1).left(35), QStringLiteral("On this computer (1 core for up to "));
+        QVERIFY(machineNote(*throughput, 4).isEmpty());
+        QVERIFY(machineNote(*library.find(QStringLiteral("seed000-four-ways")), 1).isEmpty());
+    }
+
     void lessonIdResolvesToItsRuns()
     {
         const LessonLibrary library = LessonLibrary::load();

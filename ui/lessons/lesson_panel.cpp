@@ -7,6 +7,7 @@
 #include <QTextBrowser>
 #include <QTextCursor>
 #include <QTextDocument>
+#include <QThread>
 #include <QVBoxLayout>
 
 namespace ddplab::ui {
@@ -21,6 +22,9 @@ QString lessonMarkdown(const Lesson& lesson)
     text += lesson.summary + QStringLiteral("\n\n");
     if (!lesson.lookFor.isEmpty())
         text += QStringLiteral("> **What to look for:** %1\n\n").arg(lesson.lookFor);
+    // Ranks are processes on this computer's cores: where they outnumber them, what holds instead.
+    if (const QString note = machineNote(lesson, QThread::idealThreadCount()); !note.isEmpty())
+        text += QStringLiteral("> %1\n\n").arg(note);
     text += QStringLiteral("**Runs**, one after the other, overlaid:\n\n");
     for (qsizetype i = 0; i < lesson.runs.size(); ++i)
         text += QStringLiteral("%1. %2\n").arg(i + 1).arg(lesson.runs.at(i).label);

@@ -28,6 +28,7 @@ std::optional<Lesson> parseLesson(const QJsonObject& object, const QString& path
     lesson.source = object.value(QStringLiteral("source")).toString();
     lesson.summary = object.value(QStringLiteral("summary")).toString();
     lesson.lookFor = object.value(QStringLiteral("look_for")).toString();
+    lesson.fewerCoresNote = object.value(QStringLiteral("when_ranks_exceed_cores")).toString();
     for (const QJsonValue& chart : object.value(QStringLiteral("charts")).toArray())
         lesson.charts.append(chart.toString());
     if (object.contains(QStringLiteral("x_axis"))) {
@@ -133,6 +134,19 @@ QStringList LessonLibrary::ids() const
     for (const Lesson& lesson : m_lessons)
         ids.append(lesson.id);
     return ids;
+}
+
+QString machineNote(const Lesson& lesson, int cores)
+{
+    int ranks = 1;
+    for (const LessonRun& run : lesson.runs)
+        ranks = std::max(ranks, run.config.value(wire(key::kWorldSize)).toInt(1));
+    if (lesson.fewerCoresNote.isEmpty() || ranks <= cores)
+        return QString();
+    return QObject::tr("On this computer (%1 for up to %2 ranks): %3")
+        .arg(cores == 1 ? QObject::tr("1 core") : QObject::tr("%1 cores").arg(cores))
+        .arg(ranks)
+        .arg(lesson.fewerCoresNote);
 }
 
 }  // namespace ddplab::ui

@@ -44,7 +44,14 @@ struct Lesson {
     std::optional<XAxis> xAxis = XAxis::Step;
     std::optional<ShardingExample> sharding;
     QList<LessonRun> runs;
+    // What holds instead where a run has more ranks than this computer has cores
+    // ("when_ranks_exceed_cores"): a lesson about speed must not promise what the runs cannot show.
+    QString fewerCoresNote;
 };
+
+// The lesson's note for a computer with `cores` cores, or "" where its runs' ranks fit them:
+// "On this computer (2 cores for up to 4 ranks): ..." (ranks as CPU processes share the cores).
+QString machineNote(const Lesson& lesson, int cores);
 
 class LessonLibrary {
 public:
