@@ -290,9 +290,14 @@ void BatchScheduleTest::growthMidEpochSeesEveryExampleOnce()
 
 // Smith et al. 2018: grow the batch by the factor the LR would have decayed by, and the same
 // samples reach the same loss. linreg, 4 epochs, LR halved every epoch; the batch-growth run
-// takes 128 + 64 + 32 + 16 = 240 steps where the decayed one takes 512.
+// takes 128 + 64 + 32 + 16 = 240 steps where the decayed one takes 512. The same growth written
+// out as batch_schedule steps (after steps 128, 192 and 224, x 2 each) at a constant LR does too.
 void BatchScheduleTest::smithReachesTheDecayedLossInFewerSteps()
 {
+    const QJsonObject listed{{QStringLiteral("schedule"), QStringLiteral("constant")},
+                             {QStringLiteral("batch_schedule"), QStringLiteral("steps")},
+                             {QStringLiteral("batch_schedule_steps"), QStringLiteral("128, 192, 224")},
+                             {QStringLiteral("batch_schedule_factors"), QStringLiteral("2, 2, 2")}};
     QList<double> decayed, grown;
     for (int seed = 0; seed < 4; ++seed) {
         const EngineResult decay = runConfig(decayingLinreg(seed));
@@ -305,6 +310,10 @@ void BatchScheduleTest::smithReachesTheDecayedLossInFewerSteps()
         QCOMPARE(stepValues(smith, "lr").toVector(), QVector<double>(240, 0.05));
         decayed.append(finalTrainingLoss(decay));
         grown.append(finalTrainingLoss(smith));
+        const EngineResult steps = runConfig(withOverrides(decayingLinreg(seed), listed));
+        REQUIRE_OK(steps);
+        QCOMPARE(steps.last(QStringLiteral("summary")).value(QStringLiteral("steps")).toInteger(), 240);
+        QCOMPARE(finalTrainingLoss(steps), finalTrainingLoss(smith));  // the same batches, the same LR: the same run
     }
     double mean = 0, meanDifference = 0;
     for (int i = 0; i < decayed.size(); ++i) {
