@@ -183,6 +183,12 @@ private slots:
         disconnect(stopper);
         QVERIFY2(page->progressText().contains(QStringLiteral("stopped; Resume runs the other")), qPrintable(page->progressText()));
         QVERIFY2(!page->progressText().contains(QStringLiteral("succeeded")), qPrintable(page->progressText()));
+        // Shown again from the past studies, the line speaks of that study as stored, not of
+        // the last thing that ran.
+        auto* past = page->findChild<QListWidget*>(QStringLiteral("pastStudies"));
+        past->setCurrentRow(0);
+        Q_EMIT past->itemDoubleClicked(past->item(0));
+        QVERIFY2(page->progressText().contains(QStringLiteral(" of 4 runs of this study done")), qPrintable(page->progressText()));
         auto* resume = page->findChild<QPushButton*>(QStringLiteral("resumeStudy"));
         QVERIFY(resume->isEnabled());  // no click on the list first
         resume->click();
