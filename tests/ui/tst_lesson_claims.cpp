@@ -5,6 +5,7 @@
 //
 // Every lesson runs at its real size but one: seed003-throughput's CNN runs are cut from 60
 // steps to 5, since its claim about speed is no test's to assert (what each run is, is).
+// All of it beside a busy process (a shell loop on one core), as on a teacher's laptop.
 // With DDPLAB_LESSON_CLAIMS=<file> the checked claims, with the figures they were checked on,
 // are written there as JSON: scripts/lessons-report.py puts them into docs/lessons.md.
 
@@ -21,6 +22,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QProcess>
 #include <QSignalSpy>
 
 #include <algorithm>
@@ -135,6 +137,7 @@ private:
     QString m_lesson;
     QMap<QString, QStringList> m_claims;
     QStringList m_checked;
+    QProcess m_busy;  // another program keeping a core busy, as a teacher's browser does
 };
 
 void TestLessonClaims::initTestCase()
@@ -143,10 +146,19 @@ void TestLessonClaims::initTestCase()
     m_presets = PresetLibrary::load();
     QVERIFY2(m_lessons.problems().isEmpty(), qPrintable(m_lessons.problems().join(QLatin1Char('\n'))));
     m_store = std::make_unique<RunStore>();
+    // Every claim is checked while another program keeps a core busy: a class runs on a laptop
+    // with a browser open, and a lesson must keep its point there (the runs' threads take the
+    // free cores' share, engine/launch/thread_share).
+    // It spins only while this suite lives: a suite killed by a timeout leaves nothing behind.
+    m_busy.start(QStringLiteral("/bin/sh"),
+                 {QStringLiteral("-c"), QStringLiteral("while kill -0 %1 2>/dev/null; do :; done").arg(QCoreApplication::applicationPid())});
+    QVERIFY(m_busy.waitForStarted());
 }
 
 void TestLessonClaims::cleanupTestCase()
 {
+    m_busy.kill();
+    m_busy.waitForFinished();
     const QString path = qEnvironmentVariable("DDPLAB_LESSON_CLAIMS");
     if (path.isEmpty())
         return;
