@@ -42,7 +42,10 @@ CLAIMS = {
 # What this report could not measure here, said beside the figures it did measure.
 MEASURED_HERE = {
     "seed003-throughput": "No GPU machine was available to this project's sessions, so only the CPU side is measured "
-                          "here; docs/gpu-validation.md lists the commands for the first GPU run.",
+                          "here; docs/gpu-validation.md lists the commands for the first GPU run. On 2 cores the images "
+                          "per second are no speed-up: the table's rates moved with whatever else ran (the checked "
+                          "claims' 5-step runs, beside a busy process and a build, took 343 against 1,590 images/s: "
+                          "four processes took more of a contended CPU than one).",
 }
 
 
