@@ -1,8 +1,8 @@
 #include "trainer.hpp"
 
 #include "comm/communicator.hpp"
-#include "core/config_error.hpp"
 #include "core/batch_schedule.hpp"
+#include "core/config_error.hpp"
 #include "core/derived.hpp"
 #include "core/home_path.hpp"
 #include "core/key_names.hpp"
