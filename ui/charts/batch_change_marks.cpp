@@ -1,5 +1,6 @@
 #include "batch_change_marks.hpp"
 
+#include "charts/run_items.hpp"
 #include "client/runs/run_data.hpp"
 
 #include <QChart>
@@ -29,17 +30,9 @@ BatchChangeMarks::~BatchChangeMarks() = default;  // the series belong to the ch
 
 void BatchChangeMarks::setRuns(const QList<DisplayedRun>& runs)
 {
-    for (auto it = m_marks.begin(); it != m_marks.end();) {
-        const auto shown = std::find_if(runs.begin(), runs.end(), [&](const DisplayedRun& run) { return run.data == (*it)->run; });
-        if (shown != runs.end()) {
-            (*it)->color = shown->color;
-            ++it;
-            continue;
-        }
-        m_chart->removeSeries((*it)->line);
-        delete (*it)->line;
-        it = m_marks.erase(it);
-    }
+    keepShownRuns(
+        m_marks, runs, m_chart, [](Mark& mark, const DisplayedRun& shown) { mark.color = shown.color; },
+        [](Mark& mark) { return QList<QAbstractSeries*>{mark.line}; });
 }
 
 bool BatchChangeMarks::sync(const QList<DisplayedRun>& runs, const std::function<bool(const RunData&)>& hasLine,

@@ -1,6 +1,7 @@
 #include "chart_lines.hpp"
 
 #include "charts/chart_canvas.hpp"
+#include "charts/run_items.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/why_no_data.hpp"
 #include "client/series/decimation.hpp"
@@ -133,37 +134,20 @@ ChartLines::~ChartLines() = default;  // the series belong to the chart
 void ChartLines::setRuns(const QList<DisplayedRun>& runs)
 {
     m_runs = runs;
-    const auto shownAs = [&](const QSharedPointer<RunData>& run) -> const DisplayedRun* {
-        for (const DisplayedRun& shown : runs) {
-            if (shown.data == run)
-                return &shown;
-        }
-        return nullptr;
-    };
-    for (auto it = m_lines.begin(); it != m_lines.end();) {
-        if (const DisplayedRun* shown = shownAs((*it)->run)) {
-            (*it)->runColor = shown->color;
-            (*it)->runLabel = labelOf(*shown);
-            ++it;
-            continue;
-        }
-        m_chart->removeSeries((*it)->raw);
-        m_chart->removeSeries((*it)->smooth);
-        delete (*it)->raw;
-        delete (*it)->smooth;
-        it = m_lines.erase(it);
-    }
-    for (auto it = m_levels.begin(); it != m_levels.end();) {
-        if (const DisplayedRun* shown = shownAs((*it)->run)) {
-            (*it)->color = shown->color;
-            (*it)->runLabel = labelOf(*shown);
-            ++it;
-            continue;
-        }
-        m_chart->removeSeries((*it)->line);
-        delete (*it)->line;
-        it = m_levels.erase(it);
-    }
+    keepShownRuns(
+        m_lines, runs, m_chart,
+        [](ChartLine& line, const DisplayedRun& shown) {
+            line.runColor = shown.color;
+            line.runLabel = labelOf(shown);
+        },
+        [](ChartLine& line) { return QList<QAbstractSeries*>{line.raw, line.smooth}; });
+    keepShownRuns(
+        m_levels, runs, m_chart,
+        [](BatchLevel& level, const DisplayedRun& shown) {
+            level.color = shown.color;
+            level.runLabel = labelOf(shown);
+        },
+        [](BatchLevel& level) { return QList<QAbstractSeries*>{level.line}; });
     m_marks.setRuns(runs);
     m_batchMarks.setRuns(runs);
     // Lines in the order of the runs on display (a re-ticked run keeps its place).

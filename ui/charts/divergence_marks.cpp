@@ -1,6 +1,7 @@
 #include "divergence_marks.hpp"
 
 #include "charts/axis_plan.hpp"
+#include "charts/run_items.hpp"
 #include "client/runs/run_data.hpp"
 
 #include <QChart>
@@ -54,17 +55,9 @@ DivergenceMarks::~DivergenceMarks()
 
 void DivergenceMarks::setRuns(const QList<DisplayedRun>& runs)
 {
-    for (auto it = m_marks.begin(); it != m_marks.end();) {
-        const auto shown = std::find_if(runs.begin(), runs.end(), [&](const DisplayedRun& run) { return run.data == (*it)->run; });
-        if (shown != runs.end()) {
-            (*it)->color = shown->color;
-            ++it;
-            continue;
-        }
-        m_chart->removeSeries((*it)->point);
-        delete (*it)->point;
-        it = m_marks.erase(it);
-    }
+    keepShownRuns(
+        m_marks, runs, m_chart, [](Mark& mark, const DisplayedRun& shown) { mark.color = shown.color; },
+        [](Mark& mark) { return QList<QAbstractSeries*>{mark.point}; });
     if (m_marks.empty())
         m_labels.clear();
 }
