@@ -257,7 +257,7 @@ private slots:
             parseEvent(R"({"type":"step","step":4,"epoch":1,"loss":1.0,"samples":16,"effective_batch":16})"),
         });
         QCOMPARE(run.series(QStringLiteral("loss"), XAxis::Epoch), (QList<QPointF>{{0.25, 3.0}, {0.5, 2.0}, {1.0, 1.5}, {1.5, 1.0}}));
-        QCOMPARE(run.batchChanges(), QList<qint64>{2});
+        QCOMPARE(run.batchChanges(), (QList<RunData::BatchChange>{{2, 16}}));
         QCOMPARE(run.series(QStringLiteral("effective_batch")), (QList<QPointF>{{1, 8}, {2, 8}, {3, 16}, {4, 16}}));
 
         // Compared with others, where it started and where it ended.

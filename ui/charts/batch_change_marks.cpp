@@ -42,7 +42,8 @@ bool BatchChangeMarks::sync(const QList<DisplayedRun>& runs, const std::function
     for (const DisplayedRun& shown : runs) {
         if (!hasLine(*shown.data))
             continue;
-        for (const qint64 step : shown.data->batchChanges()) {
+        for (const RunData::BatchChange& change : shown.data->batchChanges()) {
+            const qint64 step = change.step;
             const bool marked = std::any_of(m_marks.begin(), m_marks.end(),
                                             [&](const auto& mark) { return mark->run == shown.data && mark->step == step; });
             if (marked)

@@ -26,27 +26,20 @@ QList<QPointF> levelPoints(const BatchLevel& level, double xMin, double xMax, XA
 {
     QList<QPointF> points{{xMin, level.value}};
     double value = level.value;
-    const QList<QPointF>& batches = level.run->series(wire(field::kEffectiveBatch));
-    for (const qint64 step : level.run->batchChanges()) {
-        const auto next = std::find_if(batches.begin(), batches.end(), [&](const QPointF& p) { return p.x() > double(step); });
-        if (next == batches.end())
-            continue;
-        const double x = level.run->xAt(step, axis);
-        points << QPointF(x, value) << QPointF(x, next->y());
-        value = next->y();
+    for (const RunData::BatchChange& change : level.run->batchChanges()) {
+        const double x = level.run->xAt(change.step, axis);
+        points << QPointF(x, value) << QPointF(x, change.effectiveBatch);
+        value = change.effectiveBatch;
     }
     points << QPointF(xMax, value);
     return points;
 }
 
+// A schedule only grows the batch: its last change is its highest.
 double highestLevel(const BatchLevel& level)
 {
-    double highest = level.value;
-    if (!level.run->batchChanges().isEmpty()) {
-        for (const QPointF& batch : level.run->series(wire(field::kEffectiveBatch)))
-            highest = std::max(highest, batch.y());
-    }
-    return highest;
+    const QList<RunData::BatchChange>& changes = level.run->batchChanges();
+    return changes.isEmpty() ? level.value : std::max(level.value, changes.last().effectiveBatch);
 }
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();

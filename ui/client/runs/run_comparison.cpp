@@ -83,10 +83,9 @@ QList<Quantity> quantities()
          [config](const RunData& run) {
              // A batch that grew (batch_schedule): where it started and where it ended.
              const QString start = config(field::kEffectiveBatchSize)(run);
-             const QList<QPointF>& batches = run.series(wire(field::kEffectiveBatch));
-             if (run.batchChanges().isEmpty() || batches.isEmpty())
+             if (run.batchChanges().isEmpty())
                  return start;
-             return QStringLiteral("%1 → %2").arg(start, number(batches.last().y()));
+             return QStringLiteral("%1 → %2").arg(start, number(run.batchChanges().last().effectiveBatch));
          }},
         {"LR rule", config(key::kLrRule)},
         {"effective LR", config(field::kLrEffective)},

@@ -59,8 +59,9 @@ void RunData::appendEvents(const QList<QJsonObject>& events)
             m_checkpoints.append(event);
         } else if (type == wire(type::kBatchChanged)) {
             const qint64 step = event.value(wire(field::kStep)).toInteger(-1);
-            if (step >= 0)
-                m_batchChanges.append(step);
+            const double batch = event.value(wire(field::kEffectiveBatch)).toDouble();
+            if (step >= 0 && std::isfinite(batch) && batch > 0)
+                m_batchChanges.append({step, batch});
         } else if (type == wire(type::kHello)) {
             m_sawHello = true;
             m_helloProtocol = event.value(wire(field::kProtocol)).toInt();

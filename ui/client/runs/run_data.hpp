@@ -54,8 +54,13 @@ public:
     // lr_range_test's curve and suggestions (empty unless the run was one); checkpoint_at's files.
     const QJsonObject& rangeTest() const { return m_rangeTest; }
     const QList<QJsonObject>& checkpoints() const { return m_checkpoints; }
-    // batch_schedule: the steps after which the effective batch grew (batch_changed events).
-    const QList<qint64>& batchChanges() const { return m_batchChanges; }
+    // batch_schedule: after which steps the effective batch grew, and to what (batch_changed events).
+    struct BatchChange {
+        qint64 step = 0;
+        double effectiveBatch = 0.0;
+        bool operator==(const BatchChange& other) const { return step == other.step && effectiveBatch == other.effectiveBatch; }
+    };
+    const QList<BatchChange>& batchChanges() const { return m_batchChanges; }
     bool hasSummary() const { return !m_summary.isEmpty(); }
     bool hasError() const { return !m_error.isEmpty(); }
 
@@ -119,7 +124,7 @@ private:
     QJsonObject m_error;
     QJsonObject m_rangeTest;
     QList<QJsonObject> m_checkpoints;
-    QList<qint64> m_batchChanges;
+    QList<BatchChange> m_batchChanges;
     QStringList m_loadProblems;
     qint64 m_skippedValues = 0;
     QString m_firstSkipped;
