@@ -8,7 +8,10 @@
 
 namespace ddplab {
 
-BatchGrowth::BatchGrowth(const Config& config) : m_config(config), m_shaped(config) {}
+BatchGrowth::BatchGrowth(const Config& config)
+    : m_config(config), m_shaped(config), m_adaScaleBase(adaScaleBaseConfig(config)), m_adaScaleLength(totalSteps(m_adaScaleBase))
+{
+}
 
 void BatchGrowth::restore(const State& state)
 {
@@ -31,12 +34,12 @@ double BatchGrowth::nextLr() const
 
 double BatchGrowth::adaScaleLr(double gain) const
 {
-    return gain * learningRateAt(adaScaleBaseConfig(m_config), int64_t(std::floor(m_state.tau)));
+    return gain * learningRateAt(m_adaScaleBase, int64_t(std::floor(m_state.tau)));
 }
 
 bool BatchGrowth::adaScaleDone() const
 {
-    return m_state.tau >= double(totalSteps(adaScaleBaseConfig(m_config)));
+    return m_state.tau >= double(m_adaScaleLength);
 }
 
 std::optional<protocol::BatchChange> BatchGrowth::afterStep(int64_t stepsDone, double noiseScale, double gain,

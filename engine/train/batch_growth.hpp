@@ -49,6 +49,8 @@ private:
 
     const Config& m_config;
     Config m_shaped;
+    Config m_adaScaleBase;            // adascale: the schedule read on tau (adaScaleBaseConfig)
+    int64_t m_adaScaleLength = 0;     // ... and its length in tau
     State m_state;
 };
 
