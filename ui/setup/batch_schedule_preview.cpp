@@ -31,6 +31,7 @@ void BatchSchedulePreview::setConfig(const Config& config)
 {
     m_batch.clear();
     m_lr.clear();
+    m_plannedSteps = 0;
     const double startBatch = double(effectiveBatchSize(config));
     const QLocale locale;
     switch (config.batchSchedule) {
@@ -51,6 +52,7 @@ void BatchSchedulePreview::setConfig(const Config& config)
     case BatchScheduleKind::Smith:
     case BatchScheduleKind::Seesaw: {
         const std::vector<PlannedStep> plan = plannedBatchSteps(config, kMaxSteps);
+        m_plannedSteps = qlonglong(plan.size());
         for (size_t i = 0; i < plan.size(); ++i) {
             const bool changes = i == 0 || plan[i].multiplier != plan[i - 1].multiplier || plan[i].lr != plan[i - 1].lr;
             if (!changes && i + 1 != plan.size())
@@ -62,7 +64,7 @@ void BatchSchedulePreview::setConfig(const Config& config)
         const qint64 baseSteps = totalSteps(config);
         m_totalSamples = double(baseSteps) * startBatch;
         m_caption = tr("About %1 optimizer steps where a constant batch takes %2; the batch grows from %3 to %4.")
-                        .arg(locale.toString(qlonglong(plan.size())), locale.toString(baseSteps),
+                        .arg(locale.toString(m_plannedSteps), locale.toString(baseSteps),
                              locale.toString(qlonglong(startBatch)),
                              locale.toString(qlonglong(m_batch.isEmpty() ? startBatch : m_batch.last().y())));
         break;

@@ -30,6 +30,8 @@ public:
     const QList<QPointF>& batchPoints() const { return m_batch; }
     const QList<QPointF>& lrPoints() const { return m_lr; }
     QString caption() const { return m_caption; }
+    // The optimizer steps the plan takes (steps, smith, seesaw); 0 where it follows a measurement.
+    qlonglong plannedSteps() const { return m_plannedSteps; }
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -41,6 +43,7 @@ private:
     QList<QPointF> m_batch;
     QList<QPointF> m_lr;
     double m_totalSamples = 0;
+    qlonglong m_plannedSteps = 0;
     QString m_caption;
 };
 

@@ -1,7 +1,6 @@
 #include "derived_panel.hpp"
 
 #include "client/engine/model_inspection.hpp"
-#include "core/batch_schedule.hpp"
 #include "core/derived.hpp"
 #include "core/protocol_names.hpp"
 #include "setup/batch_schedule_preview.hpp"
@@ -195,26 +194,27 @@ void DerivedPanel::setConfig(const Config& config, bool valid)
                           ? tr("%1 of %2 samples").arg(plan.lastBatchSize).arg(config.batchSize)
                           : tr("full"));
 
+    // A growing batch: the LR preview below is the schedule's by optimizer step of the starting
+    // batch; the batch preview shows the batch and the LR against the samples, and its plan
+    // counts the steps.
+    const bool grows = config.batchSchedule != BatchScheduleKind::Constant;
+    m_batchPreview->setVisible(grows);
+    if (grows)
+        m_batchPreview->setConfig(config);
+
     const qint64 perEpoch = stepsPerEpoch(config);
     const qint64 total = totalSteps(config);
     QString steps = tr("%L1 per epoch · %L2 in total").arg(perEpoch).arg(total);
     if (config.maxSteps > 0 && total < perEpoch * config.epochs)
         steps += tr(" (max steps)");
-    const BatchScheduleKind growth = config.batchSchedule;
-    if (growth == BatchScheduleKind::Steps || growth == BatchScheduleKind::Smith || growth == BatchScheduleKind::Seesaw)
-        steps += tr(" at the starting batch; about %L1 as it grows").arg(qlonglong(plannedBatchSteps(config, BatchSchedulePreview::kMaxSteps).size()));
+    if (grows && m_batchPreview->plannedSteps() > 0)
+        steps += tr(" at the starting batch; about %L1 as it grows").arg(m_batchPreview->plannedSteps());
     set("steps", steps);
 
     const qint64 warmup = warmupStepCount(config);
     set("warmup", warmup > 0 ? tr("%1 from %2 × LR").arg(plural(warmup, tr("step"), tr("steps")), number(warmupStartFactor(config)))
                              : tr("none"));
     m_preview->setConfig(config);
-    // A growing batch: the LR preview above is the schedule's by optimizer step of the starting
-    // batch; this one shows the batch and the LR against the samples.
-    const bool grows = config.batchSchedule != BatchScheduleKind::Constant;
-    m_batchPreview->setVisible(grows);
-    if (grows)
-        m_batchPreview->setConfig(config);
 }
 
 }  // namespace ddplab::ui
