@@ -24,22 +24,13 @@
 #include <cmath>
 
 using ddplab::test::EngineResult;
+using ddplab::test::stepValues;
 using ddplab::test::runConfig;
 using ddplab::test::withOverrides;
 
 namespace {
 
 const QString kSource = QStringLiteral(DDPLAB_SOURCE_DIR);
-
-#define REQUIRE_OK(result) QVERIFY2((result).exitCode == 0, qPrintable((result).summaryText()))
-
-QList<double> stepValues(const EngineResult& result, const char* field)
-{
-    QList<double> values;
-    for (const QJsonObject& step : result.ofType(QStringLiteral("step")))
-        values.append(step.value(QLatin1String(field)).toDouble());
-    return values;
-}
 
 QList<qint64> stepNumbers(const EngineResult& result)
 {

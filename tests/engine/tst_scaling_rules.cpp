@@ -49,8 +49,6 @@ bool near(double actual, double expected)
     return std::fabs(actual - expected) <= 1e-12 * std::max(1.0, std::fabs(expected));
 }
 
-#define REQUIRE_OK(result) QVERIFY2((result).exitCode == 0, qPrintable((result).summaryText()))
-
 }  // namespace
 
 class ScalingRulesTest : public QObject {

@@ -57,8 +57,6 @@ QList<QJsonObject> steps(const EngineResult& result)
     return result.ofType(QStringLiteral("step"));
 }
 
-#define REQUIRE_OK(result) QVERIFY2((result).exitCode == 0, qPrintable((result).summaryText()))
-
 }  // namespace
 
 class TargetMeasureTest : public QObject {

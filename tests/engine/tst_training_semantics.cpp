@@ -15,18 +15,11 @@
 #include <cmath>
 
 using ddplab::test::EngineResult;
+using ddplab::test::stepValues;
 using ddplab::test::runConfig;
 using ddplab::test::runEngine;
 
 namespace {
-
-QList<double> stepValues(const EngineResult& result, const char* field)
-{
-    QList<double> values;
-    for (const QJsonObject& step : result.ofType(QStringLiteral("step")))
-        values.append(step.value(QLatin1String(field)).toDouble());
-    return values;
-}
 
 double maxRelativeDifference(const QList<double>& a, const QList<double>& b)
 {
@@ -45,8 +38,6 @@ QJsonObject linreg(const QJsonObject& overrides)
         config.insert(it.key(), it.value());
     return config;
 }
-
-#define REQUIRE_OK(result) QVERIFY2((result).exitCode == 0, qPrintable((result).summaryText()))
 
 }  // namespace
 

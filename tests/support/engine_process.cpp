@@ -113,4 +113,12 @@ QJsonObject withOverrides(QJsonObject config, const QJsonObject& overrides)
     return config;
 }
 
+QList<double> stepValues(const EngineResult& result, const char* field)
+{
+    QList<double> values;
+    for (const QJsonObject& step : result.ofType(QStringLiteral("step")))
+        values.append(step.value(QLatin1String(field)).toDouble());
+    return values;
+}
+
 }  // namespace ddplab::test

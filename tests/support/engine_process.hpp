@@ -25,6 +25,12 @@ struct EngineResult {
     QString summaryText() const;  // for failure messages: exit code, stderr, last event
 };
 
+// A run a test needs to have succeeded: otherwise the test stops with what the engine said.
+#define REQUIRE_OK(result) QVERIFY2((result).exitCode == 0, qPrintable((result).summaryText()))
+
+// Each step event's `field`, in step order (0 where a step lacks it).
+QList<double> stepValues(const EngineResult& result, const char* field);
+
 // Runs `ddplab-engine <arguments>` to completion (the timeout is a safety net, not a check).
 EngineResult runEngine(const QStringList& arguments, int timeoutMs = 300000,
                        const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment());
