@@ -6,14 +6,17 @@
 // decayed run's training loss at equal samples, in the optimizer steps the schedule predicts);
 // the noise rule growing only after the measured noise scale stayed above twice the batch; a run
 // resumed after a change going on bit for bit; AdaScale against tests/tools/adascale_reference.py,
-// written from the paper in PyTorch; and every schedule refused where it cannot act.
+// written from the paper in PyTorch; every schedule refused where it cannot act, and a
+// checkpoint with a damaged batch state refused.
 
 #include "core/batch_schedule.hpp"
+#include "core/config_error.hpp"
 #include "core/config_validate.hpp"
 #include "core/derived.hpp"
 #include "data/distributed_sampler.hpp"
 #include "support/engine_process.hpp"
 #include "support/prerequisites.hpp"
+#include "train/checkpoint_file.hpp"
 #include "train/step_plan.hpp"
 
 #include <QDir>
@@ -90,6 +93,7 @@ private Q_SLOTS:
     void adaScaleMatchesAReferenceFromThePaper_data();
     void adaScaleMatchesAReferenceFromThePaper();
     void aRunResumedAfterAGrowthGoesOnExactly();
+    void aDamagedBatchStateIsRefused();
 
 private:
     QTemporaryDir m_dir;
@@ -474,6 +478,34 @@ void BatchScheduleTest::aRunResumedAfterAGrowthGoesOnExactly()
     QCOMPARE(resumed.first(QStringLiteral("batch_changed")).value(QStringLiteral("step")).toInteger(), 9);
     QCOMPARE(resumed.last(QStringLiteral("summary")).value(QStringLiteral("train_loss")),
              straight.last(QStringLiteral("summary")).value(QStringLiteral("train_loss")));
+}
+
+// A checkpoint whose batch_growth is not four sane numbers (crafted, or damaged) is refused
+// with a sentence naming it, never read as a batch.
+void BatchScheduleTest::aDamagedBatchStateIsRefused()
+{
+    const QList<QPair<QString, std::vector<double>>> cases{
+        {QStringLiteral("a multiplier of 0"), {0.0, 5.0, 5.0, 0.0}},
+        {QStringLiteral("three numbers"), {2.0, 5.0, 5.0}},
+        {QStringLiteral("a clock not finite"), {2.0, std::nan(""), 0.0, 0.0}},
+        {QStringLiteral("a negative count"), {2.0, 5.0, 5.0, -1.0}}};
+    for (const auto& [name, state] : cases) {
+        Checkpoint checkpoint;
+        checkpoint.workload = "linreg";
+        checkpoint.optimizer = "sgd";
+        checkpoint.batchGrowth = state;
+        const std::string path = m_dir.filePath(QStringLiteral("damaged-batch.pt")).toStdString();
+        writeCheckpoint(path, checkpoint);
+        try {
+            readCheckpoint(path);
+            QFAIL(qPrintable(QStringLiteral("%1 was read").arg(name)));
+        } catch (const ConfigError& error) {
+            const QString message = QString::fromStdString(error.what());
+            QVERIFY2(message.contains(QStringLiteral("batch_growth")) || message.contains(QStringLiteral("batch multiplier")),
+                     qPrintable(name + QStringLiteral(": ") + message));
+            QCOMPARE(QString::fromStdString(error.key()), QStringLiteral("resume_from"));
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(BatchScheduleTest)
