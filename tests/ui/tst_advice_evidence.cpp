@@ -8,6 +8,8 @@
 #include "client/advisor/advice_store.hpp"
 #include "client/advisor/batch_evidence.hpp"
 #include "client/advisor/lr_bracket.hpp"
+#include "client/script/script_text.hpp"
+#include "core/derived.hpp"
 #include "ui_test_main.hpp"
 
 #include <QDir>
@@ -305,6 +307,85 @@ private slots:
         damaged.insert(QStringLiteral("gpus"), QStringLiteral("eight"));
         QVERIFY(!Advice::fromJson(damaged, &error));
         QVERIFY(error.contains(QStringLiteral("not a positive number")));
+    }
+
+    void adamAdviceCarriesTheSdeRulesBetas()
+    {
+        // The base: Adam, 1 GPU x 16, its betas and eps; the advice: 4 GPUs x 16, so k = 4.
+        ddplab::Config base;
+        base.optimizer = ddplab::OptimizerKind::Adam;
+        base.worldSize = 1;
+        base.batchSize = 16;
+        base.gradAccum = 1;
+        base.lr = 1e-3;
+        base.beta1 = 0.9;
+        base.beta2 = 0.999;
+        base.eps = 1e-8;
+        Advice a;
+        a.gpus = 4;
+        a.batchPerGpu = 16;
+        a.effectiveBatch = 64;
+        a.lr = 2e-3;
+        putRecommendation(a, base);
+        // The engine's own numbers for lr_rule sde from base_batch_size 16 to 4 x 16.
+        ddplab::Config rule = base;
+        rule.worldSize = 4;
+        rule.lrRule = ddplab::LrRule::Sde;
+        rule.baseBatchSize = 16;
+        const ddplab::AdamSettings engine = ddplab::appliedAdamSettings(rule);
+        QVERIFY(std::abs(engine.beta1 - 0.6) < 1e-12 && std::abs(engine.beta2 - 0.996) < 1e-12 && std::abs(engine.eps - 5e-9) < 1e-20);
+        QCOMPARE(a.betasRule, QStringLiteral("sde"));
+        QCOMPARE(a.beta1, engine.beta1);
+        QCOMPARE(a.beta2, engine.beta2);
+        QCOMPARE(a.eps, engine.eps);
+        // The settings Use these settings puts in Setup carry them, with no rule left to rescale them.
+        QCOMPARE(a.recommended.beta1, engine.beta1);
+        QCOMPARE(a.recommended.eps, engine.eps);
+        QVERIFY(a.recommended.lrRule == ddplab::LrRule::None);
+        QCOMPARE(ddplab::appliedAdamSettings(a.recommended).beta2, engine.beta2);
+        const QJsonObject json = a.toJson();
+        QCOMPARE(json.value(QStringLiteral("beta1")).toDouble(), engine.beta1);
+        QCOMPARE(json.value(QStringLiteral("beta2")).toDouble(), engine.beta2);
+        QCOMPARE(json.value(QStringLiteral("eps")).toDouble(), engine.eps);
+        QCOMPARE(json.value(QStringLiteral("betas_rule")).toString(), QStringLiteral("sde"));
+        QCOMPARE(json.value(QStringLiteral("recommended_settings")).toObject().value(QStringLiteral("beta1")).toDouble(), engine.beta1);
+        // The snippet passes them to the optimizer.
+        const QString betas = QStringLiteral("torch.optim.Adam(parameters, lr=LR, betas=(%1, %2), eps=%3,")
+                                  .arg(script::pyFloat(engine.beta1), script::pyFloat(engine.beta2), script::pyFloat(engine.eps));
+        QVERIFY2(a.snippet.contains(betas), qPrintable(a.snippet));
+        QVERIFY(anyContains(a.cautions, QStringLiteral("by the SDE rule (Malladi et al. 2022) at k = 4")));
+        QVERIFY(anyContains(a.cautions, QStringLiteral("not from a measurement")));
+        QVERIFY(a.toMarkdown().contains(QStringLiteral("scaled from yours by the SDE rule, not measured")));
+        QString error;
+        const std::optional<Advice> back = Advice::fromJson(json, &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(back->beta1, engine.beta1);
+        QCOMPARE(back->toJson(), json);
+
+        // k = 16 would make beta1 1 - 16 x 0.1 < 0: the engine refuses the rule, the advice keeps the base's and says why.
+        Advice far;
+        far.gpus = 16;
+        far.batchPerGpu = 16;
+        far.effectiveBatch = 256;
+        far.lr = 4e-3;
+        putRecommendation(far, base);
+        QCOMPARE(far.betasRule, QStringLiteral("none"));
+        QCOMPARE(far.beta1, 0.9);
+        QCOMPARE(far.recommended.beta2, 0.999);
+        QVERIFY2(anyContains(far.cautions, QStringLiteral("kept at yours")), qPrintable(far.cautions.join(QLatin1Char('\n'))));
+        QVERIFY(far.snippet.contains(QStringLiteral("betas=(0.9, 0.999), eps=1e-08")));
+
+        // SGD has none of these.
+        base.optimizer = ddplab::OptimizerKind::Sgd;
+        Advice sgd = a;
+        sgd.cautions.clear();
+        putRecommendation(sgd, base);
+        QVERIFY(sgd.betasRule.isEmpty());
+        const QJsonObject sgdJson = sgd.toJson();
+        for (const char* name : {"beta1", "beta2", "eps", "betas_rule"})
+            QVERIFY2(!sgdJson.contains(QLatin1String(name)), name);
+        QVERIFY(!anyContains(sgd.cautions, QStringLiteral("beta1")));
+        QVERIFY(sgd.snippet.contains(QStringLiteral("torch.optim.SGD(")));
     }
 
     void storedAdviceIsListedAndDamagedOnesSayWhy()

@@ -183,6 +183,10 @@ void AdviceCard::showAdvice(const Advice& a)
     addRow(tr("Learning rate"), tr("%1: %2").arg(figure(a.lr), lrRuleWords(a.lrRule)));
     addRow(tr("Safe LR range"), a.safeHigh > a.safeLow ? tr("%1 to %2 (within 10 % of the best measure)").arg(figure(a.safeLow), figure(a.safeHigh))
                                                        : tr("only the best LR was within 10 %"));
+    if (!a.betasRule.isEmpty())
+        addRow(tr("β1, β2, ε"), tr("%1, %2, %3 (%4)")
+                                    .arg(QString::number(a.beta1, 'g', 6), QString::number(a.beta2, 'g', 6), QString::number(a.eps, 'g', 3),
+                                         a.betasRule == QStringLiteral("sde") ? tr("yours scaled by the SDE rule, not measured") : tr("yours, not scaled")));
     addRow(tr("Warmup"), a.schedule.isEmpty() ? tr("%1 steps").arg(a.warmupSteps) : tr("%1 steps; schedule: %2").arg(a.warmupSteps).arg(a.schedule));
     if (!a.warmup.verdict.isEmpty())
         addRow(tr("Warmup arm"), capitalised(a.warmup.verdict));

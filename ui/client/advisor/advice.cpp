@@ -1,7 +1,10 @@
 #include "advice.hpp"
 
 #include "client/library/preset_file.hpp"
+#include "client/script/pytorch_script.hpp"
 #include "client/wire.hpp"
+#include "core/config_validate.hpp"
+#include "core/derived.hpp"
 
 #include <cmath>
 #include <limits>
@@ -71,6 +74,7 @@ QStringList stringsOf(const QJsonValue& value)
 // advice.json's names that are neither a protocol field nor a key.
 const QString kValue = QStringLiteral("value");
 const QString kMeasure = QStringLiteral("measure");
+const QString kBetasRule = QStringLiteral("betas_rule");
 
 }  // namespace
 
@@ -92,9 +96,63 @@ QString criticalBatchWords(const Advice& a)
     return words.join(QLatin1Char(' '));
 }
 
-namespace {
-
-}  // namespace
+void putRecommendation(Advice& a, const ddplab::Config& base)
+{
+    ddplab::Config& r = a.recommended;
+    r = base;
+    r.worldSize = a.gpus;
+    r.batchSize = a.batchPerGpu;
+    r.gradAccum = 1;
+    r.accumulateAsRanks = false;
+    r.lr = a.lr;
+    r.lrRule = LrRule::None;
+    r.baseBatchSize.reset();
+    r.schedule = ScheduleKind::Constant;
+    if (a.warmup.helped) {
+        r.warmupSteps = a.warmupSteps;
+        r.warmupEpochs = 0.0;
+        r.warmupStartFactor = a.warmup.startFactor;
+    }
+    a.betasRule.clear();
+    if (usesMoments(base)) {
+        // The base's own values as its runs applied them (a base under lr_rule sde has them scaled).
+        const AdamSettings baseMoments = appliedAdamSettings(base);
+        r.beta1 = baseMoments.beta1;
+        r.beta2 = baseMoments.beta2;
+        r.eps = baseMoments.eps;
+        // The rule from the base's batch to the recommended one, as the engine would apply it.
+        ddplab::Config rule = r;
+        rule.lrRule = LrRule::Sde;
+        rule.baseBatchSize = effectiveBatchSize(base);
+        const double k = batchRatio(rule);
+        QString refusal;
+        for (const ConfigProblem& problem : findProblems(rule))
+            if (problem.key == key::kLrRule)
+                refusal = QString::fromStdString(problem.message);
+        if (refusal.isEmpty()) {
+            const AdamSettings scaled = appliedAdamSettings(rule);
+            r.beta1 = scaled.beta1;
+            r.beta2 = scaled.beta2;
+            r.eps = scaled.eps;
+            a.betasRule = QStringLiteral("sde");
+            a.cautions.append(QStringLiteral("beta1, beta2 and eps were scaled from yours (%1, %2, %3) by the SDE rule (Malladi et al. 2022) at k = %4: "
+                                             "1 - beta by k, eps by 1/sqrt(k), to %5, %6, %7. They come from the rule, not from a measurement: "
+                                             "the advisor's runs used yours.")
+                                  .arg(figure(baseMoments.beta1), figure(baseMoments.beta2), QString::number(baseMoments.eps, 'g', 3), figure(k),
+                                       QString::number(r.beta1, 'g', 6), QString::number(r.beta2, 'g', 6), QString::number(r.eps, 'g', 3)));
+        } else {
+            a.betasRule = QStringLiteral("none");
+            a.cautions.append(QStringLiteral("beta1, beta2 and eps were kept at yours (%1, %2, %3), not scaled: %4.")
+                                  .arg(figure(r.beta1), figure(r.beta2), QString::number(r.eps, 'g', 3), refusal));
+        }
+        a.beta1 = r.beta1;
+        a.beta2 = r.beta2;
+        a.eps = r.eps;
+    }
+    const PyTorchScript script = pytorchScriptOf(presetFromCoreConfig(r), QStringLiteral("the advisor's recommendation"));
+    a.snippet = script.isWritten() ? script.text + QStringLiteral("\n# run it: ") + torchrunCommand(a.gpus, QStringLiteral("train_ddp.py")) + QLatin1Char('\n')
+                                   : QStringLiteral("# no script: ") + script.error + QLatin1Char('\n');
+}
 
 QJsonObject Advice::toJson() const
 {
@@ -183,6 +241,12 @@ QJsonObject Advice::toJson() const
     json.insert(QStringLiteral("critical_batch"), critical);
     json.insert(QStringLiteral("recommended_settings"), presetFromCoreConfig(recommended));
     json.insert(QStringLiteral("snippet"), snippet);
+    if (!betasRule.isEmpty()) {
+        json.insert(wire(key::kBeta1), beta1);
+        json.insert(wire(key::kBeta2), beta2);
+        json.insert(wire(key::kEps), eps);
+        json.insert(kBetasRule, betasRule);
+    }
     return json;
 }
 
@@ -294,6 +358,12 @@ std::optional<Advice> Advice::fromJson(const QJsonObject& json, QString* error)
             a.recommended = *config;
     }
     a.snippet = json.value(QStringLiteral("snippet")).toString();
+    if (json.contains(kBetasRule)) {
+        a.betasRule = json.value(kBetasRule).toString();
+        a.beta1 = json.value(wire(key::kBeta1)).toDouble();
+        a.beta2 = json.value(wire(key::kBeta2)).toDouble();
+        a.eps = json.value(wire(key::kEps)).toDouble();
+    }
     return a;
 }
 
@@ -315,6 +385,10 @@ QString Advice::toMarkdown() const
                 .arg(figure(lr), lrRule == QStringLiteral("measured") ? QStringLiteral("measured") : QStringLiteral("the %1 rule from the base").arg(lrRule),
                      figure(safeLow), figure(safeHigh));
     text << QStringLiteral("- **Warmup** %1 steps; schedule: %2").arg(warmupSteps).arg(schedule);
+    if (!betasRule.isEmpty())
+        text << QStringLiteral("- **beta1** %1, **beta2** %2, **eps** %3 (%4)")
+                    .arg(QString::number(beta1, 'g', 6), QString::number(beta2, 'g', 6), QString::number(eps, 'g', 3),
+                         betasRule == QStringLiteral("sde") ? QStringLiteral("scaled from yours by the SDE rule, not measured") : QStringLiteral("yours, not scaled"));
     text << QStringLiteral("- **Confidence** %1: %2").arg(confidence, confidenceReason) << QString();
     text << QStringLiteral("## Objective") << QString() << objective << QString();
     text << QStringLiteral("## Evidence") << QString();

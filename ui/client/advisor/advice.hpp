@@ -89,6 +89,11 @@ struct Advice {
     bool dontScale = false;         // N x the base's batch is past the critical batch
     QList<AdviceEvidence> evidence;
     double tookSeconds = 0.0;
+    // beta1, beta2 and eps at the recommendation, for an optimizer with moments (Adam, AdamW, ...):
+    // betasRule "sde" (scaled from the base's by Malladi et al.'s rule), "none" (the base's kept:
+    // the rule does not apply, a caution says why), empty for an optimizer without them (SGD).
+    QString betasRule;
+    double beta1 = 0.0, beta2 = 0.0, eps = 0.0;
     // For the snippet: the user's settings with the answer put in.
     ddplab::Config recommended;
     QString snippet;                // the PyTorch script for torchrun (pytorch_script.hpp)
@@ -98,6 +103,16 @@ struct Advice {
     // advice.json read back (a stored advice reopened); nullopt with `error` when it is not one.
     static std::optional<Advice> fromJson(const QJsonObject& json, QString* error);
 };
+
+// The recommendation as lab settings and the torchrun script: `base` (the user's settings) with
+// the answer in `a` put in (GPUs, batch per GPU, LR, the warmup arm's warmup when it helped). For
+// an optimizer with moments, beta1, beta2 and eps follow the batch by the SDE rule (Malladi et al.
+// 2022; engine/core/derived.hpp's appliedAdamSettings under lr_rule sde) at k = a's effective
+// batch / the base's: 1 - beta -> k (1 - beta), eps -> eps / sqrt(k), from the base's applied
+// values; where the engine refuses the rule (not Adam or AdamW, or k at or past 1 / (1 - beta)) the
+// base's are kept. Fills a.recommended, a.betasRule, a.beta1/beta2/eps and a.snippet, and adds a
+// caution saying which was done.
+void putRecommendation(Advice& a, const ddplab::Config& base);
 
 // The critical batch's readings side by side in words: the branch test's, McCandlish's fit (and
 // why it cannot be trusted, when it cannot) and the simple noise scale.

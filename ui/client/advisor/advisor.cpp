@@ -90,6 +90,13 @@ ddplab::Config Advisor::emulated(int gpus, qint64 batch, double lr, qint64 seed)
     c.accumulateAsRanks = c.gradAccum > 1;
     c.batchSize = batch;
     c.lr = lr;
+    if (usesMoments(c)) {
+        // Without the rule below, the beta1, beta2 and eps the base's own rule applied (lr_rule sde scales them).
+        const AdamSettings applied = appliedAdamSettings(m_request.base);
+        c.beta1 = applied.beta1;
+        c.beta2 = applied.beta2;
+        c.eps = applied.eps;
+    }
     c.lrRule = LrRule::None;
     c.baseBatchSize.reset();
     c.warmupStartFactor = warmupStartFactor(m_request.base);

@@ -386,8 +386,8 @@ void Advisor::decide()
         a.cautions.append(QStringLiteral("The best LR is at the edge of the LRs measured (%1 to %2): the optimum may lie beyond.").arg(lrText(points.front().lr), lrText(points.back().lr)));
     if (base.optimizer == OptimizerKind::Adam || base.optimizer == OptimizerKind::AdamW || base.optimizer == OptimizerKind::AdamBsi ||
         base.optimizer == OptimizerKind::AdamWBsi)
-        a.cautions.append(QStringLiteral("Adam/AdamW: the noise scale can underestimate the critical batch by orders of magnitude (Merrill et al. 2025), "
-                                         "and beta1, beta2 and eps were not scaled (lr_rule sde would scale them); the LR was bracketed, not taken from a rule."));
+        a.cautions.append(QStringLiteral("Adam/AdamW: the noise scale can underestimate the critical batch by orders of magnitude (Merrill et al. 2025); "
+                                         "the LR was bracketed, not taken from a rule."));
     a.cautions.append(QStringLiteral("If the model has BatchNorm, its batch statistics are over each GPU's batch: the batch per GPU was kept at %1, and "
                                      "the noise scale is biased by the coupling of a batch's samples.").arg(a.batchPerGpu));
     if (a.horizonSamples < a.plannedSamples)
@@ -414,24 +414,9 @@ void Advisor::decide()
         a.cautions.append(QStringLiteral("The loss is summed over each GPU's batch: the LR is the nominal one for a batch of %1 per GPU (per mean gradient, %2).")
                               .arg(a.batchPerGpu).arg(lrText(a.lr * double(a.batchPerGpu))));
 
-    a.recommended = base;
-    a.recommended.worldSize = a.gpus;
-    a.recommended.batchSize = a.batchPerGpu;
-    a.recommended.gradAccum = 1;
-    a.recommended.accumulateAsRanks = false;
-    a.recommended.lr = a.lr;
-    a.recommended.lrRule = LrRule::None;
-    a.recommended.baseBatchSize.reset();
-    a.recommended.schedule = ScheduleKind::Constant;
-    if (a.warmup.helped) {
-        a.recommended.warmupSteps = a.warmupSteps;
-        a.recommended.warmupEpochs = 0.0;
-        a.recommended.warmupStartFactor = a.warmup.startFactor;
+    if (a.warmup.helped)
         a.cautions.append(QStringLiteral("The safe LR range was measured without the warmup the advice adds; with it, somewhat higher LRs may train as well."));
-    }
-    const PyTorchScript script = pytorchScriptOf(presetFromCoreConfig(a.recommended), QStringLiteral("the advisor's recommendation"));
-    a.snippet = script.isWritten() ? script.text + QStringLiteral("\n# run it: ") + torchrunCommand(a.gpus, QStringLiteral("train_ddp.py")) + QLatin1Char('\n')
-                                   : QStringLiteral("# no script: ") + script.error + QLatin1Char('\n');
+    putRecommendation(a, base);
     a.tookSeconds = m_clock.elapsed() / 1000.0;
     m_phase = Phase::Done;
     emit progressed();
