@@ -186,7 +186,7 @@ void AdviceCard::showAdvice(const Advice& a)
     if (!a.betasRule.isEmpty())
         addRow(tr("β1, β2, ε"), tr("%1, %2, %3 (%4)")
                                     .arg(QString::number(a.beta1, 'g', 6), QString::number(a.beta2, 'g', 6), QString::number(a.eps, 'g', 3),
-                                         a.betasRule == QStringLiteral("sde") ? tr("yours scaled by the SDE rule, not measured") : tr("yours, not scaled")));
+                                         a.betasRule == wire(choice::lr_rule::kSde) ? tr("yours scaled by the SDE rule, not measured") : tr("yours, not scaled")));
     addRow(tr("Warmup"), a.schedule.isEmpty() ? tr("%1 steps").arg(a.warmupSteps) : tr("%1 steps; schedule: %2").arg(a.warmupSteps).arg(a.schedule));
     if (!a.warmup.verdict.isEmpty())
         addRow(tr("Warmup arm"), capitalised(a.warmup.verdict));

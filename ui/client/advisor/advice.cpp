@@ -134,14 +134,14 @@ void putRecommendation(Advice& a, const ddplab::Config& base)
             r.beta1 = scaled.beta1;
             r.beta2 = scaled.beta2;
             r.eps = scaled.eps;
-            a.betasRule = QStringLiteral("sde");
+            a.betasRule = wire(choice::lr_rule::kSde);
             a.cautions.append(QStringLiteral("beta1, beta2 and eps were scaled from yours (%1, %2, %3) by the SDE rule (Malladi et al. 2022) at k = %4: "
                                              "1 - beta by k, eps by 1/sqrt(k), to %5, %6, %7. They come from the rule, not from a measurement: "
                                              "the advisor's runs used yours.")
                                   .arg(figure(baseMoments.beta1), figure(baseMoments.beta2), QString::number(baseMoments.eps, 'g', 3), figure(k),
                                        QString::number(r.beta1, 'g', 6), QString::number(r.beta2, 'g', 6), QString::number(r.eps, 'g', 3)));
         } else {
-            a.betasRule = QStringLiteral("none");
+            a.betasRule = wire(choice::lr_rule::kNone);
             a.cautions.append(QStringLiteral("beta1, beta2 and eps were kept at yours (%1, %2, %3), not scaled: %4.")
                                   .arg(figure(r.beta1), figure(r.beta2), QString::number(r.eps, 'g', 3), refusal));
         }
@@ -388,7 +388,7 @@ QString Advice::toMarkdown() const
     if (!betasRule.isEmpty())
         text << QStringLiteral("- **beta1** %1, **beta2** %2, **eps** %3 (%4)")
                     .arg(QString::number(beta1, 'g', 6), QString::number(beta2, 'g', 6), QString::number(eps, 'g', 3),
-                         betasRule == QStringLiteral("sde") ? QStringLiteral("scaled from yours by the SDE rule, not measured") : QStringLiteral("yours, not scaled"));
+                         betasRule == wire(choice::lr_rule::kSde) ? QStringLiteral("scaled from yours by the SDE rule, not measured") : QStringLiteral("yours, not scaled"));
     text << QStringLiteral("- **Confidence** %1: %2").arg(confidence, confidenceReason) << QString();
     text << QStringLiteral("## Objective") << QString() << objective << QString();
     text << QStringLiteral("## Evidence") << QString();
