@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ddplab {
 namespace {
@@ -22,6 +23,12 @@ double scheduleDecay(const Config& config, int64_t baseSteps)
 }
 
 }  // namespace
+
+bool growsByPlan(const Config& config)
+{
+    return config.batchSchedule == BatchScheduleKind::Steps || config.batchSchedule == BatchScheduleKind::Smith ||
+           config.batchSchedule == BatchScheduleKind::Seesaw;
+}
 
 int64_t largestBatchMultiplier(const Config& config)
 {
@@ -86,16 +93,64 @@ double grownBatchLr(const Config& config, int64_t baseSteps, int64_t multiplier)
     return scheduled;
 }
 
+void walkPlannedSteps(const Config& config, const std::function<bool(const PlannedStep&)>& visit)
+{
+    if (!growsByPlan(config)) {
+        const int64_t length = totalSteps(config);
+        for (int64_t step = 0; step < length; ++step) {
+            if (!visit({step, 1, learningRateAt(config, step)}))
+                return;
+        }
+        return;
+    }
+    // As the trainer walks the run: each rank takes its share of an epoch in steps of the batch
+    // in force (the epoch's last step short), and the batch may grow after any step but the
+    // run's last; max_steps counts optimizer steps.
+    const int64_t perRank = planShards(config).samplesPerRank;
+    const int64_t stepLimit = config.maxSteps > 0 ? config.maxSteps : std::numeric_limits<int64_t>::max();
+    int64_t stepsDone = 0, baseSteps = 0, multiplier = 1;
+    for (int64_t epoch = 0; epoch < config.epochs && stepsDone < stepLimit; ++epoch) {
+        for (int64_t left = perRank; left > 0 && stepsDone < stepLimit;) {
+            if (!visit({baseSteps, multiplier, grownBatchLr(config, baseSteps, multiplier)}))
+                return;
+            const BatchShape shape = batchShape(config, multiplier);
+            left -= std::min(left, shape.batchSize * shape.gradAccum);
+            baseSteps += multiplier;
+            ++stepsDone;
+            const bool goesOn = stepsDone < stepLimit && !(left == 0 && epoch + 1 >= config.epochs);
+            if (goesOn)
+                multiplier = std::max(multiplier, scheduledBatchMultiplier(config, stepsDone, baseSteps));
+        }
+    }
+}
+
 std::vector<PlannedStep> plannedBatchSteps(const Config& config, int64_t maxSteps)
 {
     std::vector<PlannedStep> plan;
-    const int64_t length = totalSteps(config);
-    int64_t baseSteps = 0, multiplier = 1;
-    while (baseSteps < length && int64_t(plan.size()) < maxSteps) {
-        plan.push_back({baseSteps, multiplier, grownBatchLr(config, baseSteps, multiplier)});
-        baseSteps += multiplier;
-        multiplier = std::max(multiplier, scheduledBatchMultiplier(config, int64_t(plan.size()), baseSteps));
+    walkPlannedSteps(config, [&](const PlannedStep& step) {
+        if (int64_t(plan.size()) >= maxSteps)
+            return false;
+        plan.push_back(step);
+        return true;
+    });
+    return plan;
+}
+
+BatchPlan planBatchGrowth(const Config& config)
+{
+    BatchPlan plan;
+    if (!growsByPlan(config)) {
+        plan.steps = totalSteps(config);
+        return plan;
     }
+    int64_t multiplier = 1;
+    walkPlannedSteps(config, [&](const PlannedStep& step) {
+        if (step.multiplier != multiplier)
+            plan.changes.push_back({plan.steps, step.multiplier});
+        multiplier = step.multiplier;
+        ++plan.steps;
+        return true;
+    });
     return plan;
 }
 

@@ -11,6 +11,7 @@
 #include "config.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace ddplab {
@@ -20,6 +21,10 @@ struct BatchShape {
     int64_t batchSize = 0;  // per micro-batch
     int64_t gradAccum = 1;  // micro-batches per optimizer step
 };
+
+// steps, smith and seesaw: the batch grows where a plan known before the run says (noise and
+// adascale follow what the run measures; constant never grows).
+bool growsByPlan(const Config& config);
 
 // The most the starting effective batch may be multiplied by: max_effective_batch (0: the
 // training set's size) over the starting effective batch, at least 1.
@@ -52,11 +57,28 @@ struct PlannedStep {
     double lr = 0.0;
 };
 
-// The run's optimizer steps as steps, smith and seesaw plan them (constant: one a base step),
-// up to the schedule's length in base steps, at most `maxSteps` of them. Counted in whole
-// steps: an epoch's short last step makes the engine's count a step or so longer. noise and
-// adascale follow what the run measures: their plan is the starting batch's.
+// The run's optimizer steps one by one as the trainer will take them, each handed to `visit`
+// until it returns false: for steps, smith and seesaw epoch by epoch, each rank's share of an
+// epoch in steps of the batch in force (an epoch's last step short), growing after any step
+// but the last; for constant, noise and adascale the starting batch's steps (noise and
+// adascale follow what the run measures: the starting batch's count bounds theirs). A run
+// that stops at a target stops sooner.
+void walkPlannedSteps(const Config& config, const std::function<bool(const PlannedStep&)>& visit);
+
+// The first `maxSteps` of them (the window's preview).
 std::vector<PlannedStep> plannedBatchSteps(const Config& config, int64_t maxSteps);
+
+// The whole plan in brief (the config event): how many optimizer steps, and after which of
+// them the multiplier changes to what.
+struct BatchPlan {
+    struct Change {
+        int64_t afterStep = 0;
+        int64_t multiplier = 1;
+    };
+    int64_t steps = 0;
+    std::vector<Change> changes;
+};
+BatchPlan planBatchGrowth(const Config& config);
 
 // ---------------------------------------------------------------------------------------
 // AdaScale SGD (Johnson, Agrawal, Gu and Guestrin, ICML 2020). The scale S is the ranks: a

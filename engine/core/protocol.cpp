@@ -1,5 +1,6 @@
 #include "protocol.hpp"
 
+#include "batch_schedule.hpp"
 #include "config_keys.hpp"
 #include "derived.hpp"
 
@@ -87,6 +88,17 @@ Json configEvent(const Config& config, const RunFacts& facts)
     event[field::kDatasetSize] = datasetSize(config);
     event[field::kStepsPerEpoch] = stepsPerEpoch(config);
     event[field::kTotalSteps] = totalSteps(config);
+    // What a growing batch makes of total_steps, and where it grows: known before the run for
+    // steps, smith and seesaw; noise and adascale take at most total_steps.
+    const BatchPlan growth = planBatchGrowth(config);
+    event[field::kPlannedSteps] = growth.steps;
+    if (growsByPlan(config)) {
+        Json changes = Json::array();
+        for (const BatchPlan::Change& change : growth.changes)
+            changes.push_back({{field::kStep, change.afterStep},
+                               {field::kEffectiveBatch, change.multiplier * effectiveBatchSize(config)}});
+        event[field::kBatchPlan] = changes;
+    }
     event[field::kSamplesPerRank] = plan.samplesPerRank;
     event[field::kPaddedSamples] = plan.paddedSamples;
     event[field::kDroppedSamples] = plan.droppedSamples;

@@ -21,6 +21,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -276,9 +277,17 @@ void BatchScheduleTest::growthMidEpochSeesEveryExampleOnce()
     QCOMPARE(change.value(QStringLiteral("grad_accum")).toInteger(), 2);
     QCOMPARE(change.value(QStringLiteral("reason")).toString(), QStringLiteral("schedule"));
     QCOMPARE(run.ofType(QStringLiteral("batch_changed")).size(), 1);
-    // 3 steps of 8, then 16s and the epoch's short last step: 64 samples, 3 + 3 + 4 + 4 steps.
+    // 3 steps of 8, then 16s with the epoch's short last step (40 samples: 3 steps), then an
+    // epoch of 4: 10 steps, as the config event planned them before the first.
     const QList<double> effective = stepValues(run, "effective_batch");
     QCOMPARE(effective, (QList<double>{8, 8, 8, 16, 16, 16, 16, 16, 16, 16}));
+    const QJsonObject config = run.first(QStringLiteral("config"));
+    QCOMPARE(config.value(QStringLiteral("total_steps")).toInteger(), 16);
+    QCOMPARE(config.value(QStringLiteral("planned_steps")).toInteger(), 10);
+    const QJsonArray plan = config.value(QStringLiteral("batch_plan")).toArray();
+    QCOMPARE(plan.size(), 1);
+    QCOMPARE(plan.at(0).toObject().value(QStringLiteral("step")).toInteger(), 3);
+    QCOMPARE(plan.at(0).toObject().value(QStringLiteral("effective_batch")).toInteger(), 16);
     for (const QJsonObject& epoch : run.ofType(QStringLiteral("epoch")))
         QCOMPARE(epoch.value(QStringLiteral("samples")).toDouble(), 64.0);
 }
@@ -303,6 +312,17 @@ void BatchScheduleTest::smithReachesTheDecayedLossInFewerSteps()
         QCOMPARE(smith.last(QStringLiteral("summary")).value(QStringLiteral("steps")).toInteger(), 240);
         QCOMPARE(smith.last(QStringLiteral("summary")).value(QStringLiteral("samples")).toDouble(), 2048.0);
         QCOMPARE(stepValues(smith, "lr").toVector(), QVector<double>(240, 0.05));
+        // The config event planned what the run then did: its steps and every growth.
+        const QJsonObject config = smith.first(QStringLiteral("config"));
+        QCOMPARE(config.value(QStringLiteral("planned_steps")).toInteger(), 240);
+        const QJsonArray plan = config.value(QStringLiteral("batch_plan")).toArray();
+        const QList<QJsonObject> changes = smith.ofType(QStringLiteral("batch_changed"));
+        QCOMPARE(plan.size(), changes.size());
+        for (qsizetype i = 0; i < changes.size(); ++i) {
+            QCOMPARE(plan.at(i).toObject().value(QStringLiteral("step")), changes.at(i).value(QStringLiteral("step")));
+            QCOMPARE(plan.at(i).toObject().value(QStringLiteral("effective_batch")),
+                     changes.at(i).value(QStringLiteral("effective_batch")));
+        }
         decayed.append(finalTrainingLoss(decay));
         grown.append(finalTrainingLoss(smith));
         const EngineResult steps = runConfig(withOverrides(decayingLinreg(seed), listed));

@@ -249,7 +249,7 @@ private slots:
     {
         RunData run;
         run.appendEvents({
-            parseEvent(R"({"type":"config","steps_per_epoch":4,"total_steps":8,"samples_per_rank":16,"world_size":2,"batch_schedule":"smith"})"),
+            parseEvent(R"({"type":"config","steps_per_epoch":4,"total_steps":8,"planned_steps":5,"epochs":2,"samples_per_rank":16,"world_size":2,"batch_schedule":"smith"})"),
             parseEvent(R"({"type":"step","step":1,"epoch":0,"loss":3.0,"samples":8,"effective_batch":8})"),
             parseEvent(R"({"type":"step","step":2,"epoch":0,"loss":2.0,"samples":8,"effective_batch":8})"),
             parseEvent(R"({"type":"batch_changed","step":2,"previous_effective_batch":8,"effective_batch":16})"),
@@ -259,6 +259,11 @@ private slots:
         QCOMPARE(run.series(QStringLiteral("loss"), XAxis::Epoch), (QList<QPointF>{{0.25, 3.0}, {0.5, 2.0}, {1.0, 1.5}, {1.5, 1.0}}));
         QCOMPARE(run.batchChanges(), (QList<RunData::BatchChange>{{2, 16}}));
         QCOMPARE(run.series(QStringLiteral("effective_batch")), (QList<QPointF>{{1, 8}, {2, 8}, {3, 16}, {4, 16}}));
+        // The Step axis and the progress go to the steps the growing batch takes, not the
+        // starting batch's 8; the epochs stay 2.
+        QCOMPARE(run.plannedExtent(XAxis::Step), 5.0);
+        QCOMPARE(run.plannedExtent(XAxis::Epoch), 2.0);
+        QCOMPARE(describeProgress(run, -1).text, QStringLiteral("step 4 / 5 · epoch 2 / 2"));
 
         // Compared with others, where it started and where it ended.
         auto shared = QSharedPointer<RunData>::create();

@@ -231,6 +231,13 @@ qint64 RunData::totalSteps() const
     return m_config.value(wire(field::kTotalSteps)).toInteger();
 }
 
+qint64 RunData::plannedSteps() const
+{
+    // Engines before batch_schedule wrote no planned_steps: their runs took total_steps.
+    const QJsonValue planned = m_config.value(wire(field::kPlannedSteps));
+    return planned.isDouble() ? planned.toInteger() : totalSteps();
+}
+
 qint64 RunData::epochs() const
 {
     return effectiveConfig().value(wire(key::kEpochs)).toInteger();
@@ -249,7 +256,7 @@ double RunData::plannedExtent(XAxis axis) const
     const double effectiveBatch = m_config.value(wire(field::kEffectiveBatchSize)).toDouble();
     switch (axis) {
     case XAxis::Step:
-        return std::max(current, double(total));
+        return std::max(current, double(plannedSteps()));
     case XAxis::Epoch:
         return perEpoch > 0 ? std::max(current, double(total) / double(perEpoch)) : current;
     case XAxis::SamplesSeen:

@@ -93,6 +93,7 @@ public:
     // Where step `step` lies on `axis` (the step of an eval or epoch event included).
     double xAt(qint64 step, XAxis axis) const;
     qint64 totalSteps() const;  // from the config event; 0 while unknown
+    qint64 plannedSteps() const;  // as a growing batch takes them (planned_steps), else totalSteps()
     qint64 epochs() const;      // configured epochs; 0 while unknown
     qint64 stepsPerEpoch() const;  // from the config event; 0 while unknown
     // Where the loss stopped being a number or blew up (divergence.hpp); nullopt while it has not.

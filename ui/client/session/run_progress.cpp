@@ -37,7 +37,7 @@ double recentThroughput(const RunData& run)
 RunProgress describeProgress(const RunData& run, qint64 msSinceFirstStep)
 {
     RunProgress progress;
-    const qint64 total = run.totalSteps();
+    const qint64 total = run.plannedSteps();
     const qint64 done = run.lastStep();
     if (run.stepCount() == 0) {
         progress.text = run.config().isEmpty() ? QObject::tr("starting the ranks…") : QObject::tr("first step…");
