@@ -7,6 +7,9 @@
 #include "client/advisor/advice.hpp"
 #include "client/advisor/advice_store.hpp"
 #include "client/advisor/batch_evidence.hpp"
+#include "client/advisor/batch_memory.hpp"
+#include "client/engine/device_inventory.hpp"
+#include "client/engine/model_inspection.hpp"
 #include "client/advisor/lr_bracket.hpp"
 #include "client/script/script_text.hpp"
 #include "core/derived.hpp"
@@ -14,6 +17,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QTemporaryDir>
 
@@ -386,6 +390,67 @@ private slots:
             QVERIFY2(!sgdJson.contains(QLatin1String(name)), name);
         QVERIFY(!anyContains(sgd.cautions, QStringLiteral("beta1")));
         QVERIFY(sgd.snippet.contains(QStringLiteral("torch.optim.SGD(")));
+    }
+
+    void mostBatchPerGpuFromMemory()
+    {
+        constexpr double kMiB = 1 << 20, kGiB = double(1 << 30);
+        // 80 GiB, 1 GiB per rank whatever the batch, 10 MiB a sample: 8089 fit, 4096 as a power of two.
+        const BatchMemory need{1 * kGiB, 10 * kMiB, QStringLiteral("a test")};
+        const MostBatch most = mostBatchPerGpu(need, {80 * kGiB, QStringLiteral("an 80 GiB GPU")}, 32);
+        QCOMPARE(most.batch, qint64(4096));
+        QVERIFY2(most.source.contains(QStringLiteral("4096 samples per GPU fit in an 80 GiB GPU")), qPrintable(most.source));
+        // Never below the base's batch per GPU, which trains for the user.
+        QCOMPARE(mostBatchPerGpu(need, {80 * kGiB, {}}, 8192).batch, qint64(8192));
+        const MostBatch tight = mostBatchPerGpu(need, {0.5 * kGiB, QStringLiteral("half a GiB")}, 16);
+        QCOMPARE(tight.batch, qint64(16));
+        QVERIFY2(tight.source.contains(QStringLiteral("holds fewer")), qPrintable(tight.source));
+        // Unknown on either side: the base's.
+        const MostBatch noSample = mostBatchPerGpu({1 * kGiB, 0.0, {}}, {80 * kGiB, {}}, 32);
+        QCOMPARE(noSample.batch, qint64(32));
+        QVERIFY(noSample.source.contains(QStringLiteral("inspect")));
+        QCOMPARE(mostBatchPerGpu(need, {0.0, {}}, 32).batch, qint64(32));
+
+        // Your own model: inspect's step (64 MiB over 16 samples: 4 MiB each) against the Run-on
+        // host's smallest GPU (16 GiB): (16 GiB - 100 MiB) / 4 MiB = 4071, so 2048.
+        ddplab::Config own;
+        own.workload = ddplab::WorkloadKind::TorchScript;
+        own.device = ddplab::DeviceKind::Cuda;
+        own.batchSize = 16;
+        ModelInspection inspection;
+        inspection.fixedBytes = qint64(100 * kMiB);
+        inspection.stepBytes = qint64(64 * kMiB);
+        inspection.stepSamples = 16;
+        const BatchMemory measured = batchMemoryOf(own, &inspection);
+        QCOMPARE(measured.bytesPerSample, 4 * kMiB);
+        QCOMPARE(batchMemoryOf(own, nullptr).bytesPerSample, 0.0);  // not inspected yet: not known
+        const QJsonObject devices{{QStringLiteral("memory_available_bytes"), 64 * kGiB},
+                                  {QStringLiteral("cuda_devices"),
+                                   QJsonArray{QJsonObject{{QStringLiteral("index"), 0}, {QStringLiteral("name"), QStringLiteral("Big")}, {QStringLiteral("memory_mib"), 24576}},
+                                              QJsonObject{{QStringLiteral("index"), 1}, {QStringLiteral("name"), QStringLiteral("Small")}, {QStringLiteral("memory_mib"), 16384}}}}};
+        const DeviceInventory host = DeviceInventory::fromJson(devices);
+        const GpuMemory gpu = memoryPerGpu(own, host, 8);
+        QCOMPARE(gpu.bytes, 16 * kGiB);
+        QVERIFY2(gpu.from.contains(QStringLiteral("Small (16.0 GiB)")), qPrintable(gpu.from));
+        QCOMPARE(mostBatchPerGpu(measured, gpu, 16).batch, qint64(2048));
+        // On the CPU the host's available memory over the ranks: 64 GiB over 8.
+        own.device = ddplab::DeviceKind::Cpu;
+        const GpuMemory shared = memoryPerGpu(own, host, 8);
+        QCOMPARE(shared.bytes, 8 * kGiB);
+        QVERIFY2(shared.from.contains(QStringLiteral("over 8 ranks")), qPrintable(shared.from));
+
+        // A built-in workload: the slope of the engine's own estimate.
+        ddplab::Config fashion;
+        fashion.workload = ddplab::WorkloadKind::FashionMnist;
+        fashion.batchSize = 32;
+        const BatchMemory estimate = batchMemoryOf(fashion, nullptr);
+        // Its activations: 32 x 28 x 28 floats, 3 copies, an image (engine/core/derived.cpp).
+        QCOMPARE(estimate.bytesPerSample, 32.0 * 28 * 28 * 4 * 3);
+        ddplab::Config large = fashion;
+        large.batchSize = 1000;
+        QCOMPARE(estimate.fixedBytes + 1000 * estimate.bytesPerSample, double(ddplab::estimatedRankBytes(large)));
+        // 80 GiB hold (80 GiB - fixed) / 301 KiB = about 278,000 images: 262,144 as a power of two.
+        QCOMPARE(mostBatchPerGpu(estimate, {80 * kGiB, {}}, 32).batch, qint64(262144));
     }
 
     void storedAdviceIsListedAndDamagedOnesSayWhy()

@@ -19,6 +19,7 @@
 #include <QDoubleSpinBox>
 #include <QDir>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -196,8 +197,24 @@ private slots:
         window.parameterPanel()->setFieldText(QStringLiteral("batch_size"), QStringLiteral("24"));
         window.actions().pages.at(4)->trigger();  // Ctrl+5
         QCOMPARE(window.pages()->currentWidget(), page);
-        QCOMPARE(page->inputs()->maxBatchPerGpu()->value(), 24);
-        QVERIFY2(page->inputs()->baseText().contains(QStringLiteral("× 24 per GPU")), qPrintable(page->inputs()->baseText()));
+        // The most batch per GPU: from memory (the engine's estimate for the workload against the
+        // host's memory), a power of two never below Setup's 24, and the page says where it came from.
+        const MostBatch& most = page->inputs()->mostBatchDefault();
+        QCOMPARE(page->inputs()->maxBatchPerGpu()->value(), int(most.batch));
+        QVERIFY(most.batch >= 24);
+        QVERIFY2(most.batch == 24 || (most.batch & (most.batch - 1)) == 0, qPrintable(QString::number(most.batch)));
+        const QLabel* source = page->findChild<QLabel*>(QStringLiteral("adviseMaxBatchSource"));
+        QVERIFY(source);
+        QVERIFY2(source->text().contains(most.source) && most.source.contains(QStringLiteral("memory")), qPrintable(source->text()));
+        QVERIFY(page->inputs()->maxBatchPerGpu()->toolTip().contains(most.source));
+        // Edited here, it stays; Setup's batch then no longer moves it.
+        page->inputs()->maxBatchPerGpu()->setValue(64);
+        window.pages()->setCurrentIndex(0);
+        window.parameterPanel()->setFieldText(QStringLiteral("batch_size"), QStringLiteral("12"));
+        window.actions().pages.at(4)->trigger();
+        QCOMPARE(page->inputs()->maxBatchPerGpu()->value(), 64);
+        QVERIFY(source->text().startsWith(QStringLiteral("Yours")));
+        QVERIFY2(page->inputs()->baseText().contains(QStringLiteral("× 12 per GPU")), qPrintable(page->inputs()->baseText()));
         QCOMPARE(page->inputs()->gpus()->value(), 8);
         QCOMPARE(page->inputs()->budgetMinutes()->value(), 5.0);
     }

@@ -51,13 +51,25 @@ AdviseInputs::AdviseInputs(QWidget* parent) : QGroupBox(tr("Ask the advisor"), p
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->addRow(tr("GPUs to plan for"), m_gpus);
     form->addRow(tr("Most batch per GPU"), m_maxBatch);
+    m_maxBatchSource = new QLabel;
+    m_maxBatchSource->setObjectName(QStringLiteral("adviseMaxBatchSource"));
+    m_maxBatchSource->setWordWrap(true);
+    QFont small = m_maxBatchSource->font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    m_maxBatchSource->setFont(small);
+    form->addRow(QString(), m_maxBatchSource);
     form->addRow(tr("Time budget"), m_budget);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_baseSentence);
     layout->addLayout(form);
 
     // setBase changes it with signals blocked: a change heard here is the person's.
-    connect(m_maxBatch, &QSpinBox::valueChanged, this, [this] { m_maxBatchEdited = true; });
+    connect(m_maxBatch, &QSpinBox::valueChanged, this, [this] {
+        m_maxBatchEdited = true;
+        m_maxBatchSource->setText(tr("Yours (the default: %1).").arg(m_most.batch));
+    });
+    // The host's memory is split over the GPUs planned for.
+    connect(m_gpus, &QSpinBox::valueChanged, this, [this] { updateMostBatch(); });
     setBase(ddplab::Config());
 }
 
@@ -82,9 +94,26 @@ void AdviseInputs::setBase(const ddplab::Config& base)
 {
     m_base = base;
     m_baseSentence->setText(baseText());
+    updateMostBatch();
+}
+
+void AdviseInputs::setMachine(const DeviceInventory& runOn, const ModelInspection* inspection)
+{
+    m_runOn = runOn;
+    m_inspection = inspection ? std::optional<ModelInspection>(*inspection) : std::nullopt;
+    updateMostBatch();
+}
+
+void AdviseInputs::updateMostBatch()
+{
+    m_most = mostBatchPerGpu(batchMemoryOf(m_base, m_inspection ? &*m_inspection : nullptr), memoryPerGpu(m_base, m_runOn, m_gpus->value()),
+                             m_base.batchSize);
+    const QString from = tr("Default %1: %2.").arg(m_most.batch).arg(m_most.source);
+    m_maxBatch->setToolTip(tr("The most one GPU's memory holds; the advisor never recommends more per GPU. ") + from);
     if (!m_maxBatchEdited) {
         const QSignalBlocker quiet(m_maxBatch);
-        m_maxBatch->setValue(int(std::min<qint64>(base.batchSize, m_maxBatch->maximum())));
+        m_maxBatch->setValue(int(std::min<qint64>(m_most.batch, m_maxBatch->maximum())));
+        m_maxBatchSource->setText(from);
     }
 }
 

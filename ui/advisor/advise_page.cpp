@@ -235,7 +235,7 @@ bool AdvisePage::start()
         say(tr("Something else is running (a run, a lesson or a study): start the advice when it has ended, or stop it first."), true);
         return false;
     }
-    m_inputs->setBase(m_setupConfig());
+    refreshInputs();
     AdviceRequest request = m_inputs->request();
     m_checkpoints = std::make_unique<QTemporaryDir>(QDir::temp().filePath(QStringLiteral("ddplab-advice-XXXXXX")));
     if (!m_checkpoints->isValid()) {
@@ -394,7 +394,19 @@ void AdvisePage::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
     if (!isRunning())
-        m_inputs->setBase(m_setupConfig());
+        refreshInputs();
+}
+
+void AdvisePage::setMemorySources(std::function<DeviceInventory()> runOn, std::function<const ModelInspection*()> inspection)
+{
+    m_runOn = std::move(runOn);
+    m_inspection = std::move(inspection);
+}
+
+void AdvisePage::refreshInputs()
+{
+    m_inputs->setMachine(m_runOn ? m_runOn() : DeviceInventory(), m_inspection ? m_inspection() : nullptr);
+    m_inputs->setBase(m_setupConfig());
 }
 
 void AdvisePage::copySnippet()

@@ -31,6 +31,8 @@ QT_END_NAMESPACE
 namespace ddplab::ui {
 
 class AdviceCard;
+class DeviceInventory;
+struct ModelInspection;
 class AdviseInputs;
 class Advisor;
 class LabSession;
@@ -45,6 +47,10 @@ public:
     // gives Setup's settings, asked for when the page is shown and when the advice starts.
     AdvisePage(const RunStore& store, LabSession& session, std::function<ddplab::Config()> setupConfig, QWidget* parent = nullptr);
     ~AdvisePage() override;
+    // What the most batch per GPU's default is drawn from (batch_memory.hpp), asked for with
+    // Setup's settings: the Run-on host's `devices` report and inspect's report on your own
+    // model (null: none). Without them: this computer's memory, the engine's estimate.
+    void setMemorySources(std::function<DeviceInventory()> runOn, std::function<const ModelInspection*()> inspection);
 
     // Starts the advisor on Setup's settings and the inputs; false, with the reason in one
     // sentence on the page (statusText()), when something else runs or the settings are refused.
@@ -85,6 +91,7 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    void refreshInputs();
     void onProgress();
     void onFinished(bool succeeded);
     void updateButtons();
@@ -98,6 +105,8 @@ private:
     const RunStore& m_store;
     LabSession& m_session;
     std::function<ddplab::Config()> m_setupConfig;
+    std::function<DeviceInventory()> m_runOn;
+    std::function<const ModelInspection*()> m_inspection;
     std::unique_ptr<Advisor> m_advisor;
     AdviceStore m_adviceStore;
     QList<StoredAdvice> m_stored;  // as m_past lists them

@@ -3,6 +3,8 @@
 #include "advisor/advice_files.hpp"
 #include "client/advisor/advice_store.hpp"
 #include "client/advisor/advisor.hpp"
+#include "client/advisor/batch_memory.hpp"
+#include "client/engine/device_inventory.hpp"
 #include "client/engine/engine_locator.hpp"
 #include "client/io/save_file.hpp"
 #include "client/library/lesson_library.hpp"
@@ -36,6 +38,13 @@ int adviseHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& 
     request.gpus = options.adviseGpus;
     request.maxBatchPerGpu = options.maxBatchPerGpu;
     request.budgetSeconds = options.budgetMinutes * 60.0;
+    MostBatch most;
+    if (request.maxBatchPerGpu == 0 && request.base.batchSize > 0) {
+        // As the Advise page's default: no Run-on host's report and no inspect here, so this
+        // computer's memory and the engine's estimate (your own model: your batch per GPU).
+        most = mostBatchPerGpu(batchMemoryOf(request.base, nullptr), memoryPerGpu(request.base, DeviceInventory(), request.gpus), request.base.batchSize);
+        request.maxBatchPerGpu = most.batch;
+    }
     const QString folder = QDir(options.exportDirectory).absolutePath();
     if (!QDir().mkpath(folder)) {
         err << "ddplab: cannot make the folder " << folder << Qt::endl;
@@ -61,6 +70,8 @@ int adviseHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& 
         loop.quit();
     });
     out << "DDP Lab advisor: " << options.adviseGpus << " GPUs, a budget of " << options.budgetMinutes << " min" << Qt::endl;
+    if (most.batch > 0)
+        out << "Most batch per GPU " << most.batch << ": " << most.source << Qt::endl;
     if (!advisor.start(request)) {
         err << "ddplab: " << advisor.problem() << Qt::endl;
         return 2;

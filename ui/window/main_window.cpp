@@ -189,6 +189,10 @@ void MainWindow::connectPanes()
     auto* advise = new AdvisePage(m_store, *m_session, [this] { return m_panes.parameters->config(); });
     m_panes.tabs->addTab(advise, tr("Advise"));
     m_panes.tabs->setTabToolTip(m_panes.tabs->indexOf(advise), a.pages.last()->shortcut().toString(QKeySequence::NativeText));
+    advise->setMemorySources([this] { return m_inventory; }, [this]() -> const ModelInspection* {
+        const std::optional<ModelInspection>& inspection = m_panes.inspector->inspection();
+        return inspection ? &*inspection : nullptr;
+    });
     connect(advise, &AdvisePage::useSettingsRequested, this,
             [this](const ddplab::Config& config) { m_panes.parameters->setValues(presetFromCoreConfig(config)); });
     connect(advise, &AdvisePage::runsStored, m_storedRuns, &StoredRuns::reload);

@@ -26,6 +26,11 @@ DeviceInventory DeviceInventory::fromJson(const QJsonObject& devices)
         const QString name = object.value(wire(report::kName)).toString();
         inventory.m_gpuNames.append(name.isEmpty() ? QStringLiteral("GPU %1").arg(object.value(wire(report::kIndex)).toInt())
                                                    : name);
+        const qint64 memory = object.value(wire(report::kMemoryMib)).toInteger() * (qint64(1) << 20);
+        if (memory > 0 && (inventory.m_smallestGpuMemoryBytes == 0 || memory < inventory.m_smallestGpuMemoryBytes)) {
+            inventory.m_smallestGpuMemoryBytes = memory;
+            inventory.m_smallestGpuName = inventory.m_gpuNames.last();
+        }
     }
     return inventory;
 }

@@ -22,6 +22,11 @@ public:
     int protocolVersion() const { return m_protocol; }
     int cpuCores() const { return m_cpuCores; }
     int cudaDeviceCount() const { return m_gpuNames.size(); }
+    // The memory of the machine's smallest GPU (0: no GPU, or its memory not reported), and
+    // what the machine had available for all ranks (0: not reported).
+    qint64 smallestGpuMemoryBytes() const { return m_smallestGpuMemoryBytes; }
+    QString smallestGpuName() const { return m_smallestGpuName; }
+    qint64 memoryAvailableBytes() const { return m_memoryAvailableBytes; }
     // What the engine's own machine checks use: its cores and available memory.
     ddplab::MachineResources machine() const;
 
@@ -41,6 +46,8 @@ private:
     qint64 m_memoryAvailableBytes = 0;
     int m_maxLocalRanks = 0;
     QStringList m_gpuNames;
+    qint64 m_smallestGpuMemoryBytes = 0;
+    QString m_smallestGpuName;
 };
 
 }  // namespace ddplab::ui

@@ -78,6 +78,9 @@ std::optional<ModelInspection> ModelInspection::fromJson(const QJsonObject& even
                             .arg(part(inspection::kPerRankBytes), part(inspection::kParameterBytes), part(inspection::kBufferBytes),
                                  part(inspection::kGradientBytes), part(inspection::kOptimizerBytes),
                                  part(inspection::kStepBytes), part(inspection::kProcessBytes));
+    result.stepBytes = memory.value(wire(inspection::kStepBytes)).toInteger();
+    result.fixedBytes = memory.value(wire(inspection::kPerRankBytes)).toInteger() - result.stepBytes;
+    result.stepSamples = first.value(wire(field::kSamples)).toInteger();
     const double data = memory.value(wire(inspection::kDataBytes)).toDouble();
     result.memoryText += memory.value(wire(inspection::kDataShared)).toBool()
                              ? QObject::tr("; data %1 once for all ranks").arg(sizeText(data))

@@ -17,6 +17,12 @@ struct ModelInspection {
     QString dataText;    // "train 8,192 × [1, 28, 28] float32 → int64 · validation 2,000"
     QString outputText;  // "[16, 10] float32: 10 class scores per sample, against class indices · first loss 2.31"
     QString memoryText;  // "≈ 68.4 MiB: parameters 304 KiB, ... one step 34.2 MiB, ..."
+    // The memory figures the most batch per GPU is drawn from: per rank whatever the batch
+    // (parameters, buffers, gradients, optimizer state, the process), and a training step's
+    // measured peak on the first batch of `stepSamples` samples.
+    qint64 fixedBytes = 0;
+    qint64 stepBytes = 0;
+    qint64 stepSamples = 0;
 
     // From the `inspection` event; nullopt when it is none.
     static std::optional<ModelInspection> fromJson(const QJsonObject& event);
