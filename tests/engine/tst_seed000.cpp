@@ -3,6 +3,7 @@
 // within the statistical error their sample size allows.
 
 #include "support/engine_process.hpp"
+#include "support/toy_analytic.hpp"
 
 #include <QtTest>
 
@@ -10,25 +11,10 @@
 
 using ddplab::test::EngineResult;
 using ddplab::test::runEngine;
+using ddplab::test::toy::gradientVariance;
+using ddplab::test::toy::meanGradient;
 
 namespace {
-
-double normalPdf(double x) { return std::exp(-0.5 * x * x) / std::sqrt(2.0 * M_PI); }
-double normalCdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
-
-// g = sign(w x - y) x with x = 1 + s a, y = s b, a and b standard normal: z = w x - y is
-// N(w, s^2 (w^2 + 1)), and by Gaussian regression E[a sign z] = 2 w s phi(w / s_z) / s_z.
-double meanGradient(double w, double sigma)
-{
-    const double sz = sigma * std::sqrt(w * w + 1.0);
-    return 2.0 * normalCdf(w / sz) - 1.0 + 2.0 * w * sigma * sigma * normalPdf(w / sz) / sz;
-}
-
-double gradientVariance(double w, double sigma)
-{
-    const double mean = meanGradient(w, sigma);
-    return 1.0 + sigma * sigma - mean * mean;  // E[g^2] = E[x^2] since sign^2 = 1
-}
 
 EngineResult runToy(int worldSize, int batchSize, double lr, int experiments = 1, double noise = 0.0,
                     const QStringList& extra = {})
