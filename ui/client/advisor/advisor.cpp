@@ -13,12 +13,20 @@
 #include "core/derived.hpp"
 #include "lr_bracket.hpp"
 
+#include "client/io/save_file.hpp"
+#include "client/runs/run_store.hpp"
+
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonParseError>
 #include <QMap>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace ddplab::ui {
 namespace {
@@ -47,6 +55,68 @@ QString gpuCount(int gpus)
 QString lrText(double lr)
 {
     return QString::number(lr, 'g', 3);
+}
+
+// The progress file (AdviceRequest::progressFile): the request, then each phase as planned with
+// when it started and ended on the advice's clock, and each run's settings and, once it ended so
+// that it can be taken again, its stored id.
+const QString kRequest = QStringLiteral("request");
+const QString kPhases = QStringLiteral("phases");
+const QString kRuns = QStringLiteral("runs_planned");
+const QString kSettings = QStringLiteral("settings");
+const QString kRunId = QStringLiteral("run_id");
+const QString kStartedS = QStringLiteral("started_at_s");
+const QString kEndedS = QStringLiteral("ended_at_s");
+const QString kGpus = QStringLiteral("gpus");
+const QString kMaxBatch = QStringLiteral("max_batch_per_gpu");
+const QString kBudget = QStringLiteral("budget_s");
+const QString kCheckpoints = QStringLiteral("checkpoint_folder");
+
+// A run that ended as it will end again: taken instead of run again when resuming.
+bool reusable(RunStatus status)
+{
+    return status == RunStatus::Finished || status == RunStatus::Diverged;
+}
+
+QJsonObject progressJson(const AdviceRequest& request, const QJsonArray& phases)
+{
+    return {{kRequest, QJsonObject{{kSettings, presetFromCoreConfig(request.base)},
+                                   {kGpus, request.gpus},
+                                   {kMaxBatch, request.maxBatchPerGpu},
+                                   {kBudget, request.budgetSeconds},
+                                   {kCheckpoints, request.checkpointFolder}}},
+            {kPhases, phases}};
+}
+
+std::optional<QJsonObject> readProgress(const QString& path, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1 cannot be opened (%2)").arg(path, file.errorString());
+        return std::nullopt;
+    }
+    QJsonParseError parse;
+    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parse);
+    if (parse.error != QJsonParseError::NoError || !document.isObject()) {
+        *error = QStringLiteral("%1 is not a progress file").arg(path);
+        return std::nullopt;
+    }
+    return document.object();
+}
+
+std::optional<AdviceRequest> requestOfProgress(const QJsonObject& progress, QString* error)
+{
+    const QJsonObject json = progress.value(kRequest).toObject();
+    const std::optional<ddplab::Config> base = coreConfigOf(json.value(kSettings).toObject(), error);
+    if (!base)
+        return std::nullopt;
+    AdviceRequest request;
+    request.base = *base;
+    request.gpus = json.value(kGpus).toInt();
+    request.maxBatchPerGpu = json.value(kMaxBatch).toInteger();
+    request.budgetSeconds = json.value(kBudget).toDouble();
+    request.checkpointFolder = json.value(kCheckpoints).toString();
+    return request;
 }
 
 bool hasValidation(const ddplab::Config& c)
@@ -78,6 +148,7 @@ Advisor::Advisor(LabSession& session, QObject* parent) : QObject(parent), m_sess
         if (isRunning())
             onSequenceFinished();
     });
+    connect(&m_session, &LabSession::runFinished, this, &Advisor::onRunFinished);
 }
 
 ddplab::Config Advisor::emulated(int gpus, qint64 batch, double lr, qint64 seed) const
@@ -129,6 +200,26 @@ double Advisor::secondsPerSample() const
 
 bool Advisor::start(const AdviceRequest& request)
 {
+    m_resumePhases = QJsonArray();
+    return begin(request);
+}
+
+bool Advisor::resume(const QString& progressFile)
+{
+    QString error;
+    const std::optional<QJsonObject> progress = readProgress(progressFile, &error);
+    std::optional<AdviceRequest> request = progress ? requestOfProgress(*progress, &error) : std::nullopt;
+    if (!request) {
+        m_problem = QStringLiteral("the stopped advice cannot be resumed: %1").arg(error);
+        return false;
+    }
+    request->progressFile = progressFile;
+    m_resumePhases = progress->value(kPhases).toArray();
+    return begin(*request);
+}
+
+bool Advisor::begin(const AdviceRequest& request)
+{
     m_problem = adviceRequestProblem(request);
     if (m_problem.isEmpty() && m_session.isRunning())
         m_problem = QStringLiteral("something else is running; the advisor starts once it has ended");
@@ -144,6 +235,11 @@ bool Advisor::start(const AdviceRequest& request)
     m_confirmationSteps = 0;
     m_failedRuns = 0;
     m_runsFinished = 0;
+    m_phasesLog = QJsonArray();
+    m_reused.clear();
+    m_toRun.clear();
+    m_offsetMs = 0;
+    m_reusedRuns = 0;
     m_clock.start();
     const ddplab::Config& base = request.base;
     m_baseGpus = int(base.worldSize * base.gradAccum);
@@ -184,22 +280,94 @@ void Advisor::stop()
 void Advisor::runPhase(Phase phase, const QList<PlannedRun>& runs)
 {
     m_phase = phase;
-    m_phaseStartMs = m_clock.elapsed();
+    // Resuming: this phase as the stopped advice planned it, when it did.
+    const QJsonObject before = m_phasesLog.size() < m_resumePhases.size() ? m_resumePhases[m_phasesLog.size()].toObject() : QJsonObject();
+    const QJsonArray beforeRuns = before.value(kRuns).toArray();
+    if (!before.isEmpty())
+        m_offsetMs += qRound64(before.value(kStartedS).toDouble() * 1000.0) - elapsedMs();
+    m_phaseStartMs = elapsedMs();
     m_planned = runs;
+    m_reused.clear();
+    m_toRun.clear();
+    QJsonArray logged;
     QList<RunRequest> requests;
-    for (const PlannedRun& run : runs) {
+    QHash<QString, RunRecord> stored;  // the store's runs, as it lists them (their status from meta.json)
+    if (!beforeRuns.isEmpty())
+        for (const RunRecord& record : m_session.store().listRuns())
+            stored.insert(record.id, record);
+    for (qsizetype i = 0; i < runs.size(); ++i) {
+        const PlannedRun& run = runs[i];
+        const QJsonObject settings = presetFromCoreConfig(run.config);
+        QJsonObject entry{{kSettings, settings}};
+        // A run of the stopped advice with the same settings that ended (finished or diverged) is taken as it is.
+        const QJsonObject earlier = i < beforeRuns.size() ? beforeRuns[i].toObject() : QJsonObject();
+        const QString id = earlier.value(kRunId).toString();
+        // The progress file names only runs the session saw end well; the store lists a range test
+        // (stopped by the 4x rule) and a branch (its steps start at the checkpoint) as incomplete.
+        const auto ended = [&run](RunStatus status) {
+            return reusable(status) || ((run.config.lrRangeTest || !run.config.resumeFrom.empty()) && status == RunStatus::Incomplete);
+        };
+        if (earlier.value(kSettings).toObject() == settings && stored.contains(id) && ended(stored.value(id).status)) {
+            const QSharedPointer<RunData> loaded = m_session.store().loadRun(stored.value(id));
+            if (loaded && ended(loaded->record().status)) {
+                m_reused.insert(int(i), loaded);
+                entry.insert(kRunId, id);
+                logged.append(entry);
+                ++m_reusedRuns;
+                continue;
+            }
+        }
+        logged.append(entry);
+        m_toRun.append(int(i));
         RunRequest request;
         request.name = QStringLiteral("advice %1").arg(run.phase);
         request.label = QStringLiteral("%1 · %2 × %3 · lr %4 · seed %5").arg(run.phase, gpuCount(run.gpus)).arg(run.batch).arg(lrText(run.lr)).arg(run.seed);
         request.config = run.config;
         requests.append(request);
     }
-    m_session.start(requests);
+    m_phasesLog.append(QJsonObject{{kStartedS, m_phaseStartMs / 1000.0}, {kRuns, logged}});
+    writeProgress();
+    if (requests.isEmpty()) {
+        // Every run was taken from the store: the phase ends as it ended then, at the time it took.
+        const double ended = before.value(kEndedS).toDouble(-1.0);
+        QMetaObject::invokeMethod(this, [this, ended] {
+            if (!isRunning())
+                return;
+            if (ended >= 0)
+                m_offsetMs += qRound64(ended * 1000.0) - elapsedMs();
+            finishPhase({});
+        }, Qt::QueuedConnection);
+    } else {
+        m_session.start(requests);
+    }
     const double left = secondsLeft();
-    emit logMessage(left >= 0 ? QStringLiteral("Advisor: %1 (%2 runs; about %3 s left)").arg(progressText()).arg(runs.size()).arg(qRound(left))
-                              : QStringLiteral("Advisor: %1 (%2 runs)").arg(progressText()).arg(runs.size()),
+    const QString reused = m_reused.isEmpty() ? QString() : QStringLiteral(", %1 of them from the stopped advice").arg(m_reused.size());
+    emit logMessage(left >= 0 ? QStringLiteral("Advisor: %1 (%2 runs%3; about %4 s left)").arg(progressText()).arg(runs.size()).arg(reused).arg(qRound(left))
+                              : QStringLiteral("Advisor: %1 (%2 runs%3)").arg(progressText()).arg(runs.size()).arg(reused),
                     false);
     emit progressed();
+}
+
+void Advisor::onRunFinished(int index, const QSharedPointer<RunData>& run)
+{
+    if (!isRunning() || m_phasesLog.isEmpty() || index < 0 || index >= m_toRun.size() || !run || !reusable(run->record().status))
+        return;
+    QJsonObject phase = m_phasesLog.last().toObject();
+    QJsonArray runs = phase.value(kRuns).toArray();
+    QJsonObject entry = runs[m_toRun[index]].toObject();
+    entry.insert(kRunId, run->id());
+    runs[m_toRun[index]] = entry;
+    phase.insert(kRuns, runs);
+    m_phasesLog[m_phasesLog.size() - 1] = phase;
+    writeProgress();
+}
+
+void Advisor::writeProgress() const
+{
+    if (m_request.progressFile.isEmpty())
+        return;
+    QString error;
+    writeFileAtomically(m_request.progressFile, QJsonDocument(progressJson(m_request, m_phasesLog)).toJson(QJsonDocument::Indented), &error);
 }
 
 void Advisor::fail(const QString& why)
@@ -212,9 +380,22 @@ void Advisor::fail(const QString& why)
 
 void Advisor::onSequenceFinished()
 {
-    const QList<QSharedPointer<RunData>>& runs = m_session.runs();
-    if (runs.size() != m_planned.size())
+    finishPhase(m_session.runs());
+}
+
+void Advisor::finishPhase(const QList<QSharedPointer<RunData>>& sessionRuns)
+{
+    if (sessionRuns.size() != m_toRun.size())
         return fail(QStringLiteral("the runs were stopped before the advice was complete"));
+    QList<QSharedPointer<RunData>> runs;
+    for (qsizetype i = 0, next = 0; i < m_planned.size(); ++i)
+        runs.append(m_reused.contains(int(i)) ? m_reused.value(int(i)) : sessionRuns[next++]);
+    if (!m_phasesLog.isEmpty()) {
+        QJsonObject phase = m_phasesLog.last().toObject();
+        phase.insert(kEndedS, elapsedMs() / 1000.0);
+        m_phasesLog[m_phasesLog.size() - 1] = phase;
+        writeProgress();
+    }
     for (qsizetype i = 0; i < runs.size(); ++i) {
         m_done.append({m_planned[i], runs[i]});
         ++m_runsFinished;
@@ -231,7 +412,7 @@ void Advisor::onSequenceFinished()
         double predicted = 0.0;
         for (const PlannedRun& run : m_planned)
             predicted += plannedSeconds(run);
-        const double phaseSeconds = (m_clock.elapsed() - m_phaseStartMs) / 1000.0;
+        const double phaseSeconds = (elapsedMs() - m_phaseStartMs) / 1000.0;
         if (predicted > 0)
             m_timeScale = std::clamp(phaseSeconds / predicted, kFewestTimeScale, kMostTimeScale);
     }
@@ -248,7 +429,7 @@ void Advisor::onSequenceFinished()
         const double samples = base.summary().value(wire(protocol::field::kSamples)).toDouble();
         m_baseSecondsPerSample = samples > 0 ? trainSeconds / samples : 0.0;
         const double wallSeconds = base.summary().value(wire(protocol::field::kWallS)).toDouble();
-        m_runOverheadSeconds = std::clamp(m_clock.elapsed() / 1000.0 - std::max(trainSeconds, wallSeconds), kFewestOverheadSeconds, kMostOverheadSeconds);
+        m_runOverheadSeconds = std::clamp(elapsedMs() / 1000.0 - std::max(trainSeconds, wallSeconds), kFewestOverheadSeconds, kMostOverheadSeconds);
         for (const QJsonObject& checkpoint : base.checkpoints())
             m_checkpoint = checkpoint.value(wire(protocol::field::kPath)).toString();
         if (m_checkpoint.isEmpty())
@@ -272,7 +453,7 @@ void Advisor::onSequenceFinished()
             const double edge = optimum.measuredBestLr;
             const double step = optimum.atHighEdge ? std::sqrt(2.0) : 1.0 / std::sqrt(2.0);
             const double extensionSeconds = 2 * kSeeds * (m_runOverheadSeconds + m_advice.horizonSamples * secondsPerSample());
-            const bool timeHolds = m_clock.elapsed() / 1000.0 + extensionSeconds <= m_request.budgetSeconds;
+            const bool timeHolds = elapsedMs() / 1000.0 + extensionSeconds <= m_request.budgetSeconds;
             const bool belowRunaway = !optimum.atHighEdge || m_divergenceLr <= 0 || edge * step * step < m_divergenceLr;
             if (m_extensions == 0 || (m_extensions < kMostExtensions && timeHolds && belowRunaway)) {
                 ++m_extensions;
@@ -302,7 +483,7 @@ void Advisor::planBranches()
     // Each branch trains on the same samples; the largest makes kLargestBranchSteps steps. Two
     // data orders when the time allows (each batch's best LR then has a spread, and the base
     // batch's two orders give the tolerance), else one and the base batch once more.
-    const double secondsLeft = std::max(0.0, m_request.budgetSeconds - m_clock.elapsed() / 1000.0);
+    const double secondsLeft = std::max(0.0, m_request.budgetSeconds - elapsedMs() / 1000.0);
     double rangeSamples = double(kRangeTestSteps) * double(largest);
     for (qint64 k : factors)
         rangeSamples += double(kRangeTestSteps) * double(m_baseGpus * k * perGpu);
@@ -411,7 +592,7 @@ void Advisor::planConfirmation(const QList<double>& lrs)
     if (m_extensions == 0) {
         // The horizon: the planned training's samples at this batch, or what the time left holds.
         const qint64 planned = std::max<qint64>(1, qRound64(m_advice.plannedSamples / batch));
-        const double secondsLeft = std::max(0.0, m_request.budgetSeconds - m_clock.elapsed() / 1000.0);
+        const double secondsLeft = std::max(0.0, m_request.budgetSeconds - elapsedMs() / 1000.0);
         const double center = lrs.isEmpty() ? 0.0 : lrs[lrs.size() / 2];
         const int warmupRuns = center >= kWarmupRunsTrigger * m_baseLr ? kWarmupLrs * kSeeds : 0;
         const int runs = int(lrs.size()) * kSeeds + 2 * kSeeds + warmupRuns;  // and an extension's, and a warmup arm's
@@ -476,7 +657,7 @@ double Advisor::secondsLeft() const
     // During the branch test the confirmation is still to come: its ladder over the planned
     // samples, or what the budget leaves it (its horizon is cut to fit).
     if (m_phase == Phase::Branches) {
-        const double budgetLeft = std::max(0.0, m_request.budgetSeconds - m_clock.elapsed() / 1000.0 - left);
+        const double budgetLeft = std::max(0.0, m_request.budgetSeconds - elapsedMs() / 1000.0 - left);
         const double planned = kLadder * kSeeds * (m_runOverheadSeconds + m_advice.plannedSamples * secondsPerSample());
         left += std::min(planned, std::max(budgetLeft, kLadder * kSeeds * m_runOverheadSeconds));
     }

@@ -19,7 +19,9 @@
 #include "core/config.hpp"
 
 #include <QElapsedTimer>
+#include <QJsonArray>
 #include <QList>
+#include <QMap>
 #include <QObject>
 #include <QSharedPointer>
 #include <QString>
@@ -35,6 +37,10 @@ struct AdviceRequest {
     qint64 maxBatchPerGpu = 0;   // 0: the base's batch per GPU is the most
     double budgetSeconds = 300;  // wall time for all the runs
     QString checkpointFolder;    // where the base run's checkpoint goes
+    // Where the advisor keeps what it has done so far (the request, each phase's runs and the
+    // stored ids of those that finished), rewritten as each run ends: what resume() reads back.
+    // Empty: nothing is kept.
+    QString progressFile;
 };
 
 // "" when the request can be advised on; else one sentence.
@@ -48,6 +54,14 @@ public:
 
     // Starts; false (problem() says why) when the session is busy or the request is refused.
     bool start(const AdviceRequest& request);
+    // Resumes an advice that was stopped (Stop, a closed window, a failed run): its request from
+    // `progressFile`, and every run it planned again with the same settings and had finished
+    // (or diverged) is taken from the run store instead of run again. Phases whose runs all
+    // finished replay with the time they took then, so the plan after them is the one the
+    // uninterrupted advice made. False (problem() says why) when the file cannot be read.
+    bool resume(const QString& progressFile);
+    // Runs taken from the store instead of run, in this advice (0 unless resumed).
+    int reusedRuns() const { return m_reusedRuns; }
     void stop();
     bool isRunning() const { return m_phase != Phase::Idle && m_phase != Phase::Done; }
     const QString& problem() const { return m_problem; }
@@ -84,8 +98,14 @@ private:
         ddplab::Config config;
     };
 
+    bool begin(const AdviceRequest& request);
     void runPhase(Phase phase, const QList<PlannedRun>& runs);
     void onSequenceFinished();
+    // The phase's runs, in its plan's order (those taken from the store and those just run).
+    void finishPhase(const QList<QSharedPointer<RunData>>& sessionRuns);
+    void onRunFinished(int index, const QSharedPointer<RunData>& run);
+    void writeProgress() const;
+    qint64 elapsedMs() const { return m_clock.elapsed() + m_offsetMs; }
     void planBranches();
     void planConfirmation(const QList<double>& lrs);
     // advisor_decision.cpp: what the measurements say.
@@ -133,6 +153,14 @@ private:
     qint64 m_warmupSteps = 0;         // the warmup arm's
     double m_warmupStartFactor = 0.0;
     int m_failedRuns = 0;
+    // Resuming (resume()): the stopped advice's phases as its progress file has them; what this
+    // advice has done so far, as written to the request's progress file.
+    QJsonArray m_resumePhases;
+    QJsonArray m_phasesLog;
+    QMap<int, QSharedPointer<RunData>> m_reused;  // this phase's runs taken from the store, by plan index
+    QList<int> m_toRun;                           // the plan indexes the session runs, in its order
+    qint64 m_offsetMs = 0;                        // added to m_clock: a replayed phase takes the time it took
+    int m_reusedRuns = 0;
 };
 
 }  // namespace ddplab::ui

@@ -417,7 +417,7 @@ void Advisor::decide()
     if (a.warmup.helped)
         a.cautions.append(QStringLiteral("The safe LR range was measured without the warmup the advice adds; with it, somewhat higher LRs may train as well."));
     putRecommendation(a, base);
-    a.tookSeconds = m_clock.elapsed() / 1000.0;
+    a.tookSeconds = elapsedMs() / 1000.0;
     m_phase = Phase::Done;
     emit progressed();
     emit finished(true);

@@ -1,0 +1,137 @@
+// A stopped advice resumed (docs/advisor.md): on linreg to 2 GPUs, an advice stopped in its
+// branch test and resumed from its progress file takes the base run and the branch runs that had
+// finished from the run store instead of running them again (the run store gains exactly the
+// runs that had not), and ends with the recommendation of the same advice run without a stop.
+
+#include "client/advisor/advisor.hpp"
+#include "client/library/preset_file.hpp"
+#include "client/runs/run_data.hpp"
+#include "client/runs/run_store.hpp"
+#include "client/session/lab_session.hpp"
+#include "support/engine_process.hpp"
+#include "ui_test_main.hpp"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTimer>
+
+using namespace ddplab::ui;
+
+namespace {
+
+constexpr int kPatienceMs = 300000;
+
+// The settings a person knows work: linreg at 1 GPU x 8, LR 2, 8 epochs of 512 examples.
+const QJsonObject kBase{{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("loss_reduction"), QStringLiteral("mean")},
+                        {QStringLiteral("noise"), 0.01},  {QStringLiteral("num_examples"), 512}, {QStringLiteral("dim"), 16},
+                        {QStringLiteral("batch_size"), 8}, {QStringLiteral("world_size"), 1},      {QStringLiteral("lr"), 2.0},
+                        {QStringLiteral("epochs"), 8}};
+
+// The stored ids the progress file holds, phase by phase.
+QList<QStringList> storedIds(const QString& progressFile)
+{
+    QFile file(progressFile);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    QList<QStringList> phases;
+    for (const QJsonValue& phase : QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("phases")).toArray()) {
+        QStringList ids;
+        for (const QJsonValue& run : phase.toObject().value(QStringLiteral("runs_planned")).toArray())
+            ids.append(run.toObject().value(QStringLiteral("run_id")).toString());
+        phases.append(ids);
+    }
+    return phases;
+}
+
+}  // namespace
+
+class TestAdviceResume : public QObject {
+    Q_OBJECT
+
+private slots:
+    void aResumedAdviceTakesTheFinishedRunsAndEndsTheSame()
+    {
+        QTemporaryDir home;
+        QVERIFY(home.isValid());
+        const RunStore store(home.filePath(QStringLiteral("runs")));
+        LabSession session(store, ddplab::test::enginePath());
+        QString error;
+        const std::optional<ddplab::Config> base = coreConfigOf(kBase, &error);
+        QVERIFY2(base, qPrintable(error));
+        AdviceRequest request;
+        request.base = *base;
+        request.gpus = 2;
+        request.budgetSeconds = 600;  // more than it needs: no phase is cut to the time left
+
+        // Without a stop.
+        request.checkpointFolder = home.filePath(QStringLiteral("whole"));
+        Advisor whole(session);
+        QSignalSpy wholeEnd(&whole, &Advisor::finished);
+        QVERIFY2(whole.start(request), qPrintable(whole.problem()));
+        QVERIFY(wholeEnd.wait(kPatienceMs));
+        QVERIFY2(wholeEnd.front().front().toBool(), qPrintable(whole.problem()));
+        const Advice expected = whole.advice();
+        const qsizetype allRuns = expected.evidence.size();
+        QVERIFY(allRuns > 10);
+
+        // Stopped in the branch test, once three of its runs have ended.
+        request.checkpointFolder = home.filePath(QStringLiteral("stopped"));
+        request.progressFile = home.filePath(QStringLiteral("progress.json"));
+        Advisor stopped(session);
+        QSignalSpy stoppedEnd(&stopped, &Advisor::finished);
+        int branchRunsEnded = 0;
+        connect(&session, &LabSession::runFinished, &stopped, [&] {
+            if (stopped.isRunning() && stopped.progressText().startsWith(QStringLiteral("range test")) && ++branchRunsEnded == 3)
+                QTimer::singleShot(0, &stopped, [&stopped] { stopped.stop(); });
+        });
+        QVERIFY2(stopped.start(request), qPrintable(stopped.problem()));
+        QVERIFY(stoppedEnd.wait(kPatienceMs));
+        QCOMPARE(stoppedEnd.front().front().toBool(), false);
+        const QList<QStringList> kept = storedIds(request.progressFile);
+        QCOMPARE(kept.size(), 2);  // the base run's phase and the branch test's
+        QCOMPARE(kept[0].size(), 1);
+        QVERIFY(!kept[0][0].isEmpty());
+        const qsizetype keptBranchRuns = kept[1].size() - kept[1].count(QString());
+        QCOMPARE(keptBranchRuns, 3);
+
+        QTRY_VERIFY_WITH_TIMEOUT(!session.isRunning(), 30000);  // the stop ends the engine's run
+
+        // Resumed: the base run and the three branch runs are taken from the store.
+        const qsizetype storedBefore = store.listRuns().size();
+        Advisor resumed(session);
+        QSignalSpy resumedEnd(&resumed, &Advisor::finished);
+        QVERIFY2(resumed.resume(request.progressFile), qPrintable(resumed.problem()));
+        QVERIFY(resumedEnd.wait(kPatienceMs));
+        QVERIFY2(resumedEnd.front().front().toBool(), qPrintable(resumed.problem()));
+        QCOMPARE(resumed.reusedRuns(), 4);
+        QCOMPARE(store.listRuns().size() - storedBefore, allRuns - 4);  // only the runs that had not ended were run
+        const Advice& got = resumed.advice();
+        QCOMPARE(got.evidence.size(), allRuns);
+        QCOMPARE(got.evidence.front().runId, kept[0][0]);  // the stopped advice's base run
+        qInfo("%lld runs; the resumed advice ran %lld; recommended %lld per GPU, LR %.6g (without a stop: %lld, %.6g)", qint64(allRuns),
+              qint64(allRuns - 4), qint64(got.batchPerGpu), got.lr, qint64(expected.batchPerGpu), expected.lr);
+        QCOMPARE(got.batchPerGpu, expected.batchPerGpu);
+        QCOMPARE(got.effectiveBatch, expected.effectiveBatch);
+        QCOMPARE(got.lr, expected.lr);
+        QCOMPARE(got.lrRule, expected.lrRule);
+        QCOMPARE(got.criticalBatch, expected.criticalBatch);
+        QCOMPARE(got.warmupSteps, expected.warmupSteps);
+        QCOMPARE(got.confidence, expected.confidence);
+        QCOMPARE(got.horizonSamples, expected.horizonSamples);
+
+        // A progress file that is not one is refused in a sentence.
+        QFile broken(home.filePath(QStringLiteral("broken.json")));
+        QVERIFY(broken.open(QIODevice::WriteOnly));
+        broken.write("{\"request\": ");
+        broken.close();
+        Advisor refused(session);
+        QVERIFY(!refused.resume(broken.fileName()));
+        QVERIFY2(refused.problem().contains(QStringLiteral("cannot be resumed")), qPrintable(refused.problem()));
+    }
+};
+
+DDPLAB_UI_TEST_MAIN(TestAdviceResume)
+#include "tst_advice_resume.moc"
