@@ -1,12 +1,15 @@
 // A study's findings warn instead of misleading: each caution is triggered by a study made to
-// need it (the best LR at the edge of the grid, a critical batch fitted outside the batches
-// studied, too few points for a fit, repeats that disagree more than the effect, a study still
-// running), and is absent where the study does not need it. Also what the charts draw of it:
+// need it (the best LR at the edge of the grid, or resting on one seed or near-ties; a critical
+// batch fitted outside the batches studied, on whole steps, or over best LRs at the grid's
+// edge; too few points for a fit; repeats that disagree more than the effect; runs that
+// evaluate far worse than they train; a study still running), and is absent where the study
+// does not need it. An axis of words is compared head to head, value by value. Also what the charts draw of it:
 // the x range of the data, runs that never reached the target drawn hollow where they ended,
 // lines in the order of their numbers, tick labels that all fit, the table of runs.
 
 #include "client/runs/run_data.hpp"
 #include "client/study/label_order.hpp"
+#include "client/study/study_axis_text.hpp"
 #include "client/study/study_checks.hpp"
 #include "client/study/study_csv.hpp"
 #include "client/study/study_plan.hpp"
@@ -105,6 +108,12 @@ private slots:
                  qPrintable(exponent->line()));
         QVERIFY(cautionSays(exponent, QStringLiteral("the exponent describes the grid")));
         QVERIFY(cautionSays(exponent, QStringLiteral("extend the lr axis")));
+        // The critical batch fitted over those best LRs' steps says what it rests on (issue 28 §6:
+        // it stood uncautioned beside the cautioned best-LR line).
+        const StudyFinding* critical = findingAbout(edge, QStringLiteral("critical batch"));
+        QVERIFY(critical);
+        QVERIFY2(cautionSays(critical, QStringLiteral("it rests on the best lr at each effective batch, which was at the edge of the grid")),
+                 qPrintable(critical->line()));
         // Its points are hollow on the chart.
         const PlotSpec* bestLr = plotNamed(edge, QStringLiteral("best-lr"));
         QVERIFY(bestLr);
@@ -178,6 +187,99 @@ private slots:
         QList<StudyRunResult> agreeing = mcCandlishResults(study, 10, 64, 0.004);
         const StudyCharts quiet = buildStudyCharts(study, agreeing, defaultChartChoices(study));
         QVERIFY(!cautionSays(findingAbout(quiet, QStringLiteral("critical batch")), QStringLiteral("repeats disagree")));
+    }
+
+    void aBestLrOverOneSeedOrNearTiesSaysSo()
+    {
+        // One seed, the runner-up LR 50 % slower: the best is clear but rests on one seed.
+        const StoredStudy single = studyOf(gridStudy());
+        const StudyCharts clear = buildStudyCharts(single, mcCandlishResults(single, 10, 64, 0.004), defaultChartChoices(single));
+        const StudyFinding* exponent = findingAbout(clear, QStringLiteral("the best learning rate grows as batch^"));
+        QVERIFY(exponent);
+        QVERIFY2(cautionSays(exponent, QStringLiteral("one seed at each setting: the best lr may be the luck of that seed; add repeats")),
+                 qPrintable(exponent->line()));
+        // Two repeats that agree, the others far behind: nothing to say about noise.
+        const StoredStudy repeated = studyOf(gridStudy(2));
+        const StudyCharts settled = buildStudyCharts(repeated, mcCandlishResults(repeated, 10, 64, 0.004), defaultChartChoices(repeated));
+        const StudyFinding* sure = findingAbout(settled, QStringLiteral("the best learning rate grows as batch^"));
+        QVERIFY(sure);
+        QVERIFY2(!cautionSays(sure, QStringLiteral("seed")) && !cautionSays(sure, QStringLiteral("within noise")), qPrintable(sure->line()));
+        // Near-ties: at batch 64 the LR 0.016 is within two standard errors of the best 0.004.
+        QList<StudyRunResult> close = mcCandlishResults(repeated, 10, 64, 0.004);
+        for (StudyRunResult& result : close) {
+            if (result.effectiveBatch == 64 && result.lr == 0.016)
+                result.stepsToTarget = qint64(std::round(10 * (1 + 64.0 / 64))) + (result.repeat == 0 ? -1 : 1);
+        }
+        const StudyCharts tied = buildStudyCharts(repeated, close, defaultChartChoices(repeated));
+        const StudyFinding* unsure = findingAbout(tied, QStringLiteral("the best learning rate grows as batch^"));
+        QVERIFY(unsure);
+        QVERIFY2(cautionSays(unsure, QStringLiteral("differences within noise: at effective batch 64 the next-best lr came within two "
+                                                     "standard errors of the best")),
+                 qPrintable(unsure->line()));
+    }
+
+    void aCriticalBatchOnWholeStepsSaysSo()
+    {
+        // S_min 1: the steps to the target are 5, 2 and 1 at batches 16, 64 and 256.
+        const StoredStudy study = studyOf(gridStudy());
+        const StudyCharts charts = buildStudyCharts(study, mcCandlishResults(study, 1, 64, 0.004), defaultChartChoices(study));
+        const StudyFinding* critical = findingAbout(charts, QStringLiteral("critical batch"));
+        QVERIFY(critical);
+        QVERIFY2(cautionSays(critical, QStringLiteral("under 2, so the fit rests on whole-step counts")), qPrintable(critical->line()));
+        // S_min 20: room enough, nothing said.
+        const StudyCharts roomy = buildStudyCharts(study, mcCandlishResults(study, 20, 64, 0.004), defaultChartChoices(study));
+        QVERIFY(!cautionSays(findingAbout(roomy, QStringLiteral("critical batch")), QStringLiteral("whole-step")));
+    }
+
+    void anAxisOfWordsIsComparedHeadToHead()
+    {
+        // Issue 28 §6: "sqrt against linear" was summed up as a line "against run". Two rules x
+        // two batches, 2 repeats: each batch's rules side by side with mean ± standard error.
+        const StoredStudy study = studyOf(QByteArrayLiteral(R"({"id": "rules", "title": "rules", "repeats": 2,
+            "base": {"workload": "toy", "world_size": 1, "batch_size": 16, "epochs": 1},
+            "axes": [{"key": "lr_rule", "values": ["linear", "sqrt"]}, {"key": "batch_size", "values": [16, 64]}]})"));
+        QList<StudyRunResult> results;
+        for (const StudyPoint& point : study.points) {
+            StudyRunResult result = ddplab::test::finishedRunOf(point);
+            const bool linear = point.values.value(QStringLiteral("lr_rule")).toString() == QStringLiteral("linear");
+            const bool large = point.values.value(QStringLiteral("batch_size")).toInteger() == 64;
+            // At 16 linear is clearly lower; at 64 the two are within their spread.
+            const double mean = large ? (linear ? 0.500 : 0.501) : (linear ? 0.40 : 0.60);
+            result.loss = mean + (point.repeat == 0 ? -0.01 : 0.01);
+            results.append(result);
+        }
+        const StudyCharts charts = buildStudyCharts(study, results, defaultChartChoices(study));
+        const StudyFinding* small = findingAbout(charts, QStringLiteral("by LR rule (batch_size 16)"));
+        QVERIFY2(small, qPrintable(charts.findingLines().join(QLatin1Char('\n'))));
+        QVERIFY2(small->text.endsWith(QStringLiteral(": linear 0.4 ± 0.01, sqrt 0.6 ± 0.01 (mean ± standard error over repeats); lowest: linear")),
+                 qPrintable(small->text));
+        QVERIFY2(small->cautions.isEmpty(), qPrintable(small->line()));
+        const StudyFinding* large = findingAbout(charts, QStringLiteral("by LR rule (batch_size 64)"));
+        QVERIFY(large);
+        QVERIFY2(cautionSays(large, QStringLiteral("differences within noise: linear and sqrt are within two standard errors")),
+                 qPrintable(large->line()));
+        // The numeric axis is not a head-to-head.
+        QVERIFY(!findingAbout(charts, QStringLiteral("by ") + axisLabel(QStringLiteral("batch_size"))));
+    }
+
+    void aModelThatEvaluatesFarWorseThanItTrainsIsCautioned()
+    {
+        // The issue's BatchNorm CNN: eval-mode training loss 3.10 against a mini-batch loss of 0.74.
+        const StoredStudy study = studyOf(gridStudy());
+        QList<StudyRunResult> results = mcCandlishResults(study, 10, 64, 0.004);
+        for (StudyRunResult& result : results) {
+            result.loss = 0.74;
+            result.trainLoss = result.effectiveBatch == 256 ? 3.10 : 0.80;
+        }
+        const StudyCharts charts = buildStudyCharts(study, results, defaultChartChoices(study));
+        const StudyFinding* lag = findingAbout(charts, QStringLiteral("evaluate far worse than they train"));
+        QVERIFY(lag);
+        QCOMPARE(lag->text, QStringLiteral("3 of 9 runs evaluate far worse than they train (at worst a training-set loss of 3.1 in eval "
+                                           "mode against a mini-batch loss of 0.74)"));
+        QVERIFY(cautionSays(lag, QStringLiteral("BatchNorm's running statistics lag the weights")));
+        for (StudyRunResult& result : results)
+            result.trainLoss = 0.80;
+        QVERIFY(!findingAbout(buildStudyCharts(study, results, defaultChartChoices(study)), QStringLiteral("evaluate far worse")));
     }
 
     void findingsWhileAStudyRunsAreProvisional()

@@ -143,6 +143,88 @@ PlotSpec figurePlot(const StoredStudy& study, const QList<StudyRunResult>& resul
     return plot;
 }
 
+// The axis whose best value the best-setting chart draws: the study's `best`, else the LR.
+QString bestSettingKey(const StudySpec& spec)
+{
+    return spec.best.isEmpty() ? QString(wire(key::kLr)) : spec.best;
+}
+
+// Axes of words head to head: "validation loss by batch_schedule (schedule step): constant
+// 0.48 ± 0.004, smith 0.5 ± 0.006; lowest: constant", in place of a line "against run".
+void headToHeadFindings(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyChartChoices& choices,
+                        QList<StudyFinding>* findings)
+{
+    constexpr int kMostPerAxis = 8;  // beyond that a grid, read in its heatmap or CSV
+    const StudyFigure* figure = findStudyFigure(choices.figure);
+    const QString figureTitle = figure ? figure->titleFor(choices.summary) : choices.figure;
+    const bool lowerIsBetter = !figure || figure->lowerIsBetter;
+    const QList<HeadToHead> matches = headToHeads(results, study, choices.figure, choices.summary);
+    QHash<QString, int> perAxis;
+    for (const HeadToHead& match : matches) {
+        if (++perAxis[match.axisKey] > kMostPerAxis)
+            continue;
+        QStringList entries;
+        for (const HeadToHead::Entry& entry : match.entries) {
+            entries.append(entry.score.count > 1 ? QStringLiteral("%1 %2 ± %3").arg(entry.value, number(entry.score.mean, 4), number(entry.score.standardError, 2))
+                                                 : QStringLiteral("%1 %2").arg(entry.value, number(entry.score.mean, 4)));
+        }
+        const HeadToHead::Entry& best = match.entries[match.best];
+        const HeadToHead::Entry& next = match.entries[match.runnerUp];
+        QString caution;
+        if (match.tied) {
+            caution = QStringLiteral("differences within noise: %1 and %2 are within %3 of each other; add repeats")
+                          .arg(best.value, next.value,
+                               match.fewestRuns > 1 ? QStringLiteral("two standard errors") : QStringLiteral("1 % (one run each: no spread to judge by)"));
+        } else if (match.fewestRuns == 1) {
+            caution = QStringLiteral("one run at each value: no spread to judge the difference by; add repeats");
+        }
+        findings->append({QStringLiteral("%1 by %2%3: %4 (%5); %6: %7")
+                              .arg(figureTitle, axisLabel(match.axisKey),
+                                   match.others.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(match.others), entries.join(QStringLiteral(", ")),
+                                   match.fewestRuns > 1 ? QStringLiteral("mean ± standard error over repeats") : QStringLiteral("one run each"),
+                                   lowerIsBetter ? QStringLiteral("lowest") : QStringLiteral("highest"), best.value),
+                          cautions({caution})});
+    }
+    for (auto count = perAxis.cbegin(); count != perAxis.cend(); ++count) {
+        if (count.value() > kMostPerAxis)
+            findings->append({QStringLiteral("%1 by %2: %3 more comparisons in the CSV and the heatmap")
+                                  .arg(figureTitle, axisLabel(count.key()))
+                                  .arg(count.value() - kMostPerAxis),
+                              {}});
+    }
+}
+
+// A model that evaluates far worse than it trains (BatchNorm's running statistics lagging the
+// weights, or dropout): its eval-mode figures judge it unfairly, and a study by them misleads.
+void evalModeFinding(const QList<StudyRunResult>& results, QList<StudyFinding>* findings)
+{
+    constexpr double kFarAbove = 2.0;
+    int far = 0, both = 0;
+    double worstEval = 0, worstBatch = 0;
+    for (const StudyRunResult& result : results) {
+        if (!result.usable() || !(result.trainLoss >= 0) || !(result.loss > 0))
+            continue;
+        ++both;
+        if (result.trainLoss > kFarAbove * result.loss) {
+            if (far == 0 || result.trainLoss / result.loss > worstEval / worstBatch) {
+                worstEval = result.trainLoss;
+                worstBatch = result.loss;
+            }
+            ++far;
+        }
+    }
+    if (far == 0)
+        return;
+    findings->append({QStringLiteral("%1 of %2 runs evaluate far worse than they train (at worst a training-set loss of %3 in eval mode "
+                                     "against a mini-batch loss of %4)")
+                          .arg(far)
+                          .arg(both)
+                          .arg(number(worstEval), number(worstBatch)),
+                      {QStringLiteral("eval-mode figures (training-set and validation loss) judge these runs unfairly: BatchNorm's "
+                                      "running statistics lag the weights (or dropout is off only in eval mode); compare them by the "
+                                      "mini-batch loss, or train longer before judging")}});
+}
+
 // Zhang et al.'s critical batch: a marker, a note and (once) a finding.
 void markExcessSteps(PlotSpec& plot, const StudyTarget& target, const TargetCurve& curve, const QString& colourBy,
                      QList<StudyFinding>* findings)
@@ -164,8 +246,8 @@ void markExcessSteps(PlotSpec& plot, const StudyTarget& target, const TargetCurv
 }
 
 // Steps (or samples) to the target, the fit, the critical batch and the measured B_simple.
-PlotSpec targetPlot(const StoredStudy& study, const QList<TargetCurve>& curves, const StudyXAxis& axis, const QString& colourBy,
-                    bool samples, QList<StudyFinding>* findings)
+PlotSpec targetPlot(const StoredStudy& study, const QList<TargetCurve>& curves, const QList<BestSettingCurve>& bestSettings,
+                    const StudyXAxis& axis, const QString& colourBy, bool samples, QList<StudyFinding>* findings)
 {
     PlotSpec plot;
     plot.id = samples ? QStringLiteral("samples-to-target") : QStringLiteral("steps-to-target");
@@ -224,19 +306,17 @@ PlotSpec targetPlot(const StoredStudy& study, const QList<TargetCurve>& curves, 
                                                        .arg(number(curve.measuredBSimple), number(curve.fit.bCrit / curve.measuredBSimple))
                                                  : QStringLiteral("; B_simple at the target: not measured (no run's estimate "
                                                                   "there was a batch size above 0)");
+            const auto choice = std::find_if(bestSettings.begin(), bestSettings.end(),
+                                             [&](const BestSettingCurve& best) { return best.colourValue == curve.colourValue; });
+            const QString behind = bestSettingBehindCaution(choice == bestSettings.end() ? nullptr : &*choice,
+                                                            bestSettingKey(study.spec), axis.title);
             findings->append({finding, cautions({noisyMeasureCaution(study.spec.target), extrapolated, fewPointsCaution(curve.reachedPoints, 3, 2),
-                                                 repeatsCaution(curve)})});
+                                                 repeatsCaution(curve), behind, wholeStepsCaution(curve.fit.sMin)})});
         }
     }
     for (const TargetCurve& curve : curves)
         markExcessSteps(plot, study.spec.target, curve, colourBy, samples ? nullptr : findings);
     return plot;
-}
-
-// The axis whose best value the best-setting chart draws: the study's `best`, else the LR.
-QString bestSettingKey(const StudySpec& spec)
-{
-    return spec.best.isEmpty() ? QString(wire(key::kLr)) : spec.best;
 }
 
 PlotSpec bestSettingPlot(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyChartChoices& choices,
@@ -284,7 +364,8 @@ PlotSpec bestSettingPlot(const StoredStudy& study, const QList<StudyRunResult>& 
             plot.notes.append(QStringLiteral("%1exponent %2%3").arg(who, number(curve.fit.exponent, 2),
                                                                     edge.isEmpty() ? QString() : QStringLiteral(" (edge of the grid)")));
             findings->append({QStringLiteral("%1the best %2 grows as batch^%3").arg(who, settingName, number(curve.fit.exponent, 2)),
-                              cautions({edge, fewPointsCaution(int(curve.points.size()), 2, 2)})});
+                              cautions({edge, bestSettingNoiseCaution(curve, setting, axis.title),
+                                        fewPointsCaution(int(curve.points.size()), 2, 2)})});
         }
     }
     // Reference slopes through the first point of the first line.
@@ -404,10 +485,18 @@ StudyCharts buildStudyCharts(const StoredStudy& study, const QList<StudyRunResul
     const auto ended = std::count_if(results.begin(), results.end(), [](const StudyRunResult& result) { return StudyStore::isDone(result.status); });
     charts.provisional = provisionalNote(int(ended), int(study.points.size()));
     charts.plots.append(figurePlot(study, results, choices, axis, &charts.findings));
+    headToHeadFindings(study, results, choices, &charts.findings);
+    evalModeFinding(results, &charts.findings);
     if (study.spec.target.isSet()) {
         const QList<TargetCurve> curves = targetCurves(results, study, axis, choices.colourBy);
-        charts.plots.append(targetPlot(study, curves, axis, choices.colourBy, false, &charts.findings));
-        charts.plots.append(targetPlot(study, curves, axis, choices.colourBy, true, &charts.findings));
+        // The best setting each batch's steps were taken at, and where it lay in its grid.
+        const StudyAxis* setting = study.spec.axis(bestSettingKey(study.spec));
+        const QList<BestSettingCurve> bestSettings =
+            setting && setting->values.size() > 1
+                ? bestSettingCurves(results, study, axis, bestSettingKey(study.spec), kStepsToTargetFigure, choices.colourBy)
+                : QList<BestSettingCurve>();
+        charts.plots.append(targetPlot(study, curves, bestSettings, axis, choices.colourBy, false, &charts.findings));
+        charts.plots.append(targetPlot(study, curves, bestSettings, axis, choices.colourBy, true, &charts.findings));
     }
     // Against the batch even where the study's x is a resolved figure (the best λ against B).
     const StudyXAxis settingAxis = axis.resolved() ? batchOrFirstAxis(study) : axis;

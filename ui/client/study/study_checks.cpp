@@ -67,6 +67,44 @@ QString gridEdgeCaution(const BestSettingCurve& curve, const QString& settingKey
              settingKey);
 }
 
+QString bestSettingNoiseCaution(const BestSettingCurve& curve, const QString& settingKey, const QString& xTitle)
+{
+    QStringList tied;
+    for (qsizetype i = 0; i < curve.points.size() && i < curve.tied.size(); ++i) {
+        if (curve.tied[i])
+            tied.append(number(curve.points[i].x()));
+    }
+    const bool oneSeed = curve.fewestRepeats == 1;
+    if (!tied.isEmpty()) {
+        return QStringLiteral("differences within noise: at %1 %2 the next-best %3 came within %4 of the best, so which %3 is "
+                              "best there is not known; add repeats")
+            .arg(xTitle, listed(tied), settingKey,
+                 oneSeed ? QStringLiteral("1 % (one seed: no spread to judge by)") : QStringLiteral("two standard errors"));
+    }
+    if (oneSeed)
+        return QStringLiteral("one seed at each setting: the best %1 may be the luck of that seed; add repeats").arg(settingKey);
+    return QString();
+}
+
+QString bestSettingBehindCaution(const BestSettingCurve* curve, const QString& settingKey, const QString& xTitle)
+{
+    if (!curve)
+        return QString();
+    const QString edge = gridEdgeCaution(*curve, settingKey, xTitle);
+    if (edge.isEmpty())
+        return QString();
+    return QStringLiteral("it rests on the best %1 at each %2, which was %3").arg(settingKey, xTitle, edge);
+}
+
+QString wholeStepsCaution(double sMin)
+{
+    if (!(sMin < 2.0))
+        return QString();
+    return QStringLiteral("S_min %1 steps: under 2, so the fit rests on whole-step counts that cannot resolve it; a smaller "
+                          "LR or a harder target gives it room")
+        .arg(number(sMin));
+}
+
 QString extrapolationCaution(double bCrit, const TargetCurve& curve, const QString& xTitle)
 {
     double lowest = std::numeric_limits<double>::infinity(), highest = 0.0;

@@ -17,6 +17,16 @@ QString provisionalNote(int ended, int planned);
 // lie beyond the grid, and an exponent fitted to such points describes the grid.
 QString gridEdgeCaution(const BestSettingCurve& curve, const QString& settingKey, const QString& xTitle);
 
+// The best value of `settingKey` rests on one seed, or its runner-up lay within noise of it
+// at some x (a near-tie): which value is best there is not known, nor is the exponent.
+QString bestSettingNoiseCaution(const BestSettingCurve& curve, const QString& settingKey, const QString& xTitle);
+
+// A critical batch fitted over steps to the target at the best setting of each x carries that
+// choice's caution (the best at the edge of the grid), and one whose S_min is under 2 steps
+// rests on whole-step counts that cannot resolve it.
+QString bestSettingBehindCaution(const BestSettingCurve* curve, const QString& settingKey, const QString& xTitle);
+QString wholeStepsCaution(double sMin);
+
 // A fitted critical batch outside the batches whose runs reached the target was extrapolated.
 QString extrapolationCaution(double bCrit, const TargetCurve& curve, const QString& xTitle);
 

@@ -23,6 +23,18 @@ constexpr double kNaN = StudyRunResult::kNone;
 // Zhang et al. 2024's critical batch: steps-to-target 20 % above perfect linear scaling.
 constexpr double kZhangExcess = 0.2;
 
+// Two scores whose difference is within noise: two standard errors of the difference over
+// repeats, or 1 % of the best where either is one run (no spread to judge by).
+bool withinNoise(const MeanAndError& best, const MeanAndError& runnerUp)
+{
+    if (!std::isfinite(runnerUp.mean))
+        return false;
+    const double difference = std::fabs(best.mean - runnerUp.mean);
+    if (best.count < 2 || runnerUp.count < 2)
+        return difference <= 0.01 * std::fabs(best.mean);
+    return difference <= 2.0 * std::hypot(best.standardError, runnerUp.standardError);
+}
+
 // The colour axis with the axes zipped to it: they advance together, so together they make
 // one colour (lr_rule linear with and without warmup are two lines, not one colour twice).
 QStringList colourGroup(const StoredStudy& study, const QString& colourBy)
@@ -250,16 +262,25 @@ QList<BestSettingCurve> bestSettingCurves(const QList<StudyRunResult>& results, 
         BestSettingCurve curve;
         curve.colourValue = colour.key();
         for (auto at = colour->begin(); at != colour->end(); ++at) {
-            double bestSetting = kNaN, bestScore = kNaN;
+            // The best and the runner-up, each with its spread over repeats.
+            double bestSetting = kNaN;
+            MeanAndError best, runnerUp;
+            best.mean = runnerUp.mean = kNaN;
             const double lowest = at->firstKey(), highest = at->lastKey();  // the values tried at this x
             for (auto setting = at->begin(); setting != at->end(); ++setting) {
                 for (const Scores& scores : setting.value()) {
                     if (scores.values.size() != scores.runs)
                         continue;  // a repeat diverged or never reached the target
-                    const double mean = meanAndError(scores.values).mean;
-                    if (!std::isfinite(bestScore) || (better ? mean < bestScore : mean > bestScore)) {
-                        bestScore = mean;
+                    const MeanAndError score = meanAndError(scores.values);
+                    const auto beats = [&](const MeanAndError& other) {
+                        return !std::isfinite(other.mean) || (better ? score.mean < other.mean : score.mean > other.mean);
+                    };
+                    if (beats(best)) {
+                        runnerUp = best;
+                        best = score;
                         bestSetting = setting.key();
+                    } else if (beats(runnerUp)) {
+                        runnerUp = score;
                     }
                 }
             }
@@ -268,12 +289,72 @@ QList<BestSettingCurve> bestSettingCurves(const QList<StudyRunResult>& results, 
             curve.points.append(QPointF(at.key(), bestSetting));
             using Edge = BestSettingCurve::Edge;
             curve.edges.append(bestSetting == highest ? Edge::Highest : bestSetting == lowest ? Edge::Lowest : Edge::Inside);
+            curve.tied.append(withinNoise(best, runnerUp));
+            curve.fewestRepeats = curve.fewestRepeats == 0 ? best.count : std::min(curve.fewestRepeats, best.count);
         }
         curve.fit = fitPowerLaw(curve.points);
         curves.append(curve);
     }
     sortByColour(curves);
     return curves;
+}
+
+QList<HeadToHead> headToHeads(const QList<StudyRunResult>& results, const StoredStudy& study, const QString& figure,
+                              FigureSummary summary)
+{
+    const StudyFigure* shown = findStudyFigure(figure);
+    const bool lowerIsBetter = !shown || shown->lowerIsBetter;
+    QList<HeadToHead> found;
+    for (const StudyAxis& axis : study.spec.axes) {
+        const bool words = std::all_of(axis.values.begin(), axis.values.end(),
+                                       [](const QJsonValue& value) { return value.isString() || value.isBool(); });
+        if (!words || axis.values.size() < 2)
+            continue;
+        const QStringList together = colourGroup(study, axis.key);
+        if (together.first() != axis.key)
+            continue;  // the head of its zip speaks for it
+        QStringList otherKeys = axisKeys(study);
+        for (const QString& key : together)
+            otherKeys.removeAll(key);
+        // others -> value -> scores over repeats
+        QMap<QString, QMap<QString, QList<double>>> grouped;
+        for (const StudyRunResult& result : results) {
+            if (!result.usable() || !result.values.contains(axis.key))
+                continue;
+            const double score = result.figure(figure, summary);
+            if (std::isfinite(score))
+                grouped[describe(result, otherKeys)][valueText(result.values.value(axis.key))].append(score);
+        }
+        for (auto group = grouped.begin(); group != grouped.end(); ++group) {
+            if (group->size() < 2)
+                continue;  // nothing to hold against
+            HeadToHead match;
+            match.axisKey = axis.key;
+            match.others = group.key();
+            for (const QJsonValue& value : axis.values) {
+                const auto scores = group->constFind(valueText(value));
+                if (scores == group->constEnd())
+                    continue;
+                const MeanAndError score = meanAndError(*scores);
+                match.entries.append({valueText(value), score});
+                match.fewestRuns = match.fewestRuns == 0 ? score.count : std::min(match.fewestRuns, score.count);
+                const int index = int(match.entries.size()) - 1;
+                const auto beats = [&](int other) {
+                    return other < 0 || (lowerIsBetter ? score.mean < match.entries[other].score.mean
+                                                       : score.mean > match.entries[other].score.mean);
+                };
+                if (beats(match.best)) {
+                    match.runnerUp = match.best;
+                    match.best = index;
+                } else if (beats(match.runnerUp)) {
+                    match.runnerUp = index;
+                }
+            }
+            match.tied = withinNoise(match.entries[match.best].score, match.entries[match.runnerUp].score);
+            found.append(match);
+        }
+    }
+    return found;
 }
 
 StudyHeatmap heatmapOf(const QList<StudyRunResult>& results, const StoredStudy& study, const QString& figure,

@@ -82,11 +82,35 @@ struct BestSettingCurve {
     QString colourValue;
     QList<QPointF> points;  // (x, best value)
     QList<Edge> edges;      // per point
+    // Per point: the runner-up lies within noise of the best (two standard errors of their
+    // difference over repeats; with one run each, within 1 %): which one is best is not known.
+    QList<bool> tied;
+    int fewestRepeats = 0;  // the fewest runs behind any best point's score (1: one seed)
     PowerLawFit fit;
 };
 QList<BestSettingCurve> bestSettingCurves(const QList<StudyRunResult>& results, const StoredStudy& study, const StudyXAxis& axis,
                                           const QString& settingKey, const QString& figure, const QString& colourBy,
                                           FigureSummary summary = FigureSummary::LastEpochMean);
+
+// An axis of words or true/false (lr_rule sqrt against linear, warmup on and off, a batch
+// schedule) head to head: for each combination of the other axes, the figure's mean and
+// standard error over repeats at each of its values, in the axis's order. Axes zipped to it
+// advance with it.
+struct HeadToHead {
+    QString axisKey;
+    QString others;  // "schedule step"; "" when the study has no other axis
+    struct Entry {
+        QString value;
+        MeanAndError score;
+    };
+    QList<Entry> entries;
+    int best = -1;         // the entry with the best mean
+    int runnerUp = -1;     // the next best
+    bool tied = false;     // the runner-up within noise of the best (as the best setting's)
+    int fewestRuns = 0;    // the fewest runs behind any entry (1: one seed)
+};
+QList<HeadToHead> headToHeads(const QList<StudyRunResult>& results, const StoredStudy& study, const QString& figure,
+                              FigureSummary summary = FigureSummary::LastEpochMean);
 
 // A figure over two axes: the mean over repeats, the best over any other axis.
 struct HeatmapCell {
