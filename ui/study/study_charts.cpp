@@ -124,7 +124,9 @@ PlotSpec figurePlot(const StoredStudy& study, const QList<StudyRunResult>& resul
                 findings->append({QStringLiteral("%1 against %2 — %3").arg(plot.yTitle, axis.title, finding),
                                   cautions({fewPointsCaution(int(fitted.size()), 2, 2), repeatCaution})});
             }
-        } else if (one.points.size() > 1) {
+        } else if (one.points.size() > 1 && !axis.key.isEmpty()) {
+            // (Against the run's number, where the study has no numeric axis, a line from one
+            // run to the next says nothing: its axes of words are compared head to head.)
             // Without a slope to fit, where the line starts and where it ends.
             const SeriesPoint& first = one.points.first();
             const SeriesPoint& last = one.points.last();
@@ -147,6 +149,14 @@ PlotSpec figurePlot(const StoredStudy& study, const QList<StudyRunResult>& resul
 QString bestSettingKey(const StudySpec& spec)
 {
     return spec.best.isEmpty() ? QString(wire(key::kLr)) : spec.best;
+}
+
+// An axis's label inside a sentence: "Batch schedule" as "batch schedule", "LR rule" kept.
+QString inSentence(const QString& label)
+{
+    if (label.size() > 1 && label.at(0).isUpper() && label.at(1).isLower())
+        return label.at(0).toLower() + label.mid(1);
+    return label;
 }
 
 // Axes of words head to head: "validation loss by batch_schedule (schedule step): constant
@@ -179,7 +189,7 @@ void headToHeadFindings(const StoredStudy& study, const QList<StudyRunResult>& r
             caution = QStringLiteral("one run at each value: no spread to judge the difference by; add repeats");
         }
         findings->append({QStringLiteral("%1 by %2%3: %4 (%5); %6: %7")
-                              .arg(figureTitle, axisLabel(match.axisKey),
+                              .arg(figureTitle, inSentence(axisLabel(match.axisKey)),
                                    match.others.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(match.others), entries.join(QStringLiteral(", ")),
                                    match.fewestRuns > 1 ? QStringLiteral("mean ± standard error over repeats") : QStringLiteral("one run each"),
                                    lowerIsBetter ? QStringLiteral("lowest") : QStringLiteral("highest"), best.value),
@@ -188,7 +198,7 @@ void headToHeadFindings(const StoredStudy& study, const QList<StudyRunResult>& r
     for (auto count = perAxis.cbegin(); count != perAxis.cend(); ++count) {
         if (count.value() > kMostPerAxis)
             findings->append({QStringLiteral("%1 by %2: %3 more comparisons in the CSV and the heatmap")
-                                  .arg(figureTitle, axisLabel(count.key()))
+                                  .arg(figureTitle, inSentence(axisLabel(count.key())))
                                   .arg(count.value() - kMostPerAxis),
                               {}});
     }
