@@ -204,6 +204,26 @@ void headToHeadFindings(const StoredStudy& study, const QList<StudyRunResult>& r
     }
 }
 
+// The figures the charts do not draw have their say too: where each was best ("validation
+// accuracy: highest 0.771 at …"), so a study read by its mini-batch loss still tells what its
+// validation set said.
+void otherFigureFindings(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyChartChoices& choices,
+                         QList<StudyFinding>* findings)
+{
+    for (const StudyFigure& figure : studyFigures()) {
+        if (!figure.summarised || figure.id == choices.figure)
+            continue;
+        const BestPoint best = bestPointOf(results, study, figure.id, choices.summary);
+        if (best.score.count == 0)
+            continue;
+        findings->append({QStringLiteral("%1: %2 %3 at %4 (%5)")
+                              .arg(figure.titleFor(choices.summary), figure.lowerIsBetter ? QStringLiteral("lowest") : QStringLiteral("highest"),
+                                   number(best.score.mean, 4), best.where.isEmpty() ? QStringLiteral("every point") : best.where,
+                                   best.score.count > 1 ? QStringLiteral("mean of %1 repeats").arg(best.score.count) : QStringLiteral("one run")),
+                          {}});
+    }
+}
+
 // A model that evaluates far worse than it trains (BatchNorm's running statistics lagging the
 // weights, or dropout): its eval-mode figures judge it unfairly, and a study by them misleads.
 void evalModeFinding(const QList<StudyRunResult>& results, QList<StudyFinding>* findings)
@@ -496,6 +516,7 @@ StudyCharts buildStudyCharts(const StoredStudy& study, const QList<StudyRunResul
     charts.provisional = provisionalNote(int(ended), int(study.points.size()));
     charts.plots.append(figurePlot(study, results, choices, axis, &charts.findings));
     headToHeadFindings(study, results, choices, &charts.findings);
+    otherFigureFindings(study, results, choices, &charts.findings);
     evalModeFinding(results, &charts.findings);
     if (study.spec.target.isSet()) {
         const QList<TargetCurve> curves = targetCurves(results, study, axis, choices.colourBy);

@@ -357,6 +357,26 @@ QList<HeadToHead> headToHeads(const QList<StudyRunResult>& results, const Stored
     return found;
 }
 
+BestPoint bestPointOf(const QList<StudyRunResult>& results, const StoredStudy& study, const QString& figure,
+                      FigureSummary summary)
+{
+    const StudyFigure* shown = findStudyFigure(figure);
+    const bool lowerIsBetter = !shown || shown->lowerIsBetter;
+    QMap<QString, QList<double>> byPoint;
+    for (const StudyRunResult& result : results) {
+        const double score = result.usable() ? result.figure(figure, summary) : kNaN;
+        if (std::isfinite(score))
+            byPoint[describe(result, axisKeys(study))].append(score);
+    }
+    BestPoint best;
+    for (auto point = byPoint.cbegin(); point != byPoint.cend(); ++point) {
+        const MeanAndError score = meanAndError(point.value());
+        if (best.score.count == 0 || (lowerIsBetter ? score.mean < best.score.mean : score.mean > best.score.mean))
+            best = {point.key(), score};
+    }
+    return best;
+}
+
 StudyHeatmap heatmapOf(const QList<StudyRunResult>& results, const StoredStudy& study, const QString& figure,
                        const QString& columnKey, const QString& rowKey, FigureSummary summary)
 {

@@ -112,6 +112,15 @@ struct HeadToHead {
 QList<HeadToHead> headToHeads(const QList<StudyRunResult>& results, const StoredStudy& study, const QString& figure,
                               FigureSummary summary = FigureSummary::LastEpochMean);
 
+// The point (every swept value) with the best mean of `figure` over its repeats: what a study
+// says of a figure besides the one its charts draw. score.count is 0 when no run has it.
+struct BestPoint {
+    QString where;  // "schedule cosine · batch_schedule constant"; "" in a study without axes
+    MeanAndError score;
+};
+BestPoint bestPointOf(const QList<StudyRunResult>& results, const StoredStudy& study, const QString& figure,
+                      FigureSummary summary = FigureSummary::LastEpochMean);
+
 // A figure over two axes: the mean over repeats, the best over any other axis.
 struct HeatmapCell {
     double value = StudyRunResult::kNone;
