@@ -8,6 +8,7 @@
 #include "advisor/advise_inputs.hpp"
 #include "advisor/advise_page.hpp"
 #include "client/library/preset_file.hpp"
+#include "client/runs/run_data.hpp"
 #include "client/session/lab_session.hpp"
 #include "setup/parameter_panel.hpp"
 #include "ui_test_main.hpp"
@@ -18,6 +19,7 @@
 #include <QClipboard>
 #include <QDoubleSpinBox>
 #include <QDir>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QListWidget>
@@ -25,6 +27,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QTimer>
 
 using namespace ddplab::ui;
 
@@ -301,10 +304,75 @@ private slots:
         QCOMPARE(page->charts().last().lines.size(), 3);
         QVERIFY(window.actions().run->isEnabled());
         // Stored: the newest of Past advice, reopened with the same numbers.
-        QVERIFY(page->pastAdvice()->item(0)->text().contains(QStringLiteral("4 GPUs: %1 per GPU").arg(advice.batchPerGpu)));
+        // (Its folder is made when it starts: within the second of the advice saved before it, listed in either order.)
+        int row = -1;
+        for (int i = 0; i < page->pastAdvice()->count() && row < 0; ++i)
+            if (page->pastAdvice()->item(i)->text().contains(QStringLiteral("4 GPUs: %1 per GPU").arg(advice.batchPerGpu)))
+                row = i;
+        QVERIFY(row == 0 || row == 1);
         const double lr = advice.lr;
-        QVERIFY(page->openPastAdvice(0));
+        QVERIFY(page->openPastAdvice(row));
         QCOMPARE(page->shownAdvice().lr, lr);
+        // Finished: nothing is left to resume in its folder.
+        const StoredAdvice kept = page->adviceStore().list().at(row);
+        QVERIFY(!QFile::exists(kept.progressFile()) && !QFile::exists(kept.checkpointFolder()));
+    }
+
+    void aStoppedAdviceIsKeptAndResumed()
+    {
+        MainWindow window;
+        AdvisePage* page = advisePageOf(window);
+        QVERIFY(page);
+        const QJsonObject linreg{{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("loss_reduction"), QStringLiteral("mean")},
+                                 {QStringLiteral("noise"), 0.1},     {QStringLiteral("num_examples"), 256},
+                                 {QStringLiteral("dim"), 4},         {QStringLiteral("batch_size"), 8},
+                                 {QStringLiteral("world_size"), 1},  {QStringLiteral("lr"), 1.0},
+                                 {QStringLiteral("epochs"), 2}};
+        QVERIFY(window.parameterPanel()->setValues(linreg).isEmpty());
+        page->inputs()->gpus()->setValue(2);
+        page->inputs()->budgetMinutes()->setValue(2.0);
+        QSignalSpy ended(page, &AdvisePage::adviceEnded);
+        // Stopped once the base run has ended (the branch test has begun).
+        bool stopAsked = false;
+        connect(window.session(), &LabSession::runFinished, page, [page, &stopAsked] {
+            if (!stopAsked && page->isRunning() && page->progressText().contains(QStringLiteral("branch test"))) {
+                stopAsked = true;
+                QTimer::singleShot(0, page, [page] { page->stop(); });
+            }
+        });
+        QVERIFY2(page->start(), qPrintable(page->statusText()));
+        QVERIFY(ended.wait(kPatienceMs));
+        QCOMPARE(ended.first().first().toBool(), false);
+        QVERIFY2(page->statusText().contains(QStringLiteral("choose it and Resume")), qPrintable(page->statusText()));
+        QListWidget* list = page->pastAdvice();
+        QVERIFY2(list->item(0)->text().startsWith(QStringLiteral("stopped: 2 GPUs, ")), qPrintable(list->item(0)->text()));
+        const StoredAdvice stopped = page->adviceStore().list().front();
+        QVERIFY(stopped.stopped && stopped.runsEnded >= 1);
+        QFile progress(stopped.progressFile());
+        QVERIFY(progress.open(QIODevice::ReadOnly));
+        const QString baseRun = QJsonDocument::fromJson(progress.readAll()).object().value(QStringLiteral("phases")).toArray().at(0).toObject()
+                                    .value(QStringLiteral("runs_planned")).toArray().at(0).toObject().value(QStringLiteral("run_id")).toString();
+        QVERIFY(!baseRun.isEmpty());
+        QPushButton* resume = page->findChild<QPushButton*>(QStringLiteral("resumeAdvice"));
+        QVERIFY(!resume->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(!window.session()->isRunning(), 30000);
+        list->setCurrentRow(0);
+        QVERIFY2(page->card()->text().contains(QStringLiteral("was stopped after %1 runs").arg(stopped.runsEnded)), qPrintable(page->card()->text()));
+        QVERIFY(resume->isEnabled());
+        ended.clear();
+        resume->click();
+        QVERIFY(page->isRunning());
+        QVERIFY(ended.wait(kPatienceMs));
+        QVERIFY2(ended.first().first().toBool(), qPrintable(page->statusText()));
+        QVERIFY(page->hasAdvice());
+        QCOMPARE(page->shownAdvice().gpus, 2);
+        // The base run is the stopped advice's, not run again; the advice is saved into its folder.
+        const StoredAdvice done = page->adviceStore().open(stopped.id);
+        QVERIFY2(done.advice && !done.stopped, qPrintable(done.problem));
+        QCOMPARE(page->shownAdvice().evidence.front().runId, baseRun);
+        QCOMPARE(done.advice->evidence.front().runId, baseRun);
+        QVERIFY(!QFile::exists(done.progressFile()));
+        QVERIFY(list->item(0)->text().startsWith(QStringLiteral("2 GPUs: ")));
     }
 };
 

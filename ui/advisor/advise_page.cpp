@@ -31,10 +31,11 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+
+#include <utility>
 #include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSplitter>
-#include <QTemporaryDir>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -77,8 +78,12 @@ AdvisePage::AdvisePage(const RunStore& store, LabSession& session, std::function
     m_stop = new QPushButton(tr("Stop"));
     m_stop->setObjectName(QStringLiteral("stopAdvice"));
     auto* buttons = new QHBoxLayout;
+    m_resume = new QPushButton(tr("Resume"));
+    m_resume->setObjectName(QStringLiteral("resumeAdvice"));
+    m_resume->setToolTip(tr("Go on with the stopped advice chosen under Past advice: the runs it finished are taken, not run again"));
     buttons->addWidget(m_start);
     buttons->addWidget(m_stop);
+    buttons->addWidget(m_resume);
     buttons->addStretch(1);
     m_status = new QLabel;
     m_status->setObjectName(QStringLiteral("adviseStatus"));
@@ -193,6 +198,7 @@ AdvisePage::AdvisePage(const RunStore& store, LabSession& session, std::function
     connect(m_advisor.get(), &Advisor::finished, this, &AdvisePage::onFinished);
     connect(&session, &LabSession::runningChanged, this, &AdvisePage::updateButtons);
     connect(m_past, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) { openPastAdvice(m_past->row(item)); });
+    connect(m_resume, &QPushButton::clicked, this, [this] { resumePastAdvice(m_stoppedRow); });
     connect(m_past, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row >= 0 && !isRunning())
             openPastAdvice(row);
@@ -237,19 +243,47 @@ bool AdvisePage::start()
     }
     refreshInputs();
     AdviceRequest request = m_inputs->request();
-    m_checkpoints = std::make_unique<QTemporaryDir>(QDir::temp().filePath(QStringLiteral("ddplab-advice-XXXXXX")));
-    if (!m_checkpoints->isValid()) {
-        say(tr("No folder for the base run's checkpoint: %1.").arg(m_checkpoints->errorString()), true);
+    // The advice's folder from the start: its progress and the base run's checkpoint are kept
+    // there, so a stop (or a closed window) leaves an advice that can be resumed.
+    QString error;
+    m_runningId = m_adviceStore.begin(request.gpus, &error);
+    if (m_runningId.isEmpty()) {
+        say(tr("No folder for the advice: %1.").arg(error), true);
         return false;
     }
-    request.checkpointFolder = m_checkpoints->path();
+    const StoredAdvice folder = m_adviceStore.open(m_runningId);
+    request.checkpointFolder = folder.checkpointFolder();
+    request.progressFile = folder.progressFile();
     m_log->clear();
     if (!m_advisor->start(request)) {
         say(sentence(m_advisor->problem()), true);
-        m_checkpoints.reset();
+        QDir(folder.directory).removeRecursively();
+        m_runningId.clear();
         return false;
     }
     say(QString(), false);
+    onProgress();
+    updateButtons();
+    return true;
+}
+
+bool AdvisePage::resumePastAdvice(int row)
+{
+    if (isRunning() || row < 0 || row >= m_stored.size() || !m_stored[row].stopped)
+        return false;
+    if (m_session.isRunning()) {
+        say(tr("Something else is running (a run, a lesson or a study): resume the advice when it has ended, or stop it first."), true);
+        return false;
+    }
+    const StoredAdvice stored = m_stored[row];
+    m_log->clear();
+    if (!m_advisor->resume(stored.progressFile())) {
+        say(sentence(m_advisor->problem()), true);
+        return false;
+    }
+    m_runningId = stored.id;
+    m_stoppedRow = -1;
+    say(tr("Resumed the advice stopped after %1 runs: they are taken from the store, the rest run now.").arg(stored.runsEnded), false);
     onProgress();
     updateButtons();
     return true;
@@ -269,21 +303,26 @@ void AdvisePage::onProgress()
 
 void AdvisePage::onFinished(bool succeeded)
 {
-    m_checkpoints.reset();
+    const QString id = std::exchange(m_runningId, QString());
     emit runsStored();
     if (succeeded) {
         m_progress->setValue(100);
         m_progressLabel->setText(tr("Done in %1 s.").arg(qRound64(m_advisor->advice().tookSeconds)));
         showAdvice(m_advisor->advice());
         QString error;
-        const QString id = m_adviceStore.save(m_advisor->advice(), &error);
-        if (id.isEmpty())
+        if (m_adviceStore.save(m_advisor->advice(), &error, id).isEmpty())
             say(tr("The advice could not be stored for later: %1.").arg(error), true);
         const QSignalBlocker blocker(m_past);  // listing it must not reopen it
         refreshPastAdvice();
     } else {
         m_progressLabel->setText(tr("Stopped."));
-        say(tr("No advice: %1").arg(sentence(m_advisor->problem().isEmpty() ? tr("stopped before it was complete") : m_advisor->problem())), true);
+        const bool kept = !id.isEmpty() && m_adviceStore.open(id).stopped;
+        say(tr("No advice: %1%2")
+                .arg(sentence(m_advisor->problem().isEmpty() ? tr("stopped before it was complete") : m_advisor->problem()),
+                     kept ? tr(" It is kept under Past advice: choose it and Resume to go on, taking the runs it finished.") : QString()),
+            true);
+        const QSignalBlocker blocker(m_past);
+        refreshPastAdvice();
     }
     updateButtons();
     emit adviceEnded(succeeded);
@@ -297,6 +336,7 @@ void AdvisePage::updateButtons()
     m_start->setToolTip(busy ? tr("Something else is running: the advice starts when it has ended")
                              : tr("Measure Setup's model on the GPUs to plan for, within the time budget"));
     m_stop->setEnabled(running);
+    m_resume->setEnabled(!running && !busy && m_stoppedRow >= 0);
     m_inputs->setEnabled(!running);
     for (QPushButton* button : {m_use, m_copy, m_save})
         button->setEnabled(m_hasAdvice && !running);
@@ -330,12 +370,13 @@ void AdvisePage::refreshPastAdvice()
 {
     const QSignalBlocker blocker(m_past);
     m_stored = m_adviceStore.list();
+    m_stoppedRow = -1;
     m_past->clear();
     for (const StoredAdvice& stored : m_stored) {
         auto* item = new QListWidgetItem(tr("%1\n%2").arg(stored.title(), QLocale().toString(stored.created, QLocale::ShortFormat)));
-        item->setToolTip(stored.advice ? QDir::toNativeSeparators(stored.directory)
-                                       : tr("%1: %2").arg(QDir::toNativeSeparators(stored.directory), stored.problem));
-        if (!stored.advice)
+        item->setToolTip(stored.advice || stored.stopped ? QDir::toNativeSeparators(stored.directory)
+                                                         : tr("%1: %2").arg(QDir::toNativeSeparators(stored.directory), stored.problem));
+        if (!stored.advice && !stored.stopped)
             item->setForeground(problemTextColor(palette()));
         m_past->addItem(item);
     }
@@ -351,6 +392,19 @@ bool AdvisePage::openPastAdvice(int row)
     if (row < 0 || row >= m_stored.size() || isRunning())
         return false;
     const StoredAdvice stored = m_adviceStore.open(m_stored[row].directory);  // read again: it may have changed
+    m_stoppedRow = stored.stopped ? row : -1;
+    if (stored.stopped) {
+        m_hasAdvice = false;
+        m_advice = Advice();
+        m_card->showMessage(tr("This advice for %1 GPUs was stopped after %2 runs. Resume goes on from there: the runs it finished are taken "
+                               "from the run store, not run again.")
+                                .arg(stored.gpus)
+                                .arg(stored.runsEnded));
+        clearCharts();
+        say(QString(), false);
+        updateButtons();
+        return false;
+    }
     if (!stored.advice) {
         m_hasAdvice = false;
         m_advice = Advice();

@@ -25,7 +25,6 @@ class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QScrollArea;
-class QTemporaryDir;
 QT_END_NAMESPACE
 
 namespace ddplab::ui {
@@ -71,6 +70,9 @@ public:
     QListWidget* pastAdvice() const { return m_past; }
     void refreshPastAdvice();
     bool openPastAdvice(int row);
+    // Resumes the stopped advice at `row` (its finished runs are taken, not run again); false,
+    // with the reason on the page, when it is no stopped advice or it cannot start.
+    bool resumePastAdvice(int row);
     const AdviceStore& adviceStore() const { return m_adviceStore; }
 
     AdviseInputs* inputs() const { return m_inputs; }
@@ -110,7 +112,8 @@ private:
     std::unique_ptr<Advisor> m_advisor;
     AdviceStore m_adviceStore;
     QList<StoredAdvice> m_stored;  // as m_past lists them
-    std::unique_ptr<QTemporaryDir> m_checkpoints;  // the base run's checkpoint, while advising
+    QString m_runningId;     // the advice under way: its folder in the advice store (its progress and checkpoint)
+    int m_stoppedRow = -1;   // the stopped advice chosen under Past advice: Resume resumes it
     Advice m_advice;
     bool m_hasAdvice = false;
     QList<PlotSpec> m_charts;
@@ -118,6 +121,7 @@ private:
     AdviseInputs* m_inputs = nullptr;
     QPushButton* m_start = nullptr;
     QPushButton* m_stop = nullptr;
+    QPushButton* m_resume = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_progressLabel = nullptr;
     QLabel* m_status = nullptr;

@@ -1,5 +1,6 @@
 #include "advice_store.hpp"
 
+#include "advisor.hpp"
 #include "client/io/save_file.hpp"
 
 #include <QDir>
@@ -17,11 +18,25 @@ namespace {
 const QString kAdviceFile = QStringLiteral("advice.json");
 const QString kWordsFile = QStringLiteral("advice.md");
 const QString kTimeFormat = QStringLiteral("yyyyMMdd-HHmmss");
+const QString kProgressFile = QStringLiteral("progress.json");
+const QString kCheckpoints = QStringLiteral("checkpoints");
 
 }  // namespace
 
+QString StoredAdvice::progressFile() const
+{
+    return QDir(directory).filePath(kProgressFile);
+}
+
+QString StoredAdvice::checkpointFolder() const
+{
+    return QDir(directory).filePath(kCheckpoints);
+}
+
 QString StoredAdvice::title() const
 {
+    if (stopped)
+        return QStringLiteral("stopped: %1 GPUs, %2 runs finished (Resume takes them)").arg(gpus).arg(runsEnded);
     if (!advice)
         return QStringLiteral("damaged: %1").arg(problem);
     return QStringLiteral("%1 GPUs: %2 per GPU, LR %3 (%4)")
@@ -37,9 +52,9 @@ QString AdviceStore::defaultRoot()
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/advice");
 }
 
-QString AdviceStore::save(const Advice& advice, QString* error) const
+QString AdviceStore::begin(int gpus, QString* error) const
 {
-    const QString stem = QDateTime::currentDateTime().toString(kTimeFormat) + QStringLiteral("-%1gpus").arg(advice.gpus);
+    const QString stem = QDateTime::currentDateTime().toString(kTimeFormat) + QStringLiteral("-%1gpus").arg(gpus);
     QString id = stem;
     for (int n = 2; QFileInfo::exists(QDir(m_root).filePath(id)); ++n)
         id = stem + QStringLiteral("-%1").arg(n);
@@ -48,9 +63,21 @@ QString AdviceStore::save(const Advice& advice, QString* error) const
         *error = QStringLiteral("cannot make the folder %1").arg(folder);
         return {};
     }
+    return id;
+}
+
+QString AdviceStore::save(const Advice& advice, QString* error, const QString& into) const
+{
+    const QString id = into.isEmpty() || !QFileInfo(QDir(m_root).filePath(into)).isDir() ? begin(advice.gpus, error) : into;
+    if (id.isEmpty())
+        return {};
+    const QString folder = QDir(m_root).filePath(id);
     if (!writeFileAtomically(QDir(folder).filePath(kAdviceFile), QJsonDocument(advice.toJson()).toJson(QJsonDocument::Indented), error) ||
         !writeFileAtomically(QDir(folder).filePath(kWordsFile), advice.toMarkdown().toUtf8(), error))
         return {};
+    // Done: nothing is left to resume.
+    QFile::remove(QDir(folder).filePath(kProgressFile));
+    QDir(QDir(folder).filePath(kCheckpoints)).removeRecursively();
     return id;
 }
 
@@ -64,6 +91,15 @@ StoredAdvice AdviceStore::open(const QString& idOrDirectory) const
     if (!stored.created.isValid())
         stored.created = info.lastModified();
     QFile file(QDir(stored.directory).filePath(kAdviceFile));
+    if (!file.exists() && QFileInfo::exists(stored.progressFile())) {
+        // Stopped before its end: what it planned for, and how many of its runs ended.
+        if (const std::optional<ProgressSummary> progress = summariseProgress(stored.progressFile())) {
+            stored.stopped = true;
+            stored.gpus = progress->gpus;
+            stored.runsEnded = progress->runsEnded;
+            return stored;
+        }
+    }
     if (!file.open(QIODevice::ReadOnly)) {
         stored.problem = QStringLiteral("advice.json cannot be opened (%1)").arg(file.errorString());
         return stored;

@@ -3,7 +3,10 @@
 // user's data location (AppDataLocation/advice/<id>/), advice.json and advice.md as the advisor
 // wrote them, so the Advise page lists past advice and reopens one without its runs (advice.json
 // holds every figure its card and charts show). A folder whose advice.json cannot be read is
-// listed as damaged, with the reason, never dropped and never a crash.
+// listed as damaged, with the reason, never dropped and never a crash. An advice under way has its
+// folder from the start (begin()): its progress file and the base run's checkpoint are kept there,
+// so one that was stopped (Stop, a closed window) is listed as stopped, to be resumed
+// (Advisor::resume); saving the finished advice into it removes them.
 
 #include "advice.hpp"
 
@@ -19,9 +22,14 @@ struct StoredAdvice {
     QString id;                    // the folder's name: "20261127-103235-8gpus"
     QString directory;
     QDateTime created;             // the folder's time, from its name
-    std::optional<Advice> advice;  // nullopt: damaged
+    std::optional<Advice> advice;  // nullopt: damaged, or stopped
     QString problem;               // why it could not be read, in words
-    // "8 GPUs: 32 per GPU, LR 0.4 (moderate)", or "damaged: <problem>".
+    bool stopped = false;          // no advice.json but a progress file: an advice stopped before its end
+    int gpus = 0;                  // a stopped one's: the GPUs planned for
+    int runsEnded = 0;             // a stopped one's: the runs it had finished, which resuming takes
+    QString progressFile() const;
+    QString checkpointFolder() const;
+    // "8 GPUs: 32 per GPU, LR 0.4 (moderate)", "stopped: ...", or "damaged: <problem>".
     QString title() const;
 };
 
@@ -31,8 +39,11 @@ public:
     static QString defaultRoot();
     const QString& root() const { return m_root; }
 
-    // advice.json and advice.md into a new folder; its id, or "" with `error` set.
-    QString save(const Advice& advice, QString* error) const;
+    // A new folder for an advice about to start; its id, or "" with `error` set.
+    QString begin(int gpus, QString* error) const;
+    // advice.json and advice.md into a new folder, or into `id`'s (begin()), whose progress file
+    // and checkpoints are then removed; its id, or "" with `error` set.
+    QString save(const Advice& advice, QString* error, const QString& id = {}) const;
     // A folder (or a folder's name under the root) read back; damaged ones say why.
     StoredAdvice open(const QString& idOrDirectory) const;
     // Newest first, damaged ones included.

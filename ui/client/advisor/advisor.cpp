@@ -126,6 +126,20 @@ bool hasValidation(const ddplab::Config& c)
 
 }  // namespace
 
+std::optional<ProgressSummary> summariseProgress(const QString& progressFile)
+{
+    QString error;
+    const std::optional<QJsonObject> progress = readProgress(progressFile, &error);
+    if (!progress || !progress->value(kRequest).isObject())
+        return std::nullopt;
+    ProgressSummary summary;
+    summary.gpus = progress->value(kRequest).toObject().value(kGpus).toInt();
+    for (const QJsonValue& phase : progress->value(kPhases).toArray())
+        for (const QJsonValue& run : phase.toObject().value(kRuns).toArray())
+            summary.runsEnded += run.toObject().value(kRunId).toString().isEmpty() ? 0 : 1;
+    return summary;
+}
+
 QString adviceRequestProblem(const AdviceRequest& r)
 {
     if (r.gpus < 1 || r.gpus > 4096)

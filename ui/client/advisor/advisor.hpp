@@ -26,6 +26,8 @@
 #include <QSharedPointer>
 #include <QString>
 
+#include <optional>
+
 namespace ddplab::ui {
 
 class LabSession;
@@ -42,6 +44,14 @@ struct AdviceRequest {
     // Empty: nothing is kept.
     QString progressFile;
 };
+
+// A progress file (AdviceRequest::progressFile) in brief: the GPUs planned for and the runs that
+// ended; nullopt when it cannot be read as one.
+struct ProgressSummary {
+    int gpus = 0;
+    int runsEnded = 0;
+};
+std::optional<ProgressSummary> summariseProgress(const QString& progressFile);
 
 // "" when the request can be advised on; else one sentence.
 QString adviceRequestProblem(const AdviceRequest& request);
