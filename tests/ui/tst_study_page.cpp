@@ -14,6 +14,7 @@
 #include "study/study_results_view.hpp"
 #include "ui_test_main.hpp"
 #include "window/lab_actions.hpp"
+#include "window/log_panel.hpp"
 #include "window/main_window.hpp"
 
 #include <QAbstractSpinBox>
@@ -129,6 +130,11 @@ private slots:
             QVERIFY(running.wait(kPatienceMs));
         QVERIFY2(page->progressText().contains(QStringLiteral("4 of 4 runs done")), qPrintable(page->progressText()));
         QVERIFY(window.actions().run->isEnabled());
+        // The Log shows each line once (the session's lines reached it twice during a study).
+        const QStringList logLines = window.log()->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QVERIFY(logLines.size() >= 4);
+        for (qsizetype i = 1; i < logLines.size(); ++i)
+            QVERIFY2(logLines[i] != logLines[i - 1], qPrintable(QStringLiteral("written twice: ") + logLines[i]));
         QVERIFY(page->currentStudy().has_value());
         QCOMPARE(page->currentStudy()->points.size(), 4);
         QVERIFY(!page->results()->chartTitles().isEmpty());

@@ -140,7 +140,8 @@ StudyPage::StudyPage(const RunStore& store, LabSession& session, std::function<Q
         m_progressLabel->setText(m_runner->progressText());
         updateButtons();
     });
-    connect(m_runner.get(), &StudyRunner::logMessage, this, &StudyPage::logMessage);
+    // The runner's log is the session's, which the window's Log already shows: forwarding it
+    // too wrote every line twice (issue 28 §6).
     connect(m_runner.get(), &StudyRunner::finished, this, &StudyPage::onRunnerFinished);
     connect(&session, &LabSession::runningChanged, this, &StudyPage::updateButtons);
 
