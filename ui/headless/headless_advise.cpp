@@ -50,11 +50,22 @@ int adviseHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& 
         err << "ddplab: cannot make the folder " << folder << Qt::endl;
         return 2;
     }
-    request.checkpointFolder = folder + QStringLiteral("/checkpoints");
     if (const QString problem = adviceRequestProblem(request); !problem.isEmpty()) {
         err << "ddplab: " << problem << Qt::endl;
         return 2;
     }
+    // Kept like the page's advice from its start: stopped (Ctrl+C, a failed run), the Advise
+    // page's Past advice lists it and can resume it.
+    const AdviceStore store;
+    QString error;
+    const QString id = store.begin(request.gpus, &error);
+    if (id.isEmpty()) {
+        err << "ddplab: " << error << Qt::endl;
+        return 2;
+    }
+    const StoredAdvice kept = store.open(id);
+    request.checkpointFolder = kept.checkpointFolder();
+    request.progressFile = kept.progressFile();
 
     const RunStore runs;
     LabSession session(runs, locateEngine(options.enginePath));
@@ -74,15 +85,17 @@ int adviseHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& 
         out << "Most batch per GPU " << most.batch << ": " << most.source << Qt::endl;
     if (!advisor.start(request)) {
         err << "ddplab: " << advisor.problem() << Qt::endl;
+        QDir(kept.directory).removeRecursively();
         return 2;
     }
     loop.exec();
     if (!succeeded) {
         err << "ddplab: no advice: " << advisor.problem() << Qt::endl;
+        err << "ddplab: kept as stopped in " << kept.directory << ": the Advise page's Past advice resumes it, taking the runs it finished"
+            << Qt::endl;
         return session.firstFailureCode() != 0 ? session.firstFailureCode() : 1;
     }
     const Advice& advice = advisor.advice();
-    QString error;
     const QStringList written = writeAdviceFiles(folder, advice, runs, &error);
     if (written.isEmpty()) {
         err << "ddplab: cannot write the advice: " << error << Qt::endl;
@@ -100,9 +113,7 @@ int adviseHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& 
     out << "Wrote advice.json, advice.md and " << (written.size() - 2) / 2 << " charts as PNG and SVG to " << folder << " ("
         << qRound(advice.tookSeconds) << " s)" << Qt::endl;
     // Kept like studies: the Advise page lists it under Past advice.
-    const AdviceStore store;
-    const QString id = store.save(advice, &error);
-    if (id.isEmpty())
+    if (store.save(advice, &error, id).isEmpty())
         err << "ddplab: the advice was written but could not be stored for the Advise page: " << error << Qt::endl;
     else
         out << "Stored as " << QDir(store.root()).filePath(id) << " (the Advise page's Past advice)" << Qt::endl;

@@ -1,6 +1,6 @@
 #include "advice_store.hpp"
 
-#include "advisor.hpp"
+#include "advice_progress.hpp"
 #include "client/io/save_file.hpp"
 
 #include <QDir>

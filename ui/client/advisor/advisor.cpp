@@ -1,6 +1,7 @@
 #include "advisor.hpp"
 
 #include "advice_phases.hpp"
+#include "advice_progress.hpp"
 #include "batch_evidence.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/runs/run_data.hpp"
@@ -17,10 +18,8 @@
 #include "client/runs/run_store.hpp"
 
 #include <QDir>
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QJsonParseError>
 #include <QMap>
 
 #include <algorithm>
@@ -30,6 +29,8 @@
 
 namespace ddplab::ui {
 namespace {
+
+using namespace advice_progress;
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr qint64 kMaxBaseSteps = 200;       // the base run's length at most: it sizes, it does not decide
@@ -57,66 +58,10 @@ QString lrText(double lr)
     return QString::number(lr, 'g', 3);
 }
 
-// The progress file (AdviceRequest::progressFile): the request, then each phase as planned with
-// when it started and ended on the advice's clock, and each run's settings and, once it ended so
-// that it can be taken again, its stored id.
-const QString kRequest = QStringLiteral("request");
-const QString kPhases = QStringLiteral("phases");
-const QString kRuns = QStringLiteral("runs_planned");
-const QString kSettings = QStringLiteral("settings");
-const QString kRunId = QStringLiteral("run_id");
-const QString kStartedS = QStringLiteral("started_at_s");
-const QString kEndedS = QStringLiteral("ended_at_s");
-const QString kGpus = QStringLiteral("gpus");
-const QString kMaxBatch = QStringLiteral("max_batch_per_gpu");
-const QString kBudget = QStringLiteral("budget_s");
-const QString kCheckpoints = QStringLiteral("checkpoint_folder");
-
 // A run that ended as it will end again: taken instead of run again when resuming.
 bool reusable(RunStatus status)
 {
     return status == RunStatus::Finished || status == RunStatus::Diverged;
-}
-
-QJsonObject progressJson(const AdviceRequest& request, const QJsonArray& phases)
-{
-    return {{kRequest, QJsonObject{{kSettings, presetFromCoreConfig(request.base)},
-                                   {kGpus, request.gpus},
-                                   {kMaxBatch, request.maxBatchPerGpu},
-                                   {kBudget, request.budgetSeconds},
-                                   {kCheckpoints, request.checkpointFolder}}},
-            {kPhases, phases}};
-}
-
-std::optional<QJsonObject> readProgress(const QString& path, QString* error)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1 cannot be opened (%2)").arg(path, file.errorString());
-        return std::nullopt;
-    }
-    QJsonParseError parse;
-    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parse);
-    if (parse.error != QJsonParseError::NoError || !document.isObject()) {
-        *error = QStringLiteral("%1 is not a progress file").arg(path);
-        return std::nullopt;
-    }
-    return document.object();
-}
-
-std::optional<AdviceRequest> requestOfProgress(const QJsonObject& progress, QString* error)
-{
-    const QJsonObject json = progress.value(kRequest).toObject();
-    const std::optional<ddplab::Config> base = coreConfigOf(json.value(kSettings).toObject(), error);
-    if (!base)
-        return std::nullopt;
-    AdviceRequest request;
-    request.base = *base;
-    request.gpus = json.value(kGpus).toInt();
-    request.maxBatchPerGpu = json.value(kMaxBatch).toInteger();
-    request.budgetSeconds = json.value(kBudget).toDouble();
-    request.checkpointFolder = json.value(kCheckpoints).toString();
-    return request;
 }
 
 bool hasValidation(const ddplab::Config& c)
@@ -125,20 +70,6 @@ bool hasValidation(const ddplab::Config& c)
 }
 
 }  // namespace
-
-std::optional<ProgressSummary> summariseProgress(const QString& progressFile)
-{
-    QString error;
-    const std::optional<QJsonObject> progress = readProgress(progressFile, &error);
-    if (!progress || !progress->value(kRequest).isObject())
-        return std::nullopt;
-    ProgressSummary summary;
-    summary.gpus = progress->value(kRequest).toObject().value(kGpus).toInt();
-    for (const QJsonValue& phase : progress->value(kPhases).toArray())
-        for (const QJsonValue& run : phase.toObject().value(kRuns).toArray())
-            summary.runsEnded += run.toObject().value(kRunId).toString().isEmpty() ? 0 : 1;
-    return summary;
-}
 
 QString adviceRequestProblem(const AdviceRequest& r)
 {

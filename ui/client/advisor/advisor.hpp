@@ -45,14 +45,6 @@ struct AdviceRequest {
     QString progressFile;
 };
 
-// A progress file (AdviceRequest::progressFile) in brief: the GPUs planned for and the runs that
-// ended; nullopt when it cannot be read as one.
-struct ProgressSummary {
-    int gpus = 0;
-    int runsEnded = 0;
-};
-std::optional<ProgressSummary> summariseProgress(const QString& progressFile);
-
 // "" when the request can be advised on; else one sentence.
 QString adviceRequestProblem(const AdviceRequest& request);
 

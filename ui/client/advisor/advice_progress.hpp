@@ -1,0 +1,47 @@
+#pragma once
+// The advisor's progress file (AdviceRequest::progressFile, docs/advisor.md "Stopped and
+// resumed"): the request, then each phase as planned, with when it started and ended on the
+// advice's clock, and each run's settings and, once the session saw it end, its stored run id.
+// Written by the advisor as each run ends; read back by Advisor::resume and, in brief, by the
+// advice store that lists a stopped advice.
+
+#include "advisor.hpp"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QString>
+
+#include <optional>
+
+namespace ddplab::ui {
+
+namespace advice_progress {
+
+inline const QString kRequest = QStringLiteral("request");
+inline const QString kPhases = QStringLiteral("phases");
+inline const QString kRuns = QStringLiteral("runs_planned");
+inline const QString kSettings = QStringLiteral("settings");
+inline const QString kRunId = QStringLiteral("run_id");
+inline const QString kStartedS = QStringLiteral("started_at_s");
+inline const QString kEndedS = QStringLiteral("ended_at_s");
+inline const QString kGpus = QStringLiteral("gpus");
+inline const QString kMaxBatch = QStringLiteral("max_batch_per_gpu");
+inline const QString kBudget = QStringLiteral("budget_s");
+inline const QString kCheckpoints = QStringLiteral("checkpoint_folder");
+
+}  // namespace advice_progress
+
+QJsonObject progressJson(const AdviceRequest& request, const QJsonArray& phases);
+// The file's object; nullopt with `error` when it cannot be read or is no JSON object.
+std::optional<QJsonObject> readProgress(const QString& path, QString* error);
+// The request it holds (its settings read as the engine reads them); nullopt with `error`.
+std::optional<AdviceRequest> requestOfProgress(const QJsonObject& progress, QString* error);
+
+// In brief: the GPUs planned for and the runs that ended; nullopt when it is no progress file.
+struct ProgressSummary {
+    int gpus = 0;
+    int runsEnded = 0;
+};
+std::optional<ProgressSummary> summariseProgress(const QString& progressFile);
+
+}  // namespace ddplab::ui
