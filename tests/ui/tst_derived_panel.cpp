@@ -129,6 +129,8 @@ private slots:
         QCOMPARE(panel.valueText(QStringLiteral("steps")), QStringLiteral("32 per epoch · 128 in total at the starting batch; about 60 as it grows"));
         const BatchSchedulePreview* preview = panel.batchSchedulePreview();
         QCOMPARE(preview->batchPoints(), (QList<QPointF>{{0, 8}, {256, 16}, {512, 32}, {768, 64}, {960, 64}}));
+        // Against the steps too: the batch grows after steps 32, 48 and 56 of 60.
+        QCOMPARE(preview->batchSteps(), (QList<qlonglong>{0, 32, 48, 56, 59}));
         for (const QPointF& lr : preview->lrPoints())
             QCOMPARE(lr.y(), 0.1);
         QCOMPARE(preview->caption(), QStringLiteral("About 60 optimizer steps where a constant batch takes 128; the batch grows from 8 to 64."));

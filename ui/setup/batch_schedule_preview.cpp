@@ -19,18 +19,19 @@ BatchSchedulePreview::BatchSchedulePreview(QWidget* parent)
 
 QSize BatchSchedulePreview::sizeHint() const
 {
-    return QSize(280, fontMetrics().height() * 8);
+    return QSize(280, fontMetrics().height() * 9);
 }
 
 QSize BatchSchedulePreview::minimumSizeHint() const
 {
-    return QSize(160, fontMetrics().height() * 8);
+    return QSize(160, fontMetrics().height() * 9);
 }
 
 void BatchSchedulePreview::setConfig(const Config& config)
 {
     m_batch.clear();
     m_lr.clear();
+    m_batchSteps.clear();
     m_plannedSteps = 0;
     const double startBatch = double(effectiveBatchSize(config));
     const QLocale locale;
@@ -59,6 +60,7 @@ void BatchSchedulePreview::setConfig(const Config& config)
                 continue;
             const double samples = double(plan[i].baseSteps) * startBatch;
             m_batch.append(QPointF(samples, startBatch * double(plan[i].multiplier)));
+            m_batchSteps.append(qlonglong(i));
             m_lr.append(QPointF(samples, plan[i].lr));
         }
         const qint64 baseSteps = totalSteps(config);
@@ -83,7 +85,9 @@ void BatchSchedulePreview::paintEvent(QPaintEvent*)
     painter.setPen(QPen(palette().color(QPalette::Mid), 1));
     painter.setBrush(palette().color(QPalette::Base));
     painter.drawRoundedRect(frame, 4, 4);
-    const QRectF captionBox = frame.adjusted(6, frame.height() - metrics.height() * 2.4, -6, -2);
+    // The caption takes the lines it wraps to at this width; the plot the rest.
+    const int captionHeight = metrics.boundingRect(QRect(0, 0, int(frame.width()) - 12, 1 << 16), Qt::TextWordWrap, m_caption).height();
+    const QRectF captionBox = frame.adjusted(6, frame.height() - captionHeight - 4, -6, -2);
     painter.setPen(palette().color(QPalette::Text));
     painter.drawText(captionBox, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, m_caption);
     if (m_batch.isEmpty() || m_totalSamples <= 0)
@@ -97,8 +101,9 @@ void BatchSchedulePreview::paintEvent(QPaintEvent*)
     lrMax = lrMax > 0 ? lrMax : 1;
     const QString batchLabel = tr("batch %L1").arg(qlonglong(batchMax));
     const QString lrLabel = tr("LR %1").arg(QString::number(lrMax, 'g', 3));
+    // Below the plot a row of labels (samples, steps), then the caption.
     const QRectF plot(frame.left() + 8, frame.top() + metrics.height() * 1.2, frame.width() - 16,
-                      captionBox.top() - frame.top() - metrics.height() * 1.6);
+                      captionBox.top() - frame.top() - metrics.height() * 2.4);
     const auto x = [&](double samples) { return plot.left() + plot.width() * samples / m_totalSamples; };
     const auto stepsPath = [&](const QList<QPointF>& points, double top) {
         const auto y = [&](double value) { return plot.bottom() - plot.height() * value / top; };
@@ -128,7 +133,25 @@ void BatchSchedulePreview::paintEvent(QPaintEvent*)
     painter.setPen(palette().color(QPalette::Text));
     const QRectF bottom(plot.left(), plot.bottom() + 1, plot.width(), metrics.height());
     painter.drawText(bottom, Qt::AlignLeft | Qt::AlignTop, tr("0 samples"));
-    painter.drawText(bottom, Qt::AlignRight | Qt::AlignTop, tr("%L1 samples").arg(qlonglong(m_totalSamples)));
+    const QString end = tr("%L1 samples · %L2 steps").arg(qlonglong(m_totalSamples)).arg(m_plannedSteps);
+    painter.drawText(bottom, Qt::AlignRight | Qt::AlignTop, end);
+    // Each growth against the steps as well: a tick where it happens, with the optimizer step it
+    // follows wherever the label has room.
+    double freeFrom = plot.left() + metrics.horizontalAdvance(tr("0 samples")) + 6;
+    const double freeTo = plot.right() - metrics.horizontalAdvance(end) - 6;
+    painter.setPen(QPen(batchColor, 1));
+    for (qsizetype i = 1; i + 1 < m_batch.size(); ++i) {
+        if (m_batch.at(i).y() == m_batch.at(i - 1).y())
+            continue;
+        const double at = x(m_batch.at(i).x());
+        painter.drawLine(QPointF(at, plot.bottom() - 3), QPointF(at, plot.bottom() + 3));
+        const QString label = tr("step %L1").arg(m_batchSteps.at(i));
+        const double width = metrics.horizontalAdvance(label);
+        if (at - width / 2 < freeFrom || at + width / 2 > freeTo)
+            continue;
+        painter.drawText(QRectF(at - width / 2, plot.bottom() + 1, width, metrics.height()), Qt::AlignCenter, label);
+        freeFrom = at + width / 2 + 6;
+    }
 }
 
 }  // namespace ddplab::ui

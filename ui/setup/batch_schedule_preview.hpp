@@ -1,6 +1,7 @@
 #pragma once
-// A small drawing of a growing batch (batch_schedule) against the samples seen: the effective
-// batch as steps and the LR that goes with it, from ddplab_core's plannedBatchSteps, the
+// A small drawing of a growing batch (batch_schedule) against the samples seen, each growth
+// marked with the optimizer step it comes after: the effective batch as steps and the LR that
+// goes with it, from ddplab_core's plannedBatchSteps, the
 // arithmetic the engine itself uses. The schedules that follow a measurement (noise, adascale)
 // say so in words: what they do is known only as the run goes.
 
@@ -29,6 +30,8 @@ public:
     // the sentence under the drawing.
     const QList<QPointF>& batchPoints() const { return m_batch; }
     const QList<QPointF>& lrPoints() const { return m_lr; }
+    // The optimizer steps taken before each of batchPoints (the last: the run's last step).
+    const QList<qlonglong>& batchSteps() const { return m_batchSteps; }
     QString caption() const { return m_caption; }
     // The optimizer steps the plan takes (steps, smith, seesaw); 0 where it follows a measurement.
     qlonglong plannedSteps() const { return m_plannedSteps; }
@@ -42,6 +45,7 @@ protected:
 private:
     QList<QPointF> m_batch;
     QList<QPointF> m_lr;
+    QList<qlonglong> m_batchSteps;
     double m_totalSamples = 0;
     qlonglong m_plannedSteps = 0;
     QString m_caption;

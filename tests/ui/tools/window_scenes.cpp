@@ -18,6 +18,7 @@
 #include "advisor/advise_inputs.hpp"
 #include "advisor/advise_page.hpp"
 #include "client/library/preset_file.hpp"
+#include "setup/batch_schedule_preview.hpp"
 #include "setup/parameter_panel.hpp"
 #include "study/study_page.hpp"
 #include "window/application_identity.hpp"
@@ -29,6 +30,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QDoubleSpinBox>
 #include <QScreen>
 #include <QTabWidget>
@@ -116,6 +118,16 @@ bool play(const QString& scene, MainWindow& window, const QString& studyFile)
         window.parameterPanel()->setFieldText(QStringLiteral("schedule"), QStringLiteral("step"));
         window.parameterPanel()->setFieldText(QStringLiteral("gamma"), QStringLiteral("0.5"));
         window.parameterPanel()->setFieldText(QStringLiteral("batch_schedule"), QStringLiteral("smith"));
+        // The preview sits at the foot of "What the engine will do": scrolled into view.
+        if (auto* preview = window.findChild<ddplab::ui::BatchSchedulePreview*>()) {
+            for (QWidget* above = preview->parentWidget(); above; above = above->parentWidget()) {
+                if (auto* scroll = qobject_cast<QScrollArea*>(above)) {
+                    QApplication::processEvents();
+                    scroll->ensureWidgetVisible(preview);
+                    break;
+                }
+            }
+        }
         return true;
     }
     if (scene == QLatin1String("study"))
