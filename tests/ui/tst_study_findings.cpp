@@ -271,6 +271,28 @@ private slots:
         QVERIFY(!findingAbout(charts, QStringLiteral("by ") + axisLabel(QStringLiteral("batch_size"))));
     }
 
+    void aStudyWithoutANumericAxisComparesStepsToItsTargetHeadToHead()
+    {
+        // decay-or-grow: a batch schedule against another, with a target. Against the run's
+        // number there is no batch to fit a critical batch to (it fitted one to the run numbers).
+        const StoredStudy study = studyOf(QByteArrayLiteral(R"({"id": "grow", "title": "grow", "repeats": 2,
+            "base": {"workload": "toy", "world_size": 2, "batch_size": 8, "epochs": 2, "schedule": "step", "gamma": 0.5},
+            "axes": [{"key": "batch_schedule", "values": ["constant", "smith"]}],
+            "target": {"metric": "loss", "at_most": 1.2}})"));
+        QList<StudyRunResult> results;
+        for (const StudyPoint& point : study.points) {
+            const bool grows = point.values.value(QStringLiteral("batch_schedule")).toString() == QStringLiteral("smith");
+            results.append(resultOf(point, (grows ? 60 : 100) + (point.repeat == 0 ? -2 : 2)));
+        }
+        const StudyCharts charts = buildStudyCharts(study, results, defaultChartChoices(study));
+        QVERIFY2(!findingAbout(charts, QStringLiteral("critical batch")), qPrintable(charts.findingLines().join(QLatin1Char('\n'))));
+        const StudyFinding* steps = findingAbout(charts, QStringLiteral("steps to the target by batch schedule"));
+        QVERIFY2(steps, qPrintable(charts.findingLines().join(QLatin1Char('\n'))));
+        QVERIFY2(steps->text.endsWith(QStringLiteral(": constant 100 ± 2, smith 60 ± 2 (mean ± standard error over repeats); lowest: smith")),
+                 qPrintable(steps->text));
+        QVERIFY(findingAbout(charts, QStringLiteral("samples to the target by batch schedule")));
+    }
+
     void aModelThatEvaluatesFarWorseThanItTrainsIsCautioned()
     {
         // The issue's BatchNorm CNN: eval-mode training loss 3.10 against a mini-batch loss of 0.74.

@@ -161,14 +161,14 @@ QString inSentence(const QString& label)
 
 // Axes of words head to head: "validation loss by batch_schedule (schedule step): constant
 // 0.48 ± 0.004, smith 0.5 ± 0.006; lowest: constant", in place of a line "against run".
-void headToHeadFindings(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyChartChoices& choices,
-                        QList<StudyFinding>* findings)
+void headToHeadFindings(const StoredStudy& study, const QList<StudyRunResult>& results, const QString& figureId,
+                        FigureSummary summary, QList<StudyFinding>* findings)
 {
     constexpr int kMostPerAxis = 8;  // beyond that a grid, read in its heatmap or CSV
-    const StudyFigure* figure = findStudyFigure(choices.figure);
-    const QString figureTitle = figure ? figure->titleFor(choices.summary) : choices.figure;
+    const StudyFigure* figure = findStudyFigure(figureId);
+    const QString figureTitle = figure ? figure->titleFor(summary) : figureId;
     const bool lowerIsBetter = !figure || figure->lowerIsBetter;
-    const QList<HeadToHead> matches = headToHeads(results, study, choices.figure, choices.summary);
+    const QList<HeadToHead> matches = headToHeads(results, study, figureId, summary);
     QHash<QString, int> perAxis;
     for (const HeadToHead& match : matches) {
         if (++perAxis[match.axisKey] > kMostPerAxis)
@@ -306,6 +306,8 @@ PlotSpec targetPlot(const StoredStudy& study, const QList<TargetCurve>& curves, 
         }
         plot.lines.append(line);
         const QString who = curve.colourValue.isEmpty() ? QString() : prefixed(colourBy, curve.colourValue) + QStringLiteral(": ");
+        if (axis.key.isEmpty())
+            continue;  // against the run's number there is no batch to fit a critical batch to
         if (!curve.fit.ok) {
             if (!samples)
                 findings->append({QStringLiteral("%1critical batch: not fitted").arg(who),
@@ -344,7 +346,7 @@ PlotSpec targetPlot(const StoredStudy& study, const QList<TargetCurve>& curves, 
                                                  repeatsCaution(curve), behind, wholeStepsCaution(curve.fit.sMin)})});
         }
     }
-    for (const TargetCurve& curve : curves)
+    for (const TargetCurve& curve : axis.key.isEmpty() ? QList<TargetCurve>() : curves)
         markExcessSteps(plot, study.spec.target, curve, colourBy, samples ? nullptr : findings);
     return plot;
 }
@@ -515,7 +517,7 @@ StudyCharts buildStudyCharts(const StoredStudy& study, const QList<StudyRunResul
     const auto ended = std::count_if(results.begin(), results.end(), [](const StudyRunResult& result) { return StudyStore::isDone(result.status); });
     charts.provisional = provisionalNote(int(ended), int(study.points.size()));
     charts.plots.append(figurePlot(study, results, choices, axis, &charts.findings));
-    headToHeadFindings(study, results, choices, &charts.findings);
+    headToHeadFindings(study, results, choices.figure, choices.summary, &charts.findings);
     otherFigureFindings(study, results, choices, &charts.findings);
     evalModeFinding(results, &charts.findings);
     if (study.spec.target.isSet()) {
@@ -528,6 +530,12 @@ StudyCharts buildStudyCharts(const StoredStudy& study, const QList<StudyRunResul
                 : QList<BestSettingCurve>();
         charts.plots.append(targetPlot(study, curves, bestSettings, axis, choices.colourBy, false, &charts.findings));
         charts.plots.append(targetPlot(study, curves, bestSettings, axis, choices.colourBy, true, &charts.findings));
+        // Steps and samples to the target of the values of each axis of words, side by side
+        // (against no numeric axis, the only comparison there is).
+        for (const QString& figure : {kStepsToTargetFigure, kSamplesToTargetFigure}) {
+            if (figure != choices.figure)
+                headToHeadFindings(study, results, figure, choices.summary, &charts.findings);
+        }
     }
     // Against the batch even where the study's x is a resolved figure (the best λ against B).
     const StudyXAxis settingAxis = axis.resolved() ? batchOrFirstAxis(study) : axis;
