@@ -400,6 +400,7 @@ private slots:
         const MostBatch most = mostBatchPerGpu(need, {80 * kGiB, QStringLiteral("an 80 GiB GPU")}, 32);
         QCOMPARE(most.batch, qint64(4096));
         QVERIFY2(most.source.contains(QStringLiteral("4096 samples per GPU fit in an 80 GiB GPU")), qPrintable(most.source));
+        QCOMPARE(most.brief, QStringLiteral("what fits in an 80 GiB GPU"));
         // Never below the base's batch per GPU, which trains for the user.
         QCOMPARE(mostBatchPerGpu(need, {80 * kGiB, {}}, 8192).batch, qint64(8192));
         const MostBatch tight = mostBatchPerGpu(need, {0.5 * kGiB, QStringLiteral("half a GiB")}, 16);

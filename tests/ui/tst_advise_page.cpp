@@ -208,7 +208,8 @@ private slots:
         QVERIFY2(most.batch == 24 || (most.batch & (most.batch - 1)) == 0, qPrintable(QString::number(most.batch)));
         const QLabel* source = page->findChild<QLabel*>(QStringLiteral("adviseMaxBatchSource"));
         QVERIFY(source);
-        QVERIFY2(source->text().contains(most.source) && most.source.contains(QStringLiteral("memory")), qPrintable(source->text()));
+        QVERIFY2(source->text().contains(most.brief) && most.brief.contains(QStringLiteral("memory")), qPrintable(source->text()));
+        QVERIFY(source->toolTip().contains(most.source));
         QVERIFY(page->inputs()->maxBatchPerGpu()->toolTip().contains(most.source));
         // Edited here, it stays; Setup's batch then no longer moves it.
         page->inputs()->maxBatchPerGpu()->setValue(64);

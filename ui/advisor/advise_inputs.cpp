@@ -110,10 +110,11 @@ void AdviseInputs::updateMostBatch()
                              m_base.batchSize);
     const QString from = tr("Default %1: %2.").arg(m_most.batch).arg(m_most.source);
     m_maxBatch->setToolTip(tr("The most one GPU's memory holds; the advisor never recommends more per GPU. ") + from);
+    m_maxBatchSource->setToolTip(from);
     if (!m_maxBatchEdited) {
         const QSignalBlocker quiet(m_maxBatch);
         m_maxBatch->setValue(int(std::min<qint64>(m_most.batch, m_maxBatch->maximum())));
-        m_maxBatchSource->setText(from);
+        m_maxBatchSource->setText(tr("Default: %1.").arg(m_most.brief));
     }
 }
 

@@ -79,6 +79,7 @@ MostBatch mostBatchPerGpu(const BatchMemory& need, const GpuMemory& memory, qint
     if (!(need.bytesPerSample > 0) || !(memory.bytes > 0)) {
         most.source = need.bytesPerSample > 0 ? QStringLiteral("your batch per GPU: the memory of a GPU is not known")
                                               : QStringLiteral("your batch per GPU: the memory a sample takes is not known until inspect has run on your model");
+        most.brief = need.bytesPerSample > 0 ? QStringLiteral("yours, a GPU's memory not known") : QStringLiteral("yours, until inspect has measured your model");
         return most;
     }
     const double fits = std::floor((memory.bytes - need.fixedBytes) / need.bytesPerSample);
@@ -89,10 +90,13 @@ MostBatch mostBatchPerGpu(const BatchMemory& need, const GpuMemory& memory, qint
     most.batch = std::max(baseBatchPerGpu, fitsAny ? power : qint64(0));
     const QString arithmetic = QStringLiteral("%1 less %2 a rank holds whatever its batch, at %3 a sample by %4")
                                    .arg(gib(memory.bytes), gib(need.fixedBytes), bytesText(need.bytesPerSample), need.from);
-    if (most.batch == baseBatchPerGpu && (!fitsAny || power < baseBatchPerGpu))
+    if (most.batch == baseBatchPerGpu && (!fitsAny || power < baseBatchPerGpu)) {
         most.source = QStringLiteral("your batch per GPU, kept as it trains for you, though %1 holds fewer (%2)").arg(memory.from, arithmetic);
-    else
-        most.source = QStringLiteral("%1 samples per GPU fit in %2 (%3), rounded down to a power of two%4")
+        most.brief = QStringLiteral("yours, though %1 holds fewer").arg(memory.from);
+        return most;
+    }
+    most.brief = QStringLiteral("what fits in %1").arg(memory.from);
+    most.source = QStringLiteral("%1 samples per GPU fit in %2 (%3), rounded down to a power of two%4")
                           .arg(most.batch)
                           .arg(memory.from, arithmetic, power == kLargestBatchPerGpu ? QStringLiteral(" and at most 2^20") : QString());
     return most;

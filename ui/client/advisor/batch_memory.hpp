@@ -41,7 +41,8 @@ GpuMemory memoryPerGpu(const ddplab::Config& base, const DeviceInventory& runOn,
 
 struct MostBatch {
     qint64 batch = 0;
-    QString source;  // where the number came from, one sentence
+    QString source;  // where the number came from, one sentence with its arithmetic
+    QString brief;   // the same in a few words: "what fits in the Run-on host's NVIDIA H100 (80.0 GiB)"
 };
 
 // floor((memory - fixed) / per sample), rounded down to a power of two, at most kLargest, never
