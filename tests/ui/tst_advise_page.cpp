@@ -19,6 +19,7 @@
 #include <QClipboard>
 #include <QDoubleSpinBox>
 #include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
@@ -374,6 +375,37 @@ private slots:
         QCOMPARE(done.advice->evidence.front().runId, baseRun);
         QVERIFY(!QFile::exists(done.progressFile()));
         QVERIFY(list->item(0)->text().startsWith(QStringLiteral("2 GPUs: ")));
+    }
+
+    void aClosedWindowLeavesAStoppedAdvice()
+    {
+        const QJsonObject linreg{{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("loss_reduction"), QStringLiteral("mean")},
+                                 {QStringLiteral("noise"), 0.1},     {QStringLiteral("num_examples"), 256},
+                                 {QStringLiteral("dim"), 4},         {QStringLiteral("batch_size"), 8},
+                                 {QStringLiteral("world_size"), 1},  {QStringLiteral("lr"), 1.0},
+                                 {QStringLiteral("epochs"), 2}};
+        {
+            MainWindow window;
+            AdvisePage* page = advisePageOf(window);
+            QVERIFY(page);
+            QVERIFY(window.parameterPanel()->setValues(linreg).isEmpty());
+            page->inputs()->gpus()->setValue(4);
+            page->inputs()->budgetMinutes()->setValue(2.0);
+            bool branching = false;
+            connect(window.session(), &LabSession::runFinished, page, [page, &branching] {
+                branching = branching || page->progressText().contains(QStringLiteral("branch test"));
+            });
+            QVERIFY2(page->start(), qPrintable(page->statusText()));
+            QTRY_VERIFY_WITH_TIMEOUT(branching, kPatienceMs);
+            window.close();  // while the advice runs
+        }
+        MainWindow again;
+        AdvisePage* page = advisePageOf(again);
+        QVERIFY(page);
+        const StoredAdvice stopped = page->adviceStore().list().front();
+        QVERIFY2(stopped.stopped && stopped.gpus == 4 && stopped.runsEnded >= 2, qPrintable(stopped.title()));
+        QVERIFY(page->pastAdvice()->item(0)->text().startsWith(QStringLiteral("stopped: 4 GPUs, ")));
+        QVERIFY(QFileInfo(stopped.checkpointFolder()).isDir());  // where its branches start from, kept for the resume
     }
 };
 
