@@ -72,6 +72,7 @@ struct Config {
     int64_t experiments = 1;    // independent experiments advanced together (toy, linreg)
     double noise = 0.0;         // toy: sigma of input/target noise; linreg: target noise
     int64_t trainSubset = 0;    // Fashion-MNIST, torchscript: use only the first N training samples (0 = all)
+    int64_t valSubset = 0;      // Fashion-MNIST, torchscript: evaluate only the first N validation samples (0 = all)
     // torchscript: the user's own model and data (docs/own-model.md). Paths may start with ~/.
     std::string modelFile;      // a TorchScript file
     LossKind loss = LossKind::CrossEntropy;

@@ -499,6 +499,10 @@ std::vector<ConfigKey> buildKeys()
     keys.push_back(integerKey(key::kTrainSubset, &Config::trainSubset, 0, kMaxExamples,
         "Fashion-MNIST and torchscript: train on the first N samples only (0 = all: Fashion-MNIST's 60,000, all of train_data)")
         .presented("Training subset", kWorkloadGroup).when([](const Config& c) { return isFashion(c) || isTorchScript(c); }));
+    keys.push_back(integerKey(key::kValSubset, &Config::valSubset, 0, kMaxExamples,
+        "Fashion-MNIST and torchscript: evaluate the validation set on its first N samples only (0 = all: Fashion-MNIST's "
+        "10,000 test images, all of val_data); a smaller set is a quicker, noisier validation loss")
+        .presented("Validation subset", kWorkloadGroup).when([](const Config& c) { return isFashion(c) || isTorchScript(c); }));
     keys.push_back(integerKey(key::kWorldSize, &Config::worldSize, 1, kMaxRanks, "number of ranks (\"GPUs\")")
         .presented("GPUs (ranks)", kParallelism));
     keys.push_back(integerKey(key::kBatchSize, &Config::batchSize, 1, kMaxBatch, "batch size per rank")

@@ -16,6 +16,7 @@ inline constexpr char kLossReduction[] = "loss_reduction";
 inline constexpr char kExperiments[] = "experiments";
 inline constexpr char kNoise[] = "noise";
 inline constexpr char kTrainSubset[] = "train_subset";
+inline constexpr char kValSubset[] = "val_subset";
 inline constexpr char kModelFile[] = "model_file";
 inline constexpr char kLoss[] = "loss";
 inline constexpr char kTrainData[] = "train_data";

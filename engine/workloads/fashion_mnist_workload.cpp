@@ -44,8 +44,9 @@ FashionMnistWorkload::FashionMnistWorkload(const Config& config, const at::Devic
     const int64_t trainCount = config.trainSubset > 0 ? std::min(config.trainSubset, data.train.count) : data.train.count;
     m_trainImages = imagesTensor(data.train, trainCount).to(device);
     m_trainLabels = labelsTensor(data.train, trainCount).to(device);
-    m_testImages = imagesTensor(data.test, data.test.count).to(device);
-    m_testLabels = labelsTensor(data.test, data.test.count).to(device);
+    const int64_t testCount = config.valSubset > 0 ? std::min(config.valSubset, data.test.count) : data.test.count;
+    m_testImages = imagesTensor(data.test, testCount).to(device);
+    m_testLabels = labelsTensor(data.test, testCount).to(device);
 
     // The same start on every rank even before rank 0's broadcast, as with torch.manual_seed.
     torch::manual_seed(uint64_t(config.seed));

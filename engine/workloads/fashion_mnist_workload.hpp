@@ -1,8 +1,8 @@
 #pragma once
 // Fashion-MNIST classification (seed 003) with an MLP or a CNN: the 60,000 training images
-// (or the first train_subset) sampled like every workload, the 10,000 test images evaluated
-// by all ranks together; the training loss free of sampling noise is measured the same way on
-// a fixed set of training images. Images stay uint8 on the device; a batch is scaled to [0, 1] and
+// (or the first train_subset) sampled like every workload, the 10,000 test images (or the
+// first val_subset) evaluated by all ranks together; the training loss free of sampling noise
+// is measured the same way on a fixed set of training images. Images stay uint8 on the device; a batch is scaled to [0, 1] and
 // normalised with the training set's mean and deviation when it is fetched.
 
 #include "core/config.hpp"

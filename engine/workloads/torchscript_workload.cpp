@@ -48,7 +48,7 @@ at::Tensor asLossTargets(const at::Tensor& targets, LossKind loss)
 }  // namespace
 
 TorchScriptWorkload::TorchScriptWorkload(const Config& config, const c10::Device& device, int rank)
-    : m_loss(config.loss), m_device(device), m_batchSize(config.batchSize), m_trainSubset(config.trainSubset)
+    : m_loss(config.loss), m_device(device), m_batchSize(config.batchSize), m_trainSubset(config.trainSubset), m_valSubset(config.valSubset)
 {
     m_model = std::make_unique<TorchScriptModel>(config.modelFile, config.loss);
     m_train = &loadTensorData(config.trainData, key::kTrainData);
@@ -208,7 +208,8 @@ std::optional<EvalResult> TorchScriptWorkload::evaluate(Communicator& comm)
 {
     if (!m_val)
         return std::nullopt;
-    return meanOver(*m_val, m_val->samples(), comm, std::string("evaluating ") + key::kValData);
+    const int64_t count = m_valSubset > 0 ? std::min(m_valSubset, m_val->samples()) : m_val->samples();
+    return meanOver(*m_val, count, comm, std::string("evaluating ") + key::kValData);
 }
 
 std::optional<EvalResult> TorchScriptWorkload::measureTraining(Communicator& comm)

@@ -65,6 +65,7 @@ private:
     c10::Device m_device;
     int64_t m_batchSize;
     int64_t m_trainSubset;  // 0: every sample
+    int64_t m_valSubset;    // 0: every validation sample
     FirstBatch m_first;
 };
 

@@ -115,6 +115,7 @@ private slots:
     void initTestCase();
     void shortRunLearns();
     void maxStepsStopsEarlyWithFinalEvaluation();
+    void aValidationSubsetEvaluatesItsFirstImages();
     void stopsOnTheValidationLoss();
     void badDataIsRefused_data();
     void badDataIsRefused();
@@ -183,6 +184,25 @@ void FashionMnistTest::maxStepsStopsEarlyWithFinalEvaluation()
     QCOMPARE(result.ofType(QStringLiteral("eval")).size(), 1);
     QCOMPARE(result.first(QStringLiteral("config")).value(QStringLiteral("parameter_count")).toInt(),
              32 * 9 + 32 + 64 * 32 * 9 + 64 + 3136 * 128 + 128 + 128 * 10 + 10);
+}
+
+// val_subset 1000: the validation loss over the first 1,000 test images, split over the ranks.
+void FashionMnistTest::aValidationSubsetEvaluatesItsFirstImages()
+{
+    const auto runWith = [](const QString& subset) {
+        return runEngine({QStringLiteral("run"), QStringLiteral("--workload"), QStringLiteral("fashion_mnist"), QStringLiteral("--model"),
+                          QStringLiteral("mlp"), QStringLiteral("--world-size"), QStringLiteral("2"), QStringLiteral("--max-steps"),
+                          QStringLiteral("2"), QStringLiteral("--val-subset"), subset});
+    };
+    const EngineResult part = runWith(QStringLiteral("1000"));
+    const EngineResult whole = runWith(QStringLiteral("0"));
+    QVERIFY2(part.exitCode == 0, qPrintable(part.summaryText()));
+    QVERIFY2(whole.exitCode == 0, qPrintable(whole.summaryText()));
+    QCOMPARE(part.last(QStringLiteral("eval")).value(QStringLiteral("samples")).toInt(), 1000);
+    QCOMPARE(whole.last(QStringLiteral("eval")).value(QStringLiteral("samples")).toInt(), 10000);
+    QVERIFY(part.last(QStringLiteral("eval")).value(QStringLiteral("val_loss")).toDouble() !=
+            whole.last(QStringLiteral("eval")).value(QStringLiteral("val_loss")).toDouble());
+    QCOMPARE(part.first(QStringLiteral("config")).value(QStringLiteral("val_subset")).toInt(), 1000);
 }
 
 void FashionMnistTest::stopsOnTheValidationLoss()

@@ -48,6 +48,7 @@ private slots:
     void badInputIsRefusedBeforeAnythingStarts_data();
     void badInputIsRefusedBeforeAnythingStarts();
     void aBatchNormCnnLearns();
+    void aValidationSubsetEvaluatesFewerSamples();
     void aModelComputingItsOwnLossTrains();
     void aParameterWithoutGradientStopsTheRunByName();
     void aThrowingForwardNamesTheStepAndRank();
@@ -270,6 +271,28 @@ void OwnModelTest::aBatchNormCnnLearns()
     QVERIFY2(last < first, qPrintable(QStringLiteral("%1 -> %2").arg(first).arg(last)));
     QVERIFY2(evals.last().value(QStringLiteral("val_accuracy")).toDouble() > 0.6,  // chance is 0.25
              qPrintable(QString::number(evals.last().value(QStringLiteral("val_accuracy")).toDouble())));
+}
+
+// val_subset: the validation loss over the first 10 of val_data's 40 samples, quicker to
+// measure (the advisor's runs), and another figure than the whole set's at the same weights.
+void OwnModelTest::aValidationSubsetEvaluatesFewerSamples()
+{
+    const auto runWith = [&](const QStringList& extra) {
+        return runEngine(QStringList{QStringLiteral("run")} + base(QStringLiteral("bn_cnn.pt"), QStringLiteral("train.pt")) +
+                         QStringList{QStringLiteral("--val-data"), file(QStringLiteral("val.pt")), QStringLiteral("--world-size"),
+                                     QStringLiteral("2"), QStringLiteral("--max-steps"), QStringLiteral("3")} + extra);
+    };
+    const EngineResult whole = runWith({});
+    const EngineResult part = runWith({QStringLiteral("--val-subset"), QStringLiteral("10")});
+    const EngineResult beyond = runWith({QStringLiteral("--val-subset"), QStringLiteral("1000")});
+    for (const EngineResult* result : {&whole, &part, &beyond})
+        QVERIFY2(result->exitCode == 0, qPrintable(result->summaryText()));
+    QCOMPARE(whole.last(QStringLiteral("eval")).value(QStringLiteral("samples")).toInt(), 40);
+    QCOMPARE(part.last(QStringLiteral("eval")).value(QStringLiteral("samples")).toInt(), 10);
+    QCOMPARE(beyond.last(QStringLiteral("eval")).value(QStringLiteral("samples")).toInt(), 40);  // all there is
+    const double all = whole.last(QStringLiteral("eval")).value(QStringLiteral("val_loss")).toDouble();
+    QCOMPARE(beyond.last(QStringLiteral("eval")).value(QStringLiteral("val_loss")).toDouble(), all);
+    QVERIFY(part.last(QStringLiteral("eval")).value(QStringLiteral("val_loss")).toDouble() != all);
 }
 
 void OwnModelTest::aModelComputingItsOwnLossTrains()
