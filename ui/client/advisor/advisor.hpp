@@ -137,6 +137,7 @@ private:
     int m_runsFinished = 0;
     double m_baseSecondsPerSample = 0.0;
     double m_runOverheadSeconds = 1.0;  // measured on the base run
+    double m_secondsPerEvaluation = 0.0;  // measured on the base run: the training loss and the validation set once
     double m_timeScale = 1.0;           // the last phase's time against its prediction
     qint64 m_phaseStartMs = 0;          // on m_clock
     double m_baseLr = 0.0;
