@@ -4,7 +4,9 @@
 // 1e-5 relative. Rows: your own TorchScript CNN with BatchNorm and dropout
 // (tests/tools/make_own_model_case.py), linreg, toy and Fashion-MNIST's MLP, 1 and 2 ranks, SGD with momentum and Adam,
 // warmup, schedules, LR rules and grad_accum 2. Settings PyTorch cannot reproduce are refused.
+// The advisor's "Copy as PyTorch" snippet, from the same generator, trains at its recommendation.
 
+#include "client/advisor/advice.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/runs/run_store.hpp"
 #include "client/script/pytorch_script.hpp"
@@ -117,6 +119,7 @@ private slots:
     void exportsAPresetFromTheCommandLine();
     void exportsAStoredRunFromTheCommandLine();
     void theCommandLineRefusesWhatCannotBeAScript();
+    void anAdvicesSnippetTrainsAtTheRecommendedSettings();
 
 private:
     QJsonObject ownModel() const;
@@ -373,6 +376,49 @@ void PyTorchScriptTest::theCommandLineRefusesWhatCannotBeAScript()
     const LaunchOptions noFile =
         parseLaunchOptions({QStringLiteral("ddplab"), QStringLiteral("--export-script"), preset, QStringLiteral("--quit")});
     QVERIFY2(noFile.error.contains(QStringLiteral("FILE")), qPrintable(noFile.error));
+}
+
+
+// Issue 28: the advice's "Copy as PyTorch" snippet, run by Debian's torchrun, trains at the
+// recommended settings: your own CNN with BatchNorm advised from 1 GPU x 16 to 2 GPUs x 8 at LR
+// 0.03 with the warmup arm's warmup, step for step as the engine trains those settings.
+void PyTorchScriptTest::anAdvicesSnippetTrainsAtTheRecommendedSettings()
+{
+    QString error;
+    const std::optional<ddplab::Config> base = coreConfigOf(
+        withOverrides(ownModel(), {{wire(key::kOptimizer), wire(choice::optimizer::kSgd)}, {wire(key::kLr), 0.02}, {wire(key::kMomentum), 0.9}}),
+        &error);
+    QVERIFY2(base, qPrintable(error));
+    Advice advice;
+    advice.gpus = 2;
+    advice.batchPerGpu = 8;
+    advice.lr = 0.03;
+    advice.warmup.helped = true;
+    advice.warmupSteps = 3;
+    advice.warmup.startFactor = 0.5;
+    putRecommendation(advice, *base);
+    QVERIFY2(advice.snippet.contains(QStringLiteral("torchrun --nproc_per_node=2")), qPrintable(advice.snippet));
+    const QString scriptPath = m_dir.filePath(QStringLiteral("advice-snippet.py"));
+    QFile file(scriptPath);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(advice.snippet.toUtf8());
+    file.close();
+
+    const ddplab::test::EngineResult engine = ddplab::test::runConfig(presetFromCoreConfig(advice.recommended));
+    QVERIFY2(engine.exitCode == 0, qPrintable(engine.summaryText()));
+    const ScriptRun python = runScript(scriptPath, advice.gpus);
+    QVERIFY2(python.exitCode == 0, qPrintable(python.output.right(4000)));
+    const QList<QJsonObject> engineSteps = engine.ofType(wire(ddplab::ui::type::kStep));
+    QCOMPARE(engineSteps.first().value(wire(field::kEffectiveBatch)).toInt(), 16);  // 2 GPUs x 8
+    QCOMPARE(python.steps.size(), engineSteps.size());
+    for (int i = 0; i < engineSteps.size(); ++i) {
+        QVERIFY2(relativeDifference(engineSteps[i].value(wire(field::kLoss)).toDouble(), python.steps[i].loss) <= kRelative,
+                 qPrintable(QStringLiteral("step %1: engine %2, snippet %3").arg(i + 1).arg(engineSteps[i].value(wire(field::kLoss)).toDouble()).arg(python.steps[i].loss)));
+        QVERIFY(relativeDifference(engineSteps[i].value(wire(field::kLr)).toDouble(), python.steps[i].lr) <= kRelative);
+    }
+    // The warmup from half the LR, then the advised LR.
+    QVERIFY(relativeDifference(python.steps.first().lr, 0.015) <= kRelative);
+    QVERIFY(relativeDifference(python.steps.last().lr, 0.03) <= kRelative);
 }
 
 DDPLAB_UI_TEST_MAIN(PyTorchScriptTest)
