@@ -51,6 +51,37 @@ double lossAt(double lr, qint64 steps, qint64 seed, qint64 warmupSteps = 0, doub
     return loss.isDouble() ? loss.toDouble() : INFINITY;
 }
 
+// A reduced Fashion-MNIST CNN a person knows trains (1 GPU x 32, SGD with momentum at 0.05, one
+// epoch of the first 2,048 images): its validation loss after `steps` at `gpus` x `batch` and
+// `lr`, seed `seed`, measured on the first 2,000 test images as the advisor's runs measure it.
+const QJsonObject kFashionBase{{QStringLiteral("workload"), QStringLiteral("fashion_mnist")}, {QStringLiteral("model"), QStringLiteral("cnn")},
+                               {QStringLiteral("train_subset"), 2048},  {QStringLiteral("epochs"), 1},
+                               {QStringLiteral("batch_size"), 32},       {QStringLiteral("world_size"), 1},
+                               {QStringLiteral("optimizer"), QStringLiteral("sgd")}, {QStringLiteral("momentum"), 0.9},
+                               {QStringLiteral("lr"), 0.05}};
+
+double fashionValidationLoss(int gpus, qint64 batch, double lr, qint64 steps, qint64 seed, qint64 warmupSteps = 0, double startFactor = 1.0)
+{
+    QJsonObject config = kFashionBase;
+    config.insert(QStringLiteral("world_size"), 2);
+    config.insert(QStringLiteral("grad_accum"), gpus / 2);
+    config.insert(QStringLiteral("accumulate_as_ranks"), gpus > 2);
+    config.insert(QStringLiteral("batch_size"), batch);
+    config.insert(QStringLiteral("lr"), lr);
+    config.insert(QStringLiteral("max_steps"), steps);
+    config.insert(QStringLiteral("epochs"), 100);
+    config.insert(QStringLiteral("seed"), seed);
+    config.insert(QStringLiteral("val_subset"), 2000);
+    config.insert(QStringLiteral("eval_every"), 0);
+    if (warmupSteps > 0) {
+        config.insert(QStringLiteral("warmup_steps"), warmupSteps);
+        config.insert(QStringLiteral("warmup_start_factor"), startFactor);
+    }
+    const ddplab::test::EngineResult result = ddplab::test::runConfig(config);
+    const QJsonValue loss = result.last(QStringLiteral("summary")).value(QStringLiteral("val_loss"));
+    return loss.isDouble() ? loss.toDouble() : INFINITY;
+}
+
 }  // namespace
 
 class TestAdvisorHeadless : public QObject {
@@ -173,6 +204,53 @@ private slots:
         const double recommended = warmupSteps > 0 ? (lossAt(lr, steps, 0, warmupSteps, startFactor) + lossAt(lr, steps, 1, warmupSteps, startFactor)) / 2.0
                                                    : meanLoss(lr);
         QVERIFY2(recommended <= 1.10 * best, qPrintable(QStringLiteral("recommended LR %1: loss %2; the grid's best %3").arg(lr).arg(recommended).arg(best)));
+    }
+
+    // Issue 28's known answer on a reduced Fashion CNN: the recommended LR's validation loss at
+    // the recommended batch and horizon within 10 % of the best of a 6-point grid (2 seeds) run
+    // here at the same batch and samples.
+    void aReducedFashionCnnIsAdvisedNearTheGridsBest()
+    {
+        QFile preset(m_home.filePath(QStringLiteral("fashion.json")));
+        QVERIFY(preset.open(QIODevice::WriteOnly));
+        preset.write(QJsonDocument(kFashionBase).toJson());
+        preset.close();
+        const QString folder = m_home.filePath(QStringLiteral("fashion-advice"));
+        const Outcome run = runLab(m_home.path(), {QStringLiteral("--advise"), QStringLiteral("--preset"), preset.fileName(),
+                                                   QStringLiteral("--gpus"), QStringLiteral("4"), QStringLiteral("--budget-min"), QStringLiteral("1.5"),
+                                                   QStringLiteral("--export"), folder, QStringLiteral("--quit")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        QFile file(folder + QStringLiteral("/advice.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject advice = QJsonDocument::fromJson(file.readAll()).object();
+        QCOMPARE(advice.value(QStringLiteral("gpus")).toInt(), 4);
+        // The measure is the validation loss, on a subset said as such.
+        QVERIFY2(advice.value(QStringLiteral("objective")).toString().contains(QStringLiteral("validation loss")),
+                 qPrintable(advice.value(QStringLiteral("objective")).toString()));
+        const QString trimmed = QString::fromUtf8(QJsonDocument(advice.value(QStringLiteral("trimmed")).toArray()).toJson());
+        QVERIFY2(trimmed.contains(QStringLiteral("first 2,000 samples of the validation set")), qPrintable(trimmed));
+        const qint64 batch = advice.value(QStringLiteral("batch_per_gpu")).toInteger();
+        const double lr = advice.value(QStringLiteral("lr")).toDouble();
+        QCOMPARE(advice.value(QStringLiteral("grad_accum")).toInt(), 1);
+        const qint64 steps = qRound64(advice.value(QStringLiteral("horizon_samples")).toDouble() / double(4 * batch));
+        QVERIFY2(steps >= 20, qPrintable(QString::number(steps)));
+        auto meanLoss = [&](double rate) { return (fashionValidationLoss(4, batch, rate, steps, 0) + fashionValidationLoss(4, batch, rate, steps, 1)) / 2.0; };
+        double best = INFINITY, bestLr = 0;
+        for (double rate : {0.025, 0.05, 0.1, 0.2, 0.4, 0.8}) {
+            const double loss = meanLoss(rate);
+            if (loss < best) {
+                best = loss;
+                bestLr = rate;
+            }
+        }
+        // The recommendation as the advice gives it: with its warmup when the arm found one helped.
+        const qint64 warmupSteps = advice.value(QStringLiteral("warmup_steps")).toInteger();
+        const double startFactor = advice.value(QStringLiteral("warmup")).toObject().value(QStringLiteral("warmup_start_factor")).toDouble(1.0);
+        const double recommended = warmupSteps > 0 ? (fashionValidationLoss(4, batch, lr, steps, 0, warmupSteps, startFactor) +
+                                                      fashionValidationLoss(4, batch, lr, steps, 1, warmupSteps, startFactor)) / 2.0
+                                                   : meanLoss(lr);
+        qInfo("4 GPUs x %lld, %lld steps: advised LR %g, loss %.4f; the grid's best LR %g, loss %.4f", batch, steps, lr, recommended, bestLr, best);
+        QVERIFY2(recommended <= 1.10 * best, qPrintable(QStringLiteral("recommended LR %1: loss %2; the grid's best %3 at %4").arg(lr).arg(recommended).arg(best).arg(bestLr)));
     }
 
     void badInputGetsOneSentenceAndExitCode2_data()

@@ -47,6 +47,10 @@ constexpr double kMostTimeScale = 4.0;
 constexpr double kBranchShare = 0.5;        // of the time left after the base run, the branch phase's at most
 constexpr qint64 kBranchEvaluations = 16;  // noise-free measurements along each branch
 constexpr qint64 kConfirmationEvaluations = 20;
+// Measuring is not free (Fashion-MNIST's 2,000 + 2,000 images: 0.45 s here, thirty 32-image
+// steps): a run measures as often as asked, but no more often than its training takes time for,
+// and at least this often.
+constexpr qint64 kFewestEvaluations = 4;
 // The validation set the advisor's runs measure on at most (val_subset): Fashion-MNIST's 10,000
 // test images took 2.6 s an evaluation on this 2-core machine, ten times the steps between them.
 constexpr qint64 kValidationSamples = 2000;
@@ -218,7 +222,7 @@ bool Advisor::begin(const AdviceRequest& request)
     run.config.warmupEpochs = base.warmupEpochs;
     run.config.checkpointAt.steps = {m_checkpointStep};
     run.config.checkpointDir = request.checkpointFolder.toStdString();
-    run.config.evalEvery = std::max<qint64>(1, m_checkpointStep / 10);  // the checkpoint step is measured: the branches start from it
+    run.config.evalEvery = std::max<qint64>(1, m_checkpointStep / 4);  // the checkpoint step is measured: the branches start from it
     m_runsInPlan = 1;
     runPhase(Phase::Base, {run});
     return true;
@@ -407,7 +411,26 @@ void Advisor::finishPhase(const QList<QSharedPointer<RunData>>& sessionRuns)
         return concludeBranches();
     case Phase::Confirmation:
     case Phase::Extension: {
-        const BracketOptimum optimum = findBracketOptimum(pointsOf(advice_phase::kConfirmation));
+        const QList<BracketPoint> ladder = pointsOf(advice_phase::kConfirmation);
+        const BracketOptimum optimum = findBracketOptimum(ladder);
+        if (!optimum.ok && m_extensions < kMostExtensions && !ladder.isEmpty()) {
+            // Most of the ladder diverged over this horizon (the branch test's shorter runs had
+            // not): the best lies below it. Two LRs below its lowest.
+            const double lowest = std::min_element(ladder.begin(), ladder.end(), [](const BracketPoint& a, const BracketPoint& b) {
+                                      return a.lr < b.lr;
+                                  })->lr;
+            double lowestDiverged = kInfinity;
+            for (const BracketPoint& point : ladder)
+                if (std::any_of(point.measures.begin(), point.measures.end(), [](double m) { return !std::isfinite(m); }))
+                    lowestDiverged = std::min(lowestDiverged, point.lr);
+            if (m_extensions == 0)
+                m_advice.cautions.append(QStringLiteral("The confirmation's LRs from %1 up diverged over its %2 steps, where the branch test's "
+                                                        "shorter runs had not: the ladder was extended below them.")
+                                             .arg(lrText(lowestDiverged))
+                                             .arg(m_confirmationSteps));
+            ++m_extensions;
+            return planConfirmation({lowest / std::sqrt(2.0), lowest / 2.0});
+        }
         if (optimum.ok && (optimum.atLowEdge || optimum.atHighEdge)) {
             // Past the edge by two LRs: once always, again (up to kMostExtensions) while the time
             // left holds their runs and, upwards, while they stay below the range test's runaway.
@@ -450,13 +473,17 @@ void Advisor::planBranches()
         rangeSamples += double(kRangeTestSteps) * double(m_baseGpus * k * perGpu);
     const auto branchRunsFor = [&](int seeds) { return int(factors.size()) * 3 * seeds + (seeds == 1 ? 1 : 0); };
     // Seconds the branch phase takes for `seeds` data orders with branches of `samples` each.
+    // A branch's measuring takes at most its training's time past its fewest evaluations
+    // (measuringEvery), hence twice the samples' time.
     const auto secondsFor = [&](int seeds, double samples) {
         const int runs = branchRunsFor(seeds) + int(factors.size()) + 2;
-        const double evaluations = double(branchRunsFor(seeds)) * double(kBranchEvaluations + 1) + double(factors.size() + 2);
+        const double evaluations = double(branchRunsFor(seeds)) * double(kFewestEvaluations + 1) + double(factors.size() + 2);
         return runs * m_runOverheadSeconds + evaluations * m_secondsPerEvaluation +
-               (rangeSamples + branchRunsFor(seeds) * samples) * secondsPerSample();
+               (rangeSamples + 2.0 * branchRunsFor(seeds) * samples) * secondsPerSample();
     };
-    const auto affordableFor = [&](int seeds) { return (kBranchShare * secondsLeft - secondsFor(seeds, 0.0)) / (branchRunsFor(seeds) * secondsPerSample()); };
+    const auto affordableFor = [&](int seeds) {
+        return (kBranchShare * secondsLeft - secondsFor(seeds, 0.0)) / (2.0 * branchRunsFor(seeds) * secondsPerSample());
+    };
     const double full = double(kLargestBranchSteps) * double(largest);
     const double fewest = double(kFewestBranchSteps) * double(largest);
     m_branchSeeds = affordableFor(2) >= fewest ? 2 : 1;
@@ -500,6 +527,7 @@ void Advisor::planBranches()
         range.config.evalEvery = 0;
         runs.append(range);
     }
+    qint64 fewestMeasurements = kBranchEvaluations;
     for (qint64 k : factors) {
         const int gpus = int(m_baseGpus * k);
         const qint64 steps = std::max<qint64>(1, qRound64(delta / (double(gpus) * double(perGpu))));
@@ -513,7 +541,8 @@ void Advisor::planBranches()
                 branch.config.maxSteps = m_checkpointStep + steps;
                 branch.config.epochs = epochsEnough;
                 // The noise-free measure along the way: McCandlish's steps to a target.
-                branch.config.evalEvery = std::max<qint64>(1, steps / kBranchEvaluations);
+                branch.config.evalEvery = measuringEvery(steps, double(gpus * perGpu), kBranchEvaluations);
+                fewestMeasurements = std::min(fewestMeasurements, steps / *branch.config.evalEvery);
                 runs.append(branch);
             }
         }
@@ -526,6 +555,11 @@ void Advisor::planBranches()
             runs.append(repeat);
         }
     }
+    if (fewestMeasurements < kBranchEvaluations)
+        m_advice.trimmed.append(QStringLiteral("branches measured their loss as few as %1 times instead of %2 (measuring took longer than "
+                                               "their training): their steps to a target are coarser")
+                                    .arg(fewestMeasurements)
+                                    .arg(kBranchEvaluations));
     // The noise scale needs two GPUs' gradients (one rank's against their mean): a base of one GPU
     // gets a run of two GPUs of its batch, at its LR, for the base run's steps.
     if (m_baseGpus == 1) {
@@ -544,8 +578,15 @@ Advisor::PlannedRun Advisor::confirmationRun(const QString& phase, double lr, qi
     run.config.maxSteps = m_confirmationSteps;
     run.config.epochs = std::max<int64_t>(m_request.base.epochs, 1 + m_confirmationSteps / std::max<int64_t>(1, stepsPerEpoch(run.config)));
     run.config.schedule = ScheduleKind::Constant;
-    run.config.evalEvery = std::max<qint64>(1, m_confirmationSteps / kConfirmationEvaluations);
+    run.config.evalEvery = measuringEvery(m_confirmationSteps, double(m_request.gpus * m_chosenBatchPerGpu), kConfirmationEvaluations);
     return run;
+}
+
+qint64 Advisor::measuringEvery(qint64 steps, double samplesPerStep, qint64 wanted) const
+{
+    const double trainingSeconds = double(steps) * samplesPerStep * secondsPerSample();
+    const qint64 affordable = m_secondsPerEvaluation > 0 ? qint64(trainingSeconds / m_secondsPerEvaluation) : wanted;
+    return std::max<qint64>(1, steps / std::clamp<qint64>(affordable, kFewestEvaluations, wanted));
 }
 
 void Advisor::planConfirmation(const QList<double>& lrs)
@@ -560,7 +601,7 @@ void Advisor::planConfirmation(const QList<double>& lrs)
         const int warmupRuns = center >= kWarmupRunsTrigger * m_baseLr ? kWarmupLrs * kSeeds : 0;
         const int runs = int(lrs.size()) * kSeeds + 2 * kSeeds + warmupRuns;  // and an extension's, and a warmup arm's
         const double affordable =
-            (secondsLeft / runs - m_runOverheadSeconds - (kConfirmationEvaluations + 1) * m_secondsPerEvaluation) / (batch * secondsPerSample());
+            (secondsLeft / runs - m_runOverheadSeconds - (kFewestEvaluations + 1) * m_secondsPerEvaluation) / (2.0 * batch * secondsPerSample());
         m_confirmationSteps = std::max<qint64>(kFewestConfirmationSteps, std::min<qint64>(planned, qint64(affordable)));
         if (m_confirmationSteps < planned)
             m_advice.trimmed.append(QStringLiteral("the confirmation ran %1 steps (%2 samples) of the %3 planned").arg(m_confirmationSteps).arg(qRound64(m_confirmationSteps * batch)).arg(planned));
@@ -627,7 +668,8 @@ double Advisor::secondsLeft() const
     if (m_phase == Phase::Branches) {
         const double budgetLeft = std::max(0.0, m_request.budgetSeconds - elapsedMs() / 1000.0 - left);
         const double planned = kLadder * kSeeds *
-                               (m_runOverheadSeconds + (kConfirmationEvaluations + 1) * m_secondsPerEvaluation + m_advice.plannedSamples * secondsPerSample());
+                               (m_runOverheadSeconds + (kFewestEvaluations + 1) * m_secondsPerEvaluation +
+                                2.0 * m_advice.plannedSamples * secondsPerSample());
         left += std::min(planned, std::max(budgetLeft, kLadder * kSeeds * m_runOverheadSeconds));
     }
     // During the confirmation, the warmup arm to come when the ladder is well above the base's

@@ -117,6 +117,9 @@ private:
     void judgeWarmup(const QList<BracketPoint>& without);
     // A run of the confirmation's kind (from the start, the confirmation's horizon, constant LR
     // after the base's warmup) at the chosen batch.
+    // evalEvery for a run of `steps` steps: `wanted` measurements along it, fewer where they would
+    // take longer than its training (at the base run's measured seconds), never fewer than 4.
+    qint64 measuringEvery(qint64 steps, double samplesPerStep, qint64 wanted) const;
     PlannedRun confirmationRun(const QString& phase, double lr, qint64 seed) const;
     void decide();
     void fail(const QString& why);
