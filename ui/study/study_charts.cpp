@@ -125,9 +125,9 @@ PlotSpec figurePlot(const StoredStudy& study, const QList<StudyRunResult>& resul
                                   cautions({fewPointsCaution(int(fitted.size()), 2, 2), repeatCaution})});
             }
         } else if (one.points.size() > 1 && !axis.key.isEmpty()) {
-            // (Against the run's number, where the study has no numeric axis, a line from one
-            // run to the next says nothing: its axes of words are compared head to head.)
-            // Without a slope to fit, where the line starts and where it ends.
+            // Without a slope to fit, where the line starts and where it ends (not against the
+            // run's number, where a study has no numeric axis: its axes of words are compared
+            // head to head instead).
             const SeriesPoint& first = one.points.first();
             const SeriesPoint& last = one.points.last();
             findings->append({QStringLiteral("%1 against %2 — %3: %4 at %5, %6 at %7")
@@ -159,8 +159,8 @@ QString inSentence(const QString& label)
     return label;
 }
 
-// Axes of words head to head: "validation loss by batch_schedule (schedule step): constant
-// 0.48 ± 0.004, smith 0.5 ± 0.006; lowest: constant", in place of a line "against run".
+// Axes of words head to head: "validation loss by batch schedule (schedule step): constant
+// 0.621 ± 0.024, smith 0.6559 ± 0.0066, …; lowest: constant", in place of a line "against run".
 void headToHeadFindings(const StoredStudy& study, const QList<StudyRunResult>& results, const QString& figureId,
                         FigureSummary summary, QList<StudyFinding>* findings)
 {
@@ -232,7 +232,8 @@ void evalModeFinding(const QList<StudyRunResult>& results, QList<StudyFinding>* 
     int far = 0, both = 0;
     double worstEval = 0, worstBatch = 0;
     for (const StudyRunResult& result : results) {
-        if (!result.usable() || !(result.trainLoss >= 0) || !(result.loss > 0))
+        // A diverged run evaluates badly for another reason.
+        if (result.status != RunStatus::Finished || !std::isfinite(result.trainLoss) || !(result.loss > 0) || !std::isfinite(result.loss))
             continue;
         ++both;
         if (result.trainLoss > kFarAbove * result.loss) {
