@@ -267,21 +267,26 @@ QList<BestSettingCurve> bestSettingCurves(const QList<StudyRunResult>& results, 
             MeanAndError best, runnerUp;
             best.mean = runnerUp.mean = kNaN;
             const double lowest = at->firstKey(), highest = at->lastKey();  // the values tried at this x
+            const auto beats = [&](const MeanAndError& score, const MeanAndError& other) {
+                return std::isfinite(score.mean) && (!std::isfinite(other.mean) || (better ? score.mean < other.mean : score.mean > other.mean));
+            };
             for (auto setting = at->begin(); setting != at->end(); ++setting) {
+                // This value's best over the other axes; the runner-up is another value's.
+                MeanAndError ofSetting;
+                ofSetting.mean = kNaN;
                 for (const Scores& scores : setting.value()) {
                     if (scores.values.size() != scores.runs)
                         continue;  // a repeat diverged or never reached the target
                     const MeanAndError score = meanAndError(scores.values);
-                    const auto beats = [&](const MeanAndError& other) {
-                        return !std::isfinite(other.mean) || (better ? score.mean < other.mean : score.mean > other.mean);
-                    };
-                    if (beats(best)) {
-                        runnerUp = best;
-                        best = score;
-                        bestSetting = setting.key();
-                    } else if (beats(runnerUp)) {
-                        runnerUp = score;
-                    }
+                    if (beats(score, ofSetting))
+                        ofSetting = score;
+                }
+                if (beats(ofSetting, best)) {
+                    runnerUp = best;
+                    best = ofSetting;
+                    bestSetting = setting.key();
+                } else if (beats(ofSetting, runnerUp)) {
+                    runnerUp = ofSetting;
                 }
             }
             if (!std::isfinite(bestSetting))
