@@ -12,9 +12,12 @@ The loss is the advisor's own measure for these problems: the noise-free trainin
 end of the horizon (the summary's train_loss). Also written: each side's runs, samples and wall
 time. The grid answers the LR only, at one batch; a grid that also chose the batch would repeat
 it at every batch the advisor's branch test visits (1, 2, 4, ... N GPUs), which the table gives
-as arithmetic, marked so. Writes the section bench:advisor of docs/benchmarks.md.
+as arithmetic, marked so. Writes the section bench:advisor of docs/benchmarks.md (toy and linreg)
+or bench:advisor-PROBLEMS for others: fashion is the issue's own case (the lab's Fashion-MNIST
+CNN at 1 x 32, lr 0.05), judged on the validation loss over the first 2,000 test images as the
+advisor judges it; a case takes 7 to 15 minutes here.
 
-Usage: advisor_bench.py [--gpus 2 4 8 16] [--budget-min 1] [--problems toy linreg]"""
+Usage: advisor_bench.py [--gpus 2 4 8 16] [--budget-min 1] [--problems toy linreg | fashion]"""
 import argparse
 import json
 import math
@@ -33,24 +36,31 @@ BASES = {
                "batch_size": 8, "world_size": 1, "lr": 2.0, "epochs": 8},
     "toy": {"workload": "toy", "num_examples": 1024, "experiments": 1000, "noise": 1.0, "batch_size": 16,
             "world_size": 1, "lr": 0.001, "epochs": 2},
+    # The issue's case: the lab's CNN, 1 x 32, SGD with momentum 0.9 at 0.05, one epoch of 60,000.
+    "fashion": {"workload": "fashion_mnist", "model": "cnn", "batch_size": 32, "world_size": 1, "optimizer": "sgd",
+                "lr": 0.05, "momentum": 0.9, "epochs": 1},
 }
+# The advisor's measure: the validation loss where there is a validation set (on its first 2,000
+# samples, as the advisor's runs measure it), else the noise-free training loss.
+MEASURES = {"linreg": "train_loss", "toy": "train_loss", "fashion": "val_loss"}
+GRID_EXTRA = {"fashion": {"val_subset": 2000, "eval_every": 0}}
 GRID_POINTS = 17       # sqrt(2) apart: the linear rule's LR / 8 to x 32
 GRID_LOWEST = 1 / 8    # of the linear rule's LR
 SEEDS = 2
 
 
-def stored_train_loss(home, run_id):
-    """The summary's train_loss of a stored run; inf when it has none (diverged, failed)."""
+def stored_measure(home, run_id, measure):
+    """The summary's `measure` of a stored run; inf when it has none (diverged, failed)."""
     path = os.path.join(home, "ddplab", "ddplab", "runs", run_id, "events.jsonl")
     with open(path) as events:
         for line in events:
             event = json.loads(line)
-            if event.get("type") == "summary" and isinstance(event.get("train_loss"), (int, float)):
-                return float(event["train_loss"])
+            if event.get("type") == "summary" and isinstance(event.get(measure), (int, float)):
+                return float(event[measure])
     return math.inf
 
 
-def run_study(home, env, study_id, base, lrs, extra=None):
+def run_study(home, env, study_id, base, lrs, measure, extra=None):
     """One study of `lrs` x SEEDS over `base`; returns (wall s, {lr: [loss per seed]}, runs, samples)."""
     spec = {"id": study_id, "title": study_id, "base": dict(base, **(extra or {})),
             "axes": [{"key": "lr", "values": lrs}], "repeats": SEEDS}
@@ -66,7 +76,7 @@ def run_study(home, env, study_id, base, lrs, extra=None):
             row = dict(zip(header, line.strip().split(",")))
             runs += 1
             samples += float(row["samples"] or 0)
-            losses.setdefault(float(row["lr"]), []).append(stored_train_loss(home, row["run"]))
+            losses.setdefault(float(row["lr"]), []).append(stored_measure(home, row["run"], measure))
     return wall, losses, runs, samples
 
 
@@ -111,14 +121,14 @@ def one_case(problem, gpus, budget_min):
         # N GPUs as the advisor runs them: 2 ranks x N/2 micro-batches (exactly what N GPUs compute).
         ranks = 2 if gpus % 2 == 0 else 1
         at_batch = dict(base, world_size=ranks, grad_accum=gpus // ranks, accumulate_as_ranks=gpus // ranks > 1,
-                        batch_size=per_gpu, max_steps=steps, epochs=1000, schedule="constant")
+                        batch_size=per_gpu, max_steps=steps, epochs=1000, schedule="constant", **GRID_EXTRA.get(problem, {}))
         linear = base["lr"] * gpus * per_gpu / (base["world_size"] * base["batch_size"])
         grid_lrs = [linear * GRID_LOWEST * 2 ** (j / 2) for j in range(GRID_POINTS)]
-        grid_wall, grid, grid_runs, grid_samples = run_study(home, env, "grid", at_batch, grid_lrs)
+        grid_wall, grid, grid_runs, grid_samples = run_study(home, env, "grid", at_batch, grid_lrs, MEASURES[problem])
         warmup = {}
         if advice.get("warmup_steps", 0) > 0 and advice["warmup"].get("helped"):
             warmup = {"warmup_steps": advice["warmup_steps"], "warmup_start_factor": advice["warmup"]["warmup_start_factor"]}
-        _, advised, _, _ = run_study(home, env, "advised", at_batch, [lr], warmup)
+        _, advised, _, _ = run_study(home, env, "advised", at_batch, [lr], MEASURES[problem], warmup)
         best_lr, best = min(((k, mean(v)) for k, v in grid.items()), key=lambda kv: kv[1])
         advised_loss = mean(next(iter(advised.values())))
         evidence = advice["evidence"]
@@ -137,14 +147,17 @@ def one_case(problem, gpus, budget_min):
 
 def table(results, budget_min):
     lines = [
-        "## The advisor against a grid study (issue 28)",
+        "## The advisor against a grid study (issue 28)" +
+        ("" if {r["problem"] for r in results} <= {"toy", "linreg"} else ": " + ", ".join(dict.fromkeys(r["problem"] for r in results))),
         "",
         f"`bench/advisor_bench.py` on {machine_line()}. For each problem and N, `ddplab --advise --gpus N --budget-min "
-        f"{budget_min}` from a base on 1 GPU (linreg: 1 × 8, LR 2, 8 epochs of 512; toy: 1 × 16, LR 0.001, 2 epochs of 1024, "
-        "1000 experiments, noise 1); then, at N × the base's batch per GPU and over the advisor's horizon, the grid study a "
+        f"{budget_min}` from a base on 1 GPU ("
+        + "; ".join(f"{p}: `{json.dumps(BASES[p])}`" for p in dict.fromkeys(r["problem"] for r in results))
+        + "); then, at N × the advisor's batch per GPU and over its horizon, the grid study a "
         f"person would run without it: {GRID_POINTS} LRs √2 apart from the linear rule's / 8 to × 32, {SEEDS} seeds, as one "
         "`ddplab --study`. The advised setting (its LR, and its warmup when the arm found one helped) runs with the same "
-        "seeds. Regret = the advised setting's mean noise-free training loss over the grid's best mean, minus 1. "
+        "seeds. Regret = the advised setting's mean measure (the noise-free training loss; Fashion-MNIST: the validation "
+        "loss on the first 2,000 test images, as the advisor measures it) over the grid's best mean, minus 1. "
         "Measures, not a test: one run each, on a shared 2-core machine (wall times vary with its load).",
         "",
         "| problem | N | batch | steps | advised LR (rule) | grid's best LR | regret | confidence | critical batch | "
@@ -187,7 +200,9 @@ def main():
             results.append(result)
     markdown = table(results, args.budget_min)
     print(markdown)
-    write_section("advisor", markdown)
+    # toy and linreg (the default) keep their section; other problems get one of their own.
+    builtin = sorted(args.problems) == ["linreg", "toy"]
+    write_section("advisor" if builtin else "advisor-" + "-".join(args.problems), markdown)
 
 
 if __name__ == "__main__":

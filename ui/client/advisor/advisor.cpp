@@ -423,7 +423,7 @@ void Advisor::finishPhase(const QList<QSharedPointer<RunData>>& sessionRuns)
             for (const BracketPoint& point : ladder)
                 if (std::any_of(point.measures.begin(), point.measures.end(), [](double m) { return !std::isfinite(m); }))
                     lowestDiverged = std::min(lowestDiverged, point.lr);
-            if (m_extensions == 0)
+            if (m_extensions == 0 && std::isfinite(lowestDiverged))
                 m_advice.cautions.append(QStringLiteral("The confirmation's LRs from %1 up diverged over its %2 steps, where the branch test's "
                                                         "shorter runs had not: the ladder was extended below them.")
                                              .arg(lrText(lowestDiverged))
@@ -436,7 +436,9 @@ void Advisor::finishPhase(const QList<QSharedPointer<RunData>>& sessionRuns)
             // left holds their runs and, upwards, while they stay below the range test's runaway.
             const double edge = optimum.measuredBestLr;
             const double step = optimum.atHighEdge ? std::sqrt(2.0) : 1.0 / std::sqrt(2.0);
-            const double extensionSeconds = 2 * kSeeds * (m_runOverheadSeconds + m_advice.horizonSamples * secondsPerSample());
+            const double extensionSeconds = 2 * kSeeds *
+                                            (m_runOverheadSeconds + (kFewestEvaluations + 1) * m_secondsPerEvaluation +
+                                             2.0 * m_advice.horizonSamples * secondsPerSample());
             const bool timeHolds = elapsedMs() / 1000.0 + extensionSeconds <= m_request.budgetSeconds;
             const bool belowRunaway = !optimum.atHighEdge || m_divergenceLr <= 0 || edge * step * step < m_divergenceLr;
             if (m_extensions == 0 || (m_extensions < kMostExtensions && timeHolds && belowRunaway)) {
