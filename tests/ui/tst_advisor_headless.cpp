@@ -5,6 +5,7 @@
 // advice likewise against a 6-point grid of its validation loss; bad input gets one sentence
 // and exit code 2.
 
+#include "client/advisor/advice_progress.hpp"
 #include "support/engine_process.hpp"
 #include "headless_lab.hpp"
 #include "ui_test_main.hpp"
@@ -13,6 +14,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -252,6 +254,72 @@ private slots:
                                                    : meanLoss(lr);
         qInfo("4 GPUs x %lld, %lld steps: advised LR %g, loss %.4f; the grid's best LR %g, loss %.4f", batch, steps, lr, recommended, bestLr, best);
         QVERIFY2(recommended <= 1.10 * best, qPrintable(QStringLiteral("recommended LR %1: loss %2; the grid's best %3 at %4").arg(lr).arg(recommended).arg(best).arg(bestLr)));
+    }
+
+    // A headless advice stopped part way (killed) goes on from the command line, taking the runs
+    // it had finished; a finished advice, a folder that is none, and settings given again are
+    // refused with one sentence.
+    void aStoppedAdviceResumesFromTheCommandLine()
+    {
+        QTemporaryDir home;
+        QVERIFY(home.isValid());
+        const QString presetFile = home.filePath(QStringLiteral("linreg.json"));
+        QFile preset(presetFile);
+        QVERIFY(preset.open(QIODevice::WriteOnly));
+        preset.write(QJsonDocument(kBase).toJson());
+        preset.close();
+        const QString folder = home.filePath(QStringLiteral("advice"));
+        QProcess first;
+        first.setProcessEnvironment(ddplab::test::labEnvironment(home.path()));
+        first.start(ddplabPath(), {QStringLiteral("--advise"), QStringLiteral("--preset"), presetFile, QStringLiteral("--gpus"), QStringLiteral("2"),
+                                   QStringLiteral("--budget-min"), QStringLiteral("1"), QStringLiteral("--export"), folder, QStringLiteral("--quit")});
+        QVERIFY(first.waitForStarted());
+        // Stopped once its branch test has runs finished: the progress file lists them.
+        const QString store = home.filePath(QStringLiteral("data/ddplab/ddplab/advice"));
+        QString stopped;
+        QElapsedTimer waited;
+        waited.start();
+        int finished = 0;
+        while (finished < 6 && waited.elapsed() < 120000 && first.state() == QProcess::Running) {
+            QTest::qWait(200);
+            const QStringList folders = QDir(store).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+            if (folders.isEmpty())
+                continue;
+            stopped = QDir(store).filePath(folders.first());
+            QFile progress(stopped + QStringLiteral("/progress.json"));
+            if (!progress.open(QIODevice::ReadOnly))
+                continue;
+            finished = 0;
+            using namespace ddplab::ui::advice_progress;
+            for (const QJsonValue& phase : QJsonDocument::fromJson(progress.readAll()).object().value(kPhases).toArray())
+                for (const QJsonValue& run : phase.toObject().value(kRuns).toArray())
+                    finished += run.toObject().value(kRunId).toString().isEmpty() ? 0 : 1;
+        }
+        QVERIFY2(first.state() == QProcess::Running, "the advice ended before it could be stopped");
+        first.kill();
+        first.waitForFinished();
+        QVERIFY2(finished >= 6, qPrintable(QString::number(finished)));
+        QVERIFY(!QFileInfo::exists(stopped + QStringLiteral("/advice.json")));
+
+        const Outcome resumed = runLab(home.path(), {QStringLiteral("--advise"), QStringLiteral("--resume"), stopped, QStringLiteral("--export"), folder,
+                                                     QStringLiteral("--quit")});
+        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.out + resumed.err));
+        QVERIFY2(resumed.out.contains(QStringLiteral("of them from the stopped advice")), qPrintable(resumed.out));
+        QVERIFY(QFileInfo::exists(folder + QStringLiteral("/advice.json")));
+        QVERIFY(QFileInfo::exists(stopped + QStringLiteral("/advice.json")));  // stored where it was kept
+
+        const Outcome again = runLab(home.path(), {QStringLiteral("--advise"), QStringLiteral("--resume"), stopped, QStringLiteral("--export"), folder,
+                                                   QStringLiteral("--quit")});
+        QCOMPARE(again.exitCode, 2);
+        QVERIFY2(again.err.contains(QStringLiteral("is not a stopped advice: it has finished")), qPrintable(again.err));
+        const Outcome nowhere = runLab(home.path(), {QStringLiteral("--advise"), QStringLiteral("--resume"), QStringLiteral("no-such-advice"),
+                                                     QStringLiteral("--export"), folder, QStringLiteral("--quit")});
+        QCOMPARE(nowhere.exitCode, 2);
+        QVERIFY2(nowhere.err.contains(QStringLiteral("no advice at")), qPrintable(nowhere.err));
+        const Outcome twice = runLab(home.path(), {QStringLiteral("--advise"), QStringLiteral("--resume"), stopped, QStringLiteral("--preset"), presetFile,
+                                                   QStringLiteral("--export"), folder, QStringLiteral("--quit")});
+        QCOMPARE(twice.exitCode, 2);
+        QVERIFY2(twice.err.contains(QStringLiteral("give it no --preset")), qPrintable(twice.err));
     }
 
     void badInputGetsOneSentenceAndExitCode2_data()

@@ -14,13 +14,29 @@
 #include "client/session/preset_resolver.hpp"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QEventLoop>
 #include <QJsonDocument>
 
+#include <functional>
+
 namespace ddplab::ui {
+namespace {
+
+// The advice in `kept` (a new one's folder, or a stopped one's) begun by `begin` (start or
+// resume) and run to its end: its files into --export's folder and into the store.
+int runAdvice(const LaunchOptions& options, const StoredAdvice& kept, const std::function<bool(Advisor&)>& begin, QTextStream& out,
+              QTextStream& err);
+
+// --advise --resume ADVICE: a stopped advice goes on from its progress file.
+int resumeAdviceHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& err);
+
+}  // namespace
 
 int adviseHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& err)
 {
+    if (!options.resumeStudy.isEmpty())
+        return resumeAdviceHeadless(options, out, err);
     AdviceRequest request;
     if (!options.preset.isEmpty()) {
         const ResolvedPreset resolved = resolvePreset(options.preset, LessonLibrary::load(), PresetLibrary::load());
@@ -67,6 +83,45 @@ int adviseHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& 
     request.checkpointFolder = kept.checkpointFolder();
     request.progressFile = kept.progressFile();
 
+    out << "DDP Lab advisor: " << options.adviseGpus << " GPUs, a budget of " << options.budgetMinutes << " min" << Qt::endl;
+    if (most.batch > 0)
+        out << "Most batch per GPU " << most.batch << ": " << most.source << Qt::endl;
+    return runAdvice(options, kept, [&](Advisor& advisor) { return advisor.start(request); }, out, err);
+}
+
+namespace {
+
+int resumeAdviceHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& err)
+{
+    // A folder as given (relative to here), else an advice's name under the store.
+    const QFileInfo given(options.resumeStudy);
+    const StoredAdvice kept = AdviceStore().open(given.isDir() ? given.absoluteFilePath() : options.resumeStudy);
+    if (!QFileInfo(kept.directory).isDir()) {
+        err << "ddplab: no advice at " << kept.directory << " (give a stopped advice's folder, or its name under the advice folder)"
+            << Qt::endl;
+        return 2;
+    }
+    if (!kept.stopped) {
+        err << "ddplab: " << kept.directory << " is not a stopped advice"
+            << (kept.advice ? QStringLiteral(": it has finished (its advice.json is there)")
+                : kept.problem.isEmpty() ? QString()
+                                         : QStringLiteral(": ") + kept.problem)
+            << Qt::endl;
+        return 2;
+    }
+    if (!QDir().mkpath(QDir(options.exportDirectory).absolutePath())) {
+        err << "ddplab: cannot make the folder " << options.exportDirectory << Qt::endl;
+        return 2;
+    }
+    out << "DDP Lab advisor: resuming " << kept.directory << " (" << kept.gpus << " GPUs, " << kept.runsEnded << " runs finished)" << Qt::endl;
+    return runAdvice(options, kept, [&](Advisor& advisor) { return advisor.resume(kept.progressFile()); }, out, err);
+}
+
+int runAdvice(const LaunchOptions& options, const StoredAdvice& kept, const std::function<bool(Advisor&)>& begin, QTextStream& out,
+              QTextStream& err)
+{
+    const QString folder = QDir(options.exportDirectory).absolutePath();
+    QString error;
     const RunStore runs;
     LabSession session(runs, locateEngine(options.enginePath));
     session.setTarget(options.runOn);
@@ -80,19 +135,17 @@ int adviseHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& 
         succeeded = ok;
         loop.quit();
     });
-    out << "DDP Lab advisor: " << options.adviseGpus << " GPUs, a budget of " << options.budgetMinutes << " min" << Qt::endl;
-    if (most.batch > 0)
-        out << "Most batch per GPU " << most.batch << ": " << most.source << Qt::endl;
-    if (!advisor.start(request)) {
+    if (!begin(advisor)) {
         err << "ddplab: " << advisor.problem() << Qt::endl;
-        QDir(kept.directory).removeRecursively();
+        if (!kept.stopped)
+            QDir(kept.directory).removeRecursively();  // a new advice that never started
         return 2;
     }
     loop.exec();
     if (!succeeded) {
         err << "ddplab: no advice: " << advisor.problem() << Qt::endl;
-        err << "ddplab: kept as stopped in " << kept.directory << ": the Advise page's Past advice resumes it, taking the runs it finished"
-            << Qt::endl;
+        err << "ddplab: kept as stopped in " << kept.directory << ": the Advise page's Past advice, or ddplab --advise --resume "
+            << kept.directory << " --export DIR --quit, resumes it, taking the runs it finished" << Qt::endl;
         return session.firstFailureCode() != 0 ? session.firstFailureCode() : 1;
     }
     const Advice& advice = advisor.advice();
@@ -113,11 +166,12 @@ int adviseHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& 
     out << "Wrote advice.json, advice.md and " << (written.size() - 2) / 2 << " charts as PNG and SVG to " << folder << " ("
         << qRound(advice.tookSeconds) << " s)" << Qt::endl;
     // Kept like studies: the Advise page lists it under Past advice.
-    if (store.save(advice, &error, id).isEmpty())
+    if (AdviceStore().save(advice, &error, kept.id).isEmpty())
         err << "ddplab: the advice was written but could not be stored for the Advise page: " << error << Qt::endl;
     else
-        out << "Stored as " << QDir(store.root()).filePath(id) << " (the Advise page's Past advice)" << Qt::endl;
+        out << "Stored as " << kept.directory << " (the Advise page's Past advice)" << Qt::endl;
     return 0;
 }
 
+}  // namespace
 }  // namespace ddplab::ui

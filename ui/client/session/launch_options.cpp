@@ -25,7 +25,8 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
                                    QStringLiteral("NAME"));
     const QCommandLineOption resume(QStringLiteral("resume"),
                                     QStringLiteral("Resume a stored study (its folder, or its name under the studies folder): "
-                                                   "only the runs it has not finished run."),
+                                                   "only the runs it has not finished run. With --advise: a stopped advice (its folder, "
+                                                   "or its name under the advice folder), taking the runs it finished."),
                                     QStringLiteral("STUDY"));
     const QCommandLineOption yes(QStringLiteral("yes"), QStringLiteral("Run a study of more than 500 runs without asking."));
     const QCommandLineOption exportDirectory(QStringLiteral("export"),
@@ -202,8 +203,10 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
         options.error = QStringLiteral("--advise measures and writes its advice without a window: add --quit (the window has the Advise page)");
     else if (options.advise && options.exportDirectory.isEmpty())
         options.error = QStringLiteral("--advise needs --export DIR: the folder advice.json and advice.md go into");
-    else if (options.advise && (!options.study.isEmpty() || !options.resumeStudy.isEmpty() || options.run))
-        options.error = QStringLiteral("--advise takes its settings from --preset FILE (or the defaults): give it no --study, --resume or --run");
+    else if (options.advise && (!options.study.isEmpty() || options.run))
+        options.error = QStringLiteral("--advise takes its settings from --preset FILE (or the defaults): give it no --study or --run");
+    else if (options.advise && !options.resumeStudy.isEmpty() && !options.preset.isEmpty())
+        options.error = QStringLiteral("--advise --resume goes on with a stopped advice's own settings: give it no --preset");
     else if (options.advise) {
         // fine: --advise [--preset FILE] --export DIR --quit
     } else if (script && !options.quit)

@@ -22,7 +22,7 @@ namespace ddplab::ui {
 struct LaunchOptions {
     QString preset;
     QString study;        // --study: a built-in study's id or a study file
-    QString resumeStudy;  // --resume: a stored study's folder or name
+    QString resumeStudy;  // --resume: a stored study's folder or name (with --advise: a stopped advice's)
     bool yes = false;     // --yes: a study of more than 500 runs needs no confirmation
     bool run = false;
     QString exportDirectory;
