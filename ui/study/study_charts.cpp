@@ -7,6 +7,7 @@
 #include "client/study/study_csv.hpp"
 #include "client/wire.hpp"
 #include "export/image_writer.hpp"
+#include "study/study_word_findings.hpp"
 
 #include <QDir>
 #include <QFont>
@@ -54,13 +55,6 @@ void distinctColours(PlotSpec& plot)
     }
 }
 
-QString number(double value, int digits = 3)
-{
-    // A difference of equal figures computed in floating point (-1e-32) is a zero, said as one.
-    constexpr double kRoundingNoise = 1e-20;
-    return QString::number(std::abs(value) < kRoundingNoise ? 0.0 : value, 'g', digits);
-}
-
 QString prefixed(const QString& colourBy, const QString& value)
 {
     return colourBy.isEmpty() || value.isEmpty() ? value : QStringLiteral("%1 %2").arg(axisLabel(colourBy), value);
@@ -72,19 +66,8 @@ void markBSimple(PlotSpec& plot, const QList<StudyRunResult>& results, const Stu
     const double bSimple = meanFinalBSimple(results);
     if (axis.key != kEffectiveBatchAxis || !(bSimple > 0))
         return;
-    plot.markers.append({bSimple, QStringLiteral("B_simple %1").arg(number(bSimple)), QColor(kMeasuredMarkRgb)});
-    plot.notes.append(QStringLiteral("B_simple %1 (measured as the runs ended, mean)").arg(number(bSimple)));
-}
-
-// Cautions without an empty one.
-QStringList cautions(std::initializer_list<QString> texts)
-{
-    QStringList kept;
-    for (const QString& text : texts) {
-        if (!text.isEmpty())
-            kept.append(text);
-    }
-    return kept;
+    plot.markers.append({bSimple, QStringLiteral("B_simple %1").arg(findingNumber(bSimple)), QColor(kMeasuredMarkRgb)});
+    plot.notes.append(QStringLiteral("B_simple %1 (measured as the runs ended, mean)").arg(findingNumber(bSimple)));
 }
 
 PlotSpec figurePlot(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyChartChoices& choices,
@@ -119,10 +102,10 @@ PlotSpec figurePlot(const StoredStudy& study, const QList<StudyRunResult>& resul
         if (plot.logX && plot.logY) {
             const PowerLawFit fit = fitPowerLaw(fitted);
             if (fit.ok) {
-                const QString finding = QStringLiteral("%1: log-log slope %2").arg(one.label.isEmpty() ? plot.yTitle : one.label, number(fit.exponent));
+                const QString finding = QStringLiteral("%1: log-log slope %2").arg(one.label.isEmpty() ? plot.yTitle : one.label, findingNumber(fit.exponent));
                 plot.notes.append(finding);
                 findings->append({QStringLiteral("%1 against %2 — %3").arg(plot.yTitle, axis.title, finding),
-                                  cautions({fewPointsCaution(int(fitted.size()), 2, 2), repeatCaution})});
+                                  cautionsThatSay({fewPointsCaution(int(fitted.size()), 2, 2), repeatCaution})});
             }
         } else if (one.points.size() > 1 && !axis.key.isEmpty()) {
             // Without a slope to fit, where the line starts and where it ends (not against the
@@ -131,9 +114,9 @@ PlotSpec figurePlot(const StoredStudy& study, const QList<StudyRunResult>& resul
             const SeriesPoint& first = one.points.first();
             const SeriesPoint& last = one.points.last();
             findings->append({QStringLiteral("%1 against %2 — %3: %4 at %5, %6 at %7")
-                                  .arg(plot.yTitle, axis.title, one.label.isEmpty() ? plot.yTitle : one.label, number(first.y.mean, 4),
-                                       number(first.x), number(last.y.mean, 4), number(last.x)),
-                              cautions({repeatCaution})});
+                                  .arg(plot.yTitle, axis.title, one.label.isEmpty() ? plot.yTitle : one.label, findingNumber(first.y.mean, 4),
+                                       findingNumber(first.x), findingNumber(last.y.mean, 4), findingNumber(last.x)),
+                              cautionsThatSay({repeatCaution})});
         }
         plot.lines.append(line);
     }
@@ -151,111 +134,6 @@ QString bestSettingKey(const StudySpec& spec)
     return spec.best.isEmpty() ? QString(wire(key::kLr)) : spec.best;
 }
 
-// An axis's label inside a sentence: "Batch schedule" as "batch schedule", "LR rule" kept.
-QString inSentence(const QString& label)
-{
-    if (label.size() > 1 && label.at(0).isUpper() && label.at(1).isLower())
-        return label.at(0).toLower() + label.mid(1);
-    return label;
-}
-
-// Axes of words head to head: "validation loss by batch schedule (schedule step): constant
-// 0.621 ± 0.024, smith 0.6559 ± 0.0066, …; lowest: constant", in place of a line "against run".
-void headToHeadFindings(const StoredStudy& study, const QList<StudyRunResult>& results, const QString& figureId,
-                        FigureSummary summary, QList<StudyFinding>* findings)
-{
-    constexpr int kMostPerAxis = 8;  // beyond that a grid, read in its heatmap or CSV
-    const StudyFigure* figure = findStudyFigure(figureId);
-    const QString figureTitle = figure ? figure->titleFor(summary) : figureId;
-    const bool lowerIsBetter = !figure || figure->lowerIsBetter;
-    const QList<HeadToHead> matches = headToHeads(results, study, figureId, summary);
-    QHash<QString, int> perAxis;
-    for (const HeadToHead& match : matches) {
-        if (++perAxis[match.axisKey] > kMostPerAxis)
-            continue;
-        QStringList entries;
-        for (const HeadToHead::Entry& entry : match.entries) {
-            entries.append(entry.score.count > 1 ? QStringLiteral("%1 %2 ± %3").arg(entry.value, number(entry.score.mean, 4), number(entry.score.standardError, 2))
-                                                 : QStringLiteral("%1 %2").arg(entry.value, number(entry.score.mean, 4)));
-        }
-        const HeadToHead::Entry& best = match.entries[match.best];
-        const HeadToHead::Entry& next = match.entries[match.runnerUp];
-        QString caution;
-        if (match.tied) {
-            caution = QStringLiteral("differences within noise: %1 and %2 are within %3 of each other; add repeats")
-                          .arg(best.value, next.value,
-                               match.fewestRuns > 1 ? QStringLiteral("two standard errors") : QStringLiteral("1 % (one run each: no spread to judge by)"));
-        } else if (match.fewestRuns == 1) {
-            caution = QStringLiteral("one run at each value: no spread to judge the difference by; add repeats");
-        }
-        findings->append({QStringLiteral("%1 by %2%3: %4 (%5); %6: %7")
-                              .arg(figureTitle, inSentence(axisLabel(match.axisKey)),
-                                   match.others.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(match.others), entries.join(QStringLiteral(", ")),
-                                   match.fewestRuns > 1 ? QStringLiteral("mean ± standard error over repeats") : QStringLiteral("one run each"),
-                                   lowerIsBetter ? QStringLiteral("lowest") : QStringLiteral("highest"), best.value),
-                          cautions({caution})});
-    }
-    for (auto count = perAxis.cbegin(); count != perAxis.cend(); ++count) {
-        if (count.value() > kMostPerAxis)
-            findings->append({QStringLiteral("%1 by %2: %3 more comparisons in the CSV and the heatmap")
-                                  .arg(figureTitle, inSentence(axisLabel(count.key())))
-                                  .arg(count.value() - kMostPerAxis),
-                              {}});
-    }
-}
-
-// The figures the charts do not draw have their say too: where each was best ("validation
-// accuracy: highest 0.771 at …"), so a study read by its mini-batch loss still tells what its
-// validation set said.
-void otherFigureFindings(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyChartChoices& choices,
-                         QList<StudyFinding>* findings)
-{
-    for (const StudyFigure& figure : studyFigures()) {
-        if (!figure.summarised || figure.id == choices.figure)
-            continue;
-        const BestPoint best = bestPointOf(results, study, figure.id, choices.summary);
-        if (best.score.count == 0)
-            continue;
-        findings->append({QStringLiteral("%1: %2 %3 at %4 (%5)")
-                              .arg(figure.titleFor(choices.summary), figure.lowerIsBetter ? QStringLiteral("lowest") : QStringLiteral("highest"),
-                                   number(best.score.mean, 4), best.where.isEmpty() ? QStringLiteral("every point") : best.where,
-                                   best.score.count > 1 ? QStringLiteral("mean of %1 repeats").arg(best.score.count) : QStringLiteral("one run")),
-                          {}});
-    }
-}
-
-// A model that evaluates far worse than it trains (BatchNorm's running statistics lagging the
-// weights, or dropout): its eval-mode figures judge it unfairly, and a study by them misleads.
-void evalModeFinding(const QList<StudyRunResult>& results, QList<StudyFinding>* findings)
-{
-    constexpr double kFarAbove = 2.0;
-    int far = 0, both = 0;
-    double worstEval = 0, worstBatch = 0;
-    for (const StudyRunResult& result : results) {
-        // A diverged run evaluates badly for another reason.
-        if (result.status != RunStatus::Finished || !std::isfinite(result.trainLoss) || !(result.loss > 0) || !std::isfinite(result.loss))
-            continue;
-        ++both;
-        if (result.trainLoss > kFarAbove * result.loss) {
-            if (far == 0 || result.trainLoss / result.loss > worstEval / worstBatch) {
-                worstEval = result.trainLoss;
-                worstBatch = result.loss;
-            }
-            ++far;
-        }
-    }
-    if (far == 0)
-        return;
-    findings->append({QStringLiteral("%1 of %2 runs evaluate far worse than they train (at worst a training-set loss of %3 in eval mode "
-                                     "against a mini-batch loss of %4)")
-                          .arg(far)
-                          .arg(both)
-                          .arg(number(worstEval), number(worstBatch)),
-                      {QStringLiteral("eval-mode figures (training-set and validation loss) judge these runs unfairly: BatchNorm's "
-                                      "running statistics lag the weights (or dropout is off only in eval mode); compare them by the "
-                                      "mini-batch loss, or train longer before judging")}});
-}
-
 // Zhang et al.'s critical batch: a marker, a note and (once) a finding.
 void markExcessSteps(PlotSpec& plot, const StudyTarget& target, const TargetCurve& curve, const QString& colourBy,
                      QList<StudyFinding>* findings)
@@ -265,15 +143,15 @@ void markExcessSteps(PlotSpec& plot, const StudyTarget& target, const TargetCurv
     const QString who = curve.colourValue.isEmpty() ? QString() : prefixed(colourBy, curve.colourValue) + QStringLiteral(": ");
     const QString text = curve.excess.beyond
                              ? QStringLiteral("%1critical batch above %2: no batch measured needs 20 % more steps than linear scaling from %3")
-                                   .arg(who, number(curve.excess.batch), number(curve.excess.referenceBatch))
+                                   .arg(who, findingNumber(curve.excess.batch), findingNumber(curve.excess.referenceBatch))
                              : QStringLiteral("%1critical batch %2 where the steps exceed linear scaling from batch %3 by 20 % (Zhang et al. 2024)")
-                                   .arg(who, number(curve.excess.batch), number(curve.excess.referenceBatch));
+                                   .arg(who, findingNumber(curve.excess.batch), findingNumber(curve.excess.referenceBatch));
     if (!curve.excess.beyond)
-        plot.markers.append({curve.excess.batch, QStringLiteral("B* %1 (+20 %)").arg(number(curve.excess.batch)), QColor(kExcessMarkRgb)});
-    plot.notes.append(curve.excess.beyond ? QStringLiteral("%1B* above %2").arg(who, number(curve.excess.batch))
-                                          : QStringLiteral("%1B* %2 (steps 20 % over linear scaling)").arg(who, number(curve.excess.batch)));
+        plot.markers.append({curve.excess.batch, QStringLiteral("B* %1 (+20 %)").arg(findingNumber(curve.excess.batch)), QColor(kExcessMarkRgb)});
+    plot.notes.append(curve.excess.beyond ? QStringLiteral("%1B* above %2").arg(who, findingNumber(curve.excess.batch))
+                                          : QStringLiteral("%1B* %2 (steps 20 % over linear scaling)").arg(who, findingNumber(curve.excess.batch)));
     if (findings)
-        findings->append({text, cautions({noisyMeasureCaution(target), repeatsCaution(curve)})});
+        findings->append({text, cautionsThatSay({noisyMeasureCaution(target), repeatsCaution(curve)})});
 }
 
 // Steps (or samples) to the target, the fit, the critical batch and the measured B_simple.
@@ -312,7 +190,7 @@ PlotSpec targetPlot(const StoredStudy& study, const QList<TargetCurve>& curves, 
         if (!curve.fit.ok) {
             if (!samples)
                 findings->append({QStringLiteral("%1critical batch: not fitted").arg(who),
-                                  cautions({noisyMeasureCaution(study.spec.target), fewPointsCaution(curve.reachedPoints, 3, 2)})});
+                                  cautionsThatSay({noisyMeasureCaution(study.spec.target), fewPointsCaution(curve.reachedPoints, 3, 2)})});
             continue;
         }
         PlotLine fit;
@@ -326,24 +204,24 @@ PlotSpec targetPlot(const StoredStudy& study, const QList<TargetCurve>& curves, 
         }
         plot.lines.append(fit);
         const QString extrapolated = extrapolationCaution(curve.fit.bCrit, curve, axis.title);
-        const QString bCritText = number(curve.fit.bCrit) + (extrapolated.isEmpty() ? QString() : QStringLiteral(" (extrapolated)"));
+        const QString bCritText = findingNumber(curve.fit.bCrit) + (extrapolated.isEmpty() ? QString() : QStringLiteral(" (extrapolated)"));
         plot.markers.append({curve.fit.bCrit, QStringLiteral("B_crit %1").arg(bCritText), line.color});
-        plot.notes.append(QStringLiteral("%1B_crit %2 (fit), S_min %3").arg(who, bCritText, number(curve.fit.sMin)));
+        plot.notes.append(QStringLiteral("%1B_crit %2 (fit), S_min %3").arg(who, bCritText, findingNumber(curve.fit.sMin)));
         if (curve.measuredBSimple > 0) {
-            plot.markers.append({curve.measuredBSimple, QStringLiteral("B_simple %1").arg(number(curve.measuredBSimple)), line.color.darker(140)});
-            plot.notes.append(QStringLiteral("%1B_simple %2 (measured at the target, mean)").arg(who, number(curve.measuredBSimple)));
+            plot.markers.append({curve.measuredBSimple, QStringLiteral("B_simple %1").arg(findingNumber(curve.measuredBSimple)), line.color.darker(140)});
+            plot.notes.append(QStringLiteral("%1B_simple %2 (measured at the target, mean)").arg(who, findingNumber(curve.measuredBSimple)));
         }
         if (!samples) {
-            QString finding = QStringLiteral("%1critical batch %2 from the fit (S_min %3 steps)").arg(who, number(curve.fit.bCrit), number(curve.fit.sMin));
+            QString finding = QStringLiteral("%1critical batch %2 from the fit (S_min %3 steps)").arg(who, findingNumber(curve.fit.bCrit), findingNumber(curve.fit.sMin));
             finding += curve.measuredBSimple > 0 ? QStringLiteral("; B_simple measured at the target %1, a ratio of %2")
-                                                       .arg(number(curve.measuredBSimple), number(curve.fit.bCrit / curve.measuredBSimple))
+                                                       .arg(findingNumber(curve.measuredBSimple), findingNumber(curve.fit.bCrit / curve.measuredBSimple))
                                                  : QStringLiteral("; B_simple at the target: not measured (no run's estimate "
                                                                   "there was a batch size above 0)");
             const auto choice = std::find_if(bestSettings.begin(), bestSettings.end(),
                                              [&](const BestSettingCurve& best) { return best.colourValue == curve.colourValue; });
             const QString behind = bestSettingBehindCaution(choice == bestSettings.end() ? nullptr : &*choice,
                                                             bestSettingKey(study.spec), axis.title);
-            findings->append({finding, cautions({noisyMeasureCaution(study.spec.target), extrapolated, fewPointsCaution(curve.reachedPoints, 3, 2),
+            findings->append({finding, cautionsThatSay({noisyMeasureCaution(study.spec.target), extrapolated, fewPointsCaution(curve.reachedPoints, 3, 2),
                                                  repeatsCaution(curve), behind, wholeStepsCaution(curve.fit.sMin)})});
         }
     }
@@ -394,10 +272,10 @@ PlotSpec bestSettingPlot(const StoredStudy& study, const QList<StudyRunResult>& 
         if (curve.fit.ok) {
             const QString who = line.label.isEmpty() ? QString() : line.label + QStringLiteral(": ");
             const QString edge = gridEdgeCaution(curve, setting, axis.title);
-            plot.notes.append(QStringLiteral("%1exponent %2%3").arg(who, number(curve.fit.exponent, 2),
+            plot.notes.append(QStringLiteral("%1exponent %2%3").arg(who, findingNumber(curve.fit.exponent, 2),
                                                                     edge.isEmpty() ? QString() : QStringLiteral(" (edge of the grid)")));
-            findings->append({QStringLiteral("%1the best %2 grows as batch^%3").arg(who, settingName, number(curve.fit.exponent, 2)),
-                              cautions({edge, bestSettingNoiseCaution(curve, setting, axis.title),
+            findings->append({QStringLiteral("%1the best %2 grows as batch^%3").arg(who, settingName, findingNumber(curve.fit.exponent, 2)),
+                              cautionsThatSay({edge, bestSettingNoiseCaution(curve, setting, axis.title),
                                         fewPointsCaution(int(curve.points.size()), 2, 2)})});
         }
     }
