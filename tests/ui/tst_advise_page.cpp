@@ -99,6 +99,13 @@ AdvisePage* advisePageOf(MainWindow& window)
     return page;
 }
 
+// Setup's settings for the real advisor runs: a small linreg that advises in seconds.
+const QJsonObject kSmallLinreg{{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("loss_reduction"), QStringLiteral("mean")},
+                               {QStringLiteral("noise"), 0.1},     {QStringLiteral("num_examples"), 256},
+                               {QStringLiteral("dim"), 4},         {QStringLiteral("batch_size"), 8},
+                               {QStringLiteral("world_size"), 1},  {QStringLiteral("lr"), 1.0},
+                               {QStringLiteral("epochs"), 2}};
+
 }  // namespace
 
 class TestAdvisePage : public QObject {
@@ -283,12 +290,7 @@ private slots:
         MainWindow window;
         AdvisePage* page = advisePageOf(window);
         QVERIFY(page);
-        const QJsonObject linreg{{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("loss_reduction"), QStringLiteral("mean")},
-                                 {QStringLiteral("noise"), 0.1},     {QStringLiteral("num_examples"), 256},
-                                 {QStringLiteral("dim"), 4},         {QStringLiteral("batch_size"), 8},
-                                 {QStringLiteral("world_size"), 1},  {QStringLiteral("lr"), 1.0},
-                                 {QStringLiteral("epochs"), 2}};
-        QVERIFY(window.parameterPanel()->setValues(linreg).isEmpty());
+        QVERIFY(window.parameterPanel()->setValues(kSmallLinreg).isEmpty());
         page->inputs()->gpus()->setValue(4);
         page->inputs()->budgetMinutes()->setValue(0.3);
         QSignalSpy ended(page, &AdvisePage::adviceEnded);
@@ -325,12 +327,7 @@ private slots:
         MainWindow window;
         AdvisePage* page = advisePageOf(window);
         QVERIFY(page);
-        const QJsonObject linreg{{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("loss_reduction"), QStringLiteral("mean")},
-                                 {QStringLiteral("noise"), 0.1},     {QStringLiteral("num_examples"), 256},
-                                 {QStringLiteral("dim"), 4},         {QStringLiteral("batch_size"), 8},
-                                 {QStringLiteral("world_size"), 1},  {QStringLiteral("lr"), 1.0},
-                                 {QStringLiteral("epochs"), 2}};
-        QVERIFY(window.parameterPanel()->setValues(linreg).isEmpty());
+        QVERIFY(window.parameterPanel()->setValues(kSmallLinreg).isEmpty());
         page->inputs()->gpus()->setValue(2);
         page->inputs()->budgetMinutes()->setValue(2.0);
         QSignalSpy ended(page, &AdvisePage::adviceEnded);
@@ -379,16 +376,11 @@ private slots:
 
     void aClosedWindowLeavesAStoppedAdvice()
     {
-        const QJsonObject linreg{{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("loss_reduction"), QStringLiteral("mean")},
-                                 {QStringLiteral("noise"), 0.1},     {QStringLiteral("num_examples"), 256},
-                                 {QStringLiteral("dim"), 4},         {QStringLiteral("batch_size"), 8},
-                                 {QStringLiteral("world_size"), 1},  {QStringLiteral("lr"), 1.0},
-                                 {QStringLiteral("epochs"), 2}};
         {
             MainWindow window;
             AdvisePage* page = advisePageOf(window);
             QVERIFY(page);
-            QVERIFY(window.parameterPanel()->setValues(linreg).isEmpty());
+            QVERIFY(window.parameterPanel()->setValues(kSmallLinreg).isEmpty());
             page->inputs()->gpus()->setValue(4);
             page->inputs()->budgetMinutes()->setValue(2.0);
             bool branching = false;

@@ -33,39 +33,12 @@ const QJsonObject kBase{{QStringLiteral("workload"), QStringLiteral("linreg")}, 
                         {QStringLiteral("batch_size"), 8}, {QStringLiteral("world_size"), 1},      {QStringLiteral("lr"), 2.0},
                         {QStringLiteral("epochs"), 8}};
 
-// The training loss after `steps` at `gpus` x 8 and `lr`, seed `seed` (8 GPUs as 2 ranks x 4,
-// exactly), with a linear warmup over `warmupSteps` from `startFactor` x the LR when asked.
-double lossAt(double lr, qint64 steps, qint64 seed, qint64 warmupSteps = 0, double startFactor = 1.0)
+// A recommendation's `measure` (a summary field) after `steps` at `gpus` x `batch` and `lr`, seed
+// `seed`, from `base`: N GPUs as 2 ranks x N/2 micro-batches (accumulate_as_ranks, exactly what N
+// GPUs compute), with a linear warmup over `warmupSteps` from `startFactor` x the LR when asked.
+double measureAfter(QJsonObject config, const QString& measure, int gpus, qint64 batch, double lr, qint64 steps, qint64 seed,
+                    qint64 warmupSteps, double startFactor)
 {
-    QJsonObject config = kBase;
-    config.insert(QStringLiteral("world_size"), 2);
-    config.insert(QStringLiteral("grad_accum"), 4);
-    config.insert(QStringLiteral("accumulate_as_ranks"), true);
-    config.insert(QStringLiteral("lr"), lr);
-    config.insert(QStringLiteral("max_steps"), steps);
-    config.insert(QStringLiteral("epochs"), 100);
-    config.insert(QStringLiteral("seed"), seed);
-    if (warmupSteps > 0) {
-        config.insert(QStringLiteral("warmup_steps"), warmupSteps);
-        config.insert(QStringLiteral("warmup_start_factor"), startFactor);
-    }
-    const ddplab::test::EngineResult result = ddplab::test::runConfig(config);
-    const QJsonValue loss = result.last(QStringLiteral("summary")).value(QStringLiteral("train_loss"));
-    return loss.isDouble() ? loss.toDouble() : INFINITY;
-}
-
-// A reduced Fashion-MNIST CNN a person knows trains (1 GPU x 32, SGD with momentum at 0.05, one
-// epoch of the first 2,048 images): its validation loss after `steps` at `gpus` x `batch` and
-// `lr`, seed `seed`, measured on the first 2,000 test images as the advisor's runs measure it.
-const QJsonObject kFashionBase{{QStringLiteral("workload"), QStringLiteral("fashion_mnist")}, {QStringLiteral("model"), QStringLiteral("cnn")},
-                               {QStringLiteral("train_subset"), 2048},  {QStringLiteral("epochs"), 1},
-                               {QStringLiteral("batch_size"), 32},       {QStringLiteral("world_size"), 1},
-                               {QStringLiteral("optimizer"), QStringLiteral("sgd")}, {QStringLiteral("momentum"), 0.9},
-                               {QStringLiteral("lr"), 0.05}};
-
-double fashionValidationLoss(int gpus, qint64 batch, double lr, qint64 steps, qint64 seed, qint64 warmupSteps = 0, double startFactor = 1.0)
-{
-    QJsonObject config = kFashionBase;
     config.insert(QStringLiteral("world_size"), 2);
     config.insert(QStringLiteral("grad_accum"), gpus / 2);
     config.insert(QStringLiteral("accumulate_as_ranks"), gpus > 2);
@@ -74,15 +47,36 @@ double fashionValidationLoss(int gpus, qint64 batch, double lr, qint64 steps, qi
     config.insert(QStringLiteral("max_steps"), steps);
     config.insert(QStringLiteral("epochs"), 100);
     config.insert(QStringLiteral("seed"), seed);
-    config.insert(QStringLiteral("val_subset"), 2000);
-    config.insert(QStringLiteral("eval_every"), 0);
     if (warmupSteps > 0) {
         config.insert(QStringLiteral("warmup_steps"), warmupSteps);
         config.insert(QStringLiteral("warmup_start_factor"), startFactor);
     }
     const ddplab::test::EngineResult result = ddplab::test::runConfig(config);
-    const QJsonValue loss = result.last(QStringLiteral("summary")).value(QStringLiteral("val_loss"));
-    return loss.isDouble() ? loss.toDouble() : INFINITY;
+    const QJsonValue value = result.last(QStringLiteral("summary")).value(measure);
+    return value.isDouble() ? value.toDouble() : INFINITY;
+}
+
+// linreg's training loss at 8 GPUs x 8.
+double lossAt(double lr, qint64 steps, qint64 seed, qint64 warmupSteps = 0, double startFactor = 1.0)
+{
+    return measureAfter(kBase, QStringLiteral("train_loss"), 8, 8, lr, steps, seed, warmupSteps, startFactor);
+}
+
+// A reduced Fashion-MNIST CNN a person knows trains (1 GPU x 32, SGD with momentum at 0.05, one
+// epoch of the first 2,048 images), its validation loss measured on the first 2,000 test images
+// at the end, as the advisor's runs measure it.
+const QJsonObject kFashionBase{{QStringLiteral("workload"), QStringLiteral("fashion_mnist")}, {QStringLiteral("model"), QStringLiteral("cnn")},
+                               {QStringLiteral("train_subset"), 2048},  {QStringLiteral("epochs"), 1},
+                               {QStringLiteral("batch_size"), 32},       {QStringLiteral("world_size"), 1},
+                               {QStringLiteral("optimizer"), QStringLiteral("sgd")}, {QStringLiteral("momentum"), 0.9},
+                               {QStringLiteral("lr"), 0.05}};
+
+double fashionValidationLoss(int gpus, qint64 batch, double lr, qint64 steps, qint64 seed, qint64 warmupSteps = 0, double startFactor = 1.0)
+{
+    QJsonObject measured = kFashionBase;
+    measured.insert(QStringLiteral("val_subset"), 2000);
+    measured.insert(QStringLiteral("eval_every"), 0);
+    return measureAfter(measured, QStringLiteral("val_loss"), gpus, batch, lr, steps, seed, warmupSteps, startFactor);
 }
 
 }  // namespace
