@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOLERANCE = 1e-5  # relative, per step: float32 reductions in another order
@@ -84,6 +85,23 @@ def throughput(engine, device, ranks):
     return f"engine {engine_rate:.0f} samples/s, peer {peer_rate:.0f} ({engine_rate / peer_rate:.2f}x)", engine_rate >= 0.8 * peer_rate
 
 
+def stalled_rank(engine, device, ranks, backend):
+    """A rank stuck at step 3 (--fail-at R:3:hang) must end the whole run within seconds, the stuck
+    rank named: with one rank the launcher's watchdog stops it, with two its peer's collective
+    times out. Exit 4 and the rank in the error, within collective_timeout and a generous margin."""
+    stuck, timeout = ranks - 1, 5
+    started = time.monotonic()
+    done = subprocess.run([engine, "run", "--workload", "linreg", "--epochs", "1000", "--batch-size", "16",
+                           "--device", device, "--backend", backend, "--world-size", str(ranks),
+                           "--collective-timeout", str(timeout), "--fail-at", f"{stuck}:3:hang"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+    took = time.monotonic() - started
+    error = next((json.loads(line) for line in done.stdout.splitlines() if line.startswith('{"type":"error"')), {})
+    message = error.get("message", done.stderr.strip()[-200:])
+    passed = done.returncode == 4 and error.get("rank") == stuck and took < timeout + 30
+    return f"exit {done.returncode} after {took:.1f} s, rank {error.get('rank')} named: {message[:160]}", passed
+
+
 def facts(engine, device):
     lines = []
     devices = json.loads(subprocess.run([engine, "devices"], stdout=subprocess.PIPE, text=True, check=True).stdout)
@@ -123,6 +141,10 @@ def main():
         (f"your own model (scripted CNN with BatchNorm), {every} {args.device} ranks vs CPU",
          lambda: own_model(args.engine, args.device, every)),
         (f"Fashion-MNIST CNN throughput, {every} ranks, vs the Python DDP peer", lambda: throughput(args.engine, args.device, every)),
+        (f"a stuck rank, 1 {args.device} rank ({'nccl' if args.device == 'cuda' else 'gloo'}), stops the run",
+         lambda: stalled_rank(args.engine, args.device, 1, "nccl" if args.device == "cuda" else "gloo")),
+        (f"a stalled peer, 2 ranks sharing {args.device} 0 over Gloo, times the run out",
+         lambda: stalled_rank(args.engine, args.device, 2, "gloo")),
     ]
     rows = []
     for name, check in checks:
