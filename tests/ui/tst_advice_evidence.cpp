@@ -452,6 +452,24 @@ private slots:
         QCOMPARE(estimate.fixedBytes + 1000 * estimate.bytesPerSample, double(ddplab::estimatedRankBytes(large)));
         // 80 GiB hold (80 GiB - fixed) / 301 KiB = about 278,000 images: 262,144 as a power of two.
         QCOMPARE(mostBatchPerGpu(estimate, {80 * kGiB, {}}, 32).batch, qint64(262144));
+
+        // The data set caps it where memory would hold more: Fashion-MNIST's 60,000 images over 8
+        // GPUs are 7,500 each, so 4,096; linreg's 512 examples over 8 GPUs, 64.
+        QCOMPARE(trainingSamplesPerGpu(fashion, 8), qint64(7500));
+        const MostBatch byData = mostBatchPerGpu(estimate, {80 * kGiB, {}}, 32, trainingSamplesPerGpu(fashion, 8));
+        QCOMPARE(byData.batch, qint64(4096));
+        QVERIFY2(byData.source.contains(QStringLiteral("the training set's 7500 samples per GPU")), qPrintable(byData.source));
+        QCOMPARE(byData.brief, QStringLiteral("the training set over your GPUs (memory holds more)"));
+        ddplab::Config linreg;
+        linreg.workload = ddplab::WorkloadKind::Linreg;
+        linreg.numExamples = 512;
+        linreg.batchSize = 8;
+        QCOMPARE(mostBatchPerGpu(batchMemoryOf(linreg, nullptr), {8 * kGiB, {}}, 8, trainingSamplesPerGpu(linreg, 8)).batch, qint64(64));
+        // Never below the base's, and not known for your own data before inspect has read it.
+        QCOMPARE(mostBatchPerGpu(estimate, {80 * kGiB, {}}, 32, 20).batch, qint64(32));
+        QCOMPARE(trainingSamplesPerGpu(own, 8), qint64(0));
+        // Memory the tighter of the two: memory decides, as before.
+        QCOMPARE(mostBatchPerGpu(need, {80 * kGiB, {}}, 32, 1'000'000).batch, qint64(4096));
     }
 
     void storedAdviceIsListedAndDamagedOnesSayWhy()

@@ -106,8 +106,12 @@ void AdviseInputs::setMachine(const DeviceInventory& runOn, const ModelInspectio
 
 void AdviseInputs::updateMostBatch()
 {
+    // Your own data's size is inspect's to tell when Setup has not carried it yet.
+    ddplab::Config sized = m_base;
+    if (sized.trainSamples <= 0 && m_inspection)
+        sized.trainSamples = m_inspection->trainSamples;
     m_most = mostBatchPerGpu(batchMemoryOf(m_base, m_inspection ? &*m_inspection : nullptr), memoryPerGpu(m_base, m_runOn, m_gpus->value()),
-                             m_base.batchSize);
+                             m_base.batchSize, trainingSamplesPerGpu(sized, m_gpus->value()));
     const QString from = tr("Default %1: %2.").arg(m_most.batch).arg(m_most.source);
     m_maxBatch->setToolTip(tr("The most one GPU's memory holds; the advisor never recommends more per GPU. ") + from);
     m_maxBatchSource->setToolTip(from);

@@ -58,7 +58,8 @@ int adviseHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& 
     if (request.maxBatchPerGpu == 0 && request.base.batchSize > 0) {
         // As the Advise page's default: no Run-on host's report and no inspect here, so this
         // computer's memory and the engine's estimate (your own model: your batch per GPU).
-        most = mostBatchPerGpu(batchMemoryOf(request.base, nullptr), memoryPerGpu(request.base, DeviceInventory(), request.gpus), request.base.batchSize);
+        most = mostBatchPerGpu(batchMemoryOf(request.base, nullptr), memoryPerGpu(request.base, DeviceInventory(), request.gpus), request.base.batchSize,
+                               trainingSamplesPerGpu(request.base, request.gpus));
         request.maxBatchPerGpu = most.batch;
     }
     const QString folder = QDir(options.exportDirectory).absolutePath();

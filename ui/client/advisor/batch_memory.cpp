@@ -72,7 +72,14 @@ GpuMemory memoryPerGpu(const ddplab::Config& base, const DeviceInventory& runOn,
     return memory;
 }
 
-MostBatch mostBatchPerGpu(const BatchMemory& need, const GpuMemory& memory, qint64 baseBatchPerGpu)
+qint64 trainingSamplesPerGpu(const ddplab::Config& base, int gpus)
+{
+    if (base.workload == WorkloadKind::TorchScript && base.trainSamples <= 0)
+        return 0;
+    return datasetSize(base) / std::max(1, gpus);
+}
+
+MostBatch mostBatchPerGpu(const BatchMemory& need, const GpuMemory& memory, qint64 baseBatchPerGpu, qint64 samplesPerGpu)
 {
     MostBatch most;
     most.batch = baseBatchPerGpu;
@@ -83,18 +90,32 @@ MostBatch mostBatchPerGpu(const BatchMemory& need, const GpuMemory& memory, qint
         return most;
     }
     const double fits = std::floor((memory.bytes - need.fixedBytes) / need.bytesPerSample);
-    qint64 power = 1;
+    qint64 power = 1;  // what memory holds, as a power of two
     while (power * 2 <= kLargestBatchPerGpu && double(power * 2) <= fits)
         power *= 2;
     const bool fitsAny = fits >= 1.0;
-    most.batch = std::max(baseBatchPerGpu, fitsAny ? power : qint64(0));
     const QString arithmetic = QStringLiteral("%1 less %2 a rank holds whatever its batch, at %3 a sample by %4")
                                    .arg(gib(memory.bytes), gib(need.fixedBytes), bytesText(need.bytesPerSample), need.from);
-    if (most.batch == baseBatchPerGpu && (!fitsAny || power < baseBatchPerGpu)) {
+    if (!fitsAny || power < baseBatchPerGpu) {
         most.source = QStringLiteral("your batch per GPU, kept as it trains for you, though %1 holds fewer (%2)").arg(memory.from, arithmetic);
         most.brief = QStringLiteral("yours, though %1 holds fewer").arg(memory.from);
         return most;
     }
+    qint64 dataPower = 1;  // the training set over the GPUs, as a power of two
+    while (samplesPerGpu > 0 && dataPower * 2 <= samplesPerGpu)
+        dataPower *= 2;
+    if (samplesPerGpu > 0 && dataPower < power) {
+        // Memory would hold more, but the data set decides: a batch past it is less than a step an epoch.
+        most.batch = std::max(baseBatchPerGpu, dataPower);
+        most.brief = QStringLiteral("the training set over your GPUs (memory holds more)");
+        most.source = QStringLiteral("%1 samples per GPU: the training set's %2 samples per GPU, rounded down to a power of two (a "
+                                     "larger batch would make less than one step an epoch); memory holds more: %3")
+                              .arg(most.batch)
+                              .arg(samplesPerGpu)
+                              .arg(arithmetic);
+        return most;
+    }
+    most.batch = power;
     most.brief = QStringLiteral("what fits in %1").arg(memory.from);
     most.source = QStringLiteral("%1 samples per GPU fit in %2 (%3), rounded down to a power of two%4")
                           .arg(most.batch)

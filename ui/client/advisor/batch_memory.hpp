@@ -45,9 +45,15 @@ struct MostBatch {
     QString brief;   // the same in a few words: "what fits in the Run-on host's NVIDIA H100 (80.0 GiB)"
 };
 
-// floor((memory - fixed) / per sample), rounded down to a power of two, at most kLargest, never
-// below `baseBatchPerGpu`; the base's batch per GPU when either side is not known.
-MostBatch mostBatchPerGpu(const BatchMemory& need, const GpuMemory& memory, qint64 baseBatchPerGpu);
+// floor((memory - fixed) / per sample), rounded down to a power of two, at most kLargest and at
+// most `samplesPerGpu` (the training set over the GPUs to plan for: a larger batch would take
+// less than one step an epoch; 0: not known), never below `baseBatchPerGpu`; the base's batch
+// per GPU when either side is not known.
+MostBatch mostBatchPerGpu(const BatchMemory& need, const GpuMemory& memory, qint64 baseBatchPerGpu, qint64 samplesPerGpu = 0);
+
+// The training set's samples over `gpus` (0 when the set's size is not known yet: your own data
+// before inspect has read it).
+qint64 trainingSamplesPerGpu(const ddplab::Config& base, int gpus);
 
 constexpr qint64 kLargestBatchPerGpu = qint64(1) << 20;
 
