@@ -60,6 +60,13 @@ if(DDPLAB_TORCH_CUDA_VERSION)
   get_filename_component(ddplab_cuda_root "${ddplab_nvcc}/../.." ABSOLUTE)
   set(CUDAToolkit_ROOT "${ddplab_cuda_root}" CACHE PATH "The CUDA toolkit matching LibTorch's CUDA")
   message(STATUS "ddplab: LibTorch built with CUDA ${DDPLAB_TORCH_CUDA_VERSION}, toolkit ${ddplab_cuda_root} (CUDA ${ddplab_nvcc_version})")
+  # LibTorch 2.x's package (Caffe2's public/cuda.cmake) looks for the header-only NVTX3 in its own
+  # source tree, which an installed LibTorch lacks, and falls back to CUDA::nvToolsExt, a library
+  # CUDA 12.9 and 13 no longer ship: its torch targets would then link a target that is not there.
+  # The toolkit's own nvtx3 headers answer that search (find_path keeps a cached nvtx3_dir).
+  if(NOT nvtx3_dir AND EXISTS "${ddplab_cuda_root}/include/nvtx3")
+    set(nvtx3_dir "${ddplab_cuda_root}/include" CACHE PATH "NVTX3 headers (the CUDA toolkit's), for LibTorch's CUDA package" FORCE)
+  endif()
 endif()
 
 find_package(Torch REQUIRED)

@@ -333,7 +333,7 @@ private:
 // The client
 // ---------------------------------------------------------------------------------------
 SocketStore::SocketStore(const std::string& host, uint16_t port, bool serve, std::chrono::milliseconds timeout)
-    : c10d::Store(timeout), m_where(host + ":" + std::to_string(port))
+    : c10d::Store(timeout), m_host(host), m_port(port), m_where(host + ":" + std::to_string(port))
 {
     if (serve)
         m_server = std::make_unique<SocketStoreServer>(host, port);
@@ -369,6 +369,14 @@ SocketStore::~SocketStore()
     if (m_fd >= 0)
         ::close(m_fd);
 }
+
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 6)
+c10::intrusive_ptr<c10d::Store> SocketStore::clone()
+{
+    // A client only: rank 0's server stays with the original.
+    return c10::make_intrusive<SocketStore>(m_host, m_port, /*serve=*/false, timeout_);
+}
+#endif
 
 std::vector<Bytes> SocketStore::call(uint8_t op, const std::vector<Bytes>& arguments, std::chrono::milliseconds timeout)
 {

@@ -8,6 +8,7 @@
 // (docs/clusters.md says how to restrict it).
 
 #include <torch/csrc/distributed/c10d/Store.hpp>
+#include <torch/version.h>
 
 #include <chrono>
 #include <cstdint>
@@ -38,12 +39,19 @@ public:
     int64_t getNumKeys() override;
     void wait(const std::vector<std::string>& keys) override;
     void wait(const std::vector<std::string>& keys, const std::chrono::milliseconds& timeout) override;
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 6)
+    // LibTorch 2.6+ makes clone() pure virtual in c10d::Store (its process groups take a
+    // store of their own for other threads): a second client of the same server.
+    c10::intrusive_ptr<c10d::Store> clone() override;
+#endif
 
 private:
     std::vector<std::vector<uint8_t>> call(uint8_t op, const std::vector<std::vector<uint8_t>>& arguments,
                                            std::chrono::milliseconds timeout);
 
     std::unique_ptr<SocketStoreServer> m_server;
+    std::string m_host;   // for clone()
+    uint16_t m_port = 0;
     std::string m_where;  // "host:port", for messages
     int m_fd = -1;
     std::mutex m_mutex;   // one request at a time on the connection

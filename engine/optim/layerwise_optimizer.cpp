@@ -1,5 +1,6 @@
 
 #include "layerwise_optimizers.hpp"
+#include "state_key.hpp"
 
 #include <c10/util/irange.h>
 #include <torch/utils.h>
@@ -19,8 +20,8 @@ at::Tensor LayerwiseOptimizer::step(LossClosure closure)
         for (at::Tensor& parameter : group.params()) {
             if (!parameter.grad().defined())
                 continue;
-            // LibTorch keys optimizer state by the parameter's TensorImpl address.
-            const std::string key = c10::guts::to_string(parameter.unsafeGetTensorImpl());
+            // LibTorch keys optimizer state by the parameter's TensorImpl address (state_key.hpp).
+            const auto key = optimizerStateKey(parameter);
             auto found = state_.find(key);
             if (found == state_.end())
                 found = state_.emplace(key, std::make_unique<LayerwiseState>()).first;

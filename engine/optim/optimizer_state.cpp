@@ -2,6 +2,7 @@
 
 #include "bsi_adam.hpp"
 #include "layerwise_options.hpp"
+#include "state_key.hpp"
 
 #include "core/protocol_names.hpp"
 
@@ -23,12 +24,6 @@ using protocol::checkpoint::kMaxExpAvgSq;
 using protocol::checkpoint::kMomentumBuffer;
 using protocol::checkpoint::kSecond;
 constexpr const char* kStep = protocol::checkpoint::kStateStep;
-
-// LibTorch keys its optimizers' state by the parameter's TensorImpl address.
-std::string stateKey(const at::Tensor& parameter)
-{
-    return c10::guts::to_string(parameter.unsafeGetTensorImpl());
-}
 
 at::Tensor copied(const at::Tensor& tensor)
 {
@@ -65,14 +60,14 @@ template <class State>
 State* findState(torch::optim::Optimizer& optimizer, const at::Tensor& parameter)
 {
     auto& map = optimizer.state();
-    const auto found = map.find(stateKey(parameter));
+    const auto found = map.find(optimizerStateKey(parameter));
     return found == map.end() ? nullptr : static_cast<State*>(found->second.get());
 }
 
 template <class State>
 void put(torch::optim::Optimizer& optimizer, const at::Tensor& parameter, std::unique_ptr<State> state)
 {
-    optimizer.state()[stateKey(parameter)] = std::move(state);
+    optimizer.state()[optimizerStateKey(parameter)] = std::move(state);
 }
 
 

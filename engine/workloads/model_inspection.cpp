@@ -31,7 +31,13 @@ namespace {
 // this one only keeps the peak of what is live.
 class PeakMemory final : public c10::MemoryReportingInfoBase {
 public:
-    void reportMemoryUsage(void* /*ptr*/, int64_t bytes, int64_t /*allocated*/, int64_t /*reserved*/, c10::Device /*device*/) override
+    // LibTorch 2.1+ passes the allocator's totals as size_t (1.13: int64_t).
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 1)
+    using Total = size_t;
+#else
+    using Total = int64_t;
+#endif
+    void reportMemoryUsage(void* /*ptr*/, int64_t bytes, Total /*allocated*/, Total /*reserved*/, c10::Device /*device*/) override
     {
         m_live += bytes;
         m_peak = std::max(m_peak, m_live);
