@@ -22,7 +22,20 @@ export PYTHONUNBUFFERED=1
   nvcc --version | tail -2
   cmake --version | head -1
   echo "cores $(nproc)"
+  python3 - <<'PY'
+import os, torch
+include = os.path.join(os.path.dirname(torch.__file__), "include")
+for header in ("gloo/algorithm.h", "caffe2/serialize/inline_container.h", "torch/csrc/distributed/c10d/ProcessGroupGloo.hpp"):
+    print(header, "present" if os.path.exists(os.path.join(include, header)) else "MISSING")
+try:
+    import nvidia.nccl
+    print("nvidia.nccl at", list(nvidia.nccl.__path__), os.listdir(list(nvidia.nccl.__path__)[0]))
+except Exception as failure:
+    print("nvidia.nccl:", failure)
+PY
 } >"$out/facts.txt" 2>&1
+# Hopper: LibTorch's CMake package need not guess the GPU's architecture.
+export TORCH_CUDA_ARCH_LIST=${TORCH_CUDA_ARCH_LIST:-9.0}
 
 if [[ ! -e /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz ]]; then
   mkdir -p /usr/share/datasets && cp -r "$carried/fashion-mnist" /usr/share/datasets/
@@ -43,6 +56,7 @@ if [[ -x $engine ]]; then
   timeout 200 python3 scripts/gpu_selfcheck.py --engine "$engine" >"$out/selfcheck.txt" 2>&1
   echo "self-check: exit $?" | tee -a "$out/facts.txt"
 fi
-# The peer's column is worth having even when the engine did not build.
-timeout 150 python3 scripts/gpu_throughput.py --engine "$engine" >"$out/throughput.txt" 2>&1
-echo "throughput: exit $? at $(($(date +%s) - started)) s" | tee -a "$out/facts.txt"
+if [[ -x $engine ]]; then
+  timeout 150 python3 scripts/gpu_throughput.py --engine "$engine" >"$out/throughput.txt" 2>&1
+  echo "throughput: exit $? at $(($(date +%s) - started)) s" | tee -a "$out/facts.txt"
+fi

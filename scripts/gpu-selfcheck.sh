@@ -17,7 +17,8 @@ fi
 build_only=false
 if [[ ${1:-} == --build-only ]]; then build_only=true; shift; fi
 torch_prefix=$("$python" -c 'import torch; print(torch.utils.cmake_prefix_path)')
-nccl_root=$("$python" -c 'import nvidia.nccl, os; print(os.path.dirname(nvidia.nccl.__file__))' 2>/dev/null || echo /usr/local/cuda)
+# The wheel's nvidia-nccl package (a namespace package in newer wheels: its __path__, not __file__).
+nccl_root=$("$python" -c 'import nvidia.nccl; print(list(nvidia.nccl.__path__)[0])' 2>/dev/null || echo /usr/local/cuda)
 extra=()
 if [[ -n ${THIRD_PARTY_INCLUDE:-} ]]; then
   extra+=(-DDDPLAB_THIRD_PARTY_INCLUDE="$THIRD_PARTY_INCLUDE")
