@@ -358,8 +358,8 @@ private slots:
                                   .arg(script::pyFloat(engine.beta1), script::pyFloat(engine.beta2), script::pyFloat(engine.eps));
         QVERIFY2(a.snippet.contains(betas), qPrintable(a.snippet));
         QVERIFY(anyContains(a.cautions, QStringLiteral("by the SDE rule (Malladi et al. 2022) at k = 4")));
-        QVERIFY(anyContains(a.cautions, QStringLiteral("not from a measurement")));
-        QVERIFY(a.toMarkdown().contains(QStringLiteral("scaled from yours by the SDE rule, not measured")));
+        QVERIFY(anyContains(a.cautions, QStringLiteral("so the LR was confirmed with these")));
+        QVERIFY(a.toMarkdown().contains(QStringLiteral("scaled from yours by the SDE rule; the LR was confirmed with them")));
         QString error;
         const std::optional<Advice> back = Advice::fromJson(json, &error);
         QVERIFY2(back, qPrintable(error));

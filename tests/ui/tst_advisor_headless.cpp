@@ -253,6 +253,55 @@ private slots:
     // A headless advice stopped part way (killed) goes on from the command line, taking the runs
     // it had finished; a finished advice, a folder that is none, and settings given again are
     // refused with one sentence.
+    // Adam at 4 GPUs (k = 4 over the base's 1 x 8): the advice recommends beta1, beta2 and eps
+    // scaled by the SDE rule, and every run that measured the LR at that batch used exactly
+    // those; each other batch its own k's (issue 28 §3h: the LR confirmed with the betas it is
+    // recommended with).
+    void anAdamAdviceMeasuresWithTheBetasItRecommends()
+    {
+        QTemporaryDir home;
+        QJsonObject adam = kBase;
+        adam.insert(QStringLiteral("optimizer"), QStringLiteral("adam"));
+        adam.insert(QStringLiteral("lr"), 0.05);
+        QFile preset(home.filePath(QStringLiteral("adam.json")));
+        QVERIFY(preset.open(QIODevice::WriteOnly));
+        preset.write(QJsonDocument(adam).toJson());
+        preset.close();
+        const QString folder = home.filePath(QStringLiteral("advice"));
+        const Outcome run = runLab(home.path(), {QStringLiteral("--advise"), QStringLiteral("--preset"), preset.fileName(), QStringLiteral("--gpus"),
+                                                 QStringLiteral("4"), QStringLiteral("--budget-min"), QStringLiteral("1"), QStringLiteral("--export"), folder,
+                                                 QStringLiteral("--quit")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        QFile file(folder + QStringLiteral("/advice.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject advice = QJsonDocument::fromJson(file.readAll()).object();
+        QCOMPARE(advice.value(QStringLiteral("betas_rule")).toString(), QStringLiteral("sde"));
+        QCOMPARE(advice.value(QStringLiteral("effective_batch")).toInt(), 32);
+        // 1 - beta by k = 4: 0.6 and 0.996; eps by 1/sqrt(4).
+        QVERIFY(std::abs(advice.value(QStringLiteral("beta1")).toDouble() - 0.6) < 1e-12);
+        QVERIFY(std::abs(advice.value(QStringLiteral("beta2")).toDouble() - 0.996) < 1e-12);
+        QVERIFY(std::abs(advice.value(QStringLiteral("eps")).toDouble() - 5e-9) < 1e-20);
+        const QDir runs(home.filePath(QStringLiteral("data/ddplab/ddplab/runs")));
+        int atTheRecommendation = 0;
+        for (const QJsonValue& item : advice.value(QStringLiteral("evidence")).toArray()) {
+            const QJsonObject evidence = item.toObject();
+            QFile stored(runs.filePath(evidence.value(QStringLiteral("run_id")).toString() + QStringLiteral("/config.json")));
+            QVERIFY2(stored.open(QIODevice::ReadOnly), qPrintable(stored.fileName()));
+            const QJsonObject config = QJsonDocument::fromJson(stored.readAll()).object();
+            const double k = evidence.value(QStringLiteral("gpus")).toDouble() * evidence.value(QStringLiteral("batch_per_gpu")).toDouble() / 8.0;
+            const QString label = evidence.value(QStringLiteral("phase")).toString() + QStringLiteral(" at k = ") + QString::number(k);
+            QVERIFY2(std::abs(config.value(QStringLiteral("beta1")).toDouble() - (1.0 - k * 0.1)) < 1e-12, qPrintable(label));
+            QVERIFY2(std::abs(config.value(QStringLiteral("beta2")).toDouble() - (1.0 - k * 0.001)) < 1e-12, qPrintable(label));
+            QVERIFY2(std::abs(config.value(QStringLiteral("eps")).toDouble() - 1e-8 / std::sqrt(k)) < 1e-20, qPrintable(label));
+            if (evidence.value(QStringLiteral("phase")).toString() == QStringLiteral("confirmation")) {
+                QCOMPARE(config.value(QStringLiteral("beta1")).toDouble(), advice.value(QStringLiteral("beta1")).toDouble());
+                QCOMPARE(config.value(QStringLiteral("eps")).toDouble(), advice.value(QStringLiteral("eps")).toDouble());
+                ++atTheRecommendation;
+            }
+        }
+        QVERIFY(atTheRecommendation >= 10);  // 5 LRs x 2 seeds at least
+    }
+
     void aStoppedAdviceResumesFromTheCommandLine()
     {
         QTemporaryDir home;

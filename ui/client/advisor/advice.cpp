@@ -1,5 +1,6 @@
 #include "advice.hpp"
 
+#include "adam_moments.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/script/pytorch_script.hpp"
 #include "client/wire.hpp"
@@ -115,35 +116,25 @@ void putRecommendation(Advice& a, const ddplab::Config& base)
     }
     a.betasRule.clear();
     if (usesMoments(base)) {
-        // The base's own values as its runs applied them (a base under lr_rule sde has them scaled).
+        // The rule from the base's batch to the recommended one, as the engine would apply it,
+        // and as the advisor's runs at that batch used it.
         const AdamSettings baseMoments = appliedAdamSettings(base);
-        r.beta1 = baseMoments.beta1;
-        r.beta2 = baseMoments.beta2;
-        r.eps = baseMoments.eps;
-        // The rule from the base's batch to the recommended one, as the engine would apply it.
-        ddplab::Config rule = r;
-        rule.lrRule = LrRule::Sde;
-        rule.baseBatchSize = effectiveBatchSize(base);
-        const double k = batchRatio(rule);
-        QString refusal;
-        for (const ConfigProblem& problem : findProblems(rule))
-            if (problem.key == key::kLrRule)
-                refusal = QString::fromStdString(problem.message);
-        if (refusal.isEmpty()) {
-            const AdamSettings scaled = appliedAdamSettings(rule);
-            r.beta1 = scaled.beta1;
-            r.beta2 = scaled.beta2;
-            r.eps = scaled.eps;
+        const ScaledMoments scaled = sdeMomentsAt(base, r);
+        r.beta1 = scaled.settings.beta1;
+        r.beta2 = scaled.settings.beta2;
+        r.eps = scaled.settings.eps;
+        if (scaled.refusal.isEmpty()) {
             a.betasRule = wire(choice::lr_rule::kSde);
             a.cautions.append(QStringLiteral("beta1, beta2 and eps were scaled from yours (%1, %2, %3) by the SDE rule (Malladi et al. 2022) at k = %4: "
-                                             "1 - beta by k, eps by 1/sqrt(k), to %5, %6, %7. They come from the rule, not from a measurement: "
-                                             "the advisor's runs used yours.")
-                                  .arg(figure(baseMoments.beta1), figure(baseMoments.beta2), QString::number(baseMoments.eps, 'g', 3), figure(k),
+                                             "1 - beta by k, eps by 1/sqrt(k), to %5, %6, %7. They come from the rule, not from their own "
+                                             "measurement: the advisor's runs at each batch used the rule's values for it, so the LR was "
+                                             "confirmed with these.")
+                                  .arg(figure(baseMoments.beta1), figure(baseMoments.beta2), QString::number(baseMoments.eps, 'g', 3), figure(scaled.k),
                                        QString::number(r.beta1, 'g', 6), QString::number(r.beta2, 'g', 6), QString::number(r.eps, 'g', 3)));
         } else {
             a.betasRule = wire(choice::lr_rule::kNone);
             a.cautions.append(QStringLiteral("beta1, beta2 and eps were kept at yours (%1, %2, %3), not scaled: %4.")
-                                  .arg(figure(r.beta1), figure(r.beta2), QString::number(r.eps, 'g', 3), refusal));
+                                  .arg(figure(r.beta1), figure(r.beta2), QString::number(r.eps, 'g', 3), scaled.refusal));
         }
         a.beta1 = r.beta1;
         a.beta2 = r.beta2;
@@ -388,7 +379,7 @@ QString Advice::toMarkdown() const
     if (!betasRule.isEmpty())
         text << QStringLiteral("- **beta1** %1, **beta2** %2, **eps** %3 (%4)")
                     .arg(QString::number(beta1, 'g', 6), QString::number(beta2, 'g', 6), QString::number(eps, 'g', 3),
-                         betasRule == wire(choice::lr_rule::kSde) ? QStringLiteral("scaled from yours by the SDE rule, not measured") : QStringLiteral("yours, not scaled"));
+                         betasRule == wire(choice::lr_rule::kSde) ? QStringLiteral("scaled from yours by the SDE rule; the LR was confirmed with them") : QStringLiteral("yours, not scaled"));
     text << QStringLiteral("- **Confidence** %1: %2").arg(confidence, confidenceReason) << QString();
     text << QStringLiteral("## Objective") << QString() << objective << QString();
     text << QStringLiteral("## Evidence") << QString();

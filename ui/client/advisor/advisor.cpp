@@ -1,5 +1,6 @@
 #include "advisor.hpp"
 
+#include "adam_moments.hpp"
 #include "advice_phases.hpp"
 #include "advice_progress.hpp"
 #include "batch_evidence.hpp"
@@ -115,11 +116,12 @@ ddplab::Config Advisor::emulated(int gpus, qint64 batch, double lr, qint64 seed)
     c.batchSize = batch;
     c.lr = lr;
     if (usesMoments(c)) {
-        // Without the rule below, the beta1, beta2 and eps the base's own rule applied (lr_rule sde scales them).
-        const AdamSettings applied = appliedAdamSettings(m_request.base);
-        c.beta1 = applied.beta1;
-        c.beta2 = applied.beta2;
-        c.eps = applied.eps;
+        // The rule's beta1, beta2 and eps at this batch, those the recommendation will carry: the
+        // LR is measured with the moments it is recommended with (the base's own at its batch).
+        const AdamSettings moments = sdeMomentsAt(m_request.base, c).settings;
+        c.beta1 = moments.beta1;
+        c.beta2 = moments.beta2;
+        c.eps = moments.eps;
     }
     c.lrRule = LrRule::None;
     c.baseBatchSize.reset();
