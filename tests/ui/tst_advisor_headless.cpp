@@ -17,6 +17,7 @@
 #include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 #include <cmath>
@@ -300,6 +301,52 @@ private slots:
             }
         }
         QVERIFY(atTheRecommendation >= 10);  // 5 LRs x 2 seeds at least
+    }
+
+    // Issue 28's known answer for the critical batch: on linreg (8 weights, label noise 0.1,
+    // 4,096 examples, 1 GPU x 4 at LR 5 known to train), the critical batch the advice reports for
+    // 64 GPUs lies within 3x of the one a grid study finds by hand: steps to the exact
+    // training-set loss 0.012 at effective batches 4 to 256, 5 LRs each, 2 seeds, McCandlish's fit
+    // (measured: the advice 64 or 32 over three runs, the grid 34.9). A critical batch the advice
+    // gives only as a lower bound ("at or above") must not lie above 3x the grid's.
+    void theCriticalBatchLiesWithinThreeTimesAGridStudys()
+    {
+        QTemporaryDir home;
+        const QJsonObject base{{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("loss_reduction"), QStringLiteral("mean")},
+                               {QStringLiteral("dim"), 8},          {QStringLiteral("noise"), 0.1},
+                               {QStringLiteral("num_examples"), 4096}, {QStringLiteral("batch_size"), 4},
+                               {QStringLiteral("world_size"), 1},    {QStringLiteral("lr"), 5.0},
+                               {QStringLiteral("epochs"), 1},        {QStringLiteral("shuffle"), true}};
+        QFile preset(home.filePath(QStringLiteral("base.json")));
+        QVERIFY(preset.open(QIODevice::WriteOnly));
+        preset.write(QJsonDocument(base).toJson());
+        preset.close();
+        const QString advised = home.filePath(QStringLiteral("advice"));
+        const Outcome advice = runLab(home.path(), {QStringLiteral("--advise"), QStringLiteral("--preset"), preset.fileName(), QStringLiteral("--gpus"),
+                                                    QStringLiteral("64"), QStringLiteral("--budget-min"), QStringLiteral("1"), QStringLiteral("--export"),
+                                                    advised, QStringLiteral("--quit")});
+        QVERIFY2(advice.exitCode == 0, qPrintable(advice.out + advice.err));
+        QFile file(advised + QStringLiteral("/advice.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject critical = QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("critical_batch")).toObject();
+        const double recommended = critical.value(QStringLiteral("value")).toDouble();
+        const bool lowerBound = critical.value(QStringLiteral("at_least")).toBool();
+        QVERIFY2(recommended > 0, qPrintable(critical.value(QStringLiteral("finding")).toString()));
+
+        const QString grid = home.filePath(QStringLiteral("grid"));
+        const Outcome study = runLab(home.path(), {QStringLiteral("--study"), QStringLiteral(DDPLAB_SOURCE_DIR "/tests/ui/data/linreg-critical-batch-grid.json"),
+                                                   QStringLiteral("--export"), grid, QStringLiteral("--yes"), QStringLiteral("--quit")});
+        QVERIFY2(study.exitCode == 0, qPrintable(study.out + study.err));
+        QFile findings(grid + QStringLiteral("/findings.txt"));
+        QVERIFY(findings.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(findings.readAll());
+        const QRegularExpressionMatch fit = QRegularExpression(QStringLiteral("critical batch (\\S+) from the fit")).match(text);
+        QVERIFY2(fit.hasMatch(), qPrintable(text));
+        const double byHand = fit.captured(1).toDouble();
+        const QString both = QStringLiteral("the advice %1%2, the grid study %3").arg(lowerBound ? QStringLiteral("at or above ") : QString()).arg(recommended).arg(byHand);
+        QVERIFY2(recommended <= 3.0 * byHand, qPrintable(both));
+        if (!lowerBound)
+            QVERIFY2(recommended >= byHand / 3.0, qPrintable(both));
     }
 
     void aStoppedAdviceResumesFromTheCommandLine()
