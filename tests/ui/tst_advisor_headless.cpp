@@ -7,6 +7,7 @@
 
 #include "client/advisor/advice_progress.hpp"
 #include "support/engine_process.hpp"
+#include "support/prerequisites.hpp"
 #include "headless_lab.hpp"
 #include "ui_test_main.hpp"
 
@@ -347,6 +348,57 @@ private slots:
         QVERIFY2(recommended <= 3.0 * byHand, qPrintable(both));
         if (!lowerBound)
             QVERIFY2(recommended >= byHand / 3.0, qPrintable(both));
+    }
+
+    // Your own model (workload torchscript) given by epochs: `--advise` has inspect read the data
+    // first, so the planned training is its epochs of the real training set (2 x 100 samples), not
+    // the 2 steps an unknown size left it; data the engine refuses stops it with inspect's
+    // sentence, naming the file's key, and exit 2.
+    void anAdviceOnYourOwnModelPlansFromItsData()
+    {
+        const QString missing = ddplab::test::missingPythonTorch();
+        QVERIFY2(missing.isEmpty(), qPrintable(missing));
+        QTemporaryDir home;
+        const QString models = home.filePath(QStringLiteral("models"));
+        QProcess tool;
+        tool.start(ddplab::test::debianPython(), {QStringLiteral(DDPLAB_SOURCE_DIR "/tests/tools/make_own_model_case.py"), models});
+        QVERIFY(tool.waitForFinished(ddplab::test::kLabPatienceMs) && tool.exitCode() == 0);
+        QJsonObject own{{QStringLiteral("workload"), QStringLiteral("torchscript")}, {QStringLiteral("model_file"), models + QStringLiteral("/mlp.pt")},
+                        {QStringLiteral("train_data"), models + QStringLiteral("/train.pt")}, {QStringLiteral("batch_size"), 10},
+                        {QStringLiteral("world_size"), 1}, {QStringLiteral("lr"), 0.05}, {QStringLiteral("momentum"), 0.9},
+                        {QStringLiteral("epochs"), 2}, {QStringLiteral("threads"), 1}};
+        const auto advise = [&](const QJsonObject& settings, const QString& folder) {
+            QFile preset(home.filePath(folder + QStringLiteral(".json")));
+            preset.open(QIODevice::WriteOnly);
+            preset.write(QJsonDocument(settings).toJson());
+            preset.close();
+            return runLab(home.path(), {QStringLiteral("--advise"), QStringLiteral("--preset"), preset.fileName(), QStringLiteral("--gpus"),
+                                        QStringLiteral("2"), QStringLiteral("--budget-min"), QStringLiteral("1"), QStringLiteral("--export"),
+                                        home.filePath(folder), QStringLiteral("--quit")});
+        };
+        const Outcome run = advise(own, QStringLiteral("advice"));
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        // inspect's measured step gave the memory per sample, and the data set caps the batch:
+        // 100 samples over 2 GPUs, 32 as a power of two.
+        QVERIFY2(run.out.contains(QStringLiteral("Most batch per GPU 32: 32 samples per GPU: the training set's 50 samples per GPU")), qPrintable(run.out));
+        QVERIFY2(run.out.contains(QStringLiteral("by inspect's measured training step")), qPrintable(run.out));
+        QFile file(home.filePath(QStringLiteral("advice/advice.json")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject advice = QJsonDocument::fromJson(file.readAll()).object();
+        QCOMPARE(advice.value(QStringLiteral("planned_samples")).toDouble(), 200.0);  // 2 epochs of 100
+        qint64 baseSteps = 0;
+        for (const QJsonValue& item : advice.value(QStringLiteral("evidence")).toArray()) {
+            if (item.toObject().value(QStringLiteral("phase")).toString() == QStringLiteral("base"))
+                baseSteps = qRound64(item.toObject().value(QStringLiteral("samples")).toDouble() / 10.0);
+        }
+        QCOMPARE(baseSteps, qint64(20));  // the base run trained its 2 epochs of 10 steps
+
+        own.insert(QStringLiteral("train_data"), models + QStringLiteral("/short_targets.pt"));
+        const Outcome refused = advise(own, QStringLiteral("refused"));
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.startsWith(QStringLiteral("ddplab: train_data: ")), qPrintable(refused.err));
+        QCOMPARE(refused.err.count(QLatin1Char('\n')), 1);
+        QVERIFY(!QFileInfo::exists(home.filePath(QStringLiteral("refused/advice.json"))));
     }
 
     void aStoppedAdviceResumesFromTheCommandLine()

@@ -126,6 +126,9 @@ AdviceRequest AdviseInputs::request() const
 {
     AdviceRequest request;
     request.base = m_base;
+    // Your own data's size, as inspect read it: it plans the base run, the horizon and the most batch.
+    if (request.base.trainSamples <= 0 && m_inspection)
+        request.base.trainSamples = m_inspection->trainSamples;
     request.gpus = m_gpus->value();
     request.maxBatchPerGpu = m_maxBatch->value();
     request.budgetSeconds = m_budget->value() * 60.0;

@@ -6,6 +6,8 @@
 #include "client/advisor/batch_memory.hpp"
 #include "client/engine/device_inventory.hpp"
 #include "client/engine/engine_locator.hpp"
+#include "client/engine/model_inspector.hpp"
+#include "client/library/preset_file.hpp"
 #include "client/io/save_file.hpp"
 #include "client/library/lesson_library.hpp"
 #include "client/library/preset_library.hpp"
@@ -31,6 +33,27 @@ int runAdvice(const LaunchOptions& options, const StoredAdvice& kept, const std:
 // --advise --resume ADVICE: a stopped advice goes on from its progress file.
 int resumeAdviceHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& err);
 
+// `ddplab-engine inspect` on your own model and data, waited for; nullopt with the engine's
+// sentence (and the key it names) when it refuses them.
+std::optional<ModelInspection> inspectOwnModel(const ddplab::Config& base, const QString& engine, QString* problem)
+{
+    ModelInspector inspector(engine);
+    QEventLoop loop;
+    QObject::connect(&inspector, &ModelInspector::changed, &loop, [&] {
+        if (!inspector.isRunning())
+            loop.quit();
+    });
+    inspector.inspect(presetFromCoreConfig(base));
+    if (inspector.isRunning())
+        loop.exec();
+    if (inspector.inspection())
+        return inspector.inspection();
+    const std::optional<InspectionProblem>& refused = inspector.problem();
+    *problem = refused ? (refused->key.isEmpty() ? refused->message : refused->key + QStringLiteral(": ") + refused->message)
+                       : QStringLiteral("the engine's inspect gave no answer about your model");
+    return std::nullopt;
+}
+
 }  // namespace
 
 int adviseHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& err)
@@ -54,12 +77,23 @@ int adviseHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& 
     request.gpus = options.adviseGpus;
     request.maxBatchPerGpu = options.maxBatchPerGpu;
     request.budgetSeconds = options.budgetMinutes * 60.0;
+    std::optional<ModelInspection> inspection;
+    if (request.base.workload == WorkloadKind::TorchScript) {
+        // As the Advise page has it before it starts: inspect reads your data (its size plans
+        // the training) and measures a step of your model (its memory per sample).
+        QString problem;
+        inspection = inspectOwnModel(request.base, locateEngine(options.enginePath), &problem);
+        if (!inspection) {
+            err << "ddplab: " << problem << Qt::endl;
+            return 2;
+        }
+        request.base.trainSamples = inspection->trainSamples;
+    }
     MostBatch most;
     if (request.maxBatchPerGpu == 0 && request.base.batchSize > 0) {
-        // As the Advise page's default: no Run-on host's report and no inspect here, so this
-        // computer's memory and the engine's estimate (your own model: your batch per GPU).
-        most = mostBatchPerGpu(batchMemoryOf(request.base, nullptr), memoryPerGpu(request.base, DeviceInventory(), request.gpus), request.base.batchSize,
-                               trainingSamplesPerGpu(request.base, request.gpus));
+        // As the Advise page's default, with no Run-on host's report: this computer's memory.
+        most = mostBatchPerGpu(batchMemoryOf(request.base, inspection ? &*inspection : nullptr), memoryPerGpu(request.base, DeviceInventory(), request.gpus),
+                               request.base.batchSize, trainingSamplesPerGpu(request.base, request.gpus));
         request.maxBatchPerGpu = most.batch;
     }
     const QString folder = QDir(options.exportDirectory).absolutePath();

@@ -93,6 +93,10 @@ QString adviceRequestProblem(const AdviceRequest& r)
     const ConfigProblems problems = findProblems(r.base);
     if (!problems.empty())
         return QStringLiteral("the settings to advise on are refused: %1").arg(QString::fromStdString(problems.front().message));
+    // Your own data's size plans the training (its epochs in steps, the base run, the horizon):
+    // the engine's inspect tells it before the advice starts.
+    if (r.base.workload == WorkloadKind::TorchScript && r.base.trainSamples <= 0)
+        return QStringLiteral("the size of your training data is not known yet: the engine's inspect reads it before an advice on your own model");
     return {};
 }
 
