@@ -14,6 +14,7 @@
 #include "core/config_validate.hpp"
 #include "core/derived.hpp"
 #include "lr_bracket.hpp"
+#include "run_cost.hpp"
 
 #include "client/io/save_file.hpp"
 #include "client/runs/run_store.hpp"
@@ -35,32 +36,12 @@ using namespace advice_progress;
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr qint64 kMaxBaseSteps = 200;       // the base run's length at most: it sizes, it does not decide
-constexpr qint64 kLargestBranchSteps = 50;  // Merrill et al.: the largest branch makes at least this many steps
-constexpr qint64 kFewestBranchSteps = 20;   // below this a branch says nothing
-constexpr qint64 kFewestConfirmationSteps = 20;
-constexpr qint64 kRangeTestSteps = 60;
-// A run's own start and end (loading LibTorch, fork, data, events): measured on the base run as
-// its whole time less the time from its first step to its end, within these bounds.
-constexpr double kFewestOverheadSeconds = 0.2;
-constexpr double kMostOverheadSeconds = 5.0;
 constexpr double kFewestTimeScale = 0.25;  // a phase's time against its prediction, as the time left is scaled
 constexpr double kMostTimeScale = 4.0;
-constexpr double kBranchShare = 0.5;        // of the time left after the base run, the branch phase's at most
-constexpr qint64 kBranchEvaluations = 16;  // noise-free measurements along each branch
-constexpr qint64 kConfirmationEvaluations = 20;
-// Measuring is not free (Fashion-MNIST's 2,000 + 2,000 images: 0.45 s here, thirty 32-image
-// steps): a run measures as often as asked, but no more often than its training takes time for,
-// and at least this often.
-constexpr qint64 kFewestEvaluations = 4;
 // The validation set the advisor's runs measure on at most (val_subset): Fashion-MNIST's 10,000
 // test images took 2.6 s an evaluation on this 2-core machine, ten times the steps between them.
 constexpr qint64 kValidationSamples = 2000;
-constexpr double kWarmupRunsTrigger = 2.0;  // a ladder centred this far above the base LR budgets a warmup arm
 
-QString gpuCount(int gpus)
-{
-    return gpus == 1 ? QStringLiteral("1 GPU") : QStringLiteral("%1 GPUs").arg(gpus);
-}
 
 QString lrText(double lr)
 {
@@ -79,6 +60,11 @@ bool hasValidation(const ddplab::Config& c)
 }
 
 }  // namespace
+
+QString gpuCountText(int gpus)
+{
+    return gpus == 1 ? QStringLiteral("1 GPU") : QStringLiteral("%1 GPUs").arg(gpus);
+}
 
 QString adviceRequestProblem(const AdviceRequest& r)
 {
@@ -154,11 +140,6 @@ double Advisor::measureOf(const RunData& run) const
     return value.isDouble() && std::isfinite(value.toDouble()) ? value.toDouble() : kInfinity;
 }
 
-double Advisor::secondsPerSample() const
-{
-    return m_baseSecondsPerSample > 0 ? m_baseSecondsPerSample : 1e-4;
-}
-
 bool Advisor::start(const AdviceRequest& request)
 {
     m_resumePhases = QJsonArray();
@@ -193,7 +174,7 @@ bool Advisor::begin(const AdviceRequest& request)
     m_branchEdges = false;
     m_divergenceLr = 0.0;
     m_timeScale = 1.0;
-    m_secondsPerEvaluation = 0.0;
+    m_cost = RunCost();
     m_confirmationSteps = 0;
     m_failedRuns = 0;
     m_runsFinished = 0;
@@ -287,7 +268,7 @@ void Advisor::runPhase(Phase phase, const QList<PlannedRun>& runs)
         m_toRun.append(int(i));
         RunRequest request;
         request.name = QStringLiteral("advice %1").arg(run.phase);
-        request.label = QStringLiteral("%1 · %2 × %3 · lr %4 · seed %5").arg(run.phase, gpuCount(run.gpus)).arg(run.batch).arg(lrText(run.lr)).arg(run.seed);
+        request.label = QStringLiteral("%1 · %2 × %3 · lr %4 · seed %5").arg(run.phase, gpuCountText(run.gpus)).arg(run.batch).arg(lrText(run.lr)).arg(run.seed);
         request.config = run.config;
         requests.append(request);
     }
@@ -389,18 +370,14 @@ void Advisor::finishPhase(const QList<QSharedPointer<RunData>>& sessionRuns)
         const double measure = measureOf(base);
         if (!std::isfinite(measure))
             return fail(QStringLiteral("the base run (your settings on %1) did not finish: %2")
-                            .arg(gpuCount(m_baseGpus))
+                            .arg(gpuCountText(m_baseGpus))
                             .arg(base.record().error.isEmpty() ? statusText(base.record().status) : base.record().error));
-        const double trainSeconds = base.summary().value(wire(protocol::field::kTrainS)).toDouble();
-        const double samples = base.summary().value(wire(protocol::field::kSamples)).toDouble();
-        m_baseSecondsPerSample = samples > 0 ? trainSeconds / samples : 0.0;
-        const double wallSeconds = base.summary().value(wire(protocol::field::kWallS)).toDouble();
-        m_runOverheadSeconds = std::clamp(elapsedMs() / 1000.0 - std::max(trainSeconds, wallSeconds), kFewestOverheadSeconds, kMostOverheadSeconds);
-        // What its steps did not take was measuring (the training loss, the validation set): by
-        // the evaluation, for runs that measure more or less often.
+        // What a run costs here, from this one: it sizes the plan and says the time left.
         const qsizetype evaluations = std::max(base.series(wire(protocol::field::kTrainLoss)).size(),
                                                base.series(wire(protocol::field::kValLoss)).size());
-        m_secondsPerEvaluation = evaluations > 0 ? std::max(0.0, wallSeconds - trainSeconds) / double(evaluations) : 0.0;
+        m_cost = RunCost::measured(base.summary().value(wire(protocol::field::kTrainS)).toDouble(),
+                                   base.summary().value(wire(protocol::field::kSamples)).toDouble(),
+                                   base.summary().value(wire(protocol::field::kWallS)).toDouble(), elapsedMs() / 1000.0, evaluations);
         for (const QJsonObject& checkpoint : base.checkpoints())
             m_checkpoint = checkpoint.value(wire(protocol::field::kPath)).toString();
         if (m_checkpoint.isEmpty())
@@ -442,9 +419,8 @@ void Advisor::finishPhase(const QList<QSharedPointer<RunData>>& sessionRuns)
             // left holds their runs and, upwards, while they stay below the range test's runaway.
             const double edge = optimum.measuredBestLr;
             const double step = optimum.atHighEdge ? std::sqrt(2.0) : 1.0 / std::sqrt(2.0);
-            const double extensionSeconds = 2 * kSeeds *
-                                            (m_runOverheadSeconds + (kFewestEvaluations + 1) * m_secondsPerEvaluation +
-                                             2.0 * m_advice.horizonSamples * secondsPerSample());
+            // A run measures at most its training's time past its fewest evaluations: twice the samples' time.
+            const double extensionSeconds = 2 * kSeeds * m_cost.seconds(2.0 * m_advice.horizonSamples, kFewestEvaluations + 1);
             const bool timeHolds = elapsedMs() / 1000.0 + extensionSeconds <= m_request.budgetSeconds;
             const bool belowRunaway = !optimum.atHighEdge || m_divergenceLr <= 0 || edge * step * step < m_divergenceLr;
             if (m_extensions == 0 || (m_extensions < kMostExtensions && timeHolds && belowRunaway)) {
@@ -462,236 +438,6 @@ void Advisor::finishPhase(const QList<QSharedPointer<RunData>>& sessionRuns)
     case Phase::Done:
         return;
     }
-}
-
-void Advisor::planBranches()
-{
-    const ddplab::Config& base = m_request.base;
-    const qint64 perGpu = m_request.maxBatchPerGpu > 0 ? std::min<qint64>(base.batchSize, m_request.maxBatchPerGpu) : base.batchSize;
-    const qint64 largest = qint64(m_request.gpus) * perGpu;
-    QList<qint64> factors;  // k: branch at k x the base batch, in GPUs of the base's batch
-    for (qint64 k = 1; qint64(m_baseGpus) * k * perGpu <= std::max(largest, m_baseBatch); k *= 2)
-        factors.append(k);
-    // Each branch trains on the same samples; the largest makes kLargestBranchSteps steps. Two
-    // data orders when the time allows (each batch's best LR then has a spread, and the base
-    // batch's two orders give the tolerance), else one and the base batch once more.
-    const double secondsLeft = std::max(0.0, m_request.budgetSeconds - elapsedMs() / 1000.0);
-    double rangeSamples = double(kRangeTestSteps) * double(largest);
-    for (qint64 k : factors)
-        rangeSamples += double(kRangeTestSteps) * double(m_baseGpus * k * perGpu);
-    const auto branchRunsFor = [&](int seeds) { return int(factors.size()) * 3 * seeds + (seeds == 1 ? 1 : 0); };
-    // Seconds the branch phase takes for `seeds` data orders with branches of `samples` each.
-    // A branch's measuring takes at most its training's time past its fewest evaluations
-    // (measuringEvery), hence twice the samples' time.
-    const auto secondsFor = [&](int seeds, double samples) {
-        const int runs = branchRunsFor(seeds) + int(factors.size()) + 2;
-        const double evaluations = double(branchRunsFor(seeds)) * double(kFewestEvaluations + 1) + double(factors.size() + 2);
-        return runs * m_runOverheadSeconds + evaluations * m_secondsPerEvaluation +
-               (rangeSamples + 2.0 * branchRunsFor(seeds) * samples) * secondsPerSample();
-    };
-    const auto affordableFor = [&](int seeds) {
-        return (kBranchShare * secondsLeft - secondsFor(seeds, 0.0)) / (2.0 * branchRunsFor(seeds) * secondsPerSample());
-    };
-    const double full = double(kLargestBranchSteps) * double(largest);
-    const double fewest = double(kFewestBranchSteps) * double(largest);
-    m_branchSeeds = affordableFor(2) >= fewest ? 2 : 1;
-    const double affordable = affordableFor(m_branchSeeds);
-    double delta = full;
-    if (m_branchSeeds == 1)
-        m_advice.trimmed.append(QStringLiteral("the branch test ran one data order, not two (two take about %1 s, more than the %2 s of the budget "
-                                               "it may use): the LR exponent has no interval from the seeds")
-                                    .arg(qRound(secondsFor(2, fewest)))
-                                    .arg(qRound(kBranchShare * secondsLeft)));
-    if (affordable < delta) {
-        const double cut = std::max(double(kFewestBranchSteps) * double(largest), affordable);
-        m_advice.trimmed.append(QStringLiteral("branches trained on %1 samples each instead of %2 (the largest made %3 steps instead of %4)")
-                                    .arg(qRound64(cut))
-                                    .arg(qRound64(delta))
-                                    .arg(qRound64(cut / double(largest)))
-                                    .arg(kLargestBranchSteps));
-        delta = cut;
-    }
-    m_deltaSamples = delta;
-    m_advice.branchSeeds = m_branchSeeds;
-    const qint64 epochsEnough = base.epochs + qint64(std::ceil(delta / double(std::max<int64_t>(1, datasetSize(base))))) + 1;
-
-    QList<PlannedRun> runs;
-    // A range test at each branch batch, from the checkpoint: the one at N GPUs' batch bounds the
-    // LRs; together they show how the runaway LR moves with the batch.
-    QList<int> rangeGpus;
-    for (qint64 k : factors)
-        rangeGpus.append(int(m_baseGpus * k));
-    if (!rangeGpus.contains(m_request.gpus))
-        rangeGpus.append(m_request.gpus);
-    for (int gpus : rangeGpus) {
-        PlannedRun range{advice_phase::kRangeTest, gpus, perGpu, 0.0, base.seed, emulated(gpus, perGpu, m_baseLr, base.seed)};
-        range.config.resumeFrom = m_checkpoint.toStdString();
-        range.config.lrRangeTest = true;
-        range.config.lrRangeMin = m_baseLr / 10.0;
-        range.config.lrRangeMax = m_baseLr * double(m_request.gpus) * 10.0;
-        range.config.lrRangeSteps = kRangeTestSteps;
-        range.config.maxSteps = 0;
-        range.config.epochs = epochsEnough + kRangeTestSteps;
-        range.config.evalEvery = 0;
-        runs.append(range);
-    }
-    qint64 fewestMeasurements = kBranchEvaluations;
-    for (qint64 k : factors) {
-        const int gpus = int(m_baseGpus * k);
-        const qint64 steps = std::max<qint64>(1, qRound64(delta / (double(gpus) * double(perGpu))));
-        // A bracket around the linear rule's LR (the rule the range test and bracket then correct).
-        const double center = m_baseLr * double(gpus * perGpu) / double(m_baseBatch);
-        for (int order = 0; order < m_branchSeeds; ++order) {
-            for (double factor : {0.5, 1.0, 2.0}) {
-                PlannedRun branch{advice_phase::kBranch, gpus, perGpu, center * factor, base.seed + order,
-                                  emulated(gpus, perGpu, center * factor, base.seed + order)};
-                branch.config.resumeFrom = m_checkpoint.toStdString();
-                branch.config.maxSteps = m_checkpointStep + steps;
-                branch.config.epochs = epochsEnough;
-                // The noise-free measure along the way: McCandlish's steps to a target.
-                branch.config.evalEvery = measuringEvery(steps, double(gpus * perGpu), kBranchEvaluations);
-                fewestMeasurements = std::min(fewestMeasurements, steps / *branch.config.evalEvery);
-                runs.append(branch);
-            }
-        }
-        if (k == 1 && m_branchSeeds == 1) {
-            PlannedRun repeat{advice_phase::kBranchRepeat, gpus, perGpu, center, base.seed + 1, emulated(gpus, perGpu, center, base.seed + 1)};
-            repeat.config.resumeFrom = m_checkpoint.toStdString();
-            repeat.config.maxSteps = m_checkpointStep + steps;
-            repeat.config.epochs = epochsEnough;
-            repeat.config.evalEvery = 0;
-            runs.append(repeat);
-        }
-    }
-    if (fewestMeasurements < kBranchEvaluations)
-        m_advice.trimmed.append(QStringLiteral("branches measured their loss as few as %1 times instead of %2 (measuring took longer than "
-                                               "their training): their steps to a target are coarser")
-                                    .arg(fewestMeasurements)
-                                    .arg(kBranchEvaluations));
-    // The noise scale needs two GPUs' gradients (one rank's against their mean): a base of one GPU
-    // gets a run of two GPUs of its batch, at its LR, for the base run's steps.
-    if (m_baseGpus == 1) {
-        PlannedRun noise{advice_phase::kNoiseScale, 2, perGpu, m_baseLr, base.seed, emulated(2, perGpu, m_baseLr, base.seed)};
-        noise.config.maxSteps = m_checkpointStep * 2;
-        noise.config.evalEvery = 0;
-        runs.append(noise);
-    }
-    m_runsInPlan += int(runs.size()) + kLadder * kSeeds;
-    runPhase(Phase::Branches, runs);
-}
-
-Advisor::PlannedRun Advisor::confirmationRun(const QString& phase, double lr, qint64 seed) const
-{
-    PlannedRun run{phase, m_request.gpus, m_chosenBatchPerGpu, lr, seed, emulated(m_request.gpus, m_chosenBatchPerGpu, lr, seed)};
-    run.config.maxSteps = m_confirmationSteps;
-    run.config.epochs = std::max<int64_t>(m_request.base.epochs, 1 + m_confirmationSteps / std::max<int64_t>(1, stepsPerEpoch(run.config)));
-    run.config.schedule = ScheduleKind::Constant;
-    run.config.evalEvery = measuringEvery(m_confirmationSteps, double(m_request.gpus * m_chosenBatchPerGpu), kConfirmationEvaluations);
-    return run;
-}
-
-qint64 Advisor::measuringEvery(qint64 steps, double samplesPerStep, qint64 wanted) const
-{
-    const double trainingSeconds = double(steps) * samplesPerStep * secondsPerSample();
-    const qint64 affordable = m_secondsPerEvaluation > 0 ? qint64(trainingSeconds / m_secondsPerEvaluation) : wanted;
-    return std::max<qint64>(1, steps / std::clamp<qint64>(affordable, kFewestEvaluations, wanted));
-}
-
-void Advisor::planConfirmation(const QList<double>& lrs)
-{
-    const ddplab::Config& base = m_request.base;
-    const double batch = double(m_request.gpus) * double(m_chosenBatchPerGpu);
-    if (m_extensions == 0) {
-        // The horizon: the planned training's samples at this batch, or what the time left holds.
-        const qint64 planned = std::max<qint64>(1, qRound64(m_advice.plannedSamples / batch));
-        const double secondsLeft = std::max(0.0, m_request.budgetSeconds - elapsedMs() / 1000.0);
-        const double center = lrs.isEmpty() ? 0.0 : lrs[lrs.size() / 2];
-        const int warmupRuns = center >= kWarmupRunsTrigger * m_baseLr ? kWarmupLrs * kSeeds : 0;
-        const int runs = int(lrs.size()) * kSeeds + 2 * kSeeds + warmupRuns;  // and an extension's, and a warmup arm's
-        const double affordable =
-            (secondsLeft / runs - m_runOverheadSeconds - (kFewestEvaluations + 1) * m_secondsPerEvaluation) / (2.0 * batch * secondsPerSample());
-        m_confirmationSteps = std::max<qint64>(kFewestConfirmationSteps, std::min<qint64>(planned, qint64(affordable)));
-        if (m_confirmationSteps < planned)
-            m_advice.trimmed.append(QStringLiteral("the confirmation ran %1 steps (%2 samples) of the %3 planned").arg(m_confirmationSteps).arg(qRound64(m_confirmationSteps * batch)).arg(planned));
-        m_advice.horizonSamples = double(m_confirmationSteps) * batch;
-    }
-    QList<PlannedRun> runs;
-    for (double lr : lrs) {
-        for (int seed = 0; seed < kSeeds; ++seed) {
-            runs.append(confirmationRun(advice_phase::kConfirmation, lr, base.seed + seed));
-        }
-    }
-    if (m_extensions > 0)
-        m_runsInPlan += int(runs.size());
-    runPhase(m_extensions > 0 ? Phase::Extension : Phase::Confirmation, runs);
-}
-
-QString Advisor::progressText() const
-{
-    switch (m_phase) {
-    case Phase::Idle:
-        return QStringLiteral("not started");
-    case Phase::Base:
-        return QStringLiteral("measuring the base run (your settings on %1)").arg(gpuCount(m_baseGpus));
-    case Phase::Branches:
-        return QStringLiteral("range test and branch test from the base run's checkpoint");
-    case Phase::Confirmation:
-        return QStringLiteral("confirming the LR at %1 GPUs × %2").arg(m_request.gpus).arg(m_chosenBatchPerGpu);
-    case Phase::Extension:
-        return QStringLiteral("extending the LR ladder past its edge");
-    case Phase::Warmup:
-        return QStringLiteral("the warmup arm: the best LRs again with a warmup from your LR (Goyal et al.)");
-    case Phase::Done:
-        return QStringLiteral("done");
-    }
-    return {};
-}
-
-int Advisor::percent() const
-{
-    return m_runsInPlan > 0 ? std::min(100, 100 * m_runsFinished / m_runsInPlan) : 0;
-}
-
-double Advisor::plannedSeconds(const PlannedRun& run) const
-{
-    const qint64 steps = run.config.lrRangeTest ? kRangeTestSteps : run.config.maxSteps - (run.config.resumeFrom.empty() ? 0 : m_checkpointStep);
-    // Measured every evalEvery steps and at the end (0: at epoch ends, about once for these runs).
-    const qint64 every = evalInterval(run.config);
-    const qint64 evaluations = 1 + (every > 0 ? std::max<qint64>(0, steps) / every : 0);
-    return m_runOverheadSeconds + double(evaluations) * m_secondsPerEvaluation +
-           double(std::max<qint64>(0, steps)) * double(run.gpus) * double(run.batch) * secondsPerSample();
-}
-
-double Advisor::secondsLeft() const
-{
-    if (m_baseSecondsPerSample <= 0 || !isRunning())
-        return -1;
-    // The runs of this phase not yet finished (the one running counted whole), from the base
-    // run's measured seconds per sample and per run.
-    double left = 0.0;
-    for (qsizetype i = std::max(0, m_session.currentIndex()); i < m_planned.size(); ++i)
-        left += plannedSeconds(m_planned[i]);
-    // During the branch test the confirmation is still to come: its ladder over the planned
-    // samples, or what the budget leaves it (its horizon is cut to fit).
-    if (m_phase == Phase::Branches) {
-        const double budgetLeft = std::max(0.0, m_request.budgetSeconds - elapsedMs() / 1000.0 - left);
-        const double planned = kLadder * kSeeds *
-                               (m_runOverheadSeconds + (kFewestEvaluations + 1) * m_secondsPerEvaluation +
-                                2.0 * m_advice.plannedSamples * secondsPerSample());
-        left += std::min(planned, std::max(budgetLeft, kLadder * kSeeds * m_runOverheadSeconds));
-    }
-    // During the confirmation, the warmup arm to come when the ladder is well above the base's
-    // LR (its runs are the confirmation's length).
-    if ((m_phase == Phase::Confirmation || m_phase == Phase::Extension) && !m_planned.isEmpty()) {
-        const double run = plannedSeconds(m_planned.front());
-        if (m_planned.front().lr >= kWarmupRunsTrigger * m_baseLr / 2.0)
-            left += kWarmupLrs * kSeeds * run;
-        // The extensions to come: when the branch test's best LRs sat at their brackets' edges the
-        // ladder is likely to walk as far as it may; else once at most.
-        const int extensions = m_branchEdges ? kMostExtensions - m_extensions : (m_phase == Phase::Confirmation ? 1 : 0);
-        left += std::max(0, extensions) * 2 * kSeeds * run;
-    }
-    return left * m_timeScale;
 }
 
 }  // namespace ddplab::ui
