@@ -85,6 +85,7 @@ Json inspectionEvent(const Config& config, const InspectionReport& r)
     batch[inspection::kOutputShape] = r.output.shape;
     batch[inspection::kOutputDtype] = r.output.dtype;
     batch[field::kLoss] = r.firstLoss;
+    batch[inspection::kStepSeconds] = r.stepSeconds;
     event[inspection::kFirstBatch] = batch;
     event[inspection::kLossFit] = r.lossFit;
     if (r.classes)

@@ -61,6 +61,7 @@ struct InspectionReport {
     TensorFacts batchTargets;
     TensorFacts output;       // forward's on it
     double firstLoss = 0.0;
+    double stepSeconds = 0.0;  // a forward and backward on the first batch, its second take
     std::string lossFit;      // "10 class scores per sample, against class indices"
     std::optional<int64_t> classes;
     MemoryEstimate memory;

@@ -260,6 +260,9 @@ inline constexpr char kOutputShape[] = "output_shape";
 inline constexpr char kOutputDtype[] = "output_dtype";
 inline constexpr char kLossFit[] = "loss_fit";  // a sentence: what the loss compares
 inline constexpr char kClasses[] = "classes";   // cross_entropy
+// a training step's forward and backward on the first batch, timed on its second take (the first
+// pays for allocations): how long a study's runs of this model take here (ui's study estimate)
+inline constexpr char kStepSeconds[] = "step_seconds";
 // memory per rank, estimated
 inline constexpr char kMemory[] = "memory";
 inline constexpr char kPerRankBytes[] = "per_rank_bytes";

@@ -128,6 +128,10 @@ void OwnModelTest::inspectDescribesAKnownModel()
     QCOMPARE(memory.value(QStringLiteral("gradient_bytes")).toInt(), 1684 * 4);
     QCOMPARE(memory.value(QStringLiteral("optimizer_bytes")).toInt(), 0);  // plain SGD keeps nothing
     QVERIFY(memory.value(QStringLiteral("step_bytes")).toDouble() > 16 * 6 * 12 * 12 * 4);  // one activation at least
+    // The same step timed on its second take (a study's estimate of this model's runs): a real
+    // duration, not the first take's allocations, nor left out.
+    const double stepSeconds = batch.value(QStringLiteral("step_seconds")).toDouble();
+    QVERIFY2(stepSeconds > 0 && stepSeconds < 10, qPrintable(QString::number(stepSeconds)));
     QCOMPARE(memory.value(QStringLiteral("data_bytes")).toInt(), 140 * 144 * 4 + 140 * 8);
     const double perRank = memory.value(QStringLiteral("per_rank_bytes")).toDouble();
     double parts = 0;

@@ -9,6 +9,8 @@
 
 #include "client/runs/run_record.hpp"
 #include "client/runs/run_store.hpp"
+#include "client/study/own_model_steps.hpp"
+#include "client/study/study_estimate.hpp"
 #include "client/study/study_file.hpp"
 #include "client/study/study_library.hpp"
 #include "client/study/study_plan.hpp"
@@ -16,6 +18,7 @@
 #include "headless_lab.hpp"
 #include "ui_test_main.hpp"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -263,6 +266,52 @@ private slots:
         }
         // The two architectures learn differently.
         QVERIFY(lossOf.value(QStringLiteral("bn_cnn.pt|train.pt")) != lossOf.value(QStringLiteral("mlp.pt|train.pt")));
+    }
+
+    // A study of your own models is estimated from a training step the engine times for each
+    // model (issue 28 §4: a constant for "a CNN" was 20-100x off for torchscript studies): both
+    // models are measured, the estimate uses their seconds per sample, and it lands within 3x of
+    // the time the study then takes.
+    void aStudyOfYourOwnModelsIsEstimatedFromATimedStep()
+    {
+        const QString missing = ddplab::test::missingPythonTorch();
+        QVERIFY2(missing.isEmpty(), qPrintable(missing));
+        QTemporaryDir home;
+        const QString models = home.filePath(QStringLiteral("models"));
+        QProcess tool;
+        tool.start(ddplab::test::debianPython(), {QStringLiteral(DDPLAB_SOURCE_DIR "/tests/tools/make_own_model_case.py"), models});
+        QVERIFY(tool.waitForFinished(kPatienceMs) && tool.exitCode() == 0);
+        const QString file = writeStudy(home.path(), QStringLiteral("timed.json"), QStringLiteral(R"({
+            "id": "timed-models", "title": "two models, timed",
+            "base": {"workload": "torchscript", "train_data": "%1/train.pt", "batch_size": 10, "epochs": 30, "lr": 0.05,
+                     "momentum": 0.9},
+            "axes": [{"key": "model_file", "values": ["%1/bn_cnn.pt", "%1/mlp.pt"]}]})").arg(models).toUtf8());
+        const StudyReadResult read = readStudyFile(file);
+        QVERIFY2(read.spec, qPrintable(read.error));
+        const StudyPlan plan = planStudy(*read.spec);
+        QCOMPARE(plan.points.size(), 2);
+
+        OwnModelSteps steps(ddplab::test::enginePath());
+        steps.measure(plan);
+        QTRY_VERIFY_WITH_TIMEOUT(!steps.isMeasuring(), kPatienceMs);
+        QCOMPARE(steps.steps().size(), 2);
+        for (const StudyPoint& point : plan.points) {
+            const MeasuredModel measured = steps.steps().value(measuredStepKey(point.config));
+            QVERIFY2(measured.secondsPerSample > 0 && measured.secondsPerSample < 1.0, qPrintable(measuredStepKey(point.config)));
+            QCOMPARE(measured.trainSamples, qint64(100));  // the data's real size, not a guess
+            QCOMPARE(measured.valSamples, qint64(0));
+        }
+        const double estimate = estimatedSeconds(plan, 1.0, steps.steps());
+        QVERIFY(estimate != estimatedSeconds(plan, 1.0));  // the measured steps replace the constant
+
+        QElapsedTimer clock;
+        clock.start();
+        const Outcome outcome = runLab(home.path(), {QStringLiteral("--study"), file, QStringLiteral("--export"), home.filePath(QStringLiteral("out")),
+                                                     QStringLiteral("--quit")});
+        const double took = clock.elapsed() / 1000.0;
+        QVERIFY2(outcome.exitCode == 0, qPrintable(outcome.out + outcome.err));
+        qInfo("estimated %.1f s from the timed steps (%.1f s from the constants), took %.1f s", estimate, estimatedSeconds(plan, 1.0), took);
+        QVERIFY2(estimate > took / 3.0 && estimate < took * 3.0, qPrintable(QStringLiteral("estimated %1 s, took %2 s").arg(estimate).arg(took)));
     }
 
     // Issue 22's known answer, through the engine: linreg at one learning rate (20), the target

@@ -3,6 +3,7 @@
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
 #include "client/session/lab_session.hpp"
+#include "client/study/own_model_steps.hpp"
 #include "client/study/study_estimate.hpp"
 #include "client/study/study_file.hpp"
 #include "client/study/study_results.hpp"
@@ -68,6 +69,10 @@ StudyPage::StudyPage(const RunStore& store, LabSession& session, std::function<Q
     m_plan = new QLabel;
     m_plan->setObjectName(QStringLiteral("studyPlan"));
     m_plan->setWordWrap(true);
+    // Your own model's runs are estimated from a step the engine times here: the plan's line
+    // says so while it does, and again once it has.
+    m_ownSteps = new OwnModelSteps(session.enginePath(), this);
+    connect(m_ownSteps, &OwnModelSteps::changed, this, &StudyPage::updatePlan);
 
     m_run = new QPushButton(tr("Run study"));
     m_run->setObjectName(QStringLiteral("runStudy"));
@@ -278,8 +283,11 @@ void StudyPage::updatePlan()
             text = plan.error;
         } else {
             ok = true;
+            m_ownSteps->measure(plan);
             text = tr("%n run(s) (%1) · %2 on this machine", nullptr, int(plan.points.size()))
-                       .arg(plan.shape, durationText(estimatedSeconds(plan, machineSpeed().factor)));
+                       .arg(plan.shape, durationText(estimatedSeconds(plan, machineSpeed().factor, m_ownSteps->steps())));
+            if (m_ownSteps->isMeasuring())
+                text += tr(" (timing a step of your model…)");
             if (plan.points.size() > studyLimits::kConfirmAbove)
                 text += tr(" · asks before it starts");
         }
@@ -302,7 +310,7 @@ bool StudyPage::runStudy(bool confirmed)
         return false;
     if (plan.points.size() > studyLimits::kConfirmAbove && !confirmed &&
         QMessageBox::question(this, tr("A large study"),
-                              tr("This study makes %1 runs (%2). Run them all?").arg(plan.points.size()).arg(durationText(estimatedSeconds(plan, machineSpeed().factor))))
+                              tr("This study makes %1 runs (%2). Run them all?").arg(plan.points.size()).arg(durationText(estimatedSeconds(plan, machineSpeed().factor, m_ownSteps->steps()))))
             != QMessageBox::Yes)
         return false;
     QString error;

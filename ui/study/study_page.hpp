@@ -29,6 +29,7 @@ QT_END_NAMESPACE
 namespace ddplab::ui {
 
 class LabSession;
+class OwnModelSteps;
 class PastStudiesBox;
 class RunData;
 class RunStore;
@@ -98,6 +99,7 @@ private:
 
     const RunStore& m_store;
     mutable std::optional<MachineSpeed> m_speed;  // this machine against the estimator's, measured once per study
+    OwnModelSteps* m_ownSteps = nullptr;           // your own models' steps, timed by inspect for the estimate
     std::function<QJsonObject()> m_setupSettings;
     StudyLibrary m_library;
     StudyStore m_studies;

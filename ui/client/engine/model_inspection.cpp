@@ -6,6 +6,8 @@
 #include <QLocale>
 #include <QStringList>
 
+#include <algorithm>
+
 namespace ddplab::ui {
 namespace {
 
@@ -62,6 +64,7 @@ std::optional<ModelInspection> ModelInspection::fromJson(const QJsonObject& even
                                sampleShape(train.value(wire(inspection::kTargetsShape))),
                                train.value(wire(inspection::kTargetsDtype)).toString());
     const QJsonValue val = event.value(wire(key::kValData));
+    result.valSamples = val.toObject().value(wire(field::kSamples)).toInteger();
     if (val.isObject())
         result.dataText += QObject::tr(" · validation %1").arg(locale.toString(val.toObject().value(wire(field::kSamples)).toInteger()));
 
@@ -81,6 +84,7 @@ std::optional<ModelInspection> ModelInspection::fromJson(const QJsonObject& even
     result.stepBytes = memory.value(wire(inspection::kStepBytes)).toInteger();
     result.fixedBytes = memory.value(wire(inspection::kPerRankBytes)).toInteger() - result.stepBytes;
     result.stepSamples = first.value(wire(field::kSamples)).toInteger();
+    result.stepSeconds = std::max(0.0, first.value(wire(inspection::kStepSeconds)).toDouble());
     const double data = memory.value(wire(inspection::kDataBytes)).toDouble();
     result.memoryText += memory.value(wire(inspection::kDataShared)).toBool()
                              ? QObject::tr("; data %1 once for all ranks").arg(sizeText(data))

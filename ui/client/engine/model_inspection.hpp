@@ -13,6 +13,7 @@ namespace ddplab::ui {
 struct ModelInspection {
     qint64 parameterCount = 0;
     qint64 trainSamples = 0;  // what the sampler splits (before train_subset)
+    qint64 valSamples = 0;    // 0: no validation data
     QString modelText;   // "77,754 parameters in 20 tensors · 9 buffers · forward(Tensor x) -> Tensor"
     QString dataText;    // "train 8,192 × [1, 28, 28] float32 → int64 · validation 2,000"
     QString outputText;  // "[16, 10] float32: 10 class scores per sample, against class indices · first loss 2.31"
@@ -23,6 +24,8 @@ struct ModelInspection {
     qint64 fixedBytes = 0;
     qint64 stepBytes = 0;
     qint64 stepSamples = 0;
+    // The same step timed on its second take, on this machine (0: an engine too old to say).
+    double stepSeconds = 0.0;
 
     // From the `inspection` event; nullopt when it is none.
     static std::optional<ModelInspection> fromJson(const QJsonObject& event);

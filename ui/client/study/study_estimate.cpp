@@ -42,6 +42,7 @@ constexpr double kImageSecondsCnn = 2.8e-3;
 // An evaluation: the training loss over 2,000 training images and the 10,000 test images,
 // forward only, in chunks (about a quarter of a training image's cost each).
 constexpr double kEvalImages = 12000.0;
+constexpr int64_t kEvalTrainImages = 2000;  // the training loss's fixed samples (your own data too)
 constexpr double kForwardShare = 0.25;
 
 constexpr int kSpeedSamplesMin = 1;
@@ -55,26 +56,49 @@ double modelImageSeconds(const Config& config)
 
 }  // namespace
 
-double estimatedSeconds(const Config& config, double speed)
+QString measuredStepKey(const QJsonObject& settings)
+{
+    return settings.value(wire(key::kModelFile)).toString() + QLatin1Char('|') + settings.value(wire(key::kTrainData)).toString();
+}
+
+double estimatedSeconds(const Config& config, double speed, const MeasuredModel* measured)
 {
     const double ranks = double(std::max<int64_t>(1, config.worldSize));
     const double parallel = std::min(ranks, kCores);   // ranks beyond the cores take turns
     const double turns = std::max(1.0, ranks / kCores);
+    const bool ownModel = config.workload == WorkloadKind::TorchScript;
+    const bool timed = ownModel && measured && measured->secondsPerSample > 0;
     Config sized = config;
     // Your own data's size is known once the engine has read it; until then its subset, or a
     // Fashion-MNIST-sized guess.
     constexpr int64_t kUnknownDataSamples = 10'000;
-    if (sized.workload == WorkloadKind::TorchScript && sized.trainSamples <= 0)
+    if (timed && sized.trainSamples <= 0)
+        sized.trainSamples = measured->trainSamples;
+    if (ownModel && sized.trainSamples <= 0)
         sized.trainSamples = sized.trainSubset > 0 ? sized.trainSubset : kUnknownDataSamples;
     const double steps = double(totalSteps(sized));
+    const bool modelWorkload = config.workload == WorkloadKind::FashionMnist || ownModel;
+    // A model's images trained and its evaluations (every eval_every steps and each epoch's end).
+    const double images = steps * double(effectiveBatchSize(sized));
+    const int64_t every = evalInterval(sized);
+    const double epochs = std::max(1.0, steps / double(std::max<int64_t>(1, stepsPerEpoch(sized))));
+    const double evaluations = (every > 0 ? steps / double(every) : 0.0) + epochs;
+    if (timed) {
+        // An evaluation of your own data: the training loss over its first 2,000 samples at most
+        // and the validation set (or its val_subset), forward only. What inspect measured is
+        // this machine's already (not scaled by its speed); its step took every core, as the
+        // ranks together do.
+        const double valImages = sized.valSubset > 0 ? double(std::min<int64_t>(sized.valSubset, measured->valSamples))
+                                                     : double(measured->valSamples);
+        const double evalImages = double(std::min<int64_t>(kEvalTrainImages, datasetSize(sized))) + valImages;
+        const double work = images + evaluations * evalImages * kForwardShare;
+        const double perStep = kStepSeconds + (ranks > 1 ? kToyAllReduceSeconds * turns : 0.0);  // beyond the model: optimizer, events
+        return (kStartSecondsPerRank * (ranks - 1) + steps * perStep) * speed + measured->startSeconds + work * measured->secondsPerSample;
+    }
     double seconds = kStartSeconds + kStartSecondsPerRank * ranks;
-    if (config.workload == WorkloadKind::FashionMnist || config.workload == WorkloadKind::TorchScript) {
-        const double images = steps * double(effectiveBatchSize(sized));
-        const int64_t every = evalInterval(sized);
-        const double epochs = std::max(1.0, steps / double(std::max<int64_t>(1, stepsPerEpoch(sized))));
-        const double evaluations = (every > 0 ? steps / double(every) : 0.0) + epochs;
-        seconds += kDataStartSeconds + steps * kRankStepSeconds * turns +
-                   (images + evaluations * kEvalImages * kForwardShare) * modelImageSeconds(config) / parallel;
+    if (modelWorkload) {
+        const double work = images + evaluations * kEvalImages * kForwardShare;
+        seconds += kDataStartSeconds + steps * kRankStepSeconds * turns + work * modelImageSeconds(config) / parallel;
     } else {
         const double experiments = double(std::max<int64_t>(1, config.experiments));
         const double work = steps * double(effectiveBatchSize(config)) * experiments;
@@ -84,10 +108,10 @@ double estimatedSeconds(const Config& config, double speed)
     return seconds * speed;
 }
 
-double estimatedSeconds(const QJsonObject& config, double speed)
+double estimatedSeconds(const QJsonObject& config, double speed, const MeasuredModel* measured)
 {
     const std::optional<Config> typed = coreConfigOf(config);
-    return typed ? estimatedSeconds(*typed, speed) : kStartSeconds * speed;
+    return typed ? estimatedSeconds(*typed, speed, measured) : kStartSeconds * speed;
 }
 
 double estimatedSeconds(const StudyPoint& point, double speed)
@@ -95,11 +119,13 @@ double estimatedSeconds(const StudyPoint& point, double speed)
     return estimatedSeconds(point.config, speed);
 }
 
-double estimatedSeconds(const StudyPlan& plan, double speed)
+double estimatedSeconds(const StudyPlan& plan, double speed, const MeasuredSteps& measured)
 {
     double total = kSessionStartSeconds * speed;
-    for (const StudyPoint& point : plan.points)
-        total += estimatedSeconds(point, speed);
+    for (const StudyPoint& point : plan.points) {
+        const auto found = measured.constFind(measuredStepKey(point.config));
+        total += estimatedSeconds(point.config, speed, found != measured.constEnd() ? &*found : nullptr);
+    }
     return total;
 }
 

@@ -1,6 +1,8 @@
 #pragma once
-// How long runs take on this machine, before they run: the one estimator of the lab, for a
-// lesson (the Lessons menu, its Run button), a study's plan (the Study page) and the advisor.
+// How long runs take on this machine, before they run: for a lesson (the Lessons menu, its Run
+// button) and a study's plan (the Study page). (The advisor sizes its plan from its own base run:
+// client/advisor/run_cost.hpp.) Your own model's runs are estimated from a training step the
+// engine's inspect timed here (MeasuredSteps) once it has.
 // A run costs its start-up plus its steps and evaluations at per-step costs measured with
 // `ddplab --preset LESSON --run --quit` on the 2-core development machine while other programs
 // used it (docs/benchmarks.md, "How long lessons take"), times this machine's speed: the median,
@@ -12,6 +14,7 @@
 #include "client/study/study_plan.hpp"
 #include "core/config.hpp"
 
+#include <QHash>
 #include <QJsonObject>
 #include <QList>
 
@@ -30,12 +33,26 @@ struct MachineSpeed {
     static MachineSpeed measure(const QList<RunRecord>& runs, int recent = 20);
 };
 
-// One run's seconds on the development machine, times `speed`.
-double estimatedSeconds(const ddplab::Config& config, double speed = 1.0);
+// Your own model as inspect found it on this machine (OwnModelSteps): a training step's seconds
+// per sample, timed here, and its data's sizes. A run of such a model is estimated from them
+// instead of from the development machine's CNN and a guessed data size.
+struct MeasuredModel {
+    double secondsPerSample = 0.0;
+    double startSeconds = 0.0;  // inspect's own start: LibTorch, the model, the data, as a run's
+    qint64 trainSamples = 0;
+    qint64 valSamples = 0;
+};
+// By measuredStepKey: its model and training data.
+using MeasuredSteps = QHash<QString, MeasuredModel>;
+QString measuredStepKey(const QJsonObject& settings);  // engine keys (a study point's preset)
+
+// One run's seconds on the development machine, times `speed`; your own model `measured` by
+// inspect here, its model's part and its data's sizes from that.
+double estimatedSeconds(const ddplab::Config& config, double speed = 1.0, const MeasuredModel* measured = nullptr);
 // A run given as engine keys (a lesson's, a preset's); unreadable settings cost a start-up.
-double estimatedSeconds(const QJsonObject& config, double speed = 1.0);
+double estimatedSeconds(const QJsonObject& config, double speed = 1.0, const MeasuredModel* measured = nullptr);
 double estimatedSeconds(const StudyPoint& point, double speed = 1.0);
-double estimatedSeconds(const StudyPlan& plan, double speed = 1.0);
+double estimatedSeconds(const StudyPlan& plan, double speed = 1.0, const MeasuredSteps& measured = {});
 // A lesson: its runs one after the other.
 double estimatedSeconds(const Lesson& lesson, double speed = 1.0);
 
