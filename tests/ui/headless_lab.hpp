@@ -4,6 +4,7 @@
 // the offscreen platform, to its end.
 
 #include "support/engine_process.hpp"
+#include "support/prerequisites.hpp"
 
 #include <QDir>
 #include <QFile>
@@ -50,6 +51,19 @@ inline LabOutcome runLab(const QString& home, const QStringList& arguments)
     outcome.out = QString::fromUtf8(process.readAllStandardOutput());
     outcome.err = QString::fromUtf8(process.readAllStandardError());
     return outcome;
+}
+
+// tests/tools/make_own_model_case.py's models and data (small CNN with BatchNorm, MLP, train.pt,
+// val.pt, ...) written into `folder` with Debian's python3: "" when made, else why not.
+inline QString makeOwnModelCase(const QString& folder)
+{
+    if (const QString missing = missingPythonTorch(); !missing.isEmpty())
+        return missing;
+    QProcess tool;
+    tool.start(debianPython(), {QStringLiteral(DDPLAB_SOURCE_DIR "/tests/tools/make_own_model_case.py"), folder});
+    if (!tool.waitForFinished(kLabPatienceMs) || tool.exitCode() != 0)
+        return QStringLiteral("make_own_model_case.py failed: ") + QString::fromUtf8(tool.readAllStandardError());
+    return {};
 }
 
 }  // namespace ddplab::test

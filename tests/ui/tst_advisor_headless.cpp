@@ -7,7 +7,6 @@
 
 #include "client/advisor/advice_progress.hpp"
 #include "support/engine_process.hpp"
-#include "support/prerequisites.hpp"
 #include "headless_lab.hpp"
 #include "ui_test_main.hpp"
 
@@ -356,13 +355,10 @@ private slots:
     // sentence, naming the file's key, and exit 2.
     void anAdviceOnYourOwnModelPlansFromItsData()
     {
-        const QString missing = ddplab::test::missingPythonTorch();
-        QVERIFY2(missing.isEmpty(), qPrintable(missing));
         QTemporaryDir home;
         const QString models = home.filePath(QStringLiteral("models"));
-        QProcess tool;
-        tool.start(ddplab::test::debianPython(), {QStringLiteral(DDPLAB_SOURCE_DIR "/tests/tools/make_own_model_case.py"), models});
-        QVERIFY(tool.waitForFinished(ddplab::test::kLabPatienceMs) && tool.exitCode() == 0);
+        const QString notMade = ddplab::test::makeOwnModelCase(models);
+        QVERIFY2(notMade.isEmpty(), qPrintable(notMade));
         QJsonObject own{{QStringLiteral("workload"), QStringLiteral("torchscript")}, {QStringLiteral("model_file"), models + QStringLiteral("/mlp.pt")},
                         {QStringLiteral("train_data"), models + QStringLiteral("/train.pt")}, {QStringLiteral("batch_size"), 10},
                         {QStringLiteral("world_size"), 1}, {QStringLiteral("lr"), 0.05}, {QStringLiteral("momentum"), 0.9},

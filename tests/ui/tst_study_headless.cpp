@@ -225,13 +225,10 @@ private slots:
     {
         // Your own models (workload torchscript): two architectures, each on the same data saved
         // two ways (a torch.save file, a folder of .npy files).
-        const QString missing = ddplab::test::missingPythonTorch();
-        QVERIFY2(missing.isEmpty(), qPrintable(missing));
         QTemporaryDir home;
         const QString models = home.filePath(QStringLiteral("models"));
-        QProcess tool;
-        tool.start(ddplab::test::debianPython(), {QStringLiteral(DDPLAB_SOURCE_DIR "/tests/tools/make_own_model_case.py"), models});
-        QVERIFY(tool.waitForFinished(kPatienceMs) && tool.exitCode() == 0);
+        const QString notMade = ddplab::test::makeOwnModelCase(models);
+        QVERIFY2(notMade.isEmpty(), qPrintable(notMade));
         const QString file = writeStudy(home.path(), QStringLiteral("models.json"), QStringLiteral(R"({
             "id": "two-models", "title": "two models, two data files",
             "base": {"workload": "torchscript", "val_data": "%1/val.pt", "batch_size": 16, "epochs": 2, "lr": 0.05,
@@ -274,13 +271,10 @@ private slots:
     // the time the study then takes.
     void aStudyOfYourOwnModelsIsEstimatedFromATimedStep()
     {
-        const QString missing = ddplab::test::missingPythonTorch();
-        QVERIFY2(missing.isEmpty(), qPrintable(missing));
         QTemporaryDir home;
         const QString models = home.filePath(QStringLiteral("models"));
-        QProcess tool;
-        tool.start(ddplab::test::debianPython(), {QStringLiteral(DDPLAB_SOURCE_DIR "/tests/tools/make_own_model_case.py"), models});
-        QVERIFY(tool.waitForFinished(kPatienceMs) && tool.exitCode() == 0);
+        const QString notMade = ddplab::test::makeOwnModelCase(models);
+        QVERIFY2(notMade.isEmpty(), qPrintable(notMade));
         const QString file = writeStudy(home.path(), QStringLiteral("timed.json"), QStringLiteral(R"({
             "id": "timed-models", "title": "two models, timed",
             "base": {"workload": "torchscript", "train_data": "%1/train.pt", "batch_size": 10, "epochs": 30, "lr": 0.05,
