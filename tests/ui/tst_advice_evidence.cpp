@@ -5,6 +5,8 @@
 // the batch with the spread of the seeds' own fits.
 
 #include "client/advisor/advice.hpp"
+#include "client/advisor/advice_progress.hpp"
+#include "client/advisor/advisor.hpp"
 #include "client/advisor/advice_store.hpp"
 #include "client/advisor/batch_evidence.hpp"
 #include "client/advisor/batch_memory.hpp"
@@ -390,6 +392,27 @@ private slots:
             QVERIFY2(!sgdJson.contains(QLatin1String(name)), name);
         QVERIFY(!anyContains(sgd.cautions, QStringLiteral("beta1")));
         QVERIFY(sgd.snippet.contains(QStringLiteral("torch.optim.SGD(")));
+    }
+
+    // A stopped advice on your own model resumes with the data size inspect read when it began
+    // (a preset does not carry it, and the advisor refuses an own model of unknown size).
+    void aProgressFileKeepsYourDatasSize()
+    {
+        AdviceRequest request;
+        request.base.workload = ddplab::WorkloadKind::TorchScript;
+        request.base.modelFile = "/models/mlp.pt";
+        request.base.trainData = "/models/train.pt";
+        request.base.trainSamples = 100;
+        request.gpus = 4;
+        request.budgetSeconds = 60;
+        QString error;
+        const std::optional<AdviceRequest> back = requestOfProgress(progressJson(request, {}), &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(back->base.trainSamples, qint64(100));
+        QCOMPARE(back->gpus, 4);
+        QVERIFY2(adviceRequestProblem(*back).isEmpty(), qPrintable(adviceRequestProblem(*back)));
+        request.base.trainSamples = 0;
+        QVERIFY(adviceRequestProblem(request).contains(QStringLiteral("the size of your training data is not known yet")));
     }
 
     void mostBatchPerGpuFromMemory()

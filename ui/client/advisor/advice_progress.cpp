@@ -16,7 +16,8 @@ QJsonObject progressJson(const AdviceRequest& request, const QJsonArray& phases)
                                    {kGpus, request.gpus},
                                    {kMaxBatch, request.maxBatchPerGpu},
                                    {kBudget, request.budgetSeconds},
-                                   {kCheckpoints, request.checkpointFolder}}},
+                                   {kCheckpoints, request.checkpointFolder},
+                                   {kTrainSamples, qint64(request.base.trainSamples)}}},
             {kPhases, phases}};
 }
 
@@ -44,6 +45,7 @@ std::optional<AdviceRequest> requestOfProgress(const QJsonObject& progress, QStr
         return std::nullopt;
     AdviceRequest request;
     request.base = *base;
+    request.base.trainSamples = json.value(kTrainSamples).toInteger();  // a preset does not carry it
     request.gpus = json.value(kGpus).toInt();
     request.maxBatchPerGpu = json.value(kMaxBatch).toInteger();
     request.budgetSeconds = json.value(kBudget).toDouble();

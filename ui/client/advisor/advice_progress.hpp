@@ -27,6 +27,8 @@ inline const QString kEndedS = QStringLiteral("ended_at_s");
 inline const QString kGpus = QStringLiteral("gpus");
 inline const QString kMaxBatch = QStringLiteral("max_batch_per_gpu");
 inline const QString kBudget = QStringLiteral("budget_s");
+// Your own data's size as inspect read it when the advice began: the plan was made with it.
+inline const QString kTrainSamples = QStringLiteral("train_samples");
 inline const QString kCheckpoints = QStringLiteral("checkpoint_folder");
 
 }  // namespace advice_progress
