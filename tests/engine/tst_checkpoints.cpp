@@ -105,6 +105,10 @@ void CheckpointsTest::resumedRunEqualsStraightRun_data()
         for (auto it = optimizer.begin(); it != optimizer.end(); ++it)
             settings.insert(it.key(), it.value());
         settings.insert(QStringLiteral("world_size"), ranks);
+        // One thread a rank on both sides: left to the engine, the count follows the cores free
+        // at each start, and another thread count sums in another order (a resumed run on a
+        // busier machine then differs in the last bits, 2e-7, as it did once beside a benchmark).
+        settings.insert(QStringLiteral("threads"), 1);
         QTest::newRow(name) << settings;
     };
     row("toy, SGD with momentum, 1 rank", toy, momentum, 1);
