@@ -9,7 +9,8 @@ the warmup arm found one helped, its warmup) runs with the same 2 seeds and hori
   regret = mean loss of the advised setting / the grid's best mean loss - 1
 
 The loss is the advisor's own measure for these problems: the noise-free training loss at the
-end of the horizon (the summary's train_loss). Also written: each side's runs, samples and wall
+end of the horizon (the summary's train_loss). With Adam, both sides train with the beta1, beta2
+and eps the advice recommends (the SDE rule's at that batch). Also written: each side's runs, samples and wall
 time. The grid answers the LR only, at one batch; a grid that also chose the batch would repeat
 it at every batch the advisor's branch test visits (1, 2, 4, ... N GPUs), which the table gives
 as arithmetic, marked so. Writes the section bench:advisor of docs/benchmarks.md (toy and linreg)
@@ -17,7 +18,11 @@ or bench:advisor-PROBLEMS for others: fashion is the issue's own case (the lab's
 CNN at 1 x 32, lr 0.05), judged on the validation loss over the first 2,000 test images as the
 advisor judges it; a case takes 7 to 15 minutes here.
 
-Usage: advisor_bench.py [--gpus 2 4 8 16] [--budget-min 1] [--problems toy linreg | fashion]"""
+The examples' models (fashion_resnet, char_transformer, tabular_mlp) run on their small export
+(examples/export_examples.py --small), each from its exported config on 1 GPU.
+
+Usage: advisor_bench.py [--gpus 2 4 8 16] [--budget-min 1] [--problems toy linreg | fashion | EXAMPLE ...]
+                        [--cases PROBLEM:N ...]"""
 import argparse
 import json
 import math
@@ -40,10 +45,32 @@ BASES = {
     "fashion": {"workload": "fashion_mnist", "model": "cnn", "batch_size": 32, "world_size": 1, "optimizer": "sgd",
                 "lr": 0.05, "momentum": 0.9, "epochs": 1},
 }
+# The examples' models (examples/export_examples.py --small: 2,000 Fashion-MNIST images, 2,048
+# table rows), each on 1 GPU with the rest of the settings its exported config trains it with.
+EXAMPLES = ("fashion_resnet", "char_transformer", "tabular_mlp")
 # The advisor's measure: the validation loss where there is a validation set (on its first 2,000
 # samples, as the advisor's runs measure it), else the noise-free training loss.
-MEASURES = {"linreg": "train_loss", "toy": "train_loss", "fashion": "val_loss"}
-GRID_EXTRA = {"fashion": {"val_subset": 2000, "eval_every": 0}}
+MEASURES = dict({"linreg": "train_loss", "toy": "train_loss", "fashion": "val_loss"}, **{name: "val_loss" for name in EXAMPLES})
+GRID_EXTRA = dict({"fashion": {"val_subset": 2000, "eval_every": 0}}, **{name: {"val_subset": 2000, "eval_every": 0} for name in EXAMPLES})
+
+
+def example_base(name, folder):
+    """The exported example's config with world_size 1 (the base a person knows trains, on 1 GPU)."""
+    config_file = os.path.join(folder, name + ".json")
+    if not os.path.exists(config_file):
+        subprocess.run(["/usr/bin/python3", os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples",
+                                                          "export_examples.py"), "--small", "--out", folder],
+                       check=True, stdout=subprocess.DEVNULL)
+    base = json.load(open(config_file))
+    base["world_size"] = 1
+    return base
+
+
+def shown_base(problem, base):
+    """A base as the table shows it: an example's files by their names alone."""
+    if problem not in EXAMPLES:
+        return json.dumps(base)
+    return json.dumps({k: (os.path.basename(v) if k in ("model_file", "train_data", "val_data") else v) for k, v in base.items()})
 GRID_POINTS = 17       # sqrt(2) apart: the linear rule's LR / 8 to x 32
 GRID_LOWEST = 1 / 8    # of the linear rule's LR
 SEEDS = 2
@@ -101,11 +128,11 @@ def mean(values):
     return sum(values) / len(values) if values and all(math.isfinite(v) for v in values) else math.inf
 
 
-def one_case(problem, gpus, budget_min):
+def one_case(problem, gpus, budget_min, examples):
     with tempfile.TemporaryDirectory() as home:
         env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_DATA_HOME=home, XDG_CONFIG_HOME=home,
                    XDG_RUNTIME_DIR=os.environ.get("XDG_RUNTIME_DIR", home), DDPLAB_ENGINE=ENGINE)
-        base = BASES[problem]
+        base = BASES[problem] if problem in BASES else example_base(problem, examples)
         preset = os.path.join(home, "base.json")
         with open(preset, "w") as out:
             json.dump(base, out)
@@ -122,6 +149,11 @@ def one_case(problem, gpus, budget_min):
         ranks = 2 if gpus % 2 == 0 else 1
         at_batch = dict(base, world_size=ranks, grad_accum=gpus // ranks, accumulate_as_ranks=gpus // ranks > 1,
                         batch_size=per_gpu, max_steps=steps, epochs=1000, schedule="constant", **GRID_EXTRA.get(problem, {}))
+        # Adam's moments as the advice recommends them (scaled by the SDE rule from the base's):
+        # the grid and the advised setting both train with them, so the LRs compare alike.
+        for moment in ("beta1", "beta2", "eps"):
+            if moment in advice:
+                at_batch[moment] = advice[moment]
         linear = base["lr"] * gpus * per_gpu / (base["world_size"] * base["batch_size"])
         grid_lrs = [linear * GRID_LOWEST * 2 ** (j / 2) for j in range(GRID_POINTS)]
         grid_wall, grid, grid_runs, grid_samples = run_study(home, env, "grid", at_batch, grid_lrs, MEASURES[problem])
@@ -134,7 +166,7 @@ def one_case(problem, gpus, budget_min):
         evidence = advice["evidence"]
         visited_batches = len({e["gpus"] * e["batch_per_gpu"] for e in evidence if e["phase"] == "branch"}) or 1
         return {
-            "problem": problem, "gpus": gpus, "batch": batch, "steps": steps,
+            "problem": problem, "base": shown_base(problem, base), "gpus": gpus, "batch": batch, "steps": steps,
             "advised_lr": lr, "warmup": bool(warmup), "rule": advice["lr_rule"], "confidence": advice["confidence"]["level"],
             "advised_loss": advised_loss, "grid_best_lr": best_lr, "grid_best": best,
             "regret": advised_loss / best - 1 if math.isfinite(best) and best > 0 else math.nan,
@@ -152,7 +184,7 @@ def table(results, budget_min):
         "",
         f"`bench/advisor_bench.py` on {machine_line()}. For each problem and N, `ddplab --advise --gpus N --budget-min "
         f"{budget_min}` from a base on 1 GPU ("
-        + "; ".join(f"{p}: `{json.dumps(BASES[p])}`" for p in dict.fromkeys(r["problem"] for r in results))
+        + "; ".join(f"{p}: `{b}`" for p, b in dict.fromkeys((r["problem"], r["base"]) for r in results))
         + "); then, at N × the advisor's batch per GPU and over its horizon, the grid study a "
         f"person would run without it: {GRID_POINTS} LRs √2 apart from the linear rule's / 8 to × 32, {SEEDS} seeds, as one "
         "`ddplab --study`. The advised setting (its LR, and its warmup when the arm found one helped) runs with the same "
@@ -174,7 +206,10 @@ def table(results, budget_min):
             f"{r['grid_runs'] * r['batches']} runs, ~{r['grid_wall'] * r['batches']:.0f} s |")
     regrets = [r["regret"] for r in results if math.isfinite(r["regret"])]
     if regrets:
-        lines += ["", f"Regret over the {len(regrets)} cases: median {100 * sorted(regrets)[len(regrets) // 2]:+.2f} %, "
+        ordered = sorted(regrets)
+        middle = len(ordered) // 2
+        median = ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+        lines += ["", f"Regret over the {len(regrets)} cases: median {100 * median:+.2f} %, "
                       f"worst {100 * max(regrets):+.2f} % (negative: the advised LR did better than every grid point)."]
     worst = [r["time_left_worst"] for r in results if math.isfinite(r["time_left_worst"])]
     if worst:
@@ -190,14 +225,18 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--gpus", type=positive_int, nargs="+", default=[2, 4, 8, 16])
     parser.add_argument("--budget-min", type=float, default=1.0)
-    parser.add_argument("--problems", nargs="+", default=["toy", "linreg"], choices=sorted(BASES))
+    parser.add_argument("--problems", nargs="+", default=["toy", "linreg"], choices=sorted(BASES) + sorted(EXAMPLES))
+    parser.add_argument("--cases", nargs="+", default=[], metavar="PROBLEM:N",
+                        help="instead of every problem at every N: these cases only (fashion:2 tabular_mlp:8 ...)")
     args = parser.parse_args()
+    cases = [(c.split(":")[0], int(c.split(":")[1])) for c in args.cases] or [(p, n) for p in args.problems for n in args.gpus]
     results = []
-    for problem in args.problems:
-        for gpus in args.gpus:
-            result = one_case(problem, gpus, args.budget_min)
+    with tempfile.TemporaryDirectory(prefix="ddplab-bench-examples-") as examples:
+        for problem, gpus in cases:
+            result = one_case(problem, gpus, args.budget_min, examples)
             print(json.dumps(result), flush=True)
             results.append(result)
+    args.problems = list(dict.fromkeys(problem for problem, _ in cases))
     markdown = table(results, args.budget_min)
     print(markdown)
     # toy and linreg (the default) keep their section; other problems get one of their own.
