@@ -80,6 +80,14 @@ double fashionValidationLoss(int gpus, qint64 batch, double lr, qint64 steps, qi
     return measureAfter(measured, QStringLiteral("val_loss"), gpus, batch, lr, steps, seed, warmupSteps, startFactor);
 }
 
+// An advice that went past its budget by a fifth says so in `trimmed`, and one that did not says nothing of it.
+bool saysWhetherItOverran(const QJsonObject& advice, double budgetSeconds)
+{
+    const bool overran = advice.value(QStringLiteral("took_s")).toDouble() > 1.2 * budgetSeconds;
+    const bool said = QJsonDocument(advice.value(QStringLiteral("trimmed")).toArray()).toJson().contains("against a budget of");
+    return overran == said;
+}
+
 }  // namespace
 
 class TestAdvisorHeadless : public QObject {
@@ -276,6 +284,7 @@ private slots:
         QFile file(folder + QStringLiteral("/advice.json"));
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QJsonObject advice = QJsonDocument::fromJson(file.readAll()).object();
+        QVERIFY(saysWhetherItOverran(advice, 60.0));
         QCOMPARE(advice.value(QStringLiteral("betas_rule")).toString(), QStringLiteral("sde"));
         QCOMPARE(advice.value(QStringLiteral("effective_batch")).toInt(), 32);
         // 1 - beta by k = 4: 0.6 and 0.996; eps by 1/sqrt(4).
@@ -328,7 +337,9 @@ private slots:
         QVERIFY2(advice.exitCode == 0, qPrintable(advice.out + advice.err));
         QFile file(advised + QStringLiteral("/advice.json"));
         QVERIFY(file.open(QIODevice::ReadOnly));
-        const QJsonObject critical = QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("critical_batch")).toObject();
+        const QJsonObject whole = QJsonDocument::fromJson(file.readAll()).object();
+        QVERIFY(saysWhetherItOverran(whole, 60.0));
+        const QJsonObject critical = whole.value(QStringLiteral("critical_batch")).toObject();
         const double recommended = critical.value(QStringLiteral("value")).toDouble();
         const bool lowerBound = critical.value(QStringLiteral("at_least")).toBool();
         QVERIFY2(recommended > 0, qPrintable(critical.value(QStringLiteral("finding")).toString()));
@@ -381,6 +392,7 @@ private slots:
         QFile file(home.filePath(QStringLiteral("advice/advice.json")));
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QJsonObject advice = QJsonDocument::fromJson(file.readAll()).object();
+        QVERIFY(saysWhetherItOverran(advice, 60.0));
         QCOMPARE(advice.value(QStringLiteral("planned_samples")).toDouble(), 200.0);  // 2 epochs of 100
         qint64 baseSteps = 0;
         for (const QJsonValue& item : advice.value(QStringLiteral("evidence")).toArray()) {

@@ -29,6 +29,7 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr qint64 kShortHorizonSteps = 200;
 constexpr double kWarmupTrigger = 2.0;  // the best LR this many times the base's or more gets a warmup arm (Goyal et al.)
 constexpr double kWarmupShare = 0.1;    // the arm warms up over this share of the confirmation's steps
+constexpr double kBudgetSlack = 1.2;    // past this share of its budget an advice says it overran
 
 QString lrText(double lr)
 {
@@ -418,6 +419,14 @@ void Advisor::decide()
         a.cautions.append(QStringLiteral("The safe LR range was measured without the warmup the advice adds; with it, somewhat higher LRs may train as well."));
     putRecommendation(a, base);
     a.tookSeconds = elapsedMs() / 1000.0;
+    // The plan is cut to the budget only down to its floors (the base run, a range test at each
+    // batch, the shortest branches and confirmation): a slow model on a slow machine goes past it.
+    if (a.tookSeconds > kBudgetSlack * m_request.budgetSeconds)
+        a.trimmed.append(QStringLiteral("it took %1 min against a budget of %2 min: on this computer even its shortest plan (the base run, a "
+                                        "range test at each batch, branches and a confirmation of %3 steps) costs more, and it is not cut "
+                                        "further; fewer GPUs to plan for make fewer branches")
+                             .arg(QString::number(a.tookSeconds / 60.0, 'f', 1), QString::number(m_request.budgetSeconds / 60.0, 'f', 1))
+                             .arg(m_confirmationSteps));
     m_phase = Phase::Done;
     emit progressed();
     emit finished(true);
