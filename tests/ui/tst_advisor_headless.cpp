@@ -80,6 +80,29 @@ double fashionValidationLoss(int gpus, qint64 batch, double lr, qint64 steps, qi
     return measureAfter(measured, QStringLiteral("val_loss"), gpus, batch, lr, steps, seed, warmupSteps, startFactor);
 }
 
+// `ddplab --advise` on `settings` (written as a preset file in `home`) for `gpus` GPUs within a
+// budget of `minutes`, exported into home/`name`: how it ended, and its advice.json when written.
+struct Advised {
+    Outcome run;
+    QJsonObject advice;
+};
+
+Advised adviseOn(const QString& home, const QJsonObject& settings, int gpus, double minutes, const QString& name)
+{
+    const QString folder = QDir(home).filePath(name);
+    QFile preset(folder + QStringLiteral(".json"));
+    if (preset.open(QIODevice::WriteOnly))
+        preset.write(QJsonDocument(settings).toJson());
+    preset.close();
+    Advised advised;
+    advised.run = runLab(home, {QStringLiteral("--advise"), QStringLiteral("--preset"), preset.fileName(), QStringLiteral("--gpus"), QString::number(gpus),
+                                QStringLiteral("--budget-min"), QString::number(minutes), QStringLiteral("--export"), folder, QStringLiteral("--quit")});
+    QFile written(folder + QStringLiteral("/advice.json"));
+    if (written.open(QIODevice::ReadOnly))
+        advised.advice = QJsonDocument::fromJson(written.readAll()).object();
+    return advised;
+}
+
 // An advice that went past its budget by a fifth says so in `trimmed`, and one that did not says nothing of it.
 bool saysWhetherItOverran(const QJsonObject& advice, double budgetSeconds)
 {
@@ -272,18 +295,9 @@ private slots:
         QJsonObject adam = kBase;
         adam.insert(QStringLiteral("optimizer"), QStringLiteral("adam"));
         adam.insert(QStringLiteral("lr"), 0.05);
-        QFile preset(home.filePath(QStringLiteral("adam.json")));
-        QVERIFY(preset.open(QIODevice::WriteOnly));
-        preset.write(QJsonDocument(adam).toJson());
-        preset.close();
-        const QString folder = home.filePath(QStringLiteral("advice"));
-        const Outcome run = runLab(home.path(), {QStringLiteral("--advise"), QStringLiteral("--preset"), preset.fileName(), QStringLiteral("--gpus"),
-                                                 QStringLiteral("4"), QStringLiteral("--budget-min"), QStringLiteral("1"), QStringLiteral("--export"), folder,
-                                                 QStringLiteral("--quit")});
-        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
-        QFile file(folder + QStringLiteral("/advice.json"));
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        const QJsonObject advice = QJsonDocument::fromJson(file.readAll()).object();
+        const Advised advised = adviseOn(home.path(), adam, 4, 1, QStringLiteral("advice"));
+        QVERIFY2(advised.run.exitCode == 0, qPrintable(advised.run.out + advised.run.err));
+        const QJsonObject& advice = advised.advice;
         QVERIFY(saysWhetherItOverran(advice, 60.0));
         QCOMPARE(advice.value(QStringLiteral("betas_rule")).toString(), QStringLiteral("sde"));
         QCOMPARE(advice.value(QStringLiteral("effective_batch")).toInt(), 32);
@@ -326,20 +340,10 @@ private slots:
                                {QStringLiteral("num_examples"), 4096}, {QStringLiteral("batch_size"), 4},
                                {QStringLiteral("world_size"), 1},    {QStringLiteral("lr"), 5.0},
                                {QStringLiteral("epochs"), 1},        {QStringLiteral("shuffle"), true}};
-        QFile preset(home.filePath(QStringLiteral("base.json")));
-        QVERIFY(preset.open(QIODevice::WriteOnly));
-        preset.write(QJsonDocument(base).toJson());
-        preset.close();
-        const QString advised = home.filePath(QStringLiteral("advice"));
-        const Outcome advice = runLab(home.path(), {QStringLiteral("--advise"), QStringLiteral("--preset"), preset.fileName(), QStringLiteral("--gpus"),
-                                                    QStringLiteral("64"), QStringLiteral("--budget-min"), QStringLiteral("1"), QStringLiteral("--export"),
-                                                    advised, QStringLiteral("--quit")});
-        QVERIFY2(advice.exitCode == 0, qPrintable(advice.out + advice.err));
-        QFile file(advised + QStringLiteral("/advice.json"));
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        const QJsonObject whole = QJsonDocument::fromJson(file.readAll()).object();
-        QVERIFY(saysWhetherItOverran(whole, 60.0));
-        const QJsonObject critical = whole.value(QStringLiteral("critical_batch")).toObject();
+        const Advised advised = adviseOn(home.path(), base, 64, 1, QStringLiteral("advice"));
+        QVERIFY2(advised.run.exitCode == 0, qPrintable(advised.run.out + advised.run.err));
+        QVERIFY(saysWhetherItOverran(advised.advice, 60.0));
+        const QJsonObject critical = advised.advice.value(QStringLiteral("critical_batch")).toObject();
         const double recommended = critical.value(QStringLiteral("value")).toDouble();
         const bool lowerBound = critical.value(QStringLiteral("at_least")).toBool();
         QVERIFY2(recommended > 0, qPrintable(critical.value(QStringLiteral("finding")).toString()));
@@ -374,24 +378,14 @@ private slots:
                         {QStringLiteral("train_data"), models + QStringLiteral("/train.pt")}, {QStringLiteral("batch_size"), 10},
                         {QStringLiteral("world_size"), 1}, {QStringLiteral("lr"), 0.05}, {QStringLiteral("momentum"), 0.9},
                         {QStringLiteral("epochs"), 2}, {QStringLiteral("threads"), 1}};
-        const auto advise = [&](const QJsonObject& settings, const QString& folder) {
-            QFile preset(home.filePath(folder + QStringLiteral(".json")));
-            preset.open(QIODevice::WriteOnly);
-            preset.write(QJsonDocument(settings).toJson());
-            preset.close();
-            return runLab(home.path(), {QStringLiteral("--advise"), QStringLiteral("--preset"), preset.fileName(), QStringLiteral("--gpus"),
-                                        QStringLiteral("2"), QStringLiteral("--budget-min"), QStringLiteral("1"), QStringLiteral("--export"),
-                                        home.filePath(folder), QStringLiteral("--quit")});
-        };
-        const Outcome run = advise(own, QStringLiteral("advice"));
+        const Advised advised = adviseOn(home.path(), own, 2, 1, QStringLiteral("advice"));
+        const Outcome& run = advised.run;
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
         // inspect's measured step gave the memory per sample, and the data set caps the batch:
         // 100 samples over 2 GPUs, 32 as a power of two.
         QVERIFY2(run.out.contains(QStringLiteral("Most batch per GPU 32: 32 samples per GPU: the training set's 50 samples per GPU")), qPrintable(run.out));
         QVERIFY2(run.out.contains(QStringLiteral("by inspect's measured training step")), qPrintable(run.out));
-        QFile file(home.filePath(QStringLiteral("advice/advice.json")));
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        const QJsonObject advice = QJsonDocument::fromJson(file.readAll()).object();
+        const QJsonObject& advice = advised.advice;
         QVERIFY(saysWhetherItOverran(advice, 60.0));
         QCOMPARE(advice.value(QStringLiteral("planned_samples")).toDouble(), 200.0);  // 2 epochs of 100
         qint64 baseSteps = 0;
@@ -402,7 +396,7 @@ private slots:
         QCOMPARE(baseSteps, qint64(20));  // the base run trained its 2 epochs of 10 steps
 
         own.insert(QStringLiteral("train_data"), models + QStringLiteral("/short_targets.pt"));
-        const Outcome refused = advise(own, QStringLiteral("refused"));
+        const Outcome refused = adviseOn(home.path(), own, 2, 1, QStringLiteral("refused")).run;
         QCOMPARE(refused.exitCode, 2);
         QVERIFY2(refused.err.startsWith(QStringLiteral("ddplab: train_data: ")), qPrintable(refused.err));
         QCOMPARE(refused.err.count(QLatin1Char('\n')), 1);
