@@ -19,6 +19,8 @@ import sys
 import tempfile
 import time
 
+import gpu_throughput  # beside this file: the engine's and the peer's samples/s, measured alike
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOLERANCE = 1e-5  # relative, per step: float32 reductions in another order
 # A convolution on a GPU may compute in TF32 (10-bit mantissa) where the CPU uses float32.
@@ -69,19 +71,12 @@ def own_model(engine, device, ranks):
 def throughput(engine, device, ranks):
     # Like with like: both sides leave out the same warm-up steps (the first one pays for the
     # CUDA context, cuBLAS/cuDNN handles and NCCL's first launch) and time the same steps after.
-    warmup, steps = 10, 200
-    parsed = events(engine, ["--workload", "fashion_mnist", "--model", "cnn", "--batch-size", "256",
-                             "--max-steps", str(warmup + steps), "--device", device, "--world-size", str(ranks)])
-    timed = [e for e in parsed if e.get("type") == "step"]
-    before, timed = timed[warmup - 1], timed[warmup:]
-    engine_rate = sum(e["samples"] for e in timed) / (timed[-1]["wall_s"] - before["wall_s"])
-    peer = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "peers", "fashion_ddp_peer.py"), "--model", "cnn",
-                           "--device", device, "--world_size", str(ranks), "--batch_size", "256", "--steps", str(steps),
-                           "--warmup_steps", str(warmup)],
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if peer.returncode != 0:
-        return f"engine {engine_rate:.0f} samples/s; the peer failed: {peer.stderr.strip()[-200:]}", False
-    peer_rate = json.loads(peer.stdout.strip().splitlines()[-1])["images_per_sec"]
+    engine_rate = gpu_throughput.engine_rate(engine, device, 256, ["--workload", "fashion_mnist", "--model", "cnn"], ranks, 10, 200)
+    if not isinstance(engine_rate, float):
+        raise RuntimeError(engine_rate)
+    peer_rate = gpu_throughput.peer_rate(device, 256, ranks, 10, 200)
+    if not isinstance(peer_rate, float):
+        return f"engine {engine_rate:.0f} samples/s; the peer {peer_rate}", False
     return f"engine {engine_rate:.0f} samples/s, peer {peer_rate:.0f} ({engine_rate / peer_rate:.2f}x)", engine_rate >= 0.8 * peer_rate
 
 

@@ -19,23 +19,26 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WARMUP, TIMED = 10, 100
 
 
-def engine_rate(engine, device, batch, workload_args):
+def engine_rate(engine, device, batch, workload_args, ranks=1, warmup=WARMUP, timed=TIMED):
+    """The engine's samples/s over `timed` steps after `warmup` (by its steps' wall clock); a
+    sentence instead when it did not run."""
     if not os.access(engine, os.X_OK):
         return "no engine"
-    done = subprocess.run([engine, "run", "--device", device, "--world-size", "1", "--batch-size", str(batch),
-                           "--max-steps", str(WARMUP + TIMED)] + workload_args,
+    done = subprocess.run([engine, "run", "--device", device, "--world-size", str(ranks), "--batch-size", str(batch),
+                           "--max-steps", str(warmup + timed)] + workload_args,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
     steps = [json.loads(line) for line in done.stdout.splitlines() if line.startswith('{"type":"step"')]
-    if done.returncode != 0 or len(steps) < WARMUP + 2:
+    if done.returncode != 0 or len(steps) < warmup + 2:
         return f"failed (exit {done.returncode}): {done.stderr.strip()[-200:]}"
-    before, timed = steps[WARMUP - 1], steps[WARMUP:]
-    return sum(e["samples"] for e in timed) / (timed[-1]["wall_s"] - before["wall_s"])
+    before, after = steps[warmup - 1], steps[warmup:]
+    return sum(e["samples"] for e in after) / (after[-1]["wall_s"] - before["wall_s"])
 
 
-def peer_rate(device, batch):
+def peer_rate(device, batch, ranks=1, warmup=WARMUP, timed=TIMED):
+    """The Python DDP peer's samples/s on the same CNN, the same steps timed; a sentence when it failed."""
     done = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "peers", "fashion_ddp_peer.py"), "--model", "cnn",
-                           "--device", device, "--world_size", "1", "--batch_size", str(batch), "--steps", str(TIMED),
-                           "--warmup_steps", str(WARMUP)],
+                           "--device", device, "--world_size", str(ranks), "--batch_size", str(batch), "--steps", str(timed),
+                           "--warmup_steps", str(warmup)],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
     if done.returncode != 0:
         return f"failed: {done.stderr.strip()[-200:]}"
