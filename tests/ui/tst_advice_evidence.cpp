@@ -2,7 +2,7 @@
 // parabola in log LR (exact on a bowl that is quadratic in log LR, off the grid), its safe range
 // (every LR within 10 % of the best), an optimum at the ladder's edge said as such, near-ties said
 // as noise; the branch test's critical batch with its calibrated tolerance; the LR's exponent in
-// the batch with the spread of the seeds' own fits.
+// the batch with the spread of the seeds' own fits; goodput's choice of the batch per GPU.
 
 #include "client/advisor/advice.hpp"
 #include "client/advisor/advice_progress.hpp"
@@ -10,6 +10,7 @@
 #include "client/advisor/advice_store.hpp"
 #include "client/advisor/batch_evidence.hpp"
 #include "client/advisor/batch_memory.hpp"
+#include "client/advisor/goodput.hpp"
 #include "client/engine/device_inventory.hpp"
 #include "client/engine/model_inspection.hpp"
 #include "client/advisor/lr_bracket.hpp"
@@ -246,6 +247,48 @@ private slots:
         QVERIFY(hurt.ok && hurt.hurt && !hurt.helped);
         // Every arm LR had a diverged seed: no verdict.
         QVERIFY(!compareWarmup(ladder, {{0.57, {0.5, INFINITY}}, {0.8, {INFINITY, 0.5}}}).ok);
+    }
+
+    void goodputChoosesTheBatchThatTrainsYourSamplesFastest()
+    {
+        // Pollux's goodput on 8 GPUs from a base batch of 32, noise scale 100: the per-GPU pace
+        // grows with the batch, the efficiency (100 + 32) / (100 + 8b) falls, and the product
+        // peaks in between: 8000, 11590, 12042, 8899 samples/s of the base's worth.
+        const QList<GoodputPoint> timed{{32, 3000.0}, {4, 1000.0}, {8, 1800.0}, {16, 2600.0}, {64, 0.0}};
+        const Goodput g = goodputOf(timed, 8, 32.0, 100.0);
+        QVERIFY(g.chosen);
+        QCOMPARE(g.bestBatchPerGpu, qint64(16));
+        QCOMPARE(g.points.size(), 4);  // the batch without a pace is left out
+        QCOMPARE(g.points.front().batchPerGpu, qint64(4));
+        QCOMPARE(g.points.front().efficiency, 1.0);
+        QVERIFY(std::abs(g.points[1].goodput - 14400.0 * 132.0 / 164.0) < 1e-9);
+        QVERIFY(std::abs(g.points[2].goodput - 20800.0 * 132.0 / 228.0) < 1e-9);
+        QVERIFY(std::abs(g.points[3].goodput - 24000.0 * 132.0 / 356.0) < 1e-9);
+        QVERIFY(g.verdict.startsWith(QStringLiteral("16 per GPU has the most goodput")));
+        // A large noise scale makes every batch nearly as efficient: the fastest pace wins.
+        QCOMPARE(goodputOf(timed, 8, 32.0, 1e9).bestBatchPerGpu, qint64(32));
+        // No noise scale, or one batch: nothing is chosen, and the verdict says why.
+        const Goodput unknown = goodputOf(timed, 8, 32.0, 0.0);
+        QVERIFY(!unknown.chosen);
+        QVERIFY(unknown.verdict.contains(QStringLiteral("no noise scale")));
+        QVERIFY(!goodputOf({{16, 2600.0}}, 8, 32.0, 100.0).chosen);
+        // The candidates halve from the most the branch test allows while N x b stays at the base's batch or above.
+        QCOMPARE(goodputCandidates(32, 8, 32, 4), (QList<qint64>{4, 8, 16, 32}));
+        QCOMPARE(goodputCandidates(16, 4, 16, 4), (QList<qint64>{4, 8, 16}));
+        QCOMPARE(goodputCandidates(256, 8, 8, 4), (QList<qint64>{32, 64, 128, 256}));
+        QCOMPARE(goodputCandidates(8, 1, 8, 4), (QList<qint64>{8}));
+        // The pace: the median after the first steps (a slow first step and a hiccup change nothing).
+        const QList<QPointF> paces{{1, 10.0}, {2, 500.0}, {3, 900.0}, {4, 990.0}, {5, 1000.0}, {6, 1010.0}, {7, 990.0}, {8, 20.0}, {9, 1005.0}};
+        QCOMPARE(steadySamplesPerSecond(paces, 5), (990.0 + 1005.0) / 2.0);
+        QCOMPARE(steadySamplesPerSecond(paces, 9), 0.0);
+        // advice.json keeps it whole.
+        const std::optional<Goodput> back = goodputFromJson(goodputJson(g));
+        QVERIFY(back);
+        QCOMPARE(back->bestBatchPerGpu, qint64(16));
+        QCOMPARE(back->points.size(), 4);
+        QCOMPARE(back->points[2].goodput, g.points[2].goodput);
+        QCOMPARE(back->verdict, g.verdict);
+        QVERIFY(!goodputFromJson(QJsonValue()));
     }
 
     void adviceJsonIsReadBackWhole()

@@ -148,6 +148,13 @@ private slots:
         const QJsonArray safe = advice.value(QStringLiteral("lr_safe_range")).toArray();
         QVERIFY(safe[0].toDouble() <= lr && lr <= safe[1].toDouble() * 1.0000001);
         QVERIFY(!advice.value(QStringLiteral("noise_scale")).toArray().isEmpty());  // one base GPU: a 2-GPU run measured it
+        // On this computer's CPU the times do not transfer to GPUs: no batch was timed, and advice.md says so.
+        QVERIFY(advice.value(QStringLiteral("goodput")).isNull());
+        for (const QJsonValue& item : advice.value(QStringLiteral("evidence")).toArray())
+            QVERIFY(item.toObject().value(QStringLiteral("phase")).toString() != QStringLiteral("throughput"));
+        QFile markdown(folder + QStringLiteral("/advice.md"));
+        QVERIFY(markdown.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(markdown.readAll()).contains(QStringLiteral("Speed: not chosen by speed: the runs were timed on this computer's CPU")));
         QVERIFY2(run.out.contains(QStringLiteral("Stored as ")), qPrintable(run.out));  // for the Advise page's Past advice
         // The branch test's two data orders (one when the machine is too slow for the budget, and
         // then said): each batch's best LR per order, and the exponent's interval from them,

@@ -5,7 +5,8 @@
 // path and a closed port each give their one clear sentence within seconds; a missing remote
 // engine ends the headless lab with the lab's own exit code, not ssh's 127; the window's
 // inspection of one's own model runs on the host, whatever the paths are called, and a forward
-// that never returns there is stopped and leaves nothing running.
+// that never returns there is stopped and leaves nothing running; an advice whose runs go to
+// the host times each batch per GPU there and confirms the one with the most goodput.
 
 #include "client/engine/engine_query.hpp"
 #include "client/engine/engine_target.hpp"
@@ -23,8 +24,13 @@
 #include "ui_test_main.hpp"
 
 #include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QMap>
 #include <QSignalSpy>
 
+#include <algorithm>
+#include <cmath>
 #include <csignal>
 
 using namespace ddplab::ui;
@@ -277,6 +283,96 @@ private slots:
         ::kill(pid_t(process.processId()), SIGKILL);
         process.waitForFinished(5000);
         QVERIFY2(waitUntilNoRemoteEngine(m_sshd->processId()), "an engine process is still running on the remote side");
+    }
+
+    void anAdviceOnTheHostChoosesTheBatchPerGpuByTheGoodputTimedThere()
+    {
+        // linreg known to train at 1 GPU x 16, planned for 4 GPUs, with every run on the host: the
+        // batches per GPU the branch test allows (4, 8, 16) are timed there and the one with the
+        // most goodput, samples/s x (phi + B0) / (phi + B), is the one confirmed (issue 28 §3i).
+        const QString lab = QFileInfo(ddplab::test::enginePath()).dir().filePath(QStringLiteral("ddplab"));
+        QTemporaryDir home;
+        const QString preset = home.filePath(QStringLiteral("linreg.json"));
+        QFile file(preset);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"workload": "linreg", "loss_reduction": "mean", "noise": 0.01, "num_examples": 512, "dim": 16,
+                       "batch_size": 16, "world_size": 1, "lr": 0.5, "epochs": 4})");
+        file.close();
+        QProcess process;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        environment.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
+        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
+        process.setProcessEnvironment(environment);
+        const QString folder = home.filePath(QStringLiteral("advice"));
+        process.start(lab, {QStringLiteral("--advise"), QStringLiteral("--preset"), preset, QStringLiteral("--gpus"), QStringLiteral("4"),
+                            QStringLiteral("--budget-min"), QStringLiteral("1"), QStringLiteral("--export"), folder, QStringLiteral("--quit"),
+                            QStringLiteral("--run-on"), QStringLiteral("labtest"), QStringLiteral("--remote-engine"), ddplab::test::enginePath()});
+        QVERIFY(process.waitForFinished(4 * kPatienceMs));
+        const QString out = QString::fromUtf8(process.readAllStandardOutput()) + QString::fromUtf8(process.readAllStandardError());
+        QVERIFY2(process.exitCode() == 0, qPrintable(out));
+        QFile written(folder + QStringLiteral("/advice.json"));
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QJsonObject advice = QJsonDocument::fromJson(written.readAll()).object();
+        const QJsonObject goodput = advice.value(QStringLiteral("goodput")).toObject();
+        QVERIFY2(goodput.value(QStringLiteral("timed_on")).toString().startsWith(QStringLiteral("labtest")), qPrintable(out));
+        const double phi = goodput.value(QStringLiteral("noise_scale")).toDouble();
+        QVERIFY2(phi > 0, QJsonDocument(goodput).toJson().constData());
+        QCOMPARE(goodput.value(QStringLiteral("base_batch")).toDouble(), 16.0);
+        QVERIFY(goodput.value(QStringLiteral("chosen")).toBool());
+        qInfo("%s", qPrintable(goodput.value(QStringLiteral("verdict")).toString()));
+
+        // Each timed batch's samples/s is the median of its run's own steps after the first five,
+        // per rank: read back here from the stored runs the host streamed.
+        RunStore store(home.filePath(QStringLiteral("data/ddplab/ddplab/runs")));
+        QMap<QString, RunRecord> records;
+        for (const RunRecord& record : store.listRuns())
+            records.insert(record.id, record);
+        QMap<qint64, double> perGpu;
+        for (const QJsonValue& item : advice.value(QStringLiteral("evidence")).toArray()) {
+            const QJsonObject run = item.toObject();
+            if (run.value(QStringLiteral("phase")).toString() != QStringLiteral("throughput"))
+                continue;
+            QVERIFY(records.contains(run.value(QStringLiteral("run_id")).toString()));
+            const QSharedPointer<RunData> data = store.loadRun(records.value(run.value(QStringLiteral("run_id")).toString()));
+            QVERIFY(data);
+            QList<double> paces;
+            for (const QPointF& point : data->series(QStringLiteral("samples_per_sec")))
+                if (point.x() > 5)
+                    paces.append(point.y());
+            QCOMPARE(paces.size(), 25);  // 30 steps
+            std::sort(paces.begin(), paces.end());
+            perGpu.insert(run.value(QStringLiteral("batch_per_gpu")).toInteger(), paces[12] / double(run.value(QStringLiteral("gpus")).toInt()));
+        }
+        QCOMPARE(perGpu.keys(), (QList<qint64>{4, 8, 16}));
+
+        // goodput = 4 x samples/s per GPU x (phi + 16) / (phi + 4b); the most of it is recommended.
+        qint64 best = 0;
+        double most = 0.0;
+        const QJsonArray points = goodput.value(QStringLiteral("points")).toArray();
+        QCOMPARE(points.size(), 3);
+        for (const QJsonValue& item : points) {
+            const QJsonObject point = item.toObject();
+            const qint64 b = point.value(QStringLiteral("batch_per_gpu")).toInteger();
+            const double pace = point.value(QStringLiteral("samples_per_sec_per_gpu")).toDouble();
+            QVERIFY2(std::abs(pace / perGpu.value(b) - 1.0) < 1e-9, qPrintable(QStringLiteral("%1: %2 against %3").arg(b).arg(pace).arg(perGpu.value(b))));
+            const double expected = 4.0 * pace * (phi + 16.0) / (phi + 4.0 * double(b));
+            QVERIFY(std::abs(point.value(QStringLiteral("goodput")).toDouble() / expected - 1.0) < 1e-9);
+            if (expected > most) {
+                most = expected;
+                best = b;
+            }
+        }
+        QCOMPARE(goodput.value(QStringLiteral("best_batch_per_gpu")).toInteger(), best);
+        QCOMPARE(advice.value(QStringLiteral("batch_per_gpu")).toInteger(), best);
+        for (const QJsonValue& item : advice.value(QStringLiteral("evidence")).toArray())
+            if (item.toObject().value(QStringLiteral("phase")).toString() == QStringLiteral("confirmation"))
+                QCOMPARE(item.toObject().value(QStringLiteral("batch_per_gpu")).toInteger(), best);
+        QFile markdown(folder + QStringLiteral("/advice.md"));
+        QVERIFY(markdown.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(markdown.readAll()).contains(QStringLiteral("Speed: timed on labtest")));
+        QVERIFY(QFileInfo::exists(folder + QStringLiteral("/advice-goodput.png")));
+        QVERIFY(waitUntilNoRemoteEngine(m_sshd->processId()));
     }
 
     void aMissingRemoteEngineEndsTheHeadlessLabWithItsOwnCode()

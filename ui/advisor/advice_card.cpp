@@ -199,6 +199,7 @@ void AdviceCard::showAdvice(const Advice& a)
         addRow(tr("McCandlish's fit"), fitWords(a.stepsFit));
     if (!a.noiseScale.isEmpty() && std::isfinite(a.noiseScale.last().y()))
         addRow(tr("Noise scale"), tr("B_simple %1 at the end of your base run (corroboration, not a decision)").arg(figure(a.noiseScale.last().y())));
+    addRow(tr("Speed"), capitalised(speedWords(a)));
     addRow(tr("Steps to match"), tr("%1 at the recommendation, %2 for your base run (to reach its %3)")
                                      .arg(a.stepsToMatch >= 0 ? QString::number(a.stepsToMatch) : tr("not reached in the horizon"))
                                      .arg(a.baseSteps)

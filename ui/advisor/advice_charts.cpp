@@ -149,6 +149,35 @@ PlotSpec noiseChart(const Advice& advice)
     return spec;
 }
 
+// Goodput (Pollux) against the batch per GPU: N GPUs' samples/s as timed on the Run-on host, and
+// the same times the statistical efficiency; the chosen batch marked.
+PlotSpec goodputChart(const Goodput& goodput, int gpus)
+{
+    PlotSpec spec;
+    spec.id = QStringLiteral("advice-goodput");
+    spec.title = QObject::tr("Goodput against the batch per GPU on %1 GPUs").arg(gpus);
+    spec.subtitle = QObject::tr("Samples/s timed on %1; goodput = samples/s × (φ + B0) / (φ + B), φ %2 (%3), B0 %4")
+                        .arg(goodput.timedOn, number(goodput.noiseScale), goodput.noiseScaleFrom, number(goodput.baseBatch));
+    spec.xTitle = QObject::tr("batch per GPU (log)");
+    spec.yTitle = QObject::tr("samples per second");
+    spec.emptyText = QObject::tr("No batch per GPU was timed.");
+    PlotLine throughput, good;
+    throughput.label = QObject::tr("samples/s");
+    throughput.color = lineColor(0);
+    good.label = QObject::tr("goodput");
+    good.color = lineColor(1);
+    for (const GoodputPoint& point : goodput.points) {
+        throughput.points.append({double(point.batchPerGpu), point.throughput});
+        good.points.append({double(point.batchPerGpu), point.goodput});
+    }
+    spec.lines = {throughput, good};
+    if (goodput.chosen)
+        spec.markers.append({double(goodput.bestBatchPerGpu), QObject::tr("most goodput: %1").arg(goodput.bestBatchPerGpu), QColor(kMeasuredMarkRgb)});
+    else
+        spec.notes.append(QObject::tr("not chosen by speed"));
+    return spec;
+}
+
 PlotSpec rangeChart(const Advice& advice, const QList<QPointF>& storedCurve)
 {
     PlotSpec spec;
@@ -295,6 +324,8 @@ QList<PlotSpec> adviceCharts(const Advice& advice, const QList<QPointF>& rangeCu
     if (!advice.noiseScale.isEmpty())
         charts.append(noiseChart(advice));
     charts.append(rangeChart(advice, rangeCurve));
+    if (advice.goodput && !advice.goodput->points.isEmpty())
+        charts.append(goodputChart(*advice.goodput, advice.gpus));
     return charts;
 }
 

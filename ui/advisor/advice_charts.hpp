@@ -5,7 +5,8 @@
 // best measure against the batch (the critical batch marked), the best LR against the batch with
 // the linear and square-root rules, the steps to a target against the batch with McCandlish's
 // fit, the noise scale over the base run's samples (when it was measured) and the range tests'
-// smoothed loss against the LR, one curve per batch.
+// smoothed loss against the LR, one curve per batch, and goodput against the batch per GPU (when
+// the batches were timed on the Run-on host).
 
 #include "study/study_plot.hpp"
 

@@ -230,6 +230,7 @@ QJsonObject Advice::toJson() const
     critical.insert(QStringLiteral("noise_scale_last"), noiseScale.isEmpty() ? QJsonValue() : number(noiseScale.last().y()));
     critical.insert(QStringLiteral("finding"), criticalBatchFinding);
     json.insert(QStringLiteral("critical_batch"), critical);
+    json.insert(QStringLiteral("goodput"), goodput ? QJsonValue(goodputJson(*goodput)) : QJsonValue());
     json.insert(QStringLiteral("recommended_settings"), presetFromCoreConfig(recommended));
     json.insert(QStringLiteral("snippet"), snippet);
     if (!betasRule.isEmpty()) {
@@ -291,6 +292,7 @@ std::optional<Advice> Advice::fromJson(const QJsonObject& json, QString* error)
                              pointsOf(range.value(wire(protocol::field::kPoints)))});
     }
     a.warmupSteps = json.value(wire(key::kWarmupSteps)).toInteger();
+    a.goodput = goodputFromJson(json.value(QStringLiteral("goodput")));
     for (const QJsonValue& item : json.value(wire(protocol::field::kNoiseScale)).toArray()) {
         const QJsonObject point = item.toObject();
         a.noiseScale.append({point.value(wire(protocol::field::kSamples)).toDouble(), numberOf(point.value(kValue))});
@@ -358,6 +360,14 @@ std::optional<Advice> Advice::fromJson(const QJsonObject& json, QString* error)
     return a;
 }
 
+QString speedWords(const Advice& a)
+{
+    if (!a.goodput)
+        return QStringLiteral("not chosen by speed: the runs were timed on this computer's CPU, and its times do not transfer to your GPUs (give "
+                              "Setup's Run on a host with them, and the advisor times each batch per GPU there)");
+    return QStringLiteral("timed on %1: %2.").arg(a.goodput->timedOn, a.goodput->verdict);
+}
+
 QString Advice::toMarkdown() const
 {
     QStringList text;
@@ -398,6 +408,7 @@ QString Advice::toMarkdown() const
     if (!noiseScale.isEmpty())
         text << QStringLiteral("- The noise scale B_simple went from %1 to %2 over the base run (corroboration, not a decision).")
                     .arg(figure(noiseScale.first().y()), figure(noiseScale.last().y()));
+    text << QStringLiteral("- Speed: ") + speedWords(*this);
     text << QStringLiteral("- Steps to reach the base run's %1: %2 at the recommendation, %3 for the base.")
                 .arg(measureName)
                 .arg(stepsToMatch >= 0 ? QString::number(stepsToMatch) : QStringLiteral("not reached in the horizon"))

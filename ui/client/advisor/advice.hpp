@@ -3,6 +3,7 @@
 // user's model on N GPUs, with the evidence it rests on. Written as advice.json and advice.md.
 
 #include "batch_evidence.hpp"
+#include "goodput.hpp"
 #include "core/config.hpp"
 
 #include <QJsonArray>
@@ -87,6 +88,9 @@ struct Advice {
     QStringList cautions;
     QStringList trimmed;            // what the plan cut to fit the budget
     bool dontScale = false;         // N x the base's batch is past the critical batch
+    // Samples/s timed on the Run-on host at the candidate batches per GPU, and the goodput choice
+    // (goodput.hpp); none when the runs happened on this computer's CPU, whose times do not transfer.
+    std::optional<Goodput> goodput;
     QList<AdviceEvidence> evidence;
     double tookSeconds = 0.0;
     // beta1, beta2 and eps at the recommendation, for an optimizer with moments (Adam, AdamW, ...):
@@ -113,6 +117,10 @@ struct Advice {
 // base's are kept. Fills a.recommended, a.betasRule, a.beta1/beta2/eps and a.snippet, and adds a
 // caution saying which was done.
 void putRecommendation(Advice& a, const ddplab::Config& base);
+
+// Whether the batch per GPU was chosen by speed, in words: the goodput verdict with where it was
+// timed, or why the times do not transfer.
+QString speedWords(const Advice& advice);
 
 // The critical batch's readings side by side in words: the branch test's, McCandlish's fit (and
 // why it cannot be trusted, when it cannot) and the simple noise scale.

@@ -12,6 +12,7 @@ inline const QString kRangeTest = QStringLiteral("range test");         // from 
 inline const QString kBranch = QStringLiteral("branch");                // k x the base batch from the checkpoint
 inline const QString kBranchRepeat = QStringLiteral("branch repeat");   // the base batch, another data order (one-order branch tests)
 inline const QString kNoiseScale = QStringLiteral("noise scale");       // 2 GPUs of a 1-GPU base, for B_simple
+inline const QString kThroughput = QStringLiteral("throughput");       // a batch per GPU timed on the Run-on host, for goodput
 inline const QString kConfirmation = QStringLiteral("confirmation");    // the LR ladder at the chosen batch, from the start
 inline const QString kWarmup = QStringLiteral("warmup");                // the best LRs again with a warmup from the base's LR
 

@@ -347,7 +347,8 @@ void Advisor::finishPhase(const QList<QSharedPointer<RunData>>& sessionRuns)
         m_done.append({m_planned[i], runs[i]});
         ++m_runsFinished;
         const double measure = measureOf(*runs[i]);
-        if (!std::isfinite(measure) && m_planned[i].phase != advice_phase::kRangeTest)  // a range test ends diverged by design
+        // A range test ends diverged by design; a timing run is read for its pace alone.
+        if (!std::isfinite(measure) && m_planned[i].phase != advice_phase::kRangeTest && m_planned[i].phase != advice_phase::kThroughput)
             ++m_failedRuns;
         m_advice.evidence.append({m_planned[i].phase, runs[i]->id(), runs[i]->label(), m_planned[i].gpus, m_planned[i].batch,
                                   m_planned[i].lr, m_planned[i].seed, runs[i]->summary().value(wire(protocol::field::kSamples)).toDouble(),
@@ -392,6 +393,8 @@ void Advisor::finishPhase(const QList<QSharedPointer<RunData>>& sessionRuns)
     }
     case Phase::Branches:
         return concludeBranches();
+    case Phase::Throughput:
+        return chooseByGoodput();
     case Phase::Confirmation:
     case Phase::Extension: {
         const QList<BracketPoint> ladder = pointsOf(advice_phase::kConfirmation);

@@ -12,6 +12,9 @@
 //      the horizon that fits, extended by two LRs when the best sits at the ladder's edge (up
 //      to three times, while the budget holds);
 //   4. the warmup arm when the best LR is well above the base's (Goyal et al.).
+// Where the runs happen on the Run-on host (another machine, or this one's GPUs), the batches per
+// GPU the branch test allows are timed there before the confirmation and the one with the most
+// goodput (goodput.hpp) is confirmed.
 // Then it decides (lr_bracket.hpp, batch_evidence.hpp) and says how sure it is.
 
 #include "advice.hpp"
@@ -88,7 +91,7 @@ signals:
     void finished(bool succeeded);
 
 private:
-    enum class Phase { Idle, Base, Branches, Confirmation, Extension, Warmup, Done };
+    enum class Phase { Idle, Base, Branches, Throughput, Confirmation, Extension, Warmup, Done };
     static constexpr int kSeeds = 2;      // the confirmation's, and the branch test's when the time allows
     static constexpr int kWarmupLrs = 2;  // the warmup arm's: the ladder's best LR and its neighbour
     static constexpr int kLadder = 5;     // the confirmation's LRs, sqrt(2) apart
@@ -98,7 +101,10 @@ private:
     // steps): a run measures as often as asked, but no more often than its training takes time
     // for, and at least this often.
     static constexpr qint64 kFewestEvaluations = 4;
-    static constexpr double kWarmupRunsTrigger = 2.0;  // a ladder centred this far above the base LR budgets a warmup arm
+    static constexpr double kWarmupRunsTrigger = 2.0;
+    static constexpr int kGoodputCandidates = 4;       // batches per GPU timed, halving from the most allowed
+    static constexpr qint64 kThroughputSteps = 30;     // a timing run's steps
+    static constexpr int kThroughputWarmupSteps = 5;   // its first steps, left out of the pace  // a ladder centred this far above the base LR budgets a warmup arm
 
     struct PlannedRun {
         QString phase;
@@ -119,6 +125,13 @@ private:
     qint64 elapsedMs() const { return m_clock.elapsed() + m_offsetMs; }
     void planBranches();
     void planConfirmation(const QList<double>& lrs);
+    // advisor_goodput.cpp: whether the runs' times are the Run-on host's (another machine, or this
+    // one's GPUs); the timing runs at the candidate batches per GPU; the goodput choice from them.
+    bool timesTransfer() const;
+    bool planThroughput();
+    void chooseByGoodput();
+    // The confirmation's ladder at the chosen batch per GPU.
+    void planLadder();
     // advisor_decision.cpp: what the measurements say.
     void concludeBranches();
     QList<BracketPoint> pointsOf(const QString& phase) const;

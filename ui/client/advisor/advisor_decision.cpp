@@ -11,6 +11,7 @@
 #include "client/runs/run_data.hpp"
 #include "client/series/x_axis.hpp"
 #include "client/script/pytorch_script.hpp"
+#include "client/session/lab_session.hpp"
 #include "client/wire.hpp"
 #include "core/derived.hpp"
 #include "lr_bracket.hpp"
@@ -191,13 +192,19 @@ void Advisor::concludeBranches()
         perGpu = std::max<qint64>(1, qint64(critical.criticalBatch) / m_request.gpus);
     }
     m_chosenBatchPerGpu = perGpu;
-    const double chosen = double(m_request.gpus) * double(perGpu);
+    if (!planThroughput())
+        planLadder();
+}
+
+void Advisor::planLadder()
+{
+    const double chosen = double(m_request.gpus) * double(m_chosenBatchPerGpu);
     // The ladder: centred on the branch test's own best LR at the chosen batch when it measured
     // that batch, else on the exponent's prediction (else the linear rule), kept below the range
     // test's divergence LR.
-    const double p = exponent.ok ? exponent.exponent : 1.0;
+    const double p = std::isfinite(m_advice.lrExponent) ? m_advice.lrExponent : 1.0;
     double ladderCenter = m_baseLr * std::pow(chosen / double(m_baseBatch), p);
-    for (const BatchOptimum& optimum : optima)
+    for (const BatchOptimum& optimum : m_advice.lrOptima)
         if (optimum.batch == chosen && optimum.bestLr > 0)
             ladderCenter = optimum.bestLr;
     if (m_divergenceLr > 0)
@@ -389,8 +396,14 @@ void Advisor::decide()
         base.optimizer == OptimizerKind::AdamWBsi)
         a.cautions.append(QStringLiteral("Adam/AdamW: the noise scale can underestimate the critical batch by orders of magnitude (Merrill et al. 2025); "
                                          "the LR was bracketed, not taken from a rule."));
-    a.cautions.append(QStringLiteral("If the model has BatchNorm, its batch statistics are over each GPU's batch: the batch per GPU was kept at %1, and "
-                                     "the noise scale is biased by the coupling of a batch's samples.").arg(a.batchPerGpu));
+    if (a.batchPerGpu == base.batchSize)
+        a.cautions.append(QStringLiteral("If the model has BatchNorm, its batch statistics are over each GPU's batch: the batch per GPU was kept at %1, and "
+                                         "the noise scale is biased by the coupling of a batch's samples.").arg(a.batchPerGpu));
+    else
+        a.cautions.append(QStringLiteral("If the model has BatchNorm, its batch statistics are over each GPU's batch: %1 per GPU instead of your %2 changes "
+                                         "them (the confirmation measured the LR with it), and the noise scale is biased by the coupling of a batch's samples.")
+                              .arg(a.batchPerGpu)
+                              .arg(base.batchSize));
     if (a.horizonSamples < a.plannedSamples)
         a.cautions.append(QStringLiteral("The LR was confirmed over %1 samples (%2 steps) of the %3 planned: over the whole training it is extrapolated, "
                                          "and a longer horizon usually prefers a somewhat lower LR.")
@@ -408,9 +421,12 @@ void Advisor::decide()
         a.cautions.append(QStringLiteral("%1 GPUs × %2 per GPU is past the measured critical batch (%3): a smaller batch per GPU (here %4) or fewer GPUs "
                                          "trains the same samples as well; more GPUs at the base's batch would spend samples without saving steps.")
                               .arg(a.gpus).arg(base.batchSize).arg(qRound64(a.criticalBatch)).arg(a.batchPerGpu));
-    if (base.device == DeviceKind::Cpu)
+    if (base.device == DeviceKind::Cpu && !timesTransfer())
         a.cautions.append(QStringLiteral("Measured in float32 on this computer's CPU: GPUs computing in bf16 or TF32, and their step times, may differ; "
                                          "the advice does not choose the batch by speed."));
+    else if (base.device == DeviceKind::Cpu)
+        a.cautions.append(QStringLiteral("Measured in float32 on CPU processes on %1: GPUs computing in bf16 or TF32 may differ, and each batch's "
+                                         "speed was timed on those processes, not on GPUs.").arg(m_session.target().describe()));
     if (base.workload == WorkloadKind::Linreg && base.lossReduction == LossReduction::Sum)
         a.cautions.append(QStringLiteral("The loss is summed over each GPU's batch: the LR is the nominal one for a batch of %1 per GPU (per mean gradient, %2).")
                               .arg(a.batchPerGpu).arg(lrText(a.lr * double(a.batchPerGpu))));

@@ -20,6 +20,8 @@ QString Advisor::progressText() const
         return QStringLiteral("measuring the base run (your settings on %1)").arg(gpuCountText(m_baseGpus));
     case Phase::Branches:
         return QStringLiteral("range test and branch test from the base run's checkpoint");
+    case Phase::Throughput:
+        return QStringLiteral("timing each batch per GPU on %1, for goodput").arg(m_session.target().describe());
     case Phase::Confirmation:
         return QStringLiteral("confirming the LR at %1 GPUs × %2").arg(m_request.gpus).arg(m_chosenBatchPerGpu);
     case Phase::Extension:
