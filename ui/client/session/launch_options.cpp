@@ -58,7 +58,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
     const QCommandLineOption advise(QStringLiteral("advise"),
                                     QStringLiteral("With --quit: measure which batch per GPU and LR --preset's settings (else the "
                                                    "defaults) want on --gpus N GPUs, and write advice.json and advice.md into --export DIR "
-                                                   "(docs/advisor.md)."));
+                                                   "(docs/advisor.md). With --run-on HOST its runs go there, and each batch per GPU is timed there for goodput."));
     const QCommandLineOption gpus(QStringLiteral("gpus"), QStringLiteral("--advise: the GPUs to plan for (default 8)."), QStringLiteral("N"));
     const QCommandLineOption maxBatch(QStringLiteral("max-batch-per-gpu"),
                                       QStringLiteral("--advise: the most samples one GPU holds (default: the preset's batch per GPU)."),

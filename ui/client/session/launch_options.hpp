@@ -5,7 +5,7 @@
 //          [--run-on HOST [--remote-engine PATH]] [--launch one-node|torchrun|slurm]
 //   ddplab --export-tensorboard RUN_OR_STUDY... DIR --quit   (docs/tensorboard.md)
 //   ddplab --export-script RUN_OR_PRESET FILE --quit         (docs/pytorch-script.md)
-//   ddplab --advise [--preset FILE] --gpus N [--max-batch-per-gpu B] [--budget-min M] --export DIR --quit
+//   ddplab --advise [--preset FILE] --gpus N [--max-batch-per-gpu B] [--budget-min M] --export DIR --quit [--run-on HOST]
 //                                                             (docs/advisor.md)
 // NAME is a lesson id or a preset (or lesson) JSON file, or for --study a built-in study or a
 // study file. With --quit nothing is shown: the runs go, the files are written, a summary is
