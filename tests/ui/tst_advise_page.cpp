@@ -127,7 +127,8 @@ private slots:
                                      QStringLiteral("• Adam's noise scale can underestimate"), QStringLiteral("• the confirmation's horizon"),
                                      QStringLiteral("A linear warmup over 10 steps from your LR made no measurable difference"),
                                      QStringLiteral("batch^1, from 0.95 to 1.05 over 2 data orders: within it, the linear rule"),
-                                     QStringLiteral("B_simple 60 at the end of your base run")})
+                                     QStringLiteral("B_simple 60 at the end of your base run"),
+                                     QStringLiteral("Not chosen by speed: the runs were timed on this computer's CPU, and its times do not transfer")})
             QVERIFY2(card.contains(shown), qPrintable(shown + QStringLiteral(" is not in:\n") + card));
         // The evidence: LR (one line a seed and the warmup arm, the safe range shaded), branches,
         // best LR against the batch, steps to the target, noise scale, range tests.
@@ -256,6 +257,11 @@ private slots:
         QString error;
         Advice stored = givenAdvice();
         stored.lr = 0.3;
+        // Timed on a GPU host: goodput's points and choice are kept in advice.json.
+        Goodput goodput = goodputOf({{8, 20000.0}, {16, 36000.0}, {32, 50000.0}}, 8, 32.0, 60.0);
+        goodput.timedOn = QStringLiteral("gpu1, cuda");
+        goodput.noiseScaleFrom = QStringLiteral("B_simple at the base run's end");
+        stored.goodput = goodput;
         QVERIFY2(!page->adviceStore().save(stored, &error).isEmpty(), qPrintable(error));
         const QString damaged = QDir(page->adviceStore().root()).filePath(QStringLiteral("20200101-000000-8gpus"));
         QVERIFY(QDir().mkpath(damaged));
@@ -274,7 +280,12 @@ private slots:
         QVERIFY(page->hasAdvice());
         QCOMPARE(page->shownAdvice().lr, 0.3);
         QVERIFY(page->card()->text().contains(QStringLiteral("LR 0.3")));
-        QCOMPARE(page->charts().size(), 6);
+        QVERIFY2(page->card()->text().contains(QStringLiteral("Timed on gpu1, cuda: 16 per GPU has the most goodput")), qPrintable(page->card()->text()));
+        QCOMPARE(page->charts().size(), 7);  // and goodput against the batch per GPU
+        const PlotSpec& speed = page->charts().last();
+        QCOMPARE(speed.id, QStringLiteral("advice-goodput"));
+        QCOMPARE(speed.lines.at(0).points, (QList<QPointF>{{8, 160000}, {16, 288000}, {32, 400000}}));  // 8 GPUs' samples/s
+        QCOMPARE(speed.markers.at(0).x, 16.0);
         QVERIFY(page->findChild<QPushButton*>(QStringLiteral("useAdvice"))->isEnabled());
         // The damaged one: said on the card and in the status, nothing to use, no crash.
         QVERIFY(!page->openPastAdvice(list->count() - 1));

@@ -38,7 +38,7 @@ PlotSpec lrChart(const Advice& advice)
     spec.title = QObject::tr("%1 against the LR at %2 GPUs × %3").arg(advice.measureName, QString::number(advice.gpus)).arg(advice.batchPerGpu);
     spec.subtitle = QObject::tr("The confirmation runs over %1 samples, each seed a line; shaded: the safe range (within 10 % of the best)")
                         .arg(qRound64(advice.horizonSamples));
-    spec.xTitle = QObject::tr("learning rate (log)");
+    spec.xTitle = QObject::tr("learning rate");
     spec.yTitle = advice.measureName;
     spec.emptyText = QObject::tr("No confirmation run finished at this batch.");
     // One line per seed, by LR; a run that diverged has no finite measure and leaves no point.
@@ -88,7 +88,7 @@ PlotSpec branchChart(const Advice& advice)
     spec.subtitle = QObject::tr("Each batch from the base run's checkpoint on the same samples, the best of its 3 LRs; "
                                 "within %1 % of the base batch's counts as no worse")
                         .arg(number(100.0 * advice.branchTolerance));
-    spec.xTitle = QObject::tr("effective batch (log)");
+    spec.xTitle = QObject::tr("effective batch");
     spec.yTitle = advice.measureName;
     spec.emptyText = QObject::tr("No branch finished.");
     QMap<double, double> best;  // effective batch -> the best finite measure of its LRs
@@ -132,7 +132,7 @@ PlotSpec noiseChart(const Advice& advice)
     spec.title = QObject::tr("Noise scale B_simple as the base run went");
     spec.subtitle = QObject::tr("McCandlish et al.: it grows as the loss falls; corroboration, not a decision (BatchNorm biases it)");
     spec.xTitle = QObject::tr("samples seen");
-    spec.yTitle = QObject::tr("B_simple (log)");
+    spec.yTitle = QObject::tr("B_simple");
     spec.logX = false;
     spec.logY = true;
     PlotLine line;
@@ -158,7 +158,7 @@ PlotSpec goodputChart(const Goodput& goodput, int gpus)
     spec.title = QObject::tr("Goodput against the batch per GPU on %1 GPUs").arg(gpus);
     spec.subtitle = QObject::tr("Samples/s timed on %1; goodput = samples/s × (φ + B0) / (φ + B), φ %2 (%3), B0 %4")
                         .arg(goodput.timedOn, number(goodput.noiseScale), goodput.noiseScaleFrom, number(goodput.baseBatch));
-    spec.xTitle = QObject::tr("batch per GPU (log)");
+    spec.xTitle = QObject::tr("batch per GPU");
     spec.yTitle = QObject::tr("samples per second");
     spec.emptyText = QObject::tr("No batch per GPU was timed.");
     PlotLine throughput, good;
@@ -184,8 +184,8 @@ PlotSpec rangeChart(const Advice& advice, const QList<QPointF>& storedCurve)
     spec.id = QStringLiteral("advice-range-test");
     spec.title = QObject::tr("LR range tests, one per batch");
     spec.subtitle = QObject::tr("The smoothed training loss from the base run's checkpoint as the LR rose each step; where each runs away bounds the LRs at its batch");
-    spec.xTitle = QObject::tr("learning rate (log)");
-    spec.yTitle = QObject::tr("smoothed loss (log)");
+    spec.xTitle = QObject::tr("learning rate");
+    spec.yTitle = QObject::tr("smoothed loss");
     spec.logY = true;
     spec.emptyText = QObject::tr("The range test's run could not be read from the run store.");
     // advice.json's curves; an advice from before it kept them: the one stored run's.
@@ -215,8 +215,8 @@ PlotSpec lrScalingChart(const Advice& advice)
     spec.id = QStringLiteral("advice-lr-vs-batch");
     spec.title = QObject::tr("The best LR against the batch");
     spec.subtitle = QObject::tr("The branch test's best LR per batch (hollow: each data order's own), with the linear and square-root rules through the base batch's");
-    spec.xTitle = QObject::tr("effective batch (log)");
-    spec.yTitle = QObject::tr("best learning rate (log)");
+    spec.xTitle = QObject::tr("effective batch");
+    spec.yTitle = QObject::tr("best learning rate");
     spec.logY = true;
     spec.emptyText = QObject::tr("No batch's LR bracket had three LRs that trained.");
     QList<BatchOptimum> optima = advice.lrOptima;
@@ -272,8 +272,8 @@ PlotSpec stepsChart(const Advice& advice)
     spec.title = QObject::tr("Steps to the target against the batch (McCandlish et al.)");
     spec.subtitle = QObject::tr("Each branch's optimizer steps from the checkpoint to a training loss of %1, its best LR; dashed: S = S_min (1 + B_crit / B)")
                         .arg(number(fit.target));
-    spec.xTitle = QObject::tr("effective batch (log)");
-    spec.yTitle = QObject::tr("steps to the target (log)");
+    spec.xTitle = QObject::tr("effective batch");
+    spec.yTitle = QObject::tr("steps to the target");
     spec.logY = true;
     spec.emptyText = QObject::tr("No branch curve reached a common target.");
     PlotLine measured;
