@@ -14,9 +14,11 @@
 //   file-menu            the File menu open, as the menu bar opens it (its exports and copies)
 //   advise               the real advisor run from the Advise page on the settings file given
 //                        (tests/ui/data/advise-linreg.json: 8 GPUs, a budget of 1 min), finished
+//   advice               the Advise page showing a stored advice.json, as Past advice reopens it
 
 #include "advisor/advise_inputs.hpp"
 #include "advisor/advise_page.hpp"
+#include "client/advisor/advice.hpp"
 #include "client/library/preset_file.hpp"
 #include "setup/batch_schedule_preview.hpp"
 #include "setup/parameter_panel.hpp"
@@ -27,6 +29,8 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QEventLoop>
+#include <QFile>
+#include <QJsonDocument>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
@@ -104,6 +108,24 @@ bool adviseOn(MainWindow& window, const QString& file)
     return succeeded;
 }
 
+// The Advise page showing the advice in `file` (an advice.json), as Past advice reopens it.
+bool showAdviceFile(MainWindow& window, const QString& file)
+{
+    QFile json(file);
+    QString error = QStringLiteral("cannot read ") + file;
+    std::optional<ddplab::ui::Advice> advice;
+    if (json.open(QIODevice::ReadOnly))
+        advice = ddplab::ui::Advice::fromJson(QJsonDocument::fromJson(json.readAll()).object(), &error);
+    auto* page = window.findChild<ddplab::ui::AdvisePage*>();
+    if (!advice || !page) {
+        QTextStream(stderr) << "ddplab-window-scenes: " << (page ? error : QStringLiteral("no Advise page")) << Qt::endl;
+        return false;
+    }
+    window.pages()->setCurrentWidget(page);
+    page->showAdvice(*advice);
+    return true;
+}
+
 bool play(const QString& scene, MainWindow& window, const QString& studyFile)
 {
     if (scene == QLatin1String("first-launch"))
@@ -152,6 +174,8 @@ bool play(const QString& scene, MainWindow& window, const QString& studyFile)
     }
     if (scene == QLatin1String("advise"))
         return adviseOn(window, studyFile);
+    if (scene == QLatin1String("advice"))
+        return showAdviceFile(window, studyFile);
     if (scene == QLatin1String("presentation-lesson")) {
         window.startLesson(QStringLiteral("seed000-four-ways"));
         waitForTheRuns(window);
@@ -186,7 +210,7 @@ int main(int argc, char* argv[])
     QTextStream err(stderr);
     const QStringList arguments = QCoreApplication::arguments();
     if (arguments.size() < 3 || arguments.size() > 4) {
-        err << "usage: ddplab-window-scenes first-launch|setup-errors|study|runs-study|presentation-lesson|presentation:LESSON|compare:LESSON|file-menu|advise OUT.png [STUDY.json|SETTINGS.json]"
+        err << "usage: ddplab-window-scenes first-launch|setup-errors|study|runs-study|presentation-lesson|presentation:LESSON|compare:LESSON|file-menu|advise|advice OUT.png [STUDY.json|SETTINGS.json|ADVICE.json]"
             << Qt::endl;
         return 2;
     }

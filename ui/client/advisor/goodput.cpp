@@ -8,9 +8,10 @@
 namespace ddplab::ui {
 namespace {
 
+// Three digits, and samples/s whole with thousands grouped ("104,171", not "1.04e+05").
 QString figure(double value)
 {
-    return QString::number(value, 'g', 3);
+    return std::abs(value) >= 1000.0 ? QStringLiteral("%L1").arg(qRound64(value)) : QString::number(value, 'g', 3);
 }
 
 }  // namespace
