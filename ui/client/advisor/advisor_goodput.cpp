@@ -27,7 +27,7 @@ bool Advisor::planThroughput()
         return false;
     Goodput goodput;
     goodput.timedOn = QStringLiteral("%1, %2").arg(m_session.target().describe(),
-                                                   m_request.base.device == DeviceKind::Cuda ? QStringLiteral("cuda") : QStringLiteral("cpu"));
+                                                   wire(m_request.base.device == DeviceKind::Cuda ? choice::device::kCuda : choice::device::kCpu));
     goodput.baseBatch = double(m_baseBatch);
     // phi: McCandlish's B_crit over the branches when nothing argues against it (it comes from the
     // loss itself), else the simple noise scale at the base run's end.

@@ -1,5 +1,7 @@
 #include "goodput.hpp"
 
+#include "client/wire.hpp"
+
 #include <QJsonArray>
 
 #include <algorithm>
@@ -82,17 +84,17 @@ QJsonObject goodputJson(const Goodput& g)
     for (const GoodputPoint& point : g.points)
         points.append(QJsonObject{{QStringLiteral("batch_per_gpu"), point.batchPerGpu},
                                   {QStringLiteral("samples_per_sec_per_gpu"), point.samplesPerSecondPerGpu},
-                                  {QStringLiteral("effective_batch"), point.effectiveBatch},
+                                  {wire(protocol::field::kEffectiveBatch), point.effectiveBatch},
                                   {QStringLiteral("throughput"), point.throughput},
                                   {QStringLiteral("efficiency"), point.efficiency},
                                   {QStringLiteral("goodput"), point.goodput}});
     return QJsonObject{{QStringLiteral("chosen"), g.chosen},
                        {QStringLiteral("timed_on"), g.timedOn},
-                       {QStringLiteral("noise_scale"), g.noiseScale},
+                       {wire(protocol::field::kNoiseScale), g.noiseScale},
                        {QStringLiteral("noise_scale_from"), g.noiseScaleFrom},
                        {QStringLiteral("base_batch"), g.baseBatch},
                        {QStringLiteral("best_batch_per_gpu"), g.bestBatchPerGpu},
-                       {QStringLiteral("points"), points},
+                       {wire(protocol::field::kPoints), points},
                        {QStringLiteral("verdict"), g.verdict}};
 }
 
@@ -104,15 +106,15 @@ std::optional<Goodput> goodputFromJson(const QJsonValue& value)
     Goodput g;
     g.chosen = json.value(QStringLiteral("chosen")).toBool();
     g.timedOn = json.value(QStringLiteral("timed_on")).toString();
-    g.noiseScale = json.value(QStringLiteral("noise_scale")).toDouble();
+    g.noiseScale = json.value(wire(protocol::field::kNoiseScale)).toDouble();
     g.noiseScaleFrom = json.value(QStringLiteral("noise_scale_from")).toString();
     g.baseBatch = json.value(QStringLiteral("base_batch")).toDouble();
     g.bestBatchPerGpu = json.value(QStringLiteral("best_batch_per_gpu")).toInteger();
     g.verdict = json.value(QStringLiteral("verdict")).toString();
-    for (const QJsonValue& entry : json.value(QStringLiteral("points")).toArray()) {
+    for (const QJsonValue& entry : json.value(wire(protocol::field::kPoints)).toArray()) {
         const QJsonObject point = entry.toObject();
         g.points.append({point.value(QStringLiteral("batch_per_gpu")).toInteger(), point.value(QStringLiteral("samples_per_sec_per_gpu")).toDouble(),
-                         point.value(QStringLiteral("effective_batch")).toDouble(), point.value(QStringLiteral("throughput")).toDouble(),
+                         point.value(wire(protocol::field::kEffectiveBatch)).toDouble(), point.value(QStringLiteral("throughput")).toDouble(),
                          point.value(QStringLiteral("efficiency")).toDouble(), point.value(QStringLiteral("goodput")).toDouble()});
     }
     return g;
