@@ -48,6 +48,28 @@ EngineTarget remote(const QString& host, const QString& engine = ddplab::test::e
     return target;
 }
 
+// `text` written as home/`name`: the preset a headless lab is given; its path.
+QString writePreset(const QTemporaryDir& home, const QString& name, const QByteArray& text)
+{
+    QFile file(home.filePath(name));
+    if (file.open(QIODevice::WriteOnly))
+        file.write(text);
+    return file.fileName();
+}
+
+// The headless lab (`ddplab` beside the engine) with `arguments` and every run on labtest, the
+// engine there at `engine`; its data and settings in `home`.
+void startLabOnHost(QProcess& process, const QTemporaryDir& home, QStringList arguments, const QString& engine = ddplab::test::enginePath())
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    environment.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
+    process.setProcessEnvironment(environment);
+    arguments << QStringLiteral("--run-on") << QStringLiteral("labtest") << QStringLiteral("--remote-engine") << engine;
+    process.start(QFileInfo(ddplab::test::enginePath()).dir().filePath(QStringLiteral("ddplab")), arguments);
+}
+
 // The engine processes the server runs for us: everything below sshd but its own sessions' shells.
 QList<qint64> remoteEngines(qint64 sshd)
 {
@@ -260,20 +282,10 @@ private slots:
 
     void aKilledLabLeavesNothingRunningThere()
     {
-        const QString lab = QFileInfo(ddplab::test::enginePath()).dir().filePath(QStringLiteral("ddplab"));
         QTemporaryDir home;
-        const QString config = home.filePath(QStringLiteral("long.json"));
-        QFile file(config);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(presetFileContents(presetFromCoreConfig(longRun().first().config)));
-        file.close();
+        const QString config = writePreset(home, QStringLiteral("long.json"), presetFileContents(presetFromCoreConfig(longRun().first().config)));
         QProcess process;
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        environment.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
-        process.setProcessEnvironment(environment);
-        process.start(lab, {QStringLiteral("--preset"), config, QStringLiteral("--run"), QStringLiteral("--quit"), QStringLiteral("--run-on"),
-                            QStringLiteral("labtest"), QStringLiteral("--remote-engine"), ddplab::test::enginePath()});
+        startLabOnHost(process, home, {QStringLiteral("--preset"), config, QStringLiteral("--run"), QStringLiteral("--quit")});
         QElapsedTimer clock;
         clock.start();
         while (clock.elapsed() < kPatienceMs && remoteEngines(m_sshd->processId()).size() < 3)
@@ -290,24 +302,14 @@ private slots:
         // linreg known to train at 1 GPU x 16, planned for 4 GPUs, with every run on the host: the
         // batches per GPU the branch test allows (4, 8, 16) are timed there and the one with the
         // most goodput, samples/s x (phi + B0) / (phi + B), is the one confirmed (issue 28 §3i).
-        const QString lab = QFileInfo(ddplab::test::enginePath()).dir().filePath(QStringLiteral("ddplab"));
         QTemporaryDir home;
-        const QString preset = home.filePath(QStringLiteral("linreg.json"));
-        QFile file(preset);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(R"({"workload": "linreg", "loss_reduction": "mean", "noise": 0.01, "num_examples": 512, "dim": 16,
-                       "batch_size": 16, "world_size": 1, "lr": 0.5, "epochs": 4})");
-        file.close();
-        QProcess process;
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        environment.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
-        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
-        process.setProcessEnvironment(environment);
+        const QString preset = writePreset(home, QStringLiteral("linreg.json"),
+                                           R"({"workload": "linreg", "loss_reduction": "mean", "noise": 0.01, "num_examples": 512, "dim": 16,
+                                               "batch_size": 16, "world_size": 1, "lr": 0.5, "epochs": 4})");
         const QString folder = home.filePath(QStringLiteral("advice"));
-        process.start(lab, {QStringLiteral("--advise"), QStringLiteral("--preset"), preset, QStringLiteral("--gpus"), QStringLiteral("4"),
-                            QStringLiteral("--budget-min"), QStringLiteral("1"), QStringLiteral("--export"), folder, QStringLiteral("--quit"),
-                            QStringLiteral("--run-on"), QStringLiteral("labtest"), QStringLiteral("--remote-engine"), ddplab::test::enginePath()});
+        QProcess process;
+        startLabOnHost(process, home, {QStringLiteral("--advise"), QStringLiteral("--preset"), preset, QStringLiteral("--gpus"), QStringLiteral("4"),
+                                       QStringLiteral("--budget-min"), QStringLiteral("1"), QStringLiteral("--export"), folder, QStringLiteral("--quit")});
         QVERIFY(process.waitForFinished(4 * kPatienceMs));
         const QString out = QString::fromUtf8(process.readAllStandardOutput()) + QString::fromUtf8(process.readAllStandardError());
         QVERIFY2(process.exitCode() == 0, qPrintable(out));
@@ -378,21 +380,10 @@ private slots:
     void aMissingRemoteEngineEndsTheHeadlessLabWithItsOwnCode()
     {
         // ssh passes the remote shell's 127 on; the lab said "exit code 127", no code of its own.
-        const QString lab = QFileInfo(ddplab::test::enginePath()).dir().filePath(QStringLiteral("ddplab"));
         QTemporaryDir home;
-        const QString config = home.filePath(QStringLiteral("short.json"));
-        QFile file(config);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(R"({"workload": "toy", "world_size": 1, "batch_size": 4, "num_examples": 16, "epochs": 1})");
-        file.close();
+        const QString config = writePreset(home, QStringLiteral("short.json"), R"({"workload": "toy", "world_size": 1, "batch_size": 4, "num_examples": 16, "epochs": 1})");
         QProcess process;
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        environment.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
-        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
-        process.setProcessEnvironment(environment);
-        process.start(lab, {QStringLiteral("--preset"), config, QStringLiteral("--run"), QStringLiteral("--quit"), QStringLiteral("--run-on"),
-                            QStringLiteral("labtest"), QStringLiteral("--remote-engine"), QStringLiteral("/no/such/ddplab-engine")});
+        startLabOnHost(process, home, {QStringLiteral("--preset"), config, QStringLiteral("--run"), QStringLiteral("--quit")}, QStringLiteral("/no/such/ddplab-engine"));
         QVERIFY(process.waitForFinished(kPatienceMs));
         const QString out = QString::fromUtf8(process.readAllStandardOutput());
         const QString err = QString::fromUtf8(process.readAllStandardError());
