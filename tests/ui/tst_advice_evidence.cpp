@@ -281,6 +281,12 @@ private slots:
         const QList<QPointF> paces{{1, 10.0}, {2, 500.0}, {3, 900.0}, {4, 990.0}, {5, 1000.0}, {6, 1010.0}, {7, 990.0}, {8, 20.0}, {9, 1005.0}};
         QCOMPARE(steadySamplesPerSecond(paces, 5), (990.0 + 1005.0) / 2.0);
         QCOMPARE(steadySamplesPerSecond(paces, 9), 0.0);
+        // The branch test's floor under the noise scale: batch 256 within 5 % of batch 16's loss
+        // needs (256 - 1.05 x 16) / 0.05 = 4784, at which the efficiency there is 1 / 1.05.
+        QVERIFY(std::abs(noiseScaleFloor(256.0, 0.05, 16.0) - 4784.0) < 1e-9);
+        QVERIFY(std::abs((4784.0 + 16.0) / (4784.0 + 256.0) - 1.0 / 1.05) < 1e-12);
+        QCOMPARE(noiseScaleFloor(16.0, 0.05, 16.0), 0.0);  // only the base batch: no floor
+        QCOMPARE(noiseScaleFloor(256.0, 0.0, 16.0), 0.0);
         // advice.json keeps it whole.
         const std::optional<Goodput> back = goodputFromJson(goodputJson(g));
         QVERIFY(back);

@@ -102,10 +102,15 @@ private:
     // for, and at least this often.
     static constexpr qint64 kFewestEvaluations = 4;
     static constexpr double kWarmupRunsTrigger = 2.0;
+    static constexpr int kWiderBatches = 2;           // N GPUs at 2 and 4 x the base's batch per GPU, when the budget holds them
     static constexpr int kGoodputCandidates = 4;       // batches per GPU timed, halving from the most allowed
     static constexpr qint64 kThroughputSteps = 30;     // a timing run's steps
     static constexpr int kThroughputWarmupSteps = 5;   // its first steps, left out of the pace  // a ladder centred this far above the base LR budgets a warmup arm
 
+    struct BranchBatch {
+        int gpus = 0;
+        qint64 perGpu = 0;
+    };
     struct PlannedRun {
         QString phase;
         int gpus = 0;
@@ -166,6 +171,7 @@ private:
     QString m_checkpoint;       // the base run's, where the branches start
     qint64 m_checkpointStep = 0;
     double m_deltaSamples = 0.0;     // each branch's
+    qint64 m_largestBranchBatch = 0;  // effective: the largest the branch test measured
     qint64 m_confirmationSteps = 0;
     qint64 m_chosenBatchPerGpu = 0;
     double m_divergenceLr = 0.0;     // from the range test: where the loss ran away

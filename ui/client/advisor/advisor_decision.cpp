@@ -74,15 +74,12 @@ void Advisor::concludeBranches()
     if (m_request.maxBatchPerGpu > 0)
         perGpu = std::min(perGpu, m_request.maxBatchPerGpu);
     const double target = double(m_request.gpus) * double(perGpu);
-    // The range tests: each batch's curve; the one at N GPUs' batch bounds the confirmation's LRs.
+    // The range tests: each batch's curve; the one at the batch chosen (below) bounds the confirmation's LRs.
     m_advice.rangeTests.clear();
     for (const QPair<PlannedRun, QSharedPointer<RunData>>& done : m_done) {
         const double batch = double(done.first.gpus) * double(done.first.batch);
-        if (done.first.phase == advice_phase::kRangeTest) {
+        if (done.first.phase == advice_phase::kRangeTest)
             m_advice.rangeTests.append(rangeCurveOf(batch, *done.second));
-            if (batch == target)
-                m_divergenceLr = m_advice.rangeTests.last().runawayLr;  // 0: it never ran away, and bounds nothing
-        }
         if (done.first.phase == advice_phase::kNoiseScale)
             m_advice.noiseScale = done.second->series(wire(protocol::field::kNoiseScale), XAxis::SamplesSeen);
     }
@@ -186,12 +183,23 @@ void Advisor::concludeBranches()
                                      .arg(names.join(QStringLiteral(", ")), QString::number(m_advice.lrExponent, 'g', 3)));
     }
 
-    // The batch: N x the base's batch per GPU, unless that is past the critical batch.
+    // The batch: N x the base's batch per GPU, unless that is past the critical batch; or, where
+    // the branch test measured N GPUs at a larger batch per GPU, the largest of those within its
+    // tolerance (the largest batch whose samples to the same loss stay about the base's).
     if (critical.ok && !critical.beyondLargest && critical.criticalBatch < target) {
         m_advice.dontScale = true;
         perGpu = std::max<qint64>(1, qint64(critical.criticalBatch) / m_request.gpus);
+    } else if (critical.ok) {
+        while (byBatch.contains(qint64(m_request.gpus) * perGpu * 2) && double(m_request.gpus) * double(perGpu * 2) <= critical.criticalBatch)
+            perGpu *= 2;
     }
     m_chosenBatchPerGpu = perGpu;
+    // The range test at the chosen batch (at N x the base's batch per GPU when it is smaller) bounds the LRs.
+    const double bounding = std::max(target, double(m_request.gpus) * double(perGpu));
+    m_divergenceLr = 0.0;  // 0: it never ran away, and bounds nothing
+    for (const RangeCurve& range : m_advice.rangeTests)
+        if (range.batch == bounding)
+            m_divergenceLr = range.runawayLr;
     if (!planThroughput())
         planLadder();
 }
@@ -352,7 +360,7 @@ void Advisor::decide()
     const double k = double(a.effectiveBatch) / double(m_baseBatch);
     a.lrRule = ruleOf(a.lr, m_baseLr, k);
     a.objective = QStringLiteral("the lowest %1 after %2 samples at %3 GPUs × %4, over %5 LRs √2 apart × %6 seeds; the batch is the "
-                                 "largest up to %3 × the base's batch per GPU that the branch test found within %7 % of the base batch's "
+                                 "largest the branch test measured (up to an effective %8) that it found within %7 % of the base batch's "
                                  "loss at equal samples")
                       .arg(a.measureName)
                       .arg(qRound64(a.horizonSamples))
@@ -360,7 +368,10 @@ void Advisor::decide()
                       .arg(a.batchPerGpu)
                       .arg(points.size())
                       .arg(optimum.seeds)
-                      .arg(qRound(100.0 * a.branchTolerance));
+                      .arg(qRound(100.0 * a.branchTolerance))
+                      .arg(m_largestBranchBatch);
+    if (a.goodput && a.goodput->chosen)
+        a.objective += QStringLiteral("; of its batches per GPU, the one with the most goodput timed on %1").arg(a.goodput->timedOn);
     // Steps to the base's quality at the recommendation: the confirmation run nearest its LR.
     const double baseMeasure = m_advice.evidence.isEmpty() ? kInfinity : m_advice.evidence.front().measure;
     double nearest = kInfinity;
@@ -415,7 +426,7 @@ void Advisor::decide()
     if (m_divergenceLr > 0 && optimum.bestLr > m_divergenceLr / 2.0)
         a.cautions.append(QStringLiteral("The range test's loss ran away at LR %1, within 2× of the recommended %2: the recommendation is close to divergence.")
                               .arg(lrText(m_divergenceLr), lrText(optimum.bestLr)));
-    if (double(a.effectiveBatch) > double(m_request.gpus) * double(base.batchSize))
+    if (a.effectiveBatch > m_largestBranchBatch)
         a.cautions.append(QStringLiteral("The batch is beyond those the branch test measured."));
     if (a.dontScale)
         a.cautions.append(QStringLiteral("%1 GPUs × %2 per GPU is past the measured critical batch (%3): a smaller batch per GPU (here %4) or fewer GPUs "

@@ -39,6 +39,22 @@ bool Advisor::planThroughput()
         goodput.noiseScale = m_advice.noiseScale.last().y();
         goodput.noiseScaleFrom = QStringLiteral("B_simple at the base run's end");
     }
+    // The branch test measured the efficiency up to its critical batch: a noise scale that puts it
+    // lower there (B_simple runs low with BatchNorm and Adam, and on problems with little noise)
+    // is raised to what the measurement allows.
+    const double floor = noiseScaleFloor(m_advice.criticalBatch, m_advice.branchTolerance, double(m_baseBatch));
+    if (floor > goodput.noiseScale) {
+        goodput.noiseScaleFrom = goodput.noiseScale > 0
+                                     ? QStringLiteral("the branch test: batch %1 within %2 % of yours at equal samples needs at least this; %3 gave %4")
+                                           .arg(m_advice.criticalBatch)
+                                           .arg(qRound(100.0 * m_advice.branchTolerance))
+                                           .arg(goodput.noiseScaleFrom)
+                                           .arg(goodput.noiseScale, 0, 'g', 3)
+                                     : QStringLiteral("the branch test: batch %1 within %2 % of yours at equal samples needs at least this")
+                                           .arg(m_advice.criticalBatch)
+                                           .arg(qRound(100.0 * m_advice.branchTolerance));
+        goodput.noiseScale = floor;
+    }
     const QList<qint64> batches = goodputCandidates(m_chosenBatchPerGpu, m_request.gpus, m_baseBatch, kGoodputCandidates);
     if (!(goodput.noiseScale > 0) || batches.size() < 2) {
         const Goodput verdict = goodputOf({}, m_request.gpus, goodput.baseBatch, goodput.noiseScale);

@@ -26,46 +26,75 @@ void Advisor::planBranches()
 {
     const ddplab::Config& base = m_request.base;
     const qint64 perGpu = m_request.maxBatchPerGpu > 0 ? std::min<qint64>(base.batchSize, m_request.maxBatchPerGpu) : base.batchSize;
-    const qint64 largest = qint64(m_request.gpus) * perGpu;
-    QList<qint64> factors;  // k: branch at k x the base batch, in GPUs of the base's batch
-    for (qint64 k = 1; qint64(m_baseGpus) * k * perGpu <= std::max(largest, m_baseBatch); k *= 2)
-        factors.append(k);
+    // The branch batches: k x the base batch, in GPUs of the base's batch per GPU, k = 1, 2, 4, ...
+    // up to N GPUs; and once they reach N GPUs, N GPUs at twice and four times that batch per GPU
+    // within the most batch per GPU (a larger batch per GPU is a candidate only where it was
+    // measured: with BatchNorm it changes the batch statistics, and emulated exactly it is).
+    QList<BranchBatch> batches;
+    for (qint64 k = 1; qint64(m_baseGpus) * k * perGpu <= std::max(qint64(m_request.gpus) * perGpu, m_baseBatch); k *= 2)
+        batches.append({int(m_baseGpus * k), perGpu});
+    QList<BranchBatch> wider;
+    if (batches.last().gpus == m_request.gpus)
+        for (qint64 b = 2 * perGpu; wider.size() < kWiderBatches && m_request.maxBatchPerGpu > 0 && b <= m_request.maxBatchPerGpu; b *= 2)
+            wider.append({m_request.gpus, b});
     // Each branch trains on the same samples; the largest makes kLargestBranchSteps steps. Two
     // data orders when the time allows (each batch's best LR then has a spread, and the base
     // batch's two orders give the tolerance), else one and the base batch once more.
     const double secondsLeft = std::max(0.0, m_request.budgetSeconds - elapsedMs() / 1000.0);
-    double rangeSamples = double(kRangeTestSteps) * double(largest);
-    for (qint64 k : factors)
-        rangeSamples += double(kRangeTestSteps) * double(m_baseGpus * k * perGpu);
-    const auto branchRunsFor = [&](int seeds) { return int(factors.size()) * 3 * seeds + (seeds == 1 ? 1 : 0); };
+    const auto largestOf = [](const QList<BranchBatch>& list) { return double(list.last().gpus) * double(list.last().perGpu); };
+    // A range test at each branch batch and at N GPUs' (counted once more: it may be none of them).
+    const auto rangeSamplesOf = [&](const QList<BranchBatch>& list) {
+        double samples = double(kRangeTestSteps) * double(m_request.gpus) * double(perGpu);
+        for (const BranchBatch& batch : list)
+            samples += double(kRangeTestSteps) * double(batch.gpus) * double(batch.perGpu);
+        return samples;
+    };
+    const auto branchRunsFor = [](const QList<BranchBatch>& list, int seeds) { return int(list.size()) * 3 * seeds + (seeds == 1 ? 1 : 0); };
     // Seconds the branch phase takes for `seeds` data orders with branches of `samples` each.
     // A branch's measuring takes at most its training's time past its fewest evaluations
     // (measuringEvery), hence twice the samples' time.
-    const auto secondsFor = [&](int seeds, double samples) {
-        const int runs = branchRunsFor(seeds) + int(factors.size()) + 2;
-        const double evaluations = double(branchRunsFor(seeds)) * double(kFewestEvaluations + 1) + double(factors.size() + 2);
+    const auto secondsFor = [&](const QList<BranchBatch>& list, int seeds, double samples) {
+        const int runs = branchRunsFor(list, seeds) + int(list.size()) + 2;
+        const double evaluations = double(branchRunsFor(list, seeds)) * double(kFewestEvaluations + 1) + double(list.size() + 2);
         return runs * m_cost.perRun() + evaluations * m_cost.perEvaluation() +
-               (rangeSamples + 2.0 * branchRunsFor(seeds) * samples) * m_cost.perSample();
+               (rangeSamplesOf(list) + 2.0 * branchRunsFor(list, seeds) * samples) * m_cost.perSample();
     };
-    const auto affordableFor = [&](int seeds) {
-        return (kBranchShare * secondsLeft - secondsFor(seeds, 0.0)) / (2.0 * branchRunsFor(seeds) * m_cost.perSample());
+    const auto affordableFor = [&](const QList<BranchBatch>& list, int seeds) {
+        return (kBranchShare * secondsLeft - secondsFor(list, seeds, 0.0)) / (2.0 * branchRunsFor(list, seeds) * m_cost.perSample());
     };
-    const double full = double(kLargestBranchSteps) * double(largest);
-    const double fewest = double(kFewestBranchSteps) * double(largest);
-    m_branchSeeds = affordableFor(2) >= fewest ? 2 : 1;
-    const double affordable = affordableFor(m_branchSeeds);
+    // The wider batches only when the budget holds them whole: two data orders, the largest
+    // branch its full steps; else the batch per GPU stays at most yours, and that is said.
+    if (!wider.isEmpty()) {
+        const QList<BranchBatch> all = batches + wider;
+        const double full = double(kLargestBranchSteps) * largestOf(all);
+        if (affordableFor(all, 2) >= full)
+            batches = all;
+        else
+            m_advice.trimmed.append(QStringLiteral("batches per GPU above yours (up to %1 on %2) were not measured: with them the branch test takes "
+                                                   "about %3 s, more than the %4 s of the budget it may use, so the batch per GPU is at most yours")
+                                        .arg(wider.last().perGpu)
+                                        .arg(gpuCountText(m_request.gpus))
+                                        .arg(qRound(secondsFor(all, 2, full)))
+                                        .arg(qRound(kBranchShare * secondsLeft)));
+    }
+    const double largest = largestOf(batches);
+    m_largestBranchBatch = qint64(largest);
+    const double full = double(kLargestBranchSteps) * largest;
+    const double fewest = double(kFewestBranchSteps) * largest;
+    m_branchSeeds = affordableFor(batches, 2) >= fewest ? 2 : 1;
+    const double affordable = affordableFor(batches, m_branchSeeds);
     double delta = full;
     if (m_branchSeeds == 1)
         m_advice.trimmed.append(QStringLiteral("the branch test ran one data order, not two (two take about %1 s, more than the %2 s of the budget "
                                                "it may use): the LR exponent has no interval from the seeds")
-                                    .arg(qRound(secondsFor(2, fewest)))
+                                    .arg(qRound(secondsFor(batches, 2, fewest)))
                                     .arg(qRound(kBranchShare * secondsLeft)));
     if (affordable < delta) {
-        const double cut = std::max(double(kFewestBranchSteps) * double(largest), affordable);
+        const double cut = std::max(fewest, affordable);
         m_advice.trimmed.append(QStringLiteral("branches trained on %1 samples each instead of %2 (the largest made %3 steps instead of %4)")
                                     .arg(qRound64(cut))
                                     .arg(qRound64(delta))
-                                    .arg(qRound64(cut / double(largest)))
+                                    .arg(qRound64(cut / largest))
                                     .arg(kLargestBranchSteps));
         delta = cut;
     }
@@ -76,17 +105,16 @@ void Advisor::planBranches()
     QList<PlannedRun> runs;
     // A range test at each branch batch, from the checkpoint: the one at N GPUs' batch bounds the
     // LRs; together they show how the runaway LR moves with the batch.
-    QList<int> rangeGpus;
-    for (qint64 k : factors)
-        rangeGpus.append(int(m_baseGpus * k));
-    if (!rangeGpus.contains(m_request.gpus))
-        rangeGpus.append(m_request.gpus);
-    for (int gpus : rangeGpus) {
-        PlannedRun range{advice_phase::kRangeTest, gpus, perGpu, 0.0, base.seed, emulated(gpus, perGpu, m_baseLr, base.seed)};
+    QList<BranchBatch> rangeBatches = batches;
+    if (std::none_of(batches.begin(), batches.end(), [&](const BranchBatch& batch) { return batch.gpus == m_request.gpus && batch.perGpu == perGpu; }))
+        rangeBatches.append({m_request.gpus, perGpu});
+    for (const BranchBatch& batch : rangeBatches) {
+        PlannedRun range{advice_phase::kRangeTest, batch.gpus, batch.perGpu, 0.0, base.seed, emulated(batch.gpus, batch.perGpu, m_baseLr, base.seed)};
         range.config.resumeFrom = m_checkpoint.toStdString();
         range.config.lrRangeTest = true;
         range.config.lrRangeMin = m_baseLr / 10.0;
-        range.config.lrRangeMax = m_baseLr * double(m_request.gpus) * 10.0;
+        // Up to 10 x the linear rule's LR at N GPUs' batch, or at this batch when it is larger.
+        range.config.lrRangeMax = m_baseLr * std::max(double(m_request.gpus), double(batch.gpus) * double(batch.perGpu) / double(m_baseBatch)) * 10.0;
         range.config.lrRangeSteps = kRangeTestSteps;
         range.config.maxSteps = 0;
         range.config.epochs = epochsEnough + kRangeTestSteps;
@@ -94,26 +122,27 @@ void Advisor::planBranches()
         runs.append(range);
     }
     qint64 fewestMeasurements = kBranchEvaluations;
-    for (qint64 k : factors) {
-        const int gpus = int(m_baseGpus * k);
-        const qint64 steps = std::max<qint64>(1, qRound64(delta / (double(gpus) * double(perGpu))));
+    for (const BranchBatch& batch : batches) {
+        const double effective = double(batch.gpus) * double(batch.perGpu);
+        const qint64 steps = std::max<qint64>(1, qRound64(delta / effective));
         // A bracket around the linear rule's LR (the rule the range test and bracket then correct).
-        const double center = m_baseLr * double(gpus * perGpu) / double(m_baseBatch);
+        const double center = m_baseLr * effective / double(m_baseBatch);
         for (int order = 0; order < m_branchSeeds; ++order) {
             for (double factor : {0.5, 1.0, 2.0}) {
-                PlannedRun branch{advice_phase::kBranch, gpus, perGpu, center * factor, base.seed + order,
-                                  emulated(gpus, perGpu, center * factor, base.seed + order)};
+                PlannedRun branch{advice_phase::kBranch, batch.gpus, batch.perGpu, center * factor, base.seed + order,
+                                  emulated(batch.gpus, batch.perGpu, center * factor, base.seed + order)};
                 branch.config.resumeFrom = m_checkpoint.toStdString();
                 branch.config.maxSteps = m_checkpointStep + steps;
                 branch.config.epochs = epochsEnough;
                 // The noise-free measure along the way: McCandlish's steps to a target.
-                branch.config.evalEvery = m_cost.measuringEvery(steps, double(gpus * perGpu), kBranchEvaluations, kFewestEvaluations);
+                branch.config.evalEvery = m_cost.measuringEvery(steps, effective, kBranchEvaluations, kFewestEvaluations);
                 fewestMeasurements = std::min(fewestMeasurements, steps / *branch.config.evalEvery);
                 runs.append(branch);
             }
         }
-        if (k == 1 && m_branchSeeds == 1) {
-            PlannedRun repeat{advice_phase::kBranchRepeat, gpus, perGpu, center, base.seed + 1, emulated(gpus, perGpu, center, base.seed + 1)};
+        if (&batch == &batches.front() && m_branchSeeds == 1) {
+            PlannedRun repeat{advice_phase::kBranchRepeat, batch.gpus, batch.perGpu, center, base.seed + 1,
+                              emulated(batch.gpus, batch.perGpu, center, base.seed + 1)};
             repeat.config.resumeFrom = m_checkpoint.toStdString();
             repeat.config.maxSteps = m_checkpointStep + steps;
             repeat.config.epochs = epochsEnough;

@@ -78,6 +78,13 @@ double steadySamplesPerSecond(const QList<QPointF>& perStep, int warmupSteps)
     return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2.0;
 }
 
+double noiseScaleFloor(double criticalBatch, double tolerance, double baseBatch)
+{
+    if (!(tolerance > 0) || !std::isfinite(criticalBatch))
+        return 0.0;
+    return std::max(0.0, (criticalBatch - (1.0 + tolerance) * baseBatch) / tolerance);
+}
+
 QJsonObject goodputJson(const Goodput& g)
 {
     QJsonArray points;

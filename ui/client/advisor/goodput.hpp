@@ -51,6 +51,12 @@ Goodput goodputOf(const QList<GoodputPoint>& timed, int gpus, double baseBatch, 
 // allocation and the allocator's growth are no part of the steady pace); 0 with none.
 double steadySamplesPerSecond(const QList<QPointF>& perStep, int warmupSteps);
 
+// The least noise scale the branch test allows: it measured every batch up to `criticalBatch`
+// within `tolerance` (relative) of the base batch B0's loss at equal samples, so the efficiency
+// there is at least 1 / (1 + tolerance), which Pollux's model gives only for
+// phi >= (criticalBatch - (1 + tolerance) B0) / tolerance. 0 when it bounds nothing.
+double noiseScaleFloor(double criticalBatch, double tolerance, double baseBatch);
+
 QJsonObject goodputJson(const Goodput& goodput);
 // advice.json's `goodput` read back; nullopt when the advice has none (not measured).
 std::optional<Goodput> goodputFromJson(const QJsonValue& value);
