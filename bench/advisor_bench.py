@@ -217,7 +217,7 @@ def table(results, budget_min):
                       f"{max(worst):.2g}× off (the issue asks for within 2×); in {sum(w <= 2 for w in worst)} of {len(worst)} cases "
                       "every phase was within 2×."]
     lines += ["", "\\* arithmetic, not measured: the grid repeated at each batch the branch test visited (1, 2, 4, … N GPUs of "
-                  "the base's batch per GPU), at the same cost per batch."]
+                  "the base's batch per GPU, and N GPUs at 2 and 4 × it when it ran those), at the same cost per batch."]
     return "\n".join(lines)
 
 
