@@ -28,8 +28,8 @@ void Advisor::planBranches()
     const qint64 perGpu = m_request.maxBatchPerGpu > 0 ? std::min<qint64>(base.batchSize, m_request.maxBatchPerGpu) : base.batchSize;
     // The branch batches: k x the base batch, in GPUs of the base's batch per GPU, k = 1, 2, 4, ...
     // up to N GPUs; and once they reach N GPUs, N GPUs at twice and four times that batch per GPU
-    // within the most batch per GPU (a larger batch per GPU is a candidate only where it was
-    // measured: with BatchNorm it changes the batch statistics, and emulated exactly it is).
+    // within the most batch per GPU (a larger batch per GPU changes a BatchNorm batch's
+    // statistics, so it is a candidate only where a branch, emulated exactly, measured it).
     QList<BranchBatch> batches;
     for (qint64 k = 1; qint64(m_baseGpus) * k * perGpu <= std::max(qint64(m_request.gpus) * perGpu, m_baseBatch); k *= 2)
         batches.append({int(m_baseGpus * k), perGpu});
