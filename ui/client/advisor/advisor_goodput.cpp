@@ -44,15 +44,12 @@ bool Advisor::planThroughput()
     // is raised to what the measurement allows.
     const double floor = noiseScaleFloor(m_advice.criticalBatch, m_advice.branchTolerance, double(m_baseBatch));
     if (floor > goodput.noiseScale) {
+        const QString measured = QStringLiteral("the branch test: batch %1 within %2 % of yours at equal samples needs at least this")
+                                     .arg(m_advice.criticalBatch)
+                                     .arg(qRound(100.0 * m_advice.branchTolerance));
         goodput.noiseScaleFrom = goodput.noiseScale > 0
-                                     ? QStringLiteral("the branch test: batch %1 within %2 % of yours at equal samples needs at least this; %3 gave %4")
-                                           .arg(m_advice.criticalBatch)
-                                           .arg(qRound(100.0 * m_advice.branchTolerance))
-                                           .arg(goodput.noiseScaleFrom)
-                                           .arg(goodput.noiseScale, 0, 'g', 3)
-                                     : QStringLiteral("the branch test: batch %1 within %2 % of yours at equal samples needs at least this")
-                                           .arg(m_advice.criticalBatch)
-                                           .arg(qRound(100.0 * m_advice.branchTolerance));
+                                     ? measured + QStringLiteral("; %1 gave %2").arg(goodput.noiseScaleFrom).arg(goodput.noiseScale, 0, 'g', 3)
+                                     : measured;
         goodput.noiseScale = floor;
     }
     const QList<qint64> batches = goodputCandidates(m_chosenBatchPerGpu, m_request.gpus, m_baseBatch, kGoodputCandidates);
