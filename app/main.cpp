@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ddplab: the desktop lab. Parses the command line, then either opens the window or, with
 // --quit, runs a preset, a lesson or a study headless, writes stored runs and studies for
 // TensorBoard, or writes a run's or preset's settings as a PyTorch script (see

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The advisor against a grid study (issue 28 §4): for each built-in problem (toy, linreg) and
 each number of GPUs N, `ddplab --advise` on a known-good base (1 GPU), then the grid study a
 person would run without it at the batch they plan (N x the base's batch per GPU): 17 LRs

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """What a batch that grows costs at the moment it grows (issue 32): a 2-rank Fashion-MNIST MLP run
 (6,144 images, 2 epochs, 16 a rank) whose batch doubles in the middle of epoch 0
 (batch_schedule steps: after step 48, x 2, carried as a rank's batch of 32, max_batch_per_rank 32),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Shared by the benchmark drivers: timing commands, and writing results into
 docs/benchmarks.md between markers so each benchmark owns one section."""
 import argparse

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Fashion-MNIST throughput on CPU: the engine against the Python DDP peer
 (bench/peers/fashion_ddp_peer.py) with the same model, batch per rank and threads per rank, at
 1 and 2 ranks, in the same run. Both are timed over the same steady-state steps (the first

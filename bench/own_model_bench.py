@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Workload torchscript on CPU: the scripted ResNet-style CNN of examples/export_examples.py on
 Fashion-MNIST, timed two ways.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The limit the engine can reach on a TorchScript model: a plain single-process LibTorch loop
 // on the same module and data, with nothing around the step but the step itself: gather a
 // batch, forward, cross entropy, zero the gradients, backward, SGD with momentum. Prints the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Seed 000's noisy 8 x 16 experiment (sigma = 1, lr 1e-3): the engine (all experiments
 vectorised in one 8-rank run) against the Python DDP peer (the seed's loop of experiments on
 8 Gloo processes), whole-run wall clock with start-up, same statistics from both.

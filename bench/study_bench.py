@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """A 32-run study of the toy problem (4 ranks, 1000 experiments, 2 epochs; 8 learning rates x
 4 seeds), three ways, in one benchmark run:
   study    `ddplab --study FILE --quit`: one `ddplab-engine runs` process loads LibTorch once and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """A 1-rank Fashion-MNIST MLP run (6,000 images, 2 epochs, batch 64) beside one busy process (a
 shell loop on one core), three ways in the same benchmark run: the default threads (a share of the
 free cores, docs/metrics.md), --threads 1 and --threads 2. Each is run REPEATS times, alternating;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ddplab-ui-stream-bench: how the desktop lab copes with a fast event stream. It runs itself
 // as a stand-in engine (--produce RATE SECONDS: a separate process writing step events as JSON
 // Lines to a pipe at a fixed rate, each stamped with its send time) and reads that stream

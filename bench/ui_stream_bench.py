@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The desktop lab under a fast event stream: runs build/bin/ddplab-ui-stream-bench (offscreen)
 and writes its table into docs/benchmarks.md, section "ui-stream" (only that section).
 

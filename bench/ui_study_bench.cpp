@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The window during a study: a MainWindow (offscreen) runs a built-in study from its Study page
 // while a 5 ms timer measures how late the event loop comes back. Prints one Markdown table row:
 // the study, its runs, its wall time, and the event loop's gaps (median, 99th percentile, worst,

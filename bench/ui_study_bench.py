@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The window during a study: runs build/bin/ddplab-ui-study-bench (offscreen, a fresh data
 folder) and writes its table into docs/benchmarks.md, section "ui-study".
 

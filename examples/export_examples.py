@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Exports three ready-to-train models and their data for DDP Lab's workload `torchscript`
 (docs/own-model.md), with Debian 12's python3-torch (PyTorch 1.13, the LibTorch the engine uses):
 

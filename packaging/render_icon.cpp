@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ddplab-render-icon: draws the lab's SVG icon as the PNGs a desktop's hicolor theme wants
 // (16, 32, 48, 64, 128, 256 pixels square), at build time, so the PNGs never drift from the
 // SVG and none is committed. A build tool only: the package installs its output, not it.

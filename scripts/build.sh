@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Configures and builds everything into build/ (engine, window, tests, benchmarks).
 #   scripts/build.sh                      configure and build
 #   scripts/build.sh --configure-only     configure only (scripts/test.sh checks the install list then)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The install list is complete: every Debian package that the build, the tests or the
 # benchmarks use is installed by scripts/setup-deps.sh, i.e. named there or a hard dependency
 # (Depends/Pre-Depends, recursively; never Recommends or Suggests) of a package named there.

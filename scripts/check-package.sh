@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Checks the Debian package scripts/package.sh built, by reading the .deb itself (dpkg-deb -I/-c/-x):
 #   - its control fields: ddplab, the project's version, amd64;
 #   - its contents: both programs in /usr/bin, the desktop file, hicolor icons (PNGs at 16, 32,

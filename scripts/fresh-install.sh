@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The Debian package on a truly fresh Debian 12, as ../shared/tools/fresh-machine tries the
 # README's commands: a minimal bookworm debootstrapped once into DIR.base (kept, and the same
 # base fresh-machine makes for the same DIR), copied to DIR, and a chroot into it as root. Here

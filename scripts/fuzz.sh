@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds the libFuzzer targets of tests/fuzz with clang (AddressSanitizer, UBSan) into
 # build-fuzz/ and runs each for a fixed number of inputs, starting from its kept corpus in
 # tests/fuzz/corpus/. CI runs it short; any crash, hang or leak fails it with the input saved.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes docs/configuration.md from the engine's own key table (`ddplab-engine keys`), so the
 documentation cannot drift from the code. Run after changing engine/core/config_keys.cpp:
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Prepares what the device tool carries to a lent GPU machine for scripts/gpu-first-light.sh
 # (docs/gpu-validation.md): that machine has PyTorch with CUDA, a CUDA toolkit, nlohmann-json,
 # zlib and NCCL, but neither Fashion-MNIST nor CLI11 nor Gloo's headers, which PyTorch's wheel

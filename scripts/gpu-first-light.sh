@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Everything one lent GPU machine is asked for, in one call (docs/gpu-validation.md): the facts
 # of the machine, the engine built against its PyTorch LibTorch, `ddplab-engine devices`, the
 # self-check table, and samples/s by per-GPU batch beside the Python peer. Each part writes its

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The GPU self-check (docs/gpu-validation.md): builds the engine alone against this machine's
 # PyTorch LibTorch (with NCCL when it is there) into build-gpu/, then runs
 # scripts/gpu_selfcheck.py: every check on 1 GPU and on all of them against CPU, the CNN against

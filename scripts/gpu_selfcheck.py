@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The GPU self-check (docs/gpu-validation.md): on a machine with NVIDIA GPUs, runs the engine
 on 1 GPU and on every GPU (NCCL), compares every step's loss with the same run on CPU over Gloo,
 trains a scripted model of one's own (workload torchscript) on the GPUs, measures the

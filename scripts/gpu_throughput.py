@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Samples per second on one device, by per-GPU batch (docs/gpu-validation.md, docs/benchmarks.md):
 the engine's Fashion-MNIST CNN beside the Python DDP peer's, and the engine on the examples'
 `fashion_resnet` (examples/export_examples.py, exported here with this machine's PyTorch).

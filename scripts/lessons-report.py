@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Runs every lesson in resources/lessons/ through the engine and writes docs/lessons.md: for
 each seed claim, the exact command of every run, the figures it printed here, and the lesson's
 claims as tests/ui/tst_lesson_claims checked them on this build (with their figures).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds the Debian package build/package/ddplab_<version>_amd64.deb with CPack: the window, the
 # engine, the desktop file, icons, AppStream metainfo, the engine's presets, the examples script
 # and the documents (packaging/CMakeLists.txt), Depends from the programs' shared libraries

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Sets everything up and runs DDP Lab: the window when there is a display; without one, a
 # lesson run headless (seed 000's four ways to use 8 GPUs) whose charts and CSVs land in
 # demo-output/. The README's first command. Arguments go to the window (e.g. --preset NAME).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds our code with AddressSanitizer and UndefinedBehaviorSanitizer (-DDDPLAB_SANITIZE=ON)
 # into build-asan/ and runs test tiers there: the forking, the threads and the signal handling
 # checked by the tools, not only by luck. Any report fails the run. Only the suites of the

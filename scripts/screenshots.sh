@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Photographs the window under Xvfb, as a new user sees it (a fresh home: no saved layout):
 #   scripts/screenshots.sh WIDTHxHEIGHT OUT.png [SECONDS] [ddplab arguments...]
 #   scripts/screenshots.sh WIDTHxHEIGHT OUT.png --scene SCENE [STUDY.json]

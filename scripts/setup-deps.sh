@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the Debian 12 packages DDP Lab needs: to build, to run, to test and to benchmark.
 # Idempotent: installs only what is missing, without Recommends (so every package the project
 # uses must be named here; scripts/check-deps.sh proves it). Runs as root, or through sudo.

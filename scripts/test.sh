@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Sets everything up, builds, and runs every test suite (CTest). The README's second command;
 # .ci/run calls it too. Right after configuring, scripts/check-deps.sh proves that set-up
 # installs every package the build and the tests use (a machine that already had one would

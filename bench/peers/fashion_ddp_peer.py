@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The Python DDP peer for Fashion-MNIST throughput: the same MLP or CNN as the engine
 (engine/workloads/fashion_models.hpp), nn.DistributedDataParallel over Gloo, DistributedSampler
 + DataLoader over the same uint8 images, normalised per batch as the engine does, SGD with

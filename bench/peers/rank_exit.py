@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """How a rank of a Python DDP peer ends: at once, without PyTorch 1.13's teardown of its Gloo group.
 
 Tearing the group down (dist.destroy_process_group, or the DDP model's reducer being freed at

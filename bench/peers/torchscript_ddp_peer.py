@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The Python DDP peer for workload torchscript: what the engine does with a lab config, done by
 PyTorch itself, so the two can be compared step by step (tests/engine/tst_own_model_fidelity.cpp)
 and timed against each other (bench/own_model_bench.py).

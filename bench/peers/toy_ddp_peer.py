@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The Python DDP peer for seed 000: what the seed's multi_gpu.py sandbox does, on CPU/Gloo.
 
 One process per rank (torch.multiprocessing.spawn, rendezvous through a file in a private

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The command-line face of the config-key table: --config FILE plus one --kebab-case option
 // per key (booleans as --flag / --no-flag). Flags override the file.

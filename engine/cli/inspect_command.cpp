@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "inspect_command.hpp"
 
 #include "cli/run_command.hpp"

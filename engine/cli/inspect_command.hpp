@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `ddplab-engine inspect --config FILE` (flags as `run`'s): the user's own model and data
 // (workload torchscript) loaded and checked together without training. Prints one JSON line on

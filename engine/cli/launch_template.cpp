@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "launch_template.hpp"
 
 #include "launch/child_process.hpp"

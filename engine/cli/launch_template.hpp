@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `ddplab-engine runs --launcher TEMPLATE`: each run started by a command of the user's instead
 // of the built-in launcher — torchrun on one node, srun on a cluster (docs/remote.md). The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ddplab-engine: the training engine of DDP Lab.
 //
 //   run      launch a local multi-process run (world_size ranks over Gloo or NCCL)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `ddplab-engine run` and `worker`: one training run, from its hello to its summary or error
 // (docs/protocol.md). `runs` calls runFromFiles once per request, in a child process.

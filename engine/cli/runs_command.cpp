@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "runs_command.hpp"
 
 #include "cli/launch_template.hpp"

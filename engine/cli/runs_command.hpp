@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `ddplab-engine runs`: one run after another, as stdin asks, from one process. Loading
 // LibTorch costs 0.65-1 s a process here, more than a short run itself; this process loads it

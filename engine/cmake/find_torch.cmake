@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # LibTorch for the engine, its tests and benchmarks (included from the top CMakeLists.txt, so
 # that its imported targets are seen everywhere). Debian's CPU LibTorch needs nothing more. A
 # CUDA LibTorch (PyTorch's wheel, the libtorch zip) brings conditions its own package checks

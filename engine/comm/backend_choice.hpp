@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // backend=auto: NCCL when every rank has a GPU of its own, Gloo otherwise (CPU ranks, or
 // several ranks sharing a GPU). The reason is reported in the `config` event. And which GPU a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "communicator.hpp"
 
 #include "gloo_communicator.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The collectives the trainer needs, behind one interface with a Gloo and an NCCL
 // implementation (one backend factory: connect()).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A check for CUDA runtime calls that carries the call and the place, so a failing rank says
 // what failed where. Only for files built with the CUDA toolkit (DDPLAB_WITH_CUDA).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "gloo_communicator.hpp"
 
 #include "core/key_names.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What `ddplab-engine devices` reports: GPUs, which backends were built, LibTorch's version.
 

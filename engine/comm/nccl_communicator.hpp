@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // NCCL between GPU ranks, written against NCCL's C API so that it builds with any LibTorch
 // (Debian's CPU-only one included) as long as the CUDA toolkit and NCCL are present. It follows

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The rendezvous store of ranks started by torchrun (without its agent store) or Slurm: rank 0
 // serves a small key-value store and every rank, rank 0 included, is its client.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The key-value store the ranks rendezvous through (FileStore in a private run directory,
 // or torchrun's / rank 0's TCPStore).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Who a worker is and how it finds its peers: filled by the built-in launcher, or read from
 // the environment that torchrun or Slurm set.

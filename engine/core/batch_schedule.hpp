@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A batch that grows as training goes (batch_schedule, docs/configuration.md): how large the
 // effective batch is at each optimizer step, how a rank carries it, and the LR that goes with it.

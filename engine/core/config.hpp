@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The settings of one training run, exactly as the engine applies them.
 // Kept free of LibTorch and Qt: the launcher, the workers and the desktop lab all share it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Reading a config (preset) file: a JSON object with the snake_case keys of config_keys.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The single table of config keys: each key's name, what it allows, its help text, how it is
 // read from JSON or command-line text and written back, and how the lab presents it (label,

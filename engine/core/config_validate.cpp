@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "config_validate.hpp"
 
 #include "config_keys.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Checks between keys (each key's own range is checked when it is read), and of a run
 // against the machine that will run it.

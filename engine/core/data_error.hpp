@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A data file is missing, truncated or corrupt: exit code kExitDataError. `key` is the config
 // key that named the file (data_dir for Fashion-MNIST, train_data or val_data for one's own).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Numbers that follow from a config by arithmetic alone: effective batch and LR, how the
 // sampler splits an epoch, and the LR at every step. Shared by the engine and the desktop

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A leading "~/" in a path the user typed is the home folder, as in a shell: config files and
 // studies name files that way (model_file, train_data, --run-dir) and a shell never sees them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How much memory a run's ranks can have on this machine (Linux): the least of what the kernel
 // calls available (MemAvailable), what this process's cgroup still allows (a container's or a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The engine's JSON type declared, not defined: for headers that only name it (the key table's
 // readers and writers), so that including them does not bring the whole of nlohmann/json into

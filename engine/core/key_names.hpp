@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The name of every config key, and every value of a choice key, for code that reads one by
 // name: the engine's checks and reports, the window, the `config` event's readers.

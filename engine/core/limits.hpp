@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The limits of every setting, each named once: the key table checks them, and the CLI's
 // `shard`, the `devices` report, the window's panel and its sharding view use the same names.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The LR at every optimizer step: linear warmup from a fraction of the rule-scaled LR, then the
 // constant, cosine or step schedule; or the LR range test's exponential rise. The engine's

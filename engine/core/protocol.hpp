@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The event protocol (engine -> lab): one builder per event type, and reading a line's type.
 // The names themselves, the version and the exit codes are protocol_names.hpp's.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The `inspection` event: what `ddplab-engine inspect` found out about the user's own model and
 // data (workload torchscript) by loading both and running the first batch through a training

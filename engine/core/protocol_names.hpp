@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Every name that crosses the process boundary between the engine and the lab, and the exit
 // codes: the protocol version, every event type and field name, the fields of the `devices`,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The LR range test's bookkeeping (Smith 2017, "Cyclical Learning Rates for Training Neural
 // Networks"; fastai's lr_find): the loss of each step smoothed by an exponential moving average

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What `ddplab-engine shard` is asked: how DistributedSampler + DataLoader split one epoch of a
 // data set over ranks. The engine's command line fills it, the window's Sharding page sends it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Does a strided view stay inside the bytes of its storage? A tensor read from a user's file
 // (torch.save) carries its sizes, strides and storage offset as the file says them, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Words in messages: counts ("1 rank", "2 ranks"; nouns with a plain plural "s" only), sizes
 // ("1.5 GiB"), and a name someone else chose, quoted so that whatever it holds reads as one word.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // torch.utils.data.distributed.DistributedSampler followed by DataLoader(batch_size=B),
 // index for index. (LibTorch's C++ DistributedRandomSampler shards differently and is not

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The four Fashion-MNIST files, read and checked once per process and kept in memory. The
 // launcher loads them before it forks, so every rank shares the same pages (copy-on-write)

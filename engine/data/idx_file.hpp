@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The IDX format of (Fashion-)MNIST, gzip-compressed: a magic number (two zero bytes, the
 // element type 0x08 = unsigned byte, the number of dimensions), the dimensions as big-endian

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "npy_file.hpp"
 
 #include "core/data_error.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // NumPy's .npy format, the part the lab reads: versions 1.0 to 3.0 of the header, C order,
 // little-endian float32, float64, int64, int32 or uint8 ('<f4', '<f8', '<i8', '<i4', '|u1').

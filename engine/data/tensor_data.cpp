@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "tensor_data.hpp"
 
 #include "core/config_error.hpp"

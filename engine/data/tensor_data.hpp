@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The user's own data set (workload torchscript): inputs and targets, samples along the first
 // dimension, from a file written by torch.save({"inputs": X, "targets": Y}, PATH) (read with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Tensors as messages and reports name them: dtypes as NumPy and PyTorch users write them
 // ("float32", "int64", "uint8"), shapes as lists ("[64, 1, 28, 28]").

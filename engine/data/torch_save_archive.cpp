@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "torch_save_archive.hpp"
 
 #include "core/tensor_extent.hpp"

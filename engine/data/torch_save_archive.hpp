@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A file written by torch.save (or torch::pickle_save), read with LibTorch's unpickler but
 // without trusting it: LibTorch 1.13 makes each storage as large as the pickle claims and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The central directory of a zip archive: each entry's name and the size it unpacks to, read
 // without unpacking anything. TorchScript models and torch.save files are zip archives, and

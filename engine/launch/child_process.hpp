@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // fork() for the engine's children (ranks, a run of `runs`, the model check, a launch
 // template's shell), with what each needs done first in the child, in one place: die with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A training step allocates and frees the same tensors every time. By default glibc hands
 // freed memory back to the kernel (large blocks are mmapped and unmapped again, and free space

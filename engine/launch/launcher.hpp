@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `ddplab-engine run`: forks world_size workers (this same program, already loaded, so the
 // 0.7 s LibTorch start-up is paid once), supervises them, forwards rank 0's events, and on

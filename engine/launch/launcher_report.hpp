@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What a cluster launcher and its ranks say on standard error, read line by line while a run
 // started by a launch template goes on (launch_template.cpp), to name the rank that failed

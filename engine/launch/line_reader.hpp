@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Bytes that arrive in pieces (a pipe, stdin) as whole lines: the one reader the engine's
 // processes use for what their children and controllers write. A line is searched for its

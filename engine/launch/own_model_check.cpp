@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "own_model_check.hpp"
 
 #include "core/config_error.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Before a torchscript run forks its ranks: the data are read here, once (the ranks share the
 // pages), and model and data are checked together (model_inspection.hpp) in a child process

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How far each rank of a local run has come: the number of collectives it has begun, in
 // memory the launcher shares with the ranks it forks. When peers give up waiting in a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A private (0700) temporary directory for one run: the ranks rendezvous through a file
 // store in it, so a local run opens no port and two runs never collide; `ddplab-engine runs`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Signals as bytes on a pipe (the self-pipe trick): a handler may do little more than write(),
 // so SIGINT, SIGTERM, SIGHUP and SIGCHLD each write their number and the process's poll() loop

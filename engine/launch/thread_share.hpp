@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How many intra-op threads a rank takes when `threads` is 0 (docs/metrics.md): a share of the
 // cores other programs leave free, not of all cores. A rank's OpenMP threads wait for each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One rank from start to finish: threads, backend, data, rendezvous, training; rank 0
 // reports the `config`, `step`, `eval` and `summary` events. Every rank reports its own

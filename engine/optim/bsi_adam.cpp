@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "bsi_adam.hpp"
 
 #include <ATen/ATen.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Batch-size-invariant Adam and AdamW (Wang and Aitchison 2024, "Batch size invariant Adam"):
 // Adam's first moment from the averaged gradient, but its second moment from the mean over

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // NovoGrad (Ginsburg et al. 2019), LAMB (You et al. 2019) and LARS (You et al. 2017):
 // layer-wise adaptive optimizers, one update rule per parameter tensor ("layer").

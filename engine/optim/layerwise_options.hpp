@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Options and per-parameter state shared by the optimizers LibTorch does not ship
 // (NovoGrad, LAMB, LARS), so that each of them is a plain torch::optim::Optimizer.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The optimizer a config names, as a torch::optim::Optimizer: LibTorch's SGD, Adam and AdamW,
 // and our NovoGrad, LAMB, LARS and batch-size-invariant Adam and AdamW; with beta1, beta2, eps

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "optimizer_state.hpp"
 
 #include "bsi_adam.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // An optimizer's state per parameter as named tensors, for checkpoints: SGD's momentum
 // buffer; Adam's and AdamW's step, exp_avg, exp_avg_sq (and max_exp_avg_sq with amsgrad);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The key a torch::optim::Optimizer files a parameter's state under: the parameter's TensorImpl
 // address. LibTorch 1.13 keys state() by that address written as a string

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Rank 0 holds fast step events back (EventWriter::emitBatched). This thread sends them on
 // within the writer's batch window even while training stalls (a peer died mid all-reduce),

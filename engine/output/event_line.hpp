@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One event as one line of the stream, the same way wherever the engine writes one (the event
 // writer, `runs`' own lines, the model check's report, a launch template's failure): compact

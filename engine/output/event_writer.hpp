@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Writes the event stream (core/protocol.hpp builds the events): JSON Lines, one object per
 // line, to every target at once. Targets are

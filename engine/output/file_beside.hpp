@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Writing a whole file so that a reader sees the old one or the new one, never a part: the
 // bytes go to a new file beside the target, are synced, and the new file is renamed over the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // An output could not be written (a full disk, a quota, a file-size limit, a failing device):
 // exit code kExitOutputError. `key` names the output: events (the event stream; the run stops,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "batch_growth.hpp"
 
 #include "core/batch_schedule.hpp"

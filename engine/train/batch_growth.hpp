@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Where a growing batch stands during a run (batch_schedule): the multiplier of the starting
 // effective batch in force, the clocks the LR schedule is read on, and the decision, after each

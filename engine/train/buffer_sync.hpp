@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // DDP's broadcast_buffers=True (its default): before a forward, every rank takes rank 0's
 // buffers (BatchNorm's running statistics and the like), so all ranks run the same model even

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A checkpoint: everything a run needs to go on exactly where it stopped (docs/checkpoints.md).
 // One file, written by torch::pickle_save, so Python reads it with torch.load: a dict of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Checkpoints in a run (docs/checkpoints.md): what the trainer writes after the steps
 // checkpoint_at names, and how a run started with resume_from takes it all back. Writing is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // DDP's gradient synchronisation: parameters grouped into buckets of bucket_cap_mb in reverse
 // registration order (the order backward usually produces gradients). Each parameter's .grad

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The gradient noise scale B_simple = tr(Sigma) / |G|^2 of McCandlish et al. 2018
 // ("An Empirical Model of Large-Batch Training", appendix A.1), from the unbiased two-batch

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A rank's allocation that failed, said in one sentence: at which step, with which batch per
 // rank, and the allocator's own first line ("DefaultCPUAllocator: can't allocate memory: you

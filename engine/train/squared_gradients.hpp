@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What batch-size-invariant Adam (Wang and Aitchison 2024, "Batch size invariant Adam") needs
 // beside the averaged gradient: for every gradient element, the mean over ranks and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Which samples each optimizer step of an epoch gives one rank, micro-batch by micro-batch:
 // DistributedSampler + DataLoader(batch_size) with grad_accum consecutive batches per step, or,

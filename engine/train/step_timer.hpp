@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The phases of a training step (data, compute, communication, optimizer), timed where the work
 // runs. On a CPU an operation is done when the host call returns, so the host's clock measures

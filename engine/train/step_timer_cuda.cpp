@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "step_timer.hpp"
 
 #include "comm/cuda_check.hpp"

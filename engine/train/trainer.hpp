@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The training loop every rank runs: sample its shard, forward/backward, synchronise
 // gradients as DDP does, step the optimizer at the scheduled LR, reduce the metrics, and (on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The variance of applied updates over independent experiments (seed 000's "update step
 // variance"): per step over experiments, and pooled over every step and experiment. Kept on the

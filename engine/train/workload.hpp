@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the trainer trains: parameters, a dataset addressed by sample index, and a
 // forward/backward pass over a batch of indices. The trainer owns sampling, gradient

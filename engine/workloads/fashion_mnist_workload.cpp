@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "fashion_mnist_workload.hpp"
 
 #include "comm/communicator.hpp"

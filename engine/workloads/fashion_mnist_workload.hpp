@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Fashion-MNIST classification (seed 003) with an MLP or a CNN: the 60,000 training images
 // (or the first train_subset) sampled like every workload, the 10,000 test images (or the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "fashion_models.hpp"
 
 #include "data/fashion_mnist_files.hpp"

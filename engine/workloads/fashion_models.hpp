@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The two Fashion-MNIST models. Layer sizes are named constants so the Python peer in
 // bench/peers/fashion_ddp_peer.py can build exactly the same networks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Seed 004's linear model, as a regression: y = x . w* + noise, a linear map (no intercept)
 // trained with a squared error summed over the batch (reduction='sum', as seed 004's main.py

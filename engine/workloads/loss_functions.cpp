@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "loss_functions.hpp"
 
 #include "core/key_names.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The losses a TorchScript model can be trained with (config key `loss`), each the batch's mean
 // as PyTorch's functional losses compute it, and the check that a model's output and the data's

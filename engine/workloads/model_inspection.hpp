@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `ddplab-engine inspect`, and the launcher's check before a torchscript run starts: the user's
 // model and data loaded together, the first batch through forward (TorchScriptWorkload's

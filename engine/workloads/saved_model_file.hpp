@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Where `save_model` writes the trained model. Checked before any training step, so that a
 // missing folder or a folder as the target is said in a second, not after the whole run; and

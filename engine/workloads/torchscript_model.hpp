@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The user's TorchScript model (workload torchscript), loaded with torch::jit::load: its
 // parameters and buffers by the names Python gives them, train()/eval(), forward, save.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Workload torchscript: the user's own TorchScript model on the user's own data
 // (docs/own-model.md). Every rank loads the model, takes the data the launcher read (shared

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "toy_workload.hpp"
 
 #include <ATen/ATen.h>

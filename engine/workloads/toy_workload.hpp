@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Seed 000's toy problem: one neuron w (initialised to 1) predicting w * x, L1 loss, inputs
 // 1 and targets 0; with noise sigma, x = 1 + sigma * N(0,1) and y = sigma * N(0,1), drawn

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // backend=auto and its refusals, in-process (comm/backend_choice): NCCL only when every rank on
 // the node has a GPU of its own and the engine has NCCL; each refusal names its key and says
 // what to do instead.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A batch that grows as training goes (batch_schedule; core/batch_schedule, train/batch_growth):
 // the multipliers and LRs of steps, smith and seesaw against hand arithmetic; how a rank carries
 // a grown batch; AdaScale's gain ratio against the paper's formula; the sampler going on through

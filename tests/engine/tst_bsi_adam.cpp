@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Batch-size-invariant Adam and AdamW (adam_bsi, adamw_bsi) against a reference written in
 // PyTorch from Wang and Aitchison's paper (tests/tools/make_bsi_adam_goldens.py), step for step:
 // seed 004's linear model on 1, 2 and 4 ranks, with gradient accumulation (a short last step

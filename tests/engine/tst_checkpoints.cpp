@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Checkpoints, branches, GPUs emulated by accumulation and the LR range test
 // (docs/checkpoints.md): 20 steps straight equal 10 steps, a checkpoint and 10 resumed steps,
 // bit for bit, for every workload and for SGD with momentum and Adam on 1 and 2 ranks; a branch

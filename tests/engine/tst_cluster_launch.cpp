@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `ddplab-engine worker` runs one rank under a cluster launcher: two ranks under Debian's
 // torchrun, and two ranks given Slurm's environment, give exactly what the built-in launcher
 // gives; without a launcher's environment the worker says what it needs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A rank that stalls under an outside launcher (no built-in launcher watching progress) ends
 // its peers' wait after collective_timeout, through the deadline every backend shares
 // (CollectiveDeadline, comm/communicator.hpp; the NCCL communicator aborts at the same point):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every kind of invalid setting is refused with a message that names the key and what is
 // allowed; valid settings resolve as documented; the CLI turns both into events and exit codes.
 

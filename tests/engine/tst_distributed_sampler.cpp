@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // DistributedSampler + DataLoader, in-process (data/distributed_sampler): every case of the
 // golden file PyTorch wrote (tests/tools/make_sampler_goldens.py) index for index, and the
 // sizes that follow from padding and drop_last. tst_sampler checks the same through the binary.

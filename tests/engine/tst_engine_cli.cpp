@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The executable's own surface: --version, --help, `devices`, `keys`, and what it says when
 // called wrongly.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The event writer's batching of fast step events, and the flusher that sends held events
 // on when rank 0 is told to stop. Windows are an hour or zero here, so no assertion depends
 // on how fast the machine is.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fashion-MNIST from the real files: a short run learns (validation accuracy well above
 // chance) and reports steps, evaluations and epochs; a missing, truncated or corrupt file is
 // refused before any rank starts, with a message that names the file and the problem. Steady

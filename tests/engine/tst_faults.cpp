@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A failing or killed rank stops the whole run promptly, the error names the rank, the exit
 // code says what happened, the metrics already streamed stay in the events file, and no
 // process of the run is left behind; SIGINT/SIGTERM cancel cleanly and SIGKILL of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // GradientSync in-process, against a Communicator that records every all-reduce it is asked
 // for: buckets are all-reduced strictly in bucket order whatever order backward fills them (as
 // DDP's Reducer::mark_bucket_ready), still during backward when they fill in order, and the

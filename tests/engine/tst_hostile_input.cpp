@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Input a hostile or careless user gives the engine: config files that are not files, never
 // end, are huge, repeat keys or hold numbers too large; paths that collide; a TMPDIR that is
 // not there; runs the machine cannot hold. Each is refused at once with exit code 2, after

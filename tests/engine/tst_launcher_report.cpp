@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reading what srun and the ranks said on stderr to name the rank that failed first. The texts
 // are what Slurm 22.05 (Debian 12) printed running the lab's launch template (tests/slurm): a
 // task killed mid-run (in both orders srun reported it), a rank failing with its own error, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The arithmetic that follows from a config: effective batch and LR under each rule (Adam's
 // beta1, beta2, eps under the SDE rule, AdamW's weight decay under its timescale rule),
 // DistributedSampler's split of an epoch, and the LR at each step with warmup and schedules.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Real multi-process runs on Gloo over loopback: 1, 2 and 4 ranks with the same global batch
 // follow the same trajectory (so gradients really are averaged across processes), the stream
 // is mirrored to the events file, the private run directory is removed, and two runs at once

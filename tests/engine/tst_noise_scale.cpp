@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The gradient noise scale estimator (train/noise_scale), in-process: fed the expected squared
 // norms of a known problem (|G_B|^2 = |G|^2 + tr(S)/B), it recovers tr(S), |G|^2 and their
 // ratio exactly, debiased from the first step; one rank (no second batch) is not a measurement,

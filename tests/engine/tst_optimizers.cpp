@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The engine's optimizers step for step: SGD, Adam and AdamW against PyTorch's own (golden
 // trajectories from tests/tools/make_optimizer_goldens.py); NovoGrad, LAMB and LARS against
 // steps worked out here from each paper's formulas.

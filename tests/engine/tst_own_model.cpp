@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Workload torchscript, the user's own model and data, from the outside: `inspect` says what a
 // known model and data set are; every way a model, a data set or the two together can be wrong
 // is refused by `inspect` and by `run` alike, in one sentence naming the key and the file, with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The examples that ship with workload torchscript (examples/export_examples.py): the script
 // runs with Debian's python3-torch, writes the three models, their data and a config each, and
 // every config trains: a few steps lower the loss of the ResNet-style CNN on Fashion-MNIST, the

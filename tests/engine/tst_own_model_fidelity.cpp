@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The engine against PyTorch itself on the user's own model: the same TorchScript file (a CNN
 // with BatchNorm and dropout), the same data and sampler order, trained by the engine and by
 // nn.DistributedDataParallel over Gloo (bench/peers/torchscript_ddp_peer.py). Every step's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A model is code and its data a pickle (issue 29): nothing a crafted file does may crash the
 // engine, hang it, make it train on memory outside the data, print a second answer, or destroy
 // the file save_model replaces. Each case is generated here (tests/tools/make_hostile_model_case.py

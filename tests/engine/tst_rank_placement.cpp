@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Where a rank runs, decided from its launcher's environment: the environments real Slurm gave
 // the tasks of several srun layouts (tests/data/slurm_environments.json, recorded with
 // tests/tools/record_slurm_environments.py: one node; two nodes with and without

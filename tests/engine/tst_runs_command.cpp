@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `ddplab-engine runs`: many runs from one process, as stdin asks. Each run's events are what
 // `ddplab-engine run` writes for the same config (same figures), each ends with run_end and its
 // exit code, a bad request is refused alone, a stop signal reaches the run in progress and no

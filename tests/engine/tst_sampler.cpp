@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `ddplab-engine shard` gives, index for index, what PyTorch's DistributedSampler +
 // DataLoader give (golden file from tests/tools/make_sampler_goldens.py), and marks the padding
 // repeats and the dropped tail as seed 004's tables show them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The scaling rules reach the optimizer: a run under lr_rule sde is step for step the run with
 // lr_rule none and the scaled LR, beta1, beta2 and eps written out by hand, and a run under
 // weight_decay_rule timescale the one with the scaled weight decay written out; the `config`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Seed 000, reproduced: the four deterministic runs land on the seed's weights with zero
 // update variance, and the noisy runs land on the analytic update variance lr^2 Var(g) / B
 // within the statistical error their sample size allows.

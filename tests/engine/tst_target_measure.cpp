@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What stop_at_loss (and a study's target) is judged on. The defect it fixes, reproduced: at one
 // and the same LR a batch of 2 "reaches" a target loss in fewer steps than a batch of 64 when the
 // target is compared with the step's mini-batch loss, which at batch 2 dips below it by chance

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Threads per rank when `threads` is 0 (docs/metrics.md): a share of the free cores. The
 // arithmetic on known loads, and a real 1-rank run beside a busy process, which must take fewer
 // threads than the machine has cores (a thread spinning against the busy process made such runs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The engine's numbers are PyTorch's: seed 004's linear model under DDP matches PyTorch's own
 // DDP step for step (golden losses from tests/tools/make_linreg_goldens.py), the seed's
 // equivalences hold and its counterexamples differ, gradient accumulation equals the larger

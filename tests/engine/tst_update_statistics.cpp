@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The variance of applied updates over experiments (train/update_statistics), in-process:
 // per step against torch.var over experiments, pooled over steps against the variance of all
 // of them at once (Chan's combination), and exactly zero for identical updates (Welford, as

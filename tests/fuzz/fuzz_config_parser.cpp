@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target: the engine's config reading, from bytes to a checked Config. Whatever the
 // input, it ends in a Config or a ConfigError, never a crash, a hang or unbounded memory
 // (scripts/fuzz.sh runs it under AddressSanitizer and UndefinedBehaviorSanitizer).

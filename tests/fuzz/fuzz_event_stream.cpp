@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target: the window's reading of an engine's stdout, from bytes in arbitrary chunks
 // to the series a chart draws. Whatever the engine (or something pretending to be it) prints,
 // the window keeps running: no crash, no hang, bounded memory, no non-finite value plotted.

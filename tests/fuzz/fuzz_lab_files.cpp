@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target: the lab's readers of the files a user gives it or keeps — a preset, a
 // lesson, a study file — read as the window and `ddplab --preset/--study` read them (with the
 // engine's limits: size, no key twice, no NUL, bounded nesting). Whatever the file holds: no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target: the lab's reading of a stored run folder, as the Runs list, Compare, the
 // study results and --resume read it: meta.json, config.json and events.jsonl, whatever a crash,
 // a disk or a hand left in them. No crash, no hang, bounded memory, and never a run taken for

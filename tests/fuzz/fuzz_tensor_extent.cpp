@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target: the check that a tensor read from a user's torch.save file stays inside its
 // storage (engine/core/tensor_extent.hpp), given any sizes, strides, offset, element size and
 // storage size. Whatever the input it answers without overflow (UBSan would say), and its

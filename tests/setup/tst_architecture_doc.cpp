@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // docs/architecture.md names the files a newcomer opens: its map, its tour, its tables. Every
 // path it names in backticks must exist in the tree, so that the document cannot quietly go
 // stale when a file moves: a path is a backticked `folder/…` (a bare file name such as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // scripts/check-deps.sh, the guard against a set-up list that only works on machines which
 // already have what it forgot: on this build it passes with setup-deps.sh's own list, and a
 // list missing one package the build or the tests use makes it fail and name that package.

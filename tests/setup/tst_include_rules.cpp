@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Who may include whom: docs/architecture.md's table is the rule, read here, and every
 // `#include "…"` of engine/, ui/ and app/ is checked against it. A folder's own headers are
 // always allowed; `engine/core/ (light)` allows only the core headers that do not bring in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One spelling of every name that crosses the process boundary: the event types and fields,
 // the `devices`, `shard` and `keys` reports (engine/core/protocol_names.hpp), the config keys and
 // the values of choice keys (key_names.hpp). A string literal elsewhere in engine/, ui/ or app/ that equals one of them is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One task of a Slurm job step, as tests/slurm/tst_slurm runs it through srun: prints, as one
 // JSON line, where the engine's worker would place it, read from the environment this task
 // really got (comm/worker_identity.cpp, comm/backend_choice.cpp), beside Slurm's own name for

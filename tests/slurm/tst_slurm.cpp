@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The lab under a real Slurm: its own munged, slurmctld and three slurmd on this machine
 // (tests/support/test_slurm.hpp), and through them
 //   - what tasks really see, for several srun layouts, read by the engine's worker as Slurm

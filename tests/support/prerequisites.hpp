@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What some suites need from set-up, said plainly when it is missing. The suite still fails
 // (scripts/setup-deps.sh installs all of it), but with a sentence instead of a bare assertion.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Reading /proc: which processes exist, whose children they are, what they are called. Lets
 // the fault tests prove that nothing of a run is left running.

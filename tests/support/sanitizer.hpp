@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Whether this build is the one scripts/sanitize.sh makes (-DDDPLAB_SANITIZE=ON). The test and
 // the engine it starts are built with the same flags, so the test's own build says it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A real Slurm for the tests (Debian's munge, slurmctld and slurmd), all of it in a temporary
 // folder: its own munge key, socket and pid file (munged --force, as root), its own

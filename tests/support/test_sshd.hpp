@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A real OpenSSH server for the remote-run tests, all of it in a temporary folder: its own
 // host key, a client key it authorises, a known_hosts file that knows it, and an ssh_config

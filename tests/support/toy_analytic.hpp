@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Seed 000's noisy toy in closed form (docs/metrics.md): the gradient g = sign(w x - y) x of
 // one neuron with x = 1 + s a, y = s b (a, b standard normal), its mean, its variance and the

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """AdaScale SGD on the engine's linreg workload, written from the paper (Johnson, Agrawal, Gu and
 Guestrin, "AdaScale SGD: A User-Friendly Algorithm for Distributed Training", ICML 2020,
 Algorithm 1) in plain PyTorch: K ranks simulated in one process, each taking its shard of

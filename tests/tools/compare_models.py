@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Compares two TorchScript models' buffers and parameters by name, as the own-model fidelity suite
 needs (tests/engine/tst_own_model_fidelity.cpp): prints one JSON line with the largest relative
 difference of each, |a - b| / max(|a|, |b|, 1e-12) over every element.

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes tests/data/bsi_adam_golden.json: batch-size-invariant Adam and AdamW (Wang and
 Aitchison 2024, "Batch size invariant Adam") written in PyTorch from the paper, run on seed 004's
 linear model as the engine runs it under DDP, step for step.

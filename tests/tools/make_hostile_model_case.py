@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the crafted models and data sets of tests/engine/tst_own_model_hostile.cpp (issue 29: a model
 is code and data is a pickle), with Debian's python3-torch, into one folder:
 

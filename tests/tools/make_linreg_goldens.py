@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes tests/data/linreg_golden.json: seed 004's equivalences run by PyTorch itself.
 
 Each case is trained with nn.Linear wrapped in nn.DistributedDataParallel on K Gloo processes,

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes tests/data/optimizer_golden.json: parameters after each step of PyTorch's own SGD,
 Adam and AdamW, fed a fixed sequence of gradients and learning rates. tst_optimizers feeds the
 engine's optimizers the same and compares.

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the models and data sets the own-model suites train and refuse (tests/engine/tst_own_model*.cpp,
 tests/ui/tst_study_headless.cpp), with Debian's python3-torch, into one folder:
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Writes tests/data/sampler_golden.json: the sample indices PyTorch's own
 DistributedSampler + DataLoader give each rank in each iteration, over a table of cases.
 tst_sampler compares `ddplab-engine shard` with it.

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """An independent reader of the TensorBoard files DDP Lab exports (tests/ui/tst_tensorboard_export).
 
 No TensorBoard code: the .proto definitions under tests/tools/tensorboard_proto/ (minimal copies

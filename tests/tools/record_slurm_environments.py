@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Records the environment real Slurm gives each task of a few srun layouts, for
 tests/engine/tst_worker_identity (tests/data/slurm_environments.json). Needs a running Slurm
 with three nodes of 4 CPUs and 2 GPUs each (gres), as tests/support/test_slurm.cpp starts one;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Running the built `ddplab` headless from a suite, as a person runs it from a shell: in its
 // own data, config and runtime folders under `home` (so no suite touches the user's runs), with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A study as the results, charts and findings see it, from the JSON text of a study file:
 // read, planned, and given the id "test" (as if stored). A file that is refused says why on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The advisor's arithmetic on data with a known answer: a bracket's best LR refined by a
 // parabola in log LR (exact on a bowl that is quadratic in log LR, off the grid), its safe range
 // (every LR within 10 % of the best), an optimum at the ladder's edge said as such, near-ties said

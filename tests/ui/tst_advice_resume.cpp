@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A stopped advice resumed (docs/advisor.md): on linreg to 2 GPUs, an advice stopped in its
 // branch test and resumed from its progress file takes the base run and the branch runs that had
 // finished from the run store instead of running them again (the run store gains exactly the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The window's Advise page: a given Advice's numbers and cautions on the card and its evidence
 // as charts; Use these settings puts the recommended GPUs, batch per GPU and LR into Setup;
 // Copy as PyTorch puts the snippet on the clipboard; Save advice… writes advice.json and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `ddplab --advise ... --export DIR --quit` on linreg, as a person runs it: advice.json holds
 // every field the issue names, consistent with itself and with the runs it lists; the
 // recommended LR's loss at the recommended batch and horizon lies within 10 % of the best of an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The chart wrapper: redraws coalesced on a timer, each series handed over whole, long series
 // reduced to the plot's pixel columns, log axes without non-positive points, smoothing with
 // the raw curve kept, overlays with one legend entry per run, the effective batch marked.

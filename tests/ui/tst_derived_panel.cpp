@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The derived panel previews what the engine will do, with ddplab_core's arithmetic: effective
 // batch and LR, the sampler's padding or dropping, steps, warmup, and the LR schedule curve.
 

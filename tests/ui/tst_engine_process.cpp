@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The engine client against the real engine: events stream in batches, Stop ends every
 // process of the run, a failing rank or a broken or missing engine ends in a clear message,
 // and one-shot queries (devices) are read.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The engine's stdout arrives in arbitrary pieces: lines split anywhere must come out whole,
 // bad lines must be skipped with a warning without losing their neighbours, and a line that
 // never ends must not grow the buffer without bound.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Exports, checked by reading them back: a PNG decodes to the size asked for and has a chart
 // drawn in it, an SVG parses and has the size and title, a CSV has one row per step and one
 // column per metric, and a run's preset is something the real engine runs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The lab's one CSV writer and one image writer, used by every export (a run's metrics, a
 // study's points; live charts and study charts): quoting and numbers as tools read them back,
 // images of exactly the asked size, sizes refused with a sentence.

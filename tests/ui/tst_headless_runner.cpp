@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `ddplab --preset NAME --run --export DIR --quit`: a lesson or preset runs with no window,
 // every chart is written as PNG and SVG and every run as CSV, a summary is printed, and the
 // exit code says whether it worked; also through the real ddplab binary, offscreen. --launch

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every lesson keeps its promise: each lesson in resources/lessons/ runs through the real engine
 // exactly as the window starts it (its presets, through `ddplab-engine runs`), and what its
 // "look for" tells a class is asserted with numbers. A change to the engine that breaks a lesson

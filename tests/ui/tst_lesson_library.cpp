@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Lessons are discovered from resources/lessons (every file there is compiled in), each one's
 // runs are configurations the engine accepts, and --preset NAME resolves lesson ids and files.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The whole window against the real engine: a preset runs and its charts fill, a lesson runs
 // its runs in sequence and overlays them, Stop leaves no process, a missing or broken engine
 // and invalid settings end in clear messages with the window alive, and past runs and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The window's background inspection of your own model (ModelInspector over EngineQuery),
 // against fake engines (shell scripts) that stand for a model whose forward never returns or
 // that prints: an inspection is killed, not waited on, when other settings or another engine

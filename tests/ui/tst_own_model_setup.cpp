@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Your own model in Setup (workload torchscript), offscreen against the real engine: files
 // chosen for the path fields are inspected at once, without the window waiting, and "What the
 // engine will do" shows the model (its parameter count), the data, the output against the loss

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The parameter panel shows every engine key, checks each edit with the engine's own rules
 // and marks the problem at its field, shows an optimizer's hyperparameters only when they
 // matter, bounds the ranks by the machine, and produces presets the real engine runs.

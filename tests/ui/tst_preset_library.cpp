@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The presets that come with the lab: every file in resources/presets is compiled in, each is a
 // config the engine accepts, they group by seed, and --preset takes their names.
 

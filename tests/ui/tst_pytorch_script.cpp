@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The lab's settings as a PyTorch script (ui/client/script) train what the engine trains: each
 // row's settings are run by `ddplab-engine run` and, written as a script, by Debian's torchrun
 // (PyTorch 1.13, DistributedDataParallel over Gloo), and every step's loss and LR agree within

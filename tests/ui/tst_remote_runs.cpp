@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Runs on another machine over SSH, through a real OpenSSH server this suite starts on
 // 127.0.0.1 (tests/support/test_sshd): devices over ssh; seed 004's lesson run remotely gives
 // the same step losses as locally, its events kept here; Stop, a killed local ssh and a killed

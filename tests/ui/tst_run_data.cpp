@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Events become chart series: step fields by name, eval and epoch fields prefixed, non-finite
 // values dropped on arrival; the comparison table and progress text are read from them.
 

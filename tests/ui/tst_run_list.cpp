@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Runs list as a person reads it: a study's and a lesson's runs grouped under them (one
 // collapsible row, closed until one of its runs is on the charts), each named by what tells it
 // apart, with its ranks × batch, effective LR and optimizer beside it; names not cut short; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // How a run ended is decided in one place (client/runs/run_outcome): from the run's own
 // end (run_end with its code, summary, error event) and, when the engine went first, from how
 // its process went. Every branch, with the status, code and sentence a person then sees.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Run directories: written so a crash loses at most the last line, listed newest first,
 // renamed and deleted safely, and read back into the same series; a new run's default name.
 

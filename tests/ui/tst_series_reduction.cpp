@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the charts draw: per pixel column the first, lowest, highest and last point (so spikes
 // survive any length), and a debiased EMA that starts at the data, not at zero.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The sharding view asks the real engine how DistributedSampler splits the data and shows it:
 // seed 004's 9 examples over 2 ranks (padding with a repeat of x1, or dropping x9), and a new
 // order every epoch when shuffling.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What a study's charts and findings say, from made-up results with known answers: a target
 // judged on the mini-batch loss puts a caution on the critical-batch findings (one on the
 // training set's loss none); Zhang et al.'s critical batch beside McCandlish's, as a marker and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // How long runs take, before they run (the one estimator of lessons, studies and the advisor):
 // each built-in lesson's estimate within a factor of two of what it took on the 2-core
 // development machine beside other programs, each built-in study's within a factor of three of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A study's findings warn instead of misleading: each caution is triggered by a study made to
 // need it (the best LR at the edge of the grid, or resting on one seed or near-ties; a critical
 // batch fitted outside the batches studied, on whole steps, or over best LRs at the grid's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Studies through the real `ddplab` binary, offscreen, as a script would run them: the seed 000
 // curve end to end (its three slopes fitted from what the engine measured), issue 19's study
 // whose findings must carry their cautions (and whose noise scale is never negative), a study

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The window's Study page: a built-in study shows its run count before it starts; an axis typed
 // wrongly is named in the plan line and Run study stays off; a small study run from the page
 // fills its charts, keeps the window's Run off while it runs, shows in "Studies run before",

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Study files and their plans: axes combine as a product or zipped, ranges log- or evenly
 // spaced, repeats become successive seeds, the effective batch splits into ranks x batch by its
 // rule, an axis with a condition makes runs only where it applies, a stopping target stops on

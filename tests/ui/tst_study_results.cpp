@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What a study found, from recorded runs and synthetic data with known answers: steps and
 // samples to the target read from recorded linreg runs on the measure the target names (the
 // noise-free training-set loss, or the mini-batch loss that meets it by chance first), a

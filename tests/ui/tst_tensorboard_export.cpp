@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Runs and studies as TensorBoard files, read back by an independent reader: the record framing
 // and protobuf encoding against known bytes, then stored runs (a recorded 2-rank run, a run with
 // evaluations and epochs, a run of protocol 1 without wall_s) and a 9-run study exported and

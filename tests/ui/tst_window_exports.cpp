@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The window's exports of issue 33, driven as a person drives them: File → Export to TensorBoard…
 // with one of two stored runs selected in the Runs list writes that run's event file and nothing
 // else (its folder, its file name, its bytes), the folder answered in the real folder dialog,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The window on the screens people have, and in front of a class: on a 1280 x 720 projector
 // (the offscreen platform given that screen) it fits, nothing of it lies off-screen, no pane
 // loses its title bar; a problem shows under its own field and hides no other; presentation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The main() of every UI suite: a QApplication named like the lab, with XDG data, config and
 // cache homes in a temporary folder, so runs and settings written by a test never reach the

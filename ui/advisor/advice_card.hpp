@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The recommendation on the Advise page, on top of the evidence: the batch per GPU with its
 // accumulation and effective batch, the LR with the rule that gives it and its safe range,

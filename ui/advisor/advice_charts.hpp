@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The advisor's evidence as study-style charts (ui/study/study_plot: the same paint for the
 // screen, PNG and SVG): the measure against the LR at the recommended batch (the confirmation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "advisor/advice_files.hpp"
 
 #include "advisor/advice_charts.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The advice as files, the same from the Advise page's Save advice… and from `ddplab --advise`:
 // advice.json, advice.md and every evidence chart as PNG and SVG, each written whole (beside,

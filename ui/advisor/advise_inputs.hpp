@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the advisor is asked, on the Advise page: the settings that train well (Setup's, shown
 // read-only in a sentence: its batch per GPU × GPUs and its LR), the GPUs to plan for, the most

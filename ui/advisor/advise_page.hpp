@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The window's Advise page (docs/advisor.md, issue 28 §5): the advisor asked about Setup's
 // settings (AdviseInputs), started and stopped here, its progress, time left and log lines; when

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Where a chart's axes end and what their ticks say: ends on whole steps of 1, 2 or 5 times a
 // power of ten, labels with just enough decimals that neighbouring ticks never read the same,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "batch_change_marks.hpp"
 
 #include "charts/run_items.hpp"

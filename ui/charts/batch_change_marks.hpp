@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Where a run's batch grew (batch_schedule): a thin dashed vertical line in the run's colour
 // across each chart it has a line on, at the step after which the batch grew

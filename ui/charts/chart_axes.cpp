@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "chart_axes.hpp"
 
 #include "charts/axis_plan.hpp"

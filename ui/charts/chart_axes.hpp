@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The two axes of one live chart: x linear on the chosen x axis, y linear or logarithmic. They
 // fit the data (ticks and labels planned by charts/axis_plan.hpp) until a person zooms or pans,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The chart view of a ChartPanel: rubber-band zoom, Ctrl+wheel zoom at the cursor, pan with the
 // middle button (or Shift+drag, or the arrow keys), double-click to reset, and a hover read-out

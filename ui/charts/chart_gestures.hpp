@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the mouse and keys do on a chart (ChartCanvas), in words, for the window's help: one
 // list, kept beside the code that implements them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "chart_grid.hpp"
 
 #include "charts/chart_panel.hpp"

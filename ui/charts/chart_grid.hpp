@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The page of charts: one ChartPanel per chart that the displayed runs have data for (or, for
 // a lesson, exactly the lesson's charts), laid out in a grid that follows the width. One x axis

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The small pieces of a chart's header row: its tool buttons, and the help its zoom button
 // shows. Only ChartPanel includes it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What a chart draws, one piece at a time, as ChartLines keeps it: a (run, metric) line, raw and
 // smoothed, with what was last drawn of it; and a run's effective batch as a level. ChartLines

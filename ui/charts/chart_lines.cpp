@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "chart_lines.hpp"
 
 #include "charts/chart_canvas.hpp"

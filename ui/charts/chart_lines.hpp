@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The lines of one chart: a raw and a smoothed line per (run, metric) that has data, and each
 // run's effective batch as a level where the chart marks it (charts/chart_line.hpp). It keeps

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One chart of the lab (with ChartLines and ChartCanvas, the only code that touches Qt
 // Charts): a title bar with linear/log, enlarge, reset and export, and the chart itself with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The hover read-out of a live chart: where the pointer is on the x axis ("step 1,200",
 // "epoch 3.50"), and each line's value nearest to it, with where that value lies when it is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Where runs diverged. A run whose loss blew up (RunData::divergence) gets a triangle near the
 // top edge of each chart it has a line on, at the step it diverged; each place is labelled once

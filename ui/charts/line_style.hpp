@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How a chart's lines look. Colour tells runs apart, or metrics when one run is on display;
 // dashes tell a run's metrics apart; the legend names each run once; the style key says in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // When a page of live charts redraws, and which chart goes next: charts take turns, one per
 // tick, so the event loop is never held for the whole page at once; every waiting chart is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What a chart keeps per run on display (lines, batch levels, divergence and batch-change marks)
 // follows the runs shown the same way: an item of a run still shown takes the run's current look,

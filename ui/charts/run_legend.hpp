@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One legend for the whole page of charts: a colour swatch and the label of each run on
 // display, wrapping onto more lines when there are many. The charts themselves then need no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The runs on display (the live ones and any past runs the user overlays), each with a colour
 // that stays its own while it is shown. Live data comes straight from the lab session it follows

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The names that cross the process boundary, as Qt reads them: event.value(wire(field::kLoss)).
 // Every one is a constant of engine/core/protocol_names.hpp or key_names.hpp; no file of ui/

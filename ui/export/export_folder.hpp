@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The folder the window's save, open and export dialogs start in (charts, runs, presets and
 // studies alike): the last one used, else a folder of the lab's own among the user's documents

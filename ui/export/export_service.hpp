@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Writing what the lab shows to files: charts as PNG (at a chosen size, on screen or for
 // slides) and SVG, a run's metrics as CSV (one row per step: the four x axes, then one column

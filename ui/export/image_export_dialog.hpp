@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Where and how big: the file (PNG or SVG, by its extension; for one chart also its data as
 // CSV) or folder to export to, the image size in pixels, and whether it is for slides (the large

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One way to write a chart as an image, for every chart of the lab (the live run charts and the
 // study charts): given a function that paints it into a rectangle and a size, a PNG or an SVG of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `ddplab --advise [--preset FILE] --gpus N [--max-batch-per-gpu B] [--budget-min M] --export DIR
 // --quit`: the advisor without a window (docs/advisor.md); `--advise --resume ADVICE --export DIR

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `ddplab --preset NAME --run --export DIR --quit`: the same runs, charts and exports as the
 // window, with no window. Prints progress and a summary table; the exit code is 0 when every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `ddplab --export-script RUN_OR_PRESET FILE --quit`: a stored run's or a preset's settings as a
 // PyTorch DDP script for torchrun (client/script, docs/pytorch-script.md), no window. Prints

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "headless_study.hpp"
 
 #include "client/engine/engine_locator.hpp"

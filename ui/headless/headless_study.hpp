@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `ddplab --study NAME|FILE --export DIR --quit` and `ddplab --resume STUDY --quit`: a study
 // without a window. Every combination is checked before any run starts; progress is printed as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // `ddplab --export-tensorboard RUN_OR_STUDY... DIR --quit`: stored runs and studies written as
 // TensorBoard runs (study/study_tensorboard.hpp), no window. Prints what it wrote and how to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Lesson pane beside the charts: pick a lesson, read what it shows and what to look for,
 // and run all of its runs in sequence (they are overlaid with a legend). The text is one

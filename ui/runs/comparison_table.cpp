@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparison_table.hpp"
 
 #include "charts/run_model.hpp"

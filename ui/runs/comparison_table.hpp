@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Compare page: the runs on display side by side, one column each (in its chart colour),
 // one row per final figure. The columns share the page's width and each run's name wraps at its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Runs that belong together in the Runs list: a study's runs under the study, a lesson's under
 // the lesson, each group one collapsible row. Inside a group a run is named by what tells it

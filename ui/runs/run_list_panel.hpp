@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Runs list: every stored run, newest first, a study's or a lesson's runs grouped under it
 // (one collapsible row each). A tick overlays a run on the charts (and the comparison table);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A small drawing of a growing batch (batch_schedule) against the samples seen, each growth
 // marked with the optimizer step it comes after: the effective batch as steps and the LR that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "derived_panel.hpp"
 
 #include "client/engine/model_inspection.hpp"

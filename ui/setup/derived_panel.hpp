@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What follows from the settings, before anything runs: effective batch and LR (and Adam's
 // betas and eps, the weight decay and its timescale, with the scaling rules' formulas), how the

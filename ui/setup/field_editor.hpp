@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The editor of one config key in the Setup pane, by the key's type: a check box for a switch,
 // a chooser for a choice (the engine's labels, its values as data), a spin box for a required

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A small drawing of the learning rate at every optimizer step of the planned run (warmup
 // shaded), computed by ddplab_core's learningRateAt, the function the engine itself uses.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Every engine config key as a field, grouped, built from ddplab_core's configKeys(). Each edit
 // is checked at once with the engine's own rules (assignFromText for the field's value,

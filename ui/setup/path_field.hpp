@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Setup's fields that name a file of your own (workload torchscript: model_file, train_data,
 // val_data): a Browse button beside the text, a file dialog that opens where that field's last

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Setup's problems where a person sees them: each at its field (the label in the problem
 // colour, the sentence under the editor, the editor tinted), and above the scrolled form a

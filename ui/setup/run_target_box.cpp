@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "run_target_box.hpp"
 
 #include "client/engine/device_inventory.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Setup's "Run on": this computer, or an SSH host (an ~/.ssh/config alias or user@host[:port])
 // with the path of the engine there. Choosing one runs `ddplab-engine devices` on it and says

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One engine key as a row of Setup: its label, its editor (setup/field_editor.hpp) with the
 // field's problem under it, in the form of its section. Its value is read and written as the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Setup's form, built from ddplab_core's key table: the experiment's keys first, in the order
 // people state one, then the engine's groups, each a section that opens and closes by its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Setup's fields checked with the engine's own rules, so Run is never pressed on something the
 // engine would refuse: each value as the engine reads it (assignFromText), the combinations

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Scrolling a panel with the mouse wheel must not change the chooser (a combo box or a spin
 // box) that happens to pass under the pointer: the batch split of a study, the optimizer of a

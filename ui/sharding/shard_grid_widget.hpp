@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Draws a ShardAssignment: one row per rank, one column per iteration, each batch as a row of
 // sample squares coloured by index (so one sample can be followed across ranks and epochs),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "sharding_view.hpp"
 
 #include "client/engine/engine_query.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The sharding page: examples, ranks, batch, shuffle, seed, epoch and drop_last, and the grid
 // of which rank gets which samples, as `ddplab-engine shard` computes it.

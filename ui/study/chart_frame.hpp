@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What every study chart starts with, whether it is a plot or a heatmap: the background (the
 // window's colours on screen, the dark theme too; black on white in files), fonts scaled for

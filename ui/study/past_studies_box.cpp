@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "past_studies_box.hpp"
 
 #include "client/runs/run_store.hpp"

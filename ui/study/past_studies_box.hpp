@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Study page's "Studies run before": each study in the studies folder with how many of its
 // runs are done, newest first. One is always chosen when there is one (the one the page shows,

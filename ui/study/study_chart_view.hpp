@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One study chart on screen: whatever paint function it is given (a plot or a heatmap, the same
 // functions that draw PNG and SVG exports), drawn in the window's own colours.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What a study's page and its exports draw, made from its results: the chosen figure against
 // the effective batch (mean ± standard error over repeats, a line per value of the colour axis,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Study page's builder: a study as a file would say it, made by hand. It starts from a
 // built-in study, a study file, or the Setup pane's settings as the base; the person edits the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A final figure over two of a study's axes (e.g. learning rate x effective batch), drawn with
 // QPainter: a coloured cell per combination, the best cell of each column outlined, diverged

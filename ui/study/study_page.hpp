@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The window's Study page: choose a study (a built-in one, a file, or the Setup pane's settings
 // with axes of one's own), see how many runs it makes and roughly how long they take, run it,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "study_plot.hpp"
 
 #include "study/chart_frame.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A study's chart, drawn with QPainter: lines of points on linear or log axes (over the data's
 // own range), a band of ± one standard error around each, hollow marks for points that never

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "study_points_table.hpp"
 
 #include "client/study/study_values.hpp"

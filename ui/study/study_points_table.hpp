@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Study page's table of a study's runs, one row per run: its point and repeat, every swept
 // key's value, its status (diverged with its step) and every figure a run of the study has, as

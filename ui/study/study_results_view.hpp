@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The right half of the Study page: one of a study's charts at a time (chosen from a list),
 // the figure, how it is summed up over a run (last, best, mean of the last epoch) and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "study_word_findings.hpp"
 
 #include "client/study/study_axis_text.hpp"

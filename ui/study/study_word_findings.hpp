@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The findings a study's charts do not draw, in words beside the ones they do (study_charts.hpp
 // gathers both): its axes of words (a rule, a schedule, warmup on and off) head to head, value by

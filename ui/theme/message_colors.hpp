@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The colours of messages: a setting's problem in Setup and the status bar, the notice bar's
 // kinds, the log's own lines, a caution in the study results. Each reads on light and dark

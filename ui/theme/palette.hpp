@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The colours the lab chooses for data: the lines runs are drawn in (on the live charts and the
 // study charts), the metrics of one run, the marks and reference lines of study charts, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "application_identity.hpp"
 
 #include "client/session/lab_identity.hpp"

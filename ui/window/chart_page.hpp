@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Charts page: the x axis and smoothing for every chart, the legend of the runs on
 // display, and the grid of charts (scrolling when they do not fit).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A one-line label that never widens its window: text that does not fit ends at the last whole
 // word that does, with "…", and the whole of it is the tooltip.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Help menu's windows: Getting Started (what to try first), Keyboard and Mouse (from the
 // actions themselves), About (versions, the engine, where runs are kept).

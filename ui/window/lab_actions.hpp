@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Every command of the window as a QAction, made in one place: menus, the toolbar and the
 // Keyboard and Mouse help all take them from here, so a shortcut is written once.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The window's files: presets opened into Setup and saved from it, one chart exported as an
 // image, and everything on display (every chart as PNG and SVG, every run as CSV) into a folder.

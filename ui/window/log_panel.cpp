@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "log_panel.hpp"
 
 #include "theme/message_colors.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Log: the engine's stderr as it arrives, and the lab's own messages (what was started,
 // how it ended, bad engine output), each stamped with the time. Bounded, so a chatty run

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The lab's window. It assembles the panes and wires their signals, nothing more: settings on
 // the left (every engine key, and what follows from them), the charts in the middle (with the

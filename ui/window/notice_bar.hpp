@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A message strip above the charts: why a run failed, or that a preset was adjusted. Stays
 // until dismissed or replaced, so an error is never missed while looking elsewhere.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Presentation mode, for teaching in front of a class: the whole screen (no title bar), every
 // font of the window 1.6 times larger (chart titles, axes, legend, lesson text), thicker lines,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Whether Run can start now and, when it cannot, why, where a person will see it: the Run
 // action's tooltip (on the toolbar, the menu and its status tip) and the status bar, which stays

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Starting runs from the window, and saying how each ended: Run (Setup's settings, once they
 // pass the engine's checks), a lesson's runs, or any list of requests (with the charts and the

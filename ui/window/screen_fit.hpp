@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The window on the screen it opens on. The first time (nothing remembered), it takes most of
 // that screen and arranges its panes to fit it: on a narrow screen the lesson and the runs

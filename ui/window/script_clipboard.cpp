@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "window/script_clipboard.hpp"
 
 #include "client/script/pytorch_script.hpp"

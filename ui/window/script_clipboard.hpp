@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "Copy as PyTorch Script": settings (a stored run's, or Setup's) as a PyTorch DDP script for
 // torchrun (client/script), put on the clipboard. The Runs list and the File menu both use it.

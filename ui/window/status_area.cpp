@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "status_area.hpp"
 
 #include "charts/run_model.hpp"

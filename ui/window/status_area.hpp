@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The window's status bar: what the engine's machine is and, while something runs, its backend,
 // ranks and throughput; beside the progress bar, where the run is and how long it has to go

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The stored runs, as the Runs list offers them: shown on the charts or not, renamed, deleted,
 // their settings loaded into Setup, their metrics or config exported; a study's runs put on the

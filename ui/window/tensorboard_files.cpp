@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "tensorboard_files.hpp"
 
 #include "client/runs/run_store.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The window's TensorBoard files (docs/tensorboard.md): File → Export Runs to TensorBoard… writes
 // the runs selected in the Runs list (none selected: every stored run), a study's run bringing its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The window's menus and toolbar, made from LabActions (ui/window/lab_actions.hpp) and the
 // libraries: File, Run, Presets (grouped by seed), Lessons (with the studies), View (pages,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The panes the lab's window is made of, built once: the pages in the middle (Charts, Sharding,
 // Compare, Study) under the notice bar, and the docks around them: Setup (where runs go, every

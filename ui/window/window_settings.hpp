@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the window remembers between sessions (QSettings: ~/.config/ddplab/ddplab.conf): its
 // geometry and panes, the theme, the settings in Setup, how the charts look, the lesson, whether

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ddplab-grab-screen FILE.png [DELAY_MS]: saves what the X display shows (the whole screen of
 // $DISPLAY) as a PNG. With Xvfb it photographs the real ddplab window for docs/screenshots:
 //   xvfb-run -a -s "-screen 0 1600x1000x24" sh -c 'build/bin/ddplab ... & sleep 15;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ddplab-window-scenes SCENE OUT.png [STUDY.json]: the real window, brought to a scene a person
 // reaches by a few clicks, then the whole X screen saved as a PNG (docs/screenshots, taken under
 // Xvfb with a fresh home by scripts/screenshots.sh --scene). Scenes:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "adam_moments.hpp"
 
 #include "core/config_keys.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Adam's beta1, beta2 and eps at another batch (issue 28 §3h): by the SDE rule (Malladi et al.
 // 2022: 1 - beta by k, eps by 1/sqrt(k)) from the base's, exactly as the engine applies lr_rule

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The advisor's answer (docs/advisor.md): the batch per GPU, accumulation, LR and rule for the
 // user's model on N GPUs, with the evidence it rests on. Written as advice.json and advice.md.

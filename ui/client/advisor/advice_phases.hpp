@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The names of the advisor's phases, as its run labels and advice.json's `evidence` give them:
 // one place for the advisor that plans the runs, the decision that reads them and the charts

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The advisor's progress file (AdviceRequest::progressFile, docs/advisor.md "Stopped and
 // resumed"): the request, then each phase as planned, with when it started and ended on the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Advice kept like studies (docs/advisor.md): each finished advice in its own folder under the
 // user's data location (AppDataLocation/advice/<id>/), advice.json and advice.md as the advisor

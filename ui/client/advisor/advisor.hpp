@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The advisor (docs/advisor.md): for the user's model, their known-good base (Setup's batch per
 // GPU x GPUs and LR) and N GPUs to plan for, which batch per GPU and which LR, measured, in a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the advisor's measurements say (docs/advisor.md): the branch test's critical batch, the
 // LR's exponent in the batch with the data orders' spread and McCandlish's saturating fit; the
 // warmup arm planned and judged; the recommendation with its confidence and cautions. The runs

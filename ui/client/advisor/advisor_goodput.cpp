@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The advisor's speed (issue 28 §3i, Pollux): where its runs happen on the Run-on host, the
 // batches per GPU the branch test allows are timed there and the one with the most goodput is
 // confirmed; on this computer's CPU, standing in for the GPUs, the times say nothing about them

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The advisor's plan: what the branch test and the confirmation run, sized to the time the
 // budget leaves at the cost measured on the base run (docs/advisor.md, "What it measures, in
 // order").

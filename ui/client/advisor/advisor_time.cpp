@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The advisor's time: what its runs cost at the cost measured on the base run (run_cost.hpp),
 // how far the advice is and how long it has left (issue 28 §4: a progress bar with what is
 // measured now and a time left right within 2x).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "batch_evidence.hpp"
 
 #include "client/study/scaling_fit.hpp"

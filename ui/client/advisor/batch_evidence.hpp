@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the advisor concludes about the batch and the LR's scaling from its measurements. Pure
 // arithmetic, tested on data with a known answer (docs/advisor.md).

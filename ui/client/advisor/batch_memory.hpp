@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The most batch per GPU that memory allows (issue 28 §1), the Advise page's and `--advise`'s
 // default for "most batch per GPU": what one rank holds whatever its batch, plus what a training

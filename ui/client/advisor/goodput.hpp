@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Goodput (Pollux, Qiao et al. OSDI 2021): which batch per GPU reaches the same quality soonest,
 // from samples/s measured where the runs will happen and the statistical efficiency of the

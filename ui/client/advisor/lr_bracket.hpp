@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The best learning rate of a bracket: runs at a geometric ladder of LRs (several seeds each),
 // the measure they reached (lower is better) at the same samples. The lowest mean wins, refined

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What one of the advisor's runs costs on this machine (issue 28 §4: a plan sized from measured
 // step times, a time left right within 2x): measured once, on the advice's base run, as the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The engine processes the lab starts never outlive it. Destructors kill them on an ordinary
 // exit, but a lab ended by a signal (SIGTERM, SIGKILL, a crash) runs none: on Linux the kernel

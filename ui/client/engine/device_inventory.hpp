@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What `ddplab-engine devices` reported about the machine the engine runs on, and the limits
 // the parameter panel draws from it (the same ones the engine checks: core/limits.hpp and the

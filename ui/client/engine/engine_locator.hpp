@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Where ddplab-engine is: the --engine option, else the DDPLAB_ENGINE environment variable,
 // else beside the ddplab executable (both land in build/bin).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Owns one running ddplab-engine process: streams its stdout as batches of events (one signal
 // per read, not per line), forwards its stderr, and stops it by asking first (SIGTERM, which

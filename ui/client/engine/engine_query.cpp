@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine_query.hpp"
 
 #include "client/engine/child_lifetime.hpp"

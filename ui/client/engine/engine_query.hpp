@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One-shot engine subcommands, run asynchronously so the window never waits on LibTorch's
 // start-up: `devices` and `shard` print a single JSON document; `inspect` prints its answer as

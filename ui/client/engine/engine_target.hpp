@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Where the engine runs: this computer, or another machine over SSH (docs/remote.md). The
 // system's OpenSSH client does the work, so the user's keys, agent, ~/.ssh/config and jump

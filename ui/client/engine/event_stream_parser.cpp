@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "event_stream_parser.hpp"
 
 #include "client/wire.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Splits the engine's stdout (JSON Lines, docs/protocol.md) into events. Reads arrive in
 // arbitrary chunks, so the partial last line is kept for the next chunk; a line that grows past

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What `ddplab-engine inspect` says about your own model and data (workload torchscript): the
 // `inspection` event of docs/protocol.md read into what Setup shows, or the engine's refusal

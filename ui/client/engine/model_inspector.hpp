@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Runs `ddplab-engine inspect` on your own model and data (workload torchscript) as soon as a
 // model file and training data are set, asynchronously (the window never waits on LibTorch),

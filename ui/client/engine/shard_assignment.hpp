@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Which sample indices each rank gets at each iteration of one epoch, as `ddplab-engine shard`
 // prints them (DistributedSampler + DataLoader, exactly), with the padding and dropped ones.

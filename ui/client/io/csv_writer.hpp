@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // CSV as spreadsheets, pandas and plotting tools read it (RFC 4180): a header row, then one row
 // per record; a cell holding a comma, a quote or a line break is quoted. Numbers are written in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Reading a file the lab keeps or is given — a run's meta.json, config.json and events.jsonl;
 // a preset, lesson or study file — with the engine's rules for a config: only a regular file

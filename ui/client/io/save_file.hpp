@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Writing a whole file so that it is either the new contents or untouched: written beside it,
 // every write, the sync and the close checked, then renamed over it. The lab's exports,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Lessons (resources/lessons/<id>.json + <id>.md, compiled in under :/lessons/): a short
 // explanation, what to look for, the charts to watch, and runs to launch in sequence and

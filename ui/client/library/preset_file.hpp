@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A preset is a plain engine config file: the snake_case keys of configKeys(), without `events`,
 // so that `ddplab-engine run --config preset.json` runs it. Messages come from ddplab_core, the

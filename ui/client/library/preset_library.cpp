@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "preset_library.hpp"
 
 #include "client/library/preset_file.hpp"

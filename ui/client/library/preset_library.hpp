@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The presets that come with the lab (resources/presets/<name>.json, compiled in under
 // :/presets/): one engine config per experiment of the seeds. Like lessons, they are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // When a run diverged: the first step whose training loss is not a number (NaN or infinite,
 // which the engine writes as null) or has grown to kDivergedGrowth times its early level (the

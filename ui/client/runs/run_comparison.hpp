@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The final figures of several runs side by side: what each was (ranks × batch, effective
 // batch and LR, optimizer) and where it ended (the last epoch's mean loss and accuracy, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Everything one run streamed, as series ready for charts: for each metric its points in
 // order, on any x axis (optimizer step, epoch, samples seen, wall time). Step fields keep their

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How a run ended: the one place that decides a run's status and the sentence that explains it,
 // from what the engine said about the run and, when the engine process went before the run

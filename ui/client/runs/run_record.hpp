@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the lab remembers about one run besides its events: the run directory's meta.json.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What is asked for when a run is started: its names, the settings the engine gets, and where it
 // belongs (a lesson, a study's point). The lab session runs a list of these; Setup, presets,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "run_settings.hpp"
 
 #include "client/io/read_file.hpp"

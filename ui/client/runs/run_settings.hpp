@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What a run was, in the few words the Runs list shows beside its name: ranks × batch per rank,
 // the effective LR (by the engine's own arithmetic: the rule applied to the LR as tuned), and

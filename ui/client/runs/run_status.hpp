@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How a run ended, as one typed value: the only list of statuses and the only place that
 // spells them (meta.json, the runs list, Compare, study.csv and the headless output all use

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "run_store.hpp"
 
 #include "client/engine/event_stream_parser.hpp"

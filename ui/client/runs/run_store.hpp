@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Run directories under the user's data location (QStandardPaths::AppDataLocation/runs):
 //   config.json   the preset the engine was given (--config)

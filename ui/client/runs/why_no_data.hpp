@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Why a chart or a metric has no data for a run, in words a newcomer understands, read from
 // the run's settings: the charts' empty notes, the Compare table's empty cells and the

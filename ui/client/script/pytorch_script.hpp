@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The lab's settings (a run's config, a preset, the Setup page's) as a standalone PyTorch script
 // for `torchrun --nproc_per_node=N` that trains what the engine trains: the same model, data

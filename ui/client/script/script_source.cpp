@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "client/script/script_source.hpp"
 
 #include "client/library/lesson_library.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What `ddplab --export-script NAME FILE` means by NAME: a stored run (its folder, id or name:
 // the settings in its config.json) or a preset as --preset takes one (a lesson of one run, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Python literals, and the optimizer and learning-rate sections of a PyTorch script: the LR the
 // lab applies (core/derived.hpp's arithmetic, its formula as a comment), warmup and schedule as
 // torch.optim.lr_scheduler giving the LR core/derived.cpp's learningRateAt gives.

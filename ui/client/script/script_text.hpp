@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The pieces a PyTorch script is written from (script/pytorch_script.cpp assembles them): Python
 // literals of the lab's values, and the script's sections for the settings at hand, each

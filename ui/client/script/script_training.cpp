@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // main() of a PyTorch script: the process group torchrun's environment describes, the model
 // under DistributedDataParallel, DistributedSampler and DataLoader, and the optimizer steps as
 // the engine's trainer takes them (engine/train/trainer.cpp): micro-batches under no_sync,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // main() of a PyTorch script (script_training.cpp): the process group, DDP, the sampler and
 // loader, and the optimizer steps as the engine's trainer takes them.

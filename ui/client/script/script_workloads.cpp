@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Each workload's data, model and loss in PyTorch, as the engine builds them
 // (engine/workloads/): the same generator and order of draws for toy and linreg, the same
 // layers and initialisation seed for Fashion-MNIST, the user's own files for torchscript.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Each workload's part of a PyTorch script (script_workloads.cpp): its data, model and loss as
 // the engine builds them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Which charts the lab draws and which metrics go on each: the one place that names them.
 // A lesson lists metric names; each maps to the chart that holds it (a metric this table does

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Reduces a long series to what a plot area can show: per pixel column its first, lowest,
 // highest and last point (M4), so spikes survive and the drawn line is the same as drawing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // An append-only summary of a long series for drawing: per bucket of consecutive points its
 // first, lowest, highest and last point. The bucket size doubles whenever the summary would

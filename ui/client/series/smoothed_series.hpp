@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // An exponential moving average over the x axis, not over points: a point's weight falls with
 // how far back along x it lies (time constant `span`, in the axis's own units), so a run that

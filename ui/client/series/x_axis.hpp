@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the charts' x axis counts. A run logs by optimizer step, but runs of unlike batches are
 // compared by how far they have come: a 2 x 32 run takes half the steps of a 1 x 32 run for

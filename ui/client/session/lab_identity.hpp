@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The lab's name and version as Qt knows them: where QSettings keeps the settings
 // (~/.config/ddplab/ddplab.conf) and QStandardPaths the runs (~/.local/share/ddplab/ddplab/runs).

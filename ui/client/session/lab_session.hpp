@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The one place that runs things for the lab, used by the window and by `ddplab --quit` alike:
 // a single run, a lesson's runs or a study's, one after the other. One `ddplab-engine runs`

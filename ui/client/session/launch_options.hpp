@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The command line of `ddplab`:
 //   ddplab [--preset NAME | --study NAME | --resume STUDY] [--run] [--yes] [--export DIR]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "preset_resolver.hpp"
 
 #include "client/io/read_file.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What `--preset NAME` means: a lesson id, a built-in preset's name, a lesson file, or a preset
 // file (an engine config). Either way it becomes the runs to launch, checked with ddplab_core

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "step 120 / 469 · epoch 1 / 3 · 0:42 left": where a run is and, from the pace of its steps
 // so far, how long it has to go.

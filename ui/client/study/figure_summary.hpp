@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How a study sums up a figure a run measured many times (its loss, accuracy, validation
 // figures): the person's choice, as TensorBoard's HParams and W&B users ask for

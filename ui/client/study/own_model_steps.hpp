@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How long your own models' training steps take on this machine, for a study's estimate (issue
 // 28 §4: measure a step of the model before estimating, where a constant for "a CNN" was 20-100x

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The fits a study's charts draw. Pure arithmetic, tested on data with a known answer.
 //

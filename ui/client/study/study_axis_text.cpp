@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "study_axis_text.hpp"
 
 #include "client/study/study_fields.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // An axis as a person types it on the Study page, and back: a list ("16, 32, 64",
 // "none, linear, sqrt", "true, false") or a range ("16 .. 1024 x2" log-spaced by a factor,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The sanity checks a study's findings carry beside their numbers, in words: each says what
 // makes a figure less than it looks, and what would settle it. An empty text: nothing to say.

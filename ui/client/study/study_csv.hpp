@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // study.csv: a header, then one row per run (every swept key, seed, what it was, where it
 // ended, steps and samples to the target, wall time, status). It opens in pandas and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How long runs take on this machine, before they run: for a lesson (the Lessons menu, its Run
 // button) and a study's plan (the Study page). (The advisor sizes its plan from its own base run:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The field names of a study file (docs/studies.md), spelt once: the reader, the writer and
 // the Study page's builder use these.

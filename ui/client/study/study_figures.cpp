@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The table of a study's figures: what each is called, which
 // way is better, and where a run's result keeps it, summed up as the person chose.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The table of a study's figures (study_figures.cpp): what each final figure is called, which
 // way is better, whether its axis is logarithmic, and how it is read from a run's result.

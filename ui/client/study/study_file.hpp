@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A study file (docs/studies.md) read and checked field by field: every problem names the file
 // and the field, and nothing is guessed. A built-in preset named by the file is its base.

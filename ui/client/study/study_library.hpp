@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The studies that come with the lab (resources/studies/<id>.json and its <id>.md, compiled in
 // under :/studies/), listed with the lessons; and what `--study NAME|FILE` means.

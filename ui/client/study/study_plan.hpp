@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A study's runs, before any starts: the axes combined (a product, zipped groups advancing
 // together), each point repeated with successive seeds, the effective batch split into ranks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "study_results.hpp"
 
 #include "client/library/preset_file.hpp"

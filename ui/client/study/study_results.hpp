@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What a study found, summed up for its charts: a figure against the effective batch (mean and
 // standard error over repeats), steps and samples to the target with the best setting of the

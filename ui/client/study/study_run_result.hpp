@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One row per run of a study: what it was (its point, seed, ranks, batch, LR), where it ended
 // (each figure, its status) and when it reached the study's target. study.csv

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Runs a stored study: the points that have no finished run yet, one after the other through
 // the LabSession it is given — the window's or the headless runner's one session, so a study

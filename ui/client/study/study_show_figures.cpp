@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What a study's charts can draw besides its axes: the figures of
 // a run's resolved config an x can be, and the figures curves against epochs can draw.
 

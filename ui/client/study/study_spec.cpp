@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "study_spec.hpp"
 
 #include "client/study/study_fields.hpp"

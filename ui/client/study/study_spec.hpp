@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A study: one experiment made of many runs — a base config and axes (any config key, or the
 // effective batch) whose values combine as a product, or zipped, each point repeated with

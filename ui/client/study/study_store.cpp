@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "study_store.hpp"
 
 #include "client/io/read_file.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Study folders under the user's data location (AppDataLocation/studies/<id>/):
 //   study.json  the study as it was run (its base settings included, so it stands alone)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What "reached" means for a study's steps-to-target (Shallue et al. 2018): a measure crossing
 // a value. The measure is the person's choice, and the default is free of mini-batch noise:

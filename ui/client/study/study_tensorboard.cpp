@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "study_tensorboard.hpp"
 
 #include "client/io/save_file.hpp"

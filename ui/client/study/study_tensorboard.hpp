@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Runs and studies as TensorBoard reads them (docs/tensorboard.md), for `ddplab
 // --export-tensorboard RUN_OR_STUDY... DIR --quit` and the window's Export → TensorBoard…:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "study_values.hpp"
 
 #include "client/study/study_results.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // How a study's values are written wherever a person reads them (study.csv, chart labels, the
 // points table): one spelling, so that a value found in one is found in the others.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "tensorboard_events.hpp"
 
 #include "client/tensorboard/tensorboard_records.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The messages of a TensorBoard event file the lab writes, serialized (tensorboard_records.hpp
 // frames them). Field numbers from TensorBoard's own definitions (tensorflow/tensorboard,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The bytes of a TensorBoard event file, written by hand (no TensorFlow, no protobuf library):
 // the protocol-buffer wire format for the few messages the lab writes (varints, fixed 32- and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A run of the lab as a TensorBoard run: one event file, `events.out.tfevents.<time>.<host>`,
 // holding every scalar the run has at its step (docs/tensorboard.md):

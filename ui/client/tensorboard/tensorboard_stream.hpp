@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // TensorBoard files written as runs stream (off until a folder is given; the window's File menu
 // turns it on and remembers it): each run of a LabSession goes to
