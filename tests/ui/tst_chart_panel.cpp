@@ -62,7 +62,8 @@ QSharedPointer<RunData> makeDivergedRun(const QString& id, int healthy, int last
         events.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("step")},
                                   {QStringLiteral("step"), step},
                                   {QStringLiteral("loss"), blownUp ? 3e27 : 2.0 - 0.01 * step},
-                                  {QStringLiteral("grad_norm"), blownUp ? 1e18 : 1.0}});
+                                  {QStringLiteral("grad_norm"), blownUp ? 1e18 : 1.0},
+                                  {QStringLiteral("lr"), 0.5}});
     }
     run->appendEvents(events);
     return run;
@@ -429,6 +430,46 @@ private slots:
     }
 
     // An axis title longer than the plot is high goes over two lines instead of being cut.
+    // A divergence is marked where the chart blows up with it; the learning rate of a diverged
+    // run is a sane line, and a triangle there would point a class at nothing.
+    void divergenceIsMarkedOnlyWhereTheValuesBlowUp()
+    {
+        const auto diverged = makeDivergedRun(QStringLiteral("b"), 20);
+        for (const char* id : {"loss", "grad_norm", "lr"}) {
+            ChartPanel panel(chart(id));
+            panel.resize(600, 400);
+            panel.show();
+            panel.setRuns({{diverged, Qt::red}});
+            panel.redrawNow();
+            QCoreApplication::processEvents();
+            panel.redrawNow();
+            const QStringList expected = chart(id).blowsUp ? QStringList{QStringLiteral("diverged at step 21")} : QStringList{};
+            QCOMPARE(panel.divergenceLabels(), expected);
+        }
+        QVERIFY(!chart("lr").blowsUp && chart("loss").blowsUp);
+    }
+
+    // A rate's axis starts at 0: from 500 it drew 574 against 361 images/s as a threefold lead.
+    void throughputIsDrawnFromZero()
+    {
+        RunRecord record;
+        record.id = QStringLiteral("fast");
+        record.label = record.id;
+        auto run = QSharedPointer<RunData>::create(record);
+        QList<QJsonObject> events;
+        for (int step = 1; step <= 20; ++step)
+            events.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("step")}, {QStringLiteral("step"), step},
+                                      {QStringLiteral("samples_per_sec"), 500.0 + 15.0 * step}});
+        run->appendEvents(events);
+        ChartPanel panel(chart("throughput"));
+        panel.resize(600, 400);
+        panel.show();
+        panel.setRuns({{run, Qt::blue}});
+        panel.redrawNow();
+        QCOMPARE(panel.yAxisRange().x(), 0.0);
+        QVERIFY(panel.yAxisRange().y() >= 800.0);
+    }
+
     void aLongYTitleWrapsInsteadOfBeingCut()
     {
         ChartPanel panel(chart("update_variance"));

@@ -16,7 +16,7 @@ using namespace ddplab::ui;
 
 namespace {
 
-QSharedPointer<RunData> sampleRun(const QString& label)
+QSharedPointer<RunData> sampleRun(const QString& label, const QJsonObject& settings = {})
 {
     RunRecord record;
     record.id = label;
@@ -26,6 +26,8 @@ QSharedPointer<RunData> sampleRun(const QString& label)
     QList<QJsonObject> events{QJsonDocument::fromJson(R"({"type":"config","workload":"toy","world_size":2,"batch_size":8,
         "lr":0.001,"lr_rule":"none","num_examples":64,"epochs":1,"effective_batch_size":16,"total_steps":4,
         "steps_per_epoch":4,"optimizer":"sgd","lr_effective":0.001,"events":"/x"})").object()};
+    for (auto it = settings.begin(); it != settings.end(); ++it)
+        events.first().insert(it.key(), it.value());
     for (int step = 1; step <= 4; ++step) {
         events.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("step")}, {QStringLiteral("step"), step},
                                   {QStringLiteral("epoch"), 0}, {QStringLiteral("loss"), 1.0 / step},
@@ -153,7 +155,7 @@ private slots:
         QTest::newRow("1280x720") << QSize(1280, 720);
     }
     // A slide's smallest words, measured in its pixels: the digits of the x axis's tick labels
-    // are at least those of a 28 px font at 1080 (0.7 of the font's size, scaled with the image's
+    // are at least those of the promised 30 px font at 1080 (0.7 of the font's size, scaled with the image's
     // height), larger than a screen export's at the same size; the lesson's title and each run's
     // settings are in the image, at least as large.
     void slideWordsAreReadableFromTheBack()
@@ -171,7 +173,7 @@ private slots:
         QVERIFY2(ExportService::exportChartPng(panel, dir.filePath(QStringLiteral("screen.png")), screen, &error), qPrintable(error));
         const QImage image(dir.filePath(QStringLiteral("slide.png")));
         QCOMPARE(image.size(), size);
-        const double least = 0.7 * 28.0 * size.height() / 1080.0;  // a 28 px font's digits, at 1080
+        const double least = 0.7 * ExportService::kSlideTextPixels * size.height() / 1080.0;  // a 30 px font's digits, at 1080
 
         const ExportService::SlideLayout layout = ExportService::slideLayout(size, 1);
         const QRect chart = layout.chart;
@@ -196,6 +198,59 @@ private slots:
         QCOMPARE(settings.size(), 1);
         QVERIFY2(settings.first().second >= least, qPrintable(QString::number(settings.first().second)));
         QCOMPARE(ExportService::slideRunLine({sampleRun(QStringLiteral("A")), Qt::red}), QStringLiteral("A — 2 × 8 · lr 0.001 · sgd"));
+    }
+
+    // Presentation mode's thumbnails are exported as the charts they stand for: the slide of a
+    // compact chart has tick labels left of its plot and under it, read in its pixels.
+    void aThumbnailsSlideHasItsAxes()
+    {
+        ChartPanel panel(lossChart());
+        panel.resize(300, 160);
+        panel.setCompact(true);
+        panel.setRuns({{sampleRun(QStringLiteral("A")), QColor(0xd6, 0x27, 0x28)}});
+        panel.redrawNow();
+        QVERIFY(!panel.tickLabelsShown());
+        QTemporaryDir dir;
+        QString error;
+        const QString path = dir.filePath(QStringLiteral("slide.png"));
+        QVERIFY2(ExportService::exportChartPng(panel, path, ExportService::slideFormat(QStringLiteral("A lesson")), &error), qPrintable(error));
+        QVERIFY(panel.isCompact() && !panel.tickLabelsShown());  // the thumbnail stays one on screen
+        const QImage image(path);
+        const ExportService::SlideLayout layout = ExportService::slideLayout(image.size(), 1);
+        const QRect plot = panel.exportedPlotArea().toRect().translated(layout.chart.topLeft());
+        QVERIFY2(plot.width() > 200 && plot.left() > layout.chart.left() + layout.textPixels, qPrintable(QStringLiteral("plot at x %1").arg(plot.left())));
+        const double least = 0.7 * ExportService::kSlideTextPixels;
+        // The y axis's labels: the last digits of each, right of the y title and left of the plot.
+        const QList<QPair<int, int>> yLabels =
+            textBands(image, plot.adjusted(0, -layout.textPixels, 0, layout.textPixels), plot.left() - layout.textPixels * 4 / 5, plot.left() - 3);
+        QStringList seen;
+        for (const auto& band : yLabels)
+            seen.append(QStringLiteral("%1+%2").arg(band.first).arg(band.second));
+        // Each label a band of text as high as a slide's digits (a thin one is the axis's corner).
+        const qsizetype labels = std::count_if(yLabels.begin(), yLabels.end(), [&](const QPair<int, int>& band) {
+            return band.second >= least && band.second < 2 * ExportService::kSlideTextPixels;
+        });
+        QVERIFY2(labels >= 3, qPrintable(QStringLiteral("y tick labels: %1").arg(seen.join(QLatin1Char(' ')))));
+        // The x axis's labels under the plot.
+        const QRect under(plot.left(), plot.bottom() + 3, plot.width(), 2 * layout.textPixels);
+        const QList<QPair<int, int>> xLabels = textBands(image, under, under.left(), under.right());
+        QVERIFY(!xLabels.isEmpty());
+        QVERIFY2(xLabels.first().second >= least, qPrintable(QString::number(xLabels.first().second)));
+    }
+
+    // The runs' lines under a slide's chart say what else differs between them, in Setup's words:
+    // the warmup lesson's two runs are not both "4 × 256 · lr 0.5 · sgd".
+    void slideLinesNameWhatDiffers()
+    {
+        const auto cold = sampleRun(QStringLiteral("no warmup"), {{QStringLiteral("warmup_epochs"), 0}});
+        const auto warm = sampleRun(QStringLiteral("warmup"), {{QStringLiteral("warmup_epochs"), 5}});
+        const QStringList lines = ExportService::slideRunLines({{cold, Qt::red}, {warm, Qt::blue}});
+        QCOMPARE(lines, (QStringList{QStringLiteral("no warmup — 2 × 8 · lr 0.001 · sgd · Warmup epochs 0"),
+                                     QStringLiteral("warmup — 2 × 8 · lr 0.001 · sgd · Warmup epochs 5")}));
+        // What the line says already (the batch, the LR, the optimizer) is not said twice.
+        const auto wider = sampleRun(QStringLiteral("wider"), {{QStringLiteral("batch_size"), 16}, {QStringLiteral("effective_batch_size"), 32},
+                                                               {QStringLiteral("warmup_epochs"), 0}});
+        QCOMPARE(ExportService::slideRunLines({{cold, Qt::red}, {wider, Qt::blue}}).at(1), QStringLiteral("wider — 2 × 16 · lr 0.001 · sgd"));
     }
 
     void svgParsesWithSizeAndTitle()

@@ -193,6 +193,33 @@ private slots:
         QVERIFY(sharding->explanationMarkdown.contains(QStringLiteral("rank 1 gets `7 0`")));
     }
 
+    // The Lessons menu and the Lesson pane name each lesson by its source's first words: a source
+    // with a comma or a bracket ("seed 004, Malladi et al. 2022") is cut there, not after two words.
+    void lessonsAreNamedBySourceAndTitle()
+    {
+        const LessonLibrary library = LessonLibrary::load();
+        QCOMPARE(lessonMenuTitle(*library.find(QStringLiteral("seed004-adam-larger-batch"))),
+                 QStringLiteral("seed 004 · Adam at a larger effective batch: its LR should grow"));
+        QCOMPARE(lessonMenuTitle(*library.find(QStringLiteral("seed000-single-vs-multi"))), QStringLiteral("seed 000 · 8 GPUs x 16 is 1 GPU x 128"));
+        QCOMPARE(lessonMenuTitle(*library.find(QStringLiteral("smith-grow-the-batch"))),
+                 QStringLiteral("Smith 2018 · Grow the batch instead of decaying the LR"));
+        for (const Lesson& lesson : library.lessons()) {
+            const QString title = lessonMenuTitle(lesson);
+            QVERIFY2(!title.contains(QStringLiteral(", ·")) && !title.contains(QStringLiteral("( ·")), qPrintable(title));
+        }
+    }
+
+    // A lesson that sends the reader to a Setup section names one Setup has, and the fields it
+    // names are in it: the linear rule's Tuned for batch and LR rule are under Experiment.
+    void lessonsSendTheReaderToSetupSectionsThatExist()
+    {
+        const LessonLibrary library = LessonLibrary::load();
+        const Lesson* linear = library.find(QStringLiteral("seed000-linear-rule"));
+        QVERIFY(linear);
+        QVERIFY2(linear->explanationMarkdown.contains(QStringLiteral("under *Experiment*")), qPrintable(linear->explanationMarkdown));
+        QVERIFY(!linear->explanationMarkdown.contains(QStringLiteral("under *Learning rate*")));
+    }
+
     void lessonsNameTheXAxisTheirPointNeeds()
     {
         const LessonLibrary library = LessonLibrary::load();

@@ -355,14 +355,14 @@ private slots:
             return run;
         };
         // Same name, different length: the name says which is which (it did not, in legends,
-        // read-outs or CSV file names).
+        // read-outs or CSV file names), in Setup's words for the settings.
         const auto short_ = runWith("fashion_mnist · 2×64 · lr 0.001 sqrt adam", R"({"epochs":1,"max_steps":0,"lr":0.001})");
         const auto long_ = runWith("fashion_mnist · 2×64 · lr 0.001 sqrt adam", R"({"epochs":3,"max_steps":200,"lr":0.001})");
         const auto other = runWith("toy · 1×128", R"({"epochs":1})");
         const auto twin = runWith("toy · 1×128", R"({"epochs":1})");
         const QStringList labels = distinguishingLabels({short_.data(), long_.data(), other.data(), twin.data()});
-        QCOMPARE(labels.at(0), QStringLiteral("fashion_mnist · 2×64 · lr 0.001 sqrt adam · epochs 1, max steps 0"));
-        QCOMPARE(labels.at(1), QStringLiteral("fashion_mnist · 2×64 · lr 0.001 sqrt adam · epochs 3, max steps 200"));
+        QCOMPARE(labels.at(0), QStringLiteral("fashion_mnist · 2×64 · lr 0.001 sqrt adam · Epochs 1, Stop after (steps) 0"));
+        QCOMPARE(labels.at(1), QStringLiteral("fashion_mnist · 2×64 · lr 0.001 sqrt adam · Epochs 3, Stop after (steps) 200"));
         QCOMPARE(labels.at(2), QStringLiteral("toy · 1×128 · #1"));
         QCOMPARE(labels.at(3), QStringLiteral("toy · 1×128 · #2"));
         QCOMPARE(QSet<QString>(labels.begin(), labels.end()).size(), 4);

@@ -91,7 +91,7 @@ class TestStudyCharts : public QObject {
 private slots:
     // A study's slide: 1920 x 1080, each chart headed by the study's title, its words sized by
     // the image's height (its first line of text, the heading, measured in the pixels; the
-    // smallest words' font at least 28 px at 1080), not the screen's.
+    // smallest words' font at least 28 px at 1080, where the live charts' slides promise 30), not the screen's.
     void aStudySlideHasItsTitleAndReadableWords()
     {
         const StoredStudy study = studyOf(targetStudy(QStringLiteral("train_loss")));

@@ -12,6 +12,7 @@
 #include "runs/run_list_panel.hpp"
 #include "study/study_editor.hpp"
 #include "study/study_page.hpp"
+#include "study/study_points_table.hpp"
 #include "study/study_results_view.hpp"
 #include "ui_test_main.hpp"
 #include "window/lab_actions.hpp"
@@ -167,6 +168,28 @@ private slots:
         QVERIFY(page->exportTo(target, ImageFormat{QSize(400, 300), 1.0}, &error));
         QVERIFY(QFileInfo::exists(target + QStringLiteral("/study.csv")));
         QVERIFY(QFileInfo::exists(target + QStringLiteral("/findings.txt")));
+
+        // Another study chosen: the right side is that one's, never Small's (its charts, its 4
+        // runs, Export… and Show runs acting on it): not run here yet, nothing to export, and only
+        // the figures its settings can have (a toy study of 2 ranks and more has no accuracy).
+        QVERIFY(page->chooseStudy(QStringLiteral("seed000-variance-curve"), &error));
+        QVERIFY(!page->currentStudy().has_value());
+        QCOMPARE(page->results()->pointsTable()->rowCount(), 0);
+        QVERIFY(!page->findChild<QPushButton*>(QStringLiteral("exportStudy"))->isEnabled());
+        QVERIFY(!page->findChild<QPushButton*>(QStringLiteral("showRuns"))->isEnabled());
+        QVERIFY2(page->progressText().contains(QStringLiteral("has not run here yet")), qPrintable(page->progressText()));
+        QVERIFY(!page->exportTo(dir.filePath(QStringLiteral("nothing")), ImageFormat{QSize(400, 300), 1.0}, &error));
+        const QStringList offered = page->results()->figureChoices();
+        QVERIFY2(offered.contains(QStringLiteral("update_var")) && offered.contains(QStringLiteral("w_mean")) &&
+                     !offered.contains(QStringLiteral("val_accuracy")) && !offered.contains(QStringLiteral("accuracy")) &&
+                     !offered.contains(QStringLiteral("steps_to_target")),
+                 qPrintable(offered.join(QLatin1Char(' '))));
+        // Back to the file's study: its runs again.
+        QVERIFY(page->chooseStudy(file, &error));
+        QVERIFY(page->currentStudy().has_value());
+        QCOMPARE(page->currentStudy()->spec.id, QStringLiteral("small"));
+        QCOMPARE(page->results()->pointsTable()->rowCount(), 4);
+        QVERIFY(page->findChild<QPushButton*>(QStringLiteral("exportStudy"))->isEnabled());
     }
 
     // Stopped halfway, the page says it was stopped (not that runs failed), and Resume is

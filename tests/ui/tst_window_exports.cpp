@@ -36,6 +36,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
+#include <QStatusBar>
 #include <QTreeWidget>
 
 using namespace ddplab::ui;
@@ -364,7 +365,8 @@ void TestWindowExports::theFileMenuNamesItsEntriesAndNoShortcutClashes()
 }
 
 // A chart exported from its button: the notice bar says so (the Log is hidden in presentation
-// mode), and the keyboard is back where it was once the dialog closes.
+// mode), and the keyboard is back where it was once the dialog closes. In presentation mode the
+// status bar says so instead: the strip would take its height from the lead chart.
 void TestWindowExports::aChartsExportSaysSoOnScreenAndGivesTheKeyboardBack()
 {
     MainWindow window(withEngine());
@@ -380,27 +382,47 @@ void TestWindowExports::aChartsExportSaysSoOnScreenAndGivesTheKeyboardBack()
     QTRY_COMPARE(QApplication::focusWidget(), xAxis);
 
     QTemporaryDir out;
+    const auto exportThrough = [&](ChartPanel* chart, const QString& path) {
+        bool seen = false;
+        auto* poll = new QTimer(qApp);
+        poll->setInterval(20);
+        QObject::connect(poll, &QTimer::timeout, qApp, [&seen, poll, path] {
+            auto* dialog = qobject_cast<ImageExportDialog*>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            poll->deleteLater();
+            seen = true;
+            dialog->findChild<QLineEdit*>()->setText(path);  // the first field: where to
+            dialog->accept();
+        });
+        poll->start();
+        emit chart->exportRequested(chart);
+        return seen;
+    };
     const QString path = QDir(out.path()).filePath(QStringLiteral("loss.png"));
-    bool seen = false;
-    auto* poll = new QTimer(qApp);
-    poll->setInterval(20);
-    QObject::connect(poll, &QTimer::timeout, qApp, [&seen, poll, path] {
-        auto* dialog = qobject_cast<ImageExportDialog*>(QApplication::activeModalWidget());
-        if (!dialog)
-            return;
-        poll->deleteLater();
-        seen = true;
-        dialog->findChild<QLineEdit*>()->setText(path);  // the first field: where to
-        dialog->accept();
-    });
-    poll->start();
-    emit loss->exportRequested(loss);
-    QVERIFY(seen);
+    QVERIFY(exportThrough(loss, path));
     QVERIFY(QFileInfo::exists(path));
     QVERIFY2(window.notice()->isVisible() && window.notice()->text().contains(QStringLiteral("Exported")),
              qPrintable(window.notice()->text()));
     QVERIFY2(window.notice()->text().contains(QDir::toNativeSeparators(path)), qPrintable(window.notice()->text()));
     QTRY_COMPARE(QApplication::focusWidget(), xAxis);
+
+    window.setPresentationMode(true);
+    QVERIFY(!window.notice()->isVisible());  // the strip of before goes with it
+    ChartPanel* lead = window.chartGrid()->enlarged();
+    QVERIFY(lead);
+    QTest::qWait(50);
+    lead->redrawNow();
+    const QRectF plot = lead->plotArea();
+    const QString slide = QDir(out.path()).filePath(QStringLiteral("lead.png"));
+    QVERIFY(exportThrough(lead, slide));
+    QVERIFY(QFileInfo::exists(slide));
+    QVERIFY(!window.notice()->isVisible());
+    QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("Exported")), qPrintable(window.statusBar()->currentMessage()));
+    QTest::qWait(50);
+    lead->redrawNow();
+    QCOMPARE(lead->plotArea(), plot);
+    window.setPresentationMode(false);
 }
 
 // "Show runs on Charts" (a study's runs) puts them in place of what the charts showed, not

@@ -21,10 +21,11 @@ constexpr int kCompactYTickCount = 3;  // six overlap in a thumbnail's 80 px: Qt
 
 }  // namespace
 
-ChartAxes::ChartAxes(QChart* chart, QString yTitle, bool fraction)
+ChartAxes::ChartAxes(QChart* chart, QString yTitle, bool fraction, bool fromZero)
     : m_chart(chart)
     , m_yTitle(std::move(yTitle))
     , m_fraction(fraction)
+    , m_fromZero(fromZero)
 {
     m_x = new QValueAxis;
     m_x->setTickType(QValueAxis::TicksDynamic);
@@ -119,7 +120,8 @@ void ChartAxes::fit(const DataRange& range, XAxis axis, bool logScale, bool comp
         yAxis->setLabelFormat(y.labelFormat);
         yAxis->setRange(y.low, y.high);
     } else {
-        const LinearAxisPlan y = planValueAxis(range.yMin, range.yMax, compact ? kCompactYTickCount : kYTickCount, true, m_fraction);
+        const double yMin = m_fromZero ? std::min(0.0, range.yMin) : range.yMin;
+        const LinearAxisPlan y = planValueAxis(yMin, range.yMax, compact ? kCompactYTickCount : kYTickCount, true, m_fraction);
         auto* yAxis = static_cast<QValueAxis*>(m_y);
         yAxis->setRange(y.low, y.high);
         yAxis->setTickCount(y.tickCount);

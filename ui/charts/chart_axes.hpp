@@ -24,7 +24,8 @@ namespace ddplab::ui {
 class ChartAxes {
 public:
     // `fraction`: the y values are fractions (0 to 1) and the linear axis is planned as such.
-    ChartAxes(QChart* chart, QString yTitle, bool fraction);
+    // `fromZero`: a linear y axis always starts at 0 (rates: a range from 500 makes 1.5x look like 3x).
+    ChartAxes(QChart* chart, QString yTitle, bool fraction, bool fromZero = false);
 
     QValueAxis* x() const { return m_x; }
     QAbstractAxis* y() const { return m_y; }
@@ -53,6 +54,7 @@ private:
     QChart* m_chart;
     QString m_yTitle;
     bool m_fraction;
+    bool m_fromZero;
     bool m_decorated = true;
     QValueAxis* m_x = nullptr;
     QAbstractAxis* m_y = nullptr;

@@ -201,7 +201,10 @@ bool ChartLines::sync(QAbstractAxis* xAxis, QAbstractAxis* yAxis)
     const auto hasLine = [this](const RunData& run) {
         return std::any_of(m_lines.begin(), m_lines.end(), [&](const auto& line) { return line->run.data() == &run; });
     };
-    added = m_marks.sync(m_runs, hasLine, xAxis, yAxis) || added;
+    // A divergence is marked where it is seen, on the charts whose values blow up (loss,
+    // update variance, gradient norm): on the LR or the accuracy the triangle pointed at nothing.
+    if (m_definition.blowsUp)
+        added = m_marks.sync(m_runs, hasLine, xAxis, yAxis) || added;
     added = m_batchMarks.sync(m_runs, hasLine, xAxis, yAxis) || added;
     if (added)
         setRuns(m_runs);  // order and style the new lines with the rest

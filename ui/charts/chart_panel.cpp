@@ -55,7 +55,7 @@ ChartPanel::ChartPanel(ChartDefinition definition, QWidget* parent)
     m_canvas->setMinimumHeight(120);
     m_lines = std::make_unique<ChartLines>(m_chart, m_definition);
 
-    m_axes = std::make_unique<ChartAxes>(m_chart, m_definition.yTitle, m_definition.fraction);
+    m_axes = std::make_unique<ChartAxes>(m_chart, m_definition.yTitle, m_definition.fraction, m_definition.fromZero);
     m_axes->setXAxis(m_xAxis);
     createYAxis();
 
@@ -330,6 +330,13 @@ void ChartPanel::render(QPainter& painter, const QSize& size, double scale, int 
 {
     m_canvas->clearReadout();
     const QSizeF shownSize = m_chart->size();
+    // A thumbnail (presentation mode's strip) is exported as the chart it stands for: a file is
+    // read at its own size, with tick labels, axis titles, notes and divergence words.
+    const bool thumbnail = m_compact;
+    if (thumbnail) {
+        m_compact = false;
+        m_axes->setDecorated(true);
+    }
     // Every line made first: a line made during the export's own redraw would take the theme's
     // look again, and with it the screen's fonts.
     redrawNow();
@@ -351,8 +358,13 @@ void ChartPanel::render(QPainter& painter, const QSize& size, double scale, int 
     redrawNow();  // reduce to the export's own pixel columns
     m_exporting = false;
     m_canvas->scene()->render(&painter, QRectF(QPointF(0, 0), QSizeF(size)), QRectF(m_chart->pos(), QSizeF(size)));
+    m_exportedPlotArea = m_chart->plotArea();  // the chart's own coordinates are the image's
     m_chart->setTitle(QString());
     m_lines->setLegendVisible(false);
+    if (thumbnail) {
+        m_compact = true;
+        m_axes->setDecorated(false);
+    }
     applyFonts(font(), m_lineScale);
     m_chart->resize(shownSize);
     redrawNow();

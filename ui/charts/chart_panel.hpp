@@ -101,6 +101,9 @@ public:
     // Where runs' batches grew: each dashed mark's two ends, in data coordinates.
     QList<QList<QPointF>> batchChangeMarks() const;
     QRectF plotArea() const;
+    // The plot area of the last render(), in the rendered image's pixels (for tests: where its
+    // tick labels must be).
+    QRectF exportedPlotArea() const { return m_exportedPlotArea; }
     QString yTitleShown() const;  // the y title as drawn (wrapped with <br> when long)
     bool tickLabelsShown() const;
     RedrawStats redrawStats() const;
@@ -144,6 +147,7 @@ private:
     bool m_followData = true;  // axes fit the data until the user zooms or pans
     bool m_needsRedraw = false;
     bool m_exporting = false;  // render(): the chart has the export's size, not yet its layout
+    QRectF m_exportedPlotArea;
     RedrawStats m_stats;
 };
 

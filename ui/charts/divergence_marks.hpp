@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Where runs diverged. A run whose loss blew up (RunData::divergence) gets a triangle near the
-// top edge of each chart it has a line on, at the step it diverged; each place is labelled once
+// top edge of each chart it has a line on whose values blow up with it (the loss, the update
+// variance, the gradient norm: ChartDefinition::blowsUp; ChartLines decides), at the step it
+// diverged; each place is labelled once
 // ("diverged at step N", or "2 runs diverged at step N" where runs diverged together), inside the
 // plot even at its right edge, where a run that stops at its divergence ends. Its line counts for
 // the y range only while it is sane (saneEnd), so one value of 3e27 does not flatten every other

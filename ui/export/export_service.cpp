@@ -7,6 +7,7 @@
 #include "client/io/save_file.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/runs/run_data.hpp"
+#include "client/runs/run_names.hpp"
 #include "client/runs/run_settings.hpp"
 #include "client/runs/why_no_data.hpp"
 #include "client/series/chart_catalog.hpp"
@@ -47,13 +48,14 @@ void paintSlide(ChartPanel& chart, QPainter& painter, const QRect& area, const I
     font.setBold(false);
     painter.setFont(font);
     const int line = layout.runs > 0 ? layout.settings.height() / int(layout.runs) : 0;
+    const QStringList lines = ExportService::slideRunLines(runs);
     for (qsizetype i = 0; i < runs.size(); ++i) {
         const QRect row(layout.settings.left(), layout.settings.top() + int(i) * line, layout.settings.width(), line);
         const int swatch = layout.textPixels * 2 / 3;
         painter.fillRect(QRect(row.left(), row.center().y() - swatch / 2, swatch, swatch), runs.at(i).color);
         painter.setPen(text);
         painter.drawText(row.adjusted(swatch + layout.textPixels / 2, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                         painter.fontMetrics().elidedText(ExportService::slideRunLine(runs.at(i)), Qt::ElideRight,
+                         painter.fontMetrics().elidedText(lines.at(i), Qt::ElideRight,
                                                           row.width() - swatch - layout.textPixels / 2));
     }
     painter.translate(layout.chart.topLeft());
@@ -101,6 +103,27 @@ QString ExportService::slideRunLine(const DisplayedRun& run)
     if (!settings.isKnown())
         return label;
     return QStringLiteral("%1 — %2 · lr %3 · %4").arg(label, settings.shapeText(), settings.effectiveLrText(), settings.optimizer);
+}
+
+QStringList ExportService::slideRunLines(const QList<DisplayedRun>& runs)
+{
+    // What the line says already: the shape, the effective LR (the rule applied) and the optimizer.
+    static const QStringList kInTheLine{wire(key::kWorldSize), wire(key::kBatchSize), wire(key::kGradAccum), wire(key::kLr),
+                                        wire(key::kLrRule),    wire(key::kLrPower),   wire(key::kBaseBatchSize), wire(key::kOptimizer)};
+    constexpr qsizetype kMostDifferences = 3;  // more would not fit one line of a slide
+    QList<QJsonObject> configs;
+    for (const DisplayedRun& run : runs)
+        configs.append(run.data->effectiveConfig());
+    QStringList differing = differingKeys(configs);
+    differing.removeIf([](const QString& key) { return kInTheLine.contains(key); });
+    QStringList lines;
+    for (qsizetype i = 0; i < runs.size(); ++i) {
+        QString line = slideRunLine(runs.at(i));
+        for (const QString& key : differing.mid(0, kMostDifferences))
+            line += QStringLiteral(" · ") + settingText(key, configs.at(i).value(key));
+        lines.append(line);
+    }
+    return lines;
 }
 
 bool ExportService::exportChartPng(ChartPanel& chart, const QString& path, ImageFormat format, QString* error)

@@ -38,6 +38,9 @@ public:
     static SlideLayout slideLayout(QSize size, qsizetype runCount);
     // "8 GPUs x 16, linear rule — 8 × 16 · lr 0.008 · sgd": a run's line under a slide's chart.
     static QString slideRunLine(const DisplayedRun& run);
+    // Each run's line, with what else differs between the slide's runs said in Setup's words
+    // ("… · lr 0.5 · sgd · Warmup epochs 5"): two runs are never read as the same settings.
+    static QStringList slideRunLines(const QList<DisplayedRun>& runs);
 
     static bool exportChartPng(ChartPanel& chart, const QString& path, ImageFormat format, QString* error);
     static bool exportChartSvg(ChartPanel& chart, const QString& path, ImageFormat format, QString* error);

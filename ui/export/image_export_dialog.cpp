@@ -61,7 +61,9 @@ ImageExportDialog::ImageExportDialog(Target target, const QString& suggestedPath
     sizeRow->addWidget(m_sizePreset);
     sizeRow->addWidget(m_width);
     sizeRow->addWidget(m_height);
-    m_forSlides = new QCheckBox(tr("For slides: 1920 × 1080, words readable from the back (28 px at 1080), the title and the runs' settings"), this);
+    m_forSlides = new QCheckBox(tr("For slides: 1920 × 1080, words readable from the back (%1 px at 1080), the title and the runs' settings")
+                                    .arg(int(ExportService::kSlideTextPixels)),
+                                this);
     connect(m_forSlides, &QCheckBox::toggled, this, [this](bool on) {
         if (on) {
             m_width->setValue(ExportService::slideFormat().size.width());

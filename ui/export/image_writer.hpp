@@ -29,8 +29,8 @@ struct ImageFormat {
 
     QSize size{1200, 800};
     double scale = 1.0;  // lines (and, for a screen image, fonts) against the screen's
-    // A slide: every word sized against the image's height, not the screen's font (at least
-    // 28 px at 1080, so that a 720p projector still shows 19), with `title` (the lesson's or
+    // A slide: every word sized against the image's height, not the screen's font (30 px at
+    // 1080, ExportService::kSlideTextPixels, so that a 720p projector still shows 20), with `title` (the lesson's or
     // the study's) above the chart and the runs' settings below it.
     bool slide = false;
     QString title;

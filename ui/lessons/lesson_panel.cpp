@@ -20,12 +20,13 @@ QString lessonMarkdown(const Lesson& lesson)
     QString text = QStringLiteral("## %1\n\n").arg(lesson.title);
     if (!lesson.source.isEmpty())
         text += QStringLiteral("*%1*\n\n").arg(lesson.source);
+    // Ranks are processes on this computer's cores: where they outnumber them, what holds
+    // instead, first, in sight on a 720p projector before anything promises a speed-up.
+    if (const QString note = machineNote(lesson, QThread::idealThreadCount()); !note.isEmpty())
+        text += QStringLiteral("> %1\n\n").arg(note);
     text += lesson.summary + QStringLiteral("\n\n");
     if (!lesson.lookFor.isEmpty())
         text += QStringLiteral("> **What to look for:** %1\n\n").arg(lesson.lookFor);
-    // Ranks are processes on this computer's cores: where they outnumber them, what holds instead.
-    if (const QString note = machineNote(lesson, QThread::idealThreadCount()); !note.isEmpty())
-        text += QStringLiteral("> %1\n\n").arg(note);
     text += QStringLiteral("**Runs**, one after the other, overlaid:\n\n");
     for (qsizetype i = 0; i < lesson.runs.size(); ++i)
         text += QStringLiteral("%1. %2\n").arg(i + 1).arg(lesson.runs.at(i).label);
@@ -79,10 +80,8 @@ LessonPanel::LessonPanel(const LessonLibrary& library, QWidget* parent)
 {
     m_picker = new QComboBox(this);
     m_picker->addItem(tr("Choose a lesson…"), QString());
-    for (const Lesson& lesson : library.lessons()) {
-        const QString source = lesson.source.section(QLatin1Char(' '), 0, 1);
-        m_picker->addItem(source.isEmpty() ? lesson.title : QStringLiteral("%1 · %2").arg(source, lesson.title), lesson.id);
-    }
+    for (const Lesson& lesson : library.lessons())
+        m_picker->addItem(lessonMenuTitle(lesson), lesson.id);
     m_picker->setToolTip(tr("Lessons reproduce the seeds' experiments"));
     // Long lesson titles must not make the pane (and the window) wider than the screen.
     m_picker->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -128,8 +127,7 @@ void LessonPanel::setDurations(const QHash<QString, QString>& durations)
         const Lesson* lesson = m_library.find(m_picker->itemData(i).toString());
         if (!lesson)
             continue;
-        const QString source = lesson->source.section(QLatin1Char(' '), 0, 1);
-        QString text = source.isEmpty() ? lesson->title : QStringLiteral("%1 · %2").arg(source, lesson->title);
+        QString text = lessonMenuTitle(*lesson);
         if (!durations.value(lesson->id).isEmpty())
             text += QStringLiteral(" (%1)").arg(durations.value(lesson->id));
         m_picker->setItemText(i, text);

@@ -7,6 +7,7 @@
 #include "client/study/study_checks.hpp"
 #include "client/study/study_csv.hpp"
 #include "client/wire.hpp"
+#include "export/export_service.hpp"
 #include "export/image_writer.hpp"
 #include "study/study_word_findings.hpp"
 
@@ -21,7 +22,6 @@ namespace ddplab::ui {
 namespace {
 
 constexpr double kNaN = StudyRunResult::kNone;
-constexpr double kSlideTextPixelsAt1080 = 30.0;  // as the live charts' slides (export/export_service.hpp)
 
 // One colour per value of the colour axis, in the order they first appear.
 class Colours {
@@ -469,7 +469,7 @@ QStringList exportStudy(const StoredStudy& study, const QList<StudyRunResult>& r
     }
     for (HeatmapSpec& heatmap : slides.heatmaps)
         heatmap.title = QStringLiteral("%1: %2").arg(title, heatmap.title);
-    const double pixels = kSlideTextPixelsAt1080 * format.size.height() / 1080.0;
+    const double pixels = ExportService::kSlideTextPixels * format.size.height() / 1080.0;
     return exportStudy(study, results, slides, directory, format.size, studyScaleForTextPixels(pixels), error);
 }
 

@@ -79,6 +79,7 @@ StudyPage::StudyPage(const RunStore& store, LabSession& session, std::function<Q
     m_run->setObjectName(QStringLiteral("runStudy"));
     m_stop = new QPushButton(tr("Stop"));
     m_export = new QPushButton(tr("Export…"));
+    m_export->setObjectName(QStringLiteral("exportStudy"));
     m_export->setToolTip(tr("Every chart as PNG and SVG, study.csv (one row per run) and findings.txt"));
     m_showRuns = new QPushButton(tr("Show runs on Charts"));
     m_showRuns->setObjectName(QStringLiteral("showRuns"));
@@ -210,6 +211,34 @@ void StudyPage::showSpec(const StudySpec& spec, const QString& folder)
 {
     m_editor->setStudy(spec, folder);
     m_about->setText(QStringLiteral("<p>%1</p><p><b>%2</b> %3</p>").arg(spec.summary.toHtmlEscaped(), tr("Look for:"), spec.lookFor.toHtmlEscaped()));
+    showChosen(spec);
+}
+
+void StudyPage::showChosen(const StudySpec& spec)
+{
+    if (!spec.id.isEmpty() && m_current && m_current->spec.id == spec.id)
+        return;
+    for (const StoredStudy& stored : m_studies.list()) {  // newest first
+        if (!spec.id.isEmpty() && stored.spec.id == spec.id) {
+            showStudy(stored);
+            return;
+        }
+    }
+    showUnrun(spec);
+}
+
+void StudyPage::showUnrun(const StudySpec& spec)
+{
+    m_current.reset();
+    m_currentResults.clear();
+    StoredStudy unrun;
+    unrun.spec = spec;
+    unrun.points = planStudy(spec).points;
+    m_results->setStudy(unrun, {});
+    m_progressLabel->setText(spec.title.isEmpty() ? tr("This study has not run here yet")
+                                                  : tr("\"%1\" has not run here yet").arg(spec.title));
+    m_progress->setValue(0);
+    updateButtons();
 }
 
 void StudyPage::sourceChosen(int index)
@@ -224,6 +253,7 @@ void StudyPage::sourceChosen(int index)
         m_editor->addAxis(kEffectiveBatchAxis, QStringLiteral("16 .. 256 x2"));
         m_editor->addAxis(wire(key::kLrRule), QStringLiteral("none, linear, sqrt"));
         m_about->setText(tr("Your own study: the Setup pane's settings are the base; every axis below varies one setting."));
+        showUnrun(m_editor->read().spec.value_or(StudySpec()));
         return;
     }
     const StudySpec* spec = m_library.find(id);
@@ -432,6 +462,9 @@ void StudyPage::openPastStudy(const QString& id)
     }
     showStudy(*study);
     m_editor->setStudy(study->spec, study->directory);
+    // The chooser names the study shown: a built-in one's entry where it is one.
+    if (const int index = m_source->findData(study->spec.id); index >= 0)
+        m_source->setCurrentIndex(index);
     m_about->setText(QStringLiteral("<p>%1</p>").arg(study->spec.summary.toHtmlEscaped()));
 }
 

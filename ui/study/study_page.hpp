@@ -91,6 +91,10 @@ private:
     QString endingText(bool allSucceeded) const;
     void openPastStudy(const QString& id);
     void showStudy(const StoredStudy& study);
+    // The right side follows the study chosen on the left, never another: the newest time it
+    // ran here, else its plan with no run yet (Export… and Show runs then wait for one).
+    void showChosen(const StudySpec& spec);
+    void showUnrun(const StudySpec& spec);
     void addResult(const QSharedPointer<RunData>& run);
     void startRunner(const StoredStudy& study);
     void onRunnerFinished(bool allSucceeded);

@@ -16,8 +16,6 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-
-#include <algorithm>
 #include <cmath>
 
 namespace ddplab::ui {
@@ -220,13 +218,21 @@ void StudyResultsView::rebuild()
 void StudyResultsView::offerMeasuredFigures()
 {
     // Only figures the runs have: a toy study has no validation accuracy, and a heatmap of "—"
-    // says nothing. Before any run has ended every figure is offered; the chosen one stays.
+    // says nothing. Before any run has ended, the figures its settings can have; the chosen one stays.
     const QSignalBlocker blocker(m_figure);
     m_figure->clear();
+    QStringList applying;
+    if (m_results.isEmpty() && m_study) {
+        QList<QJsonObject> configs;
+        for (const StudyPoint& point : m_study->points)
+            configs.append(point.config);
+        applying = figuresThatApply(configs, m_study->spec.target.isSet());
+    }
     for (const StudyFigure& figure : studyFigures()) {
-        const bool measured = m_results.isEmpty() || std::any_of(m_results.begin(), m_results.end(), [&](const StudyRunResult& result) {
-                                  return figure.value && std::isfinite(figure.value(result));
-                              });
+        const bool measured = m_results.isEmpty() ? applying.contains(figure.id)
+                                                  : std::any_of(m_results.begin(), m_results.end(), [&](const StudyRunResult& result) {
+                                                        return figure.value && std::isfinite(figure.value(result));
+                                                    });
         if (measured || figure.id == m_choices.figure)
             m_figure->addItem(figure.title, figure.id);
     }

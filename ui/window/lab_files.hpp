@@ -2,7 +2,7 @@
 #pragma once
 // The window's files: presets opened into Setup and saved from it, one chart exported as an
 // image, and everything on display (every chart as PNG and SVG, every run as CSV) into a folder.
-// An export says so in the notice bar, where a teacher in presentation mode sees it, and the
+// An export says so in the notice bar (in presentation mode the status bar: NoticeBar::setBrief), and the
 // keyboard goes back where it was when its dialog closes.
 
 #include "export/image_writer.hpp"

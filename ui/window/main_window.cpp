@@ -159,6 +159,10 @@ void MainWindow::connectPanes()
     });
     connect(m_panes.inspector, &ModelInspector::changed, this, &MainWindow::onInspected);
     connect(chartGrid(), &ChartGrid::exportRequested, m_files, &LabFiles::exportChart);
+    connect(m_panes.notice, &NoticeBar::briefNotice, this, [this](const QString& text) {
+        constexpr int kBriefNoticeMs = 10000;  // long enough to read it from the back of a room
+        statusBar()->showMessage(text, kBriefNoticeMs);
+    });
     connect(m_panes.sharding, &ShardingView::useRunSettingsRequested, this, [this] { m_panes.sharding->showConfig(m_panes.parameters->config()); });
     connect(&m_model, &RunModel::runsChanged, this, [this] {
         for (const DisplayedRun& run : m_model.runs())
@@ -459,6 +463,8 @@ void MainWindow::setPresentationMode(bool on)
         m_presentation->enter();
     else
         m_presentation->leave();
+    // An export's notice in the status bar: the strip above the charts would squeeze the lead chart.
+    m_panes.notice->setBrief(on);
     const QSignalBlocker blocker(m_actions->presentation);
     m_actions->presentation->setChecked(on);
     updateActions();

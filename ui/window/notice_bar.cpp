@@ -31,6 +31,10 @@ NoticeBar::NoticeBar(QWidget* parent)
 
 void NoticeBar::showNotice(Kind kind, const QString& title, const QString& details)
 {
+    if (m_brief && kind == Kind::Information) {
+        emit briefNotice(details.isEmpty() ? title : QStringLiteral("%1: %2").arg(title, details));
+        return;
+    }
     m_kind = kind;
     QString html = QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped());
     if (!details.isEmpty())
@@ -43,6 +47,13 @@ void NoticeBar::showNotice(Kind kind, const QString& title, const QString& detai
 void NoticeBar::dismiss()
 {
     hide();
+}
+
+void NoticeBar::setBrief(bool brief)
+{
+    m_brief = brief;
+    if (brief && m_kind == Kind::Information)
+        hide();
 }
 
 QString NoticeBar::text() const

@@ -59,9 +59,7 @@ void buildWindowMenus(QMainWindow& window, const MenuSources& sources, const Men
     QList<QPair<QAction*, QString>> lessonEntries;
     for (const Lesson& lesson : sources.lessons.lessons()) {
         const QString id = lesson.id;
-        const QString source = lesson.source.section(QLatin1Char(' '), 0, 1);
-        QAction* entry = lessons->addAction(source.isEmpty() ? lesson.title : QStringLiteral("%1 · %2").arg(source, lesson.title),
-                                            &window, [show = hooks.showLesson, id] { show(id); });
+        QAction* entry = lessons->addAction(lessonMenuTitle(lesson), &window, [show = hooks.showLesson, id] { show(id); });
         entry->setData(id);
         lessonEntries.append({entry, entry->text()});
     }

@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QRegularExpression>
 #include <QJsonDocument>
 
 namespace ddplab::ui {
@@ -135,6 +136,13 @@ QStringList LessonLibrary::ids() const
     for (const Lesson& lesson : m_lessons)
         ids.append(lesson.id);
     return ids;
+}
+
+QString lessonMenuTitle(const Lesson& lesson)
+{
+    static const QRegularExpression kSourceEnds(QStringLiteral("[,(]"));
+    const QString source = lesson.source.section(kSourceEnds, 0, 0).trimmed();
+    return source.isEmpty() ? lesson.title : QStringLiteral("%1 · %2").arg(source, lesson.title);
 }
 
 QString machineNote(const Lesson& lesson, int cores)

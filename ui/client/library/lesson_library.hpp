@@ -50,6 +50,11 @@ struct Lesson {
     QString fewerCoresNote;
 };
 
+// "seed 004 · Adam at a larger effective batch": how the Lessons menu and the Lesson pane's
+// chooser name a lesson: its source up to the first comma or bracket ("seed 004, Malladi et al.
+// 2022" is "seed 004"), then its title.
+QString lessonMenuTitle(const Lesson& lesson);
+
 // The lesson's note for a computer with `cores` cores, or "" where its runs' ranks fit them:
 // "On this computer (2 cores for up to 4 ranks): ..." (ranks as CPU processes share the cores).
 QString machineNote(const Lesson& lesson, int cores);

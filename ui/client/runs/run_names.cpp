@@ -26,6 +26,29 @@ QString shown(const QJsonValue& value)
 
 }  // namespace
 
+QStringList differingKeys(const QList<QJsonObject>& configs)
+{
+    QStringList differing;
+    if (configs.size() < 2)
+        return differing;
+    for (const ddplab::ConfigKey& key : ddplab::configKeys()) {
+        if (key.hidden)
+            continue;
+        const QString name = QString::fromStdString(key.name);
+        const QJsonValue first = configs.first().value(name);
+        if (std::any_of(configs.begin() + 1, configs.end(), [&](const QJsonObject& config) { return config.value(name) != first; }))
+            differing.append(name);
+    }
+    return differing;
+}
+
+QString settingText(const QString& key, const QJsonValue& value)
+{
+    const ddplab::ConfigKey* known = ddplab::findConfigKey(key.toStdString());
+    const QString label = known && !known->label.empty() ? QString::fromStdString(known->label) : key;
+    return label + QLatin1Char(' ') + shown(value);
+}
+
 QStringList distinguishingLabels(const QList<const RunData*>& runs)
 {
     QStringList labels;
@@ -37,24 +60,15 @@ QStringList distinguishingLabels(const QList<const RunData*>& runs)
     for (const QList<qsizetype>& group : std::as_const(byLabel)) {
         if (group.size() < 2)
             continue;
-        // The keys whose values differ within the group, in the key table's order.
-        QStringList differing;
-        for (const ddplab::ConfigKey& key : ddplab::configKeys()) {
-            if (key.hidden)
-                continue;
-            const QString name = QString::fromStdString(key.name);
-            const QJsonValue first = runs.at(group.first())->effectiveConfig().value(name);
-            const bool differs = std::any_of(group.begin() + 1, group.end(),
-                                             [&](qsizetype i) { return runs.at(i)->effectiveConfig().value(name) != first; });
-            if (differs)
-                differing.append(name);
-        }
+        QList<QJsonObject> configs;
+        for (qsizetype i : group)
+            configs.append(runs.at(i)->effectiveConfig());
+        const QStringList differing = differingKeys(configs);
         for (qsizetype position = 0; position < group.size(); ++position) {
             const qsizetype i = group.at(position);
             QStringList parts;
             for (const QString& name : differing.mid(0, kMostDifferencesNamed))
-                parts.append(QString(name).replace(QLatin1Char('_'), QLatin1Char(' ')) + QLatin1Char(' ') +
-                             shown(runs.at(i)->effectiveConfig().value(name)));
+                parts.append(settingText(name, runs.at(i)->effectiveConfig().value(name)));
             if (parts.isEmpty())
                 parts.append(QStringLiteral("#%1").arg(position + 1));  // the same settings: their order
             labels[i] += QStringLiteral(" · ") + parts.join(QStringLiteral(", "));

@@ -28,6 +28,8 @@ QJsonObject RunRecord::toMetaJson() const
     meta.insert(QStringLiteral("finished"), finished.isValid() ? finished.toString(Qt::ISODateWithMs) : QString());
     meta.insert(QStringLiteral("engine_pid"), enginePid);
     meta.insert(QStringLiteral("steps"), steps);
+    if (trainSeconds >= 0)
+        meta.insert(wire(field::kWallS), trainSeconds);
     return meta;
 }
 
@@ -50,6 +52,7 @@ RunRecord RunRecord::fromMetaJson(const QJsonObject& meta, const QString& direct
     record.finished = QDateTime::fromString(meta.value(QStringLiteral("finished")).toString(), Qt::ISODateWithMs);
     record.enginePid = meta.value(QStringLiteral("engine_pid")).toInteger();
     record.steps = meta.value(QStringLiteral("steps")).toInteger();
+    record.trainSeconds = meta.value(wire(field::kWallS)).toDouble(-1.0);
     return record;
 }
 

@@ -32,6 +32,9 @@ struct RunRecord {
     QDateTime finished;
     qint64 enginePid = 0;
     qint64 steps = 0;
+    // Seconds from its first step to its end (the summary's wall_s); what it took besides was
+    // its start-up. -1: not known (it did not finish, or was stored before this was kept).
+    double trainSeconds = -1.0;
     RunSettings settings;  // from its config.json (not kept in meta.json)
 
     QString legendLabel() const { return label.isEmpty() ? name : label; }

@@ -42,12 +42,14 @@ QList<ChartDefinition> buildCatalog()
     charts.last().onlyWhenItMoves = true;
     charts.append({QStringLiteral("throughput"), QObject::tr("Throughput"), QObject::tr("samples / s"),
                    {metric(field::kSamplesPerSec, "per step"), metric("epoch_samples_per_sec", "per epoch", false, true)}});
+    charts.last().fromZero = true;
     charts.append({wire(field::kGradNorm), QObject::tr("Gradient norm"), QStringLiteral("‖g‖"),
                    {metric(field::kGradNorm, "‖g‖")}});
     charts.last().blowsUp = true;
     charts.append({QStringLiteral("step_time"), QObject::tr("Time per step"), QObject::tr("ms"),
                    {metric(field::kComputeMs, "forward + backward"), metric(field::kCommMs, "waiting on all-reduce"),
                     metric(field::kStepMs, "whole step")}});
+    charts.last().fromZero = true;
     return charts;
 }
 

@@ -25,6 +25,9 @@ struct ChartDefinition {
     bool logByDefault = false;
     bool marksEffectiveBatch = false;  // draw each run's effective batch as a level line
     bool fraction = false;             // values lie in [0, 1] (accuracy): the axis never goes past 1
+    // Rates and durations: a linear y axis from 0, so that its heights compare (a throughput axis
+    // from 500 drew 574 against 361 images/s as more than twice as high).
+    bool fromZero = false;
     // A run that diverges explodes here (loss, gradient norm, update variance): its blow-up is
     // left out of the y range and marked at the edge instead (charts/axis_plan.hpp saneCount).
     bool blowsUp = false;

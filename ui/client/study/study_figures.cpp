@@ -4,8 +4,11 @@
 
 #include "study_figures.hpp"
 
+#include "client/library/preset_file.hpp"
 #include "client/study/study_run_result.hpp"
 #include "client/wire.hpp"
+
+#include <QHash>
 
 namespace ddplab::ui {
 namespace {
@@ -37,6 +40,43 @@ const QList<StudyFigure>& studyFigures()
 QString StudyFigure::titleFor(FigureSummary summary) const
 {
     return summarised ? QStringLiteral("%1 (%2)").arg(title, summaryPhrase(summary)) : title;
+}
+
+QStringList figuresThatApply(const QList<QJsonObject>& configs, bool hasTarget)
+{
+    using ddplab::WorkloadKind;
+    bool classifier = false, validated = false, variance = false, ranks = false, toy = false;
+    for (const QJsonObject& settings : configs) {
+        const std::optional<ddplab::Config> config = coreConfigOf(settings);
+        if (!config)
+            continue;
+        const bool fashion = config->workload == WorkloadKind::FashionMnist;
+        const bool own = config->workload == WorkloadKind::TorchScript;
+        const bool classifies = fashion || (own && config->loss == ddplab::LossKind::CrossEntropy);
+        classifier = classifier || classifies;
+        validated = validated || fashion || (own && !config->valData.empty());
+        const bool vectorised = config->workload == WorkloadKind::Toy || config->workload == WorkloadKind::Linreg;
+        variance = variance || (vectorised && config->experiments >= 2);
+        ranks = ranks || config->worldSize >= 2;
+        toy = toy || config->workload == WorkloadKind::Toy;
+    }
+    const QHash<QString, bool> applies{
+        {wire(field::kAccuracy), classifier},
+        {wire(field::kTrainAccuracy), classifier},
+        {wire(field::kValLoss), validated},
+        {wire(field::kValAccuracy), validated && classifier},
+        {wire(field::kUpdateVar), variance},
+        {wire(field::kNoiseScale), ranks},
+        {wire(field::kWMean), toy},
+        {kStepsToTargetFigure, hasTarget},
+        {kSamplesToTargetFigure, hasTarget},
+    };
+    QStringList ids;
+    for (const StudyFigure& figure : studyFigures()) {
+        if (applies.value(figure.id, true))
+            ids.append(figure.id);
+    }
+    return ids;
 }
 
 const StudyFigure* findStudyFigure(const QString& id)

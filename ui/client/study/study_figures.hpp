@@ -5,6 +5,7 @@
 
 #include "client/study/figure_summary.hpp"
 
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 
@@ -31,5 +32,11 @@ struct StudyFigure {
 };
 const QList<StudyFigure>& studyFigures();
 const StudyFigure* findStudyFigure(const QString& id);
+
+// The figures a study's runs can have, told from their settings alone (before any has run):
+// accuracies for classifiers, validation figures where there is a validation set, the update
+// variance with experiments >= 2, the noise scale with 2 ranks or more, the weight for the toy
+// problem, the figures to a target when the study has one. `configs`: its points' presets.
+QStringList figuresThatApply(const QList<QJsonObject>& configs, bool hasTarget);
 
 }  // namespace ddplab::ui
