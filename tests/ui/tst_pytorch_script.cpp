@@ -117,6 +117,7 @@ private slots:
     void refusesWhatPyTorchCannotDo_data();
     void refusesWhatPyTorchCannotDo();
     void saysWhatItLeavesOut();
+    void hostileStringsStayStrings();
     void exportsAPresetFromTheCommandLine();
     void exportsAStoredRunFromTheCommandLine();
     void theCommandLineRefusesWhatCannotBeAScript();
@@ -277,6 +278,72 @@ void PyTorchScriptTest::saysWhatItLeavesOut()
         QVERIFY(script.text.contains(QStringLiteral("- ") + note));
     // Without them the script has no such section.
     QVERIFY(!pytorchScriptOf(ownModel(), QStringLiteral("plain")).text.contains(QStringLiteral("Left out")));
+}
+
+namespace {
+
+// What Python reads in a script (tests/tools/script_constants.py: ast, nothing runs): its
+// docstring and module-level string constants; an empty object when it does not parse.
+QJsonObject scriptAsPythonReadsIt(const QString& path)
+{
+    QProcess python;
+    python.start(ddplab::test::debianPython(), {kSource + QStringLiteral("/tests/tools/script_constants.py"), path});
+    if (!python.waitForFinished(60000) || python.exitCode() != 0) {
+        qWarning("%s", python.readAllStandardError().constData());
+        return {};
+    }
+    return QJsonDocument::fromJson(python.readAllStandardOutput()).object();
+}
+
+}  // namespace
+
+// Issue 42: a settings string is a string. Placeholders, quotes, backslashes, line breaks,
+// Python code, bidirectional overrides and characters beyond the BMP in the settings come out
+// of the script's literals exactly as they went in (Python's own parser reads them), and a run
+// name with NUL, a lone surrogate, a placeholder and a docstring's end stays one harmless line.
+void PyTorchScriptTest::hostileStringsStayStrings()
+{
+    const QString code = QStringLiteral("\" + str(__import__('os').system('id > %1')) + \"").arg(m_dir.filePath(QStringLiteral("owned")));
+    const QString odd = QStringLiteral("/models/net@STRIDE@.pt \\ \\x41 \\n ''' \"\"\" \n\t\r\x7f\u0085 \u00e9 \U0001F600 "
+                                       "\u202e\u2028 @RANKS@ {SEED} %1 $HOME `id`");
+    const QJsonObject own = withOverrides(ownModel(), {{wire(key::kModelFile), QStringLiteral("@DATA@")},
+                                                       {wire(key::kTrainData), code},
+                                                       {wire(key::kSaveModel), odd}});
+    const QJsonObject fashion{{wire(key::kWorkload), wire(choice::workload::kFashionMnist)}, {wire(key::kDataDir), odd + code}};
+    QString title = QStringLiteral("Run a");
+    title += QChar(0);
+    title += QStringLiteral(" @RANKS@ \"\"\" \\ \nnext line ");
+    title += QChar(0xd800);  // a lone surrogate, which a run name read by QJsonDocument can hold
+    title += QStringLiteral(" \u202e end\"");
+    // As the docstring reads it: one line, the quotes and backslash as they were, the rest U+FFFD.
+    const QString shownTitle = QStringLiteral("Run a\ufffd @RANKS@ \"\"\" \\  next line \ufffd \ufffd end\" as a PyTorch DDP script");
+
+    const QList<std::pair<QJsonObject, QStringList>> cases{
+        {own, {wire(key::kModelFile), wire(key::kTrainData), wire(key::kSaveModel)}}, {fashion, {wire(key::kDataDir)}}};
+    for (const auto& [settings, keys] : cases) {
+        const PyTorchScript script = pytorchScriptOf(settings, title);
+        QVERIFY2(script.isWritten(), qPrintable(script.error));
+        QVERIFY(!script.text.contains(QChar(0)));
+        const QString path = m_dir.filePath(QStringLiteral("hostile.py"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(script.text.toUtf8());
+        file.close();
+        const QJsonObject read = scriptAsPythonReadsIt(path);
+        QVERIFY2(!read.isEmpty(), "the script does not parse");
+        const QJsonObject constants = read.value(QStringLiteral("constants")).toObject();
+        for (const QString& key : keys) {
+            const QString name = key == wire(key::kSaveModel)   ? QStringLiteral("SAVE_MODEL")
+                                 : key == wire(key::kModelFile) ? QStringLiteral("MODEL_FILE")
+                                 : key == wire(key::kTrainData) ? QStringLiteral("TRAIN_DATA")
+                                                                : QStringLiteral("DATA_DIR");
+            QCOMPARE(constants.value(name).toString(), settings.value(key).toString());
+        }
+        QCOMPARE(constants.value(QStringLiteral("BACKEND")).toString(), wire(choice::backend::kGloo));
+        const QString docstring = read.value(QStringLiteral("docstring")).toString();
+        QVERIFY2(docstring.startsWith(shownTitle), qPrintable(docstring.left(200)));
+        QVERIFY(docstring.contains(QStringLiteral("torchrun --nproc_per_node=1 ")));
+    }
 }
 
 namespace {

@@ -93,15 +93,6 @@ QStringList notesOf(const Config& c)
     return notes;
 }
 
-// A title fit for one line of a docstring.
-QString docstringText(QString text)
-{
-    text.replace(QLatin1Char('\\'), QStringLiteral("\\\\"));
-    text.replace(QStringLiteral("\"\"\""), QStringLiteral("\\\"\\\"\\\""));
-    text.replace(QLatin1Char('\n'), QLatin1Char(' '));
-    return text;
-}
-
 QString header(const Config& c, const QString& title, const QStringList& notes)
 {
     QString text = filled(QStringLiteral(R"(#!/usr/bin/env python3
@@ -119,11 +110,11 @@ optimizer step's loss over all ranks' samples: the lab's `loss` of that step. Th
 figures (the training-set and validation losses, gradient norm, noise scale, timings) are not
 computed here.
 )"),
-                          {{"@TITLE@", docstringText(title)}, {"@RANKS@", pyInt(c.worldSize)}});
+                          {{"@TITLE@", proseText(title)}, {"@RANKS@", pyInt(c.worldSize)}});
     if (!notes.isEmpty()) {
         text += QStringLiteral("\nLeft out (none of it changes a step's loss):\n");
         for (const QString& note : notes)
-            text += QStringLiteral("- ") + note + QLatin1Char('\n');
+            text += QStringLiteral("- ") + proseText(note) + QLatin1Char('\n');
     }
     return text + QStringLiteral("\"\"\"\n");
 }

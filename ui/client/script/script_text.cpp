@@ -10,6 +10,9 @@
 
 #include <QLocale>
 
+#include <algorithm>
+#include <cstring>
+
 namespace ddplab::ui::script {
 
 QString pyFloat(double value)
@@ -30,25 +33,117 @@ QString pyBool(bool value)
     return value ? QStringLiteral("True") : QStringLiteral("False");
 }
 
+namespace {
+
+// Python's str.isprintable(): what repr() writes as itself. Everything else (controls, format
+// characters such as the bidirectional overrides, line and paragraph separators, unassigned and
+// private-use code points, lone surrogates) is written as an escape, so no character of a value
+// can end its literal, its line or the file, or read differently than it is.
+bool isPrintable(char32_t codePoint)
+{
+    if (codePoint == U' ')
+        return true;
+    switch (QChar::category(codePoint)) {
+    case QChar::Other_Control:
+    case QChar::Other_Format:
+    case QChar::Other_Surrogate:
+    case QChar::Other_PrivateUse:
+    case QChar::Other_NotAssigned:
+    case QChar::Separator_Space:
+    case QChar::Separator_Line:
+    case QChar::Separator_Paragraph:
+        return false;
+    default:
+        return true;
+    }
+}
+
+// The code points of `text`, a lone surrogate (which a QString may hold) as itself.
+template <class Visit>
+void forEachCodePoint(const QString& text, Visit visit)
+{
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (c.isHighSurrogate() && i + 1 < text.size() && text[i + 1].isLowSurrogate()) {
+            visit(QChar::surrogateToUcs4(c, text[i + 1]));
+            ++i;
+        } else {
+            visit(char32_t(c.unicode()));
+        }
+    }
+}
+
+QString codePointText(char32_t codePoint)
+{
+    return QString::fromUcs4(&codePoint, 1);
+}
+
+}  // namespace
+
 QString pyString(const QString& text)
 {
+    // As Python's repr() of a str writes it, double-quoted: the literal reads back as exactly
+    // these code points, whatever they are.
     QString quoted = QStringLiteral("\"");
-    for (const QChar c : text) {
-        if (c == QLatin1Char('\\') || c == QLatin1Char('"'))
-            quoted += QLatin1Char('\\') + c;
-        else if (c.unicode() < 0x20 || c.unicode() == 0x7f)
-            quoted += QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'));
+    forEachCodePoint(text, [&](char32_t c) {
+        switch (c) {
+        case U'\\': quoted += QStringLiteral("\\\\"); return;
+        case U'"': quoted += QStringLiteral("\\\""); return;
+        case U'\n': quoted += QStringLiteral("\\n"); return;
+        case U'\r': quoted += QStringLiteral("\\r"); return;
+        case U'\t': quoted += QStringLiteral("\\t"); return;
+        default: break;
+        }
+        if (isPrintable(c))
+            quoted += codePointText(c);
+        else if (c <= 0xff)
+            quoted += QStringLiteral("\\x%1").arg(uint(c), 2, 16, QLatin1Char('0'));
+        else if (c <= 0xffff)
+            quoted += QStringLiteral("\\u%1").arg(uint(c), 4, 16, QLatin1Char('0'));
         else
-            quoted += c;
-    }
+            quoted += QStringLiteral("\\U%1").arg(uint(c), 8, 16, QLatin1Char('0'));
+    });
     return quoted + QLatin1Char('"');
 }
 
-QString filled(QString text, std::initializer_list<std::pair<const char*, QString>> values)
+QString proseText(const QString& text)
 {
-    for (const auto& [name, value] : values)
-        text.replace(QLatin1String(name), value);
-    return text;
+    QString prose;
+    forEachCodePoint(text, [&](char32_t c) {
+        if (c == U'\\' || c == U'"')
+            prose += QLatin1Char('\\') + codePointText(c);
+        else if (c == U'\n' || c == U'\r' || c == U'\t')
+            prose += QLatin1Char(' ');
+        else if (isPrintable(c))
+            prose += codePointText(c);
+        else
+            prose += QChar(QChar::ReplacementCharacter);
+    });
+    return prose;
+}
+
+QString filled(const QString& text, std::initializer_list<std::pair<const char*, QString>> values)
+{
+    // One pass over the template: a value is written as it is and never searched again, so a
+    // placeholder (or anything else) inside a user's string stays text.
+    QString result;
+    result.reserve(text.size());
+    qsizetype done = 0;
+    for (qsizetype at = text.indexOf(QLatin1Char('@')); at >= 0; at = text.indexOf(QLatin1Char('@'), done)) {
+        result += QStringView(text).mid(done, at - done);
+        const QStringView rest = QStringView(text).mid(at);
+        done = at + 1;
+        const auto placeholder = std::find_if(values.begin(), values.end(),
+                                              [&](const auto& entry) { return rest.startsWith(QLatin1String(entry.first)); });
+        if (placeholder == values.end()) {
+            result += QLatin1Char('@');
+            continue;
+        }
+        result += placeholder->second;
+        done = at + qsizetype(std::strlen(placeholder->first));
+    }
+    result += QStringView(text).mid(done);
+    return result;
 }
 
 namespace {

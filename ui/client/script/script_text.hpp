@@ -15,14 +15,22 @@
 namespace ddplab::ui::script {
 
 // Python literals: the shortest text that reads back as the same double ("0.005", "1e-08",
-// "2.0"), an integer, True/False, a double-quoted string.
+// "2.0"), an integer, True/False, and a double-quoted string that reads back as exactly the
+// code points of `text` (any of them: quotes, backslashes, newlines, NUL, lone surrogates),
+// escaped as Python's repr() escapes them.
 QString pyFloat(double value);
 QString pyInt(int64_t value);
 QString pyBool(bool value);
 QString pyString(const QString& text);
 
-// `text` with every @NAME@ replaced ("@LR@" -> "0.002"): Python's own braces stay as they are.
-QString filled(QString text, std::initializer_list<std::pair<const char*, QString>> values);
+// A name or sentence (a run's name, a note) fit for a comment or a docstring's line: quotes and
+// backslashes escaped, line breaks and tabs as spaces, any other character Python would not
+// print as itself (NUL, controls, bidirectional overrides, lone surrogates) as U+FFFD.
+QString proseText(const QString& text);
+
+// `text` with each @NAME@ of `values` replaced ("@LR@" -> "0.002") in one pass: the values are
+// written as they are, never searched for placeholders again. Python's own braces stay.
+QString filled(const QString& text, std::initializer_list<std::pair<const char*, QString>> values);
 
 // The optimizer with the LR (and betas, eps, weight decay) the lab applies, its rule as comments.
 QString learningRateSettings(const Config& config);
