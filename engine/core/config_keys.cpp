@@ -18,6 +18,8 @@
 namespace ddplab {
 namespace {
 
+using namespace script_treatment;
+
 template <class T>
 using Field = T Config::*;
 
@@ -441,15 +443,19 @@ std::vector<ConfigKey> buildKeys()
         "TorchScript model on your own data (docs/own-model.md)")
         .presented("Workload", kWorkloadGroup)
         .labelling({"toy: one neuron (seed 000)", "linreg: linear model (seed 004)", "fashion_mnist: images",
-                    "torchscript: your model"}));
+                    "torchscript: your model"})
+        .inScript(reproduced()));
     keys.push_back(choiceKey<ModelKind>(key::kModel, &Config::model, {{choice::model::kMlp, ModelKind::Mlp}, {choice::model::kCnn, ModelKind::Cnn}},
         "Fashion-MNIST model")
-        .presented("Model", kWorkloadGroup).when(isFashion));
+        .presented("Model", kWorkloadGroup).when(isFashion)
+        .inScript(reproduced()));
     keys.push_back(textKey(key::kDataDir, &Config::dataDir, "folder with the Fashion-MNIST *-ubyte.gz files")
-        .presented("Data folder", kWorkloadGroup).when(isFashion));
+        .presented("Data folder", kWorkloadGroup).when(isFashion)
+        .inScript(reproduced()));
     keys.push_back(textKey(key::kModelFile, &Config::modelFile,
         "torchscript: the model, a TorchScript file (torch.jit.script(model).save(PATH)); a leading ~/ is the home folder")
-        .presented("Model file", kWorkloadGroup).when(isTorchScript));
+        .presented("Model file", kWorkloadGroup).when(isTorchScript)
+        .inScript(reproduced()));
     keys.push_back(choiceKey<LossKind>(key::kLoss, &Config::loss,
         {{choice::loss::kCrossEntropy, LossKind::CrossEntropy},
          {choice::loss::kMse, LossKind::Mse},
@@ -461,93 +467,119 @@ std::vector<ConfigKey> buildKeys()
         .presented("Loss", kWorkloadGroup)
         .labelling({"cross_entropy: class indices", "mse: mean squared error", "l1: mean absolute error",
                     "bce_with_logits: binary targets", "model: forward(inputs, targets) returns it"})
-        .when(isTorchScript));
+        .when(isTorchScript)
+        .inScript(reproduced()));
     keys.push_back(textKey(key::kTrainData, &Config::trainData,
         "torchscript: training data, a file written by torch.save({\"inputs\": X, \"targets\": Y}, PATH) or a folder "
         "holding inputs.npy and targets.npy; samples along the first dimension")
-        .presented("Training data", kWorkloadGroup).when(isTorchScript));
+        .presented("Training data", kWorkloadGroup).when(isTorchScript)
+        .inScript(reproduced()));
     keys.push_back(textKey(key::kValData, &Config::valData,
         "torchscript: validation data in the same form, evaluated at each epoch's end and every eval_every steps "
         "(empty: none)")
-        .presented("Validation data", kWorkloadGroup).when(isTorchScript));
+        .presented("Validation data", kWorkloadGroup).when(isTorchScript)
+        .inScript(leftOut("the validation set is evaluated between steps, without gradients", valDataNote)));
     keys.push_back(textKey(key::kSaveModel, &Config::saveModel,
         "torchscript: at the end, write the trained model (rank 0's parameters and buffers) to this TorchScript file "
         "(empty: do not)")
-        .presented("Save the trained model to", kWorkloadGroup).when(isTorchScript));
+        .presented("Save the trained model to", kWorkloadGroup).when(isTorchScript)
+        .inScript(reproduced()));
     keys.push_back(integerKey(key::kModelCheckTimeout, &Config::modelCheckTimeout, 0, kMaxTimeoutSeconds,
         "torchscript: seconds that checking your model may take (inspect, and the first batch before a run) before it is "
         "stopped as a forward that never returns (0 = collective_timeout)")
-        .presented("Give up on a model check after (s)", kAdvanced).when(isTorchScript));
+        .presented("Give up on a model check after (s)", kAdvanced).when(isTorchScript)
+        .inScript(leftOut("it bounds the lab's check of your model before a run; a script runs no such check")));
     // how it is parallelised
     keys.push_back(integerKey(key::kNumExamples, &Config::numExamples, 1, kMaxExamples,
         "training examples of the toy and linreg workloads")
-        .presented("Training examples", kWorkloadGroup).when(isVectorised));
+        .presented("Training examples", kWorkloadGroup).when(isVectorised)
+        .inScript(reproduced()));
     keys.push_back(integerKey(key::kDim, &Config::dim, 1, kMaxDim, "input dimension of the linreg workload")
         .presented("Input dimension", kWorkloadGroup)
-        .when([](const Config& c) { return c.workload == WorkloadKind::Linreg; }));
+        .when([](const Config& c) { return c.workload == WorkloadKind::Linreg; })
+        .inScript(reproduced()));
     keys.push_back(choiceKey<LossReduction>(key::kLossReduction, &Config::lossReduction,
         {{choice::loss_reduction::kSum, LossReduction::Sum}, {choice::loss_reduction::kMean, LossReduction::Mean}},
         "linreg: squared errors summed over the batch (seed 004: SGD's step grows with the batch) or averaged")
         .presented("Loss over the batch", kWorkloadGroup)
         .labelling({"sum (seed 004)", "mean"})
-        .when([](const Config& c) { return c.workload == WorkloadKind::Linreg; }));
+        .when([](const Config& c) { return c.workload == WorkloadKind::Linreg; })
+        .inScript(reproduced()));
     keys.push_back(integerKey(key::kExperiments, &Config::experiments, 1, kMaxExperiments,
         "independent experiments trained side by side in one run (toy, linreg)")
-        .presented("Experiments", kWorkloadGroup).when(isVectorised));
+        .presented("Experiments", kWorkloadGroup).when(isVectorised)
+        .inScript(reproducedUnless(experimentsRefusal)));
     keys.push_back(realKey(key::kNoise, &Config::noise, kNonNegative,
         "toy: sigma of the Gaussian noise on inputs and targets; linreg: sigma of the target noise")
-        .presented("Noise σ", kWorkloadGroup).when(isVectorised));
+        .presented("Noise σ", kWorkloadGroup).when(isVectorised)
+        .inScript(reproduced()));
     keys.push_back(integerKey(key::kTrainSubset, &Config::trainSubset, 0, kMaxExamples,
         "Fashion-MNIST and torchscript: train on the first N samples only (0 = all: Fashion-MNIST's 60,000, all of train_data)")
-        .presented("Training subset", kWorkloadGroup).when([](const Config& c) { return isFashion(c) || isTorchScript(c); }));
+        .presented("Training subset", kWorkloadGroup).when([](const Config& c) { return isFashion(c) || isTorchScript(c); })
+        .inScript(reproduced()));
     keys.push_back(integerKey(key::kValSubset, &Config::valSubset, 0, kMaxExamples,
         "Fashion-MNIST and torchscript: evaluate the validation set on its first N samples only (0 = all: Fashion-MNIST's "
         "10,000 test images, all of val_data); a smaller set is a quicker, noisier validation loss")
-        .presented("Validation subset", kWorkloadGroup).when([](const Config& c) { return isFashion(c) || isTorchScript(c); }));
+        .presented("Validation subset", kWorkloadGroup).when([](const Config& c) { return isFashion(c) || isTorchScript(c); })
+        .inScript(leftOut("it is the part of the validation set the lab evaluates, between steps and without gradients")));
     keys.push_back(integerKey(key::kWorldSize, &Config::worldSize, 1, kMaxRanks, "number of ranks (\"GPUs\")")
-        .presented("GPUs (ranks)", kParallelism));
+        .presented("GPUs (ranks)", kParallelism)
+        .inScript(reproduced()));
     keys.push_back(integerKey(key::kBatchSize, &Config::batchSize, 1, kMaxBatch, "batch size per rank")
-        .presented("Batch per GPU", kParallelism));
+        .presented("Batch per GPU", kParallelism)
+        .inScript(reproduced()));
     keys.push_back(integerKey(key::kGradAccum, &Config::gradAccum, 1, kMaxGradAccum,
         "micro-batches accumulated per optimizer step; the inner ones skip synchronisation")
-        .presented("Gradient accumulation", kParallelism));
+        .presented("Gradient accumulation", kParallelism)
+        .inScript(reproduced()));
     keys.push_back(booleanKey(key::kAccumulateAsRanks, &Config::accumulateAsRanks,
         "the grad_accum micro-batches stand for GPUs: micro-batch j of rank k holds what DistributedSampler gives rank "
         "k * grad_accum + j of world_size * grad_accum, so world_size ranks compute exactly what world_size * grad_accum "
         "GPUs would, BatchNorm's batch statistics included (false: consecutive batches of the rank's own shard)")
         .presented("Micro-batches stand for GPUs", kParallelism)
-        .when([](const Config& c) { return c.gradAccum > 1; }));
+        .when([](const Config& c) { return c.gradAccum > 1; })
+        .inScript(reproducedUnless(accumulateAsRanksRefusal)));
     keys.push_back(choiceKey<BackendKind>(key::kBackend, &Config::backend,
         {{choice::backend::kAuto, BackendKind::Auto}, {choice::backend::kGloo, BackendKind::Gloo}, {choice::backend::kNccl, BackendKind::Nccl}},
         "collective backend; auto picks NCCL when every rank has its own GPU, else Gloo")
-        .presented("Backend", kParallelism));
+        .presented("Backend", kParallelism)
+        .inScript(reproduced()));
     keys.push_back(choiceKey<DeviceKind>(key::kDevice, &Config::device, {{choice::device::kCpu, DeviceKind::Cpu}, {choice::device::kCuda, DeviceKind::Cuda}},
         "where each rank computes; cuda puts rank r on GPU LOCAL_RANK")
-        .presented("Device", kParallelism));
+        .presented("Device", kParallelism)
+        .inScript(reproduced()));
     keys.push_back(integerKey(key::kThreads, &Config::threads, 0, kMaxThreads,
         "intra-op threads per rank (0 = the cores other programs leave free, divided by the ranks on this machine, at least 1; "
         "docs/metrics.md)")
-        .presented("Threads per rank", kAdvanced));
+        .presented("Threads per rank", kAdvanced)
+        .inScript(reproduced()));
     keys.push_back(realKey(key::kBucketCapMb, &Config::bucketCapMb, RealRange{0.0, false, kMaxBucketMb, true},
         "gradient bucket size in MiB, as DDP's")
-        .presented("Bucket size (MiB)", kAdvanced));
+        .presented("Bucket size (MiB)", kAdvanced)
+        .inScript(reproduced()));
     keys.push_back(booleanKey(key::kOverlap, &Config::overlap,
         "all-reduce each bucket as soon as backward fills it (false: after backward)")
-        .presented("Overlap all-reduce", kAdvanced));
+        .presented("Overlap all-reduce", kAdvanced)
+        .inScript(leftOut("it says when the all-reduce runs, not what it sums", overlapNote)));
     keys.push_back(integerKey(key::kCollectiveTimeout, &Config::collectiveTimeout, 1, kMaxTimeoutSeconds,
         "seconds a rank waits for its peers (rendezvous, every collective) before the run stops and names the rank "
         "that stopped making progress; a run of one rank is stopped when it sends no event for this long")
-        .presented("Give up on a silent rank after (s)", kAdvanced));
+        .presented("Give up on a silent rank after (s)", kAdvanced)
+        .inScript(reproduced()));
     // data order
     keys.push_back(booleanKey(key::kShuffle, &Config::shuffle, "shuffle like DistributedSampler (permutation seeded with seed + epoch)")
-        .presented("Shuffle", kDataOrder));
+        .presented("Shuffle", kDataOrder)
+        .inScript(reproduced()));
     keys.push_back(booleanKey(key::kDropLast, &Config::dropLast, "DistributedSampler's drop_last: drop the tail instead of padding")
-        .presented("Drop last", kDataOrder));
+        .presented("Drop last", kDataOrder)
+        .inScript(reproduced()));
     keys.push_back(integerKey(key::kSeed, &Config::seed, 0, kMaxSeed, "seed of data, initialisation and shuffling")
-        .presented("Seed", kDataOrder));
+        .presented("Seed", kDataOrder)
+        .inScript(reproduced()));
     // optimisation
     keys.push_back(realKey(key::kLr, &Config::lr, kPositive, "learning rate tuned for base_batch_size")
-        .presented("Base LR", kLearningRate));
+        .presented("Base LR", kLearningRate)
+        .inScript(reproduced()));
     keys.push_back(choiceKey<LrRule>(key::kLrRule, &Config::lrRule,
         {{choice::lr_rule::kNone, LrRule::None},
          {choice::lr_rule::kLinear, LrRule::Linear},
@@ -557,13 +589,16 @@ std::vector<ConfigKey> buildKeys()
         "how the LR follows the effective batch: lr * k^p with k = effective_batch / base_batch_size, p = 0, 1, 1/2, "
         "lr_power; sde (adam, adamw): Malladi et al.'s rule, lr * k^(1/2), 1 - beta1 and 1 - beta2 times k, eps / k^(1/2)")
         .presented("LR rule", kLearningRate)
-        .labelling({"none: keep the LR", "linear: × k", "sqrt: × √k", "power: × k^p", "sde: Adam × √k, β and ε too"}));
+        .labelling({"none: keep the LR", "linear: × k", "sqrt: × √k", "power: × k^p", "sde: Adam × √k, β and ε too"})
+        .inScript(reproduced()));
     keys.push_back(realKey(key::kLrPower, &Config::lrPower, RealRange{-4.0, true, 4.0, true}, "exponent p of lr_rule = power")
         .presented("Power p", kLearningRate)
-        .when([](const Config& c) { return c.lrRule == LrRule::Power; }));
+        .when([](const Config& c) { return c.lrRule == LrRule::Power; })
+        .inScript(reproduced()));
     keys.push_back(optionalIntegerKey(key::kBaseBatchSize, &Config::baseBatchSize, 1, kMaxBatch * kMaxRanks,
         "the batch size lr was tuned for (default: batch_size)")
-        .presented("Tuned for batch", kLearningRate));
+        .presented("Tuned for batch", kLearningRate)
+        .inScript(reproduced()));
     keys.push_back(choiceKey<OptimizerKind>(key::kOptimizer, &Config::optimizer,
         {{choice::optimizer::kSgd, O::Sgd},
          {choice::optimizer::kAdam, O::Adam},
@@ -575,16 +610,21 @@ std::vector<ConfigKey> buildKeys()
          {choice::optimizer::kAdamWBsi, O::AdamWBsi}},
         "optimizer; adam_bsi and adamw_bsi are batch-size-invariant Adam and AdamW (Wang and Aitchison 2024): the "
         "second moment from the mean of every rank's and micro-batch's squared gradient, not the square of their mean")
-        .presented("Optimizer", kOptimizerGroup));
+        .presented("Optimizer", kOptimizerGroup)
+        .inScript(reproducedUnless(optimizerRefusal)));
     keys.push_back(realKey(key::kMomentum, &Config::momentum, kUnitOpen, "SGD and LARS momentum")
-        .presented("Momentum", kOptimizerGroup).when(optimizerIs(O::Sgd, O::Lars)));
+        .presented("Momentum", kOptimizerGroup).when(optimizerIs(O::Sgd, O::Lars))
+        .inScript(reproduced()));
     keys.push_back(realKey(key::kDampening, &Config::dampening, kUnitOpen, "SGD dampening")
-        .presented("Dampening", kOptimizerGroup).when(optimizerIs(O::Sgd)));
+        .presented("Dampening", kOptimizerGroup).when(optimizerIs(O::Sgd))
+        .inScript(reproduced()));
     keys.push_back(booleanKey(key::kNesterov, &Config::nesterov, "SGD Nesterov momentum")
-        .presented("Nesterov", kOptimizerGroup).when(optimizerIs(O::Sgd)));
+        .presented("Nesterov", kOptimizerGroup).when(optimizerIs(O::Sgd))
+        .inScript(reproduced()));
     keys.push_back(realKey(key::kWeightDecay, &Config::weightDecay, kNonNegative,
         "weight decay (under weight_decay_rule timescale: the value tuned for base_batch_size and lr)")
-        .presented("Weight decay", kOptimizerGroup));
+        .presented("Weight decay", kOptimizerGroup)
+        .inScript(reproduced()));
     keys.push_back(choiceKey<WeightDecayRule>(key::kWeightDecayRule, &Config::weightDecayRule,
         {{choice::weight_decay_rule::kNone, WeightDecayRule::None}, {choice::weight_decay_rule::kTimescale, WeightDecayRule::Timescale}},
         "how AdamW's weight decay follows the batch: none keeps it; timescale (Wang and Aitchison 2025) sets it so "
@@ -592,42 +632,55 @@ std::vector<ConfigKey> buildKeys()
         "it is at base_batch_size and lr")
         .presented("Weight decay rule", kOptimizerGroup)
         .labelling({"none: keep it", "timescale: keep B / (ηλN)"})
-        .when(optimizerIs(O::AdamW, O::AdamWBsi)));
+        .when(optimizerIs(O::AdamW, O::AdamWBsi))
+        .inScript(reproduced()));
     keys.push_back(realKey(key::kBeta1, &Config::beta1, kUnitOpen, "Adam/AdamW/LAMB/NovoGrad first-moment decay (the base batch's under lr_rule sde)")
-        .presented("β1", kOptimizerGroup).when(usesMoments));
+        .presented("β1", kOptimizerGroup).when(usesMoments)
+        .inScript(reproduced()));
     keys.push_back(realKey(key::kBeta2, &Config::beta2, kUnitOpen, "Adam/AdamW/LAMB/NovoGrad second-moment decay (the base batch's under lr_rule sde)")
-        .presented("β2", kOptimizerGroup).when(usesMoments));
+        .presented("β2", kOptimizerGroup).when(usesMoments)
+        .inScript(reproduced()));
     keys.push_back(realKey(key::kEps, &Config::eps, kNonNegative, "Adam/AdamW/LAMB/NovoGrad epsilon, 0 allowed (the base batch's under lr_rule sde)")
-        .presented("ε", kOptimizerGroup).when(usesMoments));
+        .presented("ε", kOptimizerGroup).when(usesMoments)
+        .inScript(reproduced()));
     keys.push_back(booleanKey(key::kGradAveraging, &Config::gradAveraging, "NovoGrad: average m with (1 - beta1)")
-        .presented("Gradient averaging", kOptimizerGroup).when(optimizerIs(O::NovoGrad)));
+        .presented("Gradient averaging", kOptimizerGroup).when(optimizerIs(O::NovoGrad))
+        .inScript(reproduced()));
     keys.push_back(realKey(key::kTrustCoefficient, &Config::trustCoefficient, kPositive, "LARS trust coefficient eta")
-        .presented("Trust coefficient η", kOptimizerGroup).when(optimizerIs(O::Lars)));
+        .presented("Trust coefficient η", kOptimizerGroup).when(optimizerIs(O::Lars))
+        .inScript(reproduced()));
     // schedule
     keys.push_back(integerKey(key::kWarmupSteps, &Config::warmupSteps, 0, kMaxSteps, "linear warmup length in optimizer steps")
-        .presented("Warmup steps", kSchedule));
+        .presented("Warmup steps", kSchedule)
+        .inScript(reproduced()));
     keys.push_back(realKey(key::kWarmupEpochs, &Config::warmupEpochs, RealRange{0.0, true, double(kMaxEpochs), true},
         "linear warmup length in epochs")
-        .presented("Warmup epochs", kSchedule));
+        .presented("Warmup epochs", kSchedule)
+        .inScript(reproduced()));
     keys.push_back(optionalRealKey(key::kWarmupStartFactor, &Config::warmupStartFactor, RealRange{0.0, false, 1.0, true},
         "warmup starts at this fraction of the LR (default 1 / world_size, as LinearLR in seed 003)")
         .presented("Warmup starts at", kSchedule)
-        .when([](const Config& c) { return c.warmupSteps > 0 || c.warmupEpochs > 0; }));
+        .when([](const Config& c) { return c.warmupSteps > 0 || c.warmupEpochs > 0; })
+        .inScript(reproduced()));
     keys.push_back(choiceKey<ScheduleKind>(key::kSchedule, &Config::schedule,
         {{choice::schedule::kConstant, ScheduleKind::Constant},
          {choice::schedule::kCosine, ScheduleKind::Cosine},
          {choice::schedule::kStep, ScheduleKind::Step}},
         "LR schedule after warmup")
-        .presented("Schedule", kSchedule));
+        .presented("Schedule", kSchedule)
+        .inScript(reproduced()));
     keys.push_back(integerKey(key::kStepSize, &Config::stepSize, 1, kMaxEpochs, "step schedule: decay every N epochs")
         .presented("Decay every (epochs)", kSchedule)
-        .when([](const Config& c) { return c.schedule == ScheduleKind::Step; }));
+        .when([](const Config& c) { return c.schedule == ScheduleKind::Step; })
+        .inScript(reproduced()));
     keys.push_back(realKey(key::kGamma, &Config::gamma, RealRange{0.0, false, 1.0, true}, "step schedule: decay factor")
         .presented("Decay factor γ", kSchedule)
-        .when([](const Config& c) { return c.schedule == ScheduleKind::Step; }));
+        .when([](const Config& c) { return c.schedule == ScheduleKind::Step; })
+        .inScript(reproduced()));
     keys.push_back(realKey(key::kMinLr, &Config::minLr, kNonNegative, "cosine schedule: final LR")
         .presented("Final LR", kSchedule)
-        .when([](const Config& c) { return c.schedule == ScheduleKind::Cosine; }));
+        .when([](const Config& c) { return c.schedule == ScheduleKind::Cosine; })
+        .inScript(reproduced()));
     // a batch that grows
     keys.push_back(choiceKey<BatchScheduleKind>(key::kBatchSchedule, &Config::batchSchedule,
         {{choice::batch_schedule::kConstant, BatchScheduleKind::Constant},
@@ -644,38 +697,47 @@ std::vector<ConfigKey> buildKeys()
         .presented("Batch schedule", kSchedule)
         .labelling({"constant", "steps: grow at listed steps", "smith: grow instead of decaying the LR",
                     "seesaw: LR / sqrt(2) and batch x 2", "noise: grow with the noise scale",
-                    "adascale: LR x gain ratio"}));
+                    "adascale: LR x gain ratio"})
+        .inScript(reproducedUnless(batchScheduleRefusal)));
     auto grows = [](const Config& c) {
         return c.batchSchedule != BatchScheduleKind::Constant && c.batchSchedule != BatchScheduleKind::AdaScale;
     };
     keys.push_back(integerListKey(key::kBatchScheduleSteps, &Config::batchScheduleSteps, 1, kMaxSteps,
         "batch_schedule steps: the optimizer steps after which the effective batch grows, ascending")
         .presented("Grow after steps", kSchedule)
-        .when([](const Config& c) { return c.batchSchedule == BatchScheduleKind::Steps; }));
+        .when([](const Config& c) { return c.batchSchedule == BatchScheduleKind::Steps; })
+        .inScript(reproduced()));
     keys.push_back(integerListKey(key::kBatchScheduleFactors, &Config::batchScheduleFactors, 2, kMaxBatch,
         "batch_schedule steps: the factor each of batch_schedule_steps multiplies the effective batch by")
         .presented("Grow by factors", kSchedule)
-        .when([](const Config& c) { return c.batchSchedule == BatchScheduleKind::Steps; }));
+        .when([](const Config& c) { return c.batchSchedule == BatchScheduleKind::Steps; })
+        .inScript(reproduced()));
     keys.push_back(integerKey(key::kMaxEffectiveBatch, &Config::maxEffectiveBatch, 0, kMaxBatch * kMaxRanks,
         "the effective batch grows to at most this (0 = the training set's size); where smith or seesaw would grow it "
         "further, the LR decays instead")
-        .presented("Grow the batch to at most", kSchedule).when(grows));
+        .presented("Grow the batch to at most", kSchedule).when(grows)
+        .inScript(reproduced()));
     keys.push_back(integerKey(key::kMaxBatchPerRank, &Config::maxBatchPerRank, 0, kMaxBatch,
         "a growing batch raises each rank's batch up to this, and accumulation micro-batches beyond it (0 = batch_size: "
         "the batch grows by accumulation only, so a rank's memory stays what it was)")
-        .presented("Batch per rank at most", kSchedule).when(grows));
+        .presented("Batch per rank at most", kSchedule).when(grows)
+        .inScript(reproduced()));
     keys.push_back(integerKey(key::kBatchNoisePatience, &Config::batchNoisePatience, 1, kMaxSteps,
         "batch_schedule noise: the steps the smoothed noise scale must stay above twice the effective batch before it "
         "doubles")
         .presented("Noise above 2x batch for (steps)", kSchedule)
-        .when([](const Config& c) { return c.batchSchedule == BatchScheduleKind::Noise; }));
+        .when([](const Config& c) { return c.batchSchedule == BatchScheduleKind::Noise; })
+        .inScript(reproduced()));
     // length
-    keys.push_back(integerKey(key::kEpochs, &Config::epochs, 1, kMaxEpochs, "epochs").presented("Epochs", kLength));
+    keys.push_back(integerKey(key::kEpochs, &Config::epochs, 1, kMaxEpochs, "epochs").presented("Epochs", kLength)
+        .inScript(reproduced()));
     keys.push_back(integerKey(key::kMaxSteps, &Config::maxSteps, 0, kMaxSteps, "stop after N optimizer steps (0 = no limit)")
-        .presented("Stop after (steps)", kLength));
+        .presented("Stop after (steps)", kLength)
+        .inScript(reproduced()));
     keys.push_back(optionalRealKey(key::kStopAtLoss, &Config::stopAtLoss, RealRange{0.0, false, double(FLT_MAX), true},
         "stop at the first step whose loss, measured as stop_measure says, is at or below this (null = train to the end)")
-        .presented("Stop at loss", kLength));
+        .presented("Stop at loss", kLength)
+        .inScript(leftOut("it says where the lab stops, and the steps before it are the same", stopAtLossNote)));
     keys.push_back(choiceKey<StopMeasure>(key::kStopMeasure, &Config::stopMeasure,
         {{choice::stop_measure::kTrainLoss, StopMeasure::TrainLoss},
          {choice::stop_measure::kValLoss, StopMeasure::ValLoss},
@@ -686,41 +748,52 @@ std::vector<ConfigKey> buildKeys()
         "mini-batch over all ranks, which is noisy: a small batch meets a target by chance long before the model does")
         .presented("Judge the loss on", kLength)
         .labelling({"train_loss: the training set", "val_loss: the validation set", "batch_loss: the step's mini-batch (noisy)"})
-        .when([](const Config& c) { return c.stopAtLoss.has_value(); }));
+        .when([](const Config& c) { return c.stopAtLoss.has_value(); })
+        .inScript(leftOut("it is what stop_at_loss, left out, is judged on")));
     keys.push_back(optionalIntegerKey(key::kEvalEvery, &Config::evalEvery, 0, kMaxSteps,
         "measure the loss over the training set (toy, linreg: all of it; Fashion-MNIST and torchscript: a fixed set of "
         "training samples) and evaluate the validation set (Fashion-MNIST, torchscript with val_data) every N steps "
         "as well as at the end of each epoch; 0 = at epoch ends only (default: toy and linreg 1, Fashion-MNIST and "
         "torchscript 0)")
-        .presented("Evaluate every (steps)", kLength));
+        .presented("Evaluate every (steps)", kLength)
+        .inScript(leftOut("it says when the lab measures the training-set and validation losses, between steps and without gradients")));
     // checkpoints, branches and the LR range test
-    keys.push_back(checkpointAtKey().presented("Checkpoint after steps", kAdvanced));
+    keys.push_back(checkpointAtKey().presented("Checkpoint after steps", kAdvanced)
+        .inScript(leftOut("writing a checkpoint reads the training state and changes none of it", checkpointAtNote)));
     keys.push_back(textKey(key::kCheckpointDir, &Config::checkpointDir,
         "folder the checkpoints of checkpoint_at go to, one file per step (step-000010.pt), readable with torch.load "
         "(docs/checkpoints.md); a leading ~/ is the home folder")
-        .presented("Checkpoint folder", kAdvanced));
+        .presented("Checkpoint folder", kAdvanced)
+        .inScript(leftOut("it is where checkpoint_at's files go")));
     keys.push_back(textKey(key::kResumeFrom, &Config::resumeFrom,
         "start from this checkpoint: parameters, buffers, optimizer state, step, epoch, the sampler's position and every "
         "RNG; world_size, batch_size, grad_accum, lr and lr_rule may differ from the run that wrote it (a branch); "
         "epochs and max_steps count from the first run's start (empty: start fresh)")
-        .presented("Resume from checkpoint", kAdvanced));
+        .presented("Resume from checkpoint", kAdvanced)
+        .inScript(reproducedUnless(resumeFromRefusal)));
     keys.push_back(booleanKey(key::kLrRangeTest, &Config::lrRangeTest,
         "LR range test (Smith 2017): the LR rises exponentially from lr_range_min to lr_range_max over lr_range_steps "
         "optimizer steps in place of lr, its rule, warmup and schedule; the run stops once the smoothed loss exceeds 4x "
         "its minimum and reports the curve and suggested LRs in a range_test event")
-        .presented("LR range test", kAdvanced));
+        .presented("LR range test", kAdvanced)
+        .inScript(reproducedUnless(lrRangeTestRefusal)));
     keys.push_back(realKey(key::kLrRangeMin, &Config::lrRangeMin, kPositive, "LR range test: the first LR")
-        .presented("Range test from LR", kAdvanced).when([](const Config& c) { return c.lrRangeTest; }));
+        .presented("Range test from LR", kAdvanced).when([](const Config& c) { return c.lrRangeTest; })
+        .inScript(reproduced()));
     keys.push_back(realKey(key::kLrRangeMax, &Config::lrRangeMax, kPositive, "LR range test: the last LR")
-        .presented("Range test to LR", kAdvanced).when([](const Config& c) { return c.lrRangeTest; }));
+        .presented("Range test to LR", kAdvanced).when([](const Config& c) { return c.lrRangeTest; })
+        .inScript(reproduced()));
     keys.push_back(integerKey(key::kLrRangeSteps, &Config::lrRangeSteps, 2, kMaxSteps, "LR range test: optimizer steps from the first LR to the last")
-        .presented("Range test steps", kAdvanced).when([](const Config& c) { return c.lrRangeTest; }));
+        .presented("Range test steps", kAdvanced).when([](const Config& c) { return c.lrRangeTest; })
+        .inScript(reproduced()));
     // output and testing
     ConfigKey events = textKey(key::kEvents, &Config::events, "also append the JSON Lines event stream to this file")
                            .presented("Events file", kAdvanced);
     events.hidden = true;  // the lab gives every run its own
+    events.script = leftOut("it is where the lab writes its event stream");
     keys.push_back(events);
-    keys.push_back(failAtKey().presented("Inject a failure", kAdvanced));
+    keys.push_back(failAtKey().presented("Inject a failure", kAdvanced)
+        .inScript(leftOut("it is a testing aid that makes a rank fail on purpose", failAtNote)));
     return keys;
 }
 
@@ -759,6 +832,12 @@ ConfigKey ConfigKey::when(std::function<bool(const Config&)> condition) &&
 ConfigKey ConfigKey::labelling(std::vector<std::string> labels) &&
 {
     choiceLabels = std::move(labels);
+    return std::move(*this);
+}
+
+ConfigKey ConfigKey::inScript(ScriptTreatment treatment) &&
+{
+    script = std::move(treatment);
     return std::move(*this);
 }
 

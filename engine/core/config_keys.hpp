@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The single table of config keys: each key's name, what it allows, its help text, how it is
-// read from JSON or command-line text and written back, and how the lab presents it (label,
-// group, when it matters). The CLI, the config-file reader, the `config` event, the docs and
+// read from JSON or command-line text and written back, how the lab presents it (label,
+// group, when it matters) and what a PyTorch script of the settings does with it. The CLI, the config-file reader, the `config` event, the docs and
 // the desktop lab's parameter panel are all driven by it.
 
 #include "config.hpp"
 #include "config_error.hpp"
 #include "json_fwd.hpp"
 #include "key_names.hpp"
+#include "script_treatment.hpp"
 
 #include <functional>
 #include <string>
@@ -36,6 +37,9 @@ struct ConfigKey {
     std::function<bool(const Config&)> matters;  // whether it has any effect with these settings
     bool hidden = false;                    // set by the lab itself, never shown (the events file)
 
+    // --- what a PyTorch script of the settings does with it (script_treatment.hpp) ---------
+    ScriptTreatment script;
+
     std::string flag() const;  // "--batch-size"
     std::string choiceLabel(const std::string& choice) const;
     bool mattersFor(const Config& config) const { return !matters || matters(config); }
@@ -44,6 +48,7 @@ struct ConfigKey {
     ConfigKey presented(std::string shownLabel, std::string inGroup) &&;
     ConfigKey when(std::function<bool(const Config&)> condition) &&;
     ConfigKey labelling(std::vector<std::string> labels) &&;
+    ConfigKey inScript(ScriptTreatment treatment) &&;
 };
 
 // The groups of the parameter panel, in order.

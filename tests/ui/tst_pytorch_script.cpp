@@ -17,11 +17,14 @@
 #include "client/session/launch_options.hpp"
 #include "headless/headless_script.hpp"
 #include "client/wire.hpp"
+#include "core/config_keys.hpp"
+#include "core/json.hpp"
 #include "support/engine_process.hpp"
 #include "support/prerequisites.hpp"
 #include "support/process_table.hpp"
 #include "ui_test_main.hpp"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -118,6 +121,7 @@ private slots:
     void refusesWhatPyTorchCannotDo();
     void saysWhatItLeavesOut();
     void hostileStringsStayStrings();
+    void everyKeyIsReproducedRefusedOrLeftOut();
     void exportsAPresetFromTheCommandLine();
     void exportsAStoredRunFromTheCommandLine();
     void theCommandLineRefusesWhatCannotBeAScript();
@@ -272,8 +276,8 @@ void PyTorchScriptTest::saysWhatItLeavesOut()
     const PyTorchScript script = pytorchScriptOf(settings, QStringLiteral("noted"));
     QVERIFY2(script.isWritten(), qPrintable(script.error));
     QCOMPARE(script.notes.size(), 2);
-    QVERIFY(script.notes[0].startsWith(wire(key::kStopAtLoss) + QStringLiteral(" 0.5")));
-    QVERIFY(script.notes[1].startsWith(wire(key::kValData)));
+    QVERIFY(script.notes[0].startsWith(wire(key::kValData)));
+    QVERIFY(script.notes[1].startsWith(wire(key::kStopAtLoss) + QStringLiteral(" 0.5")));
     for (const QString& note : script.notes)
         QVERIFY(script.text.contains(QStringLiteral("- ") + note));
     // Without them the script has no such section.
@@ -344,6 +348,150 @@ void PyTorchScriptTest::hostileStringsStayStrings()
         QVERIFY2(docstring.startsWith(shownTitle), qPrintable(docstring.left(200)));
         QVERIFY(docstring.contains(QStringLiteral("torchrun --nproc_per_node=1 ")));
     }
+}
+
+namespace {
+
+// A script's code: what follows its docstring (which a left-out key's note may extend).
+QString codeOf(const QString& script)
+{
+    const qsizetype end = script.indexOf(QStringLiteral("\"\"\"\n"), 3);
+    return end < 0 ? script : script.mid(end);
+}
+
+// A value of the engine's JSON as Qt's.
+QJsonValue qtValueOf(const ddplab::Json& value)
+{
+    return QJsonDocument::fromJson(QByteArray::fromStdString("[" + value.dump() + "]")).array().first();
+}
+
+// Values to try for `key` other than `current`: every choice, the other truth value, numbers
+// around the current one and a few the same in all settings, and text that fits each of the table's text forms (a path, a list of
+// steps, "every N", "RANK:STEP"). Values the key or the settings refuse are skipped by the caller.
+QList<QJsonValue> probesOf(const ddplab::ConfigKey& key, const QJsonValue& current)
+{
+    QList<QJsonValue> values;
+    switch (key.type) {
+    case ddplab::KeyType::Choice:
+        for (const std::string& choice : key.choices)
+            values.append(QString::fromStdString(choice));
+        break;
+    case ddplab::KeyType::Boolean:
+        values.append(!current.toBool());
+        break;
+    case ddplab::KeyType::Integer: {
+        const qint64 now = current.isNull() ? 0 : current.toInteger();
+        for (const qint64 value : {now + 1, 2 * now + 1, now - 1, qint64(1), qint64(2), qint64(3), qint64(8), qint64(16)})
+            values.append(value);
+        break;
+    }
+    case ddplab::KeyType::Real: {
+        const double now = current.isNull() ? 0.0 : current.toDouble();
+        for (const double value : {2 * now, now / 2, 0.01, 0.1, 0.5})
+            values.append(value);
+        break;
+    }
+    case ddplab::KeyType::Text:
+        for (const char* text : {"probe/file.pt", "3", "2, 4", "every 3", "0:3", ""})
+            values.append(QString::fromLatin1(text));
+        break;
+    }
+    values.removeAll(current);
+    return values;
+}
+
+}  // namespace
+
+// Issue 42: every key of the table (engine/core/config_keys.cpp) declares what a PyTorch script
+// does with it, and the script does it. Each key is set to other values in settings where it
+// matters: a key the script reproduces gives, for each value, another script or a refusal in at
+// least one of them (a key the generator ignored would give the same script); a key it leaves
+// out gives the same code in every one (its docstring may add a note). A key without a
+// declaration, or one that matters in none of the settings below, fails here.
+void PyTorchScriptTest::everyKeyIsReproducedRefusedOrLeftOut()
+{
+    const QJsonObject linreg{{wire(key::kWorkload), wire(choice::workload::kLinreg)}, {wire(key::kNumExamples), 64},
+                             {wire(key::kWorldSize), 2}, {wire(key::kBatchSize), 4}, {wire(key::kEpochs), 2},
+                             {wire(key::kMomentum), 0.9}, {wire(key::kSeed), 1}};
+    const QJsonObject ownModel{{wire(key::kWorkload), wire(choice::workload::kTorchScript)}, {wire(key::kModelFile), QStringLiteral("m.pt")},
+                               {wire(key::kTrainData), QStringLiteral("train.pt")}, {wire(key::kGradAccum), 2},
+                               {wire(key::kSchedule), wire(choice::schedule::kStep)}};
+    const QList<QJsonObject> settings{
+        linreg,
+        withOverrides(linreg, {{wire(key::kOptimizer), wire(choice::optimizer::kAdamW)}, {wire(key::kSchedule), wire(choice::schedule::kCosine)},
+                               {wire(key::kWarmupSteps), 2}, {wire(key::kLrRule), wire(choice::lr_rule::kPower)},
+                               {wire(key::kBaseBatchSize), 4}, {wire(key::kWeightDecay), 0.01}}),
+        withOverrides(linreg, {{wire(key::kStopAtLoss), 0.5}, {wire(key::kCheckpointDir), QStringLiteral("checkpoints")}}),
+        withOverrides(linreg, {{wire(key::kBatchSchedule), wire(choice::batch_schedule::kSteps)},
+                               {wire(key::kBatchScheduleSteps), QStringLiteral("2")}, {wire(key::kBatchScheduleFactors), QStringLiteral("2")}}),
+        withOverrides(linreg, {{wire(key::kBatchSchedule), wire(choice::batch_schedule::kSmith)},
+                               {wire(key::kSchedule), wire(choice::schedule::kStep)}, {wire(key::kMaxEffectiveBatch), 32}}),
+        withOverrides(linreg, {{wire(key::kBatchSchedule), wire(choice::batch_schedule::kNoise)}}),
+        withOverrides(linreg, {{wire(key::kLrRangeTest), true}}),
+        withOverrides(linreg, {{wire(key::kOptimizer), wire(choice::optimizer::kNovoGrad)}}),
+        withOverrides(linreg, {{wire(key::kOptimizer), wire(choice::optimizer::kLars)}}),
+        {{wire(key::kWorkload), wire(choice::workload::kToy)}, {wire(key::kNumExamples), 32}, {wire(key::kWorldSize), 2},
+         {wire(key::kBatchSize), 4}, {wire(key::kNoise), 0.5}},
+        {{wire(key::kWorkload), wire(choice::workload::kFashionMnist)}, {wire(key::kTrainSubset), 64}},
+        ownModel,
+        withOverrides(ownModel, {{wire(key::kDevice), wire(choice::device::kCuda)}}),
+    };
+    QList<PyTorchScript> scripts;
+    static const QRegularExpression kPlaceholder(QStringLiteral("@[A-Z][A-Z0-9_]*@"));
+    for (const QJsonObject& base : settings) {
+        scripts.append(pytorchScriptOf(base, QStringLiteral("walk")));
+        QVERIFY2(!scripts.last().text.contains(kPlaceholder), qPrintable(scripts.last().text));  // every placeholder filled
+    }
+
+    int checked = 0;
+    for (const ddplab::ConfigKey& key : ddplab::configKeys()) {
+        const QString name = QString::fromStdString(key.name);
+        QVERIFY2(key.script.kind != ddplab::ScriptTreatment::Kind::Undeclared,
+                 qPrintable(name + QStringLiteral(" declares no script treatment: add .inScript(...) to its line of the key table "
+                                                  "(engine/core/script_treatment.hpp)")));
+        const bool leftOut = key.script.kind == ddplab::ScriptTreatment::Kind::LeftOut;
+        QVERIFY2(!leftOut || !key.script.why.empty(), qPrintable(name + QStringLiteral(" is left out without saying why")));
+        // Per value tried: whether some written settings took it, and whether a script changed with it.
+        QHash<QString, bool> shownByValue;
+        int refusedOnly = 0, leftOutChecked = 0;
+        for (qsizetype i = 0; i < settings.size(); ++i) {
+            const std::optional<ddplab::Config> base = coreConfigOf(settings[i]);
+            QVERIFY(base);
+            const QJsonValue current = qtValueOf(key.read(*base));
+            for (const QJsonValue& value : probesOf(key, current)) {
+                QJsonObject probed = settings[i];
+                probed.insert(name, value);
+                const std::optional<ddplab::Config> config = coreConfigOf(probed);
+                if (!config || !key.mattersFor(*config) || !presetProblem(probed, QStringLiteral("walk")).isEmpty())
+                    continue;
+                const PyTorchScript script = pytorchScriptOf(probed, QStringLiteral("walk"));
+                const QString shown = QString::fromUtf8(QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact));
+                ++checked;
+                if (!scripts[i].isWritten()) {
+                    ++refusedOnly;  // another key refuses these settings: nothing to compare
+                    continue;
+                }
+                if (leftOut) {
+                    ++leftOutChecked;
+                    QVERIFY2(script.isWritten() && codeOf(script.text) == codeOf(scripts[i].text),
+                             qPrintable(QStringLiteral("%1 %2 is declared left out, but changes the script of settings %3: %4")
+                                            .arg(name, shown).arg(i).arg(script.error)));
+                } else {
+                    bool& seen = shownByValue[shown];
+                    seen = seen || !script.isWritten() || codeOf(script.text) != codeOf(scripts[i].text);
+                }
+            }
+        }
+        QVERIFY2(leftOutChecked + shownByValue.size() + refusedOnly > 0,
+                 qPrintable(name + QStringLiteral(" matters in none of the test's settings: add some where it does")));
+        QVERIFY2(!leftOut || leftOutChecked > 0, qPrintable(name + QStringLiteral(" is left out, but no written script was compared with it")));
+        if (!leftOut) {
+            for (auto value = shownByValue.cbegin(); value != shownByValue.cend(); ++value)
+                QVERIFY2(value.value(), qPrintable(QStringLiteral("%1 %2 is declared reproduced, but no settings' script changes with it")
+                                                       .arg(name, value.key())));
+        }
+    }
+    qInfo("%zu keys, %d settings of one key changed", ddplab::configKeys().size(), checked);
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include "client/script/script_training.hpp"
 #include "client/script/script_workloads.hpp"
 #include "client/wire.hpp"
+#include "core/config_keys.hpp"
 #include "core/derived.hpp"
 
 #include <optional>
@@ -16,80 +17,26 @@ using namespace script;
 
 namespace {
 
-QString optimizerName(OptimizerKind kind)
-{
-    switch (kind) {
-    case OptimizerKind::Sgd: return wire(choice::optimizer::kSgd);
-    case OptimizerKind::Adam: return wire(choice::optimizer::kAdam);
-    case OptimizerKind::AdamW: return wire(choice::optimizer::kAdamW);
-    case OptimizerKind::NovoGrad: return wire(choice::optimizer::kNovoGrad);
-    case OptimizerKind::Lamb: return wire(choice::optimizer::kLamb);
-    case OptimizerKind::Lars: return wire(choice::optimizer::kLars);
-    case OptimizerKind::AdamBsi: return wire(choice::optimizer::kAdamBsi);
-    case OptimizerKind::AdamWBsi: return wire(choice::optimizer::kAdamWBsi);
-    }
-    return QString();
-}
-
-QString stopMeasureName(StopMeasure measure)
-{
-    switch (measure) {
-    case StopMeasure::TrainLoss: return wire(choice::stop_measure::kTrainLoss);
-    case StopMeasure::ValLoss: return wire(choice::stop_measure::kValLoss);
-    case StopMeasure::BatchLoss: return wire(choice::stop_measure::kBatchLoss);
-    }
-    return QString();
-}
-
-// Why these settings cannot become a script that trains what the lab trained; "" when they can.
+// Why these settings cannot become a script that trains what the lab trained, each key's own
+// sentence from the key table (core/script_treatment.hpp); "" when they can.
 QString refusal(const Config& c)
 {
-    switch (c.optimizer) {
-    case OptimizerKind::Sgd:
-    case OptimizerKind::Adam:
-    case OptimizerKind::AdamW:
-        break;
-    case OptimizerKind::AdamBsi:
-    case OptimizerKind::AdamWBsi:
-        return QStringLiteral("%1 %2 is the lab's own batch-size-invariant Adam (its second moment from every rank's and "
-                              "micro-batch's squared gradients, which DDP never sees); PyTorch has no such optimizer, so no "
-                              "script of it would train what the lab did. Choose %3, %4 or %5 for a PyTorch script.")
-            .arg(wire(key::kOptimizer), optimizerName(c.optimizer), wire(choice::optimizer::kSgd), wire(choice::optimizer::kAdam),
-                 wire(choice::optimizer::kAdamW));
-    case OptimizerKind::NovoGrad:
-    case OptimizerKind::Lamb:
-    case OptimizerKind::Lars:
-        return QStringLiteral("%1 %2 is the lab's own (engine/optim/); PyTorch 1.13 has no such optimizer, so no script of it "
-                              "would train what the lab did. Choose %3, %4 or %5 for a PyTorch script.")
-            .arg(wire(key::kOptimizer), optimizerName(c.optimizer), wire(choice::optimizer::kSgd), wire(choice::optimizer::kAdam),
-                 wire(choice::optimizer::kAdamW));
+    QStringList sentences;
+    for (const ConfigKey& key : configKeys()) {
+        if (const std::string sentence = key.script.refusalFor(c); !sentence.empty())
+            sentences.append(QString::fromStdString(sentence));
     }
-    if (c.experiments > 1)
-        return QStringLiteral("%1 %2 trains %2 independent models side by side, each on data of its own; a PyTorch script "
-                              "trains one. Set %1 to 1 for a PyTorch script.")
-            .arg(wire(key::kExperiments))
-            .arg(c.experiments);
-    return QString();
+    return sentences.join(QLatin1Char(' '));
 }
 
-// What the script leaves out that the lab does; none of it changes a step's loss.
+// What the script leaves out that the lab does, from the key table; none of it changes a step's loss.
 QStringList notesOf(const Config& c)
 {
     QStringList notes;
-    if (c.stopAtLoss)
-        notes.append(QStringLiteral("%1 %2: the lab stops at the first step whose %3 is at or below it; this script trains "
-                                    "every step (its losses up to there are the lab's).")
-                         .arg(wire(key::kStopAtLoss), pyFloat(*c.stopAtLoss), stopMeasureName(c.stopMeasure)));
-    if (c.workload == WorkloadKind::TorchScript && !c.valData.empty())
-        notes.append(QStringLiteral("%1: the lab evaluates the validation set at each epoch's end (and every %2 steps); this "
-                                    "script does not.")
-                         .arg(wire(key::kValData), wire(key::kEvalEvery)));
-    if (c.failAt)
-        notes.append(QStringLiteral("%1: a testing aid that makes a rank fail; left out.").arg(wire(key::kFailAt)));
-    if (!c.overlap)
-        notes.append(QStringLiteral("%1 false: the lab all-reduces after backward; DDP always overlaps them, which changes "
-                                    "the timing, not the numbers.")
-                         .arg(wire(key::kOverlap)));
+    for (const ConfigKey& key : configKeys()) {
+        if (const std::string note = key.script.noteFor(c); !note.empty())
+            notes.append(QString::fromStdString(note));
+    }
     return notes;
 }
 
@@ -143,6 +90,14 @@ QString imports(const Config& c, const WorkloadCode& workload)
     return standard.join(QLatin1Char('\n')) + QStringLiteral("\n\n") + torch.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 
+// backend auto: which one the lab picks, and why.
+QString backendComment(const Config& c)
+{
+    if (c.backend != BackendKind::Auto)
+        return QString();
+    return QStringLiteral("  # backend auto: nccl when every rank has a GPU of its own (device cuda), else gloo");
+}
+
 QString settingsOf(const Config& c)
 {
     return filled(QStringLiteral(R"(# ---- the lab's settings --------------------------------------------------------------------
@@ -167,7 +122,7 @@ BUCKET_CAP_MB = @BUCKET@  # gradient bucket size
                    {"@SEED@", pyInt(c.seed)},
                    {"@SHUFFLE@", pyBool(c.shuffle)},
                    {"@DROP@", pyBool(c.dropLast)},
-                   {"@BACKEND@", pyString(backendName(c))},
+                   {"@BACKEND@", pyString(backendName(c)) + backendComment(c)},
                    {"@TIMEOUT@", pyInt(c.collectiveTimeout)},
                    {"@BUCKET@", pyFloat(c.bucketCapMb)}});
 }
