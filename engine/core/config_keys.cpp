@@ -538,7 +538,7 @@ std::vector<ConfigKey> buildKeys()
         "GPUs would, BatchNorm's batch statistics included (false: consecutive batches of the rank's own shard)")
         .presented("Micro-batches stand for GPUs", kParallelism)
         .when([](const Config& c) { return c.gradAccum > 1; })
-        .inScript(reproducedUnless(accumulateAsRanksRefusal)));
+        .inScript(reproduced()));
     keys.push_back(choiceKey<BackendKind>(key::kBackend, &Config::backend,
         {{choice::backend::kAuto, BackendKind::Auto}, {choice::backend::kGloo, BackendKind::Gloo}, {choice::backend::kNccl, BackendKind::Nccl}},
         "collective backend; auto picks NCCL when every rank has its own GPU, else Gloo")
@@ -776,7 +776,7 @@ std::vector<ConfigKey> buildKeys()
         "optimizer steps in place of lr, its rule, warmup and schedule; the run stops once the smoothed loss exceeds 4x "
         "its minimum and reports the curve and suggested LRs in a range_test event")
         .presented("LR range test", kAdvanced)
-        .inScript(reproducedUnless(lrRangeTestRefusal)));
+        .inScript(reproduced()));
     keys.push_back(realKey(key::kLrRangeMin, &Config::lrRangeMin, kPositive, "LR range test: the first LR")
         .presented("Range test from LR", kAdvanced).when([](const Config& c) { return c.lrRangeTest; })
         .inScript(reproduced()));

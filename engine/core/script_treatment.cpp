@@ -104,34 +104,13 @@ std::string batchScheduleRefusal(const Config& c)
         return named(c, key::kBatchSchedule) + " scales each step's LR by AdaScale's gain ratio, which the lab measures " + unseen +
                " Choose " + key::kBatchSchedule + " " + choice::batch_schedule::kConstant + ", " + choice::batch_schedule::kSteps +
                ", " + choice::batch_schedule::kSmith + " or " + choice::batch_schedule::kSeesaw + " for a PyTorch script.";
+    case BatchScheduleKind::Constant:
     case BatchScheduleKind::Steps:
     case BatchScheduleKind::Smith:
     case BatchScheduleKind::Seesaw:
-        return named(c, key::kBatchSchedule) +
-               " grows the batch in the middle of an epoch, the sampler going on from where it was, and moves the LR with "
-               "it; this generator does not write that yet, and a script without it would train something else.";
-    case BatchScheduleKind::Constant:
         break;
     }
     return "";
-}
-
-std::string accumulateAsRanksRefusal(const Config& c)
-{
-    if (!c.accumulateAsRanks || c.gradAccum <= 1)
-        return "";
-    return std::string(key::kAccumulateAsRanks) +
-           " true makes micro-batch j of rank k the batch of GPU k * grad_accum + j, each starting from the buffers rank 0 "
-           "broadcast; this generator does not write that yet, and a script without it would train something else.";
-}
-
-std::string lrRangeTestRefusal(const Config& c)
-{
-    if (!c.lrRangeTest)
-        return "";
-    return std::string(key::kLrRangeTest) +
-           " true raises the LR every step and stops once the smoothed loss diverges; this generator does not write that yet, "
-           "and a script without it would train something else.";
 }
 
 std::string resumeFromRefusal(const Config& c)

@@ -47,8 +47,6 @@ ScriptTreatment leftOut(std::string why, std::function<std::string(const Config&
 std::string optimizerRefusal(const Config& config);
 std::string experimentsRefusal(const Config& config);
 std::string batchScheduleRefusal(const Config& config);
-std::string accumulateAsRanksRefusal(const Config& config);
-std::string lrRangeTestRefusal(const Config& config);
 std::string resumeFromRefusal(const Config& config);
 std::string stopAtLossNote(const Config& config);
 std::string valDataNote(const Config& config);

@@ -74,15 +74,19 @@ int freeLoopbackPort()
     return port;
 }
 
-// Debian's torchrun: --redirects/--tee given, as its Python 3.11 cannot parse their default.
+// Debian's torchrun with the command the lab prints (torchrunCommand: --redirects/--tee given, as
+// its Python 3.11 cannot parse their default), on a free loopback port so that suites running
+// at once do not meet on torchrun's default one.
 ScriptRun runScript(const QString& script, int ranks)
 {
+    QStringList arguments = torchrunCommand(ranks, script).split(QLatin1Char(' '));
+    if (arguments.takeFirst() != QStringLiteral("torchrun") || arguments.last() != script)
+        return {-1, {}, QStringLiteral("the printed command is not torchrun OPTIONS SCRIPT: ") + torchrunCommand(ranks, script)};
+    arguments.insert(1, QStringLiteral("--master_addr=127.0.0.1"));
+    arguments.insert(2, QStringLiteral("--master_port=%1").arg(freeLoopbackPort()));
     QProcess torchrun;
     torchrun.setProcessChannelMode(QProcess::MergedChannels);
-    torchrun.start(ddplab::test::torchrunProgram(),
-                   {QStringLiteral("--nproc_per_node=%1").arg(ranks), QStringLiteral("--master_addr=127.0.0.1"),
-                    QStringLiteral("--master_port=%1").arg(freeLoopbackPort()), QStringLiteral("--redirects"), QStringLiteral("2"),
-                    QStringLiteral("--tee"), QStringLiteral("2"), script});
+    torchrun.start(ddplab::test::torchrunProgram(), arguments);
     ScriptRun run;
     if (!torchrun.waitForFinished(kScriptMs)) {
         for (const qint64 pid : ddplab::test::descendantsOf(torchrun.processId()))
@@ -190,6 +194,28 @@ void PyTorchScriptTest::scriptTrainsTheEnginesLosses_data()
         << QJsonObject{{wire(key::kWorkload), wire(choice::workload::kFashionMnist)}, {wire(key::kModel), wire(choice::model::kMlp)},
                        {wire(key::kTrainSubset), 256}, {wire(key::kWorldSize), 2}, {wire(key::kBatchSize), 32}, {wire(key::kLr), 0.05},
                        {wire(key::kMomentum), 0.9}, {wire(key::kThreads), 1}, {wire(key::kSeed), 1}, {wire(key::kEpochs), 2}};
+    // Issue 42: the keys a script once trained something else for. The built-in preset grows its
+    // batch where its LR would halve (240 steps where the decayed run takes 512).
+    QFile smith(kSource + QStringLiteral("/resources/presets/smith-linreg-grow.json"));
+    QVERIFY(smith.open(QIODevice::ReadOnly));
+    QTest::newRow("preset smith-linreg-grow: batch_schedule smith, 2 ranks")
+        << withOverrides(QJsonDocument::fromJson(smith.readAll()).object(), {{wire(key::kThreads), 1}});
+    QTest::newRow("linreg, 2 ranks, batch_schedule steps to micro-batches, drop_last")
+        << withOverrides(withOverrides(linreg, twoRanks),
+                  {{wire(key::kOptimizer), wire(choice::optimizer::kSgd)}, {wire(key::kLr), 0.2}, {wire(key::kMomentum), 0.9},
+                   {wire(key::kBatchSize), 2}, {wire(key::kNumExamples), 101}, {wire(key::kDropLast), true},
+                   {wire(key::kBatchSchedule), wire(choice::batch_schedule::kSteps)}, {wire(key::kBatchScheduleSteps), QStringLiteral("3, 7")},
+                   {wire(key::kBatchScheduleFactors), QStringLiteral("2, 3")}, {wire(key::kMaxBatchPerRank), 4}});
+    QTest::newRow("own CNN, 2 ranks, Adam, warmup, cosine, batch_schedule seesaw")
+        << withOverrides(withOverrides(withOverrides(withOverrides(own, adam), twoRanks), warmup),
+                  {{wire(key::kSchedule), wire(choice::schedule::kCosine)}, {wire(key::kMinLr), 0.0},
+                   {wire(key::kBatchSchedule), wire(choice::batch_schedule::kSeesaw)}, {wire(key::kBatchSize), 4},
+                   {wire(key::kEpochs), 3}});
+    QTest::newRow("own CNN, 2 ranks x 2 GPUs each (accumulate_as_ranks), SGD, lr_range_test")
+        << withOverrides(withOverrides(withOverrides(own, sgd), twoRanks),
+                  {{wire(key::kGradAccum), 2}, {wire(key::kAccumulateAsRanks), true}, {wire(key::kBatchSize), 8},
+                   {wire(key::kLrRangeTest), true}, {wire(key::kLrRangeMin), 1e-3}, {wire(key::kLrRangeMax), 100.0},
+                   {wire(key::kLrRangeSteps), 30}});
     QTest::newRow("toy with noise, 2 ranks, SGD")
         << QJsonObject{{wire(key::kWorkload), wire(choice::workload::kToy)}, {wire(key::kNoise), 0.5}, {wire(key::kNumExamples), 64},
                        {wire(key::kWorldSize), 2}, {wire(key::kBatchSize), 8}, {wire(key::kLr), 0.1}, {wire(key::kThreads), 1}, {wire(key::kSeed), 5},
@@ -542,7 +568,10 @@ void PyTorchScriptTest::exportsAPresetFromTheCommandLine()
     QCOMPARE(contentsOf(written), expected);
     QVERIFY(expected.contains(QStringLiteral("torch.optim.Adam(parameters, lr=LR")));
     QVERIFY(expected.contains(QStringLiteral("WARMUP_START_FACTOR = 0.5")));
-    QVERIFY2(exported.out.contains(QStringLiteral("torchrun --nproc_per_node=2 ") + written), qPrintable(exported.out));
+    // The command as Debian 12's torchrun runs it (runScript above gives it the same options).
+    QVERIFY2(exported.out.contains(QStringLiteral("torchrun --nproc_per_node=2 --redirects 2 --tee 2 ") + written), qPrintable(exported.out));
+    QCOMPARE(torchrunCommand(2, QStringLiteral("my run's/train ddp.py")),
+             QStringLiteral("torchrun --nproc_per_node=2 --redirects 2 --tee 2 'my run'\\''s/train ddp.py'"));
 }
 
 void PyTorchScriptTest::exportsAStoredRunFromTheCommandLine()

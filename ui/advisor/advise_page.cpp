@@ -10,6 +10,7 @@
 #include "client/io/save_file.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
+#include "client/script/pytorch_script.hpp"
 #include "client/session/lab_session.hpp"
 #include "export/export_folder.hpp"
 #include "export/image_writer.hpp"
@@ -469,8 +470,8 @@ void AdvisePage::copySnippet()
     if (!m_hasAdvice)
         return;
     QApplication::clipboard()->setText(m_advice.snippet);
-    say(tr("The PyTorch script is on the clipboard: save it as train_ddp.py and start it with torchrun --nproc_per_node=%1 train_ddp.py.")
-            .arg(m_advice.gpus),
+    say(tr("The PyTorch script is on the clipboard: save it as train_ddp.py and start it with %1.")
+            .arg(torchrunCommand(m_advice.gpus, QStringLiteral("train_ddp.py"))),
         false);
 }
 

@@ -2,12 +2,16 @@
 #include "client/script/pytorch_script.hpp"
 
 #include "client/library/preset_file.hpp"
+#include "client/script/script_growth.hpp"
 #include "client/script/script_text.hpp"
 #include "client/script/script_training.hpp"
 #include "client/script/script_workloads.hpp"
 #include "client/wire.hpp"
+#include "core/batch_schedule.hpp"
 #include "core/config_keys.hpp"
 #include "core/derived.hpp"
+
+#include <QRegularExpression>
 
 #include <optional>
 
@@ -16,6 +20,9 @@ namespace ddplab::ui {
 using namespace script;
 
 namespace {
+
+// Steps whose losses are printed together: one all-reduce and one read of the device for them.
+constexpr int kLogEvery = 10;
 
 // Why these settings cannot become a script that trains what the lab trained, each key's own
 // sentence from the key table (core/script_treatment.hpp); "" when they can.
@@ -47,17 +54,21 @@ QString header(const Config& c, const QString& title, const QStringList& notes)
 
 Save it (say as train_ddp.py) and start one process per rank:
 
-    torchrun --nproc_per_node=@RANKS@ train_ddp.py
+    @COMMAND@
 
-(Debian 12's torchrun, PyTorch 1.13 on Python 3.11, also needs --redirects 2 --tee 2.)
+As printed it runs on Debian 12's torchrun (PyTorch 1.13 on Python 3.11), which stops with
+"'NoneType' object has no attribute 'get'" without --redirects 2 --tee 2; the torchrun of
+PyTorch 2 or later runs it with or without them (torchrun --nproc_per_node=@RANKS@ train_ddp.py).
 
 It trains what the lab trained with these settings: the same model, data order, optimizer,
 learning rate at every step and random seeds, under DistributedDataParallel. Rank 0 prints each
-optimizer step's loss over all ranks' samples: the lab's `loss` of that step. The lab's other
-figures (the training-set and validation losses, gradient norm, noise scale, timings) are not
-computed here.
+optimizer step's loss over all ranks' samples (the lab's `loss` of that step), LOG_EVERY steps
+at a time. The lab's other figures (the training-set and validation losses, gradient norm, noise
+scale, timings, a range test's suggested LRs) are not computed here.
 )"),
-                          {{"@TITLE@", proseText(title)}, {"@RANKS@", pyInt(c.worldSize)}});
+                          {{"@TITLE@", proseText(title)},
+                           {"@COMMAND@", torchrunCommand(int(c.worldSize), QStringLiteral("train_ddp.py"))},
+                           {"@RANKS@", pyInt(c.worldSize)}});
     if (!notes.isEmpty()) {
         text += QStringLiteral("\nLeft out (none of it changes a step's loss):\n");
         for (const QString& note : notes)
@@ -68,10 +79,11 @@ computed here.
 
 QString imports(const Config& c, const WorkloadCode& workload)
 {
-    QStringList standard{QStringLiteral("import datetime"), QStringLiteral("import math"), QStringLiteral("import os")};
-    if (c.gradAccum > 1)
-        standard.append(QStringLiteral("import contextlib"));
-    const bool sequential = (c.warmupSteps > 0 || c.warmupEpochs > 0) && c.schedule != ScheduleKind::Constant;
+    QStringList standard{QStringLiteral("import contextlib"), QStringLiteral("import datetime"), QStringLiteral("import math"),
+                         QStringLiteral("import os")};
+    if (c.lrRangeTest)
+        standard.append(QStringLiteral("import itertools"));
+    const bool sequential = hasScheduler(c) && (c.warmupSteps > 0 || c.warmupEpochs > 0) && c.schedule != ScheduleKind::Constant;
     if (sequential)
         standard.append(QStringLiteral("import warnings"));
     for (const QString& line : workload.imports.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
@@ -110,6 +122,7 @@ SEED = @SEED@  # the data's shuffle (SEED + epoch), the model's start, the ranks
 SHUFFLE = @SHUFFLE@
 DROP_LAST = @DROP@  # DistributedSampler's: drop the tail instead of padding
 BACKEND = @BACKEND@
+LOG_EVERY = @LOG_EVERY@  # @LOG_WHY@
 TIMEOUT_S = @TIMEOUT@  # seconds a rank waits for its peers
 BUCKET_CAP_MB = @BUCKET@  # gradient bucket size
 )"),
@@ -123,6 +136,9 @@ BUCKET_CAP_MB = @BUCKET@  # gradient bucket size
                    {"@SHUFFLE@", pyBool(c.shuffle)},
                    {"@DROP@", pyBool(c.dropLast)},
                    {"@BACKEND@", pyString(backendName(c)) + backendComment(c)},
+                   {"@LOG_EVERY@", pyInt(c.lrRangeTest ? 1 : kLogEvery)},
+                   {"@LOG_WHY@", c.lrRangeTest ? QStringLiteral("lr_range_test judges every step's loss over all ranks: read each step")
+                                               : QStringLiteral("print the steps' losses this many at a time: one all-reduce for them all")},
                    {"@TIMEOUT@", pyInt(c.collectiveTimeout)},
                    {"@BUCKET@", pyFloat(c.bucketCapMb)}});
 }
@@ -150,9 +166,9 @@ PyTorchScript pytorchScriptOf(const QJsonObject& settings, const QString& title)
     script.ranks = int(c.worldSize);
     script.notes = notesOf(c);
     const WorkloadCode workload = workloadCode(c);
-    const QString scheduler = schedulerFunction(c);
+    const QString scheduler = learningRateFunctions(c);
     script.text = header(c, title, script.notes) + imports(c, workload) + QLatin1Char('\n') + settingsOf(c) + workload.settings +
-                  learningRateSettings(c) + QStringLiteral("\n\n") + workload.functions + QStringLiteral("\n\n") +
+                  (growsByPlan(c) ? growingBatchSettings(c) : QString()) + learningRateSettings(c) + QStringLiteral("\n\n") + workload.functions + QStringLiteral("\n\n") +
                   QStringLiteral("# ---- optimizer and learning rate ------------------------------------------------------------\n") +
                   optimizerFunction(c) + (scheduler.isEmpty() ? QString() : QStringLiteral("\n\n") + scheduler) +
                   QStringLiteral("\n\n") + trainingCode(c, workload);
@@ -161,7 +177,12 @@ PyTorchScript pytorchScriptOf(const QJsonObject& settings, const QString& title)
 
 QString torchrunCommand(int ranks, const QString& file)
 {
-    return QStringLiteral("torchrun --nproc_per_node=%1 %2").arg(ranks).arg(file);
+    // As a shell reads it: a file name with spaces or quotes in single quotes.
+    static const QRegularExpression kPlain(QStringLiteral("^[A-Za-z0-9_./+=:,@%-]+$"));
+    QString quoted = file;
+    if (!kPlain.match(file).hasMatch())
+        quoted = QLatin1Char('\'') + QString(file).replace(QLatin1Char('\''), QStringLiteral("'\\''")) + QLatin1Char('\'');
+    return QStringLiteral("torchrun --nproc_per_node=%1 --redirects 2 --tee 2 %2").arg(ranks).arg(quoted);
 }
 
 }  // namespace ddplab::ui

@@ -30,7 +30,9 @@ struct PyTorchScript {
 // where they came from ("run 2x16 · lr 0.01 · torchscript", "preset tiny.json").
 PyTorchScript pytorchScriptOf(const QJsonObject& settings, const QString& title);
 
-// "torchrun --nproc_per_node=2 train_ddp.py"
+// "torchrun --nproc_per_node=2 --redirects 2 --tee 2 train_ddp.py": as it runs on Debian 12's
+// torchrun (PyTorch 1.13 on Python 3.11 cannot parse its own default for the two options) and on
+// PyTorch 2's; `file` quoted for a shell where it needs to be.
 QString torchrunCommand(int ranks, const QString& file);
 
 }  // namespace ddplab::ui

@@ -6,7 +6,9 @@
 #include "client/script/script_text.hpp"
 
 #include "client/wire.hpp"
+#include "core/batch_schedule.hpp"
 #include "core/derived.hpp"
+#include "core/lr_schedule.hpp"
 
 #include <QLocale>
 
@@ -176,6 +178,13 @@ QString ratioText(const Config& c)
 QString learningRateSettings(const Config& c)
 {
     QString text = QStringLiteral("\n# ---- the learning rate, as the lab applies it ---------------------------------------------\n");
+    if (c.lrRangeTest) {
+        return text + filled(QStringLiteral("# lr_range_test (Smith 2017): the LR rises exponentially from LR_RANGE_MIN to LR_RANGE_MAX over\n"
+                                            "# LR_RANGE_STEPS optimizer steps, in place of lr, its rule, warmup and schedule.\n"
+                                            "LR_RANGE_MIN = @MIN@\nLR_RANGE_MAX = @MAX@\nLR_RANGE_STEPS = @STEPS@\n"
+                                            "LR = LR_RANGE_MIN  # the optimizer's LR until each step sets its own\n"),
+                             {{"@MIN@", pyFloat(c.lrRangeMin)}, {"@MAX@", pyFloat(c.lrRangeMax)}, {"@STEPS@", pyInt(c.lrRangeSteps)}});
+    }
     if (c.lrRule == LrRule::None) {
         text += filled(QStringLiteral("LR = @LR@  # lr_rule none: the LR as given, whatever the batch\n"), {{"@LR@", pyFloat(effectiveLr(c))}});
     } else {
@@ -238,7 +247,77 @@ QString optimizerFunction(const Config& c)
 
 bool hasScheduler(const Config& c)
 {
+    // The range test and a growing batch set each step's LR themselves.
+    if (c.lrRangeTest || growsByPlan(c))
+        return false;
     return c.warmupSteps > 0 || c.warmupEpochs > 0 || c.schedule != ScheduleKind::Constant;
+}
+
+namespace {
+
+QString rangeTestLrFunction()
+{
+    return QStringLiteral(R"(def range_test_lr(step):
+    """The range test's LR `step` optimizer steps in: LR_RANGE_MIN * (LR_RANGE_MAX / LR_RANGE_MIN) to the
+    power step / (LR_RANGE_STEPS - 1), held at LR_RANGE_MAX from there on."""
+    progress = min(step, LR_RANGE_STEPS - 1) / (LR_RANGE_STEPS - 1)
+    return LR_RANGE_MIN * (LR_RANGE_MAX / LR_RANGE_MIN) ** progress
+)");
+}
+
+// The LR of engine/core/lr_schedule.cpp's learningRateAt, as a function of the step: a growing
+// batch reads it on its own clock (script_growth.cpp).
+QString scheduledLrFunction(const Config& c)
+{
+    const bool warmup = c.warmupSteps > 0 || c.warmupEpochs > 0;
+    QString text;
+    if (warmup) {
+        text += QStringLiteral("def warmup_steps_of(steps_per_epoch):\n    \"\"\"Warmup's length in optimizer steps of the starting batch.\"\"\"\n");
+        text += c.warmupSteps > 0 ? QStringLiteral("    return WARMUP_STEPS\n\n\n")
+                                  : QStringLiteral("    return int(WARMUP_EPOCHS * steps_per_epoch + 0.5)  # rounded half up, as the lab rounds it\n\n\n");
+    }
+    QString after;
+    QString body;
+    const QString warmupSteps = warmup ? QStringLiteral(" - warmup_steps") : QString();
+    switch (c.schedule) {
+    case ScheduleKind::Constant:
+        after = QStringLiteral("LR");
+        body = QStringLiteral("    return LR\n");
+        break;
+    case ScheduleKind::Cosine:
+        after = QStringLiteral("a cosine from LR to MIN_LR over the run's remaining steps");
+        body = filled(QStringLiteral("    progress = min(1.0, step / max(1, total_steps@WARMUP@))\n"
+                                     "    return MIN_LR + (LR - MIN_LR) * 0.5 * (1.0 + math.cos(math.pi * progress))\n"),
+                      {{"@WARMUP@", warmupSteps}});
+        break;
+    case ScheduleKind::Step:
+        after = QStringLiteral("LR times GAMMA every STEP_SIZE epochs");
+        body = QStringLiteral("    return LR * GAMMA ** (step // max(1, STEP_SIZE * steps_per_epoch))\n");
+        break;
+    }
+    text += filled(QStringLiteral("def scheduled_lr(step, steps_per_epoch, total_steps):\n"
+                                  "    \"\"\"The LR the schedule gives `step` optimizer steps of the starting batch into the run, as the\n"
+                                  "    lab computes it (engine/core/lr_schedule.cpp): @WHAT@.\"\"\"\n"),
+                   {{"@WHAT@", warmup ? QStringLiteral("linear warmup from WARMUP_START_FACTOR * LR to LR\n    over warmup_steps_of(steps_per_epoch), then ") + after
+                                      : after}});
+    if (warmup) {
+        text += QStringLiteral("    warmup_steps = warmup_steps_of(steps_per_epoch)\n"
+                               "    if step < warmup_steps:\n"
+                               "        return LR * (WARMUP_START_FACTOR + (1.0 - WARMUP_START_FACTOR) * step / warmup_steps)\n"
+                               "    step -= warmup_steps\n");
+    }
+    return text + body;
+}
+
+}  // namespace
+
+QString learningRateFunctions(const Config& c)
+{
+    if (c.lrRangeTest)
+        return rangeTestLrFunction();
+    if (growsByPlan(c))
+        return scheduledLrFunction(c);
+    return schedulerFunction(c);
 }
 
 QString schedulerFunction(const Config& c)

@@ -38,5 +38,8 @@ QString optimizerFunction(const Config& config);
 // Warmup and schedule as torch.optim.lr_scheduler; empty for a constant LR.
 QString schedulerFunction(const Config& config);
 bool hasScheduler(const Config& config);
+// The functions that give each step's LR: make_scheduler (schedulerFunction), or where each
+// step sets its own, range_test_lr (lr_range_test) or scheduled_lr (a batch that grows by plan).
+QString learningRateFunctions(const Config& config);
 
 }  // namespace ddplab::ui::script

@@ -56,7 +56,7 @@ def loss_of(output, targets):
 )");
     code.build = QStringLiteral("    dataset = make_data()\n    model = Neuron().to(device)\n");
     code.forward = QStringLiteral("loss_of(ddp(inputs), targets)");
-    code.lossSum = QStringLiteral("loss.item() * len(targets)");
+    code.lossSum = QStringLiteral("loss.detach().double() * len(targets)");
     code.trained = QStringLiteral("model.parameters()");
     return code;
 }
@@ -108,7 +108,7 @@ def make_model(start):
     code.build = QStringLiteral("    dataset, start = make_data()\n    model = make_model(start).to(device)\n");
     code.forward = QStringLiteral("loss_of(ddp(inputs), targets)");
     // The lab reports squared errors per example either way.
-    code.lossSum = summed ? QStringLiteral("loss.item()") : QStringLiteral("loss.item() * len(targets)");
+    code.lossSum = summed ? QStringLiteral("loss.detach().double()") : QStringLiteral("loss.detach().double() * len(targets)");
     code.trained = QStringLiteral("model.parameters()");
     return code;
 }
@@ -170,7 +170,7 @@ def loss_of(output, targets):
 )");
     code.build = QStringLiteral("    dataset = make_data()\n    model = make_model().to(device)\n");
     code.forward = QStringLiteral("loss_of(ddp(inputs), targets)");
-    code.lossSum = QStringLiteral("loss.item() * len(targets)");
+    code.lossSum = QStringLiteral("loss.detach().double() * len(targets)");
     code.trained = QStringLiteral("model.parameters()");
     return code;
 }
@@ -245,7 +245,7 @@ def make_data():
 )");
     code.forward = c.loss == LossKind::Model ? QStringLiteral("ddp(inputs, targets).reshape(())  # forward returns the batch's mean loss")
                                              : QStringLiteral("loss_of(ddp(inputs), targets)");
-    code.lossSum = QStringLiteral("loss.item() * len(targets)");
+    code.lossSum = QStringLiteral("loss.detach().double() * len(targets)");
     // Frozen parameters (requires_grad False) are neither trained nor synchronised.
     code.trained = QStringLiteral("[p for p in model.parameters() if p.requires_grad]");
     return code;

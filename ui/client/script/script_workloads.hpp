@@ -17,7 +17,7 @@ struct WorkloadCode {
     QString functions;  // the data, the model and the loss
     QString build;      // main()'s lines (indented 4) that set `dataset` and `model`
     QString forward;    // the expression of a micro-batch's loss, from ddp, inputs and targets
-    QString lossSum;    // the expression of its loss summed over its samples, from loss and targets
+    QString lossSum;    // the expression of its loss summed over its samples (a float64 tensor on the device), from loss and targets
     QString trained;    // the expression of the parameters the optimizer gets
 };
 WorkloadCode workloadCode(const Config& config);
