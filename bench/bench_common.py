@@ -54,12 +54,12 @@ def machine_line():
     return f"{os.cpu_count()} cores ({cpu}), {platform.system()} {platform.release()}, {datetime.date.today().isoformat()}"
 
 
-def write_section(name, markdown):
-    """Replaces the section <!-- bench:name --> ... <!-- /bench:name --> (or appends it)."""
+def write_section(name, markdown, path=BENCHMARKS_MD):
+    """Replaces the section <!-- bench:name --> ... <!-- /bench:name --> of `path` (or appends it)."""
     begin, end = f"<!-- bench:{name} -->", f"<!-- /bench:{name} -->"
     block = f"{begin}\n{markdown.rstrip()}\n{end}"
-    text = open(BENCHMARKS_MD).read() if os.path.exists(BENCHMARKS_MD) else "# Benchmarks\n"
+    text = open(path).read() if os.path.exists(path) else "# Benchmarks\n"
     pattern = re.compile(re.escape(begin) + ".*?" + re.escape(end), re.S)
     text = pattern.sub(lambda _: block, text) if pattern.search(text) else text.rstrip() + "\n\n" + block + "\n"
-    with open(BENCHMARKS_MD, "w") as out:
+    with open(path, "w") as out:
         out.write(text)

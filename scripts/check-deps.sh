@@ -12,7 +12,7 @@
 #   - what CMake found: the files behind every *_DIR (package config files), *_LIBRARY* and
 #     single-owner *_INCLUDE_DIR entry of DIR/CMakeCache.txt, and the compiler, ninja, cmake;
 #   - once built, the shared libraries the programs in DIR/bin load (ldd);
-#   - what tests and benchmarks run: Debian's python3 importing torch, numpy, protobuf and crc32c,
+#   - what tests and benchmarks run: Debian's python3 importing torch, numpy, optuna, protobuf and crc32c,
 #     protoc (and struct.proto), torchrun, Xvfb and xauth, sshd/ssh/ssh-keygen, munged/mungekey/
 #     slurmctld/slurmd/slurmstepd and srun/sbatch/squeue/scancel/sinfo/scontrol (the Slurm suite),
 #     the Fashion-MNIST files, the BLAS LibTorch loads, a font, clang's libFuzzer when the fuzz
@@ -100,6 +100,9 @@ numpy_module=$(/usr/bin/python3 -c 'import importlib.util as u; print(u.find_spe
 probe python3-numpy "examples/export_examples.py, the own-model peer and tests/tools write and read .npy files with" \
   "${numpy_module:-/usr/lib/python3/dist-packages/numpy/__init__.py}"
 probe python3 "the benchmarks and tests/tools run" /usr/bin/python3
+optuna_module=$(/usr/bin/python3 -c 'import importlib.util as u; print(u.find_spec("optuna").origin)' 2>/dev/null || true)
+probe python3-optuna "bench/advisor_panel.py (and tst_advisor_panel) compare the advisor with Optuna's TPE, imported by" \
+  "${optuna_module:-/usr/lib/python3/dist-packages/optuna/__init__.py}"
 protobuf_module=$(/usr/bin/python3 -c 'import importlib.util as u; print(u.find_spec("google.protobuf").origin)' 2>/dev/null || true)
 probe python3-protobuf "tests/tools/read_tensorboard.py decodes the TensorBoard exports with" \
   "${protobuf_module:-/usr/lib/python3/dist-packages/google/protobuf/__init__.py}"

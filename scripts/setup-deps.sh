@@ -24,6 +24,7 @@ packages=(
   dataset-fashion-mnist             # the real data, under /usr/share/datasets/fashion-mnist
   python3-torch                     # torchrun (cluster tests), the Python DDP peers (bench), golden files
   python3-numpy                     # .npy data: examples/export_examples.py, the own-model peer, tests/tools
+  python3-optuna                    # bench/advisor_panel.py: Optuna's TPE beside the advisor (and tst_advisor_panel)
   xvfb xauth                        # the window without a display (screenshots, headless runs)
   fonts-dejavu-core                 # a font for the offscreen platform (chart text in tests and exports)
   openssh-server openssh-client     # remote runs: the window drives the engine over ssh (tests start their own sshd)

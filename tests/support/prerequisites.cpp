@@ -44,6 +44,17 @@ QString missingPythonTorch()
         .arg(debianPython());
 }
 
+QString missingPythonOptuna()
+{
+    QProcess python;
+    python.start(debianPython(), {QStringLiteral("-c"), QStringLiteral("import optuna")});
+    if (python.waitForFinished(120000) && python.exitStatus() == QProcess::NormalExit && python.exitCode() == 0)
+        return QString();
+    return QStringLiteral("%1 cannot import optuna: Debian's python3-optuna package installs it; scripts/setup-deps.sh "
+                          "installs that package")
+        .arg(debianPython());
+}
+
 QString torchrunProgram()
 {
     return QStringLiteral("/usr/bin/torchrun");

@@ -18,6 +18,9 @@ QString debianPython();
 // "" when it imports torch and numpy, else what installs them.
 QString missingPythonTorch();
 
+// "" when Debian's python3 imports optuna (bench/advisor_panel.py's comparison), else what installs it.
+QString missingPythonOptuna();
+
 // Debian's torchrun (python3-torch), never another one found first on PATH.
 QString torchrunProgram();
 // "" when it is there, else what installs it.
