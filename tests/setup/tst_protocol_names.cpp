@@ -38,6 +38,7 @@ const Allowed kAllowed[] = {
     {"engine/data/npy_file.cpp", "shape", "a field of NumPy's .npy header"},
     {"engine/launch/thread_share.cpp", "cpu", "the first word of /proc/stat's total line"},
     {"ui/client/series/chart_catalog.cpp", "lr", "a line's label in a chart's legend"},
+    {"ui/client/script/script_growth.cpp", "lr", "PyTorch's param_groups key, in the Python a script holds"},
     {"ui/client/session/launch_options.cpp", "help", "ddplab's own command-line options"},
     {"ui/client/session/launch_options.cpp", "version", "ddplab's own command-line options"},
     {"ui/client/session/launch_options.cpp", "engine", "ddplab's own command-line options"},
