@@ -178,6 +178,9 @@ struct Config {
 
     // --- output ---------------------------------------------------------------------------
     std::string events;     // also append the event stream to this file
+    // Rank 0 writes the run's scalars as TensorBoard files: a folder of the run's own in here
+    // (docs/tensorboard.md); empty: none.
+    std::string tensorboardDir;
 
     // --- testing aid ------------------------------------------------------------------------
     std::optional<FailurePlan> failAt;

@@ -792,6 +792,12 @@ std::vector<ConfigKey> buildKeys()
     events.hidden = true;  // the lab gives every run its own
     events.script = leftOut("it is where the lab writes its event stream");
     keys.push_back(events);
+    keys.push_back(textKey(key::kTensorboardDir, &Config::tensorboardDir,
+        "rank 0 writes the run's scalars as TensorBoard event files into a folder of the run's own in this one "
+        "(DATE-TIME_HOST_PID), as they are measured: point tensorboard --logdir at it (docs/tensorboard.md); a "
+        "leading ~/ is the home folder (empty: none)")
+        .presented("TensorBoard folder", kAdvanced)
+        .inScript(leftOut("it is where rank 0 writes TensorBoard files of the run's figures", tensorboardDirNote)));
     keys.push_back(failAtKey().presented("Inject a failure", kAdvanced)
         .inScript(leftOut("it is a testing aid that makes a rank fail on purpose", failAtNote)));
     return keys;

@@ -78,6 +78,7 @@ inline constexpr char kMaxEffectiveBatch[] = "max_effective_batch";
 inline constexpr char kMaxBatchPerRank[] = "max_batch_per_rank";
 inline constexpr char kBatchNoisePatience[] = "batch_noise_patience";
 inline constexpr char kEvents[] = "events";
+inline constexpr char kTensorboardDir[] = "tensorboard_dir";
 inline constexpr char kFailAt[] = "fail_at";
 }  // namespace key
 

@@ -161,4 +161,11 @@ std::string checkpointAtNote(const Config& c)
                                                                                                     "script does not.";
 }
 
+std::string tensorboardDirNote(const Config& c)
+{
+    if (c.tensorboardDir.empty())
+        return "";
+    return named(c, key::kTensorboardDir) + ": the lab's rank 0 writes TensorBoard files there; this script writes none.";
+}
+
 }  // namespace ddplab::script_treatment

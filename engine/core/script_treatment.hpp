@@ -53,6 +53,7 @@ std::string valDataNote(const Config& config);
 std::string failAtNote(const Config& config);
 std::string overlapNote(const Config& config);
 std::string checkpointAtNote(const Config& config);
+std::string tensorboardDirNote(const Config& config);
 
 }  // namespace script_treatment
 

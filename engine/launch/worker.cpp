@@ -14,6 +14,7 @@
 #include "output/event_flusher.hpp"
 #include "output/event_writer.hpp"
 #include "output/output_error.hpp"
+#include "output/tensorboard_file.hpp"
 #include "heap_policy.hpp"
 #include "thread_share.hpp"
 #include "train/out_of_memory.hpp"
@@ -168,6 +169,10 @@ int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter&
         facts.threadsReason = share.reason;
         facts.launchedBy = identity.launchedBy;
         facts.torchVersion = TORCH_VERSION;
+        // Rank 0's TensorBoard file, made before the first step: a folder that cannot hold it
+        // is refused now, not after training.
+        if (leader && !config.tensorboardDir.empty())
+            events.addTensorBoard(std::make_unique<TensorBoardFile>(config.tensorboardDir));
         Trainer trainer(resolved, *workload, *comm, leader ? &events : nullptr, facts);
         const Json summary = trainer.run();
         if (leader) {
@@ -175,7 +180,7 @@ int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter&
                 workload->saveModel(config.saveModel);
             events.emit(summary);
             if (!events.fileError().empty())
-                throw OutputError(events.fileError());
+                throw OutputError(events.fileError(), events.fileErrorKey());
         }
         return kExitOk;
     } catch (const ConfigError& error) {

@@ -2,6 +2,7 @@
 #include "event_writer.hpp"
 
 #include "event_line.hpp"
+#include "tensorboard_file.hpp"
 
 #include "core/config_error.hpp"
 #include "core/key_names.hpp"
@@ -98,9 +99,19 @@ void EventWriter::appendToFile(const std::string& path, const Json& firstEvent)
     m_targets.insert(m_targets.begin(), {fd, true, path});
 }
 
+void EventWriter::addTensorBoard(std::unique_ptr<TensorBoardFile> file)
+{
+    std::lock_guard lock(m_mutex);
+    m_tensorBoard = std::move(file);
+}
+
 void EventWriter::emit(const Json& event)
 {
-    writeLine(encodeEventLine(event));
+    std::lock_guard lock(m_mutex);
+    if (m_tensorBoard)
+        m_tensorBoard->add(event);
+    flushHeldLocked();
+    writeLocked(encodeEventLine(event));
 }
 
 void EventWriter::writeLine(const std::string& lines)
@@ -115,6 +126,8 @@ void EventWriter::emitBatched(const Json& event)
     const std::string line = encodeEventLine(event);
     const auto now = std::chrono::steady_clock::now();
     std::lock_guard lock(m_mutex);
+    if (m_tensorBoard)
+        m_tensorBoard->add(event);
     if (m_held.empty())
         m_firstHeld = now;
     m_held += line;
@@ -153,12 +166,20 @@ void EventWriter::writeLocked(const std::string& lines)
                 (void)!::ftruncate(it->fd, sizeBefore);
             m_fileError = "cannot write the events file \"" + it->path + "\": " + std::strerror(error) +
                           (error == ENOSPC || error == EDQUOT ? " (the disk is full)" : "");
+            m_fileErrorKey = key::kEvents;
             ::close(it->fd);
             fileFailed = true;
         } else {
             m_lostReader = true;
         }
         it = m_targets.erase(it);
+    }
+    if (m_tensorBoard && !m_tensorBoard->write()) {
+        if (m_fileError.empty()) {
+            m_fileError = m_tensorBoard->error();
+            m_fileErrorKey = key::kTensorboardDir;
+        }
+        m_tensorBoard.reset();
     }
     // What the file could not keep is not shown either: the reader never sees more than the record.
     if (m_streamFd >= 0 && !m_lostReader && !fileFailed) {
@@ -236,6 +257,12 @@ std::string EventWriter::fileError() const
 {
     std::lock_guard lock(m_mutex);
     return m_fileError;
+}
+
+std::string EventWriter::fileErrorKey() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_fileErrorKey;
 }
 
 }  // namespace ddplab

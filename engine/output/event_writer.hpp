@@ -13,11 +13,14 @@
 
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
 namespace ddplab {
+
+class TensorBoardFile;
 
 // How long a step event may be held back to travel with the next ones (emitBatched).
 constexpr std::chrono::milliseconds kEventBatchWindow{25};
@@ -35,6 +38,10 @@ public:
     // to it alone. Throws ConfigError("events") when it is not a file one can append to (a
     // folder, a FIFO) or another run holds it.
     void appendToFile(const std::string& path, const Json& firstEvent = Json());
+    // Rank 0 under tensorboard_dir: every event emitted from here on is also encoded into this
+    // TensorBoard file, written whenever the stream's lines are; a write the disk refuses
+    // fails it as a file target's would (fileError, fileErrorKey).
+    void addTensorBoard(std::unique_ptr<TensorBoardFile> file);
 
     void emit(const Json& event);
     void writeLine(const std::string& lines);  // forward already-encoded events, "\n" after each
@@ -57,6 +64,8 @@ public:
     bool lostReader() const { return m_lostReader; }
     // A file target failed (a full disk): why, for the final error event; "" when none did.
     std::string fileError() const;
+    // The config key that named the file that failed: events or tensorboard_dir.
+    std::string fileErrorKey() const;
 
     std::chrono::milliseconds batchWindow() const { return m_batchWindow; }
 
@@ -80,6 +89,8 @@ private:
     std::chrono::steady_clock::time_point m_firstHeld;
     std::atomic<bool> m_lostReader = false;
     std::string m_fileError;
+    std::string m_fileErrorKey;
+    std::shared_ptr<TensorBoardFile> m_tensorBoard;  // shared: its type stays incomplete here
 };
 
 }  // namespace ddplab

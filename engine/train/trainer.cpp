@@ -281,7 +281,7 @@ void Trainer::emit(const Json& event, bool batched)
     // The events file is the run's record: once the disk refuses it, training on would be lost.
     const std::string failure = m_events->fileError();
     if (!failure.empty())
-        throw OutputError(failure);
+        throw OutputError(failure, m_events->fileErrorKey());
 }
 
 void Trainer::emitConfig()

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The event writer's batching of fast step events, and the flusher that sends held events
-// on when rank 0 is told to stop. Windows are an hour or zero here, so no assertion depends
-// on how fast the machine is.
+// on when rank 0 is told to stop; rank 0's TensorBoard file beside the stream when the disk
+// refuses it. Windows are an hour or zero here, so no assertion depends on how fast the machine
+// is.
 
 #include "output/event_flusher.hpp"
 #include "output/event_writer.hpp"
+#include "output/tensorboard_file.hpp"
+#include "tensorboard/tfrecord.hpp"
 
+#include <QDirIterator>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -79,6 +83,7 @@ private Q_SLOTS:
     void nonFiniteNumbersBecomeNull();
     void stopSignalFlushesThenKills();
     void refusedWriteLeavesWholeLines();
+    void refusedTensorBoardWriteLeavesWholeRecords();
     void streamNeverBlocks();
 };
 
@@ -238,6 +243,48 @@ void EventWriterTest::refusedWriteLeavesWholeLines()
     const QList<QByteArray> lines = written.trimmed().split('\n');
     for (qsizetype i = 0; i < lines.size(); ++i)
         QCOMPARE(Json::parse(lines[i].toStdString())["step"].get<int>(), int(i + 1));
+}
+
+void EventWriterTest::refusedTensorBoardWriteLeavesWholeRecords()
+{
+    // As above for rank 0's TensorBoard file (tensorboard_dir): the run stops naming the key,
+    // and the file keeps whole records, every one with its CRCs.
+    QTemporaryDir dir;
+    const pid_t child = ::fork();
+    QVERIFY(child >= 0);
+    if (child == 0) {
+        ::signal(SIGXFSZ, SIG_IGN);
+        const rlimit limit{1000, 1000};
+        ::setrlimit(RLIMIT_FSIZE, &limit);
+        EventWriter writer;
+        writer.addTensorBoard(std::make_unique<ddplab::TensorBoardFile>(dir.path().toStdString()));
+        for (int i = 1; i <= 100 && writer.fileError().empty(); ++i)
+            writer.emit(Json{{"type", "step"}, {"step", i}, {"loss", 1.0 / i}, {"lr", 0.1}});
+        ::_exit(writer.fileErrorKey() == "tensorboard_dir" && writer.fileError().find("File too large") != std::string::npos ? 0 : 1);
+    }
+    int status = 0;
+    QCOMPARE(::waitpid(child, &status, 0), child);
+    QVERIFY(WIFEXITED(status));
+    QCOMPARE(WEXITSTATUS(status), 0);
+    QDirIterator files(dir.path(), {QStringLiteral("events.out.tfevents.*")}, QDir::Files, QDirIterator::Subdirectories);
+    QVERIFY(files.hasNext());
+    QFile file(files.next());
+    QVERIFY(!files.hasNext());
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const std::string written = file.readAll().toStdString();
+    QVERIFY(written.size() > 100 && written.size() <= 1000);
+    size_t at = 0, records = 0;
+    while (at < written.size()) {
+        QVERIFY2(written.size() - at >= 16, qPrintable(QString::number(at)));
+        const uint64_t length = qFromLittleEndian<quint64>(written.data() + at);
+        QVERIFY2(at + 16 + length <= written.size(), qPrintable(QString::number(at)));
+        QCOMPARE(qFromLittleEndian<quint32>(written.data() + at + 8), ddplab::tensorboard::maskedCrc32c(written.substr(at, 8)));
+        QCOMPARE(qFromLittleEndian<quint32>(written.data() + at + 12 + length),
+                 ddplab::tensorboard::maskedCrc32c(written.substr(at + 12, length)));
+        at += 16 + length;
+        ++records;
+    }
+    QVERIFY(records >= 3);  // the header and some steps, each whole
 }
 
 void EventWriterTest::streamNeverBlocks()

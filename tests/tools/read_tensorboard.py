@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""An independent reader of the TensorBoard files DDP Lab exports (tests/ui/tst_tensorboard_export).
+"""An independent reader of the TensorBoard files DDP Lab writes, exported by the window or written
+by the engine under tensorboard_dir (tests/ui/tst_tensorboard_export).
 
 No TensorBoard code: the .proto definitions under tests/tools/tensorboard_proto/ (minimal copies
 of TensorBoard's own, see their headers) are compiled here with protoc into a temporary folder
@@ -9,12 +10,16 @@ and read with Debian's python3-protobuf; every record's two CRCs are checked wit
   read_tensorboard.py EXPORT_DIR [--compare FOLDER=RUN_DIR]...
 
 Prints one JSON object:
-  files        {path relative to EXPORT_DIR: {records, bad_crcs, file_version, scalars (count),
-                tags, session_start {hparams, group_name}, session_end {status}, experiment
-                {hparam_infos, metric_infos}}}
+  files        {path relative to EXPORT_DIR: {records, bad_crcs, file_version, header_wall_time,
+                scalars (count), tags, groups {group: [tags]} (TensorBoard's cards: the tags by
+                what comes before their first "/"), session_start {hparams, group_name},
+                session_end {status}, experiment {hparam_infos, metric_infos}}}
   comparisons  {FOLDER: {compared, mismatches [...], extra}}: the scalars of EXPORT_DIR/FOLDER's event
                file against what RUN_DIR's events.jsonl and meta.json say they must be, read here
-               by this script's own rules (docs/tensorboard.md), every value as a float32.
+               by this script's own rules and its own copy of the tag table (docs/tensorboard.md),
+               every value as a float32. A RUN_DIR without meta.json is an engine's run
+               (tensorboard_dir, its --events file as RUN_DIR/events.jsonl): its start is the
+               wall time of its file's first record.
 Exit code 0 when it could read everything (mismatches are reported, not fatal), 2 otherwise.
 """
 
@@ -83,6 +88,7 @@ def read_file(path, event_pb2, plugin_data_pb2, api_pb2):
         event = event_pb2.Event.FromString(data)
         if index == 0:
             out["file_version"] = event.file_version if event.HasField("file_version") else None
+            out["header_wall_time"] = event.wall_time
         if not event.HasField("summary"):
             continue
         for value in event.summary.value:
@@ -116,10 +122,51 @@ def read_file(path, event_pb2, plugin_data_pb2, api_pb2):
                 tags.add(value.tag)
                 out["points"].append((value.tag, event.step, value.simple_value, event.wall_time))
     out["tags"] = sorted(tags)
+    # TensorBoard's Scalars tab groups a run's tags by what comes before the first "/".
+    out["groups"] = {}
+    for tag in out["tags"]:
+        out["groups"].setdefault(tag.split("/", 1)[0], []).append(tag)
     return out
 
 
+FLOAT32_MAX = 3.4028234663852886e38
+
+# docs/tensorboard.md's table, kept here on its own: the tag each number of an event is written
+# under ("" for a number that is not written); a step, eval, epoch or summary number the table does
+# not name goes under "<type>/<field>", any other event's numbers are not written.
+TAGS = {
+    "step": {"step": "", "loss": "loss/train", "train_loss": "loss/train_set", "accuracy": "accuracy/train",
+             "train_accuracy": "accuracy/train_set", "lr": "lr/step", "effective_batch": "batch/effective",
+             "samples": "batch/samples", "gain": "batch/adascale_gain", "tau": "batch/adascale_tau",
+             "noise_scale": "noise/scale", "update_var": "noise/update_var",
+             "update_var_estimate": "noise/update_var_estimate", "update_mean": "noise/update_mean",
+             "grad_norm": "noise/grad_norm", "w_mean": "weight/mean", "samples_per_sec": "throughput/step",
+             "data_ms": "time/data_ms", "compute_ms": "time/compute_ms", "comm_ms": "time/comm_ms",
+             "optimizer_ms": "time/optimizer_ms", "step_ms": "time/step_ms", "wall_s": "time/wall_s",
+             "epoch": "epoch/current"},
+    "eval": {"step": "", "epoch": "", "val_loss": "loss/val", "val_accuracy": "accuracy/val", "samples": "eval/samples"},
+    "epoch": {"step": "", "epoch": "", "loss": "loss/epoch", "accuracy": "accuracy/epoch",
+              "samples_per_sec": "throughput/epoch", "train_s": "time/epoch_train_s", "steps": "epoch/steps",
+              "samples": "epoch/samples"},
+    "summary": {},
+    "config": {"effective_batch_size": "batch/effective", "lr_effective": "lr/effective"},
+}
+
+
+def tag_of(kind, name):
+    table = TAGS.get(kind)
+    if table is None:
+        return ""
+    if name in table:
+        return table[name]
+    return "" if kind == "config" else kind + "/" + name
+
+
 def float32(x):
+    """x as TensorBoard keeps a scalar; a finite x beyond float32's range is written as the largest
+    float32 of its sign (docs/tensorboard.md)."""
+    if abs(x) > FLOAT32_MAX:
+        return math.copysign(FLOAT32_MAX, x)
     return struct.unpack("<f", struct.pack("<f", x))[0]
 
 
@@ -127,14 +174,35 @@ def is_number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-def expected_points(run_dir):
-    """(tag, step, value, wall_time) as docs/tensorboard.md says the export writes them."""
-    with open(os.path.join(run_dir, "meta.json")) as f:
-        started = json.load(f)["started"]
-    start = datetime.datetime.fromisoformat(started).timestamp()
+def valid_step(v):
+    return is_number(v) and 0 <= v <= 9e15 and v == int(v)
+
+
+def run_start(run_dir, header_wall):
+    """The run's start as docs/tensorboard.md says: meta.json's `started`, else the local time its
+    id (the folder's name, yyyyMMdd-HHmmss-zzz) names, else 0; a folder without meta.json (an
+    engine's run: events.jsonl alone) starts where its file's first record says."""
+    meta_path = os.path.join(run_dir, "meta.json")
+    if not os.path.exists(meta_path):
+        return header_wall
+    with open(meta_path) as f:
+        started = json.load(f).get("started")
+    if started:
+        return datetime.datetime.fromisoformat(started).timestamp()
+    try:
+        named = datetime.datetime.strptime(os.path.basename(os.path.normpath(run_dir))[:19], "%Y%m%d-%H%M%S-%f")
+        return named.timestamp()
+    except ValueError:
+        return 0.0
+
+
+def expected_points(run_dir, header_wall):
+    """(tag, step, value, wall_time) as docs/tensorboard.md says the writer writes them."""
+    start = run_start(run_dir, header_wall)
     points = []
-    walls = []  # (step, wall) of every step event, in order
+    walls = []  # (step, wall) of every step event taken, in order
     summed_step_s = 0.0
+    config_seen = False
     with open(os.path.join(run_dir, "events.jsonl")) as f:
         for line in f:
             line = line.strip()
@@ -145,15 +213,23 @@ def expected_points(run_dir):
             except json.JSONDecodeError:
                 continue  # a cut-off last line
             kind = event.get("type")
-            step = event.get("step")
             if kind == "config":
-                for name in ("effective_batch_size", "lr_effective"):
-                    if is_number(event.get(name)):
-                        points.append((name, 0, event[name], start))
+                if config_seen:
+                    continue
+                config_seen = True
+                at = int(event["resumed_step"]) if valid_step(event.get("resumed_step")) else 0
+                for name, value in event.items():
+                    if tag_of(kind, name) and is_number(value):
+                        points.append((tag_of(kind, name), at, value, start))
                 continue
-            if kind not in ("step", "eval", "epoch") or not is_number(step) or step < 0 or step != int(step):
+            if kind == "summary":
+                step = walls[-1][0] if walls else 0
+            elif kind in ("step", "eval", "epoch"):
+                if not valid_step(event.get("step")):
+                    continue
+                step = int(event["step"])
+            else:
                 continue
-            step = int(step)
             if kind == "step":
                 if walls and step <= walls[-1][0]:
                     continue  # steps only grow
@@ -164,19 +240,9 @@ def expected_points(run_dir):
             at = [w for s, w in walls if s <= step]
             wall = start + (at[-1] if at else 0.0)
             for name, value in event.items():
-                if name in ("type", "step") or not is_number(value):
-                    continue
-                if kind == "step":
-                    if name == "wall_s":
-                        continue
-                    tag = name
-                elif name == "epoch":
-                    continue
-                elif kind == "eval":
-                    tag = name if name.startswith("val_") else "eval_" + name
-                else:
-                    tag = "epoch_" + name
-                points.append((tag, step, value, wall))
+                tag = tag_of(kind, name)
+                if tag and is_number(value):
+                    points.append((tag, step, value, wall))
     return points
 
 
@@ -227,7 +293,7 @@ def main():
         if len(found) != 1:
             comparisons[folder] = {"compared": 0, "mismatches": ["%d event files in %s" % (len(found), folder)]}
             continue
-        comparisons[folder] = compare(found[0]["points"], expected_points(run_dir))
+        comparisons[folder] = compare(found[0]["points"], expected_points(run_dir, found[0].get("header_wall_time", 0.0)))
     for f in files.values():
         del f["points"]
     json.dump({"files": files, "comparisons": comparisons}, sys.stdout, indent=1, sort_keys=True)

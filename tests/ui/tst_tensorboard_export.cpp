@@ -4,7 +4,11 @@
 // evaluations and epochs, a run of protocol 1 without wall_s) and a 9-run study exported and
 // decoded by tests/tools/read_tensorboard.py (Debian's python3-protobuf from the .proto copies in
 // tests/tools/tensorboard_proto, compiled with protoc; CRCs by python3-crc32c), which compares
-// every value with the runs' events.jsonl; the command line in-process and through `ddplab`.
+// every value, and the tag it is under, with the runs' events.jsonl by its own copy of the tag
+// table; the command line in-process and through `ddplab`; a 2-rank run of the real engine with
+// tensorboard_dir, whose file reads back equal to its events and to the window's export of
+// them; and what must not go wrong: one run id given from two folders, a meta.json without
+// `started`, a FIFO as events.jsonl, a value beyond float32, two studies in one folder.
 
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
@@ -14,12 +18,11 @@
 #include "client/study/study_plan.hpp"
 #include "client/study/study_store.hpp"
 #include "client/study/study_tensorboard.hpp"
-#include "client/tensorboard/tensorboard_events.hpp"
-#include "client/tensorboard/tensorboard_records.hpp"
 #include "client/tensorboard/tensorboard_run.hpp"
 #include "client/tensorboard/tensorboard_stream.hpp"
 #include "headless/headless_tensorboard.hpp"
 #include "runs/run_list_panel.hpp"
+#include "support/engine_process.hpp"
 #include "support/prerequisites.hpp"
 #include "ui_test_main.hpp"
 #include "window/lab_actions.hpp"
@@ -27,13 +30,22 @@
 #include "window/tensorboard_files.hpp"
 #include "window/window_settings.hpp"
 
+#include "tensorboard/run_encoder.hpp"
+#include "tensorboard/scalar_tags.hpp"
+#include "tensorboard/summary_events.hpp"
+#include "tensorboard/tfrecord.hpp"
+
 #include <QAction>
 #include <QJsonArray>
 #include <QProcess>
 
+#include <cfloat>
+#include <cmath>
 #include <cstring>
+#include <sys/stat.h>
 
 using namespace ddplab::ui;
+namespace tb = ddplab::tensorboard;
 
 namespace {
 
@@ -85,9 +97,10 @@ QByteArray recordedTwoRankRun()
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
-// 2 ranks x 16, 4 steps in 2 epochs, evaluated after each: 40 scalars (docs/tensorboard.md):
-// 2 of the config, 5 per step (epoch, lr, loss, samples, step_ms) and train_loss twice, 3 per
-// eval (val_loss, val_accuracy, eval_samples), 5 per epoch.
+// 2 ranks x 16, 4 steps in 2 epochs, evaluated after each: 47 scalars (docs/tensorboard.md):
+// 2 of the config, 6 per step (epoch/current, lr/step, loss/train, batch/samples, time/step_ms,
+// time/wall_s) and loss/train_set twice, 3 per eval (loss/val, accuracy/val, eval/samples), 5
+// per epoch, and the summary's 3.
 QByteArray evaluatedRun()
 {
     QList<QJsonObject> events{event("hello", {{"protocol", 3}}),
@@ -144,6 +157,54 @@ QByteArray studyRun(const StudyPoint& point)
     return lines(events);
 }
 
+// A run folder made by hand in `root` (not by RunStore::createRun, which names it by the clock):
+// id `id`, finished, its events.jsonl `events` (or a named pipe where `events` is null), its
+// meta.json with `started` only when `started` is valid.
+RunRecord handMadeRun(const QString& root, const QString& id, const QByteArray& events, const QDateTime& started = {})
+{
+    RunRecord run;
+    run.id = id;
+    run.directory = QDir(root).filePath(id);
+    run.name = QStringLiteral("hand made");
+    run.status = RunStatus::Finished;
+    run.exitCode = 0;
+    run.started = started;
+    QDir().mkpath(run.directory);
+    QJsonObject meta = run.toMetaJson();
+    if (!started.isValid())
+        meta.remove(QStringLiteral("started"));
+    const auto write = [](const QString& path, const QByteArray& bytes) {
+        QFile file(path);
+        return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();  // closed here: on disk
+    };
+    write(RunStore::metaPath(run), QJsonDocument(meta).toJson());
+    if (events.isNull())
+        ::mkfifo(QFile::encodeName(RunStore::eventsPath(run)).constData(), 0600);
+    else
+        write(RunStore::eventsPath(run), events);
+    return RunStore(root).listRuns().value(0);
+}
+
+// A run whose loss at step 2 is 1e39 and whose step 3 is -1e39: finite numbers float32 cannot hold.
+QByteArray beyondFloat32Run()
+{
+    QList<QJsonObject> events{event("hello", {{"protocol", 3}}), event("config", {{"effective_batch_size", 8}})};
+    const double losses[] = {2.0, 1e39, -1e39};
+    for (int step = 1; step <= 3; ++step)
+        events.append(event("step", {{"step", step}, {"epoch", 0}, {"lr", 0.1}, {"loss", losses[step - 1]}, {"wall_s", 0.1 * step}}));
+    return lines(events);
+}
+
+QStringList runFolders(const QString& directory)
+{
+    return QDir(directory).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+}
+
+QStringList eventFiles(const QString& folder)
+{
+    return QDir(folder).entryList({QStringLiteral("events.out.tfevents.*")}, QDir::Files, QDir::Name);
+}
+
 }  // namespace
 
 class TestTensorBoardExport : public QObject {
@@ -157,6 +218,12 @@ private slots:
     void commandLine();
     void labBinaryExports();
     void windowExportsAndStreams();
+    void engineWritesTheSameFiles();
+    void oneRunIdFromTwoFoldersIsWrittenTwice();
+    void aRunWithoutStartedKeepsItsFileName();
+    void aFifoAsEventsIsRefused();
+    void valuesBeyondFloat32AreSaidAndBounded();
+    void studiesSharingAFolderAreSaidSo();
 
 private:
     struct Fixture {
@@ -209,41 +276,57 @@ QJsonObject TestTensorBoardExport::readBack(const QString& directory, const QStr
 void TestTensorBoardExport::crcAndRecordFraming()
 {
     // CRC-32C's check value (RFC 3720's test vectors too: 32 zero bytes).
-    QCOMPARE(crc32c("123456789"), 0xE3069283u);
-    QCOMPARE(crc32c(QByteArray(32, '\0')), 0x8A9136AAu);
-    QCOMPARE(crc32c(QByteArray()), 0u);
+    QCOMPARE(tb::crc32c("123456789"), 0xE3069283u);
+    QCOMPARE(tb::crc32c(std::string(32, '\0')), 0x8A9136AAu);
+    QCOMPARE(tb::crc32c(std::string()), 0u);
     // TensorFlow's mask: rotate right by 15, add 0xA282EAD8.
     const quint32 crc = 0xE3069283u;
-    QCOMPARE(maskedCrc32c("123456789"), quint32(((crc >> 15) | (crc << 17)) + 0xA282EAD8u));
+    QCOMPARE(tb::maskedCrc32c("123456789"), quint32(((crc >> 15) | (crc << 17)) + 0xA282EAD8u));
 
-    const QByteArray record = tfRecord("abc");
-    QCOMPARE(record.size(), 3 + 16);
-    QCOMPARE(record.left(8), QByteArray("\x03\0\0\0\0\0\0\0", 8));  // uint64 little-endian
-    QCOMPARE(qFromLittleEndian<quint32>(record.constData() + 8), maskedCrc32c(record.left(8)));
-    QCOMPARE(record.mid(12, 3), QByteArray("abc"));
-    QCOMPARE(qFromLittleEndian<quint32>(record.constData() + 15), maskedCrc32c("abc"));
+    const std::string record = tb::tfRecord("abc");
+    QCOMPARE(record.size(), size_t(3 + 16));
+    QCOMPARE(record.substr(0, 8), std::string("\x03\0\0\0\0\0\0\0", 8));  // uint64 little-endian
+    QCOMPARE(qFromLittleEndian<quint32>(record.data() + 8), tb::maskedCrc32c(record.substr(0, 8)));
+    QCOMPARE(record.substr(12, 3), std::string("abc"));
+    QCOMPARE(qFromLittleEndian<quint32>(record.data() + 15), tb::maskedCrc32c("abc"));
 }
 
 void TestTensorBoardExport::protobufWireFormat()
 {
-    ProtoWriter out;
+    const auto hex = [](const std::string& bytes) { return QByteArray::fromStdString(bytes).toHex(); };
+    tb::ProtoWriter out;
     out.varint(1, 300);      // field 1, varint: 08 AC 02
     out.varint(2, quint64(qint64(-1)));  // int64 -1: ten bytes
     out.fixed64(1, 1.0);     // field 1, 64-bit: 09, then 1.0 little-endian
     out.fixed32(2, 1.5f);    // field 2, 32-bit: 15 00 00 C0 3F
-    out.string(3, QStringLiteral("é"));  // field 3, length-delimited: 1A 02 C3 A9
+    out.bytes(3, "\xc3\xa9");  // field 3, length-delimited: 1A 02 C3 A9 ("é" in UTF-8)
     const QByteArray expected = QByteArray::fromHex("08ac02"
                                                     "10ffffffffffffffffff01"
                                                     "09000000000000f03f"
                                                     "150000c03f"
                                                     "1a02c3a9");
-    QCOMPARE(out.data().toHex(), expected.toHex());
+    QCOMPARE(hex(out.data()), expected.toHex());
 
     // The file's first event: wall_time 1.5, step 0, file_version "brain.Event:2".
-    QCOMPARE(fileVersionEvent(1.5).toHex(), QByteArray::fromHex("09000000000000f83f" "1000" "1a0d").toHex() + QByteArray("brain.Event:2").toHex());
+    QCOMPARE(hex(tb::fileVersionEvent(1.5)), QByteArray::fromHex("09000000000000f83f" "1000" "1a0d").toHex() + QByteArray("brain.Event:2").toHex());
     // A scalar: Event{wall_time, step 7, summary{value{tag "loss", simple_value 0.25}}}.
-    QCOMPARE(scalarsEvent(0.0, 7, {{QStringLiteral("loss"), 0.25}}).toHex(),
+    QCOMPARE(hex(tb::scalarsEvent(0.0, 7, {{"loss", 0.25}})),
              QByteArray::fromHex("090000000000000000" "1007" "2a0d" "0a0b" "0a046c6f7373" "150000803e").toHex());
+    // Beyond float32's range: the largest float32 of its sign (7f7fffff), never infinity (7f800000).
+    QCOMPARE(hex(tb::scalarsEvent(0.0, 7, {{"loss", 1e39}})).right(8), QByteArray("ffff7f7f"));
+    QCOMPARE(hex(tb::scalarsEvent(0.0, 7, {{"loss", -1e39}})).right(8), QByteArray("ffff7fff"));
+    QVERIFY(tb::overflowsFloat32(1e39) && !tb::overflowsFloat32(double(FLT_MAX)) && !tb::overflowsFloat32(HUGE_VAL));
+
+    // Tags: grouped by what comes before the first "/"; a number the table does not name keeps
+    // its event's type as its group; an event's step is the x axis, not a figure.
+    QCOMPARE(tb::scalarTag("step", "loss"), std::string("loss/train"));
+    QCOMPARE(tb::scalarTag("eval", "val_loss"), std::string("loss/val"));
+    QCOMPARE(tb::scalarTag("step", "wall_s"), std::string("time/wall_s"));
+    QCOMPARE(tb::scalarTag("step", "something_new"), std::string("step/something_new"));
+    QCOMPARE(tb::scalarTag("summary", "loss"), std::string("summary/loss"));
+    QCOMPARE(tb::scalarTag("step", "step"), std::string());
+    QCOMPARE(tb::scalarTag("config", "world_size"), std::string());
+    QCOMPARE(tb::scalarTag("batch_changed", "effective_batch"), std::string());
 }
 
 void TestTensorBoardExport::runsReadBackEqualTheirEvents()
@@ -289,18 +372,36 @@ void TestTensorBoardExport::runsReadBackEqualTheirEvents()
         return comparisons.value(tensorBoardRunFolder(run)).toObject().value(QStringLiteral("compared")).toInt();
     };
     // Every value compared is every scalar in the file: none more, none left out.
-    QCOMPARE(compared(f.evaluated), 40);
-    QCOMPARE(fileOf(f.evaluated).value(QStringLiteral("scalars")).toInt(), 40);
-    QCOMPARE(compared(f.protocolOne), 3 * 5 + 1);
-    QCOMPARE(fileOf(f.protocolOne).value(QStringLiteral("scalars")).toInt(), 16);
-    // The recorded run: 24 steps of 16 figures, 3 epochs of 5, and the config's 2.
-    QCOMPARE(compared(f.recorded), 24 * 16 + 3 * 5 + 2);
+    QCOMPARE(compared(f.evaluated), 47);
+    QCOMPARE(fileOf(f.evaluated).value(QStringLiteral("scalars")).toInt(), 47);
+    // Protocol 1: 3 steps of 5 (no wall_s), the config's effective batch, the summary's 2.
+    QCOMPARE(compared(f.protocolOne), 3 * 5 + 1 + 2);
+    QCOMPARE(fileOf(f.protocolOne).value(QStringLiteral("scalars")).toInt(), 18);
+    // The recorded run: 24 steps of 17 figures (every number but the step, wall_s included), 3
+    // epochs of 5, the config's 2 and the summary's 13.
+    QCOMPARE(compared(f.recorded), 24 * 17 + 3 * 5 + 2 + 13);
     QCOMPARE(fileOf(f.recorded).value(QStringLiteral("scalars")).toInt(), compared(f.recorded));
     const QStringList tags = fileOf(f.evaluated).value(QStringLiteral("tags")).toVariant().toStringList();
-    QCOMPARE(tags, QStringLiteral("effective_batch_size epoch epoch_loss epoch_samples epoch_samples_per_sec epoch_steps epoch_train_s "
-                                  "eval_samples loss lr lr_effective samples step_ms train_loss val_accuracy val_loss")
+    QCOMPARE(tags, QStringLiteral("accuracy/val batch/effective batch/samples epoch/current epoch/samples epoch/steps eval/samples "
+                                  "loss/epoch loss/train loss/train_set loss/val lr/effective lr/step summary/epochs summary/loss "
+                                  "summary/steps throughput/epoch time/epoch_train_s time/step_ms time/wall_s")
                        .split(QLatin1Char(' ')));
-    QVERIFY(fileOf(f.recorded).value(QStringLiteral("tags")).toVariant().toStringList().contains(QStringLiteral("noise_scale")));
+    // TensorBoard's groups, as the reader sees them: the four losses share one, and no tag is a
+    // group of its own.
+    const QJsonObject groups = fileOf(f.evaluated).value(QStringLiteral("groups")).toObject();
+    QCOMPARE(groups.value(QStringLiteral("loss")).toVariant().toStringList(),
+             QStringLiteral("loss/epoch loss/train loss/train_set loss/val").split(QLatin1Char(' ')));
+    QCOMPARE(groups.keys(), QStringLiteral("accuracy batch epoch eval loss lr summary throughput time").split(QLatin1Char(' ')));
+    const QJsonObject recordedGroups = fileOf(f.recorded).value(QStringLiteral("groups")).toObject();
+    QCOMPARE(recordedGroups.value(QStringLiteral("noise")).toVariant().toStringList(),
+             QStringLiteral("noise/grad_norm noise/scale noise/update_mean noise/update_var noise/update_var_estimate").split(QLatin1Char(' ')));
+    QCOMPARE(recordedGroups.value(QStringLiteral("time")).toVariant().toStringList(),
+             QStringLiteral("time/comm_ms time/compute_ms time/data_ms time/epoch_train_s time/optimizer_ms time/step_ms time/wall_s")
+                 .split(QLatin1Char(' ')));
+    for (auto it = files.begin(); it != files.end(); ++it) {
+        for (const QString& tag : it.value().toObject().value(QStringLiteral("tags")).toVariant().toStringList())
+            QVERIFY2(tag.contains(QLatin1Char('/')), qPrintable(it.key() + QStringLiteral(": ") + tag));
+    }
 }
 
 void TestTensorBoardExport::studyCarriesItsHyperparameters()
@@ -364,7 +465,7 @@ void TestTensorBoardExport::studyCarriesItsHyperparameters()
         const QJsonObject comparison = comparisons.value(folder).toObject();
         QVERIFY2(comparison.value(QStringLiteral("mismatches")).toArray().isEmpty(),
                  QJsonDocument(comparison).toJson().constData());
-        QCOMPARE(comparison.value(QStringLiteral("compared")).toInt(), 2 + 4 * 5 + 3);  // config, 4 steps, the epoch
+        QCOMPARE(comparison.value(QStringLiteral("compared")).toInt(), 2 + 4 * 6 + 3 + 2);  // config, 4 steps, the epoch, the summary
         QJsonObject file;
         for (auto it = files.begin(); it != files.end(); ++it) {
             if (it.key().startsWith(folder + QLatin1Char('/')))
@@ -433,7 +534,7 @@ void TestTensorBoardExport::labBinaryExports()
     QVERIFY2(printed.contains(QStringLiteral("Wrote 1 TensorBoard event file (1 run)")), qPrintable(printed));
     const QJsonObject report = readBack(out.path(), {tensorBoardRunFolder(f.recorded) + QLatin1Char('=') + f.recorded.directory});
     const QJsonObject comparison = report.value(QStringLiteral("comparisons")).toObject().value(tensorBoardRunFolder(f.recorded)).toObject();
-    QCOMPARE(comparison.value(QStringLiteral("compared")).toInt(), 24 * 16 + 3 * 5 + 2);
+    QCOMPARE(comparison.value(QStringLiteral("compared")).toInt(), 24 * 17 + 3 * 5 + 2 + 13);
     QVERIFY(comparison.value(QStringLiteral("mismatches")).toArray().isEmpty());
 }
 
@@ -478,19 +579,21 @@ void TestTensorBoardExport::windowExportsAndStreams()
             all.append(QJsonDocument::fromJson(line).object());
     }
     auto run = QSharedPointer<RunData>::create(record);
-    run->appendEvents(all.mid(0, 5));
     emit session.runStarted(0, run);
-    const QString file = QDir(streamed.filePath(tensorBoardRunFolder(record))).filePath(TensorBoardRunEncoder(record).fileName());
+    run->appendEvents(all.mid(0, 5));
+    emit session.runEventsArrived(run, all.mid(0, 5));
+    const QString file = QDir(streamed.filePath(tensorBoardRunFolder(record))).filePath(tensorBoardFileName(record));
     QVERIFY2(QFileInfo(file).size() > 0, qPrintable(file));
     const qint64 firstBatch = QFileInfo(file).size();
     run->appendEvents(all.mid(5));
+    emit session.runEventsArrived(run, all.mid(5));
     emit session.runUpdated(run);
     emit session.runFinished(0, run);
     QVERIFY(QFileInfo(file).size() > firstBatch);
     const QString folder = tensorBoardRunFolder(record);
     const QJsonObject report = readBack(streamed.path(), {folder + QLatin1Char('=') + record.directory});
     const QJsonObject comparison = report.value(QStringLiteral("comparisons")).toObject().value(folder).toObject();
-    QCOMPARE(comparison.value(QStringLiteral("compared")).toInt(), 40);
+    QCOMPARE(comparison.value(QStringLiteral("compared")).toInt(), 47);
     QVERIFY2(comparison.value(QStringLiteral("mismatches")).toArray().isEmpty(), QJsonDocument(comparison).toJson().constData());
     QCOMPARE(report.value(QStringLiteral("files")).toObject().size(), 1);
     WindowSettings saved;
@@ -503,10 +606,187 @@ void TestTensorBoardExport::windowExportsAndStreams()
     QVERIFY(!files.isStreaming());
     const RunRecord quiet = storedRun(store, QStringLiteral("quiet"), events, 4);
     auto quietRun = QSharedPointer<RunData>::create(quiet);
-    quietRun->appendEvents(all);
     emit session.runStarted(1, quietRun);
+    quietRun->appendEvents(all);
+    emit session.runEventsArrived(quietRun, all);
     emit session.runFinished(1, quietRun);
     QVERIFY(!QDir(streamed.filePath(tensorBoardRunFolder(quiet))).exists());
+}
+
+void TestTensorBoardExport::engineWritesTheSameFiles()
+{
+    // A 2-rank run of the real engine, asked for TensorBoard files: rank 0 writes them, into a
+    // folder of the run's own, as it trains.
+    QTemporaryDir work;
+    const QString engineDir = work.filePath(QStringLiteral("logdir/engine"));
+    const QString eventsDir = work.filePath(QStringLiteral("events"));
+    QVERIFY(QDir().mkpath(eventsDir));
+    const QJsonObject config{{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("world_size"), 2},
+                             {QStringLiteral("batch_size"), 8},                      {QStringLiteral("num_examples"), 64},
+                             {QStringLiteral("epochs"), 2},                          {QStringLiteral("lr"), 0.05}};
+    const ddplab::test::EngineResult result = ddplab::test::runConfig(
+        config, {QStringLiteral("--events"), QDir(eventsDir).filePath(QStringLiteral("events.jsonl")), QStringLiteral("--tensorboard-dir"), engineDir});
+    REQUIRE_OK(result);
+    const QStringList engineRuns = runFolders(engineDir);
+    QCOMPARE(engineRuns.size(), 1);
+    QCOMPARE(eventFiles(QDir(engineDir).filePath(engineRuns.first())).size(), 1);
+
+    // The window's export of the same events, through the same writer.
+    const QByteArray events = [&] {
+        QFile file(QDir(eventsDir).filePath(QStringLiteral("events.jsonl")));
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    }();
+    QVERIFY(events.contains("\"summary\""));
+    const RunRecord stored = handMadeRun(work.filePath(QStringLiteral("runs")), QStringLiteral("20261120-093015-250"), events, kStarted);
+    const QString windowFolder = work.filePath(QStringLiteral("logdir/window/") + tensorBoardRunFolder(stored));
+    const TensorBoardRunFile written = writeTensorBoardRun(stored, windowFolder);
+    QVERIFY2(!written.path.isEmpty(), qPrintable(written.error));
+
+    const QString engineRun = QStringLiteral("engine/") + engineRuns.first();
+    const QString windowRun = QStringLiteral("window/") + tensorBoardRunFolder(stored);
+    const QJsonObject report = readBack(work.filePath(QStringLiteral("logdir")),
+                                        {engineRun + QLatin1Char('=') + eventsDir, windowRun + QLatin1Char('=') + stored.directory});
+    const QJsonObject files = report.value(QStringLiteral("files")).toObject();
+    QCOMPARE(files.size(), 2);
+    QJsonObject engineFile, windowFile;
+    for (auto it = files.begin(); it != files.end(); ++it) {
+        QCOMPARE(it.value().toObject().value(QStringLiteral("bad_crcs")).toInt(-1), 0);
+        (it.key().startsWith(engineRun + QLatin1Char('/')) ? engineFile : windowFile) = it.value().toObject();
+    }
+    // Every number of the run's events.jsonl, as a float32, at its step and wall time, and nothing else.
+    const QJsonObject comparisons = report.value(QStringLiteral("comparisons")).toObject();
+    for (const QString& folder : {engineRun, windowRun}) {
+        const QJsonObject comparison = comparisons.value(folder).toObject();
+        QVERIFY2(comparison.value(QStringLiteral("mismatches")).toArray().isEmpty(), QJsonDocument(comparison).toJson().constData());
+    }
+    // 2 epochs of 4 steps (linreg measures its training loss at every step), 2 epoch events, the
+    // config's 2 and the summary.
+    const int steps = int(result.ofType(QStringLiteral("step")).size());
+    QCOMPARE(steps, 8);
+    const int compared = comparisons.value(engineRun).toObject().value(QStringLiteral("compared")).toInt();
+    QVERIFY2(compared > steps * 15, qPrintable(QString::number(compared)));
+    QCOMPARE(engineFile.value(QStringLiteral("scalars")).toInt(), compared);
+    // One writer: the same tags and scalars from the engine as from the window.
+    QCOMPARE(windowFile.value(QStringLiteral("scalars")).toInt(), compared);
+    QCOMPARE(engineFile.value(QStringLiteral("tags")), windowFile.value(QStringLiteral("tags")));
+    QVERIFY(engineFile.value(QStringLiteral("tags")).toVariant().toStringList().contains(QStringLiteral("loss/train_set")));
+
+    // A folder that cannot hold the files is refused before training, naming the key.
+    QFile blocker(work.filePath(QStringLiteral("a-file")));
+    QVERIFY(blocker.open(QIODevice::WriteOnly));
+    blocker.close();
+    const ddplab::test::EngineResult refused =
+        ddplab::test::runConfig(config, {QStringLiteral("--tensorboard-dir"), work.filePath(QStringLiteral("a-file/logs"))});
+    QCOMPARE(refused.exitCode, 2);
+    QCOMPARE(refused.last(QStringLiteral("error")).value(QStringLiteral("key")).toString(), QStringLiteral("tensorboard_dir"));
+    QVERIFY(refused.ofType(QStringLiteral("step")).isEmpty());
+}
+
+void TestTensorBoardExport::oneRunIdFromTwoFoldersIsWrittenTwice()
+{
+    // Two copies of one run id in two folders (another lab's store, a backup), holding other runs.
+    QTemporaryDir first, second, out;
+    const QString id = QStringLiteral("20250102-030405-678");
+    const RunRecord a = handMadeRun(first.path(), id, evaluatedRun(), kStarted);
+    const RunRecord b = handMadeRun(second.path(), id, protocolOneRun(), kStarted);
+    const LaunchOptions options = parseLaunchOptions(
+        {QStringLiteral("ddplab"), QStringLiteral("--export-tensorboard"), a.directory, b.directory, out.path(), QStringLiteral("--quit")});
+    QString printed, complaints;
+    QTextStream stdOut(&printed), stdErr(&complaints);
+    QCOMPARE(exportTensorBoardHeadless(options, stdOut, stdErr), 0);
+    QVERIFY2(printed.contains(QStringLiteral("Wrote 2 TensorBoard event files (2 runs)")), qPrintable(printed));
+    QVERIFY2(complaints.contains(QStringLiteral("has the id of another run given")), qPrintable(complaints));
+
+    // Two folders, each with its own run's file: neither replaced the other.
+    const QString folder = tensorBoardRunFolder(a);
+    QCOMPARE(runFolders(out.path()), QStringList({folder, folder + QStringLiteral("_2")}));
+    const QJsonObject report =
+        readBack(out.path(), {folder + QLatin1Char('=') + a.directory, folder + QStringLiteral("_2=") + b.directory});
+    QCOMPARE(report.value(QStringLiteral("files")).toObject().size(), 2);
+    const QJsonObject comparisons = report.value(QStringLiteral("comparisons")).toObject();
+    QCOMPARE(comparisons.value(folder).toObject().value(QStringLiteral("compared")).toInt(), 47);
+    QCOMPARE(comparisons.value(folder + QStringLiteral("_2")).toObject().value(QStringLiteral("compared")).toInt(), 18);
+    for (auto it = comparisons.begin(); it != comparisons.end(); ++it)
+        QVERIFY2(it.value().toObject().value(QStringLiteral("mismatches")).toArray().isEmpty(), QJsonDocument(it.value().toObject()).toJson().constData());
+}
+
+void TestTensorBoardExport::aRunWithoutStartedKeepsItsFileName()
+{
+    // A meta.json without `started`: the file is named by the time the run's id names, the same
+    // on every export, so exporting again replaces the file instead of adding a second run.
+    QTemporaryDir root, out;
+    const QString id = QStringLiteral("20250102-030405-678");
+    const RunRecord run = handMadeRun(root.path(), id, evaluatedRun());
+    QVERIFY(!run.started.isValid());
+    const qint64 named = QDateTime::fromString(id, QStringLiteral("yyyyMMdd-HHmmss-zzz")).toSecsSinceEpoch();
+    const QString folder = out.filePath(tensorBoardRunFolder(run));
+    for (int time = 0; time < 2; ++time) {
+        const TensorBoardRunFile written = writeTensorBoardRun(run, folder);
+        QVERIFY2(!written.path.isEmpty(), qPrintable(written.error));
+    }
+    const QStringList files = eventFiles(folder);
+    QCOMPARE(files.size(), 1);
+    QVERIFY2(files.first().startsWith(QStringLiteral("events.out.tfevents.%1.").arg(named, 10, 10, QLatin1Char('0'))), qPrintable(files.first()));
+    QCOMPARE(files.first(), tensorBoardFileName(run));
+}
+
+void TestTensorBoardExport::aFifoAsEventsIsRefused()
+{
+    QTemporaryDir root, out;
+    const RunRecord run = handMadeRun(root.path(), QStringLiteral("20250102-030405-678"), QByteArray(), kStarted);
+    QVERIFY(QFileInfo(RunStore::eventsPath(run)).exists() && !QFileInfo(RunStore::eventsPath(run)).isFile());
+    const LaunchOptions options = parseLaunchOptions(
+        {QStringLiteral("ddplab"), QStringLiteral("--export-tensorboard"), run.directory, out.path(), QStringLiteral("--quit")});
+    QString printed, complaints;
+    QTextStream stdOut(&printed), stdErr(&complaints);
+    QCOMPARE(exportTensorBoardHeadless(options, stdOut, stdErr), 1);
+    QVERIFY2(complaints.contains(RunStore::eventsPath(run) + QStringLiteral(" is a named pipe (FIFO)")), qPrintable(complaints));
+    QVERIFY2(printed.contains(QStringLiteral("Wrote 0 TensorBoard event files (0 runs)")), qPrintable(printed));
+    QVERIFY(runFolders(out.path()).isEmpty());
+}
+
+void TestTensorBoardExport::valuesBeyondFloat32AreSaidAndBounded()
+{
+    QTemporaryDir root, out;
+    const RunRecord run = handMadeRun(root.path(), QStringLiteral("20250102-030405-678"), beyondFloat32Run(), kStarted);
+    QString error;
+    const TensorBoardExport done = exportToTensorBoard(resolveTensorBoardSources({run.directory}, RunStore(), StudyStore(), &error), RunStore(),
+                                                       out.path());
+    QVERIFY2(done.problems.isEmpty() && error.isEmpty(), qPrintable(done.problems.join(QLatin1Char('\n')) + error));
+    QCOMPARE(done.files.size(), 1);
+    QCOMPARE(done.warnings.size(), 1);
+    QVERIFY2(done.warnings.first().contains(QStringLiteral("2 values are beyond float32's range")) &&
+                 done.warnings.first().contains(QStringLiteral("loss/train = 1e+39 at step 2")),
+             qPrintable(done.warnings.first()));
+    // The reader expects +-3.4028235e38 there: an infinity would be a mismatch.
+    const QString folder = tensorBoardRunFolder(run);
+    const QJsonObject comparison =
+        readBack(out.path(), {folder + QLatin1Char('=') + run.directory}).value(QStringLiteral("comparisons")).toObject().value(folder).toObject();
+    QCOMPARE(comparison.value(QStringLiteral("compared")).toInt(), 1 + 3 * 4);  // the config's batch, 3 steps of 4
+    QVERIFY2(comparison.value(QStringLiteral("mismatches")).toArray().isEmpty(), QJsonDocument(comparison).toJson().constData());
+}
+
+void TestTensorBoardExport::studiesSharingAFolderAreSaidSo()
+{
+    const Fixture& f = fixture();
+    QString error;
+    const std::optional<StoredStudy> other = StudyStore().create(f.study.spec, planStudy(f.study.spec), &error);
+    QVERIFY2(other, qPrintable(error));
+    QVERIFY(other->id != f.study.id);
+    QTemporaryDir out;
+    const auto sayAboutStudies = [](const TensorBoardExport& done) {
+        return done.warnings.filter(QStringLiteral("TensorBoard's HParams tab")).join(QLatin1Char('\n'));
+    };
+    // One study in the folder: nothing to say.
+    const TensorBoardExport alone = exportToTensorBoard(resolveTensorBoardSources({f.study.id}, RunStore(), StudyStore(), &error), RunStore(), out.path());
+    QVERIFY(alone.problems.isEmpty());
+    QCOMPARE(sayAboutStudies(alone), QString());
+    // A second one exported into the same folder later: said, naming both and how to open one.
+    const TensorBoardExport later = exportToTensorBoard(resolveTensorBoardSources({other->id}, RunStore(), StudyStore(), &error), RunStore(), out.path());
+    const QString said = sayAboutStudies(later);
+    QVERIFY2(said.contains(QStringLiteral("holds 2 studies")) && said.contains(tensorBoardFolderName(f.study.id)) &&
+                 said.contains(tensorBoardFolderName(other->id)) && said.contains(QStringLiteral("tensorboard --logdir ")),
+             qPrintable(said));
 }
 
 DDPLAB_UI_TEST_MAIN(TestTensorBoardExport)

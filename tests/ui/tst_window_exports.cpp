@@ -217,21 +217,19 @@ void TestWindowExports::exportToTensorBoardWritesTheSelectedRunOnly()
     const QString folder = tensorBoardRunFolder(m_second);
     QVERIFY2(folder.startsWith(m_second.id) && folder.contains(QStringLiteral("second")), qPrintable(folder));
     QCOMPARE(QDir(out.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), QStringList{folder});
-    const QString fileName = TensorBoardRunEncoder(m_second).fileName();
-    QVERIFY(fileName != TensorBoardRunEncoder(m_first).fileName());  // the runs started a minute apart
+    const QString fileName = tensorBoardFileName(m_second);
+    QVERIFY(fileName != tensorBoardFileName(m_first));  // the runs started a minute apart
     QCOMPARE(QDir(out.filePath(folder)).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), QStringList{fileName});
 
     // Its bytes are the selected run's, which differ from the other run's in every loss.
     QTemporaryDir reference;
-    QString error;
-    const RunStore store;
-    const QString secondAlone = exportRunToTensorBoard(store, m_second, reference.filePath(QStringLiteral("second")), &error);
-    const QString firstAlone = exportRunToTensorBoard(store, m_first, reference.filePath(QStringLiteral("first")), &error);
-    QVERIFY2(!secondAlone.isEmpty() && !firstAlone.isEmpty(), qPrintable(error));
+    const TensorBoardRunFile secondAlone = writeTensorBoardRun(m_second, reference.filePath(QStringLiteral("second")));
+    const TensorBoardRunFile firstAlone = writeTensorBoardRun(m_first, reference.filePath(QStringLiteral("first")));
+    QVERIFY2(!secondAlone.path.isEmpty() && !firstAlone.path.isEmpty(), qPrintable(secondAlone.error + firstAlone.error));
     const QByteArray written = contents(QDir(out.filePath(folder)).filePath(fileName));
     QVERIFY(written.size() > 100);
-    QCOMPARE(written, contents(secondAlone));
-    QVERIFY(written != contents(firstAlone));
+    QCOMPARE(written, contents(secondAlone.path));
+    QVERIFY(written != contents(firstAlone.path));
 
     QVERIFY2(window.log()->toPlainText().contains(
                  QStringLiteral("Wrote 1 TensorBoard run to %1: open them with tensorboard --logdir %1").arg(out.path())),

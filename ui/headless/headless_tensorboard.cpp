@@ -24,6 +24,8 @@ int exportTensorBoardHeadless(const LaunchOptions& options, QTextStream& out, QT
     const TensorBoardExport done = exportToTensorBoard(sources, runs, directory);
     for (const QString& problem : done.problems)
         err << "ddplab: " << problem << Qt::endl;
+    for (const QString& warning : done.warnings)
+        err << "ddplab: warning: " << warning << Qt::endl;
     out << "Wrote " << done.files.size() << (done.files.size() == 1 ? " TensorBoard event file (" : " TensorBoard event files (")
         << done.runs << (done.runs == 1 ? " run" : " runs");
     if (done.studies > 0)

@@ -45,7 +45,7 @@ QString TensorBoardFiles::exportTo(const QString& directory)
     if (runs.isEmpty())
         runs = m_store.listRuns();
     const TensorBoardExport done = exportToTensorBoard(tensorBoardSourcesOf(runs, StudyStore()), m_store, directory);
-    for (const QString& problem : done.problems)
+    for (const QString& problem : done.problems + done.warnings)
         m_panes.log.appendMessage(tr("TensorBoard: %1").arg(problem), true);
     QString said = done.runs == 1 ? tr("Wrote 1 TensorBoard run") : tr("Wrote %1 TensorBoard runs").arg(done.runs);
     if (done.studies > 0)

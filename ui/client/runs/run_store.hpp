@@ -50,12 +50,14 @@ public:
     // settled from what was read (settleCompleteness: a finished run missing steps is incomplete).
     QSharedPointer<RunData> loadRun(const RunRecord& run) const;
 
+    // A million steps are a few hundred MB of events; beyond this a file is read only so far
+    // (here and by the TensorBoard export, which reads events.jsonl itself).
+    static constexpr qint64 kMaxEventsBytes = qint64(4) << 30;
+
 private:
     // meta.json, config.json and an events file's first or last line are a few hundred bytes
     // (a config event a few hundred KiB); beyond this they are not.
     static constexpr qint64 kMaxMetaBytes = 1 << 20;
-    // A million steps are a few hundred MB of events; beyond this a file is read only so far.
-    static constexpr qint64 kMaxEventsBytes = qint64(4) << 30;
     static RunRecord readRecord(const QString& directory);
     static QString eventsProblem(const QString& path);
     static QString eventsEndProblem(const QString& path, qint64 steps);

@@ -258,6 +258,7 @@ void LabSession::appendToCurrent(const QList<QJsonObject>& events)
     m_current->appendEvents(events);
     if (stepsBefore == 0 && m_current->stepCount() > 0)
         m_sinceFirstStep.start();
+    emit runEventsArrived(m_current, events);
     emit runUpdated(m_current);
 }
 

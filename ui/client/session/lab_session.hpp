@@ -68,6 +68,9 @@ public:
 signals:
     void runStarted(int index, const QSharedPointer<ddplab::ui::RunData>& run);
     void runUpdated(const QSharedPointer<ddplab::ui::RunData>& run);
+    // The events just appended to `run` (before runUpdated), as the engine sent them: for
+    // writers that take events, not series (TensorBoard's, tensorboard/tensorboard_stream.hpp).
+    void runEventsArrived(const QSharedPointer<ddplab::ui::RunData>& run, const QList<QJsonObject>& events);
     void runFinished(int index, const QSharedPointer<ddplab::ui::RunData>& run);
     void logMessage(const QString& text, bool isWarning);
     void stderrReceived(const QString& text);

@@ -35,14 +35,21 @@ TensorBoardSources resolveTensorBoardSources(const QStringList& names, const Run
 TensorBoardSources tensorBoardSourcesOf(const QList<RunRecord>& runs, const StudyStore& studies);
 
 struct TensorBoardExport {
-    QStringList files;     // every event file written
+    QStringList files;     // every event file written, each once
     QStringList problems;  // what could not be written, one sentence each
+    QStringList warnings;  // written, but said: a folder renamed, values beyond float32, studies sharing the folder
     int runs = 0;          // runs written (a study's included)
     int studies = 0;
 };
+// Writes every source into `directory`. Two sources that would take one folder (a run or study
+// id given from two folders) get two: the later one's name gains "_2", with a warning. When
+// `directory` ends up holding several studies, a warning says that TensorBoard's HParams tab
+// shows one experiment per --logdir. A run whose events.jsonl is no regular file is a problem,
+// and nothing is written for it.
 TensorBoardExport exportToTensorBoard(const TensorBoardSources& sources, const RunStore& store, const QString& directory);
 
-// The folder, under `directory`, that one study is written to.
+// The folder, under `directory`, that one study is written to (unless another source of the
+// same export took it first).
 QString tensorBoardStudyFolder(const StoredStudy& study, const QString& directory);
 
 }  // namespace ddplab::ui

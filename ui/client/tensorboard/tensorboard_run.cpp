@@ -1,98 +1,61 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "tensorboard_run.hpp"
 
+#include "client/engine/event_stream_parser.hpp"
+#include "client/io/read_file.hpp"
 #include "client/io/save_file.hpp"
-#include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
-#include "client/tensorboard/tensorboard_events.hpp"
-#include "client/tensorboard/tensorboard_records.hpp"
 #include "client/wire.hpp"
 
 #include <QDateTime>
 #include <QDir>
-#include <QMap>
 #include <QSysInfo>
 
-#include <cmath>
+#include <algorithm>
 
 namespace ddplab::ui {
 namespace {
 
-constexpr qsizetype kMaxFolderName = 120;  // well under any file system's 255 bytes
+// The lab's run ids begin with the local time they started (run_store.cpp's createRun).
+const QString kRunIdTime = QStringLiteral("yyyyMMdd-HHmmss-zzz");
 
-// The figures of the config event written once, at step 0: what the settings made of the run.
-const char* const kConfigFigures[] = {field::kEffectiveBatchSize, field::kLrEffective};
+QByteArray bytesOf(const std::string& records)
+{
+    return QByteArray(records.data(), qsizetype(records.size()));
+}
 
 }  // namespace
 
-TensorBoardRunEncoder::TensorBoardRunEncoder(const RunRecord& record)
+tensorboard::EventNumbers tensorBoardEventOf(const QJsonObject& event)
 {
-    const QDateTime started = record.started.isValid() ? record.started : QDateTime::currentDateTimeUtc();
-    m_start = double(started.toMSecsSinceEpoch()) / 1000.0;
+    tensorboard::EventNumbers numbers;
+    numbers.type = event.value(wire(field::kType)).toString().toStdString();
+    for (auto it = event.constBegin(); it != event.constEnd(); ++it) {
+        if (it.value().isDouble())
+            numbers.numbers.emplace_back(it.key().toStdString(), it.value().toDouble());
+    }
+    return numbers;
+}
+
+double tensorBoardStartOf(const RunRecord& run)
+{
+    // A damaged run's `started` is its folder's time (run_store.cpp), which moves.
+    if (run.status != RunStatus::Damaged && run.started.isValid())
+        return double(run.started.toMSecsSinceEpoch()) / 1000.0;
+    const QDateTime named = QDateTime::fromString(run.id.left(kRunIdTime.size()), kRunIdTime);
+    return named.isValid() ? double(named.toMSecsSinceEpoch()) / 1000.0 : 0.0;
+}
+
+QString tensorBoardFileName(const RunRecord& run)
+{
     // Where the run ran: the SSH host it went to, else this computer.
-    const QString host = record.host.isEmpty() ? QSysInfo::machineHostName() : record.host;
-    m_fileName = QStringLiteral("events.out.tfevents.%1.%2")
-                     .arg(started.toSecsSinceEpoch(), 10, 10, QLatin1Char('0'))
-                     .arg(tensorBoardFolderName(host));
-}
-
-QByteArray TensorBoardRunEncoder::header()
-{
-    if (m_headerGiven)
-        return {};
-    m_headerGiven = true;
-    return tfRecord(fileVersionEvent(m_start));
-}
-
-double TensorBoardRunEncoder::wallTimeAt(const RunData& run, qint64 step) const
-{
-    return m_start + run.xAt(step, XAxis::WallTime);
-}
-
-QByteArray TensorBoardRunEncoder::encodeNew(const RunData& run)
-{
-    QByteArray records = header();
-    if (!m_configGiven && !run.config().isEmpty()) {
-        m_configGiven = true;
-        QList<TensorBoardScalar> scalars;
-        for (const char* figure : kConfigFigures) {
-            const QJsonValue value = run.config().value(wire(figure));
-            if (value.isDouble() && std::isfinite(value.toDouble()))
-                scalars.append({wire(figure), value.toDouble()});
-        }
-        if (!scalars.isEmpty())
-            records += tfRecord(scalarsEvent(m_start, 0, scalars));
-    }
-    // The new points of every metric, gathered by step: one event per step, in step order.
-    QMap<qint64, QList<TensorBoardScalar>> bySteps;
-    for (const QString& metric : run.metricNames()) {
-        const QList<QPointF>& points = run.series(metric);
-        qsizetype& done = m_encoded[metric];
-        for (qsizetype i = done; i < points.size(); ++i)
-            bySteps[qint64(points.at(i).x())].append({metric, points.at(i).y()});
-        done = points.size();
-    }
-    for (auto it = bySteps.constBegin(); it != bySteps.constEnd(); ++it)
-        records += tfRecord(scalarsEvent(wallTimeAt(run, it.key()), it.key(), it.value()));
-    return records;
+    const QString host = run.host.isEmpty() ? QSysInfo::machineHostName() : run.host;
+    return QString::fromStdString(tensorboard::eventFileName(tensorBoardStartOf(run), host.toStdString()));
 }
 
 QString tensorBoardFolderName(const QString& text)
 {
-    QString name;
-    for (const QChar c : text) {
-        const bool kept = (c.unicode() < 128 && c.isLetterOrNumber()) || c == QLatin1Char('.') || c == QLatin1Char('-');
-        if (kept)
-            name.append(c);
-        else if (!name.endsWith(QLatin1Char('_')))
-            name.append(QLatin1Char('_'));
-    }
-    while (name.startsWith(QLatin1Char('.')) || name.startsWith(QLatin1Char('_')))
-        name.remove(0, 1);  // no hidden folder, no "..", no leading filler
-    name.truncate(kMaxFolderName);
-    while (name.endsWith(QLatin1Char('_')))
-        name.chop(1);
-    return name.isEmpty() ? QStringLiteral("run") : name;
+    return QString::fromStdString(tensorboard::folderName(text.toStdString()));
 }
 
 QString tensorBoardRunFolder(const RunRecord& run)
@@ -100,25 +63,48 @@ QString tensorBoardRunFolder(const RunRecord& run)
     return tensorBoardFolderName(run.name.isEmpty() || run.name == run.id ? run.id : run.id + QLatin1Char('_') + run.name);
 }
 
-QString writeTensorBoardRun(const RunData& run, const QString& folder, QString* error, const QByteArray& start,
-                            const QByteArray& end)
+TensorBoardRunFile writeTensorBoardRun(const RunRecord& run, const QString& folder, const QByteArray& start,
+                                       const std::function<QByteArray(tensorboard::RunEncoder&)>& end)
 {
-    if (!QDir().mkpath(folder)) {
-        if (error)
-            *error = QStringLiteral("Cannot create the folder %1").arg(folder);
-        return {};
+    TensorBoardRunFile written;
+    const QString eventsPath = RunStore::eventsPath(run);
+    RegularFile events;
+    QString why;
+    if (!events.open(eventsPath, &why)) {
+        written.error = QStringLiteral("Run %1: its events file %2 %3: no TensorBoard file was written for it (a run's events are read from a regular file only)").arg(run.id, eventsPath, why);
+        return written;
     }
-    TensorBoardRunEncoder encoder(run.record());
-    const QByteArray header = encoder.header();
-    const QByteArray contents = header + start + encoder.encodeNew(run) + end;
-    const QString path = QDir(folder).filePath(encoder.fileName());
-    return writeFileAtomically(path, contents, error) ? path : QString();
-}
-
-QString exportRunToTensorBoard(const RunStore& store, const RunRecord& run, const QString& directory, QString* error)
-{
-    const QSharedPointer<RunData> data = store.loadRun(run);
-    return writeTensorBoardRun(*data, QDir(directory).filePath(tensorBoardRunFolder(run)), error);
+    tensorboard::RunEncoder encoder(tensorBoardStartOf(run));
+    QByteArray contents = bytesOf(encoder.header()) + start;
+    EventStreamParser parser;
+    constexpr qint64 kChunkBytes = 1 << 20;
+    for (qint64 read = 0; read < RunStore::kMaxEventsBytes;) {
+        const QByteArray chunk = events.read(std::min(kChunkBytes, RunStore::kMaxEventsBytes - read));
+        if (chunk.isEmpty())
+            break;
+        read += chunk.size();
+        // A line without its newline was being written when something died: it is not trusted
+        // (as RunStore::loadRun), so the parser is not asked to finish it.
+        for (const QJsonObject& event : parser.feed(chunk).events)
+            contents += bytesOf(encoder.encode(tensorBoardEventOf(event)));
+    }
+    if (!events.error().isEmpty()) {
+        written.error = QStringLiteral("Run %1: its events file %2 %3: no TensorBoard file was written for it (a run's events are read from a regular file only)").arg(run.id, eventsPath, events.error());
+        return written;
+    }
+    if (end)
+        contents += end(encoder);
+    if (!QDir().mkpath(folder)) {
+        written.error = QStringLiteral("Cannot create the folder %1").arg(folder);
+        return written;
+    }
+    const QString path = QDir(folder).filePath(tensorBoardFileName(run));
+    if (!writeFileAtomically(path, contents, &written.error))
+        return written;
+    written.path = path;
+    if (encoder.overflowCount() > 0)
+        written.warning = QStringLiteral("Run %1: %2").arg(run.id, QString::fromStdString(encoder.overflowSentence()));
+    return written;
 }
 
 }  // namespace ddplab::ui

@@ -12,8 +12,8 @@
 namespace ddplab::ui {
 
 struct TensorBoardStream::Writer {
-    explicit Writer(const RunRecord& record) : encoder(record) {}
-    TensorBoardRunEncoder encoder;
+    explicit Writer(const RunRecord& record) : encoder(tensorBoardStartOf(record)) {}
+    tensorboard::RunEncoder encoder;
     QFile file;
     bool failed = false;
 };
@@ -21,9 +21,9 @@ struct TensorBoardStream::Writer {
 TensorBoardStream::TensorBoardStream(const LabSession& session, QObject* parent)
     : QObject(parent)
 {
-    connect(&session, &LabSession::runStarted, this, [this](int, const QSharedPointer<RunData>& run) { write(run, false); });
-    connect(&session, &LabSession::runUpdated, this, [this](const QSharedPointer<RunData>& run) { write(run, false); });
-    connect(&session, &LabSession::runFinished, this, [this](int, const QSharedPointer<RunData>& run) { write(run, true); });
+    connect(&session, &LabSession::runStarted, this, [this](int, const QSharedPointer<RunData>& run) { start(run); });
+    connect(&session, &LabSession::runEventsArrived, this, &TensorBoardStream::write);
+    connect(&session, &LabSession::runFinished, this, [this](int, const QSharedPointer<RunData>& run) { finish(run); });
 }
 
 TensorBoardStream::~TensorBoardStream() = default;
@@ -38,31 +38,47 @@ void TensorBoardStream::setFolder(const QString& folder)
     m_folder = folder;
 }
 
-void TensorBoardStream::write(const QSharedPointer<RunData>& run, bool last)
+void TensorBoardStream::start(const QSharedPointer<RunData>& run)
 {
-    auto found = m_writers.find(run->id());
-    if (found == m_writers.end()) {
-        if (!isOn() || last)
-            return;  // off, or a run that ends without having streamed: its export writes it whole
-        auto writer = std::make_shared<Writer>(run->record());
-        const QString folder = QDir(m_folder).filePath(tensorBoardRunFolder(run->record()));
-        writer->file.setFileName(QDir(folder).filePath(writer->encoder.fileName()));
-        if (!QDir().mkpath(folder) || !writer->file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-            writer->failed = true;
-            emit problem(tr("TensorBoard: cannot write %1: %2").arg(writer->file.fileName(), writer->file.errorString()));
-        }
-        found = m_writers.insert(run->id(), writer);
+    if (!isOn() || m_writers.contains(run->id()))
+        return;  // off: a run that did not stream is written whole by its export
+    auto writer = std::make_shared<Writer>(run->record());
+    const QString folder = QDir(m_folder).filePath(tensorBoardRunFolder(run->record()));
+    writer->file.setFileName(QDir(folder).filePath(tensorBoardFileName(run->record())));
+    const std::string header = writer->encoder.header();
+    if (!QDir().mkpath(folder) || !writer->file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+        writer->file.write(header.data(), qint64(header.size())) != qint64(header.size()) || !writer->file.flush()) {
+        writer->failed = true;
+        emit problem(tr("TensorBoard: cannot write %1: %2").arg(writer->file.fileName(), writer->file.errorString()));
     }
+    m_writers.insert(run->id(), writer);
+}
+
+void TensorBoardStream::write(const QSharedPointer<RunData>& run, const QList<QJsonObject>& events)
+{
+    const auto found = m_writers.constFind(run->id());
+    if (found == m_writers.constEnd() || (*found)->failed)
+        return;
     Writer& writer = **found;
-    if (!writer.failed) {
-        const QByteArray records = writer.encoder.encodeNew(*run);
-        if (writer.file.write(records) != records.size() || !writer.file.flush()) {
-            writer.failed = true;
-            emit problem(tr("TensorBoard: cannot write %1: %2").arg(writer.file.fileName(), writer.file.errorString()));
-        }
+    std::string records;
+    for (const QJsonObject& event : events)
+        records += writer.encoder.encode(tensorBoardEventOf(event));
+    if (records.empty())
+        return;
+    if (writer.file.write(records.data(), qint64(records.size())) != qint64(records.size()) || !writer.file.flush()) {
+        writer.failed = true;
+        emit problem(tr("TensorBoard: cannot write %1: %2").arg(writer.file.fileName(), writer.file.errorString()));
     }
-    if (last)
-        m_writers.erase(found);  // closes its file
+}
+
+void TensorBoardStream::finish(const QSharedPointer<RunData>& run)
+{
+    const auto found = m_writers.find(run->id());
+    if (found == m_writers.end())
+        return;
+    if (!(*found)->failed && (*found)->encoder.overflowCount() > 0)
+        emit problem(tr("TensorBoard: %1: %2").arg((*found)->file.fileName(), QString::fromStdString((*found)->encoder.overflowSentence())));
+    m_writers.erase(found);  // closes its file
 }
 
 }  // namespace ddplab::ui

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "tensorboard_events.hpp"
+#include "summary_events.hpp"
 
-#include "client/tensorboard/tensorboard_records.hpp"
+#include "tensorboard/tfrecord.hpp"
 
-namespace ddplab::ui {
+#include <cfloat>
+#include <cmath>
+
+namespace ddplab::tensorboard {
 namespace {
 
 // event.proto: Event
@@ -77,42 +80,40 @@ constexpr int kTypeFloat64 = 3;
 }  // namespace plugin
 
 constexpr int kPluginDataVersion = 0;  // the HParams plugin reads version 0 only
-const QString kFileVersion = QStringLiteral("brain.Event:2");
-const QString kHParamsPlugin = QStringLiteral("hparams");
+constexpr char kFileVersion[] = "brain.Event:2";
+constexpr char kHParamsPlugin[] = "hparams";
 
-ProtoWriter eventAt(double wallTime, qint64 step)
+ProtoWriter eventAt(double wallTime, int64_t step)
 {
     ProtoWriter out;
     out.fixed64(event::kWallTime, wallTime);
-    out.varint(event::kStep, quint64(step));
+    out.varint(event::kStep, uint64_t(step));
     return out;
 }
 
-// A google.protobuf.Value: a number, a string or a boolean (an object or array as its JSON text).
-ProtoWriter structValue(const QJsonValue& json)
+ProtoWriter structValue(const hparams::Value& v)
 {
     ProtoWriter out;
-    if (json.isDouble())
-        out.fixed64(value::kNumber, json.toDouble());
-    else if (json.isBool())
-        out.varint(value::kBool, json.toBool() ? 1 : 0);
-    else
-        out.string(value::kString, json.isString() ? json.toString() : QString());
+    switch (v.kind) {
+    case hparams::Value::Kind::Number: out.fixed64(value::kNumber, v.number); break;
+    case hparams::Value::Kind::Boolean: out.varint(value::kBool, v.boolean ? 1 : 0); break;
+    case hparams::Value::Kind::Text: out.bytes(value::kString, v.text); break;
+    }
     return out;
 }
 
-int dataTypeOf(const QList<QJsonValue>& values)
+int dataTypeOf(const std::vector<hparams::Value>& values)
 {
-    bool numbers = !values.isEmpty();
-    bool booleans = !values.isEmpty();
-    for (const QJsonValue& v : values) {
-        numbers = numbers && v.isDouble();
-        booleans = booleans && v.isBool();
+    bool numbers = !values.empty();
+    bool booleans = !values.empty();
+    for (const hparams::Value& v : values) {
+        numbers = numbers && v.kind == hparams::Value::Kind::Number;
+        booleans = booleans && v.kind == hparams::Value::Kind::Boolean;
     }
     return numbers ? plugin::kTypeFloat64 : booleans ? plugin::kTypeBool : plugin::kTypeString;
 }
 
-QByteArray pluginData(int which, const ProtoWriter& data)
+std::string pluginData(int which, const ProtoWriter& data)
 {
     ProtoWriter out;
     out.varint(plugin::kVersion, kPluginDataVersion);
@@ -122,20 +123,32 @@ QByteArray pluginData(int which, const ProtoWriter& data)
 
 }  // namespace
 
-QByteArray fileVersionEvent(double wallTime)
+std::string fileVersionEvent(double wallTime)
 {
     ProtoWriter out = eventAt(wallTime, 0);
-    out.string(event::kFileVersion, kFileVersion);
+    out.bytes(event::kFileVersion, kFileVersion);
     return out.data();
 }
 
-QByteArray scalarsEvent(double wallTime, qint64 step, const QList<TensorBoardScalar>& scalars)
+bool overflowsFloat32(double value)
+{
+    return std::isfinite(value) && std::fabs(value) > double(FLT_MAX);
+}
+
+float scalarFloat(double value)
+{
+    if (overflowsFloat32(value))
+        return value > 0 ? FLT_MAX : -FLT_MAX;
+    return float(value);
+}
+
+std::string scalarsEvent(double wallTime, int64_t step, const std::vector<Scalar>& scalars)
 {
     ProtoWriter values;
-    for (const TensorBoardScalar& scalar : scalars) {
+    for (const Scalar& scalar : scalars) {
         ProtoWriter one;
-        one.string(summary::kTag, scalar.tag);
-        one.fixed32(summary::kSimpleValue, float(scalar.value));
+        one.bytes(summary::kTag, scalar.tag);
+        one.fixed32(summary::kSimpleValue, scalarFloat(scalar.value));
         values.message(summary::kValue, one);
     }
     ProtoWriter out = eventAt(wallTime, step);
@@ -143,10 +156,10 @@ QByteArray scalarsEvent(double wallTime, qint64 step, const QList<TensorBoardSca
     return out.data();
 }
 
-QByteArray hparamsEvent(double wallTime, const QString& tag, const QByteArray& content)
+std::string hparamsEvent(double wallTime, const std::string& tag, const std::string& content)
 {
     ProtoWriter pluginDataMessage;
-    pluginDataMessage.string(summary::kPluginName, kHParamsPlugin);
+    pluginDataMessage.bytes(summary::kPluginName, kHParamsPlugin);
     pluginDataMessage.bytes(summary::kContent, content);
     ProtoWriter metadata;
     metadata.message(summary::kPluginData, pluginDataMessage);
@@ -160,7 +173,7 @@ QByteArray hparamsEvent(double wallTime, const QString& tag, const QByteArray& c
     nullTensor.message(tensor::kShape, shape);
 
     ProtoWriter one;
-    one.string(summary::kTag, tag);
+    one.bytes(summary::kTag, tag);
     one.message(summary::kMetadata, metadata);
     one.message(summary::kTensor, nullTensor);
     ProtoWriter values;
@@ -172,20 +185,20 @@ QByteArray hparamsEvent(double wallTime, const QString& tag, const QByteArray& c
 
 namespace hparams {
 
-QByteArray experimentContent(const QString& description, double timeCreated, const QList<HParam>& hparams,
-                             const QList<Metric>& metrics)
+std::string experimentContent(const std::string& description, double timeCreated, const std::vector<HParam>& hparams,
+                              const std::vector<Metric>& metrics)
 {
     ProtoWriter experiment;
-    experiment.string(plugin::kDescription, description);
+    experiment.bytes(plugin::kDescription, description);
     experiment.fixed64(plugin::kTimeCreated, timeCreated);
     for (const HParam& hparam : hparams) {
         ProtoWriter info;
-        info.string(plugin::kHParamName, hparam.name);
-        if (!hparam.description.isEmpty())
-            info.string(plugin::kHParamDescription, hparam.description);
-        info.varint(plugin::kHParamType, quint64(dataTypeOf(hparam.values)));
+        info.bytes(plugin::kHParamName, hparam.name);
+        if (!hparam.description.empty())
+            info.bytes(plugin::kHParamDescription, hparam.description);
+        info.varint(plugin::kHParamType, uint64_t(dataTypeOf(hparam.values)));
         ProtoWriter domain;
-        for (const QJsonValue& v : hparam.values)
+        for (const Value& v : hparam.values)
             domain.message(value::kListValues, structValue(v));
         info.message(plugin::kDomainDiscrete, domain);
         info.varint(plugin::kDiffers, hparam.values.size() > 1 ? 1 : 0);
@@ -193,37 +206,38 @@ QByteArray experimentContent(const QString& description, double timeCreated, con
     }
     for (const Metric& metric : metrics) {
         ProtoWriter name;
-        name.string(plugin::kMetricTag, metric.tag);
+        name.bytes(plugin::kMetricTag, metric.tag);
         ProtoWriter info;
         info.message(plugin::kMetricName, name);
-        info.string(plugin::kMetricDisplayName, metric.displayName);
-        info.varint(plugin::kDatasetType, quint64(metric.dataset));
+        info.bytes(plugin::kMetricDisplayName, metric.displayName);
+        info.varint(plugin::kDatasetType, uint64_t(metric.dataset));
         experiment.message(plugin::kMetricInfos, info);
     }
     return pluginData(plugin::kExperiment, experiment);
 }
 
-QByteArray sessionStartContent(const QJsonObject& values, const QString& groupName, double startTime)
+std::string sessionStartContent(const std::vector<std::pair<std::string, Value>>& values, const std::string& groupName,
+                                double startTime)
 {
     ProtoWriter start;
-    for (auto it = values.constBegin(); it != values.constEnd(); ++it) {
+    for (const auto& [name, v] : values) {
         ProtoWriter entry;
-        entry.string(plugin::kMapKey, it.key());
-        entry.message(plugin::kMapValue, structValue(it.value()));
+        entry.bytes(plugin::kMapKey, name);
+        entry.message(plugin::kMapValue, structValue(v));
         start.message(plugin::kHParams, entry);
     }
-    start.string(plugin::kGroupName, groupName);
+    start.bytes(plugin::kGroupName, groupName);
     start.fixed64(plugin::kStartTime, startTime);
     return pluginData(plugin::kSessionStart, start);
 }
 
-QByteArray sessionEndContent(Status status, double endTime)
+std::string sessionEndContent(Status status, double endTime)
 {
     ProtoWriter end;
-    end.varint(plugin::kStatus, quint64(status));
+    end.varint(plugin::kStatus, uint64_t(status));
     end.fixed64(plugin::kEndTime, endTime);
     return pluginData(plugin::kSessionEnd, end);
 }
 
 }  // namespace hparams
-}  // namespace ddplab::ui
+}  // namespace ddplab::tensorboard
