@@ -12,7 +12,7 @@ cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYP
 scripts/check-deps.sh --build build-fuzz
 cmake --build build-fuzz -j "$(nproc 2>/dev/null || echo 2)"
 
-for target in config_parser event_stream stored_run lab_files tensor_extent; do
+for target in config_parser event_stream stored_run lab_files tensor_extent pickle_check checkpoint_reader; do
   corpus="tests/fuzz/corpus/$target"
   # New finds go to a scratch folder: the kept corpus changes only when someone commits to it.
   scratch=$(mktemp -d)

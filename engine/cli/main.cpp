@@ -22,6 +22,7 @@
 #include "core/limits.hpp"
 #include "core/protocol.hpp"
 #include "output/event_writer.hpp"
+#include "output/stderr_lines.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -178,6 +179,8 @@ int main(int argc, char** argv)
     // A file-size limit (ulimit -f) must fail a write with EFBIG, which the engine reports
     // (exit 6), not kill the process with SIGXFSZ; ranks and checks inherit the setting.
     ::signal(SIGXFSZ, SIG_IGN);
+    // Ranks and their launcher share stderr: lines must not cut into one another.
+    writeStderrInWholeLines();
     CommandLine line;
     try {
         line.app.parse(argc, argv);

@@ -36,10 +36,16 @@ int64_t largestBatchMultiplier(const Config& config);
 // fewest micro-batches that split the share into equal batches.
 BatchShape batchShape(const Config& config, int64_t multiplier);
 
+// Whether that split needs at most twice the micro-batches the largest batch would: a share of
+// 99,991 samples (a prime) splits equally only into 99,991 micro-batches of 1 under
+// max_batch_per_rank 1000, some 650 times slower than 100 of 1000. A multiplier that does not
+// is refused in batch_schedule_factors (config_validate) and never chosen by smith.
+bool splitsWell(const Config& config, int64_t multiplier);
+
 // steps, smith and seesaw: the multiplier the schedule calls for on the optimizer step that
 // follows `stepsDone` steps, `baseSteps` base steps into the run. steps: the product of the
 // factors whose step has passed. smith: where the LR schedule would have decayed the LR to a
-// fraction d of its peak, 1/d (rounded down). seesaw: the largest power of two not above 1/d
+// fraction d of its peak, 1/d (rounded down, and on down to one that splitsWell). seesaw: the largest power of two not above 1/d
 // (each halving of the LR becomes a doubling of the batch). Never above largestBatchMultiplier,
 // never below 1; constant, noise and adascale: 1.
 int64_t scheduledBatchMultiplier(const Config& config, int64_t stepsDone, int64_t baseSteps);
@@ -57,6 +63,19 @@ struct PlannedStep {
     int64_t multiplier = 1;
     double lr = 0.0;
 };
+
+// The run's optimizer steps as the trainer will take them, in segments of one multiplier:
+// `steps` steps from step `firstStep` (0-based), the first `baseSteps` base steps into the run,
+// each adding `multiplier` to that clock. Each handed to `visit` until it returns false. The
+// work is bounded by the batch's growths, not the run's length (10^9 planned steps take no
+// longer than ten): for constant, noise and adascale one segment of the starting batch's steps.
+struct PlannedSegment {
+    int64_t firstStep = 0;
+    int64_t steps = 0;
+    int64_t baseSteps = 0;
+    int64_t multiplier = 1;
+};
+void walkPlannedSegments(const Config& config, const std::function<bool(const PlannedSegment&)>& visit);
 
 // The run's optimizer steps one by one as the trainer will take them, each handed to `visit`
 // until it returns false: for steps, smith and seesaw epoch by epoch, each rank's share of an

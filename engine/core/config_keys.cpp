@@ -478,17 +478,20 @@ std::vector<ConfigKey> buildKeys()
         "torchscript: validation data in the same form, evaluated at each epoch's end and every eval_every steps "
         "(empty: none)")
         .presented("Validation data", kWorkloadGroup).when(isTorchScript)
-        .inScript(leftOut("the validation set is evaluated between steps, without gradients", valDataNote)));
+        .inScript(leftOut("the validation set is evaluated between steps, without gradients", valDataNote))
+        .resumed(OnResume::Free));
     keys.push_back(textKey(key::kSaveModel, &Config::saveModel,
         "torchscript: at the end, write the trained model (rank 0's parameters and buffers) to this TorchScript file "
         "(empty: do not)")
         .presented("Save the trained model to", kWorkloadGroup).when(isTorchScript)
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Free));
     keys.push_back(integerKey(key::kModelCheckTimeout, &Config::modelCheckTimeout, 0, kMaxTimeoutSeconds,
         "torchscript: seconds that checking your model may take (inspect, and the first batch before a run) before it is "
         "stopped as a forward that never returns (0 = collective_timeout)")
         .presented("Give up on a model check after (s)", kAdvanced).when(isTorchScript)
-        .inScript(leftOut("it bounds the lab's check of your model before a run; a script runs no such check")));
+        .inScript(leftOut("it bounds the lab's check of your model before a run; a script runs no such check"))
+        .resumed(OnResume::Free));
     // how it is parallelised
     keys.push_back(integerKey(key::kNumExamples, &Config::numExamples, 1, kMaxExamples,
         "training examples of the toy and linreg workloads")
@@ -521,51 +524,62 @@ std::vector<ConfigKey> buildKeys()
         "Fashion-MNIST and torchscript: evaluate the validation set on its first N samples only (0 = all: Fashion-MNIST's "
         "10,000 test images, all of val_data); a smaller set is a quicker, noisier validation loss")
         .presented("Validation subset", kWorkloadGroup).when([](const Config& c) { return isFashion(c) || isTorchScript(c); })
-        .inScript(leftOut("it is the part of the validation set the lab evaluates, between steps and without gradients")));
+        .inScript(leftOut("it is the part of the validation set the lab evaluates, between steps and without gradients"))
+        .resumed(OnResume::Free));
     keys.push_back(integerKey(key::kWorldSize, &Config::worldSize, 1, kMaxRanks, "number of ranks (\"GPUs\")")
         .presented("GPUs (ranks)", kParallelism)
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Branch));
     keys.push_back(integerKey(key::kBatchSize, &Config::batchSize, 1, kMaxBatch, "batch size per rank")
         .presented("Batch per GPU", kParallelism)
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Branch));
     keys.push_back(integerKey(key::kGradAccum, &Config::gradAccum, 1, kMaxGradAccum,
         "micro-batches accumulated per optimizer step; the inner ones skip synchronisation")
         .presented("Gradient accumulation", kParallelism)
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Branch));
     keys.push_back(booleanKey(key::kAccumulateAsRanks, &Config::accumulateAsRanks,
         "the grad_accum micro-batches stand for GPUs: micro-batch j of rank k holds what DistributedSampler gives rank "
         "k * grad_accum + j of world_size * grad_accum, so world_size ranks compute exactly what world_size * grad_accum "
         "GPUs would, BatchNorm's batch statistics included (false: consecutive batches of the rank's own shard)")
         .presented("Micro-batches stand for GPUs", kParallelism)
         .when([](const Config& c) { return c.gradAccum > 1; })
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Branch));
     keys.push_back(choiceKey<BackendKind>(key::kBackend, &Config::backend,
         {{choice::backend::kAuto, BackendKind::Auto}, {choice::backend::kGloo, BackendKind::Gloo}, {choice::backend::kNccl, BackendKind::Nccl}},
         "collective backend; auto picks NCCL when every rank has its own GPU, else Gloo")
         .presented("Backend", kParallelism)
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Free));
     keys.push_back(choiceKey<DeviceKind>(key::kDevice, &Config::device, {{choice::device::kCpu, DeviceKind::Cpu}, {choice::device::kCuda, DeviceKind::Cuda}},
         "where each rank computes; cuda puts rank r on GPU LOCAL_RANK")
         .presented("Device", kParallelism)
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Free));
     keys.push_back(integerKey(key::kThreads, &Config::threads, 0, kMaxThreads,
         "intra-op threads per rank (0 = the cores other programs leave free, divided by the ranks on this machine, at least 1; "
         "docs/metrics.md)")
         .presented("Threads per rank", kAdvanced)
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Free));
     keys.push_back(realKey(key::kBucketCapMb, &Config::bucketCapMb, RealRange{0.0, false, kMaxBucketMb, true},
         "gradient bucket size in MiB, as DDP's")
         .presented("Bucket size (MiB)", kAdvanced)
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Free));
     keys.push_back(booleanKey(key::kOverlap, &Config::overlap,
         "all-reduce each bucket as soon as backward fills it (false: after backward)")
         .presented("Overlap all-reduce", kAdvanced)
-        .inScript(leftOut("it says when the all-reduce runs, not what it sums", overlapNote)));
+        .inScript(leftOut("it says when the all-reduce runs, not what it sums", overlapNote))
+        .resumed(OnResume::Free));
     keys.push_back(integerKey(key::kCollectiveTimeout, &Config::collectiveTimeout, 1, kMaxTimeoutSeconds,
         "seconds a rank waits for its peers (rendezvous, every collective) before the run stops and names the rank "
         "that stopped making progress; a run of one rank is stopped when it sends no event for this long")
         .presented("Give up on a silent rank after (s)", kAdvanced)
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Free));
     // data order
     keys.push_back(booleanKey(key::kShuffle, &Config::shuffle, "shuffle like DistributedSampler (permutation seeded with seed + epoch)")
         .presented("Shuffle", kDataOrder)
@@ -575,11 +589,13 @@ std::vector<ConfigKey> buildKeys()
         .inScript(reproduced()));
     keys.push_back(integerKey(key::kSeed, &Config::seed, 0, kMaxSeed, "seed of data, initialisation and shuffling")
         .presented("Seed", kDataOrder)
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Branch));
     // optimisation
     keys.push_back(realKey(key::kLr, &Config::lr, kPositive, "learning rate tuned for base_batch_size")
         .presented("Base LR", kLearningRate)
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Branch));
     keys.push_back(choiceKey<LrRule>(key::kLrRule, &Config::lrRule,
         {{choice::lr_rule::kNone, LrRule::None},
          {choice::lr_rule::kLinear, LrRule::Linear},
@@ -590,15 +606,18 @@ std::vector<ConfigKey> buildKeys()
         "lr_power; sde (adam, adamw): Malladi et al.'s rule, lr * k^(1/2), 1 - beta1 and 1 - beta2 times k, eps / k^(1/2)")
         .presented("LR rule", kLearningRate)
         .labelling({"none: keep the LR", "linear: × k", "sqrt: × √k", "power: × k^p", "sde: Adam × √k, β and ε too"})
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Branch));
     keys.push_back(realKey(key::kLrPower, &Config::lrPower, RealRange{-4.0, true, 4.0, true}, "exponent p of lr_rule = power")
         .presented("Power p", kLearningRate)
         .when([](const Config& c) { return c.lrRule == LrRule::Power; })
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Branch));
     keys.push_back(optionalIntegerKey(key::kBaseBatchSize, &Config::baseBatchSize, 1, kMaxBatch * kMaxRanks,
         "the batch size lr was tuned for (default: batch_size)")
         .presented("Tuned for batch", kLearningRate)
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Branch));
     keys.push_back(choiceKey<OptimizerKind>(key::kOptimizer, &Config::optimizer,
         {{choice::optimizer::kSgd, O::Sgd},
          {choice::optimizer::kAdam, O::Adam},
@@ -636,13 +655,16 @@ std::vector<ConfigKey> buildKeys()
         .inScript(reproduced()));
     keys.push_back(realKey(key::kBeta1, &Config::beta1, kUnitOpen, "Adam/AdamW/LAMB/NovoGrad first-moment decay (the base batch's under lr_rule sde)")
         .presented("β1", kOptimizerGroup).when(usesMoments)
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Branch));
     keys.push_back(realKey(key::kBeta2, &Config::beta2, kUnitOpen, "Adam/AdamW/LAMB/NovoGrad second-moment decay (the base batch's under lr_rule sde)")
         .presented("β2", kOptimizerGroup).when(usesMoments)
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Branch));
     keys.push_back(realKey(key::kEps, &Config::eps, kNonNegative, "Adam/AdamW/LAMB/NovoGrad epsilon, 0 allowed (the base batch's under lr_rule sde)")
         .presented("ε", kOptimizerGroup).when(usesMoments)
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Branch));
     keys.push_back(booleanKey(key::kGradAveraging, &Config::gradAveraging, "NovoGrad: average m with (1 - beta1)")
         .presented("Gradient averaging", kOptimizerGroup).when(optimizerIs(O::NovoGrad))
         .inScript(reproduced()));
@@ -652,35 +674,42 @@ std::vector<ConfigKey> buildKeys()
     // schedule
     keys.push_back(integerKey(key::kWarmupSteps, &Config::warmupSteps, 0, kMaxSteps, "linear warmup length in optimizer steps")
         .presented("Warmup steps", kSchedule)
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Branch));
     keys.push_back(realKey(key::kWarmupEpochs, &Config::warmupEpochs, RealRange{0.0, true, double(kMaxEpochs), true},
         "linear warmup length in epochs")
         .presented("Warmup epochs", kSchedule)
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Branch));
     keys.push_back(optionalRealKey(key::kWarmupStartFactor, &Config::warmupStartFactor, RealRange{0.0, false, 1.0, true},
         "warmup starts at this fraction of the LR (default 1 / world_size, as LinearLR in seed 003)")
         .presented("Warmup starts at", kSchedule)
         .when([](const Config& c) { return c.warmupSteps > 0 || c.warmupEpochs > 0; })
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Branch));
     keys.push_back(choiceKey<ScheduleKind>(key::kSchedule, &Config::schedule,
         {{choice::schedule::kConstant, ScheduleKind::Constant},
          {choice::schedule::kCosine, ScheduleKind::Cosine},
          {choice::schedule::kStep, ScheduleKind::Step}},
         "LR schedule after warmup")
         .presented("Schedule", kSchedule)
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Branch));
     keys.push_back(integerKey(key::kStepSize, &Config::stepSize, 1, kMaxEpochs, "step schedule: decay every N epochs")
         .presented("Decay every (epochs)", kSchedule)
         .when([](const Config& c) { return c.schedule == ScheduleKind::Step; })
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Branch));
     keys.push_back(realKey(key::kGamma, &Config::gamma, RealRange{0.0, false, 1.0, true}, "step schedule: decay factor")
         .presented("Decay factor γ", kSchedule)
         .when([](const Config& c) { return c.schedule == ScheduleKind::Step; })
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Branch));
     keys.push_back(realKey(key::kMinLr, &Config::minLr, kNonNegative, "cosine schedule: final LR")
         .presented("Final LR", kSchedule)
         .when([](const Config& c) { return c.schedule == ScheduleKind::Cosine; })
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Branch));
     // a batch that grows
     keys.push_back(choiceKey<BatchScheduleKind>(key::kBatchSchedule, &Config::batchSchedule,
         {{choice::batch_schedule::kConstant, BatchScheduleKind::Constant},
@@ -721,7 +750,8 @@ std::vector<ConfigKey> buildKeys()
         "a growing batch raises each rank's batch up to this, and accumulation micro-batches beyond it (0 = batch_size: "
         "the batch grows by accumulation only, so a rank's memory stays what it was)")
         .presented("Batch per rank at most", kSchedule).when(grows)
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Branch));
     keys.push_back(integerKey(key::kBatchNoisePatience, &Config::batchNoisePatience, 1, kMaxSteps,
         "batch_schedule noise: the steps the smoothed noise scale must stay above twice the effective batch before it "
         "doubles")
@@ -730,14 +760,17 @@ std::vector<ConfigKey> buildKeys()
         .inScript(reproduced()));
     // length
     keys.push_back(integerKey(key::kEpochs, &Config::epochs, 1, kMaxEpochs, "epochs").presented("Epochs", kLength)
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Free));
     keys.push_back(integerKey(key::kMaxSteps, &Config::maxSteps, 0, kMaxSteps, "stop after N optimizer steps (0 = no limit)")
         .presented("Stop after (steps)", kLength)
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Free));
     keys.push_back(optionalRealKey(key::kStopAtLoss, &Config::stopAtLoss, RealRange{0.0, false, double(FLT_MAX), true},
         "stop at the first step whose loss, measured as stop_measure says, is at or below this (null = train to the end)")
         .presented("Stop at loss", kLength)
-        .inScript(leftOut("it says where the lab stops, and the steps before it are the same", stopAtLossNote)));
+        .inScript(leftOut("it says where the lab stops, and the steps before it are the same", stopAtLossNote))
+        .resumed(OnResume::Free));
     keys.push_back(choiceKey<StopMeasure>(key::kStopMeasure, &Config::stopMeasure,
         {{choice::stop_measure::kTrainLoss, StopMeasure::TrainLoss},
          {choice::stop_measure::kValLoss, StopMeasure::ValLoss},
@@ -749,47 +782,57 @@ std::vector<ConfigKey> buildKeys()
         .presented("Judge the loss on", kLength)
         .labelling({"train_loss: the training set", "val_loss: the validation set", "batch_loss: the step's mini-batch (noisy)"})
         .when([](const Config& c) { return c.stopAtLoss.has_value(); })
-        .inScript(leftOut("it is what stop_at_loss, left out, is judged on")));
+        .inScript(leftOut("it is what stop_at_loss, left out, is judged on"))
+        .resumed(OnResume::Free));
     keys.push_back(optionalIntegerKey(key::kEvalEvery, &Config::evalEvery, 0, kMaxSteps,
         "measure the loss over the training set (toy, linreg: all of it; Fashion-MNIST and torchscript: a fixed set of "
         "training samples) and evaluate the validation set (Fashion-MNIST, torchscript with val_data) every N steps "
         "as well as at the end of each epoch; 0 = at epoch ends only (default: toy and linreg 1, Fashion-MNIST and "
         "torchscript 0)")
         .presented("Evaluate every (steps)", kLength)
-        .inScript(leftOut("it says when the lab measures the training-set and validation losses, between steps and without gradients")));
+        .inScript(leftOut("it says when the lab measures the training-set and validation losses, between steps and without gradients"))
+        .resumed(OnResume::Free));
     // checkpoints, branches and the LR range test
     keys.push_back(checkpointAtKey().presented("Checkpoint after steps", kAdvanced)
-        .inScript(leftOut("writing a checkpoint reads the training state and changes none of it", checkpointAtNote)));
+        .inScript(leftOut("writing a checkpoint reads the training state and changes none of it", checkpointAtNote))
+        .resumed(OnResume::Free));
     keys.push_back(textKey(key::kCheckpointDir, &Config::checkpointDir,
         "folder the checkpoints of checkpoint_at go to, one file per step (step-000010.pt), readable with torch.load "
         "(docs/checkpoints.md); a leading ~/ is the home folder")
         .presented("Checkpoint folder", kAdvanced)
-        .inScript(leftOut("it is where checkpoint_at's files go")));
+        .inScript(leftOut("it is where checkpoint_at's files go"))
+        .resumed(OnResume::Free));
     keys.push_back(textKey(key::kResumeFrom, &Config::resumeFrom,
         "start from this checkpoint: parameters, buffers, optimizer state, step, epoch, the sampler's position and every "
         "RNG; world_size, batch_size, grad_accum, lr and lr_rule may differ from the run that wrote it (a branch); "
         "epochs and max_steps count from the first run's start (empty: start fresh)")
         .presented("Resume from checkpoint", kAdvanced)
-        .inScript(reproducedUnless(resumeFromRefusal)));
+        .inScript(reproducedUnless(resumeFromRefusal))
+        .resumed(OnResume::Free));
     keys.push_back(booleanKey(key::kLrRangeTest, &Config::lrRangeTest,
         "LR range test (Smith 2017): the LR rises exponentially from lr_range_min to lr_range_max over lr_range_steps "
         "optimizer steps in place of lr, its rule, warmup and schedule; the run stops once the smoothed loss exceeds 4x "
         "its minimum and reports the curve and suggested LRs in a range_test event")
         .presented("LR range test", kAdvanced)
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Branch));
     keys.push_back(realKey(key::kLrRangeMin, &Config::lrRangeMin, kPositive, "LR range test: the first LR")
         .presented("Range test from LR", kAdvanced).when([](const Config& c) { return c.lrRangeTest; })
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Branch));
     keys.push_back(realKey(key::kLrRangeMax, &Config::lrRangeMax, kPositive, "LR range test: the last LR")
         .presented("Range test to LR", kAdvanced).when([](const Config& c) { return c.lrRangeTest; })
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Branch));
     keys.push_back(integerKey(key::kLrRangeSteps, &Config::lrRangeSteps, 2, kMaxSteps, "LR range test: optimizer steps from the first LR to the last")
         .presented("Range test steps", kAdvanced).when([](const Config& c) { return c.lrRangeTest; })
-        .inScript(reproduced()));
+        .inScript(reproduced())
+        .resumed(OnResume::Branch));
     // output and testing
     ConfigKey events = textKey(key::kEvents, &Config::events, "also append the JSON Lines event stream to this file")
                            .presented("Events file", kAdvanced);
     events.hidden = true;  // the lab gives every run its own
+    events.onResume = OnResume::Free;
     events.script = leftOut("it is where the lab writes its event stream");
     keys.push_back(events);
     keys.push_back(textKey(key::kTensorboardDir, &Config::tensorboardDir,
@@ -799,7 +842,8 @@ std::vector<ConfigKey> buildKeys()
         .presented("TensorBoard folder", kAdvanced)
         .inScript(leftOut("it is where rank 0 writes TensorBoard files of the run's figures", tensorboardDirNote)));
     keys.push_back(failAtKey().presented("Inject a failure", kAdvanced)
-        .inScript(leftOut("it is a testing aid that makes a rank fail on purpose", failAtNote)));
+        .inScript(leftOut("it is a testing aid that makes a rank fail on purpose", failAtNote))
+        .resumed(OnResume::Free));
     return keys;
 }
 
@@ -838,6 +882,12 @@ ConfigKey ConfigKey::when(std::function<bool(const Config&)> condition) &&
 ConfigKey ConfigKey::labelling(std::vector<std::string> labels) &&
 {
     choiceLabels = std::move(labels);
+    return std::move(*this);
+}
+
+ConfigKey ConfigKey::resumed(OnResume rule) &&
+{
+    onResume = rule;
     return std::move(*this);
 }
 
@@ -881,6 +931,15 @@ const ConfigKey* findConfigKey(std::string_view name)
 {
     for (const ConfigKey& key : configKeys()) {
         if (key.name == name)
+            return &key;
+    }
+    return nullptr;
+}
+
+const ConfigKey* keyChangedOnResume(const Config& writer, const Config& run)
+{
+    for (const ConfigKey& key : configKeys()) {
+        if (key.onResume == OnResume::Same && key.mattersFor(run) && key.read(writer) != key.read(run))
             return &key;
     }
     return nullptr;

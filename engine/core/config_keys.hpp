@@ -20,6 +20,13 @@ namespace ddplab {
 
 enum class KeyType { Integer, Real, Boolean, Choice, Text };
 
+// What a run resumed from a checkpoint may do with a key (docs/checkpoints.md): keep the
+// writing run's value (what is trained: the model, the data, the loss, the optimizer and its
+// settings, a batch schedule), change it as a branch may (the ranks, the batch and how a rank
+// carries it, the LR with its rule and schedule, the data order's seed), or set it as it likes
+// (how long, what is measured and written, where and how it runs).
+enum class OnResume { Same, Branch, Free };
+
 struct ConfigKey {
     std::string name;      // snake_case JSON key; the flag is --name-with-dashes
     KeyType type;
@@ -36,6 +43,7 @@ struct ConfigKey {
     std::vector<std::string> choiceLabels;  // "sqrt: × √k", parallel to choices (empty: the choice itself)
     std::function<bool(const Config&)> matters;  // whether it has any effect with these settings
     bool hidden = false;                    // set by the lab itself, never shown (the events file)
+    OnResume onResume = OnResume::Same;     // a resumed run must keep the writing run's value unless said here
 
     // --- what a PyTorch script of the settings does with it (script_treatment.hpp) ---------
     ScriptTreatment script;
@@ -49,6 +57,7 @@ struct ConfigKey {
     ConfigKey when(std::function<bool(const Config&)> condition) &&;
     ConfigKey labelling(std::vector<std::string> labels) &&;
     ConfigKey inScript(ScriptTreatment treatment) &&;
+    ConfigKey resumed(OnResume rule) &&;
 };
 
 // The groups of the parameter panel, in order.
@@ -60,6 +69,10 @@ const std::vector<KeyGroup>& keyGroups();
 
 const std::vector<ConfigKey>& configKeys();
 const ConfigKey* findConfigKey(std::string_view name);
+
+// The first key a run resumed from a checkpoint of `writer` may not change and `run` does (a
+// key that matters for `run`, OnResume::Same, another value), or null.
+const ConfigKey* keyChangedOnResume(const Config& writer, const Config& run);
 
 // The closest known key to a misspelt one, or "" when nothing is close.
 std::string suggestKey(std::string_view unknown);

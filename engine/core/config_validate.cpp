@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "config_validate.hpp"
 
+#include "batch_schedule.hpp"
 #include "config_keys.hpp"
 #include "derived.hpp"
 #include "host_memory.hpp"
@@ -181,6 +182,25 @@ void batchScheduleProblems(const Config& c, const std::function<void(const std::
             std::adjacent_find(c.batchScheduleSteps.begin(), c.batchScheduleSteps.end()) != c.batchScheduleSteps.end())
             problem(key::kBatchScheduleSteps, "batch_schedule_steps must rise from one step to the next (got \"" +
                                                   findConfigKey(key::kBatchScheduleSteps)->read(c).get<std::string>() + "\")");
+        // Each multiplier the factors make must split into micro-batches near the largest a rank
+        // carries: a prime share splits equally only into micro-batches of 1.
+        int64_t multiplier = 1;
+        for (size_t i = 0; i < c.batchScheduleFactors.size() && i < c.batchScheduleSteps.size(); ++i) {
+            multiplier = std::min(largestBatchMultiplier(c), multiplier * c.batchScheduleFactors[i]);
+            if (splitsWell(c, multiplier))
+                continue;
+            const BatchShape shape = batchShape(c, multiplier);
+            const int64_t share = shape.batchSize * shape.gradAccum;
+            const int64_t largest = std::max(c.batchSize, c.maxBatchPerRank);
+            problem(key::kBatchScheduleFactors,
+                    "batch_schedule_factors multiply the batch by " + std::to_string(multiplier) + " after step " +
+                        std::to_string(c.batchScheduleSteps[i]) + ": each rank's " + countOf(share, "sample") +
+                        " a step split into equal micro-batches of at most " + std::to_string(largest) +
+                        " (max_batch_per_rank, or batch_size) only as " + std::to_string(shape.gradAccum) + " micro-batches of " +
+                        std::to_string(shape.batchSize) + ", where " + std::to_string((share + largest - 1) / largest) +
+                        " would carry it; choose factors whose product splits evenly (powers of two always do)");
+            break;
+        }
     }
     if ((kind == BatchScheduleKind::Smith || kind == BatchScheduleKind::Seesaw) && c.schedule == ScheduleKind::Constant)
         problem(key::kSchedule, named + " grows the batch where the LR schedule would decay the LR, and schedule constant "
@@ -285,6 +305,21 @@ ConfigProblems findProblems(const Config& c, const MachineResources* machine, in
 
     if (!c.checkpointAt.empty() && c.checkpointDir.empty())
         problem(key::kCheckpointDir, "checkpoint_at needs checkpoint_dir: the folder its checkpoints go to");
+    // A checkpoint after the run's last step would never be written. The last step is known
+    // from max_steps, or from the epochs of a run that starts fresh at a constant batch (a
+    // resumed branch's steps per epoch changed midway; a range test counts from its start).
+    const bool epochsKnown = sizeKnown && c.resumeFrom.empty() && c.batchSchedule == BatchScheduleKind::Constant;
+    if (!c.checkpointAt.empty() && (c.maxSteps > 0 || epochsKnown) && !c.lrRangeTest) {
+        const int64_t last = epochsKnown ? totalSteps(c) : c.maxSteps;
+        // "every N": its first step; a list: its last (they are sorted).
+        const int64_t named = c.checkpointAt.every > 0 ? c.checkpointAt.every : c.checkpointAt.steps.back();
+        const std::string bound = c.maxSteps > 0 && c.maxSteps == last ? "max_steps " + std::to_string(c.maxSteps)
+                                                                        : countOf(c.epochs, "epoch") + " of " + countOf(stepsPerEpoch(c), "step");
+        if (named > last)
+            problem(key::kCheckpointAt, "checkpoint_at \"" + findConfigKey(key::kCheckpointAt)->read(c).get<std::string>() + "\" names step " +
+                                            std::to_string(named) + ", after the run's last step " + std::to_string(last) + " (" + bound +
+                                            "): that checkpoint would never be written");
+    }
     if (c.lrRangeTest && !(c.lrRangeMin < c.lrRangeMax))
         problem(key::kLrRangeMax, "lr_range_max must be above lr_range_min (got " + number(c.lrRangeMax) + " and " +
                                       number(c.lrRangeMin) + ")");

@@ -11,7 +11,6 @@
 #include "torch_save_archive.hpp"
 
 #include <ATen/ATen.h>
-#include <torch/version.h>
 
 #include <cerrno>
 #include <cmath>
@@ -91,13 +90,6 @@ at::Tensor tensorIn(const c10::impl::GenericDict& dict, const char* name, const 
 // LibTorch's unpickler words for what it cannot read, and what they mean for a data file.
 std::string unpicklerProblem(const std::string& message)
 {
-    if (message.find("Unknown opcode for unpickling") != std::string::npos)
-        return "uses a pickle construct LibTorch " + std::string(TORCH_VERSION) +
-               "'s unpickler cannot read: a dict of one entry or a dict inside the dict (docs/own-model.md); save exactly "
-               "torch.save({\"inputs\": X, \"targets\": Y}, path), a dict of tensors and nothing else";
-    if (message.find("Expected length to be 8") != std::string::npos)
-        return "holds an integer of 2^31 or more (a dimension's size, say), which LibTorch " + std::string(TORCH_VERSION) +
-               "'s unpickler cannot read; split the data so that every dimension stays below 2^31";
     return "is not a file written by torch.save (" + message.substr(0, message.find('\n')) + "); " + kHowToSave;
 }
 
@@ -114,6 +106,8 @@ TensorData readTorchSave(const std::string& path, const std::string& key)
     c10::IValue value;
     try {
         value = unpickleTorchSave(path);
+    } catch (const UnreadableRecord& error) {
+        fail(key, path, std::string(error.what()) + "; " + kHowToSave);
     } catch (const c10::Error& error) {
         fail(key, path, unpicklerProblem(error.what_without_backtrace()));
     } catch (const std::exception& error) {

@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "torch_save_archive.hpp"
 
+#include "core/code_nesting.hpp"
+#include "core/pickle_check.hpp"
 #include "core/tensor_extent.hpp"
 #include "zip_directory.hpp"
 
 #include <ATen/ATen.h>
 #include <caffe2/serialize/inline_container.h>
-#include <torch/csrc/jit/serialization/import_read.h>
 #include <torch/csrc/jit/serialization/storage_context.h>
+#include <torch/csrc/jit/serialization/unpickler.h>
 #include <zlib.h>
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 
 namespace ddplab {
@@ -87,13 +90,52 @@ c10::IValue unpickleTorchSave(const std::string& path)
 {
     const RecordCheck check(path);
     caffe2::serialize::PyTorchStreamReader reader(path);
-    const std::string pickle = std::string(kPickleArchive) + ".pkl";
-    if (reader.hasRecord(pickle)) {
-        const auto [bytes, size] = reader.getRecord(pickle);
-        check.require(pickle, bytes.get(), size);
+    const std::string pickleName = std::string(kPickleArchive) + ".pkl";
+    const auto [bytes, size] = reader.getRecord(pickleName);
+    check.require(pickleName, bytes.get(), size);
+    const PickleCheck pickle = checkPickle({static_cast<const char*>(bytes.get()), size});
+    if (!pickle.problem.empty())
+        throw UnreadableRecord("holds a pickle (" + pickleName + ") that " + pickle.problem);
+
+    // What torch::jit::readArchiveAndTensors does, given the pickle as LibTorch reads it.
+    size_t done = 0;
+    const std::string& readable = pickle.readable;
+    auto read = [&](char* buffer, size_t length) -> size_t {
+        length = std::min(length, readable.size() - done);
+        std::memcpy(buffer, readable.data() + done, length);
+        done += length;
+        return length;
+    };
+    auto readRecord = [&](const std::string& name) { return std::get<0>(reader.getRecord(kStoragePrefix + name)); };
+    torch::jit::Unpickler unpickler(read, nullptr, nullptr, readRecord, c10::nullopt, false, torch::jit::Unpickler::defaultTypeParser,
+                                    storagesOf(reader, check));
+    unpickler.set_version(reader.version());
+    return unpickler.parse_ivalue();
+}
+
+void requireReadableModelArchive(const std::string& path)
+{
+    caffe2::serialize::PyTorchStreamReader reader(path);
+    for (const std::string& name : reader.getAllRecords()) {
+        const auto endsWith = [&](const std::string& suffix) {
+            return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+        };
+        const bool pickled = endsWith(".pkl") || endsWith(".debug_pkl");
+        const bool code = name.compare(0, 5, "code/") == 0 && endsWith(".py");
+        if (!pickled && !code)
+            continue;
+        const auto [bytes, size] = reader.getRecord(name);
+        const std::string_view text(static_cast<const char*>(bytes.get()), size);
+        if (code) {
+            const std::string problem = codeNestingProblem(text);
+            if (!problem.empty())
+                throw UnreadableRecord("holds code (" + name + ") whose " + problem);
+            continue;
+        }
+        const PickleCheck pickle = checkPickle(text);
+        if (!pickle.problem.empty())
+            throw UnreadableRecord("holds a pickle (" + name + ") that " + pickle.problem);
     }
-    return torch::jit::readArchiveAndTensors(kPickleArchive, "", "", c10::nullopt, c10::nullopt, c10::nullopt, reader,
-                                             torch::jit::Unpickler::defaultTypeParser, storagesOf(reader, check));
 }
 
 std::string tensorViewProblem(const at::Tensor& tensor)

@@ -3,6 +3,7 @@
 
 #include "core/config_error.hpp"
 #include "core/key_names.hpp"
+#include "core/limits.hpp"
 #include "core/protocol_names.hpp"
 #include "data/torch_save_archive.hpp"
 #include "output/file_beside.hpp"
@@ -10,8 +11,12 @@
 #include <ATen/ATen.h>
 #include <torch/serialize.h>
 
-#include <cstdio>
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <optional>
 #include <sys/stat.h>
 
 namespace ddplab {
@@ -33,6 +38,14 @@ c10::List<at::Tensor> tensorList(const std::vector<at::Tensor>& tensors)
     throw ConfigError(key::kResumeFrom, std::string(key::kResumeFrom) + " " + path + " " + problem);
 }
 
+// What a crafted or damaged field is told by.
+constexpr char kDamaged[] = ": the file is damaged or crafted";
+
+[[noreturn]] void refuseField(const std::string& path, const std::string& field, const std::string& problem)
+{
+    refuse(path, "holds \"" + field + "\" " + problem + kDamaged);
+}
+
 // The entry `key` of the checkpoint's dict, which must be there.
 c10::IValue entry(const c10::impl::GenericDict& dict, const char* key, const std::string& path)
 {
@@ -43,38 +56,87 @@ c10::IValue entry(const c10::impl::GenericDict& dict, const char* key, const std
     refuse(path, std::string("holds no \"") + key + "\": it is no checkpoint DDP Lab wrote, or a damaged one");
 }
 
-int64_t integer(const c10::impl::GenericDict& dict, const char* key, const std::string& path)
+std::optional<c10::IValue> optionalEntry(const c10::impl::GenericDict& dict, const char* key)
+{
+    for (const auto& item : dict) {
+        if (item.key().isString() && item.key().toStringRef() == key)
+            return item.value();
+    }
+    return std::nullopt;
+}
+
+// An integer from `min` to `max`.
+int64_t integer(const c10::impl::GenericDict& dict, const char* key, const std::string& path, int64_t min, int64_t max)
 {
     const c10::IValue value = entry(dict, key, path);
     if (!value.isInt())
-        refuse(path, std::string("holds \"") + key + "\" as a " + value.tagKind() + ", not an integer");
+        refuseField(path, key, "as a " + value.tagKind() + ", not an integer");
+    if (value.toInt() < min || value.toInt() > max)
+        refuseField(path, key, std::to_string(value.toInt()) + ", outside " + std::to_string(min) + " to " + std::to_string(max));
     return value.toInt();
 }
 
-double real(const c10::impl::GenericDict& dict, const char* key, const std::string& path)
+// A finite number (Python writes whole ones as integers).
+double finite(const c10::IValue& value, const std::string& field, const std::string& path)
 {
-    const c10::IValue value = entry(dict, key, path);
     if (!value.isDouble() && !value.isInt())
-        refuse(path, std::string("holds \"") + key + "\" as a " + value.tagKind() + ", not a number");
-    return value.isDouble() ? value.toDouble() : double(value.toInt());
+        refuseField(path, field, "as a " + value.tagKind() + ", not a number");
+    const double number = value.isDouble() ? value.toDouble() : double(value.toInt());
+    if (!std::isfinite(number))
+        refuseField(path, field, "as " + std::to_string(number) + ", not a finite number");
+    return number;
+}
+
+// A list of `count` finite numbers: a DoubleList as LibTorch writes it, a list of floats (or
+// ints) as Python writes it back.
+std::vector<double> numbers(const c10::IValue& value, const char* key, size_t count, const std::string& path)
+{
+    std::vector<double> result;
+    if (value.isDoubleList()) {
+        for (double number : value.toDoubleList())
+            result.push_back(number);
+    } else if (value.isList()) {
+        for (const c10::IValue& item : value.toListRef())
+            result.push_back(finite(item, key, path));
+    } else {
+        refuseField(path, key, "as a " + value.tagKind() + ", not a list of numbers");
+    }
+    if (result.size() != count)
+        refuseField(path, key, "with " + std::to_string(result.size()) + " numbers, not " + std::to_string(count));
+    for (double number : result) {
+        if (!std::isfinite(number))
+            refuseField(path, key, "with a number that is not finite (" + std::to_string(number) + ")");
+    }
+    return result;
+}
+
+// A whole number from 0 to `max` carried as a double.
+int64_t count(double number, const std::string& field, double max, const std::string& path)
+{
+    if (number < 0 || number > max || std::floor(number) != number)
+        refuseField(path, field, "with " + std::to_string(number) + " where a whole number from 0 to " +
+                                     std::to_string(int64_t(max)) + " belongs");
+    return int64_t(number);
 }
 
 std::string text(const c10::impl::GenericDict& dict, const char* key, const std::string& path)
 {
     const c10::IValue value = entry(dict, key, path);
     if (!value.isString())
-        refuse(path, std::string("holds \"") + key + "\" as a " + value.tagKind() + ", not a string");
+        refuseField(path, key, "as a " + value.tagKind() + ", not a string");
     return value.toStringRef();
 }
 
 at::Tensor checkedTensor(const c10::IValue& value, const std::string& what, const std::string& path)
 {
     if (!value.isTensor())
-        refuse(path, "holds " + what + " as a " + value.tagKind() + ", not a tensor");
+        refuse(path, "holds " + what + " as a " + value.tagKind() + ", not a tensor" + kDamaged);
     const at::Tensor tensor = value.toTensor();
     const std::string problem = tensorViewProblem(tensor);
     if (!problem.empty())
-        refuse(path, "holds " + what + " as a tensor that " + problem + ": the file is damaged");
+        refuse(path, "holds " + what + " as a tensor that " + problem + kDamaged);
+    if (tensor.is_sparse() || tensor.is_quantized() || tensor.device() != at::kCPU)
+        refuse(path, "holds " + what + " as a sparse, quantized or non-CPU tensor, which DDP Lab never writes" + kDamaged);
     return tensor;
 }
 
@@ -82,12 +144,27 @@ std::vector<at::Tensor> tensors(const c10::impl::GenericDict& dict, const char* 
 {
     const c10::IValue value = entry(dict, key, path);
     if (!value.isList() && !value.isTensorList())
-        refuse(path, std::string("holds \"") + key + "\" as a " + value.tagKind() + ", not a list of tensors");
+        refuseField(path, key, "as a " + value.tagKind() + ", not a list of tensors");
     std::vector<at::Tensor> result;
     const c10::List<c10::IValue> list = value.toList();
     for (size_t i = 0; i < list.size(); ++i)
         result.push_back(checkedTensor(list.get(i), "\"" + std::string(key) + "\" #" + std::to_string(i), path));
     return result;
+}
+
+// Where the file cannot be read at all: missing, a loop of links, a folder, a FIFO.
+void requireRegularFile(const std::string& path, struct stat& info)
+{
+    constexpr char kGive[] = "; give a checkpoint written by a run with checkpoint_at (step-000010.pt)";
+    if (::stat(path.c_str(), &info) != 0) {
+        if (errno == ENOENT)
+            refuse(path, std::string("does not exist") + kGive);
+        if (errno == ELOOP)
+            refuse(path, std::string("is a symbolic link that leads back to itself (a loop of links)") + kGive);
+        refuse(path, std::string("cannot be read (") + std::strerror(errno) + ")" + kGive);
+    }
+    if (!S_ISREG(info.st_mode))
+        refuse(path, std::string("is not a regular file") + kGive);
 }
 
 }  // namespace
@@ -143,10 +220,7 @@ int64_t writeCheckpoint(const std::string& path, const Checkpoint& c)
 Checkpoint readCheckpoint(const std::string& path)
 {
     struct stat info {};
-    if (::stat(path.c_str(), &info) != 0)
-        refuse(path, "does not exist; give a checkpoint written by a run with checkpoint_at (step-000010.pt)");
-    if (!S_ISREG(info.st_mode))
-        refuse(path, "is not a regular file; give a checkpoint written by a run with checkpoint_at (step-000010.pt)");
+    requireRegularFile(path, info);
     c10::IValue value;
     try {
         // A checkpoint is about as large as what it unpacks to; a zip bomb is not.
@@ -155,6 +229,8 @@ Checkpoint readCheckpoint(const std::string& path)
         value = unpickleTorchSave(path);
     } catch (const ConfigError&) {
         throw;
+    } catch (const UnreadableRecord& error) {
+        refuse(path, error.what());
     } catch (const c10::Error& error) {
         const std::string message = error.what_without_backtrace();
         refuse(path, "is not a checkpoint DDP Lab can read (" + message.substr(0, message.find('\n')) + ")");
@@ -166,70 +242,71 @@ Checkpoint readCheckpoint(const std::string& path)
     const c10::impl::GenericDict dict = value.toGenericDict();
     if (text(dict, name::kFormat, path) != name::kFormatName)
         refuse(path, "is not a DDP Lab checkpoint (its \"format\" is not \"" + std::string(name::kFormatName) + "\")");
-    if (const int64_t version = integer(dict, name::kVersion, path); version != kVersion)
-        refuse(path, "is a checkpoint of version " + std::to_string(version) + "; this engine reads version " + std::to_string(kVersion));
+    if (const c10::IValue version = entry(dict, name::kVersion, path); !version.isInt() || version.toInt() != kVersion)
+        refuse(path, "is a checkpoint of version " + (version.isInt() ? std::to_string(version.toInt()) : version.tagKind()) +
+                         "; this engine reads version " + std::to_string(kVersion));
 
+    // Each field inside what a run can write; how they fit the run that wrote them and the one
+    // resuming is checkpointing.cpp's.
     Checkpoint c;
-    c.step = integer(dict, name::kStep, path);
-    c.epoch = integer(dict, name::kEpoch, path);
-    c.position = integer(dict, name::kPosition, path);
-    if (c.step < 0 || c.epoch < 0 || c.position < 0)
-        refuse(path, "holds a negative step, epoch or position: the file is damaged");
-    c.samplesSeen = real(dict, name::kSamplesSeen, path);
-    c.datasetSize = integer(dict, name::kDatasetSize, path);
+    c.step = integer(dict, name::kStep, path, 0, limits::kMaxSteps);
+    // Every epoch before the checkpoint's took a step at least.
+    c.epoch = integer(dict, name::kEpoch, path, 0, c.step);
+    c.position = integer(dict, name::kPosition, path, 0, std::numeric_limits<int64_t>::max());
+    c.samplesSeen = finite(entry(dict, name::kSamplesSeen, path), name::kSamplesSeen, path);
+    if (c.samplesSeen < 0)
+        refuseField(path, name::kSamplesSeen, "below 0");
+    c.datasetSize = integer(dict, name::kDatasetSize, path, 1, std::numeric_limits<int64_t>::max());
     c.workload = text(dict, name::kWorkload, path);
     c.optimizer = text(dict, name::kOptimizer, path);
     c.config = text(dict, name::kConfig, path);
     const c10::IValue names = entry(dict, name::kParameterNames, path);
     if (!names.isList())
-        refuse(path, "holds \"parameter_names\" as a " + names.tagKind() + ", not a list");
+        refuseField(path, name::kParameterNames, "as a " + names.tagKind() + ", not a list");
     for (const c10::IValue& parameter : names.toListRef()) {
         if (!parameter.isString())
-            refuse(path, "holds a parameter name that is no string");
+            refuseField(path, name::kParameterNames, "with a name that is no string");
         c.parameterNames.push_back(parameter.toStringRef());
     }
     c.parameters = tensors(dict, name::kParameters, path);
     c.buffers = tensors(dict, name::kBuffers, path);
     const c10::IValue optimizer = entry(dict, name::kOptimizerState, path);
     if (!optimizer.isList())
-        refuse(path, "holds \"optimizer_state\" as a " + optimizer.tagKind() + ", not a list");
+        refuseField(path, name::kOptimizerState, "as a " + optimizer.tagKind() + ", not a list");
     for (const c10::IValue& state : optimizer.toListRef()) {
         if (!state.isGenericDict())
-            refuse(path, "holds an optimizer state that is no dict");
+            refuseField(path, name::kOptimizerState, "with an entry that is no dict");
         ParameterState entries;
         for (const auto& item : state.toGenericDict()) {
             if (!item.key().isString())
-                refuse(path, "holds an optimizer state whose key is no string");
+                refuseField(path, name::kOptimizerState, "with a key that is no string");
             entries[item.key().toStringRef()] = checkedTensor(item.value(), "the optimizer state \"" + item.key().toStringRef() + "\"", path);
         }
         c.optimizerState.push_back(std::move(entries));
     }
     c.cpuRng = tensors(dict, name::kCpuRng, path);
     c.deviceRng = tensors(dict, name::kDeviceRng, path);
-    const c10::IValue noise = entry(dict, name::kNoiseScale, path);
-    if (!noise.isDoubleList() || noise.toDoubleList().size() != 3)
-        refuse(path, "holds \"noise_scale\" not as three numbers");
-    c.noiseUpdates = int64_t(noise.toDoubleList().get(0));
-    c.noiseTrace = noise.toDoubleList().get(1);
-    c.noiseSquaredNorm = noise.toDoubleList().get(2);
-    c.updateCount = integer(dict, name::kUpdateCount, path);
-    for (const auto& item : dict) {
-        if (item.key().isString() && item.key().toStringRef() == name::kBatchGrowth) {
-            if (!item.value().isDoubleList() || item.value().toDoubleList().size() != 4)
-                refuse(path, "holds \"batch_growth\" not as four numbers");
-            for (double number : item.value().toDoubleList()) {
-                if (!std::isfinite(number) || number < 0 || number > 1e15)
-                    refuse(path, "holds \"batch_growth\" with a number out of range: the file is damaged");
-                c.batchGrowth.push_back(number);
-            }
-            if (c.batchGrowth[0] < 1)
-                refuse(path, "holds a batch multiplier below 1: the file is damaged");
-        }
-        if (item.key().isString() && item.key().toStringRef() == name::kUpdateMean)
-            c.updateMean = checkedTensor(item.value(), "\"update_mean\"", path);
-        if (item.key().isString() && item.key().toStringRef() == name::kUpdateM2)
-            c.updateM2 = checkedTensor(item.value(), "\"update_m2\"", path);
+    const std::vector<double> noise = numbers(entry(dict, name::kNoiseScale, path), name::kNoiseScale, 3, path);
+    c.noiseUpdates = count(noise[0], name::kNoiseScale, double(c.step), path);
+    c.noiseTrace = noise[1];
+    c.noiseSquaredNorm = noise[2];
+    c.updateCount = integer(dict, name::kUpdateCount, path, 0, std::numeric_limits<int64_t>::max());
+    if (const auto growth = optionalEntry(dict, name::kBatchGrowth)) {
+        c.batchGrowth = numbers(*growth, name::kBatchGrowth, 4, path);
+        count(c.batchGrowth[0], name::kBatchGrowth, double(limits::kMaxBatch) * double(limits::kMaxRanks), path);
+        if (c.batchGrowth[0] < 1)
+            refuseField(path, name::kBatchGrowth, "with a batch multiplier below 1");
+        count(c.batchGrowth[1], name::kBatchGrowth, 9e15, path);
+        if (c.batchGrowth[2] < 0)
+            refuseField(path, name::kBatchGrowth, "with AdaScale's clock below 0");
+        count(c.batchGrowth[3], name::kBatchGrowth, double(c.step), path);
     }
+    if (const auto mean = optionalEntry(dict, name::kUpdateMean))
+        c.updateMean = checkedTensor(*mean, "\"update_mean\"", path);
+    if (const auto m2 = optionalEntry(dict, name::kUpdateM2))
+        c.updateM2 = checkedTensor(*m2, "\"update_m2\"", path);
+    if (c.updateMean.defined() != c.updateM2.defined())
+        refuse(path, "holds one of \"update_mean\" and \"update_m2\" without the other" + std::string(kDamaged));
     return c;
 }
 

@@ -2,6 +2,7 @@
 #include "checkpointing.hpp"
 
 #include "checkpoint_file.hpp"
+#include "resume_checks.hpp"
 #include "comm/communicator.hpp"
 #include "core/config_error.hpp"
 #include "core/config_keys.hpp"
@@ -29,15 +30,6 @@ namespace {
 std::string keyText(const Config& config, const char* name)
 {
     return findConfigKey(name)->read(config).get<std::string>();
-}
-
-// What a resumed run must train the same of: the workload, and Fashion-MNIST's model.
-std::string workloadLabel(const Config& config)
-{
-    std::string label = keyText(config, key::kWorkload);
-    if (config.workload == WorkloadKind::FashionMnist)
-        label += "/" + keyText(config, key::kModel);
-    return label;
 }
 
 [[noreturn]] void refuse(const Config& config, const std::string& problem)
@@ -76,18 +68,11 @@ std::vector<at::Tensor> fromEveryRank(const at::Tensor& mine, Communicator& comm
     return all;
 }
 
-void copyInto(const std::vector<at::Tensor>& targets, const std::vector<at::Tensor>& saved, const std::vector<std::string>& names,
-              const char* what, const Config& config)
+// Shapes and dtypes were checked (requireResumable).
+void copyInto(const std::vector<at::Tensor>& targets, const std::vector<at::Tensor>& saved)
 {
-    if (targets.size() != saved.size())
-        refuse(config, "holds " + std::to_string(saved.size()) + " " + what + " tensors; this run's model has " +
-                           std::to_string(targets.size()) + ": it was written for another model");
     torch::NoGradGuard noGrad;
     for (size_t i = 0; i < targets.size(); ++i) {
-        const std::string name = i < names.size() && !names[i].empty() ? names[i] : "#" + std::to_string(i);
-        if (targets[i].sizes() != saved[i].sizes())
-            refuse(config, std::string("holds ") + what + " " + name + " shaped " + c10::str(saved[i].sizes()) + "; this run's model has it " +
-                               c10::str(targets[i].sizes()) + ": it was written for another model");
         at::Tensor target = targets[i];
         target.detach().copy_(saved[i]);
     }
@@ -136,7 +121,7 @@ protocol::CheckpointReport saveCheckpoint(const TrainingState& s, const Training
     checkpoint.batchGrowth = {double(position.batch.multiplier), double(position.batch.baseSteps), position.batch.tau,
                               double(position.batch.patience)};
     checkpoint.datasetSize = s.workload.datasetSize();
-    checkpoint.workload = workloadLabel(s.config);
+    checkpoint.workload = checkpointWorkloadLabel(s.config);
     checkpoint.optimizer = keyText(s.config, key::kOptimizer);
     checkpoint.config = configToJson(s.config).dump();
     checkpoint.parameterNames = s.workload.parameterNames();
@@ -161,37 +146,29 @@ TrainingPosition resumeTraining(const TrainingState& s)
 {
     const Config& c = s.config;
     const Checkpoint saved = readCheckpoint(expandHome(c.resumeFrom));
-    if (saved.workload != workloadLabel(c))
-        refuse(c, "was written by a run of " + saved.workload + "; this run trains " + workloadLabel(c));
-    if (saved.optimizer != keyText(c, key::kOptimizer))
-        refuse(c, "was written with optimizer " + saved.optimizer + "; this run's is " + keyText(c, key::kOptimizer) +
-                      " (a branch may change world_size, batch_size, grad_accum, lr and lr_rule, not the optimizer)");
-    if (saved.datasetSize != s.workload.datasetSize())
-        refuse(c, "was written by a run on " + std::to_string(saved.datasetSize) + " training examples; this run has " +
-                      std::to_string(s.workload.datasetSize()) + " (the sampler's position would mean other samples)");
-    copyInto(s.parameters, saved.parameters, s.workload.parameterNames(), "parameter", c);
-    copyInto(s.workload.buffers(), saved.buffers, {}, "buffer", c);
+    requireResumable(saved, s);
+    // Everything was checked; what LibTorch still refuses is said without its backtrace.
     try {
+        copyInto(s.parameters, saved.parameters);
+        copyInto(s.workload.buffers(), saved.buffers);
         restoreOptimizerState(s.optimizer, s.parameters, saved.optimizerState);
-    } catch (const std::invalid_argument& error) {
-        refuse(c, std::string("does not fit this run's optimizer: ") + error.what());
-    }
-    // Each rank its own stream (dropout masks); a rank the writing run did not have keeps the
-    // stream it was seeded with.
-    const size_t rank = size_t(s.comm.rank());
-    const at::Tensor& anyParameter = s.parameters.front();
-    try {
+        // Each rank its own stream (dropout masks); a rank the writing run did not have keeps
+        // the stream it was seeded with.
+        const size_t rank = size_t(s.comm.rank());
+        const at::Tensor& anyParameter = s.parameters.front();
         if (rank < saved.cpuRng.size())
             setGeneratorState(at::detail::getDefaultCPUGenerator(), saved.cpuRng[rank]);
         if (anyParameter.is_cuda() && rank < saved.deviceRng.size())
             setGeneratorState(deviceGenerator(anyParameter), saved.deviceRng[rank]);
+        s.noiseScale.restore({saved.noiseUpdates, saved.noiseTrace, saved.noiseSquaredNorm});
+        if (saved.updateMean.defined() && s.workload.tracksUpdateVariance())
+            s.updateStatistics.restore({saved.updateCount, saved.updateMean.to(anyParameter.device()), saved.updateM2.to(anyParameter.device())});
+    } catch (const std::invalid_argument& error) {
+        refuse(c, std::string("does not fit this run's optimizer: ") + error.what());
     } catch (const c10::Error& error) {
         const std::string message = error.what_without_backtrace();
-        refuse(c, "holds an RNG state LibTorch refuses (" + message.substr(0, message.find('\n')) + "): the file is damaged");
+        refuse(c, "holds a state LibTorch refuses (" + message.substr(0, message.find('\n')) + "): the file is damaged or crafted");
     }
-    s.noiseScale.restore({saved.noiseUpdates, saved.noiseTrace, saved.noiseSquaredNorm});
-    if (saved.updateMean.defined())
-        s.updateStatistics.restore({saved.updateCount, saved.updateMean.to(anyParameter.device()), saved.updateM2.to(anyParameter.device())});
     // Checkpoints from before batch_schedule: the starting batch, its clock the steps taken.
     BatchGrowth::State batch{1, saved.step, double(saved.step), 0};
     if (saved.batchGrowth.size() == 4)

@@ -6,6 +6,7 @@
 #include "core/home_path.hpp"
 #include "core/key_names.hpp"
 #include "core/wording.hpp"
+#include "data/torch_save_archive.hpp"
 #include "data/zip_directory.hpp"
 #include "saved_model_file.hpp"
 
@@ -108,6 +109,13 @@ TorchScriptModel::TorchScriptModel(const std::string& path, LossKind loss) : m_p
     if (!S_ISREG(info.st_mode))
         refuse(m_path, "is not a regular file (a FIFO, a socket or a device); " + std::string(kHowToSave));
     requireUnpackedFits(m_path);
+    try {
+        requireReadableModelArchive(m_path);
+    } catch (const UnreadableRecord& error) {
+        refuse(m_path, std::string(error.what()) + "; " + kHowToSave);
+    } catch (const std::exception&) {
+        // Not an archive LibTorch's zip reader opens: torch::jit::load's refusal says more.
+    }
     try {
         m_module = std::make_unique<torch::jit::Module>(torch::jit::load(m_path));
     } catch (const std::exception& error) {

@@ -23,6 +23,7 @@
 #include "train/step_plan.hpp"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -33,6 +34,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace ddplab;
 using ddplab::test::EngineResult;
@@ -54,6 +56,30 @@ Config stepDecay(double gamma)
     c.schedule = ScheduleKind::Step;
     c.gamma = gamma;
     return c;
+}
+
+// The plan as it was walked before issue 41, one optimizer step at a time: what the segments'
+// bisection must agree with, step for step.
+std::vector<PlannedStep> stepByStep(const Config& config, int64_t maxSteps)
+{
+    std::vector<PlannedStep> plan;
+    const int64_t perRank = planShards(config).samplesPerRank;
+    const int64_t stepLimit = config.maxSteps > 0 ? config.maxSteps : std::numeric_limits<int64_t>::max();
+    int64_t stepsDone = 0, baseSteps = 0, multiplier = 1;
+    for (int64_t epoch = 0; epoch < config.epochs && stepsDone < stepLimit; ++epoch) {
+        for (int64_t left = perRank; left > 0 && stepsDone < stepLimit;) {
+            if (int64_t(plan.size()) >= maxSteps)
+                return plan;
+            plan.push_back({baseSteps, multiplier, grownBatchLr(config, baseSteps, multiplier)});
+            const BatchShape shape = batchShape(config, multiplier);
+            left -= std::min(left, shape.batchSize * shape.gradAccum);
+            baseSteps += multiplier;
+            ++stepsDone;
+            if (stepsDone < stepLimit && !(left == 0 && epoch + 1 >= config.epochs))
+                multiplier = std::max(multiplier, scheduledBatchMultiplier(config, stepsDone, baseSteps));
+        }
+    }
+    return plan;
 }
 
 std::string firstProblemKey(const Config& c)
@@ -88,6 +114,9 @@ private Q_SLOTS:
     void stepsMultiplyAfterTheirSteps();
     void smithAndSeesawGrowWhereTheLrWouldDecay();
     void aRankCarriesItsShareInEqualBatches();
+    void aShareThatSplitsOnlyIntoOnesIsRefusedOrAvoided();
+    void thePlanIsWalkedByItsGrowthsNotItsSteps();
+    void aBillionPlannedStepsArePlannedAtOnce();
     void adaScaleGainIsThePapersRatio();
     void schedulesAreRefusedWhereTheyCannotAct();
     void growthMidEpochSeesEveryExampleOnce();
@@ -174,6 +203,112 @@ void BatchScheduleTest::aRankCarriesItsShareInEqualBatches()
     c.maxBatchPerRank = 12;
     QCOMPARE(batchShape(c, 3).batchSize, int64_t(12));
     QCOMPARE(batchShape(c, 3).gradAccum, int64_t(2));
+}
+
+// Issue 41: a factor 99,991 (a prime) with max_batch_per_rank 1000 ran 99,991 micro-batches of 1.
+void BatchScheduleTest::aShareThatSplitsOnlyIntoOnesIsRefusedOrAvoided()
+{
+    Config c;
+    c.workload = WorkloadKind::Linreg;
+    c.numExamples = 1000000;
+    c.batchSize = 1;
+    c.maxBatchPerRank = 1000;
+    c.batchSchedule = BatchScheduleKind::Steps;
+    c.batchScheduleSteps = {5};
+    c.batchScheduleFactors = {99991};
+    QCOMPARE(batchShape(c, 99991).gradAccum, int64_t(99991));
+    QVERIFY(!splitsWell(c, 99991));
+    QCOMPARE(firstProblemKey(c), std::string("batch_schedule_factors"));
+    const std::string message = findProblems(c, nullptr, 0).front().message;
+    QVERIFY2(message.find("multiply the batch by 99991 after step 5") != std::string::npos, message.c_str());
+    QVERIFY2(message.find("only as 99991 micro-batches of 1, where 100 would carry it") != std::string::npos, message.c_str());
+    // 100,000 splits into 100 micro-batches of 1000.
+    c.batchScheduleFactors = {100000};
+    QCOMPARE(firstProblemKey(c), std::string());
+    QCOMPARE(batchShape(c, 100000).gradAccum, int64_t(100));
+    QCOMPARE(batchShape(c, 100000).batchSize, int64_t(1000));
+
+    // smith takes the largest multiplier at most 1/decay that splits well: 7 (7 micro-batches of 1
+    // under at most 4 a batch) becomes 6 (2 of 3).
+    Config smith = stepDecay(1.0 / 7.0);
+    smith.batchSchedule = BatchScheduleKind::Smith;
+    smith.worldSize = 1;
+    smith.batchSize = 1;
+    smith.maxBatchPerRank = 4;
+    QVERIFY(!splitsWell(smith, 7));
+    QCOMPARE(scheduledBatchMultiplier(smith, 512, 512), int64_t(6));
+    QCOMPARE(batchShape(smith, 6).gradAccum, int64_t(2));
+}
+
+// Segments found by bisection give the plan the step-by-step walk gave, step for step, for
+// every schedule that grows by plan, cut by max_steps or not, on one rank or three.
+void BatchScheduleTest::thePlanIsWalkedByItsGrowthsNotItsSteps()
+{
+    std::vector<Config> configs;
+    Config steps = stepDecay(0.5);
+    steps.batchSchedule = BatchScheduleKind::Steps;
+    steps.batchScheduleSteps = {3, 70, 71, 200};
+    steps.batchScheduleFactors = {2, 3, 2, 2};
+    configs.push_back(steps);
+    steps.maxSteps = 101;
+    steps.worldSize = 3;
+    steps.maxBatchPerRank = 16;
+    configs.push_back(steps);
+    Config smith = stepDecay(0.3);
+    smith.batchSchedule = BatchScheduleKind::Smith;
+    smith.epochs = 7;
+    configs.push_back(smith);
+    smith.schedule = ScheduleKind::Cosine;
+    smith.warmupSteps = 9;
+    smith.minLr = 0.001;
+    configs.push_back(smith);
+    Config seesaw = smith;
+    seesaw.batchSchedule = BatchScheduleKind::Seesaw;
+    seesaw.dropLast = true;
+    seesaw.numExamples = 509;
+    configs.push_back(seesaw);
+    for (const Config& c : configs) {
+        const std::vector<PlannedStep> reference = stepByStep(c, 1 << 20);
+        const std::vector<PlannedStep> plan = plannedBatchSteps(c, 1 << 20);
+        QCOMPARE(plan.size(), reference.size());
+        for (size_t i = 0; i < plan.size(); ++i) {
+            QCOMPARE(plan[i].baseSteps, reference[i].baseSteps);
+            QCOMPARE(plan[i].multiplier, reference[i].multiplier);
+            QCOMPARE(plan[i].lr, reference[i].lr);
+        }
+        const BatchPlan brief = planBatchGrowth(c);
+        QCOMPARE(brief.steps, int64_t(reference.size()));
+        QVERIFY(!brief.changes.empty());
+        QCOMPARE(brief.changes.back().multiplier, reference.back().multiplier);
+    }
+}
+
+// Issue 41: 10^8 planned steps took 8.6 s before the first step, 10^9 never got there.
+void BatchScheduleTest::aBillionPlannedStepsArePlannedAtOnce()
+{
+    Config c;
+    c.workload = WorkloadKind::Linreg;
+    c.numExamples = 1000;
+    c.batchSize = 1;
+    c.epochs = 1000000;
+    c.batchSchedule = BatchScheduleKind::Steps;
+    c.batchScheduleSteps = {10};
+    c.batchScheduleFactors = {2};
+    QElapsedTimer clock;
+    clock.start();
+    const BatchPlan plan = planBatchGrowth(c);
+    // 10 steps of 1, the epoch's other 990 samples in 495 steps of 2, then 500 steps an epoch.
+    QCOMPARE(plan.steps, int64_t(10 + 495 + 999999LL * 500));
+    QCOMPARE(plan.changes.size(), size_t(1));
+    QCOMPARE(plan.changes.front().afterStep, int64_t(10));
+    QCOMPARE(plan.changes.front().multiplier, int64_t(2));
+    // Smith on a cosine over a billion base steps: the batch grows to its bound, 1000, on the way.
+    c.batchSchedule = BatchScheduleKind::Smith;
+    c.schedule = ScheduleKind::Cosine;
+    const BatchPlan smith = planBatchGrowth(c);
+    QVERIFY(smith.steps > 1000000 && smith.steps < 1000000000);
+    QCOMPARE(smith.changes.back().multiplier, int64_t(1000));
+    QVERIFY2(clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));  // a bound on hanging, not a speed test
 }
 
 void BatchScheduleTest::adaScaleGainIsThePapersRatio()
@@ -566,6 +701,8 @@ void BatchScheduleTest::aDamagedBatchStateIsRefused()
         {QStringLiteral("a negative count"), {2.0, 5.0, 5.0, -1.0}}};
     for (const auto& [name, state] : cases) {
         Checkpoint checkpoint;
+        checkpoint.step = 5;
+        checkpoint.datasetSize = 100;
         checkpoint.workload = "linreg";
         checkpoint.optimizer = "sgd";
         checkpoint.batchGrowth = state;

@@ -31,6 +31,37 @@ using ddplab::test::withOverrides;
 
 namespace {
 
+// The run the crafted checkpoints of issue 41 come from (tests/tools/make_hostile_checkpoint_case.py):
+// linreg with momentum (a momentum buffer, update statistics), 4 steps an epoch, a checkpoint
+// after step 10 (epoch 2, position 16) of 12.
+QJsonObject hostileBase()
+{
+    return {{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("dim"), 3},
+            {QStringLiteral("num_examples"), 32},                   {QStringLiteral("batch_size"), 8},
+            {QStringLiteral("noise"), 0.1},                         {QStringLiteral("lr"), 0.05},
+            {QStringLiteral("momentum"), 0.9},                      {QStringLiteral("epochs"), 5},
+            {QStringLiteral("max_steps"), 12},                      {QStringLiteral("threads"), 1}};
+}
+
+// Refused before any step: exit 2, the error last, naming `key`, with `phrases`, and no
+// LibTorch backtrace.
+QString refusalProblem(const EngineResult& result, const QString& key, const QStringList& phrases)
+{
+    if (result.crashed || result.exitCode != 2 || result.events.isEmpty())
+        return QStringLiteral("not refused: ") + result.summaryText();
+    const QJsonObject error = result.events.last();
+    const QString message = error.value(QStringLiteral("message")).toString();
+    if (error.value(QStringLiteral("type")).toString() != QStringLiteral("error") || error.value(QStringLiteral("key")).toString() != key)
+        return QStringLiteral("refused otherwise: ") + result.summaryText();
+    for (const QString& phrase : phrases) {
+        if (!message.contains(phrase))
+            return phrase + QStringLiteral(" not in: ") + message;
+    }
+    if (message.contains(QStringLiteral("Exception raised from")) || !result.ofType(QStringLiteral("step")).isEmpty())
+        return QStringLiteral("a backtrace or a step: ") + result.summaryText();
+    return {};
+}
+
 const QString kSource = QStringLiteral(DDPLAB_SOURCE_DIR);
 
 QList<qint64> stepNumbers(const EngineResult& result)
@@ -62,12 +93,21 @@ private Q_SLOTS:
     void branchEqualsFreshRunFromTheSameState();
     void pythonReadsACheckpoint();
     void damagedOrForeignCheckpointsAreRefused();
+    void craftedCheckpointsAreRefused_data();
+    void craftedCheckpointsAreRefused();
+    void aCheckpointSavedAgainByPyTorchResumesTheSame();
+    void editedSettingsAreRefusedOnResume_data();
+    void editedSettingsAreRefusedOnResume();
+    void aBranchMayChangeItsKeys();
+    void anotherModelOfTheSameShapesIsRefused();
+    void whatCannotBeResumedIsSaid();
     void accumulateAsRanksComputesWhatMoreRanksWould();
     void rangeTestBracketsTheCurvatureOfLinreg();
     void aResumedRangeTestCountsItsOwnSteps();
 
 private:
     QJsonObject ownModel(const QString& model) const;
+    QString hostile(const QString& name) const { return m_dir.filePath(QStringLiteral("hostile/") + name); }
 
     QTemporaryDir m_dir;
 };
@@ -78,6 +118,15 @@ void CheckpointsTest::initTestCase()
     QVERIFY2(missing.isEmpty(), qPrintable(missing));
     QString said;
     QVERIFY2(runPython({kSource + QStringLiteral("/tests/tools/make_own_model_case.py"), m_dir.path()}, &said) == 0, qPrintable(said));
+    // Issue 41's crafted checkpoints, from one the engine writes.
+    const QString folder = m_dir.filePath(QStringLiteral("hostile-base"));
+    const EngineResult base = runConfig(withOverrides(hostileBase(), {{QStringLiteral("checkpoint_at"), QStringLiteral("10")},
+                                                                      {QStringLiteral("checkpoint_dir"), folder}}));
+    REQUIRE_OK(base);
+    QVERIFY2(runPython({kSource + QStringLiteral("/tests/tools/make_hostile_checkpoint_case.py"), folder + QStringLiteral("/step-000010.pt"),
+                        m_dir.filePath(QStringLiteral("hostile"))},
+                       &said) == 0,
+             qPrintable(said));
 }
 
 QJsonObject CheckpointsTest::ownModel(const QString& model) const
@@ -276,6 +325,151 @@ void CheckpointsTest::damagedOrForeignCheckpointsAreRefused()
                                             {QStringLiteral("checkpoint_dir"), folder}});
     QCOMPARE(badPlan.exitCode, 2);
     QCOMPARE(badPlan.first(QStringLiteral("error")).value(QStringLiteral("key")).toString(), QStringLiteral("checkpoint_at"));
+}
+
+// Issue 41 item 7 (and item 1 for resume_from): each field of the checkpoint changed in one
+// way, saved by PyTorch; every rank refuses it naming resume_from and the field, in one line
+// of stderr each (ranks failing together cut into one another's lines).
+void CheckpointsTest::craftedCheckpointsAreRefused_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QStringList>("says");
+    auto row = [](const char* name, const QStringList& says) { QTest::newRow(name) << QString::fromLatin1(name) + QStringLiteral(".pt") << says; };
+    row("batch_growth_3", {QStringLiteral("holds \"batch_growth\" with the batch multiplied by 3, which never grows under the writing run's batch_schedule constant")});
+    row("step_2_62", {QStringLiteral("holds \"step\" 4611686018427387904, outside 0 to 1000000000")});
+    row("epoch_past", {QStringLiteral("holds \"epoch\" 6 (position 0), past the writing run's 5 epochs")});
+    row("position_past", {QStringLiteral("holds \"position\" 320, past the end of an epoch of 32 examples over 1 rank")});
+    row("noise_scale_nan", {QStringLiteral("holds \"noise_scale\""), QStringLiteral("not a finite number")});
+    row("momentum_int64", {QStringLiteral("holds \"optimizer_state\" with \"momentum_buffer\" of parameter #0 as Long; the parameter is Float")});
+    row("momentum_bool", {QStringLiteral("holds \"optimizer_state\" with \"momentum_buffer\" of parameter #0 as Bool; the parameter is Float")});
+    row("update_mean_shape", {QStringLiteral("holds \"update_mean\" shaped [4] as Double; the model's are [3] as Double")});
+    // A list nested a million deep: every rank died of SIGSEGV.
+    row("deep_checkpoint", {QStringLiteral("holds a pickle (data.pkl) that nests values more than 1000 deep")});
+}
+
+void CheckpointsTest::craftedCheckpointsAreRefused()
+{
+    QFETCH(QString, file);
+    QFETCH(QStringList, says);
+    const int ranks = 4;
+    const EngineResult result = runConfig(withOverrides(hostileBase(), {{QStringLiteral("resume_from"), hostile(file)},
+                                                                        {QStringLiteral("world_size"), ranks}}));
+    const QString problem = refusalProblem(result, QStringLiteral("resume_from"), says + QStringList{hostile(file), QStringLiteral("crafted")});
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    // Every rank's one line, whole.
+    int said = 0;
+    for (const QByteArray& line : result.stderrText.split('\n')) {
+        if (line.contains(": error: resume_from") || line.contains(says.first().toUtf8()))
+            QVERIFY2(line.startsWith("ddplab-engine: ") && line.contains(says.first().toUtf8()), line.constData());
+        said += line.startsWith("ddplab-engine: rank ") && line.contains(": error: resume_from") ? 1 : 0;
+    }
+    QCOMPARE(said, ranks);
+}
+
+// Issue 41 item 10: torch.save writes APPEND and SETITEM for a list and a dict of one item,
+// which LibTorch 1.13 refused ("Unknown opcode 0x61"); read, it resumes exactly as the
+// checkpoint PyTorch read.
+void CheckpointsTest::aCheckpointSavedAgainByPyTorchResumesTheSame()
+{
+    const QString original = m_dir.filePath(QStringLiteral("hostile-base/step-000010.pt"));
+    const EngineResult fromOriginal = runConfig(withOverrides(hostileBase(), {{QStringLiteral("resume_from"), original}}));
+    REQUIRE_OK(fromOriginal);
+    const EngineResult fromPython = runConfig(withOverrides(hostileBase(), {{QStringLiteral("resume_from"), hostile(QStringLiteral("round_trip.pt"))}}));
+    REQUIRE_OK(fromPython);
+    QCOMPARE(stepNumbers(fromPython), (QList<qint64>{11, 12}));
+    for (const char* field : {"loss", "grad_norm", "noise_scale", "update_var"})
+        QCOMPARE(stepValues(fromPython, field), stepValues(fromOriginal, field));
+}
+
+// Issue 41 item 6: a resumed run keeps every setting of the run that wrote the checkpoint but
+// the branch keys and those that do not change what is trained.
+void CheckpointsTest::editedSettingsAreRefusedOnResume_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QJsonValue>("value");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("noise") << QStringLiteral("noise") << QJsonValue(0.5) << QStringLiteral("was written with noise 0.1; this run has noise 0.5");
+    QTest::newRow("loss_reduction") << QStringLiteral("loss_reduction") << QJsonValue(QStringLiteral("mean"))
+                                    << QStringLiteral("was written with loss_reduction \"sum\"; this run has loss_reduction \"mean\"");
+    QTest::newRow("momentum") << QStringLiteral("momentum") << QJsonValue(0.5) << QStringLiteral("was written with momentum 0.9; this run has momentum 0.5");
+    QTest::newRow("weight_decay") << QStringLiteral("weight_decay") << QJsonValue(0.01)
+                                  << QStringLiteral("was written with weight_decay 0.0; this run has weight_decay 0.01");
+    QTest::newRow("nesterov") << QStringLiteral("nesterov") << QJsonValue(true) << QStringLiteral("was written with nesterov false; this run has nesterov true");
+}
+
+void CheckpointsTest::editedSettingsAreRefusedOnResume()
+{
+    QFETCH(QString, key);
+    QFETCH(QJsonValue, value);
+    QFETCH(QString, says);
+    const QString checkpoint = m_dir.filePath(QStringLiteral("hostile-base/step-000010.pt"));
+    const EngineResult result = runConfig(withOverrides(hostileBase(), {{QStringLiteral("resume_from"), checkpoint}, {key, value}}));
+    const QString problem = refusalProblem(result, QStringLiteral("resume_from"), {says, QStringLiteral("world_size, batch_size, grad_accum")});
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+}
+
+// What a branch changes, and what does not change what is trained, may differ from the run
+// that wrote the checkpoint (here PyTorch's copy of it).
+void CheckpointsTest::aBranchMayChangeItsKeys()
+{
+    const QString checkpoint = hostile(QStringLiteral("round_trip.pt"));
+    const EngineResult branch = runConfig(withOverrides(hostileBase(), {{QStringLiteral("resume_from"), checkpoint},
+                                                                        {QStringLiteral("lr"), 0.02},
+                                                                        {QStringLiteral("batch_size"), 4},
+                                                                        {QStringLiteral("seed"), 3},
+                                                                        {QStringLiteral("schedule"), QStringLiteral("cosine")},
+                                                                        {QStringLiteral("eval_every"), 1},
+                                                                        {QStringLiteral("max_steps"), 11}}));
+    REQUIRE_OK(branch);
+    QCOMPARE(stepNumbers(branch), (QList<qint64>{11}));
+}
+
+// Issue 41 item 5: another TorchScript model whose parameters have the same shapes trained
+// from the checkpoint (loss 465 -> 4e29).
+void CheckpointsTest::anotherModelOfTheSameShapesIsRefused()
+{
+    QJsonObject settings = ownModel(QStringLiteral("mlp.pt"));
+    settings.remove(QStringLiteral("val_data"));
+    settings.insert(QStringLiteral("eval_every"), 0);
+    settings.insert(QStringLiteral("max_steps"), 4);
+    settings.insert(QStringLiteral("batch_size"), 8);
+    const QString folder = m_dir.filePath(QStringLiteral("mlp-checkpoint"));
+    REQUIRE_OK(runConfig(withOverrides(settings, {{QStringLiteral("checkpoint_at"), QStringLiteral("2")}, {QStringLiteral("checkpoint_dir"), folder}})));
+    const EngineResult result = runConfig(withOverrides(settings, {{QStringLiteral("resume_from"), folder + QStringLiteral("/step-000002.pt")},
+                                                                   {QStringLiteral("model_file"), hostile(QStringLiteral("renamed_mlp.pt"))}}));
+    const QString problem = refusalProblem(result, QStringLiteral("resume_from"),
+                                           {QStringLiteral("was written for a model whose parameters are layers.1.weight, layers.1.bias, layers.3.weight, "
+                                                           "layers.3.bias (4); this run's model has hidden.weight, hidden.bias, out.weight, out.bias (4)")});
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+}
+
+// Issue 41 item 10: a loop of links, a checkpoint after the run's last step, a resumed run
+// with nothing left to train.
+void CheckpointsTest::whatCannotBeResumedIsSaid()
+{
+    const QString loop = m_dir.filePath(QStringLiteral("loop-a.pt"));
+    QVERIFY(QFile::link(m_dir.filePath(QStringLiteral("loop-b.pt")), loop));
+    QVERIFY(QFile::link(loop, m_dir.filePath(QStringLiteral("loop-b.pt"))));
+    QString problem = refusalProblem(runConfig(withOverrides(hostileBase(), {{QStringLiteral("resume_from"), loop}})), QStringLiteral("resume_from"),
+                                     {loop + QStringLiteral(" is a symbolic link that leads back to itself (a loop of links)")});
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+
+    const QString folder = m_dir.filePath(QStringLiteral("never"));
+    problem = refusalProblem(runConfig(withOverrides(hostileBase(), {{QStringLiteral("checkpoint_at"), QStringLiteral("13")},
+                                                                     {QStringLiteral("checkpoint_dir"), folder}})),
+                             QStringLiteral("checkpoint_at"),
+                             {QStringLiteral("checkpoint_at \"13\" names step 13, after the run's last step 12 (max_steps 12): that checkpoint would never be written")});
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    problem = refusalProblem(runConfig(withOverrides(hostileBase(), {{QStringLiteral("checkpoint_at"), QStringLiteral("every 30")},
+                                                                     {QStringLiteral("checkpoint_dir"), folder},
+                                                                     {QStringLiteral("max_steps"), 0}})),
+                             QStringLiteral("checkpoint_at"), {QStringLiteral("names step 30, after the run's last step 20 (5 epochs of 4 steps)")});
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+
+    problem = refusalProblem(runConfig(withOverrides(hostileBase(), {{QStringLiteral("resume_from"), m_dir.filePath(QStringLiteral("hostile-base/step-000010.pt"))},
+                                                                     {QStringLiteral("max_steps"), 10}})),
+                             QStringLiteral("max_steps"), {QStringLiteral("max_steps 10 is reached already"), QStringLiteral("written after step 10")});
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
 }
 
 // 8 GPUs of 4 samples, as 8 ranks, as 2 ranks x 4 micro-batches and as 1 rank x 8: the same

@@ -138,11 +138,15 @@ void OwnModelHostileTest::craftedDataIsRefused_data()
         {QStringLiteral("reaches element 2047 of a storage of 64 elements")});
     // Item 6 for data: a directory claiming a tebibyte.
     row("zip bomb", QStringLiteral("bomb_data.pt"), 2, "train_data", {QStringLiteral("GiB of memory"), QStringLiteral("available")});
-    // Item 10: LibTorch's words replaced by what they mean.
-    row("a dict inside the dict", QStringLiteral("nested_dict.pt"), 3, "train_data",
-        {QStringLiteral("a dict inside the dict"), QStringLiteral("torch.save({\"inputs\": X, \"targets\": Y}, path)")});
-    row("a dict of one entry", QStringLiteral("one_entry.pt"), 3, "train_data", {QStringLiteral("a dict of one entry")});
-    row("a size over 2^31", QStringLiteral("size_over_2_31.pt"), 3, "train_data", {QStringLiteral("integer of 2^31 or more")});
+    // Item 10: LibTorch's words replaced by what they mean. Since issue 41 a dict of one entry
+    // and an integer of 2^31 or more are read (pickle_check gives LibTorch what it reads), so
+    // what is wrong with them is what is said.
+    row("a dict of one entry", QStringLiteral("one_entry.pt"), 3, "train_data", {QStringLiteral("holds no \"targets\" (it holds \"inputs\")")});
+    row("a size over 2^31", QStringLiteral("size_over_2_31.pt"), 3, "train_data",
+        {QStringLiteral("has the shape [8589934592, 1]"), QStringLiteral("reaches element 8589934591 of a storage of 64 elements")});
+    // Issue 41 item 1: a list nested a million deep crashed inspect and the launcher (SIGSEGV).
+    row("a list nested a million deep", QStringLiteral("deep_data.pt"), 3, "train_data",
+        {QStringLiteral("holds a pickle (data.pkl) that nests values more than 1000 deep"), QStringLiteral("a crafted file")});
     row(".npy header with a key NumPy refuses", QStringLiteral("npy_extra_key"), 3, "train_data",
         {QStringLiteral("the key 'extra'"), QStringLiteral("descr, fortran_order and shape only")});
     row(".npy header of 203 dimensions", QStringLiteral("npy_many_dims"), 3, "train_data",
@@ -194,6 +198,12 @@ void OwnModelHostileTest::craftedModelIsRefused_data()
     QTest::newRow("sparse embedding") << QStringLiteral("sparse_embedding.pt") << QStringLiteral("tokens.pt")
                                       << QStringList{QStringLiteral("parameter embedding.weight"), QStringLiteral("sparse gradient"),
                                                      QStringLiteral("sparse=False")};
+    // Issue 41 item 1: constants nested a million deep crashed inspect (SIGSEGV).
+    QTest::newRow("constants nested a million deep") << QStringLiteral("deep_constants.pt") << train
+                                                     << QStringList{QStringLiteral("holds a pickle (constants.pkl) that nests values more than 1000 deep")};
+    // And code nested 100,000 deep (a run of minus signs): LibTorch's compiler crashed on it.
+    QTest::newRow("code nested 100,000 deep") << QStringLiteral("deep_code.pt") << train
+                                              << QStringList{QStringLiteral("holds code (code/__torch__.py) whose line 8 could nest 100002 levels deep")};
     // Item 9: NaN before any step.
     QTest::newRow("NaN from the first batch") << QStringLiteral("nan_loss.pt") << train
                                               << QStringList{QStringLiteral("loss of the first batch"), QStringLiteral("is NaN"),

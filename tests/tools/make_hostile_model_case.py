@@ -22,6 +22,8 @@ from make_own_model_case import CLASSES, SIDE, TRAIN, Mlp, images, rewrite_zip, 
 
 # A claim no machine here can hold: an archive entry that unpacks to a tebibyte.
 TEBIBYTE = 1 << 40
+# A list nested this deep (2 MB of pickle) overflowed the stack of every reader of LibTorch 1.13 (issue 41).
+MILLION = 1000 * 1000
 
 
 class View:
@@ -118,6 +120,19 @@ class BigTemporary(nn.Module):
         return self.mlp(x) + scratch.sum() * 0.0
 
 
+def nested_list(depth):
+    """Pickle protocol 2 (what torch.save writes) of a list nested `depth` deep, without its STOP: a mark
+    for each level, then a LIST for each. Python's own pickler cannot write it (its recursion limit)."""
+    return b"\x80\x02" + b"(" * depth + b"l" * depth
+
+
+def pickle_archive(path, pickle):
+    """A torch.save file (a zip archive: archive/data.pkl and archive/version) holding `pickle` as its data.pkl."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as archive:
+        archive.writestr("archive/data.pkl", pickle)
+        archive.writestr("archive/version", b"3\n")
+
+
 def claim_tebibyte(source, target, entry_suffix):
     """A copy of a zip archive whose directory says the entry ending in `entry_suffix` unpacks to 1 TiB
     (its data unchanged): what a zip bomb looks like to a reader that trusts the directory."""
@@ -165,8 +180,9 @@ def main():
     # A size of 2^33: pickled as a 5-byte integer, which LibTorch 1.13's unpickler cannot read.
     torch.save({"inputs": View(floats(), 0, (1 << 33, 1), (1, 1)), "targets": targets}, os.path.join(out, "size_over_2_31.pt"))
     torch.save({"inputs": x}, os.path.join(out, "one_entry.pt"))
-    torch.save({"inputs": x, "targets": y, "meta": {"source": "camera"}}, os.path.join(out, "nested_dict.pt"))
     claim_tebibyte(os.path.join(out, "train.pt"), os.path.join(out, "bomb_data.pt"), "/data/0")
+    # A list nested a million deep (issue 41): LibTorch's reader crashed on it with SIGSEGV.
+    pickle_archive(os.path.join(out, "deep_data.pt"), nested_list(MILLION) + b".")
     tokens = torch.randint(0, 10, (TRAIN, 4), generator=generator)
     torch.save({"inputs": tokens, "targets": y}, os.path.join(out, "tokens.pt"))
 
@@ -183,6 +199,14 @@ def main():
                         ("nan_loss", NanLoss), ("big_temporary", BigTemporary)):
         save_script(model, os.path.join(out, name + ".pt"))
     claim_tebibyte(os.path.join(out, "mlp.pt"), os.path.join(out, "bomb_model.pt"), "/data/0")
+    # A TorchScript model whose constants are a list nested a million deep (a 1-tuple of it).
+    rewrite_zip(os.path.join(out, "mlp.pt"), os.path.join(out, "deep_constants.pt"),
+                lambda name, data: nested_list(MILLION) + b"\x85." if name.endswith("/constants.pkl") else data)
+    # Its code with an expression nested 100,000 deep: LibTorch's compiler overflowed its stack.
+    rewrite_zip(os.path.join(out, "mlp.pt"), os.path.join(out, "deep_code.pt"),
+                lambda name, data: data.replace(b"  def forward(", b"  def unused(self, x: Tensor) -> Tensor:\n    return " +
+                                                b"-" * 100000 + b"x\n  def forward(")
+                if "/code/" in name and name.endswith(".py") else data)
     return 0
 
 

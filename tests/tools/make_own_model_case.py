@@ -190,7 +190,7 @@ def main():
     nan[7, 0, 3, 4] = float("nan")
     torch.save({"inputs": nan, "targets": y}, os.path.join(out, "nan.pt"))
     torch.save({"inputs": x.flatten(1), "targets": y}, os.path.join(out, "flat_inputs.pt"))
-    # (Two entries: LibTorch's unpickler reads no dict of one, which pickle writes with SETITEM.)
+    # Inputs and labels, but no targets.
     torch.save({"inputs": x, "labels": y}, os.path.join(out, "no_targets.pt"))
     torch.save((x, y), os.path.join(out, "tuple.pt"))
     npy_folder(os.path.join(out, "fortran"), np.asfortranarray(x.numpy().reshape(TRAIN, -1)), y.numpy())

@@ -282,6 +282,16 @@ private slots:
         QVERIFY(!failed.ok);
         QVERIFY(failed.error.contains(QStringLiteral("/nonexistent/ddplab-engine")));
     }
+
+    // Issue 41: an inspect that died of SIGSEGV was reported through --advise as "exit code 11".
+    void aQueryKilledByASignalSaysTheSignal()
+    {
+        const QueryResult result = EngineQuery::runBlocking(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("kill -SEGV $$")},
+                                                            kPatienceMs, QStringLiteral("inspection"));
+        QVERIFY(!result.ok);
+        QVERIFY2(result.error.contains(QStringLiteral("failed (killed by signal 11, SIGSEGV)")), qPrintable(result.error));
+        QVERIFY2(!result.error.contains(QStringLiteral("exit code")), qPrintable(result.error));
+    }
 };
 
 DDPLAB_UI_TEST_MAIN(TestEngineProcess)

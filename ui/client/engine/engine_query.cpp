@@ -9,6 +9,7 @@
 #include <QJsonParseError>
 
 #include <csignal>
+#include <cstring>
 
 namespace ddplab::ui {
 namespace {
@@ -27,6 +28,13 @@ QString lastLine(const QByteArray& text)
 {
     const QList<QByteArray> lines = text.trimmed().split('\n');
     return lines.isEmpty() ? QString() : QString::fromLocal8Bit(lines.last()).trimmed();
+}
+
+// "SIGSEGV" for 11.
+QString signalName(int signo)
+{
+    const char* name = sigabbrev_np(signo);
+    return name ? QStringLiteral("SIG") + QLatin1String(name) : QStringLiteral("an unknown signal");
 }
 
 void appendTail(QByteArray& kept, const QByteArray& more, qsizetype limit)
@@ -163,10 +171,12 @@ QueryResult EngineQuery::interpret(const QProcess& process, const QByteArray& ou
     }
     if (!exitedWell) {
         const QString detail = lastLine(errors);
-        result.error = QStringLiteral("`%1` failed (exit code %2)%3")
-                           .arg(commandText(program, arguments))
-                           .arg(process.exitCode())
-                           .arg(detail.isEmpty() ? QString() : QStringLiteral(": ") + detail);
+        // QProcess gives a signal's number as the exit code of a process it killed: said as a signal.
+        const QString how = process.exitStatus() == QProcess::CrashExit
+                                ? QStringLiteral("killed by signal %1, %2").arg(process.exitCode()).arg(signalName(process.exitCode()))
+                                : QStringLiteral("exit code %1").arg(process.exitCode());
+        result.error = QStringLiteral("`%1` failed (%2)%3")
+                           .arg(commandText(program, arguments), how, detail.isEmpty() ? QString() : QStringLiteral(": ") + detail);
         return result;
     }
     if (!answerType.isEmpty() && result.object.isEmpty()) {

@@ -78,8 +78,7 @@ QString scheduleMethods(const Config& c)
         if decay <= 0:
             return self.largest
         growth = min(1.0 / decay + @SLACK@, self.largest)  # @SLACK@: 1 / 0.1 is 9.999999999999998
-        return @RESULT@
-)"),
+@RESULT@)"),
                   {{"@GIVEN_BACK@", smith ? QStringLiteral("the multiplier") : QStringLiteral("the multiplier's square root")},
                    {"@FACTOR@", smith ? QStringLiteral("multiplier") : QStringLiteral("math.sqrt(multiplier)")},
                    {"@GROWTH@", smith ? QStringLiteral("1/d (rounded down, at least 1)")
@@ -89,7 +88,11 @@ QString scheduleMethods(const Config& c)
                                                         "            return 1  # warmup is no decay\n")
                                        : QString()},
                    {"@SLACK@", pyFloat(kRoundingSlack)},
-                   {"@RESULT@", smith ? QStringLiteral("max(1, math.floor(growth))") : QStringLiteral("1 << math.floor(math.log2(growth))")}});
+                   {"@RESULT@", smith ? QStringLiteral("        multiplier = max(1, math.floor(growth))\n"
+                                                       "        while multiplier > 1 and not self.splits_well(multiplier):\n"
+                                                       "            multiplier -= 1  # one whose share splits into micro-batches near the largest\n"
+                                                       "        return multiplier\n")
+                                      : QStringLiteral("        return 1 << math.floor(math.log2(growth))\n")}});
 }
 
 }  // namespace
@@ -152,6 +155,12 @@ class GrowingBatch:
         while share % micro_batches:
             micro_batches += 1
         return share // micro_batches, micro_batches
+
+    def splits_well(self, multiplier):
+        """Whether that share needs at most twice the micro-batches the largest batch would (a prime
+        share splits equally only into micro-batches of 1)."""
+        share = multiplier * BATCH_SIZE * GRAD_ACCUM
+        return self.shape(multiplier)[1] <= 2 * math.ceil(share / max(BATCH_SIZE, MAX_BATCH_PER_RANK))
 
 @METHODS@)"),
                   {{"@NAME@", scheduleName(c)}, {"@METHODS@", scheduleMethods(c)}});
