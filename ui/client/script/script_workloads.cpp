@@ -128,8 +128,8 @@ PIXEL_MEAN, PIXEL_STD = 0.2860, 0.3530  # of the training pixels in [0, 1]
     """The lab's CNN: two 3x3 convolutions (32, 64 channels) with 2x2 max-pools, then 128 hidden
     units. Every rank builds it from the same seed, as DDP's start from rank 0 would give anyway."""
     torch.manual_seed(SEED)
-    # Made last to first: the lab's C++ builds them in that order (GCC evaluates a call's
-    # arguments right to left), so that is the order they draw their initial weights in.
+    # Made last to first, the order the lab's C++ makes them in, one statement each: that is
+    # the order they draw their initial weights in.
     fc2 = nn.Linear(128, 10)
     fc1 = nn.Linear(64 * 7 * 7, 128)
     conv2 = nn.Conv2d(32, 64, 3, padding=1)
@@ -141,8 +141,8 @@ PIXEL_MEAN, PIXEL_STD = 0.2860, 0.3530  # of the training pixels in [0, 1]
     """The lab's MLP: 784 -> 256 -> 128 -> 10. Every rank builds it from the same seed, as DDP's
     start from rank 0 would give anyway."""
     torch.manual_seed(SEED)
-    # Made last to first: the lab's C++ builds them in that order (GCC evaluates a call's
-    # arguments right to left), so that is the order they draw their initial weights in.
+    # Made last to first, the order the lab's C++ makes them in, one statement each: that is
+    # the order they draw their initial weights in.
     fc3 = nn.Linear(128, 10)
     fc2 = nn.Linear(256, 128)
     fc1 = nn.Linear(28 * 28, 256)
