@@ -6,6 +6,7 @@
 // the batch with the spread of the seeds' own fits; goodput's choice of the batch per GPU.
 
 #include "client/advisor/advice.hpp"
+#include "client/advisor/advice_lock.hpp"
 #include "client/advisor/advice_progress.hpp"
 #include "client/advisor/advisor.hpp"
 #include "client/advisor/advice_store.hpp"
@@ -19,14 +20,21 @@
 #include "core/derived.hpp"
 #include "ui_test_main.hpp"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
+#include <QThread>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <set>
+#include <vector>
 
 using namespace ddplab::ui;
 
@@ -585,6 +593,122 @@ private slots:
         QVERIFY(all[5].title().startsWith(QStringLiteral("damaged: advice.json is not JSON")));
         QCOMPARE(all[4].created, QDateTime(QDate(2020, 1, 1), QTime(0, 0, 1)));
         QVERIFY(store.open(first).advice);
+    }
+
+    // Issue 41 item 4: begin() checked exists() then mkpath(), and two advisors started together
+    // got one folder. Eight threads begin 40 advices each at once: 320 folders, none shared.
+    void advisorsStartedTogetherGetAFolderEach()
+    {
+        QTemporaryDir root;
+        const AdviceStore store(root.path());
+        constexpr int kThreads = 8, kEach = 40;
+        std::atomic<int> ready{0};
+        std::vector<QStringList> ids(kThreads);
+        std::vector<QThread*> threads;
+        for (int t = 0; t < kThreads; ++t)
+            threads.push_back(QThread::create([&, t] {
+                ++ready;
+                while (ready.load() < kThreads) {
+                }
+                for (int i = 0; i < kEach; ++i) {
+                    QString error;
+                    ids[size_t(t)].append(store.begin(8, &error));
+                }
+            }));
+        for (QThread* thread : threads)
+            thread->start();
+        for (QThread* thread : threads) {
+            QVERIFY(thread->wait(60000));
+            delete thread;
+        }
+        std::set<QString> distinct;
+        for (const QStringList& list : ids)
+            for (const QString& id : list) {
+                QVERIFY(!id.isEmpty());
+                distinct.insert(id);
+            }
+        QCOMPARE(int(distinct.size()), kThreads * kEach);
+        QCOMPARE(int(QDir(root.path()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size()), kThreads * kEach);
+    }
+
+    // Issue 41 items 2-4 and 10: an advice's folder is its own. A running advice is listed as
+    // running and its lock refuses a second holder; a resumed copy is saved where it is, never
+    // over the store's advice of the same name; a progress file addresses its checkpoints
+    // relative to its folder and a resume never takes the folder from it; a damaged progress
+    // file is said as such; a name that would leave the store is refused.
+    void anAdvicesFolderIsItsOwn()
+    {
+        QTemporaryDir root, elsewhere;
+        const AdviceStore store(root.path());
+        QString error;
+        const QString id = store.begin(4, &error);
+        QVERIFY2(!id.isEmpty(), qPrintable(error));
+        const QString folder = QDir(root.path()).filePath(id);
+
+        // The progress file: checkpoint_folder relative, and not read back (a crafted one wrote anywhere).
+        AdviceRequest request;
+        request.base.workload = ddplab::WorkloadKind::Linreg;
+        request.gpus = 4;
+        request.budgetSeconds = 60;
+        request.progressFile = store.open(id).progressFile();
+        request.checkpointFolder = store.open(id).checkpointFolder();
+        QJsonObject progress = progressJson(request, {});
+        QCOMPARE(progress.value(QStringLiteral("request")).toObject().value(QStringLiteral("checkpoint_folder")).toString(), QStringLiteral("checkpoints"));
+        QJsonObject crafted = progress.value(QStringLiteral("request")).toObject();
+        crafted.insert(QStringLiteral("checkpoint_folder"), QStringLiteral("/tmp/elsewhere"));
+        progress.insert(QStringLiteral("request"), crafted);
+        const std::optional<AdviceRequest> back = requestOfProgress(progress, &error);
+        QVERIFY2(back, qPrintable(error));
+        QVERIFY(back->checkpointFolder.isEmpty());
+        QFile file(request.progressFile);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QJsonDocument(progress).toJson());
+        file.close();
+        QVERIFY(store.open(id).stopped);
+
+        // Running: the lock is held, and a second holder (another advisor, or --resume) is refused.
+        {
+            AdviceLock running;
+            QVERIFY2(running.take(folder, &error), qPrintable(error));
+            const StoredAdvice listed = store.open(id);
+            QVERIFY(listed.running && !listed.stopped);
+            QCOMPARE(listed.runningPid, QCoreApplication::applicationPid());
+            QVERIFY(listed.title().startsWith(QStringLiteral("running: 4 GPUs")));
+            AdviceLock second;
+            QVERIFY(!second.take(folder, &error));
+            QVERIFY2(error.contains(QStringLiteral("is running now (process %1 holds it)").arg(QCoreApplication::applicationPid())), qPrintable(error));
+        }
+        QVERIFY(store.open(id).stopped && !store.open(id).running);  // released: stopped again
+
+        // A copy elsewhere, resumed and finished, is saved into the copy; the store's advice of that name stays.
+        Advice finished;
+        finished.gpus = 4;
+        finished.batchPerGpu = 16;
+        finished.lr = 0.4;
+        const QString copy = QDir(elsewhere.path()).filePath(id);
+        QVERIFY(QDir().mkpath(QDir(copy).filePath(QStringLiteral("checkpoints"))));
+        QVERIFY(QFile::copy(request.progressFile, QDir(copy).filePath(QStringLiteral("progress.json"))));
+        QCOMPARE(store.save(finished, &error, copy), id);
+        QVERIFY(store.open(copy).advice && !QFile::exists(QDir(copy).filePath(QStringLiteral("progress.json"))));
+        QVERIFY(!QFileInfo::exists(QDir(copy).filePath(QStringLiteral("checkpoints"))));
+        QVERIFY2(store.open(id).stopped && QFile::exists(request.progressFile), "the store's advice of the same name was overwritten");
+
+        // A damaged progress file is said as such, and it is no stopped advice to resume.
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write("{\"request\": {\"gpus\": 4");
+        file.close();
+        const StoredAdvice damaged = store.open(id);
+        QVERIFY(!damaged.stopped && !damaged.advice);
+        QVERIFY2(damaged.problem.startsWith(QStringLiteral("its progress file is damaged: ")) && damaged.problem.contains(QStringLiteral("is not JSON")),
+                 qPrintable(damaged.problem));
+
+        // A name is one folder's: "../x" would leave the store.
+        for (const QString& name : {QStringLiteral(".."), QStringLiteral("../") + QFileInfo(elsewhere.path()).fileName() + QStringLiteral("/") + id,
+                                    QStringLiteral("a/b")}) {
+            const StoredAdvice outside = store.open(name);
+            QVERIFY(!outside.stopped && !outside.advice && outside.directory.isEmpty());
+            QVERIFY2(outside.problem.contains(QStringLiteral("is no advice's name under")), qPrintable(outside.problem));
+        }
     }
 };
 

@@ -12,6 +12,7 @@
 #include "support/engine_process.hpp"
 #include "ui_test_main.hpp"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -79,8 +80,10 @@ private slots:
         QVERIFY(allRuns > 10);
 
         // Stopped in the branch test, once three of its runs have ended.
-        request.checkpointFolder = home.filePath(QStringLiteral("stopped"));
-        request.progressFile = home.filePath(QStringLiteral("progress.json"));
+        // Laid out as the advice store lays out an advice: a resume takes its folder's own checkpoints.
+        QVERIFY(QDir(home.path()).mkdir(QStringLiteral("stopped")));
+        request.checkpointFolder = home.filePath(QStringLiteral("stopped/checkpoints"));
+        request.progressFile = home.filePath(QStringLiteral("stopped/progress.json"));
         Advisor stopped(session);
         QSignalSpy stoppedEnd(&stopped, &Advisor::finished);
         int branchRunsEnded = 0;

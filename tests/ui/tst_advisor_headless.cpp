@@ -466,8 +466,19 @@ private slots:
                     finished += run.toObject().value(kRunId).toString().isEmpty() ? 0 : 1;
         }
         QVERIFY2(first.state() == QProcess::Running, "the advice ended before it could be stopped");
-        first.kill();
-        first.waitForFinished();
+        // Issue 41: a second advisor on a running advice ran beside it; it is refused, naming the first.
+        const Outcome beside = runLab(home.path(), {QStringLiteral("--advise"), QStringLiteral("--resume"), stopped, QStringLiteral("--export"), folder,
+                                                    QStringLiteral("--quit")});
+        QCOMPARE(beside.exitCode, 2);
+        QVERIFY2(beside.err.contains(QStringLiteral("is running now (process %1 runs it)").arg(first.processId())), qPrintable(beside.err));
+        // SIGTERM ended it with 143 and not a word: it stops as Stop does, says how to resume, exit 5.
+        first.terminate();
+        QVERIFY(first.waitForFinished(30000));
+        const QString said = QString::fromLocal8Bit(first.readAllStandardError());
+        QCOMPARE(first.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(first.exitCode(), 5);
+        QVERIFY2(said.contains(QStringLiteral("SIGTERM: stopping the advice")) && said.contains(QStringLiteral("kept as stopped in ") + stopped),
+                 qPrintable(said));
         QVERIFY2(finished >= 6, qPrintable(QString::number(finished)));
         QVERIFY(!QFileInfo::exists(stopped + QStringLiteral("/advice.json")));
 
@@ -486,6 +497,11 @@ private slots:
                                                      QStringLiteral("--export"), folder, QStringLiteral("--quit")});
         QCOMPARE(nowhere.exitCode, 2);
         QVERIFY2(nowhere.err.contains(QStringLiteral("no advice at")), qPrintable(nowhere.err));
+        // A name that would leave the store is refused as one.
+        const Outcome outside = runLab(home.path(), {QStringLiteral("--advise"), QStringLiteral("--resume"), QStringLiteral("../elsewhere"),
+                                                     QStringLiteral("--export"), folder, QStringLiteral("--quit")});
+        QCOMPARE(outside.exitCode, 2);
+        QVERIFY2(outside.err.contains(QStringLiteral("\"../elsewhere\" is no advice's name under")), qPrintable(outside.err));
         const Outcome twice = runLab(home.path(), {QStringLiteral("--advise"), QStringLiteral("--resume"), stopped, QStringLiteral("--preset"), presetFile,
                                                    QStringLiteral("--export"), folder, QStringLiteral("--quit")});
         QCOMPARE(twice.exitCode, 2);

@@ -376,9 +376,10 @@ void AdvisePage::refreshPastAdvice()
     m_past->clear();
     for (const StoredAdvice& stored : m_stored) {
         auto* item = new QListWidgetItem(tr("%1\n%2").arg(stored.title(), QLocale().toString(stored.created, QLocale::ShortFormat)));
-        item->setToolTip(stored.advice || stored.stopped ? QDir::toNativeSeparators(stored.directory)
-                                                         : tr("%1: %2").arg(QDir::toNativeSeparators(stored.directory), stored.problem));
-        if (!stored.advice && !stored.stopped)
+        const bool readable = stored.advice || stored.stopped || stored.running;  // running: another advisor's, now
+        item->setToolTip(readable ? QDir::toNativeSeparators(stored.directory)
+                                  : tr("%1: %2").arg(QDir::toNativeSeparators(stored.directory), stored.problem));
+        if (!readable)
             item->setForeground(problemTextColor(palette()));
         m_past->addItem(item);
     }

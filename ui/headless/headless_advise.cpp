@@ -15,10 +15,13 @@
 #include "client/runs/run_store.hpp"
 #include "client/session/lab_session.hpp"
 #include "client/session/preset_resolver.hpp"
+#include "core/protocol_names.hpp"
+#include "stop_signals.hpp"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QEventLoop>
+#include <QTimer>
 #include <QJsonDocument>
 
 #include <functional>
@@ -53,6 +56,19 @@ std::optional<ModelInspection> inspectOwnModel(const ddplab::Config& base, const
     *problem = refused ? (refused->key.isEmpty() ? refused->message : refused->key + QStringLiteral(": ") + refused->message)
                        : QStringLiteral("the engine's inspect gave no answer about your model");
     return std::nullopt;
+}
+
+// After a stop: until the session has ended its engine (bounded), so the stopped run's status is
+// saved and nothing is left running when the process exits.
+void waitForTheEngine(const LabSession& session)
+{
+    constexpr int kWaitMs = 15000;
+    if (!session.isRunning())
+        return;
+    QEventLoop loop;
+    QObject::connect(&session, &LabSession::sequenceFinished, &loop, &QEventLoop::quit);
+    QTimer::singleShot(kWaitMs, &loop, &QEventLoop::quit);
+    loop.exec();
 }
 
 }  // namespace
@@ -132,9 +148,20 @@ int resumeAdviceHeadless(const LaunchOptions& options, QTextStream& out, QTextSt
     // A folder as given (relative to here), else an advice's name under the store.
     const QFileInfo given(options.resumeStudy);
     const StoredAdvice kept = AdviceStore().open(given.isDir() ? given.absoluteFilePath() : options.resumeStudy);
+    if (kept.directory.isEmpty()) {  // a name that would leave the store ("../x")
+        err << "ddplab: " << kept.problem << Qt::endl;
+        return 2;
+    }
     if (!QFileInfo(kept.directory).isDir()) {
         err << "ddplab: no advice at " << kept.directory << " (give a stopped advice's folder, or its name under the advice folder)"
             << Qt::endl;
+        return 2;
+    }
+    if (kept.running) {
+        // Two advisors on one advice ran side by side, the last writer winning (issue 41).
+        err << "ddplab: " << kept.directory << " is running now"
+            << (kept.runningPid > 0 ? QStringLiteral(" (process %1 runs it)").arg(kept.runningPid) : QString())
+            << ": one advisor at a time runs an advice; wait for it to end, or stop it, then resume it" << Qt::endl;
         return 2;
     }
     if (!kept.stopped) {
@@ -171,6 +198,12 @@ int runAdvice(const LaunchOptions& options, const StoredAdvice& kept, const std:
         succeeded = ok;
         loop.quit();
     });
+    // Ctrl+C, SIGTERM, SIGHUP: the advice stops as the Advise page's Stop does, kept to resume.
+    StopSignals stopSignals;
+    QObject::connect(&stopSignals, &StopSignals::stopAsked, &advisor, [&](int signal) {
+        err << "ddplab: " << (signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "SIGHUP") << ": stopping the advice" << Qt::endl;
+        advisor.stop();
+    });
     if (!begin(advisor)) {
         err << "ddplab: " << advisor.problem() << Qt::endl;
         if (!kept.stopped)
@@ -179,16 +212,27 @@ int runAdvice(const LaunchOptions& options, const StoredAdvice& kept, const std:
     }
     loop.exec();
     if (!succeeded) {
-        err << "ddplab: no advice: " << advisor.problem() << Qt::endl;
+        if (stopSignals.received() != 0)
+            waitForTheEngine(session);  // its run's status saved, the engine gone, before the words below
+        else
+            err << "ddplab: no advice: " << advisor.problem() << Qt::endl;
         err << "ddplab: kept as stopped in " << kept.directory << ": the Advise page's Past advice, or ddplab --advise --resume "
             << kept.directory << " --export DIR --quit, resumes it, taking the runs it finished" << Qt::endl;
+        if (stopSignals.received() != 0)
+            return ddplab::kExitCancelled;
         return session.firstFailureCode() != 0 ? session.firstFailureCode() : 1;
     }
     const Advice& advice = advisor.advice();
+    // Stored first, into the advice's own folder (a resumed copy is saved where it is): a full
+    // --export disk left a finished advice stored only as stopped.
+    const bool stored = !AdviceStore().save(advice, &error, kept.directory).isEmpty();
+    if (!stored)
+        err << "ddplab: the advice could not be stored for the Advise page: " << error << Qt::endl;
     const QStringList written = writeAdviceFiles(folder, advice, runs, &error);
     if (written.isEmpty()) {
-        err << "ddplab: cannot write the advice: " << error << Qt::endl;
-        return 1;
+        err << "ddplab: cannot write the advice to " << folder << ": " << error
+            << (stored ? QStringLiteral(" (it is stored as %1: the Advise page's Past advice)").arg(kept.directory) : QString()) << Qt::endl;
+        return ddplab::kExitOutputError;
     }
     out << Qt::endl
         << QStringLiteral("Advice for %1 GPUs: batch %2 per GPU, LR %3 (%4), confidence %5 (%6).")
@@ -202,10 +246,9 @@ int runAdvice(const LaunchOptions& options, const StoredAdvice& kept, const std:
     out << "Wrote advice.json, advice.md and " << (written.size() - 2) / 2 << " charts as PNG and SVG to " << folder << " ("
         << qRound(advice.tookSeconds) << " s)" << Qt::endl;
     // Kept like studies: the Advise page lists it under Past advice.
-    if (AdviceStore().save(advice, &error, kept.id).isEmpty())
-        err << "ddplab: the advice was written but could not be stored for the Advise page: " << error << Qt::endl;
-    else
-        out << "Stored as " << kept.directory << " (the Advise page's Past advice)" << Qt::endl;
+    if (!stored)
+        return ddplab::kExitOutputError;
+    out << "Stored as " << kept.directory << " (the Advise page's Past advice)" << Qt::endl;
     return 0;
 }
 

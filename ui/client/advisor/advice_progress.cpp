@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "advice_progress.hpp"
 
+#include "client/io/read_file.hpp"
 #include "client/library/preset_file.hpp"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonParseError>
 
@@ -11,28 +14,41 @@ namespace ddplab::ui {
 
 using namespace advice_progress;
 
+namespace {
+constexpr qint64 kMaxProgressBytes = 64 << 20;  // a progress file of thousands of runs is a few MB
+}  // namespace
+
 QJsonObject progressJson(const AdviceRequest& request, const QJsonArray& phases)
 {
+    // Relative to the advice's own folder: a copied or moved advice finds its own checkpoints,
+    // never the original's (resuming never reads this back; it takes the folder's own).
+    const QString checkpoints = request.progressFile.isEmpty() ? request.checkpointFolder
+                                                               : QFileInfo(request.progressFile).dir().relativeFilePath(request.checkpointFolder);
     return {{kRequest, QJsonObject{{kSettings, presetFromCoreConfig(request.base)},
                                    {kGpus, request.gpus},
                                    {kMaxBatch, request.maxBatchPerGpu},
                                    {kBudget, request.budgetSeconds},
-                                   {kCheckpoints, request.checkpointFolder},
+                                   {kCheckpoints, checkpoints},
                                    {kTrainSamples, qint64(request.base.trainSamples)}}},
             {kPhases, phases}};
 }
 
 std::optional<QJsonObject> readProgress(const QString& path, QString* error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1 cannot be opened (%2)").arg(path, file.errorString());
+    QString why;
+    const std::optional<QByteArray> contents = readRegularFile(path, kMaxProgressBytes, &why);
+    if (!contents) {
+        *error = QStringLiteral("%1 %2").arg(path, why);
         return std::nullopt;
     }
     QJsonParseError parse;
-    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parse);
-    if (parse.error != QJsonParseError::NoError || !document.isObject()) {
-        *error = QStringLiteral("%1 is not a progress file").arg(path);
+    const QJsonDocument document = QJsonDocument::fromJson(*contents, &parse);
+    if (parse.error != QJsonParseError::NoError) {
+        *error = QStringLiteral("%1 is not JSON (%2 at byte %3)").arg(path, parse.errorString()).arg(parse.offset);
+        return std::nullopt;
+    }
+    if (!document.isObject()) {
+        *error = QStringLiteral("%1 holds no JSON object").arg(path);
         return std::nullopt;
     }
     return document.object();
@@ -50,16 +66,25 @@ std::optional<AdviceRequest> requestOfProgress(const QJsonObject& progress, QStr
     request.gpus = json.value(kGpus).toInt();
     request.maxBatchPerGpu = json.value(kMaxBatch).toInteger();
     request.budgetSeconds = json.value(kBudget).toDouble();
-    request.checkpointFolder = json.value(kCheckpoints).toString();
+    // checkpoint_folder is not taken from the file: a crafted one made the advisor write anywhere,
+    // and an absolute one (as earlier versions wrote) sent a copy to the original's checkpoints.
+    // The resume sets the advice folder's own.
     return request;
 }
 
-std::optional<ProgressSummary> summariseProgress(const QString& progressFile)
+std::optional<ProgressSummary> summariseProgress(const QString& progressFile, QString* error)
 {
-    QString error;
-    const std::optional<QJsonObject> progress = readProgress(progressFile, &error);
-    if (!progress || !progress->value(kRequest).isObject())
+    QString why;
+    const std::optional<QJsonObject> progress = readProgress(progressFile, &why);
+    if (progress && !progress->value(kRequest).isObject())
+        why = QStringLiteral("%1 holds no \"%2\" object").arg(progressFile, kRequest);
+    else if (progress && !progress->value(kPhases).isArray())
+        why = QStringLiteral("%1 holds no \"%2\" list").arg(progressFile, kPhases);
+    if (!why.isEmpty()) {
+        if (error)
+            *error = why;
         return std::nullopt;
+    }
     ProgressSummary summary;
     summary.gpus = progress->value(kRequest).toObject().value(kGpus).toInt();
     for (const QJsonValue& phase : progress->value(kPhases).toArray())

@@ -30,6 +30,7 @@ inline const QString kMaxBatch = QStringLiteral("max_batch_per_gpu");
 inline const QString kBudget = QStringLiteral("budget_s");
 // Your own data's size as inspect read it when the advice began: the plan was made with it.
 inline const QString kTrainSamples = QStringLiteral("train_samples");
+// Relative to the progress file's folder (earlier versions wrote it absolute); never read back.
 inline const QString kCheckpoints = QStringLiteral("checkpoint_folder");
 
 }  // namespace advice_progress
@@ -40,11 +41,12 @@ std::optional<QJsonObject> readProgress(const QString& path, QString* error);
 // The request it holds (its settings read as the engine reads them); nullopt with `error`.
 std::optional<AdviceRequest> requestOfProgress(const QJsonObject& progress, QString* error);
 
-// In brief: the GPUs planned for and the runs that ended; nullopt when it is no progress file.
+// In brief: the GPUs planned for and the runs that ended; nullopt with `error` (which file, what
+// is wrong) when it is no progress file.
 struct ProgressSummary {
     int gpus = 0;
     int runsEnded = 0;
 };
-std::optional<ProgressSummary> summariseProgress(const QString& progressFile);
+std::optional<ProgressSummary> summariseProgress(const QString& progressFile, QString* error = nullptr);
 
 }  // namespace ddplab::ui

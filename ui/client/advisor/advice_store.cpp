@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "advice_store.hpp"
 
+#include "advice_lock.hpp"
 #include "advice_progress.hpp"
 #include "client/io/save_file.hpp"
 
@@ -21,6 +22,14 @@ const QString kWordsFile = QStringLiteral("advice.md");
 const QString kTimeFormat = QStringLiteral("yyyyMMdd-HHmmss");
 const QString kProgressFile = QStringLiteral("progress.json");
 const QString kCheckpoints = QStringLiteral("checkpoints");
+constexpr int kMaxSameSecond = 1000;  // advices begun in one second with the same GPUs, at most
+
+// Whether `id` names one folder directly under the root: no separator, not "." or "..".
+bool isPlainName(const QString& id)
+{
+    return !id.isEmpty() && id != QLatin1String(".") && id != QLatin1String("..") && !id.contains(QLatin1Char('/')) &&
+           !id.contains(QLatin1Char('\\'));
+}
 
 }  // namespace
 
@@ -36,6 +45,8 @@ QString StoredAdvice::checkpointFolder() const
 
 QString StoredAdvice::title() const
 {
+    if (running)
+        return QStringLiteral("running: %1 GPUs, %2 runs finished so far").arg(gpus).arg(runsEnded);
     if (stopped)
         return QStringLiteral("stopped: %1 GPUs, %2 runs finished (Resume takes them)").arg(gpus).arg(runsEnded);
     if (!advice)
@@ -55,24 +66,36 @@ QString AdviceStore::defaultRoot()
 
 QString AdviceStore::begin(int gpus, QString* error) const
 {
-    const QString stem = QDateTime::currentDateTime().toString(kTimeFormat) + QStringLiteral("-%1gpus").arg(gpus);
-    QString id = stem;
-    for (int n = 2; QFileInfo::exists(QDir(m_root).filePath(id)); ++n)
-        id = stem + QStringLiteral("-%1").arg(n);
-    const QString folder = QDir(m_root).filePath(id);
-    if (!QDir().mkpath(folder)) {
-        *error = QStringLiteral("cannot make the folder %1").arg(folder);
+    if (!QDir().mkpath(m_root)) {
+        *error = QStringLiteral("cannot make the folder %1").arg(m_root);
         return {};
     }
-    return id;
+    // mkdir is the claim: of two advisors started together only one makes a folder, and the
+    // other tries the next name (exists() then mkpath() gave both the same folder).
+    const QString stem = QDateTime::currentDateTime().toString(kTimeFormat) + QStringLiteral("-%1gpus").arg(gpus);
+    const QDir root(m_root);
+    for (int n = 1; n <= kMaxSameSecond; ++n) {
+        const QString id = n == 1 ? stem : stem + QStringLiteral("-%1").arg(n);
+        if (root.mkdir(id))
+            return id;
+        if (!QFileInfo::exists(root.filePath(id))) {
+            *error = QStringLiteral("cannot make the folder %1").arg(root.filePath(id));
+            return {};
+        }
+    }
+    *error = QStringLiteral("cannot make a new folder under %1: %2 advices begun this second already have one").arg(m_root).arg(kMaxSameSecond);
+    return {};
 }
 
 QString AdviceStore::save(const Advice& advice, QString* error, const QString& into) const
 {
-    const QString id = into.isEmpty() || !QFileInfo(QDir(m_root).filePath(into)).isDir() ? begin(advice.gpus, error) : into;
+    // A resumed advice is saved into its own folder, wherever that is (a copy under another
+    // folder replaced the store's advice of the same name).
+    const QString given = into.isEmpty() ? QString() : QDir::isAbsolutePath(into) ? into : isPlainName(into) ? QDir(m_root).filePath(into) : QString();
+    const QString id = given.isEmpty() || !QFileInfo(given).isDir() ? begin(advice.gpus, error) : QFileInfo(given).fileName();
     if (id.isEmpty())
         return {};
-    const QString folder = QDir(m_root).filePath(id);
+    const QString folder = given.isEmpty() || !QFileInfo(given).isDir() ? QDir(m_root).filePath(id) : given;
     if (!writeFileAtomically(QDir(folder).filePath(kAdviceFile), QJsonDocument(advice.toJson()).toJson(QJsonDocument::Indented), error) ||
         !writeFileAtomically(QDir(folder).filePath(kWordsFile), advice.toMarkdown().toUtf8(), error))
         return {};
@@ -85,6 +108,14 @@ QString AdviceStore::save(const Advice& advice, QString* error, const QString& i
 StoredAdvice AdviceStore::open(const QString& idOrDirectory) const
 {
     StoredAdvice stored;
+    if (!QDir::isAbsolutePath(idOrDirectory) && !isPlainName(idOrDirectory)) {
+        // "../x" would leave the store: a name is one folder's, a folder is given as a path.
+        stored.id = idOrDirectory;
+        stored.problem = QStringLiteral("\"%1\" is no advice's name under %2: a name holds no \"/\" and is not \".\" or \"..\" "
+                                        "(give a folder elsewhere by its path)")
+                             .arg(idOrDirectory, m_root);
+        return stored;
+    }
     const QFileInfo info(QDir::isAbsolutePath(idOrDirectory) ? idOrDirectory : QDir(m_root).filePath(idOrDirectory));
     stored.id = info.fileName();
     stored.directory = info.absoluteFilePath();
@@ -92,12 +123,21 @@ StoredAdvice AdviceStore::open(const QString& idOrDirectory) const
     if (!stored.created.isValid())
         stored.created = info.lastModified();
     QFile file(QDir(stored.directory).filePath(kAdviceFile));
-    if (!file.exists() && QFileInfo::exists(stored.progressFile())) {
-        // Stopped before its end: what it planned for, and how many of its runs ended.
-        if (const std::optional<ProgressSummary> progress = summariseProgress(stored.progressFile())) {
-            stored.stopped = true;
-            stored.gpus = progress->gpus;
-            stored.runsEnded = progress->runsEnded;
+    if (!file.exists()) {
+        // Running now (its lock is held), or stopped before its end: what it planned for, and
+        // how many of its runs ended (a running one may not have written its progress yet).
+        stored.running = AdviceLock::isTaken(stored.directory, &stored.runningPid);
+        if (stored.running || QFileInfo::exists(stored.progressFile())) {
+            QString damage;
+            const std::optional<ProgressSummary> progress = summariseProgress(stored.progressFile(), &damage);
+            if (progress) {
+                stored.gpus = progress->gpus;
+                stored.runsEnded = progress->runsEnded;
+            } else if (!stored.running) {
+                stored.problem = QStringLiteral("its progress file is damaged: %1").arg(damage);
+                return stored;
+            }
+            stored.stopped = !stored.running;
             return stored;
         }
     }

@@ -4,6 +4,7 @@
 #include "adam_moments.hpp"
 #include "advice_phases.hpp"
 #include "advice_progress.hpp"
+#include "advice_store.hpp"
 #include "batch_evidence.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/runs/run_data.hpp"
@@ -14,6 +15,7 @@
 #include "client/wire.hpp"
 #include "core/config_validate.hpp"
 #include "core/derived.hpp"
+#include "core/protocol_names.hpp"
 #include "lr_bracket.hpp"
 #include "run_cost.hpp"
 
@@ -21,6 +23,7 @@
 #include "client/runs/run_store.hpp"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMap>
@@ -157,6 +160,8 @@ bool Advisor::resume(const QString& progressFile)
         return false;
     }
     request->progressFile = progressFile;
+    // Its own checkpoints, never the folder the file names (a copy read and wrote the original's).
+    request->checkpointFolder = AdviceStore().open(QFileInfo(progressFile).absolutePath()).checkpointFolder();
     m_resumePhases = progress->value(kPhases).toArray();
     return begin(*request);
 }
@@ -167,6 +172,9 @@ bool Advisor::begin(const AdviceRequest& request)
     if (m_problem.isEmpty() && m_session.isRunning())
         m_problem = QStringLiteral("something else is running; the advisor starts once it has ended");
     if (!m_problem.isEmpty())
+        return false;
+    // One advisor at a time runs an advice: a second --resume of a running one is refused.
+    if (!request.progressFile.isEmpty() && !m_lock.take(QFileInfo(request.progressFile).absolutePath(), &m_problem))
         return false;
     m_request = request;
     m_advice = Advice();
@@ -221,6 +229,7 @@ void Advisor::stop()
     if (isRunning()) {
         m_phase = Phase::Done;
         m_session.stop();
+        m_lock.release();  // stopped: to be resumed
         emit finished(false);
     }
 }
@@ -274,7 +283,8 @@ void Advisor::runPhase(Phase phase, const QList<PlannedRun>& runs)
         requests.append(request);
     }
     m_phasesLog.append(QJsonObject{{kStartedS, m_phaseStartMs / 1000.0}, {kRuns, logged}});
-    writeProgress();
+    if (!writeProgress())
+        return;
     if (requests.isEmpty()) {
         // Every run was taken from the store: the phase ends as it ended then, at the time it took.
         const double ended = before.value(kEndedS).toDouble(-1.0);
@@ -298,7 +308,14 @@ void Advisor::runPhase(Phase phase, const QList<PlannedRun>& runs)
 
 void Advisor::onRunFinished(int index, const QSharedPointer<RunData>& run)
 {
-    if (!isRunning() || m_phasesLog.isEmpty() || index < 0 || index >= m_toRun.size() || !run || !reusable(run->record().status))
+    if (!isRunning() || m_phasesLog.isEmpty() || index < 0 || index >= m_toRun.size() || !run)
+        return;
+    // A run that could not write its output (a full disk) measured nothing, and no advice is
+    // concluded from it: the advice stops, to be resumed once there is room.
+    if (run->record().status == RunStatus::Failed && run->record().exitCode == ddplab::kExitOutputError)
+        return fail(QStringLiteral("run \"%1\" could not write its output, and the advice stopped there (is the disk full?): %2")
+                        .arg(run->label(), run->record().error));
+    if (!reusable(run->record().status))
         return;
     QJsonObject phase = m_phasesLog.last().toObject();
     QJsonArray runs = phase.value(kRuns).toArray();
@@ -310,18 +327,29 @@ void Advisor::onRunFinished(int index, const QSharedPointer<RunData>& run)
     writeProgress();
 }
 
-void Advisor::writeProgress() const
+bool Advisor::writeProgress()
 {
     if (m_request.progressFile.isEmpty())
-        return;
+        return true;
     QString error;
-    writeFileAtomically(m_request.progressFile, QJsonDocument(progressJson(m_request, m_phasesLog)).toJson(QJsonDocument::Indented), &error);
+    if (writeFileAtomically(m_request.progressFile, QJsonDocument(progressJson(m_request, m_phasesLog)).toJson(QJsonDocument::Indented), &error))
+        return true;
+    // Without its progress the advice could not be resumed: it stops, saying why (from the event
+    // loop: this may be inside start(), before anyone waits for finished()).
+    const QString why = QStringLiteral("the advice's progress could not be saved: %1").arg(error);
+    QMetaObject::invokeMethod(this, [this, why] { fail(why); }, Qt::QueuedConnection);
+    return false;
 }
 
 void Advisor::fail(const QString& why)
 {
+    if (m_phase == Phase::Done)
+        return;  // failed or stopped already: said once
     m_problem = why;
     m_phase = Phase::Done;
+    if (m_session.isRunning())
+        m_session.stop();  // no more runs for an advice that has ended
+    m_lock.release();
     emit logMessage(QStringLiteral("Advisor: ") + why, true);
     emit finished(false);
 }
@@ -342,7 +370,8 @@ void Advisor::finishPhase(const QList<QSharedPointer<RunData>>& sessionRuns)
         QJsonObject phase = m_phasesLog.last().toObject();
         phase.insert(kEndedS, elapsedMs() / 1000.0);
         m_phasesLog[m_phasesLog.size() - 1] = phase;
-        writeProgress();
+        if (!writeProgress())
+            return;
     }
     for (qsizetype i = 0; i < runs.size(); ++i) {
         m_done.append({m_planned[i], runs[i]});

@@ -19,6 +19,7 @@
 // Then it decides (lr_bracket.hpp, batch_evidence.hpp) and says how sure it is.
 
 #include "advice.hpp"
+#include "advice_lock.hpp"
 #include "lr_bracket.hpp"
 #include "run_cost.hpp"
 #include "core/config.hpp"
@@ -46,7 +47,7 @@ struct AdviceRequest {
     QString checkpointFolder;    // where the base run's checkpoint goes
     // Where the advisor keeps what it has done so far (the request, each phase's runs and the
     // stored ids of those that finished), rewritten as each run ends: what resume() reads back.
-    // Empty: nothing is kept.
+    // Empty: nothing is kept. Its folder is the advice's, locked while the advice runs.
     QString progressFile;
 };
 
@@ -67,7 +68,9 @@ public:
     // `progressFile`, and every run it planned again with the same settings and had finished
     // (or diverged) is taken from the run store instead of run again. Phases whose runs all
     // finished replay with the time they took then, so the plan after them is the one the
-    // uninterrupted advice made. False (problem() says why) when the file cannot be read.
+    // uninterrupted advice made. Its checkpoints are its own folder's (the progress file's),
+    // wherever it was copied. False (problem() says why) when the file cannot be read, or
+    // another advisor runs this advice now (its folder's lock is held).
     bool resume(const QString& progressFile);
     // Runs taken from the store instead of run, in this advice (0 unless resumed).
     int reusedRuns() const { return m_reusedRuns; }
@@ -127,7 +130,8 @@ private:
     // The phase's runs, in its plan's order (those taken from the store and those just run).
     void finishPhase(const QList<QSharedPointer<RunData>>& sessionRuns);
     void onRunFinished(int index, const QSharedPointer<RunData>& run);
-    void writeProgress() const;
+    // False (and the advice failed, saying why: a full disk) when the progress file could not be written.
+    bool writeProgress();
     qint64 elapsedMs() const { return m_clock.elapsed() + m_offsetMs; }
     void planBranches();
     void planConfirmation(const QList<double>& lrs);
@@ -154,6 +158,7 @@ private:
     double plannedSeconds(const PlannedRun& run) const;
 
     LabSession& m_session;
+    AdviceLock m_lock;          // the advice's folder, held while it runs (advice_lock.hpp)
     AdviceRequest m_request;
     Phase m_phase = Phase::Idle;
     QString m_problem;
