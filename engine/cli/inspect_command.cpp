@@ -10,6 +10,7 @@
 #include "core/protocol.hpp"
 #include "core/protocol_inspection.hpp"
 #include "core/protocol_names.hpp"
+#include "output/event_line.hpp"
 #include "output/event_writer.hpp"
 #include "workloads/model_inspection.hpp"
 #include "workloads/saved_model_file.hpp"
@@ -45,10 +46,9 @@ public:
     explicit CheckTimeLimit(const Config& config)
     {
         const int64_t seconds = modelCheckSeconds(config);
-        g_timeoutLine = protocol::errorEvent({modelCheckTimeoutMessage(expandHome(config.modelFile), seconds), std::nullopt,
-                                              key::kModelFile, kExitInvalidInput})
-                            .dump() +
-                        "\n";
+        // Through the one encoder: a model_file path that is not UTF-8 is replaced, not refused.
+        g_timeoutLine = encodeEventLine(protocol::errorEvent({modelCheckTimeoutMessage(expandHome(config.modelFile), seconds), std::nullopt,
+                                                              key::kModelFile, kExitInvalidInput}));
         ::signal(SIGALRM, onCheckTimeout);
         ::alarm(unsigned(seconds));
     }

@@ -3,7 +3,7 @@
 
 #include "launch/child_process.hpp"
 #include "launch/launcher_report.hpp"
-#include "launch/line_reader.hpp"
+#include "core/line_reader.hpp"
 #include "output/event_line.hpp"
 
 #include "core/json.hpp"

@@ -143,10 +143,11 @@ int explainParseError(const CLI::ParseError& error, const CLI::App& app, int arg
     return kExitInvalidInput;
 }
 
-// devices, keys, shard: one JSON document on stdout.
+// devices, keys, shard: one JSON document on stdout (text that is not UTF-8 replaced, as the
+// event encoder does, never a throw).
 int printReport(const Json& report, int indent)
 {
-    std::cout << report.dump(indent) << std::endl;
+    std::cout << report.dump(indent, ' ', false, Json::error_handler_t::replace) << std::endl;
     return kExitOk;
 }
 

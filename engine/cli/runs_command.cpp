@@ -7,7 +7,7 @@
 #include "core/home_path.hpp"
 #include "core/protocol.hpp"
 #include "launch/child_process.hpp"
-#include "launch/line_reader.hpp"
+#include "core/line_reader.hpp"
 #include "launch/run_directory.hpp"
 #include "launch/signal_pipe.hpp"
 #include "output/event_line.hpp"

@@ -22,7 +22,7 @@
 // does); no further request is read, and the exit code is 5. The process exits 0 at the end of
 // input. A run whose process dies without a last word gets an error event written for it.
 
-#include "launch/line_reader.hpp"
+#include "core/line_reader.hpp"
 
 #include <cstddef>
 #include <deque>

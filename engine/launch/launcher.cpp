@@ -9,7 +9,7 @@
 #include "data/fashion_mnist_files.hpp"
 #include "output/event_writer.hpp"
 #include "child_process.hpp"
-#include "line_reader.hpp"
+#include "core/line_reader.hpp"
 #include "own_model_check.hpp"
 #include "workloads/saved_model_file.hpp"
 #include "rank_progress.hpp"

@@ -6,6 +6,7 @@
 #include "core/home_path.hpp"
 #include "core/json.hpp"
 #include "core/key_names.hpp"
+#include "core/line_reader.hpp"
 #include "core/protocol.hpp"
 #include "data/tensor_data.hpp"
 #include "output/event_line.hpp"
@@ -24,6 +25,9 @@
 
 namespace ddplab {
 namespace {
+
+// The longest answer line held: an error message, a path and a model's exception in it.
+constexpr size_t kMostAnswerBytes = 1u << 20;
 
 // In the child: the check, and what it found as an error event on `fd`; never returns.
 [[noreturn]] void checkAndExit(const Config& config, int fd)
@@ -65,12 +69,20 @@ void checkOwnModelBeforeStart(const Config& config)
         checkAndExit(config, fds[1]);
     }
     ::close(fds[1]);
-    std::string said;
+    // The check answers with one line (its error event); whatever else arrives is read and let go.
+    LineReader answer(kMostAnswerBytes, kMostAnswerBytes);
+    std::optional<std::string> said;
     char chunk[4096];
     ssize_t n;
-    while ((n = ::read(fds[0], chunk, sizeof chunk)) > 0 || (n < 0 && errno == EINTR))
-        said.append(chunk, size_t(std::max<ssize_t>(n, 0)));
+    while ((n = ::read(fds[0], chunk, sizeof chunk)) > 0 || (n < 0 && errno == EINTR)) {
+        answer.append(chunk, size_t(std::max<ssize_t>(n, 0)));
+        while (std::optional<LineReader::Line> line = answer.take())
+            if (!said)
+                said = std::move(line->text);
+    }
     ::close(fds[0]);
+    if (!said)
+        said = answer.takeRest();
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
@@ -86,8 +98,8 @@ void checkOwnModelBeforeStart(const Config& config)
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : kExitInternal;
     if (code == kExitOk)
         return;
-    const Json error = Json::parse(said, nullptr, false);
-    const std::string message = error.is_object() ? error.value(protocol::field::kMessage, said) : said;
+    const Json error = Json::parse(*said, nullptr, false);
+    const std::string message = error.is_object() ? error.value(protocol::field::kMessage, *said) : *said;
     const std::string key = error.is_object() ? error.value(protocol::field::kKey, std::string()) : std::string();
     if (code == kExitInvalidInput)
         throw ConfigError(key, message);

@@ -205,6 +205,31 @@ private slots:
         QCOMPARE(store.listRuns().first().status, RunStatus::Failed);
     }
 
+    void theEnginesStderrArrivesAsWholeCappedLines()
+    {
+        // Through the one line reader: a line written in two pieces is one line, a line past
+        // 64 KiB is its first 4 KiB and a note, and the last line without its newline still comes.
+        QTemporaryDir dir;
+        const QString chatty = writeExecutable(dir, QStringLiteral("chatty"),
+                                               "#!/bin/sh\nprintf 'first ' >&2\nsleep 0.2\nprintf 'half\\nsecond\\n' >&2\n"
+                                               "head -c 70000 /dev/zero | tr '\\000' x >&2\nprintf '\\nlast, no newline' >&2\nexit 1\n");
+        const RunStore store(dir.filePath(QStringLiteral("runs")));
+        LabSession session(store, chatty);
+        QSignalSpy batches(&session, &LabSession::stderrLines);
+        QSignalSpy done(&session, &LabSession::sequenceFinished);
+        session.start({{QStringLiteral("x"), QStringLiteral("x"), QString(), coreConfigOf({{QStringLiteral("world_size"), 1}}).value()}});
+        QVERIFY(done.wait(kPatienceMs));
+        QStringList lines;
+        for (const QList<QVariant>& batch : batches)
+            lines += batch.first().toStringList();
+        QCOMPARE(lines.size(), 4);
+        QCOMPARE(lines[0], QStringLiteral("first half"));
+        QCOMPARE(lines[1], QStringLiteral("second"));
+        QVERIFY2(lines[2].startsWith(QString(4096, QLatin1Char('x')) + QStringLiteral("… (a line of ")), qPrintable(lines[2].right(80)));
+        QVERIFY2(lines[2].endsWith(QStringLiteral(" bytes, cut)")) && lines[2].size() < 4200, qPrintable(lines[2].right(80)));
+        QCOMPARE(lines[3], QStringLiteral("last, no newline"));
+    }
+
     void aFailingRankEndsTheRunWithTheEnginesMessage()
     {
         QTemporaryDir dir;

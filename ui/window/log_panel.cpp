@@ -22,14 +22,8 @@ LogPanel::LogPanel(QWidget* parent)
     setPlaceholderText(tr("The engine's messages (its stderr) and the lab's notes appear here."));
 }
 
-void LogPanel::appendEngineOutput(const QString& text)
+void LogPanel::appendEngineLines(const QStringList& lines)
 {
-    m_partialLine += text;
-    const qsizetype lastNewline = m_partialLine.lastIndexOf(QLatin1Char('\n'));
-    if (lastNewline < 0)
-        return;
-    const QStringList lines = m_partialLine.left(lastNewline).split(QLatin1Char('\n'));
-    m_partialLine.remove(0, lastNewline + 1);
     for (const QString& line : lines)
         appendLine(QStringLiteral("engine │ ") + line, QColor());
 }

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The Log: the engine's stderr as it arrives, and the lab's own messages (what was started,
-// how it ended, bad engine output), each stamped with the time. Bounded, so a chatty run
-// cannot grow it without end.
+// The Log: the engine's stderr as it arrives, whole lines as the session's line reader gives
+// them, and the lab's own messages (what was started, how it ended, bad engine output), each
+// stamped with the time. Bounded, so a chatty run cannot grow it without end.
 
 #include <QPlainTextEdit>
+#include <QStringList>
 
 namespace ddplab::ui {
 
@@ -16,13 +17,11 @@ public:
 
     explicit LogPanel(QWidget* parent = nullptr);
 
-    void appendEngineOutput(const QString& text);
+    void appendEngineLines(const QStringList& lines);
     void appendMessage(const QString& text, bool isWarning = false);
 
 private:
     void appendLine(const QString& text, const QColor& color);  // invalid colour: the theme's text colour
-
-    QString m_partialLine;  // stderr arrives in pieces; lines are shown whole
 };
 
 }  // namespace ddplab::ui

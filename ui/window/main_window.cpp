@@ -149,7 +149,7 @@ void MainWindow::connectPanes()
     m_model.follow(*m_session);  // after RunStarter's: a run's row exists before its colour is given
     connect(m_session, &LabSession::sequenceFinished, this, &MainWindow::onSequenceFinished);
     connect(m_session, &LabSession::runningChanged, this, &MainWindow::updateActions);
-    connect(m_session, &LabSession::stderrReceived, m_panes.log, &LogPanel::appendEngineOutput);
+    connect(m_session, &LabSession::stderrLines, m_panes.log, &LogPanel::appendEngineLines);
     connect(m_session, &LabSession::logMessage, m_panes.log, &LogPanel::appendMessage);
 
     connect(m_panes.parameters, &ParameterPanel::changed, this, [this] {

@@ -3,6 +3,7 @@
 
 #include "client/engine/child_lifetime.hpp"
 #include "client/wire.hpp"
+#include "core/line_reader.hpp"
 
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -18,16 +19,12 @@ namespace {
 // is a few MiB), far less than a model printing in a loop would fill.
 constexpr qsizetype kKeptOutputBytes = 32 * 1024 * 1024;
 constexpr qsizetype kKeptErrorBytes = 64 * 1024;
+// What a failure's message quotes of a line longer than the tail kept.
+constexpr size_t kQuotedBytes = 4096;
 
 QString commandText(const QString& program, const QStringList& arguments)
 {
     return QFileInfo(program).fileName() + QLatin1Char(' ') + arguments.join(QLatin1Char(' '));
-}
-
-QString lastLine(const QByteArray& text)
-{
-    const QList<QByteArray> lines = text.trimmed().split('\n');
-    return lines.isEmpty() ? QString() : QString::fromLocal8Bit(lines.last()).trimmed();
 }
 
 // "SIGSEGV" for 11.
@@ -37,6 +34,7 @@ QString signalName(int signo)
     return name ? QStringLiteral("SIG") + QLatin1String(name) : QStringLiteral("an unknown signal");
 }
 
+// What a query keeps of a stream: its last `limit` bytes (the answer is the last event).
 void appendTail(QByteArray& kept, const QByteArray& more, qsizetype limit)
 {
     kept.append(more);
@@ -44,14 +42,42 @@ void appendTail(QByteArray& kept, const QByteArray& more, qsizetype limit)
         kept.remove(0, kept.size() - limit);
 }
 
+// `text` as whole lines, through the lab's one line reader; a line past `maxLineBytes` is its
+// first bytes, marked overlong.
+QList<LineReader::Line> linesOf(const QByteArray& text, size_t maxLineBytes)
+{
+    LineReader reader(maxLineBytes, kQuotedBytes);
+    reader.append(text.constData(), size_t(text.size()));
+    QList<LineReader::Line> lines;
+    while (std::optional<LineReader::Line> line = reader.take())
+        lines.append(std::move(*line));
+    const std::string rest = reader.takeRest();
+    if (!rest.empty())
+        lines.append(LineReader::Line{rest, false, rest.size()});
+    return lines;
+}
+
+// The last line of `errors` with anything on it, for a failure's message.
+QString lastLine(const QByteArray& errors)
+{
+    const QList<LineReader::Line> lines = linesOf(errors, size_t(kKeptErrorBytes));
+    for (auto line = lines.crbegin(); line != lines.crend(); ++line) {
+        const QString text = QString::fromLocal8Bit(line->text.data(), qsizetype(line->text.size())).trimmed();
+        if (!text.isEmpty())
+            return text;
+    }
+    return QString();
+}
+
 // The last line of `output` that is a JSON object of type `type`; empty when none is.
 QJsonObject lastEventOfType(const QByteArray& output, const QString& type)
 {
-    const QList<QByteArray> lines = output.split('\n');
+    const QList<LineReader::Line> lines = linesOf(output, size_t(kKeptOutputBytes));
     for (auto line = lines.crbegin(); line != lines.crend(); ++line) {
-        if (!line->trimmed().startsWith('{'))
+        const QByteArray text = QByteArray::fromRawData(line->text.data(), qsizetype(line->text.size())).trimmed();
+        if (line->overlong || !text.startsWith('{'))
             continue;
-        const QJsonDocument document = QJsonDocument::fromJson(*line);
+        const QJsonDocument document = QJsonDocument::fromJson(text);
         if (document.isObject() && document.object().value(wire(field::kType)).toString() == type)
             return document.object();
     }

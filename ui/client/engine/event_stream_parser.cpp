@@ -24,62 +24,31 @@ QString excerpt(QByteArrayView line)
 
 EventStreamParser::EventStreamParser(qsizetype maxLineBytes)
     : m_maxLineBytes(maxLineBytes)
+    , m_lines(size_t(maxLineBytes), size_t(kExcerptBytes))
 {
 }
 
 StreamBatch EventStreamParser::feed(const QByteArray& chunk)
 {
     StreamBatch batch;
-    qsizetype start = 0;
-    while (start < chunk.size()) {
-        const qsizetype newline = chunk.indexOf('\n', start);
-        if (newline < 0) {
-            // No end of line in the rest of the chunk: keep it for the next read.
-            if (!m_discardingLine)
-                m_partial.append(QByteArrayView(chunk).sliced(start));
-            if (m_partial.size() > m_maxLineBytes) {
-                m_partial.clear();
-                m_partial.squeeze();
-                m_discardingLine = true;
-                ++m_droppedLines;
-                warn(batch, QStringLiteral("dropped an engine output line longer than %1 MiB").arg(m_maxLineBytes / (1024 * 1024)));
-            }
-            break;
-        }
-        const QByteArrayView piece = QByteArrayView(chunk).sliced(start, newline - start);
-        start = newline + 1;
-        if (m_discardingLine) {
-            m_discardingLine = false;  // this newline ends the line that was dropped
+    m_lines.append(chunk.constData(), size_t(chunk.size()));
+    while (std::optional<LineReader::Line> line = m_lines.take()) {
+        if (line->overlong) {
+            ++m_droppedLines;
+            warn(batch, QStringLiteral("dropped an engine output line longer than %1 MiB").arg(m_maxLineBytes / (1024 * 1024)));
             continue;
         }
-        if (m_partial.isEmpty()) {
-            if (piece.size() > m_maxLineBytes) {
-                ++m_droppedLines;
-                warn(batch, QStringLiteral("dropped an engine output line longer than %1 MiB").arg(m_maxLineBytes / (1024 * 1024)));
-                continue;
-            }
-            parseLine(piece, batch);
-        } else {
-            m_partial.append(piece);
-            if (m_partial.size() > m_maxLineBytes) {
-                ++m_droppedLines;
-                warn(batch, QStringLiteral("dropped an engine output line longer than %1 MiB").arg(m_maxLineBytes / (1024 * 1024)));
-            } else {
-                parseLine(m_partial, batch);
-            }
-            m_partial.clear();
-        }
+        parseLine(QByteArrayView(line->text.data(), qsizetype(line->text.size())), batch);
     }
     return batch;
 }
 
 StreamBatch EventStreamParser::finish()
 {
-    StreamBatch batch;
-    if (!m_discardingLine && !m_partial.isEmpty())
-        parseLine(m_partial, batch);
-    m_partial.clear();
-    m_discardingLine = false;
+    StreamBatch batch = feed(QByteArray());
+    const std::string rest = m_lines.takeRest();
+    if (!rest.empty())
+        parseLine(QByteArrayView(rest.data(), qsizetype(rest.size())), batch);
     return batch;
 }
 

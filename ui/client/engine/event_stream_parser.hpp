@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Splits the engine's stdout (JSON Lines, docs/protocol.md) into events. Reads arrive in
-// arbitrary chunks, so the partial last line is kept for the next chunk; a line that grows past
-// the cap is dropped with a warning instead of exhausting memory.
+// arbitrary chunks: the engine's own line reader (engine/core/line_reader.hpp) keeps the partial
+// last line for the next chunk and drops a line that grows past the cap, which is counted and
+// said in a warning instead of exhausting memory.
+
+#include "core/line_reader.hpp"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -28,7 +31,7 @@ public:
     // The stream ended: parses a last line that had no newline.
     StreamBatch finish();
 
-    qsizetype pendingBytes() const { return m_partial.size(); }
+    qsizetype pendingBytes() const { return qsizetype(m_lines.partialBytes()); }
     qint64 malformedLineCount() const { return m_malformedLines; }
     qint64 droppedLineCount() const { return m_droppedLines; }
 
@@ -37,8 +40,7 @@ private:
     void warn(StreamBatch& batch, const QString& message);
 
     qsizetype m_maxLineBytes;
-    QByteArray m_partial;           // the unfinished last line
-    bool m_discardingLine = false;  // inside a line that was too long: skip to its newline
+    LineReader m_lines;
     qint64 m_malformedLines = 0;
     qint64 m_droppedLines = 0;
     int m_warningsShown = 0;

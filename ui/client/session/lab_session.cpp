@@ -17,6 +17,9 @@ namespace {
 constexpr int kRemoteStopPatienceMs = 10000;
 // Enough of the engine's (or ssh's) stderr to say why it failed.
 constexpr qsizetype kStderrKeptChars = 4096;
+// A stderr line longer than this (a model printing a tensor) is shown as its first bytes.
+constexpr size_t kStderrLineBytes = 64 * 1024;
+constexpr size_t kStderrHeadBytes = 4096;
 
 QString quoted(const QStringList& arguments)
 {
@@ -32,6 +35,7 @@ LabSession::LabSession(const RunStore& store, QString enginePath, QObject* paren
     : QObject(parent)
     , m_store(store)
     , m_enginePath(std::move(enginePath))
+    , m_stderrLines(kStderrLineBytes, kStderrHeadBytes)
 {
     connect(&m_engine, &EngineProcess::eventsReceived, this, &LabSession::onEvents);
     connect(&m_engine, &EngineProcess::stderrReceived, this, &LabSession::onStderr);
@@ -60,6 +64,7 @@ void LabSession::start(const QList<RunRequest>& requests)
     m_sawEngineHello = false;
     m_protocolProblem.clear();
     m_engineStderr.clear();
+    m_stderrLines.clear();
     const EngineCommand command = engineCommand(m_target, m_enginePath, runsArguments(m_target));
     m_engine.startWithInput(command.program, command.arguments);
     m_helloTimer.start(m_helloPatienceMs);
@@ -278,12 +283,32 @@ void LabSession::onStderr(const QByteArray& text)
         m_stderrLog.write(text);
         m_stderrLog.flush();
     }
-    emit stderrReceived(QString::fromLocal8Bit(text));
+    m_stderrLines.append(text.constData(), size_t(text.size()));
+    emitStderrLines(false);
+}
+
+void LabSession::emitStderrLines(bool toTheEnd)
+{
+    QStringList lines;
+    while (std::optional<LineReader::Line> line = m_stderrLines.take()) {
+        QString text = QString::fromLocal8Bit(line->text.data(), qsizetype(line->text.size()));
+        if (line->overlong)
+            text += tr("… (a line of %1 bytes, cut)").arg(line->bytes);
+        lines.append(text);
+    }
+    if (toTheEnd) {
+        const std::string rest = m_stderrLines.takeRest();
+        if (!rest.empty())
+            lines.append(QString::fromLocal8Bit(rest.data(), qsizetype(rest.size())));
+    }
+    if (!lines.isEmpty())
+        emit stderrLines(lines);
 }
 
 void LabSession::onEngineFinished(const EngineExit& exit)
 {
     m_helloTimer.stop();
+    emitStderrLines(true);  // a last line without its newline
     if (m_current) {
         // The engine went with a run unfinished: it crashed, was killed, could not start, or
         // speaks another protocol.

@@ -15,6 +15,7 @@
 #include "client/runs/run_record.hpp"
 #include "client/runs/run_request.hpp"
 #include "client/session/run_progress.hpp"
+#include "core/line_reader.hpp"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -22,6 +23,7 @@
 #include <QList>
 #include <QObject>
 #include <QSharedPointer>
+#include <QStringList>
 #include <QTimer>
 
 namespace ddplab::ui {
@@ -73,7 +75,8 @@ signals:
     void runEventsArrived(const QSharedPointer<ddplab::ui::RunData>& run, const QList<QJsonObject>& events);
     void runFinished(int index, const QSharedPointer<ddplab::ui::RunData>& run);
     void logMessage(const QString& text, bool isWarning);
-    void stderrReceived(const QString& text);
+    // The engine's stderr (or ssh's), whole lines as they arrive: one batch per read.
+    void stderrLines(const QStringList& lines);
     void sequenceFinished(bool allSucceeded);
     // Something started, or nothing runs any more: the one place "one thing at a time" is read.
     void runningChanged(bool running);
@@ -87,6 +90,7 @@ private:
     bool checkEngineHello(const QJsonObject& hello);
     void onRunEnd(int exitCode);
     void onStderr(const QByteArray& text);
+    void emitStderrLines(bool toTheEnd);
     void onEngineFinished(const EngineExit& exit);
     void onNoHello();
     RunEnding endingOfCurrent() const;
@@ -112,6 +116,7 @@ private:
     QFile m_stderrLog;
     QFile m_eventsLog;        // remote runs: their events, written here as they arrive
     QString m_engineStderr;  // the last of the engine's stderr: why ssh or the engine failed
+    LineReader m_stderrLines;  // the engine's stderr as lines, each capped
     QElapsedTimer m_sinceFirstStep;
 };
 

@@ -30,9 +30,12 @@ StudyRunner::StudyRunner(LabSession& session, QObject* parent)
         if (m_active)
             emit logMessage(text, isWarning);
     });
-    connect(&m_session, &LabSession::stderrReceived, this, [this](const QString& text) {
-        if (m_active)
-            emit logMessage(text.trimmed(), false);
+    connect(&m_session, &LabSession::stderrLines, this, [this](const QStringList& lines) {
+        if (!m_active)
+            return;
+        for (const QString& line : lines)
+            if (!line.trimmed().isEmpty())
+                emit logMessage(line.trimmed(), false);
     });
     connect(&m_session, &LabSession::sequenceFinished, this, [this](bool allSucceeded) {
         if (!std::exchange(m_active, false))

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Bytes that arrive in pieces (a pipe, stdin) as whole lines: the one reader the engine's
-// processes use for what their children and controllers write. A line is searched for its
-// newline once; the bytes after the last newline are kept until the rest arrives. A line that
-// grows past its cap is not held: take() gives it once, marked overlong, as its first bytes,
-// and its rest up to the next newline is dropped as it arrives, so memory stays bounded
-// whatever a writer sends.
+// Bytes that arrive in pieces (a pipe, stdin, a child's stdout or stderr) as whole lines: the
+// one line reader of the engine and the window alike (the launcher's rank pipes, `runs`' stdin, a
+// launch template's stderr, the model check's answer; the window's event stream, the Log's
+// engine lines, a query's answer). A line is searched for its newline once; the bytes after the
+// last newline are kept until the rest arrives. A line longer than its cap is not held: take()
+// gives it once, marked overlong, as its first bytes, and its rest up to the next newline is
+// dropped as it arrives, so memory stays bounded whatever a writer sends.
 
 #include <cstddef>
 #include <optional>
@@ -38,8 +39,8 @@ public:
     void clear();
 
 private:
-    const size_t m_maxLineBytes;
-    const size_t m_headBytes;
+    size_t m_maxLineBytes;  // not const: a reader is assigned afresh when its stream starts again
+    size_t m_headBytes;
     std::string m_bytes;
     size_t m_start = 0;     // where the next line begins
     size_t m_searched = 0;  // bytes after m_start known to hold no newline

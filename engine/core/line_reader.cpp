@@ -50,7 +50,9 @@ std::optional<LineReader::Line> LineReader::take()
         }
         return std::nullopt;
     }
-    Line line{m_bytes.substr(m_start, newline - m_start), false, newline - m_start};
+    const size_t length = newline - m_start;
+    // A whole line that came in one piece can be over the cap too: only its head is given.
+    Line line{m_bytes.substr(m_start, length > m_maxLineBytes ? m_headBytes : length), length > m_maxLineBytes, length};
     m_start = newline + 1;
     m_searched = 0;
     return line;
