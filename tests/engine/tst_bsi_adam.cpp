@@ -15,7 +15,9 @@
 #include <cmath>
 
 using ddplab::test::EngineResult;
+using ddplab::test::maxRelativeDifference;
 using ddplab::test::runConfig;
+using ddplab::test::stepValues;
 
 namespace {
 
@@ -25,22 +27,6 @@ QList<double> numbers(const QJsonArray& array)
     for (const QJsonValue& value : array)
         values.append(value.toDouble());
     return values;
-}
-
-QList<double> stepValues(const EngineResult& result, const QString& field)
-{
-    QList<double> values;
-    for (const QJsonObject& step : result.ofType(QStringLiteral("step")))
-        values.append(step.value(field).toDouble(NAN));
-    return values;
-}
-
-double maxRelativeDifference(const QList<double>& a, const QList<double>& b)
-{
-    double worst = 0;
-    for (int i = 0; i < std::min(a.size(), b.size()); ++i)
-        worst = std::max(worst, std::fabs(a[i] - b[i]) / std::max(1e-12, std::fabs(b[i])));
-    return worst;
 }
 
 // Float32 in another order (a stack of micro-batch gradients against buckets summed over ranks).

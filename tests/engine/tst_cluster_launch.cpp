@@ -5,18 +5,18 @@
 
 #include "core/protocol.hpp"
 #include "support/engine_process.hpp"
+#include "support/loopback_port.hpp"
 #include "support/prerequisites.hpp"
 #include "support/process_table.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 using ddplab::test::EngineResult;
+using ddplab::test::freeLoopbackPort;
 using ddplab::test::runEngine;
 
 namespace {
@@ -25,20 +25,6 @@ const QStringList kRun{QStringLiteral("--world-size"), QStringLiteral("2"),     
                        QStringLiteral("16"),           QStringLiteral("--noise"), QStringLiteral("1"),
                        QStringLiteral("--experiments"), QStringLiteral("32"),     QStringLiteral("--epochs"),
                        QStringLiteral("2")};
-
-// A port nobody listens on right now, on loopback.
-int freeLoopbackPort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-    socklen_t length = sizeof address;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-    ::close(fd);
-    return ntohs(address.sin_port);
-}
 
 void compareRuns(const QList<QJsonObject>& events, const EngineResult& reference, const QString& launchedBy)
 {
@@ -196,12 +182,8 @@ void ClusterLaunchTest::masterPortInUseIsASetupError()
 {
     // Someone else holds MASTER_PORT: a set-up error (exit 2) that names the port, not "a rank failed".
     const int port = freeLoopbackPort();
-    const int holder = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    address.sin_port = htons(uint16_t(port));
-    QCOMPARE(::bind(holder, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+    const int holder = ddplab::test::loopbackSocket(port, false);
+    QVERIFY(holder >= 0);
     QCOMPARE(::listen(holder, 1), 0);
     const EngineResult result = runEngine({QStringLiteral("worker"), QStringLiteral("--num-examples"), QStringLiteral("8")}, 60000,
                                           slurmEnvironment(0, 1, port));

@@ -5,7 +5,7 @@
 // two workers given a cluster's environment, rank 1 stuck at step 3, Gloo between them.
 
 #include "support/engine_process.hpp"
-#include "support/test_sshd.hpp"
+#include "support/loopback_port.hpp"
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>

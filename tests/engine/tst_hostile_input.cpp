@@ -8,6 +8,7 @@
 #include "core/protocol.hpp"
 #include "support/engine_process.hpp"
 #include "support/process_table.hpp"
+#include "support/test_data.hpp"
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>
@@ -18,6 +19,7 @@
 
 using namespace ddplab;
 using ddplab::test::EngineResult;
+using ddplab::test::writeFile;
 
 namespace {
 
@@ -28,13 +30,6 @@ QStringList quickRun()
 {
     return {QStringLiteral("run"), QStringLiteral("--world-size"), QStringLiteral("2"), QStringLiteral("--num-examples"),
             QStringLiteral("32"), QStringLiteral("--batch-size"), QStringLiteral("8")};
-}
-
-void writeFile(const QString& path, const QByteArray& content)
-{
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    QCOMPARE(file.write(content), content.size());
 }
 
 struct Refusal {
@@ -130,7 +125,7 @@ void HostileInputTest::configOverTheSizeLimit()
 {
     // Valid JSON, but no config is a megabyte: /dev/zero-like growth is cut off by size.
     QByteArray json = "{\"lr\": 0.1, \"padding\": \"" + QByteArray(1 << 20, 'x') + "\"}";
-    writeFile(path("big.json"), json);
+    QVERIFY(!writeFile(path("big.json"), json).isEmpty());
     verifyRefused(runTimed(quickRun() + QStringList{QStringLiteral("--config"), path("big.json")}), QStringLiteral("config"),
                   QStringLiteral("may be at most 1048576 bytes (1 MiB)"));
 }
@@ -145,14 +140,14 @@ void HostileInputTest::configWithManyKeysIsReadInLinearTime()
         json += "\"k" + QByteArray::number(i) + "\": 1,";
     json += "\"last\": 1}";
     QVERIFY(json.size() < (1 << 20));
-    writeFile(path("keys.json"), json);
+    QVERIFY(!writeFile(path("keys.json"), json).isEmpty());
     verifyRefused(runTimed(quickRun() + QStringList{QStringLiteral("--config"), path("keys.json")}), QStringLiteral("k0"),
                   QStringLiteral("unknown key \"k0\""));
 }
 
 void HostileInputTest::repeatedKeyInConfig()
 {
-    writeFile(path("twice.json"), R"({"lr": 0.1, "batch_size": 8, "lr": 0.2})");
+    QVERIFY(!writeFile(path("twice.json"), R"({"lr": 0.1, "batch_size": 8, "lr": 0.2})").isEmpty());
     verifyRefused(runTimed(quickRun() + QStringList{QStringLiteral("--config"), path("twice.json")}), QStringLiteral("lr"),
                   QStringLiteral("key \"lr\" appears twice"));
 }
@@ -179,7 +174,7 @@ void HostileInputTest::repeatedFlag()
 void HostileInputTest::numberTooLargeForADouble()
 {
     // Used to end with exit 1, "internal error", and nothing at all on stdout.
-    writeFile(path("huge.json"), R"({"batch_size": 8, "lr": 1e999})");
+    QVERIFY(!writeFile(path("huge.json"), R"({"batch_size": 8, "lr": 1e999})").isEmpty());
     verifyRefused(runTimed(quickRun() + QStringList{QStringLiteral("--config"), path("huge.json")}), QStringLiteral("lr"),
                   QStringLiteral("1e999, too large for a number"));
 }
@@ -189,7 +184,7 @@ void HostileInputTest::numberTooLargeForAFloat()
     // Used to pass validation and fail in a rank ("cannot be converted to type float").
     verifyRefused(runTimed(quickRun() + QStringList{QStringLiteral("--lr"), QStringLiteral("1e308")}), QStringLiteral("lr"),
                   QStringLiteral("lr must be at most 3.4e38"));
-    writeFile(path("momentum.json"), R"({"weight_decay": 1e300})");
+    QVERIFY(!writeFile(path("momentum.json"), R"({"weight_decay": 1e300})").isEmpty());
     verifyRefused(runTimed(quickRun() + QStringList{QStringLiteral("--config"), path("momentum.json")}),
                   QStringLiteral("weight_decay"), QStringLiteral("weight_decay must be at most 3.4e38"));
 }
@@ -197,7 +192,7 @@ void HostileInputTest::numberTooLargeForAFloat()
 void HostileInputTest::eventsFileIsTheConfigFile()
 {
     const QByteArray settings = R"({"lr": 0.01})";
-    writeFile(path("preset.json"), settings);
+    QVERIFY(!writeFile(path("preset.json"), settings).isEmpty());
     verifyRefused(runTimed(quickRun() + QStringList{QStringLiteral("--config"), path("preset.json"), QStringLiteral("--events"),
                                                     path("preset.json")}),
                   QStringLiteral("events"), QStringLiteral("is the config file"));
@@ -297,7 +292,7 @@ void HostileInputTest::configWithANulByte()
     QFETCH(QByteArray, json);
     QFETCH(QString, key);
     QFETCH(QString, words);
-    writeFile(path("nul.json"), json);
+    QVERIFY(!writeFile(path("nul.json"), json).isEmpty());
     const Refusal refusal = runTimed(quickRun() + QStringList{QStringLiteral("--config"), path("nul.json")});
     const QString reported = refusal.result.events.last().value(QLatin1String(protocol::field::kKey)).toString();
     verifyRefused(refusal, reported.startsWith(key) ? reported : key, words);

@@ -14,6 +14,7 @@
 #include <cmath>
 
 using ddplab::test::EngineResult;
+using ddplab::test::maxRelativeDifference;
 using ddplab::test::runConfig;
 using ddplab::test::withOverrides;
 
@@ -35,14 +36,6 @@ QList<double> trainLosses(const EngineResult& result)
     for (const QJsonObject& step : result.ofType(QStringLiteral("step")))
         values.append(step.value(QStringLiteral("train_loss")).toDouble(NAN));
     return values;
-}
-
-double maxRelativeDifference(const QList<double>& a, const QList<double>& b)
-{
-    double worst = a.size() == b.size() ? 0 : INFINITY;
-    for (int i = 0; i < std::min(a.size(), b.size()); ++i)
-        worst = std::max(worst, std::fabs(a[i] - b[i]) / std::max(1e-12, std::fabs(b[i])));
-    return worst;
 }
 
 bool near(double actual, double expected)

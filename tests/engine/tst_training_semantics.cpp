@@ -16,19 +16,12 @@
 #include <cmath>
 
 using ddplab::test::EngineResult;
+using ddplab::test::maxRelativeDifference;
 using ddplab::test::stepValues;
 using ddplab::test::runConfig;
 using ddplab::test::runEngine;
 
 namespace {
-
-double maxRelativeDifference(const QList<double>& a, const QList<double>& b)
-{
-    double worst = 0;
-    for (int i = 0; i < std::min(a.size(), b.size()); ++i)
-        worst = std::max(worst, std::fabs(a[i] - b[i]) / std::max(1e-12, std::fabs(b[i])));
-    return worst;
-}
 
 QJsonObject linreg(const QJsonObject& overrides)
 {

@@ -5,6 +5,9 @@
 #include <QJsonDocument>
 #include <QTemporaryDir>
 
+#include <algorithm>
+#include <cmath>
+
 namespace ddplab::test {
 
 QString enginePath()
@@ -114,12 +117,31 @@ QJsonObject withOverrides(QJsonObject config, const QJsonObject& overrides)
     return config;
 }
 
-QList<double> stepValues(const EngineResult& result, const char* field)
+QList<double> stepValues(const EngineResult& result, const QString& field)
 {
     QList<double> values;
     for (const QJsonObject& step : result.ofType(QStringLiteral("step")))
-        values.append(step.value(QLatin1String(field)).toDouble());
+        values.append(step.value(field).toDouble());
     return values;
+}
+
+QList<double> stepValues(const EngineResult& result, const char* field)
+{
+    return stepValues(result, QString::fromLatin1(field));
+}
+
+double maxRelativeDifference(const QList<double>& a, const QList<double>& b)
+{
+    if (a.size() != b.size() || a.isEmpty())
+        return std::nan("");
+    double worst = 0;
+    for (qsizetype i = 0; i < a.size(); ++i) {
+        const double difference = std::fabs(a[i] - b[i]) / std::max(1e-12, std::fabs(b[i]));
+        if (std::isnan(difference))  // a NaN anywhere: no comparison of the two holds
+            return difference;
+        worst = std::max(worst, difference);
+    }
+    return worst;
 }
 
 }  // namespace ddplab::test

@@ -31,6 +31,12 @@ struct EngineResult {
 
 // Each step event's `field`, in step order (0 where a step lacks it).
 QList<double> stepValues(const EngineResult& result, const char* field);
+QList<double> stepValues(const EngineResult& result, const QString& field);
+
+// The largest |a - b| / |b| over two series of the same length (|b| at least 1e-12). NaN when
+// their lengths differ or they are empty, so that neither "the same" (< tolerance) nor "visibly
+// different" (> threshold) holds for a run that failed or stopped short.
+double maxRelativeDifference(const QList<double>& a, const QList<double>& b);
 
 // Runs `ddplab-engine <arguments>` to completion (the timeout is a safety net, not a check).
 EngineResult runEngine(const QStringList& arguments, int timeoutMs = 300000,

@@ -1,50 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "test_sshd.hpp"
 
+#include "loopback_port.hpp"
+
 #include <QDir>
 #include <QFile>
 #include <QThread>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 namespace ddplab::test {
-
-namespace {
-
-// A socket on 127.0.0.1:`port` (0: any free one); -1 when it cannot be had.
-int loopbackSocket(int port, bool connectToIt)
-{
-    const int socket = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(quint16(port));
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    const int result = connectToIt ? ::connect(socket, reinterpret_cast<sockaddr*>(&address), sizeof address)
-                                   : ::bind(socket, reinterpret_cast<sockaddr*>(&address), sizeof address);
-    if (socket < 0 || result != 0) {
-        if (socket >= 0)
-            ::close(socket);
-        return -1;
-    }
-    return socket;
-}
-
-}  // namespace
-
-int freeLoopbackPort()
-{
-    const int socket = loopbackSocket(0, false);
-    if (socket < 0)
-        return 0;
-    sockaddr_in bound{};
-    socklen_t length = sizeof bound;
-    ::getsockname(socket, reinterpret_cast<sockaddr*>(&bound), &length);
-    ::close(socket);
-    return ntohs(bound.sin_port);
-}
 
 TestSshd::TestSshd()
 {

@@ -37,7 +37,4 @@ private:
     QString m_problem;
 };
 
-// A TCP port of 127.0.0.1 that nothing listens on just now.
-int freeLoopbackPort();
-
 }  // namespace ddplab::test

@@ -7,27 +7,20 @@
 #include "client/library/preset_library.hpp"
 #include "client/series/chart_catalog.hpp"
 #include "client/session/preset_resolver.hpp"
+#include "support/test_data.hpp"
 #include "ui_test_main.hpp"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 
 using namespace ddplab::ui;
+using ddplab::test::writeFile;
 
 namespace {
 
 QString lessonSourceDir()
 {
     return QStringLiteral(DDPLAB_SOURCE_DIR "/resources/lessons");
-}
-
-QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& contents)
-{
-    const QString path = dir.filePath(name);
-    QFile file(path);
-    if (file.open(QIODevice::WriteOnly))
-        file.write(contents);
-    return path;
 }
 
 }  // namespace
@@ -140,7 +133,7 @@ private slots:
     {
         // A lesson of one's own, outside resources/: its runs may name built-in presets.
         QTemporaryDir dir;
-        const QString good = writeFile(dir, QStringLiteral("mine.json"),
+        const QString good = writeFile(dir.filePath(QStringLiteral("mine.json")),
                                        R"({"id": "mine", "runs": [{"label": "eight", "preset": "seed000-8x16"}]})");
         const ResolvedPreset resolved = resolvePreset(good, LessonLibrary::load(), PresetLibrary());
         QVERIFY2(resolved.error.isEmpty(), qPrintable(resolved.error));
@@ -148,7 +141,7 @@ private slots:
         QCOMPARE(resolved.runs.first().config.worldSize, 8);
         QCOMPARE(resolved.runs.first().config.batchSize, 16);
 
-        const QString bad = writeFile(dir, QStringLiteral("broken.json"),
+        const QString bad = writeFile(dir.filePath(QStringLiteral("broken.json")),
                                       R"({"id": "broken", "runs": [{"label": "gone", "preset": "seed999-gone"}]})");
         const ResolvedPreset missing = resolvePreset(bad, LessonLibrary::load(), PresetLibrary());
         QVERIFY2(missing.error.contains(QStringLiteral("seed999-gone")), qPrintable(missing.error));
@@ -235,9 +228,9 @@ private slots:
             QVERIFY2(lesson.xAxis.has_value(), qPrintable(lesson.id));
 
         QTemporaryDir dir;
-        const QString plain = writeFile(dir, QStringLiteral("plain.json"), R"({"id": "plain", "runs": [{"label": "one", "preset": "seed000-8x16"}]})");
+        const QString plain = writeFile(dir.filePath(QStringLiteral("plain.json")), R"({"id": "plain", "runs": [{"label": "one", "preset": "seed000-8x16"}]})");
         QCOMPARE(resolvePreset(plain, library, PresetLibrary()).xAxis, XAxis::Step);
-        const QString bad = writeFile(dir, QStringLiteral("sideways.json"),
+        const QString bad = writeFile(dir.filePath(QStringLiteral("sideways.json")),
                                       R"({"id": "sideways", "x_axis": "samples", "runs": [{"label": "one", "preset": "seed000-8x16"}]})");
         const ResolvedPreset resolved = resolvePreset(bad, library, PresetLibrary());
         QVERIFY2(resolved.error.contains(QStringLiteral("\"x_axis\" must be one of step, epoch, samples_seen, wall_s, not \"samples\"")),
@@ -247,7 +240,7 @@ private slots:
     void presetFileResolvesToOneRun()
     {
         QTemporaryDir dir;
-        const QString path = writeFile(dir, QStringLiteral("eight-by-sixteen.json"),
+        const QString path = writeFile(dir.filePath(QStringLiteral("eight-by-sixteen.json")),
                                         R"({"world_size": 8, "batch_size": 16, "lr_rule": "sqrt", "base_batch_size": null})");
         const ResolvedPreset resolved = resolvePreset(path, LessonLibrary::load(), PresetLibrary());
         QVERIFY2(resolved.error.isEmpty(), qPrintable(resolved.error));
@@ -272,7 +265,7 @@ private slots:
         QFETCH(QByteArray, contents);
         QFETCH(QString, expected);
         QTemporaryDir dir;
-        const ResolvedPreset resolved = resolvePreset(writeFile(dir, QStringLiteral("preset.json"), contents), LessonLibrary::load(), PresetLibrary());
+        const ResolvedPreset resolved = resolvePreset(writeFile(dir.filePath(QStringLiteral("preset.json")), contents), LessonLibrary::load(), PresetLibrary());
         QVERIFY2(resolved.error.contains(expected), qPrintable(resolved.error));
         QVERIFY(resolved.runs.isEmpty());
     }

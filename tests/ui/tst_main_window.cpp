@@ -14,6 +14,8 @@
 #include "runs/run_list_panel.hpp"
 #include "setup/parameter_panel.hpp"
 #include "support/process_table.hpp"
+#include "support/test_data.hpp"
+#include "support/window_launch.hpp"
 #include "ui_test_main.hpp"
 #include "window/lab_actions.hpp"
 #include "window/log_panel.hpp"
@@ -29,22 +31,12 @@
 #include <QTreeWidget>
 
 using namespace ddplab::ui;
+using ddplab::test::jsonObject;
+using ddplab::test::withEngine;
 
 namespace {
 
 constexpr int kPatienceMs = 180000;  // a safety net only
-
-LaunchOptions withEngine(const QString& engine = ddplab::test::enginePath())
-{
-    LaunchOptions options;
-    options.enginePath = engine;
-    return options;
-}
-
-QJsonObject parse(const char* json)
-{
-    return QJsonDocument::fromJson(QByteArray(json)).object();
-}
 
 QList<QJsonObject> readEvents(const QString& path)
 {
@@ -74,7 +66,7 @@ private slots:
         MainWindow window(withEngine());
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.parameterPanel()->setValues(parse(R"({"workload": "toy", "world_size": 2, "batch_size": 16,
+        QVERIFY(window.parameterPanel()->setValues(jsonObject(R"({"workload": "toy", "world_size": 2, "batch_size": 16,
             "num_examples": 256, "epochs": 2, "noise": 1.0, "experiments": 100, "lr": 0.001, "lr_rule": "sqrt",
             "base_batch_size": 16})")).isEmpty());
         QSignalSpy done(&window, &MainWindow::sequenceDone);
@@ -124,7 +116,7 @@ private slots:
     {
         MainWindow window(withEngine());
         window.show();
-        window.parameterPanel()->setValues(parse(R"({"world_size": 2, "batch_size": 1, "num_examples": 64, "epochs": 100000})"));
+        window.parameterPanel()->setValues(jsonObject(R"({"world_size": 2, "batch_size": 1, "num_examples": 64, "epochs": 100000})"));
         QSignalSpy done(&window, &MainWindow::sequenceDone);
         window.startRun();
         QTRY_VERIFY_WITH_TIMEOUT(window.session()->currentRun() && window.session()->currentRun()->stepCount() > 20, kPatienceMs);
@@ -176,7 +168,7 @@ private slots:
     {
         MainWindow window(withEngine());
         window.show();
-        window.parameterPanel()->setValues(parse(R"({"world_size": 3, "batch_size": 1, "num_examples": 64, "epochs": 1000000})"));
+        window.parameterPanel()->setValues(jsonObject(R"({"world_size": 3, "batch_size": 1, "num_examples": 64, "epochs": 1000000})"));
         QSignalSpy done(&window, &MainWindow::sequenceDone);
         window.startRun();
         QTRY_VERIFY_WITH_TIMEOUT(window.session()->currentRun() && window.session()->currentRun()->stepCount() >= 3, kPatienceMs);
@@ -298,7 +290,7 @@ private slots:
         QCOMPARE(window.chartGrid()->xAxis(), XAxis::SamplesSeen);
         const QStringList lessonRuns = window.runList()->shownRunIds();
         QCOMPARE(lessonRuns.size(), 2);
-        window.parameterPanel()->setValues(parse(R"({"world_size": 2, "batch_size": 64})"));
+        window.parameterPanel()->setValues(jsonObject(R"({"world_size": 2, "batch_size": 64})"));
         window.startRun();  // replaces what the charts show
         QVERIFY(done.wait(kPatienceMs));
         QCOMPARE(window.runModel().runs().size(), 1);
@@ -332,7 +324,7 @@ private slots:
         {
             MainWindow window(withEngine());
             window.show();
-            window.parameterPanel()->setValues(parse(R"({"world_size": 2, "batch_size": 1, "num_examples": 64, "epochs": 1000000})"));
+            window.parameterPanel()->setValues(jsonObject(R"({"world_size": 2, "batch_size": 1, "num_examples": 64, "epochs": 1000000})"));
             window.startRun();
             QTRY_VERIFY_WITH_TIMEOUT(window.session()->currentRun() && window.session()->currentRun()->stepCount() >= 2, kPatienceMs);
             eventsPath = RunStore::eventsPath(window.session()->currentRun()->record());
@@ -389,7 +381,7 @@ private slots:
         QGuiApplication::setApplicationDisplayName(QStringLiteral("DDP Lab"));
         MainWindow window(withEngine());
         QCOMPARE(window.windowTitle(), QString());  // the platform shows "DDP Lab"
-        window.parameterPanel()->setValues(parse(R"({"world_size": 2, "batch_size": 1, "num_examples": 64, "epochs": 100000})"));
+        window.parameterPanel()->setValues(jsonObject(R"({"world_size": 2, "batch_size": 1, "num_examples": 64, "epochs": 100000})"));
         QSignalSpy done(&window, &MainWindow::sequenceDone);
         window.startRun();
         QTRY_VERIFY_WITH_TIMEOUT(window.isRunning(), kPatienceMs);
@@ -455,7 +447,7 @@ private slots:
             MainWindow window(withEngine());
             window.show();
             runsBefore = window.runList()->runCount();
-            window.parameterPanel()->setValues(parse(R"({"world_size": 4, "batch_size": 8, "num_examples": 64})"));
+            window.parameterPanel()->setValues(jsonObject(R"({"world_size": 4, "batch_size": 8, "num_examples": 64})"));
             QSignalSpy done(&window, &MainWindow::sequenceDone);
             window.startRun();
             QVERIFY(done.wait(kPatienceMs));

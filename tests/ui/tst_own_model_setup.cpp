@@ -14,6 +14,8 @@
 #include "setup/parameter_panel.hpp"
 #include "setup/path_field.hpp"
 #include "support/prerequisites.hpp"
+#include "support/test_data.hpp"
+#include "support/window_launch.hpp"
 #include "ui_test_main.hpp"
 #include "window/main_window.hpp"
 
@@ -23,23 +25,13 @@
 #include <QSettings>
 
 using namespace ddplab::ui;
+using ddplab::test::jsonObject;
+using ddplab::test::withEngine;
 
 namespace {
 
 constexpr int kInspectMs = 90000;  // a safety net only: LibTorch's start-up on a loaded machine
 const QString kSource = QStringLiteral(DDPLAB_SOURCE_DIR);
-
-QJsonObject parse(const char* json)
-{
-    return QJsonDocument::fromJson(QByteArray(json)).object();
-}
-
-LaunchOptions withEngine()
-{
-    LaunchOptions options;
-    options.enginePath = ddplab::test::enginePath();
-    return options;
-}
 
 }  // namespace
 
@@ -62,7 +54,7 @@ private slots:
         MainWindow window(withEngine());
         window.show();
         ParameterPanel& panel = *window.parameterPanel();
-        panel.setValues(parse(R"({"workload": "torchscript", "loss": "cross_entropy", "world_size": 2, "batch_size": 16})"));
+        panel.setValues(jsonObject(R"({"workload": "torchscript", "loss": "cross_entropy", "world_size": 2, "batch_size": 16})"));
         QVERIFY(panel.isFieldShown(QStringLiteral("model_file")));
         QVERIFY(window.derivedPanel()->rowShown(QStringLiteral("own_model")));
         QVERIFY(!window.modelInspector()->applies());  // nothing to inspect without a model and data
@@ -109,7 +101,7 @@ private slots:
         MainWindow window(withEngine());
         window.show();
         ParameterPanel& panel = *window.parameterPanel();
-        panel.setValues(parse(R"({"workload": "torchscript", "loss": "cross_entropy", "batch_size": 16})"));
+        panel.setValues(jsonObject(R"({"workload": "torchscript", "loss": "cross_entropy", "batch_size": 16})"));
         panel.choosePath(QStringLiteral("train_data"), file(QStringLiteral("train.pt")));
         panel.choosePath(QStringLiteral("model_file"), file(QStringLiteral("state_dict.pt")));
         QTRY_VERIFY_WITH_TIMEOUT(window.modelInspector()->problem().has_value() && !window.modelInspector()->isRunning(), kInspectMs);
@@ -144,7 +136,7 @@ private slots:
     void thePathsTravelInAPreset()
     {
         ParameterPanel panel;
-        panel.setValues(parse(R"({"workload": "torchscript", "loss": "mse"})"));
+        panel.setValues(jsonObject(R"({"workload": "torchscript", "loss": "mse"})"));
         panel.setFieldText(QStringLiteral("model_file"), file(QStringLiteral("mlp.pt")));
         panel.setFieldText(QStringLiteral("train_data"), file(QStringLiteral("train_npy")));
         panel.setFieldText(QStringLiteral("val_data"), file(QStringLiteral("val.pt")));

@@ -20,6 +20,7 @@
 #include "core/config_keys.hpp"
 #include "core/json.hpp"
 #include "support/engine_process.hpp"
+#include "support/loopback_port.hpp"
 #include "support/prerequisites.hpp"
 #include "support/process_table.hpp"
 #include "ui_test_main.hpp"
@@ -30,13 +31,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <arpa/inet.h>
 #include <csignal>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 using namespace ddplab::ui;
+using ddplab::test::freeLoopbackPort;
 using ddplab::test::withOverrides;
 
 namespace {
@@ -60,22 +59,6 @@ struct ScriptRun {
     QList<StepLine> steps;
     QString output;
 };
-
-int freeLoopbackPort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    int port = 0;
-    if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&address), length) == 0 &&
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0)
-        port = ntohs(address.sin_port);
-    if (fd >= 0)
-        ::close(fd);
-    return port;
-}
 
 // Debian's torchrun with the command the lab prints (torchrunCommand: --redirects/--tee given, as
 // its Python 3.11 cannot parse their default), on a free loopback port so that suites running

@@ -7,6 +7,7 @@
 #include "client/runs/run_comparison.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
+#include "support/test_data.hpp"
 #include "ui_test_main.hpp"
 
 #include <csignal>
@@ -15,6 +16,7 @@
 #include <sys/stat.h>
 
 using namespace ddplab::ui;
+using ddplab::test::writeFile;
 
 namespace {
 
@@ -35,16 +37,9 @@ QJsonObject readJson(const QString& path)
     return QJsonDocument::fromJson(file.readAll()).object();
 }
 
-void writeFile(const QString& path, const QByteArray& content)
-{
-    QFile file(path);
-    if (file.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        file.write(content);
-}
-
 void writeEvents(const RunRecord& run, const QByteArray& events)
 {
-    writeFile(RunStore::eventsPath(run), events);
+    QVERIFY(!writeFile(RunStore::eventsPath(run), events).isEmpty());
 }
 
 QByteArray recordedEvents()
@@ -214,7 +209,7 @@ private slots:
         RunRecord run = *store.createRun(draft(QStringLiteral("n")), {}, nullptr);
         QFile::remove(RunStore::metaPath(run));
         if (meta != "MISSING")
-            writeFile(RunStore::metaPath(run), meta);
+            QVERIFY(!writeFile(RunStore::metaPath(run), meta).isEmpty());
         writeEvents(run, events);
         const QList<RunRecord> runs = store.listRuns();
         QCOMPARE(runs.size(), 1);
@@ -235,7 +230,7 @@ private slots:
         RunRecord run = *store.createRun(draft(QStringLiteral("cut")), {}, nullptr);
         run.status = RunStatus::Finished;
         QVERIFY(store.saveMeta(run, nullptr));
-        writeFile(RunStore::configPath(run), "{not json");
+        QVERIFY(!writeFile(RunStore::configPath(run), "{not json").isEmpty());
         writeEvents(run, R"({"type":"hello","protocol":2})" "\nnot an event\n" R"({"type":"step","step":1,"loss":0.5})" "\n");
         const QSharedPointer<RunData> data = store.loadRun(run);
         QCOMPARE(data->stepCount(), 1);

@@ -10,6 +10,7 @@
 #include "client/study/study_file.hpp"
 #include "client/study/study_library.hpp"
 #include "client/study/study_plan.hpp"
+#include "support/test_data.hpp"
 #include "ui_test_main.hpp"
 
 #include <sys/stat.h>
@@ -18,17 +19,13 @@
 #include <QJsonDocument>
 
 using namespace ddplab::ui;
+using ddplab::test::jsonObject;
 
 namespace {
 
-QJsonObject parse(const char* json)
-{
-    return QJsonDocument::fromJson(QByteArray(json)).object();
-}
-
 StudySpec spec(const char* json)
 {
-    const StudyReadResult read = parseStudy(parse(json), QStringLiteral("test.json"), QString());
+    const StudyReadResult read = parseStudy(jsonObject(json), QStringLiteral("test.json"), QString());
     if (!read.spec)
         qWarning("%s", qPrintable(read.error));
     return read.spec.value_or(StudySpec());
@@ -36,7 +33,7 @@ StudySpec spec(const char* json)
 
 QString error(const char* json)
 {
-    const StudyReadResult read = parseStudy(parse(json), QStringLiteral("test.json"), QString());
+    const StudyReadResult read = parseStudy(jsonObject(json), QStringLiteral("test.json"), QString());
     if (!read.spec)
         return read.error;
     return planStudy(*read.spec).error;

@@ -20,6 +20,8 @@
 #include "export/image_export_dialog.hpp"
 #include "runs/run_list_panel.hpp"
 #include "setup/parameter_panel.hpp"
+#include "support/test_data.hpp"
+#include "support/window_launch.hpp"
 #include "ui_test_main.hpp"
 #include "window/chart_page.hpp"
 #include "window/lab_actions.hpp"
@@ -40,22 +42,12 @@
 #include <QTreeWidget>
 
 using namespace ddplab::ui;
+using ddplab::test::jsonObject;
+using ddplab::test::withEngine;
 
 namespace {
 
 constexpr int kDialogPatienceMs = 20000;  // a safety net only
-
-LaunchOptions withEngine()
-{
-    LaunchOptions options;
-    options.enginePath = ddplab::test::enginePath();
-    return options;
-}
-
-QJsonObject parse(const char* json)
-{
-    return QJsonDocument::fromJson(QByteArray(json)).object();
-}
 
 // A finished run of `steps` steps in `store`: its config and an events.jsonl whose loss is
 // `scale` / step, so two runs' files differ in every value.
@@ -187,9 +179,9 @@ void TestWindowExports::initTestCase()
     const RunStore store;
     const QDateTime started(QDate(2026, 11, 20), QTime(9, 30, 15), Qt::UTC);
     m_first = storedRun(store, QStringLiteral("first 2×16 · lr 0.05"),
-                        parse(R"({"workload": "toy", "world_size": 2, "batch_size": 16, "lr": 0.05, "max_steps": 4})"), started, 2.0);
+                        jsonObject(R"({"workload": "toy", "world_size": 2, "batch_size": 16, "lr": 0.05, "max_steps": 4})"), started, 2.0);
     m_second = storedRun(store, QStringLiteral("second 4×8 · lr 0.2"),
-                         parse(R"({"workload": "linreg", "world_size": 4, "batch_size": 8, "lr": 0.2, "max_steps": 4})"),
+                         jsonObject(R"({"workload": "linreg", "world_size": 4, "batch_size": 8, "lr": 0.2, "max_steps": 4})"),
                          started.addSecs(60), 7.0);
     QCOMPARE(store.listRuns().size(), 2);
 }
@@ -252,7 +244,7 @@ void TestWindowExports::cancellingTheFolderDialogWritesNothing()
 void TestWindowExports::copySettingsPutsTheGeneratorsScriptOnTheClipboard()
 {
     MainWindow window(withEngine());
-    window.parameterPanel()->setValues(parse(R"({"workload": "toy", "world_size": 3, "batch_size": 8, "lr": 0.04, "max_steps": 6})"));
+    window.parameterPanel()->setValues(jsonObject(R"({"workload": "toy", "world_size": 3, "batch_size": 8, "lr": 0.04, "max_steps": 6})"));
     QVERIFY(window.parameterPanel()->isValid());
     const QJsonObject settings = window.parameterPanel()->values();
     const PyTorchScript expected = pytorchScriptOf(settings, QStringLiteral("Settings ") + defaultRunName(settings));
@@ -272,7 +264,7 @@ void TestWindowExports::copySettingsPutsTheGeneratorsScriptOnTheClipboard()
 void TestWindowExports::settingsTheGeneratorRefusesLeaveTheClipboard()
 {
     MainWindow window(withEngine());
-    window.parameterPanel()->setValues(parse(R"({"workload": "toy", "world_size": 2, "batch_size": 8, "lr": 0.04, "optimizer": "novograd"})"));
+    window.parameterPanel()->setValues(jsonObject(R"({"workload": "toy", "world_size": 2, "batch_size": 8, "lr": 0.04, "optimizer": "novograd"})"));
     QVERIFY(window.parameterPanel()->isValid());
     const QJsonObject settings = window.parameterPanel()->values();
     const PyTorchScript refused = pytorchScriptOf(settings, QStringLiteral("Settings ") + defaultRunName(settings));

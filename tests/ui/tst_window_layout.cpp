@@ -16,6 +16,7 @@
 #include "setup/parameter_panel.hpp"
 #include "study/study_editor.hpp"
 #include "study/study_page.hpp"
+#include "support/window_launch.hpp"
 #include "ui_test_main.hpp"
 #include "window/lab_actions.hpp"
 #include "window/main_window.hpp"
@@ -38,18 +39,12 @@
 #include <cmath>
 
 using namespace ddplab::ui;
+using ddplab::test::withEngine;
 
 namespace {
 
 constexpr int kPatienceMs = 60000;
 const QSize kProjector(1280, 720);
-
-LaunchOptions withEngine()
-{
-    LaunchOptions options;
-    options.enginePath = ddplab::test::enginePath();
-    return options;
-}
 
 // A first launch: nothing remembered from an earlier test.
 void forgetSettings()
