@@ -1,16 +1,42 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Small files with one job: files are split by what they do, not by a line count, so 500
-// lines is a prompt, not a rule. A source file of ui/ or app/ over it is named as a warning
-// (read it: does it hold more than one job?); the check fails only when it finds no sources.
+// Small files with one job. Files are split by what they do, not by a line count, yet a count
+// shows where to look: no source file of ours is over 1,000 lines unless listed with its reason
+// (that fails), and a source
+// file of ui/ or app/ over 500 lines is named with the reason it is still one job, listed below,
+// or as having none (a warning: several people's work lands on those files between two runs of
+// this suite, and a prompt is not a reason to turn the whole suite red).
 // Every source file of ours names its licence (SPDX), so a file copied out of the tree keeps it.
 
 #include <QDirIterator>
 #include <QFile>
+#include <QMap>
+#include <QSet>
 #include <QtTest>
 
 namespace {
 
-constexpr int kMostLines = 500;
+constexpr int kMostWindowLines = 500;  // ui/ and app/: past this, a file says why it is one job (a warning)
+constexpr int kMostLines = 1000;       // any source file of ours (a failure)
+
+// The files of ui/ and app/ over kMostWindowLines, each with why it is still one job.
+const QMap<QString, QString> kLongWindowFiles = {
+    {QStringLiteral("ui/advisor/advise_page.cpp"),
+     QStringLiteral("the Advise page's layout and wiring; its inputs, card and charts are already files of their own")},
+    {QStringLiteral("ui/study/study_charts.cpp"),
+     QStringLiteral("plots, fits, finds and exports: issue 44 moves the fits and findings to ui/client/study")},
+    {QStringLiteral("ui/study/study_page.cpp"),
+     QStringLiteral("the Study page's layout and wiring: choosing, estimating, running and reopening a study")},
+};
+
+// The files over kMostLines, each with why it is still one job.
+const QMap<QString, QString> kLongFiles = {
+    {QStringLiteral("engine/core/config_keys.cpp"),
+     QStringLiteral("the key table, one entry per key (issue 44 §4 would give workloads such a table of their own)")},
+};
+
+const QStringList kOurFolders = {QStringLiteral("engine"),  QStringLiteral("ui"),       QStringLiteral("app"),
+                                 QStringLiteral("tests"),   QStringLiteral("bench"),    QStringLiteral("scripts"),
+                                 QStringLiteral("examples"), QStringLiteral("packaging"), QStringLiteral(".ci")};
 
 const QLatin1String kLicenceTag("SPDX-License-Identifier: GPL-3.0-or-later");
 
@@ -27,31 +53,75 @@ bool isSourceFile(const QString& path)
     return false;
 }
 
+// The lines of the file at `path`; -1 when it cannot be read.
+qsizetype lineCount(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll().count('\n') : -1;
+}
+
 }  // namespace
 
 class TestSourceShape : public QObject {
     Q_OBJECT
 
 private slots:
-    void longUiSourcesAreNamed()
+    void longWindowSourcesSayWhy()
     {
-        QStringList tooLong;
+        const QString root = QStringLiteral(DDPLAB_SOURCE_DIR "/");
+        QStringList unexplained, listedButShort;
         int files = 0;
+        QSet<QString> seen;
         for (const char* folder : {"ui", "app"}) {
-            QDirIterator it(QStringLiteral(DDPLAB_SOURCE_DIR "/") + QLatin1String(folder), {QStringLiteral("*.cpp"), QStringLiteral("*.hpp")},
-                            QDir::Files, QDirIterator::Subdirectories);
+            QDirIterator it(root + QLatin1String(folder), {QStringLiteral("*.cpp"), QStringLiteral("*.hpp")}, QDir::Files,
+                            QDirIterator::Subdirectories);
             while (it.hasNext()) {
-                QFile file(it.next());
-                QVERIFY(file.open(QIODevice::ReadOnly));
+                const QString relative = it.next().mid(root.size());
+                const qsizetype lines = lineCount(root + relative);
+                QVERIFY2(lines >= 0, qPrintable(relative));
                 ++files;
-                const qsizetype lines = file.readAll().count('\n');
-                if (lines > kMostLines)
-                    tooLong.append(QStringLiteral("%1: %2 lines").arg(file.fileName()).arg(lines));
+                if (!kLongWindowFiles.contains(relative)) {
+                    if (lines > kMostWindowLines)
+                        unexplained.append(QStringLiteral("%1 (%2 lines)").arg(relative).arg(lines));
+                    continue;
+                }
+                seen.insert(relative);
+                if (lines <= kMostWindowLines)
+                    listedButShort.append(QStringLiteral("%1 (%2 lines)").arg(relative).arg(lines));
             }
         }
         QVERIFY(files > 50);
-        for (const QString& file : tooLong)
-            qWarning("over %d lines (split it if it holds more than one job): %s", kMostLines, qPrintable(file));
+        for (const QString& file : unexplained)
+            qWarning("over %d lines without a reason in kLongWindowFiles (split it, or say why it is one job): %s", kMostWindowLines,
+                     qPrintable(file));
+        for (const QString& file : listedButShort)
+            qWarning("listed as long but no longer over %d lines (take it off kLongWindowFiles): %s", kMostWindowLines, qPrintable(file));
+        for (const QString& listed : kLongWindowFiles.keys())
+            if (!seen.contains(listed))
+                qWarning("kLongWindowFiles names %s, which does not exist", qPrintable(listed));
+    }
+
+    void noSourceFileIsOverAThousandLines()
+    {
+        const QString root = QStringLiteral(DDPLAB_SOURCE_DIR "/");
+        QStringList tooLong;
+        int files = 0;
+        for (const QString& folder : kOurFolders) {
+            QDirIterator it(root + folder, QDir::Files, QDirIterator::Subdirectories);
+            while (it.hasNext()) {
+                const QString path = it.next();
+                const QString relative = path.mid(root.size());
+                if (!isSourceFile(path) || relative.startsWith(kThirdParty))
+                    continue;
+                const qsizetype lines = lineCount(path);
+                QVERIFY2(lines >= 0, qPrintable(relative));
+                ++files;
+                if (lines > kMostLines && !kLongFiles.contains(relative))
+                    tooLong.append(QStringLiteral("%1 (%2 lines)").arg(relative).arg(lines));
+            }
+        }
+        QVERIFY(files > 500);
+        QVERIFY2(tooLong.isEmpty(), qPrintable(QStringLiteral("over %1 lines: %2").arg(kMostLines).arg(tooLong.join(QStringLiteral(", ")))));
     }
 
     void everySourceFileNamesItsLicence()
@@ -59,8 +129,8 @@ private slots:
         const QString root = QStringLiteral(DDPLAB_SOURCE_DIR "/");
         QStringList unnamed;
         int files = 0;
-        for (const char* folder : {"engine", "ui", "app", "tests", "bench", "scripts", "examples", "packaging", ".ci"}) {
-            QDirIterator it(root + QLatin1String(folder), QDir::Files, QDirIterator::Subdirectories);
+        for (const QString& folder : kOurFolders) {
+            QDirIterator it(root + folder, QDir::Files, QDirIterator::Subdirectories);
             while (it.hasNext()) {
                 const QString path = it.next();
                 const QString relative = path.mid(root.size());
