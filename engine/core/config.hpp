@@ -106,6 +106,9 @@ struct Config {
     bool shuffle = true;
     bool dropLast = false;
     int64_t seed = 0;
+    // toy and linreg generate their data (and linreg its starting weights) from this seed; unset:
+    // from `seed`. Another `seed` with the same data_seed is another order of the same data.
+    std::optional<int64_t> dataSeed;
 
     // --- optimisation -------------------------------------------------------------------
     double lr = 1e-3;                      // the LR tuned for base_batch_size

@@ -591,6 +591,14 @@ std::vector<ConfigKey> buildKeys()
         .presented("Seed", kDataOrder)
         .inScript(reproduced())
         .resumed(OnResume::Branch));
+    keys.push_back(optionalIntegerKey(key::kDataSeed, &Config::dataSeed, 0, kMaxSeed,
+        "toy, linreg: seed of the generated data (and linreg's starting weights), default seed; another seed with the same "
+        "data_seed is another order of the same data")
+        .presented("Data seed", kDataOrder)
+        .when([](const Config& c) { return c.workload == WorkloadKind::Toy || c.workload == WorkloadKind::Linreg; })
+        .inScript(reproduced())
+        // compared with the writing run's data seed on its own (another default when unset)
+        .resumed(OnResume::Free));
     // optimisation
     keys.push_back(realKey(key::kLr, &Config::lr, kPositive, "learning rate tuned for base_batch_size")
         .presented("Base LR", kLearningRate)

@@ -88,6 +88,11 @@ int64_t baseBatchSize(const Config& config)
     return config.baseBatchSize.value_or(config.batchSize);
 }
 
+int64_t dataSeed(const Config& config)
+{
+    return config.dataSeed.value_or(config.seed);
+}
+
 double batchRatio(const Config& config)
 {
     return double(effectiveBatchSize(config)) / double(baseBatchSize(config));

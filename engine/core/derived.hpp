@@ -39,6 +39,7 @@ int64_t totalSteps(const Config& config);
 
 int64_t effectiveBatchSize(const Config& config);   // world_size * batch_size * grad_accum
 int64_t baseBatchSize(const Config& config);        // base_batch_size, default batch_size
+int64_t dataSeed(const Config& config);             // data_seed, default seed: toy's and linreg's generated data
 double batchRatio(const Config& config);            // k = effective / base
 double lrRuleExponent(const Config& config);        // 0, 1, 1/2 or lr_power (sde: 1/2)
 double lrScaleFactor(const Config& config);         // k^p

@@ -36,6 +36,7 @@ inline constexpr char kCollectiveTimeout[] = "collective_timeout";
 inline constexpr char kShuffle[] = "shuffle";
 inline constexpr char kDropLast[] = "drop_last";
 inline constexpr char kSeed[] = "seed";
+inline constexpr char kDataSeed[] = "data_seed";
 inline constexpr char kLr[] = "lr";
 inline constexpr char kLrRule[] = "lr_rule";
 inline constexpr char kLrPower[] = "lr_power";

@@ -110,7 +110,23 @@ Json inspectionEvent(const Config& config, const InspectionReport& r)
     memory[inspection::kDataBytes] = r.memory.data;
     memory[inspection::kDataShared] = r.memory.dataShared;
     event[inspection::kMemory] = memory;
+    event[inspection::kLayers] = Json{{inspection::kBatchNorm, r.batchNormLayers}, {inspection::kDropout, r.dropoutLayers},
+                                      {inspection::kLayerNorm, r.layerNormLayers}};
     return event;
+}
+
+void countLayers(const std::vector<std::string>& moduleKinds, InspectionReport& report)
+{
+    for (const std::string& kind : moduleKinds) {
+        // The class's own name, after the last dot ("BatchNorm2d", "___torch_mangle_3.Dropout").
+        const std::string name = kind.substr(kind.rfind('.') == std::string::npos ? 0 : kind.rfind('.') + 1);
+        if (name.find("BatchNorm") != std::string::npos)
+            ++report.batchNormLayers;
+        else if (name.find("Dropout") != std::string::npos)
+            ++report.dropoutLayers;
+        else if (name == "LayerNorm")
+            ++report.layerNormLayers;
+    }
 }
 
 }  // namespace ddplab::protocol

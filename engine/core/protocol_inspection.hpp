@@ -66,7 +66,15 @@ struct InspectionReport {
     std::string lossFit;      // "10 class scores per sample, against class indices"
     std::optional<int64_t> classes;
     MemoryEstimate memory;
+    // Submodules that couple or randomise a batch's samples, by kind (their class names): the
+    // advisor's cautions are about the model's own layers.
+    int64_t batchNormLayers = 0;  // BatchNorm1d/2d/3d, SyncBatchNorm
+    int64_t dropoutLayers = 0;    // Dropout, Dropout1d/2d/3d, AlphaDropout
+    int64_t layerNormLayers = 0;  // LayerNorm
 };
+
+// The layer counts of a model from its submodules' class names.
+void countLayers(const std::vector<std::string>& moduleKinds, InspectionReport& report);
 
 // `config` with trainSamples filled in: its loss, effective batch, LR and steps go along.
 Json inspectionEvent(const Config& config, const InspectionReport& report);

@@ -273,6 +273,11 @@ inline constexpr char kStepBytes[] = "step_bytes";        // one forward and bac
 inline constexpr char kProcessBytes[] = "process_bytes";  // the process and the sampler's indices
 inline constexpr char kDataBytes[] = "data_bytes";        // train_data and val_data
 inline constexpr char kDataShared[] = "data_shared";      // local runs: one copy for all ranks
+// the model's layers that couple or randomise a batch's samples, counted by kind
+inline constexpr char kLayers[] = "layers";
+inline constexpr char kBatchNorm[] = "batch_norm";
+inline constexpr char kDropout[] = "dropout";
+inline constexpr char kLayerNorm[] = "layer_norm";
 }  // namespace inspection
 
 // ---------------------------------------------------------------------------------------

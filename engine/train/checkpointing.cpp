@@ -6,6 +6,7 @@
 #include "comm/communicator.hpp"
 #include "core/config_error.hpp"
 #include "core/config_keys.hpp"
+#include "core/derived.hpp"
 #include "core/home_path.hpp"
 #include "core/json.hpp"
 #include "core/key_names.hpp"
@@ -147,6 +148,19 @@ TrainingPosition resumeTraining(const TrainingState& s)
     const Config& c = s.config;
     const Checkpoint saved = readCheckpoint(expandHome(c.resumeFrom));
     requireResumable(saved, s);
+    // toy and linreg generate their data from a seed: another data seed would put the weights on
+    // another data set, where a branch means another order of the same data (docs/checkpoints.md).
+    if (c.workload == WorkloadKind::Toy || c.workload == WorkloadKind::Linreg) {
+        const Json written = Json::parse(saved.config, nullptr, false);
+        if (written.is_object()) {
+            const Json& seed = written.contains(key::kDataSeed) && !written[key::kDataSeed].is_null() ? written[key::kDataSeed]
+                                                                                                     : written.value(key::kSeed, Json(0));
+            if (seed.is_number_integer() && seed.get<int64_t>() != dataSeed(c))
+                refuse(c, "was written by a run whose data came from seed " + std::to_string(seed.get<int64_t>()) + "; this run's data seed is " +
+                              std::to_string(dataSeed(c)) + ": another data set under the same weights. Set " + key::kDataSeed + " " +
+                              std::to_string(seed.get<int64_t>()) + " for another order of the same data");
+        }
+    }
     // Everything was checked; what LibTorch still refuses is said without its backtrace.
     try {
         copyInto(s.parameters, saved.parameters);

@@ -30,7 +30,7 @@ LinregWorkload::LinregWorkload(const Config& config, const at::Device& device)
     const auto floats = at::TensorOptions().dtype(at::kFloat);
     // One generator, fixed order of draws: tests/tools/make_linreg_goldens.py replays it in
     // Python to get the same data and the same start.
-    at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(uint64_t(config.seed));
+    at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(uint64_t(dataSeed(config)));
     const at::Tensor trueWeight = at::randn({experiments, dim}, generator, floats);
     m_inputs = kInputScale * at::randn({experiments, examples, dim}, generator, floats);
     const at::Tensor noise = at::randn({experiments, examples}, generator, floats);

@@ -195,6 +195,7 @@ protocol::InspectionReport inspectOwnModel(const Config& given)
         report.parameters.push_back({parameter.name, factsOf(parameter.tensor), parameter.tensor.requires_grad()});
     for (const NamedTensor& buffer : model.buffers())
         report.buffers.push_back({buffer.name, factsOf(buffer.tensor), false});
+    protocol::countLayers(model.moduleKinds(), report);
     report.train = factsOf(workload.trainData());
     if (workload.valData())
         report.val = factsOf(*workload.valData());

@@ -170,6 +170,15 @@ std::vector<NamedTensor> TorchScriptModel::buffers() const
     return named;
 }
 
+std::vector<std::string> TorchScriptModel::moduleKinds() const
+{
+    std::vector<std::string> kinds;
+    for (const auto& module : m_module->named_modules())
+        if (const auto name = module.value.type()->name())
+            kinds.push_back(name->qualifiedName());
+    return kinds;
+}
+
 void TorchScriptModel::to(const c10::Device& device)
 {
     m_module->to(device);

@@ -48,6 +48,9 @@ public:
 
     std::vector<NamedTensor> parameters() const;  // every one, in registration order
     std::vector<NamedTensor> buffers() const;
+    // Every submodule's class, qualified as TorchScript names it
+    // ("__torch__.torch.nn.modules.batchnorm.BatchNorm2d"): what inspect tells of its layers.
+    std::vector<std::string> moduleKinds() const;
 
     void to(const c10::Device& device);  // parameters and buffers
     void setTraining(bool on);           // train() / eval(), recursively, when it changes

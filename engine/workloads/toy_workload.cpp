@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "toy_workload.hpp"
 
+#include "core/derived.hpp"
+
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 
@@ -12,8 +14,9 @@ ToyWorkload::ToyWorkload(const Config& config, const at::Device& device)
     const int64_t examples = config.numExamples;
     const auto floats = at::TensorOptions().dtype(at::kFloat);
     if (config.noise > 0) {
-        // Generated on the CPU from the run's seed so every rank (and device) sees the same data.
-        at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(uint64_t(config.seed));
+        // Generated on the CPU from the run's data seed (data_seed, else seed) so every rank (and
+        // device) sees the same data, and another seed with the same data_seed another order of it.
+        at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(uint64_t(dataSeed(config)));
         m_inputs = 1.0 + config.noise * at::randn({experiments, examples}, generator, floats);
         m_targets = config.noise * at::randn({experiments, examples}, generator, floats);
     } else {

@@ -6,7 +6,8 @@
 // read by Python's torch.load; a damaged one is refused with a sentence; K ranks x A
 // micro-batches under accumulate_as_ranks give the losses of K * A ranks on a BatchNorm model;
 // the range test on linreg suggests an LR below the divergence LR 2 / lambda_max and within 4x
-// of 1 / lambda_max, computed here from the same data, and stops by the 4x rule.
+// of 1 / lambda_max, computed here from the same data, and stops by the 4x rule; a linreg branch
+// with another seed keeps its data only with data_seed, and is refused without it.
 
 #include "support/engine_process.hpp"
 #include "support/prerequisites.hpp"
@@ -282,7 +283,9 @@ void CheckpointsTest::damagedOrForeignCheckpointsAreRefused()
     const QJsonObject linreg{{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("max_steps"), 2},
                              {QStringLiteral("batch_size"), 8}, {QStringLiteral("checkpoint_at"), QStringLiteral("2")},
                              {QStringLiteral("checkpoint_dir"), folder}};
-    REQUIRE_OK(runConfig(linreg));
+    const EngineResult written = runConfig(linreg);
+    REQUIRE_OK(written);
+    const double checkpointLoss = written.last(QStringLiteral("summary")).value(QStringLiteral("train_loss")).toDouble();
     const QString checkpoint = folder + QStringLiteral("/step-000002.pt");
 
     auto refusal = [](const EngineResult& result) {
@@ -299,6 +302,21 @@ void CheckpointsTest::damagedOrForeignCheckpointsAreRefused()
     QVERIFY(bigger.first(QStringLiteral("error")).value(QStringLiteral("message")).toString().contains(QStringLiteral("256 training examples")));
     EngineResult toy = runConfig({{QStringLiteral("workload"), QStringLiteral("toy")}, {QStringLiteral("resume_from"), checkpoint}});
     QVERIFY2(refusal(toy), qPrintable(toy.summaryText()));
+    // Another seed is another data set for linreg (its data come from the seed): refused, naming
+    // data_seed; with data_seed the writing run's, the same data in another order, the weights
+    // as they were (a step of LR 1e-12 leaves the training loss the checkpoint's).
+    EngineResult otherData = runConfig({{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("batch_size"), 8},
+                                        {QStringLiteral("seed"), 4}, {QStringLiteral("resume_from"), checkpoint}});
+    QVERIFY2(refusal(otherData), qPrintable(otherData.summaryText()));
+    QVERIFY2(otherData.first(QStringLiteral("error")).value(QStringLiteral("message")).toString().contains(QStringLiteral("Set data_seed 0")),
+             qPrintable(otherData.summaryText()));
+    const EngineResult otherOrder = runConfig({{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("batch_size"), 8},
+                                               {QStringLiteral("seed"), 4}, {QStringLiteral("data_seed"), 0}, {QStringLiteral("lr"), 1e-12},
+                                               {QStringLiteral("max_steps"), 3}, {QStringLiteral("resume_from"), checkpoint}});
+    REQUIRE_OK(otherOrder);
+    const double branched = otherOrder.last(QStringLiteral("summary")).value(QStringLiteral("train_loss")).toDouble();
+    QVERIFY2(checkpointLoss > 0 && std::abs(branched - checkpointLoss) <= 1e-6 * checkpointLoss,
+             qPrintable(QStringLiteral("%1 against %2").arg(branched).arg(checkpointLoss)));
     EngineResult missing = runConfig({{QStringLiteral("workload"), QStringLiteral("linreg")},
                                       {QStringLiteral("resume_from"), folder + QStringLiteral("/step-000099.pt")}});
     QVERIFY2(refusal(missing), qPrintable(missing.summaryText()));
@@ -417,6 +435,7 @@ void CheckpointsTest::aBranchMayChangeItsKeys()
                                                                         {QStringLiteral("lr"), 0.02},
                                                                         {QStringLiteral("batch_size"), 4},
                                                                         {QStringLiteral("seed"), 3},
+                                                                        {QStringLiteral("data_seed"), 0},  // another order of the same data
                                                                         {QStringLiteral("schedule"), QStringLiteral("cosine")},
                                                                         {QStringLiteral("eval_every"), 1},
                                                                         {QStringLiteral("max_steps"), 11}}));

@@ -140,6 +140,15 @@ void OwnModelTest::inspectDescribesAKnownModel()
         parts += memory.value(QLatin1String(part)).toDouble();
     QCOMPARE(perRank, parts);
 
+    // Its layers that couple or randomise a batch's samples, counted from the submodules' classes
+    // (the advisor's cautions are about these): bn1 and bn2, the dropout; an MLP has none.
+    QCOMPARE(report.value(QStringLiteral("layers")).toObject(),
+             (QJsonObject{{QStringLiteral("batch_norm"), 2}, {QStringLiteral("dropout"), 1}, {QStringLiteral("layer_norm"), 0}}));
+    const EngineResult mlp = inspect(base(QStringLiteral("mlp.pt"), QStringLiteral("train.pt")));
+    QVERIFY2(mlp.exitCode == 0, qPrintable(mlp.summaryText()));
+    QCOMPARE(inspection(mlp).value(QStringLiteral("layers")).toObject(),
+             (QJsonObject{{QStringLiteral("batch_norm"), 0}, {QStringLiteral("dropout"), 0}, {QStringLiteral("layer_norm"), 0}}));
+
     // Adam keeps two moments per trained parameter.
     const EngineResult adam = inspect(base(QStringLiteral("bn_cnn.pt"), QStringLiteral("train.pt")) +
                                       QStringList{QStringLiteral("--optimizer"), QStringLiteral("adam")});

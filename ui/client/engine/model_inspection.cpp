@@ -7,6 +7,8 @@
 #include <QLocale>
 #include <QStringList>
 
+#include <utility>
+
 #include <algorithm>
 
 namespace ddplab::ui {
@@ -56,6 +58,19 @@ std::optional<ModelInspection> ModelInspection::fromJson(const QJsonObject& even
         result.modelText += QObject::tr(" · %1 buffers (broadcast from rank 0)").arg(buffers);
     if (const qint64 frozen = event.value(wire(inspection::kFrozenParameterCount)).toInteger(); frozen > 0)
         result.modelText += QObject::tr(" · %1 frozen").arg(locale.toString(frozen));
+    if (const QJsonValue layers = event.value(wire(inspection::kLayers)); layers.isObject()) {
+        result.layersKnown = true;
+        result.batchNormLayers = layers.toObject().value(wire(inspection::kBatchNorm)).toInteger();
+        result.dropoutLayers = layers.toObject().value(wire(inspection::kDropout)).toInteger();
+        result.layerNormLayers = layers.toObject().value(wire(inspection::kLayerNorm)).toInteger();
+        QStringList kinds;
+        for (const auto& [count, name] : {std::pair{result.batchNormLayers, "BatchNorm"}, std::pair{result.dropoutLayers, "Dropout"},
+                                          std::pair{result.layerNormLayers, "LayerNorm"}})
+            if (count > 0)
+                kinds.append(QStringLiteral("%1 %2").arg(count).arg(QLatin1String(name)));
+        if (!kinds.isEmpty())
+            result.modelText += QObject::tr(" · %1").arg(kinds.join(QStringLiteral(", ")));
+    }
 
     const QJsonObject train = event.value(wire(key::kTrainData)).toObject();
     result.trainSamples = train.value(wire(field::kSamples)).toInteger();

@@ -27,6 +27,12 @@ struct ModelInspection {
     qint64 stepSamples = 0;
     // The same step timed on its second take, on this machine (0: an engine too old to say).
     double stepSeconds = 0.0;
+    // Its submodules that couple or randomise a batch's samples (the advisor's cautions);
+    // layersKnown false: an engine too old to say.
+    bool layersKnown = false;
+    qint64 batchNormLayers = 0;
+    qint64 dropoutLayers = 0;
+    qint64 layerNormLayers = 0;
 
     // From the `inspection` event; nullopt when it is none.
     static std::optional<ModelInspection> fromJson(const QJsonObject& event);

@@ -6,6 +6,7 @@
 #include "script_workloads.hpp"
 
 #include "client/script/script_text.hpp"
+#include "core/derived.hpp"
 
 #include <QStringList>
 
@@ -23,11 +24,12 @@ WorkloadCode toyCode(const Config& c)
     WorkloadCode code;
     code.settings = filled(QStringLiteral(R"(NUM_EXAMPLES = @N@
 NOISE = @NOISE@  # sigma of the Gaussian noise on inputs and targets
+DATA_SEED = @DATA_SEED@  # the data's generator (data_seed, else SEED): another SEED is another order of it
 )"),
-                           {{"@N@", pyInt(c.numExamples)}, {"@NOISE@", pyFloat(c.noise)}});
+                           {{"@N@", pyInt(c.numExamples)}, {"@NOISE@", pyFloat(c.noise)}, {"@DATA_SEED@", pyInt(dataSeed(c))}});
     const QString data = c.noise > 0 ? QStringLiteral(R"(def make_data():
-    """Inputs 1 and targets 0, each with Gaussian noise of NOISE, from one generator seeded SEED."""
-    g = torch.Generator().manual_seed(SEED)
+    """Inputs 1 and targets 0, each with Gaussian noise of NOISE, from one generator seeded DATA_SEED."""
+    g = torch.Generator().manual_seed(DATA_SEED)
     inputs = 1.0 + NOISE * torch.randn(NUM_EXAMPLES, generator=g)
     targets = NOISE * torch.randn(NUM_EXAMPLES, generator=g)
     return TensorDataset(inputs, targets)
@@ -70,16 +72,18 @@ DIM = @DIM@  # input dimension
 NOISE = @NOISE@  # sigma of the target noise
 INPUT_SCALE = @INPUT@  # inputs are N(0, INPUT_SCALE^2)
 INIT_SCALE = @INIT@  # and so are the starting weights
+DATA_SEED = @DATA_SEED@  # the data's and the start's generator (data_seed, else SEED): another SEED is another order of it
 )"),
                            {{"@N@", pyInt(c.numExamples)},
                             {"@DIM@", pyInt(c.dim)},
                             {"@NOISE@", pyFloat(c.noise)},
                             {"@INPUT@", pyFloat(kLinregInputScale)},
-                            {"@INIT@", pyFloat(kLinregInitScale)}});
+                            {"@INIT@", pyFloat(kLinregInitScale)},
+                            {"@DATA_SEED@", pyInt(dataSeed(c))}});
     code.functions = QStringLiteral(R"(# ---- data, model and loss: seed 004's linear regression -------------------------------------
 def make_data():
-    """The data and the starting weights from one generator seeded SEED, drawn in this order."""
-    g = torch.Generator().manual_seed(SEED)
+    """The data and the starting weights from one generator seeded DATA_SEED, drawn in this order."""
+    g = torch.Generator().manual_seed(DATA_SEED)
     true_weight = torch.randn(DIM, generator=g)
     inputs = INPUT_SCALE * torch.randn(NUM_EXAMPLES, DIM, generator=g)
     noise = torch.randn(NUM_EXAMPLES, generator=g)
