@@ -120,6 +120,9 @@ ddplab::Config Advisor::emulated(int gpus, qint64 batch, double lr, qint64 seed)
     c.lrRule = LrRule::None;
     c.baseBatchSize.reset();
     c.warmupStartFactor = warmupStartFactor(m_request.base);
+    // Another seed is another data order of the same data: toy and linreg generate their data
+    // from data_seed (default seed), so it stays the base's (a branch resumes the base's weights).
+    c.dataSeed = ddplab::dataSeed(m_request.base);
     c.seed = seed;
     c.stopAtLoss.reset();
     c.checkpointAt = {};
