@@ -292,7 +292,11 @@ def main():
     optimizer = make_optimizer(@TRAINED@)
 @LOOP@    log.flush()
 @SAVE@    dist.barrier()
-    dist.destroy_process_group()
+    # Every rank is past the barrier with everything printed and saved. PyTorch 1.13 (Debian 12's)
+    # can deadlock when DDP's reducer destroys its Gloo process group while a Gloo thread waits for
+    # the interpreter lock to let go of a tensor (pytorch/pytorch#56297): the ranks leave without
+    # running destructors.
+    os._exit(0)
 
 
 if __name__ == "__main__":
