@@ -60,6 +60,23 @@ qsizetype lineCount(const QString& path)
     return file.open(QIODevice::ReadOnly) ? file.readAll().count('\n') : -1;
 }
 
+// Every source file of ours (not the third party's), as paths relative to the source root.
+QStringList ourSourceFiles()
+{
+    const QString root = QStringLiteral(DDPLAB_SOURCE_DIR "/");
+    QStringList files;
+    for (const QString& folder : kOurFolders) {
+        QDirIterator it(root + folder, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString path = it.next();
+            const QString relative = path.mid(root.size());
+            if (isSourceFile(path) && !relative.startsWith(kThirdParty))
+                files.append(relative);
+        }
+    }
+    return files;
+}
+
 }  // namespace
 
 class TestSourceShape : public QObject {
@@ -105,22 +122,14 @@ private slots:
     {
         const QString root = QStringLiteral(DDPLAB_SOURCE_DIR "/");
         QStringList tooLong;
-        int files = 0;
-        for (const QString& folder : kOurFolders) {
-            QDirIterator it(root + folder, QDir::Files, QDirIterator::Subdirectories);
-            while (it.hasNext()) {
-                const QString path = it.next();
-                const QString relative = path.mid(root.size());
-                if (!isSourceFile(path) || relative.startsWith(kThirdParty))
-                    continue;
-                const qsizetype lines = lineCount(path);
-                QVERIFY2(lines >= 0, qPrintable(relative));
-                ++files;
-                if (lines > kMostLines && !kLongFiles.contains(relative))
-                    tooLong.append(QStringLiteral("%1 (%2 lines)").arg(relative).arg(lines));
-            }
+        const QStringList files = ourSourceFiles();
+        for (const QString& relative : files) {
+            const qsizetype lines = lineCount(root + relative);
+            QVERIFY2(lines >= 0, qPrintable(relative));
+            if (lines > kMostLines && !kLongFiles.contains(relative))
+                tooLong.append(QStringLiteral("%1 (%2 lines)").arg(relative).arg(lines));
         }
-        QVERIFY(files > 500);
+        QVERIFY(files.size() > 500);
         QVERIFY2(tooLong.isEmpty(), qPrintable(QStringLiteral("over %1 lines: %2").arg(kMostLines).arg(tooLong.join(QStringLiteral(", ")))));
     }
 
@@ -128,24 +137,16 @@ private slots:
     {
         const QString root = QStringLiteral(DDPLAB_SOURCE_DIR "/");
         QStringList unnamed;
-        int files = 0;
-        for (const QString& folder : kOurFolders) {
-            QDirIterator it(root + folder, QDir::Files, QDirIterator::Subdirectories);
-            while (it.hasNext()) {
-                const QString path = it.next();
-                const QString relative = path.mid(root.size());
-                if (!isSourceFile(path) || relative.startsWith(kThirdParty))
-                    continue;
-                QFile file(path);
-                QVERIFY(file.open(QIODevice::ReadOnly));
-                ++files;
-                // The tag is on the first line, or the second after a #! line.
-                const QByteArray head = file.readLine() + file.readLine();
-                if (!QString::fromUtf8(head).contains(kLicenceTag))
-                    unnamed.append(relative);
-            }
+        const QStringList files = ourSourceFiles();
+        for (const QString& relative : files) {
+            QFile file(root + relative);
+            QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(relative));
+            // The tag is on the first line, or the second after a #! line.
+            const QByteArray head = file.readLine() + file.readLine();
+            if (!QString::fromUtf8(head).contains(kLicenceTag))
+                unnamed.append(relative);
         }
-        QVERIFY(files > 500);
+        QVERIFY(files.size() > 500);
         QVERIFY2(unnamed.isEmpty(), qPrintable(QStringLiteral("no '%1' in the first lines of: %2").arg(kLicenceTag, unnamed.join(QStringLiteral(", ")))));
     }
 };
