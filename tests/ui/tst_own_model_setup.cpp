@@ -68,8 +68,10 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(window.modelInspector()->inspection().has_value(), kInspectMs);
 
         const DerivedPanel& derived = *window.derivedPanel();
-        // conv1 6x1x3x3+6, bn1 6+6, conv2 8x6x3x3+8, bn2 8+8, fc 4x288+4 = 1,684 in 10 tensors; 6 buffers
-        QCOMPARE(derived.valueText(QStringLiteral("own_model")), QStringLiteral("1,684 parameters in 10 tensors · 6 buffers (broadcast from rank 0)"));
+        // conv1 6x1x3x3+6, bn1 6+6, conv2 8x6x3x3+8, bn2 8+8, fc 4x288+4 = 1,684 in 10 tensors; 6 buffers;
+        // bn1 and bn2 are BatchNorm, and the model drops a quarter of its features (one Dropout).
+        QCOMPARE(derived.valueText(QStringLiteral("own_model")),
+                 QStringLiteral("1,684 parameters in 10 tensors · 6 buffers (broadcast from rank 0) · 2 BatchNorm, 1 Dropout"));
         QVERIFY2(derived.valueText(QStringLiteral("own_data")).startsWith(QStringLiteral("100 samples of [1, 12, 12] float32 → scalar int64 · validation 40")),
                  qPrintable(derived.valueText(QStringLiteral("own_data"))));
         QVERIFY2(derived.valueText(QStringLiteral("own_output")).startsWith(QStringLiteral("[16, 4] float32: 4 class scores per sample")),
