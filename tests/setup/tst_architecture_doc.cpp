@@ -4,8 +4,10 @@
 // stale when a file moves: a path is a backticked `folder/…` (a bare file name such as
 // `config.json` says what a file is called, not where it is), read from the repository root (or
 // from engine/ or ui/), and a header-and-source pair may be named without its extension
-// (`ui/client/runs/run_data`).
+// (`ui/client/runs/run_data`). Claims the document makes about the whole tree are checked where a
+// search of the sources can tell (every colour chosen in ui/theme/).
 
+#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -47,6 +49,23 @@ bool existsInTree(const QString& path)
         }
     }
     return false;
+}
+
+// Our sources under `folder`, each with its path from the repository root.
+QStringList sourcesUnder(const QString& folder)
+{
+    QStringList files;
+    QDirIterator it(kSource + QLatin1Char('/') + folder, {QStringLiteral("*.cpp"), QStringLiteral("*.hpp")}, QDir::Files,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext())
+        files.append(it.next().mid(kSource.size() + 1));
+    return files;
+}
+
+QString readSource(const QString& path)
+{
+    QFile file(kSource + QLatin1Char('/') + path);
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
 }
 
 }  // namespace
@@ -97,6 +116,31 @@ private slots:
             if (folder != QLatin1String("cmake"))
                 QVERIFY2(doc.contains(QStringLiteral("| `engine/%1/` |").arg(folder)), qPrintable(folder));
         }
+    }
+
+    // The map says ui/theme/ holds "every colour the lab chooses": a colour written anywhere
+    // else (a named Qt colour, a hex or numeric QColor) makes that sentence false. Transparent
+    // chooses no colour.
+    void everyColourIsChosenInTheTheme()
+    {
+        QVERIFY(readDoc().contains(QStringLiteral("every colour the lab chooses")));
+        static const QRegularExpression kColourLiteral(QStringLiteral(
+            "Qt::(black|white|red|green|blue|cyan|magenta|yellow|gray|darkGray|lightGray|darkRed|darkGreen|darkBlue|"
+            "darkCyan|darkMagenta|darkYellow)\\b|QColor\\(\\s*(\"#|0x|[0-9])|QColor::fromRgbF?\\(\\s*[0-9]"));
+        QStringList sources = sourcesUnder(QStringLiteral("ui")) + sourcesUnder(QStringLiteral("app"));
+        QVERIFY2(sources.size() > 100, qPrintable(QString::number(sources.size())));
+        QStringList outside;
+        for (const QString& path : sources) {
+            if (path.startsWith(QLatin1String("ui/theme/")))
+                continue;
+            const QString text = readSource(path);
+            for (auto match = kColourLiteral.globalMatch(text); match.hasNext();) {
+                const auto found = match.next();
+                outside.append(QStringLiteral("%1:%2: %3").arg(path).arg(text.left(found.capturedStart()).count(QLatin1Char('\n')) + 1)
+                                   .arg(found.captured()));
+            }
+        }
+        QVERIFY2(outside.isEmpty(), qPrintable(QStringLiteral("colours chosen outside ui/theme/:\n") + outside.join(QLatin1Char('\n'))));
     }
 };
 

@@ -2,6 +2,7 @@
 #include "advisor/advice_files.hpp"
 
 #include "advisor/advice_charts.hpp"
+#include "theme/palette.hpp"
 #include "client/advisor/advice.hpp"
 #include "client/advisor/advice_phases.hpp"
 #include "client/io/save_file.hpp"
@@ -50,7 +51,7 @@ QStringList writeAdviceFiles(const QString& folder, const Advice& advice, const 
         return {};
     for (const PlotSpec& spec : adviceCharts(advice, storedRangeTestCurve(advice, store))) {
         const PaintFunction paint = [spec](QPainter& painter, const QRect& area) { paintPlot(painter, area, spec, kSavedChart.scale); };
-        if (!writePngImage(dir.filePath(spec.id + QStringLiteral(".png")), kSavedChart.size, Qt::white, paint, error) ||
+        if (!writePngImage(dir.filePath(spec.id + QStringLiteral(".png")), kSavedChart.size, QColor(kPaperRgb), paint, error) ||
             !writeSvgImage(dir.filePath(spec.id + QStringLiteral(".svg")), kSavedChart.size, spec.title, paint, error))
             return {};
         written << spec.id + QStringLiteral(".png") << spec.id + QStringLiteral(".svg");

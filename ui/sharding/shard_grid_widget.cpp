@@ -136,7 +136,7 @@ void ShardGridWidget::paintEvent(QPaintEvent*)
                 }
                 if (labelled) {
                     painter.setFont(small);
-                    painter.setPen(Qt::black);
+                    painter.setPen(textOn(sampleColor(sample)));
                     painter.drawText(square, Qt::AlignCenter, QString::number(sample));
                     painter.setFont(font());
                 }
@@ -155,7 +155,7 @@ void ShardGridWidget::paintEvent(QPaintEvent*)
             painter.drawRoundedRect(square, 3, 3);
             if (labelled) {
                 painter.setFont(small);
-                painter.setPen(Qt::black);
+                painter.setPen(textOn(sampleColor(m_assignment.dropped.at(i))));
                 painter.drawText(square, Qt::AlignCenter, QString::number(m_assignment.dropped.at(i)));
                 painter.setFont(font());
             }

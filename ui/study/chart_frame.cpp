@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "chart_frame.hpp"
 
+#include "theme/palette.hpp"
+
 #include <QPainter>
 #include <QPalette>
 
@@ -16,8 +18,8 @@ ChartFrame beginChart(QPainter& painter, const QRect& area, double scale, const 
     title.setBold(true);
     QFont small = base;
     small.setPointSizeF(base.pointSizeF() * 0.85);
-    const ChartFrame frame{palette ? palette->color(QPalette::Base) : QColor(Qt::white),
-                           palette ? palette->color(QPalette::Text) : QColor(Qt::black),
+    const ChartFrame frame{palette ? palette->color(QPalette::Base) : QColor(kPaperRgb),
+                           palette ? palette->color(QPalette::Text) : QColor(kInkRgb),
                            base,
                            title,
                            small,

@@ -485,7 +485,7 @@ QStringList exportStudy(const StoredStudy& study, const QList<StudyRunResult>& r
     const auto both = [&](const QString& id, const QString& title, const PaintFunction& paint) {
         const QString png = folder.filePath(id + QStringLiteral(".png"));
         const QString svg = folder.filePath(id + QStringLiteral(".svg"));
-        if (!writePngImage(png, imageSize, Qt::white, paint, error) || !writeSvgImage(svg, imageSize, title, paint, error))
+        if (!writePngImage(png, imageSize, QColor(kPaperRgb), paint, error) || !writeSvgImage(svg, imageSize, title, paint, error))
             return false;
         written << png << svg;
         return true;

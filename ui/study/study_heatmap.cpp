@@ -226,7 +226,7 @@ void drawCellNumbers(QPainter& painter, const StudyHeatmap& map, const CellGrid&
                 painter.fillRect(QRectF(box.center().x() - width / 2, box.center().y() - cellFont.metrics.height() / 2, width,
                                         cellFont.metrics.height()),
                                  fill);
-                painter.setPen(fill.lightnessF() > 0.55 ? Qt::black : Qt::white);
+                painter.setPen(textOn(fill));
                 painter.drawText(box, Qt::AlignCenter, shown);
             }
             if (cell.bestInColumn) {

@@ -56,6 +56,18 @@ inline constexpr QRgb kPaddingRgb = 0xe67e22;
 inline constexpr QRgb kDroppedRgb = 0xd64541;
 inline constexpr QRgb kCellBorderRgba = 0x3c000000;  // a plain cell's border: black at 60/255
 
+// Saved images (the study and advice charts as PNG and SVG) are paper, whatever the window's
+// theme: black ink on white, as they are printed and pasted into slides.
+inline constexpr QRgb kPaperRgb = 0xffffff;
+inline constexpr QRgb kInkRgb = 0x000000;
+
+// Text written on a filled cell (a heatmap's value, a sample's index in the sharding grid): ink
+// on a light fill, paper on a dark one, so that it reads on either end of a scale.
+inline QColor textOn(const QColor& fill)
+{
+    return QColor(fill.lightnessF() > 0.55 ? kInkRgb : kPaperRgb);
+}
+
 // The sharding grid's colour of sample `sample` of `examples`: pale hues around the wheel, so
 // neighbouring indices differ and any one sample is found again across ranks.
 QColor sampleColor(int sample, int examples);
