@@ -16,8 +16,8 @@
 #     protoc (and struct.proto), torchrun, Xvfb and xauth, sshd/ssh/ssh-keygen, munged/mungekey/
 #     slurmctld/slurmd/slurmstepd and srun/sbatch/squeue/scancel/sinfo/scontrol (the Slurm suite),
 #     the Fashion-MNIST files, the BLAS LibTorch loads, a font, clang's libFuzzer when the fuzz
-#     targets are configured, and what makes and checks the Debian package (dpkg-shlibdeps,
-#     appstreamcli, desktop-file-validate).
+#     targets are configured, and what makes and checks the Debian package (help2man,
+#     dpkg-shlibdeps, appstreamcli, desktop-file-validate, lintian).
 # Essential packages (on every Debian image) count as installed.
 # --packages FILE replaces the list setup-deps.sh prints (one name per line); the test of this
 # check uses it. Exit 0: nothing outside; 1: the packages outside, each with the file that
@@ -130,9 +130,11 @@ done
 probe fonts-dejavu-core "offscreen charts draw their text with" /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
 blas=$(readlink -f /usr/lib/x86_64-linux-gnu/libblas.so.3 2>/dev/null || true)
 probe libopenblas0-openmp "LibTorch computes with the BLAS behind libblas.so.3" "${blas:-/usr/lib/x86_64-linux-gnu/libblas.so.3}"
+probe help2man "the build writes the programs' manual pages with" /usr/bin/help2man
 probe dpkg-dev "scripts/package.sh (CPack) derives the package's Depends with" /usr/bin/dpkg-shlibdeps
 probe appstream "scripts/check-package.sh validates the AppStream metainfo with" /usr/bin/appstreamcli
 probe desktop-file-utils "scripts/check-package.sh validates the desktop file with" /usr/bin/desktop-file-validate
+probe lintian "scripts/check-package.sh checks the package with" /usr/bin/lintian
 if grep -q '^DDPLAB_FUZZ:BOOL=ON' "$cache"; then
   fuzzer=$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null | head -n 1 || true)
   probe libclang-rt-14-dev "the fuzz targets (tests/fuzz) link libFuzzer" "${fuzzer:-libclang_rt.fuzzer-x86_64.a}"

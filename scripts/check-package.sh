@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Checks the Debian package scripts/package.sh built, by reading the .deb itself (dpkg-deb -I/-c/-x):
-#   - its control fields: ddplab, the project's version, amd64;
-#   - its contents: both programs in /usr/bin, the desktop file, hicolor icons (PNGs at 16, 32,
-#     48, 64, 128 and 256 pixels, as their headers say, and the SVG), the metainfo, the documents,
-#     the examples script, the presets; nothing outside /usr/bin and /usr/share, no build tool;
+#   - its control fields: ddplab, the version of packaging/debian/changelog's newest entry (the
+#     project's version and a Debian revision), amd64, a Maintainer at no reserved domain
+#     (.example, .invalid, .test, .localhost), the project's Homepage;
+#   - its contents: both programs in /usr/bin with their manual pages, the desktop file, hicolor
+#     icons (PNGs at 16, 32, 48, 64, 128 and 256 pixels, as their headers say, and the SVG), the
+#     metainfo, the copyright file (DEP-5) and the Debian changelog, the documents, the examples
+#     script (not executable: it needs python3-torch, a Suggests), the presets; nothing outside
+#     /usr/bin and /usr/share, no build tool;
 #   - the desktop file (desktop-file-validate) and the metainfo (appstreamcli validate --no-net;
-#     its id, launchable and newest release agree with the package);
+#     its id, launchable, newest release, licence, homepage and bug tracker agree with the
+#     package and the copyright file);
+#   - lintian --pedantic: no error and no warning (its informational and pedantic tags are shown);
 #   - Depends: none the package misses (the packages of every shared library its programs load,
 #     of the Qt plugins they load at run time, and of the data its lessons read, are all installed
 #     by Depends, recursively), none it does not need (each names a package that owns a library
@@ -21,31 +27,45 @@ cd "$(dirname "$0")/.."
 
 deb=${deb:-$(find build/package -maxdepth 1 -name 'ddplab_*.deb' 2>/dev/null | head -n 1)}
 if [ -z "$deb" ] || [ ! -f "$deb" ]; then echo "check-package: no package (run scripts/package.sh first)" >&2; exit 2; fi
-for tool in dpkg-deb dpkg-query apt-cache readelf ldd appstreamcli desktop-file-validate; do
+for tool in dpkg-deb dpkg-query apt-cache readelf ldd appstreamcli desktop-file-validate lintian; do
   command -v "$tool" >/dev/null || { echo "check-package: needs $tool (scripts/setup-deps.sh installs it)" >&2; exit 2; }
 done
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+lintian_pid=""
+trap '[ -z "$lintian_pid" ] || kill "$lintian_pid" 2>/dev/null; rm -rf "$work"' EXIT
 problems="$work/problems"
 : > "$problems"
 problem() { echo "  $*" >> "$problems"; }
 
+# lintian reads the .deb on its own and is the longest of these checks (7 s of 14 s here):
+# it runs beside the others, and its tags are read at the end.
+lintian --pedantic --display-info --tag-display-limit 0 --fail-on error,warning "$deb" > "$work/lintian" 2> "$work/lintian.err" &
+lintian_pid=$!
+
 app_id=io.github.ddplab.DDPLab
-version=$(sed -n 's/^project(ddplab VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
+upstream_version=$(sed -n 's/^project(ddplab VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
+version=$(sed -n '1s/^ddplab (\([^)]*\)).*/\1/p' packaging/debian/changelog)   # with the Debian revision
+homepage=$(sed -n 's/^ *HOMEPAGE_URL "\([^"]*\)".*/\1/p' CMakeLists.txt)
 
 # --- control fields ----------------------------------------------------------------------
 field() { dpkg-deb -f "$deb" "$1" 2>/dev/null || true; }
 [ "$(field Package)" = ddplab ] || problem "Package is '$(field Package)', not ddplab"
-[ "$(field Version)" = "$version" ] || problem "Version is '$(field Version)', not the project's $version (CMakeLists.txt)"
+[ "${version%-*}" = "$upstream_version" ] || problem "packaging/debian/changelog's newest entry is $version, not the project's $upstream_version-REVISION"
+[ "$(field Version)" = "$version" ] || problem "Version is '$(field Version)', not packaging/debian/changelog's $version"
 [ "$(field Architecture)" = amd64 ] || problem "Architecture is '$(field Architecture)', not amd64"
 [ "$(basename "$deb")" = "ddplab_${version}_amd64.deb" ] || problem "the file is $(basename "$deb"), not ddplab_${version}_amd64.deb"
 if [ -z "$(field Maintainer)" ] || [ -z "$(field Description)" ]; then problem "Maintainer or Description is empty"; fi
+# A reserved domain (RFC 2606, 6761) is nobody's: lintian takes it for a real one.
+if field Maintainer | grep -Eq '\.(example|invalid|test|localhost)>?$'; then problem "Maintainer '$(field Maintainer)' is at a reserved domain, which reaches nobody"; fi
+[ -n "$homepage" ] && [ "$(field Homepage)" = "$homepage" ] || problem "Homepage is '$(field Homepage)', not the project's HOMEPAGE_URL '$homepage' (CMakeLists.txt)"
 
 # --- contents ----------------------------------------------------------------------------
 dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|' > "$work/contents"
 required=(
   /usr/bin/ddplab /usr/bin/ddplab-engine
+  /usr/share/man/man1/ddplab.1.gz /usr/share/man/man1/ddplab-engine.1.gz
+  /usr/share/doc/ddplab/copyright /usr/share/doc/ddplab/changelog.Debian.gz
   "/usr/share/applications/$app_id.desktop"
   "/usr/share/metainfo/$app_id.metainfo.xml"
   "/usr/share/icons/hicolor/scalable/apps/$app_id.svg"
@@ -71,7 +91,21 @@ dpkg-deb -x "$deb" "$root"
 for program in ddplab ddplab-engine; do
   [ -x "$root/usr/bin/$program" ] || problem "/usr/bin/$program is not executable"
 done
-[ -x "$root/usr/share/ddplab/examples/export_examples.py" ] || problem "the examples script is not executable"
+# An executable Python script would make python3 a dependency, which alone could not run it.
+if [ -x "$root/usr/share/ddplab/examples/export_examples.py" ]; then problem "the examples script is executable, but Depends has no python3 (and python3 alone could not run it)"; fi
+for page in ddplab ddplab-engine; do
+  file="$root/usr/share/man/man1/$page.1.gz"
+  [ -f "$file" ] || continue
+  # help2man's title line: .TH DDPLAB "1" "November 2026" "ddplab 0.1.0" "User Commands"
+  gzip -cd "$file" | grep -q "^\.TH ${page^^} \"1\" " || problem "/usr/share/man/man1/$page.1.gz is not the manual page of $page"
+done
+copyright="$root/usr/share/doc/ddplab/copyright"
+if [ -f "$copyright" ]; then
+  head -n 1 "$copyright" | grep -qx 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' ||
+    problem "the copyright file is not machine-readable (DEP-5: its first line is 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/')"
+  grep -A2 -x 'Files: \*' "$copyright" | grep -qx 'License: GPL-3+' || problem "the copyright file does not give the project's files (Files: *) as GPL-3+"
+  grep -qx "Source: $homepage" "$copyright" || problem "the copyright file's Source is not the Homepage $homepage"
+fi
 # A PNG's width and height are the big-endian words at bytes 16 and 20 of its header.
 for size in "${sizes[@]}"; do
   png="$root/usr/share/icons/hicolor/${size}x${size}/apps/$app_id.png"
@@ -94,7 +128,14 @@ if [ -f "$metainfo" ]; then
   grep -q "<id>$app_id</id>" "$metainfo" || problem "the metainfo's id is not $app_id"
   grep -q "<launchable type=\"desktop-id\">$app_id.desktop</launchable>" "$metainfo" || problem "the metainfo does not launch $app_id.desktop"
   newest=$(sed -n 's/.*<release version="\([^"]*\)".*/\1/p' "$metainfo" | head -n 1)
-  [ "$newest" = "$version" ] || problem "the metainfo's newest release is '$newest', not $version"
+  [ "$newest" = "$upstream_version" ] || problem "the metainfo's newest release is '$newest', not $upstream_version"
+  grep -q '<project_license>GPL-3.0-or-later</project_license>' "$metainfo" || problem "the metainfo's project_license is not GPL-3.0-or-later"
+  grep -q "<url type=\"homepage\">$homepage</url>" "$metainfo" || problem "the metainfo's homepage is not $homepage"
+  bugs=$(sed -n 's/.*<url type="bugtracker">\([^<]*\)<.*/\1/p' "$metainfo")
+  [ -n "$bugs" ] || problem "the metainfo has no bug tracker (url type=\"bugtracker\")"
+  if [ -f "$copyright" ] && [ -n "$bugs" ]; then
+    grep -qx "Upstream-Contact: $bugs" "$copyright" || problem "the copyright file's Upstream-Contact is not the metainfo's bug tracker $bugs"
+  fi
 fi
 
 # --- Depends ---------------------------------------------------------------------------------
@@ -182,6 +223,19 @@ for package in python3-torch python3-numpy; do
   { clauses Recommends; clauses Suggests; } | tr ' ' '\n' | grep -qxF "$package" ||
     problem "neither Recommends nor Suggests names $package, which examples/export_examples.py imports"
 done
+
+# --- lintian (started above) ----------------------------------------------------------------
+# Every tag it has (errors, warnings, informational, pedantic) is printed; errors and warnings fail.
+# (As root, in CI, it also says on stderr that root is not recommended.)
+lintian_rc=0
+wait "$lintian_pid" || lintian_rc=$?
+lintian_pid=""
+if [ -s "$work/lintian" ]; then echo "check-package: lintian --pedantic:"; sed 's/^/  /' "$work/lintian"; fi
+{ grep -E '^[EW]: ' "$work/lintian" || true; } | while IFS= read -r tag; do problem "lintian: $tag"; done
+# Exit 2 is an error or a warning (listed above), 1 or 2 without one is lintian failing to run.
+if [ "$lintian_rc" -ne 0 ] && ! grep -qE '^[EW]: ' "$work/lintian"; then
+  problem "lintian could not check the package (exit $lintian_rc): $(tr '\n' ' ' < "$work/lintian.err")"
+fi
 
 if [ -s "$problems" ]; then
   echo "check-package: $deb is not right:"

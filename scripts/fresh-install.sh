@@ -6,9 +6,10 @@
 # nothing is cloned and nothing installed beforehand (no git): the .deb is copied in and
 #   apt-get install -y ./ddplab_<version>_amd64.deb
 # installs it; then no compiler, CMake or Ninja may be present, `ddplab --preset
-# seed000-four-ways --run --export out --quit` must write its charts and CSVs, and
-# `ddplab-engine run` must train 2 ranks on the toy problem and a 2-rank CNN on Fashion-MNIST
-# from an installed preset. Prints each step's time; the whole log is DIR.log.
+# seed000-four-ways --run --export out --quit` must write its charts and CSVs (it says how
+# many), `ddplab-engine run` must train 2 ranks on the toy problem and a 2-rank CNN on
+# Fashion-MNIST from an installed preset, and with man-db added `man` must show both manual
+# pages. Prints each step's time; the whole log is DIR.log.
 #   scripts/fresh-install.sh DEB [DIR]      (default DIR /tmp/fresh-deb; needs root and debootstrap)
 set -u
 deb=${1:?usage: scripts/fresh-install.sh DEB [DIR]}
@@ -44,9 +45,17 @@ done
 echo "no compiler, cmake, ninja or make installed; $(dpkg-query -W | wc -l) packages"
 step ddplab --preset seed000-four-ways --run --export out --quit
 ls out
+echo "the headless lesson wrote $(find out -type f | wc -l) files: $(find out -type f -name '*.png' | wc -l) PNG," \
+     "$(find out -type f -name '*.svg' | wc -l) SVG, $(find out -type f -name '*.csv' | wc -l) CSV"
 step ddplab-engine run --world-size 2 --batch-size 16 --lr 1e-3 --noise 1 --experiments 100 --events toy.jsonl
 step ddplab-engine run --config /usr/share/ddplab/presets/seed003-cnn-2-ranks.json --max-steps 20 --events cnn.jsonl
 tail -n 1 cnn.jsonl
+ls -l /usr/share/doc/ddplab/copyright /usr/share/doc/ddplab/changelog.Debian.gz /usr/share/man/man1/ddplab*.1.gz
+step apt-get install -y -qq --no-install-recommends man-db
+for page in ddplab ddplab-engine; do
+  MANWIDTH=80 man -P cat "$page" > "$page.man"
+  echo "man $page: $(wc -l < "$page.man") lines; $(grep -A1 '^NAME' "$page.man" | tail -n 1 | sed 's/^ *//')"
+done
 EOF
 t0=$(date +%s)
 chroot "$root" env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Builds the Debian package build/package/ddplab_<version>_amd64.deb with CPack: the window, the
-# engine, the desktop file, icons, AppStream metainfo, the engine's presets, the examples script
-# and the documents (packaging/CMakeLists.txt), Depends from the programs' shared libraries
-# (dpkg-shlibdeps). scripts/check-package.sh checks it; CI runs both after scripts/test.sh.
+# Builds the Debian package build/package/ddplab_<version>-<revision>_amd64.deb with CPack (the
+# version and revision of packaging/debian/changelog's newest entry): the window, the engine,
+# their manual pages, the desktop file, icons, AppStream metainfo, the engine's presets, the
+# examples script, the documents, the copyright file and the Debian changelog
+# (packaging/CMakeLists.txt), Depends from the programs' shared libraries (dpkg-shlibdeps). scripts/check-package.sh checks it; CI runs both after scripts/test.sh.
 #
 # It packages build/ as scripts/build.sh leaves it (building what changed, or configuring and
 # building it first). The engine must load only what Debian packages install: an engine built

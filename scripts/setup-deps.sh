@@ -10,6 +10,7 @@ set -euo pipefail
 packages=(
   # --- building ------------------------------------------------------------------------
   cmake ninja-build g++ pkg-config  # the build itself
+  help2man                          # the programs' manual pages, made from their --help (packaging/install_program.cmake)
   libtorch-dev                      # LibTorch 1.13 (CPU) with c10d: the engine
   libgloo-dev                       # Gloo's headers, which Debian's c10d headers include
   libopenblas0-openmp               # a real BLAS for LibTorch (the default reference BLAS is ~70x slower)
@@ -37,6 +38,7 @@ packages=(
   # --- the Debian package (scripts/package.sh, scripts/check-package.sh; CI) ------------
   dpkg-dev                          # dpkg-shlibdeps: the package's Depends from the programs' shared libraries
   appstream desktop-file-utils      # appstreamcli and desktop-file-validate check the metainfo and the desktop file
+  lintian                           # Debian's own checks of the package (scripts/check-package.sh: no error, no warning)
 )
 
 if [ "${1:-}" = "--list" ]; then

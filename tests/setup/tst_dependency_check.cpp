@@ -61,10 +61,11 @@ void DependencyCheckTest::listWithoutAUsedPackageFails_data()
 {
     QTest::addColumn<QString>("removed");
     QTest::addColumn<QString>("because");
-    // Found by CMake (Qt Charts needs it), read by the tests, run by the tests.
+    // Found by CMake (Qt Charts needs it), read by the tests, run by the tests, run by the build.
     QTest::newRow("build") << QStringLiteral("libqt6opengl6-dev") << QStringLiteral("Qt6OpenGLConfig.cmake");
     QTest::newRow("data") << QStringLiteral("dataset-fashion-mnist") << QStringLiteral("/usr/share/datasets/fashion-mnist/");
     QTest::newRow("tool") << QStringLiteral("python3-torch") << QStringLiteral("torch");
+    QTest::newRow("manual pages") << QStringLiteral("help2man") << QStringLiteral("/usr/bin/help2man");
 }
 
 void DependencyCheckTest::listWithoutAUsedPackageFails()

@@ -9,10 +9,11 @@ namespace ddplab::ui {
 LaunchOptions parseLaunchOptions(const QStringList& arguments)
 {
     QCommandLineParser parser;
+    // Blank lines apart, so that the manual page (help2man) keeps each example on a line of its own.
     parser.setApplicationDescription(
-        QStringLiteral("DDP Lab: a desktop laboratory for data-parallel training.\n"
-                       "Examples (headless):\n"
-                       "  ddplab --preset seed000-four-ways --run --export out/ --quit\n"
+        QStringLiteral("DDP Lab: a desktop laboratory for data-parallel training.\n\n"
+                       "Examples (headless):\n\n"
+                       "  ddplab --preset seed000-four-ways --run --export out/ --quit\n\n"
                        "  ddplab --study seed000-variance-curve --export out/ --quit"));
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
     const QCommandLineOption version({QStringLiteral("v"), QStringLiteral("version")}, QStringLiteral("Show the version."));
@@ -49,24 +50,21 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
         QStringLiteral("With --quit: write the runs and studies named (a folder, a run's id or name, a study's id) as "
                        "TensorBoard runs into the last argument's folder, a study with its hyperparameters "
                        "(docs/tensorboard.md): ddplab --export-tensorboard RUN_OR_STUDY... DIR --quit"));
-    parser.addOption(exportTensorBoard);
     const QCommandLineOption exportScript(
         QStringLiteral("export-script"),
         QStringLiteral("With --quit: write a run's or a preset's settings (a run's folder, id or name; a preset as --preset "
                        "takes one) as a PyTorch DDP script for torchrun that trains the same losses (docs/pytorch-script.md): "
                        "ddplab --export-script RUN_OR_PRESET FILE --quit"));
-    parser.addOption(exportScript);
     const QCommandLineOption advise(QStringLiteral("advise"),
                                     QStringLiteral("With --quit: measure which batch per GPU and LR --preset's settings (else the "
                                                    "defaults) want on --gpus N GPUs, and write advice.json and advice.md into --export DIR "
                                                    "(docs/advisor.md). With --run-on HOST its runs go there, and each batch per GPU is timed there for goodput."));
-    const QCommandLineOption gpus(QStringLiteral("gpus"), QStringLiteral("--advise: the GPUs to plan for (default 8)."), QStringLiteral("N"));
+    const QCommandLineOption gpus(QStringLiteral("gpus"), QStringLiteral("With --advise: the GPUs to plan for (default 8)."), QStringLiteral("N"));
     const QCommandLineOption maxBatch(QStringLiteral("max-batch-per-gpu"),
-                                      QStringLiteral("--advise: the most samples one GPU holds (default: the preset's batch per GPU)."),
+                                      QStringLiteral("With --advise: the most samples one GPU holds (default: the preset's batch per GPU)."),
                                       QStringLiteral("B"));
-    const QCommandLineOption budget(QStringLiteral("budget-min"), QStringLiteral("--advise: minutes the measuring may take (default 5)."),
+    const QCommandLineOption budget(QStringLiteral("budget-min"), QStringLiteral("With --advise: minutes the measuring may take (default 5)."),
                                     QStringLiteral("M"));
-    parser.addOptions({advise, gpus, maxBatch, budget});
     const QCommandLineOption engine(QStringLiteral("engine"),
                                     QStringLiteral("The ddplab-engine to use (default: $DDPLAB_ENGINE, else beside ddplab)."),
                                     QStringLiteral("PATH"));
@@ -85,8 +83,10 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
                                                    "(the engine's own launcher, the default), torchrun, or slurm (srun from a "
                                                    "login node)."),
                                     QStringLiteral("TEMPLATE"));
+    // --help lists them in this order (and so does the manual page, made from it): the everyday
+    // options first, then the exports of stored runs and the advisor.
     parser.addOptions({help, version, preset, study, resume, yes, run, exportDirectory, imageSize, slides, present, quit, engine, runOn,
-                       remoteEngine, launch});
+                       remoteEngine, launch, exportTensorBoard, exportScript, advise, gpus, maxBatch, budget});
 
     LaunchOptions options;
     options.helpText = parser.helpText();
