@@ -39,6 +39,8 @@ CLAIMS = {
     "seed004-sharding": "9 examples, 2 processes, batch 3: process 2 gets x8 x1 in iteration 2; with drop_last x9 is dropped.",
     "seed004-adam-larger-batch": "Seed 004 answers the same effective batch split over more ranks (Adam needs no rescaling); at a larger effective batch Malladi et al. 2022's SDE rule grows Adam's LR by sqrt(k).",
     "smith-grow-the-batch": "Smith et al. 2018 (not a seed): increasing the batch in place of each LR decay reaches the decayed run's result in fewer optimizer steps.",
+    "critical-batch-branches": "Merrill et al. 2025 (not a seed): branched from one checkpoint at k times the batch and k times the LR, every branch trained on the same samples, the critical batch is the largest whose loss stays level with the small batch's.",
+    "a-rank-fails": "Issue 43 (not a seed): a rank killed mid-run stops the run within seconds, the right rank named, and nothing it trained is lost.",
 }
 # What this report could not measure here, said beside the figures it did measure.
 MEASURED_HERE = {
@@ -72,9 +74,9 @@ def flags(config):
     return parts
 
 
-def run(engine, config):
+def run(engine, config, extra=()):
     start = time.perf_counter()
-    done = subprocess.run([engine, "run"] + flags(config), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run([engine, "run"] + flags(config) + list(extra), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     wall = time.perf_counter() - start
     events = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     return events, wall, done.returncode
@@ -92,7 +94,8 @@ def figures(events, wall):
     steps = [e for e in events if e["type"] == "step"]
     evals = [e for e in events if e["type"] == "eval"]
     epochs = [e for e in events if e["type"] == "epoch"]
-    row = {"batch": f"{config['world_size']} x {config['batch_size']} = {config['effective_batch_size']}",
+    accumulation = f" x {config['grad_accum']}" if config.get("grad_accum", 1) > 1 else ""
+    row = {"batch": f"{config['world_size']} x {config['batch_size']}{accumulation} = {config['effective_batch_size']}",
            "lr": fmt(config["lr_effective"], ".4g"), "steps": str(summary.get("steps", len(steps)))}
     if summary["type"] != "summary":
         row["result"] = "error: " + summary.get("message", "?")
@@ -149,12 +152,23 @@ def main():
         out = [f"## {lesson['title']}", "", f"`{lesson['id']}` ({lesson['source']})", "",
                f"Run here on {os.cpu_count()} CPU cores, {datetime.date.today().isoformat()}.", "",
                f"**Seed:** {CLAIMS.get(lesson['id'], lesson['summary'])}", "", f"**Lesson:** {lesson['summary']}", ""]
-        rows, trajectories = [], []
+        rows, trajectories, checkpoints = [], [], []
+        folder = tempfile.mkdtemp(prefix="lesson-checkpoints-")
         out.append("```sh")
-        for r in lesson["runs"]:
+        for index, r in enumerate(lesson["runs"]):
             config = json.load(open(os.path.join(ROOT, "resources", "presets", r["preset"] + ".json")))
-            out.append("build/bin/ddplab-engine run " + " ".join(flags(config)))
-            events, wall, code = run(args.engine, config)
+            # A lesson's checkpoints go into the run's own folder, and a branch starts from the
+            # last checkpoint of the run it names (LessonRun): here, a folder per run.
+            extra = []
+            if r.get("checkpoint_at"):
+                extra += ["--checkpoint-at", r["checkpoint_at"], "--checkpoint-dir", os.path.join(folder, f"run-{index + 1}")]
+            if "resume_from_run" in r:
+                extra += ["--resume-from", checkpoints[r["resume_from_run"]]]
+            shown = [a if not a.startswith(folder) else a.replace(folder, "CHECKPOINTS") for a in extra]
+            out.append("build/bin/ddplab-engine run " + " ".join(flags(config) + [json.dumps(a) if " " in a else a for a in shown]))
+            events, wall, code = run(args.engine, config, extra)
+            written = [e["path"] for e in events if e.get("type") == "checkpoint"]
+            checkpoints.append(written[-1] if written else "")
             row, steps = figures(events, wall)
             rows.append((r["label"], row))
             trajectories.append([s["loss"] for s in steps])

@@ -449,6 +449,73 @@ private slots:
         QVERIFY(!chart("lr").blowsUp && chart("loss").blowsUp);
     }
 
+    // A run that blew up is not "covered" by the healthy runs after it: its extent of 2 to 3e27
+    // made their first steps lie "on" it, and the NovoGrad lesson drew it three times as wide.
+    void aDivergedRunIsNotDrawnAsARim()
+    {
+        ChartPanel panel(chart("loss"));
+        panel.resize(600, 400);
+        panel.show();
+        const auto diverged = makeDivergedRun(QStringLiteral("sgd"), 20);
+        QList<int> steps;
+        for (int step = 1; step <= 40; ++step)
+            steps.append(step);
+        const auto first = makeLossRun(QStringLiteral("novograd"), steps, [](int step) { return 2.0 - 0.02 * step; });
+        const auto second = makeLossRun(QStringLiteral("novograd, warmup"), steps, [](int step) { return 2.0 - 0.015 * step; });
+        panel.setRuns({{diverged, Qt::red}, {first, Qt::blue}, {second, Qt::darkGreen}});
+        panel.redrawNow();
+        QCoreApplication::processEvents();
+        panel.redrawNow();
+        QCOMPARE(panel.lineWidth(QStringLiteral("sgd"), QStringLiteral("loss")), panel.lineWidth(QStringLiteral("novograd"), QStringLiteral("loss")));
+    }
+
+    // The throughput lesson's model of GPUs: each run's modelled rate as a dash-dot level, named
+    // a model with its GPUs and bandwidth, at the compute speed of the one-rank run (a GPU
+    // computes alone), a ring all-reduce of the gradients between them.
+    void theThroughputChartDrawsAModelOfGpus()
+    {
+        const auto runOn = [](const QString& id, int ranks, double computeMs) {
+            RunRecord record;
+            record.id = id;
+            record.label = id;
+            auto run = QSharedPointer<RunData>::create(record);
+            QList<QJsonObject> events{QJsonObject{{QStringLiteral("type"), QStringLiteral("config")},
+                                                  {QStringLiteral("world_size"), ranks},
+                                                  {QStringLiteral("batch_size"), 64},
+                                                  {QStringLiteral("effective_batch_size"), 64 * ranks},
+                                                  {QStringLiteral("parameter_count"), 421642}}};
+            for (int step = 1; step <= 10; ++step)
+                events.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("step")}, {QStringLiteral("step"), step},
+                                          {QStringLiteral("compute_ms"), computeMs},
+                                          {QStringLiteral("samples_per_sec"), 64.0 * ranks / (computeMs * ranks / 2 / 1000.0)}});
+            run->appendEvents(events);
+            return run;
+        };
+        const auto one = runOn(QStringLiteral("1 rank"), 1, 46.0);
+        const auto four = runOn(QStringLiteral("4 ranks"), 4, 140.0);  // contended on 2 cores
+        ChartPanel panel(chart("throughput"));
+        panel.resize(600, 400);
+        panel.show();
+        panel.setThroughputModel(ThroughputModel{10e9, QStringLiteral("PCIe")});
+        panel.setRuns({{one, Qt::blue}, {four, Qt::red}});
+        panel.redrawNow();
+        panel.redrawNow();
+        const double compute = 0.046 / 64;
+        const double ring = 2.0 * 3 / 4 * 421642 * 4 / 10e9;
+        const double modelledFour = 4 * 64 / (64 * compute + ring);
+        QCOMPARE(panel.levelNames().size(), 2);
+        QVERIFY2(panel.levelNames().at(1).startsWith(QStringLiteral("model: 4 GPU(s) at 10 GB/s, %1/s").arg(QString::number(modelledFour, 'f', 0))),
+                 qPrintable(panel.levelNames().join(QStringLiteral(" | "))));
+        QVERIFY2(panel.levelNames().at(0).startsWith(QStringLiteral("model: 1 GPU(s) at 10 GB/s, 1391/s")), qPrintable(panel.levelNames().at(0)));
+        QVERIFY(panel.yAxisRange().y() >= modelledFour);  // in sight
+        // A chart of another kind has no model, whatever it is given.
+        ChartPanel loss(chart("loss"));
+        loss.setThroughputModel(ThroughputModel{10e9, QStringLiteral("PCIe")});
+        loss.setRuns({{one, Qt::blue}});
+        loss.redrawNow();
+        QVERIFY(loss.levelNames().isEmpty());
+    }
+
     // A rate's axis starts at 0: from 500 it drew 574 against 361 images/s as a threefold lead.
     void throughputIsDrawnFromZero()
     {

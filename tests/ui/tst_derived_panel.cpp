@@ -30,11 +30,20 @@ class TestDerivedPanel : public QObject {
 
 private slots:
     // An engine message names a key by its label in the panel, but a path or code it quotes keeps
-    // its words: "docs/own-model.md" and "torch.jit.script(model)" are not "own-Model".
+    // its words: "docs/own-model.md" and "torch.jit.script(model)" are not "own-Model", and the
+    // engine's English is not rewritten: "model must be a file" about model_file stays so.
     void engineMessagesKeepTheirPathsAndCode()
     {
-        QCOMPARE(inPanelWords(QStringLiteral("see docs/own-model.md; torch.jit.script(model) failed; model must be a file")),
-                 QStringLiteral("see docs/own-model.md; torch.jit.script(model) failed; Model must be a file"));
+        const QString message = QStringLiteral("see docs/own-model.md; torch.jit.script(model) failed; model must be a file");
+        QCOMPARE(inPanelWords(message, QStringLiteral("model_file")), message);
+        QCOMPARE(inPanelWords(message), message);
+        // Keys no English word spells are named by their labels wherever they stand...
+        QCOMPARE(inPanelWords(QStringLiteral("batch_size must be an integer from 1 to 65536 (got -1); see world_size")),
+                 QStringLiteral("Batch per GPU must be an integer from 1 to 65536 (got -1); see GPUs (ranks)"));
+        // ...a plain word only where the message is about its key and begins with it.
+        QCOMPARE(inPanelWords(QStringLiteral("threads must be at most 256; more threads than cores"), QStringLiteral("threads")),
+                 QStringLiteral("Threads per rank must be at most 256; more threads than cores"));
+        QCOMPARE(inPanelWords(QStringLiteral("the model is too large for 8 threads")), QStringLiteral("the model is too large for 8 threads"));
     }
 
     void eightBySixteenWithTheSquareRootRule()

@@ -100,12 +100,16 @@ private slots:
         QVERIFY(outcome.out.contains(QStringLiteral("[1/2] 1 GPU x 128, lr 1e-3: finished, 2 steps")));
         QVERIFY(outcome.out.contains(QStringLiteral("[2/2] 8 GPUs x 16, lr 1e-3: finished, 2 steps")));
         QVERIFY(outcome.out.contains(QStringLiteral("Wrote 10 files")));  // 3 charts twice, 2 CSVs with their settings
-        // The summary table: a header, a rule, one line per run with its final weight.
+        // The first line says how long it will take here; the summary table: a header, a rule, one
+        // line per run with its final weight; the last line what it took against that estimate.
         const QStringList lines = outcome.out.trimmed().split(QLatin1Char('\n'));
-        QVERIFY(lines.at(lines.size() - 4).startsWith(QStringLiteral("run ")));
-        QVERIFY(lines.at(lines.size() - 3).startsWith(QStringLiteral("----")));
-        QVERIFY(lines.last().startsWith(QStringLiteral("8 GPUs x 16, lr 1e-3")));
-        QVERIFY(lines.last().contains(QStringLiteral("0.998")));
+        QVERIFY2(QRegularExpression(QStringLiteral("^DDP Lab: .*, about \\d+ s$")).match(lines.first()).hasMatch(), qPrintable(lines.first()));
+        QVERIFY2(QRegularExpression(QStringLiteral("^The runs took \\d+\\.\\d s \\(estimated \\d+\\.\\d s, \\d+\\.\\d\\dx\\)$")).match(lines.last()).hasMatch(),
+                 qPrintable(lines.last()));
+        QVERIFY(lines.at(lines.size() - 6).startsWith(QStringLiteral("run ")));
+        QVERIFY(lines.at(lines.size() - 5).startsWith(QStringLiteral("----")));
+        QVERIFY(lines.at(lines.size() - 3).startsWith(QStringLiteral("8 GPUs x 16, lr 1e-3")));
+        QVERIFY(lines.at(lines.size() - 3).contains(QStringLiteral("0.998")));
     }
 
     void unknownNameFailsWithAClearMessage()

@@ -16,6 +16,7 @@
 #include "client/library/preset_library.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
+#include "client/runs/throughput_model.hpp"
 #include "client/session/lab_session.hpp"
 #include "client/session/preset_resolver.hpp"
 #include "core/derived.hpp"
@@ -27,6 +28,7 @@
 #include <QSignalSpy>
 
 #include <algorithm>
+#include <numeric>
 #include <cmath>
 
 using namespace ddplab::ui;
@@ -122,6 +124,8 @@ private slots:
     void seed004AdamLargerBatch();
     void seed004Sharding();
     void smithGrowTheBatch();
+    void criticalBatchBranches();
+    void aRankFails();
     void runsOfUnlikeBatchesAreComparedPerSampleOrEpoch();
     void onlyTheRunMeantToFailDiverged();
     void everyLessonIsChecked();
@@ -135,6 +139,8 @@ private:
     PresetLibrary m_presets;
     std::unique_ptr<RunStore> m_store;
     QHash<QByteArray, QSharedPointer<RunData>> m_finished;  // by config
+    QList<QPair<QSharedPointer<RunData>, bool>> m_branched;  // runs of lessons that branch, and whether meant to fail
+    bool m_sequenceEnded = false;                           // the last branching lesson's sequence succeeded
     QString m_lesson;
     QMap<QString, QStringList> m_claims;
     QStringList m_checked;
@@ -181,6 +187,21 @@ QList<QSharedPointer<RunData>> TestLessonClaims::runLesson(const QString& id, co
         return {};
     }
     QList<RunRequest> requests = lesson.runs;
+    // A lesson whose runs branch from another's checkpoints runs whole, in its order, in one session.
+    const bool branches = std::any_of(requests.begin(), requests.end(), [](const RunRequest& request) {
+        return request.resumeFromRun >= 0 || request.checkpointsInRunFolder;
+    });
+    if (branches) {
+        LabSession session(*m_store, ddplab::test::enginePath());
+        QSignalSpy done(&session, &LabSession::sequenceFinished);
+        session.start(requests);
+        if (!done.wait(kPatienceMs))
+            qWarning("%s: the runs did not end in time", qPrintable(id));
+        m_sequenceEnded = done.isEmpty() ? false : done.first().first().toBool();
+        for (qsizetype i = 0; i < session.runs().size() && i < requests.size(); ++i)
+            m_branched.append({session.runs().at(i), requests.at(i).meantToFail});
+        return session.runs().size() == requests.size() ? session.runs() : QList<QSharedPointer<RunData>>{};
+    }
     QList<QByteArray> keys;
     QList<RunRequest> toRun;
     // A run is known by its settings as the session hands them to RunData (requestedConfig).
@@ -391,6 +412,23 @@ void TestLessonClaims::seed003Throughput()
 {
     const auto runs = runLesson(QStringLiteral("seed003-throughput"), {{QStringLiteral("max_steps"), 5}});
     QCOMPARE(runs.size(), 3);
+    // The model of GPUs beside what this computer measured: compute per image from the one-rank
+    // run, a ring all-reduce of the CNN's gradients at the lesson's stated bandwidth.
+    const ResolvedPreset resolved = resolvePreset(QStringLiteral("seed003-throughput"), m_lessons, m_presets);
+    QVERIFY(resolved.throughputModel);
+    const ThroughputModel& model = *resolved.throughputModel;
+    const double compute = computeSecondsPerSample(*runs[0]);
+    const double bytes = gradientBytes(*runs[0]);
+    QCOMPARE(bytes, 421642.0 * 4);
+    const double one = modelledSamplesPerSecond(1, 64, compute, bytes, model.bandwidthBytesPerSecond);
+    const double four = modelledSamplesPerSecond(4, 64, compute, bytes, model.bandwidthBytesPerSecond);
+    const double ring = ringAllReduceSeconds(4, bytes, model.bandwidthBytesPerSecond);
+    CLAIM(model.bandwidthText() == QStringLiteral("10 GB/s") && std::fabs(one - 1.0 / compute) < 1e-9 / compute &&
+              std::fabs(ring - 1.5 * bytes / 1e10) < 1e-15 && four / one > 3.5 && four / one <= 4.0,
+          QStringLiteral("the model of GPUs: %1 ms of compute an image (measured on one rank here), a ring all-reduce of %2 MB at %3 "
+                         "in %4 ms: %5 images/s on 1 GPU, %6 on 4 (%7x)")
+              .arg(number(compute * 1000, 3), number(bytes / 1e6, 3), model.bandwidthText(), number(ring * 1000, 3), number(one, 4),
+                   number(four, 4), number(four / one, 3)));
     const int ranks[] = {1, 2, 4};
     for (int i = 0; i < 3; ++i) {
         const QJsonObject config = runs[i]->config();
@@ -521,6 +559,11 @@ void TestLessonClaims::onlyTheRunMeantToFailDiverged()
         const RunStatus expected = run->requestedConfig() == failingRequest ? RunStatus::Diverged : RunStatus::Finished;
         QVERIFY2(run->record().status == expected, qPrintable(run->label() + QStringLiteral(": ") + run->record().statusLine()));
     }
+    // The lessons whose runs branch: only the run meant to fail (a rank killed on purpose) failed.
+    for (const auto& [run, meantToFail] : std::as_const(m_branched)) {
+        const RunStatus expected = meantToFail ? RunStatus::Failed : RunStatus::Finished;
+        QVERIFY2(run->record().status == expected, qPrintable(run->label() + QStringLiteral(": ") + run->record().statusLine()));
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -555,6 +598,84 @@ void TestLessonClaims::smithGrowTheBatch()
                   text.append(number(batch));
               return text.join(QStringLiteral(", "));
           }()));
+}
+
+// ---------------------------------------------------------------------------------------
+// Issue 43: the critical batch by branching, a rank that fails
+// ---------------------------------------------------------------------------------------
+
+// Branches from one checkpoint at batches 4 to 128, each on the same 256 samples with the LR
+// scaled linearly: level (within 2.5 % of batch 4's training loss) up to the critical batch, 16
+// here, behind from 32 on.
+void TestLessonClaims::criticalBatchBranches()
+{
+    const auto runs = runLesson(QStringLiteral("critical-batch-branches"));
+    QCOMPARE(runs.size(), 7);
+    QCOMPARE(runs[0]->checkpoints().size(), 1);
+    constexpr double kLevel = 0.025;  // relative to the smallest batch's loss: "equal loss"
+    QList<qint64> batches;
+    QList<double> losses;
+    bool fromTheCheckpoint = true;
+    for (qsizetype i = 1; i < runs.size(); ++i) {
+        batches.append(runs[i]->config().value(QStringLiteral("effective_batch_size")).toInteger());
+        losses.append(lastOf(*runs[i], QStringLiteral("train_loss")));
+        // The summary counts from the first run's start (the checkpoint's 80 samples too): the
+        // branch's own steps say what it trained on.
+        const QList<double> samples = valuesOf(*runs[i], QStringLiteral("samples"));
+        fromTheCheckpoint = fromTheCheckpoint && runs[i]->steps().value(0) == 21 &&
+                            std::accumulate(samples.begin(), samples.end(), 0.0) == 256.0 && summaryOf(*runs[i], "samples") == 336.0;
+    }
+    CLAIM(fromTheCheckpoint && batches == (QList<qint64>{4, 8, 16, 32, 64, 128}),
+          QStringLiteral("every branch starts at step 21 from the checkpoint after step 20 and trains on 256 samples"));
+    qint64 critical = 0;
+    QStringList said;
+    for (qsizetype i = 0; i < losses.size(); ++i) {
+        const bool level = losses[i] <= (1 + kLevel) * losses[0];
+        if (level && critical == batches[i] / 2)
+            critical = batches[i];
+        if (i == 0)
+            critical = batches[0];
+        said.append(QStringLiteral("%1: %2 (%3%4 %)").arg(batches[i]).arg(number(losses[i], 4)).arg(losses[i] >= losses[0] ? QStringLiteral("+") : QString())
+                        .arg(number(100 * (losses[i] / losses[0] - 1), 2)));
+    }
+    CLAIM(critical == 16 && losses[3] > (1 + kLevel) * losses[0] && losses[4] > losses[3] && losses[5] > losses[4],
+          QStringLiteral("the training loss after 256 samples stays within 2.5 % of batch 4's up to batch %1, the critical batch, "
+                         "and falls behind beyond it: %2")
+              .arg(critical)
+              .arg(said.join(QStringLiteral(", "))));
+}
+
+// Rank 2 of 4 killed at step 30: the run stops within seconds, names rank 2, keeps its 29 steps
+// and its checkpoints; resumed from the checkpoint after step 20 it trains what the run that
+// never failed trained, bit for bit. The failure was meant: the lesson's sequence succeeds.
+void TestLessonClaims::aRankFails()
+{
+    const auto runs = runLesson(QStringLiteral("a-rank-fails"));
+    QCOMPARE(runs.size(), 3);
+    const RunData& killed = *runs[0];
+    const RunData& resumed = *runs[1];
+    const RunData& straight = *runs[2];
+    const qint64 last = killed.stepCount();
+    const double afterLastStep = double(killed.record().started.msecsTo(killed.record().finished)) / 1000.0 -
+                                 killed.xAt(last, XAxis::WallTime);
+    const int rank = killed.error().value(QStringLiteral("rank")).toInt(-1);
+    CLAIM(killed.record().status == RunStatus::Failed && rank == 2 && killed.record().error.contains(QStringLiteral("rank 2")),
+          QStringLiteral("the run is %1, the error names rank %2: \"%3\"").arg(statusText(killed.record().status)).arg(rank).arg(killed.record().error));
+    CLAIM(afterLastStep < 5.0, QStringLiteral("it ended %1 s after its last step's wall clock (its start-up included)").arg(number(afterLastStep, 2)));
+    CLAIM(last == 29 && killed.checkpoints().size() == 2 && QFileInfo::exists(RunStore::eventsPath(killed.record())),
+          QStringLiteral("nothing it did is lost: %1 steps stored, checkpoints after steps 10 and 20 (%2 written)")
+              .arg(last)
+              .arg(killed.checkpoints().size()));
+    const QList<QPointF>& resumedLoss = resumed.series(kLoss);
+    const QList<QPointF>& straightLoss = straight.series(kLoss);
+    bool same = !resumedLoss.isEmpty() && resumedLoss.first().x() == 21 && straightLoss.size() == 48;
+    for (const QPointF& point : resumedLoss)
+        same = same && point.y() == straightLoss.value(qsizetype(point.x()) - 1).y();
+    CLAIM(same && resumed.record().status == RunStatus::Finished,
+          QStringLiteral("resumed from the checkpoint after step 20, steps %1 to %2 have the losses of the run never killed, bit for bit")
+              .arg(resumedLoss.value(0).x())
+              .arg(resumedLoss.isEmpty() ? 0 : resumedLoss.last().x()));
+    CLAIM(m_sequenceEnded, QStringLiteral("the failure was the lesson's: its sequence ends as succeeded (headless exit code 0)"));
 }
 
 void TestLessonClaims::everyLessonIsChecked()

@@ -213,6 +213,42 @@ private slots:
         QVERIFY(!linear->explanationMarkdown.contains(QStringLiteral("under *Learning rate*")));
     }
 
+    // Predict first: every lesson asks its class a question before the runs are shown.
+    void everyLessonAsksItsQuestionFirst()
+    {
+        const LessonLibrary library = LessonLibrary::load();
+        for (const Lesson& lesson : library.lessons())
+            QVERIFY2(lesson.prediction.endsWith(QLatin1Char('?')) && lesson.prediction.size() > 20, qPrintable(lesson.id));
+    }
+
+    // A lesson's runs may write checkpoints into their own folders and branch from an earlier
+    // run's: the resolver turns them into requests the session fills in; a branch from a run
+    // that writes none, or from a later one, is refused with a sentence naming the run.
+    void lessonRunsBranchFromEarlierRunsCheckpoints()
+    {
+        const LessonLibrary library = LessonLibrary::load();
+        const ResolvedPreset failing = resolvePreset(QStringLiteral("a-rank-fails"), library, PresetLibrary());
+        QVERIFY2(failing.error.isEmpty(), qPrintable(failing.error));
+        QCOMPARE(failing.runs.size(), 3);
+        QVERIFY(failing.runs[0].checkpointsInRunFolder && failing.runs[0].meantToFail);
+        QCOMPARE(failing.runs[0].config.checkpointAt.every, qint64(10));
+        QVERIFY(failing.runs[0].config.failAt.has_value());
+        QCOMPARE(failing.runs[1].resumeFromRun, 0);
+        QVERIFY(!failing.runs[1].meantToFail && !failing.runs[1].config.failAt && failing.runs[2].resumeFromRun < 0);
+        const ResolvedPreset branches = resolvePreset(QStringLiteral("critical-batch-branches"), library, PresetLibrary());
+        QVERIFY2(branches.error.isEmpty(), qPrintable(branches.error));
+        for (qsizetype i = 1; i < branches.runs.size(); ++i)
+            QCOMPARE(branches.runs[i].resumeFromRun, 0);
+
+        QTemporaryDir dir;
+        const QString bad = writeFile(dir.filePath(QStringLiteral("bad.json")), R"({"id": "bad", "runs": [
+            {"label": "first", "preset": "seed000-8x16"},
+            {"label": "second", "preset": "seed000-8x16", "resume_from_run": 0}]})");
+        const ResolvedPreset refused = resolvePreset(bad, library, PresetLibrary());
+        QVERIFY2(refused.error.contains(QStringLiteral("run 2 (\"second\"): \"resume_from_run\" must name an earlier run (0 to 0) that has \"checkpoint_at\"")),
+                 qPrintable(refused.error));
+    }
+
     void lessonsNameTheXAxisTheirPointNeeds()
     {
         const LessonLibrary library = LessonLibrary::load();

@@ -89,6 +89,37 @@ class TestStudyCharts : public QObject {
     Q_OBJECT
 
 private slots:
+    // A marker the x axis does not reach is not drawn as an arrow at its edge ("B_simple 6.39e+03
+    // >" read as a point of the chart): a note says where it lies, and no pixel of its colour is
+    // painted.
+    void aMarkerBeyondTheAxisIsANoteNotAnArrow()
+    {
+        PlotSpec plot;
+        plot.title = QStringLiteral("update variance against the effective batch");
+        plot.logX = true;
+        plot.lines.append({QStringLiteral("none"), QColor(Qt::blue), {{16, 1e-7}, {64, 3e-8}, {1024, 2e-9}}, {}, {}, true, false});
+        const QColor marker(255, 0, 255);
+        plot.markers.append({6390, QStringLiteral("B_simple 6390"), marker});
+        plot.markers.append({100, QStringLiteral("B_crit 100"), QColor(0, 200, 0)});
+        const QStringList notes = outsideMarkerNotes(plot);
+        QCOMPARE(notes.size(), 1);
+        QVERIFY2(notes.first().startsWith(QStringLiteral("B_simple 6390: beyond the x axis")), qPrintable(notes.first()));
+        QImage image(800, 500, QImage::Format_ARGB32);
+        QPainter painter(&image);
+        paintPlot(painter, image.rect(), plot);
+        painter.end();
+        int magenta = 0, green = 0;
+        for (int y = 0; y < image.height(); ++y) {
+            for (int x = 0; x < image.width(); ++x) {
+                const QColor pixel = image.pixelColor(x, y);
+                magenta += pixel.red() > 200 && pixel.blue() > 200 && pixel.green() < 60;
+                green += pixel.green() > 150 && pixel.red() < 60 && pixel.blue() < 60;
+            }
+        }
+        QCOMPARE(magenta, 0);
+        QVERIFY(green > 50);  // the marker inside the axis is drawn
+    }
+
     // A study's slide: 1920 x 1080, each chart headed by the study's title, its words sized by
     // the image's height (its first line of text, the heading, measured in the pixels; the
     // smallest words' font at least 28 px at 1080, where the live charts' slides promise 30), not the screen's.
@@ -309,8 +340,8 @@ private slots:
         QVERIFY(!sde->logX && sde->logY);
         QCOMPARE(sde->lines.size(), 2);
         // In the order of the batches as numbers (8 before 16).
-        QCOMPARE(sde->lines[0].label, QStringLiteral("effective_batch 8"));
-        QCOMPARE(sde->lines[1].label, QStringLiteral("effective_batch 16"));
+        QCOMPARE(sde->lines[0].label, QStringLiteral("effective batch 8"));  // Setup's words, not the key's
+        QCOMPARE(sde->lines[1].label, QStringLiteral("effective batch 16"));
         QCOMPARE(sde->lines[0].points, (QList<QPointF>{QPointF(0.5, 1.0), QPointF(1.0, 0.5), QPointF(2.0, 0.25)}));
         QVERIFY(sde->lines[0].color != sde->lines[1].color);
     }

@@ -24,23 +24,23 @@ using namespace ddplab::ui;
 namespace {
 
 // Seconds each lesson took with `ddplab --preset ID --run --quit` on the development machine
-// (2 cores, load 3-10 from other programs), the mean of two runs (docs/studies.md, "How long
-// runs take").
+// (2 cores, load 5-6 from other work: builds beside it), with no runs stored before: what the
+// constants were fitted to.
 const QList<QPair<QString, double>> kLessonSeconds{
-    {QStringLiteral("seed000-four-ways"), 5.6},
-    {QStringLiteral("seed000-linear-rule"), 2.6},
-    {QStringLiteral("seed000-single-vs-multi"), 2.5},
-    {QStringLiteral("seed000-update-variance"), 3.6},
-    {QStringLiteral("seed000-variance-equivalence"), 5.2},
-    {QStringLiteral("seed002-effective-batch"), 20.9},
-    {QStringLiteral("seed003-momentum"), 46.4},
-    {QStringLiteral("seed003-novograd"), 62.4},
-    {QStringLiteral("seed003-throughput"), 57.5},
-    {QStringLiteral("seed003-warmup"), 40.2},
-    {QStringLiteral("seed004-adam-invariance"), 2.8},
-    {QStringLiteral("seed004-sgd-scaling"), 3.0},
-    {QStringLiteral("seed004-sharding"), 2.8},
-    {QStringLiteral("seed004-adam-larger-batch"), 2.7},
+    {QStringLiteral("seed000-four-ways"), 2.5},
+    {QStringLiteral("seed000-linear-rule"), 1.4},
+    {QStringLiteral("seed000-single-vs-multi"), 1.2},
+    {QStringLiteral("seed000-update-variance"), 1.8},
+    {QStringLiteral("seed000-variance-equivalence"), 2.2},
+    {QStringLiteral("seed002-effective-batch"), 17.1},
+    {QStringLiteral("seed003-momentum"), 34.2},
+    {QStringLiteral("seed003-novograd"), 66.2},
+    {QStringLiteral("seed003-throughput"), 28.9},
+    {QStringLiteral("seed003-warmup"), 48.5},
+    {QStringLiteral("seed004-adam-invariance"), 1.3},
+    {QStringLiteral("seed004-adam-larger-batch"), 1.4},
+    {QStringLiteral("seed004-sgd-scaling"), 1.3},
+    {QStringLiteral("seed004-sharding"), 1.0},
     {QStringLiteral("smith-grow-the-batch"), 1.9},
 };
 
@@ -61,7 +61,7 @@ const QList<QPair<QString, double>> kStudySeconds{
     {QStringLiteral("decay-or-grow-own-model"), 9.7 * 60},  // beside a build: 16 runs of 21 to 71 s
 };
 
-constexpr double kWithin = 2.0;       // a lesson's estimate against its measured time
+constexpr double kWithin = 1.5;       // a lesson's estimate against its measured time
 constexpr double kStudyWithin = 3.0;  // a study's against the time documented
 
 }  // namespace
@@ -70,14 +70,14 @@ class TestStudyEstimate : public QObject {
     Q_OBJECT
 
 private slots:
-    void everyLessonWithinAFactorOfTwoOfItsMeasuredTime_data()
+    void everyLessonWithinOneAndAHalfOfItsMeasuredTime_data()
     {
         QTest::addColumn<QString>("id");
         QTest::addColumn<double>("measured");
         for (const auto& lesson : kLessonSeconds)
             QTest::newRow(qPrintable(lesson.first)) << lesson.first << lesson.second;
     }
-    void everyLessonWithinAFactorOfTwoOfItsMeasuredTime()
+    void everyLessonWithinOneAndAHalfOfItsMeasuredTime()
     {
         QFETCH(QString, id);
         QFETCH(double, measured);
@@ -97,7 +97,7 @@ private slots:
         QVERIFY(library.lessons().size() >= kLessonSeconds.size());
         for (const Lesson& lesson : library.lessons()) {
             const double estimate = estimatedSeconds(lesson);
-            QVERIFY2(std::isfinite(estimate) && estimate > 1.0, qPrintable(lesson.id));
+            QVERIFY2(std::isfinite(estimate) && estimate > 0.5, qPrintable(lesson.id));
             QVERIFY(durationText(estimate).startsWith(QStringLiteral("about ")));
         }
     }
@@ -134,7 +134,7 @@ private slots:
         QVERIFY(estimatedSeconds(toy) > 30);
         const double expected = estimatedSeconds(toy);
         QCOMPARE(MachineSpeed::measure(store).runsMeasured, 0);
-        QCOMPARE(MachineSpeed::measure(store).factor, 1.0);
+        QCOMPARE(MachineSpeed::measure(store).stepFactor(StepKind::Mlp), 1.0);
         const QDateTime start = QDateTime::currentDateTimeUtc();
         for (int i = 0; i < 5; ++i) {
             RunRecord draft;
@@ -154,10 +154,57 @@ private slots:
         }
         const MachineSpeed speed = MachineSpeed::measure(store);
         QCOMPARE(speed.runsMeasured, 4);
-        QVERIFY2(std::fabs(speed.factor - 3.05) < 0.03, qPrintable(QString::number(speed.factor)));
-        QVERIFY(std::fabs(estimatedSeconds(toy, speed.factor) - speed.factor * expected) < 1e-9 * expected);
+        // Stored without their steps' seconds (before wall_s was kept): whole runs, every part alike.
+        QVERIFY2(std::fabs(speed.stepFactor(StepKind::Mlp) - 3.05) < 0.03, qPrintable(QString::number(speed.stepFactor(StepKind::Mlp))));
+        QVERIFY(std::fabs(speed.start - 3.05) < 0.03);
+        QVERIFY(std::fabs(estimatedSeconds(toy, speed) - 3.05 * expected) < 0.01 * expected);
         QCOMPARE(durationText(50), QStringLiteral("about 50 s"));
+        QCOMPARE(tookText(42.04, 40), QStringLiteral("took 42.0 s (estimated 40.0 s, 1.05x)"));
         QCOMPARE(durationText(27 * 60), QStringLiteral("about 27 min"));
+    }
+
+    // Each kind of step is measured on its own, from the steps' seconds the runs kept (their
+    // start-ups apart): a busy core slows a CNN's images more than a toy's start-up. A kind not
+    // run here yet is as slow as the kinds that were.
+    void eachKindOfStepIsMeasuredOnItsOwn()
+    {
+        QTemporaryDir dir;
+        RunStore store(dir.path());
+        const QJsonObject mlp = QJsonDocument::fromJson(R"({"workload":"fashion_mnist","model":"mlp","world_size":2,"batch_size":32,"epochs":1})").object();
+        const QJsonObject cnn = QJsonDocument::fromJson(R"({"workload":"fashion_mnist","model":"cnn","world_size":1,"batch_size":64,"max_steps":60})").object();
+        const QJsonObject toy = QJsonDocument::fromJson(R"({"workload":"toy","world_size":8,"batch_size":16})").object();
+        const QDateTime start = QDateTime::currentDateTimeUtc();
+        int made = 0;
+        const auto store_ = [&](const QJsonObject& settings, double stepFactor, double startFactor) {
+            const RunParts cost = runParts(*coreConfigOf(settings));
+            RunRecord draft;
+            draft.name = QStringLiteral("run %1").arg(made);
+            QString error;
+            std::optional<RunRecord> run = store.createRun(draft, *coreConfigOf(settings), &error);
+            QVERIFY2(run, qPrintable(error));
+            run->status = RunStatus::Finished;
+            run->started = start.addSecs(100 * made++);
+            run->trainSeconds = cost.stepSeconds * stepFactor;
+            run->finished = run->started.addMSecs(qint64((run->trainSeconds + cost.startSeconds * startFactor) * 1000));
+            QVERIFY2(store.saveMeta(*run, &error), qPrintable(error));
+            QFile events(RunStore::eventsPath(*run));  // a finished run's stream: hello first, summary last
+            QVERIFY(events.open(QIODevice::WriteOnly));
+            events.write("{\"type\":\"hello\"}\n{\"type\":\"summary\"}\n");
+        };
+        for (int i = 0; i < 3; ++i) {
+            store_(mlp, 2.0, 1.0);
+            store_(cnn, 4.0, 1.0);
+        }
+        const MachineSpeed speed = MachineSpeed::measure(store);
+        QCOMPARE(speed.stepRuns.at(std::size_t(StepKind::Mlp)), 3);
+        QVERIFY2(std::fabs(speed.stepFactor(StepKind::Mlp) - 2.0) < 0.01, qPrintable(QString::number(speed.stepFactor(StepKind::Mlp))));
+        QVERIFY2(std::fabs(speed.stepFactor(StepKind::Cnn) - 4.0) < 0.01, qPrintable(QString::number(speed.stepFactor(StepKind::Cnn))));
+        QVERIFY2(std::fabs(speed.start - 1.0) < 0.05, qPrintable(QString::number(speed.start)));  // meta.json keeps milliseconds
+        QCOMPARE(speed.stepRuns.at(std::size_t(StepKind::Vectorised)), 0);
+        QVERIFY(std::fabs(speed.stepFactor(StepKind::Vectorised) - 3.0) < 0.01);  // the median of the kinds measured
+        const RunParts cnnCost = runParts(*coreConfigOf(cnn));
+        QVERIFY(std::fabs(estimatedSeconds(*coreConfigOf(cnn), speed) - (cnnCost.startSeconds * speed.start + 4.0 * cnnCost.stepSeconds)) < 1e-6);
+        QVERIFY(estimatedSeconds(*coreConfigOf(toy), speed) > estimatedSeconds(*coreConfigOf(toy), 1.0));
     }
 };
 

@@ -250,12 +250,12 @@ private slots:
             results.append(result);
         }
         const StudyCharts charts = buildStudyCharts(study, results, defaultChartChoices(study));
-        const StudyFinding* small = findingAbout(charts, QStringLiteral("by LR rule (batch_size 16)"));
+        const StudyFinding* small = findingAbout(charts, QStringLiteral("by LR rule (Batch per GPU 16)"));
         QVERIFY2(small, qPrintable(charts.findingLines().join(QLatin1Char('\n'))));
         QVERIFY2(small->text.endsWith(QStringLiteral(": linear 0.4 ± 0.01, sqrt 0.6 ± 0.01 (mean ± standard error over repeats); lowest: linear")),
                  qPrintable(small->text));
         QVERIFY2(small->cautions.isEmpty(), qPrintable(small->line()));
-        const StudyFinding* large = findingAbout(charts, QStringLiteral("by LR rule (batch_size 64)"));
+        const StudyFinding* large = findingAbout(charts, QStringLiteral("by LR rule (Batch per GPU 64)"));
         QVERIFY(large);
         QVERIFY2(cautionSays(large, QStringLiteral("differences within noise: linear and sqrt are within two standard errors")),
                  qPrintable(large->line()));
@@ -265,7 +265,7 @@ private slots:
         const StudyCharts more = buildStudyCharts(study, results, defaultChartChoices(study));
         const StudyFinding* validation = findingAbout(more, QStringLiteral("validation accuracy"));
         QVERIFY2(validation, qPrintable(more.findingLines().join(QLatin1Char('\n'))));
-        QVERIFY2(validation->text.contains(QStringLiteral(": highest 0.565 at lr_rule sqrt · batch_size 64 (mean of 2 repeats)")),
+        QVERIFY2(validation->text.contains(QStringLiteral(": highest 0.565 at LR rule sqrt · Batch per GPU 64 (mean of 2 repeats)")),
                  qPrintable(validation->text));
         QVERIFY(!findingAbout(more, QStringLiteral("loss over the training set")));  // no run has it
         // The numeric axis is not a head-to-head.
@@ -365,7 +365,7 @@ private slots:
         QStringList legend;
         for (const PlotLine& line : charts.plots.first().lines)
             legend.append(line.label);
-        QCOMPARE(legend, (QStringList{QStringLiteral("experiments 5"), QStringLiteral("experiments 10"), QStringLiteral("experiments 20")}));
+        QCOMPARE(legend, (QStringList{QStringLiteral("Experiments 5"), QStringLiteral("Experiments 10"), QStringLiteral("Experiments 20")}));
     }
 
     void everyTickLabelFits()

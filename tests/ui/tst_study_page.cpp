@@ -158,7 +158,7 @@ private slots:
         QVERIFY(group);
         QCOMPARE(group->childCount(), 4);
         QCOMPARE(group->text(0), QStringLiteral("Small · 4 runs"));
-        QCOMPARE(group->child(0)->text(0), page->currentStudy()->points.first().label());
+        QCOMPARE(group->child(0)->text(0), page->currentStudy()->points.first().displayLabel());  // Setup's words
 
         page->findChild<QPushButton*>(QStringLiteral("showRuns"))->click();
         QCOMPARE(window.runModel().runs().size(), 4);

@@ -295,7 +295,7 @@ private slots:
         QCOMPARE(panels.size(), 2);
         QCOMPARE(panels[0].colourValue, QStringLiteral("linear"));
         QCOMPARE(panels[0].lines.size(), 2);  // batch 4 and batch 8
-        QCOMPARE(panels[0].lines[0].label, QStringLiteral("effective_batch 4"));
+        QCOMPARE(panels[0].lines[0].label, QStringLiteral("effective batch 4"));
         const StudySeries& line = panels[0].lines[0];
         QCOMPARE(line.points.size(), 2);
         QCOMPARE(line.points[0].y.mean, 1.1);
@@ -329,7 +329,7 @@ private slots:
         }
         const QList<StudySeries> series = figureSeries(results, study, QStringLiteral("val_loss"), axis, QStringLiteral("effective_batch"));
         QCOMPARE(series.size(), 2);
-        QCOMPARE(series[0].label, QStringLiteral("effective_batch 4"));
+        QCOMPARE(series[0].label, QStringLiteral("effective batch 4"));
         QCOMPARE(series[0].points.size(), 3);
         QCOMPARE(series[0].points[0].x, 4.0 / (0.01 * 4 * 64));  // the smallest tau: the largest decay
         // The best weight decay against the batch: it doubles with the batch (slope 1).

@@ -19,9 +19,11 @@
 #include "support/window_launch.hpp"
 #include "ui_test_main.hpp"
 #include "window/lab_actions.hpp"
+#include "window/chart_page.hpp"
 #include "window/main_window.hpp"
 
 #include <QComboBox>
+#include <QDialog>
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenu>
@@ -35,6 +37,8 @@
 #include <QTextBlock>
 #include <QTextBrowser>
 #include <QTextDocument>
+#include <QThread>
+#include <QAbstractTextDocumentLayout>
 
 #include <cmath>
 
@@ -42,6 +46,15 @@ using namespace ddplab::ui;
 using ddplab::test::withEngine;
 
 namespace {
+
+// The font a dialog of `window` opens with: a window of its own takes the application's font for
+// its class when it is polished (shown), not when it is made.
+double dialogFontSize(QWidget& window)
+{
+    QDialog dialog(&window);
+    dialog.ensurePolished();
+    return dialog.font().pointSizeF();
+}
 
 constexpr int kPatienceMs = 60000;
 const QSize kProjector(1280, 720);
@@ -214,9 +227,16 @@ private slots:
         QDockWidget* log = window.findChild<QDockWidget*>(QStringLiteral("logDock"));
         QVERIFY(setup->isVisible() && log->isVisible());
 
+        QMenu* menu = window.findChild<QMenu*>(QStringLiteral("lessonsMenu"));
+        QVERIFY(menu);
+        const double menuBefore = menu->font().pointSizeF();
+        const double dialogBefore = dialogFontSize(window);
         window.actions().presentation->trigger();  // F11
         QVERIFY(window.isPresenting());
         const FontSizes presenting = fontSizesOf(window);
+        // Menus and dialogs are windows of their own: enlarged as well, so the back row reads them.
+        QVERIFY2(std::fabs(menu->font().pointSizeF() - 1.6 * menuBefore) < 0.05, qPrintable(QString::number(menu->font().pointSizeF())));
+        QVERIFY2(std::fabs(dialogFontSize(window) - 1.6 * dialogBefore) < 0.05, qPrintable(QString::number(dialogFontSize(window))));
         QVERIFY2(presenting.lesson >= 1.6 * before.lesson - 0.01, qPrintable(QString::number(presenting.lesson)));
         QVERIFY2(presenting.field >= 1.6 * before.field - 0.01, qPrintable(QString::number(presenting.field)));
         ChartPanel* large = window.chartGrid()->enlarged();
@@ -242,6 +262,8 @@ private slots:
         QVERIFY(!window.isPresenting());
         const FontSizes after = fontSizesOf(window);
         QCOMPARE(after.lesson, before.lesson);
+        QCOMPARE(menu->font().pointSizeF(), menuBefore);
+        QCOMPARE(dialogFontSize(window), dialogBefore);
         QCOMPARE(after.field, before.field);
         QCOMPARE(window.chartGrid()->panels().first()->font().pointSizeF(), before.chartTitle);
         QVERIFY(setup->isVisible() && log->isVisible());
@@ -329,6 +351,60 @@ private slots:
         auto* panel = window.findChild<LessonPanel*>();
         panel->selectLesson(QStringLiteral("seed003-warmup"));
         QVERIFY2(panel->runButtonText().startsWith(QStringLiteral("Run all 2 runs · about ")), qPrintable(panel->runButtonText()));
+    }
+
+    // Predict first: a lesson's charts stay under its question and its pane says neither what to
+    // look for nor the explanation until F9 reveals them; the runs go on beneath.
+    void predictFirstHidesTheOutcomeUntilRevealed()
+    {
+        MainWindow window(withEngine());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        window.actions().predictFirst->setChecked(true);
+        QSignalSpy done(&window, &MainWindow::sequenceDone);
+        window.startLesson(QStringLiteral("seed000-linear-rule"));
+        auto* panel = window.findChild<LessonPanel*>();
+        const QString hidden = panel->text()->toPlainText();
+        QVERIFY(window.chartPage()->isCovered());
+        QVERIFY2(hidden.contains(QStringLiteral("Predict first")) && hidden.contains(QStringLiteral("0.9840")), qPrintable(hidden));
+        QVERIFY2(!hidden.contains(QStringLiteral("both end at w")) && !hidden.contains(QStringLiteral("2 big steps")), qPrintable(hidden));
+        QVERIFY(window.actions().reveal->isEnabled());
+        QVERIFY(done.wait(kPatienceMs));
+        QVERIFY(window.chartPage()->isCovered());  // the runs ended beneath the question
+        QTest::keyClick(&window, Qt::Key_F9);
+        QVERIFY(!window.chartPage()->isCovered());
+        const QString shown = panel->text()->toPlainText();
+        QVERIFY2(shown.contains(QStringLiteral("What to look for")) && shown.contains(QStringLiteral("2 big steps")), qPrintable(shown));
+        QVERIFY(!window.actions().reveal->isEnabled());
+        // Off, a lesson shows at once.
+        window.actions().predictFirst->setChecked(false);
+        window.startLesson(QStringLiteral("seed000-linear-rule"));
+        QVERIFY(!window.chartPage()->isCovered());
+        QVERIFY(done.wait(kPatienceMs));
+    }
+
+    // A lesson whose ranks outnumber the cores says so first, under its title: at 1280 x 720 in
+    // presentation mode the note is in sight without scrolling.
+    void aLessonsNoteAboutThisComputerIsInSight()
+    {
+        if (QThread::idealThreadCount() >= 4)
+            QSKIP("this computer has a core for each of the throughput lesson's ranks: it has no note");
+        MainWindow window(withEngine());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.setPresentationMode(true);
+        auto* panel = window.findChild<LessonPanel*>();
+        panel->selectLesson(QStringLiteral("seed003-throughput"));
+        QTest::qWait(50);
+        const QTextDocument* document = panel->text()->document();
+        const QTextCursor note = document->find(QStringLiteral("On this computer"));
+        QVERIFY(!note.isNull());
+        const QRectF where = document->documentLayout()->blockBoundingRect(note.block());
+        QVERIFY2(where.bottom() <= panel->text()->viewport()->height(),
+                 qPrintable(QStringLiteral("the note ends at %1, the pane shows %2").arg(where.bottom()).arg(panel->text()->viewport()->height())));
+        window.setPresentationMode(false);
     }
 
     // Inline code in a lesson's text is as large as the words around it, in presentation too.

@@ -96,6 +96,8 @@ QList<ChartDefinition> ChartGrid::wantedCharts() const
         return m_focus;
     QList<ChartDefinition> wanted;
     for (const ChartDefinition& chart : chartCatalog()) {
+        if (chart.onlyWhenNamed)
+            continue;
         const bool hasData = std::any_of(m_model.runs().begin(), m_model.runs().end(), [&](const DisplayedRun& run) {
             const QStringList names = chart.metricNames();
             return std::any_of(names.begin(), names.end(), [&](const QString& name) {
@@ -137,6 +139,7 @@ void ChartGrid::syncPanels()
         connect(created, &ChartPanel::redrawWanted, this, &ChartGrid::requestRedraw);
         created->setXAxis(m_xAxis);
         created->setUseOpenGL(m_useOpenGL);
+        created->setThroughputModel(m_throughputModel);
         created->setLineScale(m_lineScale);
         if (m_logChoices.contains(chart.id))
             created->setLogScale(m_logChoices.value(chart.id));
@@ -289,6 +292,13 @@ void ChartGrid::setUseOpenGL(bool useOpenGL)
     m_useOpenGL = useOpenGL;
     for (ChartPanel* panel : m_panels)
         panel->setUseOpenGL(useOpenGL);
+}
+
+void ChartGrid::setThroughputModel(const std::optional<ThroughputModel>& model)
+{
+    m_throughputModel = model;
+    for (ChartPanel* panel : m_panels)
+        panel->setThroughputModel(model);
 }
 
 void ChartGrid::setLogScaleChoices(const QHash<QString, bool>& choices)

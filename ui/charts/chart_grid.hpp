@@ -6,6 +6,7 @@
 // presentation mode, the others stay beside it as thumbnails).
 
 #include "charts/redraw_scheduler.hpp"
+#include "client/runs/throughput_model.hpp"
 #include "client/series/chart_catalog.hpp"
 #include "client/series/x_axis.hpp"
 
@@ -14,6 +15,8 @@
 #include <QPointer>
 #include <QTimer>
 #include <QWidget>
+
+#include <optional>
 
 QT_BEGIN_NAMESPACE
 class QGridLayout;
@@ -49,6 +52,8 @@ public:
     double smoothing() const { return m_smoothing; }
     double smoothingSpan() const;
     void setUseOpenGL(bool useOpenGL);
+    // A lesson about speed: its throughput chart draws each run's model of as many GPUs.
+    void setThroughputModel(const std::optional<ThroughputModel>& model);
     // Linear/log choices the user made, by chart id (remembered between sessions).
     void setLogScaleChoices(const QHash<QString, bool>& choices);
     QHash<QString, bool> logScaleChoices() const { return m_logChoices; }
@@ -96,6 +101,7 @@ private:
     double m_smoothing = kDefaultSmoothing;
     double m_span = -1.0;
     bool m_useOpenGL = false;
+    std::optional<ThroughputModel> m_throughputModel;
     bool m_presentation = false;
     double m_lineScale = 1.0;
     QPointer<ChartPanel> m_enlarged;

@@ -80,6 +80,11 @@ struct BatchLevel {
     QString runLabel;
     double value = 0.0;
     QLineSeries* line = nullptr;
+    // A modelled throughput (throughput_model.hpp) instead of the effective batch: as many GPUs
+    // as the run has ranks, at the bandwidth named.
+    bool modelled = false;
+    int gpus = 0;
+    QString bandwidth;
 };
 
 using ChartLineList = std::vector<std::unique_ptr<ChartLine>>;

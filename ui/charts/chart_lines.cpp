@@ -65,22 +65,34 @@ QList<QPointF> pointsToDraw(const QList<QPointF>& series, SeriesSummary& summary
     return reduced;
 }
 
+// The lowest and highest of about kCoverSamples of a line's points, evenly spread.
+std::pair<double, double> extentOf(const QList<QPointF>& points)
+{
+    double low = points.first().y(), high = low;
+    const qsizetype step = std::max<qsizetype>(1, points.size() / kCoverSamples);
+    for (qsizetype i = 0; i < points.size(); i += step) {
+        low = std::min(low, points.at(i).y());
+        high = std::max(high, points.at(i).y());
+    }
+    return {low, high};
+}
+
 // Whether `later`, drawn over `mine`, hides it: at least a third of mine's points that lie within
 // later's x range (and at least two) are on later's line, interpolated between its own points,
-// to within kCoverTolerance of mine's y extent. A run retraced exactly (8 x 16 against 1 x 128),
-// or one whose points all sit on another's straighter segments (1 x 16 under 8 x 16 with the
-// linear rule, per sample seen), is covered; lines that merely cross are not.
+// to within kCoverTolerance of the smaller of the two lines' y extents. A run retraced exactly
+// (8 x 16 against 1 x 128), or one whose points all sit on another's straighter segments (1 x 16
+// under 8 x 16 with the linear rule, per sample seen), is covered; lines that merely cross are
+// not, nor is a run whose loss blew up (its extent of 2 to 217 made every healthy run's first
+// steps "on" it: the NovoGrad lesson drew the diverged SGD three times as wide).
 bool coveredBy(const QList<QPointF>& mine, const QList<QPointF>& later)
 {
     if (mine.isEmpty() || later.isEmpty())
         return false;
-    double low = mine.first().y(), high = low;
-    const qsizetype step = std::max<qsizetype>(1, mine.size() / kCoverSamples);
-    for (qsizetype i = 0; i < mine.size(); i += step) {
-        low = std::min(low, mine.at(i).y());
-        high = std::max(high, mine.at(i).y());
-    }
-    const double tolerance = std::max(kCoverTolerance * (high - low), kSameValueTolerance * std::max(std::fabs(low), std::fabs(high)));
+    const auto [low, high] = extentOf(mine);
+    const auto [laterLow, laterHigh] = extentOf(later);
+    const double extent = std::min(high - low, laterHigh - laterLow);
+    const double size = std::min(std::max(std::fabs(low), std::fabs(high)), std::max(std::fabs(laterLow), std::fabs(laterHigh)));
+    const double tolerance = std::max(kCoverTolerance * extent, kSameValueTolerance * size);
     // At most about kCoverSamples of mine's points, evenly spread: this runs whenever data
     // arrives, and a long run has hundreds of thousands.
     const qsizetype stride = std::max<qsizetype>(1, mine.size() / kCoverSamples);
@@ -186,6 +198,20 @@ bool ChartLines::sync(QAbstractAxis* xAxis, QAbstractAxis* yAxis)
         }
         const double effectiveBatch = shown.data->config().value(wire(field::kEffectiveBatchSize)).toDouble();
         const bool hasLevel = std::any_of(m_levels.begin(), m_levels.end(), [&](const auto& level) { return level->run == shown.data; });
+        const int ranks = shown.data->config().value(wire(key::kWorldSize)).toInt();
+        if (m_model && ranks > 0 && !hasLevel && std::isfinite(computeSecondsPerSample(*shown.data))) {
+            auto level = std::make_unique<BatchLevel>();
+            level->run = shown.data;
+            level->color = shown.color;
+            level->runLabel = labelOf(shown);
+            level->modelled = true;
+            level->gpus = ranks;
+            level->bandwidth = m_model->bandwidthText();
+            level->line = new QLineSeries;
+            attach(level->line);
+            m_levels.push_back(std::move(level));
+            added = true;
+        }
         if (m_definition.marksEffectiveBatch && effectiveBatch > 0 && !hasLevel) {
             auto level = std::make_unique<BatchLevel>();
             level->run = shown.data;
@@ -344,8 +370,60 @@ void ChartLines::update(double xMin, double xMax, int columns, bool logScale)
         line->drawnColumns = columns;
         line->drawnLog = logScale;
     }
+    updateModelledLevels();
     for (auto& level : m_levels)
         level->line->replace(levelPoints(*level, xMin, xMax, m_axis));
+}
+
+// Each run's model at the compute speed of the least crowded rank shown (the one-rank run's, on
+// a CPU where more ranks share the cores): a GPU computes alone.
+void ChartLines::updateModelledLevels()
+{
+    if (!m_model)
+        return;
+    double compute = kNaN;
+    for (const DisplayedRun& shown : m_runs) {
+        const double perSample = computeSecondsPerSample(*shown.data);
+        if (std::isfinite(perSample) && !(perSample >= compute))
+            compute = perSample;
+    }
+    bool renamed = false;
+    for (auto& level : m_levels) {
+        if (!level->modelled)
+            continue;
+        const double value = modelledSamplesPerSecond(level->gpus, level->run->config().value(wire(key::kBatchSize)).toInt(), compute,
+                                                      gradientBytes(*level->run), m_model->bandwidthBytesPerSecond);
+        renamed = renamed || value != level->value;
+        level->value = value;
+    }
+    if (renamed)
+        restyle();  // the legend names the modelled figure
+}
+
+QStringList ChartLines::levelNames() const
+{
+    QStringList names;
+    for (const auto& level : m_levels)
+        names.append(level->line->name());
+    return names;
+}
+
+void ChartLines::setThroughputModel(const std::optional<ThroughputModel>& model)
+{
+    const bool had = m_model.has_value();
+    m_model = model;
+    if (had && !model) {
+        for (auto it = m_levels.begin(); it != m_levels.end();) {
+            if ((*it)->modelled) {
+                m_chart->removeSeries((*it)->line);
+                delete (*it)->line;
+                it = m_levels.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        restyle();
+    }
 }
 
 QList<ReadoutLine> ChartLines::readout(double x) const
@@ -432,7 +510,12 @@ void ChartLines::setLegendVisible(bool inExports)
 
 QString ChartLines::styleKey(bool html) const
 {
-    return m_style.key(m_lines, !m_levels.empty(), html);
+    const bool modelled = std::any_of(m_levels.begin(), m_levels.end(), [](const auto& level) { return level->modelled; });
+    const QString levels = m_levels.empty() ? QString()
+                           : modelled       ? QObject::tr("dash-dot: a model of as many GPUs (compute measured here, ring all-reduce at %1)")
+                                            .arg(m_model ? m_model->bandwidthText() : QString())
+                                            : QObject::tr("dash-dot: effective batch");
+    return m_style.key(m_lines, levels, html);
 }
 
 void ChartLines::placeDivergenceMarks(double yLow, double yHigh, bool logScale)

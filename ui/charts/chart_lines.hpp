@@ -13,12 +13,15 @@
 #include "charts/line_style.hpp"
 #include "charts/run_model.hpp"
 #include "client/series/chart_catalog.hpp"
+#include "client/runs/throughput_model.hpp"
 #include "client/series/x_axis.hpp"
 
 #include <QColor>
 #include <QList>
 #include <QSharedPointer>
 #include <QStringList>
+
+#include <optional>
 
 QT_BEGIN_NAMESPACE
 class QAbstractAxis;
@@ -79,11 +82,16 @@ public:
     double lineWidth(const QString& runId, const QString& metric) const;  // its strong line's pen, in pixels
     QColor lineColor(const QString& runId, const QString& metric) const;
     double levelOf(const QString& runId) const;  // NaN when none is drawn
+    // The throughput chart: each run's modelled throughput on as many GPUs as it has ranks, as a
+    // dash-dot level in its colour (none: no model drawn).
+    void setThroughputModel(const std::optional<ThroughputModel>& model);
+    QStringList levelNames() const;
     QList<QPointF> levelDrawn(const QString& runId) const;  // its points: a staircase where the batch grew
 
 private:
     void restyle();
     void updateRetracing();
+    void updateModelledLevels();
 
     QChart* m_chart;
     ChartDefinition m_definition;
@@ -93,6 +101,7 @@ private:
     QList<DisplayedRun> m_runs;
     ChartLineList m_lines;
     BatchLevelList m_levels;
+    std::optional<ThroughputModel> m_model;
     XAxis m_axis = XAxis::Step;
     bool m_useOpenGL = false;
     bool m_legendInExports = false;

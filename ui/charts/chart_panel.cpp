@@ -321,6 +321,17 @@ void ChartPanel::resetView()
     redrawNow();
 }
 
+void ChartPanel::setThroughputModel(const std::optional<ThroughputModel>& model)
+{
+    m_lines->setThroughputModel(m_definition.id == QLatin1String("throughput") ? model : std::nullopt);
+    scheduleRedraw();
+}
+
+QStringList ChartPanel::levelNames() const
+{
+    return m_lines->levelNames();
+}
+
 void ChartPanel::setUseOpenGL(bool useOpenGL)
 {
     m_lines->setUseOpenGL(useOpenGL);

@@ -10,12 +10,14 @@
 // (charts/chart_canvas.hpp); the panel holds the title bar and decides when each is redrawn.
 
 #include "charts/run_model.hpp"
+#include "client/runs/throughput_model.hpp"
 #include "client/series/chart_catalog.hpp"
 #include "client/series/x_axis.hpp"
 
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 QT_BEGIN_NAMESPACE
 class QAbstractAxis;
@@ -78,6 +80,9 @@ public:
     bool isCompact() const { return m_compact; }
     void resetView();
     void setUseOpenGL(bool useOpenGL);
+    // The throughput chart's model of GPUs (other charts ignore it).
+    void setThroughputModel(const std::optional<ThroughputModel>& model);
+    QStringList levelNames() const;  // the dash-dot levels' legend entries
 
     // Draws the chart, with its title and legend, into `size` device pixels of `painter`
     // (PNG and SVG export), at `scale` times the application's normal fonts and lines; with

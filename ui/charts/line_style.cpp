@@ -10,6 +10,7 @@
 #include <QPen>
 
 #include <algorithm>
+#include <cmath>
 
 namespace ddplab::ui {
 namespace {
@@ -92,6 +93,11 @@ void LineStyle::apply(BatchLevel& level) const
     QColor color = level.color;
     color.setAlpha(200);
     level.line->setPen(QPen(color, 1.5 * m_lineScale, Qt::DashDotLine));
+    if (level.modelled) {
+        const QString rate = std::isfinite(level.value) ? QString::number(level.value, 'f', 0) : QStringLiteral("—");
+        level.line->setName(QObject::tr("model: %1 GPU(s) at %2, %3/s (%4)").arg(level.gpus).arg(level.bandwidth, rate, level.runLabel));
+        return;
+    }
     const QString value = QString::number(level.value, 'g', 6);
     level.line->setName(m_runCount > 1 ? QObject::tr("B_eff %1 (%2)").arg(value, level.runLabel)
                                        : QObject::tr("effective batch %1").arg(value));
@@ -127,7 +133,7 @@ QStringList LineStyle::showLegend(QLegend& legend, const ChartLineList& lines, c
     return labels;
 }
 
-QString LineStyle::key(const ChartLineList& lines, bool hasLevels, bool html) const
+QString LineStyle::key(const ChartLineList& lines, const QString& levels, bool html) const
 {
     QStringList parts;
     if (colourByMetric()) {
@@ -150,8 +156,8 @@ QString LineStyle::key(const ChartLineList& lines, bool hasLevels, bool html) co
         if (parts.size() < 2)
             parts.clear();
     }
-    if (hasLevels)
-        parts.append(QObject::tr("dash-dot: effective batch"));
+    if (!levels.isEmpty())
+        parts.append(html ? levels.toHtmlEscaped() : levels);
     return parts.join(html ? QStringLiteral(" &nbsp; ") : QStringLiteral(", "));
 }
 

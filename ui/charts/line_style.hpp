@@ -48,7 +48,8 @@ public:
     // one run, and each level; returns their names in order.
     QStringList showLegend(QLegend& legend, const ChartLineList& lines, const BatchLevelList& levels, bool visible) const;
     // What dash or colour means, as HTML for the title bar or as plain text for an export's title.
-    QString key(const ChartLineList& lines, bool hasLevels, bool html) const;
+    // `levels`: what the dash-dot levels are, if any are drawn.
+    QString key(const ChartLineList& lines, const QString& levels, bool html) const;
 
 private:
     bool standsForItsRun(const ChartLine& line, const ChartLineList& lines) const;

@@ -9,18 +9,50 @@
 #include "client/runs/run_comparison.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
+#include "client/runs/throughput_model.hpp"
+#include "client/wire.hpp"
 #include "client/session/lab_session.hpp"
 #include "client/session/preset_resolver.hpp"
 #include "client/session/run_progress.hpp"
+#include "client/study/study_estimate.hpp"
 #include "core/protocol_names.hpp"
 #include "export/export_service.hpp"
 
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QThread>
+
+#include <cmath>
+#include <limits>
 
 namespace ddplab::ui {
 namespace {
 constexpr qint64 kProgressEveryMs = 2000;  // long runs print a progress line this often
+
+// A lesson about speed: what this computer measured beside a model of as many GPUs, each line.
+QString throughputModelText(const QList<QSharedPointer<RunData>>& runs, const ThroughputModel& model)
+{
+    double compute = std::numeric_limits<double>::quiet_NaN();
+    for (const QSharedPointer<RunData>& run : runs) {
+        const double perSample = computeSecondsPerSample(*run);
+        if (std::isfinite(perSample) && !(perSample >= compute))
+            compute = perSample;
+    }
+    QString text = QStringLiteral("Images per second, measured here and modelled for GPUs (compute %1 ms a sample as measured "
+                                  "on one rank here, a ring all-reduce at %2: %3):\n")
+                       .arg(QString::number(compute * 1000, 'g', 3), model.bandwidthText(), model.link);
+    for (const QSharedPointer<RunData>& run : runs) {
+        const int ranks = run->config().value(wire(key::kWorldSize)).toInt();
+        const int batch = run->config().value(wire(key::kBatchSize)).toInt();
+        const double modelled = modelledSamplesPerSecond(ranks, batch, compute, gradientBytes(*run), model.bandwidthBytesPerSecond);
+        text += QStringLiteral("  %1: measured %2/s, model of %3 GPU(s) %4/s\n")
+                    .arg(run->label(), QString::number(run->summary().value(wire(field::kSamplesPerSec)).toDouble(), 'f', 0))
+                    .arg(ranks)
+                    .arg(QString::number(modelled, 'f', 0));
+    }
+    return text;
+}
+
 }  // namespace
 
 HeadlessRunner::HeadlessRunner(LaunchOptions options, QTextStream& out, QTextStream& err, QObject* parent)
@@ -50,14 +82,27 @@ int HeadlessRunner::exec()
         charts.setFocusCharts(chartsForMetrics(resolved.chartMetrics));
     if (resolved.xAxis)
         charts.setXAxis(*resolved.xAxis);
+    charts.setThroughputModel(resolved.throughputModel);
     LabSession session(store, locateEngine(m_options.enginePath));
     session.setTarget(m_options.runOn);
     model.follow(session);  // the charts get the session's runs and data as the window's do
 
+    // How long it will take, from this machine's recent runs (the estimate the window shows),
+    // and, for a lesson whose ranks outnumber the cores, what holds here instead of a speed-up.
+    QList<ddplab::Config> configs;
+    for (const RunRequest& request : resolved.runs)
+        configs.append(request.config);
+    const double estimate = estimatedSeconds(configs, MachineSpeed::measure(store));
+    QElapsedTimer sinceStart;
+    sinceStart.start();
     QElapsedTimer sinceProgress;
     const int count = int(resolved.runs.size());
     m_out << "DDP Lab: " << resolved.title << " (" << count << (count == 1 ? " run" : " runs") << "), engine "
-          << session.enginePath() << Qt::endl;
+          << session.enginePath() << ", " << durationText(estimate) << Qt::endl;
+    if (const Lesson* lesson = lessons.find(resolved.lessonId)) {
+        if (const QString note = machineNote(*lesson, QThread::idealThreadCount()); !note.isEmpty())
+            m_out << note << Qt::endl;
+    }
 
     connect(&session, &LabSession::runStarted, this, [&](int index, const QSharedPointer<RunData>& run) {
         sinceProgress.start();
@@ -105,7 +150,10 @@ int HeadlessRunner::exec()
         m_out << "Wrote " << written.size() << " files (" << charts.panels().size() << " charts as PNG and SVG, "
               << runs.size() << " CSV) to " << m_options.exportDirectory << Qt::endl;
     }
-    m_out << Qt::endl << comparisonText(compareRuns(runs)) << Qt::flush;
+    m_out << Qt::endl << comparisonText(compareRuns(runs));
+    if (resolved.throughputModel)
+        m_out << Qt::endl << throughputModelText(runs, *resolved.throughputModel);
+    m_out << Qt::endl << "The " << (count == 1 ? "run " : "runs ") << tookText(double(sinceStart.elapsed()) / 1000.0, estimate) << Qt::endl;
     if (exitCode != 0)
         m_err << "ddplab: not every run succeeded (exit code " << exitCode << ")" << Qt::endl;
     return exitCode;

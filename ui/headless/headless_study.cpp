@@ -5,12 +5,15 @@
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
 #include "client/session/lab_session.hpp"
+#include "client/study/own_model_steps.hpp"
+#include "client/study/study_estimate.hpp"
 #include "client/study/study_file.hpp"
 #include "client/study/study_library.hpp"
 #include "client/study/study_runner.hpp"
 #include "client/wire.hpp"
 #include "study/study_charts.hpp"
 
+#include <QElapsedTimer>
 #include <QEventLoop>
 
 #include <cmath>
@@ -31,7 +34,7 @@ QString resultsTable(const StoredStudy& study, const QList<StudyRunResult>& resu
     int statusWidth = 9;
     QStringList labels, statuses;
     for (const StudyRunResult& result : results) {
-        labels.append(study.points.value(result.point).label());
+        labels.append(study.points.value(result.point).displayLabel());
         labelWidth = std::max<int>(labelWidth, labels.last().size());
         statuses.append(statusLine(result.status, result.divergedAtStep));
         statusWidth = std::max<int>(statusWidth, statuses.last().size());
@@ -104,8 +107,30 @@ int HeadlessStudy::exec()
     LabSession session(runs, locateEngine(m_options.enginePath));
     session.setTarget(m_options.runOn);
     StudyRunner runner(session);
-    m_out << "DDP Lab study: " << study->title() << " (" << study->points.size() << " runs), stored in " << study->directory
-          << Qt::endl;
+    // How long what is left takes here: this machine's recent runs, and a step of each model of
+    // your own timed by the engine first (as the Study page does), seconds instead of a guess.
+    StudyPlan left;
+    left.points = StudyStore::pointsToRun(*study, runs.listRuns());
+    OwnModelSteps ownSteps(session.enginePath());
+    if (m_options.runOn.isRemote()) {
+        // Timed here, a step would say nothing of the host the runs go to.
+    } else {
+        QEventLoop timing;
+        connect(&ownSteps, &OwnModelSteps::changed, &timing, [&] {
+            if (!ownSteps.isMeasuring())
+                timing.quit();
+        });
+        ownSteps.measure(left);
+        if (ownSteps.isMeasuring())
+            timing.exec();
+    }
+    const double estimate = estimatedSeconds(left, MachineSpeed::measure(runs), ownSteps.steps());
+    QElapsedTimer sinceStart;
+    sinceStart.start();
+    m_out << "DDP Lab study: " << study->title() << " (" << study->points.size() << " runs";
+    if (left.points.size() < study->points.size())
+        m_out << ", " << left.points.size() << " to run";
+    m_out << "), stored in " << study->directory << ", " << durationText(estimate) << Qt::endl;
     connect(&runner, &StudyRunner::runFinished, this, [&](const QSharedPointer<RunData>& run) {
         const RunRecord& record = run->record();
         QString line = QStringLiteral("[%1/%2] %3: %4").arg(runner.done()).arg(runner.total()).arg(record.label, statusText(record.status));
@@ -151,6 +176,7 @@ int HeadlessStudy::exec()
     m_out << Qt::endl << resultsTable(*study, results, choices.figure, choices.summary);
     for (const QString& finding : charts.findingLines())
         m_out << finding << Qt::endl;
+    m_out << Qt::endl << "The study's runs " << tookText(double(sinceStart.elapsed()) / 1000.0, estimate) << Qt::endl;
     if (runner.left() > 0)
         m_err << "ddplab: " << runner.left() << " of " << runner.total() << " runs have not finished; ddplab --resume " << study->id
               << " --quit carries on" << Qt::endl;

@@ -2,6 +2,7 @@
 #include "lesson_panel.hpp"
 
 #include <QComboBox>
+#include <QObject>
 #include <QEvent>
 #include <QPushButton>
 #include <QTextBlock>
@@ -14,8 +15,9 @@
 namespace ddplab::ui {
 namespace {
 
-// The markdown of a lesson's page: what it is, what to look for, its runs, the explanation.
-QString lessonMarkdown(const Lesson& lesson)
+// The markdown of a lesson's page: what it is, what to look for, its runs, the explanation;
+// predicting first, its question and its runs only.
+QString lessonMarkdown(const Lesson& lesson, bool outcomeHidden)
 {
     QString text = QStringLiteral("## %1\n\n").arg(lesson.title);
     if (!lesson.source.isEmpty())
@@ -24,13 +26,20 @@ QString lessonMarkdown(const Lesson& lesson)
     // instead, first, in sight on a 720p projector before anything promises a speed-up.
     if (const QString note = machineNote(lesson, QThread::idealThreadCount()); !note.isEmpty())
         text += QStringLiteral("> %1\n\n").arg(note);
-    text += lesson.summary + QStringLiteral("\n\n");
-    if (!lesson.lookFor.isEmpty())
+    // Predicting, the summary waits too: it often says what happens ("without warmup SGD diverges").
+    if (!outcomeHidden)
+        text += lesson.summary + QStringLiteral("\n\n");
+    if (outcomeHidden) {
+        text += QObject::tr("> **Predict first:** %1\n\n> What to look for and the explanation come with the charts (F9).\n\n")
+                    .arg(lesson.prediction.isEmpty() ? QObject::tr("what will the charts show?") : lesson.prediction);
+    } else if (!lesson.lookFor.isEmpty()) {
         text += QStringLiteral("> **What to look for:** %1\n\n").arg(lesson.lookFor);
+    }
     text += QStringLiteral("**Runs**, one after the other, overlaid:\n\n");
     for (qsizetype i = 0; i < lesson.runs.size(); ++i)
         text += QStringLiteral("%1. %2\n").arg(i + 1).arg(lesson.runs.at(i).label);
-    text += QStringLiteral("\n---\n\n") + lesson.explanationMarkdown;
+    if (!outcomeHidden)
+        text += QStringLiteral("\n---\n\n") + lesson.explanationMarkdown;
     return text;
 }
 
@@ -146,6 +155,14 @@ QString LessonPanel::lessonTitle(const QString& lessonId) const
     return lesson ? lesson->title : QString();
 }
 
+void LessonPanel::setOutcomeHidden(bool hidden)
+{
+    if (hidden == m_outcomeHidden)
+        return;
+    m_outcomeHidden = hidden;
+    showLesson(m_library.find(currentLessonId()));
+}
+
 void LessonPanel::setRunning(bool running)
 {
     m_runButton->setEnabled(!running && m_library.find(currentLessonId()));
@@ -167,7 +184,7 @@ void LessonPanel::showLesson(const Lesson* lesson)
         run += QStringLiteral(" · ") + duration;
     m_runButton->setText(run);
     m_runButton->setEnabled(true);
-    m_text->setMarkdown(lessonMarkdown(*lesson));
+    m_text->setMarkdown(lessonMarkdown(*lesson, m_outcomeHidden));
     narrowQuoteMargins(*m_text->document());
     codeAtTextSize(*m_text->document(), m_text->font().pointSizeF());
 }

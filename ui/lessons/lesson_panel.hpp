@@ -31,6 +31,10 @@ public:
     // the picker beside each title.
     void setDurations(const QHash<QString, QString>& durations);
     QString runButtonText() const;
+    // Predict first: the lesson's question in place of what to look for and its explanation,
+    // until the class has guessed (false shows them again).
+    void setOutcomeHidden(bool hidden);
+    bool outcomeHidden() const { return m_outcomeHidden; }
 
     // The explanation as shown, for tests.
     const QTextBrowser* text() const { return m_text; }
@@ -47,6 +51,7 @@ private:
 
     const LessonLibrary& m_library;
     QHash<QString, QString> m_durations;
+    bool m_outcomeHidden = false;
     QComboBox* m_picker = nullptr;
     QPushButton* m_runButton = nullptr;
     QTextBrowser* m_text = nullptr;  // title, summary, what to look for, runs, explanation

@@ -21,16 +21,28 @@ bool hasField(const SettingFields& fields, const QString& key)
 
 }  // namespace
 
-QString inPanelWords(QString message)
+QString inPanelWords(QString message, const QString& ownKey)
 {
     for (const ConfigKey& key : configKeys()) {
         if (key.label.empty())
             continue;
-        // The first mention only: "threads must be ...; more threads than cores" reads right.
+        const QString name = QString::fromStdString(key.name);
+        // A key spelt like no English word (batch_size, beta1, lr) is the key wherever it stands;
+        // a plain word (model, seed, threads) is the key only where the message is about that
+        // key and begins with it ("threads must be ..."): elsewhere it is the engine's English
+        // ("your model must be a file" stays so).
+        const bool unmistakable = name.contains(QLatin1Char('_')) || std::any_of(name.begin(), name.end(), [](QChar c) { return c.isDigit(); }) ||
+                                  name == QLatin1String(key::kLr);
+        if (!unmistakable) {
+            if (name == ownKey && message.startsWith(name + QLatin1Char(' ')))
+                message.replace(0, name.size(), QString::fromStdString(key.label));
+            continue;
+        }
+        // The first mention only: "batch_size must be ...; a smaller batch_size" reads right.
         // A word of its own only: not part of a path, a file name or code ("docs/own-model.md",
         // "torch.jit.script(model)"), which the engine's messages quote.
-        const QRegularExpression name(QStringLiteral("(?<![\\w./(-])%1(?![\\w./)-])").arg(QString::fromStdString(key.name)));
-        const QRegularExpressionMatch match = name.match(message);
+        const QRegularExpression pattern(QStringLiteral("(?<![\\w./(-])%1(?![\\w./)-])").arg(name));
+        const QRegularExpressionMatch match = pattern.match(message);
         if (match.hasMatch())
             message.replace(match.capturedStart(), match.capturedLength(), QString::fromStdString(key.label));
     }
@@ -50,12 +62,12 @@ void markProblems(const SettingFields& fields, const QHash<QString, QString>& pr
     QStringList elsewhere;
     for (auto it = problems.constBegin(); it != problems.constEnd(); ++it) {
         if (!hasField(fields, it.key()))
-            elsewhere.append(inPanelWords(it.value()));
+            elsewhere.append(inPanelWords(it.value(), it.key()));
     }
     for (const auto& field : fields) {
         const QString problem = problems.value(field->name);
         const bool bad = !problem.isEmpty();
-        field->message->setText(inPanelWords(problem));
+        field->message->setText(inPanelWords(problem, field->name));
         fitHeightToText(*field->message);
         field->message->setVisible(bad);
         QPalette labelPalette = field->label->palette();
@@ -93,11 +105,11 @@ QStringList problemSentences(const SettingFields& fields, const QHash<QString, Q
     QStringList sentences;
     for (const auto& field : fields) {
         if (problems.contains(field->name))
-            sentences.append(inPanelWords(problems.value(field->name)));
+            sentences.append(inPanelWords(problems.value(field->name), field->name));
     }
     for (auto it = problems.constBegin(); it != problems.constEnd(); ++it) {
         if (!hasField(fields, it.key()))
-            sentences.append(inPanelWords(it.value()));
+            sentences.append(inPanelWords(it.value(), it.key()));
     }
     return sentences;
 }

@@ -18,8 +18,10 @@ QT_END_NAMESPACE
 
 namespace ddplab::ui {
 
-// `message` with the first mention of each key replaced by its field's label.
-QString inPanelWords(QString message);
+// `message` (an engine sentence about `ownKey`) with the first mention of each key replaced by its
+// field's label: keys no English word spells anywhere, a plain-word key only where the message is
+// about it and begins with it; the engine's own words are left alone.
+QString inPanelWords(QString message, const QString& ownKey = QString());
 
 // A wrapped label's floor: the height of its lines at its present width.
 void fitHeightToText(QLabel& label);

@@ -316,7 +316,7 @@ void StudyPage::updatePlan()
             ok = true;
             m_ownSteps->measure(plan);
             text = tr("%n run(s) (%1) · %2 on this machine", nullptr, int(plan.points.size()))
-                       .arg(plan.shape, durationText(estimatedSeconds(plan, machineSpeed().factor, m_ownSteps->steps())));
+                       .arg(plan.shape, durationText(estimatedSeconds(plan, machineSpeed(), m_ownSteps->steps())));
             if (m_ownSteps->isMeasuring())
                 text += tr(" (timing a step of your model…)");
             if (plan.points.size() > studyLimits::kConfirmAbove)
@@ -341,7 +341,7 @@ bool StudyPage::runStudy(bool confirmed)
         return false;
     if (plan.points.size() > studyLimits::kConfirmAbove && !confirmed &&
         QMessageBox::question(this, tr("A large study"),
-                              tr("This study makes %1 runs (%2). Run them all?").arg(plan.points.size()).arg(durationText(estimatedSeconds(plan, machineSpeed().factor, m_ownSteps->steps()))))
+                              tr("This study makes %1 runs (%2). Run them all?").arg(plan.points.size()).arg(durationText(estimatedSeconds(plan, machineSpeed(), m_ownSteps->steps()))))
             != QMessageBox::Yes)
         return false;
     QString error;

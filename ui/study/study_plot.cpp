@@ -124,8 +124,9 @@ void drawXTickLabels(QPainter& painter, const QRectF& plot, const QList<double>&
 }
 
 // Vertical markers (B_crit, B_simple) with their labels at the top of the plot, each label
-// below any it would overlap. A marker outside the x range is an arrow at the edge it lies
-// beyond, its label beside it: the value is shown, the axis is not stretched to reach it.
+// below any it would overlap. A marker outside the x range is not drawn (an arrow at the edge
+// with "B_simple 6.39e+03 >" read as a point of the chart): the notes say where it lies instead
+// (outsideMarkerNotes), and the axis is not stretched to reach it.
 void drawMarkers(QPainter& painter, const QRectF& plot, const QList<PlotMarker>& markers, const Axis& xAxis,
                  const QFontMetricsF& metrics, double scale)
 {
@@ -134,34 +135,24 @@ void drawMarkers(QPainter& painter, const QRectF& plot, const QList<PlotMarker>&
         if (!std::isfinite(marker.x) || (xAxis.log && marker.x <= 0))
             continue;
         const double fraction = xAxis.fraction(marker.x);
-        const bool below = fraction < 0, above = fraction > 1;
-        const double x = plot.left() + std::clamp(fraction, 0.0, 1.0) * plot.width();
+        if (fraction < 0 || fraction > 1)
+            continue;
+        const double x = plot.left() + fraction * plot.width();
         const QString& label = marker.label;
         const double width = metrics.horizontalAdvance(label) + 6 * scale;
         // Right of its line, unless that runs out of the plot.
-        double left = above || x + width > plot.right() ? x - width : x + 3 * scale;
+        double left = x + width > plot.right() ? x - width : x + 3 * scale;
         left = std::max(left, plot.left() + 2 * scale);
         QRectF box(left, plot.top() + 2 * scale, width, metrics.height());
         while (std::any_of(taken.begin(), taken.end(), [&](const QRectF& other) { return other.intersects(box); }))
             box.translate(0, metrics.height());
         taken.append(box);
-        painter.setPen(QPen(marker.color, 1.5 * scale, below || above ? Qt::SolidLine : Qt::DashDotLine));
-        if (below || above) {
-            const double tip = below ? plot.left() + 2 * scale : plot.right() - 2 * scale;
-            const double back = below ? tip + 8 * scale : tip - 8 * scale;
-            const double y = box.center().y();
-            painter.drawLine(QPointF(tip, y), QPointF(back, y - 4 * scale));
-            painter.drawLine(QPointF(tip, y), QPointF(back, y + 4 * scale));
-            if (below)
-                box.moveLeft(back + 2 * scale);
-            else
-                box.moveRight(back - 2 * scale);
-        } else {
-            painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
-        }
+        painter.setPen(QPen(marker.color, 1.5 * scale, Qt::DashDotLine));
+        painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
         painter.drawText(box, Qt::AlignLeft | Qt::AlignVCenter, label);
     }
 }
+
 
 // Bands of x shaded from the top of the plot to its bottom, clipped to it.
 void drawSpans(QPainter& painter, const QRectF& plot, const QList<PlotSpan>& spans, const Axis& xAxis)
@@ -206,8 +197,11 @@ void drawAxes(QPainter& painter, const QRect& area, const PlotSpec& spec, const 
     painter.save();
     painter.translate(area.left() + frame.pad, plot.center().y());
     painter.rotate(-90);
+    // A title longer than the plot is high keeps its start ("loss over the tr…"): centred and
+    // clipped it lost both ends, "loss" first, on a 1280 x 720 screen.
+    const QString yTitle = spec.yTitle + (spec.logY ? QStringLiteral(" (log)") : QString());
     painter.drawText(QRectF(-plot.height() / 2, 0, plot.height(), metrics.height()), Qt::AlignHCenter,
-                     spec.yTitle + (spec.logY ? QStringLiteral(" (log)") : QString()));
+                     metrics.elidedText(yTitle, Qt::ElideRight, plot.height()));
     painter.restore();
 }
 
@@ -305,6 +299,20 @@ void drawLegend(QPainter& painter, const QRect& area, const PlotSpec& spec, cons
 
 }  // namespace
 
+// The markers the x axis does not reach, as notes: "B_simple 6390: beyond the x axis (16 to 1024)".
+QStringList outsideMarkerNotes(const PlotSpec& spec)
+{
+    QStringList notes;
+    const QPointF range = plotXRange(spec);
+    for (const PlotMarker& marker : spec.markers) {
+        if (!std::isfinite(marker.x) || (spec.logX && marker.x <= 0) || (marker.x >= range.x() && marker.x <= range.y()))
+            continue;
+        notes.append(QStringLiteral("%1: beyond the x axis (%2 to %3), not drawn")
+                         .arg(marker.label, QString::number(range.x(), 'g', 4), QString::number(range.y(), 'g', 4)));
+    }
+    return notes;
+}
+
 QPointF plotXRange(const PlotSpec& spec)
 {
     Range xs, ys;
@@ -313,8 +321,10 @@ QPointF plotXRange(const PlotSpec& spec)
     return QPointF(axis.low, axis.high);
 }
 
-void paintPlot(QPainter& painter, const QRect& area, const PlotSpec& spec, double scale, const QPalette* palette)
+void paintPlot(QPainter& painter, const QRect& area, const PlotSpec& given, double scale, const QPalette* palette)
 {
+    PlotSpec spec = given;
+    spec.notes += outsideMarkerNotes(given);
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing);
     const ChartFrame frame = beginChart(painter, area, scale, palette);

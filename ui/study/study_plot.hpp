@@ -67,5 +67,8 @@ void paintPlot(QPainter& painter, const QRect& area, const PlotSpec& spec, doubl
 // The x range `spec` is drawn over: its lines' own (with a little room), never stretched to a
 // marker outside them.
 QPointF plotXRange(const PlotSpec& spec);
+// The markers the x axis does not reach, as notes ("B_simple 6390: beyond the x axis (16 to 1024), not
+// drawn"): paintPlot adds them to the notes and draws no arrow at the edge for them.
+QStringList outsideMarkerNotes(const PlotSpec& spec);
 
 }  // namespace ddplab::ui

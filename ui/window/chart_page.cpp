@@ -8,8 +8,10 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSlider>
+#include <QStackedWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -67,11 +69,31 @@ ChartPage::ChartPage(RunModel& model, QAction* resetViews, QWidget* parent)
     auto* legend = new RunLegend(model);
     legend->setContentsMargins(10, 2, 10, 0);
 
+    // Predict first: the question, large, where the charts will be.
+    auto* card = new QWidget;
+    card->setObjectName(QStringLiteral("predictionCard"));
+    m_question = new QLabel;
+    m_question->setWordWrap(true);
+    m_question->setAlignment(Qt::AlignCenter);
+    m_question->setTextFormat(Qt::RichText);
+    auto* reveal = new QPushButton(tr("Reveal the charts (F9)"));
+    connect(reveal, &QPushButton::clicked, this, &ChartPage::revealRequested);
+    auto* cardLayout = new QVBoxLayout(card);
+    cardLayout->setContentsMargins(40, 20, 40, 20);
+    cardLayout->addStretch(1);
+    cardLayout->addWidget(m_question);
+    cardLayout->addSpacing(16);
+    cardLayout->addWidget(reveal, 0, Qt::AlignHCenter);
+    cardLayout->addStretch(2);
+    m_stack = new QStackedWidget;
+    m_stack->addWidget(scroll);
+    m_stack->addWidget(card);
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(controls);
     layout->addWidget(legend);
-    layout->addWidget(scroll, 1);
+    layout->addWidget(m_stack, 1);
     setSmoothing(ChartGrid::kDefaultSmoothing);
 }
 
@@ -96,6 +118,26 @@ void ChartPage::setSmoothing(double weight)
 double ChartPage::smoothing() const
 {
     return m_smoothing->value() / 100.0;
+}
+
+void ChartPage::cover(const QString& question)
+{
+    // Twice the page's font: read from the back of a room, as the charts' titles are.
+    m_question->setText(QStringLiteral("<p style='font-size:large'><b>%1</b></p><p style='font-size:x-large'>%2</p>"
+                                       "<p>%3</p>")
+                            .arg(tr("Predict first").toHtmlEscaped(), question.toHtmlEscaped(),
+                                 tr("The runs go on beneath; the charts show when the class has guessed.").toHtmlEscaped()));
+    m_stack->setCurrentIndex(1);
+}
+
+void ChartPage::uncover()
+{
+    m_stack->setCurrentIndex(0);
+}
+
+bool ChartPage::isCovered() const
+{
+    return m_stack->currentIndex() == 1;
 }
 
 void ChartPage::showSmoothing()

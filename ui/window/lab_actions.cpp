@@ -74,6 +74,13 @@ LabActions::LabActions(QObject* owner)
                                     "Setup and Log out of the way (F11; Esc leaves)"));
     presentation->setCheckable(true);
     leavePresentation = make(owner, QObject::tr("Leave Presentation Mode"), Keys{Qt::Key_Escape});
+    predictFirst = make(owner, QObject::tr("P&redict First"), {},
+                        QObject::tr("For a class: a lesson's charts and what to look for stay hidden under its question "
+                                    "until the class has guessed; F9 reveals them"));
+    predictFirst->setCheckable(true);
+    reveal = make(owner, QObject::tr("Re&veal the Outcome"), Keys{Qt::Key_F9},
+                  QObject::tr("Show the lesson's charts and what to look for (F9)"));
+    reveal->setEnabled(false);
     gettingStarted = make(owner, QObject::tr("&Getting Started"), {});
     shortcuts = make(owner, QObject::tr("&Keyboard and Mouse"), QKeySequence::keyBindings(QKeySequence::HelpContents));
     about = make(owner, QObject::tr("&About DDP Lab"), {});
@@ -82,7 +89,7 @@ LabActions::LabActions(QObject* owner)
 QList<QAction*> LabActions::all() const
 {
     return QList<QAction*>{run,        stop,         runLesson,         openPreset,     savePreset, exportAll, exportCsv,
-                           resetViews, presentation, leavePresentation, gettingStarted, shortcuts, about,     quit} +
+                           resetViews, presentation, leavePresentation, reveal, gettingStarted, shortcuts, about, quit} +
            pages;
 }
 

@@ -34,6 +34,10 @@ struct LabActions {
     QList<QAction*> pages;
     QAction* presentation = nullptr;
     QAction* leavePresentation = nullptr;
+    // Checkable: a lesson's outcome (its charts, what to look for, its explanation) stays hidden
+    // until the class has guessed; `reveal` (F9) shows it.
+    QAction* predictFirst = nullptr;
+    QAction* reveal = nullptr;
     QAction* gettingStarted = nullptr;
     QAction* shortcuts = nullptr;
     QAction* about = nullptr;

@@ -142,6 +142,12 @@ void MainWindow::connectPanes()
     connect(a.resetViews, &QAction::triggered, this, [this] { chartGrid()->resetAllViews(); });
     connect(a.presentation, &QAction::toggled, this, &MainWindow::setPresentationMode);
     connect(a.leavePresentation, &QAction::triggered, this, [this] { setPresentationMode(false); });
+    connect(a.reveal, &QAction::triggered, this, &MainWindow::revealOutcome);
+    connect(m_panes.chartPage, &ChartPage::revealRequested, this, &MainWindow::revealOutcome);
+    connect(a.predictFirst, &QAction::toggled, this, [this](bool on) {
+        if (!on)
+            revealOutcome();  // nothing stays hidden once the mode is off
+    });
     connect(a.gettingStarted, &QAction::triggered, this, [this] { showGettingStarted(this); });
     connect(a.shortcuts, &QAction::triggered, this, [this] { showShortcuts(this, *m_actions); });
     connect(a.about, &QAction::triggered, this, [this] { showAbout(this, m_inventory, m_enginePath, m_store.root()); });
@@ -312,7 +318,22 @@ void MainWindow::startRun()
 
 void MainWindow::startLesson(const QString& lessonId)
 {
+    const bool started = !m_session->isRunning();
     m_runs->startLesson(lessonId);
+    // Predict first: the class guesses before it sees; the runs go on under the question.
+    const Lesson* lesson = m_lessons.find(lessonId);
+    if (started && m_session->isRunning() && lesson && m_actions->predictFirst->isChecked()) {
+        m_panes.chartPage->cover(lesson->prediction.isEmpty() ? tr("What will the charts show?") : lesson->prediction);
+        m_panes.lessonPanel->setOutcomeHidden(true);
+        m_actions->reveal->setEnabled(true);
+    }
+}
+
+void MainWindow::revealOutcome()
+{
+    m_panes.chartPage->uncover();
+    m_panes.lessonPanel->setOutcomeHidden(false);
+    m_actions->reveal->setEnabled(false);
 }
 
 void MainWindow::stopRun()
@@ -429,7 +450,7 @@ void MainWindow::showLesson(const QString& lessonId)
 QString MainWindow::lessonDuration(const QString& lessonId) const
 {
     const Lesson* lesson = m_lessons.find(lessonId);
-    return lesson ? durationText(estimatedSeconds(*lesson, m_speed.factor)) : QString();
+    return lesson ? durationText(estimatedSeconds(*lesson, m_speed)) : QString();
 }
 
 void MainWindow::refreshDurations()

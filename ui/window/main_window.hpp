@@ -68,6 +68,8 @@ public:
 
     void startRun();
     void startLesson(const QString& lessonId);
+    // Predict first (View menu): the lesson's charts and what to look for, shown once guessed (F9).
+    void revealOutcome();
     void stopRun();
     bool isRunning() const;
     void setPresentationMode(bool on);

@@ -4,9 +4,12 @@
 #include "charts/chart_grid.hpp"
 #include "charts/chart_panel.hpp"
 
+#include <QApplication>
 #include <QDockWidget>
+#include <QMenu>
 #include <QMainWindow>
 #include <QScreen>
+#include <QToolTip>
 
 namespace ddplab::ui {
 
@@ -15,6 +18,16 @@ namespace {
 // The lesson's share of a presenting screen: at 1.6 times the font, a line of its text holds
 // about eight words on a 1280-pixel projector (two or three in the pane's usual width).
 constexpr double kLessonShare = 0.36;
+
+// Windows of their own take the application's font for their class, not the main window's:
+// enlarged for as long as presentation lasts (an export's fonts come from the plain one).
+const char* const kOwnWindows[] = {"QMenu", "QDialog"};
+
+QFont scaled(QFont font, double scale)
+{
+    font.setPointSizeF(font.pointSizeF() * scale);
+    return font;
+}
 
 }  // namespace
 
@@ -41,6 +54,25 @@ void PresentationMode::enter()
     QFont large = m_window.font();
     large.setPointSizeF(large.pointSizeF() * kScale);
     m_window.setFont(large);  // every pane inherits it
+    // The menus made already (the menu bar's) took the class's font when they were made: each is
+    // set to 1.6 times the font it had, whether or not the class's new font reached it meanwhile.
+    m_enlargedMenus.clear();
+    QList<QFont> menuFonts;
+    for (QMenu* menu : m_window.findChildren<QMenu*>()) {
+        if (menu->testAttribute(Qt::WA_SetFont))
+            continue;  // a font of its own, kept
+        m_enlargedMenus.append(menu);
+        menuFonts.append(menu->font());
+    }
+    m_savedWindowFonts.clear();
+    for (const char* className : kOwnWindows) {
+        m_savedWindowFonts.append(QApplication::font(className));
+        QApplication::setFont(scaled(m_savedWindowFonts.last(), kScale), className);
+    }
+    m_savedToolTipFont = QToolTip::font();
+    QToolTip::setFont(scaled(m_savedToolTipFont, kScale));
+    for (qsizetype i = 0; i < m_enlargedMenus.size(); ++i)
+        m_enlargedMenus.at(i)->setFont(scaled(menuFonts.at(i), kScale));
     for (QDockWidget* dock : m_collapsed)
         dock->hide();
     if (m_lesson.isVisible() && !m_lesson.isFloating()) {
@@ -64,6 +96,16 @@ void PresentationMode::leave()
     m_on = false;
     m_window.setFont(m_hadOwnFont ? m_savedFont : QFont());
     m_window.setAttribute(Qt::WA_SetFont, m_hadOwnFont);
+    for (qsizetype i = 0; i < m_savedWindowFonts.size(); ++i)
+        QApplication::setFont(m_savedWindowFonts.at(i), kOwnWindows[i]);
+    QToolTip::setFont(m_savedToolTipFont);
+    for (const QPointer<QMenu>& menu : std::as_const(m_enlargedMenus)) {
+        if (!menu)
+            continue;
+        menu->setFont(QFont());
+        menu->setAttribute(Qt::WA_SetFont, false);
+    }
+    m_enlargedMenus.clear();
     m_charts.setPresentation(false, 1.0);
     m_charts.setEnlarged(m_savedEnlarged);
     m_window.setWindowState(m_savedWindowState);

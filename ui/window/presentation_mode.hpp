@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Presentation mode, for teaching in front of a class: the whole screen (no title bar), every
-// font of the window 1.6 times larger (chart titles, axes, legend, lesson text), thicker lines,
+// font of the window 1.6 times larger (chart titles, axes, legend, lesson text, the Study page;
+// menus, dialogs and tooltips, which are windows of their own, too), thicker lines,
 // one chart enlarged over the middle with the others as thumbnails below it, the lesson beside
 // it wide enough to read, Setup, the Runs list and the Log out of the way. Leaving it puts back
 // exactly what was there.
@@ -15,6 +16,7 @@
 QT_BEGIN_NAMESPACE
 class QDockWidget;
 class QMainWindow;
+class QMenu;
 QT_END_NAMESPACE
 
 namespace ddplab::ui {
@@ -44,6 +46,9 @@ private:
     QByteArray m_savedDocks;
     QFont m_savedFont;
     bool m_hadOwnFont = false;
+    QList<QFont> m_savedWindowFonts;  // the application's fonts of menus and dialogs
+    QFont m_savedToolTipFont;
+    QList<QPointer<QMenu>> m_enlargedMenus;
     QPointer<ChartPanel> m_savedEnlarged;
 };
 

@@ -47,6 +47,7 @@ void RunStarter::startRun()
         return;
     }
     const QString name = defaultRunName(parameters.values());
+    m_panes.charts.grid()->setThroughputModel(std::nullopt);  // a model is a lesson's
     startSequence({{name, name, QString(), parameters.config()}});
 }
 
@@ -60,6 +61,7 @@ void RunStarter::startLesson(const QString& lessonId)
         return;
     }
     m_showLesson(lessonId);
+    m_panes.charts.grid()->setThroughputModel(resolved.throughputModel);
     startSequence(resolved.runs, resolved.chartMetrics, resolved.xAxis);
 }
 

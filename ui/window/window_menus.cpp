@@ -85,6 +85,7 @@ void buildWindowMenus(QMainWindow& window, const MenuSources& sources, const Men
 
     QMenu* view = bar->addMenu(QObject::tr("&View"));
     view->addAction(a.presentation);
+    view->addActions({a.predictFirst, a.reveal});
     view->addSeparator();
     view->addActions(a.pages);
     view->addSeparator();

@@ -11,6 +11,11 @@
 //                        study's runs on the charts
 //   presentation-lesson  seed 000's four-ways lesson run, then presentation mode
 //   presentation:LESSON  presentation mode, then the lesson LESSON run (its lead chart large)
+//   slides:LESSON        as presentation:LESSON, then every chart exported as a slide
+//   predict:LESSON       presentation mode and Predict First, then the lesson LESSON run: the
+//                        class sees its question over the charts until F9
+//   study-switch         the study file run on the Study page, then the built-in study
+//                        critical-batch chosen: the page shows only the chosen one
 //   compare:LESSON       the lesson LESSON run, its runs on the Compare page
 //   file-menu            the File menu open, as the menu bar opens it (its exports and copies)
 //   advise               the real advisor run from the Advise page on the settings file given
@@ -19,7 +24,11 @@
 
 #include "advisor/advise_inputs.hpp"
 #include "advisor/advise_page.hpp"
+#include "charts/chart_grid.hpp"
+#include "charts/chart_panel.hpp"
 #include "client/advisor/advice.hpp"
+#include "client/library/lesson_library.hpp"
+#include "export/export_service.hpp"
 #include "client/library/preset_file.hpp"
 #include "setup/batch_schedule_preview.hpp"
 #include "setup/parameter_panel.hpp"
@@ -127,7 +136,25 @@ bool showAdviceFile(MainWindow& window, const QString& file)
     return true;
 }
 
-bool play(const QString& scene, MainWindow& window, const QString& studyFile)
+// Every chart of the window as a slide, the lead and the thumbnails alike, as *For slides* in the
+// export dialog writes them: OUT-<chart>.png beside OUT.png.
+bool exportSlides(MainWindow& window, const QString& lessonId, const QString& out)
+{
+    const ddplab::ui::LessonLibrary lessons = ddplab::ui::LessonLibrary::load();
+    const ddplab::ui::Lesson* lesson = lessons.find(lessonId);
+    const QString base = out.endsWith(QLatin1String(".png")) ? out.chopped(4) : out;
+    for (ddplab::ui::ChartPanel* panel : window.chartGrid()->panels()) {
+        QString error;
+        const QString path = base + QLatin1Char('-') + panel->definition().id + QStringLiteral(".png");
+        if (!ddplab::ui::ExportService::exportChartPng(*panel, path, ddplab::ui::ExportService::slideFormat(lesson ? lesson->title : QString()), &error)) {
+            QTextStream(stderr) << "ddplab-window-scenes: " << error << Qt::endl;
+            return false;
+        }
+    }
+    return true;
+}
+
+bool play(const QString& scene, MainWindow& window, const QString& studyFile, const QString& out)
 {
     if (scene == QLatin1String("first-launch"))
         return true;
@@ -192,6 +219,44 @@ bool play(const QString& scene, MainWindow& window, const QString& studyFile)
         waitForTheRuns(window);
         return true;
     }
+    // slides:LESSON — as presentation:LESSON, and then every chart exported as a slide from
+    // presentation mode (OUT-<chart>.png), the thumbnails too.
+    if (scene.startsWith(QLatin1String("slides:"))) {
+        const QString lesson = scene.section(QLatin1Char(':'), 1);
+        window.setPresentationMode(true);
+        wait(kSettleMs);
+        window.startLesson(lesson);
+        waitForTheRuns(window);
+        wait(kSettleMs);
+        return exportSlides(window, lesson, out);
+    }
+    // predict:LESSON — Predict First on in presentation mode: the runs go on under the lesson's
+    // question until the teacher reveals them.
+    if (scene.startsWith(QLatin1String("predict:"))) {
+        QAction* predictFirst = nullptr;
+        for (QAction* action : window.findChildren<QAction*>())
+            if (action->isCheckable() && action->text().remove(QLatin1Char('&')) == QLatin1String("Predict First"))
+                predictFirst = action;
+        if (!predictFirst)
+            return false;
+        predictFirst->setChecked(true);
+        window.setPresentationMode(true);
+        wait(kSettleMs);
+        window.startLesson(scene.section(QLatin1Char(':'), 1));
+        waitForTheRuns(window);
+        return true;
+    }
+    // study-switch — a study run, then another chosen: nothing of the first may stay in sight.
+    if (scene == QLatin1String("study-switch")) {
+        if (!runStudyFile(window, studyFile))
+            return false;
+        QString error;
+        if (!window.studyPage()->chooseStudy(QStringLiteral("critical-batch"), &error)) {
+            QTextStream(stderr) << "ddplab-window-scenes: " << error << Qt::endl;
+            return false;
+        }
+        return true;
+    }
     // compare:LESSON — the lesson's runs side by side on the Compare page.
     if (scene.startsWith(QLatin1String("compare:"))) {
         window.startLesson(scene.section(QLatin1Char(':'), 1));
@@ -211,14 +276,14 @@ int main(int argc, char* argv[])
     QTextStream err(stderr);
     const QStringList arguments = QCoreApplication::arguments();
     if (arguments.size() < 3 || arguments.size() > 4) {
-        err << "usage: ddplab-window-scenes first-launch|setup-errors|study|runs-study|presentation-lesson|presentation:LESSON|compare:LESSON|file-menu|advise|advice OUT.png [STUDY.json|SETTINGS.json|ADVICE.json]"
+        err << "usage: ddplab-window-scenes first-launch|setup-errors|study|runs-study|presentation-lesson|presentation:LESSON|slides:LESSON|predict:LESSON|study-switch|compare:LESSON|file-menu|advise|advice OUT.png [STUDY.json|SETTINGS.json|ADVICE.json]"
             << Qt::endl;
         return 2;
     }
     MainWindow window;
     window.show();
     wait(kSettleMs);
-    if (!play(arguments.at(1), window, arguments.value(3))) {
+    if (!play(arguments.at(1), window, arguments.value(3), arguments.at(2))) {
         err << "ddplab-window-scenes: cannot play the scene " << arguments.at(1) << Qt::endl;
         return 2;
     }

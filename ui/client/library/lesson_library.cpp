@@ -30,7 +30,11 @@ std::optional<Lesson> parseLesson(const QJsonObject& object, const QString& path
     lesson.source = object.value(QStringLiteral("source")).toString();
     lesson.summary = object.value(QStringLiteral("summary")).toString();
     lesson.lookFor = object.value(QStringLiteral("look_for")).toString();
+    lesson.prediction = object.value(QStringLiteral("predict")).toString();
     lesson.fewerCoresNote = object.value(QStringLiteral("when_ranks_exceed_cores")).toString();
+    const QJsonObject model = object.value(QStringLiteral("throughput_model")).toObject();
+    lesson.modelBandwidthBytesPerSecond = model.value(QStringLiteral("bandwidth_gb_per_s")).toDouble() * 1e9;
+    lesson.modelLink = model.value(QStringLiteral("link")).toString();
     for (const QJsonValue& chart : object.value(QStringLiteral("charts")).toArray())
         lesson.charts.append(chart.toString());
     if (object.contains(QStringLiteral("x_axis"))) {
@@ -83,6 +87,19 @@ std::optional<Lesson> parseLesson(const QJsonObject& object, const QString& path
         } else {
             *error = QStringLiteral("%1: run %2 names neither a \"preset\" nor a \"config\"").arg(path).arg(i + 1);
             return std::nullopt;
+        }
+        LessonRun& added = lesson.runs.last();
+        added.checkpointAt = run.value(wire(key::kCheckpointAt)).toString();
+        added.meantToFail = run.value(QStringLiteral("expect")).toString() == QLatin1String("failed");
+        if (run.contains(QStringLiteral("resume_from_run"))) {
+            added.resumeFromRun = run.value(QStringLiteral("resume_from_run")).toInt(-1);
+            const bool earlier = added.resumeFromRun >= 0 && added.resumeFromRun < i;
+            if (!earlier || lesson.runs.at(added.resumeFromRun).checkpointAt.isEmpty()) {
+                *error = QStringLiteral("%1: run %2 (\"%3\"): \"resume_from_run\" must name an earlier run (0 to %4) that has "
+                                        "\"checkpoint_at\"")
+                             .arg(path).arg(i + 1).arg(label).arg(i - 1);
+                return std::nullopt;
+            }
         }
     }
     if (lesson.runs.isEmpty()) {

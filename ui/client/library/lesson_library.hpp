@@ -18,6 +18,14 @@ namespace ddplab::ui {
 struct LessonRun {
     QString label;
     QJsonObject config;  // engine keys; unset keys take the engine's defaults
+    // "checkpoint_at" ("every 10", "40"): the steps after which it writes a checkpoint, into its
+    // own run folder (a lesson cannot know that folder beforehand).
+    QString checkpointAt;
+    // "resume_from_run": a branch or a resumption: it starts from the last checkpoint the
+    // lesson's run at this index (0: the first; one before it, with checkpoint_at) wrote. -1: none.
+    int resumeFromRun = -1;
+    // "expect": "failed": meant to fail (a rank killed on purpose); its failure is the lesson's.
+    bool meantToFail = false;
 };
 
 // The sharding view's settings for a lesson about how data is split.
@@ -35,6 +43,8 @@ struct Lesson {
     QString source;   // which seed it comes from
     QString summary;
     QString lookFor;
+    // "predict": the question a class answers before the runs are shown (View → Predict First).
+    QString prediction;
     QString explanationMarkdown;
     // Metric names. The first is the lesson's lead chart: the one its point is seen on, enlarged
     // in presentation mode whenever the lesson starts.
@@ -48,6 +58,11 @@ struct Lesson {
     // What holds instead where a run has more ranks than this computer has cores
     // ("when_ranks_exceed_cores"): a lesson about speed must not promise what the runs cannot show.
     QString fewerCoresNote;
+    // "throughput_model": {"bandwidth_gb_per_s": 10, "link": "..."}: the throughput chart draws a
+    // model of as many GPUs as each run has ranks (client/runs/throughput_model.hpp), at that
+    // bandwidth between them. 0: none.
+    double modelBandwidthBytesPerSecond = 0.0;
+    QString modelLink;
 };
 
 // "seed 004 · Adam at a larger effective batch": how the Lessons menu and the Lesson pane's

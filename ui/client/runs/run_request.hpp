@@ -19,6 +19,12 @@ struct RunRequest {
     ddplab::Config config;
     QString studyId{};    // a study's runs: its folder, and the run's point in its plan
     int studyPoint = -1;
+    // A lesson's checkpoints and branches (LessonRun): its checkpoints go into its own run folder
+    // (config.checkpointAt names the steps); it resumes from the last checkpoint the sequence's
+    // run at this index wrote (-1: none); it is meant to fail, which is no failure of the sequence.
+    bool checkpointsInRunFolder = false;
+    int resumeFromRun = -1;
+    bool meantToFail = false;
 };
 
 }  // namespace ddplab::ui

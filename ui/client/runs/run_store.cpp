@@ -67,6 +67,17 @@ QString RunStore::stderrPath(const RunRecord& run)
 
 std::optional<RunRecord> RunStore::createRun(const RunRecord& draft, const Config& config, QString* error) const
 {
+    Config copy = config;
+    return createRun(draft, copy, false, error);
+}
+
+std::optional<RunRecord> RunStore::createRunWithCheckpoints(const RunRecord& draft, Config& config, QString* error) const
+{
+    return createRun(draft, config, true, error);
+}
+
+std::optional<RunRecord> RunStore::createRun(const RunRecord& draft, Config& config, bool checkpointsInside, QString* error) const
+{
     if (!QDir().mkpath(m_root)) {
         if (error)
             *error = QStringLiteral("Cannot create the run folder %1").arg(m_root);
@@ -86,6 +97,8 @@ std::optional<RunRecord> RunStore::createRun(const RunRecord& draft, const Confi
         }
     }
     run.directory = QDir(m_root).absoluteFilePath(run.id);
+    if (checkpointsInside)
+        config.checkpointDir = QDir(run.directory).filePath(QStringLiteral("checkpoints")).toStdString();
     run.settings = runSettingsOf(config);
     // The one place a run's settings become the JSON of its config.json.
     if (!writeFileAtomically(configPath(run), presetFileContents(presetFromCoreConfig(config)), error) || !saveMeta(run, error))

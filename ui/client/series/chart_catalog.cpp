@@ -43,6 +43,10 @@ QList<ChartDefinition> buildCatalog()
     charts.append({QStringLiteral("throughput"), QObject::tr("Throughput"), QObject::tr("samples / s"),
                    {metric(field::kSamplesPerSec, "per step"), metric("epoch_samples_per_sec", "per epoch", false, true)}});
     charts.last().fromZero = true;
+    charts.append({wire(field::kSamples), QObject::tr("Samples per step"), QObject::tr("samples (all ranks)"),
+                   {metric(field::kSamples, "per step", false, true)}});
+    charts.last().fromZero = true;
+    charts.last().onlyWhenNamed = true;
     charts.append({wire(field::kGradNorm), QObject::tr("Gradient norm"), QStringLiteral("‖g‖"),
                    {metric(field::kGradNorm, "‖g‖")}});
     charts.last().blowsUp = true;

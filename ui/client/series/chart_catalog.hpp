@@ -34,6 +34,9 @@ struct ChartDefinition {
     // Shown only for runs whose metric moves (the effective batch under a batch schedule): a
     // flat line on every other run would be a chart that says nothing.
     bool onlyWhenItMoves = false;
+    // Shown only where a lesson names it (the samples of each step: padding and drop_last), not
+    // among every run's charts.
+    bool onlyWhenNamed = false;
 
     QStringList metricNames() const;
 };

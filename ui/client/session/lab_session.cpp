@@ -136,10 +136,19 @@ void LabSession::startNext()
     draft.host = m_target.isRemote() ? m_target.text() : QString();
     draft.enginePid = m_engine.processId();
     QString error;
-    const std::optional<RunRecord> created = m_store.createRun(draft, request.config, &error);
+    // A branch (a lesson's resume_from_run) starts from the last checkpoint its run wrote; the
+    // checkpoints of a lesson's run go into the run's own folder.
+    ddplab::Config settings = request.config;
+    const QString checkpoint = request.resumeFromRun >= 0 ? lastCheckpointOf(request.resumeFromRun) : QString();
+    if (request.resumeFromRun >= 0 && checkpoint.isEmpty())
+        error = QStringLiteral("it resumes from a checkpoint of run %1, which wrote none").arg(request.resumeFromRun + 1);
+    settings.resumeFrom = checkpoint.isEmpty() ? settings.resumeFrom : checkpoint.toStdString();
+    const std::optional<RunRecord> created = !error.isEmpty()                ? std::nullopt
+                                             : request.checkpointsInRunFolder ? m_store.createRunWithCheckpoints(draft, settings, &error)
+                                                                              : m_store.createRun(draft, settings, &error);
     // The settings as the engine is sent them (a remote one on its stdin), and as RunData holds
     // them until the engine's `config` event says more.
-    const QJsonObject config = presetFromCoreConfig(request.config);
+    const QJsonObject config = presetFromCoreConfig(settings);
     m_current = QSharedPointer<RunData>::create(created.value_or(draft));
     m_current->setRequestedConfig(config);
     m_runs.append(m_current);
@@ -357,8 +366,10 @@ void LabSession::finishCurrent(const RunOutcome& ended)
     }
     m_stderrLog.close();
     m_eventsLog.close();
-    // A diverged run trained to its end: the engine did what was asked, so it is no failure.
-    if (status != RunStatus::Finished && status != RunStatus::Diverged && m_firstFailureCode == 0)
+    // A diverged run trained to its end: the engine did what was asked, so it is no failure; nor
+    // is a failure a lesson meant (a rank killed on purpose), once it failed.
+    const bool meant = m_index < m_requests.size() && m_requests.at(m_index).meantToFail && status == RunStatus::Failed;
+    if (status != RunStatus::Finished && status != RunStatus::Diverged && m_firstFailureCode == 0 && !meant)
         m_firstFailureCode = exitCode > 0 ? exitCode : 1;
     if (status == RunStatus::Finished) {
         emit logMessage(QStringLiteral("\"%1\" finished: %2 steps.").arg(record.legendLabel()).arg(record.steps), false);
@@ -370,6 +381,14 @@ void LabSession::finishCurrent(const RunOutcome& ended)
     emit runFinished(m_index, finished);
     // Start the next run from the event loop, not from inside the engine's signals.
     QTimer::singleShot(0, this, &LabSession::startNext);
+}
+
+QString LabSession::lastCheckpointOf(int index) const
+{
+    if (index < 0 || index >= m_runs.size())
+        return QString();
+    const QList<QJsonObject>& checkpoints = m_runs.at(index)->checkpoints();
+    return checkpoints.isEmpty() ? QString() : checkpoints.last().value(wire(protocol::field::kPath)).toString();
 }
 
 // Over SSH, a connection that failed or an engine that is not there reads as a failed engine:

@@ -97,6 +97,8 @@ private:
     // `ended` as decided from the engine's word; what is saved is settleCompleteness() of it.
     void finishCurrent(const RunOutcome& ended);
     QString engineGoneMessage(const EngineExit& exit) const;
+    // The path of the last checkpoint the sequence's run at `index` wrote; "" when none.
+    QString lastCheckpointOf(int index) const;
 
     const RunStore& m_store;
     QString m_enginePath;

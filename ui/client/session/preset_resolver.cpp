@@ -5,6 +5,7 @@
 #include "client/library/lesson_library.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/library/preset_library.hpp"
+#include "client/wire.hpp"
 
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -19,6 +20,8 @@ ResolvedPreset fromLesson(const Lesson& lesson)
     resolved.lessonId = lesson.id;
     resolved.chartMetrics = lesson.charts;
     resolved.xAxis = lesson.xAxis;
+    if (lesson.modelBandwidthBytesPerSecond > 0)
+        resolved.throughputModel = ThroughputModel{lesson.modelBandwidthBytesPerSecond, lesson.modelLink};
     for (const LessonRun& run : lesson.runs) {
         const QString problem = presetProblem(run.config, QStringLiteral("lesson %1, run \"%2\"").arg(lesson.id, run.label));
         if (!problem.isEmpty()) {
@@ -26,7 +29,22 @@ ResolvedPreset fromLesson(const Lesson& lesson)
             return resolved;
         }
         // The label first: it is what tells the runs of one lesson apart in the Runs list.
-        resolved.runs.append({run.label + QStringLiteral(" — ") + lesson.title, run.label, lesson.id, *coreConfigOf(run.config)});
+        RunRequest request{run.label + QStringLiteral(" — ") + lesson.title, run.label, lesson.id, *coreConfigOf(run.config)};
+        if (!run.checkpointAt.isEmpty()) {
+            // Checked as the engine reads it; the folder is the run's own, set when it starts.
+            QString error;
+            const std::optional<ddplab::Config> checkpointing = withSettings(
+                request.config, {{wire(key::kCheckpointAt), run.checkpointAt}, {wire(key::kCheckpointDir), QStringLiteral("checkpoints")}}, &error);
+            if (!checkpointing) {
+                resolved.error = QStringLiteral("lesson %1, run \"%2\": %3").arg(lesson.id, run.label, error);
+                return resolved;
+            }
+            request.config = *checkpointing;
+            request.checkpointsInRunFolder = true;
+        }
+        request.resumeFromRun = run.resumeFromRun;
+        request.meantToFail = run.meantToFail;
+        resolved.runs.append(request);
     }
     return resolved;
 }

@@ -5,6 +5,7 @@
 // before any is started.
 
 #include "client/runs/run_request.hpp"
+#include "client/runs/throughput_model.hpp"
 #include "client/series/chart_catalog.hpp"
 #include "client/series/x_axis.hpp"
 
@@ -24,6 +25,7 @@ struct ResolvedPreset {
     QList<RunRequest> runs;
     QStringList chartMetrics;  // a lesson's charts; empty: every chart with data
     std::optional<XAxis> xAxis;  // the axis a lesson's point needs; none: the user's choice
+    std::optional<ThroughputModel> throughputModel;  // a lesson about speed: its model of GPUs
     QString error;             // why NAME cannot be run; empty when it can
 };
 

@@ -17,70 +17,99 @@
 namespace ddplab::ui {
 namespace {
 
-// Seconds, fitted to every run of the thirteen lessons, each run twice with `ddplab --preset ID
-// --run --quit` on the 2-core development machine while other programs kept it busy (load 3-10,
-// a teacher's laptop with a browser open), and to two studies run the same way
-// (docs/studies.md, "How long runs take"). A quiet machine is faster, a busier one slower: that
-// is MachineSpeed's to say.
-constexpr double kCores = 2.0;                   // the development machine's
-constexpr double kStartSeconds = 0.25;           // a run's fork, rendezvous, first and last events
-constexpr double kStartSecondsPerRank = 0.05;    // each rank's process and its store connection
-// Each rank makes its experiments' data (toy, linreg): 10,000 experiments on 8 ranks take seconds.
-constexpr double kStartSecondsPerRankExperiment = 3.0e-5;
-// The engine's `runs` process loading LibTorch, once for a lesson or a study when none is up yet.
-constexpr double kSessionStartSeconds = 1.0;
-constexpr double kDataStartSeconds = 1.0;        // reading Fashion-MNIST (or your own data), the first batches
-constexpr double kStepSeconds = 0.0003;          // one toy or linreg step on one rank
-constexpr double kToyAllReduceSeconds = 0.0006;  // a toy or linreg step's all-reduce between ranks
-constexpr double kToySampleSeconds = 2.0e-7;     // one sample of one experiment, toy or linreg
+// Seconds, fitted to every run of the fifteen lessons run with `ddplab --preset ID --run --quit`
+// on the 2-core development machine while other work kept it busy (load 5-6: builds beside it),
+// each lesson's total within 1.3x (tests/ui/tst_study_estimate's table). A quiet
+// machine is faster, a busier one slower: that is MachineSpeed's to say.
+constexpr double kCores = 2.0;                    // the development machine's
+// The lab starting the engine's `runs` process (LibTorch loaded once), for a lesson or a study.
+constexpr double kSessionStartSeconds = 0.4;
+constexpr double kStartSeconds = 0.3;             // a run's fork, rendezvous, first and last events
+constexpr double kStartSecondsPerRank = 0.006;    // each rank's process and its store connection
+// Each rank makes its experiments' data (toy, linreg): 10,000 experiments on 8 ranks take 0.4 s.
+constexpr double kStartSecondsPerRankExperiment = 5.4e-6;
+constexpr double kDataStartSeconds = 0.43;        // reading Fashion-MNIST (or your own data), the first batches
+constexpr double kStepSeconds = 0.0004;           // one toy or linreg step on one rank
+constexpr double kAllReduceSeconds = 0.0013;      // a toy or linreg step's all-reduce between ranks
+// One sample of one experiment, toy or linreg; ranks beyond the cores take turns and cost more
+// than their share (8 ranks of 10,000 experiments: 4x one rank's per sample).
+constexpr double kSampleSeconds = 1.0e-7;
 // A model's step on one rank beyond its images: the all-reduce of its gradients, the optimizer,
 // the step's events. Ranks beyond the cores take turns.
-constexpr double kRankStepSeconds = 0.004;
-constexpr double kImageSecondsMlp = 8.0e-5;      // one Fashion-MNIST image through the MLP and back
-// One image through the CNN and back; your own model is counted as such a CNN (the examples'
-// ResNet and transformer take 15-45 s a run, docs/studies.md).
-constexpr double kImageSecondsCnn = 2.8e-3;
-// An evaluation: the training loss over 2,000 training images and the 10,000 test images,
-// forward only, in chunks (about a quarter of a training image's cost each).
-constexpr double kEvalImages = 12000.0;
-constexpr int64_t kEvalTrainImages = 2000;  // the training loss's fixed samples (your own data too)
-constexpr double kForwardShare = 0.25;
+constexpr double kRankStepSeconds = 0.0054;
+constexpr double kImageSecondsMlp = 8.5e-5;       // one Fashion-MNIST image through the MLP and back
+constexpr double kImageSecondsCnn = 1.1e-3;       // through the CNN and back
+// An evaluation: the training loss over 2,000 training images and the validation images
+// (Fashion-MNIST's 10,000, or val_subset), forward only, in chunks: 0.3 of a training image's cost.
+constexpr int64_t kEvalTrainImages = 2000;
+constexpr int64_t kFashionTestImages = 10000;
+constexpr double kForwardShare = 0.3;
+// Your own data's size is known once the engine has read it; until then its subset, or a
+// Fashion-MNIST-sized guess.
+constexpr int64_t kUnknownDataSamples = 10'000;
 
-constexpr int kSpeedSamplesMin = 1;
-constexpr double kSpeedFloor = 0.2, kSpeedCeiling = 20.0;  // a factor outside is a clock gone wrong
+constexpr double kSpeedFloor = 0.1, kSpeedCeiling = 30.0;  // a factor outside is a clock gone wrong
+constexpr double kShortestMeasured = 0.05;  // steps that took less say nothing about a machine's speed
 
-double modelImageSeconds(const Config& config)
+double median(QList<double> values)
 {
-    const bool cnn = config.model == ModelKind::Cnn || config.workload == WorkloadKind::TorchScript;
-    return cnn ? kImageSecondsCnn : kImageSecondsMlp;
+    std::sort(values.begin(), values.end());
+    const qsizetype middle = values.size() / 2;
+    return values.size() % 2 ? values.at(middle) : (values.at(middle - 1) + values.at(middle)) / 2;
+}
+
+double clampedFactor(double factor)
+{
+    return std::clamp(factor, kSpeedFloor, kSpeedCeiling);
 }
 
 }  // namespace
+
+StepKind stepKindOf(const Config& config)
+{
+    switch (config.workload) {
+    case WorkloadKind::Toy:
+    case WorkloadKind::Linreg:
+        return StepKind::Vectorised;
+    case WorkloadKind::TorchScript:
+        return StepKind::OwnModel;
+    case WorkloadKind::FashionMnist:
+        break;
+    }
+    return config.model == ModelKind::Cnn ? StepKind::Cnn : StepKind::Mlp;
+}
 
 QString measuredStepKey(const QJsonObject& settings)
 {
     return settings.value(wire(key::kModelFile)).toString() + QLatin1Char('|') + settings.value(wire(key::kTrainData)).toString();
 }
 
-double estimatedSeconds(const Config& config, double speed, const MeasuredModel* measured)
+RunParts runParts(const Config& config, const MeasuredModel* measured)
 {
+    RunParts cost;
+    cost.kind = stepKindOf(config);
     const double ranks = double(std::max<int64_t>(1, config.worldSize));
-    const double parallel = std::min(ranks, kCores);   // ranks beyond the cores take turns
+    const double parallel = std::min(ranks, kCores);  // ranks beyond the cores take turns
     const double turns = std::max(1.0, ranks / kCores);
-    const bool ownModel = config.workload == WorkloadKind::TorchScript;
+    const bool ownModel = cost.kind == StepKind::OwnModel;
     const bool timed = ownModel && measured && measured->secondsPerSample > 0;
     Config sized = config;
-    // Your own data's size is known once the engine has read it; until then its subset, or a
-    // Fashion-MNIST-sized guess.
-    constexpr int64_t kUnknownDataSamples = 10'000;
     if (timed && sized.trainSamples <= 0)
         sized.trainSamples = measured->trainSamples;
     if (ownModel && sized.trainSamples <= 0)
         sized.trainSamples = sized.trainSubset > 0 ? sized.trainSubset : kUnknownDataSamples;
     const double steps = double(totalSteps(sized));
-    const bool modelWorkload = config.workload == WorkloadKind::FashionMnist || ownModel;
-    // A model's images trained and its evaluations (every eval_every steps and each epoch's end).
-    const double images = steps * double(effectiveBatchSize(sized));
+    const double samples = steps * double(effectiveBatchSize(sized));
+    cost.startSeconds = kStartSeconds + kStartSecondsPerRank * ranks;
+    if (cost.kind == StepKind::Vectorised) {
+        const double experiments = double(std::max<int64_t>(1, config.experiments));
+        cost.startSeconds += kStartSecondsPerRankExperiment * ranks * experiments;
+        cost.stepSeconds = steps * (kStepSeconds + (ranks > 1 ? kAllReduceSeconds * turns : 0.0)) +
+                           samples * experiments * kSampleSeconds * turns / parallel;
+        return cost;
+    }
+    // A model: its images trained and its evaluations (every eval_every steps and each epoch's end).
+    cost.startSeconds += kDataStartSeconds;
     const int64_t every = evalInterval(sized);
     const double epochs = std::max(1.0, steps / double(std::max<int64_t>(1, stepsPerEpoch(sized))));
     const double evaluations = (every > 0 ? steps / double(every) : 0.0) + epochs;
@@ -92,27 +121,78 @@ double estimatedSeconds(const Config& config, double speed, const MeasuredModel*
         const double valImages = sized.valSubset > 0 ? double(std::min<int64_t>(sized.valSubset, measured->valSamples))
                                                      : double(measured->valSamples);
         const double evalImages = double(std::min<int64_t>(kEvalTrainImages, datasetSize(sized))) + valImages;
-        const double work = images + evaluations * evalImages * kForwardShare;
-        const double perStep = kStepSeconds + (ranks > 1 ? kToyAllReduceSeconds * turns : 0.0);  // beyond the model: optimizer, events
-        return (kStartSecondsPerRank * (ranks - 1) + steps * perStep) * speed + measured->startSeconds + work * measured->secondsPerSample;
+        cost.measuredHere = true;
+        cost.startSeconds = measured->startSeconds + kStartSecondsPerRank * (ranks - 1);
+        cost.stepSeconds = steps * (kStepSeconds + (ranks > 1 ? kAllReduceSeconds * turns : 0.0)) +
+                           (samples + evaluations * evalImages * kForwardShare) * measured->secondsPerSample;
+        return cost;
     }
-    double seconds = kStartSeconds + kStartSecondsPerRank * ranks;
-    if (modelWorkload) {
-        const double work = images + evaluations * kEvalImages * kForwardShare;
-        seconds += kDataStartSeconds + steps * kRankStepSeconds * turns + work * modelImageSeconds(config) / parallel;
-    } else {
-        const double experiments = double(std::max<int64_t>(1, config.experiments));
-        const double work = steps * double(effectiveBatchSize(config)) * experiments;
-        seconds += kStartSecondsPerRankExperiment * ranks * experiments +
-                   steps * (kStepSeconds + (ranks > 1 ? kToyAllReduceSeconds * turns : 0.0)) + work * kToySampleSeconds / parallel;
+    const double testImages = double(sized.valSubset > 0 ? std::min(sized.valSubset, kFashionTestImages) : kFashionTestImages);
+    const double evalImages = double(kEvalTrainImages) + testImages;
+    // Your own model not timed yet counts as the CNN: the examples' ResNet and transformer take
+    // 15-45 s a run (docs/studies.md); the Study page times it within seconds.
+    const double image = cost.kind == StepKind::Mlp ? kImageSecondsMlp : kImageSecondsCnn;
+    cost.stepSeconds = steps * kRankStepSeconds * turns + (samples + evaluations * evalImages * kForwardShare) * image / parallel;
+    return cost;
+}
+
+MachineSpeed MachineSpeed::uniform(double factor)
+{
+    MachineSpeed speed;
+    speed.start = factor;
+    speed.steps.fill(factor);
+    return speed;
+}
+
+double estimatedSeconds(const Config& config, const MachineSpeed& speed, const MeasuredModel* measured)
+{
+    const RunParts cost = runParts(config, measured);
+    // Inspect timed your own model here, as busy as the machine was then: its seconds stand.
+    if (cost.measuredHere)
+        return cost.startSeconds + cost.stepSeconds;
+    return cost.startSeconds * speed.start + cost.stepSeconds * speed.stepFactor(cost.kind);
+}
+
+double estimatedSeconds(const QJsonObject& config, const MachineSpeed& speed, const MeasuredModel* measured)
+{
+    const std::optional<Config> typed = coreConfigOf(config);
+    return typed ? estimatedSeconds(*typed, speed, measured) : kStartSeconds * speed.start;
+}
+
+double estimatedSeconds(const StudyPlan& plan, const MachineSpeed& speed, const MeasuredSteps& measured)
+{
+    double total = kSessionStartSeconds * speed.start;
+    for (const StudyPoint& point : plan.points) {
+        const auto found = measured.constFind(measuredStepKey(point.config));
+        total += estimatedSeconds(point.config, speed, found != measured.constEnd() ? &*found : nullptr);
     }
-    return seconds * speed;
+    return total;
+}
+
+double estimatedSeconds(const Lesson& lesson, const MachineSpeed& speed)
+{
+    double total = kSessionStartSeconds * speed.start;
+    for (const LessonRun& run : lesson.runs)
+        total += estimatedSeconds(run.config, speed);
+    return total;
+}
+
+double estimatedSeconds(const QList<Config>& runs, const MachineSpeed& speed)
+{
+    double total = kSessionStartSeconds * speed.start;
+    for (const Config& run : runs)
+        total += estimatedSeconds(run, speed);
+    return total;
+}
+
+double estimatedSeconds(const Config& config, double speed, const MeasuredModel* measured)
+{
+    return estimatedSeconds(config, MachineSpeed::uniform(speed), measured);
 }
 
 double estimatedSeconds(const QJsonObject& config, double speed, const MeasuredModel* measured)
 {
-    const std::optional<Config> typed = coreConfigOf(config);
-    return typed ? estimatedSeconds(*typed, speed, measured) : kStartSeconds * speed;
+    return estimatedSeconds(config, MachineSpeed::uniform(speed), measured);
 }
 
 double estimatedSeconds(const StudyPoint& point, double speed)
@@ -122,20 +202,12 @@ double estimatedSeconds(const StudyPoint& point, double speed)
 
 double estimatedSeconds(const StudyPlan& plan, double speed, const MeasuredSteps& measured)
 {
-    double total = kSessionStartSeconds * speed;
-    for (const StudyPoint& point : plan.points) {
-        const auto found = measured.constFind(measuredStepKey(point.config));
-        total += estimatedSeconds(point.config, speed, found != measured.constEnd() ? &*found : nullptr);
-    }
-    return total;
+    return estimatedSeconds(plan, MachineSpeed::uniform(speed), measured);
 }
 
 double estimatedSeconds(const Lesson& lesson, double speed)
 {
-    double total = kSessionStartSeconds * speed;
-    for (const LessonRun& run : lesson.runs)
-        total += estimatedSeconds(run.config, speed);
-    return total;
+    return estimatedSeconds(lesson, MachineSpeed::uniform(speed));
 }
 
 MachineSpeed MachineSpeed::measure(const RunStore& store, int recent)
@@ -154,27 +226,55 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent)
             finished.append(run);
     }
     std::sort(finished.begin(), finished.end(), [](const RunRecord& a, const RunRecord& b) { return a.started > b.started; });
-    QList<double> ratios;
+    std::array<QList<double>, kStepKinds> stepRatios;
+    QList<double> startRatios, wholeRatios;
+    int looked = 0;
     for (const RunRecord& run : finished) {
-        if (ratios.size() >= recent)
+        // Enough of every kind, or the last few hundred runs: an old run says little of the load now.
+        constexpr int kMostLooked = 400;
+        const bool enough = std::all_of(stepRatios.begin(), stepRatios.end(), [&](const QList<double>& r) { return r.size() >= recent; });
+        if (enough || ++looked > kMostLooked)
             break;
         QFile file(RunStore::configPath(run));
         if (!file.open(QIODevice::ReadOnly))
             continue;
-        const QJsonObject config = QJsonDocument::fromJson(file.read(kMaxSettingsFileBytes)).object();
-        const double expected = estimatedSeconds(config);
+        const std::optional<Config> config = coreConfigOf(QJsonDocument::fromJson(file.read(kMaxSettingsFileBytes)).object());
+        if (!config)
+            continue;
+        const RunParts cost = runParts(*config);
+        if (cost.kind == StepKind::OwnModel)
+            continue;  // the constants' CNN for a model inspect times: no measure of this machine
         const double took = double(run.started.msecsTo(run.finished)) / 1000.0;
-        if (expected > 0 && took > 0)
-            ratios.append(took / expected);
+        QList<double>& ofKind = stepRatios.at(std::size_t(cost.kind));
+        if (run.trainSeconds >= 0 && took >= run.trainSeconds) {
+            if (run.trainSeconds >= kShortestMeasured && ofKind.size() < recent)
+                ofKind.append(run.trainSeconds / cost.stepSeconds);
+            if (startRatios.size() < recent * kStepKinds)
+                startRatios.append((took - run.trainSeconds) / cost.startSeconds);
+        } else if (took > 0 && wholeRatios.size() < recent) {
+            wholeRatios.append(took / (cost.startSeconds + cost.stepSeconds));
+        }
     }
     MachineSpeed speed;
-    if (ratios.size() < kSpeedSamplesMin)
-        return speed;
-    std::sort(ratios.begin(), ratios.end());
-    const qsizetype middle = ratios.size() / 2;
-    const double median = ratios.size() % 2 ? ratios.at(middle) : (ratios.at(middle - 1) + ratios.at(middle)) / 2;
-    speed.factor = std::clamp(median, kSpeedFloor, kSpeedCeiling);
-    speed.runsMeasured = int(ratios.size());
+    QList<double> kindFactors;
+    for (int kind = 0; kind < kStepKinds; ++kind) {
+        const QList<double>& ratios = stepRatios.at(std::size_t(kind));
+        speed.stepRuns.at(std::size_t(kind)) = int(ratios.size());
+        speed.runsMeasured += int(ratios.size());
+        if (!ratios.isEmpty()) {
+            speed.steps.at(std::size_t(kind)) = clampedFactor(median(ratios));
+            kindFactors.append(speed.steps.at(std::size_t(kind)));
+        }
+    }
+    // A kind not run here yet: as the kinds that were, else as whole runs stored before.
+    const double others = !kindFactors.isEmpty() ? median(kindFactors) : !wholeRatios.isEmpty() ? clampedFactor(median(wholeRatios)) : 1.0;
+    for (int kind = 0; kind < kStepKinds; ++kind) {
+        if (speed.stepRuns.at(std::size_t(kind)) == 0)
+            speed.steps.at(std::size_t(kind)) = others;
+    }
+    speed.start = !startRatios.isEmpty() ? clampedFactor(median(startRatios)) : others;
+    if (speed.runsMeasured == 0)
+        speed.runsMeasured = int(wholeRatios.size());
     return speed;
 }
 
@@ -185,6 +285,13 @@ QString durationText(double seconds)
     if (seconds < 2 * 3600)
         return QStringLiteral("about %1 min").arg(int(std::lround(seconds / 60)));
     return QStringLiteral("about %1 h").arg(QString::number(seconds / 3600, 'f', 1));
+}
+
+QString tookText(double seconds, double estimated)
+{
+    // Seconds both, to a tenth: what a table of estimates against actual times is made from.
+    return QStringLiteral("took %1 s (estimated %2 s, %3x)")
+        .arg(QString::number(seconds, 'f', 1), QString::number(estimated, 'f', 1), QString::number(seconds / std::max(estimated, 1e-9), 'f', 2));
 }
 
 }  // namespace ddplab::ui

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// How long runs take on this machine, before they run: for a lesson (the Lessons menu, its Run
-// button) and a study's plan (the Study page). (The advisor sizes its plan from its own base run:
-// client/advisor/run_cost.hpp.) Your own model's runs are estimated from a training step the
-// engine's inspect timed here (MeasuredSteps) once it has.
-// A run costs its start-up plus its steps and evaluations at per-step costs measured with
-// `ddplab --preset LESSON --run --quit` on the 2-core development machine while other programs
-// used it (docs/benchmarks.md, "How long lessons take"), times this machine's speed: the median,
-// over its most recent finished runs, of the seconds each took against what the constants said
-// (MachineSpeed). A study in progress replaces the guess with its own measured seconds per run.
-// Runs that stop at a target loss are counted to their end.
+// How long runs take on this machine, before they run: the one estimator of a lesson (the Lessons
+// menu, its Run button, the first line of `ddplab --preset LESSON --run --quit`), a study's plan
+// (the Study page, `ddplab --study`) and the advice's plan. Your own model's runs are estimated
+// from a training step the engine's inspect timed here (MeasuredSteps) once it has.
+//
+// A run costs its start-up (the fork, the ranks' rendezvous, reading the data) and its steps
+// (each step's overhead, its samples through the model, its evaluations), at constants fitted to
+// every lesson run with `ddplab --preset ID --run --quit` on the 2-core development machine beside
+// other programs (the seconds are tests/ui/tst_study_estimate's table). Then this machine and its
+// load: MachineSpeed measures, from its own most recent runs, how long their steps took against
+// what the constants said (the summary's wall_s, kept in meta.json), separately for each kind of
+// model (a toy step and a CNN's images do not slow down alike when another program takes a core),
+// and how long their start-ups took. Runs that stop at a target loss are counted to their end.
 
 #include "client/library/lesson_library.hpp"
 #include "client/study/study_plan.hpp"
@@ -19,19 +22,36 @@
 #include <QJsonObject>
 #include <QList>
 
+#include <array>
+
 namespace ddplab::ui {
 
 class RunStore;
 struct RunRecord;
 
-// This machine against the development machine: measured seconds / estimated seconds.
-struct MachineSpeed {
-    double factor = 1.0;  // 1: as fast as the machine the constants were measured on
-    int runsMeasured = 0;  // the finished runs it was measured on (0: none yet, factor 1)
+// What a run's steps cost most: their speed changes together on a busier or faster machine.
+enum class StepKind { Vectorised, Mlp, Cnn, OwnModel };
+constexpr int kStepKinds = 4;
+StepKind stepKindOf(const ddplab::Config& config);
 
-    // From the most recent `recent` runs of `store` that ran to their end here (not over SSH).
-    static MachineSpeed measure(const RunStore& store, int recent = 20);
-    static MachineSpeed measure(const QList<RunRecord>& runs, int recent = 20);
+// This machine (as busy as it has lately been) against the development machine: measured
+// seconds over the constants' seconds, for start-ups and for each kind of step.
+struct MachineSpeed {
+    double start = 1.0;                    // a run's start-up
+    std::array<double, kStepKinds> steps{1.0, 1.0, 1.0, 1.0};
+    std::array<int, kStepKinds> stepRuns{0, 0, 0, 0};  // runs each kind was measured on
+    int runsMeasured = 0;                  // 0: nothing measured yet, every factor 1
+
+    // The same factor for everything (a machine `factor` times slower than the constants).
+    static MachineSpeed uniform(double factor);
+    double stepFactor(StepKind kind) const { return steps.at(std::size_t(kind)); }
+
+    // From the most recent runs of `store` that ran to their end here (not over SSH): for each
+    // kind, the median over its `recent` newest runs of their steps' seconds against the
+    // constants' (a kind not run yet takes the median of the kinds that were); the start-up's
+    // from all of them. Runs stored before wall_s was kept count whole, start-up and steps as one.
+    static MachineSpeed measure(const RunStore& store, int recent = 12);
+    static MachineSpeed measure(const QList<RunRecord>& runs, int recent = 12);
 };
 
 // Your own model as inspect found it on this machine (OwnModelSteps): a training step's seconds
@@ -47,17 +67,35 @@ struct MeasuredModel {
 using MeasuredSteps = QHash<QString, MeasuredModel>;
 QString measuredStepKey(const QJsonObject& settings);  // engine keys (a study point's preset)
 
-// One run's seconds on the development machine, times `speed`; your own model `measured` by
-// inspect here, its model's part and its data's sizes from that.
-double estimatedSeconds(const ddplab::Config& config, double speed = 1.0, const MeasuredModel* measured = nullptr);
+// One run's two parts on the development machine (the constants), before any factor.
+struct RunParts {
+    double startSeconds = 0.0;
+    double stepSeconds = 0.0;  // from its first step to its end: steps, samples, evaluations
+    StepKind kind = StepKind::Mlp;
+    bool measuredHere = false;  // your own model timed by inspect: already this machine's seconds
+};
+RunParts runParts(const ddplab::Config& config, const MeasuredModel* measured = nullptr);
+
+// One run's seconds on this machine.
+double estimatedSeconds(const ddplab::Config& config, const MachineSpeed& speed, const MeasuredModel* measured = nullptr);
 // A run given as engine keys (a lesson's, a preset's); unreadable settings cost a start-up.
+double estimatedSeconds(const QJsonObject& config, const MachineSpeed& speed, const MeasuredModel* measured = nullptr);
+double estimatedSeconds(const StudyPlan& plan, const MachineSpeed& speed, const MeasuredSteps& measured = {});
+// A lesson: its runs one after the other, in one session of the engine.
+double estimatedSeconds(const Lesson& lesson, const MachineSpeed& speed);
+// A list of runs in one session (a study's points still to run, an advice's plan).
+double estimatedSeconds(const QList<ddplab::Config>& runs, const MachineSpeed& speed);
+
+// At a uniform factor (1: the development machine).
+double estimatedSeconds(const ddplab::Config& config, double speed = 1.0, const MeasuredModel* measured = nullptr);
 double estimatedSeconds(const QJsonObject& config, double speed = 1.0, const MeasuredModel* measured = nullptr);
 double estimatedSeconds(const StudyPoint& point, double speed = 1.0);
 double estimatedSeconds(const StudyPlan& plan, double speed = 1.0, const MeasuredSteps& measured = {});
-// A lesson: its runs one after the other.
 double estimatedSeconds(const Lesson& lesson, double speed = 1.0);
 
 // "about 40 s", "about 3 min", "about 2 h"
 QString durationText(double seconds);
+// "took 42.0 s (estimated 40.0 s, 1.05x)": what the headless runs print at their end.
+QString tookText(double seconds, double estimated);
 
 }  // namespace ddplab::ui

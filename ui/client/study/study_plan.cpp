@@ -2,6 +2,7 @@
 #include "study_plan.hpp"
 
 #include "client/library/preset_file.hpp"
+#include "client/study/study_axis_text.hpp"
 #include "client/wire.hpp"
 #include "core/config_keys.hpp"
 #include "core/limits.hpp"
@@ -129,6 +130,16 @@ QString StudyPoint::label() const
     QStringList parts;
     for (auto it = values.begin(); it != values.end(); ++it)
         parts.append(QStringLiteral("%1 %2").arg(it.key(), valueText(it.value())));
+    if (repeat > 0)
+        parts.append(QStringLiteral("repeat %1").arg(repeat + 1));
+    return parts.join(QStringLiteral(" · "));
+}
+
+QString StudyPoint::displayLabel() const
+{
+    QStringList parts;
+    for (auto it = values.begin(); it != values.end(); ++it)
+        parts.append(QStringLiteral("%1 %2").arg(axisLabel(it.key()), valueText(it.value())));
     if (repeat > 0)
         parts.append(QStringLiteral("repeat %1").arg(repeat + 1));
     return parts.join(QStringLiteral(" · "));

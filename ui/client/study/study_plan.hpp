@@ -20,8 +20,12 @@ struct StudyPoint {
     QJsonObject values;  // the swept keys at this point (effective_batch when it is swept)
     QJsonObject config;  // the whole preset its run gets
 
-    // "effective_batch 64 · lr_rule sqrt" (and "· repeat 2" for the later seeds)
+    // "effective_batch 64 · lr_rule sqrt" (and "· repeat 2" for the later seeds): keys as files
+    // name them (TensorBoard's hparams groups).
     QString label() const;
+    // "effective batch 64 · LR rule sqrt": as Setup names the keys, where people read it (its
+    // run's name in the Runs list, legends, the Log, the headless table).
+    QString displayLabel() const;
 };
 
 struct StudyPlan {

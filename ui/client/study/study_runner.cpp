@@ -80,7 +80,7 @@ StudyRunner::StartResult StudyRunner::start(const StoredStudy& study)
     QList<RunRequest> requests;
     for (const StudyPoint& point : missing) {
         RunRequest request;
-        request.label = point.label();
+        request.label = point.displayLabel();
         // The point first, as a lesson's runs are named: it is what tells them apart in the Runs list.
         request.name = request.label + QStringLiteral(" — ") + study.title();
         // A point's settings stay JSON in plan.json (the keys the study sets, and no others); the

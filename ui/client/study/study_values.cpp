@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "study_values.hpp"
 
+#include "client/study/study_axis_text.hpp"
 #include "client/study/study_results.hpp"
 
 #include <cmath>
@@ -23,7 +24,7 @@ QString describe(const StudyRunResult& result, const QStringList& keys)
     QStringList parts;
     for (const QString& key : keys) {
         if (result.values.contains(key))  // a conditional axis that does not apply here has no value
-            parts.append(QStringLiteral("%1 %2").arg(key, valueText(result.values.value(key))));
+            parts.append(QStringLiteral("%1 %2").arg(axisLabel(key), valueText(result.values.value(key))));
     }
     return parts.join(QStringLiteral(" · "));
 }
