@@ -95,6 +95,9 @@ StudyPage::StudyPage(const RunStore& store, LabSession& session, std::function<Q
     m_progress->setTextVisible(false);
     m_progressLabel = new QLabel;
     m_progressLabel->setObjectName(QStringLiteral("studyProgress"));
+    // Wrapped: a long study's title or a refusal on one line kept the page wide enough to
+    // squeeze the Lesson pane to a sliver at 1280x720.
+    m_progressLabel->setWordWrap(true);
     auto* progressRow = new QHBoxLayout;
     progressRow->addWidget(m_progressLabel, 1);
     progressRow->addWidget(m_progress);
