@@ -2,13 +2,13 @@
 // The advisor's arithmetic on data with a known answer: a bracket's best LR refined by a
 // parabola in log LR (exact on a bowl that is quadratic in log LR, off the grid), its safe range
 // (every LR within 10 % of the best), an optimum at the ladder's edge said as such, near-ties said
-// as noise; the branch test's critical batch with its calibrated tolerance; the LR's exponent in
-// the batch with the spread of the seeds' own fits; goodput's choice of the batch per GPU.
+// as noise; the LR's exponent in the batch with the spread of the seeds' own fits; goodput's
+// choice of the batch per GPU. The decision rules on recorded evidence: tst_advice_decision.
 
 #include "client/advisor/advice.hpp"
 #include "client/advisor/advice_lock.hpp"
 #include "client/advisor/advice_progress.hpp"
-#include "client/advisor/advisor.hpp"
+#include "client/advisor/advice_request.hpp"
 #include "client/advisor/advice_store.hpp"
 #include "client/advisor/batch_evidence.hpp"
 #include "client/advisor/batch_memory.hpp"
@@ -146,21 +146,6 @@ private slots:
         QVERIFY(!clear.withinNoise);
         const BracketOptimum oneSeed = findBracketOptimum(bowl(0.1, 0.5, ladder(0.025, std::sqrt(2.0), 9)));
         QVERIFY(oneSeed.withinNoise);  // one seed cannot tell noise from a difference
-    }
-
-    void branchTestFindsTheLargestBatchWithinTolerance()
-    {
-        const QList<BranchResult> branches{{32, 1.00}, {64, 1.01}, {128, 1.015}, {256, 1.10}};
-        const CriticalBatchEstimate estimate = criticalBatchFromBranches(branches, 1.005);
-        QVERIFY(estimate.ok);
-        QCOMPARE(estimate.tolerance, 0.02);  // the repeat differs by 0.5 %: the floor holds
-        QCOMPARE(estimate.criticalBatch, 128.0);
-        QVERIFY(!estimate.beyondLargest);
-        // A noisy repeat widens the tolerance to its difference: 256 is then within it.
-        const CriticalBatchEstimate noisy = criticalBatchFromBranches(branches, 1.12);
-        QVERIFY(std::abs(noisy.tolerance - 0.12 / 1.06) < 1e-12);
-        QCOMPARE(noisy.criticalBatch, 256.0);
-        QVERIFY(noisy.beyondLargest);
     }
 
     void lrExponentWithTheSeedsSpread()
@@ -343,7 +328,33 @@ private slots:
         a.safeHigh = 0.8;
         a.confidence = QStringLiteral("moderate");
         a.cautions = {QStringLiteral("one caution")};
-        a.evidence.append({QStringLiteral("confirmation"), QStringLiteral("run-1"), QStringLiteral("label"), 8, 32, 0.4, 1, 8192, INFINITY, QStringLiteral("diverged")});
+        a.evidence.append({QStringLiteral("confirmation"), QStringLiteral("run-1"), QStringLiteral("label"), 8, 32, 0.4, 1, 8192, INFINITY,
+                           QStringLiteral("diverged"), {{0, 2.3}, {20, 0.9}}, 0.0});
+        a.evidence.append({QStringLiteral("throughput"), QStringLiteral("run-2"), QStringLiteral("label"), 2, 64, 0.4, 0, 1920, INFINITY,
+                           QStringLiteral("finished"), {}, 5120.0});
+        // What issue 46 added: the model and data named, each batch's paired verdict, the
+        // confidence's weaknesses, the rule named beside the measured LR.
+        a.model = QStringLiteral("linreg (dim 16)");
+        a.data = QStringLiteral("512 generated examples (data seed 0)");
+        BatchVerdict verdict;
+        verdict.batch = 64;
+        verdict.gpus = 2;
+        verdict.batchPerGpu = 32;
+        verdict.lr = 0.1;
+        verdict.orders = 3;
+        verdict.mean = 0.61;
+        verdict.spread = 0.004;
+        verdict.difference = 0.012;
+        verdict.low = -0.004;
+        verdict.high = 0.028;
+        verdict.call = BatchCall::WithinNoise;
+        a.batchVerdicts = {verdict};
+        a.refinementOrders = 1;
+        a.branchSamples = 4096;
+        a.branchHorizon = 8192;
+        a.confidenceWeaknesses = {QStringLiteral("branches_short")};
+        a.lrRule = QStringLiteral("sqrt");
+        a.ruleLr = 0.38;
         a.recommended.worldSize = 8;
         a.recommended.batchSize = 32;
         a.recommended.lr = 0.4;
@@ -362,6 +373,14 @@ private slots:
         QVERIFY(std::isinf(back->evidence[0].measure));  // a diverged run's null measure
         QCOMPARE(back->recommended.warmupSteps, 12);
         QCOMPARE(back->recommended.worldSize, 8);
+        QCOMPARE(back->evidence[0].curve, (QList<QPointF>{{0, 2.3}, {20, 0.9}}));
+        QCOMPARE(back->evidence[1].samplesPerSecond, 5120.0);
+        QCOMPARE(back->model, a.model);
+        QCOMPARE(back->batchVerdicts.size(), 1);
+        QCOMPARE(back->batchVerdicts[0].call, BatchCall::WithinNoise);
+        QCOMPARE(back->batchVerdicts[0].high, 0.028);
+        QCOMPARE(back->confidenceWeaknesses, a.confidenceWeaknesses);
+        QCOMPARE(back->ruleLr, 0.38);
 
         QJsonObject damaged = a.toJson();
         damaged.remove(QStringLiteral("lr"));

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A stopped advice resumed (docs/advisor.md): on linreg to 2 GPUs, an advice stopped in its
-// branch test and resumed from its progress file takes the base run and the branch runs that had
+// A stopped advice resumed (docs/advisor.md): on linreg to 2 GPUs, an advice (the one advice job
+// the page and --advise run) stopped in its branch test and resumed from its folder takes the base run and the branch runs that had
 // finished from the run store instead of running them again (the run store gains exactly the
 // runs that had not), and ends with the recommendation of the same advice run without a stop.
 
-#include "client/advisor/advisor.hpp"
+#include "client/advisor/advice_job.hpp"
+#include "client/advisor/advice_store.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
@@ -68,10 +69,11 @@ private slots:
         request.gpus = 2;
         request.budgetSeconds = 600;  // more than it needs: no phase is cut to the time left
 
+        const AdviceStore adviceStore(home.filePath(QStringLiteral("advice")));
+
         // Without a stop.
-        request.checkpointFolder = home.filePath(QStringLiteral("whole"));
-        Advisor whole(session);
-        QSignalSpy wholeEnd(&whole, &Advisor::finished);
+        AdviceJob whole(session, adviceStore);
+        QSignalSpy wholeEnd(&whole, &AdviceJob::finished);
         QVERIFY2(whole.start(request), qPrintable(whole.problem()));
         QVERIFY(wholeEnd.wait(kPatienceMs));
         QVERIFY2(wholeEnd.front().front().toBool(), qPrintable(whole.problem()));
@@ -80,12 +82,8 @@ private slots:
         QVERIFY(allRuns > 10);
 
         // Stopped in the branch test, once three of its runs have ended.
-        // Laid out as the advice store lays out an advice: a resume takes its folder's own checkpoints.
-        QVERIFY(QDir(home.path()).mkdir(QStringLiteral("stopped")));
-        request.checkpointFolder = home.filePath(QStringLiteral("stopped/checkpoints"));
-        request.progressFile = home.filePath(QStringLiteral("stopped/progress.json"));
-        Advisor stopped(session);
-        QSignalSpy stoppedEnd(&stopped, &Advisor::finished);
+        AdviceJob stopped(session, adviceStore);
+        QSignalSpy stoppedEnd(&stopped, &AdviceJob::finished);
         int branchRunsEnded = 0;
         connect(&session, &LabSession::runFinished, &stopped, [&] {
             if (stopped.isRunning() && stopped.progressText().startsWith(QStringLiteral("range test")) && ++branchRunsEnded == 3)
@@ -94,7 +92,9 @@ private slots:
         QVERIFY2(stopped.start(request), qPrintable(stopped.problem()));
         QVERIFY(stoppedEnd.wait(kPatienceMs));
         QCOMPARE(stoppedEnd.front().front().toBool(), false);
-        const QList<QStringList> kept = storedIds(request.progressFile);
+        const StoredAdvice stoppedFolder = adviceStore.open(stopped.folderId());
+        QVERIFY(stoppedFolder.stopped);
+        const QList<QStringList> kept = storedIds(stoppedFolder.progressFile());
         QCOMPARE(kept.size(), 2);  // the base run's phase and the branch test's
         QCOMPARE(kept[0].size(), 1);
         QVERIFY(!kept[0][0].isEmpty());
@@ -105,9 +105,9 @@ private slots:
 
         // Resumed: the base run and the three branch runs are taken from the store.
         const qsizetype storedBefore = store.listRuns().size();
-        Advisor resumed(session);
-        QSignalSpy resumedEnd(&resumed, &Advisor::finished);
-        QVERIFY2(resumed.resume(request.progressFile), qPrintable(resumed.problem()));
+        AdviceJob resumed(session, adviceStore);
+        QSignalSpy resumedEnd(&resumed, &AdviceJob::finished);
+        QVERIFY2(resumed.resume(stoppedFolder.directory), qPrintable(resumed.problem()));
         QVERIFY(resumedEnd.wait(kPatienceMs));
         QVERIFY2(resumedEnd.front().front().toBool(), qPrintable(resumed.problem()));
         QCOMPARE(resumed.reusedRuns(), 4);
@@ -126,13 +126,16 @@ private slots:
         QCOMPARE(got.confidence, expected.confidence);
         QCOMPARE(got.horizonSamples, expected.horizonSamples);
 
+        // Saved into its own folder, where nothing is left to resume.
+        QVERIFY(adviceStore.open(stoppedFolder.id).advice);
         // A progress file that is not one is refused in a sentence.
-        QFile broken(home.filePath(QStringLiteral("broken.json")));
+        QVERIFY(QDir().mkpath(adviceStore.root() + QStringLiteral("/broken")));
+        QFile broken(adviceStore.root() + QStringLiteral("/broken/progress.json"));
         QVERIFY(broken.open(QIODevice::WriteOnly));
         broken.write("{\"request\": ");
         broken.close();
-        Advisor refused(session);
-        QVERIFY(!refused.resume(broken.fileName()));
+        AdviceJob refused(session, adviceStore);
+        QVERIFY(!refused.resume(QStringLiteral("broken")));
         QVERIFY2(refused.problem().contains(QStringLiteral("cannot be resumed")), qPrintable(refused.problem()));
     }
 };

@@ -68,9 +68,9 @@ Advice givenAdvice()
     for (qint64 seed : {0, 1})
         for (double lr : {0.2, 0.4, 0.8})
             a.evidence.append({QStringLiteral("confirmation"), QString(), QString(), 8, 32, lr, seed, 8192, 0.5 + std::abs(lr - 0.4) + 0.01 * seed,
-                               QStringLiteral("finished")});
+                               QStringLiteral("finished"), {}, 0.0});
     for (int k : {1, 2, 4, 8})
-        a.evidence.append({QStringLiteral("branch"), QString(), QString(), k, 32, 0.05 * k, 0, 2048, 0.6 + 0.001 * k, QStringLiteral("finished")});
+        a.evidence.append({QStringLiteral("branch"), QString(), QString(), k, 32, 0.05 * k, 0, 2048, 0.6 + 0.001 * k, QStringLiteral("finished"), {}, 0.0});
     // The branch test's best LR per batch, two data orders each; range tests at two batches.
     for (int k : {1, 2, 4, 8})
         a.lrOptima.append({32.0 * k, 0.05 * k, {0.045 * k, 0.055 * k}});
@@ -84,7 +84,27 @@ Advice givenAdvice()
     a.warmup.verdict = QStringLiteral("a linear warmup over 10 steps from your LR made no measurable difference");
     for (qint64 seed : {0, 1})
         for (double lr : {0.4, 0.57})
-            a.evidence.append({QStringLiteral("warmup"), QString(), QString(), 8, 32, lr, seed, 8192, 0.52 + 0.01 * seed, QStringLiteral("finished")});
+            a.evidence.append({QStringLiteral("warmup"), QString(), QString(), 8, 32, lr, seed, 8192, 0.52 + 0.01 * seed, QStringLiteral("finished"), {}, 0.0});
+    // Each batch against yours over two data orders, as the decision judged them.
+    const auto verdict = [](double batch, int gpus, double mean, double spread, double difference, double halfWidth, BatchCall call) {
+        BatchVerdict v;
+        v.batch = batch;
+        v.gpus = gpus;
+        v.batchPerGpu = 32;
+        v.lr = 0.05 * gpus;
+        v.orders = 2;
+        v.mean = mean;
+        v.spread = spread;
+        v.difference = difference;
+        v.low = difference - halfWidth;
+        v.high = difference + halfWidth;
+        v.call = call;
+        return v;
+    };
+    a.batchVerdicts = {verdict(32, 1, 0.601, 0.001, 0.0, 0.0, BatchCall::Within), verdict(64, 2, 0.602, 0.002, 0.002, 0.01, BatchCall::Within),
+                       verdict(128, 4, 0.605, 0.004, 0.007, 0.02, BatchCall::WithinNoise), verdict(256, 8, 0.606, 0.001, 0.009, 0.005, BatchCall::Within)};
+    a.model = QStringLiteral("linreg (dim 16)");
+    a.data = QStringLiteral("512 generated examples (data seed 0)");
     a.recommended.worldSize = 8;
     a.recommended.batchSize = 32;
     a.recommended.lr = 0.4;
@@ -129,21 +149,39 @@ private slots:
                                      QStringLiteral("A linear warmup over 10 steps from your LR made no measurable difference"),
                                      QStringLiteral("batch^1, from 0.95 to 1.05 over 2 data orders: within it, the linear rule"),
                                      QStringLiteral("B_simple 60 at the end of your base run"),
+                                     QStringLiteral("linreg (dim 16) on 512 generated examples (data seed 0)"),
+                                     QStringLiteral("128: within noise of 2 % (+0.7 %, interval -1.3 % to +2.7 % over 2 orders)"),
                                      QStringLiteral("Not chosen by speed: the runs were timed on this computer's CPU, and its times do not transfer")})
             QVERIFY2(card.contains(shown), qPrintable(shown + QStringLiteral(" is not in:\n") + card));
-        // The evidence: LR (one line a seed and the warmup arm, the safe range shaded), branches,
-        // best LR against the batch, steps to the target, noise scale, range tests.
-        QCOMPARE(page->charts().size(), 6);
-        QCOMPARE(page->charts().at(0).lines.size(), 3);
-        QCOMPARE(page->charts().at(0).lines.at(0).points.size(), 3);
-        QCOMPARE(page->charts().at(0).lines.at(2).points, (QList<QPointF>{{0.4, 0.525}, {0.57, 0.525}}));  // the arm's seeds' mean
-        QCOMPARE(page->charts().at(0).spans.size(), 1);
-        QCOMPARE(page->charts().at(0).spans.at(0).high, 0.8);
-        QCOMPARE(page->charts().at(1).lines.at(0).points.size(), 4);  // batches 32, 64, 128, 256
-        QCOMPARE(page->charts().at(1).markers.at(0).x, 512.0);
+        // The evidence, each chart the numbers the decision used: LR (one line a seed, their mean ±
+        // s.e., the warmup arm, the safe range shaded), the branch test's means ± s.e. with the
+        // tolerance, each batch's paired difference with its interval, best LR against the batch,
+        // steps to the target, noise scale, range tests.
+        QCOMPARE(page->charts().size(), 7);
+        const PlotSpec& lrs = page->charts().at(0);
+        QCOMPARE(lrs.lines.size(), 4);
+        QCOMPARE(lrs.lines.at(0).points.size(), 3);
+        QCOMPARE(lrs.lines.at(2).points.size(), 3);  // the mean of the two seeds at each LR
+        QVERIFY(std::abs(lrs.lines.at(2).points.at(1).y() - 0.505) < 1e-12);
+        QVERIFY(std::abs(lrs.lines.at(2).errors.at(1) - 0.005) < 1e-12);
+        QCOMPARE(lrs.lines.at(3).points, (QList<QPointF>{{0.4, 0.525}, {0.57, 0.525}}));  // the arm's seeds' mean
+        QCOMPARE(lrs.spans.size(), 1);
+        QCOMPARE(lrs.spans.at(0).high, 0.8);
+        const PlotSpec& means = page->charts().at(1);
+        QCOMPARE(means.lines.at(0).points, (QList<QPointF>{{32, 0.601}, {64, 0.602}, {128, 0.605}, {256, 0.606}}));
+        QCOMPARE(means.lines.at(0).errors, (QList<double>{0.001, 0.002, 0.004, 0.001}));
+        QVERIFY(means.lines.at(1).dashed);
+        QVERIFY(std::abs(means.lines.at(1).points.first().y() - 0.601 * 1.02) < 1e-12);
+        QCOMPARE(means.markers.at(0).x, 512.0);
+        const PlotSpec& differences = page->charts().at(2);
+        QCOMPARE(differences.lines.at(0).points.size(), 4);
+        QVERIFY(std::abs(differences.lines.at(0).points.at(2).y() - 0.7) < 1e-9);
+        QVERIFY(std::abs(differences.lines.at(0).errors.at(2) - 2.0) < 1e-9);  // the 90 % interval's half width, in %
+        QVERIFY(std::abs(differences.lines.at(1).points.first().y() - 2.0) < 1e-12);  // the tolerance
+        QVERIFY(differences.notes.contains(QStringLiteral("128: within noise")));
         // The best LR against the batch: the mean, each data order hollow, and the two rules
         // through the base batch's best LR (0.05 at 32): at 256, linear 0.4 and square root 0.141.
-        const PlotSpec& scaling = page->charts().at(2);
+        const PlotSpec& scaling = page->charts().at(3);
         QCOMPARE(scaling.lines.size(), 4);
         QCOMPARE(scaling.lines.at(0).points.size(), 4);
         QCOMPARE(scaling.lines.at(1).points.size(), 8);
@@ -282,7 +320,7 @@ private slots:
         QCOMPARE(page->shownAdvice().lr, 0.3);
         QVERIFY(page->card()->text().contains(QStringLiteral("LR 0.3")));
         QVERIFY2(page->card()->text().contains(QStringLiteral("Timed on gpu1, cuda: 16 per GPU has the most goodput")), qPrintable(page->card()->text()));
-        QCOMPARE(page->charts().size(), 7);  // and goodput against the batch per GPU
+        QCOMPARE(page->charts().size(), 8);  // and goodput against the batch per GPU
         const PlotSpec& speed = page->charts().last();
         QCOMPARE(speed.id, QStringLiteral("advice-goodput"));
         QCOMPARE(speed.lines.at(0).points, (QList<QPointF>{{8, 160000}, {16, 288000}, {32, 400000}}));  // 8 GPUs' samples/s
@@ -316,8 +354,13 @@ private slots:
         QCOMPARE(advice.gpus, 4);
         QVERIFY(advice.lr > 0);
         QVERIFY2(page->card()->text().contains(QStringLiteral("LR %1").arg(QString::number(advice.lr, 'g', 3))), qPrintable(page->card()->text()));
-        // The range tests' curves, one per batch of the branch test (1, 2 and 4 GPUs of 8).
-        QCOMPARE(page->charts().last().lines.size(), 3);
+        // The range tests' curves, one per batch the branch test ran one at (1, 2 and 4 GPUs of 8,
+        // or 4 GPUs' alone when the budget did not hold them: said).
+        QVERIFY(!advice.rangeTests.isEmpty());
+        QCOMPARE(page->charts().last().lines.size(), advice.rangeTests.size());
+        QCOMPARE(advice.rangeTests.size() == 1, advice.trimmed.join(QString()).contains(QStringLiteral("range test ran only")));
+        // Past advice names what it was about.
+        QVERIFY(advice.model.startsWith(QStringLiteral("linreg")));
         QVERIFY(window.actions().run->isEnabled());
         // Stored: the newest of Past advice, reopened with the same numbers.
         // (Its folder is made when it starts: within the second of the advice saved before it, listed in either order.)

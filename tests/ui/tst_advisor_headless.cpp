@@ -3,9 +3,13 @@
 // every field the issue names, consistent with itself and with the runs it lists; the
 // recommended LR's loss at the recommended batch and horizon lies within 10 % of the best of an
 // 8-point LR grid (2 seeds) run here at the same batch and samples; the batch per GPU grows past
-// yours only to batches the branch test measured within its tolerance; a reduced Fashion-MNIST CNN's
-// advice likewise against a 6-point grid of its validation loss; bad input gets one sentence
-// and exit code 2.
+// yours only to batches the branch test measured within its tolerance; every batch is judged over
+// the same data orders and the LR is one the confirmation trained; a reduced Fashion-MNIST CNN's
+// advice likewise against a 6-point grid of its validation loss, within its budget; the critical batch on linreg
+// within 3x of a grid study's; Adam's betas follow the SDE rule; your own model is planned from
+// its data; a stopped advice resumes; bad input gets one
+// sentence and exit code 2. The decision rules themselves are tested on recorded evidence
+// (tst_advice_decision), the advice's truth on many models by bench/advisor_panel.py.
 
 #include "client/advisor/advice_progress.hpp"
 #include "support/engine_process.hpp"
@@ -109,7 +113,7 @@ Advised adviseOn(const QString& home, const QJsonObject& settings, int gpus, dou
 // An advice that went past its budget by a fifth says so in `trimmed`, and one that did not says nothing of it.
 bool saysWhetherItOverran(const QJsonObject& advice, double budgetSeconds)
 {
-    const bool overran = advice.value(QStringLiteral("took_s")).toDouble() > 1.2 * budgetSeconds;
+    const bool overran = advice.value(QStringLiteral("took_s")).toDouble() > 1.1 * budgetSeconds;
     const bool said = QJsonDocument(advice.value(QStringLiteral("trimmed")).toArray()).toJson().contains("against a budget of");
     return overran == said;
 }
@@ -187,9 +191,10 @@ private slots:
         QCOMPARE(fit.value(QStringLiteral("points")).toArray().size(), batches * orders);  // each batch and data order
         QCOMPARE(fit.value(QStringLiteral("trusted")).toBool(), fit.value(QStringLiteral("doubts")).toArray().isEmpty());
         QVERIFY(critical.value(QStringLiteral("finding")).toString().contains(QStringLiteral("McCandlish")));
-        // A range test at every branch batch, each a curve.
+        // A range test at every branch batch, each a curve (at N GPUs' batch alone when the budget
+        // did not hold them, said).
         const QJsonArray ranges = advice.value(QStringLiteral("range_tests")).toArray();
-        QCOMPARE(ranges.size(), batches);
+        QCOMPARE(ranges.size(), trimmed.contains(QStringLiteral("range test ran only")) ? 1 : batches);
         for (const QJsonValue& range : ranges)
             QVERIFY(range.toObject().value(QStringLiteral("points")).toArray().size() >= 10);
         // The warmup arm: run when the LR was raised well above the base's, and its verdict.
@@ -223,15 +228,31 @@ private slots:
         const QString level = advice.value(QStringLiteral("confidence")).toObject().value(QStringLiteral("level")).toString();
         QVERIFY(level == QStringLiteral("high") || level == QStringLiteral("moderate") || level == QStringLiteral("low"));
         const QJsonArray evidence = advice.value(QStringLiteral("evidence")).toArray();
-        QVERIFY(evidence.size() >= 1 + batches + batches * 3 * orders + 1 + 10);  // base, the range tests, each batch's 3 LRs x the orders, noise scale, 5 LRs x 2 seeds
+        QVERIFY(evidence.size() >= 1 + ranges.size() + batches * 3 * orders + 1 + 10);  // base, the range tests, each batch's 3 LRs x the orders, noise scale, 5 LRs x 2 seeds
+        // Every batch judged against yours over the same orders; the advised LR one the
+        // confirmation trained in both seeds, with a two-ended safe range around it.
+        const QJsonArray verdicts = advice.value(QStringLiteral("batch_verdicts")).toArray();
+        QCOMPARE(verdicts.size(), batches);
+        for (const QJsonValue& verdict : verdicts)
+            QVERIFY(verdict.toObject().value(QStringLiteral("orders")).toInt() >= 2);
+        int trainedAtTheLr = 0;
+        for (const QJsonValue& item : evidence) {
+            const QJsonObject run = item.toObject();
+            if (run.value(QStringLiteral("phase")).toString() == QStringLiteral("confirmation") && run.value(QStringLiteral("lr")).toDouble() == lr &&
+                run.value(QStringLiteral("measure")).isDouble())
+                ++trainedAtTheLr;
+        }
+        QVERIFY2(trainedAtTheLr == 2 || warmup.value(QStringLiteral("helped")).toBool(), qPrintable(QString::number(trainedAtTheLr)));
+        QVERIFY(safe[0].toDouble() < safe[1].toDouble() && safe[0].toDouble() <= lr && lr <= safe[1].toDouble() * 1.0000001);
+        QVERIFY(advice.value(QStringLiteral("took_s")).toDouble() > 0);
         QFile words(folder + QStringLiteral("/advice.md"));
         QVERIFY(words.open(QIODevice::ReadOnly));
         QVERIFY(QString::fromUtf8(words.readAll()).contains(QStringLiteral("torchrun")));
         // The evidence charts, as the page saves them: the measure against the LR, the branch
-        // test, the best LR against the batch, the steps to the target, the noise scale
-        // (measured here) and the range tests, each as PNG and SVG.
+        // test's means, each batch against yours, the best LR against the batch, the steps to the
+        // target, the noise scale (measured here) and the range tests, each as PNG and SVG.
         const QStringList images = QDir(folder).entryList({QStringLiteral("*.png"), QStringLiteral("*.svg")}, QDir::Files);
-        QCOMPARE(images.size(), 12);
+        QCOMPARE(images.size(), 14);
         for (const QString& image : images)
             QVERIFY2(QFileInfo(QDir(folder).filePath(image)).size() > 1000, qPrintable(image));
 
@@ -256,7 +277,7 @@ private slots:
 
     // Issue 28's known answer on a reduced Fashion CNN: the recommended LR's validation loss at
     // the recommended batch and horizon within 10 % of the best of a 6-point grid (2 seeds) run
-    // here at the same batch and samples.
+    // here at the same batch and samples, the advice within its budget of 90 s.
     void aReducedFashionCnnIsAdvisedNearTheGridsBest()
     {
         QFile preset(m_home.filePath(QStringLiteral("fashion.json")));
@@ -272,6 +293,7 @@ private slots:
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QJsonObject advice = QJsonDocument::fromJson(file.readAll()).object();
         QCOMPARE(advice.value(QStringLiteral("gpus")).toInt(), 4);
+        QVERIFY(saysWhetherItOverran(advice, 90.0));
         // The measure is the validation loss, on a subset said as such.
         QVERIFY2(advice.value(QStringLiteral("objective")).toString().contains(QStringLiteral("validation loss")),
                  qPrintable(advice.value(QStringLiteral("objective")).toString()));
@@ -282,6 +304,16 @@ private slots:
         QCOMPARE(advice.value(QStringLiteral("grad_accum")).toInt(), 1);
         const qint64 steps = qRound64(advice.value(QStringLiteral("horizon_samples")).toDouble() / double(4 * batch));
         QVERIFY2(steps >= 20, qPrintable(QString::number(steps)));
+        // The LR is one the confirmation trained from the start at that batch in both seeds (the
+        // branch test's share of the budget was cut, if need be, to leave it room).
+        int trainedAtTheLr = 0;
+        for (const QJsonValue& item : advice.value(QStringLiteral("evidence")).toArray()) {
+            const QJsonObject run = item.toObject();
+            trainedAtTheLr += run.value(QStringLiteral("phase")).toString() == QStringLiteral("confirmation") && run.value(QStringLiteral("lr")).toDouble() == lr &&
+                              run.value(QStringLiteral("batch_per_gpu")).toInteger() == batch && run.value(QStringLiteral("measure")).isDouble();
+        }
+        QVERIFY2(trainedAtTheLr == 2 || advice.value(QStringLiteral("warmup")).toObject().value(QStringLiteral("helped")).toBool(),
+                 qPrintable(QString::number(trainedAtTheLr) + QString::fromUtf8(QJsonDocument(advice.value(QStringLiteral("trimmed")).toArray()).toJson())));
         auto meanLoss = [&](double rate) { return (fashionValidationLoss(4, batch, rate, steps, 0) + fashionValidationLoss(4, batch, rate, steps, 1)) / 2.0; };
         double best = INFINITY, bestLr = 0;
         for (double rate : {0.025, 0.05, 0.1, 0.2, 0.4, 0.8}) {
@@ -299,6 +331,44 @@ private slots:
                                                    : meanLoss(lr);
         qInfo("4 GPUs x %lld, %lld steps: advised LR %g, loss %.4f; the grid's best LR %g, loss %.4f", batch, steps, lr, recommended, bestLr, best);
         QVERIFY2(recommended <= 1.10 * best, qPrintable(QStringLiteral("recommended LR %1: loss %2; the grid's best %3 at %4").arg(lr).arg(recommended).arg(best).arg(bestLr)));
+    }
+
+    // Issue 28's known answer for the critical batch: on linreg (8 weights, label noise 0.1,
+    // 4,096 examples, 1 GPU x 4 at LR 5 known to train), the critical batch the advice reports for
+    // 64 GPUs lies within 3x of the one a grid study finds by hand: steps to the exact
+    // training-set loss 0.012 at effective batches 4 to 256, 5 LRs each, 2 seeds, McCandlish's fit
+    // (measured: the advice 64 or 32 over three runs, the grid 34.9). A critical batch the advice
+    // gives only as a lower bound ("at or above") must not lie above 3x the grid's.
+    void theCriticalBatchLiesWithinThreeTimesAGridStudys()
+    {
+        QTemporaryDir home;
+        const QJsonObject base{{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("loss_reduction"), QStringLiteral("mean")},
+                               {QStringLiteral("dim"), 8},          {QStringLiteral("noise"), 0.1},
+                               {QStringLiteral("num_examples"), 4096}, {QStringLiteral("batch_size"), 4},
+                               {QStringLiteral("world_size"), 1},    {QStringLiteral("lr"), 5.0},
+                               {QStringLiteral("epochs"), 1},        {QStringLiteral("shuffle"), true}};
+        const Advised advised = adviseOn(home.path(), base, 64, 1, QStringLiteral("advice"));
+        QVERIFY2(advised.run.exitCode == 0, qPrintable(advised.run.out + advised.run.err));
+        QVERIFY(saysWhetherItOverran(advised.advice, 60.0));
+        const QJsonObject critical = advised.advice.value(QStringLiteral("critical_batch")).toObject();
+        const double recommended = critical.value(QStringLiteral("value")).toDouble();
+        const bool lowerBound = critical.value(QStringLiteral("at_least")).toBool();
+        QVERIFY2(recommended > 0, qPrintable(critical.value(QStringLiteral("finding")).toString()));
+
+        const QString grid = home.filePath(QStringLiteral("grid"));
+        const Outcome study = runLab(home.path(), {QStringLiteral("--study"), QStringLiteral(DDPLAB_SOURCE_DIR "/tests/ui/data/linreg-critical-batch-grid.json"),
+                                                   QStringLiteral("--export"), grid, QStringLiteral("--yes"), QStringLiteral("--quit")});
+        QVERIFY2(study.exitCode == 0, qPrintable(study.out + study.err));
+        QFile findings(grid + QStringLiteral("/findings.txt"));
+        QVERIFY(findings.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(findings.readAll());
+        const QRegularExpressionMatch fit = QRegularExpression(QStringLiteral("critical batch (\\S+) from the fit")).match(text);
+        QVERIFY2(fit.hasMatch(), qPrintable(text));
+        const double byHand = fit.captured(1).toDouble();
+        const QString both = QStringLiteral("the advice %1%2, the grid study %3").arg(lowerBound ? QStringLiteral("at or above ") : QString()).arg(recommended).arg(byHand);
+        QVERIFY2(recommended <= 3.0 * byHand, qPrintable(both));
+        if (!lowerBound)
+            QVERIFY2(recommended >= byHand / 3.0, qPrintable(both));
     }
 
     // A headless advice stopped part way (killed) goes on from the command line, taking the runs
@@ -350,44 +420,6 @@ private slots:
             }
         }
         QVERIFY(atTheRecommendation >= 10);  // 5 LRs x 2 seeds at least
-    }
-
-    // Issue 28's known answer for the critical batch: on linreg (8 weights, label noise 0.1,
-    // 4,096 examples, 1 GPU x 4 at LR 5 known to train), the critical batch the advice reports for
-    // 64 GPUs lies within 3x of the one a grid study finds by hand: steps to the exact
-    // training-set loss 0.012 at effective batches 4 to 256, 5 LRs each, 2 seeds, McCandlish's fit
-    // (measured: the advice 64 or 32 over three runs, the grid 34.9). A critical batch the advice
-    // gives only as a lower bound ("at or above") must not lie above 3x the grid's.
-    void theCriticalBatchLiesWithinThreeTimesAGridStudys()
-    {
-        QTemporaryDir home;
-        const QJsonObject base{{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("loss_reduction"), QStringLiteral("mean")},
-                               {QStringLiteral("dim"), 8},          {QStringLiteral("noise"), 0.1},
-                               {QStringLiteral("num_examples"), 4096}, {QStringLiteral("batch_size"), 4},
-                               {QStringLiteral("world_size"), 1},    {QStringLiteral("lr"), 5.0},
-                               {QStringLiteral("epochs"), 1},        {QStringLiteral("shuffle"), true}};
-        const Advised advised = adviseOn(home.path(), base, 64, 1, QStringLiteral("advice"));
-        QVERIFY2(advised.run.exitCode == 0, qPrintable(advised.run.out + advised.run.err));
-        QVERIFY(saysWhetherItOverran(advised.advice, 60.0));
-        const QJsonObject critical = advised.advice.value(QStringLiteral("critical_batch")).toObject();
-        const double recommended = critical.value(QStringLiteral("value")).toDouble();
-        const bool lowerBound = critical.value(QStringLiteral("at_least")).toBool();
-        QVERIFY2(recommended > 0, qPrintable(critical.value(QStringLiteral("finding")).toString()));
-
-        const QString grid = home.filePath(QStringLiteral("grid"));
-        const Outcome study = runLab(home.path(), {QStringLiteral("--study"), QStringLiteral(DDPLAB_SOURCE_DIR "/tests/ui/data/linreg-critical-batch-grid.json"),
-                                                   QStringLiteral("--export"), grid, QStringLiteral("--yes"), QStringLiteral("--quit")});
-        QVERIFY2(study.exitCode == 0, qPrintable(study.out + study.err));
-        QFile findings(grid + QStringLiteral("/findings.txt"));
-        QVERIFY(findings.open(QIODevice::ReadOnly));
-        const QString text = QString::fromUtf8(findings.readAll());
-        const QRegularExpressionMatch fit = QRegularExpression(QStringLiteral("critical batch (\\S+) from the fit")).match(text);
-        QVERIFY2(fit.hasMatch(), qPrintable(text));
-        const double byHand = fit.captured(1).toDouble();
-        const QString both = QStringLiteral("the advice %1%2, the grid study %3").arg(lowerBound ? QStringLiteral("at or above ") : QString()).arg(recommended).arg(byHand);
-        QVERIFY2(recommended <= 3.0 * byHand, qPrintable(both));
-        if (!lowerBound)
-            QVERIFY2(recommended >= byHand / 3.0, qPrintable(both));
     }
 
     // Your own model (workload torchscript) given by epochs: `--advise` has inspect read the data

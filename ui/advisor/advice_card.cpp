@@ -2,6 +2,7 @@
 #include "advisor/advice_card.hpp"
 
 #include "client/advisor/advice.hpp"
+#include "client/advisor/batch_verdict.hpp"
 #include "client/wire.hpp"
 #include "theme/message_colors.hpp"
 
@@ -29,15 +30,19 @@ QLabel* wrapped(const QString& text)
     return label;
 }
 
-QString lrRuleWords(const QString& rule)
+QString lrRuleWords(const Advice& a)
 {
+    // The LR given is always one the confirmation trained; a rule is named when its value lies in
+    // the measured safe band.
+    const QString rule = a.lrRule;
+    const QString value = a.ruleLr > 0 ? QObject::tr(" (%1)").arg(figure(a.ruleLr)) : QString();
     if (rule == wire(choice::lr_rule::kLinear))
-        return QObject::tr("your LR × the batch's growth (the linear rule)");
+        return QObject::tr("measured; the linear rule's LR%1 lies in the safe band").arg(value);
     if (rule == wire(choice::lr_rule::kSqrt))
-        return QObject::tr("your LR × √ the batch's growth (the square-root rule)");
+        return QObject::tr("measured; the square-root rule's LR%1 lies in the safe band").arg(value);
     if (rule == wire(choice::lr_rule::kNone))
-        return QObject::tr("your LR unchanged");
-    return QObject::tr("measured: no rule gives it within 20 %");
+        return QObject::tr("measured; your own LR%1 lies in the safe band").arg(value);
+    return QObject::tr("measured: no rule's LR lies in the safe band");
 }
 
 QString capitalised(QString text)
@@ -181,7 +186,8 @@ void AdviceCard::showAdvice(const Advice& a)
 
     addRow(tr("Batch"), tr("%1 per GPU × %2 GPUs, gradient accumulation %3: an effective batch of %4")
                             .arg(a.batchPerGpu).arg(a.gpus).arg(a.gradAccum).arg(a.effectiveBatch));
-    addRow(tr("Learning rate"), tr("%1: %2").arg(figure(a.lr), lrRuleWords(a.lrRule)));
+    addRow(tr("Model"), tr("%1 on %2").arg(a.model.isEmpty() ? tr("not named") : a.model, a.data.isEmpty() ? tr("its data") : a.data));
+    addRow(tr("Learning rate"), tr("%1: %2").arg(figure(a.lr), lrRuleWords(a)));
     addRow(tr("Safe LR range"), a.safeHigh > a.safeLow ? tr("%1 to %2 (within 10 % of the best measure)").arg(figure(a.safeLow), figure(a.safeHigh))
                                                        : tr("only the best LR was within 10 %"));
     if (!a.betasRule.isEmpty())
@@ -192,6 +198,7 @@ void AdviceCard::showAdvice(const Advice& a)
     if (!a.warmup.verdict.isEmpty())
         addRow(tr("Warmup arm"), capitalised(a.warmup.verdict));
     addRow(tr("Best LR and batch"), exponentWords(a));
+    addVerdicts(a);
     addRow(tr("Critical batch"), a.criticalBatch > 0 && std::isfinite(a.criticalBatch)
                                      ? tr("%1%2 (the branch test, within %3 % of your batch's loss)")
                                            .arg(a.criticalBatchBeyond ? tr("at least ") : QString(), figure(a.criticalBatch), figure(100.0 * a.branchTolerance))
@@ -214,6 +221,44 @@ void AdviceCard::showAdvice(const Advice& a)
     addSentences(tr("Cautions"), a.cautions, true);
     addSentences(tr("Trimmed to fit the time budget"), a.trimmed, false);
     m_notes->addWidget(wrapped(tr("Took %1 s; %2 runs, listed in Runs.").arg(qRound64(a.tookSeconds)).arg(a.evidence.size())));
+}
+
+void AdviceCard::addVerdicts(const Advice& a)
+{
+    if (a.batchVerdicts.isEmpty())
+        return;
+    QStringList lines;
+    for (const BatchVerdict& verdict : a.batchVerdicts)
+        lines.append(tr("%1: %2").arg(qint64(verdict.batch)).arg(verdictWords(verdict, a.branchTolerance)));
+    addRow(tr("Each batch against yours"), lines.join(QLatin1Char('\n')));
+}
+
+void AdviceCard::showProgress(const Advice& a, const QString& now)
+{
+    clear();
+    QFont font = m_heading->font();
+    font.setBold(false);
+    font.setPointSizeF(QLabel().font().pointSizeF());
+    m_heading->setFont(font);
+    m_heading->setText(tr("Measuring: %1. What the finished phases found so far:").arg(now));
+    if (!a.model.isEmpty())
+        addRow(tr("Model"), tr("%1 on %2").arg(a.model, a.data));
+    if (a.baseSteps > 0)
+        addRow(tr("Base run"), tr("your settings ran %1 steps; the rest is planned from their time").arg(a.baseSteps));
+    if (a.batchPerGpu > 0)
+        addRow(tr("Batch"), tr("%1 per GPU × %2 GPUs: an effective batch of %3 (the branch test's choice; its LR is confirmed next)")
+                                .arg(a.batchPerGpu)
+                                .arg(a.gpus)
+                                .arg(a.effectiveBatch));
+    addVerdicts(a);
+    if (a.criticalBatch > 0 && std::isfinite(a.criticalBatch))
+        addRow(tr("Critical batch"), tr("%1%2 (within %3 % of your batch's loss)")
+                                         .arg(a.criticalBatchBeyond ? tr("at least ") : QString(), figure(a.criticalBatch), figure(100.0 * a.branchTolerance)));
+    if (!a.noiseScale.isEmpty() && std::isfinite(a.noiseScale.last().y()))
+        addRow(tr("Noise scale"), tr("B_simple %1 at the end of your base run (corroboration, not a decision)").arg(figure(a.noiseScale.last().y())));
+    if (a.batchPerGpu <= 0 && a.baseSteps <= 0)
+        addRow(tr("So far"), tr("nothing yet: the base run sizes the plan"));
+    addSentences(tr("Trimmed to fit the time budget"), a.trimmed, false);
 }
 
 QString AdviceCard::text() const

@@ -24,6 +24,9 @@ public:
     explicit AdviceCard(QWidget* parent = nullptr);
 
     void showAdvice(const Advice& advice);
+    // While an advice runs: what its finished phases found so far (the model, the batch the
+    // branch test chose with each batch's verdict, the critical batch), and what is measured now.
+    void showProgress(const Advice& soFar, const QString& now);
     // Before any advice, or after a failed one: one sentence instead of the numbers.
     void showMessage(const QString& text);
     // Everything the card shows, in reading order, one item a line (for tests and copying).
@@ -37,6 +40,7 @@ private:
     void addRow(const QString& name, const QString& value);
     void addSentences(const QString& heading, const QStringList& sentences, bool caution);
     void colourCautions();
+    void addVerdicts(const Advice& advice);
 
     QLabel* m_heading = nullptr;
     QGridLayout* m_rows = nullptr;

@@ -3,6 +3,8 @@
 
 #include "client/advisor/advice.hpp"
 #include "client/advisor/advice_phases.hpp"
+#include "client/advisor/batch_verdict.hpp"
+#include "client/study/scaling_fit.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/wire.hpp"
 #include "theme/palette.hpp"
@@ -56,6 +58,27 @@ PlotSpec lrChart(const Advice& advice)
             line.points.append({point.key(), point.value()});
         spec.lines.append(line);
     }
+    // What the choice compares: each LR's mean over the seeds that all trained, ± its standard
+    // error (an LR with a diverged seed has none, and is never advised).
+    if (bySeed.size() > 1) {
+        QMap<double, QList<double>> byLr;
+        for (const AdviceEvidence& run : advice.evidence)
+            if (run.phase == kConfirmation && sameBatch(run, advice))
+                byLr[run.lr].append(run.measure);
+        PlotLine mean;
+        mean.label = QObject::tr("mean of the seeds ± s.e. (what the LR is chosen on)");
+        mean.color = lineColor(index + 2);
+        mean.markers = false;
+        for (auto lr = byLr.cbegin(); lr != byLr.cend(); ++lr) {
+            if (std::any_of(lr->begin(), lr->end(), [](double m) { return !std::isfinite(m); }))
+                continue;
+            const MeanAndError figures = meanAndError(lr.value());
+            mean.points.append({lr.key(), figures.mean});
+            mean.errors.append(figures.standardError);
+        }
+        if (mean.points.size() > 1)
+            spec.lines.append(mean);
+    }
     // The warmup arm: its seeds' mean at each of its LRs, hollow, beside the seeds without it.
     QMap<double, QList<double>> arm;
     for (const AdviceEvidence& run : advice.evidence)
@@ -78,6 +101,86 @@ PlotSpec lrChart(const Advice& advice)
         spec.markers.append({advice.lr, QObject::tr("recommended %1").arg(number(advice.lr)), QColor(kRecommendedMarkRgb)});
     if (advice.safeLow > 0 && advice.safeHigh > advice.safeLow)
         spec.spans.append({advice.safeLow, advice.safeHigh, QColor(kSafeRangeRgb)});
+    return spec;
+}
+
+// The branch test as the decision read it: each batch's measure at its chosen LR, the mean over
+// the data orders ± its standard error, and the tolerance line (your batch's mean + the tolerance).
+PlotSpec verdictMeansChart(const Advice& advice)
+{
+    PlotSpec spec;
+    spec.id = QStringLiteral("advice-branch-test");
+    spec.title = QObject::tr("Branch test: %1 against the batch, at your horizon").arg(advice.measureName);
+    spec.subtitle = QObject::tr("Each batch from the base run's checkpoint over %1 samples, at the LR of its bracket with the lowest mean; "
+                                "the mean over the data orders ± s.e.; dashed: your batch's mean + %2 %")
+                        .arg(qRound64(advice.branchSamples))
+                        .arg(number(100.0 * advice.branchTolerance));
+    spec.xTitle = QObject::tr("effective batch");
+    spec.yTitle = advice.measureName;
+    spec.emptyText = QObject::tr("No branch finished.");
+    PlotLine means;
+    means.label = QObject::tr("mean over the data orders ± s.e.");
+    means.color = lineColor(0);
+    for (const BatchVerdict& v : advice.batchVerdicts) {
+        if (!std::isfinite(v.mean))
+            continue;
+        means.points.append({v.batch, v.mean});
+        means.errors.append(std::isfinite(v.spread) ? v.spread : 0.0);
+    }
+    if (means.points.isEmpty())
+        return spec;
+    spec.lines.append(means);
+    PlotLine tolerance;
+    tolerance.label = QObject::tr("your batch + %1 %").arg(number(100.0 * advice.branchTolerance));
+    tolerance.color = QColor(kExcessMarkRgb);
+    tolerance.markers = false;
+    tolerance.dashed = true;
+    const double limit = means.points.first().y() * (1.0 + advice.branchTolerance);
+    tolerance.points = {{means.points.first().x(), limit}, {means.points.last().x(), limit}};
+    spec.lines.append(tolerance);
+    if (advice.criticalBatch > 0 && std::isfinite(advice.criticalBatch))
+        spec.markers.append({advice.criticalBatch,
+                             advice.criticalBatchBeyond ? QObject::tr("critical batch ≥ %1").arg(number(advice.criticalBatch))
+                                                        : QObject::tr("critical batch %1").arg(number(advice.criticalBatch)),
+                             QColor(kExcessMarkRgb)});
+    return spec;
+}
+
+// The verdicts: each batch's paired difference from your batch over the same data orders, with
+// its 90 % interval (the band; a batch of one order has none: hollow), against the tolerance.
+PlotSpec verdictChart(const Advice& advice)
+{
+    PlotSpec spec;
+    spec.id = QStringLiteral("advice-batch-verdicts");
+    spec.title = QObject::tr("Each batch against yours, over the same data orders");
+    spec.subtitle = QObject::tr("Per data order, the batch's measure over yours − 1; the mean and its 90 % interval (band); dashed: the tolerance, %1 %")
+                        .arg(number(100.0 * advice.branchTolerance));
+    spec.xTitle = QObject::tr("effective batch");
+    spec.yTitle = QObject::tr("difference from your batch (%)");
+    spec.emptyText = QObject::tr("No batch was compared with yours.");
+    PlotLine differences;
+    differences.label = QObject::tr("mean difference, 90 % interval");
+    differences.color = lineColor(0);
+    for (const BatchVerdict& v : advice.batchVerdicts) {
+        if (!std::isfinite(v.difference))
+            continue;
+        differences.points.append({v.batch, 100.0 * v.difference});
+        const bool interval = std::isfinite(v.low) && std::isfinite(v.high);
+        differences.errors.append(interval ? 100.0 * (v.high - v.low) / 2.0 : 0.0);
+        differences.hollow.append(!interval && v.orders < 2 && v.batch != advice.batchVerdicts.front().batch);
+        if (v.batch != advice.batchVerdicts.front().batch)
+            spec.notes.append(QObject::tr("%1: %2").arg(qint64(v.batch)).arg(callName(v.call)));
+    }
+    if (differences.points.isEmpty())
+        return spec;
+    spec.lines.append(differences);
+    PlotLine tolerance;
+    tolerance.label = QObject::tr("tolerance");
+    tolerance.color = QColor(kExcessMarkRgb);
+    tolerance.markers = false;
+    tolerance.dashed = true;
+    tolerance.points = {{differences.points.first().x(), 100.0 * advice.branchTolerance}, {differences.points.last().x(), 100.0 * advice.branchTolerance}};
+    spec.lines.append(tolerance);
     return spec;
 }
 
@@ -321,7 +424,14 @@ QList<QPointF> rangeTestCurve(const RunData& run)
 
 QList<PlotSpec> adviceCharts(const Advice& advice, const QList<QPointF>& rangeCurve)
 {
-    QList<PlotSpec> charts{lrChart(advice), branchChart(advice), lrScalingChart(advice), stepsChart(advice)};
+    // An advice with paired verdicts draws the numbers they were decided on; one from before them,
+    // each batch's best over its LRs.
+    QList<PlotSpec> charts{lrChart(advice)};
+    if (advice.batchVerdicts.isEmpty())
+        charts.append(branchChart(advice));
+    else
+        charts << verdictMeansChart(advice) << verdictChart(advice);
+    charts << lrScalingChart(advice) << stepsChart(advice);
     if (!advice.noiseScale.isEmpty())
         charts.append(noiseChart(advice));
     charts.append(rangeChart(advice, rangeCurve));

@@ -133,6 +133,8 @@ AdviceRequest AdviseInputs::request() const
     request.gpus = m_gpus->value();
     request.maxBatchPerGpu = m_maxBatch->value();
     request.budgetSeconds = m_budget->value() * 60.0;
+    // What the cautions say of your model's layers: inspect's report on your own, none for the built-in ones.
+    request.layers = m_inspection ? inspectedLayers(*m_inspection) : builtInLayers(m_base);
     return request;
 }
 

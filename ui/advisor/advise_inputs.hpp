@@ -5,7 +5,7 @@
 // batch per GPU (until it is edited here: from memory, batch_memory.hpp, else Setup's batch per
 // GPU) and the time budget.
 
-#include "client/advisor/advisor.hpp"
+#include "client/advisor/advice_request.hpp"
 #include "client/advisor/batch_memory.hpp"
 #include "client/engine/device_inventory.hpp"
 #include "client/engine/model_inspection.hpp"

@@ -6,7 +6,7 @@
 #include "advisor/advice_card.hpp"
 #include "advisor/advice_charts.hpp"
 #include "advisor/advise_inputs.hpp"
-#include "client/advisor/advisor.hpp"
+#include "client/advisor/advice_job.hpp"
 #include "client/io/save_file.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
@@ -71,7 +71,7 @@ QString sentence(QString text)
 
 AdvisePage::AdvisePage(const RunStore& store, LabSession& session, std::function<ddplab::Config()> setupConfig, QWidget* parent)
     : QWidget(parent), m_store(store), m_session(session), m_setupConfig(std::move(setupConfig)),
-      m_advisor(std::make_unique<Advisor>(session))
+      m_job(std::make_unique<AdviceJob>(session, m_adviceStore))
 {
     m_inputs = new AdviseInputs;
     m_start = new QPushButton(tr("Start"));
@@ -189,15 +189,18 @@ AdvisePage::AdvisePage(const RunStore& store, LabSession& session, std::function
     });
     connect(m_copy, &QPushButton::clicked, this, &AdvisePage::copySnippet);
     connect(m_save, &QPushButton::clicked, this, &AdvisePage::saveInteractively);
-    connect(m_advisor.get(), &Advisor::progressed, this, [this] {
+    connect(m_job.get(), &AdviceJob::progressed, this, [this] {
         onProgress();
         emit runsStored();
     });
-    connect(m_advisor.get(), &Advisor::logMessage, this, [this](const QString& text, bool isWarning) {
+    // Drawn once the next phase has begun (the job starts it right after saying this one ended),
+    // so the card says what is measured now.
+    connect(m_job.get(), &AdviceJob::phaseEnded, this, [this] { QTimer::singleShot(0, this, &AdvisePage::onPhaseEnded); });
+    connect(m_job.get(), &AdviceJob::logMessage, this, [this](const QString& text, bool isWarning) {
         m_log->appendPlainText(text);
         emit logMessage(text, isWarning);
     });
-    connect(m_advisor.get(), &Advisor::finished, this, &AdvisePage::onFinished);
+    connect(m_job.get(), &AdviceJob::finished, this, &AdvisePage::onFinished);
     connect(&session, &LabSession::runningChanged, this, &AdvisePage::updateButtons);
     connect(m_past, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) { openPastAdvice(m_past->row(item)); });
     connect(m_resume, &QPushButton::clicked, this, [this] { resumePastAdvice(m_stoppedRow); });
@@ -213,7 +216,7 @@ AdvisePage::~AdvisePage() = default;
 
 bool AdvisePage::isRunning() const
 {
-    return m_advisor->isRunning();
+    return m_job->isRunning();
 }
 
 void AdvisePage::say(const QString& text, bool problem)
@@ -244,26 +247,17 @@ bool AdvisePage::start()
         return false;
     }
     refreshInputs();
-    AdviceRequest request = m_inputs->request();
-    // The advice's folder from the start: its progress and the base run's checkpoint are kept
-    // there, so a stop (or a closed window) leaves an advice that can be resumed.
-    QString error;
-    m_runningId = m_adviceStore.begin(request.gpus, &error);
-    if (m_runningId.isEmpty()) {
-        say(tr("No folder for the advice: %1.").arg(error), true);
-        return false;
-    }
-    const StoredAdvice folder = m_adviceStore.open(m_runningId);
-    request.checkpointFolder = folder.checkpointFolder();
-    request.progressFile = folder.progressFile();
     m_log->clear();
-    if (!m_advisor->start(request)) {
-        say(sentence(m_advisor->problem()), true);
-        QDir(folder.directory).removeRecursively();
-        m_runningId.clear();
+    // The job keeps the advice in its folder of the store from the start: a stop (or a closed
+    // window) leaves an advice that can be resumed.
+    if (!m_job->start(m_inputs->request())) {
+        say(sentence(m_job->problem()), true);
         return false;
     }
     say(QString(), false);
+    clearCharts();
+    m_hasAdvice = false;
+    onPhaseEnded();
     onProgress();
     updateButtons();
     return true;
@@ -279,12 +273,14 @@ bool AdvisePage::resumePastAdvice(int row)
     }
     const StoredAdvice stored = m_stored[row];
     m_log->clear();
-    if (!m_advisor->resume(stored.progressFile())) {
-        say(sentence(m_advisor->problem()), true);
+    if (!m_job->resume(stored.directory)) {
+        say(sentence(m_job->problem()), true);
         return false;
     }
-    m_runningId = stored.id;
     m_stoppedRow = -1;
+    clearCharts();
+    m_hasAdvice = false;
+    onPhaseEnded();
     say(tr("Resumed the advice stopped after %1 runs: they are taken from the store, the rest run now.").arg(stored.runsEnded), false);
     onProgress();
     updateButtons();
@@ -293,34 +289,55 @@ bool AdvisePage::resumePastAdvice(int row)
 
 void AdvisePage::stop()
 {
-    m_advisor->stop();
+    m_job->stop();
 }
 
 void AdvisePage::onProgress()
 {
-    m_progress->setValue(m_advisor->percent());
-    m_progressLabel->setText(isRunning() ? tr("%1; %2.").arg(sentence(m_advisor->progressText()).chopped(1), timeText(m_advisor->secondsLeft()))
-                                         : sentence(m_advisor->progressText()));
+    m_progress->setValue(m_job->percent());
+    const double left = m_job->secondsLeft();
+    const QString time = left >= 0 ? timeText(left) : tr("time left: known once the base run has ended (at most %1)").arg(timeText(m_job->budgetSecondsLeft()).remove(tr(" left")).remove(tr("about ")));
+    m_progressLabel->setText(isRunning() ? tr("%1; %2.").arg(sentence(m_job->progressText()).chopped(1), time) : sentence(m_job->progressText()));
+}
+
+void AdvisePage::onPhaseEnded()
+{
+    if (!isRunning())
+        return;
+    // The card fills in as phases end, and the charts show what has been measured so far.
+    const Advice& soFar = m_job->advice();
+    m_card->showProgress(soFar, m_job->progressText());
+    clearCharts();
+    if (!soFar.batchVerdicts.isEmpty()) {
+        m_charts = adviceCharts(soFar, {});
+        for (const PlotSpec& spec : m_charts) {
+            auto* view = new StudyChartView;
+            view->setMinimumHeight(kChartHeight);
+            view->show([spec](QPainter& painter, const QRect& area, const QPalette& palette) { paintPlot(painter, area, spec, 1.0, &palette); },
+                       spec.subtitle);
+            m_chartViews.append(view);
+        }
+        layOutCharts();
+    }
 }
 
 void AdvisePage::onFinished(bool succeeded)
 {
-    const QString id = std::exchange(m_runningId, QString());
+    const QString id = m_job->folderId();
     emit runsStored();
     if (succeeded) {
         m_progress->setValue(100);
-        m_progressLabel->setText(tr("Done in %1 s.").arg(qRound64(m_advisor->advice().tookSeconds)));
-        showAdvice(m_advisor->advice());
-        QString error;
-        if (m_adviceStore.save(m_advisor->advice(), &error, id).isEmpty())
-            say(tr("The advice could not be stored for later: %1.").arg(error), true);
+        m_progressLabel->setText(tr("Done in %1 s.").arg(qRound64(m_job->advice().tookSeconds)));
+        showAdvice(m_job->advice());
+        if (!m_job->storeProblem().isEmpty())
+            say(tr("The advice could not be stored for later: %1.").arg(m_job->storeProblem()), true);
         const QSignalBlocker blocker(m_past);  // listing it must not reopen it
         refreshPastAdvice();
     } else {
         m_progressLabel->setText(tr("Stopped."));
         const bool kept = !id.isEmpty() && m_adviceStore.open(id).stopped;
         say(tr("No advice: %1%2")
-                .arg(sentence(m_advisor->problem().isEmpty() ? tr("stopped before it was complete") : m_advisor->problem()),
+                .arg(sentence(m_job->problem().isEmpty() ? tr("stopped before it was complete") : m_job->problem()),
                      kept ? tr(" It is kept under Past advice: choose it and Resume to go on, taking the runs it finished.") : QString()),
             true);
         const QSignalBlocker blocker(m_past);

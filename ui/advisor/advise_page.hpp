@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The window's Advise page (docs/advisor.md, issue 28 §5): the advisor asked about Setup's
-// settings (AdviseInputs), started and stopped here, its progress, time left and log lines; when
-// it is done, the recommendation on top (AdviceCard) and the evidence charts below
-// (advice_charts), with Use these settings (Setup takes the recommendation), Copy as PyTorch
-// and Save advice…. It runs through the window's one LabSession, as the Study page does: it
-// starts only while nothing else runs. Every finished advice is stored (AdviceStore) and listed
-// under Past advice, newest first; choosing one reopens it, a damaged one says why instead.
+// settings (AdviseInputs), started and stopped here, its progress (every run moves the bar), time
+// left and log lines; the card fills in as phases end, and when it is done, the recommendation on
+// top (AdviceCard) and the evidence charts below (advice_charts), with Use these settings (Setup
+// takes the recommendation), Copy as PyTorch and Save advice…. The advice itself is the one advice
+// job (client/advisor/advice_job.hpp) that `ddplab --advise` runs too. It runs through the
+// window's one LabSession, as the Study page does: it starts only while nothing else runs. Every
+// finished advice is stored (AdviceStore) and listed under Past advice with its model and data,
+// newest first; choosing one reopens it, a damaged one says why instead.
 
 #include "client/advisor/advice.hpp"
 #include "client/advisor/advice_store.hpp"
@@ -34,7 +36,7 @@ class AdviceCard;
 class DeviceInventory;
 struct ModelInspection;
 class AdviseInputs;
-class Advisor;
+class AdviceJob;
 class LabSession;
 class RunStore;
 class StudyChartView;
@@ -96,6 +98,7 @@ protected:
 private:
     void refreshInputs();
     void onProgress();
+    void onPhaseEnded();
     void onFinished(bool succeeded);
     void updateButtons();
     void say(const QString& sentence, bool problem);
@@ -110,10 +113,9 @@ private:
     std::function<ddplab::Config()> m_setupConfig;
     std::function<DeviceInventory()> m_runOn;
     std::function<const ModelInspection*()> m_inspection;
-    std::unique_ptr<Advisor> m_advisor;
     AdviceStore m_adviceStore;
+    std::unique_ptr<AdviceJob> m_job;  // the one advice job, the same as ddplab --advise's
     QList<StoredAdvice> m_stored;  // as m_past lists them
-    QString m_runningId;     // the advice under way: its folder in the advice store (its progress and checkpoint)
     int m_stoppedRow = -1;   // the stopped advice chosen under Past advice: Resume resumes it
     Advice m_advice;
     bool m_hasAdvice = false;

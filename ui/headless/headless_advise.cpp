@@ -2,15 +2,14 @@
 #include "headless_advise.hpp"
 
 #include "advisor/advice_files.hpp"
+#include "client/advisor/advice_job.hpp"
 #include "client/advisor/advice_store.hpp"
-#include "client/advisor/advisor.hpp"
 #include "client/advisor/batch_memory.hpp"
 #include "client/engine/device_inventory.hpp"
 #include "client/engine/engine_locator.hpp"
 #include "client/engine/model_inspector.hpp"
-#include "client/library/preset_file.hpp"
-#include "client/io/save_file.hpp"
 #include "client/library/lesson_library.hpp"
+#include "client/library/preset_file.hpp"
 #include "client/library/preset_library.hpp"
 #include "client/runs/run_store.hpp"
 #include "client/session/lab_session.hpp"
@@ -19,23 +18,131 @@
 #include "stop_signals.hpp"
 
 #include <QDir>
-#include <QFileInfo>
 #include <QEventLoop>
+#include <QFileInfo>
 #include <QTimer>
-#include <QJsonDocument>
 
 #include <functional>
 
 namespace ddplab::ui {
 namespace {
 
-// The advice in `kept` (a new one's folder, or a stopped one's) begun by `begin` (start or
-// resume) and run to its end: its files into --export's folder and into the store.
-int runAdvice(const LaunchOptions& options, const StoredAdvice& kept, const std::function<bool(Advisor&)>& begin, QTextStream& out,
-              QTextStream& err);
+// After a stop: until the session has ended its engine (bounded), so the stopped run's status is
+// saved and nothing is left running when the process exits.
+void waitForTheEngine(const LabSession& session)
+{
+    constexpr int kWaitMs = 15000;
+    if (!session.isRunning())
+        return;
+    QEventLoop loop;
+    QObject::connect(&session, &LabSession::sequenceFinished, &loop, &QEventLoop::quit);
+    QTimer::singleShot(kWaitMs, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
+// The advice `begin` starts (a new one, or a stopped one resumed) run to its end by the one advice
+// job the Advise page uses too: its files into --export's folder (the job has stored it).
+int runAdvice(const LaunchOptions& options, const std::function<bool(AdviceJob&)>& begin, QTextStream& out, QTextStream& err)
+{
+    const QString folder = QDir(options.exportDirectory).absolutePath();
+    const RunStore runs;
+    LabSession session(runs, locateEngine(options.enginePath));
+    session.setTarget(options.runOn);
+    AdviceJob job(session);
+    QObject::connect(&job, &AdviceJob::logMessage, &job, [&](const QString& text, bool isWarning) { (isWarning ? err : out) << text << Qt::endl; });
+    QEventLoop loop;
+    bool succeeded = false;
+    QObject::connect(&job, &AdviceJob::finished, &loop, [&](bool ok) {
+        succeeded = ok;
+        loop.quit();
+    });
+    // Ctrl+C, SIGTERM, SIGHUP: the advice stops as the Advise page's Stop does, kept to resume.
+    StopSignals stopSignals;
+    QObject::connect(&stopSignals, &StopSignals::stopAsked, &job, [&](int signal) {
+        err << "ddplab: " << (signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "SIGHUP") << ": stopping the advice" << Qt::endl;
+        job.stop();
+    });
+    if (!begin(job)) {
+        err << "ddplab: " << job.problem() << Qt::endl;
+        return 2;
+    }
+    loop.exec();
+    if (!succeeded) {
+        if (stopSignals.received() != 0)
+            waitForTheEngine(session);  // its run's status saved, the engine gone, before the words below
+        else
+            err << "ddplab: no advice: " << job.problem() << Qt::endl;
+        err << "ddplab: kept as stopped in " << job.folder() << ": the Advise page's Past advice, or ddplab --advise --resume " << job.folder()
+            << " --export DIR --quit, resumes it, taking the runs it finished" << Qt::endl;
+        if (stopSignals.received() != 0)
+            return ddplab::kExitCancelled;
+        return session.firstFailureCode() != 0 ? session.firstFailureCode() : 1;
+    }
+    // The job stored it first, into the advice's own folder (a resumed copy is saved where it
+    // is): a full --export disk leaves a finished advice stored as finished.
+    const Advice& advice = job.advice();
+    const bool stored = job.storeProblem().isEmpty();
+    if (!stored)
+        err << "ddplab: the advice could not be stored for the Advise page: " << job.storeProblem() << Qt::endl;
+    QString error;
+    const QStringList written = writeAdviceFiles(folder, advice, runs, &error);
+    if (written.isEmpty()) {
+        err << "ddplab: cannot write the advice to " << folder << ": " << error
+            << (stored ? QStringLiteral(" (it is stored as %1: the Advise page's Past advice)").arg(job.folder()) : QString()) << Qt::endl;
+        return ddplab::kExitOutputError;
+    }
+    out << Qt::endl
+        << QStringLiteral("Advice for %1 GPUs: batch %2 per GPU, LR %3 (%4), confidence %5 (%6).")
+               .arg(advice.gpus)
+               .arg(advice.batchPerGpu)
+               .arg(advice.lr, 0, 'g', 3)
+               .arg(advice.lrRule, advice.confidence, advice.confidenceReason)
+        << Qt::endl;
+    for (const QString& caution : advice.cautions)
+        out << "  caution: " << caution << Qt::endl;
+    out << "Wrote advice.json, advice.md and " << (written.size() - 2) / 2 << " charts as PNG and SVG to " << folder << " ("
+        << qRound(advice.tookSeconds) << " s)" << Qt::endl;
+    // Kept like studies: the Advise page lists it under Past advice.
+    if (!stored)
+        return ddplab::kExitOutputError;
+    out << "Stored as " << job.folder() << " (the Advise page's Past advice)" << Qt::endl;
+    return 0;
+}
 
 // --advise --resume ADVICE: a stopped advice goes on from its progress file.
-int resumeAdviceHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& err);
+int resumeAdviceHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& err)
+{
+    // A folder as given (relative to here), else an advice's name under the store.
+    const QFileInfo given(options.resumeStudy);
+    const StoredAdvice kept = AdviceStore().open(given.isDir() ? given.absoluteFilePath() : options.resumeStudy);
+    if (kept.directory.isEmpty()) {  // a name that would leave the store ("../x")
+        err << "ddplab: " << kept.problem << Qt::endl;
+        return 2;
+    }
+    if (!QFileInfo(kept.directory).isDir()) {
+        err << "ddplab: no advice at " << kept.directory << " (give a stopped advice's folder, or its name under the advice folder)" << Qt::endl;
+        return 2;
+    }
+    if (kept.running) {
+        // Two advisors on one advice ran side by side, the last writer winning (issue 41).
+        err << "ddplab: " << kept.directory << " is running now"
+            << (kept.runningPid > 0 ? QStringLiteral(" (process %1 runs it)").arg(kept.runningPid) : QString())
+            << ": one advisor at a time runs an advice; wait for it to end, or stop it, then resume it" << Qt::endl;
+        return 2;
+    }
+    if (!kept.stopped) {
+        err << "ddplab: " << kept.directory << " is not a stopped advice"
+            << (kept.advice ? QStringLiteral(": it has finished (its advice.json is there)") : kept.problem.isEmpty() ? QString() : QStringLiteral(": ") + kept.problem)
+            << Qt::endl;
+        return 2;
+    }
+    if (!QDir().mkpath(QDir(options.exportDirectory).absolutePath())) {
+        err << "ddplab: cannot make the folder " << options.exportDirectory << Qt::endl;
+        return 2;
+    }
+    out << "DDP Lab advisor: resuming " << kept.directory << " (" << kept.gpus << " GPUs, " << kept.runsEnded << " runs finished)" << Qt::endl;
+    return runAdvice(options, [&](AdviceJob& job) { return job.resume(kept.directory); }, out, err);
+}
 
 // `ddplab-engine inspect` on your own model and data, waited for; nullopt with the engine's
 // sentence (and the key it names) when it refuses them.
@@ -56,19 +163,6 @@ std::optional<ModelInspection> inspectOwnModel(const ddplab::Config& base, const
     *problem = refused ? (refused->key.isEmpty() ? refused->message : refused->key + QStringLiteral(": ") + refused->message)
                        : QStringLiteral("the engine's inspect gave no answer about your model");
     return std::nullopt;
-}
-
-// After a stop: until the session has ended its engine (bounded), so the stopped run's status is
-// saved and nothing is left running when the process exits.
-void waitForTheEngine(const LabSession& session)
-{
-    constexpr int kWaitMs = 15000;
-    if (!session.isRunning())
-        return;
-    QEventLoop loop;
-    QObject::connect(&session, &LabSession::sequenceFinished, &loop, &QEventLoop::quit);
-    QTimer::singleShot(kWaitMs, &loop, &QEventLoop::quit);
-    loop.exec();
 }
 
 }  // namespace
@@ -94,10 +188,12 @@ int adviseHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& 
     request.gpus = options.adviseGpus;
     request.maxBatchPerGpu = options.maxBatchPerGpu;
     request.budgetSeconds = options.budgetMinutes * 60.0;
+    request.horizonSamples = double(options.horizonSamples);
+    request.layers = builtInLayers(request.base);
     std::optional<ModelInspection> inspection;
     if (request.base.workload == WorkloadKind::TorchScript) {
         // As the Advise page has it before it starts: inspect reads your data (its size plans
-        // the training) and measures a step of your model (its memory per sample).
+        // the training), measures a step of your model (its memory per sample) and names its layers.
         QString problem;
         inspection = inspectOwnModel(request.base, locateEngine(options.enginePath), &problem);
         if (!inspection) {
@@ -105,6 +201,7 @@ int adviseHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& 
             return 2;
         }
         request.base.trainSamples = inspection->trainSamples;
+        request.layers = inspectedLayers(*inspection);
     }
     MostBatch most;
     if (request.maxBatchPerGpu == 0 && request.base.batchSize > 0) {
@@ -113,144 +210,18 @@ int adviseHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& 
                                request.base.batchSize, trainingSamplesPerGpu(request.base, request.gpus));
         request.maxBatchPerGpu = most.batch;
     }
-    const QString folder = QDir(options.exportDirectory).absolutePath();
-    if (!QDir().mkpath(folder)) {
-        err << "ddplab: cannot make the folder " << folder << Qt::endl;
+    if (!QDir().mkpath(QDir(options.exportDirectory).absolutePath())) {
+        err << "ddplab: cannot make the folder " << QDir(options.exportDirectory).absolutePath() << Qt::endl;
         return 2;
     }
     if (const QString problem = adviceRequestProblem(request); !problem.isEmpty()) {
         err << "ddplab: " << problem << Qt::endl;
         return 2;
     }
-    // Kept like the page's advice from its start: stopped (Ctrl+C, a failed run), the Advise
-    // page's Past advice lists it and can resume it.
-    const AdviceStore store;
-    QString error;
-    const QString id = store.begin(request.gpus, &error);
-    if (id.isEmpty()) {
-        err << "ddplab: " << error << Qt::endl;
-        return 2;
-    }
-    const StoredAdvice kept = store.open(id);
-    request.checkpointFolder = kept.checkpointFolder();
-    request.progressFile = kept.progressFile();
-
     out << "DDP Lab advisor: " << options.adviseGpus << " GPUs, a budget of " << options.budgetMinutes << " min" << Qt::endl;
     if (most.batch > 0)
         out << "Most batch per GPU " << most.batch << ": " << most.source << Qt::endl;
-    return runAdvice(options, kept, [&](Advisor& advisor) { return advisor.start(request); }, out, err);
+    return runAdvice(options, [&](AdviceJob& job) { return job.start(request); }, out, err);
 }
 
-namespace {
-
-int resumeAdviceHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& err)
-{
-    // A folder as given (relative to here), else an advice's name under the store.
-    const QFileInfo given(options.resumeStudy);
-    const StoredAdvice kept = AdviceStore().open(given.isDir() ? given.absoluteFilePath() : options.resumeStudy);
-    if (kept.directory.isEmpty()) {  // a name that would leave the store ("../x")
-        err << "ddplab: " << kept.problem << Qt::endl;
-        return 2;
-    }
-    if (!QFileInfo(kept.directory).isDir()) {
-        err << "ddplab: no advice at " << kept.directory << " (give a stopped advice's folder, or its name under the advice folder)"
-            << Qt::endl;
-        return 2;
-    }
-    if (kept.running) {
-        // Two advisors on one advice ran side by side, the last writer winning (issue 41).
-        err << "ddplab: " << kept.directory << " is running now"
-            << (kept.runningPid > 0 ? QStringLiteral(" (process %1 runs it)").arg(kept.runningPid) : QString())
-            << ": one advisor at a time runs an advice; wait for it to end, or stop it, then resume it" << Qt::endl;
-        return 2;
-    }
-    if (!kept.stopped) {
-        err << "ddplab: " << kept.directory << " is not a stopped advice"
-            << (kept.advice ? QStringLiteral(": it has finished (its advice.json is there)")
-                : kept.problem.isEmpty() ? QString()
-                                         : QStringLiteral(": ") + kept.problem)
-            << Qt::endl;
-        return 2;
-    }
-    if (!QDir().mkpath(QDir(options.exportDirectory).absolutePath())) {
-        err << "ddplab: cannot make the folder " << options.exportDirectory << Qt::endl;
-        return 2;
-    }
-    out << "DDP Lab advisor: resuming " << kept.directory << " (" << kept.gpus << " GPUs, " << kept.runsEnded << " runs finished)" << Qt::endl;
-    return runAdvice(options, kept, [&](Advisor& advisor) { return advisor.resume(kept.progressFile()); }, out, err);
-}
-
-int runAdvice(const LaunchOptions& options, const StoredAdvice& kept, const std::function<bool(Advisor&)>& begin, QTextStream& out,
-              QTextStream& err)
-{
-    const QString folder = QDir(options.exportDirectory).absolutePath();
-    QString error;
-    const RunStore runs;
-    LabSession session(runs, locateEngine(options.enginePath));
-    session.setTarget(options.runOn);
-    Advisor advisor(session);
-    QObject::connect(&advisor, &Advisor::logMessage, &advisor, [&](const QString& text, bool isWarning) {
-        (isWarning ? err : out) << text << Qt::endl;
-    });
-    QEventLoop loop;
-    bool succeeded = false;
-    QObject::connect(&advisor, &Advisor::finished, &loop, [&](bool ok) {
-        succeeded = ok;
-        loop.quit();
-    });
-    // Ctrl+C, SIGTERM, SIGHUP: the advice stops as the Advise page's Stop does, kept to resume.
-    StopSignals stopSignals;
-    QObject::connect(&stopSignals, &StopSignals::stopAsked, &advisor, [&](int signal) {
-        err << "ddplab: " << (signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "SIGHUP") << ": stopping the advice" << Qt::endl;
-        advisor.stop();
-    });
-    if (!begin(advisor)) {
-        err << "ddplab: " << advisor.problem() << Qt::endl;
-        if (!kept.stopped)
-            QDir(kept.directory).removeRecursively();  // a new advice that never started
-        return 2;
-    }
-    loop.exec();
-    if (!succeeded) {
-        if (stopSignals.received() != 0)
-            waitForTheEngine(session);  // its run's status saved, the engine gone, before the words below
-        else
-            err << "ddplab: no advice: " << advisor.problem() << Qt::endl;
-        err << "ddplab: kept as stopped in " << kept.directory << ": the Advise page's Past advice, or ddplab --advise --resume "
-            << kept.directory << " --export DIR --quit, resumes it, taking the runs it finished" << Qt::endl;
-        if (stopSignals.received() != 0)
-            return ddplab::kExitCancelled;
-        return session.firstFailureCode() != 0 ? session.firstFailureCode() : 1;
-    }
-    const Advice& advice = advisor.advice();
-    // Stored first, into the advice's own folder (a resumed copy is saved where it is): a full
-    // --export disk left a finished advice stored only as stopped.
-    const bool stored = !AdviceStore().save(advice, &error, kept.directory).isEmpty();
-    if (!stored)
-        err << "ddplab: the advice could not be stored for the Advise page: " << error << Qt::endl;
-    const QStringList written = writeAdviceFiles(folder, advice, runs, &error);
-    if (written.isEmpty()) {
-        err << "ddplab: cannot write the advice to " << folder << ": " << error
-            << (stored ? QStringLiteral(" (it is stored as %1: the Advise page's Past advice)").arg(kept.directory) : QString()) << Qt::endl;
-        return ddplab::kExitOutputError;
-    }
-    out << Qt::endl
-        << QStringLiteral("Advice for %1 GPUs: batch %2 per GPU, LR %3 (%4), confidence %5 (%6).")
-               .arg(advice.gpus)
-               .arg(advice.batchPerGpu)
-               .arg(advice.lr, 0, 'g', 3)
-               .arg(advice.lrRule, advice.confidence, advice.confidenceReason)
-        << Qt::endl;
-    for (const QString& caution : advice.cautions)
-        out << "  caution: " << caution << Qt::endl;
-    out << "Wrote advice.json, advice.md and " << (written.size() - 2) / 2 << " charts as PNG and SVG to " << folder << " ("
-        << qRound(advice.tookSeconds) << " s)" << Qt::endl;
-    // Kept like studies: the Advise page lists it under Past advice.
-    if (!stored)
-        return ddplab::kExitOutputError;
-    out << "Stored as " << kept.directory << " (the Advise page's Past advice)" << Qt::endl;
-    return 0;
-}
-
-}  // namespace
 }  // namespace ddplab::ui

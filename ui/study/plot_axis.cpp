@@ -3,6 +3,8 @@
 
 #include "charts/axis_plan.hpp"
 
+#include <QStringList>
+
 #include <algorithm>
 #include <cmath>
 
@@ -48,8 +50,16 @@ Axis makeAxis(Range range, bool log)
 QString tickText(double value, const Axis& axis)
 {
     if (axis.log) {
-        if (value >= 1e5 || value < 1e-3)
-            return QString::number(value, 'g', 2);
+        // As few significant digits as keep neighbouring ticks apart: 0.002, never 0.00200000001
+        // or 0.00141421.
+        for (int digits = 1; digits < 6; ++digits) {
+            QStringList labels;
+            for (double tick : axis.ticks)
+                labels.append(QString::number(tick, 'g', digits));
+            labels.removeDuplicates();
+            if (labels.size() == axis.ticks.size())
+                return QString::number(value, 'g', digits);
+        }
         return QString::number(value, 'g', 6);
     }
     return QString::asprintf(qPrintable(axis.format), value);

@@ -20,6 +20,9 @@
 //   file-menu            the File menu open, as the menu bar opens it (its exports and copies)
 //   advise               the real advisor run from the Advise page on the settings file given
 //                        (tests/ui/data/advise-linreg.json: 8 GPUs, a budget of 1 min), finished
+//   advising             the same advisor during its advice: once the branch test has ended (the
+//                        card filled in so far, the progress bar and time left), photographed
+//                        while it goes on
 //   advice               the Advise page showing a stored advice.json, as Past advice reopens it
 
 #include "advisor/advise_inputs.hpp"
@@ -91,8 +94,9 @@ bool runStudyFile(MainWindow& window, const QString& file)
     return true;
 }
 
-// The advisor on the settings in `file`, started from the Advise page as a person would.
-bool adviseOn(MainWindow& window, const QString& file)
+// The advisor on the settings in `file`, started from the Advise page as a person would; with
+// `midway`, returns once its branch test has ended (the advice goes on meanwhile).
+bool adviseOn(MainWindow& window, const QString& file, bool midway = false)
 {
     QString error;
     const std::optional<QJsonObject> settings = ddplab::ui::readSettingsFile(file, file, &error);
@@ -110,6 +114,15 @@ bool adviseOn(MainWindow& window, const QString& file)
         succeeded = ok;
         loop.quit();
     });
+    if (midway) {
+        // The card says what the branch test found once it has ended: grab then.
+        QObject::connect(page, &ddplab::ui::AdvisePage::runsStored, &loop, [&] {
+            if (page->isRunning() && page->progressText().startsWith(QStringLiteral("Confirming"))) {
+                succeeded = true;
+                loop.quit();
+            }
+        });
+    }
     if (!page->start()) {
         QTextStream(stderr) << "ddplab-window-scenes: " << page->statusText() << Qt::endl;
         return false;
@@ -202,6 +215,8 @@ bool play(const QString& scene, MainWindow& window, const QString& studyFile, co
     }
     if (scene == QLatin1String("advise"))
         return adviseOn(window, studyFile);
+    if (scene == QLatin1String("advising"))
+        return adviseOn(window, studyFile, true);
     if (scene == QLatin1String("advice"))
         return showAdviceFile(window, studyFile);
     if (scene == QLatin1String("presentation-lesson")) {
@@ -276,7 +291,7 @@ int main(int argc, char* argv[])
     QTextStream err(stderr);
     const QStringList arguments = QCoreApplication::arguments();
     if (arguments.size() < 3 || arguments.size() > 4) {
-        err << "usage: ddplab-window-scenes first-launch|setup-errors|study|runs-study|presentation-lesson|presentation:LESSON|slides:LESSON|predict:LESSON|study-switch|compare:LESSON|file-menu|advise|advice OUT.png [STUDY.json|SETTINGS.json|ADVICE.json]"
+        err << "usage: ddplab-window-scenes first-launch|setup-errors|study|runs-study|presentation-lesson|presentation:LESSON|slides:LESSON|predict:LESSON|study-switch|compare:LESSON|file-menu|advise|advising|advice OUT.png [STUDY.json|SETTINGS.json|ADVICE.json]"
             << Qt::endl;
         return 2;
     }

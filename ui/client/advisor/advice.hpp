@@ -4,6 +4,7 @@
 // user's model on N GPUs, with the evidence it rests on. Written as advice.json and advice.md.
 
 #include "batch_evidence.hpp"
+#include "batch_verdict.hpp"
 #include "goodput.hpp"
 #include "core/config.hpp"
 
@@ -30,6 +31,10 @@ struct AdviceEvidence {
     double samples = 0.0;
     double measure = 0.0;  // +inf: diverged or failed
     QString status;
+    // A branch's noise-free training loss along the way: (optimizer steps since the checkpoint,
+    // measure), the checkpoint's own first; McCandlish's steps to a target are read from it.
+    QList<QPointF> curve;
+    double samplesPerSecond = 0.0;  // a timing run's steady pace (goodput), over its ranks
 };
 
 // The warmup arm (Goyal et al. 2017): when the confirmed LR is well above the base's, its best
@@ -55,25 +60,35 @@ struct RangeCurve {
 };
 
 struct Advice {
+    // What it is about: the model and its data, in a few words (Past advice names them).
+    QString model;
+    QString data;
     // The answer.
     int gpus = 0;
     qint64 batchPerGpu = 0;
     qint64 gradAccum = 1;
     qint64 effectiveBatch = 0;
     double lr = 0.0;
-    QString lrRule;                 // "linear", "sqrt", "none" or "measured"
+    QString lrRule;                 // the rule whose value lies in the safe band ("linear", "sqrt", "none"), else "measured"
+    double ruleLr = 0.0;            // that rule's LR (the advice gives the measured one, `lr`)
     double lrExponent = 0.0;        // NaN when not measured
     double lrExponentLow = 0.0, lrExponentHigh = 0.0;
     QStringList lrExponentRules;    // the rules inside the interval ("linear", "sqrt")
     QList<BatchOptimum> lrOptima;   // the branch test's best LR per batch, each data order's own
-    int branchSeeds = 1;            // data orders in the branch test
+    int branchSeeds = 1;            // data orders of the branch test's brackets (every batch, every LR)
+    // Each batch against the base batch over common data orders, with the interval of the
+    // difference and the verdict (batch_verdict.hpp); the closest call got more orders.
+    QList<BatchVerdict> batchVerdicts;
+    int refinementOrders = 0;       // data orders added to the closest call
+    double branchSamples = 0.0;     // each branch's samples from the checkpoint
+    double branchHorizon = 0.0;     // your horizon's samples from the checkpoint: what they compare at when the budget holds it
     WarmupArm warmup;
     QList<RangeCurve> rangeTests;   // by batch
     qint64 warmupSteps = 0;
     QList<QPointF> noiseScale;      // (samples, B_simple) as the base run went
     double criticalBatch = 0.0;
     bool criticalBatchBeyond = false;  // every branch stayed within tolerance
-    double branchTolerance = 0.0;
+    double branchTolerance = 0.0;   // relative: a batch within it of the base batch's loss is as good
     StepsToTarget stepsFit;         // McCandlish's saturating fit over the branches
     QString criticalBatchFinding;   // the three readings side by side, in words
     qint64 stepsToMatch = -1;       // optimizer steps at the recommendation to reach the base's quality (-1: not reached)
@@ -86,6 +101,8 @@ struct Advice {
     double safeLow = 0.0, safeHigh = 0.0;
     QString confidence;             // high, moderate, low
     QString confidenceReason;
+    QStringList confidenceWeaknesses;  // confidence.hpp's names
+    bool confidenceCalibrated = false; // read from the ground-truth panel's table
     QStringList cautions;
     QStringList trimmed;            // what the plan cut to fit the budget
     bool dontScale = false;         // N x the base's batch is past the critical batch

@@ -29,7 +29,12 @@ QJsonObject progressJson(const AdviceRequest& request, const QJsonArray& phases)
                                    {kMaxBatch, request.maxBatchPerGpu},
                                    {kBudget, request.budgetSeconds},
                                    {kCheckpoints, checkpoints},
-                                   {kTrainSamples, qint64(request.base.trainSamples)}}},
+                                   {kTrainSamples, qint64(request.base.trainSamples)},
+                                   {kHorizon, request.horizonSamples},
+                                   {kLayers, QJsonObject{{kLayersKnown, request.layers.known},
+                                                         {kBatchNorm, request.layers.batchNorm},
+                                                         {kDropout, request.layers.dropout},
+                                                         {kLayerNorm, request.layers.layerNorm}}}}},
             {kPhases, phases}};
 }
 
@@ -69,6 +74,11 @@ std::optional<AdviceRequest> requestOfProgress(const QJsonObject& progress, QStr
     // checkpoint_folder is not taken from the file: a crafted one made the advisor write anywhere,
     // and an absolute one (as earlier versions wrote) sent a copy to the original's checkpoints.
     // The resume sets the advice folder's own.
+    request.horizonSamples = json.value(kHorizon).toDouble();
+    const QJsonObject layers = json.value(kLayers).toObject();
+    request.layers = layers.isEmpty() ? builtInLayers(request.base)
+                                      : ModelLayers{layers.value(kLayersKnown).toBool(), layers.value(kBatchNorm).toBool(), layers.value(kDropout).toBool(),
+                                                    layers.value(kLayerNorm).toBool()};
     return request;
 }
 
@@ -87,6 +97,11 @@ std::optional<ProgressSummary> summariseProgress(const QString& progressFile, QS
     }
     ProgressSummary summary;
     summary.gpus = progress->value(kRequest).toObject().value(kGpus).toInt();
+    QString unread;
+    if (const std::optional<AdviceRequest> request = requestOfProgress(*progress, &unread)) {
+        summary.model = modelNameOf(request->base);
+        summary.data = dataNameOf(request->base);
+    }
     for (const QJsonValue& phase : progress->value(kPhases).toArray())
         for (const QJsonValue& run : phase.toObject().value(kRuns).toArray())
             summary.runsEnded += run.toObject().value(kRunId).toString().isEmpty() ? 0 : 1;

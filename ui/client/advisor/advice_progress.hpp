@@ -3,10 +3,12 @@
 // The advisor's progress file (AdviceRequest::progressFile, docs/advisor.md "Stopped and
 // resumed"): the request, then each phase as planned, with when it started and ended on the
 // advice's clock, and each run's settings and, once the session saw it end, its stored run id.
-// Written by the advisor as each run ends; read back by Advisor::resume and, in brief, by the
-// advice store that lists a stopped advice.
+// Written by the advice's runner as each run ends (advice_runner.hpp); read back by
+// AdviceJob::resume and, in brief, by the advice store that lists a stopped advice. Its fields:
+// docs/advisor.md, "Stopped and resumed".
 
-#include "advisor.hpp"
+#include "advice_request.hpp"
+#include "client/wire.hpp"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -32,6 +34,13 @@ inline const QString kBudget = QStringLiteral("budget_s");
 inline const QString kTrainSamples = QStringLiteral("train_samples");
 // Relative to the progress file's folder (earlier versions wrote it absolute); never read back.
 inline const QString kCheckpoints = QStringLiteral("checkpoint_folder");
+inline const QString kHorizon = QStringLiteral("horizon_samples");  // 0: the training's
+// inspect's word on BatchNorm, Dropout and LayerNorm (its `layers`, by the same names), and whether it was said
+inline const QString kLayers = wire(protocol::inspection::kLayers);
+inline const QString kLayersKnown = QStringLiteral("known");
+inline const QString kBatchNorm = wire(protocol::inspection::kBatchNorm);
+inline const QString kDropout = wire(protocol::inspection::kDropout);
+inline const QString kLayerNorm = wire(protocol::inspection::kLayerNorm);
 
 }  // namespace advice_progress
 
@@ -46,6 +55,7 @@ std::optional<AdviceRequest> requestOfProgress(const QJsonObject& progress, QStr
 struct ProgressSummary {
     int gpus = 0;
     int runsEnded = 0;
+    QString model, data;  // what it is about (advice_request.hpp's names)
 };
 std::optional<ProgressSummary> summariseProgress(const QString& progressFile, QString* error = nullptr);
 

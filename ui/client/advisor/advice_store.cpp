@@ -45,16 +45,21 @@ QString StoredAdvice::checkpointFolder() const
 
 QString StoredAdvice::title() const
 {
+    // What it was about: an advice from before it named them says nothing of it.
+    const auto about = [](const QString& model, const QString& data) {
+        return model.isEmpty() ? QString() : data.isEmpty() ? QStringLiteral(" · %1").arg(model) : QStringLiteral(" · %1 on %2").arg(model, data);
+    };
     if (running)
-        return QStringLiteral("running: %1 GPUs, %2 runs finished so far").arg(gpus).arg(runsEnded);
+        return QStringLiteral("running: %1 GPUs, %2 runs finished so far%3").arg(gpus).arg(runsEnded).arg(about(model, data));
     if (stopped)
-        return QStringLiteral("stopped: %1 GPUs, %2 runs finished (Resume takes them)").arg(gpus).arg(runsEnded);
+        return QStringLiteral("stopped: %1 GPUs, %2 runs finished (Resume takes them)%3").arg(gpus).arg(runsEnded).arg(about(model, data));
     if (!advice)
         return QStringLiteral("damaged: %1").arg(problem);
-    return QStringLiteral("%1 GPUs: %2 per GPU, LR %3 (%4)")
+    return QStringLiteral("%1 GPUs: %2 per GPU, LR %3 (%4)%5")
         .arg(advice->gpus)
         .arg(advice->batchPerGpu)
-        .arg(QString::number(advice->lr, 'g', 3), advice->confidence.isEmpty() ? QStringLiteral("confidence not said") : advice->confidence);
+        .arg(QString::number(advice->lr, 'g', 3), advice->confidence.isEmpty() ? QStringLiteral("confidence not said") : advice->confidence,
+             about(advice->model, advice->data));
 }
 
 AdviceStore::AdviceStore(QString root) : m_root(std::move(root)) {}
@@ -133,6 +138,8 @@ StoredAdvice AdviceStore::open(const QString& idOrDirectory) const
             if (progress) {
                 stored.gpus = progress->gpus;
                 stored.runsEnded = progress->runsEnded;
+                stored.model = progress->model;
+                stored.data = progress->data;
             } else if (!stored.running) {
                 stored.problem = QStringLiteral("its progress file is damaged: %1").arg(damage);
                 return stored;

@@ -7,7 +7,7 @@
 // listed as damaged, with the reason, never dropped and never a crash. An advice under way has its
 // folder from the start (begin()): its progress file and the base run's checkpoint are kept there,
 // so one that was stopped (Stop, a closed window) is listed as stopped, to be resumed
-// (Advisor::resume); saving the finished advice into it removes them. A folder is claimed with
+// (AdviceJob::resume); saving the finished advice into it removes them. A folder is claimed with
 // mkdir, which only one of two advisors started together wins, and an advice holds its folder's
 // lock (advice_lock.hpp) while it runs: one that runs is listed as running, never as stopped.
 // Everything an advice keeps is addressed relative to its own folder, wherever it was copied.
@@ -33,9 +33,11 @@ struct StoredAdvice {
     qint64 runningPid = 0;         // a running one's: the process that holds it, when it said so
     int gpus = 0;                  // a stopped one's: the GPUs planned for
     int runsEnded = 0;             // a stopped one's: the runs it had finished, which resuming takes
+    QString model, data;           // a stopped or running one's: what it is about (a finished one's advice names them)
     QString progressFile() const;
     QString checkpointFolder() const;
-    // "8 GPUs: 32 per GPU, LR 0.4 (moderate)", "stopped: ...", "running: ..." or "damaged: <problem>".
+    // "8 GPUs: 32 per GPU, LR 0.4 (moderate) · Fashion-MNIST MLP on Fashion-MNIST (60,000 training
+    // images)", "stopped: ...", "running: ..." or "damaged: <problem>".
     QString title() const;
 };
 

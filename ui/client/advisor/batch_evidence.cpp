@@ -14,29 +14,6 @@
 
 namespace ddplab::ui {
 
-CriticalBatchEstimate criticalBatchFromBranches(QList<BranchResult> branches, double baseRepeat)
-{
-    CriticalBatchEstimate estimate;
-    std::sort(branches.begin(), branches.end(), [](const BranchResult& a, const BranchResult& b) { return a.batch < b.batch; });
-    if (branches.isEmpty() || !std::isfinite(branches.front().measure) || !std::isfinite(baseRepeat))
-        return estimate;
-    const double base = branches.front().measure;
-    const double mean = (base + baseRepeat) / 2.0;
-    // Two runs: the standard error of their mean is half their difference; two of them.
-    estimate.tolerance = std::max(0.02, mean > 0 ? std::abs(base - baseRepeat) / mean : 0.0);
-    estimate.ok = true;
-    estimate.criticalBatch = branches.front().batch;
-    estimate.beyondLargest = true;
-    for (const BranchResult& branch : branches) {
-        if (!(branch.measure <= base * (1.0 + estimate.tolerance))) {
-            estimate.beyondLargest = false;
-            break;
-        }
-        estimate.criticalBatch = branch.batch;
-    }
-    return estimate;
-}
-
 LrExponent fitLrExponent(const QList<BatchOptimum>& optima)
 {
     LrExponent result;

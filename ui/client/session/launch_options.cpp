@@ -61,8 +61,14 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
                                                    "(docs/advisor.md). With --run-on HOST its runs go there, and each batch per GPU is timed there for goodput."));
     const QCommandLineOption gpus(QStringLiteral("gpus"), QStringLiteral("With --advise: the GPUs to plan for (default 8)."), QStringLiteral("N"));
     const QCommandLineOption maxBatch(QStringLiteral("max-batch-per-gpu"),
-                                      QStringLiteral("With --advise: the most samples one GPU holds (default: the preset's batch per GPU)."),
+                                      QStringLiteral("With --advise: the most samples one GPU holds (default: what one GPU's memory holds, "
+                                                     "measured by inspect for your own model or estimated for the built-in ones, at most the "
+                                                     "training set over the GPUs and never below the preset's batch per GPU; docs/advisor.md)."),
                                       QStringLiteral("B"));
+    const QCommandLineOption horizon(QStringLiteral("horizon-samples"),
+                                     QStringLiteral("With --advise: the samples the batches and LRs are compared at (default: the preset's whole "
+                                                    "training; never more)."),
+                                     QStringLiteral("S"));
     const QCommandLineOption budget(QStringLiteral("budget-min"), QStringLiteral("With --advise: minutes the measuring may take (default 5)."),
                                     QStringLiteral("M"));
     const QCommandLineOption engine(QStringLiteral("engine"),
@@ -86,7 +92,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
     // --help lists them in this order (and so does the manual page, made from it): the everyday
     // options first, then the exports of stored runs and the advisor.
     parser.addOptions({help, version, preset, study, resume, yes, run, exportDirectory, imageSize, slides, present, quit, engine, runOn,
-                       remoteEngine, launch, exportTensorBoard, exportScript, advise, gpus, maxBatch, budget});
+                       remoteEngine, launch, exportTensorBoard, exportScript, advise, gpus, maxBatch, budget, horizon});
 
     LaunchOptions options;
     options.helpText = parser.helpText();
@@ -133,7 +139,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
     options.present = parser.isSet(present);
     options.enginePath = parser.value(engine);
     options.advise = parser.isSet(advise);
-    if (parser.isSet(gpus) || parser.isSet(maxBatch) || parser.isSet(budget)) {
+    if (parser.isSet(gpus) || parser.isSet(maxBatch) || parser.isSet(budget) || parser.isSet(horizon)) {
         bool ok = true;
         if (parser.isSet(gpus))
             options.adviseGpus = parser.value(gpus).toInt(&ok);
@@ -149,8 +155,13 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
             if (!ok || !(options.budgetMinutes >= 0.2) || options.budgetMinutes > 24 * 60)
                 options.error = QStringLiteral("--budget-min must be a number of minutes from 0.2 to 1440 (got \"%1\")").arg(parser.value(budget));
         }
+        if (parser.isSet(horizon)) {
+            options.horizonSamples = parser.value(horizon).toLongLong(&ok);
+            if (!ok || options.horizonSamples < 1)
+                options.error = QStringLiteral("--horizon-samples must be a whole number of at least 1 (got \"%1\")").arg(parser.value(horizon));
+        }
         if (options.error.isEmpty() && !options.advise)
-            options.error = QStringLiteral("--gpus, --max-batch-per-gpu and --budget-min belong to --advise");
+            options.error = QStringLiteral("--gpus, --max-batch-per-gpu, --budget-min and --horizon-samples belong to --advise");
         if (!options.error.isEmpty())
             return options;
     }

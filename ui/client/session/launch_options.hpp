@@ -41,7 +41,8 @@ struct LaunchOptions {
     // --advise: which batch per GPU and LR for --gpus N GPUs, measured (docs/advisor.md)
     bool advise = false;
     int adviseGpus = 8;
-    qint64 maxBatchPerGpu = 0;   // 0: the preset's batch per GPU is the most
+    qint64 maxBatchPerGpu = 0;   // 0: what one GPU's memory holds (batch_memory.hpp), at most the training set over the GPUs
+    qint64 horizonSamples = 0;   // 0: the preset's whole training
     double budgetMinutes = 5.0;
     QString enginePath;  // --engine; empty: DDPLAB_ENGINE or beside the executable
     EngineTarget runOn;  // --run-on HOST (--remote-engine PATH): runs go there over SSH; --launch: how they start

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What follows each phase of an advice (advice_job.hpp): what the base run measured, the branch
+// test and its closest call, goodput, the confirmation's ladder and its extensions, the warmup
+// arm, and the end. Each reads the evidence through the pure decisions (advice_decision.hpp) and
+// plans the next runs through the pure plan (advice_plan.hpp); the lifecycle, the budget's cut
+// and the time left are in advice_job.cpp.
+
+#include "advice_job.hpp"
+
+#include "advice_phases.hpp"
+#include "advice_runner.hpp"
+#include "run_evidence.hpp"
+#include "client/runs/run_data.hpp"
+#include "client/runs/run_status.hpp"
+#include "client/series/x_axis.hpp"
+#include "client/session/lab_session.hpp"
+#include "client/wire.hpp"
+#include "core/derived.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ddplab::ui {
+namespace {
+
+QString lrText(double lr)
+{
+    return QString::number(lr, 'g', 3);
+}
+
+}  // namespace
+
+void AdviceJob::afterBase(const RunData& base)
+{
+    if (!std::isfinite(measureOf(base, m_request.base)))
+        return fail(QStringLiteral("the base run (your settings on %1) did not finish: %2")
+                        .arg(gpuCountText(m_planned.front().gpus))
+                        .arg(base.record().error.isEmpty() ? statusText(base.record().status) : base.record().error));
+    // What a run costs here, from this one: it sizes the plan and says the time left.
+    const qsizetype evaluations = std::max(base.series(wire(protocol::field::kTrainLoss)).size(), base.series(wire(protocol::field::kValLoss)).size());
+    m_time.setCost(RunCost::measured(base.summary().value(wire(protocol::field::kTrainS)).toDouble(), base.summary().value(wire(protocol::field::kSamples)).toDouble(),
+                                     base.summary().value(wire(protocol::field::kWallS)).toDouble(), m_runner->elapsedSeconds(), evaluations),
+                   m_checkpointStep);
+    m_checkpoint.clear();
+    for (const QJsonObject& checkpoint : base.checkpoints())
+        m_checkpoint = checkpoint.value(wire(protocol::field::kPath)).toString();
+    if (m_checkpoint.isEmpty())
+        return fail(QStringLiteral("the base run wrote no checkpoint to branch from"));
+    m_advice.noiseScale = base.series(wire(protocol::field::kNoiseScale), XAxis::SamplesSeen);
+    m_advice.baseSteps = base.lastStep();
+    m_checkpointMeasure = std::nan("");
+    for (const QPointF& point : base.series(wire(protocol::field::kTrainLoss)))
+        if (qRound64(point.x()) == m_checkpointStep)
+            m_checkpointMeasure = point.y();
+    emit phaseEnded();
+    if (m_outOfTime)
+        return fail(QStringLiteral("the budget of %1 s was spent by the base run: give the advice more time").arg(qRound(m_request.budgetSeconds)));
+    planBranches();
+}
+
+void AdviceJob::planBranches()
+{
+    m_branchPlan = planBranchTest(context());
+    m_branchEndsAt = m_runner->elapsedSeconds() + m_branchPlan.seconds;
+    m_advice.trimmed.append(m_branchPlan.trimmed);
+    m_advice.branchSeeds = m_branchPlan.orders;
+    m_advice.branchSamples = m_branchPlan.samples;
+    m_advice.branchHorizon = m_branchPlan.horizon;
+    m_runsPlanned += int(m_branchPlan.runs.size()) + kLadderRungs * kSeeds;
+    runPhase(Phase::Branches, m_branchPlan.runs);
+}
+
+void AdviceJob::afterBranches()
+{
+    m_conclusion = concludeBranches(m_request, m_advice.evidence, m_advice.rangeTests);
+    if (!m_conclusion.failure.isEmpty() && (m_outOfTime || m_branchCut))
+        return fail(QStringLiteral("the budget of %1 s was spent before the branch test had measured your batch: give the advice more time, or "
+                                   "plan for fewer GPUs")
+                        .arg(qRound(m_request.budgetSeconds)));
+    if (!m_conclusion.failure.isEmpty())
+        return fail(m_conclusion.failure);
+    const BranchConclusion& c = m_conclusion;
+    m_advice.batchVerdicts = c.judgement.batches;
+    m_advice.criticalBatch = c.judgement.criticalBatch;
+    m_advice.criticalBatchBeyond = c.judgement.beyondLargest;
+    m_advice.branchTolerance = c.judgement.tolerance;
+    m_advice.stepsFit = c.fit;
+    m_advice.lrOptima = c.optima;
+    m_advice.lrExponent = c.exponent.ok ? c.exponent.exponent : std::nan("");
+    m_advice.lrExponentLow = c.exponent.ok ? c.exponent.low : std::nan("");
+    m_advice.lrExponentHigh = c.exponent.ok ? c.exponent.high : std::nan("");
+    m_advice.lrExponentRules = rulesWithinInterval(c.exponent);
+    m_advice.batchPerGpu = c.chosenPerGpu;
+    m_advice.effectiveBatch = qint64(m_advice.gpus) * c.chosenPerGpu;
+    m_advice.dontScale = c.dontScale;
+    m_advice.criticalBatchFinding = criticalBatchWords(m_advice);
+    emit phaseEnded();
+    if (!m_outOfTime && !m_branchCut && planClosestCall())
+        return;
+    afterBatchChosen();
+}
+
+bool AdviceJob::planClosestCall()
+{
+    const BatchJudgement& judgement = m_conclusion.judgement;
+    if (judgement.closestCall < 0 || judgement.batches.isEmpty())
+        return false;
+    const BatchVerdict& close = judgement.batches[judgement.closestCall];
+    const BatchVerdict& base = judgement.batches.front();
+    // The orders each has at its chosen LR; the next one either lacks.
+    const auto seedsAt = [this](const BatchVerdict& v) {
+        QList<qint64> seeds;
+        for (const AdviceEvidence& run : m_advice.evidence)
+            if ((run.phase == advice_phase::kBranch || run.phase == advice_phase::kRefinement) && run.gpus == v.gpus && run.batchPerGpu == v.batchPerGpu &&
+                run.lr == v.lr)
+                seeds.append(run.seed);
+        return seeds;
+    };
+    const QList<qint64> closeSeeds = seedsAt(close), baseSeeds = seedsAt(base);
+    if (closeSeeds.size() >= kMostOrders) {
+        if (!m_closestCallStopped)
+            m_advice.trimmed.append(QStringLiteral("the verdict at batch %1 stayed within noise after %2 data orders, the most it gets").arg(qint64(close.batch)).arg(kMostOrders));
+        m_closestCallStopped = true;
+        return false;
+    }
+    qint64 seed = m_request.base.seed;
+    while (closeSeeds.contains(seed))
+        ++seed;
+    const PlanContext ctx = context();
+    QList<PlannedRun> runs{refinementRun(ctx, {close.gpus, close.batchPerGpu}, close.lr, seed, m_branchPlan.samples, m_branchPlan.measureAlong)};
+    if (!baseSeeds.contains(seed))
+        runs.append(refinementRun(ctx, {base.gpus, base.batchPerGpu}, base.lr, seed, m_branchPlan.samples, m_branchPlan.measureAlong));
+    // The rest of the plan first: the confirmation at the batch chosen so far.
+    const double reserve = confirmationSeconds(ctx, m_conclusion.chosenPerGpu) * m_time.scale();
+    if (!timeHolds(predictedSeconds(runs) + reserve)) {
+        if (!m_closestCallStopped)
+            m_advice.trimmed.append(QStringLiteral("the verdict at batch %1 is within noise (%2): another data order did not fit the budget")
+                                        .arg(qint64(close.batch))
+                                        .arg(verdictWords(close, judgement.tolerance)));
+        m_closestCallStopped = true;
+        return false;
+    }
+    ++m_advice.refinementOrders;
+    m_runsPlanned += int(runs.size());
+    say(QStringLiteral("batch %1 is the closest call (%2): one more data order").arg(qint64(close.batch)).arg(verdictWords(close, judgement.tolerance)));
+    runPhase(Phase::Refinement, runs);
+    return true;
+}
+
+void AdviceJob::afterBatchChosen()
+{
+    if (!m_outOfTime && planThroughput())
+        return;
+    planLadder();
+}
+
+bool AdviceJob::planThroughput()
+{
+    m_advice.goodput.reset();
+    const bool transfer = m_session.target().isRemote() || m_request.base.device == DeviceKind::Cuda;
+    if (!transfer)
+        return false;
+    const double baseBatch = double(effectiveBatchSize(m_request.base));
+    Goodput goodput = goodputBasis(m_advice, baseBatch,
+                                   QStringLiteral("%1, %2").arg(m_session.target().describe(),
+                                                                wire(m_request.base.device == DeviceKind::Cuda ? choice::device::kCuda : choice::device::kCpu)));
+    const QList<qint64> batches = goodputCandidates(m_conclusion.chosenPerGpu, m_request.gpus, qint64(baseBatch), kGoodputCandidates);
+    if (!(goodput.noiseScale > 0) || batches.size() < 2) {
+        goodput.verdict = batches.size() < 2 ? QStringLiteral("only %1 per GPU keeps the batch within what the branch test measured: nothing to "
+                                                              "choose between by speed")
+                                                   .arg(m_conclusion.chosenPerGpu)
+                                             : goodputOf({}, m_request.gpus, baseBatch, goodput.noiseScale).verdict;
+        m_advice.goodput = goodput;
+        return false;
+    }
+    m_advice.goodput = goodput;
+    const QList<PlannedRun> runs = timingRuns(context(), batches);
+    m_runsPlanned += int(runs.size());
+    runPhase(Phase::Throughput, runs);
+    return true;
+}
+
+void AdviceJob::afterThroughput()
+{
+    QList<GoodputPoint> timed;
+    for (const AdviceEvidence& run : m_advice.evidence)
+        if (run.phase == advice_phase::kThroughput)
+            timed.append({run.batchPerGpu, run.samplesPerSecond});
+    Goodput goodput = goodputOf(timed, m_request.gpus, double(effectiveBatchSize(m_request.base)), m_advice.goodput->noiseScale);
+    goodput.timedOn = m_advice.goodput->timedOn;
+    goodput.noiseScaleFrom = m_advice.goodput->noiseScaleFrom;
+    m_advice.goodput = goodput;
+    if (goodput.chosen) {
+        m_conclusion.chosenPerGpu = goodput.bestBatchPerGpu;
+        m_conclusion.ladderCenter = ladderCenterAt(m_request, m_conclusion, goodput.bestBatchPerGpu);
+        m_advice.batchPerGpu = goodput.bestBatchPerGpu;
+        m_advice.effectiveBatch = qint64(m_advice.gpus) * goodput.bestBatchPerGpu;
+    }
+    say(QStringLiteral("timed on %1: %2").arg(goodput.timedOn, goodput.verdict));
+    emit phaseEnded();
+    planLadder();
+}
+
+void AdviceJob::planLadder()
+{
+    if (m_outOfTime)
+        return finish();
+    const PlanContext ctx = context();
+    const qint64 perGpu = m_conclusion.chosenPerGpu;
+    m_confirmationSteps = confirmationSteps(ctx, perGpu, kLadderRungs, &m_advice.trimmed, &m_confirmationAlong);
+    m_advice.horizonSamples = double(m_confirmationSteps) * double(m_request.gpus) * double(perGpu);
+    // Its centre first, then outward: a ladder the budget cuts short is cut at its ends.
+    QList<double> lrs = ladderAround(m_conclusion.ladderCenter);
+    const double center = m_conclusion.ladderCenter;
+    std::stable_sort(lrs.begin(), lrs.end(), [center](double a, double b) { return std::abs(std::log(a / center)) < std::abs(std::log(b / center)) - 1e-9; });
+    QList<PlannedRun> runs;
+    for (double lr : lrs)
+        for (int seed = 0; seed < kSeeds; ++seed)
+            runs.append(confirmationRun(ctx, advice_phase::kConfirmation, m_request.gpus, perGpu, lr, m_request.base.seed + seed, m_confirmationSteps,
+                                        m_confirmationAlong));
+    runPhase(Phase::Confirmation, runs);
+}
+
+void AdviceJob::afterLadder()
+{
+    const QList<BracketPoint> ladder = pointsOf(m_advice.evidence, advice_phase::kConfirmation);
+    const LrChoice choice = chooseLr(ladder);
+    if (m_outOfTime) {
+        if (choice.atLowEdge || choice.atHighEdge)
+            m_ladderStopped = QStringLiteral("the budget was spent before the ladder could be extended past its edge");
+        return finish();
+    }
+    const PlanContext ctx = context();
+    const qint64 perGpu = m_conclusion.chosenPerGpu;
+    const LadderNext next = nextOnLadder(choice, ladder, m_conclusion.divergenceLr, m_extensions);
+    m_ladderStopped = next.why;
+    if (!next.lrs.isEmpty()) {
+        QList<PlannedRun> runs;
+        for (double lr : next.lrs)
+            for (int seed = 0; seed < kSeeds; ++seed)
+                runs.append(confirmationRun(ctx, advice_phase::kConfirmation, m_request.gpus, perGpu, lr, m_request.base.seed + seed, m_confirmationSteps,
+                                            m_confirmationAlong));
+        if (timeHolds(predictedSeconds(runs))) {
+            ++m_extensions;
+            if (next.down && !choice.ok)
+                m_advice.cautions.append(QStringLiteral("No LR of the confirmation trained in every seed with the LR above it trained too (the lowest that "
+                                                        "diverged: %1): the ladder was extended below.")
+                                             .arg(lrText(choice.lowestDiverged)));
+            m_runsPlanned += int(runs.size());
+            return runPhase(Phase::Extension, runs);
+        }
+        m_ladderStopped = QStringLiteral("the budget did not hold two more LRs past it");
+    }
+    if (choice.ok && !m_armPlanned) {
+        QString verdict;
+        const QList<double> lrs = warmupArmLrs(m_request, choice, ladder, m_confirmationSteps, &verdict);
+        if (!lrs.isEmpty()) {
+            const QList<PlannedRun> runs = warmupRuns(ctx, m_request.gpus, perGpu, lrs, m_confirmationSteps);
+            if (timeHolds(predictedSeconds(runs))) {
+                m_armPlanned = true;
+                m_advice.warmup.tested = true;
+                m_advice.warmup.steps = warmupArmSteps(m_confirmationSteps);
+                m_advice.warmup.lrs = lrs;
+                m_runsPlanned += int(runs.size());
+                return runPhase(Phase::Warmup, runs);
+            }
+            verdict = QStringLiteral("not tested: the budget did not hold its %1 runs.").arg(runs.size());
+        }
+        m_advice.warmup.verdict = verdict;
+    }
+    finish();
+}
+
+QList<BracketPoint> AdviceJob::bracketAtChosen() const
+{
+    // The branch test's bracket at the chosen effective batch, over its own data orders.
+    const double chosen = double(m_request.gpus) * double(m_conclusion.chosenPerGpu);
+    QList<AdviceEvidence> runs;
+    for (const AdviceEvidence& run : m_advice.evidence)
+        if (run.phase == advice_phase::kBranch && double(run.gpus) * double(run.batchPerGpu) == chosen)
+            runs.append(run);
+    return pointsOf(runs, advice_phase::kBranch);
+}
+
+void AdviceJob::finish()
+{
+    FinalInputs in;
+    in.ladder = pointsOf(m_advice.evidence, advice_phase::kConfirmation);
+    in.choice = chooseLr(in.ladder);
+    in.confirmed = in.choice.ok;
+    if (!in.confirmed) {
+        // No confirmation in the budget: the branch test's bracket at this batch, said and weak.
+        in.ladder = bracketAtChosen();
+        in.choice = chooseLr(in.ladder);
+        m_confirmationSteps = 0;
+        if (!in.choice.ok)
+            return fail(QStringLiteral("no LR trained at %1 GPUs × %2 within the budget: give the advice more time")
+                            .arg(m_request.gpus)
+                            .arg(m_conclusion.chosenPerGpu));
+        m_advice.horizonSamples = m_branchPlan.samples;
+        m_advice.trimmed.append(QStringLiteral("no confirmation ran: the LR is the branch test's best at this batch (LRs 2× apart, from the checkpoint)"));
+    }
+    in.arm = m_advice.warmup.tested ? pointsOf(m_advice.evidence, advice_phase::kWarmup) : QList<BracketPoint>();
+    in.confirmationSteps = m_confirmationSteps;
+    in.divergenceLr = m_conclusion.divergenceLr;
+    in.branchesShort = m_branchPlan.shortened;
+    in.planTrimmed = m_branchPlan.thinned || m_outOfTime || m_branchCut;
+    in.ladderStopped = m_ladderStopped;
+    in.timesTransfer = m_session.target().isRemote() || m_request.base.device == DeviceKind::Cuda;
+    in.runOn = m_session.target().describe();
+    in.budgetSeconds = m_request.budgetSeconds;
+    if (!m_conclusion.edgeBatches.isEmpty()) {
+        QStringList names;
+        for (double batch : m_conclusion.edgeBatches)
+            names.append(QString::number(batch, 'g', 4));
+        m_advice.cautions.append(QStringLiteral("In the branch test the best LR at batch %1 was at the edge of its bracket (½ to 2 × the linear rule's): the LR "
+                                                "exponent (%2) rests on edges; the confirmation's ladder decides the LR.")
+                                     .arg(names.join(QStringLiteral(", ")), QString::number(m_advice.lrExponent, 'g', 3)));
+    }
+    m_advice.tookSeconds = m_runner->elapsedSeconds();
+    concludeAdvice(m_advice, m_request, in);
+    m_phase = Phase::Done;
+    m_deadline.stop();
+    // Saved into its own folder, wherever it is (a resumed copy under another folder never
+    // replaces the store's advice of the same name); then the folder is let go.
+    QString error;
+    if (m_store.save(m_advice, &error, m_folder.isEmpty() ? m_id : m_folder).isEmpty())
+        m_storeProblem = error;
+    m_lock.release();
+    emit phaseEnded();
+    emit progressed();
+    emit finished(true);
+}
+
+}  // namespace ddplab::ui

@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "advice_plan.hpp"
+
+#include "adam_moments.hpp"
+#include "advice_phases.hpp"
+#include "core/derived.hpp"
+#include "core/lr_schedule.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ddplab::ui {
+namespace {
+
+constexpr qint64 kMostBaseSteps = 200;        // the base run's length at most: it sizes, it does not decide
+constexpr qint64 kFewestBranchSteps = 20;     // a branch cut shorter than your horizon: its largest makes at least this many steps
+constexpr qint64 kFewestConfirmationSteps = 20;
+constexpr qint64 kBranchEvaluations = 16;     // noise-free measurements along each branch (McCandlish's steps to a target)
+constexpr qint64 kConfirmationEvaluations = 20;
+constexpr int kWiderBatches = 2;              // N GPUs at 2 and 4 x the base's batch per GPU, when the budget holds them
+constexpr double kWarmupShare = 0.1;          // the warmup arm warms up over this share of the confirmation's steps
+constexpr double kFewestBranchShare = 0.3;    // of the time left, the branch test's when not everything fits
+constexpr double kMostBranchShare = 0.7;
+// The validation set the advisor's runs measure on at most (val_subset): Fashion-MNIST's 10,000
+// test images took 2.6 s an evaluation on this 2-core machine, ten times the steps between them.
+constexpr qint64 kValidationSamples = 2000;
+
+bool hasValidation(const ddplab::Config& c)
+{
+    return c.workload == WorkloadKind::FashionMnist || (c.workload == WorkloadKind::TorchScript && !c.valData.empty());
+}
+
+qint64 basePerGpu(const AdviceRequest& request)
+{
+    const qint64 own = request.base.batchSize;
+    return request.maxBatchPerGpu > 0 ? std::min(own, request.maxBatchPerGpu) : own;
+}
+
+int baseGpus(const AdviceRequest& request)
+{
+    return int(request.base.worldSize * request.base.gradAccum);
+}
+
+// A run measures at most its training's time past its fewest evaluations (RunCost::measuringEvery):
+// twice its samples' time. One that measures only at its end (`along` false): one evaluation.
+double runSeconds(const RunCost& cost, double samples, bool along = true)
+{
+    if (!along)
+        return cost.perRun() + cost.perEvaluation() + samples * cost.perSample();
+    return cost.perRun() + double(kFewestEvaluations + 1) * cost.perEvaluation() + 2.0 * samples * cost.perSample();
+}
+
+double rangeTestSeconds(const RunCost& cost, const BranchBatch& batch)
+{
+    return cost.perRun() + cost.perEvaluation() + double(kRangeTestSteps) * batch.effective() * cost.perSample();
+}
+
+QString batchList(const QList<BranchBatch>& batches)
+{
+    QStringList names;
+    for (const BranchBatch& batch : batches)
+        names.append(QString::number(qint64(batch.effective())));
+    return names.join(QStringLiteral(", "));
+}
+
+}  // namespace
+
+ddplab::Config emulatedRun(const AdviceRequest& request, int gpus, qint64 batch, double lr, qint64 seed)
+{
+    const ddplab::Config& base = request.base;
+    ddplab::Config c = base;
+    // This machine's ranks stand for the GPUs: two when they split evenly, each running
+    // gpus / 2 GPUs' batches as micro-batches (accumulate_as_ranks: exactly what they compute).
+    c.worldSize = gpus % 2 == 0 ? 2 : 1;
+    c.gradAccum = gpus / c.worldSize;
+    c.accumulateAsRanks = c.gradAccum > 1;
+    c.batchSize = batch;
+    c.lr = lr;
+    if (usesMoments(c)) {
+        // The rule's beta1, beta2 and eps at this batch, those the recommendation will carry: the
+        // LR is measured with the moments it is recommended with (the base's own at its batch).
+        const AdamSettings moments = sdeMomentsAt(base, c).settings;
+        c.beta1 = moments.beta1;
+        c.beta2 = moments.beta2;
+        c.eps = moments.eps;
+    }
+    c.lrRule = LrRule::None;
+    c.baseBatchSize.reset();
+    c.warmupStartFactor = warmupStartFactor(base);
+    c.seed = seed;
+    // Another order of the same data: toy and linreg generate theirs from the base's data seed.
+    if (base.workload == WorkloadKind::Toy || base.workload == WorkloadKind::Linreg)
+        c.dataSeed = dataSeed(base);
+    c.stopAtLoss.reset();
+    c.checkpointAt = {};
+    c.checkpointDir.clear();
+    c.resumeFrom.clear();
+    c.lrRangeTest = false;
+    if (hasValidation(base) && (c.valSubset == 0 || c.valSubset > kValidationSamples))
+        c.valSubset = kValidationSamples;
+    c.saveModel.clear();
+    c.events.clear();
+    c.failAt.reset();
+    return c;
+}
+
+BasePlan planBase(const AdviceRequest& request)
+{
+    const ddplab::Config& base = request.base;
+    const double effective = double(effectiveBatchSize(base));
+    const qint64 horizonSteps = std::max<qint64>(2, qint64(horizonOf(request) / effective));
+    const qint64 steps = std::clamp<qint64>(std::min<qint64>(totalSteps(base), horizonSteps), 2, kMostBaseSteps);
+    BasePlan plan;
+    plan.checkpointStep = std::max<qint64>(1, steps / 2);
+    const double lr = effectiveLr(base);
+    plan.run = {advice_phase::kBase, baseGpus(request), base.batchSize, lr, base.seed, emulatedRun(request, baseGpus(request), base.batchSize, lr, base.seed)};
+    ddplab::Config& c = plan.run.config;
+    c.maxSteps = steps;
+    c.epochs = base.epochs;
+    c.schedule = base.schedule;
+    c.warmupSteps = base.warmupSteps;
+    c.warmupEpochs = base.warmupEpochs;
+    c.checkpointAt.steps = {plan.checkpointStep};
+    c.checkpointDir = request.checkpointFolder.toStdString();
+    c.evalEvery = std::max<qint64>(1, plan.checkpointStep / 4);  // the checkpoint step is measured: the branches start from it
+    return plan;
+}
+
+double confirmationSeconds(const PlanContext& context, qint64 perGpu, qint64 steps)
+{
+    const double batch = double(context.request.gpus) * double(perGpu);
+    const double samples = steps > 0 ? double(steps) * batch : horizonOf(context.request);
+    // The ladder and one extension past its edge, two seeds each.
+    return double(kLadderRungs + 2) * kSeeds * runSeconds(context.cost, samples);
+}
+
+namespace {
+
+PlannedRun branchRun(const PlanContext& context, const QString& phase, const BranchBatch& batch, double lr, qint64 seed, double samples, bool along = true)
+{
+    const AdviceRequest& request = context.request;
+    const qint64 steps = std::max<qint64>(1, qRound64(samples / batch.effective()));
+    PlannedRun run{phase, batch.gpus, batch.perGpu, lr, seed, emulatedRun(request, batch.gpus, batch.perGpu, lr, seed)};
+    run.config.resumeFrom = context.checkpoint.toStdString();
+    run.config.maxSteps = context.checkpointStep + steps;
+    run.config.epochs = request.base.epochs + qint64(std::ceil(samples / double(std::max<int64_t>(1, datasetSize(request.base))))) + 1;
+    // The noise-free measure along the way: McCandlish's steps to a target (0: at the end only).
+    run.config.evalEvery = along ? context.cost.measuringEvery(steps, batch.effective(), kBranchEvaluations, kFewestEvaluations) : 0;
+    return run;
+}
+
+}  // namespace
+
+PlannedRun refinementRun(const PlanContext& context, const BranchBatch& batch, double lr, qint64 seed, double samples, bool along)
+{
+    return branchRun(context, advice_phase::kRefinement, batch, lr, seed, samples, along);
+}
+
+BranchPlan planBranchTest(const PlanContext& context)
+{
+    const AdviceRequest& request = context.request;
+    const ddplab::Config& base = request.base;
+    const RunCost& cost = context.cost;
+    const qint64 perGpu = basePerGpu(request);
+    const double baseBatch = double(effectiveBatchSize(base));
+    const double baseLr = effectiveLr(base);
+    BranchPlan plan;
+    // k x the base batch, in GPUs of the base's batch per GPU, k = 1, 2, 4, ... up to N GPUs; and
+    // once they reach N GPUs, N GPUs at twice and four times that batch per GPU within the most
+    // batch per GPU (a larger batch per GPU changes a BatchNorm batch's statistics: a candidate
+    // only where a branch, emulated exactly, measured it).
+    QList<BranchBatch> ladder;
+    for (qint64 k = 1; qint64(baseGpus(request)) * k * perGpu <= std::max(qint64(request.gpus) * perGpu, qint64(baseBatch)); k *= 2)
+        ladder.append({int(baseGpus(request) * k), perGpu});
+    QList<BranchBatch> wider;
+    if (ladder.last().gpus == request.gpus)
+        for (qint64 b = 2 * perGpu; wider.size() < kWiderBatches && request.maxBatchPerGpu > 0 && b <= request.maxBatchPerGpu; b *= 2)
+            wider.append({request.gpus, b});
+    const BranchBatch atN{request.gpus, perGpu};
+    // Your horizon from the checkpoint: the branches compare the batches over the rest of your training.
+    plan.horizon = std::max(baseBatch, horizonOf(request) - double(context.checkpointStep) * baseBatch);
+    plan.samples = plan.horizon;
+
+    const bool oneGpuBase = baseGpus(request) == 1;
+    const auto secondsFor = [&](const QList<BranchBatch>& batches, const QList<BranchBatch>& ranged, double samples) {
+        double seconds = oneGpuBase ? runSeconds(cost, 4.0 * double(context.checkpointStep) * double(perGpu), false) : 0.0;
+        for (const BranchBatch& batch : ranged)
+            seconds += rangeTestSeconds(cost, batch);
+        return seconds + double(batches.size()) * 3.0 * kSeeds * runSeconds(cost, samples, plan.measureAlong);
+    };
+    QList<BranchBatch> batches = ladder + wider;
+    QList<BranchBatch> ranged = batches;
+    if (std::none_of(ranged.begin(), ranged.end(), [&](const BranchBatch& b) { return b.gpus == atN.gpus && b.perGpu == atN.perGpu; }))
+        ranged.append(atN);
+    // What the branch test may take: all it needs when the confirmation after it fits too (the rest
+    // goes to the closest call), else its share of the time left.
+    const double whole = secondsFor(batches, ranged, plan.samples);
+    const double confirmation = confirmationSeconds(context, perGpu);
+    const double mayTake = whole + confirmation <= context.secondsLeft
+                               ? context.secondsLeft - confirmation
+                               : context.secondsLeft * std::clamp(whole / (whole + confirmation), kFewestBranchShare, kMostBranchShare);
+    plan.seconds = mayTake;
+    // Cut in this order until it fits: the wider batches, the range tests but N GPUs', the
+    // measurements along the way (each branch measured at its end only), the branches' length
+    // (down to 20 steps at the largest), every other batch between yours and N GPUs'. Each cut is
+    // said. What still does not fit is cut when the branch test's share is spent (the job).
+    if (!wider.isEmpty() && secondsFor(batches, ranged, plan.samples) > mayTake) {
+        plan.trimmed.append(QStringLiteral("batches per GPU above yours (up to %1 on %2) were not measured: with them the branch test takes about "
+                                           "%3 s, more than the %4 s of the budget it may use, so the batch per GPU is at most yours")
+                                .arg(wider.last().perGpu)
+                                .arg(gpuCountText(request.gpus))
+                                .arg(qRound(secondsFor(batches, ranged, plan.samples)))
+                                .arg(qRound(mayTake)));
+        batches = ladder;
+        ranged.erase(std::remove_if(ranged.begin(), ranged.end(), [&](const BranchBatch& b) { return b.perGpu > perGpu; }), ranged.end());
+        plan.thinned = true;
+    }
+    if (ranged.size() > 1 && secondsFor(batches, ranged, plan.samples) > mayTake) {
+        plan.trimmed.append(QStringLiteral("the LR range test ran only at %1 GPUs' batch (%2), not at every branch batch").arg(request.gpus).arg(qint64(atN.effective())));
+        ranged = {atN};
+        plan.thinned = true;
+    }
+    if (secondsFor(batches, ranged, plan.samples) > mayTake) {
+        // Evaluations cost more than training on a small model with a validation set (the reduced
+        // Fashion CNN: 2 s each against 1.2 s for a branch's 32 steps): the verdicts need only the
+        // end's measure, McCandlish's fit the ones along the way.
+        plan.measureAlong = false;
+        plan.trimmed.append(QStringLiteral("the branches measured only at their end, not along the way, to fit the budget: McCandlish's steps to a "
+                                           "target were not fitted"));
+        plan.thinned = true;
+    }
+    const double largest = batches.last().effective();
+    const double fewest = std::min(plan.horizon, double(kFewestBranchSteps) * largest);
+    if (secondsFor(batches, ranged, plan.samples) > mayTake) {
+        const double fixed = secondsFor(batches, ranged, 0.0);
+        const double perSample = std::max(1e-12, secondsFor(batches, ranged, 1.0) - fixed);
+        const double affordable = std::max(fewest, (mayTake - fixed) / perSample);
+        if (affordable < plan.samples) {
+            plan.trimmed.append(QStringLiteral("branches trained %1 samples from the checkpoint instead of your horizon's %2 (the largest made %3 steps "
+                                               "instead of %4): the batches were compared over a shorter horizon than yours")
+                                    .arg(qRound64(affordable))
+                                    .arg(qRound64(plan.horizon))
+                                    .arg(qRound64(affordable / largest))
+                                    .arg(qRound64(plan.horizon / largest)));
+            plan.samples = affordable;
+            plan.shortened = true;
+        }
+    }
+    QList<BranchBatch> skipped;
+    while (batches.size() > 2 && secondsFor(batches, ranged, plan.samples) > mayTake) {
+        // Every other batch between yours and the largest, from the top.
+        QList<BranchBatch> kept{batches.first()};
+        for (qsizetype i = 1; i + 1 < batches.size(); ++i)
+            (i % 2 == 0 ? kept : skipped).append(batches[i]);
+        kept.append(batches.last());
+        if (kept.size() == batches.size())
+            break;
+        batches = kept;
+        plan.thinned = true;
+    }
+    if (!skipped.isEmpty())
+        plan.trimmed.append(QStringLiteral("the branch test left out batches %1 to fit the budget: the critical batch is placed only between those it measured")
+                                .arg(batchList(skipped)));
+    plan.batches = batches;
+
+    // In the order a cut at the budget's end loses least: your batch's and N GPUs' brackets and the
+    // range test at N GPUs' batch first, then the other batches, then the other range tests.
+    const auto first = [&](const BranchBatch& batch) {
+        return batch.effective() == batches.first().effective() || (batch.gpus == atN.gpus && batch.perGpu == atN.perGpu);
+    };
+    QList<BranchBatch> ordered, rangeOrder;
+    for (const BranchBatch& batch : batches)
+        if (first(batch))
+            ordered.append(batch);
+    for (const BranchBatch& batch : batches)
+        if (!first(batch))
+            ordered.append(batch);
+    for (const BranchBatch& batch : ranged)
+        (batch.gpus == atN.gpus && batch.perGpu == atN.perGpu ? rangeOrder.prepend(batch) : rangeOrder.append(batch));
+    const auto bracketOf = [&](const BranchBatch& batch, int order) {
+        // A bracket around the linear rule's LR (the rule the bracket then corrects).
+        const double center = baseLr * batch.effective() / baseBatch;
+        for (double factor : {0.5, 1.0, 2.0})
+            plan.runs.append(branchRun(context, advice_phase::kBranch, batch, center * factor, base.seed + order, plan.samples, plan.measureAlong));
+    };
+    // A range test from the checkpoint: the one at N GPUs' batch bounds the LRs; together they
+    // show how the runaway LR moves with the batch.
+    const qint64 epochs = base.epochs + qint64(std::ceil(plan.samples / double(std::max<int64_t>(1, datasetSize(base))))) + 1;
+    const auto rangeTestOf = [&](const BranchBatch& batch) {
+        PlannedRun range{advice_phase::kRangeTest, batch.gpus, batch.perGpu, 0.0, base.seed, emulatedRun(request, batch.gpus, batch.perGpu, baseLr, base.seed)};
+        range.config.resumeFrom = context.checkpoint.toStdString();
+        range.config.lrRangeTest = true;
+        range.config.lrRangeMin = baseLr / 10.0;
+        // Up to 10 x the linear rule's LR at N GPUs' batch, or at this batch when it is larger.
+        range.config.lrRangeMax = baseLr * std::max(double(request.gpus), batch.effective() / baseBatch) * 10.0;
+        range.config.lrRangeSteps = kRangeTestSteps;
+        range.config.maxSteps = 0;
+        range.config.epochs = epochs + kRangeTestSteps;
+        range.config.evalEvery = 0;
+        plan.runs.append(range);
+    };
+    // Data order by data order, every batch in each: a cut at the branch test's share of the budget
+    // leaves every batch measured in the same orders (paired), one order fewer at most for some.
+    int placed = 0;
+    for (int order = 0; order < plan.orders; ++order) {
+        for (const BranchBatch& batch : ordered) {
+            bracketOf(batch, order);
+            if (order == 0 && ++placed == std::min<qsizetype>(2, ordered.size())) {
+                plan.firstRuns = int(plan.runs.size());
+                if (!rangeOrder.isEmpty())
+                    rangeTestOf(rangeOrder.takeFirst());
+            }
+        }
+    }
+    for (const BranchBatch& batch : rangeOrder)
+        rangeTestOf(batch);
+    // The noise scale needs two GPUs' gradients (one rank's against their mean): a base of one GPU
+    // gets a run of two GPUs of its batch, at its LR, for the base run's steps.
+    if (oneGpuBase) {
+        PlannedRun noise{advice_phase::kNoiseScale, 2, perGpu, baseLr, base.seed, emulatedRun(request, 2, perGpu, baseLr, base.seed)};
+        noise.config.maxSteps = context.checkpointStep * 2;
+        noise.config.evalEvery = 0;
+        plan.runs.append(noise);
+    }
+    return plan;
+}
+
+PlannedRun confirmationRun(const PlanContext& context, const QString& phase, int gpus, qint64 perGpu, double lr, qint64 seed, qint64 steps, bool along)
+{
+    PlannedRun run{phase, gpus, perGpu, lr, seed, emulatedRun(context.request, gpus, perGpu, lr, seed)};
+    run.config.maxSteps = steps;
+    run.config.epochs = std::max<int64_t>(context.request.base.epochs, 1 + steps / std::max<int64_t>(1, stepsPerEpoch(run.config)));
+    run.config.schedule = ScheduleKind::Constant;
+    run.config.evalEvery = along ? context.cost.measuringEvery(steps, double(gpus) * double(perGpu), kConfirmationEvaluations, kFewestEvaluations) : 0;
+    return run;
+}
+
+qint64 confirmationSteps(const PlanContext& context, qint64 perGpu, int rungs, QStringList* trimmed, bool* measureAlong)
+{
+    const double batch = double(context.request.gpus) * double(perGpu);
+    const qint64 planned = std::max<qint64>(1, qRound64(horizonOf(context.request) / batch));
+    const qint64 fewest = std::min(kFewestConfirmationSteps, planned);
+    // The ladder, an extension past its edge, two seeds each.
+    const int runs = (rungs + 2) * kSeeds;
+    const RunCost& cost = context.cost;
+    const double perRun = context.secondsLeft / runs;
+    // Measured along the way while the time holds it at the fewest steps; else at the end only
+    // (the LR is chosen on the end's measure), which keeps the steps of your horizon longer.
+    const bool along = perRun >= runSeconds(cost, double(fewest) * batch);
+    const double affordable = along ? (perRun - cost.perRun() - double(kFewestEvaluations + 1) * cost.perEvaluation()) / (2.0 * batch * cost.perSample())
+                                    : (perRun - cost.perRun() - cost.perEvaluation()) / (batch * cost.perSample());
+    const qint64 steps = std::max<qint64>(fewest, std::min<qint64>(planned, qint64(std::max(0.0, affordable))));
+    if (steps < planned && trimmed)
+        trimmed->append(QStringLiteral("the confirmation ran %1 steps (%2 samples) of your horizon's %3").arg(steps).arg(qRound64(double(steps) * batch)).arg(planned));
+    if (!along && trimmed)
+        trimmed->append(QStringLiteral("the confirmation's runs measured only at their end, not along the way, to fit the budget"));
+    if (measureAlong)
+        *measureAlong = along;
+    return steps;
+}
+
+QList<double> ladderAround(double center, int rungs)
+{
+    QList<double> lrs;
+    for (int i = 0; i < rungs; ++i)
+        lrs.append(center * std::pow(std::sqrt(2.0), i - rungs / 2));
+    return lrs;
+}
+
+QList<PlannedRun> timingRuns(const PlanContext& context, const QList<qint64>& batchesPerGpu)
+{
+    const AdviceRequest& request = context.request;
+    const double lr = effectiveLr(request.base);
+    // Each batch per GPU on the ranks the other runs use, one micro-batch each: the pace of a step
+    // of that batch there, its first steps left out.
+    const int ranks = int(emulatedRun(request, request.gpus, request.base.batchSize, lr, request.base.seed).worldSize);
+    QList<PlannedRun> runs;
+    for (qint64 batch : batchesPerGpu) {
+        PlannedRun run{advice_phase::kThroughput, ranks, batch, lr, request.base.seed, emulatedRun(request, ranks, batch, lr, request.base.seed)};
+        run.config.maxSteps = kThroughputSteps;
+        run.config.epochs = 1 + kThroughputSteps / std::max<int64_t>(1, stepsPerEpoch(run.config));
+        run.config.evalEvery = 0;
+        run.config.schedule = ScheduleKind::Constant;
+        runs.append(run);
+    }
+    return runs;
+}
+
+qint64 warmupArmSteps(qint64 confirmationSteps)
+{
+    return std::max<qint64>(1, qRound64(kWarmupShare * double(confirmationSteps)));
+}
+
+QList<PlannedRun> warmupRuns(const PlanContext& context, int gpus, qint64 perGpu, const QList<double>& lrs, qint64 steps)
+{
+    const double baseLr = effectiveLr(context.request.base);
+    const qint64 warmup = warmupArmSteps(steps);
+    QList<PlannedRun> runs;
+    for (double lr : lrs) {
+        for (int seed = 0; seed < kSeeds; ++seed) {
+            PlannedRun run = confirmationRun(context, advice_phase::kWarmup, gpus, perGpu, lr, context.request.base.seed + seed, steps);
+            run.config.warmupSteps = warmup;
+            run.config.warmupEpochs = 0.0;
+            run.config.warmupStartFactor = std::min(1.0, baseLr / lr);
+            runs.append(run);
+        }
+    }
+    return runs;
+}
+
+}  // namespace ddplab::ui

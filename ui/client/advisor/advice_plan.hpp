@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The advisor's plan (docs/advisor.md, "What it measures, in order"): which runs each phase makes,
+// sized to the time the budget leaves at the cost measured on the base run. Pure: settings and
+// figures in, runs and the sentences saying what was cut out; the job (advice_job.hpp) runs them.
+//
+// The batches are compared at your horizon, never a longer one: a branch trains from the base
+// run's checkpoint to your training's samples (or the horizon you state). When the budget cannot
+// hold that the branches are cut shorter, and the plan says so (the confidence falls). Every
+// batch is measured in the same data orders (seeds), at least two, so each has its own noise.
+
+#include "advice_request.hpp"
+#include "run_cost.hpp"
+#include "core/config.hpp"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace ddplab::ui {
+
+struct PlannedRun {
+    QString phase;       // advice_phases.hpp
+    int gpus = 0;
+    qint64 batch = 0;    // per GPU
+    double lr = 0.0;
+    qint64 seed = 0;     // the data order (and, from the start, the initialisation's seed)
+    ddplab::Config config;
+};
+
+struct BranchBatch {
+    int gpus = 0;
+    qint64 perGpu = 0;
+    double effective() const { return double(gpus) * double(perGpu); }
+};
+
+inline constexpr int kSeeds = 2;             // the confirmation's seeds, and the branch test's data orders
+inline constexpr int kLadderRungs = 5;       // the confirmation's LRs, sqrt(2) apart
+inline constexpr int kMostExtensions = 4;    // past the ladder's edge, two LRs at a time
+inline constexpr int kMostOrders = 8;        // the closest call's data orders at most
+inline constexpr int kWarmupLrs = 2;         // the warmup arm's: the ladder's best LR and its neighbour
+inline constexpr qint64 kRangeTestSteps = 60;
+inline constexpr qint64 kFewestEvaluations = 4;
+inline constexpr int kGoodputCandidates = 4;
+inline constexpr qint64 kThroughputSteps = 30;
+inline constexpr int kThroughputWarmupSteps = 5;
+
+// The user's settings at `gpus` GPUs of `batch` each, emulated on this machine's ranks as ranks x
+// accumulation (accumulate_as_ranks), at a constant `lr` and data order `seed`; the data set the
+// base's (toy and linreg: data_seed fixed), Adam's moments the SDE rule's at this batch.
+ddplab::Config emulatedRun(const AdviceRequest& request, int gpus, qint64 batch, double lr, qint64 seed);
+
+// The base run: the user's settings on their GPUs for at most 200 steps (and no more than the
+// horizon), a checkpoint halfway where the branches start.
+struct BasePlan {
+    PlannedRun run;
+    qint64 checkpointStep = 0;
+};
+BasePlan planBase(const AdviceRequest& request);
+
+// What the plans after the base run know.
+struct PlanContext {
+    AdviceRequest request;
+    RunCost cost;
+    double secondsLeft = 0.0;   // of the budget, now
+    QString checkpoint;         // the base run's
+    qint64 checkpointStep = 0;
+};
+
+// The seconds the confirmation (its ladder, an extension and a warmup arm) takes at `perGpu`
+// over `steps` (0: the whole horizon): what the branch test leaves room for.
+double confirmationSeconds(const PlanContext& context, qint64 perGpu, qint64 steps = 0);
+
+struct BranchPlan {
+    QList<PlannedRun> runs;       // range tests, branches, and for a base of one GPU the noise-scale run
+    QList<BranchBatch> batches;   // ascending; the base batch first
+    int orders = kSeeds;
+    double samples = 0.0;         // each branch's, from the checkpoint
+    double horizon = 0.0;         // your horizon's samples from the checkpoint
+    QStringList trimmed;          // what was cut to fit, in sentences
+    bool shortened = false;       // the branches are shorter than your horizon
+    bool thinned = false;         // batches, wider batches, range tests or measurements were left out
+    bool measureAlong = true;     // false: each branch measures at its end only (no McCandlish fit)
+    double seconds = 0.0;         // the branch test's share of the time left: past it, it is cut (the job)
+    int firstRuns = 0;            // the runs never cut for that share: your batch's and N GPUs' first data order
+};
+BranchPlan planBranchTest(const PlanContext& context);
+
+// The branch runs of data order `seed` at `batch` and `lr`, from the checkpoint over `samples`:
+// how the closest call gets another order (a refinement's run).
+PlannedRun refinementRun(const PlanContext& context, const BranchBatch& batch, double lr, qint64 seed, double samples, bool along = true);
+
+// A confirmation run: from the start at `gpus` x `perGpu`, constant LR after the base's warmup,
+// `steps` steps; measured along the way, or (`along` false) at its end only.
+PlannedRun confirmationRun(const PlanContext& context, const QString& phase, int gpus, qint64 perGpu, double lr, qint64 seed, qint64 steps,
+                           bool along = true);
+
+// The confirmation's steps at `perGpu`: the horizon's, or what the time left holds for `rungs`
+// LRs (and an extension's runs), never fewer than 20 (said in `trimmed`). `measureAlong`: whether
+// the time left holds measurements along the way at those steps (else at the end only, said).
+qint64 confirmationSteps(const PlanContext& context, qint64 perGpu, int rungs, QStringList* trimmed, bool* measureAlong = nullptr);
+
+// `rungs` LRs sqrt(2) apart centred on `center`.
+QList<double> ladderAround(double center, int rungs = kLadderRungs);
+
+// The timing runs of goodput: each batch per GPU on the ranks the other runs use.
+QList<PlannedRun> timingRuns(const PlanContext& context, const QList<qint64>& batchesPerGpu);
+
+// The warmup arm: `lrs` again with a linear warmup over a tenth of `steps`, from the base's LR.
+QList<PlannedRun> warmupRuns(const PlanContext& context, int gpus, qint64 perGpu, const QList<double>& lrs, qint64 steps);
+qint64 warmupArmSteps(qint64 confirmationSteps);
+
+}  // namespace ddplab::ui

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "advice_request.hpp"
+
+#include "client/engine/model_inspection.hpp"
+#include "core/config_validate.hpp"
+#include "core/derived.hpp"
+
+#include <QFileInfo>
+#include <QLocale>
+
+#include <algorithm>
+
+namespace ddplab::ui {
+
+QString gpuCountText(int gpus)
+{
+    return gpus == 1 ? QStringLiteral("1 GPU") : QStringLiteral("%1 GPUs").arg(gpus);
+}
+
+double plannedSamplesOf(const ddplab::Config& base)
+{
+    return double(totalSteps(base)) * double(effectiveBatchSize(base));
+}
+
+double horizonOf(const AdviceRequest& request)
+{
+    const double planned = plannedSamplesOf(request.base);
+    return request.horizonSamples > 0 ? std::min(request.horizonSamples, planned) : planned;
+}
+
+QString adviceRequestProblem(const AdviceRequest& r)
+{
+    if (r.gpus < 1 || r.gpus > 4096)
+        return QStringLiteral("--gpus must be from 1 to 4096 (got %1)").arg(r.gpus);
+    if (r.budgetSeconds < 10)
+        return QStringLiteral("--budget-min must be at least 0.2 (10 seconds) (got %1 s)").arg(r.budgetSeconds);
+    if (r.maxBatchPerGpu < 0)
+        return QStringLiteral("--max-batch-per-gpu must be at least 1 (got %1)").arg(r.maxBatchPerGpu);
+    if (r.horizonSamples < 0)
+        return QStringLiteral("--horizon-samples must be at least 1 (got %1)").arg(r.horizonSamples);
+    if (r.base.lrRangeTest || !r.base.resumeFrom.empty())
+        return QStringLiteral("the settings to advise on are a range test or a resumed run; start from settings that train well");
+    const ConfigProblems problems = findProblems(r.base);
+    if (!problems.empty())
+        return QStringLiteral("the settings to advise on are refused: %1").arg(QString::fromStdString(problems.front().message));
+    // Your own data's size plans the training (its epochs in steps, the base run, the horizon):
+    // the engine's inspect tells it before the advice starts.
+    if (r.base.workload == WorkloadKind::TorchScript && r.base.trainSamples <= 0)
+        return QStringLiteral("the size of your training data is not known yet: the engine's inspect reads it before an advice on your own model");
+    const double planned = plannedSamplesOf(r.base);
+    if (r.horizonSamples > planned)
+        return QStringLiteral("--horizon-samples %1 is longer than your whole training (%2 samples): the batches are compared at your horizon, never a longer one")
+            .arg(qRound64(r.horizonSamples))
+            .arg(qRound64(planned));
+    return {};
+}
+
+ModelLayers builtInLayers(const ddplab::Config& base)
+{
+    ModelLayers layers;
+    // toy's neuron, linreg's linear model and the Fashion-MNIST MLP and CNN have none of the three.
+    layers.known = base.workload != WorkloadKind::TorchScript;
+    return layers;
+}
+
+ModelLayers inspectedLayers(const ModelInspection& inspection)
+{
+    return {inspection.layersKnown, inspection.batchNormLayers > 0, inspection.dropoutLayers > 0, inspection.layerNormLayers > 0};
+}
+
+QString modelNameOf(const ddplab::Config& base)
+{
+    switch (base.workload) {
+    case WorkloadKind::Toy:
+        return QStringLiteral("toy (one neuron)");
+    case WorkloadKind::Linreg:
+        return QStringLiteral("linreg (dim %1)").arg(base.dim);
+    case WorkloadKind::FashionMnist:
+        return base.model == ModelKind::Cnn ? QStringLiteral("Fashion-MNIST CNN") : QStringLiteral("Fashion-MNIST MLP");
+    case WorkloadKind::TorchScript:
+        return QFileInfo(QString::fromStdString(base.modelFile)).fileName();
+    }
+    return {};
+}
+
+QString dataNameOf(const ddplab::Config& base)
+{
+    const QString samples = QLocale::c().toString(qint64(datasetSize(base)));
+    switch (base.workload) {
+    case WorkloadKind::Toy:
+    case WorkloadKind::Linreg:
+        return QStringLiteral("%1 generated examples (data seed %2)").arg(samples).arg(dataSeed(base));
+    case WorkloadKind::FashionMnist:
+        return QStringLiteral("Fashion-MNIST (%1 training images)").arg(samples);
+    case WorkloadKind::TorchScript:
+        return QStringLiteral("%1 (%2 samples)").arg(QFileInfo(QString::fromStdString(base.trainData)).fileName(), samples);
+    }
+    return {};
+}
+
+}  // namespace ddplab::ui

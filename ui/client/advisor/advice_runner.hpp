@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The advice's runner: runs one phase's planned runs through the lab's one session, in order, and
+// does nothing else (the plan and the decisions are pure functions, advice_plan.hpp and
+// advice_decision.hpp). It keeps the advice's progress file (advice_progress.hpp) as each run
+// ends, takes a stopped advice's finished runs from the run store instead of running them again
+// (resuming), and can cut a phase at a decision point (the budget is spent): the run under way is
+// stopped and the rest are not run. It keeps the advice's clock, on which a phase replayed from a
+// stopped advice takes the time it took then.
+
+#include "advice_plan.hpp"
+#include "advice_request.hpp"
+#include "client/runs/run_data.hpp"  // complete for the signal's QList (its meta type)
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QList>
+#include <QMap>
+#include <QObject>
+#include <QSharedPointer>
+
+namespace ddplab::ui {
+
+class LabSession;
+
+class AdviceRunner : public QObject {
+    Q_OBJECT
+
+public:
+    explicit AdviceRunner(LabSession& session, QObject* parent = nullptr);
+
+    // A new advice: the clock starts; `resumePhases`, a stopped advice's phases as its progress
+    // file has them (empty: nothing to take).
+    void begin(const AdviceRequest& request, const QJsonArray& resumePhases);
+    // Runs `runs` (one phase); phaseEnded when they have all ended.
+    void run(const QList<PlannedRun>& runs);
+    // The budget is spent: the run under way is stopped, the phase ends with the runs that ended.
+    void cut();
+    // Stop: nothing more is run or reported.
+    void abandon();
+    bool isRunning() const { return m_running; }
+
+    double elapsedSeconds() const { return double(m_clock.elapsed() + m_offsetMs) / 1000.0; }
+    int reusedRuns() const { return m_reusedRuns; }
+    int reusedInPhase() const { return int(m_reused.size()); }
+    // This phase's runs not yet ended, the one under way first.
+    QList<PlannedRun> runsLeft() const;
+    double phaseStartedSeconds() const { return double(m_phaseStartMs) / 1000.0; }
+
+signals:
+    void runEnded();
+    // The phase's runs in its plan's order, each with its data; a run the cut left out (or
+    // stopped part way) is null. `cut`: the phase was cut at a decision point.
+    void phaseEnded(const QList<QSharedPointer<RunData>>& runs, bool cut);
+    // A run of the phase failed to run at all (the engine is gone), could not write its output
+    // (a full disk: exit code 6), the progress file could not be written, or the session was
+    // stopped from outside. Nothing more is run.
+    void failed(const QString& why);
+
+private:
+    void onRunFinished(int index, const QSharedPointer<RunData>& run);
+    void onSequenceFinished();
+    void endPhase(const QList<QSharedPointer<RunData>>& sessionRuns);
+    // False (and failed() emitted from the event loop, saying why: a full disk) when the progress
+    // file could not be written: without it the advice could not be resumed.
+    bool writeProgress();
+    qint64 elapsedMs() const { return m_clock.elapsed() + m_offsetMs; }
+
+    LabSession& m_session;
+    AdviceRequest m_request;
+    bool m_running = false;
+    bool m_cutting = false;
+    QElapsedTimer m_clock;
+    qint64 m_offsetMs = 0;           // added to the clock: a replayed phase takes the time it took
+    qint64 m_phaseStartMs = 0;
+    QList<PlannedRun> m_planned;     // this phase's
+    QMap<int, QSharedPointer<RunData>> m_reused;  // taken from the store, by plan index
+    QList<int> m_toRun;              // the plan indexes the session runs, in its order
+    int m_ended = 0;                 // of m_toRun
+    QJsonArray m_resumePhases;
+    QJsonArray m_phasesLog;
+    int m_reusedRuns = 0;
+};
+
+}  // namespace ddplab::ui

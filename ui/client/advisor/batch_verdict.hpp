@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The branch test's verdict on each batch (docs/advisor.md, "The batch"): every batch is compared
+// with the base batch over the same data orders (the same seeds at every batch), as paired
+// differences, so the noise is measured at every batch compared, not only at the base's. At each
+// batch the LR of its bracket with the lowest mean over the orders is taken; per order, the
+// relative difference of its measure from the base batch's; their mean, and an interval of it
+// from their spread (Student's t, 90 % two-sided). The verdict: within the tolerance (the whole
+// interval at or under it), worse (the whole interval above it), or within noise. The critical
+// batch is the largest whose difference and every smaller batch's is at most the tolerance (the
+// mean's, never a batch the interval puts clearly above); the closest call is the batch whose
+// verdict is within noise and could move that answer. Pure arithmetic on measured runs, tested on
+// recorded evidence (tst_advice_decision).
+
+#include <QList>
+#include <QString>
+
+namespace ddplab::ui {
+
+struct AdviceEvidence;
+
+inline constexpr double kBatchTolerance = 0.02;  // relative: "as good as the base batch" within 2 %
+
+enum class BatchCall { Within, Worse, WithinNoise };
+
+struct BatchVerdict {
+    double batch = 0.0;          // effective
+    int gpus = 0;
+    qint64 batchPerGpu = 0;
+    double lr = 0.0;             // the bracket's LR with the lowest mean over the orders (NaN: every LR diverged)
+    int orders = 0;              // data orders paired with the base batch's
+    double mean = 0.0;           // the measure at lr, mean over its orders
+    double spread = 0.0;         // its standard error over the orders (0 with one)
+    double difference = 0.0;     // mean over the orders of measure / base's measure - 1
+    double low = 0.0, high = 0.0;  // the difference's 90 % interval (-inf, +inf with one order)
+    BatchCall call = BatchCall::WithinNoise;
+    bool diverged = false;       // no LR of its bracket trained in every order
+};
+
+struct BatchJudgement {
+    bool ok = false;                  // the base batch has an LR that trained in every order
+    QList<BatchVerdict> batches;      // ascending, the base batch first
+    double tolerance = kBatchTolerance;
+    double criticalBatch = 0.0;
+    bool beyondLargest = false;       // every batch passed: the critical batch is at least the largest
+    int closestCall = -1;             // the index of the batch to add data orders to, -1 when none
+};
+
+// `runs`: the branch test's and its refinement's (the phases kBranch and kRefinement); other
+// phases are ignored. `baseBatch` is the base's effective batch.
+BatchJudgement judgeBatches(const QList<AdviceEvidence>& runs, double baseBatch, double tolerance = kBatchTolerance);
+
+// Student's t for a two-sided 90 % interval with `degrees` degrees of freedom (1 and up).
+double tQuantile90(int degrees);
+
+// "within 2 % (−0.8 % ± 1.1 %)", "worse (+6.0 % ± 3.4 %)", "within noise (+1.9 % ± 4.2 %)".
+QString verdictWords(const BatchVerdict& verdict, double tolerance);
+QString callName(BatchCall call);           // "within", "worse", "within noise": advice.json's words
+BatchCall callOf(const QString& name);
+
+}  // namespace ddplab::ui

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "lr_choice.hpp"
+
+#include "client/study/scaling_fit.hpp"
+#include "client/wire.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ddplab::ui {
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr double kSameRung = 1.001;  // LRs this close are one rung (floating point of sqrt 2 powers)
+
+bool trained(const BracketPoint& point, int seeds)
+{
+    return point.measures.size() >= seeds && std::all_of(point.measures.begin(), point.measures.end(), [](double m) { return std::isfinite(m); });
+}
+
+bool divergedAny(const BracketPoint& point)
+{
+    return std::any_of(point.measures.begin(), point.measures.end(), [](double m) { return !std::isfinite(m); });
+}
+
+double meanOf(const QList<double>& values)
+{
+    double sum = 0.0;
+    for (double value : values)
+        sum += value;
+    return values.isEmpty() ? kInfinity : sum / double(values.size());
+}
+
+// Where the measure crosses `limit` between a rung inside the band (`in`) and its neighbour
+// outside it (`out`), linear in log LR; `in`'s LR when the neighbour did not train.
+double crossing(const BracketPoint& in, double inMean, const BracketPoint& out, double outMean, double limit)
+{
+    if (!std::isfinite(outMean) || outMean <= inMean)
+        return in.lr;
+    const double share = std::clamp((limit - inMean) / (outMean - inMean), 0.0, 1.0);
+    return std::exp(std::log(in.lr) + share * (std::log(out.lr) - std::log(in.lr)));
+}
+
+}  // namespace
+
+LrChoice chooseLr(const QList<BracketPoint>& unsorted, double share)
+{
+    LrChoice choice;
+    QList<BracketPoint> ladder = unsorted;
+    std::sort(ladder.begin(), ladder.end(), [](const BracketPoint& a, const BracketPoint& b) { return a.lr < b.lr; });
+    if (ladder.isEmpty())
+        return choice;
+    int seeds = std::numeric_limits<int>::max();
+    for (const BracketPoint& point : ladder)
+        seeds = std::min(seeds, int(point.measures.size()));
+    choice.seeds = seeds;
+    QList<double> means;
+    for (const BracketPoint& point : ladder) {
+        means.append(trained(point, seeds) ? meanOf(point.measures) : kInfinity);
+        if (divergedAny(point) && choice.lowestDiverged == 0.0)
+            choice.lowestDiverged = point.lr;
+    }
+    // Eligible: trained in every seed, and no rung within one step above it diverged in any seed.
+    const auto eligible = [&](int i) {
+        if (!std::isfinite(means[i]))
+            return false;
+        for (int j = i + 1; j < ladder.size() && ladder[j].lr <= ladder[i].lr * kLadderStep * kSameRung; ++j)
+            if (divergedAny(ladder[j]))
+                return false;
+        return true;
+    };
+    int best = -1;
+    for (int i = 0; i < ladder.size(); ++i)
+        if (eligible(i) && (best < 0 || means[i] < means[best]))
+            best = i;
+    for (int i = 0; i < ladder.size(); ++i)
+        if (std::isfinite(means[i]) && !eligible(i) && (best < 0 || means[i] < means[best]))
+            choice.passedOver.append(ladder[i].lr);
+    if (best < 0) {
+        choice.atLowEdge = true;  // nothing trained safely: the answer lies below
+        return choice;
+    }
+    choice.ok = true;
+    choice.lr = ladder[best].lr;
+    choice.measure = means[best];
+    choice.error = meanAndError(ladder[best].measures).standardError;
+    choice.atLowEdge = best == 0;
+    choice.atHighEdge = best == ladder.size() - 1;
+    // The band: eligible rungs next to it within the share, then the crossing toward the next.
+    const double limit = means[best] * (1.0 + share);
+    int low = best, high = best;
+    while (low > 0 && eligible(low - 1) && means[low - 1] <= limit)
+        --low;
+    while (high + 1 < ladder.size() && eligible(high + 1) && means[high + 1] <= limit)
+        ++high;
+    choice.safeLow = low > 0 ? crossing(ladder[low], means[low], ladder[low - 1], means[low - 1], limit) : ladder[low].lr;
+    choice.safeHigh = high + 1 < ladder.size() && eligible(high + 1)
+                          ? crossing(ladder[high], means[high], ladder[high + 1], means[high + 1], limit)
+                          : ladder[high].lr;
+    // The runner-up against the best, in their standard errors.
+    int runnerUp = -1;
+    for (int i = 0; i < ladder.size(); ++i)
+        if (i != best && eligible(i) && (runnerUp < 0 || means[i] < means[runnerUp]))
+            runnerUp = i;
+    if (runnerUp >= 0) {
+        const double spread = std::hypot(choice.error, meanAndError(ladder[runnerUp].measures).standardError);
+        choice.withinNoise = seeds < 2 || means[runnerUp] - means[best] <= 2.0 * spread;
+    }
+    return choice;
+}
+
+double ruleLr(const QString& rule, double baseLr, double k)
+{
+    if (rule == wire(choice::lr_rule::kLinear))
+        return baseLr * k;
+    if (rule == wire(choice::lr_rule::kSqrt))
+        return baseLr * std::sqrt(k);
+    if (rule == wire(choice::lr_rule::kNone))
+        return baseLr;
+    return 0.0;
+}
+
+QString ruleInBand(double lr, double low, double high, double baseLr, double k)
+{
+    QString named;
+    double nearest = kInfinity;
+    for (const QString& rule : {wire(choice::lr_rule::kLinear), wire(choice::lr_rule::kSqrt), wire(choice::lr_rule::kNone)}) {
+        const double value = ruleLr(rule, baseLr, k);
+        if (value < low * (1 - 1e-9) || value > high * (1 + 1e-9))
+            continue;
+        const double distance = std::abs(std::log(value / lr));
+        if (distance < nearest) {
+            nearest = distance;
+            named = rule;
+        }
+    }
+    return named;
+}
+
+}  // namespace ddplab::ui
