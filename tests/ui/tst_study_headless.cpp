@@ -112,7 +112,8 @@ private slots:
         // Var(update) = lr^2 sigma^2 B^(2p - 1): slopes -1, +1 and 0 on log-log axes.
         const QList<QPair<QString, double>> expected{{QStringLiteral("none"), -1.0}, {QStringLiteral("linear"), 1.0}, {QStringLiteral("sqrt"), 0.0}};
         for (const auto& [rule, slope] : expected) {
-            const QRegularExpression line(QStringLiteral("lr_rule %1: log-log slope (\\S+)").arg(rule));
+            // Findings name the axis by Setup's label ("LR rule"), not its key.
+            const QRegularExpression line(QStringLiteral("LR rule %1: log-log slope (\\S+)").arg(rule));
             const QRegularExpressionMatch match = line.match(text);
             QVERIFY2(match.hasMatch(), qPrintable(text));
             const double measured = match.captured(1).toDouble();
@@ -179,7 +180,8 @@ private slots:
             printed += QString::fromUtf8(first.readAllStandardOutput());
         }
         QVERIFY2(printed.count(QStringLiteral("finished")) >= 3, qPrintable(printed));
-        const QRegularExpression storedIn(QStringLiteral("stored in (\\S+)"));
+        // "…, stored in FOLDER, about N s": the folder ends at the comma before the estimate.
+        const QRegularExpression storedIn(QStringLiteral("stored in (\\S+), about "));
         const QString folder = storedIn.match(printed).captured(1);
         QVERIFY2(QFileInfo(folder).isDir(), qPrintable(printed));
 
