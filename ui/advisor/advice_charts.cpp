@@ -29,6 +29,16 @@ QString number(double value)
     return QString::number(value, 'g', 3);
 }
 
+// The critical batch the branch test found, marked where the batches are charted.
+void addCriticalBatchMarker(PlotSpec& spec, const Advice& advice)
+{
+    if (advice.criticalBatch > 0 && std::isfinite(advice.criticalBatch))
+        spec.markers.append({advice.criticalBatch,
+                             advice.criticalBatchBeyond ? QObject::tr("critical batch ≥ %1").arg(number(advice.criticalBatch))
+                                                        : QObject::tr("critical batch %1").arg(number(advice.criticalBatch)),
+                             QColor(kExcessMarkRgb)});
+}
+
 bool sameBatch(const AdviceEvidence& run, const Advice& advice)
 {
     return run.gpus == advice.gpus && run.batchPerGpu == advice.batchPerGpu;
@@ -138,11 +148,7 @@ PlotSpec verdictMeansChart(const Advice& advice)
     const double limit = means.points.first().y() * (1.0 + advice.branchTolerance);
     tolerance.points = {{means.points.first().x(), limit}, {means.points.last().x(), limit}};
     spec.lines.append(tolerance);
-    if (advice.criticalBatch > 0 && std::isfinite(advice.criticalBatch))
-        spec.markers.append({advice.criticalBatch,
-                             advice.criticalBatchBeyond ? QObject::tr("critical batch ≥ %1").arg(number(advice.criticalBatch))
-                                                        : QObject::tr("critical batch %1").arg(number(advice.criticalBatch)),
-                             QColor(kExcessMarkRgb)});
+    addCriticalBatchMarker(spec, advice);
     return spec;
 }
 
@@ -221,11 +227,7 @@ PlotSpec branchChart(const Advice& advice)
         other.hollow = QList<bool>(repeat.size(), true);
         spec.lines.append(other);
     }
-    if (advice.criticalBatch > 0 && std::isfinite(advice.criticalBatch))
-        spec.markers.append({advice.criticalBatch,
-                             advice.criticalBatchBeyond ? QObject::tr("critical batch ≥ %1").arg(number(advice.criticalBatch))
-                                                        : QObject::tr("critical batch %1").arg(number(advice.criticalBatch)),
-                             QColor(kExcessMarkRgb)});
+    addCriticalBatchMarker(spec, advice);
     return spec;
 }
 

@@ -307,18 +307,7 @@ void AdvisePage::onPhaseEnded()
     // The card fills in as phases end, and the charts show what has been measured so far.
     const Advice& soFar = m_job->advice();
     m_card->showProgress(soFar, m_job->progressText());
-    clearCharts();
-    if (!soFar.batchVerdicts.isEmpty()) {
-        m_charts = adviceCharts(soFar, {});
-        for (const PlotSpec& spec : m_charts) {
-            auto* view = new StudyChartView;
-            view->setMinimumHeight(kChartHeight);
-            view->show([spec](QPainter& painter, const QRect& area, const QPalette& palette) { paintPlot(painter, area, spec, 1.0, &palette); },
-                       spec.subtitle);
-            m_chartViews.append(view);
-        }
-        layOutCharts();
-    }
+    showCharts(soFar.batchVerdicts.isEmpty() ? QList<PlotSpec>{} : adviceCharts(soFar, {}));
 }
 
 void AdvisePage::onFinished(bool succeeded)
@@ -371,17 +360,7 @@ void AdvisePage::showAdvice(const Advice& advice)
     m_advice = advice;
     m_hasAdvice = true;
     m_card->showAdvice(advice);
-    clearCharts();
-    m_charts = adviceCharts(advice, storedRangeCurve(advice));
-    for (const PlotSpec& spec : m_charts) {
-        auto* view = new StudyChartView;
-        view->setMinimumHeight(kChartHeight);
-        view->show([spec](QPainter& painter, const QRect& area, const QPalette& palette) { paintPlot(painter, area, spec, 1.0, &palette); },
-                   spec.subtitle);
-        m_chartViews.append(view);
-    }
-    m_chartColumns = 0;
-    layOutCharts();
+    showCharts(adviceCharts(advice, storedRangeCurve(advice)));
     updateButtons();
 }
 
@@ -446,6 +425,21 @@ void AdvisePage::clearCharts()
     m_chartViews.clear();
     m_charts.clear();
     m_chartColumns = 0;
+}
+
+// The charts of an advice (so far, or finished) in place of those shown: one view each.
+void AdvisePage::showCharts(const QList<PlotSpec>& charts)
+{
+    clearCharts();
+    m_charts = charts;
+    for (const PlotSpec& spec : m_charts) {
+        auto* view = new StudyChartView;
+        view->setMinimumHeight(kChartHeight);
+        view->show([spec](QPainter& painter, const QRect& area, const QPalette& palette) { paintPlot(painter, area, spec, 1.0, &palette); },
+                   spec.subtitle);
+        m_chartViews.append(view);
+    }
+    layOutCharts();
 }
 
 void AdvisePage::layOutCharts()

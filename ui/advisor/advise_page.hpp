@@ -104,6 +104,7 @@ private:
     void say(const QString& sentence, bool problem);
     void copySnippet();
     void saveInteractively();
+    void showCharts(const QList<PlotSpec>& charts);
     void layOutCharts();
     void clearCharts();
     QList<QPointF> storedRangeCurve(const Advice& advice) const;
