@@ -245,6 +245,20 @@ private slots:
     }
 
     // A batch whose every LR diverged in some order is worse, and the critical batch stays below it.
+    // A difference that rounds to zero reads "0.0 %", never "-0.0 %" (the card showed both).
+    void aDifferenceRoundingToZeroHasNoSign()
+    {
+        BatchVerdict v;
+        v.orders = 2;
+        v.difference = -0.00001;
+        v.low = -0.0004;
+        v.high = 0.0011;
+        v.call = BatchCall::Within;
+        QCOMPARE(verdictWords(v, 0.02), QStringLiteral("within 2 % (0.0 %, interval 0.0 % to +0.1 % over 2 orders)"));
+        v.difference = -0.0123;
+        QVERIFY(verdictWords(v, 0.02).startsWith(QStringLiteral("within 2 % (-1.2 %, ")));
+    }
+
     void aDivergedBatchIsWorse()
     {
         QList<AdviceEvidence> runs = bracket(1, 32, 0.05, {1.0, 1.0});

@@ -194,7 +194,8 @@ void AdviceCard::showAdvice(const Advice& a)
         addRow(tr("β1, β2, ε"), tr("%1, %2, %3 (%4)")
                                     .arg(QString::number(a.beta1, 'g', 6), QString::number(a.beta2, 'g', 6), QString::number(a.eps, 'g', 3),
                                          a.betasRule == wire(choice::lr_rule::kSde) ? tr("yours scaled by the SDE rule, not measured") : tr("yours, not scaled")));
-    addRow(tr("Warmup"), a.schedule.isEmpty() ? tr("%1 steps").arg(a.warmupSteps) : tr("%1 steps; schedule: %2").arg(a.warmupSteps).arg(a.schedule));
+    const QString warmup = a.warmupSteps == 0 ? tr("none") : a.warmupSteps == 1 ? tr("1 step") : tr("%1 steps").arg(a.warmupSteps);
+    addRow(tr("Warmup"), a.schedule.isEmpty() ? warmup : tr("%1; schedule: %2").arg(warmup, a.schedule));
     if (!a.warmup.verdict.isEmpty())
         addRow(tr("Warmup arm"), capitalised(a.warmup.verdict));
     addRow(tr("Best LR and batch"), exponentWords(a));

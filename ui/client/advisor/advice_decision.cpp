@@ -23,6 +23,12 @@ constexpr double kWarmupTrigger = 2.0;  // the advised LR this many times yours 
 constexpr double kBudgetSlack = 1.1;    // past this share of its budget an advice says it overran
 constexpr double kSameLr = 1.001;
 
+// "1 step", "10 steps".
+QString stepsText(qint64 steps)
+{
+    return steps == 1 ? QStringLiteral("1 step") : QStringLiteral("%1 steps").arg(steps);
+}
+
 QString lrText(double lr)
 {
     return QString::number(lr, 'g', 3);
@@ -252,7 +258,7 @@ void judgeWarmup(Advice& a, const AdviceRequest& request, const QList<BracketPoi
     arm.helped = comparison.ok && comparison.helped;
     arm.startFactor = comparison.ok ? std::min(1.0, baseLr / arm.lrWith) : 0.0;
     if (!comparison.ok) {
-        arm.verdict = QStringLiteral("the warmup arm (%1 steps from your LR) diverged at every LR it ran: no verdict, and no warmup added.").arg(arm.steps);
+        arm.verdict = QStringLiteral("the warmup arm (%1 from your LR) diverged at every LR it ran: no verdict, and no warmup added.").arg(stepsText(arm.steps));
         return;
     }
     const QString numbers = QStringLiteral("%1 ± %2 with it (LR %3) against %4 ± %5 without (LR %6), %7 seeds each")
@@ -260,22 +266,22 @@ void judgeWarmup(Advice& a, const AdviceRequest& request, const QList<BracketPoi
                                      QString::number(arm.measureWithout, 'g', 4), QString::number(arm.errorWithout, 'g', 2), lrText(arm.lrWithout))
                                 .arg(kSeeds);
     if (arm.helped) {
-        arm.verdict = QStringLiteral("a linear warmup over %1 steps from your LR helped: %2, more than two standard errors apart; the advice warms up.")
-                          .arg(arm.steps)
+        arm.verdict = QStringLiteral("a linear warmup over %1 from your LR helped: %2, more than two standard errors apart; the advice warms up.")
+                          .arg(stepsText(arm.steps))
                           .arg(numbers);
         a.lr = arm.lrWith;
         a.warmupSteps = arm.steps;
-        a.schedule = QStringLiteral("linear warmup over %1 steps from %2 × the LR (your LR), then constant (the warmup arm's schedule)")
-                         .arg(arm.steps)
+        a.schedule = QStringLiteral("linear warmup over %1 from %2 × the LR (your LR), then constant (the warmup arm's schedule)")
+                         .arg(stepsText(arm.steps))
                          .arg(lrText(arm.startFactor));
     } else if (comparison.hurt) {
-        arm.verdict = QStringLiteral("a linear warmup over %1 steps from your LR hurt: %2; on this horizon warmup costs more steps than it saves, and the "
+        arm.verdict = QStringLiteral("a linear warmup over %1 from your LR hurt: %2; on this horizon warmup costs more steps than it saves, and the "
                                      "advice adds none.")
-                          .arg(arm.steps)
+                          .arg(stepsText(arm.steps))
                           .arg(numbers);
     } else {
-        arm.verdict = QStringLiteral("a linear warmup over %1 steps from your LR made no measurable difference: %2; the advice adds none.")
-                          .arg(arm.steps)
+        arm.verdict = QStringLiteral("a linear warmup over %1 from your LR made no measurable difference: %2; the advice adds none.")
+                          .arg(stepsText(arm.steps))
                           .arg(numbers);
     }
 }
@@ -345,7 +351,8 @@ void concludeAdvice(Advice& a, const AdviceRequest& request, const FinalInputs& 
     a.safeLow = choice.safeLow;
     a.safeHigh = choice.safeHigh;
     a.warmupSteps = warmupStepCount(base);
-    a.schedule = QStringLiteral("constant after %1 warmup steps (the schedule the confirmation used)").arg(a.warmupSteps);
+    a.schedule = a.warmupSteps == 0 ? QStringLiteral("constant (the schedule the confirmation used)")
+                                    : QStringLiteral("constant after a warmup of %1 (the schedule the confirmation used)").arg(stepsText(a.warmupSteps));
     a.criticalBatchFinding = criticalBatchWords(a);
     judgeWarmup(a, request, in.ladder, in.arm);
     const double k = double(a.effectiveBatch) / baseBatch;

@@ -93,9 +93,13 @@ QString verdictWords(const BatchVerdict& v, double tolerance)
     const QString percent = QStringLiteral("%1 %").arg(QString::number(100.0 * tolerance, 'g', 3));
     if (v.diverged)
         return QStringLiteral("worse: every LR of its bracket diverged in some data order");
+    // Rounded to a tenth of a percent first: a difference of -0.00001 reads "0.0 %", not "-0.0 %".
     const auto signedPercent = [](double value) {
-        return std::isfinite(value) ? QStringLiteral("%1%2 %").arg(value >= 0 ? QStringLiteral("+") : QString()).arg(QString::number(100.0 * value, 'f', 1))
-                                    : QStringLiteral("a diverged order");
+        if (!std::isfinite(value))
+            return QStringLiteral("a diverged order");
+        const double shown = std::round(1000.0 * value) / 10.0;
+        return shown == 0.0 ? QStringLiteral("0.0 %")
+                            : QStringLiteral("%1%2 %").arg(shown > 0 ? QStringLiteral("+") : QString()).arg(QString::number(shown, 'f', 1));
     };
     const QString interval = v.orders < 2 || !std::isfinite(v.high)
                                  ? QStringLiteral("%1, one data order: no interval").arg(signedPercent(v.difference))
