@@ -12,6 +12,7 @@
 #include "client/study/study_estimate.hpp"
 #include "client/study/study_library.hpp"
 #include "client/study/study_plan.hpp"
+#include "core/derived.hpp"
 #include "ui_test_main.hpp"
 
 #include <QJsonDocument>
@@ -161,6 +162,21 @@ private slots:
         QCOMPARE(durationText(50), QStringLiteral("about 50 s"));
         QCOMPARE(tookText(42.04, 40), QStringLiteral("took 42.0 s (estimated 40.0 s, 1.05x)"));
         QCOMPARE(durationText(27 * 60), QStringLiteral("about 27 min"));
+    }
+
+    // A run told to fail at step 3 costs its 2 steps, not its whole training.
+    void aRunToldToFailCostsTheStepsBeforeIt()
+    {
+        const QJsonObject whole = QJsonDocument::fromJson(R"({"workload":"toy","world_size":4,"batch_size":16,"epochs":3})").object();
+        QJsonObject failing = whole;
+        failing.insert(QStringLiteral("fail_at"), QStringLiteral("2:3:crash"));
+        const double planned = double(ddplab::totalSteps(*coreConfigOf(whole)));
+        QVERIFY2(planned > 2, qPrintable(QString::number(planned)));
+        const RunParts full = runParts(*coreConfigOf(whole));
+        const RunParts cut = runParts(*coreConfigOf(failing));
+        QCOMPARE(cut.startSeconds, full.startSeconds);
+        QVERIFY2(std::fabs(cut.stepSeconds / full.stepSeconds - 2.0 / planned) < 1e-9,
+                 qPrintable(QStringLiteral("%1 of %2 steps").arg(cut.stepSeconds / full.stepSeconds * planned).arg(planned)));
     }
 
     // Each kind of step is measured on its own, from the steps' seconds the runs kept (their
