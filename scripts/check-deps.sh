@@ -10,7 +10,8 @@
 #
 # What counts as used:
 #   - what CMake found: the files behind every *_DIR (package config files), *_LIBRARY* and
-#     single-owner *_INCLUDE_DIR entry of DIR/CMakeCache.txt, and the compiler, ninja, cmake;
+#     single-owner *_INCLUDE_DIR entry of DIR/CMakeCache.txt, and the compiler (and its
+#     launcher, ccache), ninja, cmake;
 #   - once built, the shared libraries the programs in DIR/bin load (ldd);
 #   - what tests and benchmarks run: Debian's python3 importing torch, numpy, optuna, protobuf and crc32c,
 #     protoc (and struct.proto), torchrun, Xvfb and xauth, sshd/ssh/ssh-keygen, munged/mungekey/
@@ -31,7 +32,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=${2:?--build needs a folder}; shift 2 ;;
     --packages) list_file=${2:?--packages needs a file}; shift 2 ;;
-    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "check-deps: unknown argument \"$1\" (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -74,6 +75,12 @@ while IFS= read -r line; do
       [ -d "$value" ] && use "$value" "CMakeCache $name (folder)" ;;
   esac
 done < <(grep -E '^[A-Za-z0-9_]+:(PATH|FILEPATH|STRING|INTERNAL)=/' "$cache")
+# A compiler launcher (ccache in CI) is named by its command, not its path.
+launcher=$(sed -n 's/^CMAKE_CXX_COMPILER_LAUNCHER:[A-Z]*=//p' "$cache")
+if [ -n "$launcher" ]; then
+  launcher_path=$(command -v "$launcher" || true)
+  if [ -n "$launcher_path" ]; then use "$(readlink -f "$launcher_path")" "CMakeCache CMAKE_CXX_COMPILER_LAUNCHER"; fi
+fi
 
 # --- what the built programs load -----------------------------------------------------------
 for program in "$build"/bin/*; do
