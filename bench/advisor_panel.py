@@ -248,6 +248,7 @@ def one_model(name, args, grid, trainer, deadline):
     result.update(truth=table, grid=grid_json(measured), advice={
         "batch_per_gpu": per_gpu, "batch": advised_batch, "lr": extra["lr"], "warmup_steps": extra.get("warmup_steps", 0),
         "confidence": advice["confidence"]["level"], "confidence_reason": advice["confidence"].get("reason", ""),
+        "weaknesses": advice["confidence"].get("weaknesses", []),
         "tolerance": advice.get("critical_batch", {}).get("tolerance"), "wall_s": advice["wall_s"],
         "took_s": advice.get("took_s"), "runs": len(advice["evidence"]), "commit": advice["advisor_commit"],
         "seeds_used": used_seeds, "held_out": not set(used_seeds) & set(grid.seeds),

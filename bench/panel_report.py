@@ -88,6 +88,30 @@ def calibration_table(results):
     return "\n".join(lines)
 
 
+def weakness_rows(results):
+    """The calibration table the advisor reads (ui/client/advisor/confidence.cpp, panelCalibration()):
+    per count of the advice's weaknesses, the panel's cases and those with the batch right and the LR
+    regret at most 2 %; the last row holds that count or more."""
+    by_count = {}
+    for r in results:
+        if "advice" not in r:
+            continue
+        count = len(r["advice"].get("weaknesses", []))
+        row = by_count.setdefault(count, {"weaknesses": count, "cases": 0, "right": 0})
+        row["cases"] += 1
+        row["right"] += r["verdict"] == "right" and r["lr_regret"]["regret"] <= panel_truth.LR_BAND
+    return [by_count[c] for c in sorted(by_count)]
+
+
+def weakness_table(results):
+    lines = ["| weaknesses | panel cases | batch right and LR regret ≤ 2 % |", "|---|---|---|"]
+    rows = weakness_rows(results)
+    for i, row in enumerate(rows):
+        count = f"{row['weaknesses']}" + (" or more" if i == len(rows) - 1 and len(rows) > 1 else "")
+        lines.append(f"| {count} | {row['cases']} | {row['right']} ({100 * row['right'] / row['cases']:.0f} %) |")
+    return "\n".join(lines)
+
+
 def done_when(results):
     advised = [r for r in results if "advice" in r]
     both = [r["model"] for r in advised if r["verdict"] == "right" and r["lr_regret"]["regret"] <= panel_truth.LR_BAND]
@@ -123,7 +147,9 @@ def report(results, grid, details=True):
         "seeds of the advice's settings and of Optuna's best (the lower in brackets).", "",
         summary_table(results), "", done_when(results), "",
         "Calibration: for each confidence the advice gave, how often its batch was right and its LR regret at most 2 %.", "",
-        calibration_table(results), ""]
+        calibration_table(results), "",
+        "By the count of the advice's weaknesses (what `panelCalibration()` holds; a count with fewer than 5 cases "
+        "calibrates nothing):", "", weakness_table(results), ""]
     if details:
         lines += ["### The truth per model", ""]
         for r in results:
@@ -136,7 +162,7 @@ def report(results, grid, details=True):
 def status(results):
     """The short form for whoever is reworking the advisor: per model the truth and the advice."""
     lines = [f"# Advisor panel: interim figures ({datetime.datetime.now().isoformat(timespec='minutes')})", "",
-             summary_table(results), "", done_when(results), "", calibration_table(results), ""]
+             summary_table(results), "", done_when(results), "", calibration_table(results), "", weakness_table(results), ""]
     for r in results:
         lines += [truth_table(r), ""]
     return "\n".join(lines)

@@ -7,9 +7,9 @@
 // relative difference of its measure from the base batch's; their mean, and an interval of it
 // from their spread (Student's t, 90 % two-sided). The verdict: within the tolerance (the whole
 // interval at or under it), worse (the whole interval above it), or within noise. The critical
-// batch is the largest whose difference and every smaller batch's is at most the tolerance (the
-// mean's, never a batch the interval puts clearly above); the closest call is the batch whose
-// verdict is within noise and could move that answer. Pure arithmetic on measured runs, tested on
+// batch is the largest that, with every smaller batch, is within (known good): a batch within
+// noise is never chosen over a smaller one that is clearly fine; the closest call is the batch
+// whose verdict is within noise and could move that answer, and gets the orders left in the budget. Pure arithmetic on measured runs, tested on
 // recorded evidence (tst_advice_decision).
 
 #include <QList>

@@ -37,9 +37,17 @@ double measureOf(const RunData& run, const ddplab::Config& base)
     return value.isDouble() && std::isfinite(value.toDouble()) ? value.toDouble() : std::numeric_limits<double>::infinity();
 }
 
+double judgedMeasure(RunStatus status, double measure)
+{
+    // Only what the run's own outcome says: a branch resumed from a checkpoint lacks its early
+    // steps' events and reads "incomplete", and is measured all the same.
+    const bool trained = status != RunStatus::Diverged && status != RunStatus::Failed;
+    return trained && std::isfinite(measure) ? measure : std::numeric_limits<double>::infinity();
+}
+
 AdviceEvidence evidenceOf(const PlannedRun& planned, const RunData& run, const ddplab::Config& base, qint64 checkpointStep, double checkpointMeasure)
 {
-    const double measure = measureOf(run, base);
+    const double measure = judgedMeasure(run.record().status, measureOf(run, base));
     AdviceEvidence evidence{planned.phase, run.id(), run.label(), planned.gpus, planned.batch, planned.lr, planned.seed,
                             run.summary().value(wire(protocol::field::kSamples)).toDouble(), measure, statusText(run.record().status), {}, 0.0};
     const QList<QPointF> trainLoss = run.series(wire(protocol::field::kTrainLoss));

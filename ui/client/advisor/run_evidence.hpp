@@ -8,6 +8,7 @@
 
 #include "advice.hpp"
 #include "advice_plan.hpp"
+#include "client/runs/run_status.hpp"
 
 namespace ddplab::ui {
 
@@ -18,6 +19,10 @@ class RunData;
 AdviceEvidence evidenceOf(const PlannedRun& planned, const RunData& run, const ddplab::Config& base, qint64 checkpointStep, double checkpointMeasure);
 // The measure a run of the advice is judged on.
 double measureOf(const RunData& run, const ddplab::Config& base);
+// What the decisions take of it: +inf for a run that diverged or failed, else its measure. A run
+// that diverged (its loss grew by orders of magnitude) can end on a finite validation loss, and is
+// diverged still: no LR is advised next to it.
+double judgedMeasure(RunStatus status, double measure);
 QString measureNameOf(const ddplab::Config& base);
 // A range test's smoothed loss against the LR, and where it ran away when it did.
 RangeCurve rangeCurveOf(double batch, const RunData& run);
