@@ -41,6 +41,7 @@ CLAIMS = {
     "smith-grow-the-batch": "Smith et al. 2018 (not a seed): increasing the batch in place of each LR decay reaches the decayed run's result in fewer optimizer steps.",
     "critical-batch-branches": "Merrill et al. 2025 (not a seed): branched from one checkpoint at k times the batch and k times the LR, every branch trained on the same samples, the critical batch is the largest whose loss stays level with the small batch's.",
     "a-rank-fails": "Issue 43 (not a seed): a rank killed mid-run stops the run within seconds, the right rank named, and nothing it trained is lost.",
+    "micro-batches-stand-for-gpus": "Issue 43 (not a seed): 2 ranks taking 4 micro-batches of 16 each with accumulate_as_ranks compute what 8 GPUs of 16 compute, BatchNorm included; plain accumulation does not.",
 }
 # What this report could not measure here, said beside the figures it did measure.
 MEASURED_HERE = {
@@ -181,7 +182,8 @@ def main():
         # Step-by-step agreement with the first run (the equivalence lessons of seeds 000, 004).
         notes = []
         first = json.load(open(os.path.join(ROOT, "resources", "presets", lesson["runs"][0]["preset"] + ".json")))
-        equivalence = first.get("workload") in ("toy", "linreg")
+        # ... and the micro-batch lesson's, on the MLP with BatchNorm.
+        equivalence = first.get("workload") in ("toy", "linreg") or first.get("model") == "mlp_bn"
         for (label, _), losses in zip(rows[1:], trajectories[1:] if equivalence else []):
             base = trajectories[0]
             if len(losses) == len(base) and losses and all(isinstance(x, float) for x in losses + base):

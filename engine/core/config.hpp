@@ -11,7 +11,7 @@
 namespace ddplab {
 
 enum class WorkloadKind { Toy, Linreg, FashionMnist, TorchScript };
-enum class ModelKind { Mlp, Cnn };
+enum class ModelKind { Mlp, Cnn, MlpBatchNorm };
 // Sde: Malladi et al.'s SDE rule for Adam (LR x sqrt(k), and beta1, beta2, eps follow k too).
 enum class LrRule { None, Linear, Sqrt, Power, Sde };
 enum class WeightDecayRule { None, Timescale };

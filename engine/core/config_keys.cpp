@@ -445,8 +445,10 @@ std::vector<ConfigKey> buildKeys()
         .labelling({"toy: one neuron (seed 000)", "linreg: linear model (seed 004)", "fashion_mnist: images",
                     "torchscript: your model"})
         .inScript(reproduced()));
-    keys.push_back(choiceKey<ModelKind>(key::kModel, &Config::model, {{choice::model::kMlp, ModelKind::Mlp}, {choice::model::kCnn, ModelKind::Cnn}},
-        "Fashion-MNIST model")
+    keys.push_back(choiceKey<ModelKind>(key::kModel, &Config::model,
+        {{choice::model::kMlp, ModelKind::Mlp}, {choice::model::kCnn, ModelKind::Cnn}, {choice::model::kMlpBatchNorm, ModelKind::MlpBatchNorm}},
+        "Fashion-MNIST model: the MLP, the CNN, or the MLP with BatchNorm after each hidden layer (its batch statistics are "
+        "each GPU's own: what accumulate_as_ranks keeps)")
         .presented("Model", kWorkloadGroup).when(isFashion)
         .inScript(reproduced()));
     keys.push_back(textKey(key::kDataDir, &Config::dataDir, "folder with the Fashion-MNIST *-ubyte.gz files")

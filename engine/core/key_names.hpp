@@ -102,6 +102,7 @@ inline constexpr char kModel[] = "model";
 namespace model {
 inline constexpr char kMlp[] = "mlp";
 inline constexpr char kCnn[] = "cnn";
+inline constexpr char kMlpBatchNorm[] = "mlp_bn";
 }  // namespace model
 namespace loss_reduction {
 inline constexpr char kSum[] = "sum";

@@ -18,6 +18,9 @@ public:
     FashionMnistWorkload(const Config& config, const at::Device& device);
 
     std::vector<at::Tensor> parameters() override { return m_model->parameters(); }
+    // mlp_bn's running statistics (none for the other two): broadcast from rank 0 before a
+    // forward, as DDP does, and each emulated GPU's own under accumulate_as_ranks.
+    std::vector<at::Tensor> buffers() override { return m_model->buffers(); }
     int64_t datasetSize() const override { return m_trainImages.size(0); }
     bool classifies() const override { return true; }
     bool evaluates() const override { return true; }

@@ -22,6 +22,14 @@ torch::nn::Sequential makeFashionModel(ModelKind kind)
         nn::Linear fc1(kImagePixels, kMlpHidden1);
         return nn::Sequential(nn::Flatten(), fc1, nn::ReLU(), fc2, nn::ReLU(), fc3);
     }
+    if (kind == ModelKind::MlpBatchNorm) {
+        // BatchNorm1d starts at weight 1, bias 0 and draws nothing; the Linear layers, last to first.
+        nn::Linear fc3(kMlpHidden2, kClasses);
+        nn::Linear fc2(kMlpHidden1, kMlpHidden2);
+        nn::Linear fc1(kImagePixels, kMlpHidden1);
+        return nn::Sequential(nn::Flatten(), fc1, nn::BatchNorm1d(kMlpHidden1), nn::ReLU(), fc2, nn::BatchNorm1d(kMlpHidden2),
+                              nn::ReLU(), fc3);
+    }
     constexpr int64_t pooledSide = kImageSide / 4;  // two 2x2 max-pools
     nn::Linear fc2(kCnnHidden, kClasses);
     nn::Linear fc1(kCnnChannels2 * pooledSide * pooledSide, kCnnHidden);

@@ -124,6 +124,7 @@ private slots:
     void seed004AdamLargerBatch();
     void seed004Sharding();
     void smithGrowTheBatch();
+    void microBatchesStandForGpus();
     void criticalBatchBranches();
     void aRankFails();
     void runsOfUnlikeBatchesAreComparedPerSampleOrEpoch();
@@ -603,6 +604,37 @@ void TestLessonClaims::smithGrowTheBatch()
 // ---------------------------------------------------------------------------------------
 // Issue 43: the critical batch by branching, a rank that fails
 // ---------------------------------------------------------------------------------------
+
+// 8 GPUs of 16 and 2 ranks x 4 micro-batches of 16 with accumulate_as_ranks: the same losses, bit
+// for bit, on a model with BatchNorm; plain accumulation, the same 128 images a step grouped into
+// other batches of 16, trains differently from its first step.
+void TestLessonClaims::microBatchesStandForGpus()
+{
+    const auto runs = runLesson(QStringLiteral("micro-batches-stand-for-gpus"));
+    QCOMPARE(runs.size(), 3);
+    const QList<double> gpus = valuesOf(*runs[0], kLoss);
+    const QList<double> emulated = valuesOf(*runs[1], kLoss);
+    const QList<double> plain = valuesOf(*runs[2], kLoss);
+    QVERIFY(!gpus.isEmpty());
+    // A float's last bits: the additions come in another order (8 ranks' all-reduce against 4
+    // micro-batches on each of 2 ranks), which moves a sum by a unit in its last place.
+    constexpr double kFloatRounding = 2e-6;
+    const double apartEmulated = largestDifference(*runs[1], *runs[0], kLoss);
+    qsizetype identical = 0;
+    for (qsizetype i = 0; i < gpus.size() && i < emulated.size(); ++i)
+        identical += gpus[i] == emulated[i];
+    CLAIM(apartEmulated < kFloatRounding && runs[0]->config().value(QStringLiteral("effective_batch_size")).toInt() == 128 &&
+              runs[1]->config().value(QStringLiteral("effective_batch_size")).toInt() == 128,
+          QStringLiteral("8 x 16 and 2 x 4 micro-batches x 16 as GPUs: the same loss at each of %1 steps to a float's last bits "
+                         "(at most %2 apart, relative; %3 steps bit for bit)")
+              .arg(gpus.size())
+              .arg(number(apartEmulated, 2))
+              .arg(identical));
+    const double apart = std::fabs(plain.value(0) - gpus.value(0)) / gpus.value(0);
+    CLAIM(plain.size() == gpus.size() && apart > 1e-4,
+          QStringLiteral("plain accumulation differs from the first step: %1 against %2 (BatchNorm over other groups of 16)")
+              .arg(QString::number(plain.value(0), 'g', 6), QString::number(gpus.value(0), 'g', 6)));
+}
 
 // Branches from one checkpoint at batches 4 to 128, each on the same 256 samples with the LR
 // scaled linearly: level (within 2.5 % of batch 4's training loss) up to the critical batch, 16

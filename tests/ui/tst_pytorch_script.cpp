@@ -519,6 +519,7 @@ void PyTorchScriptTest::theScriptStartsFromTheEnginesWeights_data()
     QTest::addColumn<int>("tensors");
     QTest::newRow("MLP") << QString(wire(choice::model::kMlp)) << 6;
     QTest::newRow("CNN") << QString(wire(choice::model::kCnn)) << 8;
+    QTest::newRow("MLP with BatchNorm") << QString(wire(choice::model::kMlpBatchNorm)) << 10;
 }
 
 void PyTorchScriptTest::theScriptStartsFromTheEnginesWeights()

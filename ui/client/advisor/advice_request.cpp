@@ -58,8 +58,10 @@ QString adviceRequestProblem(const AdviceRequest& r)
 ModelLayers builtInLayers(const ddplab::Config& base)
 {
     ModelLayers layers;
-    // toy's neuron, linreg's linear model and the Fashion-MNIST MLP and CNN have none of the three.
+    // toy's neuron, linreg's linear model and the Fashion-MNIST MLP and CNN have none of the
+    // three; mlp_bn has BatchNorm.
     layers.known = base.workload != WorkloadKind::TorchScript;
+    layers.batchNorm = base.workload == WorkloadKind::FashionMnist && base.model == ModelKind::MlpBatchNorm;
     return layers;
 }
 
@@ -76,7 +78,15 @@ QString modelNameOf(const ddplab::Config& base)
     case WorkloadKind::Linreg:
         return QStringLiteral("linreg (dim %1)").arg(base.dim);
     case WorkloadKind::FashionMnist:
-        return base.model == ModelKind::Cnn ? QStringLiteral("Fashion-MNIST CNN") : QStringLiteral("Fashion-MNIST MLP");
+        switch (base.model) {
+        case ModelKind::Cnn:
+            return QStringLiteral("Fashion-MNIST CNN");
+        case ModelKind::MlpBatchNorm:
+            return QStringLiteral("Fashion-MNIST MLP with BatchNorm");
+        case ModelKind::Mlp:
+            break;
+        }
+        return QStringLiteral("Fashion-MNIST MLP");
     case WorkloadKind::TorchScript:
         return QFileInfo(QString::fromStdString(base.modelFile)).fileName();
     }

@@ -141,6 +141,17 @@ PIXEL_MEAN, PIXEL_STD = 0.2860, 0.3530  # of the training pixels in [0, 1]
     return nn.Sequential(conv1, nn.ReLU(), nn.MaxPool2d(2), conv2, nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(),
                          fc1, nn.ReLU(), fc2)
 )")
+                                    : c.model == ModelKind::MlpBatchNorm ? QStringLiteral(R"(def make_model():
+    """The lab's MLP with BatchNorm: 784 -> 256 -> 128 -> 10, BatchNorm1d after each hidden layer.
+    Every rank builds it from the same seed; DDP broadcasts rank 0's running statistics."""
+    torch.manual_seed(SEED)
+    # Made last to first, the order the lab's C++ makes them in, one statement each: that is
+    # the order they draw their initial weights in (BatchNorm1d starts at 1 and 0, drawing none).
+    fc3 = nn.Linear(128, 10)
+    fc2 = nn.Linear(256, 128)
+    fc1 = nn.Linear(28 * 28, 256)
+    return nn.Sequential(nn.Flatten(), fc1, nn.BatchNorm1d(256), nn.ReLU(), fc2, nn.BatchNorm1d(128), nn.ReLU(), fc3)
+)")
                                                     : QStringLiteral(R"(def make_model():
     """The lab's MLP: 784 -> 256 -> 128 -> 10. Every rank builds it from the same seed, as DDP's
     start from rank 0 would give anyway."""
