@@ -179,6 +179,52 @@ private slots:
                  qPrintable(QStringLiteral("%1 of %2 steps").arg(cut.stepSeconds / full.stepSeconds * planned).arg(planned)));
     }
 
+    // A branch or a resumption trains from its checkpoint's step: it costs the steps after it.
+    // Its checkpoint is the last one the run it resumes from writes (before the step it is told
+    // to fail at), or the step a checkpoint file the engine wrote is named after.
+    void aResumedRunCostsTheStepsAfterItsCheckpoint()
+    {
+        const QJsonObject branch = QJsonDocument::fromJson(R"({"workload":"linreg","world_size":2,"batch_size":2,"max_steps":84,"epochs":20})").object();
+        QJsonObject resumed = branch;
+        resumed.insert(QStringLiteral("resume_from"), QStringLiteral("/tmp/run-1/checkpoints/step-000020.pt"));
+        QCOMPARE(resumedStepOf(*coreConfigOf(resumed)), 20);
+        const RunParts whole = runParts(*coreConfigOf(branch));
+        const RunParts fromCheckpoint = runParts(*coreConfigOf(resumed));
+        QCOMPARE(fromCheckpoint.startSeconds, whole.startSeconds);
+        QVERIFY2(std::fabs(fromCheckpoint.stepSeconds / whole.stepSeconds - 64.0 / 84.0) < 1e-9,
+                 qPrintable(QStringLiteral("%1 of 84 steps").arg(fromCheckpoint.stepSeconds / whole.stepSeconds * 84)));
+        resumed.insert(QStringLiteral("resume_from"), QStringLiteral("/tmp/my-checkpoint.pt"));  // not the engine's name: from the start
+        QCOMPARE(resumedStepOf(*coreConfigOf(resumed)), 0);
+
+        // Every 10 steps, killed at step 30: its last checkpoint is step 20's (a-rank-fails).
+        QJsonObject writer = QJsonDocument::fromJson(R"({"workload":"toy","world_size":4,"batch_size":16,"max_steps":48,"epochs":10})").object();
+        writer.insert(QStringLiteral("checkpoint_at"), QStringLiteral("every 10"));
+        writer.insert(QStringLiteral("checkpoint_dir"), QStringLiteral("checkpoints"));
+        QCOMPARE(lastCheckpointStep(*coreConfigOf(writer)), 40);
+        writer.insert(QStringLiteral("fail_at"), QStringLiteral("2:30:crash"));
+        QCOMPARE(lastCheckpointStep(*coreConfigOf(writer)), 20);
+        writer.insert(QStringLiteral("checkpoint_at"), QStringLiteral("25, 50"));
+        QCOMPARE(lastCheckpointStep(*coreConfigOf(writer)), 25);
+
+        // The critical-batch lesson's branches start at its base run's checkpoint, step 20: each
+        // costs its own steps (64 at batch 4 down to 2 at 128), not 20 more; the lesson's estimate
+        // is its session's start and its runs so counted.
+        const LessonLibrary library = LessonLibrary::load();
+        const Lesson* lesson = library.find(QStringLiteral("critical-batch-branches"));
+        QVERIFY(lesson);
+        const MachineSpeed here = MachineSpeed::uniform(1.0);
+        double fromCheckpoints = estimatedSeconds(QList<ddplab::Config>{}, here);  // the session's start
+        double fromTheStart = fromCheckpoints;
+        for (const LessonRun& run : lesson->runs) {
+            const ddplab::Config config = *coreConfigOf(run.config);
+            fromCheckpoints += estimatedSeconds(config, here, nullptr, run.resumeFromRun >= 0 ? 20 : 0);
+            fromTheStart += estimatedSeconds(config, here, nullptr, 0);
+        }
+        const double estimate = estimatedSeconds(*lesson);
+        QVERIFY2(std::fabs(estimate - fromCheckpoints) < 1e-9 && estimate < fromTheStart,
+                 qPrintable(QStringLiteral("%1 s; from the checkpoints %2 s, from step 0 %3 s").arg(estimate).arg(fromCheckpoints).arg(fromTheStart)));
+    }
+
     // Each kind of step is measured on its own, from the steps' seconds the runs kept (their
     // start-ups apart): a busy core slows a CNN's images more than a toy's start-up. A kind not
     // run here yet is as slow as the kinds that were.

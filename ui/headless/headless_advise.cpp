@@ -2,6 +2,7 @@
 #include "headless_advise.hpp"
 
 #include "advisor/advice_files.hpp"
+#include "client/advisor/advice_estimate.hpp"
 #include "client/advisor/advice_job.hpp"
 #include "client/advisor/advice_store.hpp"
 #include "client/advisor/batch_memory.hpp"
@@ -14,6 +15,7 @@
 #include "client/runs/run_store.hpp"
 #include "client/session/lab_session.hpp"
 #include "client/session/preset_resolver.hpp"
+#include "client/study/study_estimate.hpp"
 #include "core/protocol_names.hpp"
 #include "stop_signals.hpp"
 
@@ -41,8 +43,10 @@ void waitForTheEngine(const LabSession& session)
 }
 
 // The advice `begin` starts (a new one, or a stopped one resumed) run to its end by the one advice
-// job the Advise page uses too: its files into --export's folder (the job has stored it).
-int runAdvice(const LaunchOptions& options, const std::function<bool(AdviceJob&)>& begin, QTextStream& out, QTextStream& err)
+// job the Advise page uses too: its files into --export's folder (the job has stored it). With an
+// `estimate` (seconds; a resumed advice has none) the end says how long it took against it.
+int runAdvice(const LaunchOptions& options, const std::function<bool(AdviceJob&)>& begin, QTextStream& out, QTextStream& err,
+              double estimate = -1)
 {
     const QString folder = QDir(options.exportDirectory).absolutePath();
     const RunStore runs;
@@ -100,8 +104,9 @@ int runAdvice(const LaunchOptions& options, const std::function<bool(AdviceJob&)
         << Qt::endl;
     for (const QString& caution : advice.cautions)
         out << "  caution: " << caution << Qt::endl;
-    out << "Wrote advice.json, advice.md and " << (written.size() - 2) / 2 << " charts as PNG and SVG to " << folder << " ("
-        << qRound(advice.tookSeconds) << " s)" << Qt::endl;
+    out << "Wrote advice.json, advice.md and " << (written.size() - 2) / 2 << " charts as PNG and SVG to " << folder << Qt::endl;
+    out << "The advice " << (estimate > 0 ? tookText(advice.tookSeconds, estimate) : QStringLiteral("took %1 s").arg(advice.tookSeconds, 0, 'f', 1))
+        << Qt::endl;
     // Kept like studies: the Advise page lists it under Past advice.
     if (!stored)
         return ddplab::kExitOutputError;
@@ -218,10 +223,13 @@ int adviseHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& 
         err << "ddplab: " << problem << Qt::endl;
         return 2;
     }
-    out << "DDP Lab advisor: " << options.adviseGpus << " GPUs, a budget of " << options.budgetMinutes << " min" << Qt::endl;
+    // How long, as lessons and studies say it: the plan at this machine's measured speed.
+    const double estimate = expectedAdviceSeconds(request, MachineSpeed::measure(RunStore()));
+    out << "DDP Lab advisor: " << options.adviseGpus << " GPUs, a budget of " << options.budgetMinutes << " min, " << durationText(estimate)
+        << Qt::endl;
     if (most.batch > 0)
         out << "Most batch per GPU " << most.batch << ": " << most.source << Qt::endl;
-    return runAdvice(options, [&](AdviceJob& job) { return job.start(request); }, out, err);
+    return runAdvice(options, [&](AdviceJob& job) { return job.start(request); }, out, err, estimate);
 }
 
 }  // namespace ddplab::ui

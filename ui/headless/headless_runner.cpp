@@ -89,10 +89,7 @@ int HeadlessRunner::exec()
 
     // How long it will take, from this machine's recent runs (the estimate the window shows),
     // and, for a lesson whose ranks outnumber the cores, what holds here instead of a speed-up.
-    QList<ddplab::Config> configs;
-    for (const RunRequest& request : resolved.runs)
-        configs.append(request.config);
-    const double estimate = estimatedSeconds(configs, MachineSpeed::measure(store));
+    const double estimate = estimatedSeconds(resolved.runs, MachineSpeed::measure(store));
     QElapsedTimer sinceStart;
     sinceStart.start();
     QElapsedTimer sinceProgress;

@@ -10,6 +10,7 @@
 
 #include <QFile>
 #include <QJsonDocument>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <cmath>
@@ -63,6 +64,23 @@ double clampedFactor(double factor)
     return std::clamp(factor, kSpeedFloor, kSpeedCeiling);
 }
 
+// Runs one after another in one session: a run resuming from an earlier one's last checkpoint
+// costs the steps after it; settings that cannot be read (nullopt) cost a start-up.
+double sequenceSeconds(const QList<std::optional<Config>>& configs, const QList<int>& resumesFrom, const MachineSpeed& speed)
+{
+    double total = kSessionStartSeconds * speed.start;
+    for (qsizetype i = 0; i < configs.size(); ++i) {
+        if (!configs.at(i)) {
+            total += kStartSeconds * speed.start;
+            continue;
+        }
+        const int from = resumesFrom.at(i);
+        const bool resumes = from >= 0 && from < i && configs.at(from);
+        total += estimatedSeconds(*configs.at(i), speed, nullptr, resumes ? lastCheckpointStep(*configs.at(from)) : -1);
+    }
+    return total;
+}
+
 }  // namespace
 
 StepKind stepKindOf(const Config& config)
@@ -84,7 +102,28 @@ QString measuredStepKey(const QJsonObject& settings)
     return settings.value(wire(key::kModelFile)).toString() + QLatin1Char('|') + settings.value(wire(key::kTrainData)).toString();
 }
 
-RunParts runParts(const Config& config, const MeasuredModel* measured)
+int64_t resumedStepOf(const Config& config)
+{
+    if (config.resumeFrom.empty())
+        return 0;
+    static const QRegularExpression engineNamed(QStringLiteral("(?:^|/)step-(\\d+)\\.pt$"));
+    const QRegularExpressionMatch match = engineNamed.match(QString::fromStdString(config.resumeFrom));
+    return match.hasMatch() ? match.captured(1).toLongLong() : 0;
+}
+
+int64_t lastCheckpointStep(const Config& writer)
+{
+    // A run told to fail at step s trains s - 1 steps (the lesson of a failing rank).
+    const int64_t trained = writer.failAt ? std::min(totalSteps(writer), writer.failAt->step - 1) : totalSteps(writer);
+    int64_t last = writer.checkpointAt.every > 0 ? trained / writer.checkpointAt.every * writer.checkpointAt.every : 0;
+    for (int64_t step : writer.checkpointAt.steps) {
+        if (step <= trained)
+            last = std::max(last, step);
+    }
+    return last;
+}
+
+RunParts runParts(const Config& config, const MeasuredModel* measured, int64_t fromStep)
 {
     RunParts cost;
     cost.kind = stepKindOf(config);
@@ -99,10 +138,14 @@ RunParts runParts(const Config& config, const MeasuredModel* measured)
     if (ownModel && sized.trainSamples <= 0)
         sized.trainSamples = sized.trainSubset > 0 ? sized.trainSubset : kUnknownDataSamples;
     // A run told to fail (fail_at, the lesson of a failing rank) ends at that step: it costs the
-    // steps before it, not the whole training (a-rank-fails was estimated 0.38x long).
+    // steps before it, not the whole training (a-rank-fails was estimated 0.38x long). A branch
+    // or a resumption trains from its checkpoint's step: the steps after it (the critical-batch
+    // branches were estimated as their 20 steps to the checkpoint and their own).
     const double planned = double(totalSteps(sized));
-    const double steps = config.failAt ? std::min(planned, double(std::max<int64_t>(0, config.failAt->step - 1))) : planned;
+    const double ends = config.failAt ? std::min(planned, double(std::max<int64_t>(0, config.failAt->step - 1))) : planned;
+    const double steps = std::max(0.0, ends - double(fromStep >= 0 ? fromStep : resumedStepOf(config)));
     const double samples = steps * double(effectiveBatchSize(sized));
+    cost.samples = samples;
     cost.startSeconds = kStartSeconds + kStartSecondsPerRank * ranks;
     if (cost.kind == StepKind::Vectorised) {
         const double experiments = double(std::max<int64_t>(1, config.experiments));
@@ -116,6 +159,7 @@ RunParts runParts(const Config& config, const MeasuredModel* measured)
     const int64_t every = evalInterval(sized);
     const double epochs = std::max(1.0, steps / double(std::max<int64_t>(1, stepsPerEpoch(sized))));
     const double evaluations = (every > 0 ? steps / double(every) : 0.0) + epochs;
+    cost.evaluations = evaluations;
     if (timed) {
         // An evaluation of your own data: the training loss over its first 2,000 samples at most
         // and the validation set (or its val_subset), forward only. What inspect measured is
@@ -126,8 +170,9 @@ RunParts runParts(const Config& config, const MeasuredModel* measured)
         const double evalImages = double(std::min<int64_t>(kEvalTrainImages, datasetSize(sized))) + valImages;
         cost.measuredHere = true;
         cost.startSeconds = measured->startSeconds + kStartSecondsPerRank * (ranks - 1);
-        cost.stepSeconds = steps * (kStepSeconds + (ranks > 1 ? kAllReduceSeconds * turns : 0.0)) +
-                           (samples + evaluations * evalImages * kForwardShare) * measured->secondsPerSample;
+        cost.evaluationSeconds = evaluations * evalImages * kForwardShare * measured->secondsPerSample;
+        cost.stepSeconds = steps * (kStepSeconds + (ranks > 1 ? kAllReduceSeconds * turns : 0.0)) + samples * measured->secondsPerSample +
+                           cost.evaluationSeconds;
         return cost;
     }
     const double testImages = double(sized.valSubset > 0 ? std::min(sized.valSubset, kFashionTestImages) : kFashionTestImages);
@@ -135,7 +180,8 @@ RunParts runParts(const Config& config, const MeasuredModel* measured)
     // Your own model not timed yet counts as the CNN: the examples' ResNet and transformer take
     // 15-45 s a run (docs/studies.md); the Study page times it within seconds.
     const double image = cost.kind == StepKind::Mlp ? kImageSecondsMlp : kImageSecondsCnn;
-    cost.stepSeconds = steps * kRankStepSeconds * turns + (samples + evaluations * evalImages * kForwardShare) * image / parallel;
+    cost.evaluationSeconds = evaluations * evalImages * kForwardShare * image / parallel;
+    cost.stepSeconds = steps * kRankStepSeconds * turns + samples * image / parallel + cost.evaluationSeconds;
     return cost;
 }
 
@@ -147,9 +193,9 @@ MachineSpeed MachineSpeed::uniform(double factor)
     return speed;
 }
 
-double estimatedSeconds(const Config& config, const MachineSpeed& speed, const MeasuredModel* measured)
+double estimatedSeconds(const Config& config, const MachineSpeed& speed, const MeasuredModel* measured, int64_t fromStep)
 {
-    const RunParts cost = runParts(config, measured);
+    const RunParts cost = runParts(config, measured, fromStep);
     // Inspect timed your own model here, as busy as the machine was then: its seconds stand.
     if (cost.measuredHere)
         return cost.startSeconds + cost.stepSeconds;
@@ -174,10 +220,29 @@ double estimatedSeconds(const StudyPlan& plan, const MachineSpeed& speed, const 
 
 double estimatedSeconds(const Lesson& lesson, const MachineSpeed& speed)
 {
-    double total = kSessionStartSeconds * speed.start;
-    for (const LessonRun& run : lesson.runs)
-        total += estimatedSeconds(run.config, speed);
-    return total;
+    QList<std::optional<Config>> configs;
+    QList<int> resumesFrom;
+    for (const LessonRun& run : lesson.runs) {
+        // Its checkpoints as the lesson's session asks for them (preset_resolver): where the
+        // branches after it start.
+        std::optional<Config> config = coreConfigOf(run.config);
+        if (config && !run.checkpointAt.isEmpty())
+            config = withSettings(*config, {{wire(key::kCheckpointAt), run.checkpointAt}, {wire(key::kCheckpointDir), QStringLiteral("checkpoints")}});
+        configs.append(config);
+        resumesFrom.append(run.resumeFromRun);
+    }
+    return sequenceSeconds(configs, resumesFrom, speed);
+}
+
+double estimatedSeconds(const QList<RunRequest>& runs, const MachineSpeed& speed)
+{
+    QList<std::optional<Config>> configs;
+    QList<int> resumesFrom;
+    for (const RunRequest& run : runs) {
+        configs.append(run.config);
+        resumesFrom.append(run.resumeFromRun);
+    }
+    return sequenceSeconds(configs, resumesFrom, speed);
 }
 
 double estimatedSeconds(const QList<Config>& runs, const MachineSpeed& speed)

@@ -15,6 +15,7 @@
 // and how long their start-ups took. Runs that stop at a target loss are counted to their end.
 
 #include "client/library/lesson_library.hpp"
+#include "client/runs/run_request.hpp"
 #include "client/study/study_plan.hpp"
 #include "core/config.hpp"
 
@@ -67,22 +68,38 @@ struct MeasuredModel {
 using MeasuredSteps = QHash<QString, MeasuredModel>;
 QString measuredStepKey(const QJsonObject& settings);  // engine keys (a study point's preset)
 
+// The step a run resumes after (a branch or a resumption costs only the steps after its
+// checkpoint): the engine's checkpoint files are named step-NNNNNN.pt; 0 for a run from the
+// start, or a checkpoint named otherwise.
+int64_t resumedStepOf(const ddplab::Config& config);
+// The last checkpoint `writer` writes: the last step of its checkpoint_at it trains (before its
+// fail_at, when it is told to fail); 0 when it writes none.
+int64_t lastCheckpointStep(const ddplab::Config& writer);
+
 // One run's two parts on the development machine (the constants), before any factor.
 struct RunParts {
     double startSeconds = 0.0;
     double stepSeconds = 0.0;  // from its first step to its end: steps, samples, evaluations
+    double evaluationSeconds = 0.0;  // of stepSeconds, its evaluations
+    double evaluations = 0.0;
+    double samples = 0.0;            // trained
     StepKind kind = StepKind::Mlp;
     bool measuredHere = false;  // your own model timed by inspect: already this machine's seconds
 };
-RunParts runParts(const ddplab::Config& config, const MeasuredModel* measured = nullptr);
+// `fromStep`: the step it starts after; -1: resumedStepOf(config).
+RunParts runParts(const ddplab::Config& config, const MeasuredModel* measured = nullptr, int64_t fromStep = -1);
 
 // One run's seconds on this machine.
-double estimatedSeconds(const ddplab::Config& config, const MachineSpeed& speed, const MeasuredModel* measured = nullptr);
+double estimatedSeconds(const ddplab::Config& config, const MachineSpeed& speed, const MeasuredModel* measured = nullptr,
+                        int64_t fromStep = -1);
 // A run given as engine keys (a lesson's, a preset's); unreadable settings cost a start-up.
 double estimatedSeconds(const QJsonObject& config, const MachineSpeed& speed, const MeasuredModel* measured = nullptr);
 double estimatedSeconds(const StudyPlan& plan, const MachineSpeed& speed, const MeasuredSteps& measured = {});
-// A lesson: its runs one after the other, in one session of the engine.
+// A lesson: its runs one after the other, in one session of the engine; a run resuming from an
+// earlier one's last checkpoint (resume_from_run) costs the steps after that checkpoint.
 double estimatedSeconds(const Lesson& lesson, const MachineSpeed& speed);
+// The runs `--preset` starts (a lesson's or a preset's), the same way.
+double estimatedSeconds(const QList<RunRequest>& runs, const MachineSpeed& speed);
 // A list of runs in one session (a study's points still to run, an advice's plan).
 double estimatedSeconds(const QList<ddplab::Config>& runs, const MachineSpeed& speed);
 
