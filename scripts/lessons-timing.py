@@ -5,7 +5,7 @@ estimated before each (its first line, "..., about N s") against what it took (i
 "took X s (estimated Y s, Rx)") into docs/lessons.md, section "How long lessons and studies take".
 
     python3 scripts/lessons-timing.py run [--only ID ...] [--budget SECONDS] [--data DIR]
-    python3 scripts/lessons-timing.py table
+    python3 scripts/lessons-timing.py table [--note TEXT]
 
 `--lab` times a copy of the programs (the build may change meanwhile). `run` goes on where the last call stopped (the results are kept in DIR/timings.json) and stops
 starting new work once --budget seconds have gone, so that it can run in chunks under
@@ -146,6 +146,7 @@ def table(args):
         "started; *took*: from the session's start to the end of its exports (the last line of",
         "`ddplab --preset ID --run --quit` and `ddplab --study ID --quit`); *ratio*: took / estimated.",
         "",
+    ] + ([args.note, ""] if args.note else []) + [
         "| | id | estimated | took | ratio |",
         "|---|---|---:|---:|---:|",
     ] + rows + ["", END])
@@ -167,6 +168,7 @@ def main():
     parser.add_argument("--budget", type=float, default=540.0)
     parser.add_argument("--data", default=os.path.join(ROOT, "build", "lessons-timing"))
     parser.add_argument("--lab", default=LAB, help="the ddplab to time (its ddplab-engine beside it)")
+    parser.add_argument("--note", default="", help="table: a paragraph above it (when, which programs, the machine's load)")
     args = parser.parse_args()
     (run if args.what == "run" else table)(args)
 
