@@ -11,4 +11,8 @@ scripts/build.sh --configure-only
 scripts/check-deps.sh
 scripts/build.sh
 cd build
-QT_QPA_PLATFORM=offscreen ctest --output-on-failure --timeout 900 "$@"
+# As many suites at a time as there are cores: a suite leaves much of the machine idle while
+# its engines start, wait for each other and for time-outs (docs/ci.md has the figures). The
+# suites that must not share the machine say so in tests/ (RUN_SERIAL, with the reason), and
+# each long suite's COST makes ctest start it first.
+QT_QPA_PLATFORM=offscreen ctest --output-on-failure --timeout 900 -j "$(nproc 2>/dev/null || echo 2)" "$@"
