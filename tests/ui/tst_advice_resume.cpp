@@ -2,7 +2,9 @@
 // A stopped advice resumed (docs/advisor.md): on linreg to 2 GPUs, an advice (the one advice job
 // the page and --advise run) stopped in its branch test and resumed from its folder takes the base run and the branch runs that had
 // finished from the run store instead of running them again (the run store gains exactly the
-// runs that had not), and ends with the recommendation of the same advice run without a stop.
+// runs that had not), and ends with the recommendation of the same advice run without a stop. An
+// advice whose runs' disk fills up stops saying so, kept as stopped with no run left "running",
+// and resumed once there is room it ends.
 
 #include "client/advisor/advice_job.hpp"
 #include "client/advisor/advice_store.hpp"
@@ -11,6 +13,7 @@
 #include "client/runs/run_store.hpp"
 #include "client/session/lab_session.hpp"
 #include "support/engine_process.hpp"
+#include "support/full_disk.hpp"
 #include "ui_test_main.hpp"
 
 #include <QDir>
@@ -137,6 +140,60 @@ private slots:
         AdviceJob refused(session, adviceStore);
         QVERIFY(!refused.resume(QStringLiteral("broken")));
         QVERIFY2(refused.problem().contains(QStringLiteral("cannot be resumed")), qPrintable(refused.problem()));
+    }
+
+    void aFullDiskStopsTheAdviceSayingSoAndItResumesWithRoom()
+    {
+        // The runs' folder fills up once the base run has ended: the advice used to go on,
+        // concluding "fewer than 3 of the confirmation's LRs trained without diverging" from runs
+        // that measured nothing, one of them left "running" (issue 41).
+        QTemporaryDir home;
+        QVERIFY(home.isValid());
+        const QString runsFolder = home.filePath(QStringLiteral("runs"));
+        QVERIFY(QDir().mkpath(runsFolder));
+        ddplab::test::FullDisk disk(runsFolder, 64 * 1024);  // room for the whole advice once the filler goes
+        const RunStore store(runsFolder);
+        LabSession session(store, ddplab::test::enginePath());
+        QString error;
+        const std::optional<ddplab::Config> base = coreConfigOf(kBase, &error);
+        QVERIFY2(base, qPrintable(error));
+        AdviceRequest request;
+        request.base = *base;
+        request.gpus = 2;
+        request.budgetSeconds = 600;
+        const AdviceStore adviceStore(home.filePath(QStringLiteral("advice")));
+
+        AdviceJob job(session, adviceStore);
+        QSignalSpy ended(&job, &AdviceJob::finished);
+        bool filled = false;
+        connect(&session, &LabSession::runFinished, &job, [&] {
+            if (!filled) {
+                filled = true;
+                disk.fill();
+            }
+        });
+        QVERIFY2(job.start(request), qPrintable(job.problem()));
+        QVERIFY(ended.wait(kPatienceMs));
+        QTRY_VERIFY_WITH_TIMEOUT(!session.isRunning(), 30000);
+        disk.release();
+        QCOMPARE(ended.front().front().toBool(), false);
+        qInfo("stopped: %s", qPrintable(job.problem()));
+        QVERIFY2(job.problem().contains(QStringLiteral("is the disk full?")), qPrintable(job.problem()));
+        QVERIFY2(!job.problem().contains(QStringLiteral("diverg")), qPrintable(job.problem()));
+        const StoredAdvice kept = adviceStore.open(job.folderId());
+        QVERIFY(kept.stopped);
+        QVERIFY(!kept.advice);
+        for (const RunRecord& run : store.listRuns())
+            QVERIFY2(run.status != RunStatus::Running, qPrintable(run.name));
+
+        // With room again, it goes on from where it stopped and ends.
+        AdviceJob resumed(session, adviceStore);
+        QSignalSpy resumedEnd(&resumed, &AdviceJob::finished);
+        QVERIFY2(resumed.resume(kept.directory), qPrintable(resumed.problem()));
+        QVERIFY(resumedEnd.wait(kPatienceMs));
+        QVERIFY2(resumedEnd.front().front().toBool(), qPrintable(resumed.problem()));
+        QVERIFY(resumed.reusedRuns() >= 1);  // the base run, which ended before the disk filled
+        QVERIFY(adviceStore.open(kept.id).advice);
     }
 };
 

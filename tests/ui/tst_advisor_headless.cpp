@@ -7,12 +7,13 @@
 // the same data orders and the LR is one the confirmation trained; a reduced Fashion-MNIST CNN's
 // advice likewise against a 6-point grid of its validation loss, within its budget; the critical batch on linreg
 // within 3x of a grid study's; Adam's betas follow the SDE rule; your own model is planned from
-// its data; a stopped advice resumes; bad input gets one
+// its data; a stopped advice resumes (into a full --export disk: exit 6, stored as finished); bad input gets one
 // sentence and exit code 2. The decision rules themselves are tested on recorded evidence
 // (tst_advice_decision), the advice's truth on many models by bench/advisor_panel.py.
 
 #include "client/advisor/advice_progress.hpp"
 #include "support/engine_process.hpp"
+#include "support/full_disk.hpp"
 #include "headless_lab.hpp"
 #include "ui_test_main.hpp"
 
@@ -529,11 +530,23 @@ private slots:
         QVERIFY2(finished >= 6, qPrintable(QString::number(finished)));
         QVERIFY(!QFileInfo::exists(stopped + QStringLiteral("/advice.json")));
 
-        const Outcome resumed = runLab(home.path(), {QStringLiteral("--advise"), QStringLiteral("--resume"), stopped, QStringLiteral("--export"), folder,
+        // Resumed into a full --export disk (issue 41: the finished advice was left stored as
+        // "stopped"): exit 6 naming the folder, and the advice stored as finished where it was kept.
+        const QString fullFolder = home.filePath(QStringLiteral("full"));
+        QVERIFY(QDir().mkpath(fullFolder));
+        // Only a mounted disk can be full for the export alone (a size limit would stop the runs too).
+        ddplab::test::FullDisk fullDisk(fullFolder);
+        const bool full = fullDisk.mounted();
+        if (full)
+            fullDisk.fill();
+        const Outcome resumed = runLab(home.path(), {QStringLiteral("--advise"), QStringLiteral("--resume"), stopped, QStringLiteral("--export"), fullFolder,
                                                      QStringLiteral("--quit")});
-        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.out + resumed.err));
+        fullDisk.release();
+        QVERIFY2(resumed.exitCode == (full ? 6 : 0), qPrintable(resumed.out + resumed.err));
         QVERIFY2(resumed.out.contains(QStringLiteral("of them from the stopped advice")), qPrintable(resumed.out));
-        QVERIFY(QFileInfo::exists(folder + QStringLiteral("/advice.json")));
+        QVERIFY2(!full || (resumed.err.contains(QStringLiteral("cannot write the advice to ") + fullFolder) &&
+                           resumed.err.contains(QStringLiteral("it is stored as ") + stopped)),
+                 qPrintable(resumed.err));
         QVERIFY(QFileInfo::exists(stopped + QStringLiteral("/advice.json")));  // stored where it was kept
 
         const Outcome again = runLab(home.path(), {QStringLiteral("--advise"), QStringLiteral("--resume"), stopped, QStringLiteral("--export"), folder,

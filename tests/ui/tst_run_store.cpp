@@ -7,12 +7,10 @@
 #include "client/runs/run_comparison.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
+#include "support/full_disk.hpp"
 #include "support/test_data.hpp"
 #include "ui_test_main.hpp"
 
-#include <csignal>
-#include <sys/mount.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 
 using namespace ddplab::ui;
@@ -59,60 +57,6 @@ RunRecord finishedRun(const RunStore& store, const QByteArray& events)
     writeEvents(run, events);
     return run;
 }
-
-// A file system with no room left, for the writes that must fail: a 256 KiB tmpfs mounted here
-// (the tests run as root), or, where mounting is not allowed, a file-size limit (RLIMIT_FSIZE)
-// that makes every write past a few bytes fail as a full disk would. Says which it is.
-class FullDisk {
-public:
-    explicit FullDisk(const QString& folder) : m_folder(folder)
-    {
-        const QByteArray path = QFile::encodeName(folder);
-        m_mounted = ::mount("tmpfs", path.constData(), "tmpfs", 0, "size=256k") == 0;
-        qInfo("full disk: %s", m_mounted ? "a 256 KiB tmpfs mounted for the test" : "no mount allowed here: RLIMIT_FSIZE of 64 bytes");
-    }
-    ~FullDisk()
-    {
-        release();
-        if (m_mounted)
-            ::umount2(QFile::encodeName(m_folder).constData(), MNT_DETACH);
-    }
-    // Takes the rest of the space (or sets the size limit).
-    void fill()
-    {
-        if (m_mounted) {
-            QFile filler(m_folder + QStringLiteral("/filler"));
-            if (filler.open(QIODevice::WriteOnly)) {
-                const QByteArray block(4096, 'x');
-                while (filler.write(block) == block.size() && filler.flush()) {
-                }
-            }
-            return;
-        }
-        ::getrlimit(RLIMIT_FSIZE, &m_saved);
-        m_previousHandler = std::signal(SIGXFSZ, SIG_IGN);  // the write fails with EFBIG instead
-        rlimit small = m_saved;
-        small.rlim_cur = 64;
-        ::setrlimit(RLIMIT_FSIZE, &small);
-        m_limited = true;
-    }
-    void release()
-    {
-        if (m_limited) {
-            ::setrlimit(RLIMIT_FSIZE, &m_saved);
-            std::signal(SIGXFSZ, m_previousHandler);
-            m_limited = false;
-        }
-        QFile::remove(m_folder + QStringLiteral("/filler"));
-    }
-
-private:
-    QString m_folder;
-    bool m_mounted = false;
-    bool m_limited = false;
-    rlimit m_saved{};
-    void (*m_previousHandler)(int) = SIG_DFL;
-};
 
 }  // namespace
 
@@ -294,7 +238,7 @@ private slots:
         // With the data folder on a full 256 KiB file system, meta.json went from 238 bytes to
         // none (QSaveFile called it saved): the run was damaged, its status and error lost.
         QTemporaryDir root;
-        FullDisk disk(root.path());
+        ddplab::test::FullDisk disk(root.path());
         const RunStore store(root.filePath(QStringLiteral("runs")));
         RunRecord run = *store.createRun(draft(QStringLiteral("kept")), coreConfigOf({{QStringLiteral("lr"), 0.5}}).value(), nullptr);
         QFile meta(RunStore::metaPath(run));

@@ -155,7 +155,11 @@ void LabSession::startNext()
     m_sinceFirstStep.invalidate();
     emit runStarted(m_index, m_current);
     if (!created) {
-        finishCurrent({RunStatus::Failed, -1, error});
+        // The run's folder could not be written (a full disk, a read-only data folder): the
+        // engine's code for an output it could not write, so the advice and a headless run
+        // stop saying so instead of counting it as a run that failed to train.
+        const bool unwritable = request.resumeFromRun < 0 || !checkpoint.isEmpty();
+        finishCurrent({RunStatus::Failed, unwritable ? int(ddplab::kExitOutputError) : -1, error});
         return;
     }
     m_stderrLog.setFileName(RunStore::stderrPath(*created));
