@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// docs/architecture.md names the files a newcomer opens: its map, its tour, its tables. Every
-// path it names in backticks must exist in the tree, so that the document cannot quietly go
-// stale when a file moves: a path is a backticked `folder/…` (a bare file name such as
+// docs/architecture.md names the files a newcomer opens: its map, its tour, its tables (and
+// docs/tour.md walks one Run click through them). Every path they name in backticks must exist
+// in the tree, so that the documents cannot quietly go stale when a file moves: a path is a backticked `folder/…` (a bare file name such as
 // `config.json` says what a file is called, not where it is), read from the repository root (or
 // from engine/ or ui/), and a header-and-source pair may be named without its extension
 // (`ui/client/runs/run_data`). Claims the document makes about the whole tree are checked where a
-// search of the sources can tell (every colour chosen in ui/theme/).
+// search of the sources can tell (every colour chosen in ui/theme/; the settings become JSON once
+// on the Run path).
 
 #include <QDirIterator>
 #include <QFile>
@@ -17,9 +18,9 @@ namespace {
 
 const QString kSource = QStringLiteral(DDPLAB_SOURCE_DIR);
 
-QString readDoc()
+QString readDoc(const QString& name = QStringLiteral("architecture.md"))
 {
-    QFile file(kSource + QStringLiteral("/docs/architecture.md"));
+    QFile file(kSource + QStringLiteral("/docs/") + name);
     return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
 }
 
@@ -102,6 +103,26 @@ private slots:
                                                missing.join(QLatin1Char('\n'))));
     }
 
+    // docs/tour.md walks one Run click from Setup to the optimizer step and back to a chart's
+    // point, file by file: every file it names exists, and the walk reaches each of those places.
+    void theTourOfARunClickNamesFilesThatExist()
+    {
+        QVERIFY(readDoc().contains(QStringLiteral("`docs/tour.md`")));
+        const QStringList paths = namedPaths(readDoc(QStringLiteral("tour.md")));
+        QVERIFY2(paths.size() > 30, qPrintable(QString::number(paths.size())));
+        for (const QString& stop : {QStringLiteral("ui/setup/parameter_panel.cpp"), QStringLiteral("ui/window/run_starter.cpp"),
+                                    QStringLiteral("ui/client/runs/run_store.cpp"), QStringLiteral("engine/train/trainer.cpp"),
+                                    QStringLiteral("engine/optim/optimizer_factory.cpp"), QStringLiteral("ui/client/runs/run_data.cpp"),
+                                    QStringLiteral("ui/charts/chart_line.cpp")})
+            QVERIFY2(paths.contains(stop), qPrintable(stop));
+        QStringList missing;
+        for (const QString& path : paths) {
+            if (!existsInTree(path))
+                missing.append(path);
+        }
+        QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("docs/tour.md names what the tree does not hold:\n") + missing.join(QLatin1Char('\n'))));
+    }
+
     void everyUiFolderIsOnTheMap()
     {
         const QString doc = readDoc();
@@ -141,6 +162,33 @@ private slots:
             }
         }
         QVERIFY2(outside.isEmpty(), qPrintable(QStringLiteral("colours chosen outside ui/theme/:\n") + outside.join(QLatin1Char('\n'))));
+    }
+
+    // "They become JSON once": on the Run path (Setup's Run through the session to the store),
+    // the typed settings are turned into JSON by one call, RunStore::createRun's; the engine reads
+    // that file and the session holds its text. A second conversion on the way (Setup's values()
+    // for a name, presetFromCoreConfig for RunData, Qt's JSON back to nlohmann's for the file)
+    // makes the sentence false.
+    void settingsBecomeJsonOnceOnTheRunPath()
+    {
+        QVERIFY(readDoc().contains(QStringLiteral("they become JSON once")));
+        static const QRegularExpression kConversion(QStringLiteral(
+            "\\b(presetFromCoreConfig|configToJson|toQJson|toCoreJson|presetFileContents|runConfigFileText|coreConfigValue)\\(|\\.values\\(\\)"));
+        QStringList conversions;
+        for (const QString& path : {QStringLiteral("ui/window/run_starter.cpp"), QStringLiteral("ui/client/session/lab_session.cpp"),
+                                    QStringLiteral("ui/client/runs/run_store.cpp")}) {
+            const QString text = readSource(path);
+            QVERIFY2(!text.isEmpty(), qPrintable(path));
+            for (auto match = kConversion.globalMatch(text); match.hasNext();) {
+                const auto found = match.next();
+                conversions.append(QStringLiteral("%1:%2: %3").arg(path).arg(text.left(found.capturedStart()).count(QLatin1Char('\n')) + 1)
+                                       .arg(found.captured()));
+            }
+        }
+        QVERIFY2(conversions.size() == 1 && conversions.first().startsWith(QLatin1String("ui/client/runs/run_store.cpp:")) &&
+                     conversions.first().endsWith(QLatin1String("runConfigFileText(")),
+                 qPrintable(QStringLiteral("settings change shape on the Run path %1 times, not once:\n").arg(conversions.size()) +
+                            conversions.join(QLatin1Char('\n'))));
     }
 };
 

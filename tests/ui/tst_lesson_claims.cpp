@@ -500,11 +500,9 @@ void TestLessonClaims::seed004Sharding()
     QCOMPARE(runs.size(), 2);
     const Lesson* lesson = m_lessons.find(QStringLiteral("seed004-sharding"));
     QVERIFY(lesson && lesson->sharding);
-    ShardRequest request;
-    request.numExamples = lesson->sharding->numExamples;
-    request.worldSize = lesson->sharding->worldSize;
-    request.batchSize = lesson->sharding->batchSize;
-    request.shuffle = lesson->sharding->shuffle;
+    // The lesson's own request, as the Sharding page is set to it: padded, since it keeps drop_last off.
+    ShardRequest request = *lesson->sharding;
+    QVERIFY(!request.dropLast);
     QString error;
     const ddplab::test::EngineResult padded = ddplab::test::runEngine(shardArguments(request));
     const std::optional<ShardAssignment> withPadding = ShardAssignment::fromJson(padded.events.value(0), &error);

@@ -79,6 +79,7 @@ private slots:
         QCOMPARE(lesson->sharding->worldSize, 2);
         QCOMPARE(lesson->sharding->batchSize, 3);
         QCOMPARE(lesson->sharding->shuffle, false);
+        QCOMPARE(lesson->sharding->dropLast, false);
     }
 
     void lessonChartsMapToChartsOnce()

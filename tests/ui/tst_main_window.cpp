@@ -2,9 +2,11 @@
 // The whole window against the real engine: a preset runs and its charts fill, a lesson runs
 // its runs in sequence and overlays them, Stop leaves no process, a missing or broken engine
 // and invalid settings end in clear messages with the window alive, and past runs and
-// settings are there again in the next session; Run says why it is off, the title names the
-// lab once, Tab leaves Compare, pages have shortcuts, exporting a run's metrics asks which.
+// settings are there again in the next session; Run says why it is off, one busy state gates Run
+// and the Study and Advise pages' starts, the title names the lab once, Tab leaves Compare,
+// pages have shortcuts, exporting a run's metrics asks which.
 
+#include "advisor/advise_page.hpp"
 #include "charts/chart_grid.hpp"
 #include "charts/chart_panel.hpp"
 #include "client/runs/run_data.hpp"
@@ -17,6 +19,7 @@
 #include "support/test_data.hpp"
 #include "support/window_launch.hpp"
 #include "ui_test_main.hpp"
+#include "study/study_page.hpp"
 #include "window/lab_actions.hpp"
 #include "window/log_panel.hpp"
 #include "window/main_window.hpp"
@@ -25,6 +28,7 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QInputDialog>
+#include <QPushButton>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -415,6 +419,48 @@ private slots:
         window.parameterPanel()->setFieldText(QStringLiteral("lr"), QStringLiteral("0.01"));
         QVERIFY(run->isEnabled());
         QVERIFY(window.statusText().startsWith(QStringLiteral("Ready")));
+    }
+
+    // One busy state gates every start: while the lab is held by an advice between its phases
+    // (no run going) or by a study, Run, the Study page's Run and the Advise page's Start refuse,
+    // saying with what; let go, they are open again.
+    void oneBusyStateGatesEveryStart()
+    {
+        MainWindow window(withEngine());
+        LabSession& session = *window.session();
+        QAction* run = window.actions().run;
+        QPushButton* runStudy = window.studyPage()->findChild<QPushButton*>(QStringLiteral("runStudy"));
+        auto* advise = window.findChild<AdvisePage*>();
+        QVERIFY(runStudy && advise);
+        QPushButton* startAdvice = advise->findChild<QPushButton*>(QStringLiteral("startAdvice"));
+        QVERIFY(run->isEnabled() && runStudy->isEnabled() && startAdvice->isEnabled());
+
+        QVERIFY(session.claim(Busy::Advice));
+        QVERIFY(!session.isRunning());  // between two phases: nothing runs, the lab is busy all the same
+        QVERIFY(!run->isEnabled());
+        QVERIFY2(window.runBlockedReason().contains(QStringLiteral("an advice is running")), qPrintable(window.runBlockedReason()));
+        QCOMPARE(window.windowTitle(), QStringLiteral("Running"));
+        window.startRun();
+        QVERIFY(!session.isRunning());
+        QVERIFY(!runStudy->isEnabled());
+        QVERIFY2(runStudy->toolTip().contains(QStringLiteral("an advice is running")), qPrintable(runStudy->toolTip()));
+        QVERIFY(!window.studyPage()->runStudy(true));
+        QString refusal;
+        QVERIFY(!session.claim(Busy::Study, &refusal));
+        QCOMPARE(refusal, QStringLiteral("an advice is running"));
+        session.release(Busy::Study);  // not its claim: nothing is let go
+        QCOMPARE(session.activity().busy(), Busy::Advice);
+        session.release(Busy::Advice);
+        QVERIFY(run->isEnabled() && runStudy->isEnabled() && startAdvice->isEnabled());
+
+        QVERIFY(session.claim(Busy::Study));
+        QVERIFY(!run->isEnabled() && !startAdvice->isEnabled());
+        QVERIFY(!advise->start());
+        QVERIFY(!advise->isRunning());
+        QVERIFY2(advise->statusText().startsWith(QStringLiteral("Something else is running (a study is running)")), qPrintable(advise->statusText()));
+        session.release(Busy::Study);
+        QVERIFY(run->isEnabled() && startAdvice->isEnabled());
+        QCOMPARE(window.windowTitle(), QString());
     }
 
     // Ctrl+Shift+E with several runs on the charts asks which one.

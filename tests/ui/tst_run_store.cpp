@@ -88,6 +88,29 @@ private slots:
         QCOMPARE(meta.value(QStringLiteral("status")).toString(), QStringLiteral("running"));
     }
 
+    // The settings become JSON once, here: the text handed back is the file the engine reads,
+    // the same as the preset writer makes through Qt's JSON; an unnamed run is named from it.
+    void settingsBecomeJsonOnceAndNameAnUnnamedRun()
+    {
+        QTemporaryDir root;
+        const RunStore store(root.path());
+        const QJsonObject config{{QStringLiteral("workload"), QStringLiteral("linreg")}, {QStringLiteral("world_size"), 4},
+                                 {QStringLiteral("batch_size"), 8}, {QStringLiteral("lr"), 0.05}, {QStringLiteral("lr_rule"), QStringLiteral("sqrt")},
+                                 {QStringLiteral("optimizer"), QStringLiteral("adam")}, {QStringLiteral("seed"), 7}};
+        const ddplab::Config typed = coreConfigOf(config).value();
+        QByteArray settings;
+        QString error;
+        const std::optional<RunRecord> run = store.createRun(draft(QString()), typed, &error, &settings);
+        QVERIFY2(run, qPrintable(error));
+        QFile file(RunStore::configPath(*run));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), settings);
+        QCOMPARE(settings, presetFileContents(presetFromCoreConfig(typed)));
+        QCOMPARE(run->name, QStringLiteral("4×8 · lr 0.05 sqrt adam · linreg"));
+        QCOMPARE(run->legendLabel(), run->name);
+        QCOMPARE(readJson(RunStore::metaPath(*run)).value(QStringLiteral("name")).toString(), run->name);
+    }
+
     void sameMillisecondRunsGetTheirOwnFolders()
     {
         QTemporaryDir root;

@@ -201,7 +201,7 @@ AdvisePage::AdvisePage(const RunStore& store, LabSession& session, std::function
         emit logMessage(text, isWarning);
     });
     connect(m_job.get(), &AdviceJob::finished, this, &AdvisePage::onFinished);
-    connect(&session, &LabSession::runningChanged, this, &AdvisePage::updateButtons);
+    connect(&session.activity(), &LabActivity::changed, this, &AdvisePage::updateButtons);
     connect(m_past, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) { openPastAdvice(m_past->row(item)); });
     connect(m_resume, &QPushButton::clicked, this, [this] { resumePastAdvice(m_stoppedRow); });
     connect(m_past, &QListWidget::currentRowChanged, this, [this](int row) {
@@ -242,8 +242,8 @@ bool AdvisePage::start()
 {
     if (isRunning())
         return false;
-    if (m_session.isRunning()) {
-        say(tr("Something else is running (a run, a lesson or a study): start the advice when it has ended, or stop it first."), true);
+    if (m_session.activity().isBusy()) {
+        say(tr("Something else is running (%1): start the advice when it has ended, or stop it first.").arg(m_session.activity().busyWords()), true);
         return false;
     }
     refreshInputs();
@@ -267,8 +267,8 @@ bool AdvisePage::resumePastAdvice(int row)
 {
     if (isRunning() || row < 0 || row >= m_stored.size() || !m_stored[row].stopped)
         return false;
-    if (m_session.isRunning()) {
-        say(tr("Something else is running (a run, a lesson or a study): resume the advice when it has ended, or stop it first."), true);
+    if (m_session.activity().isBusy()) {
+        say(tr("Something else is running (%1): resume the advice when it has ended, or stop it first.").arg(m_session.activity().busyWords()), true);
         return false;
     }
     const StoredAdvice stored = m_stored[row];
@@ -339,7 +339,7 @@ void AdvisePage::onFinished(bool succeeded)
 void AdvisePage::updateButtons()
 {
     const bool running = isRunning();
-    const bool busy = m_session.isRunning() && !running;
+    const bool busy = m_session.activity().isBusy() && !running;
     m_start->setEnabled(!running && !busy);
     m_start->setToolTip(busy ? tr("Something else is running: the advice starts when it has ended")
                              : tr("Measure Setup's model on the GPUs to plan for, within the time budget"));

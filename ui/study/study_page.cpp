@@ -153,7 +153,7 @@ StudyPage::StudyPage(const RunStore& store, LabSession& session, std::function<Q
     // The runner's log is the session's, which the window's Log already shows: forwarding it
     // too wrote every line twice (issue 28 §6).
     connect(m_runner.get(), &StudyRunner::finished, this, &StudyPage::onRunnerFinished);
-    connect(&session, &LabSession::runningChanged, this, &StudyPage::updateButtons);
+    connect(&session.activity(), &LabActivity::changed, this, &StudyPage::updateButtons);
 
     if (m_source->count() > 0)
         sourceChosen(0);
@@ -173,10 +173,10 @@ void StudyPage::stop()
     m_runner->stop();
 }
 
-// The window's session runs something else (a run or a lesson): a study waits for it.
+// The lab is busy with something else (a run, a lesson, an advice): a study waits for it.
 bool StudyPage::sessionBusy() const
 {
-    return m_runner->session().isRunning() && !m_runner->isRunning();
+    return m_runner->session().activity().isBusy() && !m_runner->isRunning();
 }
 
 bool StudyPage::chooseStudy(const QString& nameOrPath, QString* error)
@@ -334,7 +334,7 @@ void StudyPage::updatePlan()
 
 bool StudyPage::runStudy(bool confirmed)
 {
-    if (m_runner->session().isRunning())
+    if (m_runner->session().activity().isBusy())
         return false;
     const StudyReadResult read = m_editor->read();
     if (!read.spec)
@@ -360,7 +360,7 @@ bool StudyPage::runStudy(bool confirmed)
 
 bool StudyPage::resumeStudy(const QString& idOrDirectory)
 {
-    if (m_runner->session().isRunning())
+    if (m_runner->session().activity().isBusy())
         return false;
     QString error;
     const std::optional<StoredStudy> study = m_studies.open(idOrDirectory, &error);
@@ -522,7 +522,7 @@ void StudyPage::updateButtons()
     const bool running = isRunning();
     const bool busy = sessionBusy();
     m_run->setEnabled(!running && !busy && m_planOk);
-    m_run->setToolTip(busy ? tr("The window is running something; a study starts when it ends") : QString());
+    m_run->setToolTip(busy ? tr("The window is busy (%1); a study starts when it ends").arg(m_runner->session().activity().busyWords()) : QString());
     m_stop->setEnabled(running);
     m_past->setSessionBusy(running || busy);
     m_export->setEnabled(m_current.has_value());

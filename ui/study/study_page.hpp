@@ -72,7 +72,7 @@ public:
 
 signals:
     // The study's runner has let the session go: its progress and ending are shown. Whether
-    // anything runs is the session's one busy state (LabSession::runningChanged), not this.
+    // the lab is busy is its one busy state (LabSession::activity()), not this.
     void studyEnded();
     void runsStored();  // a study run ended: the Runs list has new entries
     void showRunsRequested(const QList<ddplab::ui::RunRecord>& runs);

@@ -154,7 +154,7 @@ void MainWindow::connectPanes()
 
     m_model.follow(*m_session);  // after RunStarter's: a run's row exists before its colour is given
     connect(m_session, &LabSession::sequenceFinished, this, &MainWindow::onSequenceFinished);
-    connect(m_session, &LabSession::runningChanged, this, &MainWindow::updateActions);
+    connect(&m_session->activity(), &LabActivity::changed, this, &MainWindow::updateActions);
     connect(m_session, &LabSession::stderrLines, m_panes.log, &LogPanel::appendEngineLines);
     connect(m_session, &LabSession::logMessage, m_panes.log, &LogPanel::appendMessage);
 
@@ -178,15 +178,8 @@ void MainWindow::connectPanes()
 
     connect(m_panes.lessonPanel, &LessonPanel::lessonSelected, this, [this](const QString& id) {
         const Lesson* lesson = m_lessons.find(id);
-        if (lesson && lesson->sharding) {
-            ShardRequest request;
-            request.numExamples = lesson->sharding->numExamples;
-            request.worldSize = lesson->sharding->worldSize;
-            request.batchSize = lesson->sharding->batchSize;
-            request.shuffle = lesson->sharding->shuffle;
-            request.dropLast = lesson->sharding->dropLast;
-            m_panes.sharding->setRequest(request);
-        }
+        if (lesson && lesson->sharding)
+            m_panes.sharding->setRequest(*lesson->sharding);
         updateActions();
     });
     connect(m_panes.lessonPanel, &LessonPanel::runLessonRequested, this, &MainWindow::startLesson);
@@ -308,7 +301,7 @@ void MainWindow::applyLaunchOptions(const LaunchOptions& options)
 
 bool MainWindow::isRunning() const
 {
-    return m_session->isRunning();
+    return m_session->activity().isBusy();
 }
 
 void MainWindow::startRun()
@@ -318,11 +311,11 @@ void MainWindow::startRun()
 
 void MainWindow::startLesson(const QString& lessonId)
 {
-    const bool started = !m_session->isRunning();
+    const bool started = !isRunning();
     m_runs->startLesson(lessonId);
     // Predict first: the class guesses before it sees; the runs go on under the question.
     const Lesson* lesson = m_lessons.find(lessonId);
-    if (started && m_session->isRunning() && lesson && m_actions->predictFirst->isChecked()) {
+    if (started && isRunning() && lesson && m_actions->predictFirst->isChecked()) {
         m_panes.chartPage->cover(lesson->prediction.isEmpty() ? tr("What will the charts show?") : lesson->prediction);
         m_panes.lessonPanel->setOutcomeHidden(true);
         m_actions->reveal->setEnabled(true);
@@ -409,8 +402,9 @@ void MainWindow::onInspected()
 
 void MainWindow::updateActions()
 {
+    // The lab's one busy state (a run, a lesson, a study or an advice) gates every start.
     const bool running = isRunning();
-    m_runGate->update(running, m_panes.parameters->problemSentences());
+    m_runGate->update(m_session->activity().busyWords(), m_panes.parameters->problemSentences());
     m_actions->stop->setEnabled(running);
     m_actions->runLesson->setEnabled(!running && m_lessons.find(m_panes.lessonPanel->currentLessonId()));
     m_actions->openPreset->setEnabled(!running);
@@ -501,7 +495,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     if (isRunning()) {
         // What streamed so far is on disk already; the run in progress is marked as cancelled
         // (a study resumes from its folder next time).
-        m_panes.log->appendMessage(m_panes.studyPage->isRunning() ? tr("Closing: stopping the study…") : tr("Closing: stopping the run…"));
+        m_panes.log->appendMessage(m_session->activity().busy() == Busy::Study ? tr("Closing: stopping the study…") : tr("Closing: stopping the run…"));
         m_session->stopAndWait(kCloseStopTimeoutMs);
     }
     setPresentationMode(false);  // the layout kept is the one it would restore

@@ -12,10 +12,11 @@ RunGate::RunGate(QAction& run, StatusArea& status) : m_run(run), m_status(status
 {
 }
 
-void RunGate::update(bool somethingRuns, const QStringList& settingProblems)
+void RunGate::update(const QString& busyWords, const QStringList& settingProblems)
 {
+    const bool somethingRuns = !busyWords.isEmpty();
     if (somethingRuns) {
-        m_reason = QObject::tr("Something is running; Run waits until it ends (or Stop ends it)");
+        m_reason = QObject::tr("Something is running (%1); Run waits until it ends (or Stop ends it)").arg(busyWords);
     } else if (!settingProblems.isEmpty()) {
         m_reason = settingProblems.size() == 1
                        ? QObject::tr("Run waits for a setting: %1").arg(settingProblems.first())

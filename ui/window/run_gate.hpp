@@ -19,8 +19,9 @@ class RunGate {
 public:
     RunGate(QAction& run, StatusArea& status);
 
+    // `busyWords`: what the lab is busy with ("a study is running"; "" when idle, LabActivity);
     // `settingProblems`: what the Setup pane marks, in its words ("GPUs (ranks) must be ...").
-    void update(bool somethingRuns, const QStringList& settingProblems);
+    void update(const QString& busyWords, const QStringList& settingProblems);
     // "" when Run can start.
     const QString& reason() const { return m_reason; }
 

@@ -38,7 +38,7 @@ RunStarter::RunStarter(LabSession& session, RunModel& model, const LessonLibrary
 
 void RunStarter::startRun()
 {
-    if (m_session.isRunning())
+    if (m_session.activity().isBusy())
         return;
     ParameterPanel& parameters = m_panes.parameters;
     if (!parameters.isValid()) {
@@ -46,14 +46,14 @@ void RunStarter::startRun()
                                   tr("The fields marked in the Setup panel say what the engine allows."));
         return;
     }
-    const QString name = defaultRunName(parameters.values());
     m_panes.charts.grid()->setThroughputModel(std::nullopt);  // a model is a lesson's
-    startSequence({{name, name, QString(), parameters.config()}});
+    // Unnamed: the store names it from the JSON its settings become there (once per Run).
+    startSequence({{QString(), QString(), QString(), parameters.config()}});
 }
 
 void RunStarter::startLesson(const QString& lessonId)
 {
-    if (m_session.isRunning())
+    if (m_session.activity().isBusy())
         return;
     const ResolvedPreset resolved = resolvePreset(lessonId, m_lessons, PresetLibrary());
     if (!resolved.error.isEmpty() || resolved.lessonId.isEmpty()) {

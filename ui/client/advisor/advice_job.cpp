@@ -40,6 +40,9 @@ AdviceJob::AdviceJob(LabSession& session, AdviceStore store, QObject* parent)
     connect(m_runner, &AdviceRunner::phaseEnded, this, &AdviceJob::onPhaseEnded);
     connect(m_runner, &AdviceRunner::runEnded, this, &AdviceJob::onRunEnded);
     connect(m_runner, &AdviceRunner::failed, this, &AdviceJob::fail);
+    // Every ending (done, failed, stopped) says finished: the lab is let go first, so whoever
+    // hears it finds the lab idle.
+    connect(this, &AdviceJob::finished, this, [this] { m_session.release(Busy::Advice); });
 }
 
 AdviceJob::~AdviceJob() = default;
@@ -57,8 +60,8 @@ int AdviceJob::reusedRuns() const
 bool AdviceJob::start(AdviceRequest request)
 {
     m_problem = adviceRequestProblem(request);
-    if (m_problem.isEmpty() && (m_session.isRunning() || isRunning()))
-        m_problem = QStringLiteral("something else is running; the advisor starts once it has ended");
+    if (m_problem.isEmpty() && m_session.activity().isBusy())
+        m_problem = QStringLiteral("something else is running (%1); the advisor starts once it has ended").arg(m_session.activity().busyWords());
     if (!m_problem.isEmpty())
         return false;
     QString error;
@@ -96,7 +99,9 @@ bool AdviceJob::resume(const QString& folderOrId)
         m_problem = QStringLiteral("the stopped advice cannot be resumed: %1").arg(error);
         return false;
     }
-    m_problem = m_session.isRunning() || isRunning() ? QStringLiteral("something else is running; the advisor starts once it has ended") : QString();
+    m_problem = m_session.activity().isBusy()
+                    ? QStringLiteral("something else is running (%1); the advisor starts once it has ended").arg(m_session.activity().busyWords())
+                    : QString();
     if (!m_problem.isEmpty())
         return false;
     request->progressFile = kept.progressFile();
@@ -113,9 +118,14 @@ bool AdviceJob::begin(const AdviceRequest& request, const QJsonArray& resumePhas
     m_problem = adviceRequestProblem(request);
     if (!m_problem.isEmpty())
         return false;
-    // One advisor at a time runs an advice: a second resume of a running one is refused.
-    if (!request.progressFile.isEmpty() && !m_lock.take(QFileInfo(request.progressFile).absolutePath(), &m_problem))
+    // The lab runs one thing at a time; and one advisor at a time runs an advice: a second
+    // resume of a running one is refused.
+    if (!m_session.claim(Busy::Advice, &m_problem))
         return false;
+    if (!request.progressFile.isEmpty() && !m_lock.take(QFileInfo(request.progressFile).absolutePath(), &m_problem)) {
+        m_session.release(Busy::Advice);
+        return false;
+    }
     m_request = request;
     const ddplab::Config& base = request.base;
     m_advice = Advice();

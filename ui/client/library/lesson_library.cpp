@@ -55,14 +55,15 @@ std::optional<Lesson> parseLesson(const QJsonObject& object, const QString& path
     const QJsonValue sharding = object.value(QStringLiteral("sharding"));
     if (sharding.isObject()) {
         const QJsonObject settings = sharding.toObject();
-        ShardingExample example;
-        example.numExamples = settings.value(wire(key::kNumExamples)).toInt();
-        example.worldSize = settings.value(wire(key::kWorldSize)).toInt(1);
-        example.batchSize = settings.value(wire(key::kBatchSize)).toInt(1);
-        example.shuffle = settings.value(wire(key::kShuffle)).toBool(false);
-        example.dropLast = settings.value(wire(key::kDropLast)).toBool(false);
-        if (example.numExamples > 0)
-            lesson.sharding = example;
+        ShardRequest request;
+        request.numExamples = settings.value(wire(key::kNumExamples)).toInt();
+        request.worldSize = settings.value(wire(key::kWorldSize)).toInt(1);
+        request.batchSize = settings.value(wire(key::kBatchSize)).toInt(1);
+        request.shuffle = settings.value(wire(key::kShuffle)).toBool(false);
+        request.dropLast = settings.value(wire(key::kDropLast)).toBool(false);
+        request.seed = settings.value(wire(key::kSeed)).toInt(0);
+        if (request.numExamples > 0)
+            lesson.sharding = request;
     }
 
     const QJsonArray runs = object.value(QStringLiteral("runs")).toArray();

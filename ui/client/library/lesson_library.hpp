@@ -5,6 +5,7 @@
 // overlay. The set is discovered from the folder, so a new lesson file needs no code.
 
 #include "client/series/x_axis.hpp"
+#include "core/shard_request.hpp"
 
 #include <QJsonObject>
 #include <QList>
@@ -28,15 +29,6 @@ struct LessonRun {
     bool meantToFail = false;
 };
 
-// The sharding view's settings for a lesson about how data is split.
-struct ShardingExample {
-    int numExamples = 0;
-    int worldSize = 1;
-    int batchSize = 1;
-    bool shuffle = false;
-    bool dropLast = false;
-};
-
 struct Lesson {
     QString id;
     QString title;
@@ -53,7 +45,9 @@ struct Lesson {
     // Always set (steps when the file says nothing), so a lesson never inherits the axis the
     // one before it left.
     std::optional<XAxis> xAxis = XAxis::Step;
-    std::optional<ShardingExample> sharding;
+    // "sharding": what the Sharding page is set to when the lesson is chosen, in the engine's own
+    // `shard` request (the keys num_examples, world_size, batch_size, shuffle, drop_last, seed).
+    std::optional<ShardRequest> sharding;
     QList<LessonRun> runs;
     // What holds instead where a run has more ranks than this computer has cores
     // ("when_ranks_exceed_cores"): a lesson about speed must not promise what the runs cannot show.

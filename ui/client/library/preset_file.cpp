@@ -117,6 +117,38 @@ QByteArray presetFileContents(const QJsonObject& config)
     return QByteArray::fromStdString(ordered.dump(2)) + '\n';
 }
 
+namespace {
+
+// Whole numbers written as integers (1, not 1.0), as toCoreJson writes them: a run's config.json
+// reads the same whichever way it was made.
+void writeWholeNumbersAsIntegers(ddplab::Json& value)
+{
+    constexpr double kLargestExactInteger = 9007199254740992.0;  // 2^53
+    if (value.is_number_float()) {
+        const double number = value.get<double>();
+        if (std::trunc(number) == number && std::fabs(number) <= kLargestExactInteger)
+            value = static_cast<std::int64_t>(number);
+    } else if (value.is_structured()) {
+        for (ddplab::Json& element : value)
+            writeWholeNumbersAsIntegers(element);
+    }
+}
+
+}  // namespace
+
+QByteArray runConfigFileText(const Config& config)
+{
+    const ddplab::Json values = configToJson(config);
+    ddplab::Json ordered = ddplab::Json::object();
+    for (const ConfigKey& key : configKeys()) {
+        if (key.name != key::kEvents && values.contains(key.name))
+            ordered[key.name] = values[key.name];
+    }
+    writeWholeNumbersAsIntegers(ordered);
+    // A path that is not UTF-8 reads as Qt's strings read it (U+FFFD), not as an exception.
+    return QByteArray::fromStdString(ordered.dump(2, ' ', false, ddplab::Json::error_handler_t::replace)) + '\n';
+}
+
 std::optional<QJsonObject> parseSettings(const QByteArray& text, const QString& origin, QString* error)
 {
     try {

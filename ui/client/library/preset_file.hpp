@@ -28,6 +28,10 @@ QJsonObject presetFromConfig(const QJsonObject& config);
 
 // The file's text: keys in the engine's table order, one per line.
 QByteArray presetFileContents(const QJsonObject& config);
+// A run's config.json, made from its typed settings in one step (the key table's own writer,
+// configToJson): the same text as presetFileContents(presetFromCoreConfig(config)), without
+// passing through Qt's JSON and back. RunStore::createRun makes it once per run.
+QByteArray runConfigFileText(const ddplab::Config& config);
 
 struct PresetReadResult {
     QJsonObject config;

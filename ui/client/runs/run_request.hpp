@@ -3,8 +3,8 @@
 // What is asked for when a run is started: its names, the settings the engine gets, and where it
 // belongs (a lesson, a study's point). The lab session runs a list of these; Setup, presets,
 // lessons and studies each make them. The settings are typed, as ddplab_core reads them: they
-// become JSON once, where the run's config.json is written (RunStore::createRun) or sent to a
-// remote engine (LabSession::startNext).
+// become JSON once, where the run's config.json is written (RunStore::createRun); that text is
+// what the engine reads, a remote engine is sent and RunData holds (LabSession::startNext).
 
 #include "core/config.hpp"
 
@@ -13,7 +13,7 @@
 namespace ddplab::ui {
 
 struct RunRequest {
-    QString name;      // for the run list
+    QString name;      // for the run list; empty: the store names it from its settings
     QString label;     // for legends
     QString lessonId;  // empty for a single run
     ddplab::Config config;

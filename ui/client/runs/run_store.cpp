@@ -65,18 +65,19 @@ QString RunStore::stderrPath(const RunRecord& run)
     return run.directory + QStringLiteral("/stderr.log");
 }
 
-std::optional<RunRecord> RunStore::createRun(const RunRecord& draft, const Config& config, QString* error) const
+std::optional<RunRecord> RunStore::createRun(const RunRecord& draft, const Config& config, QString* error, QByteArray* settings) const
 {
     Config copy = config;
-    return createRun(draft, copy, false, error);
+    return createRun(draft, copy, false, error, settings);
 }
 
-std::optional<RunRecord> RunStore::createRunWithCheckpoints(const RunRecord& draft, Config& config, QString* error) const
+std::optional<RunRecord> RunStore::createRunWithCheckpoints(const RunRecord& draft, Config& config, QString* error, QByteArray* settings) const
 {
-    return createRun(draft, config, true, error);
+    return createRun(draft, config, true, error, settings);
 }
 
-std::optional<RunRecord> RunStore::createRun(const RunRecord& draft, Config& config, bool checkpointsInside, QString* error) const
+std::optional<RunRecord> RunStore::createRun(const RunRecord& draft, Config& config, bool checkpointsInside, QString* error,
+                                             QByteArray* settings) const
 {
     if (!QDir().mkpath(m_root)) {
         if (error)
@@ -100,9 +101,17 @@ std::optional<RunRecord> RunStore::createRun(const RunRecord& draft, Config& con
     if (checkpointsInside)
         config.checkpointDir = QDir(run.directory).filePath(QStringLiteral("checkpoints")).toStdString();
     run.settings = runSettingsOf(config);
-    // The one place a run's settings become the JSON of its config.json.
-    if (!writeFileAtomically(configPath(run), presetFileContents(presetFromCoreConfig(config)), error) || !saveMeta(run, error))
+    // The one place a run's settings become JSON (once per run started): its config.json, which
+    // the engine reads, the session holds (RunData's requested settings) and a remote engine is sent.
+    const QByteArray text = runConfigFileText(config);
+    if (run.name.isEmpty()) {
+        run.name = defaultRunName(QJsonDocument::fromJson(text).object());
+        run.label = run.label.isEmpty() ? run.name : run.label;
+    }
+    if (!writeFileAtomically(configPath(run), text, error) || !saveMeta(run, error))
         return std::nullopt;
+    if (settings)
+        *settings = text;
     return run;
 }
 

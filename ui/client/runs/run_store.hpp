@@ -35,11 +35,16 @@ public:
     static QString stderrPath(const RunRecord& run);
 
     // Makes a fresh directory for `draft` (its id and directory are filled in) and writes
-    // config.json (every key of `config`, in the key table's order) and meta.json.
-    std::optional<RunRecord> createRun(const RunRecord& draft, const ddplab::Config& config, QString* error) const;
+    // config.json (every key of `config`, in the key table's order) and meta.json. This is the
+    // one place a run's settings become JSON: that file is what the engine reads, and
+    // *settings (when given) is its text, which the session holds and sends a remote engine.
+    // A draft without a name is named from those settings (defaultRunName).
+    std::optional<RunRecord> createRun(const RunRecord& draft, const ddplab::Config& config, QString* error,
+                                       QByteArray* settings = nullptr) const;
     // As above, its checkpoints (config.checkpointDir) put into its own folder, `checkpoints`:
     // `config` is what its config.json then says.
-    std::optional<RunRecord> createRunWithCheckpoints(const RunRecord& draft, ddplab::Config& config, QString* error) const;
+    std::optional<RunRecord> createRunWithCheckpoints(const RunRecord& draft, ddplab::Config& config, QString* error,
+                                                      QByteArray* settings = nullptr) const;
     bool saveMeta(const RunRecord& run, QString* error) const;
     bool renameRun(RunRecord& run, const QString& name, QString* error) const;
     bool removeRun(const RunRecord& run, QString* error) const;
@@ -58,7 +63,8 @@ public:
     static constexpr qint64 kMaxEventsBytes = qint64(4) << 30;
 
 private:
-    std::optional<RunRecord> createRun(const RunRecord& draft, ddplab::Config& config, bool checkpointsInside, QString* error) const;
+    std::optional<RunRecord> createRun(const RunRecord& draft, ddplab::Config& config, bool checkpointsInside, QString* error,
+                                       QByteArray* settings) const;
 
     // meta.json, config.json and an events file's first or last line are a few hundred bytes
     // (a config event a few hundred KiB); beyond this they are not.

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "lab_session.hpp"
 
-#include "client/library/preset_file.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
 #include "client/wire.hpp"
@@ -9,6 +8,8 @@
 
 #include <QJsonDocument>
 #include <QTimer>
+
+#include <utility>
 
 namespace ddplab::ui {
 namespace {
@@ -69,8 +70,22 @@ void LabSession::start(const QList<RunRequest>& requests)
     m_engine.startWithInput(command.program, command.arguments);
     m_helloTimer.start(m_helloPatienceMs);
     m_running = true;
+    m_claimedActivity = m_activity.claim(Busy::Runs, nullptr);  // else a study or an advice holds it
     emit runningChanged(true);
     startNext();
+}
+
+bool LabSession::claim(Busy what, QString* refusal)
+{
+    return m_activity.claim(what, refusal);
+}
+
+void LabSession::release(Busy what)
+{
+    if (m_activity.busy() != what)
+        return;
+    m_claimedActivity = m_running;  // a run still going holds the lab until it ends
+    m_activity.handOver(what, m_running ? Busy::Runs : Busy::Idle);
 }
 
 void LabSession::stop()
@@ -138,17 +153,20 @@ void LabSession::startNext()
     QString error;
     // A branch (a lesson's resume_from_run) starts from the last checkpoint its run wrote; the
     // checkpoints of a lesson's run go into the run's own folder.
-    ddplab::Config settings = request.config;
+    ddplab::Config typed = request.config;
     const QString checkpoint = request.resumeFromRun >= 0 ? lastCheckpointOf(request.resumeFromRun) : QString();
     if (request.resumeFromRun >= 0 && checkpoint.isEmpty())
         error = QStringLiteral("it resumes from a checkpoint of run %1, which wrote none").arg(request.resumeFromRun + 1);
-    settings.resumeFrom = checkpoint.isEmpty() ? settings.resumeFrom : checkpoint.toStdString();
+    typed.resumeFrom = checkpoint.isEmpty() ? typed.resumeFrom : checkpoint.toStdString();
+    // The settings become JSON once, in the store (its config.json); that text is what the engine
+    // reads (a remote one on its stdin) and what RunData holds until the engine's `config` event.
+    QByteArray settings;
     const std::optional<RunRecord> created = !error.isEmpty()                ? std::nullopt
-                                             : request.checkpointsInRunFolder ? m_store.createRunWithCheckpoints(draft, settings, &error)
-                                                                              : m_store.createRun(draft, settings, &error);
-    // The settings as the engine is sent them (a remote one on its stdin), and as RunData holds
-    // them until the engine's `config` event says more.
-    const QJsonObject config = presetFromCoreConfig(settings);
+                                             : request.checkpointsInRunFolder ? m_store.createRunWithCheckpoints(draft, typed, &error, &settings)
+                                                                              : m_store.createRun(draft, typed, &error, &settings);
+    const QJsonObject config = QJsonDocument::fromJson(settings).object();
+    if (!created && draft.name.isEmpty())
+        draft.name = QStringLiteral("run %1").arg(m_index + 1);  // a failed start has no settings to be named by
     m_current = QSharedPointer<RunData>::create(created.value_or(draft));
     m_current->setRequestedConfig(config);
     m_runs.append(m_current);
@@ -204,6 +222,8 @@ void LabSession::endSequence()
 void LabSession::endRunning()
 {
     m_running = false;
+    if (std::exchange(m_claimedActivity, false))
+        m_activity.handOver(Busy::Runs, Busy::Idle);
     emit runningChanged(false);
     emit sequenceFinished(m_firstFailureCode == 0 && !m_stopRequested);
 }

@@ -6,14 +6,15 @@
 // directory, the engine is asked for it on stdin and streams into it (its events file), its
 // events are parsed into a RunData as they arrive, and progress and the outcome are reported.
 // Stop ends the current run and drops the rest. A window or a headless runner owns one session;
-// whatever it runs (a run, a lesson, a study through StudyRunner) goes through it, so one thing
-// runs at a time by construction.
+// whatever it runs (a run, a lesson, a study through StudyRunner, an advice through AdviceJob)
+// goes through it, and its activity() says what the lab is busy with: one thing at a time.
 
 #include "client/engine/engine_process.hpp"
 #include "client/engine/engine_target.hpp"
 #include "client/runs/run_outcome.hpp"
 #include "client/runs/run_record.hpp"
 #include "client/runs/run_request.hpp"
+#include "client/session/lab_activity.hpp"
 #include "client/session/run_progress.hpp"
 #include "core/line_reader.hpp"
 
@@ -51,6 +52,16 @@ public:
     // Closing the window: stop the engine now, waiting at most `timeoutMs`.
     void stopAndWait(int timeoutMs);
 
+    // What the lab is busy with, the one state a window's controls read: a study or an advice
+    // claims it for all its runs; a start() while it is idle claims it for those runs alone.
+    const LabActivity& activity() const { return m_activity; }
+    // Takes the idle lab for `what` (a study, an advice) across all its runs; false when it is
+    // busy, with *refusal saying with what.
+    bool claim(Busy what, QString* refusal = nullptr);
+    // `what` is done with the lab: it is idle, or busy with the run still going (a stopped
+    // advice's last run) until that run has ended.
+    void release(Busy what);
+    // The engine runs a sequence now (an advice between its phases is busy, not running).
     bool isRunning() const { return m_running; }
     int currentIndex() const { return m_index; }
     int count() const { return m_requests.size(); }
@@ -78,7 +89,8 @@ signals:
     // The engine's stderr (or ssh's), whole lines as they arrive: one batch per read.
     void stderrLines(const QStringList& lines);
     void sequenceFinished(bool allSucceeded);
-    // Something started, or nothing runs any more: the one place "one thing at a time" is read.
+    // A sequence started, or ended: for what shows the run in progress. Whether the lab may start
+    // something is activity()'s to say.
     void runningChanged(bool running);
 
 private:
@@ -108,6 +120,8 @@ private:
     QList<QSharedPointer<RunData>> m_runs;
     int m_index = -1;
     bool m_running = false;
+    LabActivity m_activity;
+    bool m_claimedActivity = false;  // this sequence's start() took the idle lab for its runs
     bool m_stopRequested = false;
     int m_firstFailureCode = 0;
     bool m_sawEngineHello = false;  // the `runs` process's own hello, first on its stdout

@@ -41,6 +41,7 @@ StudyRunner::StudyRunner(LabSession& session, QObject* parent)
         if (!std::exchange(m_active, false))
             return;
         m_lock.reset();  // another runner may resume it now
+        m_session.release(Busy::Study);
         emit finished(allSucceeded);
     });
 }
@@ -48,8 +49,9 @@ StudyRunner::StudyRunner(LabSession& session, QObject* parent)
 StudyRunner::StartResult StudyRunner::start(const StoredStudy& study)
 {
     m_refusal.clear();
-    if (m_session.isRunning()) {
-        m_refusal = QStringLiteral("the study \"%1\" cannot start while this lab runs something else; stop that first").arg(study.title());
+    if (m_session.activity().isBusy()) {
+        m_refusal = QStringLiteral("the study \"%1\" cannot start while this lab runs something else (%2); stop that first")
+                        .arg(study.title(), m_session.activity().busyWords());
         return StartResult::Refused;
     }
     m_study = study;
@@ -100,6 +102,7 @@ StudyRunner::StartResult StudyRunner::start(const StoredStudy& study)
     }
     m_clock.start();
     m_active = true;
+    m_session.claim(Busy::Study);  // idle: start() refused a busy lab first
     m_session.start(requests);
     return StartResult::Started;
 }
