@@ -43,6 +43,10 @@ const QList<QPair<QString, double>> kLessonSeconds{
     {QStringLiteral("seed004-sgd-scaling"), 1.3},
     {QStringLiteral("seed004-sharding"), 1.0},
     {QStringLiteral("smith-grow-the-batch"), 1.9},
+    // Measured later, the same way (load 5.5-8): the lessons of issue 43.
+    {QStringLiteral("a-rank-fails"), 6.1},
+    {QStringLiteral("critical-batch-branches"), 6.0},
+    {QStringLiteral("micro-batches-stand-for-gpus"), 6.1},
 };
 
 // The built-in studies' times in docs/studies.md, in seconds: measured in other sessions, on a
@@ -190,7 +194,7 @@ private slots:
         QCOMPARE(resumedStepOf(*coreConfigOf(resumed)), 20);
         const RunParts whole = runParts(*coreConfigOf(branch));
         const RunParts fromCheckpoint = runParts(*coreConfigOf(resumed));
-        QCOMPARE(fromCheckpoint.startSeconds, whole.startSeconds);
+        QVERIFY(fromCheckpoint.startSeconds > whole.startSeconds);  // it reads and checks its checkpoint first
         QVERIFY2(std::fabs(fromCheckpoint.stepSeconds / whole.stepSeconds - 64.0 / 84.0) < 1e-9,
                  qPrintable(QStringLiteral("%1 of 84 steps").arg(fromCheckpoint.stepSeconds / whole.stepSeconds * 84)));
         resumed.insert(QStringLiteral("resume_from"), QStringLiteral("/tmp/my-checkpoint.pt"));  // not the engine's name: from the start
@@ -214,15 +218,11 @@ private slots:
         QVERIFY(lesson);
         const MachineSpeed here = MachineSpeed::uniform(1.0);
         double fromCheckpoints = estimatedSeconds(QList<ddplab::Config>{}, here);  // the session's start
-        double fromTheStart = fromCheckpoints;
-        for (const LessonRun& run : lesson->runs) {
-            const ddplab::Config config = *coreConfigOf(run.config);
-            fromCheckpoints += estimatedSeconds(config, here, nullptr, run.resumeFromRun >= 0 ? 20 : 0);
-            fromTheStart += estimatedSeconds(config, here, nullptr, 0);
-        }
+        for (const LessonRun& run : lesson->runs)
+            fromCheckpoints += estimatedSeconds(*coreConfigOf(run.config), here, nullptr, run.resumeFromRun >= 0 ? 20 : 0);
         const double estimate = estimatedSeconds(*lesson);
-        QVERIFY2(std::fabs(estimate - fromCheckpoints) < 1e-9 && estimate < fromTheStart,
-                 qPrintable(QStringLiteral("%1 s; from the checkpoints %2 s, from step 0 %3 s").arg(estimate).arg(fromCheckpoints).arg(fromTheStart)));
+        QVERIFY2(std::fabs(estimate - fromCheckpoints) < 1e-9,
+                 qPrintable(QStringLiteral("%1 s; from the checkpoints %2 s").arg(estimate).arg(fromCheckpoints)));
     }
 
     // Each kind of step is measured on its own, from the steps' seconds the runs kept (their

@@ -29,7 +29,12 @@ constexpr double kStartSeconds = 0.3;             // a run's fork, rendezvous, f
 constexpr double kStartSecondsPerRank = 0.006;    // each rank's process and its store connection
 // Each rank makes its experiments' data (toy, linreg): 10,000 experiments on 8 ranks take 0.4 s.
 constexpr double kStartSecondsPerRankExperiment = 5.4e-6;
-constexpr double kDataStartSeconds = 0.43;        // reading Fashion-MNIST (or your own data), the first batches
+// Reading Fashion-MNIST (or your own data), the first batches: every rank reads it, ranks beyond
+// the cores taking turns (8 ranks of the micro-batch lesson: 4 times one rank's).
+constexpr double kDataStartSeconds = 0.43;
+// A branch or a resumption reads its checkpoint and checks it against its settings first (six
+// branches of critical-batch-branches took 3 s more than their steps and starts, load 5-8).
+constexpr double kResumeSeconds = 0.45;
 constexpr double kStepSeconds = 0.0004;           // one toy or linreg step on one rank
 constexpr double kAllReduceSeconds = 0.0013;      // a toy or linreg step's all-reduce between ranks
 // One sample of one experiment, toy or linreg; ranks beyond the cores take turns and cost more
@@ -141,12 +146,13 @@ RunParts runParts(const Config& config, const MeasuredModel* measured, int64_t f
     // steps before it, not the whole training (a-rank-fails was estimated 0.38x long). A branch
     // or a resumption trains from its checkpoint's step: the steps after it (the critical-batch
     // branches were estimated as their 20 steps to the checkpoint and their own).
+    const int64_t from = fromStep >= 0 ? fromStep : resumedStepOf(config);
     const double planned = double(totalSteps(sized));
     const double ends = config.failAt ? std::min(planned, double(std::max<int64_t>(0, config.failAt->step - 1))) : planned;
-    const double steps = std::max(0.0, ends - double(fromStep >= 0 ? fromStep : resumedStepOf(config)));
+    const double steps = std::max(0.0, ends - double(from));
     const double samples = steps * double(effectiveBatchSize(sized));
     cost.samples = samples;
-    cost.startSeconds = kStartSeconds + kStartSecondsPerRank * ranks;
+    cost.startSeconds = kStartSeconds + kStartSecondsPerRank * ranks + (from > 0 || !config.resumeFrom.empty() ? kResumeSeconds : 0.0);
     if (cost.kind == StepKind::Vectorised) {
         const double experiments = double(std::max<int64_t>(1, config.experiments));
         cost.startSeconds += kStartSecondsPerRankExperiment * ranks * experiments;
@@ -155,7 +161,7 @@ RunParts runParts(const Config& config, const MeasuredModel* measured, int64_t f
         return cost;
     }
     // A model: its images trained and its evaluations (every eval_every steps and each epoch's end).
-    cost.startSeconds += kDataStartSeconds;
+    cost.startSeconds += kDataStartSeconds * turns;
     const int64_t every = evalInterval(sized);
     const double epochs = std::max(1.0, steps / double(std::max<int64_t>(1, stepsPerEpoch(sized))));
     const double evaluations = (every > 0 ? steps / double(every) : 0.0) + epochs;
