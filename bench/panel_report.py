@@ -17,7 +17,9 @@ def lr_text(lr):
 def percent(value, signed=True):
     if not math.isfinite(value):
         return "diverged" if value > 0 else "–"
-    return f"{100 * value:+.1f} %" if signed else f"{100 * value:.1f} %"
+    text = f"{100 * value:+.1f} %" if signed else f"{100 * value:.1f} %"
+    # A difference that rounds to zero has no sign ("-0.0 %" read as a loss), as the advice's own words.
+    return "0.0 %" if text in ("+0.0 %", "-0.0 %") else text
 
 
 def band_text(band):
