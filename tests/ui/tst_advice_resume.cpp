@@ -36,6 +36,19 @@ const QJsonObject kBase{{QStringLiteral("workload"), QStringLiteral("linreg")}, 
                         {QStringLiteral("batch_size"), 8}, {QStringLiteral("world_size"), 1},      {QStringLiteral("lr"), 2.0},
                         {QStringLiteral("epochs"), 8}};
 
+// An advice of kBase for 2 GPUs with more budget than it needs (no phase is cut to the time left).
+std::optional<AdviceRequest> linregForTwoGpus(QString* error)
+{
+    const std::optional<ddplab::Config> base = coreConfigOf(kBase, error);
+    if (!base)
+        return std::nullopt;
+    AdviceRequest request;
+    request.base = *base;
+    request.gpus = 2;
+    request.budgetSeconds = 600;
+    return request;
+}
+
 // The stored ids the progress file holds, phase by phase.
 QList<QStringList> storedIds(const QString& progressFile)
 {
@@ -65,19 +78,15 @@ private slots:
         const RunStore store(home.filePath(QStringLiteral("runs")));
         LabSession session(store, ddplab::test::enginePath());
         QString error;
-        const std::optional<ddplab::Config> base = coreConfigOf(kBase, &error);
-        QVERIFY2(base, qPrintable(error));
-        AdviceRequest request;
-        request.base = *base;
-        request.gpus = 2;
-        request.budgetSeconds = 600;  // more than it needs: no phase is cut to the time left
+        const std::optional<AdviceRequest> request = linregForTwoGpus(&error);
+        QVERIFY2(request, qPrintable(error));
 
         const AdviceStore adviceStore(home.filePath(QStringLiteral("advice")));
 
         // Without a stop.
         AdviceJob whole(session, adviceStore);
         QSignalSpy wholeEnd(&whole, &AdviceJob::finished);
-        QVERIFY2(whole.start(request), qPrintable(whole.problem()));
+        QVERIFY2(whole.start(*request), qPrintable(whole.problem()));
         QVERIFY(wholeEnd.wait(kPatienceMs));
         QVERIFY2(wholeEnd.front().front().toBool(), qPrintable(whole.problem()));
         const Advice expected = whole.advice();
@@ -92,7 +101,7 @@ private slots:
             if (stopped.isRunning() && stopped.progressText().startsWith(QStringLiteral("range test")) && ++branchRunsEnded == 3)
                 QTimer::singleShot(0, &stopped, [&stopped] { stopped.stop(); });
         });
-        QVERIFY2(stopped.start(request), qPrintable(stopped.problem()));
+        QVERIFY2(stopped.start(*request), qPrintable(stopped.problem()));
         QVERIFY(stoppedEnd.wait(kPatienceMs));
         QCOMPARE(stoppedEnd.front().front().toBool(), false);
         const StoredAdvice stoppedFolder = adviceStore.open(stopped.folderId());
@@ -155,12 +164,8 @@ private slots:
         const RunStore store(runsFolder);
         LabSession session(store, ddplab::test::enginePath());
         QString error;
-        const std::optional<ddplab::Config> base = coreConfigOf(kBase, &error);
-        QVERIFY2(base, qPrintable(error));
-        AdviceRequest request;
-        request.base = *base;
-        request.gpus = 2;
-        request.budgetSeconds = 600;
+        const std::optional<AdviceRequest> request = linregForTwoGpus(&error);
+        QVERIFY2(request, qPrintable(error));
         const AdviceStore adviceStore(home.filePath(QStringLiteral("advice")));
 
         AdviceJob job(session, adviceStore);
@@ -172,7 +177,7 @@ private slots:
                 disk.fill();
             }
         });
-        QVERIFY2(job.start(request), qPrintable(job.problem()));
+        QVERIFY2(job.start(*request), qPrintable(job.problem()));
         QVERIFY(ended.wait(kPatienceMs));
         QTRY_VERIFY_WITH_TIMEOUT(!session.isRunning(), 30000);
         disk.release();
