@@ -5,8 +5,8 @@
 // the context menu renames, deletes and exports. Beside each name: its status, ranks × batch,
 // effective LR, optimizer and when it started.
 
+#include "client/runs/run_groups.hpp"
 #include "client/runs/run_record.hpp"
-#include "runs/run_groups.hpp"
 
 #include <QColor>
 #include <QHash>

@@ -4,8 +4,8 @@
 // their settings loaded into Setup, their metrics or config exported; a study's runs put on the
 // chart page. Owns what the Runs list asks for; the window only hands it the panes.
 
+#include "client/runs/run_groups.hpp"
 #include "client/runs/run_record.hpp"
-#include "runs/run_groups.hpp"
 
 #include <QObject>
 #include <QSharedPointer>
