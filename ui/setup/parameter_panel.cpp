@@ -2,13 +2,13 @@
 #include "parameter_panel.hpp"
 
 #include "client/library/preset_file.hpp"
+#include "client/runs/settings_check.hpp"
 #include "client/wire.hpp"
 #include "core/config_keys.hpp"
 #include "core/derived.hpp"
 #include "setup/path_field.hpp"
 #include "setup/problem_marks.hpp"
 #include "setup/setting_form.hpp"
-#include "setup/settings_check.hpp"
 
 #include <QEvent>
 #include <QFormLayout>
@@ -169,7 +169,10 @@ void ParameterPanel::setInspectionProblem(const QString& key, const QString& mes
 
 void ParameterPanel::validate()
 {
-    SettingsCheck check = checkSettings(m_fields, m_inventory, m_engineProblems, m_inspectionProblem);
+    QList<SettingText> texts;
+    for (const auto& field : m_fields)
+        texts.append({field->key, field->text()});
+    SettingsCheck check = checkSettings(texts, m_inventory, m_engineProblems, m_inspectionProblem);
     m_config = check.config;
     m_problems = std::move(check.problems);
     showProblems();

@@ -6,7 +6,7 @@
 // the field it belongs to, so Run is never pressed on something the engine would refuse.
 // The panel holds the settings and says what changed; its pieces do the rest: the form
 // (setup/setting_form.hpp, rows of setup/setting_field.hpp), the check
-// (setup/settings_check.hpp) and the marks (setup/problem_marks.hpp).
+// (client/runs/settings_check.hpp) and the marks (setup/problem_marks.hpp).
 
 #include "client/engine/device_inventory.hpp"
 #include "core/config.hpp"

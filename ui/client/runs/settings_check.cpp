@@ -9,18 +9,18 @@
 
 namespace ddplab::ui {
 
-SettingsCheck checkSettings(const SettingFields& fields, const DeviceInventory& inventory,
+SettingsCheck checkSettings(const QList<SettingText>& texts, const DeviceInventory& inventory,
                             const QHash<QString, QString>& engineProblems, const QPair<QString, QString>& inspectionProblem)
 {
     Config config;
     QHash<QString, QString> problems;
-    for (const auto& field : fields) {
-        const std::string text = field->text().toStdString();
+    for (const SettingText& setting : texts) {
+        const std::string text = setting.text.toStdString();
         try {
             // An empty optional field is unset: its derived default, as "null" on the command line.
-            assignFromText(config, *field->key, field->key->optional && text.empty() ? "null" : text);
+            assignFromText(config, *setting.key, setting.key->optional && text.empty() ? "null" : text);
         } catch (const ConfigError& error) {
-            problems.insert(field->name, QString::fromStdString(error.what()));
+            problems.insert(QString::fromStdString(setting.key->name), QString::fromStdString(error.what()));
         }
     }
     // With what the engine's machine has (cores, memory), the same checks the engine makes there.
