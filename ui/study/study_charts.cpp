@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "study_charts.hpp"
 
-#include "theme/palette.hpp"
 #include "client/io/save_file.hpp"
 #include "client/study/study_axis_text.hpp"
 #include "client/study/study_checks.hpp"
 #include "client/study/study_csv.hpp"
+#include "client/study/study_findings.hpp"
 #include "client/wire.hpp"
 #include "export/export_service.hpp"
 #include "export/image_writer.hpp"
-#include "study/study_word_findings.hpp"
+#include "theme/palette.hpp"
 
 #include <QDir>
 #include <QFont>
@@ -56,11 +56,6 @@ void distinctColours(PlotSpec& plot)
     }
 }
 
-QString prefixed(const QString& colourBy, const QString& value)
-{
-    return colourBy.isEmpty() || value.isEmpty() ? value : QStringLiteral("%1 %2").arg(axisLabel(colourBy), value);
-}
-
 // The engine's B_simple as the runs ended, marked where the x is the effective batch.
 void markBSimple(PlotSpec& plot, const QList<StudyRunResult>& results, const StudyXAxis& axis)
 {
@@ -72,7 +67,7 @@ void markBSimple(PlotSpec& plot, const QList<StudyRunResult>& results, const Stu
 }
 
 PlotSpec figurePlot(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyChartChoices& choices,
-                    const StudyXAxis& axis, QList<StudyFinding>* findings)
+                    const StudyXAxis& axis)
 {
     const StudyFigure* figure = findStudyFigure(choices.figure);
     const QString figureTitle = figure ? figure->titleFor(choices.summary) : choices.figure;
@@ -91,33 +86,16 @@ PlotSpec figurePlot(const StoredStudy& study, const QList<StudyRunResult>& resul
         PlotLine line;
         line.label = one.label;
         line.color = colours.of(one.colourValue);
-        QList<QPointF> fitted;
         for (const SeriesPoint& point : one.points) {
             line.points.append(QPointF(point.x, point.y.mean));
             line.errors.append(point.y.standardError);
             line.hollow.append(point.diverged > 0);
             repeats = repeats || point.y.count > 1;
-            fitted.append(QPointF(point.x, point.y.mean));
         }
-        const QString repeatCaution = repeatsCaution(one);
         if (plot.logX && plot.logY) {
-            const PowerLawFit fit = fitPowerLaw(fitted);
-            if (fit.ok) {
-                const QString finding = QStringLiteral("%1: log-log slope %2").arg(one.label.isEmpty() ? plot.yTitle : one.label, findingNumber(fit.exponent));
-                plot.notes.append(finding);
-                findings->append({QStringLiteral("%1 against %2 — %3").arg(plot.yTitle, axis.title, finding),
-                                  cautionsThatSay({fewPointsCaution(int(fitted.size()), 2, 2), repeatCaution})});
-            }
-        } else if (one.points.size() > 1 && !axis.key.isEmpty()) {
-            // Without a slope to fit, where the line starts and where it ends (not against the
-            // run's number, where a study has no numeric axis: its axes of words are compared
-            // head to head instead).
-            const SeriesPoint& first = one.points.first();
-            const SeriesPoint& last = one.points.last();
-            findings->append({QStringLiteral("%1 against %2 — %3: %4 at %5, %6 at %7")
-                                  .arg(plot.yTitle, axis.title, one.label.isEmpty() ? plot.yTitle : one.label, findingNumber(first.y.mean, 4),
-                                       findingNumber(first.x), findingNumber(last.y.mean, 4), findingNumber(last.x)),
-                              cautionsThatSay({repeatCaution})});
+            const PowerLawFit fit = figureLineFit(one);
+            if (fit.ok)
+                plot.notes.append(slopeText(one.label.isEmpty() ? plot.yTitle : one.label, fit));
         }
         plot.lines.append(line);
     }
@@ -129,35 +107,21 @@ PlotSpec figurePlot(const StoredStudy& study, const QList<StudyRunResult>& resul
     return plot;
 }
 
-// The axis whose best value the best-setting chart draws: the study's `best`, else the LR.
-QString bestSettingKey(const StudySpec& spec)
-{
-    return spec.best.isEmpty() ? QString(wire(key::kLr)) : spec.best;
-}
-
-// Zhang et al.'s critical batch: a marker, a note and (once) a finding.
-void markExcessSteps(PlotSpec& plot, const StudyTarget& target, const TargetCurve& curve, const QString& colourBy,
-                     QList<StudyFinding>* findings)
+// Zhang et al.'s critical batch: a marker and a note (its finding: client/study/study_findings.cpp).
+void markExcessSteps(PlotSpec& plot, const TargetCurve& curve, const QString& colourBy)
 {
     if (!curve.excess.ok)
         return;
-    const QString who = curve.colourValue.isEmpty() ? QString() : prefixed(colourBy, curve.colourValue) + QStringLiteral(": ");
-    const QString text = curve.excess.beyond
-                             ? QStringLiteral("%1critical batch above %2: no batch measured needs 20 % more steps than linear scaling from %3")
-                                   .arg(who, findingNumber(curve.excess.batch), findingNumber(curve.excess.referenceBatch))
-                             : QStringLiteral("%1critical batch %2 where the steps exceed linear scaling from batch %3 by 20 % (Zhang et al. 2024)")
-                                   .arg(who, findingNumber(curve.excess.batch), findingNumber(curve.excess.referenceBatch));
+    const QString who = curve.colourValue.isEmpty() ? QString() : colouredLabel(colourBy, curve.colourValue) + QStringLiteral(": ");
     if (!curve.excess.beyond)
         plot.markers.append({curve.excess.batch, QStringLiteral("B* %1 (+20 %)").arg(findingNumber(curve.excess.batch)), QColor(kExcessMarkRgb)});
     plot.notes.append(curve.excess.beyond ? QStringLiteral("%1B* above %2").arg(who, findingNumber(curve.excess.batch))
                                           : QStringLiteral("%1B* %2 (steps 20 % over linear scaling)").arg(who, findingNumber(curve.excess.batch)));
-    if (findings)
-        findings->append({text, cautionsThatSay({noisyMeasureCaution(target), repeatsCaution(curve)})});
 }
 
 // Steps (or samples) to the target, the fit, the critical batch and the measured B_simple.
-PlotSpec targetPlot(const StoredStudy& study, const QList<TargetCurve>& curves, const QList<BestSettingCurve>& bestSettings,
-                    const StudyXAxis& axis, const QString& colourBy, bool samples, QList<StudyFinding>* findings)
+PlotSpec targetPlot(const StoredStudy& study, const QList<TargetCurve>& curves, const StudyXAxis& axis, const QString& colourBy,
+                    bool samples)
 {
     PlotSpec plot;
     plot.id = samples ? QStringLiteral("samples-to-target") : QStringLiteral("steps-to-target");
@@ -175,7 +139,7 @@ PlotSpec targetPlot(const StoredStudy& study, const QList<TargetCurve>& curves, 
     Colours colours;
     for (const TargetCurve& curve : curves) {
         PlotLine line;
-        line.label = prefixed(colourBy, curve.colourValue);
+        line.label = colouredLabel(colourBy, curve.colourValue);
         line.color = colours.of(curve.colourValue);
         for (const TargetPoint& point : curve.points) {
             // Never reached: hollow, at the steps it ran without reaching it, which the figure exceeds.
@@ -185,15 +149,9 @@ PlotSpec targetPlot(const StoredStudy& study, const QList<TargetCurve>& curves, 
             line.hollow.append(!point.reached);
         }
         plot.lines.append(line);
-        const QString who = curve.colourValue.isEmpty() ? QString() : prefixed(colourBy, curve.colourValue) + QStringLiteral(": ");
-        if (axis.key.isEmpty())
+        const QString who = curve.colourValue.isEmpty() ? QString() : colouredLabel(colourBy, curve.colourValue) + QStringLiteral(": ");
+        if (axis.key.isEmpty() || !curve.fit.ok)
             continue;  // against the run's number there is no batch to fit a critical batch to
-        if (!curve.fit.ok) {
-            if (!samples)
-                findings->append({QStringLiteral("%1critical batch: not fitted").arg(who),
-                                  cautionsThatSay({noisyMeasureCaution(study.spec.target), fewPointsCaution(curve.reachedPoints, 3, 2)})});
-            continue;
-        }
         PlotLine fit;
         fit.color = line.color;
         fit.dashed = true;
@@ -212,27 +170,14 @@ PlotSpec targetPlot(const StoredStudy& study, const QList<TargetCurve>& curves, 
             plot.markers.append({curve.measuredBSimple, QStringLiteral("B_simple %1").arg(findingNumber(curve.measuredBSimple)), line.color.darker(140)});
             plot.notes.append(QStringLiteral("%1B_simple %2 (measured at the target, mean)").arg(who, findingNumber(curve.measuredBSimple)));
         }
-        if (!samples) {
-            QString finding = QStringLiteral("%1critical batch %2 from the fit (S_min %3 steps)").arg(who, findingNumber(curve.fit.bCrit), findingNumber(curve.fit.sMin));
-            finding += curve.measuredBSimple > 0 ? QStringLiteral("; B_simple measured at the target %1, a ratio of %2")
-                                                       .arg(findingNumber(curve.measuredBSimple), findingNumber(curve.fit.bCrit / curve.measuredBSimple))
-                                                 : QStringLiteral("; B_simple at the target: not measured (no run's estimate "
-                                                                  "there was a batch size above 0)");
-            const auto choice = std::find_if(bestSettings.begin(), bestSettings.end(),
-                                             [&](const BestSettingCurve& best) { return best.colourValue == curve.colourValue; });
-            const QString behind = bestSettingBehindCaution(choice == bestSettings.end() ? nullptr : &*choice,
-                                                            bestSettingKey(study.spec), axis.title);
-            findings->append({finding, cautionsThatSay({noisyMeasureCaution(study.spec.target), extrapolated, fewPointsCaution(curve.reachedPoints, 3, 2),
-                                                 repeatsCaution(curve), behind, wholeStepsCaution(curve.fit.sMin)})});
-        }
     }
     for (const TargetCurve& curve : axis.key.isEmpty() ? QList<TargetCurve>() : curves)
-        markExcessSteps(plot, study.spec.target, curve, colourBy, samples ? nullptr : findings);
+        markExcessSteps(plot, curve, colourBy);
     return plot;
 }
 
 PlotSpec bestSettingPlot(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyChartChoices& choices,
-                         const StudyXAxis& axis, QList<StudyFinding>* findings)
+                         const StudyXAxis& axis)
 {
     const QString setting = bestSettingKey(study.spec);
     const bool lr = setting == wire(key::kLr);
@@ -255,16 +200,11 @@ PlotSpec bestSettingPlot(const StoredStudy& study, const QList<StudyRunResult>& 
     plot.logY = true;
     plot.emptyText = QStringLiteral("No %1 was best anywhere yet.").arg(settingName);
     Colours colours;
-    // Coloured by the x itself (the batch, where the figure's own x is a resolved one), or by an
-    // axis that only splits the batch into ranks x batch per rank (a study whose one batch axis
-    // is world_size): one line, else each colour would hold one batch and fit nothing.
-    const bool splitsTheBatch = axis.key == kEffectiveBatchAxis &&
-                                (choices.colourBy == wire(key::kWorldSize) || choices.colourBy == wire(key::kBatchSize));
-    const QString colourBy = choices.colourBy == axis.key || splitsTheBatch ? QString() : choices.colourBy;
+    const QString colourBy = bestSettingColourBy(axis, choices);
     const QList<BestSettingCurve> curves = bestSettingCurves(results, study, axis, setting, choices.figure, colourBy, choices.summary);
     for (const BestSettingCurve& curve : curves) {
         PlotLine line;
-        line.label = prefixed(colourBy, curve.colourValue);
+        line.label = colouredLabel(colourBy, curve.colourValue);
         line.color = colours.of(curve.colourValue);
         line.points = curve.points;
         for (const BestSettingCurve::Edge edge : curve.edges)
@@ -275,9 +215,6 @@ PlotSpec bestSettingPlot(const StoredStudy& study, const QList<StudyRunResult>& 
             const QString edge = gridEdgeCaution(curve, setting, axis.title);
             plot.notes.append(QStringLiteral("%1exponent %2%3").arg(who, findingNumber(curve.fit.exponent, 2),
                                                                     edge.isEmpty() ? QString() : QStringLiteral(" (edge of the grid)")));
-            findings->append({QStringLiteral("%1the best %2 grows as batch^%3").arg(who, settingName, findingNumber(curve.fit.exponent, 2)),
-                              cautionsThatSay({edge, bestSettingNoiseCaution(curve, setting, axis.title),
-                                        fewPointsCaution(int(curve.points.size()), 2, 2)})});
         }
     }
     // Reference slopes through the first point of the first line.
@@ -311,7 +248,7 @@ QList<PlotSpec> curvePlots(const StoredStudy& study, const QList<StudyRunResult>
     const QList<CurvePanel> panels = curvePanels(results, study, choices.colourBy);
     for (const CurvePanel& panel : panels) {
         PlotSpec plot;
-        const QString who = prefixed(choices.colourBy, panel.colourValue);
+        const QString who = colouredLabel(choices.colourBy, panel.colourValue);
         // The file name by the key, as scripts know it ("curves-lr_rule-sde"); the title by its label.
         const QString named = choices.colourBy.isEmpty() || panel.colourValue.isEmpty() ? QString() : choices.colourBy + QLatin1Char(' ') + panel.colourValue;
         plot.id = QStringLiteral("curves") + (named.isEmpty() ? QString() : QLatin1Char('-') + QString(named).replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._]+")), QStringLiteral("-")));
@@ -341,45 +278,6 @@ QList<PlotSpec> curvePlots(const StoredStudy& study, const QList<StudyRunResult>
 
 }  // namespace
 
-StudyChartChoices defaultChartChoices(const StoredStudy& study)
-{
-    StudyChartChoices choices;
-    const StudySpec& spec = study.spec;
-    choices.figure = !spec.figure.isEmpty() ? spec.figure
-                     : spec.target.isSet()  ? kStepsToTargetFigure
-                                            : wire(field::kLoss);
-    choices.summary = spec.figureSummary;
-    choices.colourBy = spec.colourBy;
-    if (choices.colourBy.isEmpty()) {
-        // The first axis that is neither the x nor the learning rate.
-        const StudyXAxis axis = studyXAxis(study);
-        for (const StudyAxis& candidate : spec.axes) {
-            if (candidate.key != axis.key && candidate.key != wire(key::kLr) && candidate.key != kEffectiveBatchAxis) {
-                choices.colourBy = candidate.key;
-                break;
-            }
-        }
-    }
-    choices.heatmap = spec.heatmap;
-    if (choices.heatmap.isEmpty() && spec.axis(wire(key::kLr))) {
-        for (const StudyAxis& candidate : spec.axes) {
-            if (candidate.key != wire(key::kLr) && candidate.values.size() > 1) {
-                choices.heatmap = {candidate.key, wire(key::kLr)};
-                break;
-            }
-        }
-    }
-    return choices;
-}
-
-QString StudyFinding::line() const
-{
-    QString text = this->text;
-    for (const QString& caution : cautions)
-        text += QStringLiteral("  [caution: %1]").arg(caution);
-    return text;
-}
-
 QStringList StudyCharts::findingLines() const
 {
     QStringList lines;
@@ -396,32 +294,15 @@ StudyCharts buildStudyCharts(const StoredStudy& study, const QList<StudyRunResul
     const StudyXAxis axis = studyXAxis(study);
     const auto ended = std::count_if(results.begin(), results.end(), [](const StudyRunResult& result) { return StudyStore::isDone(result.status); });
     charts.provisional = provisionalNote(int(ended), int(study.points.size()));
-    charts.plots.append(figurePlot(study, results, choices, axis, &charts.findings));
-    headToHeadFindings(study, results, choices.figure, choices.summary, &charts.findings);
-    otherFigureFindings(study, results, choices, &charts.findings);
-    evalModeFinding(results, &charts.findings);
+    charts.findings = studyFindings(study, results, choices);
+    charts.plots.append(figurePlot(study, results, choices, axis));
     if (study.spec.target.isSet()) {
         const QList<TargetCurve> curves = targetCurves(results, study, axis, choices.colourBy);
-        // The best setting each batch's steps were taken at, and where it lay in its grid.
-        const StudyAxis* setting = study.spec.axis(bestSettingKey(study.spec));
-        const QList<BestSettingCurve> bestSettings =
-            setting && setting->values.size() > 1
-                ? bestSettingCurves(results, study, axis, bestSettingKey(study.spec), kStepsToTargetFigure, choices.colourBy)
-                : QList<BestSettingCurve>();
-        charts.plots.append(targetPlot(study, curves, bestSettings, axis, choices.colourBy, false, &charts.findings));
-        charts.plots.append(targetPlot(study, curves, bestSettings, axis, choices.colourBy, true, &charts.findings));
-        // Steps and samples to the target of the values of each axis of words, side by side
-        // (against no numeric axis, the only comparison there is).
-        for (const QString& figure : {kStepsToTargetFigure, kSamplesToTargetFigure}) {
-            if (figure != choices.figure)
-                headToHeadFindings(study, results, figure, choices.summary, &charts.findings);
-        }
+        charts.plots.append(targetPlot(study, curves, axis, choices.colourBy, false));
+        charts.plots.append(targetPlot(study, curves, axis, choices.colourBy, true));
     }
-    // Against the batch even where the study's x is a resolved figure (the best λ against B).
-    const StudyXAxis settingAxis = axis.resolved() ? batchOrFirstAxis(study) : axis;
-    const StudyAxis* setting = study.spec.axis(bestSettingKey(study.spec));
-    if (setting && setting->values.size() > 1 && settingAxis.key != setting->key)
-        charts.plots.append(bestSettingPlot(study, results, choices, settingAxis, &charts.findings));
+    if (const std::optional<StudyXAxis> settingAxis = bestSettingAxis(study))
+        charts.plots.append(bestSettingPlot(study, results, choices, *settingAxis));
     if (!study.spec.curves.isEmpty())
         charts.plots += curvePlots(study, results, choices);
     if (choices.heatmap.size() == 2) {

@@ -4,8 +4,12 @@
 // the effective batch (mean ± standard error over repeats, a line per value of the colour axis,
 // fitted log-log slopes); steps and samples to the target with McCandlish's fit, its critical
 // batch and the measured B_simple; the best learning rate against the batch with the linear
-// and square-root slopes; and the figure over two axes. Also writes them, and study.csv.
+// and square-root slopes; and the figure over two axes. Also writes them, and study.csv. The
+// fits are the client's (client/study/study_results.hpp), and so are the findings in words
+// beside the charts (client/study/study_findings.hpp); this only draws.
 
+#include "client/study/study_chart_choices.hpp"
+#include "client/study/study_finding.hpp"
 #include "client/study/study_results.hpp"
 #include "export/image_writer.hpp"
 #include "study/study_heatmap.hpp"
@@ -17,29 +21,13 @@
 
 namespace ddplab::ui {
 
-struct StudyChartChoices {
-    QString figure;       // a StudyFigure id
-    FigureSummary summary = FigureSummary::LastEpochMean;  // how a series figure is summed up
-    QString colourBy;     // an axis, or "" for none
-    QStringList heatmap;  // {columns, rows}, or empty for none
-};
-StudyChartChoices defaultChartChoices(const StoredStudy& study);
-
-// One thing a study found (a fitted slope, B_crit against B_simple, an exponent), with the
-// checks that qualify it in words beside the number (study_checks.hpp).
-struct StudyFinding {
-    QString text;
-    QStringList cautions;
-    QString line() const;  // the text, then each caution: "…  [caution: …]"
-};
-
 struct StudyCharts {
     // In order: the figure, steps to target, samples to target, the best LR (or the study's
     // `best` axis), then the `curves` figure against epochs, one chart per colour.
     QList<PlotSpec> plots;
     QList<HeatmapSpec> heatmaps;
     QString provisional;    // while runs are missing, says that every finding will change
-    QList<StudyFinding> findings;
+    QList<StudyFinding> findings;  // studyFindings(): the client's
     // The provisional note, then each finding's line: findings.txt and the headless output.
     QStringList findingLines() const;
 };

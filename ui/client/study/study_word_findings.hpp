@@ -1,21 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The findings a study's charts do not draw, in words beside the ones they do (study_charts.hpp
-// gathers both): its axes of words (a rule, a schedule, warmup on and off) head to head, value by
-// value; where each figure the charts do not show was best; and runs that evaluate far worse
-// than they train. Also how every finding writes its numbers and keeps its cautions.
+// The findings a study's charts do not draw, in words beside the ones they do
+// (study_findings.hpp gathers both): its axes of words (a rule, a schedule, warmup on and off)
+// head to head, value by value; where each figure the charts do not show was best; and runs
+// that evaluate far worse than they train.
 
-#include "study/study_charts.hpp"
+#include "client/study/study_chart_choices.hpp"
+#include "client/study/study_finding.hpp"
 
-#include <initializer_list>
+#include <QList>
 
 namespace ddplab::ui {
-
-// A figure as findings print it: `digits` significant digits, floating-point rounding noise
-// (a difference of equal figures, -1e-32) as 0.
-QString findingNumber(double value, int digits = 3);
-// The cautions that say something: empty texts left out.
-QStringList cautionsThatSay(std::initializer_list<QString> texts);
 
 // For each axis of words, at each combination of the other axes: `figureId` at each value, mean
 // ± standard error over repeats, and which is best, with a caution where that is within noise.

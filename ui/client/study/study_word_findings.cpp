@@ -2,6 +2,7 @@
 #include "study_word_findings.hpp"
 
 #include "client/study/study_axis_text.hpp"
+#include "client/study/study_figures.hpp"
 
 #include <QHash>
 
@@ -19,23 +20,6 @@ QString inSentence(const QString& label)
 }
 
 }  // namespace
-
-QString findingNumber(double value, int digits)
-{
-    // A difference of equal figures computed in floating point (-1e-32) is a zero, said as one.
-    constexpr double kRoundingNoise = 1e-20;
-    return QString::number(std::abs(value) < kRoundingNoise ? 0.0 : value, 'g', digits);
-}
-
-QStringList cautionsThatSay(std::initializer_list<QString> texts)
-{
-    QStringList kept;
-    for (const QString& text : texts) {
-        if (!text.isEmpty())
-            kept.append(text);
-    }
-    return kept;
-}
 
 // Axes of words head to head: "validation loss by batch schedule (schedule step): constant
 // 0.621 ± 0.024, smith 0.6559 ± 0.0066, …; lowest: constant", in place of a line "against run".
