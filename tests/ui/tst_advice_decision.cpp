@@ -478,9 +478,11 @@ private slots:
         const Advice whole = conclude(false, false);
         QCOMPARE(whole.lr, 0.141);
         QVERIFY2(whole.confidenceWeaknesses.isEmpty(), qPrintable(whole.confidenceWeaknesses.join(QLatin1Char(','))));
-        QCOMPARE(whole.confidence, QStringLiteral("high"));
+        // No weakness, but the panel has no advice without one: never "high" without its evidence.
+        QCOMPARE(whole.confidence, QStringLiteral("moderate"));
         QVERIFY(!whole.confidenceCalibrated);
-        QVERIFY(whole.confidenceReason.contains(QStringLiteral("not yet calibrated")));
+        QVERIFY2(whole.confidenceReason.contains(QStringLiteral("not yet calibrated: the ground-truth panel has no advice with 0 such weaknesses")),
+                 qPrintable(whole.confidenceReason));
         const Advice trimmed = conclude(true, true);
         QCOMPARE(trimmed.confidenceWeaknesses, (QStringList{weakness::kBranchesShort, weakness::kPlanTrimmed}));
         QCOMPARE(trimmed.confidence, QStringLiteral("low"));
@@ -492,7 +494,84 @@ private slots:
         QCOMPARE(judgeConfidence({weakness::kLrAtEdge}, {QStringLiteral("x")}, table).level, QStringLiteral("moderate"));
         QCOMPARE(judgeConfidence({weakness::kLrAtEdge, weakness::kPlanTrimmed, weakness::kBranchesShort}, {}, table).level, QStringLiteral("low"));
         QVERIFY(judgeConfidence({}, {}, table).calibrated);
-        QVERIFY(!judgeConfidence({}, {}, {{0, 3, 3}}).calibrated);  // too few cases: the uncalibrated rule
+        const Confidence few = judgeConfidence({}, {}, {{0, 3, 3}});  // too few cases: the uncalibrated rule, never high
+        QVERIFY(!few.calibrated);
+        QCOMPARE(few.level, QStringLiteral("moderate"));
+        QVERIFY2(few.reason.contains(QStringLiteral("3 of 3 advices with 0 such weaknesses right, too few to calibrate")), qPrintable(few.reason));
+        // The panel's own table (the five advices rerun with the batch rule of 1254669, all right):
+        // no count has 5 cases, so two weaknesses read low and say how few the panel measured.
+        const Confidence twoWeak = judgeConfidence({weakness::kBatchWithinNoise, weakness::kShortTraining}, {QStringLiteral("x")});
+        QVERIFY(!twoWeak.calibrated);
+        QCOMPARE(twoWeak.level, QStringLiteral("low"));
+        QVERIFY2(twoWeak.reason.contains(QStringLiteral("2 of 2 advices with 2 such weaknesses right, too few")), qPrintable(twoWeak.reason));
+    }
+
+    // A ladder the budget cut to its centre rung, as the panel recorded it under load (846ffba):
+    // tabular_adamw's confirmation ran 2 of its 10 runs (LR 0.006 in both seeds) and advised
+    // lr_safe_range [0.006, 0.006], one end; gru's ran 1 (LR 0.0104 in one seed, 97 steps). The trim
+    // keeps the LR the ladder trained (it never moves into a region the plan did not test), lowers
+    // the confidence and says what it skipped; the safe range is a measured band with two distinct
+    // ends holding the LR: the branch test's bracket at that batch (from the checkpoint), said so.
+    void aLadderCutToItsCentreKeepsItsLrWithATwoEndedRange()
+    {
+        struct Recorded {
+            const char* model;
+            QString optimizer;
+            qint64 base, perGpu;
+            QList<BracketPoint> ladder, bracket;
+            double safeHigh;
+        };
+        const QList<Recorded> recorded{
+            {"tabular_adamw", QStringLiteral("adamw"), 64, 8, ladderOf({{0.006, {0.3387778773903847, 0.3890802636742592}}}),
+             ladderOf({{0.003, {0.3598349019885063, 0.3671801909804344}},
+                       {0.006, {0.3387778773903847, 0.3575848266482353}},
+                       {0.012, {0.4988591969013214, 0.3653322458267212}}}),
+             0.0079994},  // where the mean crosses 1.1 x 0.006's, between 0.006 and 0.012 in log LR
+            {"gru", QStringLiteral("adam"), 16, 4, ladderOf({{0.010375212630852814, {0.011682888492941856}}}),
+             ladderOf({{0.01, {0.00445729709463194, 0.0047476174077019095}},
+                       {0.02, {0.00491071620490402, 0.005227360757999122}},
+                       {0.04, {0.004938710597343743, 0.005282623576931655}}}),
+             0.0198126},
+        };
+        for (const Recorded& r : recorded) {
+            AdviceRequest request = fashionMlpRequest();
+            request.base.batchSize = r.base;
+            request.base.optimizer = r.optimizer == QStringLiteral("adamw") ? ddplab::OptimizerKind::AdamW : ddplab::OptimizerKind::Adam;
+            Advice a;
+            a.gpus = 8;
+            a.batchPerGpu = r.perGpu;
+            a.measureName = QStringLiteral("validation loss");
+            a.horizonSamples = horizonOf(request);
+            a.branchTolerance = kBatchTolerance;
+            FinalInputs in;
+            in.ladder = r.ladder;
+            in.choice = chooseLr(in.ladder);
+            in.bracket = r.bracket;
+            in.confirmationSteps = 128;
+            in.planTrimmed = true;
+            in.ladderStopped = QStringLiteral("the budget was spent before the ladder could be extended past its edge");
+            in.budgetSeconds = 300;
+            concludeAdvice(a, request, in);
+            QCOMPARE(a.lr, r.ladder.front().lr);  // the rung it trained, not one it did not
+            QCOMPARE(a.batchPerGpu, r.perGpu);
+            QVERIFY2(a.safeLow < a.lr && a.lr < a.safeHigh, r.model);  // two distinct ends, holding the LR (was [lr, lr])
+            QCOMPARE(a.safeLow, r.bracket.front().lr);
+            QVERIFY2(std::abs(a.safeHigh / r.safeHigh - 1.0) < 1e-4, qPrintable(QString::number(a.safeHigh)));
+            QVERIFY(a.confidenceWeaknesses.contains(weakness::kPlanTrimmed));
+            QVERIFY(a.confidenceWeaknesses.contains(weakness::kLrAtEdge));
+            QCOMPARE(a.confidence, QStringLiteral("low"));
+            QVERIFY(std::any_of(a.cautions.begin(), a.cautions.end(),
+                                [](const QString& c) { return c.contains(QStringLiteral("is the branch test's measured band at this batch")); }));
+            // Where nothing measured a second end, the range is said unmeasured, not invented.
+            in.bracket.clear();
+            Advice lone = a;
+            lone.cautions.clear();
+            concludeAdvice(lone, request, in);
+            QCOMPARE(lone.safeLow, lone.lr);
+            QCOMPARE(lone.safeHigh, lone.lr);
+            QVERIFY(std::any_of(lone.cautions.begin(), lone.cautions.end(),
+                                [](const QString& c) { return c.contains(QStringLiteral("The safe LR range was not measured")); }));
+        }
     }
 
     // Cautions come from the model's own layers: none for a model without them (the built-in

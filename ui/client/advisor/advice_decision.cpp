@@ -339,6 +339,33 @@ QStringList layerCautions(const ModelLayers& layers, qint64 batchPerGpu, qint64 
     return cautions;
 }
 
+namespace {
+
+// The safe range has two distinct ends around the LR (docs/advisor.md, "The LR"). A ladder the
+// budget cut to its centre rung (tabular_adamw's on the panel under load: 2 of its 10 runs, one
+// LR) measured no band of its own; the branch test's bracket at the same batch did (its LRs 2x
+// apart, from the checkpoint, each measured against the bracket's own best), so the band is that
+// one, stretched to hold the LR, and said. Returns the sentence ("" when the ladder's own band
+// stands); with no second end measured anywhere the range stays one point, and the sentence says
+// it was not measured.
+QString measuredSafeRange(Advice& a, const LrChoice& choice, const QList<BracketPoint>& bracket)
+{
+    if (!choice.ok || a.safeHigh > a.safeLow * kSameLr)
+        return QString();
+    const LrChoice fromBranches = chooseLr(bracket);
+    if (!fromBranches.ok || !(fromBranches.safeHigh > fromBranches.safeLow * kSameLr))
+        return QStringLiteral("The safe LR range was not measured: only LR %1 trained at this batch, and the branch test's bracket there gave no band "
+                              "either; the LR's neighbours are untried.")
+            .arg(lrText(a.lr));
+    a.safeLow = std::min(fromBranches.safeLow, a.lr);
+    a.safeHigh = std::max(fromBranches.safeHigh, a.lr);
+    return QStringLiteral("The confirmation trained only LR %1 at this batch (the budget cut its ladder), so the safe range (%2 to %3) is the branch "
+                          "test's measured band at this batch, from the checkpoint with LRs 2× apart, not the confirmation's.")
+        .arg(lrText(a.lr), lrText(a.safeLow), lrText(a.safeHigh));
+}
+
+}  // namespace
+
 void concludeAdvice(Advice& a, const AdviceRequest& request, const FinalInputs& in)
 {
     const ddplab::Config& base = request.base;
@@ -350,6 +377,7 @@ void concludeAdvice(Advice& a, const AdviceRequest& request, const FinalInputs& 
     a.lr = choice.lr;
     a.safeLow = choice.safeLow;
     a.safeHigh = choice.safeHigh;
+    const QString rangeFrom = measuredSafeRange(a, choice, in.bracket);
     a.warmupSteps = warmupStepCount(base);
     a.schedule = a.warmupSteps == 0 ? QStringLiteral("constant (the schedule the confirmation used)")
                                     : QStringLiteral("constant after a warmup of %1 (the schedule the confirmation used)").arg(stepsText(a.warmupSteps));
@@ -466,6 +494,8 @@ void concludeAdvice(Advice& a, const AdviceRequest& request, const FinalInputs& 
     if ((choice.atLowEdge || choice.atHighEdge) && !in.ladder.isEmpty())
         a.cautions.append(QStringLiteral("The LR is at the edge of the LRs measured: %1; the optimum may lie beyond.")
                               .arg(in.ladderStopped.isEmpty() ? QStringLiteral("the ladder was not extended") : in.ladderStopped));
+    if (!rangeFrom.isEmpty())
+        a.cautions.append(rangeFrom);
     if (isAdam(base))
         a.cautions.append(QStringLiteral("Adam/AdamW: the noise scale can underestimate the critical batch by orders of magnitude (Merrill et al. 2025); "
                                          "the LR was bracketed, not taken from a rule."));

@@ -73,6 +73,7 @@ struct FinalInputs {
     LrChoice choice;                 // on the confirmation's ladder
     QList<BracketPoint> ladder;
     QList<BracketPoint> arm;         // the warmup arm's (empty: not tested)
+    QList<BracketPoint> bracket;     // the branch test's bracket at the chosen batch (from the checkpoint)
     bool confirmed = true;           // false: no confirmation ran (out of time): the LR is the branch test's
     qint64 confirmationSteps = 0;
     double divergenceLr = 0.0;

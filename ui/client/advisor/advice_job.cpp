@@ -21,7 +21,8 @@
 namespace ddplab::ui {
 namespace {
 
-constexpr double kCutAt = 1.05;          // of the budget: a phase whose next run would end later is cut there
+constexpr double kCutAt = 1.0;  // of the budget: a run that would end later is not started, one under way is stopped (the
+                                // 10 % over it allowed is for concluding, saving and exporting: the panel saw 22 s of that)
 constexpr int kDeadlineCheckMs = 500;    // how often the clock is read against that
 constexpr qint64 kValidationSamples = 2000;  // advice_plan.cpp's val_subset at most
 

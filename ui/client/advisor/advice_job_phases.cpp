@@ -300,6 +300,7 @@ void AdviceJob::finish()
         m_advice.horizonSamples = m_branchPlan.samples;
         m_advice.trimmed.append(QStringLiteral("no confirmation ran: the LR is the branch test's best at this batch (LRs 2× apart, from the checkpoint)"));
     }
+    in.bracket = bracketAtChosen();
     in.arm = m_advice.warmup.tested ? pointsOf(m_advice.evidence, advice_phase::kWarmup) : QList<BracketPoint>();
     in.confirmationSteps = m_confirmationSteps;
     in.divergenceLr = m_conclusion.divergenceLr;

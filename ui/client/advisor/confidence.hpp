@@ -6,7 +6,8 @@
 // (bench/advisor_panel.py): for each count of weaknesses, how many panel cases had the batch right
 // and an LR regret of at most 2 %. "high" where at least 90 % of them did, "moderate" from 60 %,
 // else "low". A count the panel has not measured (too few cases) falls back to the uncalibrated
-// rule (none: high, one: moderate, more: low), and the advice says it is not calibrated.
+// rule (none or one: moderate, more: low; never high without the panel's evidence), and the
+// advice says it is not calibrated and how many cases the panel has.
 
 #include <QList>
 #include <QString>
@@ -38,7 +39,7 @@ inline constexpr int kFewestCalibrationCases = 5;  // fewer cases calibrate noth
 inline constexpr double kHighShare = 0.9;
 inline constexpr double kModerateShare = 0.6;
 
-// The panel's table (docs/advisor.md, "Confidence"); empty until the panel has measured it.
+// The panel's table (docs/advisor.md, "Confidence"), from its advices decided by the current rules.
 const QList<CalibrationRow>& panelCalibration();
 
 struct Confidence {
