@@ -130,7 +130,18 @@ private slots:
             QVERIFY2(samples <= horizon + batch / 2 && samples >= horizon - batch / 2, qPrintable(QStringLiteral("%1 samples at batch %2").arg(samples).arg(batch)));
             QVERIFY(run.seed == context.request.base.seed || run.seed == context.request.base.seed + 1);  // the same two orders at every batch
         }
-        QCOMPARE(branches, 5 * 3 * 2);  // batches 32, 64, 128 and 256, and 8 GPUs x 64 (the most per GPU): 3 LRs, 2 orders
+        QCOMPARE(branches, 6 * 3 * 2);  // batches 16 (half yours), 32, 64, 128 and 256, and 8 GPUs x 64 (the most per GPU): 3 LRs, 2 orders
+        QCOMPARE(plan.batches.front().effective(), 16.0);
+        QCOMPARE(plan.batches.front().gpus, 1);
+        // Half your batch runs after your batch's and N GPUs' first order, around half your LR.
+        QList<double> halfLrs;
+        for (qsizetype i = 0; i < plan.runs.size(); ++i)
+            if (plan.runs[i].phase == advice_phase::kBranch && plan.runs[i].gpus == 1 && plan.runs[i].batch == 16) {
+                QVERIFY2(i >= plan.firstRuns, qPrintable(QString::number(i)));
+                halfLrs.append(plan.runs[i].lr);
+            }
+        QCOMPARE(halfLrs.size(), 6);
+        QVERIFY(std::abs(halfLrs[1] - 0.0585 / 2) < 1e-12);
         // A budget that cannot hold your horizon shortens the branches, never lengthens them, and says so.
         context.cost = RunCost::measured(1.0, 1e3, 1.2, 2.0, 5);  // 1e-3 s a sample
         context.secondsLeft = 60;
@@ -298,6 +309,58 @@ private slots:
         const BranchConclusion c = concludeBranches(request, runs, {});
         QVERIFY(c.dontScale);
         QCOMPARE(c.chosenPerGpu, qint64(4));
+    }
+
+    // The panel's autoencoder (1 x 32, Adam at 0.005, to 8 GPUs): the truth's right set is {16},
+    // 32 is +8.9 % ± 1.8 over it, so no verdict on 32 and larger could be right. The branch at half
+    // your batch shows it: 16 better than yours by more than the tolerance over its whole interval,
+    // the critical batch 16, 8 GPUs x 2. Where the half is within noise of being better, nothing
+    // moves and it is the closest call (its orders decide); where it is no better, yours stands.
+    void aBatchBelowYoursShowsYoursIsPastTheCriticalBatch()
+    {
+        AdviceRequest request = fashionMlpRequest();
+        request.base.batchSize = 32;
+        request.base.optimizer = ddplab::OptimizerKind::Adam;
+        request.base.lr = 0.005;
+        QList<AdviceEvidence> runs = bracket(1, 16, 0.0025, {0.01500, 0.01520});
+        runs += bracket(1, 32, 0.005, {0.01635, 0.01650});  // +9.0 % and +8.6 %
+        runs += bracket(2, 32, 0.01, {0.01650, 0.01660});
+        runs += bracket(4, 32, 0.02, {0.01700, 0.01710});
+        runs += bracket(8, 32, 0.04, {0.02000, 0.02100});
+        BatchJudgement judged = judgeBatches(runs, 32);
+        QCOMPARE(judged.batches.size(), 5);
+        QCOMPARE(judged.yours, 1);
+        QVERIFY(judged.batches[1].yours && !judged.batches[0].yours);
+        QVERIFY2(judged.batches[0].call == BatchCall::Better, qPrintable(verdictWords(judged.batches[0], judged.tolerance)));
+        QVERIFY(judged.batches[0].high < betterThan(judged.tolerance));
+        QVERIFY(verdictWords(judged.batches[0], judged.tolerance).startsWith(QStringLiteral("better: yours is worse than it by more than 2 %")));
+        QVERIFY(judged.pastCritical);
+        QCOMPARE(judged.criticalBatch, 16.0);
+        QVERIFY(!judged.beyondLargest);
+        QCOMPARE(judged.closestCall, -1);  // nothing within noise moves that answer
+        BranchConclusion c = concludeBranches(request, runs, {});
+        QVERIFY(c.dontScale);
+        QCOMPARE(c.chosenPerGpu, qint64(2));  // 8 GPUs x 2 = 16
+        QVERIFY(std::abs(c.ladderCenter - 0.0025) < 1e-12);  // your LR x the branch optima's ratio at 16 and at 32
+        // Half within noise of better (-1.5 % and -2.5 %: the interval reaches past -1.96 % and
+        // above it): yours is not moved, and the half is the closest call.
+        QList<AdviceEvidence> close = bracket(1, 16, 0.0025, {0.01611, 0.01609});
+        close += bracket(1, 32, 0.005, {0.01635, 0.01650});
+        close += bracket(2, 32, 0.01, {0.01636, 0.01651});
+        judged = judgeBatches(close, 32);
+        QVERIFY2(judged.batches[0].call == BatchCall::Within, qPrintable(verdictWords(judged.batches[0], judged.tolerance)));
+        QVERIFY(!judged.pastCritical);
+        QCOMPARE(judged.criticalBatch, 64.0);
+        QVERIFY(judged.beyondLargest);
+        QCOMPARE(judged.closestCall, 0);
+        // A half no better than yours leaves the verdicts above it as they were.
+        QList<AdviceEvidence> same = bracket(1, 16, 0.0025, {0.01640, 0.01652});
+        same += bracket(1, 32, 0.005, {0.01635, 0.01650});
+        same += bracket(2, 32, 0.01, {0.01900, 0.01950});
+        judged = judgeBatches(same, 32);
+        QVERIFY(!judged.pastCritical);
+        QCOMPARE(judged.criticalBatch, 32.0);
+        QCOMPARE(judged.closestCall, -1);
     }
 
     // A batch whose every LR diverged in some order is worse, and the critical batch stays below it.

@@ -348,7 +348,21 @@ private slots:
         verdict.low = -0.004;
         verdict.high = 0.028;
         verdict.call = BatchCall::WithinNoise;
-        a.batchVerdicts = {verdict};
+        BatchVerdict yours = verdict;  // your batch, and half of it better than yours
+        yours.batch = 32;
+        yours.gpus = 1;
+        yours.difference = yours.low = yours.high = 0.0;
+        yours.call = BatchCall::Within;
+        yours.yours = true;
+        BatchVerdict half = verdict;
+        half.batch = 16;
+        half.gpus = 1;
+        half.batchPerGpu = 16;
+        half.difference = -0.08;
+        half.low = -0.09;
+        half.high = -0.07;
+        half.call = BatchCall::Better;
+        a.batchVerdicts = {half, yours, verdict};
         a.refinementOrders = 1;
         a.branchSamples = 4096;
         a.branchHorizon = 8192;
@@ -376,9 +390,26 @@ private slots:
         QCOMPARE(back->evidence[0].curve, (QList<QPointF>{{0, 2.3}, {20, 0.9}}));
         QCOMPARE(back->evidence[1].samplesPerSecond, 5120.0);
         QCOMPARE(back->model, a.model);
-        QCOMPARE(back->batchVerdicts.size(), 1);
-        QCOMPARE(back->batchVerdicts[0].call, BatchCall::WithinNoise);
-        QCOMPARE(back->batchVerdicts[0].high, 0.028);
+        QCOMPARE(back->batchVerdicts.size(), 3);
+        QCOMPARE(back->batchVerdicts[0].call, BatchCall::Better);
+        QVERIFY(back->batchVerdicts[1].yours && !back->batchVerdicts[0].yours && !back->batchVerdicts[2].yours);
+        QCOMPARE(back->batchVerdicts[2].call, BatchCall::WithinNoise);
+        QCOMPARE(back->batchVerdicts[2].high, 0.028);
+        {
+            // An advice written before the half batch was measured has no "yours": its first batch is.
+            QJsonObject older = a.toJson();
+            QJsonArray verdicts = older.value(QStringLiteral("batch_verdicts")).toArray();
+            verdicts.removeFirst();
+            for (qsizetype i = 0; i < verdicts.size(); ++i) {
+                QJsonObject v = verdicts[i].toObject();
+                v.remove(QStringLiteral("yours"));
+                verdicts[i] = v;
+            }
+            older.insert(QStringLiteral("batch_verdicts"), verdicts);
+            const std::optional<Advice> read = Advice::fromJson(older, &error);
+            QVERIFY2(read, qPrintable(error));
+            QVERIFY(read->batchVerdicts[0].yours && !read->batchVerdicts[1].yours);
+        }
         QCOMPARE(back->confidenceWeaknesses, a.confidenceWeaknesses);
         QCOMPARE(back->ruleLr, 0.38);
 

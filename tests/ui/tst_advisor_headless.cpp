@@ -175,6 +175,8 @@ private slots:
         // GPU is the data set's 64) unless the budget could not hold those two, said in `trimmed`.
         const bool wider = !trimmed.contains(QStringLiteral("batches per GPU above yours"));
         const int batches = wider ? 6 : 4;
+        // And half your batch, 1 x 4, unless the budget left it out (said).
+        const bool half = !trimmed.contains(QStringLiteral("the branch at half your batch"));
         // Each has its best LR in every order, except a batch with a branch that diverged (by its
         // status, whatever loss it ended on): there an order's optimum is not measured.
         const QJsonArray optima = advice.value(QStringLiteral("lr_optima")).toArray();
@@ -187,7 +189,9 @@ private slots:
         for (const QJsonValue& optimum : optima)
             optimumAt.insert(optimum.toObject().value(QStringLiteral("batch")).toInt());
         QCOMPARE(optimumAt.size(), optima.size());
-        const QList<int> branchBatches = wider ? QList<int>{8, 16, 32, 64, 128, 256} : QList<int>{8, 16, 32, 64};
+        QList<int> branchBatches = wider ? QList<int>{8, 16, 32, 64, 128, 256} : QList<int>{8, 16, 32, 64};
+        if (half)
+            branchBatches.prepend(4);
         for (int batch : branchBatches)
             QVERIFY2(optimumAt.contains(batch) || divergedAt.contains(batch), qPrintable(QStringLiteral("batch %1 has no optimum").arg(batch)));
         for (int batch : optimumAt)
@@ -204,7 +208,7 @@ private slots:
         // McCandlish's fit beside the branch test and the noise scale, with its doubts in words.
         const QJsonObject critical = advice.value(QStringLiteral("critical_batch")).toObject();
         const QJsonObject fit = critical.value(QStringLiteral("fit")).toObject();
-        QCOMPARE(fit.value(QStringLiteral("points")).toArray().size(), batches * orders);  // each batch and data order
+        QCOMPARE(fit.value(QStringLiteral("points")).toArray().size(), (batches + (half ? 1 : 0)) * orders);  // each batch and data order
         QCOMPARE(fit.value(QStringLiteral("trusted")).toBool(), fit.value(QStringLiteral("doubts")).toArray().isEmpty());
         QVERIFY(critical.value(QStringLiteral("finding")).toString().contains(QStringLiteral("McCandlish")));
         // A range test at every branch batch, each a curve (at N GPUs' batch alone when the budget
@@ -244,13 +248,15 @@ private slots:
         const QString level = advice.value(QStringLiteral("confidence")).toObject().value(QStringLiteral("level")).toString();
         QVERIFY(level == QStringLiteral("high") || level == QStringLiteral("moderate") || level == QStringLiteral("low"));
         const QJsonArray evidence = advice.value(QStringLiteral("evidence")).toArray();
-        QVERIFY(evidence.size() >= 1 + ranges.size() + batches * 3 * orders + 1 + 10);  // base, the range tests, each batch's 3 LRs x the orders, noise scale, 5 LRs x 2 seeds
+        QVERIFY(evidence.size() >= 1 + ranges.size() + (batches + (half ? 1 : 0)) * 3 * orders + 1 + 10);  // base, the range tests, each batch's 3 LRs x the orders, noise scale, 5 LRs x 2 seeds
         // Every batch judged against yours over the same orders; the advised LR one the
         // confirmation trained in both seeds, with a two-ended safe range around it.
         const QJsonArray verdicts = advice.value(QStringLiteral("batch_verdicts")).toArray();
-        QCOMPARE(verdicts.size(), batches);
+        QCOMPARE(verdicts.size(), batches + (half ? 1 : 0));
         for (const QJsonValue& verdict : verdicts)
             QVERIFY(verdict.toObject().value(QStringLiteral("orders")).toInt() >= 2);
+        QCOMPARE(verdicts[half ? 1 : 0].toObject().value(QStringLiteral("batch")).toInt(), 8);  // yours, after half of it
+        QVERIFY(verdicts[half ? 1 : 0].toObject().value(QStringLiteral("yours")).toBool());
         int trainedAtTheLr = 0;
         for (const QJsonValue& item : evidence) {
             const QJsonObject run = item.toObject();

@@ -145,7 +145,11 @@ PlotSpec verdictMeansChart(const Advice& advice)
     tolerance.color = QColor(kExcessMarkRgb);
     tolerance.markers = false;
     tolerance.dashed = true;
-    const double limit = means.points.first().y() * (1.0 + advice.branchTolerance);
+    double yours = means.points.first().y();
+    for (const BatchVerdict& v : advice.batchVerdicts)
+        if (v.yours && std::isfinite(v.mean))
+            yours = v.mean;
+    const double limit = yours * (1.0 + advice.branchTolerance);
     tolerance.points = {{means.points.first().x(), limit}, {means.points.last().x(), limit}};
     spec.lines.append(tolerance);
     addCriticalBatchMarker(spec, advice);
@@ -173,8 +177,8 @@ PlotSpec verdictChart(const Advice& advice)
         differences.points.append({v.batch, 100.0 * v.difference});
         const bool interval = std::isfinite(v.low) && std::isfinite(v.high);
         differences.errors.append(interval ? 100.0 * (v.high - v.low) / 2.0 : 0.0);
-        differences.hollow.append(!interval && v.orders < 2 && v.batch != advice.batchVerdicts.front().batch);
-        if (v.batch != advice.batchVerdicts.front().batch)
+        differences.hollow.append(!interval && v.orders < 2 && !v.yours);
+        if (!v.yours)
             spec.notes.append(QObject::tr("%1: %2").arg(qint64(v.batch)).arg(callName(v.call)));
     }
     if (differences.points.isEmpty())

@@ -437,7 +437,13 @@ void concludeAdvice(Advice& a, const AdviceRequest& request, const FinalInputs& 
     for (qsizetype i = 0; i < verdicts.size(); ++i) {
         const bool here = verdicts[i].batch == chosen;
         const bool next = i > 0 && verdicts[i - 1].batch == chosen;
-        if ((here || next) && verdicts[i].call == BatchCall::WithinNoise) {
+        // A smaller batch than the chosen one whose interval holds "better than yours": it could
+        // have moved the answer below.
+        const BatchVerdict& v = verdicts[i];
+        const bool couldBeBetter = v.batch < chosen && !v.yours && v.call != BatchCall::Better && std::isfinite(v.difference) &&
+                                   v.low < betterThan(a.branchTolerance) && !(v.high < betterThan(a.branchTolerance)) &&
+                                   std::any_of(verdicts.begin(), verdicts.end(), [&](const BatchVerdict& y) { return y.yours && y.batch > v.batch; });
+        if (((here || next) && verdicts[i].call == BatchCall::WithinNoise) || couldBeBetter) {
             weak(weakness::kBatchWithinNoise,
                  QStringLiteral("the branch test's verdict at batch %1 is within noise (%2)").arg(qint64(verdicts[i].batch)).arg(verdictWords(verdicts[i], a.branchTolerance)));
             break;

@@ -106,7 +106,7 @@ bool AdviceJob::planClosestCall()
     if (judgement.closestCall < 0 || judgement.batches.isEmpty())
         return false;
     const BatchVerdict& close = judgement.batches[judgement.closestCall];
-    const BatchVerdict& base = judgement.batches.front();
+    const BatchVerdict& base = judgement.batches[judgement.yours];
     // The orders each has at its chosen LR; the next one either lacks.
     const auto seedsAt = [this](const BatchVerdict& v) {
         QList<qint64> seeds;

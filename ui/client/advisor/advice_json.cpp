@@ -8,6 +8,7 @@
 #include "client/wire.hpp"
 #include "core/config_validate.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -120,7 +121,8 @@ QJsonObject Advice::toJson() const
                                     {QStringLiteral("difference"), number(v.difference)},
                                     {QStringLiteral("interval"), QJsonArray{number(v.low), number(v.high)}},
                                     {QStringLiteral("verdict"), callName(v.call)},
-                                    {QStringLiteral("every_lr_diverged"), v.diverged}});
+                                    {QStringLiteral("every_lr_diverged"), v.diverged},
+                                    {QStringLiteral("yours"), v.yours}});
     const QJsonObject object{
         {QStringLiteral("model_name"), model},
         {QStringLiteral("data_name"), data},
@@ -260,8 +262,12 @@ std::optional<Advice> Advice::fromJson(const QJsonObject& json, QString* error)
         verdict.high = interval.size() == 2 ? interval[1] : std::nan("");
         verdict.call = callOf(v.value(QStringLiteral("verdict")).toString());
         verdict.diverged = v.value(QStringLiteral("every_lr_diverged")).toBool();
+        verdict.yours = v.value(QStringLiteral("yours")).toBool();
         a.batchVerdicts.append(verdict);
     }
+    // An advice written before a batch smaller than yours was measured: yours is the first.
+    if (!a.batchVerdicts.isEmpty() && std::none_of(a.batchVerdicts.begin(), a.batchVerdicts.end(), [](const BatchVerdict& v) { return v.yours; }))
+        a.batchVerdicts.front().yours = true;
     a.refinementOrders = json.value(QStringLiteral("refinement_orders")).toInt();
     a.branchSamples = json.value(QStringLiteral("branch_samples")).toDouble();
     a.branchHorizon = json.value(QStringLiteral("branch_horizon")).toDouble();

@@ -73,7 +73,7 @@ double confirmationSeconds(const PlanContext& context, qint64 perGpu, qint64 ste
 
 struct BranchPlan {
     QList<PlannedRun> runs;       // range tests, branches, and for a base of one GPU the noise-scale run
-    QList<BranchBatch> batches;   // ascending; the base batch first
+    QList<BranchBatch> batches;   // ascending: half the base batch (when measured), the base batch, larger ones
     int orders = kSeeds;
     double samples = 0.0;         // each branch's, from the checkpoint
     double horizon = 0.0;         // your horizon's samples from the checkpoint

@@ -73,6 +73,8 @@ QString callName(BatchCall call)
         return QStringLiteral("within");
     case BatchCall::Worse:
         return QStringLiteral("worse");
+    case BatchCall::Better:
+        return QStringLiteral("better");
     case BatchCall::WithinNoise:
         break;
     }
@@ -85,6 +87,8 @@ BatchCall callOf(const QString& name)
         return BatchCall::Within;
     if (name == QStringLiteral("worse"))
         return BatchCall::Worse;
+    if (name == QStringLiteral("better"))
+        return BatchCall::Better;
     return BatchCall::WithinNoise;
 }
 
@@ -111,6 +115,8 @@ QString verdictWords(const BatchVerdict& v, double tolerance)
         return QStringLiteral("within %1 (%2)").arg(percent, interval);
     case BatchCall::Worse:
         return QStringLiteral("worse than %1 (%2)").arg(percent, interval);
+    case BatchCall::Better:
+        return QStringLiteral("better: yours is worse than it by more than %1 (%2)").arg(percent, interval);
     case BatchCall::WithinNoise:
         break;
     }
@@ -137,8 +143,6 @@ BatchJudgement judgeBatches(const QList<AdviceEvidence>& runs, double baseBatch,
         return judgement;
     judgement.ok = true;
     for (auto it = brackets.cbegin(); it != brackets.cend(); ++it) {
-        if (it.key() < baseBatch)
-            continue;
         BatchVerdict v;
         v.batch = it.key();
         v.gpus = shapes.value(it.key()).first;
@@ -178,6 +182,8 @@ BatchJudgement judgeBatches(const QList<AdviceEvidence>& runs, double baseBatch,
         if (it.key() == baseBatch) {
             v.difference = v.low = v.high = 0.0;
             v.call = BatchCall::Within;
+            v.yours = true;
+            judgement.yours = int(judgement.batches.size());
         } else if (!std::isfinite(v.difference)) {
             v.low = v.high = v.difference;
             v.call = BatchCall::Worse;
@@ -194,6 +200,8 @@ BatchJudgement judgeBatches(const QList<AdviceEvidence>& runs, double baseBatch,
             v.low = v.difference - half;
             v.high = v.difference + half;
             v.call = v.high <= tolerance ? BatchCall::Within : v.low > tolerance ? BatchCall::Worse : BatchCall::WithinNoise;
+            if (it.key() < baseBatch && v.high < betterThan(tolerance))
+                v.call = BatchCall::Better;
         }
         judgement.batches.append(v);
     }
@@ -201,29 +209,47 @@ BatchJudgement judgeBatches(const QList<AdviceEvidence>& runs, double baseBatch,
     // interval at or under the tolerance. A batch within noise is not advised over a smaller one
     // that is clearly fine (logreg on the panel: 8 x 8 at +1.9 %, interval +0.7 % to +3.1 % over
     // 8 orders, was advised although 8 x 4 was within; the truth put it +2.6 % over the best).
+    // Where a smaller batch than yours was better, yours is past it: the largest such is critical.
+    const int yours = judgement.yours;
+    for (int i = yours - 1; i >= 0; --i)
+        if (judgement.batches[i].call == BatchCall::Better) {
+            judgement.pastCritical = true;
+            judgement.criticalBatch = judgement.batches[i].batch;
+            break;
+        }
     const auto passes = [](const BatchVerdict& v) { return v.call == BatchCall::Within; };
     int boundary = int(judgement.batches.size());
-    for (int i = 0; i < judgement.batches.size(); ++i) {
+    for (int i = yours; i < judgement.batches.size(); ++i) {
         if (!passes(judgement.batches[i])) {
             boundary = i;
             break;
         }
     }
-    judgement.beyondLargest = boundary == judgement.batches.size();
-    judgement.criticalBatch = judgement.batches[std::max(0, boundary - 1)].batch;
-    // The closest call: a batch within noise at or below the first that failed (beyond it nothing
-    // changes the answer), nearest the tolerance in its own standard errors.
+    if (!judgement.pastCritical) {
+        judgement.beyondLargest = boundary == judgement.batches.size();
+        judgement.criticalBatch = judgement.batches[std::max(yours, boundary - 1)].batch;
+    }
+    // The closest call: a batch within noise that could move that answer, nearest its threshold
+    // in its own standard errors: a larger one at or below the first that failed (beyond it
+    // nothing changes the answer), against the tolerance; a smaller one, unless one is already
+    // better, against being better than yours.
     double nearest = kInfinity;
-    for (int i = 1; i < judgement.batches.size() && i <= boundary; ++i) {
+    const auto consider = [&](int i, double threshold) {
         const BatchVerdict& v = judgement.batches[i];
-        if (v.call != BatchCall::WithinNoise)
-            continue;
         const double half = std::isfinite(v.high) ? (v.high - v.low) / 2.0 : kInfinity;
-        const double distance = std::isfinite(half) && half > 0 ? std::abs(v.difference - tolerance) / half : 0.0;
+        const double distance = std::isfinite(half) && half > 0 ? std::abs(v.difference - threshold) / half : 0.0;
         if (distance <= nearest) {
             nearest = distance;
             judgement.closestCall = i;
         }
+    };
+    for (int i = yours + 1; i < judgement.batches.size() && i <= boundary && !judgement.pastCritical; ++i)
+        if (judgement.batches[i].call == BatchCall::WithinNoise)
+            consider(i, tolerance);
+    for (int i = 0; i < yours && !judgement.pastCritical; ++i) {
+        const BatchVerdict& v = judgement.batches[i];
+        if (!v.diverged && std::isfinite(v.difference) && v.low < betterThan(tolerance) && !(v.high < betterThan(tolerance)))
+            consider(i, betterThan(tolerance));
     }
     return judgement;
 }

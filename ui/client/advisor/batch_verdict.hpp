@@ -9,8 +9,12 @@
 // interval at or under it), worse (the whole interval above it), or within noise. The critical
 // batch is the largest that, with every smaller batch, is within (known good): a batch within
 // noise is never chosen over a smaller one that is clearly fine; the closest call is the batch
-// whose verdict is within noise and could move that answer, and gets the orders left in the budget. Pure arithmetic on measured runs, tested on
-// recorded evidence (tst_advice_decision).
+// whose verdict is within noise and could move that answer, and gets the orders left in the budget.
+// A batch smaller than yours (the branch at half your batch) is judged the same way, and is
+// `better` when your batch is worse than it by more than the tolerance over its whole interval:
+// your batch is then past the critical batch at your horizon, and the critical batch is the
+// largest smaller batch so found (the panel's autoencoder: 32 was +8.9 % over 16). Pure arithmetic
+// on measured runs, tested on recorded evidence (tst_advice_decision).
 
 #include <QList>
 #include <QString>
@@ -21,7 +25,7 @@ struct AdviceEvidence;
 
 inline constexpr double kBatchTolerance = 0.02;  // relative: "as good as the base batch" within 2 %
 
-enum class BatchCall { Within, Worse, WithinNoise };
+enum class BatchCall { Within, Worse, WithinNoise, Better };  // Better: a smaller batch than yours, yours past the tolerance over it
 
 struct BatchVerdict {
     double batch = 0.0;          // effective
@@ -35,16 +39,26 @@ struct BatchVerdict {
     double low = 0.0, high = 0.0;  // the difference's 90 % interval (-inf, +inf with one order)
     BatchCall call = BatchCall::WithinNoise;
     bool diverged = false;       // no LR of its bracket trained in every order
+    bool yours = false;          // your batch, which every other is compared with
 };
 
 struct BatchJudgement {
     bool ok = false;                  // the base batch has an LR that trained in every order
-    QList<BatchVerdict> batches;      // ascending, the base batch first
+    QList<BatchVerdict> batches;      // ascending: a smaller batch than yours first when measured, then yours, then larger
+    int yours = 0;                    // the index of your batch in `batches`
     double tolerance = kBatchTolerance;
     double criticalBatch = 0.0;
     bool beyondLargest = false;       // every batch passed: the critical batch is at least the largest
+    bool pastCritical = false;        // a smaller batch was better: yours is past the critical batch
     int closestCall = -1;             // the index of the batch to add data orders to, -1 when none
 };
+
+// The difference (a smaller batch's measure over yours - 1) under which your batch is worse than
+// it by more than `tolerance`: yours / smaller - 1 > tolerance.
+inline double betterThan(double tolerance)
+{
+    return 1.0 / (1.0 + tolerance) - 1.0;
+}
 
 // `runs`: the branch test's and its refinement's (the phases kBranch and kRefinement); other
 // phases are ignored. `baseBatch` is the base's effective batch.
