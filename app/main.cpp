@@ -1,20 +1,25 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// ddplab: the desktop lab. Parses the command line, then either opens the window or, with
-// --quit, runs a preset, a lesson or a study headless, writes stored runs and studies for
-// TensorBoard, or writes a run's or preset's settings as a PyTorch script (see
-// ui/client/session/launch_options.hpp).
+// ddplab: the desktop lab. Parses the command line (ui/client/session/launch_options.hpp, the
+// one parser), then either opens the window or, with --quit, runs a preset, a lesson or a study
+// headless, asks the advisor, writes stored runs and studies for TensorBoard, or writes a run's
+// or preset's settings as a PyTorch script. Each on the least application it needs, as
+// qBittorrent's nox build: a command that paints nothing on QCoreApplication, one that paints
+// charts into files on QGuiApplication (QPainter and fonts, no widgets), the window and a
+// preset's runs with their live charts (Qt Charts are widgets) on QApplication.
 
 #include "client/session/lab_identity.hpp"
 #include "client/session/launch_options.hpp"
-#include "headless/headless_runner.hpp"
-#include "headless/headless_script.hpp"
+#include "export/headless_runner.hpp"
 #include "headless/headless_advise.hpp"
+#include "headless/headless_script.hpp"
 #include "headless/headless_study.hpp"
 #include "headless/headless_tensorboard.hpp"
 #include "window/application_identity.hpp"
 #include "window/main_window.hpp"
 
 #include <QApplication>
+#include <QCoreApplication>
+#include <QGuiApplication>
 #include <QTextStream>
 
 namespace {
@@ -26,6 +31,31 @@ ddplab::ui::LaunchOptions readCommandLine(int argc, char* argv[])
     const QCoreApplication probe(argc, argv);
     ddplab::ui::setLabIdentity();
     return ddplab::ui::parseLaunchOptions(QCoreApplication::arguments());
+}
+
+// What a command needs of Qt: files and processes alone, painting, or widgets.
+enum class Needs { Core, Painting, Widgets };
+
+Needs needsOf(const ddplab::ui::LaunchOptions& options)
+{
+    if (!options.tensorBoardDirectory.isEmpty() || !options.scriptFile.isEmpty())
+        return Needs::Core;
+    if (options.advise || (options.quit && (!options.study.isEmpty() || !options.resumeStudy.isEmpty())))
+        return Needs::Painting;  // their charts, as PNG and SVG
+    return Needs::Widgets;
+}
+
+// The commands without widgets (ui/headless/, which links none).
+int runWithoutWidgets(const ddplab::ui::LaunchOptions& options, QTextStream& out, QTextStream& err)
+{
+    if (!options.tensorBoardDirectory.isEmpty())
+        return ddplab::ui::exportTensorBoardHeadless(options, out, err);
+    if (!options.scriptFile.isEmpty())
+        return ddplab::ui::exportScriptHeadless(options, out, err);
+    if (options.advise)
+        return ddplab::ui::adviseHeadless(options, out, err);
+    ddplab::ui::HeadlessStudy study(options, out, err);
+    return study.exec();
 }
 
 }  // namespace
@@ -57,18 +87,22 @@ int main(int argc, char* argv[])
     if (options.quit && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
         qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    switch (needsOf(options)) {
+    case Needs::Core: {
+        const QCoreApplication application(argc, argv);
+        ddplab::ui::setLabIdentity();
+        return runWithoutWidgets(options, out, err);
+    }
+    case Needs::Painting: {
+        const QGuiApplication application(argc, argv);
+        ddplab::ui::setLabIdentity();
+        return runWithoutWidgets(options, out, err);
+    }
+    case Needs::Widgets:
+        break;
+    }
     QApplication application(argc, argv);
     ddplab::ui::setApplicationIdentity();
-    if (!options.tensorBoardDirectory.isEmpty())
-        return ddplab::ui::exportTensorBoardHeadless(options, out, err);
-    if (!options.scriptFile.isEmpty())
-        return ddplab::ui::exportScriptHeadless(options, out, err);
-    if (options.advise)
-        return ddplab::ui::adviseHeadless(options, out, err);
-    if (options.quit && (!options.study.isEmpty() || !options.resumeStudy.isEmpty())) {
-        ddplab::ui::HeadlessStudy study(options, out, err);
-        return study.exec();
-    }
     if (options.quit) {
         ddplab::ui::HeadlessRunner runner(options, out, err);
         return runner.exec();

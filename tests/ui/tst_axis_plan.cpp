@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Where the charts' axes end and what their ticks say (charts/axis_plan): neighbouring ticks
+// Where the charts' axes end and what their ticks say (client/series/axis_plan): neighbouring ticks
 // never read the same ("1" twice on a loss axis was a defect), an accuracy axis stops at 1, a
 // loss axis never dips below 0, and a log axis zoomed inside one decade keeps several ticks.
 
-#include "charts/axis_plan.hpp"
+#include "client/series/axis_plan.hpp"
 #include "ui_test_main.hpp"
 
 #include <cmath>

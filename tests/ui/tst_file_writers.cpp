@@ -4,7 +4,7 @@
 // images of exactly the asked size, sizes refused with a sentence.
 
 #include "client/io/csv_writer.hpp"
-#include "export/image_writer.hpp"
+#include "plots/image_writer.hpp"
 #include "ui_test_main.hpp"
 
 #include <QImage>

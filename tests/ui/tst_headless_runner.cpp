@@ -5,7 +5,7 @@
 // chooses the window's launch templates; hostile paths go through torchrun's as mere words.
 
 #include "client/session/launch_options.hpp"
-#include "headless/headless_runner.hpp"
+#include "export/headless_runner.hpp"
 #include "ui_test_main.hpp"
 
 #include <QDirIterator>

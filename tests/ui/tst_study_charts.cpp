@@ -9,8 +9,8 @@
 
 #include "client/study/study_plan.hpp"
 #include "stored_study_of.hpp"
-#include "study/study_charts.hpp"
-#include "study/study_plot.hpp"
+#include "plots/study_charts.hpp"
+#include "plots/study_plot.hpp"
 #include "ui_test_main.hpp"
 
 #include <QFontInfo>

@@ -15,7 +15,7 @@
 #include "client/study/study_csv.hpp"
 #include "client/study/study_plan.hpp"
 #include "stored_study_of.hpp"
-#include "study/study_charts.hpp"
+#include "plots/study_charts.hpp"
 #include "study/study_points_table.hpp"
 #include "ui_test_main.hpp"
 

@@ -5,7 +5,7 @@
 // decoded by tests/tools/read_tensorboard.py (Debian's python3-protobuf from the .proto copies in
 // tests/tools/tensorboard_proto, compiled with protoc; CRCs by python3-crc32c), which compares
 // every value, and the tag it is under, with the runs' events.jsonl by its own copy of the tag
-// table; the command line in-process and through `ddplab`; a 2-rank run of the real engine with
+// table; the command line in-process and through `ddplab` (on QCoreApplication: no platform); a 2-rank run of the real engine with
 // tensorboard_dir, whose file reads back equal to its events and to the window's export of
 // them; and what must not go wrong: one run id given from two folders, a meta.json without
 // `started`, a FIFO as events.jsonl, a value beyond float32, two studies in one folder.
@@ -527,6 +527,12 @@ void TestTensorBoardExport::labBinaryExports()
     const QString lab = QFileInfo(ddplab::test::enginePath()).dir().filePath(QStringLiteral("ddplab"));
     QVERIFY2(QFileInfo(lab).isExecutable(), qPrintable(lab + QStringLiteral(" is not built")));
     QProcess process;
+    // A platform that does not exist: a GUI application (QGuiApplication, QApplication) aborts
+    // before its first line without one; --export-tensorboard runs on QCoreApplication and links
+    // no widget library (app/main.cpp, ui/headless/), as qBittorrent's nox build.
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("no-such-platform"));
+    process.setProcessEnvironment(environment);
     process.start(lab, {QStringLiteral("--export-tensorboard"), f.recorded.directory, out.path(), QStringLiteral("--quit")});
     QVERIFY(process.waitForFinished(60000));
     const QString printed = QString::fromUtf8(process.readAllStandardOutput());

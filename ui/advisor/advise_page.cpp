@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "advisor/advise_page.hpp"
 
-#include "advisor/advice_files.hpp"
+#include "plots/advice_files.hpp"
 
 #include "advisor/advice_card.hpp"
-#include "advisor/advice_charts.hpp"
+#include "plots/advice_charts.hpp"
 #include "advisor/advise_inputs.hpp"
 #include "client/advisor/advice_job.hpp"
 #include "client/io/save_file.hpp"
@@ -13,7 +13,7 @@
 #include "client/script/pytorch_script.hpp"
 #include "client/session/lab_session.hpp"
 #include "export/export_folder.hpp"
-#include "export/image_writer.hpp"
+#include "plots/image_writer.hpp"
 #include "study/study_chart_view.hpp"
 #include "theme/message_colors.hpp"
 

@@ -13,7 +13,7 @@
 #include "client/advisor/advice.hpp"
 #include "client/advisor/advice_store.hpp"
 #include "core/config.hpp"
-#include "study/study_plot.hpp"
+#include "plots/study_plot.hpp"
 
 #include <QWidget>
 

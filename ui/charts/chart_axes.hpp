@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The two axes of one live chart: x linear on the chosen x axis, y linear or logarithmic. They
-// fit the data (ticks and labels planned by charts/axis_plan.hpp) until a person zooms or pans,
+// fit the data (ticks and labels planned by client/series/axis_plan.hpp) until a person zooms or pans,
 // and then only their ticks and labels follow what is shown. A log y axis is a new axis object
 // (Qt Charts cannot switch one), so the chart's lines are attached to it again by ChartLines.
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "divergence_marks.hpp"
 
-#include "charts/axis_plan.hpp"
+#include "client/series/axis_plan.hpp"
 #include "charts/run_items.hpp"
 #include "client/runs/run_data.hpp"
 

@@ -5,7 +5,7 @@
 // per metric) with its settings beside it as JSON, a run's config as a preset, and all of it
 // at once into a folder (the command line's --export).
 
-#include "export/image_writer.hpp"
+#include "plots/image_writer.hpp"
 
 #include <QList>
 #include <QSharedPointer>
@@ -27,7 +27,7 @@ public:
     static ImageFormat slideFormat(const QString& title = QString());
     // A slide's smallest words (tick labels, legend, settings) and its title, in pixels per
     // 1080 pixels of image height.
-    static constexpr double kSlideTextPixels = 30.0;
+    static constexpr double kSlideTextPixels = ::ddplab::ui::kSlideTextPixels;  // the study charts' too
     static constexpr double kSlideTitlePixels = 46.0;
     // Where a slide's parts go: its title, the chart, one line of settings per run.
     struct SlideLayout {

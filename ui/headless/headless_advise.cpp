@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "headless_advise.hpp"
 
-#include "advisor/advice_files.hpp"
+#include "plots/advice_files.hpp"
 #include "client/advisor/advice_estimate.hpp"
 #include "client/advisor/advice_job.hpp"
 #include "client/advisor/advice_store.hpp"

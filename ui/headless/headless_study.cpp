@@ -11,7 +11,7 @@
 #include "client/study/study_library.hpp"
 #include "client/study/study_runner.hpp"
 #include "client/wire.hpp"
-#include "study/study_charts.hpp"
+#include "plots/study_charts.hpp"
 
 #include <QElapsedTimer>
 #include <QEventLoop>

@@ -12,7 +12,7 @@
 #include "client/study/study_library.hpp"
 #include "client/study/study_results.hpp"
 #include "client/study/study_store.hpp"
-#include "export/image_writer.hpp"
+#include "plots/image_writer.hpp"
 
 #include <QSharedPointer>
 #include <QWidget>

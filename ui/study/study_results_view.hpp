@@ -6,7 +6,7 @@
 // B_crit against B_simple, exponents, with the cautions that qualify them) under them.
 // Redrawn from the results whenever a run ends.
 
-#include "study/study_charts.hpp"
+#include "plots/study_charts.hpp"
 
 #include <QWidget>
 

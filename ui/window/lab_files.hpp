@@ -5,7 +5,7 @@
 // An export says so in the notice bar (in presentation mode the status bar: NoticeBar::setBrief), and the
 // keyboard goes back where it was when its dialog closes.
 
-#include "export/image_writer.hpp"
+#include "plots/image_writer.hpp"
 
 #include <QObject>
 

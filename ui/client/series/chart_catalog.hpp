@@ -29,7 +29,7 @@ struct ChartDefinition {
     // from 500 drew 574 against 361 images/s as more than twice as high).
     bool fromZero = false;
     // A run that diverges explodes here (loss, gradient norm, update variance): its blow-up is
-    // left out of the y range and marked at the edge instead (charts/axis_plan.hpp saneCount).
+    // left out of the y range and marked at the edge instead (client/series/axis_plan.hpp saneCount).
     bool blowsUp = false;
     // Shown only for runs whose metric moves (the effective batch under a batch schedule): a
     // flat line on every other run would be a chart that says nothing.

@@ -7,8 +7,7 @@
 #include "client/study/study_csv.hpp"
 #include "client/study/study_findings.hpp"
 #include "client/wire.hpp"
-#include "export/export_service.hpp"
-#include "export/image_writer.hpp"
+#include "plots/image_writer.hpp"
 #include "theme/palette.hpp"
 
 #include <QDir>
@@ -350,7 +349,7 @@ QStringList exportStudy(const StoredStudy& study, const QList<StudyRunResult>& r
     }
     for (HeatmapSpec& heatmap : slides.heatmaps)
         heatmap.title = QStringLiteral("%1: %2").arg(title, heatmap.title);
-    const double pixels = ExportService::kSlideTextPixels * format.size.height() / 1080.0;
+    const double pixels = kSlideTextPixels * format.size.height() / 1080.0;
     return exportStudy(study, results, slides, directory, format.size, studyScaleForTextPixels(pixels), error);
 }
 

@@ -2,7 +2,7 @@
 #include "study_heatmap.hpp"
 
 #include "theme/palette.hpp"
-#include "study/chart_frame.hpp"
+#include "plots/chart_frame.hpp"
 
 #include "client/wire.hpp"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "advisor/advice_charts.hpp"
+#include "plots/advice_charts.hpp"
 
 #include "client/advisor/advice.hpp"
 #include "client/advisor/advice_phases.hpp"

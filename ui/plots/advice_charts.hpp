@@ -9,7 +9,7 @@
 // smoothed loss against the LR, one curve per batch, and goodput against the batch per GPU (when
 // the batches were timed on the Run-on host).
 
-#include "study/study_plot.hpp"
+#include "plots/study_plot.hpp"
 
 #include <QList>
 #include <QPointF>

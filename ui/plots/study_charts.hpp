@@ -11,9 +11,9 @@
 #include "client/study/study_chart_choices.hpp"
 #include "client/study/study_finding.hpp"
 #include "client/study/study_results.hpp"
-#include "export/image_writer.hpp"
-#include "study/study_heatmap.hpp"
-#include "study/study_plot.hpp"
+#include "plots/image_writer.hpp"
+#include "plots/study_heatmap.hpp"
+#include "plots/study_plot.hpp"
 
 #include <QList>
 #include <QSize>
@@ -38,7 +38,7 @@ StudyCharts buildStudyCharts(const StoredStudy& study, const QList<StudyRunResul
 QStringList exportStudy(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyCharts& charts,
                         const QString& directory, QSize imageSize, double scale, QString* error);
 // As above at `format`; a slide (format.slide) sizes the words by the image's height as the live
-// charts' slides do (30 px at 1080: ExportService::kSlideTextPixels) and heads each chart with the study's title.
+// charts' slides do (30 px at 1080: kSlideTextPixels) and heads each chart with the study's title.
 QStringList exportStudy(const StoredStudy& study, const QList<StudyRunResult>& results, const StudyCharts& charts,
                         const QString& directory, const ImageFormat& format, QString* error);
 // The drawing scale at which a study chart's smallest words are `pixels` high.

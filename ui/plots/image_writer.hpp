@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// One way to write a chart as an image, for every chart of the lab (the live run charts and the
-// study charts): given a function that paints it into a rectangle and a size, a PNG or an SVG of
+// One way to write a chart as an image, for every chart of the lab (the live run charts, the
+// study charts and the advice's): given a function that paints it into a rectangle and a size, a PNG or an SVG of
 // exactly that size. Both check the size, and both write beside and rename: a failed write never
 // leaves half a file where an earlier export was.
 
@@ -19,6 +19,10 @@ QT_END_NAMESPACE
 
 namespace ddplab::ui {
 
+// A slide's words: 30 pixels high on a 1080-pixel image (and in proportion on others), so that a
+// 720p projector still shows 20.
+constexpr double kSlideTextPixels = 30.0;
+
 // How large an exported chart is, and its fonts and lines against the screen's.
 struct ImageFormat {
     ImageFormat() = default;
@@ -29,9 +33,9 @@ struct ImageFormat {
 
     QSize size{1200, 800};
     double scale = 1.0;  // lines (and, for a screen image, fonts) against the screen's
-    // A slide: every word sized against the image's height, not the screen's font (30 px at
-    // 1080, ExportService::kSlideTextPixels, so that a 720p projector still shows 20), with `title` (the lesson's or
-    // the study's) above the chart and the runs' settings below it.
+    // A slide: every word sized against the image's height, not the screen's font
+    // (kSlideTextPixels), with `title` (the lesson's or the study's) above the chart and the
+    // runs' settings below it.
     bool slide = false;
     QString title;
 };

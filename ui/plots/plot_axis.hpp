@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The axes of a study's plot (study_plot): a value range gathered from the data, linear or
-// log, with the ticks charts/axis_plan plans for both chart stacks, and their labels; and where the x tick labels go so that none runs into a neighbour.
+// log, with the ticks client/series/axis_plan plans for both chart stacks, and their labels; and where the x tick labels go so that none runs into a neighbour.
 
 #include <QList>
 #include <QString>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "study_plot.hpp"
 
-#include "study/chart_frame.hpp"
-#include "study/plot_axis.hpp"
+#include "plots/chart_frame.hpp"
+#include "plots/plot_axis.hpp"
 
 #include <QPainter>
 #include <QPainterPath>

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "advisor/advice_files.hpp"
+#include "plots/advice_files.hpp"
 
-#include "advisor/advice_charts.hpp"
+#include "plots/advice_charts.hpp"
 #include "theme/palette.hpp"
 #include "client/advisor/advice.hpp"
 #include "client/advisor/advice_phases.hpp"
 #include "client/io/save_file.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
-#include "export/image_writer.hpp"
+#include "plots/image_writer.hpp"
 
 #include <QDir>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "plot_axis.hpp"
 
-#include "charts/axis_plan.hpp"
+#include "client/series/axis_plan.hpp"
 
 #include <QStringList>
 
