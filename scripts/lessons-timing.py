@@ -90,8 +90,11 @@ def run(args):
         else:
             command = [args.lab, "--study", item, "--quit", "--yes"]
         print(f"{kind} {item} ({' '.join(command[1:])}) ...", flush=True)
+        load_before = os.getloadavg()[0]
         output, seconds, code = run_once(command, env, left)
         entry = dict(done, kind=kind)
+        # The machine's load (1-minute average) as each chunk began and ended: the table states it.
+        entry["loads"] = entry.get("loads", []) + [round(load_before, 1), round(os.getloadavg()[0], 1)]
         if "estimate" not in entry:
             entry["estimate"] = first_estimate(output)
             entry["folder"] = study_folder(output) if kind == "study" else None

@@ -13,10 +13,14 @@
 //     CNN's measured costs);
 //   - a trimmed plan lowers the confidence and names what it skipped; the confidence is read
 //     from the panel's calibration table;
-//   - the cautions come from the model's own layers.
+//   - the cautions come from the model's own layers;
+//   - a stopped advice, resumed, is estimated as its plan less the runs it had finished, within
+//     what its budget leaves after its clock.
 
 #include "client/advisor/advice.hpp"
 #include "client/advisor/advice_decision.hpp"
+#include "client/advisor/advice_estimate.hpp"
+#include "client/advisor/advice_progress.hpp"
 #include "client/advisor/advice_phases.hpp"
 #include "client/advisor/advice_plan.hpp"
 #include "client/advisor/advice_request.hpp"
@@ -25,6 +29,7 @@
 #include "client/advisor/lr_choice.hpp"
 #include "client/advisor/run_evidence.hpp"
 #include "client/library/preset_file.hpp"
+#include "client/study/study_estimate.hpp"
 #include "core/derived.hpp"
 #include "ui_test_main.hpp"
 
@@ -649,6 +654,34 @@ private slots:
         QVERIFY(withBoth[1].contains(QStringLiteral("Dropout")));
         QVERIFY(layerCautions(ModelLayers{false, true, true, true}, 32, 32).isEmpty());  // not inspected: nothing claimed
         QVERIFY(layerCautions(ModelLayers{true, false, false, true}, 32, 32).front().contains(QStringLiteral("LayerNorm")));
+    }
+
+    // What `ddplab --advise --resume` and the Advise page's Resume say before it goes on: the
+    // plan less the runs the progress file names as ended (taken from the store, not run
+    // again), never past what the budget leaves after the advice's clock.
+    void aResumedAdviceIsEstimatedAsThePlanLessItsFinishedRuns()
+    {
+        const AdviceRequest request = fashionMlpRequest();
+        const MachineSpeed speed = MachineSpeed::uniform(2.0);
+        const double whole = expectedAdviceSeconds(request, speed);
+        const ddplab::Config base = planBase(request).run.config;
+        const double baseSeconds = estimatedSeconds(base, speed);
+        QVERIFY2(baseSeconds > 1 && whole > baseSeconds + 1, qPrintable(QStringLiteral("%1 s, its base run %2 s").arg(whole).arg(baseSeconds)));
+        using namespace advice_progress;
+        const QJsonObject baseRun{{kSettings, presetFromCoreConfig(base)}};
+        // Stopped in its base run: nothing ended, the whole plan is left.
+        const QJsonObject notEnded = progressJson(request, QJsonArray{QJsonObject{{kStartedS, 0.0}, {kRuns, QJsonArray{baseRun}}}});
+        QCOMPARE(expectedResumedAdviceSeconds(request, notEnded, speed), whole);
+        // Its base run ended (named by its stored run): the rest of the plan.
+        QJsonObject ended = baseRun;
+        ended.insert(kRunId, QStringLiteral("20261129-141500-advice-base"));
+        const QJsonObject afterBase = progressJson(
+            request, QJsonArray{QJsonObject{{kStartedS, 0.0}, {kEndedS, baseSeconds}, {kRuns, QJsonArray{ended}}},
+                                QJsonObject{{kStartedS, baseSeconds}, {kRuns, QJsonArray{}}}});
+        QVERIFY(std::fabs(expectedResumedAdviceSeconds(request, afterBase, speed) - (whole - baseSeconds)) < 1e-9);
+        // Its clock near the budget's end: what the budget leaves.
+        const QJsonObject late = progressJson(request, QJsonArray{QJsonObject{{kStartedS, 0.0}, {kEndedS, request.budgetSeconds - 10}, {kRuns, QJsonArray{ended}}}});
+        QCOMPARE(expectedResumedAdviceSeconds(request, late, speed), 10.0);
     }
 };
 

@@ -8,9 +8,13 @@
 #include "advisor/advice_card.hpp"
 #include "advisor/advise_inputs.hpp"
 #include "advisor/advise_page.hpp"
+#include "client/advisor/advice_estimate.hpp"
+#include "client/advisor/advice_progress.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/runs/run_data.hpp"
+#include "client/runs/run_store.hpp"
 #include "client/session/lab_session.hpp"
+#include "client/study/study_estimate.hpp"
 #include "setup/parameter_panel.hpp"
 #include "ui_test_main.hpp"
 #include "window/lab_actions.hpp"
@@ -269,6 +273,16 @@ private slots:
         QVERIFY2(page->inputs()->baseText().contains(QStringLiteral("× 12 per GPU")), qPrintable(page->inputs()->baseText()));
         QCOMPARE(page->inputs()->gpus()->value(), 8);
         QCOMPARE(page->inputs()->budgetMinutes()->value(), 5.0);
+        // Before Start, how long the advice set up here takes, as `ddplab --advise` says it: the
+        // one estimator at this machine's speed (nothing run here yet), following the inputs.
+        QPushButton* start = page->findChild<QPushButton*>(QStringLiteral("startAdvice"));
+        const auto expected = [page] { return expectedAdviceSeconds(page->inputs()->request(), MachineSpeed::measure(RunStore())); };
+        QVERIFY2(page->estimatedSeconds() > 1, qPrintable(QString::number(page->estimatedSeconds())));
+        QCOMPARE(page->estimatedSeconds(), expected());
+        QCOMPARE(start->text(), QStringLiteral("Start (%1)").arg(durationText(expected())));
+        page->inputs()->budgetMinutes()->setValue(0.5);  // a budget shorter than the plan: the budget
+        QCOMPARE(page->estimatedSeconds(), 30.0);
+        QCOMPARE(start->text(), QStringLiteral("Start (about 30 s)"));
     }
 
     void startWhileSomethingElseRunsIsRefused()
@@ -413,6 +427,16 @@ private slots:
         list->setCurrentRow(0);
         QVERIFY2(page->card()->text().contains(QStringLiteral("was stopped after %1 runs").arg(stopped.runsEnded)), qPrintable(page->card()->text()));
         QVERIFY(resume->isEnabled());
+        // Resume says how long, as `ddplab --advise --resume` does: the plan less the runs it finished.
+        QString unread;
+        const std::optional<QJsonObject> kept = readProgress(stopped.progressFile(), &unread);
+        QVERIFY2(kept, qPrintable(unread));
+        const std::optional<AdviceRequest> asked = requestOfProgress(*kept, &unread);
+        QVERIFY2(asked, qPrintable(unread));
+        const MachineSpeed speed = MachineSpeed::measure(RunStore());
+        const double left = expectedResumedAdviceSeconds(*asked, *kept, speed);
+        QVERIFY2(left < expectedAdviceSeconds(*asked, speed), qPrintable(QString::number(left)));
+        QCOMPARE(resume->text(), QStringLiteral("Resume (%1)").arg(durationText(left)));
         ended.clear();
         resume->click();
         QVERIFY(page->isRunning());

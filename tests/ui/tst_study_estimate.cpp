@@ -33,7 +33,9 @@ const QList<QPair<QString, double>> kLessonSeconds{
     {QStringLiteral("seed000-single-vs-multi"), 1.2},
     {QStringLiteral("seed000-update-variance"), 1.8},
     {QStringLiteral("seed000-variance-equivalence"), 2.2},
-    {QStringLiteral("seed002-effective-batch"), 17.1},
+    // Measured again 2026-11-29 (load 5.3-6.3), the same way: 29.4 s (17.1 s before, at an
+    // unknown moment's load; 23.9 s at load 8 in scripts/lessons-timing.py's table).
+    {QStringLiteral("seed002-effective-batch"), 29.4},
     {QStringLiteral("seed003-momentum"), 34.2},
     {QStringLiteral("seed003-novograd"), 66.2},
     {QStringLiteral("seed003-throughput"), 28.9},
@@ -58,7 +60,7 @@ const QList<QPair<QString, double>> kStudySeconds{
     {QStringLiteral("seed003-ranks-accuracy"), 90},
     {QStringLiteral("sgd-vs-adam-best-lr"), 120},
     {QStringLiteral("own-models-best-lr"), 27 * 60},
-    {QStringLiteral("adam-sde-growing-batch"), 80},
+    {QStringLiteral("adam-sde-growing-batch"), 185},  // 2026-11-29, load 4-5 (80 s before, from an earlier session)
     {QStringLiteral("adamw-timescale"), 20},
     {QStringLiteral("adam-surge"), 300},
     {QStringLiteral("adam-bsi-vs-adam"), 100},
@@ -126,6 +128,50 @@ private slots:
         const double estimate = estimatedSeconds(plan);
         QVERIFY2(estimate >= documented / kStudyWithin && estimate <= documented * kStudyWithin,
                  qPrintable(QStringLiteral("%1: estimated %2 s, documented %3 s").arg(id).arg(estimate).arg(documented)));
+    }
+
+    // An evaluation's cost against the training's, from the same runs with eval_every 8 (or 32)
+    // and with evaluations at the epochs' ends only, timed with ddplab-engine run beside other
+    // work (load 3, 2026-11-29): the study adam-bsi-vs-adam's runs (the MLP, 32 a rank, two
+    // epochs of 8,192 images) and the CNN's (one epoch of 4,096). A machine's speed scales both
+    // alike; how much longer the evaluations make a run is the constants' to say. Evaluating
+    // 12,000 images every 8 steps made the MLP's run 6.3x longer on 1 rank, 3.7x on 2 (not
+    // halved there: a lone rank's intra-op threads take both cores); estimated 2.5x too cheap
+    // before, when an evaluation was split over the ranks' cores like a training step.
+    void anEvaluationCostsWhatItTookHere_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<int>("ranks");
+        QTest::addColumn<int>("every");
+        QTest::addColumn<int>("subset");
+        QTest::addColumn<int>("epochs");
+        QTest::addColumn<double>("withEvaluations");
+        QTest::addColumn<double>("atEpochEnds");
+        QTest::newRow("mlp, 1 rank") << QStringLiteral("mlp") << 1 << 8 << 8192 << 2 << 27.6 << 4.4;
+        QTest::newRow("mlp, 2 ranks") << QStringLiteral("mlp") << 2 << 8 << 8192 << 2 << 15.5 << 4.2;
+        QTest::newRow("cnn, 1 rank") << QStringLiteral("cnn") << 1 << 32 << 4096 << 1 << 26.8 << 9.3;
+        QTest::newRow("cnn, 2 ranks") << QStringLiteral("cnn") << 2 << 32 << 4096 << 1 << 14.4 << 9.5;
+    }
+    void anEvaluationCostsWhatItTookHere()
+    {
+        QFETCH(QString, model);
+        QFETCH(int, ranks);
+        QFETCH(int, every);
+        QFETCH(int, subset);
+        QFETCH(int, epochs);
+        QFETCH(double, withEvaluations);
+        QFETCH(double, atEpochEnds);
+        QJsonObject run{{QStringLiteral("workload"), QStringLiteral("fashion_mnist")}, {QStringLiteral("model"), model},
+                        {QStringLiteral("world_size"), ranks},   {QStringLiteral("batch_size"), 32},
+                        {QStringLiteral("epochs"), epochs},      {QStringLiteral("train_subset"), subset},
+                        {QStringLiteral("optimizer"), QStringLiteral("adam")}, {QStringLiteral("lr"), 0.001}};
+        run.insert(QStringLiteral("eval_every"), 0);
+        const double epochEnds = estimatedSeconds(run);
+        run.insert(QStringLiteral("eval_every"), every);
+        const double often = estimatedSeconds(run);
+        const double estimated = often / epochEnds, measured = withEvaluations / atEpochEnds;
+        QVERIFY2(estimated >= measured / kWithin && estimated <= measured * kWithin,
+                 qPrintable(QStringLiteral("evaluating every %1 steps: %2x longer estimated, %3x measured").arg(every).arg(estimated).arg(measured)));
     }
 
     // A machine whose runs took three times what the constants say: its factor is 3 (the

@@ -6,12 +6,15 @@
 #include "advisor/advice_card.hpp"
 #include "plots/advice_charts.hpp"
 #include "advisor/advise_inputs.hpp"
+#include "client/advisor/advice_estimate.hpp"
 #include "client/advisor/advice_job.hpp"
+#include "client/advisor/advice_progress.hpp"
 #include "client/io/save_file.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
 #include "client/script/pytorch_script.hpp"
 #include "client/session/lab_session.hpp"
+#include "client/study/study_estimate.hpp"
 #include "export/export_folder.hpp"
 #include "plots/image_writer.hpp"
 #include "study/study_chart_view.hpp"
@@ -20,6 +23,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -33,6 +37,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSpinBox>
 
 #include <utility>
 #include <QScrollBar>
@@ -58,6 +63,16 @@ QString timeText(double seconds)
     return whole >= 90 ? QObject::tr("about %1 min left").arg((whole + 30) / 60) : QObject::tr("about %1 s left").arg(whole);
 }
 
+// A stopped advice's resumption, as `ddplab --advise --resume` says it; -1 when its progress
+// file cannot be read (resuming says why).
+double resumedSeconds(const StoredAdvice& stopped, const MachineSpeed& speed)
+{
+    QString unread;
+    const std::optional<QJsonObject> progress = readProgress(stopped.progressFile(), &unread);
+    const std::optional<AdviceRequest> request = progress ? requestOfProgress(*progress, &unread) : std::nullopt;
+    return request ? expectedResumedAdviceSeconds(*request, *progress, speed) : -1.0;
+}
+
 QString sentence(QString text)
 {
     if (!text.isEmpty())
@@ -71,7 +86,7 @@ QString sentence(QString text)
 
 AdvisePage::AdvisePage(const RunStore& store, LabSession& session, std::function<ddplab::Config()> setupConfig, QWidget* parent)
     : QWidget(parent), m_store(store), m_session(session), m_setupConfig(std::move(setupConfig)),
-      m_job(std::make_unique<AdviceJob>(session, m_adviceStore))
+      m_job(std::make_unique<AdviceJob>(session, m_adviceStore)), m_speed(std::make_unique<MachineSpeed>())
 {
     m_inputs = new AdviseInputs;
     m_start = new QPushButton(tr("Start"));
@@ -181,6 +196,10 @@ AdvisePage::AdvisePage(const RunStore& store, LabSession& session, std::function
             onProgress();
     });
     ticker->start();
+    // The estimate follows what is set up here (Setup's settings are read again when shown).
+    connect(m_inputs->gpus(), &QSpinBox::valueChanged, this, &AdvisePage::updateEstimate);
+    connect(m_inputs->maxBatchPerGpu(), &QSpinBox::valueChanged, this, &AdvisePage::updateEstimate);
+    connect(m_inputs->budgetMinutes(), &QDoubleSpinBox::valueChanged, this, &AdvisePage::updateEstimate);
     connect(m_start, &QPushButton::clicked, this, [this] { start(); });
     connect(m_stop, &QPushButton::clicked, this, &AdvisePage::stop);
     connect(m_use, &QPushButton::clicked, this, [this] {
@@ -247,6 +266,7 @@ bool AdvisePage::start()
         return false;
     }
     refreshInputs();
+    const double estimate = m_estimate;
     m_log->clear();
     // The job keeps the advice in its folder of the store from the start: a stop (or a closed
     // window) leaves an advice that can be resumed.
@@ -254,6 +274,7 @@ bool AdvisePage::start()
         say(sentence(m_job->problem()), true);
         return false;
     }
+    m_estimate = estimate;
     say(QString(), false);
     clearCharts();
     m_hasAdvice = false;
@@ -272,16 +293,21 @@ bool AdvisePage::resumePastAdvice(int row)
         return false;
     }
     const StoredAdvice stored = m_stored[row];
+    const double estimate = resumedSeconds(stored, *m_speed);
     m_log->clear();
     if (!m_job->resume(stored.directory)) {
         say(sentence(m_job->problem()), true);
         return false;
     }
     m_stoppedRow = -1;
+    m_estimate = estimate;
     clearCharts();
     m_hasAdvice = false;
     onPhaseEnded();
-    say(tr("Resumed the advice stopped after %1 runs: they are taken from the store, the rest run now.").arg(stored.runsEnded), false);
+    say(tr("Resumed the advice stopped after %1 runs: they are taken from the store, the rest run now (%2).")
+            .arg(stored.runsEnded)
+            .arg(estimate >= 0 ? durationText(estimate) : tr("how long is known once its base run has ended")),
+        false);
     onProgress();
     updateButtons();
     return true;
@@ -296,7 +322,10 @@ void AdvisePage::onProgress()
 {
     m_progress->setValue(m_job->percent());
     const double left = m_job->secondsLeft();
-    const QString time = left >= 0 ? timeText(left) : tr("time left: known once the base run has ended (at most %1)").arg(timeText(m_job->budgetSecondsLeft()).remove(tr(" left")).remove(tr("about ")));
+    const QString most = timeText(m_job->budgetSecondsLeft()).remove(tr(" left")).remove(tr("about "));
+    const QString time = left >= 0       ? timeText(left)
+                         : m_estimate >= 0 ? tr("%1 as planned, measured once the base run has ended (at most %2)").arg(durationText(m_estimate), most)
+                                           : tr("time left: known once the base run has ended (at most %1)").arg(most);
     m_progressLabel->setText(isRunning() ? tr("%1; %2.").arg(sentence(m_job->progressText()).chopped(1), time) : sentence(m_job->progressText()));
 }
 
@@ -332,6 +361,7 @@ void AdvisePage::onFinished(bool succeeded)
         const QSignalBlocker blocker(m_past);
         refreshPastAdvice();
     }
+    *m_speed = MachineSpeed::measure(m_store);  // its runs measured this machine as busy as it is now
     updateButtons();
     emit adviceEnded(succeeded);
 }
@@ -345,6 +375,8 @@ void AdvisePage::updateButtons()
                              : tr("Measure Setup's model on the GPUs to plan for, within the time budget"));
     m_stop->setEnabled(running);
     m_resume->setEnabled(!running && !busy && m_stoppedRow >= 0);
+    if (!running)
+        updateEstimate();
     m_inputs->setEnabled(!running);
     for (QPushButton* button : {m_use, m_copy, m_save})
         button->setEnabled(m_hasAdvice && !running);
@@ -393,6 +425,7 @@ bool AdvisePage::openPastAdvice(int row)
     const StoredAdvice stored = m_adviceStore.open(m_stored[row].directory);  // read again: it may have changed
     m_stoppedRow = stored.stopped ? row : -1;
     if (stored.stopped) {
+        *m_speed = MachineSpeed::measure(m_store);  // Resume says how long, at the speed its runs measured
         m_hasAdvice = false;
         m_advice = Advice();
         m_card->showMessage(tr("This advice for %1 GPUs was stopped after %2 runs. Resume goes on from there: the runs it finished are taken "
@@ -461,8 +494,10 @@ void AdvisePage::resizeEvent(QResizeEvent* event)
 void AdvisePage::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
-    if (!isRunning())
+    if (!isRunning()) {
+        *m_speed = MachineSpeed::measure(m_store);
         refreshInputs();
+    }
 }
 
 void AdvisePage::setMemorySources(std::function<DeviceInventory()> runOn, std::function<const ModelInspection*()> inspection)
@@ -475,6 +510,24 @@ void AdvisePage::refreshInputs()
 {
     m_inputs->setMachine(m_runOn ? m_runOn() : DeviceInventory(), m_inspection ? m_inspection() : nullptr);
     m_inputs->setBase(m_setupConfig());
+    updateEstimate();
+}
+
+double AdvisePage::estimatedSeconds() const
+{
+    return isRunning() ? -1.0 : m_estimate;
+}
+
+void AdvisePage::updateEstimate()
+{
+    if (isRunning())
+        return;
+    // As `ddplab --advise` says it on its first line: the plan at this machine's measured speed.
+    const AdviceRequest request = m_inputs->request();
+    m_estimate = adviceRequestProblem(request).isEmpty() ? expectedAdviceSeconds(request, *m_speed) : -1.0;
+    m_start->setText(m_estimate >= 0 ? tr("Start (%1)").arg(durationText(m_estimate)) : tr("Start"));
+    const double resumed = m_stoppedRow >= 0 && m_stoppedRow < m_stored.size() ? resumedSeconds(m_stored[m_stoppedRow], *m_speed) : -1.0;
+    m_resume->setText(resumed >= 0 ? tr("Resume (%1)").arg(durationText(resumed)) : tr("Resume"));
 }
 
 void AdvisePage::copySnippet()

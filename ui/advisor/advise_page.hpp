@@ -38,6 +38,7 @@ struct ModelInspection;
 class AdviseInputs;
 class AdviceJob;
 class LabSession;
+struct MachineSpeed;
 class RunStore;
 class StudyChartView;
 
@@ -83,6 +84,9 @@ public:
     const QList<PlotSpec>& charts() const { return m_charts; }
     QString statusText() const;
     QString progressText() const;
+    // How long the advice set up here would take (expectedAdviceSeconds, as `ddplab --advise`
+    // says it), or the stopped one chosen under Past advice its resumption; -1 while one runs.
+    double estimatedSeconds() const;
 
 signals:
     // Use these settings: Setup takes `config` (the recommendation).
@@ -97,6 +101,7 @@ protected:
 
 private:
     void refreshInputs();
+    void updateEstimate();
     void onProgress();
     void onPhaseEnded();
     void onFinished(bool succeeded);
@@ -116,6 +121,8 @@ private:
     std::function<const ModelInspection*()> m_inspection;
     AdviceStore m_adviceStore;
     std::unique_ptr<AdviceJob> m_job;  // the one advice job, the same as ddplab --advise's
+    std::unique_ptr<MachineSpeed> m_speed;  // this machine's, measured from the run store when the page is shown
+    double m_estimate = -1.0;  // the advice's (or the resumed one's) seconds, said before and while it starts
     QList<StoredAdvice> m_stored;  // as m_past lists them
     int m_stoppedRow = -1;   // the stopped advice chosen under Past advice: Resume resumes it
     Advice m_advice;

@@ -4,6 +4,7 @@
 #include "plots/advice_files.hpp"
 #include "client/advisor/advice_estimate.hpp"
 #include "client/advisor/advice_job.hpp"
+#include "client/advisor/advice_progress.hpp"
 #include "client/advisor/advice_store.hpp"
 #include "client/advisor/batch_memory.hpp"
 #include "client/engine/device_inventory.hpp"
@@ -20,6 +21,7 @@
 #include "stop_signals.hpp"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFileInfo>
 #include <QTimer>
@@ -43,11 +45,14 @@ void waitForTheEngine(const LabSession& session)
 }
 
 // The advice `begin` starts (a new one, or a stopped one resumed) run to its end by the one advice
-// job the Advise page uses too: its files into --export's folder (the job has stored it). With an
-// `estimate` (seconds; a resumed advice has none) the end says how long it took against it.
+// job the Advise page uses too: its files into --export's folder (the job has stored it). The end
+// says how long it took against `estimate` (seconds): a new advice its whole clock, a `resumed`
+// one this process's time (its clock goes on from the stopped advice's).
 int runAdvice(const LaunchOptions& options, const std::function<bool(AdviceJob&)>& begin, QTextStream& out, QTextStream& err,
-              double estimate = -1)
+              double estimate, bool resumed = false)
 {
+    QElapsedTimer thisTime;
+    thisTime.start();
     const QString folder = QDir(options.exportDirectory).absolutePath();
     const RunStore runs;
     LabSession session(runs, locateEngine(options.enginePath));
@@ -105,8 +110,11 @@ int runAdvice(const LaunchOptions& options, const std::function<bool(AdviceJob&)
     for (const QString& caution : advice.cautions)
         out << "  caution: " << caution << Qt::endl;
     out << "Wrote advice.json, advice.md and " << (written.size() - 2) / 2 << " charts as PNG and SVG to " << folder << Qt::endl;
-    out << "The advice " << (estimate > 0 ? tookText(advice.tookSeconds, estimate) : QStringLiteral("took %1 s").arg(advice.tookSeconds, 0, 'f', 1))
-        << Qt::endl;
+    if (resumed)
+        out << "The advice's resumption " << tookText(double(thisTime.elapsed()) / 1000.0, estimate) << "; its clock with the stopped advice's time "
+            << QString::number(advice.tookSeconds, 'f', 1) << " s" << Qt::endl;
+    else
+        out << "The advice " << tookText(advice.tookSeconds, estimate) << Qt::endl;
     // Kept like studies: the Advise page lists it under Past advice.
     if (!stored)
         return ddplab::kExitOutputError;
@@ -145,8 +153,18 @@ int resumeAdviceHeadless(const LaunchOptions& options, QTextStream& out, QTextSt
         err << "ddplab: cannot make the folder " << options.exportDirectory << Qt::endl;
         return 2;
     }
-    out << "DDP Lab advisor: resuming " << kept.directory << " (" << kept.gpus << " GPUs, " << kept.runsEnded << " runs finished)" << Qt::endl;
-    return runAdvice(options, [&](AdviceJob& job) { return job.resume(kept.directory); }, out, err);
+    // How long, as a new advice says it: the plan less the runs it finished (taken, not run again).
+    QString unread;
+    const std::optional<QJsonObject> progress = readProgress(kept.progressFile(), &unread);
+    const std::optional<AdviceRequest> request = progress ? requestOfProgress(*progress, &unread) : std::nullopt;
+    if (!request) {
+        err << "ddplab: the stopped advice cannot be resumed: " << unread << Qt::endl;
+        return 2;
+    }
+    const double estimate = expectedResumedAdviceSeconds(*request, *progress, MachineSpeed::measure(RunStore()));
+    out << "DDP Lab advisor: resuming " << kept.directory << " (" << kept.gpus << " GPUs, " << kept.runsEnded << " runs finished), "
+        << durationText(estimate) << Qt::endl;
+    return runAdvice(options, [&](AdviceJob& job) { return job.resume(kept.directory); }, out, err, estimate, true);
 }
 
 // `ddplab-engine inspect` on your own model and data, waited for; nullopt with the engine's

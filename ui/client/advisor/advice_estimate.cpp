@@ -2,10 +2,14 @@
 #include "advice_estimate.hpp"
 
 #include "advice_plan.hpp"
+#include "advice_progress.hpp"
 #include "advice_time.hpp"
 #include "run_cost.hpp"
 #include "client/study/study_estimate.hpp"
+#include "client/library/preset_file.hpp"
 #include "core/derived.hpp"
+
+#include <QJsonArray>
 
 #include <algorithm>
 
@@ -35,6 +39,27 @@ double expectedAdviceSeconds(const AdviceRequest& request, const MachineSpeed& s
     const qint64 perGpu = request.maxBatchPerGpu > 0 ? std::min<qint64>(request.base.batchSize, request.maxBatchPerGpu) : request.base.batchSize;
     const double confirmation = std::min(confirmationSeconds(context, perGpu), context.secondsLeft);
     return std::min(request.budgetSeconds, baseSeconds + branchSeconds + confirmation);
+}
+
+double expectedResumedAdviceSeconds(const AdviceRequest& request, const QJsonObject& progress, const MachineSpeed& speed)
+{
+    using namespace advice_progress;
+    // The runs the progress file names by their stored run are taken as they are: their share of
+    // the plan is not run again. The advice's clock goes on from where the stopped one's ended.
+    double finished = 0.0;
+    double clock = 0.0;
+    for (const QJsonValue& phase : progress.value(kPhases).toArray()) {
+        const QJsonObject phaseObject = phase.toObject();
+        clock = std::max({clock, phaseObject.value(kStartedS).toDouble(), phaseObject.value(kEndedS).toDouble()});
+        for (const QJsonValue& run : phaseObject.value(kRuns).toArray()) {
+            if (run.toObject().value(kRunId).toString().isEmpty())
+                continue;
+            if (const std::optional<ddplab::Config> config = coreConfigOf(run.toObject().value(kSettings).toObject()))
+                finished += estimatedSeconds(*config, speed);
+        }
+    }
+    const double left = std::max(0.0, expectedAdviceSeconds(request, speed) - finished);
+    return std::min(left, std::max(0.0, request.budgetSeconds - clock));
 }
 
 }  // namespace ddplab::ui

@@ -8,10 +8,16 @@
 
 #include "advice_request.hpp"
 
+#include <QJsonObject>
+
 namespace ddplab::ui {
 
 struct MachineSpeed;
 
 double expectedAdviceSeconds(const AdviceRequest& request, const MachineSpeed& speed);
+// A stopped advice resumed from its progress file (advice_progress.hpp): the same plan less the
+// runs it had finished (taken from the run store, not run again), never past what its budget
+// leaves after the time its clock had reached.
+double expectedResumedAdviceSeconds(const AdviceRequest& request, const QJsonObject& progress, const MachineSpeed& speed);
 
 }  // namespace ddplab::ui

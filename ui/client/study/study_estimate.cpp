@@ -46,10 +46,16 @@ constexpr double kRankStepSeconds = 0.0054;
 constexpr double kImageSecondsMlp = 8.5e-5;       // one Fashion-MNIST image through the MLP and back
 constexpr double kImageSecondsCnn = 1.1e-3;       // through the CNN and back
 // An evaluation: the training loss over 2,000 training images and the validation images
-// (Fashion-MNIST's 10,000, or val_subset), forward only, in chunks: 0.3 of a training image's cost.
+// (Fashion-MNIST's 10,000, or val_subset), forward only, in chunks of 250: half a training
+// image's cost, and as long on 1 rank as on 2 (one rank's intra-op threads take the cores its
+// images are not shared with). Measured with ddplab-engine run, eval_every 8 against epoch ends
+// only, load 3 (2026-11-29): the MLP's 12,000 images took 0.37 s an evaluation on 1 rank and on
+// 2 (0.22 s on 4), the CNN's 5.8 s on 1 and 4.8 s on 2, while the same runs' training took
+// 0.5-0.6 of the constants' (kForwardShare 0.3 over the ranks made an evaluation 2.5x too cheap
+// on 2 ranks: adam-bsi-vs-adam, which evaluates every 8 steps, took 2.76x its estimate).
 constexpr int64_t kEvalTrainImages = 2000;
 constexpr int64_t kFashionTestImages = 10000;
-constexpr double kForwardShare = 0.3;
+constexpr double kForwardShare = 0.5;
 // Your own data's size is known once the engine has read it; until then its subset, or a
 // Fashion-MNIST-sized guess.
 constexpr int64_t kUnknownDataSamples = 10'000;
@@ -164,7 +170,9 @@ RunParts runParts(const Config& config, const MeasuredModel* measured, int64_t f
     cost.startSeconds += kDataStartSeconds * turns;
     const int64_t every = evalInterval(sized);
     const double epochs = std::max(1.0, steps / double(std::max<int64_t>(1, stepsPerEpoch(sized))));
-    const double evaluations = (every > 0 ? steps / double(every) : 0.0) + epochs;
+    // An epoch's end on a multiple of eval_every is one evaluation, not two.
+    const int64_t perEpoch = std::max<int64_t>(1, stepsPerEpoch(sized));
+    const double evaluations = every > 0 ? steps / double(every) + (perEpoch % every == 0 ? 0.0 : epochs) : epochs;
     cost.evaluations = evaluations;
     if (timed) {
         // An evaluation of your own data: the training loss over its first 2,000 samples at most
@@ -186,7 +194,7 @@ RunParts runParts(const Config& config, const MeasuredModel* measured, int64_t f
     // Your own model not timed yet counts as the CNN: the examples' ResNet and transformer take
     // 15-45 s a run (docs/studies.md); the Study page times it within seconds.
     const double image = cost.kind == StepKind::Mlp ? kImageSecondsMlp : kImageSecondsCnn;
-    cost.evaluationSeconds = evaluations * evalImages * kForwardShare * image / parallel;
+    cost.evaluationSeconds = evaluations * evalImages * kForwardShare * image;
     cost.stepSeconds = steps * kRankStepSeconds * turns + samples * image / parallel + cost.evaluationSeconds;
     return cost;
 }
