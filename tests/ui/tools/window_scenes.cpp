@@ -67,6 +67,19 @@ void wait(int ms)
     loop.exec();
 }
 
+// Presentation mode asks for the whole screen (Qt::WindowFullScreen); Xvfb has no window manager
+// to give it, so the window stayed its first size, a frame of black around it at 1920x1080. The
+// window is first given the screen, as a window manager would, and presentation mode lays its
+// panes out on that.
+void enterPresentationMode(MainWindow& window)
+{
+    if (const QScreen* screen = window.screen()) {
+        window.setGeometry(screen->geometry());
+        wait(kSettleMs / 3);
+    }
+    window.setPresentationMode(true);
+}
+
 void waitForTheRuns(MainWindow& window)
 {
     QEventLoop loop;
@@ -222,13 +235,13 @@ bool play(const QString& scene, MainWindow& window, const QString& studyFile, co
     if (scene == QLatin1String("presentation-lesson")) {
         window.startLesson(QStringLiteral("seed000-four-ways"));
         waitForTheRuns(window);
-        window.setPresentationMode(true);
+        enterPresentationMode(window);
         return true;
     }
     // presentation:LESSON — a class in front of a projector: presentation mode first, then the
     // lesson run from the Lesson pane, its lead chart large.
     if (scene.startsWith(QLatin1String("presentation:"))) {
-        window.setPresentationMode(true);
+        enterPresentationMode(window);
         wait(kSettleMs);
         window.startLesson(scene.section(QLatin1Char(':'), 1));
         waitForTheRuns(window);
@@ -238,7 +251,7 @@ bool play(const QString& scene, MainWindow& window, const QString& studyFile, co
     // presentation mode (OUT-<chart>.png), the thumbnails too.
     if (scene.startsWith(QLatin1String("slides:"))) {
         const QString lesson = scene.section(QLatin1Char(':'), 1);
-        window.setPresentationMode(true);
+        enterPresentationMode(window);
         wait(kSettleMs);
         window.startLesson(lesson);
         waitForTheRuns(window);
@@ -255,7 +268,7 @@ bool play(const QString& scene, MainWindow& window, const QString& studyFile, co
         if (!predictFirst)
             return false;
         predictFirst->setChecked(true);
-        window.setPresentationMode(true);
+        enterPresentationMode(window);
         wait(kSettleMs);
         window.startLesson(scene.section(QLatin1Char(':'), 1));
         waitForTheRuns(window);
