@@ -23,6 +23,7 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
@@ -84,12 +85,14 @@ StudyPage::StudyPage(const RunStore& store, LabSession& session, std::function<Q
     m_showRuns = new QPushButton(tr("Show runs on Charts"));
     m_showRuns->setObjectName(QStringLiteral("showRuns"));
     m_showRuns->setToolTip(tr("The study's runs as lines on the Charts page (the x axis: samples seen)"));
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_run);
-    buttons->addWidget(m_stop);
-    buttons->addStretch(1);
-    buttons->addWidget(m_export);
-    buttons->addWidget(m_showRuns);
+    // Two rows: four buttons on one made the page 390 pixels wide at least, and with Setup and
+    // the Lesson pane beside it the window needed more than a 1280-pixel screen once a run ended.
+    auto* buttons = new QGridLayout;
+    buttons->addWidget(m_run, 0, 0);
+    buttons->addWidget(m_stop, 0, 1);
+    buttons->addWidget(m_export, 1, 0);
+    buttons->addWidget(m_showRuns, 1, 1);
+    buttons->setColumnStretch(2, 1);
     m_progress = new QProgressBar;
     m_progress->setRange(0, 100);
     m_progress->setTextVisible(false);

@@ -6,6 +6,7 @@
 
 #include <QApplication>
 #include <QDockWidget>
+#include <QEvent>
 #include <QMenu>
 #include <QMainWindow>
 #include <QScreen>
@@ -29,6 +30,36 @@ QFont scaled(QFont font, double scale)
     return font;
 }
 
+// Leaving full screen resizes the window later, when the window system says so. Docks restored
+// while the window is still full-screen size are scaled to it and scaled back, a pixel off here
+// and there; restoring once more at the size they were saved at puts back exactly what was there.
+class RestoreDocksAtSize : public QObject {
+public:
+    RestoreDocksAtSize(QMainWindow& window, QSize size, QByteArray docks)
+        : QObject(&window)
+        , m_window(window)
+        , m_size(size)
+        , m_docks(std::move(docks))
+    {
+        window.installEventFilter(this);
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (watched == &m_window && event->type() == QEvent::Resize && m_window.size() == m_size) {
+            m_window.restoreState(m_docks);
+            deleteLater();
+        }
+        return false;
+    }
+
+private:
+    QMainWindow& m_window;
+    QSize m_size;
+    QByteArray m_docks;
+};
+
 }  // namespace
 
 PresentationMode::PresentationMode(QMainWindow& window, ChartGrid& charts, QList<QDockWidget*> collapsed, QDockWidget& lesson)
@@ -44,7 +75,9 @@ void PresentationMode::enter()
     if (m_on)
         return;
     m_on = true;
+    delete m_pendingRestore;  // left and entered again before the window had its size back
     m_savedDocks = m_window.saveState();
+    m_savedSize = m_window.size();
     m_hadOwnFont = m_window.testAttribute(Qt::WA_SetFont);
     m_savedFont = m_window.font();
     m_savedEnlarged = m_charts.enlarged();
@@ -110,6 +143,8 @@ void PresentationMode::leave()
     m_charts.setEnlarged(m_savedEnlarged);
     m_window.setWindowState(m_savedWindowState);
     m_window.restoreState(m_savedDocks);
+    if (m_window.size() != m_savedSize)
+        m_pendingRestore = new RestoreDocksAtSize(m_window, m_savedSize, m_savedDocks);
 }
 
 }  // namespace ddplab::ui

@@ -11,10 +11,12 @@
 #include <QFont>
 #include <QList>
 #include <QPointer>
+#include <QSize>
 #include <Qt>
 
 QT_BEGIN_NAMESPACE
 class QDockWidget;
+class QObject;
 class QMainWindow;
 class QMenu;
 QT_END_NAMESPACE
@@ -44,6 +46,8 @@ private:
     bool m_on = false;
     Qt::WindowStates m_savedWindowState;
     QByteArray m_savedDocks;
+    QSize m_savedSize;
+    QPointer<QObject> m_pendingRestore;  // puts the docks back once the window has its size back
     QFont m_savedFont;
     bool m_hadOwnFont = false;
     QList<QFont> m_savedWindowFonts;  // the application's fonts of menus and dialogs
