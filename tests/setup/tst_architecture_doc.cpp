@@ -6,11 +6,12 @@
 // from engine/ or ui/), and a header-and-source pair may be named without its extension
 // (`ui/client/runs/run_data`). Claims the document makes about the whole tree are checked where a
 // search of the sources can tell (every colour chosen in ui/theme/; the settings become JSON once
-// on the Run path).
+// on the Run path; what neither shows nor paints lives in ui/client/).
 
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QLibraryInfo>
 #include <QRegularExpression>
 #include <QtTest>
 
@@ -162,6 +163,42 @@ private slots:
             }
         }
         QVERIFY2(outside.isEmpty(), qPrintable(QStringLiteral("colours chosen outside ui/theme/:\n") + outside.join(QLatin1Char('\n'))));
+    }
+
+    // "ui/client: everything of the lab that neither shows nor paints": a source of a folder
+    // above it that, with its own header, includes no Qt header beyond Qt Core (Gui, Widgets,
+    // Charts, Svg) and no header of another folder above ui/client/ (those show or paint) is
+    // logic without widgets in a widget folder, and makes that sentence false. ui/headless/ is
+    // the commands without a window: it holds no widgets by design.
+    void whatNeitherShowsNorPaintsIsInTheClient()
+    {
+        QVERIFY(readDoc().contains(QStringLiteral("everything of the lab that neither shows nor paints")));
+        const QString qtCore = QLibraryInfo::path(QLibraryInfo::HeadersPath) + QStringLiteral("/QtCore/");
+        QVERIFY2(QFileInfo::exists(qtCore + QStringLiteral("QString")), qPrintable(qtCore));
+        static const QRegularExpression kInclude(QStringLiteral("#include [\"<]([^\">]+)[\">]"));
+        QStringList logic;
+        int read = 0;
+        for (const QString& path : sourcesUnder(QStringLiteral("ui"))) {
+            const QString folder = path.section(QLatin1Char('/'), 1, 1);
+            if (!path.endsWith(QLatin1String(".cpp")) || folder == QLatin1String("client") || folder == QLatin1String("headless"))
+                continue;
+            ++read;
+            const QString ownHeader = path.mid(3).chopped(4) + QStringLiteral(".hpp");  // "study/study_page.hpp"
+            const QString text = readSource(path) + readSource(QStringLiteral("ui/") + ownHeader);
+            bool showsOrPaints = false;
+            for (auto match = kInclude.globalMatch(text); match.hasNext() && !showsOrPaints;) {
+                const QString included = match.next().captured(1);
+                if (!included.contains(QLatin1Char('/')))
+                    showsOrPaints = included.startsWith(QLatin1Char('Q')) && !QFileInfo::exists(qtCore + included);
+                else
+                    showsOrPaints = !included.startsWith(QLatin1String("client/")) && included != ownHeader &&
+                                    QFileInfo::exists(kSource + QStringLiteral("/ui/") + included);
+            }
+            if (!showsOrPaints)
+                logic.append(path);
+        }
+        QVERIFY2(read > 50, qPrintable(QString::number(read)));
+        QVERIFY2(logic.isEmpty(), qPrintable(QStringLiteral("sources that neither show nor paint, outside ui/client/:\n") + logic.join(QLatin1Char('\n'))));
     }
 
     // "They become JSON once": on the Run path (Setup's Run through the session to the store),

@@ -5,7 +5,7 @@
 
 #include "charts/chart_grid.hpp"
 #include "charts/chart_panel.hpp"
-#include "charts/redraw_scheduler.hpp"
+#include "client/series/redraw_scheduler.hpp"
 #include "charts/run_model.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/series/smoothed_series.hpp"

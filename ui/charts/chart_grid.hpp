@@ -5,7 +5,7 @@
 // and one smoothing for the whole page; any chart can be enlarged to the whole page (in
 // presentation mode, the others stay beside it as thumbnails).
 
-#include "charts/redraw_scheduler.hpp"
+#include "client/series/redraw_scheduler.hpp"
 #include "client/runs/throughput_model.hpp"
 #include "client/series/chart_catalog.hpp"
 #include "client/series/x_axis.hpp"

@@ -2,7 +2,7 @@
 #include "study_plot.hpp"
 
 #include "plots/chart_frame.hpp"
-#include "plots/plot_axis.hpp"
+#include "client/series/plot_axis.hpp"
 
 #include <QPainter>
 #include <QPainterPath>

@@ -7,7 +7,7 @@
 // overlap, shaded bands of x, and a few lines of notes (fitted exponents). The same paint serves the screen, PNG
 // and SVG.
 
-#include "plots/plot_axis.hpp"  // tickLabelRows, for those who test the layout
+#include "client/series/plot_axis.hpp"  // tickLabelRows, for those who test the layout
 
 #include <QColor>
 #include <QList>

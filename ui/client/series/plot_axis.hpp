@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The axes of a study's plot (study_plot): a value range gathered from the data, linear or
-// log, with the ticks client/series/axis_plan plans for both chart stacks, and their labels; and where the x tick labels go so that none runs into a neighbour.
+// The axes of a study's plot (plots/study_plot): a value range gathered from the data, linear
+// or log, with the ticks axis_plan plans for both chart stacks, and their labels; and where the
+// x tick labels go so that none runs into a neighbour. Pure arithmetic: the plot paints them.
 
 #include <QList>
 #include <QString>
