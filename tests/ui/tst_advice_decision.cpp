@@ -394,6 +394,24 @@ private slots:
         QVERIFY(!judged.beyondLargest);
     }
 
+    // A 1-minute advice for 64 GPUs from 1 x 4 (tst_advisor_headless's linreg) had time for your
+    // batch and 64 x 4 only, every LR of which diverged: the critical batch is at least 4, not 4
+    // (a grid study puts it near 35); next to a failing batch at twice it, it is 4 itself.
+    void aGapAboveTheCriticalBatchMakesItALowerBound()
+    {
+        QList<AdviceEvidence> runs = bracket(1, 4, 2.5, {0.010337, 0.010360});
+        runs += bracket(64, 4, 5.0, {kDiverged, kDiverged});
+        BatchJudgement judged = judgeBatches(runs, 4);
+        QCOMPARE(judged.criticalBatch, 4.0);
+        QVERIFY(!judged.beyondLargest);
+        QVERIFY(judged.unmeasuredAbove);
+        runs = bracket(1, 4, 2.5, {0.010337, 0.010360});
+        runs += bracket(2, 4, 5.0, {kDiverged, kDiverged});
+        judged = judgeBatches(runs, 4);
+        QCOMPARE(judged.criticalBatch, 4.0);
+        QVERIFY(!judged.unmeasuredAbove);
+    }
+
     // The batch chosen is never one the branch test did not pass: wider batches per GPU only where
     // it measured N GPUs at them within the tolerance; past the critical batch, a smaller one.
     void theBatchStaysWhereTheBranchTestMeasured()

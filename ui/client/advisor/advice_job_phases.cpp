@@ -82,7 +82,7 @@ void AdviceJob::afterBranches()
     const BranchConclusion& c = m_conclusion;
     m_advice.batchVerdicts = c.judgement.batches;
     m_advice.criticalBatch = c.judgement.criticalBatch;
-    m_advice.criticalBatchBeyond = c.judgement.beyondLargest;
+    m_advice.criticalBatchBeyond = c.judgement.beyondLargest || c.judgement.unmeasuredAbove;
     m_advice.branchTolerance = c.judgement.tolerance;
     m_advice.stepsFit = c.fit;
     m_advice.lrOptima = c.optima;

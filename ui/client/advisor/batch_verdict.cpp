@@ -228,6 +228,10 @@ BatchJudgement judgeBatches(const QList<AdviceEvidence>& runs, double baseBatch,
     if (!judgement.pastCritical) {
         judgement.beyondLargest = boundary == judgement.batches.size();
         judgement.criticalBatch = judgement.batches[std::max(yours, boundary - 1)].batch;
+        // A budget that left out the batches between (a 1-minute advice measured 4 and 256 only,
+        // 256 diverging) knows the critical batch is at least the last that passed, no more: the
+        // batches the branch test doubles through were never tried.
+        judgement.unmeasuredAbove = !judgement.beyondLargest && judgement.batches[boundary].batch > 2.0 * judgement.criticalBatch;
     }
     // The closest call: a batch within noise that could move that answer, nearest its threshold
     // in its own standard errors: a larger one at or below the first that failed (beyond it

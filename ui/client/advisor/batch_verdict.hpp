@@ -49,6 +49,7 @@ struct BatchJudgement {
     double tolerance = kBatchTolerance;
     double criticalBatch = 0.0;
     bool beyondLargest = false;       // every batch passed: the critical batch is at least the largest
+    bool unmeasuredAbove = false;     // the first batch that failed is over twice the critical batch: those between were not measured
     bool pastCritical = false;        // a smaller batch was better: yours is past the critical batch
     int closestCall = -1;             // the index of the batch to add data orders to, -1 when none
 };
