@@ -60,7 +60,7 @@ const Allowed kAllowed[] = {
     {"ui/client/series/x_axis.cpp", "wall_s", "a CSV column, named like the field on purpose"},
     {"ui/client/series/x_axis.cpp", "samples_seen", "a CSV column (the checkpoint's entry of that name is another file's)"},
     {"ui/client/runs/run_status.cpp", "diverged", "a run's status (the range test's stop reason of that name is the engine's)"},
-    {"ui/study/study_heatmap.cpp", "diverged", "a heatmap cell's word for a run that diverged"},
+    {"ui/plots/study_heatmap.cpp", "diverged", "a heatmap cell's word for a run that diverged"},
     {"ui/setup/derived_panel.cpp", "steps", "the id of one of the panel's rows"},
     {"ui/client/study/study_fields.hpp", "summary", "a field of the lab's study files"},
     {"ui/client/study/study_fields.hpp", "key", "a field of the lab's study files"},
@@ -68,7 +68,7 @@ const Allowed kAllowed[] = {
     {"ui/client/study/study_fields.hpp", "stop", "a field of the lab's study files"},
     {"ui/client/study/study_file.cpp", "linear", "a value of the study files' own \"scale\" field"},
     {"ui/client/study/study_library.cpp", "none", "a word in a message (no built-in study)"},
-    {"ui/study/study_heatmap.cpp", "linear", "the label of the linear rule's line on a heatmap"},
+    {"ui/plots/study_heatmap.cpp", "linear", "the label of the linear rule's line on a heatmap"},
     {"ui/window/lab_actions.cpp", "stop", "the name of the Stop action's icon in the icon theme"},
     {"ui/client/study/study_plan.cpp", "config", "a field of the lab's own plan.json"},
 };

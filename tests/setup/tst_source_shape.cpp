@@ -22,8 +22,6 @@ constexpr int kMostLines = 1000;       // any source file of ours (a failure)
 const QMap<QString, QString> kLongWindowFiles = {
     {QStringLiteral("ui/advisor/advise_page.cpp"),
      QStringLiteral("the Advise page's layout and wiring; its inputs, card and charts are already files of their own")},
-    {QStringLiteral("ui/study/study_charts.cpp"),
-     QStringLiteral("plots, fits, finds and exports: issue 44 moves the fits and findings to ui/client/study")},
     {QStringLiteral("ui/study/study_page.cpp"),
      QStringLiteral("the Study page's layout and wiring: choosing, estimating, running and reopening a study")},
 };
