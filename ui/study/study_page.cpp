@@ -134,6 +134,9 @@ StudyPage::StudyPage(const RunStore& store, LabSession& session, std::function<Q
     splitter->addWidget(m_results);
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
+    // Two fifths to the builder from the start, scaled to the room there is: its size hint alone
+    // (two rows of buttons) left it too narrow to read the study's description on a large screen.
+    splitter->setSizes({400, 600});
     splitter->setChildrenCollapsible(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
