@@ -27,14 +27,32 @@ constexpr double kCores = 2.0;                    // the development machine's
 constexpr double kSessionStartSeconds = 0.4;
 constexpr double kStartSeconds = 0.3;             // a run's fork, rendezvous, first and last events
 constexpr double kStartSecondsPerRank = 0.006;    // each rank's process and its store connection
-// Each rank makes its experiments' data (toy, linreg): 10,000 experiments on 8 ranks take 0.4 s.
-constexpr double kStartSecondsPerRankExperiment = 5.4e-6;
+// Each rank draws its experiments' data (toy, linreg) before its first step: every experiment's
+// examples, linreg's dim inputs and a target each, a noisy toy's input and target. The draws are
+// what costs, not the experiments: a study's linreg of 256 experiments of 4,096 examples of 8 is
+// 9.4 million values a rank, 3.7x the 10,000 toy experiments of 256 of seed 000's lesson.
+// Counted per experiment before (5.4e-6 s a rank), that linreg start-up was 0.005 s where it took
+// about 1 s: the start-up factor MachineSpeed then measured on a study's runs (3.8) made the next
+// lessons' start-ups 3x too long (eight lessons at 0.24-0.42 of their estimates, after critical-
+// batch). Fitted to the start-ups the lab measured (finished - started - wall_s) in one data
+// folder, critical-batch and then eight lessons (2026-11-29 18:02-18:08, load 3-5.5): toy runs of
+// 1, 1,000 and 10,000 experiments on 8 ranks 0.32, 0.40 and 0.85 s (tst_study_estimate's
+// aRunsDrawnDataIsPartOfItsStartUp). A linreg value costs 1.45 a toy's (its inputs are drawn,
+// scaled, and multiplied with the true weights into targets): timed with ddplab-engine run against
+// the same run of one experiment, linreg's 256 x 4,096 x 9 took 0.65 s more on 2 ranks and 1.1 s on
+// 4, toy's 10,000 x 256 x 2 0.22 and 0.42 s (load 2-3), the ranks' draws adding up.
+constexpr double kStartSecondsPerDrawnValue = 1.2e-8;
+constexpr double kLinregValueCost = 1.45;
 // Reading Fashion-MNIST (or your own data), the first batches: every rank reads it, ranks beyond
-// the cores taking turns (8 ranks of the micro-batch lesson: 4 times one rank's).
-constexpr double kDataStartSeconds = 0.43;
-// A branch or a resumption reads its checkpoint and checks it against its settings first (six
-// branches of critical-batch-branches took 3 s more than their steps and starts, load 5-8).
-constexpr double kResumeSeconds = 0.45;
+// the cores taking turns (8 ranks of the micro-batch lesson: 4 times one rank's). Measured beside
+// the toy runs above: the MLP's start-ups took 0.52 s on 2 ranks, 0.57 on 4 (0.43 s made them
+// 1.4-1.8x too long; 0.2 keeps the micro-batch lesson within 1.5x of its 6.1 s at load 5.5-8).
+constexpr double kDataStartSeconds = 0.2;
+// A branch or a resumption reads its checkpoint and checks it against its settings first: little.
+// (0.45 s before, fitted to the critical-batch branches' 3 s beyond their steps and starts, which
+// were their data's draws: 2 ranks of 256 x 4,096 x 9; their start-ups took 0.54 s, the
+// critical-batch study's 2-rank runs of the same data from the start 0.87 s.)
+constexpr double kResumeSeconds = 0.1;
 constexpr double kStepSeconds = 0.0004;           // one toy or linreg step on one rank
 constexpr double kAllReduceSeconds = 0.0013;      // a toy or linreg step's all-reduce between ranks
 // One sample of one experiment, toy or linreg; ranks beyond the cores take turns and cost more
@@ -68,6 +86,16 @@ double median(QList<double> values)
     std::sort(values.begin(), values.end());
     const qsizetype middle = values.size() / 2;
     return values.size() % 2 ? values.at(middle) : (values.at(middle - 1) + values.at(middle)) / 2;
+}
+
+// The values a rank draws for one example of one experiment, in a toy value's cost: linreg's
+// inputs and its target's noise (drawn even at 0), a noisy toy's input and target; a toy without
+// noise fills ones and zeros, no draws.
+double drawnValuesPerExample(const Config& config)
+{
+    if (config.workload == WorkloadKind::Linreg)
+        return double(std::max<int64_t>(1, config.dim) + 1) * kLinregValueCost;
+    return config.noise > 0 ? 2.0 : 0.0;
 }
 
 double clampedFactor(double factor)
@@ -161,7 +189,8 @@ RunParts runParts(const Config& config, const MeasuredModel* measured, int64_t f
     cost.startSeconds = kStartSeconds + kStartSecondsPerRank * ranks + (from > 0 || !config.resumeFrom.empty() ? kResumeSeconds : 0.0);
     if (cost.kind == StepKind::Vectorised) {
         const double experiments = double(std::max<int64_t>(1, config.experiments));
-        cost.startSeconds += kStartSecondsPerRankExperiment * ranks * experiments;
+        cost.startSeconds += kStartSecondsPerDrawnValue * ranks * experiments * drawnValuesPerExample(config) *
+                             double(std::max<int64_t>(1, config.numExamples));
         cost.stepSeconds = steps * (kStepSeconds + (ranks > 1 ? kAllReduceSeconds * turns : 0.0)) +
                            samples * experiments * kSampleSeconds * turns / parallel;
         return cost;
