@@ -64,6 +64,54 @@ QList<BracketPoint> pointsOf(const QList<AdviceEvidence>& evidence, const QStrin
     return points;
 }
 
+QList<BracketExtension> bracketEdgeExtensions(const AdviceRequest& request, const QList<AdviceEvidence>& evidence)
+{
+    const ddplab::Config& base = request.base;
+    const double yours = double(base.worldSize * base.gradAccum) * double(cappedPerGpu(request));
+    // batch -> LR -> order -> measure, the branch test's own runs; and each batch's shape.
+    QMap<double, QMap<double, QMap<qint64, double>>> brackets;
+    QMap<double, QPair<int, qint64>> shapes;
+    for (const AdviceEvidence& run : evidence) {
+        if (run.phase != advice_phase::kBranch)
+            continue;
+        const double batch = double(run.gpus) * double(run.batchPerGpu);
+        brackets[batch][run.lr][run.seed] = std::isfinite(run.measure) ? run.measure : kInfinity;
+        shapes.insert(batch, {run.gpus, run.batchPerGpu});
+    }
+    QList<double> order;
+    for (auto it = brackets.cbegin(); it != brackets.cend(); ++it)
+        if (it.key() < yours)
+            order.append(it.key());
+    if (brackets.contains(yours))
+        order.append(yours);
+    for (auto it = brackets.cbegin(); it != brackets.cend(); ++it)
+        if (it.key() > yours)
+            order.append(it.key());
+    QList<BracketExtension> extensions;
+    for (double batch : order) {
+        const QMap<double, QMap<qint64, double>>& bracket = brackets[batch];
+        // The orders every LR of it ran.
+        QList<qint64> seeds = bracket.cbegin()->keys();
+        for (const QMap<qint64, double>& byOrder : bracket)
+            seeds.erase(std::remove_if(seeds.begin(), seeds.end(), [&](qint64 seed) { return !byOrder.contains(seed); }), seeds.end());
+        if (seeds.isEmpty())
+            continue;
+        QList<BracketPoint> points;
+        for (auto lr = bracket.cbegin(); lr != bracket.cend(); ++lr) {
+            BracketPoint point{lr.key(), {}};
+            for (qint64 seed : seeds)
+                point.measures.append(lr->value(seed));
+            points.append(point);
+        }
+        const BracketOptimum optimum = findBracketOptimum(points);
+        if (!optimum.ok || !(optimum.atLowEdge || optimum.atHighEdge))
+            continue;
+        const double lr = optimum.atHighEdge ? bracket.lastKey() * 2.0 : bracket.firstKey() / 2.0;
+        extensions.append({shapes[batch].first, shapes[batch].second, lr, seeds, optimum.atHighEdge});
+    }
+    return extensions;
+}
+
 BranchConclusion concludeBranches(const AdviceRequest& request, const QList<AdviceEvidence>& evidence, const QList<RangeCurve>& rangeTests)
 {
     BranchConclusion c;

@@ -38,6 +38,21 @@ struct BranchConclusion {
 // `evidence`: every run so far (the branch test's, its refinement's); `rangeTests`: their curves.
 BranchConclusion concludeBranches(const AdviceRequest& request, const QList<AdviceEvidence>& evidence, const QList<RangeCurve>& rangeTests);
 
+// A branch bracket whose best LR (mean over the orders every LR of it ran) sits at its edge is
+// extended by one LR 2x past that edge, in each of those orders, so its best is a measured
+// optimum and not the rule the bracket was centred on (the panel's tabular_adamw: half your batch
+// compared at 0.003, the middle of ½-2 x the linear rule's, where the truth's best LRs are near
+// 0.017). Half your batch first, then yours, then the others ascending; none for a bracket with
+// fewer than 3 LRs that trained.
+struct BracketExtension {
+    int gpus = 0;
+    qint64 perGpu = 0;
+    double lr = 0.0;
+    QList<qint64> seeds;
+    bool up = false;
+};
+QList<BracketExtension> bracketEdgeExtensions(const AdviceRequest& request, const QList<AdviceEvidence>& evidence);
+
 // Where the confirmation's ladder is centred at `perGpu` on N GPUs: your LR times the ratio of the
 // branch test's best LRs at that batch and at yours when it measured both (the branches' bias from
 // the checkpoint cancels), its best at that batch when only that, else the exponent's prediction

@@ -148,6 +148,7 @@ bool AdviceJob::begin(const AdviceRequest& request, const QJsonArray& resumePhas
     m_confirmationAlong = true;
     m_conclusion = BranchConclusion();
     m_closestCallStopped = false;
+    m_bracketExtensions = 0;
     m_confirmationSteps = 0;
     m_extensions = 0;
     m_ladderStopped.clear();
@@ -329,9 +330,9 @@ QString AdviceJob::progressText() const
     case Phase::Base:
         return QStringLiteral("measuring the base run (your settings on %1)").arg(gpuCountText(int(m_request.base.worldSize * m_request.base.gradAccum)));
     case Phase::Branches:
-        return QStringLiteral("range test and branch test from the base run's checkpoint");
+        return QStringLiteral("range test and branch test, every batch over your horizon");
     case Phase::Refinement:
-        return QStringLiteral("the branch test's closest call in another data order");
+        return QStringLiteral("the branch test's closest call in another data order, or an LR past a bracket's edge");
     case Phase::Throughput:
         return QStringLiteral("timing each batch per GPU on %1, for goodput").arg(m_session.target().describe());
     case Phase::Confirmation:

@@ -96,6 +96,7 @@ private:
     void planBranches();
     void afterBranches();
     bool planClosestCall();
+    bool planBracketExtension();
     void afterBatchChosen();
     bool planThroughput();
     void afterThroughput();
@@ -136,6 +137,7 @@ private:
     bool m_confirmationAlong = true;  // the confirmation's runs measure along the way (else at their end)
     BranchConclusion m_conclusion;
     bool m_closestCallStopped = false;
+    int m_bracketExtensions = 0;      // rounds of LRs past a branch bracket's edge (kMostBracketExtensions)
     qint64 m_confirmationSteps = 0;
     int m_extensions = 0;
     QString m_ladderStopped;

@@ -72,6 +72,8 @@ void AdviceJob::planBranches()
 
 void AdviceJob::afterBranches()
 {
+    if (!m_outOfTime && !m_branchCut && planBracketExtension())
+        return;
     m_conclusion = concludeBranches(m_request, m_advice.evidence, m_advice.rangeTests);
     if (!m_conclusion.failure.isEmpty() && (m_outOfTime || m_branchCut))
         return fail(QStringLiteral("the budget of %1 s was spent before the branch test had measured your batch: give the advice more time, or "
@@ -127,9 +129,9 @@ bool AdviceJob::planClosestCall()
     while (closeSeeds.contains(seed))
         ++seed;
     const PlanContext ctx = context();
-    QList<PlannedRun> runs{refinementRun(ctx, {close.gpus, close.batchPerGpu}, close.lr, seed, m_branchPlan.samples, m_branchPlan.measureAlong)};
+    QList<PlannedRun> runs{branchTestRun(ctx, m_branchPlan, advice_phase::kRefinement, {close.gpus, close.batchPerGpu}, close.lr, seed)};
     if (!baseSeeds.contains(seed))
-        runs.append(refinementRun(ctx, {base.gpus, base.batchPerGpu}, base.lr, seed, m_branchPlan.samples, m_branchPlan.measureAlong));
+        runs.append(branchTestRun(ctx, m_branchPlan, advice_phase::kRefinement, {base.gpus, base.batchPerGpu}, base.lr, seed));
     // The rest of the plan first: the confirmation at the batch chosen so far.
     const double reserve = confirmationSeconds(ctx, m_conclusion.chosenPerGpu) * m_time.scale();
     if (!timeHolds(predictedSeconds(runs) + reserve)) {
@@ -143,6 +145,41 @@ bool AdviceJob::planClosestCall()
     ++m_advice.refinementOrders;
     m_runsPlanned += int(runs.size());
     say(QStringLiteral("batch %1 is the closest call (%2): one more data order").arg(qint64(close.batch)).arg(verdictWords(close, judgement.tolerance)));
+    runPhase(Phase::Refinement, runs);
+    return true;
+}
+
+bool AdviceJob::planBracketExtension()
+{
+    if (m_bracketExtensions >= kMostBracketExtensions)
+        return false;
+    const QList<BracketExtension> edges = bracketEdgeExtensions(m_request, m_advice.evidence);
+    if (edges.isEmpty())
+        return false;
+    const PlanContext ctx = context();
+    // The confirmation after it, at your batch per GPU (the batch is not chosen yet): never taken.
+    const qint64 perGpu = m_request.maxBatchPerGpu > 0 ? std::min<qint64>(m_request.base.batchSize, m_request.maxBatchPerGpu) : m_request.base.batchSize;
+    const double reserve = ladderReserveSeconds(ctx, perGpu) * m_time.scale();
+    QList<PlannedRun> runs;
+    QStringList left;
+    for (const BracketExtension& edge : edges) {
+        QList<PlannedRun> more;
+        for (qint64 seed : edge.seeds)
+            more.append(branchTestRun(ctx, m_branchPlan, advice_phase::kBranch, {edge.gpus, edge.perGpu}, edge.lr, seed));
+        if (timeHolds(predictedSeconds(runs + more) + reserve))
+            runs += more;
+        else
+            left.append(QStringLiteral("%1 (LR %2)").arg(qint64(edge.gpus) * edge.perGpu).arg(lrText(edge.lr)));
+    }
+    if (!left.isEmpty())
+        m_advice.trimmed.append(QStringLiteral("the branch test's best LR sat at its bracket's edge at batch %1: the LR past it did not fit the budget beside "
+                                               "the confirmation")
+                                    .arg(left.join(QStringLiteral(", "))));
+    if (runs.isEmpty())
+        return false;
+    ++m_bracketExtensions;
+    m_runsPlanned += int(runs.size());
+    say(QStringLiteral("%1 branch bracket(s) had their best LR at an edge: one LR 2× past it").arg(edges.size() - left.size()));
     runPhase(Phase::Refinement, runs);
     return true;
 }

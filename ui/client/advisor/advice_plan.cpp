@@ -21,6 +21,7 @@ constexpr int kWiderBatches = 2;              // N GPUs at 2 and 4 x the base's 
 constexpr double kWarmupShare = 0.1;          // the warmup arm warms up over this share of the confirmation's steps
 constexpr double kFewestBranchShare = 0.3;    // of the time left, the branch test's when not everything fits
 constexpr double kMostBranchShare = 0.7;
+constexpr double kMostLadderShare = 0.5;     // of the time left, what the branch test leaves the confirmation's ladder at most
 // The validation set the advisor's runs measure on at most (val_subset): Fashion-MNIST's 10,000
 // test images took 2.6 s an evaluation on this 2-core machine, ten times the steps between them.
 constexpr qint64 kValidationSamples = 2000;
@@ -126,6 +127,14 @@ BasePlan planBase(const AdviceRequest& request)
     return plan;
 }
 
+double ladderReserveSeconds(const PlanContext& context, qint64 perGpu)
+{
+    const double batch = double(context.request.gpus) * double(perGpu);
+    // Over your horizon, up to half the time left: the batch and the LR are decided on equal
+    // shares when both cannot be measured whole (the confirmation then cuts its steps, said).
+    return std::min(double(kLadderRungs) * kSeeds * runSeconds(context.cost, horizonOf(context.request)), kMostLadderShare * context.secondsLeft);
+}
+
 double confirmationSeconds(const PlanContext& context, qint64 perGpu, qint64 steps)
 {
     const double batch = double(context.request.gpus) * double(perGpu);
@@ -136,13 +145,15 @@ double confirmationSeconds(const PlanContext& context, qint64 perGpu, qint64 ste
 
 namespace {
 
-PlannedRun branchRun(const PlanContext& context, const QString& phase, const BranchBatch& batch, double lr, qint64 seed, double samples, bool along = true)
+PlannedRun branchRun(const PlanContext& context, const QString& phase, const BranchBatch& batch, double lr, qint64 seed, double samples, bool along,
+                     bool fromStart)
 {
     const AdviceRequest& request = context.request;
     const qint64 steps = std::max<qint64>(1, qRound64(samples / batch.effective()));
     PlannedRun run{phase, batch.gpus, batch.perGpu, lr, seed, emulatedRun(request, batch.gpus, batch.perGpu, lr, seed)};
-    run.config.resumeFrom = context.checkpoint.toStdString();
-    run.config.maxSteps = context.checkpointStep + steps;
+    if (!fromStart)
+        run.config.resumeFrom = context.checkpoint.toStdString();
+    run.config.maxSteps = (fromStart ? 0 : context.checkpointStep) + steps;
     run.config.epochs = request.base.epochs + qint64(std::ceil(samples / double(std::max<int64_t>(1, datasetSize(request.base))))) + 1;
     // The noise-free measure along the way: McCandlish's steps to a target (0: at the end only).
     run.config.evalEvery = along ? context.cost.measuringEvery(steps, batch.effective(), kBranchEvaluations, kFewestEvaluations) : 0;
@@ -151,9 +162,9 @@ PlannedRun branchRun(const PlanContext& context, const QString& phase, const Bra
 
 }  // namespace
 
-PlannedRun refinementRun(const PlanContext& context, const BranchBatch& batch, double lr, qint64 seed, double samples, bool along)
+PlannedRun branchTestRun(const PlanContext& context, const BranchPlan& plan, const QString& phase, const BranchBatch& batch, double lr, qint64 seed)
 {
-    return branchRun(context, advice_phase::kRefinement, batch, lr, seed, samples, along);
+    return branchRun(context, phase, batch, lr, seed, plan.samples, plan.measureAlong, plan.fromStart);
 }
 
 BranchPlan planBranchTest(const PlanContext& context)
@@ -185,8 +196,10 @@ BranchPlan planBranchTest(const PlanContext& context)
         smaller.append({baseGpus(request), perGpu / 2});
     else if (baseGpus(request) >= 2 && baseGpus(request) % 2 == 0)
         smaller.append({baseGpus(request) / 2, perGpu});
-    // Your horizon from the checkpoint: the branches compare the batches over the rest of your training.
-    plan.horizon = std::max(baseBatch, horizonOf(request) - double(context.checkpointStep) * baseBatch);
+    // Your horizon from the start, as the truth trains it: a branch from the checkpoint (trained at
+    // your batch for its first samples) sees a smaller difference between batches.
+    const double fromCheckpoint = std::max(baseBatch, horizonOf(request) - double(context.checkpointStep) * baseBatch);
+    plan.horizon = std::max(baseBatch, horizonOf(request));
     plan.samples = plan.horizon;
 
     const bool oneGpuBase = baseGpus(request) == 1;
@@ -202,11 +215,14 @@ BranchPlan planBranchTest(const PlanContext& context)
         ranged.append(atN);
     // What the branch test may take: all it needs when the confirmation after it fits too (the rest
     // goes to the closest call), else its share of the time left.
+    // Never the confirmation's ladder (its 10 runs at 20 steps at least): the branch test is cut
+    // instead, and says what it left out.
     const double whole = secondsFor(batches, ranged, plan.samples);
     const double confirmation = confirmationSeconds(context, perGpu);
-    const double mayTake = whole + confirmation <= context.secondsLeft
-                               ? context.secondsLeft - confirmation
-                               : context.secondsLeft * std::clamp(whole / (whole + confirmation), kFewestBranchShare, kMostBranchShare);
+    const double shared = whole + confirmation <= context.secondsLeft
+                              ? context.secondsLeft - confirmation
+                              : context.secondsLeft * std::clamp(whole / (whole + confirmation), kFewestBranchShare, kMostBranchShare);
+    const double mayTake = std::max(0.0, std::min(shared, context.secondsLeft - ladderReserveSeconds(context, perGpu)));
     plan.seconds = mayTake;
     // Cut in this order until it fits: the wider batches, the range tests but N GPUs', the
     // measurements along the way (each branch measured at its end only), half your batch, the branches' length
@@ -237,6 +253,17 @@ BranchPlan planBranchTest(const PlanContext& context)
                                            "target were not fitted"));
         plan.thinned = true;
     }
+    // From the checkpoint before leaving half your batch out: a half from the checkpoint understates
+    // its difference (the panel's autoencoder), a missing one cannot show it at all.
+    if (secondsFor(batches, ranged, plan.samples) > mayTake) {
+        plan.fromStart = false;
+        plan.horizon = fromCheckpoint;
+        plan.samples = fromCheckpoint;
+        plan.trimmed.append(QStringLiteral("the branches started from the base run's checkpoint at step %1, not from the start, to fit the budget: "
+                                           "from there the batches' differences look smaller than over your whole training")
+                                .arg(context.checkpointStep));
+        plan.thinned = true;
+    }
     // Before the branches' length: a shorter horizon misjudges every batch, a missing half only one.
     if (!smaller.isEmpty() && secondsFor(batches, ranged, plan.samples) > mayTake) {
         plan.trimmed.append(QStringLiteral("the branch at half your batch (%1) was left out to fit the budget: whether your batch is already past the "
@@ -252,8 +279,8 @@ BranchPlan planBranchTest(const PlanContext& context)
         const double perSample = std::max(1e-12, secondsFor(batches, ranged, 1.0) - fixed);
         const double affordable = std::max(fewest, (mayTake - fixed) / perSample);
         if (affordable < plan.samples) {
-            plan.trimmed.append(QStringLiteral("branches trained %1 samples from the checkpoint instead of your horizon's %2 (the largest made %3 steps "
-                                               "instead of %4): the batches were compared over a shorter horizon than yours")
+            plan.trimmed.append(QStringLiteral("branches trained %1 samples from the checkpoint instead of your horizon's %2 there (the largest made %3 "
+                                               "steps instead of %4): the batches were compared over a shorter horizon than yours")
                                     .arg(qRound64(affordable))
                                     .arg(qRound64(plan.horizon))
                                     .arg(qRound64(affordable / largest))
@@ -299,7 +326,7 @@ BranchPlan planBranchTest(const PlanContext& context)
         // A bracket around the linear rule's LR (the rule the bracket then corrects).
         const double center = baseLr * batch.effective() / baseBatch;
         for (double factor : {0.5, 1.0, 2.0})
-            plan.runs.append(branchRun(context, advice_phase::kBranch, batch, center * factor, base.seed + order, plan.samples, plan.measureAlong));
+            plan.runs.append(branchRun(context, advice_phase::kBranch, batch, center * factor, base.seed + order, plan.samples, plan.measureAlong, plan.fromStart));
     };
     // A range test from the checkpoint: the one at N GPUs' batch bounds the LRs; together they
     // show how the runaway LR moves with the batch.

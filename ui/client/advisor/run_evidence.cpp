@@ -51,12 +51,14 @@ AdviceEvidence evidenceOf(const PlannedRun& planned, const RunData& run, const d
     AdviceEvidence evidence{planned.phase, run.id(), run.label(), planned.gpus, planned.batch, planned.lr, planned.seed,
                             run.summary().value(wire(protocol::field::kSamples)).toDouble(), measure, statusText(run.record().status), {}, 0.0};
     const QList<QPointF> trainLoss = run.series(wire(protocol::field::kTrainLoss));
-    if (planned.phase == advice_phase::kBranch || planned.phase == advice_phase::kRefinement) {
+    if ((planned.phase == advice_phase::kBranch || planned.phase == advice_phase::kRefinement) && !planned.config.resumeFrom.empty()) {
         if (std::isfinite(checkpointMeasure))
             evidence.curve.append({0.0, checkpointMeasure});
         for (const QPointF& point : trainLoss)
             if (point.x() > double(checkpointStep))
                 evidence.curve.append({point.x() - double(checkpointStep), point.y()});
+    } else if (planned.phase == advice_phase::kBranch || planned.phase == advice_phase::kRefinement) {
+        evidence.curve = trainLoss;  // from the start: its steps are the branch's own
     } else if (planned.phase == advice_phase::kConfirmation || planned.phase == advice_phase::kWarmup) {
         evidence.curve = trainLoss;
     } else if (planned.phase == advice_phase::kThroughput) {
