@@ -344,8 +344,9 @@ private slots:
         QVERIFY(std::any_of(plan.trimmed.begin(), plan.trimmed.end(), [](const QString& s) { return s.contains(QStringLiteral("only at their end")); }));
         QVERIFY2(plan.seconds > 0.25 * context.secondsLeft && plan.seconds < 0.75 * context.secondsLeft, qPrintable(QStringLiteral("%1 of %2, ladder %3").arg(plan.seconds).arg(context.secondsLeft).arg(ladderReserveSeconds(context, 8))));
         QVERIFY(!plan.shortened);  // your horizon before the fit's measurements
-        // The first data order of your batch (32) and N GPUs' (128), then the range test at 128, then the second order.
-        QCOMPARE(plan.firstRuns, 6);
+        // The first data order of your batch (32) and N GPUs' (128), then the range test at 128
+        // (never cut for the share: it bounds the LRs), then the second order.
+        QCOMPARE(plan.firstRuns, 7);
         QList<std::pair<double, qint64>> firstSeven;
         for (qsizetype i = 0; i < 7; ++i)
             firstSeven.append({double(plan.runs[i].gpus) * double(plan.runs[i].batch), plan.runs[i].seed});

@@ -351,9 +351,10 @@ BranchPlan planBranchTest(const PlanContext& context)
         for (const BranchBatch& batch : ordered) {
             bracketOf(batch, order);
             if (order == 0 && ++placed == std::min<qsizetype>(2, ordered.size())) {
-                plan.firstRuns = int(plan.runs.size());
+                // The range test at N GPUs' batch too: it bounds every LR the confirmation tries.
                 if (!rangeOrder.isEmpty())
                     rangeTestOf(rangeOrder.takeFirst());
+                plan.firstRuns = int(plan.runs.size());
             }
         }
     }

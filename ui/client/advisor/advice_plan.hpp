@@ -91,7 +91,7 @@ struct BranchPlan {
     bool thinned = false;         // batches, wider batches, range tests or measurements were left out
     bool measureAlong = true;     // false: each branch measures at its end only (no McCandlish fit)
     double seconds = 0.0;         // the branch test's share of the time left: past it, it is cut (the job)
-    int firstRuns = 0;            // the runs never cut for that share: your batch's and N GPUs' first data order
+    int firstRuns = 0;            // the runs never cut for that share: your batch's and N GPUs' first data order, and the range test at N GPUs'
 };
 BranchPlan planBranchTest(const PlanContext& context);
 
