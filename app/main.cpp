@@ -1,68 +1,67 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// ddplab: the desktop lab. Parses the command line (ui/client/session/launch_options.hpp, the
-// one parser), then either opens the window or, with --quit, runs a preset, a lesson or a study
-// headless, asks the advisor, writes stored runs and studies for TensorBoard, or writes a run's
-// or preset's settings as a PyTorch script. Each on the least application it needs, as
-// qBittorrent's nox build: a command that paints nothing on QCoreApplication, one that paints
-// charts into files on QGuiApplication (QPainter and fonts, no widgets), the window and a
-// preset's runs with their live charts (Qt Charts are widgets) on QApplication.
+// ddplab: the desktop lab. Reads the command line (app/command_line.hpp, the one parser), then
+// opens the window, or with --preset NAME --run --quit runs a preset's or a lesson's runs
+// headless with their live charts (Qt Charts are widgets: QApplication). The commands that need
+// no widget (--study … --quit, --advise, --export-script, --export-tensorboard) it hands to
+// ddplab-headless beside it (app/headless_main.cpp), a program that links no widget library, as
+// qBittorrent's nox build: the same arguments, the same process (exec), so its output, exit code
+// and signals are the command's own.
+
+#include "command_line.hpp"
 
 #include "client/session/lab_identity.hpp"
-#include "client/session/launch_options.hpp"
 #include "export/headless_runner.hpp"
-#include "headless/headless_advise.hpp"
-#include "headless/headless_script.hpp"
-#include "headless/headless_study.hpp"
-#include "headless/headless_tensorboard.hpp"
 #include "window/application_identity.hpp"
 #include "window/main_window.hpp"
 
 #include <QApplication>
 #include <QCoreApplication>
-#include <QGuiApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QTextStream>
+
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
 
 namespace {
 
+struct CommandLine {
+    ddplab::ui::LaunchOptions options;
+    QString headlessProgram;  // ddplab-headless, beside this program
+};
+
 // The command line is read before any GUI exists: --help, --version and a wrong option are
 // answered anywhere, a terminal without a display included (QApplication would abort there).
-ddplab::ui::LaunchOptions readCommandLine(int argc, char* argv[])
+CommandLine readCommandLine(int argc, char* argv[])
 {
     const QCoreApplication probe(argc, argv);
     ddplab::ui::setLabIdentity();
-    return ddplab::ui::parseLaunchOptions(QCoreApplication::arguments());
+    return {ddplab::ui::parseLaunchOptions(QCoreApplication::arguments()),
+            QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("ddplab-headless"))};
 }
 
-// What a command needs of Qt: files and processes alone, painting, or widgets.
-enum class Needs { Core, Painting, Widgets };
-
-Needs needsOf(const ddplab::ui::LaunchOptions& options)
+// Replaces this process with ddplab-headless, given the same arguments; returns only on failure.
+int handToHeadless(const QString& program, char* argv[], QTextStream& err)
 {
-    if (!options.tensorBoardDirectory.isEmpty() || !options.scriptFile.isEmpty())
-        return Needs::Core;
-    if (options.advise || (options.quit && (!options.study.isEmpty() || !options.resumeStudy.isEmpty())))
-        return Needs::Painting;  // their charts, as PNG and SVG
-    return Needs::Widgets;
-}
-
-// The commands without widgets (ui/headless/, which links none).
-int runWithoutWidgets(const ddplab::ui::LaunchOptions& options, QTextStream& out, QTextStream& err)
-{
-    if (!options.tensorBoardDirectory.isEmpty())
-        return ddplab::ui::exportTensorBoardHeadless(options, out, err);
-    if (!options.scriptFile.isEmpty())
-        return ddplab::ui::exportScriptHeadless(options, out, err);
-    if (options.advise)
-        return ddplab::ui::adviseHeadless(options, out, err);
-    ddplab::ui::HeadlessStudy study(options, out, err);
-    return study.exec();
+    if (!QFileInfo(program).isExecutable()) {
+        err << "ddplab: the commands without a window are ddplab-headless's, and " << program
+            << " is missing or not executable (reinstall DDP Lab)" << Qt::endl;
+        return 2;
+    }
+    const QByteArray path = QFile::encodeName(program);
+    execv(path.constData(), argv);
+    err << "ddplab: could not start " << program << ": " << std::strerror(errno) << Qt::endl;
+    return 2;
 }
 
 }  // namespace
 
 int main(int argc, char* argv[])
 {
-    const ddplab::ui::LaunchOptions options = readCommandLine(argc, argv);
+    const CommandLine commandLine = readCommandLine(argc, argv);
+    const ddplab::ui::LaunchOptions& options = commandLine.options;
     QTextStream out(stdout);
     QTextStream err(stderr);
     if (options.showHelp) {
@@ -77,30 +76,18 @@ int main(int argc, char* argv[])
         err << "ddplab: " << options.error << Qt::endl;
         return 2;
     }
+    if (ddplab::ui::needsOf(options) != ddplab::ui::Needs::Widgets)
+        return handToHeadless(commandLine.headlessProgram, argv, err);
     if (const QString problem = ddplab::ui::homeProblem(); !problem.isEmpty()) {
         err << "ddplab: " << problem << Qt::endl;
         return 2;
     }
 
-    // Headless automation must work without a display: use the offscreen platform unless the
-    // user chose one.
+    // A preset's runs headless must work without a display: use the offscreen platform unless
+    // the user chose one.
     if (options.quit && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
         qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    switch (needsOf(options)) {
-    case Needs::Core: {
-        const QCoreApplication application(argc, argv);
-        ddplab::ui::setLabIdentity();
-        return runWithoutWidgets(options, out, err);
-    }
-    case Needs::Painting: {
-        const QGuiApplication application(argc, argv);
-        ddplab::ui::setLabIdentity();
-        return runWithoutWidgets(options, out, err);
-    }
-    case Needs::Widgets:
-        break;
-    }
     QApplication application(argc, argv);
     ddplab::ui::setApplicationIdentity();
     if (options.quit) {

@@ -4,7 +4,7 @@
 #   - its control fields: ddplab, the version of packaging/debian/changelog's newest entry (the
 #     project's version and a Debian revision), amd64, a Maintainer at no reserved domain
 #     (.example, .invalid, .test, .localhost), the project's Homepage;
-#   - its contents: both programs in /usr/bin with their manual pages, the desktop file, hicolor
+#   - its contents: the three programs in /usr/bin with their manual pages, the desktop file, hicolor
 #     icons (PNGs at 16, 32, 48, 64, 128 and 256 pixels, as their headers say, and the SVG), the
 #     metainfo, the copyright file (DEP-5) and the Debian changelog, the documents, the examples
 #     script (not executable: it needs python3-torch, a Suggests), the presets; nothing outside
@@ -63,8 +63,8 @@ if field Maintainer | grep -Eq '\.(example|invalid|test|localhost)>?$'; then pro
 # --- contents ----------------------------------------------------------------------------
 dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|' > "$work/contents"
 required=(
-  /usr/bin/ddplab /usr/bin/ddplab-engine
-  /usr/share/man/man1/ddplab.1.gz /usr/share/man/man1/ddplab-engine.1.gz
+  /usr/bin/ddplab /usr/bin/ddplab-headless /usr/bin/ddplab-engine
+  /usr/share/man/man1/ddplab.1.gz /usr/share/man/man1/ddplab-headless.1.gz /usr/share/man/man1/ddplab-engine.1.gz
   /usr/share/doc/ddplab/copyright /usr/share/doc/ddplab/changelog.Debian.gz
   "/usr/share/applications/$app_id.desktop"
   "/usr/share/metainfo/$app_id.metainfo.xml"
@@ -88,12 +88,12 @@ done
 
 root="$work/root"
 dpkg-deb -x "$deb" "$root"
-for program in ddplab ddplab-engine; do
+for program in ddplab ddplab-headless ddplab-engine; do
   [ -x "$root/usr/bin/$program" ] || problem "/usr/bin/$program is not executable"
 done
 # An executable Python script would make python3 a dependency, which alone could not run it.
 if [ -x "$root/usr/share/ddplab/examples/export_examples.py" ]; then problem "the examples script is executable, but Depends has no python3 (and python3 alone could not run it)"; fi
-for page in ddplab ddplab-engine; do
+for page in ddplab ddplab-headless ddplab-engine; do
   file="$root/usr/share/man/man1/$page.1.gz"
   [ -f "$file" ] || continue
   # help2man's title line: .TH DDPLAB "1" "November 2026" "ddplab 0.1.0" "User Commands"

@@ -4,7 +4,7 @@
 // exit code says whether it worked; also through the real ddplab binary, offscreen. --launch
 // chooses the window's launch templates; hostile paths go through torchrun's as mere words.
 
-#include "client/session/launch_options.hpp"
+#include "command_line.hpp"
 #include "export/headless_runner.hpp"
 #include "ui_test_main.hpp"
 

@@ -14,7 +14,7 @@
 #include "client/script/script_source.hpp"
 #include "client/library/lesson_library.hpp"
 #include "client/library/preset_library.hpp"
-#include "client/session/launch_options.hpp"
+#include "command_line.hpp"
 #include "headless/headless_script.hpp"
 #include "client/wire.hpp"
 #include "core/config_keys.hpp"

@@ -13,7 +13,7 @@
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
 #include "client/session/lab_session.hpp"
-#include "client/session/launch_options.hpp"
+#include "command_line.hpp"
 #include "client/study/study_file.hpp"
 #include "client/study/study_plan.hpp"
 #include "client/study/study_store.hpp"
@@ -36,8 +36,10 @@
 #include "tensorboard/tfrecord.hpp"
 
 #include <QAction>
+#include <QDir>
 #include <QJsonArray>
 #include <QProcess>
+#include <QRegularExpression>
 
 #include <cfloat>
 #include <cmath>
@@ -217,6 +219,7 @@ private slots:
     void studyCarriesItsHyperparameters();
     void commandLine();
     void labBinaryExports();
+    void theHeadlessProgramLinksNoWidgetLibrary();
     void windowExportsAndStreams();
     void engineWritesTheSameFiles();
     void oneRunIdFromTwoFoldersIsWrittenTwice();
@@ -528,8 +531,9 @@ void TestTensorBoardExport::labBinaryExports()
     QVERIFY2(QFileInfo(lab).isExecutable(), qPrintable(lab + QStringLiteral(" is not built")));
     QProcess process;
     // A platform that does not exist: a GUI application (QGuiApplication, QApplication) aborts
-    // before its first line without one; --export-tensorboard runs on QCoreApplication and links
-    // no widget library (app/main.cpp, ui/headless/), as qBittorrent's nox build.
+    // before its first line without one; ddplab hands --export-tensorboard to ddplab-headless,
+    // which runs it on QCoreApplication and links no widget library (app/headless_main.cpp), as
+    // qBittorrent's nox build.
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("no-such-platform"));
     process.setProcessEnvironment(environment);
@@ -542,6 +546,42 @@ void TestTensorBoardExport::labBinaryExports()
     const QJsonObject comparison = report.value(QStringLiteral("comparisons")).toObject().value(tensorBoardRunFolder(f.recorded)).toObject();
     QCOMPARE(comparison.value(QStringLiteral("compared")).toInt(), 24 * 17 + 3 * 5 + 2 + 13);
     QVERIFY(comparison.value(QStringLiteral("mismatches")).toArray().isEmpty());
+}
+
+// The Qt libraries `program` loads, as ldd lists them ("libQt6Core.so.6" …).
+static QStringList qtLibrariesOf(const QString& program)
+{
+    QProcess ldd;
+    ldd.start(QStringLiteral("ldd"), {program});
+    if (!ldd.waitForFinished(30000) || ldd.exitCode() != 0)
+        return {};
+    static const QRegularExpression kQt(QStringLiteral("^\\s*(libQt6\\w+)\\.so"), QRegularExpression::MultilineOption);
+    QStringList libraries;
+    for (auto match = kQt.globalMatch(QString::fromUtf8(ldd.readAllStandardOutput())); match.hasNext();)
+        libraries.append(match.next().captured(1));
+    return libraries;
+}
+
+void TestTensorBoardExport::theHeadlessProgramLinksNoWidgetLibrary()
+{
+    const QDir bin = QFileInfo(ddplab::test::enginePath()).dir();
+    const QString headless = bin.filePath(QStringLiteral("ddplab-headless"));
+    QVERIFY2(QFileInfo(headless).isExecutable(), qPrintable(headless + QStringLiteral(" is not built")));
+    // The window's program loads the widget libraries, so the reading below can see one.
+    QVERIFY(qtLibrariesOf(bin.filePath(QStringLiteral("ddplab"))).contains(QStringLiteral("libQt6Widgets")));
+    const QStringList loaded = qtLibrariesOf(headless);
+    QVERIFY2(loaded.contains(QStringLiteral("libQt6Core")) && loaded.contains(QStringLiteral("libQt6Gui")), qPrintable(loaded.join(QLatin1Char(' '))));
+    for (const QString& widgets : {QStringLiteral("libQt6Widgets"), QStringLiteral("libQt6Charts"), QStringLiteral("libQt6SvgWidgets"),
+                                   QStringLiteral("libQt6OpenGLWidgets"), QStringLiteral("libQt6PrintSupport")})
+        QVERIFY2(!loaded.contains(widgets), qPrintable(headless + QStringLiteral(" loads ") + widgets));
+
+    // What needs widgets is the window's program's, and ddplab-headless says so.
+    QProcess process;
+    process.start(headless, {QStringLiteral("--preset"), QStringLiteral("seed000-four-ways"), QStringLiteral("--run"), QStringLiteral("--quit")});
+    QVERIFY(process.waitForFinished(30000));
+    QCOMPARE(process.exitCode(), 2);
+    const QString said = QString::fromUtf8(process.readAllStandardError());
+    QVERIFY2(said.startsWith(QStringLiteral("ddplab-headless: ")) && said.contains(QStringLiteral("are ddplab's")), qPrintable(said));
 }
 
 void TestTensorBoardExport::windowExportsAndStreams()

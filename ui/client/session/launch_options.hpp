@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The command line of `ddplab`:
+// What the command line of `ddplab` (and of `ddplab-headless`, its commands without a window)
+// asks for; app/command_line.cpp is the one parser, and every command is handed this:
 //   ddplab [--preset NAME | --study NAME | --resume STUDY] [--run] [--yes] [--export DIR]
 //          [--image-size WxH] [--slides] [--present] [--quit] [--engine PATH]
 //          [--run-on HOST [--remote-engine PATH]] [--launch one-node|torchrun|slurm]
@@ -53,7 +54,5 @@ struct LaunchOptions {
     QString helpText;
     QString error;  // a clear sentence when the command line is wrong
 };
-
-LaunchOptions parseLaunchOptions(const QStringList& arguments);
 
 }  // namespace ddplab::ui

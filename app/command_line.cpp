@@ -1,20 +1,40 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "launch_options.hpp"
+#include "command_line.hpp"
 
 #include <QCommandLineParser>
 #include <QRegularExpression>
 
 namespace ddplab::ui {
 
-LaunchOptions parseLaunchOptions(const QStringList& arguments)
+namespace {
+
+// Blank lines apart, so that the manual page (help2man) keeps each example on a line of its own.
+QString descriptionOf(Program program)
+{
+    if (program == Program::Headless)
+        return QStringLiteral("DDP Lab's commands without a window, linking no widget library (ddplab hands them here): "
+                              "a study, the advisor, a run's settings as a PyTorch script, runs and studies for TensorBoard. "
+                              "The window and a preset's runs with their live charts (--preset NAME --run) are ddplab's.\n\n"
+                              "Examples:\n\n"
+                              "  ddplab-headless --study seed000-variance-curve --export out/ --quit\n\n"
+                              "  ddplab-headless --advise --gpus 8 --export advice/ --quit");
+    return QStringLiteral("DDP Lab: a desktop laboratory for data-parallel training.\n\n"
+                          "Examples (headless):\n\n"
+                          "  ddplab --preset seed000-four-ways --run --export out/ --quit\n\n"
+                          "  ddplab --study seed000-variance-curve --export out/ --quit");
+}
+
+}  // namespace
+
+QString programName(Program program)
+{
+    return program == Program::Headless ? QStringLiteral("ddplab-headless") : QStringLiteral("ddplab");
+}
+
+LaunchOptions parseLaunchOptions(const QStringList& arguments, Program program)
 {
     QCommandLineParser parser;
-    // Blank lines apart, so that the manual page (help2man) keeps each example on a line of its own.
-    parser.setApplicationDescription(
-        QStringLiteral("DDP Lab: a desktop laboratory for data-parallel training.\n\n"
-                       "Examples (headless):\n\n"
-                       "  ddplab --preset seed000-four-ways --run --export out/ --quit\n\n"
-                       "  ddplab --study seed000-variance-curve --export out/ --quit"));
+    parser.setApplicationDescription(descriptionOf(program));
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
     const QCommandLineOption version({QStringLiteral("v"), QStringLiteral("version")}, QStringLiteral("Show the version."));
     const QCommandLineOption preset(QStringLiteral("preset"),
@@ -40,8 +60,8 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
     const QCommandLineOption slides(QStringLiteral("slides"),
                                     QStringLiteral("Export for slides: 1920x1080 (unless --image-size says otherwise) with the "
                                                    "large fonts and lines of presentation mode."));
-    const QCommandLineOption present(QStringLiteral("present"),
-                                     QStringLiteral("Open in presentation mode, for a class (F11 toggles it, Esc leaves)."));
+    QCommandLineOption present(QStringLiteral("present"),
+                               QStringLiteral("Open in presentation mode, for a class (F11 toggles it, Esc leaves)."));
     const QCommandLineOption quit(QStringLiteral("quit"),
                                   QStringLiteral("Run headless (no window): print progress and a summary, then exit "
                                                  "(non-zero when a run fails or NAME is unknown)."));
@@ -89,6 +109,8 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
                                                    "(the engine's own launcher, the default), torchrun, or slurm (srun from a "
                                                    "login node)."),
                                     QStringLiteral("TEMPLATE"));
+    if (program == Program::Headless)
+        present.setFlags(QCommandLineOption::HiddenFromHelp);  // refused there, as every window's command
     // --help lists them in this order (and so does the manual page, made from it): the everyday
     // options first, then the exports of stored runs and the advisor.
     parser.addOptions({help, version, preset, study, resume, yes, run, exportDirectory, imageSize, slides, present, quit, engine, runOn,
@@ -97,7 +119,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
     LaunchOptions options;
     options.helpText = parser.helpText();
     if (!parser.parse(arguments)) {
-        options.error = parser.errorText() + QStringLiteral(" (see ddplab --help)");
+        options.error = parser.errorText() + QStringLiteral(" (see %1 --help)").arg(programName(program));
         return options;
     }
     if (parser.isSet(exportScript) && parser.isSet(exportTensorBoard)) {
@@ -124,7 +146,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
         options.tensorBoardSources = names.mid(0, names.size() - 1);
         options.tensorBoardDirectory = names.last();
     } else if (!parser.positionalArguments().isEmpty()) {
-        options.error = QStringLiteral("Unexpected argument \"%1\" (see ddplab --help)").arg(parser.positionalArguments().first());
+        options.error = QStringLiteral("Unexpected argument \"%1\" (see %2 --help)").arg(parser.positionalArguments().first(), programName(program));
         return options;
     }
     options.showHelp = parser.isSet(help);
@@ -238,6 +260,15 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments)
     else if (options.quit && options.present)
         options.error = QStringLiteral("--present shows the window and --quit runs without one: choose one");
     return options;
+}
+
+Needs needsOf(const LaunchOptions& options)
+{
+    if (!options.tensorBoardDirectory.isEmpty() || !options.scriptFile.isEmpty())
+        return Needs::Core;
+    if (options.advise || (options.quit && (!options.study.isEmpty() || !options.resumeStudy.isEmpty())))
+        return Needs::Painting;  // their charts, as PNG and SVG
+    return Needs::Widgets;
 }
 
 }  // namespace ddplab::ui
