@@ -305,6 +305,17 @@ private slots:
         const qint64 steps = confirmationSteps(context, 16, kLadderRungs, nullptr, &along);
         const double ladder = double(kLadderRungs * kSeeds) * context.cost.seconds(double(steps) * 128.0, along ? 5.0 : 1.0);
         QVERIFY2(ladder <= context.secondsLeft, qPrintable(QStringLiteral("%1 s for the ladder, %2 s left").arg(ladder).arg(context.secondsLeft)));
+        // At 70dadd7 under load 7-9 the runs took longer than the base run said, and the ladder
+        // sized at its pace lost 5 of its 10 runs: sized at the pace measured, they fit at it.
+        context.secondsLeft = 300;
+        const qint64 atOne = confirmationSteps(context, 16, kLadderRungs, nullptr, &along);
+        QVERIFY2(atOne > 20 && atOne < 64, qPrintable(QString::number(atOne)));
+        const double pace = 1.8;
+        const qint64 slower = confirmationStepsAtPace(context, 16, kLadderRungs, pace, nullptr, &along);
+        QVERIFY2(slower < atOne, qPrintable(QStringLiteral("%1 steps at pace 1.8, %2 at 1").arg(slower).arg(atOne)));
+        const double atPace = pace * double(kLadderRungs * kSeeds) * context.cost.seconds(double(slower) * 128.0, along ? 5.0 : 1.0);
+        QVERIFY2(atPace <= context.secondsLeft, qPrintable(QStringLiteral("%1 s for the ladder at pace 1.8, %2 s left").arg(atPace).arg(context.secondsLeft)));
+        QCOMPARE(confirmationStepsAtPace(context, 16, kLadderRungs, 0.5, nullptr), atOne);  // never more for a faster pace
     }
 
     // The reduced Fashion CNN of tst_advisor_headless on 4 GPUs in 90 s, with the costs its base

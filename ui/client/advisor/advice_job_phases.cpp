@@ -157,9 +157,10 @@ bool AdviceJob::planBracketExtension()
     if (edges.isEmpty())
         return false;
     const PlanContext ctx = context();
-    // The confirmation after it, at your batch per GPU (the batch is not chosen yet): never taken.
+    // The confirmation after it, at your batch per GPU (the batch is not chosen yet), as the
+    // closest call keeps it: never taken (at a share of the time left, each round would take half).
     const qint64 perGpu = m_request.maxBatchPerGpu > 0 ? std::min<qint64>(m_request.base.batchSize, m_request.maxBatchPerGpu) : m_request.base.batchSize;
-    const double reserve = ladderReserveSeconds(ctx, perGpu) * m_time.scale();
+    const double reserve = confirmationSeconds(ctx, perGpu) * m_time.scale();
     QList<PlannedRun> runs;
     QStringList left;
     for (const BracketExtension& edge : edges) {
@@ -244,7 +245,7 @@ void AdviceJob::planLadder()
         return finish();
     const PlanContext ctx = context();
     const qint64 perGpu = m_conclusion.chosenPerGpu;
-    m_confirmationSteps = confirmationSteps(ctx, perGpu, kLadderRungs, &m_advice.trimmed, &m_confirmationAlong);
+    m_confirmationSteps = confirmationStepsAtPace(ctx, perGpu, kLadderRungs, m_time.scale(), &m_advice.trimmed, &m_confirmationAlong);
     m_advice.horizonSamples = double(m_confirmationSteps) * double(m_request.gpus) * double(perGpu);
     // Its centre first, then outward: a ladder the budget cuts short is cut at its ends.
     QList<double> lrs = ladderAround(m_conclusion.ladderCenter);

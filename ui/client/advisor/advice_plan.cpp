@@ -405,6 +405,12 @@ qint64 confirmationSteps(const PlanContext& context, qint64 perGpu, int rungs, Q
     return steps;
 }
 
+qint64 confirmationStepsAtPace(PlanContext context, qint64 perGpu, int rungs, double pace, QStringList* trimmed, bool* measureAlong)
+{
+    context.secondsLeft /= std::max(1.0, pace);
+    return confirmationSteps(context, perGpu, rungs, trimmed, measureAlong);
+}
+
 QList<double> ladderAround(double center, int rungs)
 {
     QList<double> lrs;

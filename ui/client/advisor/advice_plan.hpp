@@ -111,6 +111,12 @@ PlannedRun confirmationRun(const PlanContext& context, const QString& phase, int
 // the time left holds measurements along the way at those steps (else at the end only, said).
 qint64 confirmationSteps(const PlanContext& context, qint64 perGpu, int rungs, QStringList* trimmed, bool* measureAlong = nullptr);
 
+// The same at the pace the runs so far kept (`pace`: their time over the cost's prediction,
+// AdviceTime::scale): slower than predicted, fewer steps, so the ladder's runs all fit (the
+// panel's gru at 70dadd7, load 7-9: 5 of its 10 ladder runs were left out, sized at the base
+// run's pace). Never more steps for a faster pace.
+qint64 confirmationStepsAtPace(PlanContext context, qint64 perGpu, int rungs, double pace, QStringList* trimmed, bool* measureAlong = nullptr);
+
 // `rungs` LRs sqrt(2) apart centred on `center`.
 QList<double> ladderAround(double center, int rungs = kLadderRungs);
 
