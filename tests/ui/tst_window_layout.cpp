@@ -228,6 +228,7 @@ private slots:
                  qPrintable(QStringLiteral("the window needs %1 pixels of %2").arg(window.minimumSizeHint().width()).arg(screenWidth)));
         const FontSizes before = fontSizesOf(window);
         const QByteArray layoutBefore = window.saveState();
+        const QRect geometryBefore = window.geometry();
         QDockWidget* setup = window.findChild<QDockWidget*>(QStringLiteral("setupDock"));
         QDockWidget* log = window.findChild<QDockWidget*>(QStringLiteral("logDock"));
         QVERIFY(setup->isVisible() && log->isVisible());
@@ -249,8 +250,10 @@ private slots:
         QVERIFY(large->font().pointSizeF() >= 1.6 * before.chartTitle - 0.01);
         QVERIFY(large->lineScale() >= 1.6);
         QVERIFY(!setup->isVisible() && !log->isVisible());
-        // The whole screen, no title bar; the Runs list away, the lesson wide enough to read.
+        // The whole screen, no title bar; the Runs list away, the lesson wide enough to read. The
+        // screen's geometry whether or not a window manager gave it (a bare Xvfb has none).
         QVERIFY(window.windowState() & Qt::WindowFullScreen);
+        QTRY_COMPARE(window.geometry(), window.screen()->geometry());
         QVERIFY(!window.findChild<QDockWidget*>(QStringLiteral("runsDock"))->isVisible());
         QDockWidget* lesson = window.findChild<QDockWidget*>(QStringLiteral("lessonDock"));
         QTRY_VERIFY2(lesson->isVisible() && lesson->width() >= window.width() * 3 / 10, qPrintable(QString::number(lesson->width())));
@@ -273,6 +276,7 @@ private slots:
         QCOMPARE(window.chartGrid()->panels().first()->font().pointSizeF(), before.chartTitle);
         QVERIFY(setup->isVisible() && log->isVisible());
         QVERIFY(!(window.windowState() & Qt::WindowFullScreen));
+        QTRY_COMPARE(window.geometry(), geometryBefore);
         QCOMPARE(window.chartGrid()->enlarged(), nullptr);
         for (ChartPanel* panel : window.chartGrid()->panels())
             QVERIFY(!panel->isCompact());

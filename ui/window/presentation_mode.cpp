@@ -82,6 +82,8 @@ void PresentationMode::enter()
     m_savedFont = m_window.font();
     m_savedEnlarged = m_charts.enlarged();
     m_savedWindowState = m_window.windowState();
+    m_savedGeometry = m_window.geometry();
+    fillTheScreen();  // first: a geometry set later would end the full-screen state
     m_window.setWindowState(m_savedWindowState | Qt::WindowFullScreen);
 
     QFont large = m_window.font();
@@ -122,6 +124,19 @@ void PresentationMode::enter()
     m_charts.setEnlarged(chosen);
 }
 
+void PresentationMode::fillTheScreen()
+{
+    // Full screen is the window manager's to give: with none (a bare X server such as Xvfb, where
+    // a class's screenshots are made) the window kept its size, the enlarged chart with it, and
+    // a frame of black around it at 1920x1080. Given the screen's geometry first, it fills the
+    // screen either way; a window manager then makes it full screen over the same rectangle.
+    const QScreen* screen = m_window.screen();
+    if (!screen || m_window.geometry() == screen->geometry())
+        return;
+    m_filledByHand = true;
+    m_window.setGeometry(screen->geometry());
+}
+
 void PresentationMode::leave()
 {
     if (!m_on)
@@ -142,6 +157,9 @@ void PresentationMode::leave()
     m_charts.setPresentation(false, 1.0);
     m_charts.setEnlarged(m_savedEnlarged);
     m_window.setWindowState(m_savedWindowState);
+    if (m_filledByHand)
+        m_window.setGeometry(m_savedGeometry);
+    m_filledByHand = false;
     m_window.restoreState(m_savedDocks);
     if (m_window.size() != m_savedSize)
         m_pendingRestore = new RestoreDocksAtSize(m_window, m_savedSize, m_savedDocks);

@@ -11,6 +11,7 @@
 #include <QFont>
 #include <QList>
 #include <QPointer>
+#include <QRect>
 #include <QSize>
 #include <Qt>
 
@@ -39,6 +40,9 @@ public:
     bool isOn() const { return m_on; }
 
 private:
+    // The screen's geometry, where no window manager gave the window the whole screen.
+    void fillTheScreen();
+
     QMainWindow& m_window;
     ChartGrid& m_charts;
     QList<QDockWidget*> m_collapsed;
@@ -47,6 +51,8 @@ private:
     Qt::WindowStates m_savedWindowState;
     QByteArray m_savedDocks;
     QSize m_savedSize;
+    QRect m_savedGeometry;
+    bool m_filledByHand = false;  // fillTheScreen set the geometry: leaving puts it back
     QPointer<QObject> m_pendingRestore;  // puts the docks back once the window has its size back
     QFont m_savedFont;
     bool m_hadOwnFont = false;

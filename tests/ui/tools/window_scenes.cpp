@@ -67,16 +67,9 @@ void wait(int ms)
     loop.exec();
 }
 
-// Presentation mode asks for the whole screen (Qt::WindowFullScreen); Xvfb has no window manager
-// to give it, so the window stayed its first size, a frame of black around it at 1920x1080. The
-// window is first given the screen, as a window manager would, and presentation mode lays its
-// panes out on that.
+// Presentation mode takes the whole screen itself where no window manager gives it (Xvfb).
 void enterPresentationMode(MainWindow& window)
 {
-    if (const QScreen* screen = window.screen()) {
-        window.setGeometry(screen->geometry());
-        wait(kSettleMs / 3);
-    }
     window.setPresentationMode(true);
 }
 
