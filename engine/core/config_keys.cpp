@@ -5,6 +5,7 @@
 #include "derived.hpp"
 #include "limits.hpp"
 #include "wording.hpp"
+#include "workload_table.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -418,8 +419,8 @@ constexpr char kDataOrder[] = "Data order";
 constexpr char kAdvanced[] = "Advanced";
 
 bool isFashion(const Config& c) { return c.workload == WorkloadKind::FashionMnist; }
-bool isVectorised(const Config& c) { return c.workload == WorkloadKind::Toy || c.workload == WorkloadKind::Linreg; }
-bool isTorchScript(const Config& c) { return c.workload == WorkloadKind::TorchScript; }
+bool isVectorised(const Config& c) { return traitsOf(c).vectorised; }
+bool isTorchScript(const Config& c) { return traitsOf(c).ownModel; }
 
 template <class... Kinds>
 std::function<bool(const Config&)> optimizerIs(Kinds... kinds)
@@ -597,7 +598,7 @@ std::vector<ConfigKey> buildKeys()
         "toy, linreg: seed of the generated data (and linreg's starting weights), default seed; another seed with the same "
         "data_seed is another order of the same data")
         .presented("Data seed", kDataOrder)
-        .when([](const Config& c) { return c.workload == WorkloadKind::Toy || c.workload == WorkloadKind::Linreg; })
+        .when(isVectorised)
         .inScript(reproduced())
         // compared with the writing run's data seed on its own (another default when unset)
         .resumed(OnResume::Free));

@@ -9,6 +9,7 @@
 #include "key_names.hpp"
 #include "limits.hpp"
 #include "wording.hpp"
+#include "workload_table.hpp"
 
 #include <algorithm>
 #include <cfloat>
@@ -243,11 +244,11 @@ ConfigProblems findProblems(const Config& c, const MachineResources* machine, in
     ConfigProblems problems;
     auto problem = [&](const std::string& key, const std::string& message) { problems.push_back({key, message}); };
 
-    const bool vectorised = c.workload == WorkloadKind::Toy || c.workload == WorkloadKind::Linreg;
+    const bool vectorised = traitsOf(c).vectorised;
     if (c.experiments > 1 && !vectorised)
         problem(key::kExperiments, "experiments > 1 needs workload toy or linreg (Fashion-MNIST and torchscript train one model)");
 
-    if (c.workload == WorkloadKind::TorchScript) {
+    if (traitsOf(c).ownModel) {
         if (c.modelFile.empty())
             problem(key::kModelFile, "workload torchscript needs model_file: a TorchScript file, saved with "
                                      "torch.jit.script(model).save(PATH) (docs/own-model.md)");
@@ -264,11 +265,9 @@ ConfigProblems findProblems(const Config& c, const MachineResources* machine, in
                                    std::to_string(int64_t(dataValues)) + "); lower experiments or num_examples");
 
     // torchscript: known once train_data is read (the engine checks again then).
-    const bool sizeKnown = c.workload != WorkloadKind::TorchScript || c.trainSamples > 0;
+    const bool sizeKnown = !traitsOf(c).ownModel || c.trainSamples > 0;
     if (sizeKnown && planShards(c).samplesPerRank == 0)
-        problem(c.workload == WorkloadKind::FashionMnist ? key::kTrainSubset
-                : c.workload == WorkloadKind::TorchScript ? key::kTrainData
-                                                          : key::kNumExamples,
+        problem(traitsOf(c).sizeKey,
                 "drop_last with " + countOf(datasetSize(c), "example") + " over " + countOf(c.worldSize, "rank") +
                     " leaves no sample for any rank; use more examples, fewer ranks or no drop_last");
 

@@ -2,6 +2,7 @@
 #include "derived.hpp"
 
 #include "limits.hpp"
+#include "workload_table.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -174,8 +175,7 @@ bool linregMeasuresByMoments(const Config& config)
 int64_t evalInterval(const Config& config)
 {
     // An evaluation runs the model over many samples: once an epoch unless asked for more.
-    const bool runsModel = config.workload == WorkloadKind::FashionMnist || config.workload == WorkloadKind::TorchScript;
-    return config.evalEvery.value_or(runsModel ? 0 : 1);
+    return config.evalEvery.value_or(traitsOf(config).runsNetwork ? 0 : 1);
 }
 
 int64_t estimatedRankBytes(const Config& c)

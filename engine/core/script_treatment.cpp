@@ -7,6 +7,7 @@
 
 #include "config_keys.hpp"
 #include "json.hpp"
+#include "workload_table.hpp"
 
 namespace ddplab::script_treatment {
 namespace {
@@ -78,8 +79,7 @@ std::string optimizerRefusal(const Config& c)
 
 std::string experimentsRefusal(const Config& c)
 {
-    const bool vectorised = c.workload == WorkloadKind::Toy || c.workload == WorkloadKind::Linreg;
-    if (!vectorised || c.experiments <= 1)
+    if (!traitsOf(c).vectorised || c.experiments <= 1)
         return "";
     const std::string count = std::to_string(c.experiments);
     return std::string(key::kExperiments) + " " + count + " trains " + count +

@@ -13,6 +13,7 @@
 #include <QFileInfo>
 #include <QLibraryInfo>
 #include <QRegularExpression>
+#include <QSet>
 #include <QtTest>
 
 namespace {
@@ -226,6 +227,33 @@ private slots:
                      conversions.first().endsWith(QLatin1String("runConfigFileText(")),
                  qPrintable(QStringLiteral("settings change shape on the Run path %1 times, not once:\n").arg(conversions.size()) +
                             conversions.join(QLatin1Char('\n'))));
+    }
+
+    // docs/architecture.md's "Adding a workload" says how many times, in how many files, code
+    // still switches on a workload instead of asking its row in engine/core/workload_table.cpp;
+    // a new `WorkloadKind::` anywhere fails here until the doc says so (or the table answers it).
+    void theWorkloadSwitchesThatRemainAreCounted()
+    {
+        const QString doc = readDoc();
+        static const QRegularExpression kClaim(QStringLiteral("`WorkloadKind::` is still named (\\d+) times in (\\d+) files"));
+        const QRegularExpressionMatch claim = kClaim.match(doc);
+        QVERIFY2(claim.hasMatch(), "docs/architecture.md no longer counts the workload switches");
+        const QSet<QString> described{QStringLiteral("engine/core/workload_table.cpp"), QStringLiteral("engine/core/config.hpp")};
+        int named = 0;
+        QStringList files;
+        for (const QString& path : sourcesUnder(QStringLiteral("engine")) + sourcesUnder(QStringLiteral("ui")) + sourcesUnder(QStringLiteral("app"))) {
+            if (described.contains(path))
+                continue;
+            const int here = int(readSource(path).count(QStringLiteral("WorkloadKind::")));
+            if (here > 0) {
+                named += here;
+                files.append(QStringLiteral("%1 (%2)").arg(path).arg(here));
+            }
+        }
+        files.sort();
+        QVERIFY2(named == claim.captured(1).toInt() && files.size() == claim.captured(2).toInt(),
+                 qPrintable(QStringLiteral("the doc says %1 times in %2 files; the sources say %3 in %4:\n")
+                                .arg(claim.captured(1), claim.captured(2)).arg(named).arg(files.size()) + files.join(QLatin1Char('\n'))));
     }
 };
 
