@@ -747,13 +747,13 @@ private slots:
         QVERIFY(!few.calibrated);
         QCOMPARE(few.level, QStringLiteral("moderate"));
         QVERIFY2(few.reason.contains(QStringLiteral("3 of 3 advices with 0 such weaknesses right, too few to calibrate")), qPrintable(few.reason));
-        // The panel's own table (its eight advices run live with the batch rule of 1254669, four
-        // right): no count has 5 cases, so two weaknesses read low and say how few the panel measured.
+        // The panel's own table (its eight newest advices run live with the batch rule of 1254669,
+        // four right): no count has 5 cases, so two weaknesses read low and say how few the panel measured.
         const Confidence twoWeak = judgeConfidence({weakness::kBatchWithinNoise, weakness::kShortTraining}, {QStringLiteral("x")});
         QVERIFY(!twoWeak.calibrated);
         QCOMPARE(twoWeak.level, QStringLiteral("low"));
-        QVERIFY2(twoWeak.reason.contains(QStringLiteral("2 of 4 advices with 2 such weaknesses right, too few")), qPrintable(twoWeak.reason));
-        QVERIFY(judgeConfidence(QStringList(5, weakness::kLrAtEdge), {}).reason.contains(QStringLiteral("0 of 1 advices with 5 such")));  // the last row: 4 or more
+        QVERIFY2(twoWeak.reason.contains(QStringLiteral("2 of 2 advices with 2 such weaknesses right, too few")), qPrintable(twoWeak.reason));
+        QVERIFY(judgeConfidence(QStringList(5, weakness::kLrAtEdge), {}).reason.contains(QStringLiteral("0 of 3 advices with 5 such")));  // the last row: 4 or more
     }
 
     // A ladder the budget cut to its centre rung, as the panel recorded it under load (846ffba):
