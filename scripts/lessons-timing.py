@@ -5,14 +5,16 @@ estimated before each (its first line, "..., about N s") against what it took (i
 "took X s (estimated Y s, Rx)") into docs/lessons.md, section "How long lessons and studies take".
 
     python3 scripts/lessons-timing.py run [--only ID ...] [--budget SECONDS] [--data DIR]
-    python3 scripts/lessons-timing.py table [--note TEXT]
+    python3 scripts/lessons-timing.py table [--note TEXT] [--keep [--kept-load TEXT]]
 
 `--lab` times a copy of the programs (the build may change meanwhile). `run` goes on where the last call stopped (the results are kept in DIR/timings.json) and stops
 starting new work once --budget seconds have gone, so that it can run in chunks under
 /work/tools/heavy (at most ~10 minutes a call). A study longer than a chunk is run with a time
 limit and carried on with `ddplab --resume`: its actual time is the sum of its chunks. Every run
 keeps its data in DIR (default: build/lessons-timing), so the lab's estimate is calibrated by the
-runs before it, as on a teacher's machine. `table` writes the section from what has been run.
+runs before it, as on a teacher's machine. `table` writes the section from what has been run (the
+1-minute load average as each chunk began and ended in its load column); with --keep, the rows of
+items DATA has not run stay as docs/lessons.md has them.
 """
 import argparse
 import glob
@@ -121,21 +123,42 @@ def run(args):
         print(f"  {entry}", flush=True)
 
 
+def kept_rows(text, load):
+    """The table's rows as docs/lessons.md has them, by id, with a load column (--kept-load where
+    the row had none): what a --keep table leaves of items DATA has not measured."""
+    rows = {}
+    if START not in text:
+        return rows
+    for line in text[text.index(START):text.index(END)].splitlines():
+        match = re.match(r"\| (lesson|study) \| `([^`]+)` \|", line)
+        if not match or "not measured" in line:
+            continue
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 5:
+            cells.append(load)
+        rows[match.group(2)] = "| " + " | ".join(cells) + " |"
+    return rows
+
+
 def table(args):
     path = os.path.join(args.data, "timings.json")
     results = json.load(open(path))
+    target = os.path.join(ROOT, "docs", "lessons.md")
+    kept = kept_rows(open(target).read(), args.kept_load) if args.keep else {}
     rows = []
     for kind, folder in (("lesson", "lessons"), ("study", "studies")):
         for item in ids(folder):
             entry = results.get(item)
             if not entry or not entry.get("finished"):
-                rows.append(f"| {kind} | `{item}` | not measured | | |")
+                rows.append(kept.get(item, f"| {kind} | `{item}` | not measured | | | |"))
                 continue
             estimate = entry.get("estimate_precise") or entry.get("estimate")
             took = entry["took"]
             ratio = took / estimate if estimate else float("nan")
             chunks = f" ({entry['chunks']} chunks, resumed)" if entry.get("chunks", 1) > 1 else ""
-            rows.append(f"| {kind} | `{item}` | {estimate:.1f} s | {took:.1f} s{chunks} | {ratio:.2f} |")
+            loads = entry.get("loads", [])
+            load = f"{min(loads):.1f}-{max(loads):.1f}" if loads else ""
+            rows.append(f"| {kind} | `{item}` | {estimate:.1f} s | {took:.1f} s{chunks} | {ratio:.2f} | {load} |")
     section = "\n".join([
         START,
         "## How long lessons and studies take",
@@ -150,10 +173,9 @@ def table(args):
         "`ddplab --preset ID --run --quit` and `ddplab --study ID --quit`); *ratio*: took / estimated.",
         "",
     ] + ([args.note, ""] if args.note else []) + [
-        "| | id | estimated | took | ratio |",
-        "|---|---|---:|---:|---:|",
+        "| | id | estimated | took | ratio | load |",
+        "|---|---|---:|---:|---:|---|",
     ] + rows + ["", END])
-    target = os.path.join(ROOT, "docs", "lessons.md")
     text = open(target).read()
     if START in text:
         text = text[:text.index(START)] + section + text[text.index(END) + len(END):]
@@ -172,6 +194,8 @@ def main():
     parser.add_argument("--data", default=os.path.join(ROOT, "build", "lessons-timing"))
     parser.add_argument("--lab", default=LAB, help="the ddplab to time (its ddplab-engine beside it)")
     parser.add_argument("--note", default="", help="table: a paragraph above it (when, which programs, the machine's load)")
+    parser.add_argument("--keep", action="store_true", help="table: keep the rows of items DATA has not measured")
+    parser.add_argument("--kept-load", default="", help="table: the load cell of a kept row that has none")
     args = parser.parse_args()
     (run if args.what == "run" else table)(args)
 
