@@ -20,11 +20,6 @@ QJsonValue number(double value)
     return std::isfinite(value) ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
 }
 
-QString figure(double value)
-{
-    return std::isfinite(value) ? QString::number(value, 'g', 4) : QStringLiteral("—");
-}
-
 // A number advice.json may hold as null (not measured): NaN back.
 double numberOf(const QJsonValue& value)
 {
