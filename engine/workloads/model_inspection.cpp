@@ -109,6 +109,8 @@ int64_t optimizerStateCopies(const Config& c)
     case OptimizerKind::Adam:
     case OptimizerKind::AdamW:
     case OptimizerKind::Lamb:
+    case OptimizerKind::AdamBsi:
+    case OptimizerKind::AdamWBsi:
         return 2;
     }
     return 2;

@@ -129,7 +129,7 @@ BasePlan planBase(const AdviceRequest& request)
 
 double ladderReserveSeconds(const PlanContext& context, qint64 perGpu)
 {
-    const double batch = double(context.request.gpus) * double(perGpu);
+    Q_UNUSED(perGpu)  // a run over your horizon costs its samples, whatever the batch
     // Over your horizon, up to half the time left: the batch and the LR are decided on equal
     // shares when both cannot be measured whole (the confirmation then cuts its steps, said).
     return std::min(double(kLadderRungs) * kSeeds * runSeconds(context.cost, horizonOf(context.request)), kMostLadderShare * context.secondsLeft);

@@ -125,7 +125,7 @@ QString ruleInBand(double lr, double low, double high, double baseLr, double k)
 {
     QString named;
     double nearest = kInfinity;
-    for (const QString& rule : {wire(choice::lr_rule::kLinear), wire(choice::lr_rule::kSqrt), wire(choice::lr_rule::kNone)}) {
+    for (const QString rule : {wire(choice::lr_rule::kLinear), wire(choice::lr_rule::kSqrt), wire(choice::lr_rule::kNone)}) {
         const double value = ruleLr(rule, baseLr, k);
         if (value < low * (1 - 1e-9) || value > high * (1 + 1e-9))
             continue;

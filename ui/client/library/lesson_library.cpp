@@ -70,6 +70,8 @@ std::optional<Lesson> parseLesson(const QJsonObject& object, const QString& path
     for (qsizetype i = 0; i < runs.size(); ++i) {
         const QJsonObject run = runs.at(i).toObject();
         const QString label = run.value(QStringLiteral("label")).toString(QStringLiteral("run %1").arg(i + 1));
+        LessonRun added;
+        added.label = label;
         // A run names one of the built-in presets (the folder beside the lessons), so every
         // experiment's settings live in exactly one file; or it carries its config inline.
         if (run.value(QStringLiteral("preset")).isString()) {
@@ -82,14 +84,13 @@ std::optional<Lesson> parseLesson(const QJsonObject& object, const QString& path
                 *error = QStringLiteral("%1: run %2 (\"%3\"): %4").arg(path).arg(i + 1).arg(label, preset.error);
                 return std::nullopt;
             }
-            lesson.runs.append({label, preset.config});
+            added.config = preset.config;
         } else if (run.value(QStringLiteral("config")).isObject()) {
-            lesson.runs.append({label, run.value(QStringLiteral("config")).toObject()});
+            added.config = run.value(QStringLiteral("config")).toObject();
         } else {
             *error = QStringLiteral("%1: run %2 names neither a \"preset\" nor a \"config\"").arg(path).arg(i + 1);
             return std::nullopt;
         }
-        LessonRun& added = lesson.runs.last();
         added.checkpointAt = run.value(wire(key::kCheckpointAt)).toString();
         added.meantToFail = run.value(QStringLiteral("expect")).toString() == QLatin1String("failed");
         if (run.contains(QStringLiteral("resume_from_run"))) {
@@ -102,6 +103,7 @@ std::optional<Lesson> parseLesson(const QJsonObject& object, const QString& path
                 return std::nullopt;
             }
         }
+        lesson.runs.append(added);
     }
     if (lesson.runs.isEmpty()) {
         *error = QStringLiteral("%1: a lesson needs a \"runs\" list with at least one run").arg(path);
