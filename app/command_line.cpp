@@ -271,4 +271,28 @@ Needs needsOf(const LaunchOptions& options)
     return Needs::Widgets;
 }
 
+std::optional<int> answerWithoutRunning(const LaunchOptions& options, Program program, QTextStream& out, QTextStream& err)
+{
+    if (options.showHelp) {
+        out << options.helpText;
+        return 0;
+    }
+    if (options.showVersion) {
+        out << programName(program) << ' ' << DDPLAB_VERSION << Qt::endl;
+        return 0;
+    }
+    if (!options.error.isEmpty()) {
+        err << programName(program) << ": " << options.error << Qt::endl;
+        return 2;
+    }
+    return std::nullopt;
+}
+
+void paintOffscreenWithoutDisplay()
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
+        qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+}
+
 }  // namespace ddplab::ui

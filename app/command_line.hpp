@@ -8,6 +8,9 @@
 
 #include <QString>
 #include <QStringList>
+#include <QTextStream>
+
+#include <optional>
 
 namespace ddplab::ui {
 
@@ -24,5 +27,13 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, Program program =
 enum class Needs { Core, Painting, Widgets };
 
 Needs needsOf(const LaunchOptions& options);
+
+// --help, --version and a wrong line, answered alike by both programs before any application
+// exists: the exit code, or nothing when the command is to run.
+std::optional<int> answerWithoutRunning(const LaunchOptions& options, Program program, QTextStream& out, QTextStream& err);
+
+// Charts painted without a display need fonts, not a screen: the offscreen platform, unless the
+// user chose one.
+void paintOffscreenWithoutDisplay();
 
 }  // namespace ddplab::ui

@@ -48,21 +48,11 @@ int main(int argc, char* argv[])
     }
     QTextStream out(stdout);
     QTextStream err(stderr);
-    if (options.showHelp) {
-        out << options.helpText;
-        return 0;
-    }
-    if (options.showVersion) {
-        out << "ddplab-headless " << DDPLAB_VERSION << Qt::endl;
-        return 0;
-    }
-    if (options.error.isEmpty() && ddplab::ui::needsOf(options) == Needs::Widgets)
+    if (options.error.isEmpty() && !options.showHelp && !options.showVersion && ddplab::ui::needsOf(options) == Needs::Widgets)
         options.error = QStringLiteral("only --study NAME --quit, --advise, --export-script and --export-tensorboard run here; "
                                        "the window and a preset's runs with their live charts (--preset NAME --run) are ddplab's");
-    if (!options.error.isEmpty()) {
-        err << "ddplab-headless: " << options.error << Qt::endl;
-        return 2;
-    }
+    if (const auto answered = ddplab::ui::answerWithoutRunning(options, ddplab::ui::Program::Headless, out, err))
+        return *answered;
     if (const QString problem = ddplab::ui::homeProblem(); !problem.isEmpty()) {
         err << "ddplab-headless: " << problem << Qt::endl;
         return 2;
@@ -73,10 +63,7 @@ int main(int argc, char* argv[])
         ddplab::ui::setLabIdentity();
         return runCommand(options, out, err);
     }
-    // Charts painted into files need fonts, not a display: offscreen unless the user chose a platform.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
-        qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    ddplab::ui::paintOffscreenWithoutDisplay();  // charts painted into files
     const QGuiApplication application(argc, argv);
     ddplab::ui::setLabIdentity();
     return runCommand(options, out, err);

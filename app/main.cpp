@@ -64,18 +64,8 @@ int main(int argc, char* argv[])
     const ddplab::ui::LaunchOptions& options = commandLine.options;
     QTextStream out(stdout);
     QTextStream err(stderr);
-    if (options.showHelp) {
-        out << options.helpText;
-        return 0;
-    }
-    if (options.showVersion) {
-        out << "ddplab " << DDPLAB_VERSION << Qt::endl;
-        return 0;
-    }
-    if (!options.error.isEmpty()) {
-        err << "ddplab: " << options.error << Qt::endl;
-        return 2;
-    }
+    if (const auto answered = ddplab::ui::answerWithoutRunning(options, ddplab::ui::Program::Lab, out, err))
+        return *answered;
     if (ddplab::ui::needsOf(options) != ddplab::ui::Needs::Widgets)
         return handToHeadless(commandLine.headlessProgram, argv, err);
     if (const QString problem = ddplab::ui::homeProblem(); !problem.isEmpty()) {
@@ -83,11 +73,8 @@ int main(int argc, char* argv[])
         return 2;
     }
 
-    // A preset's runs headless must work without a display: use the offscreen platform unless
-    // the user chose one.
-    if (options.quit && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
-        qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (options.quit)
+        ddplab::ui::paintOffscreenWithoutDisplay();  // a preset's runs headless, their charts into files
     QApplication application(argc, argv);
     ddplab::ui::setApplicationIdentity();
     if (options.quit) {
