@@ -10,6 +10,7 @@
 #include "core/protocol.hpp"
 #include "core/protocol_inspection.hpp"
 #include "core/protocol_names.hpp"
+#include "core/workload_table.hpp"
 #include "output/event_line.hpp"
 #include "output/event_writer.hpp"
 #include "workloads/model_inspection.hpp"
@@ -78,7 +79,7 @@ int runInspect(const ConfigOptions& options)
     out.addFd(g_answerFd);
     try {
         Config config = options.resolve();
-        if (config.workload != WorkloadKind::TorchScript)
+        if (!traitsOf(config).ownModel)
             throw ConfigError(key::kWorkload, "inspect checks your own model and data: workload torchscript with model_file "
                                               "and train_data (docs/own-model.md)");
         const MachineResources machine = thisMachine();

@@ -418,9 +418,26 @@ constexpr char kLength[] = "Length";
 constexpr char kDataOrder[] = "Data order";
 constexpr char kAdvanced[] = "Advanced";
 
-bool isFashion(const Config& c) { return c.workload == WorkloadKind::FashionMnist; }
+bool isFashion(const Config& c) { return c.workload == WorkloadKind::FashionMnist; }  // its data folder
+bool choosesModel(const Config& c) { return traitsOf(c).choosesModel; }
+bool runsNetwork(const Config& c) { return traitsOf(c).runsNetwork; }
 bool isVectorised(const Config& c) { return traitsOf(c).vectorised; }
 bool isTorchScript(const Config& c) { return traitsOf(c).ownModel; }
+
+// The workload key: its choices, Setup's words and its help, one per row of workload_table.cpp.
+ConfigKey workloadKey()
+{
+    std::vector<std::pair<std::string, WorkloadKind>> choices;
+    std::vector<std::string> labels;
+    std::string trains;
+    const std::vector<WorkloadTraits>& rows = workloadTable();
+    for (size_t i = 0; i < rows.size(); ++i) {
+        choices.emplace_back(rows[i].name, rows[i].kind);
+        labels.emplace_back(rows[i].setupLabel);
+        trains += std::string(i == 0 ? "" : i + 1 == rows.size() ? ", or " : ", ") + rows[i].helpPhrase;
+    }
+    return choiceKey<WorkloadKind>(key::kWorkload, &Config::workload, choices, "what to train: " + trains).labelling(labels);
+}
 
 template <class... Kinds>
 std::function<bool(const Config&)> optimizerIs(Kinds... kinds)
@@ -435,22 +452,12 @@ std::vector<ConfigKey> buildKeys()
 
     std::vector<ConfigKey> keys;
     // what is trained
-    keys.push_back(choiceKey<WorkloadKind>(key::kWorkload, &Config::workload,
-        {{choice::workload::kToy, WorkloadKind::Toy},
-         {choice::workload::kLinreg, WorkloadKind::Linreg},
-         {choice::workload::kFashionMnist, WorkloadKind::FashionMnist},
-         {choice::workload::kTorchScript, WorkloadKind::TorchScript}},
-        "what to train: the single neuron of seed 000, the linear model of seed 004, Fashion-MNIST, or your own "
-        "TorchScript model on your own data (docs/own-model.md)")
-        .presented("Workload", kWorkloadGroup)
-        .labelling({"toy: one neuron (seed 000)", "linreg: linear model (seed 004)", "fashion_mnist: images",
-                    "torchscript: your model"})
-        .inScript(reproduced()));
+    keys.push_back(workloadKey().presented("Workload", kWorkloadGroup).inScript(reproduced()));
     keys.push_back(choiceKey<ModelKind>(key::kModel, &Config::model,
         {{choice::model::kMlp, ModelKind::Mlp}, {choice::model::kCnn, ModelKind::Cnn}, {choice::model::kMlpBatchNorm, ModelKind::MlpBatchNorm}},
         "Fashion-MNIST model: the MLP, the CNN, or the MLP with BatchNorm after each hidden layer (its batch statistics are "
         "each GPU's own: what accumulate_as_ranks keeps)")
-        .presented("Model", kWorkloadGroup).when(isFashion)
+        .presented("Model", kWorkloadGroup).when(choosesModel)
         .inScript(reproduced()));
     keys.push_back(textKey(key::kDataDir, &Config::dataDir, "folder with the Fashion-MNIST *-ubyte.gz files")
         .presented("Data folder", kWorkloadGroup).when(isFashion)
@@ -521,12 +528,12 @@ std::vector<ConfigKey> buildKeys()
         .inScript(reproduced()));
     keys.push_back(integerKey(key::kTrainSubset, &Config::trainSubset, 0, kMaxExamples,
         "Fashion-MNIST and torchscript: train on the first N samples only (0 = all: Fashion-MNIST's 60,000, all of train_data)")
-        .presented("Training subset", kWorkloadGroup).when([](const Config& c) { return isFashion(c) || isTorchScript(c); })
+        .presented("Training subset", kWorkloadGroup).when(runsNetwork)
         .inScript(reproduced()));
     keys.push_back(integerKey(key::kValSubset, &Config::valSubset, 0, kMaxExamples,
         "Fashion-MNIST and torchscript: evaluate the validation set on its first N samples only (0 = all: Fashion-MNIST's "
         "10,000 test images, all of val_data); a smaller set is a quicker, noisier validation loss")
-        .presented("Validation subset", kWorkloadGroup).when([](const Config& c) { return isFashion(c) || isTorchScript(c); })
+        .presented("Validation subset", kWorkloadGroup).when(runsNetwork)
         .inScript(leftOut("it is the part of the validation set the lab evaluates, between steps and without gradients"))
         .resumed(OnResume::Free));
     keys.push_back(integerKey(key::kWorldSize, &Config::worldSize, 1, kMaxRanks, "number of ranks (\"GPUs\")")

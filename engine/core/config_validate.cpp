@@ -26,7 +26,7 @@ constexpr double kMaxDataValues = 200'000'000;
 // The key whose value makes a run big, for the field the message is shown at.
 std::string biggestKey(const Config& c)
 {
-    if (c.workload == WorkloadKind::FashionMnist || c.workload == WorkloadKind::TorchScript)
+    if (traitsOf(c).runsNetwork)
         return c.batchSize > 1000 ? key::kBatchSize : key::kWorldSize;
     if (c.experiments > 1 && double(c.experiments) * double(c.batchSize) > double(c.numExamples))
         return key::kExperiments;
@@ -295,8 +295,7 @@ ConfigProblems findProblems(const Config& c, const MachineResources* machine, in
     if (usesMoments(c) && !(appliedAdamSettings(c).eps <= double(FLT_MAX)))
         problem(key::kEps, "lr_rule sde makes eps / k^(1/2) larger than a float holds (3.4e38); lower eps");
 
-    const bool hasValidation = c.workload == WorkloadKind::FashionMnist ||
-                               (c.workload == WorkloadKind::TorchScript && !c.valData.empty());
+    const bool hasValidation = hasValidationSet(c);
     if (c.stopAtLoss && c.stopMeasure == StopMeasure::ValLoss && !hasValidation)
         problem(key::kStopMeasure, "stop_measure val_loss needs a validation set, which only fashion_mnist (its 10,000 "
                                    "test images) and torchscript with val_data have; use train_loss, the loss over the "

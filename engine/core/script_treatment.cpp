@@ -134,7 +134,7 @@ std::string stopAtLossNote(const Config& c)
 
 std::string valDataNote(const Config& c)
 {
-    if (c.workload != WorkloadKind::TorchScript || c.valData.empty())
+    if (traitsOf(c).validation != WorkloadTraits::Validation::FromValData || c.valData.empty())
         return "";
     return std::string(key::kValData) + ": the lab evaluates the validation set at each epoch's end (and every " + key::kEvalEvery +
            " steps); this script does not.";

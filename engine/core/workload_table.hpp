@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Every workload described once, as the config keys are (config_keys.cpp): its name on the
-// wire, what kind of model it trains and which key sizes its training set. The engine's rules
-// (config_keys.cpp, config_validate.cpp, derived.cpp) and what a script does with a setting
-// (script_treatment.cpp) ask this table instead of switching on WorkloadKind; what is left of
-// those switches, tests/setup/tst_architecture_doc counts (docs/architecture.md, "Adding a
-// workload").
+// wire, what kind of model it trains, which key sizes its training set, where its validation
+// loss comes from, whether it measures accuracy, and Setup's words for it. The engine's rules,
+// the launcher, checkpoints, the advisor, the estimator, the study figures, the script generator
+// and the window ask this table instead of switching on WorkloadKind; what is left of those
+// switches, tests/setup/tst_architecture_doc counts (docs/architecture.md, "Adding a workload").
 
 #include "config.hpp"
 
@@ -25,6 +25,16 @@ struct WorkloadTraits {
     bool runsNetwork;
     bool ownModel;         // your TorchScript model on your own data (docs/own-model.md)
     const char* sizeKey;   // the key that sets how many examples it trains on
+    // Where its validation loss comes from: none, a set of its own (Fashion-MNIST's 10,000 test
+    // images), or val_data when you give it.
+    enum class Validation { None, OwnSet, FromValData } validation;
+    // Whether its targets are classes, so accuracy is measured: never, always, or when the loss
+    // is cross-entropy (your own model's loss is yours).
+    enum class Classes { Never, Always, WhenCrossEntropy } classes;
+    bool choosesModel;     // the model key picks its network (Fashion-MNIST's MLP, CNN, MLP with BatchNorm)
+    bool oneWeight;        // its model is one weight w (the toy's neuron): w_mean is its figure
+    const char* setupLabel;  // what Setup's workload choice says
+    const char* helpPhrase;  // what it trains, in the workload key's help ("what to train: …")
 };
 
 // The rows, in the workload key's order.
@@ -34,5 +44,11 @@ const std::vector<WorkloadTraits>& workloadTable();
 const WorkloadTraits& traitsOf(WorkloadKind kind);
 
 inline const WorkloadTraits& traitsOf(const Config& config) { return traitsOf(config.workload); }
+
+// Whether a run of `config` measures a validation loss (its row's validation, and val_data).
+bool hasValidationSet(const Config& config);
+
+// Whether a run of `config` measures accuracy (its row's classes, and the loss).
+bool measuresAccuracy(const Config& config);
 
 }  // namespace ddplab

@@ -6,6 +6,7 @@
 #include "core/key_names.hpp"
 #include "core/protocol.hpp"
 #include "core/wording.hpp"
+#include "core/workload_table.hpp"
 #include "data/fashion_mnist_files.hpp"
 #include "output/event_writer.hpp"
 #include "child_process.hpp"
@@ -96,7 +97,7 @@ int Launcher::run()
     // forked ranks share these pages instead of each decompressing its own copy.
     if (m_config.workload == WorkloadKind::FashionMnist)
         loadFashionMnist(m_config.dataDir);  // DataError: the caller reports it
-    if (m_config.workload == WorkloadKind::TorchScript) {
+    if (traitsOf(m_config).ownModel) {
         const std::string notice = checkSaveTarget(m_config.saveModel);  // ConfigError: the caller reports it
         if (!notice.empty())
             std::cerr << "ddplab-engine: " << notice << std::endl;

@@ -11,6 +11,7 @@
 #include "core/data_error.hpp"
 #include "core/protocol.hpp"
 #include "core/wording.hpp"
+#include "core/workload_table.hpp"
 #include "output/event_flusher.hpp"
 #include "output/event_writer.hpp"
 #include "output/output_error.hpp"
@@ -144,7 +145,7 @@ int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter&
 
         // Where the trained model goes, before any step: under torchrun or Slurm no launcher
         // checked it (ours did, and said the notice).
-        if (identity.rank == 0 && config.workload == WorkloadKind::TorchScript) {
+        if (identity.rank == 0 && traitsOf(config).ownModel) {
             const std::string notice = checkSaveTarget(config.saveModel);
             if (!notice.empty() && identity.launchedBy != WorkerIdentity().launchedBy)
                 std::cerr << "ddplab-engine: " << notice << std::endl;
@@ -153,7 +154,7 @@ int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter&
         workload = makeWorkload(config, device, identity.rank);
         // The size of one's own data set is known now; what follows from it is checked again.
         Config resolved = config;
-        if (resolved.workload == WorkloadKind::TorchScript) {
+        if (traitsOf(resolved).ownModel) {
             resolved.trainSamples = workload->datasetSize();
             requireValid(resolved);
         }

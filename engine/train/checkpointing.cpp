@@ -10,6 +10,7 @@
 #include "core/home_path.hpp"
 #include "core/json.hpp"
 #include "core/key_names.hpp"
+#include "core/workload_table.hpp"
 #include "noise_scale.hpp"
 #include "update_statistics.hpp"
 #include "workload.hpp"
@@ -150,7 +151,7 @@ TrainingPosition resumeTraining(const TrainingState& s)
     requireResumable(saved, s);
     // toy and linreg generate their data from a seed: another data seed would put the weights on
     // another data set, where a branch means another order of the same data (docs/checkpoints.md).
-    if (c.workload == WorkloadKind::Toy || c.workload == WorkloadKind::Linreg) {
+    if (traitsOf(c).vectorised) {
         const Json written = Json::parse(saved.config, nullptr, false);
         if (written.is_object()) {
             const Json& seed = written.contains(key::kDataSeed) && !written[key::kDataSeed].is_null() ? written[key::kDataSeed]

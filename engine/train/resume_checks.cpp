@@ -14,6 +14,7 @@
 #include "core/limits.hpp"
 #include "core/protocol_names.hpp"
 #include "core/wording.hpp"
+#include "core/workload_table.hpp"
 
 #include <ATen/ATen.h>
 
@@ -290,7 +291,7 @@ void requireStepsLeft(const Checkpoint& saved, const Config& c)
 std::string checkpointWorkloadLabel(const Config& config)
 {
     std::string label = keyText(config, key::kWorkload);
-    if (config.workload == WorkloadKind::FashionMnist)
+    if (traitsOf(config).choosesModel)
         label += "/" + keyText(config, key::kModel);
     return label;
 }

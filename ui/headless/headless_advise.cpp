@@ -18,6 +18,7 @@
 #include "client/session/preset_resolver.hpp"
 #include "client/study/study_estimate.hpp"
 #include "core/protocol_names.hpp"
+#include "core/workload_table.hpp"
 #include "stop_signals.hpp"
 
 #include <QDir>
@@ -214,7 +215,7 @@ int adviseHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& 
     request.horizonSamples = double(options.horizonSamples);
     request.layers = builtInLayers(request.base);
     std::optional<ModelInspection> inspection;
-    if (request.base.workload == WorkloadKind::TorchScript) {
+    if (traitsOf(request.base).ownModel) {
         // As the Advise page has it before it starts: inspect reads your data (its size plans
         // the training), measures a step of your model (its memory per sample) and names its layers.
         QString problem;

@@ -12,6 +12,7 @@
 #include "client/session/preset_resolver.hpp"
 #include "client/session/run_progress.hpp"
 #include "client/study/study_estimate.hpp"
+#include "core/workload_table.hpp"
 #include "lessons/lesson_panel.hpp"
 #include "runs/run_list_panel.hpp"
 #include "setup/derived_panel.hpp"
@@ -375,7 +376,7 @@ void MainWindow::updateDerived()
     // Your own model's samples are known once the engine has read the data: until then the
     // figures that depend on them wait for the inspection.
     Config config = m_panes.parameters->config();
-    const bool ownModel = config.workload == WorkloadKind::TorchScript;
+    const bool ownModel = traitsOf(config).ownModel;
     const std::optional<ModelInspection>& inspection = m_panes.inspector->inspection();
     if (ownModel && inspection)
         config.trainSamples = inspection->trainSamples;

@@ -11,6 +11,7 @@
 #include "client/session/lab_session.hpp"
 #include "client/wire.hpp"
 #include "core/derived.hpp"
+#include "core/workload_table.hpp"
 
 #include <QDir>
 #include <QFileInfo>
@@ -155,7 +156,7 @@ bool AdviceJob::begin(const AdviceRequest& request, const QJsonArray& resumePhas
     m_armPlanned = false;
     if (request.horizonSamples > 0)
         m_advice.trimmed.append(QStringLiteral("compared at the horizon you stated, %1 samples of your training's %2").arg(qRound64(horizonOf(request))).arg(qRound64(m_advice.plannedSamples)));
-    if ((base.workload == WorkloadKind::FashionMnist || (base.workload == WorkloadKind::TorchScript && !base.valData.empty())) &&
+    if (hasValidationSet(base) &&
         (base.valSubset == 0 || base.valSubset > kValidationSamples))
         m_advice.trimmed.append(QStringLiteral("every run measured the validation loss on the first %L1 samples of the validation "
                                                "set (val_subset), not all of it: the same samples for every run, so they compare alike")

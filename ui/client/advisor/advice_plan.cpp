@@ -5,6 +5,7 @@
 #include "advice_phases.hpp"
 #include "core/derived.hpp"
 #include "core/lr_schedule.hpp"
+#include "core/workload_table.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -25,11 +26,6 @@ constexpr double kMostLadderShare = 0.5;     // of the time left, what the branc
 // The validation set the advisor's runs measure on at most (val_subset): Fashion-MNIST's 10,000
 // test images took 2.6 s an evaluation on this 2-core machine, ten times the steps between them.
 constexpr qint64 kValidationSamples = 2000;
-
-bool hasValidation(const ddplab::Config& c)
-{
-    return c.workload == WorkloadKind::FashionMnist || (c.workload == WorkloadKind::TorchScript && !c.valData.empty());
-}
 
 qint64 basePerGpu(const AdviceRequest& request)
 {
@@ -90,14 +86,14 @@ ddplab::Config emulatedRun(const AdviceRequest& request, int gpus, qint64 batch,
     c.warmupStartFactor = warmupStartFactor(base);
     c.seed = seed;
     // Another order of the same data: toy and linreg generate theirs from the base's data seed.
-    if (base.workload == WorkloadKind::Toy || base.workload == WorkloadKind::Linreg)
+    if (traitsOf(base).vectorised)
         c.dataSeed = dataSeed(base);
     c.stopAtLoss.reset();
     c.checkpointAt = {};
     c.checkpointDir.clear();
     c.resumeFrom.clear();
     c.lrRangeTest = false;
-    if (hasValidation(base) && (c.valSubset == 0 || c.valSubset > kValidationSamples))
+    if (hasValidationSet(base) && (c.valSubset == 0 || c.valSubset > kValidationSamples))
         c.valSubset = kValidationSamples;
     c.saveModel.clear();
     c.events.clear();

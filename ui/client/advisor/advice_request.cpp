@@ -4,6 +4,7 @@
 #include "client/engine/model_inspection.hpp"
 #include "core/config_validate.hpp"
 #include "core/derived.hpp"
+#include "core/workload_table.hpp"
 
 #include <QFileInfo>
 #include <QLocale>
@@ -45,7 +46,7 @@ QString adviceRequestProblem(const AdviceRequest& r)
         return QStringLiteral("the settings to advise on are refused: %1").arg(QString::fromStdString(problems.front().message));
     // Your own data's size plans the training (its epochs in steps, the base run, the horizon):
     // the engine's inspect tells it before the advice starts.
-    if (r.base.workload == WorkloadKind::TorchScript && r.base.trainSamples <= 0)
+    if (traitsOf(r.base).ownModel && r.base.trainSamples <= 0)
         return QStringLiteral("the size of your training data is not known yet: the engine's inspect reads it before an advice on your own model");
     const double planned = plannedSamplesOf(r.base);
     if (r.horizonSamples > planned)
@@ -60,8 +61,8 @@ ModelLayers builtInLayers(const ddplab::Config& base)
     ModelLayers layers;
     // toy's neuron, linreg's linear model and the Fashion-MNIST MLP and CNN have none of the
     // three; mlp_bn has BatchNorm.
-    layers.known = base.workload != WorkloadKind::TorchScript;
-    layers.batchNorm = base.workload == WorkloadKind::FashionMnist && base.model == ModelKind::MlpBatchNorm;
+    layers.known = !traitsOf(base).ownModel;
+    layers.batchNorm = traitsOf(base).choosesModel && base.model == ModelKind::MlpBatchNorm;
     return layers;
 }
 

@@ -5,6 +5,7 @@
 #include "client/engine/model_inspection.hpp"
 #include "core/derived.hpp"
 #include "core/host_memory.hpp"
+#include "core/workload_table.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -33,7 +34,7 @@ QString bytesText(double bytes)
 BatchMemory batchMemoryOf(const ddplab::Config& base, const ModelInspection* inspection)
 {
     BatchMemory need;
-    if (base.workload == WorkloadKind::TorchScript) {
+    if (traitsOf(base).ownModel) {
         if (inspection && inspection->stepBytes > 0 && inspection->stepSamples > 0) {
             need.fixedBytes = double(inspection->fixedBytes);
             need.bytesPerSample = double(inspection->stepBytes) / double(inspection->stepSamples);
@@ -75,7 +76,7 @@ GpuMemory memoryPerGpu(const ddplab::Config& base, const DeviceInventory& runOn,
 
 qint64 trainingSamplesPerGpu(const ddplab::Config& base, int gpus)
 {
-    if (base.workload == WorkloadKind::TorchScript && base.trainSamples <= 0)
+    if (traitsOf(base).ownModel && base.trainSamples <= 0)
         return 0;
     return datasetSize(base) / std::max(1, gpus);
 }

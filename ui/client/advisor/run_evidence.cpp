@@ -6,6 +6,7 @@
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_status.hpp"
 #include "client/wire.hpp"
+#include "core/workload_table.hpp"
 
 #include <QJsonArray>
 
@@ -13,18 +14,10 @@
 #include <limits>
 
 namespace ddplab::ui {
-namespace {
-
-bool hasValidation(const ddplab::Config& c)
-{
-    return c.workload == WorkloadKind::FashionMnist || (c.workload == WorkloadKind::TorchScript && !c.valData.empty());
-}
-
-}  // namespace
 
 QString measureNameOf(const ddplab::Config& base)
 {
-    return hasValidation(base) ? QStringLiteral("validation loss") : QStringLiteral("training loss (noise-free)");
+    return hasValidationSet(base) ? QStringLiteral("validation loss") : QStringLiteral("training loss (noise-free)");
 }
 
 double measureOf(const RunData& run, const ddplab::Config& base)
@@ -32,7 +25,7 @@ double measureOf(const RunData& run, const ddplab::Config& base)
     const QJsonObject& summary = run.summary();
     if (summary.isEmpty())
         return std::numeric_limits<double>::infinity();
-    const QString field = hasValidation(base) ? wire(protocol::field::kValLoss) : wire(protocol::field::kTrainLoss);
+    const QString field = hasValidationSet(base) ? wire(protocol::field::kValLoss) : wire(protocol::field::kTrainLoss);
     const QJsonValue value = summary.value(field);
     return value.isDouble() && std::isfinite(value.toDouble()) ? value.toDouble() : std::numeric_limits<double>::infinity();
 }

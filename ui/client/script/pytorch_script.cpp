@@ -10,6 +10,7 @@
 #include "core/batch_schedule.hpp"
 #include "core/config_keys.hpp"
 #include "core/derived.hpp"
+#include "core/workload_table.hpp"
 
 #include <QRegularExpression>
 
@@ -90,9 +91,9 @@ QString imports(const Config& c, const WorkloadCode& workload)
         standard.append(line);
     standard.sort();
     QStringList torch{QStringLiteral("import torch"), QStringLiteral("import torch.distributed as dist")};
-    if (c.workload != WorkloadKind::Toy && c.workload != WorkloadKind::Linreg && c.loss != LossKind::Model)
+    if (!traitsOf(c).vectorised && c.loss != LossKind::Model)
         torch.append(QStringLiteral("import torch.nn.functional as F"));
-    if (c.workload != WorkloadKind::TorchScript)
+    if (!traitsOf(c).ownModel)
         torch.append(QStringLiteral("from torch import nn"));
     torch.append(QStringLiteral("from torch.nn.parallel import DistributedDataParallel as DDP"));
     if (hasScheduler(c))

@@ -11,6 +11,7 @@
 #include "client/script/script_text.hpp"
 #include "client/wire.hpp"
 #include "core/batch_schedule.hpp"
+#include "core/workload_table.hpp"
 
 namespace ddplab::ui::script {
 
@@ -93,7 +94,7 @@ QString trainStepFunction(const Config& c, const WorkloadCode& w)
     // micro-batch is an emulated GPU's forward, which starts from the buffers DDP broadcast from
     // rank 0, and the step leaves the first one's (emulated GPU k * GRAD_ACCUM's), as the lab's
     // trainer does (engine/train/trainer.cpp, forwardBackward).
-    const bool buffers = emulatesGpus(c) && c.workload == WorkloadKind::TorchScript;
+    const bool buffers = emulatesGpus(c) && traitsOf(c).ownModel;
     if (!buffers) {
         return filled(QStringLiteral(R"(def train_step(ddp, micro_batches, device):
     """Forward and backward over a step's micro-batches: the inner ones only accumulate their
@@ -276,7 +277,7 @@ QString trainingCode(const Config& c, const WorkloadCode& w)
     if (grows)
         text += QStringLiteral("\n\n") + growingBatchFunctions(c);
     const QString deviceIds = c.device == DeviceKind::Cuda ? QStringLiteral("device_ids=[device.index], ") : QString();
-    const QString save = c.workload == WorkloadKind::TorchScript && !c.saveModel.empty()
+    const QString save = traitsOf(c).ownModel && !c.saveModel.empty()
                              ? QStringLiteral("    if rank == 0:\n        model.save(os.path.expanduser(SAVE_MODEL))\n")
                              : QString();
     text += filled(QStringLiteral(R"(

@@ -7,6 +7,7 @@
 #include "client/runs/run_store.hpp"
 #include "client/wire.hpp"
 #include "core/derived.hpp"
+#include "core/workload_table.hpp"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -124,15 +125,11 @@ double sequenceSeconds(const QList<std::optional<Config>>& configs, const QList<
 
 StepKind stepKindOf(const Config& config)
 {
-    switch (config.workload) {
-    case WorkloadKind::Toy:
-    case WorkloadKind::Linreg:
+    const WorkloadTraits& row = traitsOf(config);
+    if (row.vectorised)
         return StepKind::Vectorised;
-    case WorkloadKind::TorchScript:
+    if (row.ownModel)
         return StepKind::OwnModel;
-    case WorkloadKind::FashionMnist:
-        break;
-    }
     return config.model == ModelKind::Cnn ? StepKind::Cnn : StepKind::Mlp;
 }
 

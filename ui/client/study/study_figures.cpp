@@ -7,6 +7,7 @@
 #include "client/library/preset_file.hpp"
 #include "client/study/study_run_result.hpp"
 #include "client/wire.hpp"
+#include "core/workload_table.hpp"
 
 #include <QHash>
 
@@ -44,21 +45,17 @@ QString StudyFigure::titleFor(FigureSummary summary) const
 
 QStringList figuresThatApply(const QList<QJsonObject>& configs, bool hasTarget)
 {
-    using ddplab::WorkloadKind;
-    bool classifier = false, validated = false, variance = false, ranks = false, toy = false;
+    bool classifier = false, validated = false, variance = false, ranks = false, oneWeight = false;
     for (const QJsonObject& settings : configs) {
         const std::optional<ddplab::Config> config = coreConfigOf(settings);
         if (!config)
             continue;
-        const bool fashion = config->workload == WorkloadKind::FashionMnist;
-        const bool own = config->workload == WorkloadKind::TorchScript;
-        const bool classifies = fashion || (own && config->loss == ddplab::LossKind::CrossEntropy);
-        classifier = classifier || classifies;
-        validated = validated || fashion || (own && !config->valData.empty());
-        const bool vectorised = config->workload == WorkloadKind::Toy || config->workload == WorkloadKind::Linreg;
-        variance = variance || (vectorised && config->experiments >= 2);
+        const ddplab::WorkloadTraits& row = ddplab::traitsOf(*config);
+        classifier = classifier || ddplab::measuresAccuracy(*config);
+        validated = validated || ddplab::hasValidationSet(*config);
+        variance = variance || (row.vectorised && config->experiments >= 2);
         ranks = ranks || config->worldSize >= 2;
-        toy = toy || config->workload == WorkloadKind::Toy;
+        oneWeight = oneWeight || row.oneWeight;
     }
     const QHash<QString, bool> applies{
         {wire(field::kAccuracy), classifier},
@@ -67,7 +64,7 @@ QStringList figuresThatApply(const QList<QJsonObject>& configs, bool hasTarget)
         {wire(field::kValAccuracy), validated && classifier},
         {wire(field::kUpdateVar), variance},
         {wire(field::kNoiseScale), ranks},
-        {wire(field::kWMean), toy},
+        {wire(field::kWMean), oneWeight},
         {kStepsToTargetFigure, hasTarget},
         {kSamplesToTargetFigure, hasTarget},
     };
