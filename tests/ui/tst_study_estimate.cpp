@@ -353,6 +353,93 @@ private slots:
         QVERIFY2(std::fabs(speed.stepFactor(StepKind::Mlp) - 2.0) < 0.02, qPrintable(QString::number(speed.stepFactor(StepKind::Mlp))));
     }
 
+    // A run with a target loss is estimated at the share of its steps that the runs with a target
+    // measured here trained: sgd-vs-adam-best-lr counted every run to its last step (estimated
+    // 425.5 s, took 203.9 s). Its 28 runs at effective batch 16 (2 ranks x 8), as they ran on
+    // 2026-11-29 (19:02-19:06, load 6.5 to 2.4): each optimizer and LR, the steps it trained (200:
+    // never met the target, or diverged), its steps' milliseconds (wall_s) and its whole run's.
+    void aRunWithATargetCostsTheShareOfItsStepsSuchRunsTrained()
+    {
+        struct Recorded {
+            const char* optimizer;
+            double lr;
+            int steps;
+            int trainMs;
+            int tookMs;
+        };
+        const Recorded recorded[] = {
+            {"adam", 0.01, 200, 495, 1181}, {"adam", 0.02, 138, 284, 950},   {"adam", 0.04, 65, 185, 863},
+            {"adam", 0.08, 35, 115, 820},   {"adam", 0.16, 35, 120, 840},    {"adam", 0.32, 200, 388, 1069},
+            {"adam", 0.64, 200, 370, 1080}, {"adam", 1.28, 200, 467, 1086},  {"adam", 2.56, 200, 425, 1175},
+            {"adam", 5.12, 200, 508, 1170}, {"adam", 10.24, 200, 453, 1237}, {"adam", 20.48, 200, 472, 1228},
+            {"adam", 40.96, 200, 524, 1267}, {"adam", 81.92, 200, 413, 1095}, {"sgd", 0.01, 200, 505, 1161},
+            {"sgd", 0.02, 200, 489, 1210},  {"sgd", 0.04, 200, 396, 1101},   {"sgd", 0.08, 200, 443, 1208},
+            {"sgd", 0.16, 200, 441, 1240},  {"sgd", 0.32, 200, 423, 1160},   {"sgd", 0.64, 146, 294, 907},
+            {"sgd", 1.28, 73, 188, 845},    {"sgd", 2.56, 37, 69, 756},      {"sgd", 5.12, 19, 65, 790},
+            {"sgd", 10.24, 10, 31, 638},    {"sgd", 20.48, 7, 15, 700},      {"sgd", 40.96, 200, 436, 1170},
+            {"sgd", 81.92, 200, 379, 979},
+        };
+        QTemporaryDir dir;
+        RunStore store(dir.path());
+        QCOMPARE(MachineSpeed::measure(store).stoppedRuns, 0);
+        QCOMPARE(MachineSpeed::measure(store).stoppedShare, MachineSpeed::kStoppedShare);
+        const QJsonObject base = QJsonDocument::fromJson(R"({"workload":"linreg","loss_reduction":"mean","dim":8,"noise":0.1,)"
+                                                         R"("num_examples":4096,"experiments":256,"world_size":2,"batch_size":8,)"
+                                                         R"("epochs":20,"max_steps":200,"shuffle":true,"stop_at_loss":0.012})").object();
+        QList<ddplab::Config> runs;
+        double tookSeconds = 0.0;
+        int trainedSteps = 0;
+        const QDateTime start = QDateTime::currentDateTimeUtc();
+        for (const Recorded& one : recorded) {
+            QJsonObject settings = base;
+            settings.insert(QStringLiteral("optimizer"), QString::fromLatin1(one.optimizer));
+            settings.insert(QStringLiteral("lr"), one.lr);
+            const std::optional<ddplab::Config> config = coreConfigOf(settings);
+            QVERIFY(config);
+            runs.append(*config);
+            RunRecord draft;
+            draft.name = QStringLiteral("%1 lr %2").arg(QString::fromLatin1(one.optimizer)).arg(one.lr);
+            QString error;
+            std::optional<RunRecord> run = store.createRun(draft, *config, &error);
+            QVERIFY2(run, qPrintable(error));
+            run->status = one.steps == 200 && one.lr > 8 ? RunStatus::Diverged : RunStatus::Finished;
+            run->steps = one.steps;
+            run->started = start.addSecs(10 * int(runs.size()));
+            run->trainSeconds = one.trainMs / 1000.0;
+            run->finished = run->started.addMSecs(one.tookMs);
+            QVERIFY2(store.saveMeta(*run, &error), qPrintable(error));
+            QFile events(RunStore::eventsPath(*run));
+            QVERIFY(events.open(QIODevice::WriteOnly));
+            events.write("{\"type\":\"hello\"}\n{\"type\":\"summary\"}\n");
+            tookSeconds += one.tookMs / 1000.0;
+            trainedSteps += one.steps;
+        }
+        // Every run's step costs the same here (one batch): the share is the steps'.
+        const MachineSpeed speed = MachineSpeed::measure(store);
+        QCOMPARE(speed.stoppedRuns, 28);
+        QVERIFY2(std::fabs(speed.stoppedShare - trainedSteps / (28.0 * 200.0)) < 1e-9, qPrintable(QString::number(speed.stoppedShare)));
+        QVERIFY(speed.stoppedShare > 0.74 && speed.stoppedShare < 0.75);  // 4,165 of 5,600 steps
+        // The same runs estimated from what they measured: within 1.5x of their 28.9 s; counted
+        // to their last step, longer by the steps they never trained.
+        const double estimate = estimatedSeconds(runs, speed);
+        QVERIFY2(estimate < 1.5 * tookSeconds && estimate > tookSeconds / 1.5,
+                 qPrintable(QStringLiteral("estimated %1 s, took %2 s").arg(estimate).arg(tookSeconds)));
+        MachineSpeed toTheEnd = speed;
+        toTheEnd.stoppedShare = 1.0;
+        double givenSteps = 0.0;  // the constants' seconds of every run's 200 steps
+        for (const ddplab::Config& run : runs)
+            givenSteps += runParts(run).stepSeconds;
+        const double neverTrained = givenSteps * (1.0 - speed.stoppedShare) * speed.stepFactor(StepKind::Vectorised);
+        const double whole = estimatedSeconds(runs, toTheEnd);
+        QVERIFY2(std::fabs(whole - estimate - neverTrained) < 1e-9 * whole,
+                 qPrintable(QStringLiteral("%1 against %2, never trained %3").arg(whole).arg(estimate).arg(neverTrained)));
+        // A run without a target trains every step, whatever the share.
+        ddplab::Config untargeted = runs.first();
+        untargeted.stopAtLoss.reset();
+        QCOMPARE(estimatedSeconds(untargeted, speed), estimatedSeconds(untargeted, toTheEnd));
+        QVERIFY(estimatedSeconds(runs.first(), speed) < estimatedSeconds(untargeted, speed));
+    }
+
     // Each kind of step is measured on its own, from the steps' seconds the runs kept (their
     // start-ups apart): a busy core slows a CNN's images more than a toy's start-up. A kind not
     // run here yet is as slow as the kinds that were.

@@ -236,10 +236,14 @@ MachineSpeed MachineSpeed::uniform(double factor)
 double estimatedSeconds(const Config& config, const MachineSpeed& speed, const MeasuredModel* measured, int64_t fromStep)
 {
     const RunParts cost = runParts(config, measured, fromStep);
+    // A run with a target loss stops when it meets it: most of a study's LRs meet it long before
+    // their last step, the smallest never (sgd-vs-adam-best-lr, counted to every run's last step,
+    // was estimated 425.5 s and took 203.9 s).
+    const double trained = config.stopAtLoss ? speed.stoppedShare : 1.0;
     // Inspect timed your own model here, as busy as the machine was then: its seconds stand.
     if (cost.measuredHere)
-        return cost.startSeconds + cost.stepSeconds;
-    return cost.startSeconds * speed.start + cost.stepSeconds * speed.stepFactor(cost.kind);
+        return cost.startSeconds + cost.stepSeconds * trained;
+    return cost.startSeconds * speed.start + cost.stepSeconds * trained * speed.stepFactor(cost.kind);
 }
 
 double estimatedSeconds(const QJsonObject& config, const MachineSpeed& speed, const MeasuredModel* measured)
@@ -318,12 +322,12 @@ double estimatedSeconds(const Lesson& lesson, double speed)
     return estimatedSeconds(lesson, MachineSpeed::uniform(speed));
 }
 
-MachineSpeed MachineSpeed::measure(const RunStore& store, int recent)
+MachineSpeed MachineSpeed::measure(const RunStore& store, int recent, int recentStopped)
 {
-    return measure(store.listRuns(), recent);
+    return measure(store.listRuns(), recent, recentStopped);
 }
 
-MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent)
+MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int recentStopped)
 {
     // The newest first: the machine as it is now, busy or not.
     QList<RunRecord> finished;
@@ -336,11 +340,15 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent)
     std::sort(finished.begin(), finished.end(), [](const RunRecord& a, const RunRecord& b) { return a.started > b.started; });
     std::array<QList<double>, kStepKinds> stepRatios;
     QList<double> startRatios, wholeRatios;
+    // Runs with a target loss: the constants' seconds of the steps they trained and were given.
+    double stoppedTrained = 0.0, stoppedGiven = 0.0;
+    int stoppedRuns = 0;
     int looked = 0;
     for (const RunRecord& run : finished) {
         // Enough of every kind, or the last few hundred runs: an old run says little of the load now.
         constexpr int kMostLooked = 400;
-        const bool enough = std::all_of(stepRatios.begin(), stepRatios.end(), [&](const QList<double>& r) { return r.size() >= recent; });
+        const bool enough = std::all_of(stepRatios.begin(), stepRatios.end(), [&](const QList<double>& r) { return r.size() >= recent; }) &&
+                            stoppedRuns >= recentStopped;
         if (enough || ++looked > kMostLooked)
             break;
         QFile file(RunStore::configPath(run));
@@ -353,9 +361,17 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent)
         // target loss stopped early (critical-batch's took a median 15.5 of their 200), and
         // measured against all 200 it made this machine's steps look 10x faster than they were
         // (and the MLP's and the CNN's, not run yet, with them: the lessons after it 2-3x short).
+        const bool stops = config->stopAtLoss.has_value();
+        const double givenSeconds = stops ? runParts(*config).stepSeconds : 0.0;
         if (run.steps > 0)
             config->maxSteps = resumedStepOf(*config) + run.steps;
         const RunParts cost = runParts(*config);
+        if (stops && stoppedRuns < recentStopped && run.steps > 0 && givenSeconds > 0) {
+            // A diverged run trains to its end: it counts, at its whole share.
+            stoppedTrained += std::min(cost.stepSeconds, givenSeconds);
+            stoppedGiven += givenSeconds;
+            ++stoppedRuns;
+        }
         if (cost.kind == StepKind::OwnModel)
             continue;  // the constants' CNN for a model inspect times: no measure of this machine
         const double took = double(run.started.msecsTo(run.finished)) / 1000.0;
@@ -387,6 +403,10 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent)
             speed.steps.at(std::size_t(kind)) = others;
     }
     speed.start = !startRatios.isEmpty() ? clampedFactor(median(startRatios)) : others;
+    if (stoppedRuns > 0) {
+        speed.stoppedShare = stoppedTrained / stoppedGiven;
+        speed.stoppedRuns = stoppedRuns;
+    }
     if (speed.runsMeasured == 0)
         speed.runsMeasured = int(wholeRatios.size());
     return speed;

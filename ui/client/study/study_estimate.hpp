@@ -12,7 +12,8 @@
 // load: MachineSpeed measures, from its own most recent runs, how long their steps took against
 // what the constants said (the summary's wall_s, kept in meta.json), separately for each kind of
 // model (a toy step and a CNN's images do not slow down alike when another program takes a core),
-// and how long their start-ups took. Runs that stop at a target loss are counted to their end.
+// and how long their start-ups took. A run that stops at a target loss (stop_at_loss) costs the
+// share of its steps that this machine's recent runs with a target trained before they stopped.
 
 #include "client/library/lesson_library.hpp"
 #include "client/runs/run_request.hpp"
@@ -38,10 +39,21 @@ StepKind stepKindOf(const ddplab::Config& config);
 // This machine (as busy as it has lately been) against the development machine: measured
 // seconds over the constants' seconds, for start-ups and for each kind of step.
 struct MachineSpeed {
+    // The share of its steps a run with a target loss trains before any such run ran here, fitted
+    // to the studies measured on the development machine (2026-11-29): sgd-vs-adam-best-lr's 196
+    // runs trained 0.64 of their steps' seconds, adam-surge's 322 0.58; critical-batch's 80,
+    // whose LRs sit near the best, 0.19.
+    static constexpr double kStoppedShare = 0.6;
+
     double start = 1.0;                    // a run's start-up
     std::array<double, kStepKinds> steps{1.0, 1.0, 1.0, 1.0};
     std::array<int, kStepKinds> stepRuns{0, 0, 0, 0};  // runs each kind was measured on
     int runsMeasured = 0;                  // 0: nothing measured yet, every factor 1
+    // A run with a target loss stops when it meets it: the share of its steps' seconds it trains,
+    // measured on the newest runs with a target here (the constants' seconds of the steps they
+    // trained over those of the steps they were given; a diverged run trains them all).
+    double stoppedShare = kStoppedShare;
+    int stoppedRuns = 0;  // the runs with a target it was measured on
 
     // The same factor for everything (a machine `factor` times slower than the constants).
     static MachineSpeed uniform(double factor);
@@ -51,8 +63,9 @@ struct MachineSpeed {
     // kind, the median over its `recent` newest runs of their steps' seconds against the
     // constants' (a kind not run yet takes the median of the kinds that were); the start-up's
     // from all of them. Runs stored before wall_s was kept count whole, start-up and steps as one.
-    static MachineSpeed measure(const RunStore& store, int recent = 12);
-    static MachineSpeed measure(const QList<RunRecord>& runs, int recent = 12);
+    // stoppedShare from the newest `recentStopped` runs with a target loss.
+    static MachineSpeed measure(const RunStore& store, int recent = 12, int recentStopped = 100);
+    static MachineSpeed measure(const QList<RunRecord>& runs, int recent = 12, int recentStopped = 100);
 };
 
 // Your own model as inspect found it on this machine (OwnModelSteps): a training step's seconds
