@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Builds our code with AddressSanitizer and UndefinedBehaviorSanitizer (-DDDPLAB_SANITIZE=ON)
-# into build-asan/ and runs test tiers there: the forking, the threads and the signal handling
+# into build-asan/ and runs test tiers there: the engine's forking, threads and signal handling
 # checked by the tools, not only by luck. Any report fails the run. Only the suites of the
 # chosen tiers (and what they link and start, the engine among it) are built, so a tier costs
 # what it runs. .ci/run runs it with no arguments.
-#   scripts/sanitize.sh                 the fast tier (-L unit), then the engine's multi-process
-#                                       suites (-L multiprocess -LE 'ui|remote|slurm') but two
-#                                       (below)
-#   scripts/sanitize.sh -L unit         one selection, in ctest's own words (-L, -LE, -R, -E)
+#   scripts/sanitize.sh                 the engine's fast tier (-L unit -LE 'ui|setup'), then its
+#                                       multi-process suites (-L multiprocess -LE 'ui|remote|slurm')
+#                                       but two (below)
+#   scripts/sanitize.sh -L unit         one selection, in ctest's own words (-L, -LE, -R, -E); the
+#                                       window's fast tier so builds the ui/ libraries here too
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # -O1 -g1: line numbers in the reports, and a third less compile time than -O2 -g on the
@@ -20,11 +21,17 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_
 if [ $# -gt 0 ]; then
   selections=("$*")
 else
+  # Not the window's fast tier (-L ui) nor the checks over the sources (-L setup): the engine is
+  # what forks, runs threads and handles signals. The ui/ libraries (Qt Core and widgets, one
+  # thread, no fork) and their 19 suites were 39 % of this leg's build (715 of 1,820
+  # job-seconds on a clean clone, docs/ci.md); they run in the main pass, and the parsers among
+  # them (event stream, stored runs, presets, lessons, studies) are fuzzed under ASan and UBSan
+  # by scripts/fuzz.sh. The setup suites read text and run none of our libraries.
   # Not tst_own_model_fidelity and tst_own_model_examples: they compare numbers with PyTorch's
   # and train the shipped examples, through the loading, launching and training code that
   # tst_own_model and tst_own_model_hostile run here too, and would add minutes under ASan.
   # They run in the main pass (docs/ci.md).
-  selections=("-L unit" "-L multiprocess -LE ui|remote|slurm -E tst_own_model_fidelity|tst_own_model_examples")
+  selections=("-L unit -LE ui|setup" "-L multiprocess -LE ui|remote|slurm -E tst_own_model_fidelity|tst_own_model_examples")
 fi
 
 # Each suite's target has the suite's name (tests/CMakeLists.txt, ddplab_add_test).
@@ -51,7 +58,8 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export QT_QPA_PLATFORM=offscreen
 cd build-asan
 # Two suites at a time, as scripts/test.sh runs them (the ones that must be alone say so in
-# tests/ with RUN_SERIAL): 302 s instead of 578 s one at a time, all 47 passing (docs/ci.md).
+# tests/ with RUN_SERIAL): 302 s instead of 578 s one at a time for the multi-process suites
+# (docs/ci.md).
 for selection in "${selections[@]}"; do
   ctest --output-on-failure --timeout 900 -j "$(nproc 2>/dev/null || echo 2)" $selection
 done
