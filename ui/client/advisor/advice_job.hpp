@@ -9,8 +9,9 @@
 //   1. the base run, your settings on your GPUs, a checkpoint halfway;
 //   2. the branch test from that checkpoint at your horizon: each batch in the same data orders,
 //      with a range test at N GPUs' batch (and at the others when the budget holds them);
-//   3. the closest call: the budget left after the plan adds data orders to the batch whose
-//      verdict is within noise, until it is clear or the budget ends;
+//   3. the closest call: the budget the plan kept from the branch test adds data orders to the
+//      batch whose verdict is within noise (a smaller one than yours first), until it is clear or
+//      the budget ends;
 //   4. on the Run-on host, the batches per GPU timed for goodput;
 //   5. the confirmation's LR ladder at the chosen batch over your horizon, extended past its edge;
 //   6. the warmup arm when the LR is well above yours.

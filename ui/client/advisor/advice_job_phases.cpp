@@ -97,7 +97,8 @@ void AdviceJob::afterBranches()
     m_advice.dontScale = c.dontScale;
     m_advice.criticalBatchFinding = criticalBatchWords(m_advice);
     emit phaseEnded();
-    if (!m_outOfTime && !m_branchCut && planClosestCall())
+    // After a branch test cut at its share too: the closest call's orders were kept out of it.
+    if (!m_outOfTime && planClosestCall())
         return;
     afterBatchChosen();
 }
@@ -132,9 +133,9 @@ bool AdviceJob::planClosestCall()
     QList<PlannedRun> runs{branchTestRun(ctx, m_branchPlan, advice_phase::kRefinement, {close.gpus, close.batchPerGpu}, close.lr, seed)};
     if (!baseSeeds.contains(seed))
         runs.append(branchTestRun(ctx, m_branchPlan, advice_phase::kRefinement, {base.gpus, base.batchPerGpu}, base.lr, seed));
-    // The rest of the plan first: the confirmation at the batch chosen so far.
-    const double reserve = confirmationSeconds(ctx, m_conclusion.chosenPerGpu) * m_time.scale();
-    if (!timeHolds(predictedSeconds(runs) + reserve)) {
+    // The ladder's reserve first, at the pace the runs kept: the rest of what the plan kept from
+    // the branch test is the closest call's.
+    if (!closestCallOrderFits(m_branchPlan, predictedSeconds(runs), ctx.secondsLeft, m_time.scale())) {
         if (!m_closestCallStopped)
             m_advice.trimmed.append(QStringLiteral("the verdict at batch %1 is within noise (%2): another data order did not fit the budget")
                                         .arg(qint64(close.batch))

@@ -131,6 +131,16 @@ double ladderReserveSeconds(const PlanContext& context, qint64 perGpu)
     return std::min(double(kLadderRungs) * kSeeds * runSeconds(context.cost, horizonOf(context.request)), kMostLadderShare * context.secondsLeft);
 }
 
+double closestCallReserveSeconds(const PlanContext& context)
+{
+    return double(kReservedOrders) * 2.0 * runSeconds(context.cost, horizonOf(context.request));
+}
+
+bool closestCallOrderFits(const BranchPlan& plan, double orderSeconds, double secondsLeft, double pace)
+{
+    return orderSeconds + plan.ladderSeconds * std::max(1.0, pace) <= secondsLeft;
+}
+
 double confirmationSeconds(const PlanContext& context, qint64 perGpu, qint64 steps)
 {
     const double batch = double(context.request.gpus) * double(perGpu);
@@ -218,12 +228,18 @@ BranchPlan planBranchTest(const PlanContext& context)
     const double shared = whole + confirmation <= context.secondsLeft
                               ? context.secondsLeft - confirmation
                               : context.secondsLeft * std::clamp(whole / (whole + confirmation), kFewestBranchShare, kMostBranchShare);
-    const double mayTake = std::max(0.0, std::min(shared, context.secondsLeft - ladderReserveSeconds(context, perGpu)));
+    // Nor the closest call's orders: a verdict within noise at half your batch decides more than
+    // a larger batch's second order does (the larger batches' later orders are cut first).
+    plan.ladderSeconds = ladderReserveSeconds(context, perGpu);
+    // Never below the branch test's fewest share: a 90-second advice still measures its batches.
+    plan.closestCallSeconds =
+        std::min(closestCallReserveSeconds(context), std::max(0.0, context.secondsLeft * (1.0 - kFewestBranchShare) - plan.ladderSeconds));
+    const double mayTake = std::max(0.0, std::min(shared, context.secondsLeft - plan.ladderSeconds - plan.closestCallSeconds));
     plan.seconds = mayTake;
     // Cut in this order until it fits: the wider batches, the range tests but N GPUs', the
-    // measurements along the way (each branch measured at its end only), half your batch, the branches' length
-    // (down to 20 steps at the largest), every other batch between yours and N GPUs'. Each cut is
-    // said. What still does not fit is cut when the branch test's share is spent (the job).
+    // measurements along the way (each branch measured at its end only), every other batch
+    // between yours and N GPUs', the start (from the checkpoint), half your batch, the branches'
+    // length (down to 20 steps at the largest). Each cut is said. What still does not fit is cut when the branch test's share is spent (the job).
     if (!wider.isEmpty() && secondsFor(batches, ranged, plan.samples) > mayTake) {
         plan.trimmed.append(QStringLiteral("batches per GPU above yours (up to %1 on %2) were not measured: with them the branch test takes about "
                                            "%3 s, more than the %4 s of the budget it may use, so the batch per GPU is at most yours")
@@ -249,6 +265,23 @@ BranchPlan planBranchTest(const PlanContext& context)
                                            "target were not fitted"));
         plan.thinned = true;
     }
+    QList<BranchBatch> skipped;
+    while (batches.size() > 2 && secondsFor(batches, ranged, plan.samples) > mayTake) {
+        // Every other batch between yours and the largest, from the top: before the branches
+        // leave the start or half your batch, whose verdict decides more (the panel's
+        // autoencoder: your batch +8.9 % over half of it, the larger ones all worse).
+        QList<BranchBatch> kept{batches.first()};
+        for (qsizetype i = 1; i + 1 < batches.size(); ++i)
+            (i % 2 == 0 ? kept : skipped).append(batches[i]);
+        kept.append(batches.last());
+        if (kept.size() == batches.size())
+            break;
+        batches = kept;
+        plan.thinned = true;
+    }
+    if (!skipped.isEmpty())
+        plan.trimmed.append(QStringLiteral("the branch test left out batches %1 to fit the budget: the critical batch is placed only between those it measured")
+                                .arg(batchList(skipped)));
     // From the checkpoint before leaving half your batch out: a half from the checkpoint understates
     // its difference (the panel's autoencoder), a missing one cannot show it at all.
     if (secondsFor(batches, ranged, plan.samples) > mayTake) {
@@ -285,21 +318,6 @@ BranchPlan planBranchTest(const PlanContext& context)
             plan.shortened = true;
         }
     }
-    QList<BranchBatch> skipped;
-    while (batches.size() > 2 && secondsFor(batches, ranged, plan.samples) > mayTake) {
-        // Every other batch between yours and the largest, from the top.
-        QList<BranchBatch> kept{batches.first()};
-        for (qsizetype i = 1; i + 1 < batches.size(); ++i)
-            (i % 2 == 0 ? kept : skipped).append(batches[i]);
-        kept.append(batches.last());
-        if (kept.size() == batches.size())
-            break;
-        batches = kept;
-        plan.thinned = true;
-    }
-    if (!skipped.isEmpty())
-        plan.trimmed.append(QStringLiteral("the branch test left out batches %1 to fit the budget: the critical batch is placed only between those it measured")
-                                .arg(batchList(skipped)));
     plan.batches = smaller + batches;
 
     // In the order a cut at the budget's end loses least: your batch's and N GPUs' brackets and the

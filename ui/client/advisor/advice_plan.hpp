@@ -41,6 +41,7 @@ inline constexpr int kSeeds = 2;             // the confirmation's seeds, and th
 inline constexpr int kLadderRungs = 5;       // the confirmation's LRs, sqrt(2) apart
 inline constexpr int kMostExtensions = 4;    // past the ladder's edge, two LRs at a time
 inline constexpr int kMostOrders = 8;        // the closest call's data orders at most
+inline constexpr int kReservedOrders = 4;    // the closest call's orders the plan funds before the larger batches' brackets
 inline constexpr int kWarmupLrs = 2;
 inline constexpr int kMostBracketExtensions = 2;  // a branch bracket whose best sits at its edge: LRs 2x past it, at most twice         // the warmup arm's: the ladder's best LR and its neighbour
 inline constexpr qint64 kRangeTestSteps = 60;
@@ -78,6 +79,12 @@ double confirmationSeconds(const PlanContext& context, qint64 perGpu, qint64 ste
 // the time left: the branch test never takes it, and is cut instead (the panel's gru at bc18c9c:
 // the half's 6 branches left 3 of the ladder's 10 runs out).
 double ladderReserveSeconds(const PlanContext& context, qint64 perGpu);
+// The closest call's share: kReservedOrders more data orders at two batches (the closest call and
+// yours, one LR each) over your horizon, from the start. The branch test never takes it: its
+// larger batches' later orders are cut instead (the panel's autoencoder at 509f47b: the share cut
+// 17 of the branch test's 49 runs and no order was left for half your batch, measured at -2.4 %
+// over 2 orders, -7.4 % and +2.6 %, where the truth has your batch +8.9 % +- 1.8 over it).
+double closestCallReserveSeconds(const PlanContext& context);
 
 struct BranchPlan {
     QList<PlannedRun> runs;       // range tests, branches, and for a base of one GPU the noise-scale run
@@ -91,6 +98,8 @@ struct BranchPlan {
     bool thinned = false;         // batches, wider batches, range tests or measurements were left out
     bool measureAlong = true;     // false: each branch measures at its end only (no McCandlish fit)
     double seconds = 0.0;         // the branch test's share of the time left: past it, it is cut (the job)
+    double ladderSeconds = 0.0;   // what it left the confirmation's ladder (ladderReserveSeconds), at the base run's pace
+    double closestCallSeconds = 0.0;  // and the closest call's orders (closestCallReserveSeconds)
     int firstRuns = 0;            // the runs never cut for that share: your batch's and N GPUs' first data order, and the range test at N GPUs'
 };
 BranchPlan planBranchTest(const PlanContext& context);
@@ -116,6 +125,12 @@ qint64 confirmationSteps(const PlanContext& context, qint64 perGpu, int rungs, Q
 // panel's gru at 70dadd7, load 7-9: 5 of its 10 ladder runs were left out, sized at the base
 // run's pace). Never more steps for a faster pace.
 qint64 confirmationStepsAtPace(PlanContext context, qint64 perGpu, int rungs, double pace, QStringList* trimmed, bool* measureAlong = nullptr);
+
+// Whether another data order of the closest call (`orderSeconds`, at the pace measured) fits in
+// `secondsLeft`: what it must leave is the ladder's reserve as planned, at the pace the runs kept
+// (`pace`, AdviceTime::scale), never the whole confirmation with its extensions (at 509f47b that
+// was 14 runs over your horizon, and no order fitted).
+bool closestCallOrderFits(const BranchPlan& plan, double orderSeconds, double secondsLeft, double pace);
 
 // `rungs` LRs sqrt(2) apart centred on `center`.
 QList<double> ladderAround(double center, int rungs = kLadderRungs);

@@ -9,7 +9,8 @@
 // interval at or under it), worse (the whole interval above it), or within noise. The critical
 // batch is the largest that, with every smaller batch, is within (known good): a batch within
 // noise is never chosen over a smaller one that is clearly fine; the closest call is the batch
-// whose verdict is within noise and could move that answer, and gets the orders left in the budget.
+// whose verdict is within noise and could move that answer, and gets the orders left in the budget:
+// a smaller batch than yours first (if it is better, no larger batch's verdict matters).
 // A batch smaller than yours (the branch at half your batch) is judged the same way, and is
 // `better` when your batch is worse than it by more than the tolerance over its whole interval:
 // your batch is then past the critical batch at your horizon, and the critical batch is the
