@@ -667,6 +667,46 @@ private slots:
         QVERIFY(std::any_of(plan.trimmed.begin(), plan.trimmed.end(), [](const QString& t) { return t.contains(QStringLiteral("left out batches 64, 128")); }));
     }
 
+    // The confirmation's ladder under a rising load: run rung by rung, the pace measured again
+    // after each, the next rung the nearest untried one to the best so far (the higher of two as
+    // near). The panel's gru at 945ab76 (load 5.2 to 7.3): its ladder around 0.01, sized at the
+    // pace measured, ran in the order planned (0.01, 0.00707 in both seeds, 0.0141 in one) and lost
+    // its other 5 runs; the advice was 0.0141, at the ladder's edge with one seed. Now the rung
+    // above the best comes next, then the one above that, and the far rungs are the ones left out.
+    void theLadderKeepsTheRungsAroundItsBestUnderARisingLoad()
+    {
+        const QList<double> rungs = ladderAround(0.01);
+        QCOMPARE(rungs.size(), 5);
+        QVERIFY(std::abs(nextLadderRung(rungs, {}, 0.0, 30.0) - 0.01) < 1e-12);  // the first runs whatever is left
+        QList<BracketPoint> ran = ladderOf({{0.01, {0.0047155945, 0.0049827485}}});
+        const double second = nextLadderRung(rungs, ran, 60.0, 25.0);
+        QVERIFY2(std::abs(second - 0.01 * kLadderStep) < 1e-12, qPrintable(QString::number(second)));  // was 0.00707
+        // 0.0141's first seed as recorded (0.004521); its second seed was cut, taken here as 0.0046.
+        ran = ladderOf({{0.01, {0.0047155945, 0.0049827485}}, {0.01 * kLadderStep, {0.0045211192, 0.0046}}});
+        const double third = nextLadderRung(rungs, ran, 35.0, 25.0);
+        QVERIFY2(std::abs(third - 0.02) < 1e-12, qPrintable(QString::number(third)));  // the rung above the best, not 0.00707
+        ran.append({0.02, {0.0047, 0.0048}});
+        QVERIFY(std::isnan(nextLadderRung(rungs, ran, 24.0, 25.0)));  // the load rose: no fourth rung
+        QCOMPARE(untriedRungs(rungs, ran).size(), 2);
+        QVERIFY(untriedRungs(rungs, ran).front() < 0.0071);  // 0.005 and 0.00707 left out
+        // Three rungs, the best interior, trained in both seeds with the rung above it trained too.
+        const LrChoice kept = chooseLr(ran);
+        QVERIFY(kept.ok && !kept.atHighEdge && !kept.atLowEdge);
+        QVERIFY(std::abs(kept.lr - 0.01 * kLadderStep) < 1e-12);
+        QVERIFY(kept.safeLow < kept.lr && kept.lr < kept.safeHigh);
+        // The old order's five runs as recorded: its best at the edge.
+        const LrChoice old = chooseLr(ladderOf({{0.01 / kLadderStep, {0.0050192459, 0.0050439308}}, {0.01, {0.0047155945, 0.0049827485}}, {0.01 * kLadderStep, {0.0045211192}}}));
+        QVERIFY(!old.ok || old.atHighEdge);
+        // A centre that diverged: the next rung is below it, never above.
+        const double below = nextLadderRung(rungs, ladderOf({{0.01, {kDiverged, 0.0049}}}), 60.0, 25.0);
+        QVERIFY2(std::abs(below - 0.01 / kLadderStep) < 1e-12, qPrintable(QString::number(below)));
+        // Every rung ran: none next.
+        QList<BracketPoint> all;
+        for (double lr : rungs)
+            all.append({lr, {0.005, 0.005}});
+        QVERIFY(std::isnan(nextLadderRung(rungs, all, 600.0, 25.0)));
+    }
+
     // A batch whose every LR diverged in some order is worse, and the critical batch stays below it.
     // A difference that rounds to zero reads "0.0 %", never "-0.0 %" (the card showed both).
     void aDifferenceRoundingToZeroHasNoSign()

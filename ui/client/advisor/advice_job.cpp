@@ -152,6 +152,8 @@ bool AdviceJob::begin(const AdviceRequest& request, const QJsonArray& resumePhas
     m_bracketExtensions = 0;
     m_confirmationSteps = 0;
     m_extensions = 0;
+    m_ladderRungs.clear();
+    m_ladderLeftOut = false;
     m_ladderStopped.clear();
     m_armPlanned = false;
     if (request.horizonSamples > 0)
@@ -313,6 +315,7 @@ void AdviceJob::onPhaseEnded(const QList<QSharedPointer<RunData>>& runs, bool cu
     case Phase::Throughput:
         return afterThroughput();
     case Phase::Confirmation:
+        return planNextRung();
     case Phase::Extension:
         return afterLadder();
     case Phase::Warmup:
@@ -370,8 +373,10 @@ double AdviceJob::laterSeconds() const
         if (m_planned.isEmpty())
             return 0.0;
         const double run = m_time.runSeconds(m_planned.front());
-        // One extension likely after the first ladder; the warmup arm when the ladder is well above your LR.
-        const double extension = m_phase == Phase::Confirmation ? 2 * kSeeds * run : 0.0;
+        // The ladder's rungs still to run, one extension likely after it; the warmup arm when the
+        // ladder is well above your LR.
+        const qsizetype rungsLeft = std::max<qsizetype>(0, untriedRungs(m_ladderRungs, pointsOf(m_advice.evidence, advice_phase::kConfirmation)).size() - 1);
+        const double extension = m_phase == Phase::Confirmation ? 2 * kSeeds * run + double(rungsLeft) * kSeeds * run : 0.0;
         const double arm = m_planned.front().lr >= effectiveLr(m_request.base) ? kWarmupLrs * kSeeds * run : 0.0;
         return extension + arm;
     }

@@ -13,7 +13,8 @@
 //      batch whose verdict is within noise (a smaller one than yours first), until it is clear or
 //      the budget ends;
 //   4. on the Run-on host, the batches per GPU timed for goodput;
-//   5. the confirmation's LR ladder at the chosen batch over your horizon, extended past its edge;
+//   5. the confirmation's LR ladder at the chosen batch over your horizon, rung by rung from the
+//      best so far outward (the pace measured again after each), extended past its edge;
 //   6. the warmup arm when the LR is well above yours.
 // The budget is honoured within 10 %: after every run, a phase whose next run would end past it
 // is cut at that decision point, and the advice is concluded from what was measured, saying what
@@ -102,6 +103,8 @@ private:
     bool planThroughput();
     void afterThroughput();
     void planLadder();
+    void planNextRung();
+    QList<PlannedRun> rungRuns(double lr) const;
     void afterLadder();
     void finish();
     void fail(const QString& why);
@@ -140,6 +143,8 @@ private:
     bool m_closestCallStopped = false;
     int m_bracketExtensions = 0;      // rounds of LRs past a branch bracket's edge (kMostBracketExtensions)
     qint64 m_confirmationSteps = 0;
+    QList<double> m_ladderRungs;      // the confirmation's, run rung by rung (planNextRung)
+    bool m_ladderLeftOut = false;     // rungs of it left out at the pace measured (the plan trimmed)
     int m_extensions = 0;
     QString m_ladderStopped;
     QList<BracketPoint> m_arm;

@@ -248,16 +248,42 @@ void AdviceJob::planLadder()
     const qint64 perGpu = m_conclusion.chosenPerGpu;
     m_confirmationSteps = confirmationStepsAtPace(ctx, perGpu, kLadderRungs, m_time.scale(), &m_advice.trimmed, &m_confirmationAlong);
     m_advice.horizonSamples = double(m_confirmationSteps) * double(m_request.gpus) * double(perGpu);
-    // Its centre first, then outward: a ladder the budget cuts short is cut at its ends.
-    QList<double> lrs = ladderAround(m_conclusion.ladderCenter);
-    const double center = m_conclusion.ladderCenter;
-    std::stable_sort(lrs.begin(), lrs.end(), [center](double a, double b) { return std::abs(std::log(a / center)) < std::abs(std::log(b / center)) - 1e-9; });
+    // Rung by rung, the pace measured again after each (AdviceTime::calibrate at a phase's end),
+    // the next the nearest untried one to the best so far: a load that rises leaves out the far
+    // rungs, never those around the candidate (nextLadderRung).
+    m_ladderRungs = ladderAround(m_conclusion.ladderCenter);
+    planNextRung();
+}
+
+QList<PlannedRun> AdviceJob::rungRuns(double lr) const
+{
+    const PlanContext ctx = context();
     QList<PlannedRun> runs;
-    for (double lr : lrs)
-        for (int seed = 0; seed < kSeeds; ++seed)
-            runs.append(confirmationRun(ctx, advice_phase::kConfirmation, m_request.gpus, perGpu, lr, m_request.base.seed + seed, m_confirmationSteps,
-                                        m_confirmationAlong));
-    runPhase(Phase::Confirmation, runs);
+    for (int seed = 0; seed < kSeeds; ++seed)
+        runs.append(confirmationRun(ctx, advice_phase::kConfirmation, m_request.gpus, m_conclusion.chosenPerGpu, lr, m_request.base.seed + seed,
+                                    m_confirmationSteps, m_confirmationAlong));
+    return runs;
+}
+
+void AdviceJob::planNextRung()
+{
+    const QList<BracketPoint> ran = pointsOf(m_advice.evidence, advice_phase::kConfirmation);
+    const double rung = m_outOfTime ? std::nan("")
+                                    : nextLadderRung(m_ladderRungs, ran, context().secondsLeft, predictedSeconds(rungRuns(m_conclusion.ladderCenter)));
+    if (!std::isnan(rung))
+        return runPhase(Phase::Confirmation, rungRuns(rung));
+    const QList<double> left = untriedRungs(m_ladderRungs, ran);
+    if (!left.isEmpty()) {
+        QStringList lrs;
+        for (double lr : left)
+            lrs.append(lrText(lr));
+        m_advice.trimmed.append(QStringLiteral("the confirmation's ladder left out LR %1, farthest from its best: at the pace its last rung kept, the "
+                                               "budget did not hold them")
+                                    .arg(lrs.join(QStringLiteral(", "))));
+        m_runsPlanned -= int(left.size()) * kSeeds;
+        m_ladderLeftOut = true;
+    }
+    afterLadder();
 }
 
 void AdviceJob::afterLadder()
@@ -344,7 +370,7 @@ void AdviceJob::finish()
     in.confirmationSteps = m_confirmationSteps;
     in.divergenceLr = m_conclusion.divergenceLr;
     in.branchesShort = m_branchPlan.shortened;
-    in.planTrimmed = m_branchPlan.thinned || m_outOfTime || m_branchCut;
+    in.planTrimmed = m_branchPlan.thinned || m_outOfTime || m_branchCut || m_ladderLeftOut;
     in.ladderStopped = m_ladderStopped;
     in.timesTransfer = m_session.target().isRemote() || m_request.base.device == DeviceKind::Cuda;
     in.runOn = m_session.target().describe();

@@ -138,4 +138,43 @@ QString ruleInBand(double lr, double low, double high, double baseLr, double k)
     return named;
 }
 
+QList<double> untriedRungs(const QList<double>& rungs, const QList<BracketPoint>& ran)
+{
+    QList<double> untried;
+    for (double lr : rungs)
+        if (std::none_of(ran.begin(), ran.end(), [lr](const BracketPoint& p) { return std::max(p.lr, lr) / std::min(p.lr, lr) < kSameRung; }))
+            untried.append(lr);
+    return untried;
+}
+
+double nextLadderRung(const QList<double>& rungs, const QList<BracketPoint>& ran, double secondsLeft, double rungSeconds)
+{
+    QList<double> untried = untriedRungs(rungs, ran);
+    // The first rung runs whatever is left: the budget's cut after each run decides, as for any phase.
+    if (untried.isEmpty() || (!ran.isEmpty() && !(rungSeconds <= secondsLeft)))
+        return std::nan("");
+    double candidate = rungs.isEmpty() ? untried.front() : rungs[rungs.size() / 2];
+    if (!ran.isEmpty()) {
+        const LrChoice choice = chooseLr(ran);
+        if (choice.ok) {
+            candidate = choice.lr;
+        } else {
+            double lowest = kInfinity, best = kInfinity;
+            for (const BracketPoint& point : ran) {
+                lowest = std::min(lowest, point.lr);
+                if (trained(point, 1) && meanOf(point.measures) < best) {
+                    best = meanOf(point.measures);
+                    candidate = point.lr;
+                }
+            }
+            if (choice.lowestDiverged > 0)
+                candidate = lowest / kLadderStep;
+        }
+    }
+    // Nearest in ladder steps, the higher of two as near.
+    const auto steps = [candidate](double lr) { return std::round(std::abs(std::log(lr / candidate)) / std::log(kLadderStep)); };
+    std::stable_sort(untried.begin(), untried.end(), [&](double a, double b) { return steps(a) != steps(b) ? steps(a) < steps(b) : a > b; });
+    return untried.front();
+}
+
 }  // namespace ddplab::ui

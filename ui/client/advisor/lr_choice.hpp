@@ -36,6 +36,18 @@ inline constexpr double kSafeBandShare = 0.10;
 
 LrChoice chooseLr(const QList<BracketPoint>& ladder, double share = kSafeBandShare);
 
+// The confirmation's ladder run rung by rung (each rung its seeds, one phase, the pace measured
+// again after it): the next rung of `rungs` to run, the untried one nearest the best of the
+// rungs `trained` so far (chooseLr's LR; below the lowest when none passed and one diverged; the
+// middle rung before any), the higher of two as near (the LR rule needs the rung above), when a
+// rung (`rungSeconds`, at the pace the last one kept) fits in `secondsLeft` (the first always
+// runs: the budget's cut decides); NaN when every rung has run or no more fits. A load that rises leaves out the rungs far from the candidate, never
+// those around it (the panel's gru at 945ab76, load 5.2 to 7.3: sized at the pace measured, the
+// ladder still lost 5 of its 10 runs, cut in the order planned).
+double nextLadderRung(const QList<double>& rungs, const QList<BracketPoint>& trained, double secondsLeft, double rungSeconds);
+// The rungs of `rungs` not in `trained`.
+QList<double> untriedRungs(const QList<double>& rungs, const QList<BracketPoint>& trained);
+
 // The rule whose LR from `baseLr` at `k` times the base batch lies in [low, high]: "linear",
 // "sqrt" or "none" (the base's LR), the one nearest `lr` when several do; "" when none does.
 QString ruleInBand(double lr, double low, double high, double baseLr, double k);
