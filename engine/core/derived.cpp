@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "derived.hpp"
 
-#include "limits.hpp"
 #include "workload_table.hpp"
 
 #include <algorithm>
@@ -45,16 +44,11 @@ ShardPlan planShards(int64_t numExamples, int64_t worldSize, int64_t batchSize, 
 
 int64_t datasetSize(const Config& config)
 {
-    switch (config.workload) {
-    case WorkloadKind::FashionMnist:
-        return config.trainSubset > 0 ? std::min(config.trainSubset, limits::kFashionMnistTrainImages) : limits::kFashionMnistTrainImages;
-    case WorkloadKind::TorchScript:
-        return config.trainSubset > 0 ? std::min(config.trainSubset, config.trainSamples) : config.trainSamples;
-    case WorkloadKind::Toy:
-    case WorkloadKind::Linreg:
-        break;
-    }
-    return config.numExamples;
+    // train_subset takes the first part of a data set read from files; generated data are
+    // num_examples long already.
+    const WorkloadTraits& row = traitsOf(config);
+    const int64_t whole = row.wholeTrainingSet(config);
+    return row.runsNetwork && config.trainSubset > 0 ? std::min(config.trainSubset, whole) : whole;
 }
 
 ShardPlan planShards(const Config& config)

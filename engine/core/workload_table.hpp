@@ -9,6 +9,8 @@
 
 #include "config.hpp"
 
+#include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ddplab {
@@ -35,6 +37,10 @@ struct WorkloadTraits {
     bool oneWeight;        // its model is one weight w (the toy's neuron): w_mean is its figure
     const char* setupLabel;  // what Setup's workload choice says
     const char* helpPhrase;  // what it trains, in the workload key's help ("what to train: …")
+    // Its data's size and its words, from the settings: small functions beside the rows.
+    int64_t (*wholeTrainingSet)(const Config&);  // before train_subset takes part of it
+    std::string (*modelWords)(const Config&);    // the model, as an advice names it: "linreg (dim 16)"
+    std::string (*dataWords)(const Config&);     // its data, as an advice names it: "512 generated examples (data seed 0)"
 };
 
 // The rows, in the workload key's order.

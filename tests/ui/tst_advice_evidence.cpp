@@ -523,6 +523,35 @@ private slots:
         QVERIFY(adviceRequestProblem(request).contains(QStringLiteral("the size of your training data is not known yet")));
     }
 
+    // An advice names the model and the data in its workload row's words (workload_table.cpp).
+    void anAdviceNamesTheModelAndTheDataByTheWorkloadsRow()
+    {
+        ddplab::Config linreg;
+        linreg.workload = ddplab::WorkloadKind::Linreg;
+        linreg.dim = 16;
+        linreg.numExamples = 512;
+        linreg.seed = 3;
+        linreg.trainSubset = 100;  // not linreg's: its data are generated, num_examples long
+        QCOMPARE(modelNameOf(linreg), QStringLiteral("linreg (dim 16)"));
+        QCOMPARE(dataNameOf(linreg), QStringLiteral("512 generated examples (data seed 3)"));
+        ddplab::Config fashion;
+        fashion.workload = ddplab::WorkloadKind::FashionMnist;
+        fashion.model = ddplab::ModelKind::MlpBatchNorm;
+        fashion.trainSubset = 16384;
+        QCOMPARE(modelNameOf(fashion), QStringLiteral("Fashion-MNIST MLP with BatchNorm"));
+        QCOMPARE(dataNameOf(fashion), QStringLiteral("Fashion-MNIST (16384 training images)"));
+        fashion.trainSubset = 0;
+        QCOMPARE(dataNameOf(fashion), QStringLiteral("Fashion-MNIST (60000 training images)"));
+        ddplab::Config own;
+        own.workload = ddplab::WorkloadKind::TorchScript;
+        own.modelFile = "~/models/mlp.pt";
+        own.trainData = "/data/train.pt";
+        own.trainSamples = 900;
+        own.trainSubset = 1000;  // more than there is: all 900
+        QCOMPARE(modelNameOf(own), QStringLiteral("mlp.pt"));
+        QCOMPARE(dataNameOf(own), QStringLiteral("train.pt (900 samples)"));
+    }
+
     void mostBatchPerGpuFromMemory()
     {
         constexpr double kMiB = 1 << 20, kGiB = double(1 << 30);

@@ -6,8 +6,6 @@
 #include "core/derived.hpp"
 #include "core/workload_table.hpp"
 
-#include <QFileInfo>
-#include <QLocale>
 
 #include <algorithm>
 
@@ -73,40 +71,12 @@ ModelLayers inspectedLayers(const ModelInspection& inspection)
 
 QString modelNameOf(const ddplab::Config& base)
 {
-    switch (base.workload) {
-    case WorkloadKind::Toy:
-        return QStringLiteral("toy (one neuron)");
-    case WorkloadKind::Linreg:
-        return QStringLiteral("linreg (dim %1)").arg(base.dim);
-    case WorkloadKind::FashionMnist:
-        switch (base.model) {
-        case ModelKind::Cnn:
-            return QStringLiteral("Fashion-MNIST CNN");
-        case ModelKind::MlpBatchNorm:
-            return QStringLiteral("Fashion-MNIST MLP with BatchNorm");
-        case ModelKind::Mlp:
-            break;
-        }
-        return QStringLiteral("Fashion-MNIST MLP");
-    case WorkloadKind::TorchScript:
-        return QFileInfo(QString::fromStdString(base.modelFile)).fileName();
-    }
-    return {};
+    return QString::fromStdString(traitsOf(base).modelWords(base));
 }
 
 QString dataNameOf(const ddplab::Config& base)
 {
-    const QString samples = QLocale::c().toString(qint64(datasetSize(base)));
-    switch (base.workload) {
-    case WorkloadKind::Toy:
-    case WorkloadKind::Linreg:
-        return QStringLiteral("%1 generated examples (data seed %2)").arg(samples).arg(dataSeed(base));
-    case WorkloadKind::FashionMnist:
-        return QStringLiteral("Fashion-MNIST (%1 training images)").arg(samples);
-    case WorkloadKind::TorchScript:
-        return QStringLiteral("%1 (%2 samples)").arg(QFileInfo(QString::fromStdString(base.trainData)).fileName(), samples);
-    }
-    return {};
+    return QString::fromStdString(traitsOf(base).dataWords(base));
 }
 
 }  // namespace ddplab::ui
