@@ -418,11 +418,13 @@ constexpr char kLength[] = "Length";
 constexpr char kDataOrder[] = "Data order";
 constexpr char kAdvanced[] = "Advanced";
 
-bool isFashion(const Config& c) { return c.workload == WorkloadKind::FashionMnist; }  // its data folder
-bool choosesModel(const Config& c) { return traitsOf(c).choosesModel; }
 bool runsNetwork(const Config& c) { return traitsOf(c).runsNetwork; }
+// A key of one workload alone (its row's ownKeys) is shown for that workload only.
+std::function<bool(const Config&)> itsWorkloads(const char* name)
+{
+    return [name](const Config& c) { return appliesToWorkload(c, name); };
+}
 bool isVectorised(const Config& c) { return traitsOf(c).vectorised; }
-bool isTorchScript(const Config& c) { return traitsOf(c).ownModel; }
 
 // The workload key: its choices, Setup's words and its help, one per row of workload_table.cpp.
 ConfigKey workloadKey()
@@ -457,14 +459,14 @@ std::vector<ConfigKey> buildKeys()
         {{choice::model::kMlp, ModelKind::Mlp}, {choice::model::kCnn, ModelKind::Cnn}, {choice::model::kMlpBatchNorm, ModelKind::MlpBatchNorm}},
         "Fashion-MNIST model: the MLP, the CNN, or the MLP with BatchNorm after each hidden layer (its batch statistics are "
         "each GPU's own: what accumulate_as_ranks keeps)")
-        .presented("Model", kWorkloadGroup).when(choosesModel)
+        .presented("Model", kWorkloadGroup).when(itsWorkloads(key::kModel))
         .inScript(reproduced()));
     keys.push_back(textKey(key::kDataDir, &Config::dataDir, "folder with the Fashion-MNIST *-ubyte.gz files")
-        .presented("Data folder", kWorkloadGroup).when(isFashion)
+        .presented("Data folder", kWorkloadGroup).when(itsWorkloads(key::kDataDir))
         .inScript(reproduced()));
     keys.push_back(textKey(key::kModelFile, &Config::modelFile,
         "torchscript: the model, a TorchScript file (torch.jit.script(model).save(PATH)); a leading ~/ is the home folder")
-        .presented("Model file", kWorkloadGroup).when(isTorchScript)
+        .presented("Model file", kWorkloadGroup).when(itsWorkloads(key::kModelFile))
         .inScript(reproduced()));
     keys.push_back(choiceKey<LossKind>(key::kLoss, &Config::loss,
         {{choice::loss::kCrossEntropy, LossKind::CrossEntropy},
@@ -477,29 +479,29 @@ std::vector<ConfigKey> buildKeys()
         .presented("Loss", kWorkloadGroup)
         .labelling({"cross_entropy: class indices", "mse: mean squared error", "l1: mean absolute error",
                     "bce_with_logits: binary targets", "model: forward(inputs, targets) returns it"})
-        .when(isTorchScript)
+        .when(itsWorkloads(key::kLoss))
         .inScript(reproduced()));
     keys.push_back(textKey(key::kTrainData, &Config::trainData,
         "torchscript: training data, a file written by torch.save({\"inputs\": X, \"targets\": Y}, PATH) or a folder "
         "holding inputs.npy and targets.npy; samples along the first dimension")
-        .presented("Training data", kWorkloadGroup).when(isTorchScript)
+        .presented("Training data", kWorkloadGroup).when(itsWorkloads(key::kTrainData))
         .inScript(reproduced()));
     keys.push_back(textKey(key::kValData, &Config::valData,
         "torchscript: validation data in the same form, evaluated at each epoch's end and every eval_every steps "
         "(empty: none)")
-        .presented("Validation data", kWorkloadGroup).when(isTorchScript)
+        .presented("Validation data", kWorkloadGroup).when(itsWorkloads(key::kValData))
         .inScript(leftOut("the validation set is evaluated between steps, without gradients", valDataNote))
         .resumed(OnResume::Free));
     keys.push_back(textKey(key::kSaveModel, &Config::saveModel,
         "torchscript: at the end, write the trained model (rank 0's parameters and buffers) to this TorchScript file "
         "(empty: do not)")
-        .presented("Save the trained model to", kWorkloadGroup).when(isTorchScript)
+        .presented("Save the trained model to", kWorkloadGroup).when(itsWorkloads(key::kSaveModel))
         .inScript(reproduced())
         .resumed(OnResume::Free));
     keys.push_back(integerKey(key::kModelCheckTimeout, &Config::modelCheckTimeout, 0, kMaxTimeoutSeconds,
         "torchscript: seconds that checking your model may take (inspect, and the first batch before a run) before it is "
         "stopped as a forward that never returns (0 = collective_timeout)")
-        .presented("Give up on a model check after (s)", kAdvanced).when(isTorchScript)
+        .presented("Give up on a model check after (s)", kAdvanced).when(itsWorkloads(key::kModelCheckTimeout))
         .inScript(leftOut("it bounds the lab's check of your model before a run; a script runs no such check"))
         .resumed(OnResume::Free));
     // how it is parallelised
@@ -509,14 +511,14 @@ std::vector<ConfigKey> buildKeys()
         .inScript(reproduced()));
     keys.push_back(integerKey(key::kDim, &Config::dim, 1, kMaxDim, "input dimension of the linreg workload")
         .presented("Input dimension", kWorkloadGroup)
-        .when([](const Config& c) { return c.workload == WorkloadKind::Linreg; })
+        .when(itsWorkloads(key::kDim))
         .inScript(reproduced()));
     keys.push_back(choiceKey<LossReduction>(key::kLossReduction, &Config::lossReduction,
         {{choice::loss_reduction::kSum, LossReduction::Sum}, {choice::loss_reduction::kMean, LossReduction::Mean}},
         "linreg: squared errors summed over the batch (seed 004: SGD's step grows with the batch) or averaged")
         .presented("Loss over the batch", kWorkloadGroup)
         .labelling({"sum (seed 004)", "mean"})
-        .when([](const Config& c) { return c.workload == WorkloadKind::Linreg; })
+        .when(itsWorkloads(key::kLossReduction))
         .inScript(reproduced()));
     keys.push_back(integerKey(key::kExperiments, &Config::experiments, 1, kMaxExperiments,
         "independent experiments trained side by side in one run (toy, linreg)")

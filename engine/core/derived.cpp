@@ -176,44 +176,13 @@ int64_t estimatedRankBytes(const Config& c)
 {
     // Measured here: a forked rank of a tiny run holds about 18 MB of its own (PSS).
     constexpr double kProcessBytes = 32.0 * (1 << 20);
-    constexpr double kFloatBytes = 4, kIndexBytes = 8, kDoubleBytes = 8;
-    // A step's tensors: the gathered batch, products, errors and gradients, a few copies each.
-    constexpr double kWorkingCopies = 4;
-    // The CNN's activations per image (the first convolution's 32 x 28 x 28 floats and what
-    // follows), a few copies for backward; evaluation runs 250 images at a time.
-    constexpr double kImageActivationBytes = 32 * 28 * 28 * 4 * 3;
-    constexpr double kEvalChunk = 250;
+    constexpr double kIndexBytes = 8;
 
     const double examples = double(datasetSize(c));
-    const double experiments = double(c.experiments);
-    const double batch = double(c.batchSize);
     double bytes = kProcessBytes;
     // The sampler: a permutation of every index, and this rank's share twice (indices, batches).
     bytes += examples * kIndexBytes + 2 * examples / double(c.worldSize) * kIndexBytes;
-    switch (c.workload) {
-    case WorkloadKind::Toy:
-        bytes += experiments * examples * 2 * kFloatBytes;
-        bytes += experiments * batch * 2 * kFloatBytes * kWorkingCopies;
-        break;
-    case WorkloadKind::Linreg: {
-        const double values = double(c.dim) + 1;
-        bytes += experiments * examples * values * kFloatBytes;
-        bytes += experiments * batch * values * kFloatBytes * kWorkingCopies;
-        bytes += experiments * double(c.dim) * kFloatBytes * kWorkingCopies;
-        if (linregMeasuresByMoments(c))  // the second moments, in double
-            bytes += experiments * double(c.dim) * values * kDoubleBytes;
-        break;
-    }
-    case WorkloadKind::FashionMnist:
-        // The images are the launcher's pages, shared; labels become int64 on every rank.
-        bytes += (examples + 10'000) * kIndexBytes;
-        bytes += std::max(batch, kEvalChunk) * kImageActivationBytes;
-        break;
-    case WorkloadKind::TorchScript:
-        // The data are the launcher's pages, shared, and the model's size is known only once
-        // it is loaded: `ddplab-engine inspect` estimates those from the files themselves.
-        break;
-    }
+    bytes += traitsOf(c).rankDataBytes(c);  // its data and a step's tensors: its row says
     return int64_t(std::min(bytes, 9e18));
 }
 

@@ -5,6 +5,7 @@
 #include "key_names.hpp"
 #include "limits.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ddplab {
@@ -44,6 +45,43 @@ std::string generatedData(const Config& c)
 std::string fashionData(const Config& c) { return "Fashion-MNIST (" + samplesOf(c) + " training images)"; }
 std::string yourData(const Config& c) { return fileNameOf(c.trainData) + " (" + samplesOf(c) + " samples)"; }
 
+// A rank's data and a step's tensors: the gathered batch, products, errors and gradients, a
+// few copies each.
+constexpr double kFloatBytes = 4, kIndexBytes = 8, kDoubleBytes = 8;
+constexpr double kWorkingCopies = 4;
+
+double toyBytes(const Config& c)
+{
+    const double experiments = double(c.experiments);
+    return experiments * double(datasetSize(c)) * 2 * kFloatBytes + experiments * double(c.batchSize) * 2 * kFloatBytes * kWorkingCopies;
+}
+
+double linregBytes(const Config& c)
+{
+    const double experiments = double(c.experiments);
+    const double values = double(c.dim) + 1;
+    double bytes = experiments * double(datasetSize(c)) * values * kFloatBytes;
+    bytes += experiments * double(c.batchSize) * values * kFloatBytes * kWorkingCopies;
+    bytes += experiments * double(c.dim) * kFloatBytes * kWorkingCopies;
+    if (linregMeasuresByMoments(c))  // the second moments, in double
+        bytes += experiments * double(c.dim) * values * kDoubleBytes;
+    return bytes;
+}
+
+double fashionBytes(const Config& c)
+{
+    // The CNN's activations per image (the first convolution's 32 x 28 x 28 floats and what
+    // follows), a few copies for backward; evaluation runs 250 images at a time.
+    constexpr double kImageActivationBytes = 32 * 28 * 28 * 4 * 3;
+    constexpr double kEvalChunk = 250;
+    // The images are the launcher's pages, shared; labels become int64 on every rank.
+    return (double(datasetSize(c)) + 10'000) * kIndexBytes + std::max(double(c.batchSize), kEvalChunk) * kImageActivationBytes;
+}
+
+// The data are the launcher's pages, shared, and the model's size is known only once it is
+// loaded: `ddplab-engine inspect` estimates those from the files themselves.
+double yourBytes(const Config&) { return 0; }
+
 }  // namespace
 
 const std::vector<WorkloadTraits>& workloadTable()
@@ -52,23 +90,28 @@ const std::vector<WorkloadTraits>& workloadTable()
         // kind                      name                            vectorised runsNetwork ownModel sizeKey
         //                           validation                        classes                      choosesModel oneWeight
         //                           what Setup says; what the workload key's help says it trains
-        //                           its whole training set; the model and the data in an advice's words
+        //                           its own keys
+        //                           its whole training set; the model and the data in an advice's words; a rank's bytes
         {WorkloadKind::Toy,          choice::workload::kToy,          true,      false,      false,   key::kNumExamples,
                                      Validation::None,                 Classes::Never,              false,       true,
                                      "toy: one neuron (seed 000)", "the single neuron of seed 000",
-                                     generatedExamples, toyModel, generatedData},
+                                     {},
+                                     generatedExamples, toyModel, generatedData, toyBytes},
         {WorkloadKind::Linreg,       choice::workload::kLinreg,       true,      false,      false,   key::kNumExamples,
                                      Validation::None,                 Classes::Never,              false,       false,
                                      "linreg: linear model (seed 004)", "the linear model of seed 004",
-                                     generatedExamples, linregModel, generatedData},
+                                     {key::kDim, key::kLossReduction},
+                                     generatedExamples, linregModel, generatedData, linregBytes},
         {WorkloadKind::FashionMnist, choice::workload::kFashionMnist, false,     true,       false,   key::kTrainSubset,
                                      Validation::OwnSet,               Classes::Always,             true,        false,
                                      "fashion_mnist: images", "Fashion-MNIST",
-                                     fashionImages, fashionModel, fashionData},
+                                     {key::kModel, key::kDataDir},
+                                     fashionImages, fashionModel, fashionData, fashionBytes},
         {WorkloadKind::TorchScript,  choice::workload::kTorchScript,  false,     true,       true,    key::kTrainData,
                                      Validation::FromValData,          Classes::WhenCrossEntropy,   false,       false,
                                      "torchscript: your model", "your own TorchScript model on your own data (docs/own-model.md)",
-                                     yourSamples, yourModel, yourData},
+                                     {key::kModelFile, key::kLoss, key::kTrainData, key::kValData, key::kSaveModel, key::kModelCheckTimeout},
+                                     yourSamples, yourModel, yourData, yourBytes},
     };
     return kTable;
 }
@@ -93,6 +136,15 @@ bool hasValidationSet(const Config& config)
         return !config.valData.empty();
     }
     return false;
+}
+
+bool appliesToWorkload(const Config& config, const std::string& key)
+{
+    for (const WorkloadTraits& row : workloadTable()) {
+        if (std::find(row.ownKeys.begin(), row.ownKeys.end(), key) != row.ownKeys.end())
+            return row.kind == config.workload;
+    }
+    return true;
 }
 
 bool measuresAccuracy(const Config& config)

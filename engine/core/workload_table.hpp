@@ -37,10 +37,14 @@ struct WorkloadTraits {
     bool oneWeight;        // its model is one weight w (the toy's neuron): w_mean is its figure
     const char* setupLabel;  // what Setup's workload choice says
     const char* helpPhrase;  // what it trains, in the workload key's help ("what to train: …")
+    std::vector<std::string> ownKeys;  // the keys that are its alone: Setup shows them only for it
     // Its data's size and its words, from the settings: small functions beside the rows.
     int64_t (*wholeTrainingSet)(const Config&);  // before train_subset takes part of it
     std::string (*modelWords)(const Config&);    // the model, as an advice names it: "linreg (dim 16)"
     std::string (*dataWords)(const Config&);     // its data, as an advice names it: "512 generated examples (data seed 0)"
+    // What a rank holds of its data and of a step's tensors, in bytes (a rank's memory estimate,
+    // derived.cpp's estimatedRankBytes, adds the process and the sampler).
+    double (*rankDataBytes)(const Config&);
 };
 
 // The rows, in the workload key's order.
@@ -56,5 +60,8 @@ bool hasValidationSet(const Config& config);
 
 // Whether a run of `config` measures accuracy (its row's classes, and the loss).
 bool measuresAccuracy(const Config& config);
+
+// Whether `key` is one of the keys of `config`'s workload alone, or no workload's (shared).
+bool appliesToWorkload(const Config& config, const std::string& key);
 
 }  // namespace ddplab

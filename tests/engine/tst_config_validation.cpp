@@ -58,6 +58,7 @@ private slots:
     void cgroupLimitsAreRead_data();
     void cgroupLimitsAreRead();
     void addressSpaceLimitIsPerRank();
+    void aRanksMemoryIsTheProcessTheSamplerAndItsWorkloadsData();
 };
 
 void ConfigValidationTest::rejectsBadJsonValues_data()
@@ -471,6 +472,31 @@ void ConfigValidationTest::addressSpaceLimitIsPerRank()
     const ConfigProblems problems = findProblems(config, &machine, 4);
     QCOMPARE(problems.size(), size_t(1));
     QVERIFY2(QString::fromStdString(problems.front().message).contains(QStringLiteral("RLIMIT_AS, ulimit -v")), problems.front().message.c_str());
+}
+
+// A rank's estimate: 32 MiB of process, the sampler's indices, and what its workload's row
+// (workload_table.cpp) says it holds of its data and a step's tensors.
+void ConfigValidationTest::aRanksMemoryIsTheProcessTheSamplerAndItsWorkloadsData()
+{
+    Config toy;
+    toy.numExamples = 256;
+    toy.batchSize = 32;
+    QCOMPARE(qint64(estimatedRankBytes(toy)), qint64(33563648));  // + 256 x 2 floats, 32 x 2 x 4 copies
+    Config linreg = toy;
+    linreg.workload = WorkloadKind::Linreg;
+    linreg.dim = 8;
+    linreg.experiments = 2;
+    QCOMPARE(qint64(estimatedRankBytes(linreg)), qint64(33589632));  // 9 values an example, the weights, the moments in double
+    Config fashion;
+    fashion.workload = WorkloadKind::FashionMnist;
+    fashion.trainSubset = 1000;
+    fashion.batchSize = 32;
+    fashion.worldSize = 2;
+    QCOMPARE(qint64(estimatedRankBytes(fashion)), qint64(108922432));  // labels, 250 images' activations
+    Config own = fashion;
+    own.workload = WorkloadKind::TorchScript;
+    own.trainSamples = 1000;
+    QCOMPARE(qint64(estimatedRankBytes(own)), qint64(33570432));  // the data are the launcher's pages
 }
 
 QTEST_GUILESS_MAIN(ConfigValidationTest)
