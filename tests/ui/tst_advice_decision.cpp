@@ -944,6 +944,13 @@ private slots:
             QCOMPARE(lone.safeHigh, lone.lr);
             QVERIFY(std::any_of(lone.cautions.begin(), lone.cautions.end(),
                                 [](const QString& c) { return c.contains(QStringLiteral("The safe LR range was not measured")); }));
+            for (const auto kind : {ddplab::WorkloadKind::Linreg, ddplab::WorkloadKind::FashionMnist}) {  // loss_reduction: linreg's own key
+                AdviceRequest asked = request;
+                std::tie(asked.base.workload, asked.base.lossReduction) = std::tuple{kind, ddplab::LossReduction::Sum};
+                Advice said = a;
+                concludeAdvice(said, asked, in);
+                QCOMPARE(said.cautions.join(QLatin1Char('\n')).contains(QStringLiteral("The loss is summed over each GPU's batch")), kind == ddplab::WorkloadKind::Linreg);
+            }
         }
     }
 

@@ -6,7 +6,9 @@
 #include "advice_plan.hpp"
 #include "client/wire.hpp"
 #include "core/derived.hpp"
+#include "core/key_names.hpp"
 #include "core/lr_schedule.hpp"
+#include "core/workload_table.hpp"
 
 #include <QMap>
 
@@ -587,7 +589,8 @@ void concludeAdvice(Advice& a, const AdviceRequest& request, const FinalInputs& 
         a.cautions.append(QStringLiteral("Measured in float32 on CPU processes on %1: GPUs computing in bf16 or TF32 may differ, and each batch's "
                                          "speed was timed on those processes, not on GPUs.")
                               .arg(in.runOn));
-    if (base.workload == WorkloadKind::Linreg && base.lossReduction == LossReduction::Sum)
+    // Only where loss_reduction is the workload's own key (linreg's) does a summed loss apply.
+    if (appliesToWorkload(base, key::kLossReduction) && base.lossReduction == LossReduction::Sum)
         a.cautions.append(QStringLiteral("The loss is summed over each GPU's batch: the LR is the nominal one for a batch of %1 per GPU (per mean gradient, %2).")
                               .arg(a.batchPerGpu)
                               .arg(lrText(a.lr * double(a.batchPerGpu))));
