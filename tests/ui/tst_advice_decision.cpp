@@ -99,6 +99,18 @@ AdviceRequest fashionMlpRequest()
     return request;
 }
 
+// The panel's autoencoder and gru as a plan sees them: 2 epochs of 4,096 (8,192 samples), Adam, 1 x 32.
+AdviceRequest adamOverTwoEpochsOf4096()
+{
+    AdviceRequest request = fashionMlpRequest();
+    request.base.trainSubset = 4096;
+    request.base.epochs = 2;
+    request.base.optimizer = ddplab::OptimizerKind::Adam;
+    request.base.lr = 0.005;
+    request.base.momentum = 0.0;
+    return request;
+}
+
 QList<BracketPoint> ladderOf(const QList<std::pair<double, QList<double>>>& rungs)
 {
     QList<BracketPoint> points;
@@ -180,12 +192,7 @@ private slots:
     void halfYourBatchIsComparedFromTheStart()
     {
         PlanContext context;
-        context.request = fashionMlpRequest();
-        context.request.base.trainSubset = 4096;
-        context.request.base.epochs = 2;
-        context.request.base.optimizer = ddplab::OptimizerKind::Adam;
-        context.request.base.lr = 0.005;
-        context.request.base.momentum = 0.0;
+        context.request = adamOverTwoEpochsOf4096();
         QCOMPARE(horizonOf(context.request), 8192.0);
         context.checkpointStep = planBase(context.request).checkpointStep;
         QCOMPARE(context.checkpointStep, qint64(100));
@@ -281,13 +288,9 @@ private slots:
     void theBranchTestNeverTakesTheLaddersRuns()
     {
         PlanContext context;
-        context.request = fashionMlpRequest();
-        context.request.base.trainSubset = 4096;
-        context.request.base.epochs = 2;
+        context.request = adamOverTwoEpochsOf4096();
         context.request.base.batchSize = 16;
-        context.request.base.optimizer = ddplab::OptimizerKind::Adam;
         context.request.base.lr = 0.01;
-        context.request.base.momentum = 0.0;
         context.request.maxBatchPerGpu = 16;
         context.checkpointStep = planBase(context.request).checkpointStep;
         QCOMPARE(context.checkpointStep, qint64(100));
@@ -565,12 +568,7 @@ private slots:
         // The plan: the autoencoder's base run (200 steps of 32: 6,400 samples, 2.0 s of training,
         // 3.0 s with its 9 evaluations, 6 s with the process), 280 s left of 300.
         PlanContext context;
-        context.request = fashionMlpRequest();
-        context.request.base.trainSubset = 4096;
-        context.request.base.epochs = 2;
-        context.request.base.optimizer = ddplab::OptimizerKind::Adam;
-        context.request.base.lr = 0.005;
-        context.request.base.momentum = 0.0;
+        context.request = adamOverTwoEpochsOf4096();
         context.checkpointStep = planBase(context.request).checkpointStep;
         context.checkpoint = QStringLiteral("/tmp/step.pt");
         context.cost = RunCost::measured(2.0, 6400, 3.0, 6.0, 9);
