@@ -10,7 +10,6 @@
 
 namespace ddplab {
 namespace {
-constexpr double kPi = 3.14159265358979323846;
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
