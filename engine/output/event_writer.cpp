@@ -49,6 +49,25 @@ std::string describeRefusedType(mode_t mode)
     return "not a file";
 }
 
+// A writer killed inside a write() of several lines (SIGKILL lands between pages) leaves a
+// line without its end. What is appended after it must not join it, or the line that says why
+// the run ended (the runs command's "killed by signal 9") is lost with the torn one: the torn
+// line is ended, so it stays the one damaged line a reader skips and names.
+// The appending descriptor is write-only: the last byte is read through one of its own.
+void endATornLastLine(const std::string& path, int fd, off_t size)
+{
+    if (size == 0)
+        return;
+    char last = '\n';
+    const int reader = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (reader < 0)
+        return;
+    const bool torn = ::pread(reader, &last, 1, size - 1) == 1 && last != '\n';
+    ::close(reader);
+    if (torn)
+        (void)!::write(fd, "\n", 1);  // a full disk shows at the next write
+}
+
 }  // namespace
 
 EventWriter::~EventWriter()
@@ -90,6 +109,8 @@ void EventWriter::appendToFile(const std::string& path, const Json& firstEvent)
         throw ConfigError(key::kEvents, "events file \"" + path +
                                         "\" is being written by another run; give each run its own events file");
     }
+    if (S_ISREG(opened.st_mode))
+        endATornLastLine(path, fd, opened.st_size);
     if (!firstEvent.is_null()) {
         const std::string line = encodeEventLine(firstEvent);
         (void)!::write(fd, line.data(), line.size());  // a full disk shows at the next write

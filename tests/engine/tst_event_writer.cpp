@@ -83,6 +83,7 @@ private Q_SLOTS:
     void nonFiniteNumbersBecomeNull();
     void stopSignalFlushesThenKills();
     void refusedWriteLeavesWholeLines();
+    void anAppendAfterATornLineStartsALineOfItsOwn();
     void refusedTensorBoardWriteLeavesWholeRecords();
     void streamNeverBlocks();
 };
@@ -243,6 +244,40 @@ void EventWriterTest::refusedWriteLeavesWholeLines()
     const QList<QByteArray> lines = written.trimmed().split('\n');
     for (qsizetype i = 0; i < lines.size(); ++i)
         QCOMPARE(Json::parse(lines[i].toStdString())["step"].get<int>(), int(i + 1));
+}
+
+void EventWriterTest::anAppendAfterATornLineStartsALineOfItsOwn()
+{
+    // A run's process killed inside a write of several lines leaves the last one without its
+    // end; the runs command then appends the error that says so. It must stay a line of its own.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("events.jsonl"));
+    const QByteArray before = stepLine(1) + QByteArray(R"({"type":"step","st)");
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QCOMPARE(file.write(before), before.size());
+    }
+    {
+        EventWriter writer;
+        writer.appendToFile(path.toStdString());
+        writer.emit(Json{{"type", "error"}, {"message", "killed by signal 9"}});
+    }
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = file.readAll().split('\n');
+    QCOMPARE(lines.size(), 4);  // the step, the torn line, the error, and nothing after the last end
+    QCOMPARE(lines[1], QByteArray(R"({"type":"step","st)"));
+    QCOMPARE(Json::parse(lines[2].toStdString())["message"].get<std::string>(), std::string("killed by signal 9"));
+    QVERIFY(lines[3].isEmpty());
+    // A file that ends with a whole line gets no empty line from a second append.
+    {
+        EventWriter writer;
+        writer.appendToFile(path.toStdString());
+        writer.emit(Json{{"type", "summary"}});
+    }
+    QVERIFY(file.seek(0));
+    QCOMPARE(file.readAll().count('\n'), 4);
 }
 
 void EventWriterTest::refusedTensorBoardWriteLeavesWholeRecords()
