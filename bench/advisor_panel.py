@@ -43,6 +43,7 @@ import time
 
 import panel_engine
 import panel_optuna
+import panel_record
 import panel_report
 import panel_truth
 from bench_common import ENGINE, ROOT, positive_int, write_section
@@ -169,6 +170,7 @@ def advise(name, base, budget_min, cache_dir, fresh):
         command = [LAB, "--advise", "--preset", preset, "--gpus", str(GPUS), "--export", os.path.join(home, "advice"), "--quit"]
         if budget_min is not None:
             command[-1:-1] = ["--budget-min", f"{budget_min:g}"]
+        load_before = os.getloadavg()[0]
         start = time.perf_counter()
         done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         wall = time.perf_counter() - start
@@ -177,6 +179,7 @@ def advise(name, base, budget_min, cache_dir, fresh):
         advice = json.load(open(os.path.join(home, "advice", "advice.json")))
     advice.pop("snippet", None)
     advice["wall_s"] = wall
+    advice["load"] = [round(load_before, 1), round(os.getloadavg()[0], 1)]  # the 1-minute load before and after
     advice["advisor_commit"] = commit
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path + ".partial", "w") as out:
@@ -210,6 +213,32 @@ def grid_from_json(recorded):
                      for lr, seeds in ladder.items()} for b, ladder in recorded.items()}
 
 
+def recorded_truth(name, args, grid, trainer, base, planned):
+    """The model's recorded truth (bench/panel_record.py) when the panel judges against it: asked to
+    (--truth recorded), or, by default, when the record fits this grid and the truth's first run is not
+    kept (a wiped cache: the brute force would take hours again). None: compute the truth."""
+    record = panel_record.load(args.truth_record).get(name)
+    fits = record is not None and record["planned_samples"] == planned and list(record["seeds"]) == list(grid.seeds)
+    if args.truth == "recorded":
+        if not fits:
+            raise RuntimeError(f"{name}: no recorded truth for this grid in {args.truth_record}")
+        return record
+    if args.truth == "computed" or not fits:
+        return None
+    per_gpu = max(1, round(base["batch_size"] * base["world_size"] * grid.lowest / GPUS))
+    first = at_batch(base, per_gpu, lr_centre(base, per_gpu * GPUS), grid.seeds[0], planned)
+    return None if trainer.has(first) else record
+
+
+def keep_truth(name, args, grid, trainer, measured, size, planned):
+    """The computed truth into the record (bench/panel_truth_recorded.json, or --truth-record): what
+    survives a wiped machine."""
+    table = panel_truth.batch_table(measured)
+    panel_record.store(args.truth_record, name, panel_record.from_table(
+        table, measured, grid.seeds, size, planned, trainer.commit, panel_truth.standard_error), about=panel_record.ABOUT)
+    return table
+
+
 def one_model(name, args, grid, trainer, deadline):
     """The model's result (a dict), or None when the deadline passed first (what ran is cached)."""
     import panel_models
@@ -220,23 +249,92 @@ def one_model(name, args, grid, trainer, deadline):
     result = {"model": name, "what": panel_models.describe(name), "base": {k: v for k, v in base.items()
               if k not in ("model_file", "train_data", "val_data", "workload", "world_size", "seed")},
               "samples": size, "planned_samples": planned, "seeds": list(grid.seeds)}
+    record = recorded_truth(name, args, grid, trainer, base, planned)
+    if record is not None:
+        return judged_on_record(name, args, grid, trainer, deadline, base, planned, record, result)
     measured = truth(trainer, base, planned, size, grid, deadline)
     if measured is None:
         return None
-    result["truth"] = panel_truth.batch_table(measured)
+    result["truth"] = keep_truth(name, args, grid, trainer, measured, size, planned)
+    result["truth_source"] = "computed"
     if "advice" not in args.parts:
         result["grid"] = grid_json(measured)
         return result
-    if time.monotonic() + 60 * (args.budget_min or 5.0) * 1.3 > deadline:
+    advice = asked(name, args, base, deadline)
+    if advice is None:
         return None
-    advice = advise(name, base, args.budget_min, args.cache, args.fresh_advice)
-    per_gpu, advised_batch = advice["batch_per_gpu"], advice["gpus"] * advice["batch_per_gpu"] * advice.get("grad_accum", 1)
-    if advice["gpus"] != GPUS or advised_batch != GPUS * per_gpu:
-        raise RuntimeError(f"{name}: the advice is for {advice['gpus']} GPUs x {per_gpu} x {advice.get('grad_accum')}")
+    per_gpu = advice["batch_per_gpu"]
+    advised_batch = GPUS * per_gpu
     measured = truth(trainer, base, planned, size, grid, deadline, also=[per_gpu])
     if measured is None:
         return None
-    table = panel_truth.batch_table(measured)
+    table = keep_truth(name, args, grid, trainer, measured, size, planned)
+    advised_runs = retrained(trainer, base, per_gpu, advice, grid, planned, deadline, result)
+    if advised_runs is None:
+        return None
+    result.update(truth=table, grid=grid_json(measured))
+    result["verdict"] = panel_truth.verdict(advised_batch, table)
+    result["lr_regret"] = panel_truth.regret(advised_runs, measured[advised_batch])
+    return against_optuna(name, args, grid, trainer, deadline, base, planned, identities_of(trainer, base),
+                          sorted({b // GPUS for b in measured}), advice, advised_runs, table, result)
+
+
+def asked(name, args, base, deadline):
+    """The advice on 8 GPUs (advise()), or None when its budget would pass the deadline."""
+    if time.monotonic() + 60 * (args.budget_min or 5.0) * 1.3 > deadline:
+        return None
+    advice = advise(name, base, args.budget_min, args.cache, args.fresh_advice)
+    per_gpu = advice["batch_per_gpu"]
+    if advice["gpus"] != GPUS or advice.get("grad_accum", 1) != 1:
+        raise RuntimeError(f"{name}: the advice is for {advice['gpus']} GPUs x {per_gpu} x {advice.get('grad_accum')}")
+    return advice
+
+
+def identities_of(trainer, base):
+    return {base[key]: trainer.identities[base[key]] for key in panel_engine.FILE_KEYS}
+
+
+def judged_on_record(name, args, grid, trainer, deadline, base, planned, record, result):
+    """A new advice judged against the recorded truth: its batch verdict is the record's row; its regret
+    the advised settings retrained on the record's seeds against the row's best mean (against the runs
+    themselves where the record keeps them). The row's best LR is trained again on those seeds, to show
+    that this engine still gives the record's number (`record_check`)."""
+    table = panel_record.table_of(record)
+    measured = panel_record.grid_of(record)
+    result.update(truth=table, truth_source="recorded", truth_record={
+        k: record.get(k) for k in ("source", "engine_commit", "rounded")})
+    if measured is not None:
+        result["grid"] = grid_json(measured)
+    if "advice" not in args.parts:
+        return result
+    advice = asked(name, args, base, deadline)
+    if advice is None:
+        return None
+    per_gpu = advice["batch_per_gpu"]
+    advised_batch = GPUS * per_gpu
+    advised_runs = retrained(trainer, base, per_gpu, advice, grid, planned, deadline, result)
+    if advised_runs is None:
+        return None
+    result["verdict"] = panel_record.verdict(record, advised_batch)
+    row = panel_record.row_at(record, advised_batch)
+    if measured is not None and advised_batch in measured:
+        result["lr_regret"] = dict(panel_truth.regret(advised_runs, measured[advised_batch]), recorded=True)
+    else:
+        result["lr_regret"] = panel_record.regret(record, advised_batch, advised_runs) or {
+            "regret": math.nan, "advised": panel_truth.mean(advised_runs.values()), "best": None, "recorded": True}
+    if row is not None:
+        again = {seed: trainer.measure(at_batch(base, per_gpu, row["best_lr"], seed, planned)) for seed in grid.seeds}
+        remeasured = panel_truth.mean(again.values())
+        result["record_check"] = {"batch": advised_batch, "lr": row["best_lr"], "recorded": row["best"],
+                                  "remeasured": remeasured, "same": panel_record.same_as_recorded(record, remeasured, row["best"])}
+    return against_optuna(name, args, grid, trainer, deadline, base, planned, identities_of(trainer, base),
+                          sorted({r["batch"] // GPUS for r in table["rows"]}), advice, advised_runs, table, result)
+
+
+def retrained(trainer, base, per_gpu, advice, grid, planned, deadline, result):
+    """The advised settings trained again on the truth's seeds, {seed: measure}; the advice's figures
+    into `result`. None when the deadline passed first."""
+    advised_batch = GPUS * per_gpu
     extra = advised_settings(advice, base)
     advised_runs, advised_configs = {}, {}
     for seed in grid.seeds:
@@ -245,27 +343,32 @@ def one_model(name, args, grid, trainer, deadline):
         advised_configs[seed] = at_batch(base, per_gpu, extra["lr"], seed, planned, extra)
         advised_runs[seed] = trainer.measure(advised_configs[seed])
     used_seeds = sorted({e["seed"] for e in advice["evidence"]})
-    result.update(truth=table, grid=grid_json(measured), advice={
+    result.update(advice={
         "batch_per_gpu": per_gpu, "batch": advised_batch, "lr": extra["lr"], "warmup_steps": extra.get("warmup_steps", 0),
         "confidence": advice["confidence"]["level"], "confidence_reason": advice["confidence"].get("reason", ""),
         "weaknesses": advice["confidence"].get("weaknesses", []),
         "tolerance": advice.get("critical_batch", {}).get("tolerance"), "wall_s": advice["wall_s"],
-        "took_s": advice.get("took_s"), "runs": len(advice["evidence"]), "commit": advice["advisor_commit"],
+        "took_s": advice.get("took_s"), "load": advice.get("load"), "runs": len(advice["evidence"]), "commit": advice["advisor_commit"],
         "seeds_used": used_seeds, "held_out": not set(used_seeds) & set(grid.seeds),
         "lr_safe_range": advice.get("lr_safe_range"), "horizon_samples": advice.get("horizon_samples"),
         "measures": {str(s): v for s, v in advised_runs.items()}})
     # One run to check by hand: the advised settings on the first held-out seed, as the engine took them.
     result["witness"] = {"config": advised_configs[grid.seeds[0]], "measure": advised_runs[grid.seeds[0]]}
-    result["verdict"] = panel_truth.verdict(advised_batch, table)
-    result["lr_regret"] = panel_truth.regret(advised_runs, measured[advised_batch])
-    band_row = next(r for r in table["rows"] if r["batch"] == advised_batch)
-    result["advised_band"] = band_row["band"]
+    return advised_runs
+
+
+def against_optuna(name, args, grid, trainer, deadline, base, planned, identities, batches_per_gpu, advice, advised_runs,
+                   table, result):
+    """Optuna's TPE for the advice's wall time over the truth's batches, its best re-measured on the
+    truth's seeds; the result, or None when the deadline passed first."""
+    advised_batch = result["advice"]["batch"]
+    band_row = next((r for r in table["rows"] if r["batch"] == advised_batch), None)
+    result["advised_band"] = band_row["band"] if band_row else None
     if "optuna" not in args.parts:
         return result
     seconds = advice["wall_s"]
     if time.monotonic() + seconds * 1.2 > deadline:
         return None
-    batches_per_gpu = sorted({b // GPUS for b in measured})
     # Optuna's trials depend on the model, its base, the space and the engine, not on the advisor.
     depends = json.dumps([sorted(identities.values()), {k: v for k, v in base.items() if k not in panel_engine.FILE_KEYS},
                           batches_per_gpu, planned, trainer.commit], sort_keys=True)
@@ -327,7 +430,15 @@ def main():
     parser.add_argument("--status", help="write the interim figures (markdown) here")
     parser.add_argument("--reduced", action="store_true", help="the test's panel: two small models, a tiny grid, a 0.2-minute advice")
     parser.add_argument("--analyse", metavar="GRID.json", help="only the truth's tables of a recorded grid (see analyse())")
+    parser.add_argument("--truth", choices=["auto", "computed", "recorded"], default="auto",
+                        help="judge against the recorded truth (--truth-record) or compute it; auto (default): the "
+                             "recorded one when the truth's runs are not kept (a wiped cache)")
+    parser.add_argument("--truth-record", default=None,
+                        help=f"the recorded truth, written again whenever the panel computes one (default "
+                             f"{os.path.relpath(panel_record.RECORD, ROOT)}; --reduced: truth_recorded.json in --cache)")
     args = parser.parse_args()
+    if args.truth_record is None:
+        args.truth_record = os.path.join(args.cache, "truth_recorded.json") if args.reduced else panel_record.RECORD
     if args.analyse:
         return analyse(args.analyse)
     import panel_models

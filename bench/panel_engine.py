@@ -197,6 +197,10 @@ class Trainer:
     def keyed(self, config):
         return {k: (self.identities[v] if k in FILE_KEYS else v) for k, v in config.items()}
 
+    def has(self, config):
+        """Whether a run of this config is kept (from any engine commit); trains nothing."""
+        return self.cache.get(self.keyed(config)) is not None
+
     def measure(self, config):
         keyed = self.keyed(config)
         record = self.cache.get(keyed)

@@ -50,7 +50,8 @@ def summary_table(results):
         if "advice" in r:
             a = r["advice"]
             row += [f"8 × {a['batch_per_gpu']} = {a['batch']}, {lr_text(a['lr'])}" + (", warmup" if a["warmup_steps"] else ""),
-                    r["verdict"], band_text(r["advised_band"]), percent(r["lr_regret"]["regret"]), a["confidence"],
+                    r["verdict"], band_text(r["advised_band"]) if r["advised_band"] else "–", percent(r["lr_regret"]["regret"]),
+                    a["confidence"],
                     f"{a['wall_s']:.0f} s"]
         else:
             row += ["not run"] + [""] * 5
@@ -70,7 +71,7 @@ def truth_table(result):
              "| batch (8 × per GPU) | steps | best LR | mean ± s.e. | excess over the best batch | LR band (±2 %) | right |",
              "|---|---|---|---|---|---|---|"]
     for row in result["truth"]["rows"]:
-        error = panel_truth.standard_error(row["seeds"].values())
+        error = panel_truth.standard_error(row["seeds"].values()) if "seeds" in row else row["best_se"]
         lines.append(f"| {row['batch']} (8 × {row['batch'] // GPUS}) | {steps_at(result['planned_samples'], row['batch'])} | "
                      f"{lr_text(row['best_lr'])} | {row['best']:.4g} ± {error:.2g} | {percent(row['excess'])} ± "
                      f"{100 * row['excess_se']:.1f} | {band_text(row['band'])} | "
@@ -124,6 +125,29 @@ def done_when(results):
             f"{len(compared)}** ({', '.join(wins) or 'none'}; the issue asks for 6 of 8).")
 
 
+def record_note(results):
+    """What a truth read from the record (bench/panel_record.py) is, and whether the engine still gives its numbers."""
+    recorded = [r for r in results if r.get("truth_source") == "recorded"]
+    if not recorded:
+        return ""
+    parts = []
+    for r in recorded:
+        check = r.get("record_check")
+        load = r.get("advice", {}).get("load")
+        said = f"`{r['model']}`"
+        if check:
+            said += (f" (its best LR at {check['batch']}, {lr_text(check['lr'])}, trained again on the four seeds: "
+                     f"{check['remeasured']:.4g} where the record says {check['recorded']:.4g}, "
+                     f"{'the same' if check['same'] else 'NOT the same'})")
+        if load:
+            said += f" (load {load[0]:g} before the advice, {load[1]:g} after)"
+        parts.append(said)
+    sources = sorted({r["truth_record"]["source"] for r in recorded})
+    return ("**The truth of " + ", ".join(parts) + " is the recorded one** (bench/panel_truth_recorded.json: "
+            + "; ".join(sources) + "): the batch verdict is the record's row; the LR regret is the advised settings "
+            "retrained on the truth's seeds against the row's best mean.")
+
+
 def report(results, grid, details=True):
     commits = sorted({r["advice"]["commit"] for r in results if "advice" in r})
     lines = [
@@ -147,7 +171,7 @@ def report(results, grid, details=True):
         "per GPU (the truth's batches) × LR (log-uniform from the base's / 10 to × 80) on the user's seed, for the "
         "advice's own wall time, its best re-measured on the truth's seeds; **held-out loss**: the mean over those "
         "seeds of the advice's settings and of Optuna's best (the lower in brackets).", "",
-        summary_table(results), "", done_when(results), "",
+        summary_table(results), "", done_when(results), "", record_note(results), "",
         "Calibration: for each confidence the advice gave, how often its batch was right and its LR regret at most 2 %.", "",
         calibration_table(results), "",
         "By the count of the advice's weaknesses (what `panelCalibration()` holds; a count with fewer than 5 cases "
