@@ -141,6 +141,20 @@ bool closestCallOrderFits(const BranchPlan& plan, double orderSeconds, double se
     return orderSeconds + plan.ladderSeconds * std::max(1.0, pace) <= secondsLeft;
 }
 
+double ladderMoreSeedsSeconds(const BranchPlan& plan)
+{
+    return plan.ladderSeconds * double(2 * (kMostLadderSeeds - kSeeds)) / double(kLadderRungs * kSeeds);
+}
+
+bool closestCallMayGoOn(const BranchPlan& plan, int orders, double orderSeconds, double secondsLeft, double pace)
+{
+    if (orders < kMostOrders)
+        return closestCallOrderFits(plan, orderSeconds, secondsLeft, pace);
+    if (orders >= kMostOrdersWithTimeLeft)
+        return false;
+    return orderSeconds + (plan.ladderSeconds + ladderMoreSeedsSeconds(plan)) * std::max(1.0, pace) <= secondsLeft;
+}
+
 double confirmationSeconds(const PlanContext& context, qint64 perGpu, qint64 steps)
 {
     const double batch = double(context.request.gpus) * double(perGpu);

@@ -40,7 +40,9 @@ struct BranchBatch {
 inline constexpr int kSeeds = 2;             // the confirmation's seeds, and the branch test's data orders
 inline constexpr int kLadderRungs = 5;       // the confirmation's LRs, sqrt(2) apart
 inline constexpr int kMostExtensions = 4;    // past the ladder's edge, two LRs at a time
-inline constexpr int kMostOrders = 8;        // the closest call's data orders at most
+inline constexpr int kMostOrders = 8;        // the closest call's data orders, past which it needs time left over (closestCallMayGoOn)
+inline constexpr int kMostOrdersWithTimeLeft = 16;  // and at most, whatever the time left
+inline constexpr int kMostLadderSeeds = 4;   // the confirmation's two best rungs' seeds at most (rungsForMoreSeeds)
 inline constexpr int kReservedOrders = 4;    // the closest call's orders the plan funds before the larger batches' brackets
 inline constexpr int kWarmupLrs = 2;
 inline constexpr int kMostBracketExtensions = 2;  // a branch bracket whose best sits at its edge: LRs 2x past it, at most twice         // the warmup arm's: the ladder's best LR and its neighbour
@@ -131,6 +133,17 @@ qint64 confirmationStepsAtPace(PlanContext context, qint64 perGpu, int rungs, do
 // (`pace`, AdviceTime::scale), never the whole confirmation with its extensions (at 509f47b that
 // was 14 runs over your horizon, and no order fitted).
 bool closestCallOrderFits(const BranchPlan& plan, double orderSeconds, double secondsLeft, double pace);
+
+// Whether the closest call, at `orders` data orders, gets another (`orderSeconds` at the pace
+// measured): below kMostOrders when it fits (closestCallOrderFits); from kMostOrders up to
+// kMostOrdersWithTimeLeft only while it leaves the ladder's reserve and the ladder's more seeds
+// (its two best rungs up to kMostLadderSeeds each) at the pace measured. The panel's autoencoder at
+// 005cc36 stopped at 8 orders with 16 at -4.1 % (-7.4 % to -0.7 %: short of better by 1.3 points)
+// and 126 s of its 300 unused.
+bool closestCallMayGoOn(const BranchPlan& plan, int orders, double orderSeconds, double secondsLeft, double pace);
+// The ladder's more seeds as a plan sees them: its two best rungs' seeds past kSeeds, at the
+// ladder reserve's cost a run.
+double ladderMoreSeedsSeconds(const BranchPlan& plan);
 
 // `rungs` LRs sqrt(2) apart centred on `center`.
 QList<double> ladderAround(double center, int rungs = kLadderRungs);

@@ -104,6 +104,7 @@ LrChoice chooseLr(const QList<BracketPoint>& unsorted, double share)
         if (i != best && eligible(i) && (runnerUp < 0 || means[i] < means[runnerUp]))
             runnerUp = i;
     if (runnerUp >= 0) {
+        choice.runnerUp = ladder[runnerUp].lr;
         const double spread = std::hypot(choice.error, meanAndError(ladder[runnerUp].measures).standardError);
         choice.withinNoise = seeds < 2 || means[runnerUp] - means[best] <= 2.0 * spread;
     }
@@ -136,6 +137,19 @@ QString ruleInBand(double lr, double low, double high, double baseLr, double k)
         }
     }
     return named;
+}
+
+QList<double> rungsForMoreSeeds(const QList<BracketPoint>& ladder, int mostSeeds)
+{
+    const LrChoice choice = chooseLr(ladder);
+    QList<double> rungs;
+    if (!choice.ok || !choice.withinNoise || choice.runnerUp <= 0.0)
+        return rungs;
+    for (double lr : {choice.lr, choice.runnerUp})
+        for (const BracketPoint& point : ladder)
+            if (std::max(point.lr, lr) / std::min(point.lr, lr) < kSameRung && point.measures.size() < mostSeeds)
+                rungs.append(point.lr);
+    return rungs;
 }
 
 QList<double> untriedRungs(const QList<double>& rungs, const QList<BracketPoint>& ran)

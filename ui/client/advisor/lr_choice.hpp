@@ -28,6 +28,7 @@ struct LrChoice {
     bool atHighEdge = false;      // its highest: extend upward (while below divergence)
     bool withinNoise = false;     // the runner-up's mean within two standard errors of its own
     double lowestDiverged = 0.0;  // the lowest rung with a diverged seed (0: none)
+    double runnerUp = 0.0;        // the eligible rung of the next-lowest mean (0: none)
     QList<double> passedOver;     // better rungs not advised: a rung above them diverged, or a seed of theirs did
 };
 
@@ -47,6 +48,13 @@ LrChoice chooseLr(const QList<BracketPoint>& ladder, double share = kSafeBandSha
 double nextLadderRung(const QList<double>& rungs, const QList<BracketPoint>& trained, double secondsLeft, double rungSeconds);
 // The rungs of `rungs` not in `trained`.
 QList<double> untriedRungs(const QList<double>& rungs, const QList<BracketPoint>& trained);
+
+// The confirmation's two best rungs that get one more seed each when time is left: chooseLr's
+// LR and its runner-up, while the choice between them is within noise (withinNoise), each only
+// while it has fewer than `mostSeeds` seeds; empty when the choice is clear, there is none, or
+// both have `mostSeeds`. The panel's tabular_adamw at 5dad9d0: 0.0205 (0.338, 0.349) against
+// 0.0102 (0.379, 0.316) in two seeds, the truth's best between them at 0.00849 (LR regret +11.3 %).
+QList<double> rungsForMoreSeeds(const QList<BracketPoint>& ladder, int mostSeeds);
 
 // The rule whose LR from `baseLr` at `k` times the base batch lies in [low, high]: "linear",
 // "sqrt" or "none" (the base's LR), the one nearest `lr` when several do; "" when none does.
