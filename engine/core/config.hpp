@@ -4,12 +4,15 @@
 // Kept free of LibTorch and Qt: the launcher, the workers and the desktop lab all share it.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace ddplab {
 
+// The built-in workloads; one added with workload_table.hpp's addWorkloadRow (a test's own) is
+// a value past these. Ask its row (traitsOf), never switch on it (docs/architecture.md).
 enum class WorkloadKind { Toy, Linreg, FashionMnist, TorchScript };
 enum class ModelKind { Mlp, Cnn, MlpBatchNorm };
 // Sde: Malladi et al.'s SDE rule for Adam (LR x sqrt(k), and beta1, beta2, eps follow k too).
@@ -85,6 +88,9 @@ struct Config {
     // train_subset of them), filled in by the engine once it has read them (0 until then).
     // The sampler, steps per epoch and schedules follow from it.
     int64_t trainSamples = 0;
+    // The keys of a workload added with addWorkloadRow (workload_table.hpp's WorkloadKey), by
+    // name; a key unset here has its default (workloadValue).
+    std::map<std::string, double> workloadValues;
 
     // --- how it is parallelised -------------------------------------------------------
     int64_t worldSize = 1;      // ranks ("GPUs")

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
+#include <stdexcept>
 #include <utility>
 
 namespace ddplab {
@@ -441,6 +442,33 @@ ConfigKey workloadKey()
     return choiceKey<WorkloadKind>(key::kWorkload, &Config::workload, choices, "what to train: " + trains).labelling(labels);
 }
 
+// A key of a workload added with addWorkloadRow: a number in Config::workloadValues, shown for
+// that workload alone, as written in its row (workload_table.hpp's WorkloadKey).
+ConfigKey addedWorkloadKey(const WorkloadKey& own)
+{
+    ConfigKey key;
+    key.name = own.name;
+    key.type = own.integer ? KeyType::Integer : KeyType::Real;
+    key.allowed = own.integer ? "an integer from " + std::to_string(int64_t(own.min)) + " to " + std::to_string(int64_t(own.max))
+                              : RealRange{own.min, true, own.max, true}.describe();
+    key.help = own.help;
+    const std::string name = own.name, allowed = key.allowed;
+    const bool integer = own.integer;
+    const double min = own.min, max = own.max, fallback = own.defaultValue;
+    key.assign = [=](Config& c, const Json& v) {
+        c.workloadValues[name] = integer ? double(toInteger(name, allowed, v, int64_t(min), int64_t(max)))
+                                         : toReal(name, allowed, v, RealRange{min, true, max, true});
+    };
+    key.read = [=](const Config& c) {
+        const auto set = c.workloadValues.find(name);
+        const double value = set == c.workloadValues.end() ? fallback : set->second;
+        return integer ? Json(int64_t(value)) : Json(value);
+    };
+    return std::move(key).presented(own.label, kWorkloadGroup)
+        .when([name](const Config& c) { return appliesToWorkload(c, name); })
+        .inScript(reproduced());
+}
+
 template <class... Kinds>
 std::function<bool(const Config&)> optimizerIs(Kinds... kinds)
 {
@@ -504,6 +532,11 @@ std::vector<ConfigKey> buildKeys()
         .presented("Give up on a model check after (s)", kAdvanced).when(itsWorkloads(key::kModelCheckTimeout))
         .inScript(leftOut("it bounds the lab's check of your model before a run; a script runs no such check"))
         .resumed(OnResume::Free));
+    // an added workload's own keys (a test's: docs/architecture.md, "Adding a workload")
+    for (const WorkloadTraits& row : workloadTable()) {
+        for (const WorkloadKey& own : row.keys)
+            keys.push_back(addedWorkloadKey(own));
+    }
     // how it is parallelised
     keys.push_back(integerKey(key::kNumExamples, &Config::numExamples, 1, kMaxExamples,
         "training examples of the toy and linreg workloads")
@@ -943,7 +976,17 @@ std::string ConfigKey::flag() const
 
 const std::vector<ConfigKey>& configKeys()
 {
-    static const std::vector<ConfigKey> keys = buildKeys();
+    static const std::vector<ConfigKey> keys = [] {
+        std::vector<ConfigKey> built = buildKeys();
+        // An added workload's key may not take another key's name (it would never be read).
+        for (size_t i = 0; i < built.size(); ++i) {
+            for (size_t j = 0; j < i; ++j) {
+                if (built[i].name == built[j].name)
+                    throw std::logic_error("two config keys named " + built[i].name);
+            }
+        }
+        return built;
+    }();
     return keys;
 }
 

@@ -257,12 +257,14 @@ ConfigProblems findProblems(const Config& c, const MachineResources* machine, in
                                      "file or a folder holding inputs.npy and targets.npy (docs/own-model.md)");
     }
 
-    const double dataValues = double(c.experiments) * double(c.numExamples) *
-                              (c.workload == WorkloadKind::Linreg ? double(c.dim + 1) : 2.0);
-    if (vectorised && dataValues > kMaxDataValues)
-        problem(key::kExperiments, "experiments * num_examples" + std::string(c.workload == WorkloadKind::Linreg ? " * (dim + 1)" : " * 2") +
-                                   " must be at most 200000000 values held in memory (got " +
-                                   std::to_string(int64_t(dataValues)) + "); lower experiments or num_examples");
+    const WorkloadTraits& row = traitsOf(c);
+    if (vectorised && row.heldValuesPerExample) {
+        const double dataValues = double(c.experiments) * double(c.numExamples) * row.heldValuesPerExample(c);
+        if (dataValues > kMaxDataValues)
+            problem(key::kExperiments, "experiments * num_examples * " + std::string(row.heldValuesFactor) +
+                                       " must be at most 200000000 values held in memory (got " +
+                                       std::to_string(int64_t(dataValues)) + "); lower experiments or num_examples");
+    }
 
     // torchscript: known once train_data is read (the engine checks again then).
     const bool sizeKnown = !traitsOf(c).ownModel || c.trainSamples > 0;

@@ -6,6 +6,8 @@
 // the launcher, checkpoints, the advisor, the estimator, the study figures, the script generator
 // and the window ask this table instead of switching on WorkloadKind; what is left of those
 // switches, tests/setup/tst_architecture_doc counts (docs/architecture.md, "Adding a workload").
+// A workload is one row here plus its code; one whose code lives elsewhere (a test's) adds its
+// row with addWorkloadRow, and its maker with engine/workloads/make_workload.hpp's registerWorkload.
 
 #include "config.hpp"
 
@@ -14,6 +16,17 @@
 #include <vector>
 
 namespace ddplab {
+
+// A key of a workload added with addWorkloadRow: a number kept in Config::workloadValues under
+// its name. (The built-in workloads' keys are Config's own fields, in config_keys.cpp.)
+struct WorkloadKey {
+    std::string name;          // snake_case, unlike every other key's
+    bool integer = false;      // an integer, else a real number
+    double min = 0, max = 0;   // the values allowed, both included
+    double defaultValue = 0;   // its value while unset
+    std::string help;          // --help's and Setup's sentence
+    std::string label;         // Setup's words for it
+};
 
 struct WorkloadTraits {
     WorkloadKind kind;
@@ -45,10 +58,28 @@ struct WorkloadTraits {
     // What a rank holds of its data and of a step's tensors, in bytes (a rank's memory estimate,
     // derived.cpp's estimatedRankBytes, adds the process and the sampler).
     double (*rankDataBytes)(const Config&);
+    // Vectorised: the values one example of one experiment holds in memory (the toy's x and y:
+    // 2), and how a message writes that factor ("2", "(dim + 1)"); null for the others.
+    double (*heldValuesPerExample)(const Config&);
+    const char* heldValuesFactor;
+    // Vectorised: what a rank draws for one example of one experiment before its first step, in
+    // a toy value's cost (the estimator's start-up, ui/client/study/study_estimate.cpp); null: none.
+    double (*drawnValuesPerExample)(const Config&);
+    // The keys of a workload added with addWorkloadRow (their names join ownKeys there).
+    std::vector<WorkloadKey> keys;
 };
 
-// The rows, in the workload key's order.
+// The rows, in the workload key's order. The first read fixes them: addWorkloadRow after it throws.
 const std::vector<WorkloadTraits>& workloadTable();
+
+// Adds a workload whose row is not in workload_table.cpp (a test's own): after the built-in
+// ones, with the next WorkloadKind (past the named ones); its keys join its ownKeys. Only
+// before anything has read the table (the key table is built from it once); throws
+// std::logic_error after that, or for a name or key name already taken.
+WorkloadKind addWorkloadRow(WorkloadTraits row);
+
+// The value of `key`, one of the keys of an added workload's row: as set, else its default.
+double workloadValue(const Config& config, const std::string& key);
 
 // The row of `kind`: every WorkloadKind has one (one without is a programming error: it throws).
 const WorkloadTraits& traitsOf(WorkloadKind kind);

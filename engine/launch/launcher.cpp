@@ -7,7 +7,7 @@
 #include "core/protocol.hpp"
 #include "core/wording.hpp"
 #include "core/workload_table.hpp"
-#include "data/fashion_mnist_files.hpp"
+#include "workloads/make_workload.hpp"
 #include "output/event_writer.hpp"
 #include "child_process.hpp"
 #include "core/line_reader.hpp"
@@ -95,8 +95,7 @@ int Launcher::run()
 {
     // Read the data once, here: a broken file is reported before any rank starts, and the
     // forked ranks share these pages instead of each decompressing its own copy.
-    if (m_config.workload == WorkloadKind::FashionMnist)
-        loadFashionMnist(m_config.dataDir);  // DataError: the caller reports it
+    readWorkloadDataOnce(m_config);  // DataError: the caller reports it
     if (traitsOf(m_config).ownModel) {
         const std::string notice = checkSaveTarget(m_config.saveModel);  // ConfigError: the caller reports it
         if (!notice.empty())

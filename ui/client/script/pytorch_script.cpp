@@ -30,6 +30,8 @@ constexpr int kLogEvery = 10;
 QString refusal(const Config& c)
 {
     QStringList sentences;
+    if (const QString workload = workloadRefusal(c); !workload.isEmpty())
+        sentences.append(workload);
     for (const ConfigKey& key : configKeys()) {
         if (const std::string sentence = key.script.refusalFor(c); !sentence.empty())
             sentences.append(QString::fromStdString(sentence));

@@ -6,9 +6,14 @@
 #include "script_workloads.hpp"
 
 #include "client/script/script_text.hpp"
+#include "client/wire.hpp"
 #include "core/derived.hpp"
+#include "core/workload_table.hpp"
 
 #include <QStringList>
+
+#include <stdexcept>
+#include <string_view>
 
 namespace ddplab::ui::script {
 namespace {
@@ -266,21 +271,46 @@ def make_data():
     return code;
 }
 
+using CodeOf = WorkloadCode (*)(const Config&);
+
+// Each workload's part of a script, by the name of its row (core/workload_table.hpp); null for
+// a workload it has none for.
+CodeOf codeOf(const Config& config)
+{
+    struct Entry {
+        const char* workload;
+        CodeOf code;
+    };
+    static constexpr Entry kCodes[] = {
+        {choice::workload::kToy, toyCode},
+        {choice::workload::kLinreg, linregCode},
+        {choice::workload::kFashionMnist, fashionCode},
+        {choice::workload::kTorchScript, torchScriptCode},
+    };
+    const std::string_view name = traitsOf(config).name;
+    for (const Entry& entry : kCodes) {
+        if (name == entry.workload)
+            return entry.code;
+    }
+    return nullptr;
+}
+
 }  // namespace
+
+QString workloadRefusal(const Config& config)
+{
+    if (codeOf(config))
+        return {};
+    return QStringLiteral("The script generator has no PyTorch code for workload %1 (ui/client/script/script_workloads.cpp), "
+                          "so it writes no script of it.")
+        .arg(QString::fromUtf8(traitsOf(config).name));
+}
 
 WorkloadCode workloadCode(const Config& config)
 {
-    switch (config.workload) {
-    case WorkloadKind::Toy:
-        return toyCode(config);
-    case WorkloadKind::Linreg:
-        return linregCode(config);
-    case WorkloadKind::FashionMnist:
-        return fashionCode(config);
-    case WorkloadKind::TorchScript:
-        return torchScriptCode(config);
-    }
-    return {};
+    if (const CodeOf code = codeOf(config))
+        return code(config);
+    throw std::logic_error(workloadRefusal(config).toStdString());  // pytorchScriptOf refuses first: a programming error
 }
 
 }  // namespace ddplab::ui::script

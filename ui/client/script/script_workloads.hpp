@@ -20,6 +20,11 @@ struct WorkloadCode {
     QString lossSum;    // the expression of its loss summed over its samples (a float64 tensor on the device), from loss and targets
     QString trained;    // the expression of the parameters the optimizer gets
 };
+// Throws std::logic_error for a workload it has no code for: ask workloadRefusal first.
 WorkloadCode workloadCode(const Config& config);
+
+// Why no script of `config`'s workload can be written (one added without script code, as a
+// test's), in a sentence; empty when it can.
+QString workloadRefusal(const Config& config);
 
 }  // namespace ddplab::ui::script

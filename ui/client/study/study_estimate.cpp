@@ -38,12 +38,9 @@ constexpr double kStartSecondsPerRank = 0.006;    // each rank's process and its
 // batch). Fitted to the start-ups the lab measured (finished - started - wall_s) in one data
 // folder, critical-batch and then eight lessons (2026-11-29 18:02-18:08, load 3-5.5): toy runs of
 // 1, 1,000 and 10,000 experiments on 8 ranks 0.32, 0.40 and 0.85 s (tst_study_estimate's
-// aRunsDrawnDataIsPartOfItsStartUp). A linreg value costs 1.45 a toy's (its inputs are drawn,
-// scaled, and multiplied with the true weights into targets): timed with ddplab-engine run against
-// the same run of one experiment, linreg's 256 x 4,096 x 9 took 0.65 s more on 2 ranks and 1.1 s on
-// 4, toy's 10,000 x 256 x 2 0.22 and 0.42 s (load 2-3), the ranks' draws adding up.
+// aRunsDrawnDataIsPartOfItsStartUp). What one example costs in a toy value's draws is its row's
+// (engine/core/workload_table.cpp's drawnValuesPerExample: a linreg value costs 1.45 a toy's).
 constexpr double kStartSecondsPerDrawnValue = 1.2e-8;
-constexpr double kLinregValueCost = 1.45;
 // Reading Fashion-MNIST (or your own data), the first batches: every rank reads it, ranks beyond
 // the cores taking turns (8 ranks of the micro-batch lesson: 4 times one rank's). Measured beside
 // the toy runs above: the MLP's start-ups took 0.52 s on 2 ranks, 0.57 on 4 (0.43 s made them
@@ -87,16 +84,6 @@ double median(QList<double> values)
     std::sort(values.begin(), values.end());
     const qsizetype middle = values.size() / 2;
     return values.size() % 2 ? values.at(middle) : (values.at(middle - 1) + values.at(middle)) / 2;
-}
-
-// The values a rank draws for one example of one experiment, in a toy value's cost: linreg's
-// inputs and its target's noise (drawn even at 0), a noisy toy's input and target; a toy without
-// noise fills ones and zeros, no draws.
-double drawnValuesPerExample(const Config& config)
-{
-    if (config.workload == WorkloadKind::Linreg)
-        return double(std::max<int64_t>(1, config.dim) + 1) * kLinregValueCost;
-    return config.noise > 0 ? 2.0 : 0.0;
 }
 
 double clampedFactor(double factor)
@@ -186,7 +173,8 @@ RunParts runParts(const Config& config, const MeasuredModel* measured, int64_t f
     cost.startSeconds = kStartSeconds + kStartSecondsPerRank * ranks + (from > 0 || !config.resumeFrom.empty() ? kResumeSeconds : 0.0);
     if (cost.kind == StepKind::Vectorised) {
         const double experiments = double(std::max<int64_t>(1, config.experiments));
-        cost.startSeconds += kStartSecondsPerDrawnValue * ranks * experiments * drawnValuesPerExample(config) *
+        const auto drawnValues = traitsOf(config).drawnValuesPerExample;
+        cost.startSeconds += kStartSecondsPerDrawnValue * ranks * experiments * (drawnValues ? drawnValues(config) : 0.0) *
                              double(std::max<int64_t>(1, config.numExamples));
         cost.stepSeconds = steps * (kStepSeconds + (ranks > 1 ? kAllReduceSeconds * turns : 0.0)) +
                            samples * experiments * kSampleSeconds * turns / parallel;
