@@ -5,7 +5,10 @@
 // what its own runs and the advice it asked for say, recomputed here from the numbers it wrote; one
 // of its runs trained again by the engine gives the number it kept; after the engine changed, a
 // second panel trains one run of each model again and, its number the same, keeps the rest and says
-// the same; a model it does not have gets one sentence and exit code 2.
+// the same; with its runs gone (a wiped machine) it judges a new advice against the truth it recorded
+// and says what it said with every run kept; the recorded truth of the eight models is what
+// docs/benchmarks.md's tables say, and judges rows worked out by hand as by hand; a model it does not
+// have gets one sentence and exit code 2.
 
 #include "support/engine_process.hpp"
 #include "support/prerequisites.hpp"
@@ -132,6 +135,8 @@ private slots:
     void knownRunsGiveTheRightSetTheBandAndTheVerdict();
     void theReducedPanelSaysWhatItsRunsAndItsAdviceSay();
     void afterTheEngineChangedOneRunAModelIsTrainedAgainAndTheRestStands();
+    void withItsRunsGoneItJudgesAgainstTheTruthItRecorded();
+    void theRecordedTruthIsTheDocsTablesAndJudgesByHand();
     void aModelItDoesNotHaveGetsOneSentence();
 
 private:
@@ -336,6 +341,57 @@ void TestAdvisorPanel::afterTheEngineChangedOneRunAModelIsTrainedAgainAndTheRest
         for (const char* key : {"truth", "lr_regret", "verdict", "advice"})
             QVERIFY2(second.at(i).toObject().value(QLatin1String(key)) == first.at(i).toObject().value(QLatin1String(key)), key);
     }
+}
+
+void TestAdvisorPanel::withItsRunsGoneItJudgesAgainstTheTruthItRecorded()
+{
+    QVERIFY2(!m_first.isEmpty(), "the reduced panel ran first");
+    // The truth it computed is recorded beside its runs, with those runs.
+    const QString cache = m_folder.filePath(QStringLiteral("cache"));
+    const QJsonObject recorded = readJson(cache + QStringLiteral("/truth_recorded.json")).value(QStringLiteral("models")).toObject();
+    QCOMPARE(recorded.size(), 2);
+    for (const QJsonValue& value : m_first.value(QStringLiteral("results")).toArray()) {
+        const QJsonObject result = value.toObject();
+        const QJsonObject record = recorded.value(result.value(QStringLiteral("model")).toString()).toObject();
+        QCOMPARE(record.value(QStringLiteral("grid")).toObject(), result.value(QStringLiteral("grid")).toObject());
+        QCOMPARE(record.value(QStringLiteral("truth")).toObject().value(QStringLiteral("right_set")),
+                 result.value(QStringLiteral("truth")).toObject().value(QStringLiteral("right_set")));
+    }
+    // A wiped machine: every run gone, the advice and Optuna's trials kept (they cost their wall time).
+    QVERIFY(QFile::remove(cache + QStringLiteral("/runs.jsonl")));
+    QFile::remove(cache + QStringLiteral("/checks.jsonl"));
+    const QString out = m_folder.filePath(QStringLiteral("recorded.json"));
+    const PanelOutcome outcome = runPanel({QStringLiteral("--reduced"), QStringLiteral("--cache"), cache, QStringLiteral("--out"), out});
+    QVERIFY2(outcome.exitCode == 0, qPrintable(outcome.err.right(3000)));
+    const QJsonObject again = readJson(out);
+    // Only the advised settings, the record's best at their batch and Optuna's best, on the two seeds.
+    QVERIFY2(again.value(QStringLiteral("trained")).toInt() <= 2 * 3 * 2, qPrintable(QString::number(again.value(QStringLiteral("trained")).toInt())));
+    const QJsonArray first = m_first.value(QStringLiteral("results")).toArray(), second = again.value(QStringLiteral("results")).toArray();
+    QCOMPARE(second.size(), first.size());
+    for (int i = 0; i < first.size(); ++i) {
+        const QJsonObject before = first.at(i).toObject(), now = second.at(i).toObject();
+        QCOMPARE(now.value(QStringLiteral("truth_source")).toString(), QStringLiteral("recorded"));
+        QCOMPARE(now.value(QStringLiteral("verdict")), before.value(QStringLiteral("verdict")));
+        QCOMPARE(now.value(QStringLiteral("truth")).toObject().value(QStringLiteral("right_set")),
+                 before.value(QStringLiteral("truth")).toObject().value(QStringLiteral("right_set")));
+        const double regretBefore = before.value(QStringLiteral("lr_regret")).toObject().value(QStringLiteral("regret")).toDouble();
+        const double regretNow = now.value(QStringLiteral("lr_regret")).toObject().value(QStringLiteral("regret")).toDouble();
+        QVERIFY2(qAbs(regretNow - regretBefore) < 1e-12, qPrintable(QStringLiteral("%1 against %2").arg(regretNow).arg(regretBefore)));
+        // The record's best at the advised batch, trained again, is the number it recorded.
+        QVERIFY(now.value(QStringLiteral("record_check")).toObject().value(QStringLiteral("same")).toBool());
+        QCOMPARE(now.value(QStringLiteral("optuna")).toObject().value(QStringLiteral("held_out")),
+                 before.value(QStringLiteral("optuna")).toObject().value(QStringLiteral("held_out")));
+    }
+}
+
+void TestAdvisorPanel::theRecordedTruthIsTheDocsTablesAndJudgesByHand()
+{
+    QProcess check;
+    check.start(ddplab::test::debianPython(), {QStringLiteral(DDPLAB_SOURCE_DIR "/bench/panel_record.py"), QStringLiteral("--check")});
+    QVERIFY(check.waitForFinished(kPanelPatienceMs));
+    const QString said = QString::fromUtf8(check.readAllStandardOutput());
+    QVERIFY2(check.exitCode() == 0 && said.contains(QStringLiteral("panel_record: OK")),
+             qPrintable(said + QString::fromUtf8(check.readAllStandardError())));
 }
 
 void TestAdvisorPanel::aModelItDoesNotHaveGetsOneSentence()
