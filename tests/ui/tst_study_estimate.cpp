@@ -440,6 +440,62 @@ private slots:
         QVERIFY(estimatedSeconds(runs.first(), speed) < estimatedSeconds(untargeted, speed));
     }
 
+    // Your own model's runs, from the step inspect timed (LibTorch's default threads: one here):
+    // the examples' ResNet on 2 ranks of 16 over the first 2,048 images, evaluated at each epoch's
+    // end (validation 10,000, training loss over 2,000), as decay-or-grow-own-model runs it; timed
+    // with ddplab-engine (2026-11-30 01:17, load 4-5): inspect 0.044 s for 16 samples (the median
+    // of three inspects: 0.033, 0.044, 0.072 s) and 5.5 s in all; one epoch took 19.25 s, two
+    // 24.42 s. Counted one rank after the other, each evaluation image at half a sample (as
+    // before), the two epochs were estimated 2x what they took; the ranks side by side and an
+    // evaluation image at 0.3 of a sample, each within 1.5x. The study's sixteen runs are estimated as its 634 s (2026-11-29,
+    // load 3.9-6.0; estimated 1,140 s then).
+    void yourOwnModelsRunsAreEstimatedFromTheStepInspectTimed()
+    {
+        const double stepSeconds = 0.044;
+        MeasuredModel resnet;
+        resnet.secondsPerSample = stepSeconds / 16.0;
+        resnet.startSeconds = 5.5 - 2 * stepSeconds;  // inspect's whole time less its steps, as OwnModelSteps counts it
+        resnet.trainSamples = 60000;
+        resnet.valSamples = 10000;
+        const QString settings = QStringLiteral(R"({"workload":"torchscript","model_file":"/x/fashion_resnet.pt","train_data":"/x/fashion-train.pt",)"
+                                                R"("val_data":"/x/fashion-val.pt","loss":"cross_entropy","train_subset":2048,"eval_every":0,)"
+                                                R"("world_size":2,"batch_size":16,"optimizer":"sgd","lr":0.05,"momentum":0.9,"epochs":)");
+        const MachineSpeed here = MachineSpeed::uniform(1.0);
+        for (const auto& [epochs, took] : QList<QPair<int, double>>{{1, 19.25}, {2, 24.42}}) {
+            const std::optional<ddplab::Config> config = coreConfigOf(QJsonDocument::fromJson((settings + QString::number(epochs) + QLatin1Char('}')).toUtf8()).object());
+            QVERIFY(config);
+            const double estimate = estimatedSeconds(*config, here, &resnet);
+            QVERIFY2(estimate < kWithin * took && estimate > took / kWithin,
+                     qPrintable(QStringLiteral("%1 epochs: estimated %2 s, took %3 s").arg(epochs).arg(estimate).arg(took)));
+            // Its samples and evaluations are shared over the ranks: half one rank's seconds.
+            const RunParts parts = runParts(*config, &resnet);
+            const double samples = 2048.0 * epochs, evaluationImages = 2000.0 + 10000.0;
+            QVERIFY(parts.measuredHere);
+            QVERIFY2(std::fabs(parts.measuredSeconds - (samples + epochs * evaluationImages * 0.3) * resnet.secondsPerSample / 2) < 1e-9,
+                     qPrintable(QString::number(parts.measuredSeconds)));
+            // Counted as before, one rank after the other at half a sample an evaluation image.
+            const double before = resnet.startSeconds + parts.stepSeconds - parts.measuredSeconds +
+                                  (samples + epochs * evaluationImages * 0.5) * resnet.secondsPerSample;
+            if (epochs == 2)
+                QVERIFY2(before > 1.9 * took, qPrintable(QStringLiteral("%1 s before, took %2 s").arg(before).arg(took)));
+        }
+        // The study: each run as this step says, its steps' overhead at this machine's speed.
+        const StudyLibrary library = StudyLibrary::load();
+        const StudySpec* spec = library.find(QStringLiteral("decay-or-grow-own-model"));
+        QVERIFY(spec);
+        const StudyPlan plan = planStudy(*spec);
+        QVERIFY2(plan.error.isEmpty(), qPrintable(plan.error));
+        MeasuredSteps measured;
+        for (const StudyPoint& point : plan.points)
+            measured.insert(measuredStepKey(point.config), resnet);
+        QCOMPARE(measured.size(), 1);
+        const double study = estimatedSeconds(plan, here, measured), took = 634.1;
+        QVERIFY2(study < kWithin * took && study > took / kWithin, qPrintable(QStringLiteral("estimated %1 s, took %2 s").arg(study).arg(took)));
+        // The overhead inspect does not time follows the machine's speed; what it timed does not.
+        const double slower = estimatedSeconds(plan, MachineSpeed::uniform(2.0), measured);
+        QVERIFY(slower > study && slower < 1.2 * study);
+    }
+
     // Each kind of step is measured on its own, from the steps' seconds the runs kept (their
     // start-ups apart): a busy core slows a CNN's images more than a toy's start-up. A kind not
     // run here yet is as slow as the kinds that were.

@@ -72,6 +72,14 @@ constexpr double kImageSecondsCnn = 1.1e-3;       // through the CNN and back
 constexpr int64_t kEvalTrainImages = 2000;
 constexpr int64_t kFashionTestImages = 10000;
 constexpr double kForwardShare = 0.5;
+// Your own model's evaluation image against inspect's training sample (its forward only, in
+// chunks of 250; the validation set sharded over the ranks as their steps' samples are): timed
+// with ddplab-engine run (2026-11-30, load 4-5) on the examples' ResNet, 2 ranks of 16 on 2,048
+// images: the 10,000 validation images took 4.2-4.5 s a pass and the 2,000 training images
+// 0.78 s, 4.2e-4 s an image, 0.31 of inspect's 2.75 ms a sample (0.044 s for 16, the median of
+// three inspects: 0.033, 0.044, 0.072 s) shared over the 2 ranks. Counted at the lab's models' half a sample,
+// one rank after the other, decay-or-grow-own-model's four evaluations a run made it 1.8x long.
+constexpr double kOwnForwardShare = 0.3;
 // Your own data's size is known once the engine has read it; until then its subset, or a
 // Fashion-MNIST-sized guess.
 constexpr int64_t kUnknownDataSamples = 10'000;
@@ -189,18 +197,25 @@ RunParts runParts(const Config& config, const MeasuredModel* measured, int64_t f
     const double evaluations = every > 0 ? steps / double(every) + (perEpoch % every == 0 ? 0.0 : epochs) : epochs;
     cost.evaluations = evaluations;
     if (timed) {
-        // An evaluation of your own data: the training loss over its first 2,000 samples at most
-        // and the validation set (or its val_subset), forward only. What inspect measured is
-        // this machine's already (not scaled by its speed); its step took every core, as the
-        // ranks together do.
+        // Your own model timed by inspect here, run as the lab's models are: each step's overhead
+        // (a toy step's and its all-reduce, as before: at the lab's models' 5.4 ms, the 300 steps
+        // of tst_study_headless's small models would put their 1.5 s study past 3x), its samples
+        // with the ranks side by side, and its evaluations (the training loss over its first 2,000
+        // samples at most and the validation set or its val_subset, forward only), with inspect's
+        // seconds a sample (one process on LibTorch's default threads: one here, as each of a
+        // run's 2 ranks on these 2 cores gets) in place of the constants' image. Counted one rank
+        // after the other and each evaluation image at half a sample, decay-or-grow-own-model was
+        // estimated 1,140 s and took 634 s. Those seconds are this machine's already; the steps'
+        // overhead goes at this machine's measured speed (estimatedSeconds).
+        const double image = measured->secondsPerSample;
         const double valImages = sized.valSubset > 0 ? double(std::min<int64_t>(sized.valSubset, measured->valSamples))
                                                      : double(measured->valSamples);
         const double evalImages = double(std::min<int64_t>(kEvalTrainImages, datasetSize(sized))) + valImages;
         cost.measuredHere = true;
         cost.startSeconds = measured->startSeconds + kStartSecondsPerRank * (ranks - 1);
-        cost.evaluationSeconds = evaluations * evalImages * kForwardShare * measured->secondsPerSample;
-        cost.stepSeconds = steps * (kStepSeconds + (ranks > 1 ? kAllReduceSeconds * turns : 0.0)) + samples * measured->secondsPerSample +
-                           cost.evaluationSeconds;
+        cost.evaluationSeconds = evaluations * evalImages * kOwnForwardShare * image / parallel;
+        cost.measuredSeconds = samples * image / parallel + cost.evaluationSeconds;
+        cost.stepSeconds = steps * (kStepSeconds + (ranks > 1 ? kAllReduceSeconds * turns : 0.0)) + cost.measuredSeconds;
         return cost;
     }
     const double testImages = double(sized.valSubset > 0 ? std::min(sized.valSubset, kFashionTestImages) : kFashionTestImages);
@@ -228,9 +243,11 @@ double estimatedSeconds(const Config& config, const MachineSpeed& speed, const M
     // their last step, the smallest never (sgd-vs-adam-best-lr, counted to every run's last step,
     // was estimated 425.5 s and took 203.9 s).
     const double trained = config.stopAtLoss ? speed.stoppedShare : 1.0;
-    // Inspect timed your own model here, as busy as the machine was then: its seconds stand.
+    // Inspect timed your own model here, as busy as the machine was then: its seconds stand; the
+    // steps' overhead it did not time goes at this machine's measured speed, as the lab's models'.
     if (cost.measuredHere)
-        return cost.startSeconds + cost.stepSeconds * trained;
+        return cost.startSeconds +
+               (cost.measuredSeconds + (cost.stepSeconds - cost.measuredSeconds) * speed.stepFactor(cost.kind)) * trained;
     return cost.startSeconds * speed.start + cost.stepSeconds * trained * speed.stepFactor(cost.kind);
 }
 

@@ -97,7 +97,8 @@ struct RunParts {
     double evaluations = 0.0;
     double samples = 0.0;            // trained
     StepKind kind = StepKind::Mlp;
-    bool measuredHere = false;  // your own model timed by inspect: already this machine's seconds
+    bool measuredHere = false;  // your own model timed by inspect: its samples' seconds are this machine's
+    double measuredSeconds = 0.0;  // of stepSeconds, those inspect's timing says (samples, evaluations)
 };
 // `fromStep`: the step it starts after; -1: resumedStepOf(config).
 RunParts runParts(const ddplab::Config& config, const MeasuredModel* measured = nullptr, int64_t fromStep = -1);
