@@ -496,6 +496,43 @@ private slots:
         QVERIFY(slower > study && slower < 1.2 * study);
     }
 
+    // How much of their steps a study's runs train before they meet its target is the study's:
+    // sgd-vs-adam-best-lr's 196 runs trained 0.64 of theirs (2026-11-29), and its file says so.
+    // Its plan is estimated at that share, not at the one other studies' runs trained here
+    // (adam-surge's newest 100 runs, run before it: 0.49), nor at the 0.6 before any.
+    void aStudyThatSaysItsTrainedShareIsEstimatedAtIt()
+    {
+        const StudyLibrary library = StudyLibrary::load();
+        const StudySpec* spec = library.find(QStringLiteral("sgd-vs-adam-best-lr"));
+        QVERIFY(spec);
+        const StudyPlan plan = planStudy(*spec);
+        QVERIFY2(plan.error.isEmpty(), qPrintable(plan.error));
+        QCOMPARE(plan.trainedShare, 0.64);
+        MachineSpeed here = MachineSpeed::uniform(1.0);
+        here.stoppedShare = 0.49;
+        here.stoppedRuns = 100;
+        StudyPlan unsaid = plan;
+        unsaid.trainedShare = 0.0;
+        MachineSpeed atItsShare = here;
+        atItsShare.stoppedShare = 0.64;
+        // Exactly the runs at 0.64 of their steps; without the file's share, at the machine's.
+        QCOMPARE(estimatedSeconds(plan, here), estimatedSeconds(unsaid, atItsShare));
+        double starts = estimatedSeconds(QList<ddplab::Config>{}, here), steps = 0.0;
+        for (const StudyPoint& point : plan.points) {
+            const RunParts parts = runParts(*coreConfigOf(point.config));
+            starts += parts.startSeconds;
+            steps += parts.stepSeconds;
+        }
+        QVERIFY2(std::fabs(estimatedSeconds(plan, here) - (starts + 0.64 * steps)) < 1e-9 * starts,
+                 qPrintable(QStringLiteral("%1 s; its starts %2 s and 0.64 of its steps' %3 s").arg(estimatedSeconds(plan, here)).arg(starts).arg(steps)));
+        QVERIFY2(std::fabs(estimatedSeconds(unsaid, here) - (starts + 0.49 * steps)) < 1e-9 * starts, "the machine's share without the file's");
+        // A study that says none (critical-batch: its share is not what a fresh data folder
+        // misses of it, docs/studies.md) is estimated at the machine's.
+        const StudySpec* critical = library.find(QStringLiteral("critical-batch"));
+        QVERIFY(critical);
+        QCOMPARE(planStudy(*critical).trainedShare, 0.0);
+    }
+
     // Each kind of step is measured on its own, from the steps' seconds the runs kept (their
     // start-ups apart): a busy core slows a CNN's images more than a toy's start-up. A kind not
     // run here yet is as slow as the kinds that were.

@@ -184,6 +184,25 @@ private slots:
                                       QStringLiteral("base_batch_size 8 · batch_size 16 · lr_power 0.75 · lr_rule power")}));
     }
 
+    // The share of their steps a study's runs train before they stop at its target (measured
+    // where it was written) survives study.json, which a resumed study is read from, and reaches
+    // the plan the estimate is made from; a study that says none leaves it to this machine.
+    void aTrainedShareSurvivesTheStudyFile()
+    {
+        const StudySpec study = spec(R"({"base": {"workload": "linreg"}, "axes": [{"key": "lr", "values": [1, 2]}],
+            "target": {"metric": "train_loss", "at_most": 0.012, "stop": true, "trained_share": 0.19}})");
+        QCOMPARE(study.target.trainedShare, 0.19);
+        QCOMPARE(planStudy(study).trainedShare, 0.19);
+        const StudyReadResult again = parseStudy(study.toJson(), QStringLiteral("again"), QString());
+        QVERIFY2(again.spec, qPrintable(again.error));
+        QCOMPARE(again.spec->target.trainedShare, 0.19);
+        QCOMPARE(again.spec->toJson(), study.toJson());
+        const StudySpec unsaid = spec(R"({"base": {"workload": "linreg"}, "axes": [{"key": "lr", "values": [1, 2]}],
+            "target": {"metric": "train_loss", "at_most": 0.012, "stop": true}})");
+        QCOMPARE(planStudy(unsaid).trainedShare, 0.0);
+        QVERIFY(!unsaid.toJson().value(QStringLiteral("target")).toObject().contains(QStringLiteral("trained_share")));
+    }
+
     void aConditionSurvivesTheStudyFile()
     {
         const StudySpec study = spec(R"({"base": {"workload": "linreg"}, "repeats": 2, "axes": [
@@ -308,6 +327,10 @@ private slots:
                                              << QStringLiteral("\"stop\" works only with a loss (train_loss, val_loss or batch_loss)");
         QTest::newRow("stop on a validation loss without one") << QStringLiteral(R"({"base": {"workload": "linreg"}, "axes": [{"key": "lr", "values": [1]}], "target": {"metric": "val_loss", "at_most": 0.1, "stop": true}})")
                                                                << QStringLiteral("stop_measure");
+        QTest::newRow("a trained share without a stop") << QStringLiteral(R"({"base": {"workload": "linreg"}, "axes": [{"key": "lr", "values": [1]}], "target": {"metric": "train_loss", "at_most": 0.1, "trained_share": 0.2}})")
+                                                        << QStringLiteral("\"trained_share\" says how much of their steps runs that stop at the target train; it needs \"stop\": true");
+        QTest::newRow("a trained share above 1") << QStringLiteral(R"({"base": {"workload": "linreg"}, "axes": [{"key": "lr", "values": [1]}], "target": {"metric": "train_loss", "at_most": 0.1, "stop": true, "trained_share": 1.5}})")
+                                                 << QStringLiteral("\"trained_share\" must be above 0 and at most 1");
         QTest::newRow("a summary of no kind") << QStringLiteral(R"({"axes": [{"key": "lr", "values": [1]}], "show": {"summarise": "median"}})")
                                               << QStringLiteral("\"summarise\" must be one of last_epoch_mean, last, best");
         QTest::newRow("an x of nothing") << QStringLiteral(R"({"axes": [{"key": "lr", "values": [1]}], "show": {"x": "tau"}})")

@@ -111,6 +111,7 @@ int HeadlessStudy::exec()
     // your own timed by the engine first (as the Study page does), seconds instead of a guess.
     StudyPlan left;
     left.points = StudyStore::pointsToRun(*study, runs.listRuns());
+    left.trainedShare = study->spec.target.stop ? study->spec.target.trainedShare : 0.0;
     OwnModelSteps ownSteps(session.enginePath());
     if (m_options.runOn.isRemote()) {
         // Timed here, a step would say nothing of the host the runs go to.

@@ -203,6 +203,7 @@ void StudyEditor::setStudy(const StudySpec& spec, const QString& folder)
     if (spec.target.isSet())
         m_targetValue->setValue(spec.target.value);
     m_stopAtTarget->setChecked(spec.target.stop);
+    m_loadedTarget = spec.target;
     updateBatchSplitRow();
     blocker.unblock();
     emit changed();
@@ -299,8 +300,13 @@ QJsonObject StudyEditor::studyJson() const
         const bool lowerIsBetter = !measure || measure->loss;
         QJsonObject target{{studyField::kMetric, metric},
                            {lowerIsBetter ? studyField::kAtMost : studyField::kAtLeast, m_targetValue->value()}};
-        if (m_stopAtTarget->isEnabled() && m_stopAtTarget->isChecked())
+        if (m_stopAtTarget->isEnabled() && m_stopAtTarget->isChecked()) {
             target.insert(studyField::kStop, true);
+            // The share of their steps its runs train was measured for this target, not another.
+            if (m_loadedTarget.trainedShare > 0.0 && metric == m_loadedTarget.metric &&
+                qFuzzyCompare(m_targetValue->value(), m_loadedTarget.value))
+                target.insert(studyField::kTrainedShare, m_loadedTarget.trainedShare);
+        }
         study.insert(studyField::kTarget, target);
     }
     return study;

@@ -51,6 +51,7 @@ private:
 
     QJsonObject m_base;
     QJsonObject m_about;  // id, title, source, summary, look_for, explanation, show: kept as loaded
+    StudyTarget m_loadedTarget;  // its trained_share is kept while the target stays as loaded
     QString m_folder;
     QLabel* m_baseLabel = nullptr;
     QTableWidget* m_axes = nullptr;

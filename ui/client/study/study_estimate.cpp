@@ -259,10 +259,17 @@ double estimatedSeconds(const QJsonObject& config, const MachineSpeed& speed, co
 
 double estimatedSeconds(const StudyPlan& plan, const MachineSpeed& speed, const MeasuredSteps& measured)
 {
-    double total = kSessionStartSeconds * speed.start;
+    // How many of their steps runs with a target train is the study's (its seeds, its LRs), not
+    // the machine's: a study that says it (trained_share) is estimated at its own share, not at
+    // the share other studies' runs trained here (sgd-vs-adam-best-lr's trained 0.64, and after
+    // adam-surge it was estimated at that study's newest runs' 0.49).
+    MachineSpeed here = speed;
+    if (plan.trainedShare > 0.0)
+        here.stoppedShare = plan.trainedShare;
+    double total = kSessionStartSeconds * here.start;
     for (const StudyPoint& point : plan.points) {
         const auto found = measured.constFind(measuredStepKey(point.config));
-        total += estimatedSeconds(point.config, speed, found != measured.constEnd() ? &*found : nullptr);
+        total += estimatedSeconds(point.config, here, found != measured.constEnd() ? &*found : nullptr);
     }
     return total;
 }

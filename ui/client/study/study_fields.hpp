@@ -43,6 +43,7 @@ inline const QString kMetric = QStringLiteral("metric");
 inline const QString kAtMost = QStringLiteral("at_most");
 inline const QString kAtLeast = QStringLiteral("at_least");
 inline const QString kStop = QStringLiteral("stop");
+inline const QString kTrainedShare = QStringLiteral("trained_share");
 // the target's one measure that is no engine name: the step's mini-batch accuracy
 inline const QString kBatchAccuracy = QStringLiteral("batch_accuracy");
 // show

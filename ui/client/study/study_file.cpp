@@ -257,7 +257,7 @@ StudyTarget readTarget(const QJsonValue& value, const QString& origin)
     if (!value.isObject())
         refuse(QStringLiteral("%1 must be an object like {\"metric\": \"loss\", \"at_most\": 0.5}").arg(where));
     const QJsonObject object = value.toObject();
-    onlyFields(object, {name::kMetric, name::kAtMost, name::kAtLeast, name::kStop}, where);
+    onlyFields(object, {name::kMetric, name::kAtMost, name::kAtLeast, name::kStop, name::kTrainedShare}, where);
     StudyTarget target;
     const TargetMeasure* measure = findTargetMeasure(text(object, name::kMetric, where));
     if (!measure) {
@@ -290,6 +290,16 @@ StudyTarget readTarget(const QJsonValue& value, const QString& origin)
                        .arg(where, wire(field::kTrainLoss), wire(field::kValLoss), wire(choice::stop_measure::kBatchLoss)));
         if (target.stop && !(target.value > 0.0))
             refuse(QStringLiteral("%1: \"stop\" needs \"at_most\" above 0").arg(where));
+    }
+    if (object.contains(name::kTrainedShare)) {
+        // What the estimate takes before this machine has run any run with a target.
+        if (!target.stop)
+            refuse(QStringLiteral("%1: \"trained_share\" says how much of their steps runs that stop at the target train; it needs "
+                                  "\"stop\": true").arg(where));
+        target.trainedShare = number(object, name::kTrainedShare, where);
+        if (!(target.trainedShare > 0.0 && target.trainedShare <= 1.0))
+            refuse(QStringLiteral("%1: \"trained_share\" must be above 0 and at most 1 (the share of their steps the runs "
+                                  "trained before they met the target)").arg(where));
     }
     return target;
 }

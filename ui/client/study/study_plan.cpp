@@ -194,6 +194,7 @@ BatchSplitResult splitEffectiveBatch(qint64 effectiveBatch, const StudyAxis& axi
 StudyPlan planStudy(const StudySpec& spec)
 {
     StudyPlan plan;
+    plan.trainedShare = spec.target.stop ? spec.target.trainedShare : 0.0;
     const QList<Dimension> dimensions = dimensionsOf(spec);
     qint64 combinations = 1;
     QStringList sizes;

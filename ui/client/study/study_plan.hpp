@@ -33,6 +33,9 @@ struct StudyPlan {
     int combinations = 0;  // points before repeats
     QString shape;         // "7 × 3 combinations × 2 repeats"
     QString error;         // why it cannot run; empty when every point can
+    // The share of their steps its runs that stop at the target train (the study file's
+    // trained_share); 0: not said, this machine's measured share is taken (study_estimate).
+    double trainedShare = 0.0;
 };
 
 StudyPlan planStudy(const StudySpec& spec);

@@ -90,6 +90,8 @@ QJsonObject StudySpec::toJson() const
         QJsonObject written{{name::kMetric, target.metric}, {target.atMost ? name::kAtMost : name::kAtLeast, target.value}};
         if (target.stop)
             written.insert(name::kStop, true);
+        if (target.stop && target.trainedShare > 0.0)
+            written.insert(name::kTrainedShare, target.trainedShare);
         object.insert(name::kTarget, written);
     }
     QJsonObject show;

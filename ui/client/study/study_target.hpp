@@ -32,6 +32,10 @@ struct StudyTarget {
     bool atMost = true;   // figure <= value; false: figure >= value
     double value = 0.0;
     bool stop = false;    // end each run once it meets the target (engine keys stop_at_loss, stop_measure)
+    // With stop: the share of their steps' seconds the study's runs trained before they met it,
+    // as measured where the study was written (the file's "trained_share"); 0 when not said. The
+    // steps a run trains are the study's, not the machine's: the estimate's share before any run.
+    double trainedShare = 0.0;
     bool isSet() const { return !metric.isEmpty(); }
     bool reachedBy(double figure) const { return atMost ? figure <= value : figure >= value; }
     const TargetMeasure* measure() const { return findTargetMeasure(metric); }
