@@ -32,6 +32,7 @@
 #include "client/study/study_estimate.hpp"
 #include "core/derived.hpp"
 #include "advice_recorded_evidence.hpp"
+#include "advice_test_requests.hpp"
 #include "ui_test_main.hpp"
 
 #include <QFile>
@@ -46,6 +47,7 @@
 #include <limits>
 
 using namespace ddplab::ui;
+using namespace ddplab::ui::test;
 
 namespace {
 
@@ -76,49 +78,6 @@ QList<AdviceEvidence> bracket(int gpus, qint64 perGpu, double lr, const QList<do
     return runs;
 }
 
-// The Fashion-MNIST MLP: 1 GPU x 32, SGD with momentum 0.9 at LR 0.0585, 16,384 samples.
-AdviceRequest fashionMlpRequest()
-{
-    AdviceRequest request;
-    QString error;
-    const std::optional<ddplab::Config> base = coreConfigOf(QJsonObject{{QStringLiteral("workload"), QStringLiteral("fashion_mnist")},
-                                                                        {QStringLiteral("model"), QStringLiteral("mlp")},
-                                                                        {QStringLiteral("train_subset"), 16384},
-                                                                        {QStringLiteral("epochs"), 1},
-                                                                        {QStringLiteral("batch_size"), 32},
-                                                                        {QStringLiteral("world_size"), 1},
-                                                                        {QStringLiteral("optimizer"), QStringLiteral("sgd")},
-                                                                        {QStringLiteral("momentum"), 0.9},
-                                                                        {QStringLiteral("lr"), 0.0585}},
-                                                            &error);
-    request.base = *base;
-    request.gpus = 8;
-    request.maxBatchPerGpu = 64;
-    request.budgetSeconds = 300;
-    request.layers = builtInLayers(request.base);
-    return request;
-}
-
-// The panel's autoencoder and gru as a plan sees them: 2 epochs of 4,096 (8,192 samples), Adam, 1 x 32.
-AdviceRequest adamOverTwoEpochsOf4096()
-{
-    AdviceRequest request = fashionMlpRequest();
-    request.base.trainSubset = 4096;
-    request.base.epochs = 2;
-    request.base.optimizer = ddplab::OptimizerKind::Adam;
-    request.base.lr = 0.005;
-    request.base.momentum = 0.0;
-    return request;
-}
-
-QList<BracketPoint> ladderOf(const QList<std::pair<double, QList<double>>>& rungs)
-{
-    QList<BracketPoint> points;
-    for (const auto& [lr, measures] : rungs)
-        points.append({lr, measures});
-    return points;
-}
-
 }  // namespace
 
 class TestAdviceDecision : public QObject {
@@ -130,12 +89,8 @@ private slots:
     // (as the truth does), else from the base run's checkpoint to your horizon's end.
     void batchesAreComparedAtYourHorizon()
     {
-        PlanContext context;
-        context.request = fashionMlpRequest();
-        context.checkpointStep = planBase(context.request).checkpointStep;
-        context.checkpoint = QStringLiteral("/tmp/step.pt");
-        context.cost = RunCost::measured(1.0, 1e5, 1.2, 2.0, 5);  // 1e-5 s a sample: everything fits
-        context.secondsLeft = 300;
+        // 1e-5 s a sample: everything fits.
+        PlanContext context = planContextAfterBase(fashionMlpRequest(), RunCost::measured(1.0, 1e5, 1.2, 2.0, 5), 300);
         QCOMPARE(context.checkpointStep, qint64(100));
         const double horizon = 16384.0;
         const BranchPlan plan = planBranchTest(context);
@@ -191,14 +146,9 @@ private slots:
     // 8,192 samples from the start, in the same orders.
     void halfYourBatchIsComparedFromTheStart()
     {
-        PlanContext context;
-        context.request = adamOverTwoEpochsOf4096();
+        const PlanContext context = planContextAfterBase(adamOverTwoEpochsOf4096(), RunCost::measured(1.0, 6400, 1.5, 3.0, 9), 280);
         QCOMPARE(horizonOf(context.request), 8192.0);
-        context.checkpointStep = planBase(context.request).checkpointStep;
         QCOMPARE(context.checkpointStep, qint64(100));
-        context.checkpoint = QStringLiteral("/tmp/step.pt");
-        context.cost = RunCost::measured(1.0, 6400, 1.5, 3.0, 9);
-        context.secondsLeft = 280;
         const BranchPlan plan = planBranchTest(context);
         QVERIFY2(plan.fromStart, qPrintable(plan.trimmed.join(QStringLiteral("; "))));
         QCOMPARE(plan.batches.front().effective(), 16.0);
@@ -567,12 +517,7 @@ private slots:
 
         // The plan: the autoencoder's base run (200 steps of 32: 6,400 samples, 2.0 s of training,
         // 3.0 s with its 9 evaluations, 6 s with the process), 280 s left of 300.
-        PlanContext context;
-        context.request = adamOverTwoEpochsOf4096();
-        context.checkpointStep = planBase(context.request).checkpointStep;
-        context.checkpoint = QStringLiteral("/tmp/step.pt");
-        context.cost = RunCost::measured(2.0, 6400, 3.0, 6.0, 9);
-        context.secondsLeft = 280;
+        const PlanContext context = planContextAfterBase(adamOverTwoEpochsOf4096(), RunCost::measured(2.0, 6400, 3.0, 6.0, 9), 280);
         const BranchPlan plan = planBranchTest(context);
         const double order = 2.0 * context.cost.seconds(8192.0, 5.0);  // two runs over your horizon
         QVERIFY2(plan.closestCallSeconds >= kReservedOrders * order - 1e-9, qPrintable(QStringLiteral("%1 s kept for %2 orders of %3 s").arg(plan.closestCallSeconds).arg(kReservedOrders).arg(order)));

@@ -8,58 +8,13 @@
 //     noise, up to kMostLadderSeeds each (the panel's tabular_adamw at 5dad9d0 chose between two
 //     rungs in two seeds that the truth's four seeds put on either side of its best).
 
-#include "client/advisor/advice_plan.hpp"
-#include "client/advisor/advice_request.hpp"
-#include "client/advisor/lr_choice.hpp"
-#include "client/advisor/run_cost.hpp"
-#include "client/library/preset_file.hpp"
+#include "advice_test_requests.hpp"
 #include "ui_test_main.hpp"
 
-#include <QJsonObject>
-
-#include <cmath>
 #include <limits>
 
 using namespace ddplab::ui;
-
-namespace {
-
-// The panel's autoencoder as a plan sees it: 1 x 32, Adam at 0.005, 2 epochs of 4,096 (8,192
-// samples), to 8 GPUs with a 300 s budget.
-AdviceRequest autoencoderRequest()
-{
-    AdviceRequest request;
-    QString error;
-    const std::optional<ddplab::Config> base = coreConfigOf(QJsonObject{{QStringLiteral("workload"), QStringLiteral("fashion_mnist")},
-                                                                        {QStringLiteral("model"), QStringLiteral("mlp")},
-                                                                        {QStringLiteral("train_subset"), 4096},
-                                                                        {QStringLiteral("epochs"), 2},
-                                                                        {QStringLiteral("batch_size"), 32},
-                                                                        {QStringLiteral("world_size"), 1},
-                                                                        {QStringLiteral("optimizer"), QStringLiteral("adam")},
-                                                                        {QStringLiteral("lr"), 0.005}},
-                                                            &error);
-    request.base = *base;
-    request.gpus = 8;
-    request.maxBatchPerGpu = 64;
-    request.budgetSeconds = 300;
-    return request;
-}
-
-QList<BracketPoint> ladderOf(const QList<std::pair<double, QList<double>>>& rungs)
-{
-    QList<BracketPoint> points;
-    for (const auto& [lr, measures] : rungs)
-        points.append({lr, measures});
-    return points;
-}
-
-bool sameLr(double a, double b)
-{
-    return std::abs(a / b - 1.0) < 1e-9;
-}
-
-}  // namespace
+using namespace ddplab::ui::test;
 
 class TestAdviceDecisionOrders : public QObject {
     Q_OBJECT
@@ -71,12 +26,7 @@ private slots:
     // 280 s left) keeps the ladder's reserve of 10 runs over your horizon; an order is 2 runs.
     void theClosestCallGoesPastEightOrdersWhileTheBudgetHoldsThem()
     {
-        PlanContext context;
-        context.request = autoencoderRequest();
-        context.checkpointStep = planBase(context.request).checkpointStep;
-        context.checkpoint = QStringLiteral("/tmp/step.pt");
-        context.cost = RunCost::measured(2.0, 6400, 3.0, 6.0, 9);
-        context.secondsLeft = 280;
+        const PlanContext context = planContextAfterBase(adamOverTwoEpochsOf4096(), RunCost::measured(2.0, 6400, 3.0, 6.0, 9), 280);
         const BranchPlan plan = planBranchTest(context);
         const double run = context.cost.seconds(8192.0, 5.0);
         const double order = 2.0 * run;
