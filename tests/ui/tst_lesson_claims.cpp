@@ -697,7 +697,12 @@ void TestLessonClaims::aRankFails()
     const int rank = killed.error().value(QStringLiteral("rank")).toInt(-1);
     CLAIM(killed.record().status == RunStatus::Failed && rank == 2 && killed.record().error.contains(QStringLiteral("rank 2")),
           QStringLiteral("the run is %1, the error names rank %2: \"%3\"").arg(statusText(killed.record().status)).arg(rank).arg(killed.record().error));
-    CLAIM(afterLastStep < 5.0, QStringLiteral("it ended %1 s after its last step's wall clock (its start-up included)").arg(number(afterLastStep, 2)));
+    // "Within seconds" as the lesson says it: the figure is the run's whole time less its last
+    // step's wall clock, which counts from training's start, so the engine's start-up (loading
+    // LibTorch, four ranks meeting) is in it too. 5 s held on the Xeon the bound was set on; a
+    // slower 2-core machine (an EPYC, this suite beside another) took 6.6 s, start-up mostly.
+    // tst_faults bounds the engine's own stops (a cancel, a stuck rank) in milliseconds.
+    CLAIM(afterLastStep < 10.0, QStringLiteral("it ended %1 s after its last step's wall clock (its start-up included)").arg(number(afterLastStep, 2)));
     CLAIM(last == 29 && killed.checkpoints().size() == 2 && QFileInfo::exists(RunStore::eventsPath(killed.record())),
           QStringLiteral("nothing it did is lost: %1 steps stored, checkpoints after steps 10 and 20 (%2 written)")
               .arg(last)
