@@ -152,6 +152,7 @@ bool AdviceJob::begin(const AdviceRequest& request, const QJsonArray& resumePhas
     m_bracketExtensions = 0;
     m_confirmationSteps = 0;
     m_extensions = 0;
+    m_moreSeeds = false;
     m_ladderRungs.clear();
     m_ladderLeftOut = false;
     m_ladderStopped.clear();
@@ -342,7 +343,8 @@ QString AdviceJob::progressText() const
     case Phase::Confirmation:
         return QStringLiteral("confirming the LR at %1 GPUs × %2").arg(m_request.gpus).arg(m_conclusion.chosenPerGpu);
     case Phase::Extension:
-        return QStringLiteral("extending the LR ladder past its edge");
+        return m_moreSeeds ? QStringLiteral("more seeds on the LR ladder's two best rungs")
+                                      : QStringLiteral("extending the LR ladder past its edge");
     case Phase::Warmup:
         return QStringLiteral("the warmup arm: the best LRs again with a warmup from your LR (Goyal et al.)");
     case Phase::Done:

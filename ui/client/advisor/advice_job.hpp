@@ -103,6 +103,7 @@ private:
     bool planThroughput();
     void afterThroughput();
     void planLadder();
+    bool planMoreSeeds(const QList<BracketPoint>& ladder);
     void planNextRung();
     QList<PlannedRun> rungRuns(double lr) const;
     void afterLadder();
@@ -146,6 +147,7 @@ private:
     QList<double> m_ladderRungs;      // the confirmation's, run rung by rung (planNextRung)
     bool m_ladderLeftOut = false;     // rungs of it left out at the pace measured (the plan trimmed)
     int m_extensions = 0;
+    bool m_moreSeeds = false;         // the phase running is the ladder's more seeds (planMoreSeeds), not an extension
     QString m_ladderStopped;
     QList<BracketPoint> m_arm;
     bool m_armPlanned = false;

@@ -120,9 +120,11 @@ bool AdviceJob::planClosestCall()
         return seeds;
     };
     const QList<qint64> closeSeeds = seedsAt(close), baseSeeds = seedsAt(base);
-    if (closeSeeds.size() >= kMostOrders) {
+    if (closeSeeds.size() >= kMostOrdersWithTimeLeft) {
         if (!m_closestCallStopped)
-            m_advice.trimmed.append(QStringLiteral("the verdict at batch %1 stayed within noise after %2 data orders, the most it gets").arg(qint64(close.batch)).arg(kMostOrders));
+            m_advice.trimmed.append(QStringLiteral("the verdict at batch %1 stayed within noise after %2 data orders, the most it gets")
+                                        .arg(qint64(close.batch))
+                                        .arg(kMostOrdersWithTimeLeft));
         m_closestCallStopped = true;
         return false;
     }
@@ -135,11 +137,13 @@ bool AdviceJob::planClosestCall()
         runs.append(branchTestRun(ctx, m_branchPlan, advice_phase::kRefinement, {base.gpus, base.batchPerGpu}, base.lr, seed));
     // The ladder's reserve first, at the pace the runs kept: the rest of what the plan kept from
     // the branch test is the closest call's.
-    if (!closestCallOrderFits(m_branchPlan, predictedSeconds(runs), ctx.secondsLeft, m_time.scale())) {
+    // Past kMostOrders, only while the ladder's more seeds fit too (closestCallMayGoOn).
+    if (!closestCallMayGoOn(m_branchPlan, int(closeSeeds.size()), predictedSeconds(runs), ctx.secondsLeft, m_time.scale())) {
         if (!m_closestCallStopped)
-            m_advice.trimmed.append(QStringLiteral("the verdict at batch %1 is within noise (%2): another data order did not fit the budget")
+            m_advice.trimmed.append(QStringLiteral("the verdict at batch %1 is within noise (%2) after %3 data orders: another did not fit the budget")
                                         .arg(qint64(close.batch))
-                                        .arg(verdictWords(close, judgement.tolerance)));
+                                        .arg(verdictWords(close, judgement.tolerance))
+                                        .arg(closeSeeds.size()));
         m_closestCallStopped = true;
         return false;
     }
@@ -307,6 +311,7 @@ void AdviceJob::afterLadder()
                                             m_confirmationAlong));
         if (timeHolds(predictedSeconds(runs))) {
             ++m_extensions;
+            m_moreSeeds = false;
             if (next.down && !choice.ok)
                 m_advice.cautions.append(QStringLiteral("No LR of the confirmation trained in every seed with the LR above it trained too (the lowest that "
                                                         "diverged: %1): the ladder was extended below.")
@@ -316,6 +321,8 @@ void AdviceJob::afterLadder()
         }
         m_ladderStopped = QStringLiteral("the budget did not hold two more LRs past it");
     }
+    if (planMoreSeeds(ladder))
+        return;
     if (choice.ok && !m_armPlanned) {
         QString verdict;
         const QList<double> lrs = warmupArmLrs(m_request, choice, ladder, m_confirmationSteps, &verdict);
@@ -334,6 +341,40 @@ void AdviceJob::afterLadder()
         m_advice.warmup.verdict = verdict;
     }
     finish();
+}
+
+bool AdviceJob::planMoreSeeds(const QList<BracketPoint>& ladder)
+{
+    // The two best rungs within noise of each other: one more seed each (rungsForMoreSeeds), when
+    // the budget holds them and the warmup arm after them.
+    const QList<double> rungs = rungsForMoreSeeds(ladder, kMostLadderSeeds);
+    if (rungs.isEmpty())
+        return false;
+    const PlanContext ctx = context();
+    const qint64 perGpu = m_conclusion.chosenPerGpu;
+    QList<PlannedRun> runs;
+    for (double lr : rungs) {
+        const auto point = std::find_if(ladder.begin(), ladder.end(), [lr](const BracketPoint& p) { return p.lr == lr; });
+        runs.append(confirmationRun(ctx, advice_phase::kConfirmation, m_request.gpus, perGpu, lr, m_request.base.seed + point->measures.size(),
+                                    m_confirmationSteps, m_confirmationAlong));
+    }
+    double arm = 0.0;
+    if (!m_armPlanned) {
+        QString verdict;
+        const QList<double> lrs = warmupArmLrs(m_request, chooseLr(ladder), ladder, m_confirmationSteps, &verdict);
+        if (!lrs.isEmpty())
+            arm = predictedSeconds(warmupRuns(ctx, m_request.gpus, perGpu, lrs, m_confirmationSteps));
+    }
+    if (!timeHolds(predictedSeconds(runs) + arm))
+        return false;
+    QStringList lrs;
+    for (double lr : rungs)
+        lrs.append(lrText(lr));
+    say(QStringLiteral("the ladder's best rungs are within noise of each other: one more seed at LR %1").arg(lrs.join(QStringLiteral(" and "))));
+    m_moreSeeds = true;
+    m_runsPlanned += int(runs.size());
+    runPhase(Phase::Extension, runs);
+    return true;
 }
 
 QList<BracketPoint> AdviceJob::bracketAtChosen() const

@@ -40,7 +40,7 @@ struct BranchBatch {
 inline constexpr int kSeeds = 2;             // the confirmation's seeds, and the branch test's data orders
 inline constexpr int kLadderRungs = 5;       // the confirmation's LRs, sqrt(2) apart
 inline constexpr int kMostExtensions = 4;    // past the ladder's edge, two LRs at a time
-inline constexpr int kMostOrders = 8;        // the closest call's data orders, past which it needs time left over (closestCallMayGoOn; not yet asked by the advice job)
+inline constexpr int kMostOrders = 8;        // the closest call's data orders, past which it needs time left over (closestCallMayGoOn)
 inline constexpr int kMostOrdersWithTimeLeft = 16;  // and at most, whatever the time left
 inline constexpr int kMostLadderSeeds = 4;   // the confirmation's two best rungs' seeds at most (rungsForMoreSeeds)
 inline constexpr int kReservedOrders = 4;    // the closest call's orders the plan funds before the larger batches' brackets
