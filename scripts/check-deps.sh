@@ -38,7 +38,7 @@ while [ $# -gt 0 ]; do
 done
 cache="$build/CMakeCache.txt"
 [ -f "$cache" ] || { echo "check-deps: $cache is missing: configure first (scripts/build.sh)" >&2; exit 2; }
-for tool in dpkg dpkg-query apt-cache; do
+for tool in dpkg dpkg-query apt-cache readelf; do
   command -v "$tool" >/dev/null || { echo "check-deps: needs $tool (Debian)" >&2; exit 2; }
 done
 
@@ -63,7 +63,7 @@ while IFS= read -r line; do
   case "$name" in
     *_DIR)
       package=${name%_DIR}
-      lower=$(tr '[:upper:]' '[:lower:]' <<< "$package")
+      lower=${package,,}
       for file in "$value/${package}Config.cmake" "$value/${lower}-config.cmake"; do
         [ -f "$file" ] && use "$file" "CMakeCache $name"
       done ;;
@@ -83,8 +83,33 @@ if [ -n "$launcher" ]; then
 fi
 
 # --- what the built programs load -----------------------------------------------------------
+# Programs that ask for their libraries alike (the same NEEDED entries, RPATH, RUNPATH and
+# interpreter, from the one folder) load the same files, so ldd runs once for each such set:
+# bin/ holds about 90 programs in about 20 sets, and ldd of one that loads LibTorch takes
+# 0.2-0.3 s (docs/ci.md). One readelf reads them all; a link, or a file readelf cannot read,
+# goes to ldd on its own.
+programs=()
+links=()
 for program in "$build"/bin/*; do
   [ -x "$program" ] && [ -f "$program" ] || continue
+  if [ -L "$program" ]; then links+=("$program"); else programs+=("$program"); fi
+done
+if [ ${#programs[@]} -gt 0 ]; then
+  readelf -d -l "${programs[@]}" 2>/dev/null | awk -v programs="$(printf '%s\n' "${programs[@]}")" '
+    /^File: / { name = substr($0, 7); next }
+    /\((NEEDED|RPATH|RUNPATH)\)|program interpreter/ { sub(/^ *0x[0-9a-f]+ +/, ""); asks[name] = asks[name] "\n" $0 }
+    END {
+      n = split(programs, list, "\n")
+      for (i = 1; i <= n; ++i) {
+        if (list[i] == "") continue
+        key = asks[list[i]]
+        if (key == "" || !(key in first)) { first[key] = 1; print list[i] }
+      }
+    }' | while IFS= read -r program; do
+    ldd "$program" 2>/dev/null | awk -v why="loaded by ${program##*/}" '/=> \// {print $3 "\t" why}'
+  done >> "$used"
+fi
+for program in ${links[@]+"${links[@]}"}; do
   ldd "$program" 2>/dev/null | awk -v why="loaded by ${program##*/}" '/=> \// {print $3 "\t" why}' >> "$used"
 done
 
