@@ -25,7 +25,7 @@ constexpr const char* kHeaderKeys[] = {"descr", "fortran_order", "shape"};
 constexpr size_t kQuotedHeaderChars = 80;
 constexpr char kAllowed[] = "float32, float64, int64, int32 or uint8 ('<f4', '<f8', '<i8', '<i4', '|u1')";
 
-[[noreturn]] void fail(const std::string& key, const std::string& path, const std::string& problem)
+[[noreturn]] void failNpy(const std::string& key, const std::string& path, const std::string& problem)
 {
     throw DataError(key + " file " + path + " " + problem, key);
 }
@@ -50,7 +50,7 @@ std::string fieldOf(const std::string& header, const std::string& name, const st
             break;
         return header.substr(start, end - start);
     }
-    fail(key, path, "has no '" + name + "' in its .npy header (" + header.substr(0, kQuotedHeaderChars) + ")");
+    failNpy(key, path, "has no '" + name + "' in its .npy header (" + header.substr(0, kQuotedHeaderChars) + ")");
 }
 
 std::string quoted(const std::string& text)
@@ -77,7 +77,7 @@ void requireOnlyNumpyKeys(const std::string& header, const std::string& key, con
         if (colon == std::string::npos || header[colon] != ':')
             continue;  // a value, not a key
         if (std::find(std::begin(kHeaderKeys), std::end(kHeaderKeys), name) == std::end(kHeaderKeys))
-            fail(key, path, "has the key '" + quoted(name) + "' in its .npy header, which NumPy neither writes nor reads "
+            failNpy(key, path, "has the key '" + quoted(name) + "' in its .npy header, which NumPy neither writes nor reads "
                             "(a header holds descr, fortran_order and shape only); save it with numpy.save");
     }
 }
@@ -87,14 +87,14 @@ c10::ScalarType dtypeOf(std::string descr, const std::string& key, const std::st
     if (descr.size() >= 2 && (descr.front() == '\'' || descr.front() == '"'))
         descr = descr.substr(1, descr.size() - 2);
     if (descr.size() < 3)
-        fail(key, path, "has the unknown dtype '" + descr + "'; .npy files may hold " + kAllowed);
+        failNpy(key, path, "has the unknown dtype '" + descr + "'; .npy files may hold " + kAllowed);
     const char order = descr[0];
     const std::string kind = descr.substr(1);
     if (order == '>' && kind != "u1")
-        fail(key, path, "holds big-endian numbers ('" + descr + "'); save them little-endian (numpy's default: "
+        failNpy(key, path, "holds big-endian numbers ('" + descr + "'); save them little-endian (numpy's default: "
                         "array.astype(array.dtype.newbyteorder('<')))");
     if (order != '<' && order != '|' && order != '=' && order != '>')
-        fail(key, path, "has the unknown dtype '" + descr + "'; .npy files may hold " + kAllowed);
+        failNpy(key, path, "has the unknown dtype '" + descr + "'; .npy files may hold " + kAllowed);
     if (kind == "f4")
         return c10::ScalarType::Float;
     if (kind == "f8")
@@ -105,14 +105,14 @@ c10::ScalarType dtypeOf(std::string descr, const std::string& key, const std::st
         return c10::ScalarType::Int;
     if (kind == "u1")
         return c10::ScalarType::Byte;
-    fail(key, path, "holds dtype '" + descr + "', which the lab does not read; .npy files may hold " + kAllowed +
+    failNpy(key, path, "holds dtype '" + descr + "', which the lab does not read; .npy files may hold " + kAllowed +
                     " (convert with array.astype(numpy.float32), say)");
 }
 
 std::vector<int64_t> shapeOf(const std::string& text, const std::string& key, const std::string& path)
 {
     if (text.size() < 2 || text.front() != '(' || text.back() != ')')
-        fail(key, path, "has a shape the lab cannot read (" + quoted(text) + ")");
+        failNpy(key, path, "has a shape the lab cannot read (" + quoted(text) + ")");
     std::vector<int64_t> shape;
     const std::string inside = text.substr(1, text.size() - 2);
     size_t at = 0;
@@ -126,10 +126,10 @@ std::vector<int64_t> shapeOf(const std::string& text, const std::string& key, co
             errno = 0;
             const long long value = std::strtoll(part.c_str(), &end, 10);
             if (*end != '\0' || errno == ERANGE || value < 0)
-                fail(key, path, "has a shape the lab cannot read (" + quoted(text) + ")");
+                failNpy(key, path, "has a shape the lab cannot read (" + quoted(text) + ")");
             shape.push_back(value);
             if (shape.size() > kMaxTensorDims)
-                fail(key, path, "has a shape of more than " + std::to_string(kMaxTensorDims) + " dimensions (" + quoted(text) +
+                failNpy(key, path, "has a shape of more than " + std::to_string(kMaxTensorDims) + " dimensions (" + quoted(text) +
                                 "), more than LibTorch works with");
         }
         if (comma == std::string::npos)
@@ -145,43 +145,43 @@ NpyHeader readNpyHeader(const std::string& path, const std::string& key)
 {
     std::ifstream file(path, std::ios::binary);
     if (!file)
-        fail(key, path, std::string("cannot be read: ") + std::strerror(errno));
+        failNpy(key, path, std::string("cannot be read: ") + std::strerror(errno));
     char prefix[kMagicBytes + 2] = {};
     if (!file.read(prefix, sizeof prefix) || std::memcmp(prefix, kMagic, kMagicBytes) != 0)
-        fail(key, path, "is not a NumPy .npy file (numpy.save writes one; it begins with \\x93NUMPY)");
+        failNpy(key, path, "is not a NumPy .npy file (numpy.save writes one; it begins with \\x93NUMPY)");
     const int major = static_cast<unsigned char>(prefix[kMagicBytes]);
     uint32_t headerBytes = 0;
     unsigned char length[4] = {};
     if (major == 1) {
         if (!file.read(reinterpret_cast<char*>(length), 2))
-            fail(key, path, "is truncated inside its .npy header");
+            failNpy(key, path, "is truncated inside its .npy header");
         headerBytes = uint32_t(length[0]) | uint32_t(length[1]) << 8;
     } else if (major == 2 || major == 3) {
         if (!file.read(reinterpret_cast<char*>(length), 4))
-            fail(key, path, "is truncated inside its .npy header");
+            failNpy(key, path, "is truncated inside its .npy header");
         headerBytes = uint32_t(length[0]) | uint32_t(length[1]) << 8 | uint32_t(length[2]) << 16 | uint32_t(length[3]) << 24;
     } else {
-        fail(key, path, "is a .npy file of format version " + std::to_string(major) + ", which the lab does not read (1 to 3)");
+        failNpy(key, path, "is a .npy file of format version " + std::to_string(major) + ", which the lab does not read (1 to 3)");
     }
     if (headerBytes > kMaxHeaderBytes)
-        fail(key, path, "has a .npy header of " + std::to_string(headerBytes) + " bytes, more than any NumPy writes");
+        failNpy(key, path, "has a .npy header of " + std::to_string(headerBytes) + " bytes, more than any NumPy writes");
     std::string header(headerBytes, '\0');
     if (!file.read(header.data(), std::streamsize(headerBytes)))
-        fail(key, path, "is truncated inside its .npy header");
+        failNpy(key, path, "is truncated inside its .npy header");
 
     requireOnlyNumpyKeys(header, key, path);
     NpyHeader parsed;
     parsed.dtype = dtypeOf(fieldOf(header, "descr", key, path), key, path);
     if (fieldOf(header, "fortran_order", key, path) != "False")
-        fail(key, path, "is in Fortran (column-major) order; save it in C order: numpy.save(path, numpy.ascontiguousarray(array))");
+        failNpy(key, path, "is in Fortran (column-major) order; save it in C order: numpy.save(path, numpy.ascontiguousarray(array))");
     parsed.shape = shapeOf(fieldOf(header, "shape", key, path), key, path);
     if (parsed.shape.empty())
-        fail(key, path, "holds a single number; the lab needs samples along a first dimension");
+        failNpy(key, path, "holds a single number; the lab needs samples along a first dimension");
     parsed.dataOffset = int64_t(file.tellg());
     int64_t elements = 1;
     for (const int64_t size : parsed.shape) {
         if (size != 0 && elements > (int64_t(1) << 50) / size)
-            fail(key, path, "claims a shape too large to hold in memory");
+            failNpy(key, path, "claims a shape too large to hold in memory");
         elements *= size;
     }
     parsed.dataBytes = elements * int64_t(c10::elementSize(parsed.dtype));
@@ -192,19 +192,19 @@ at::Tensor readNpyData(const std::string& path, const NpyHeader& header, const s
 {
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0)
-        fail(key, path, std::string("cannot be read: ") + std::strerror(errno));
+        failNpy(key, path, std::string("cannot be read: ") + std::strerror(errno));
     const int64_t present = int64_t(info.st_size) - header.dataOffset;
     if (present < header.dataBytes)
-        fail(key, path, "is truncated: its header promises " + std::to_string(header.dataBytes) + " bytes of data but it holds " +
+        failNpy(key, path, "is truncated: its header promises " + std::to_string(header.dataBytes) + " bytes of data but it holds " +
                         std::to_string(std::max<int64_t>(0, present)));
     if (present > header.dataBytes)
-        fail(key, path, "holds " + std::to_string(present - header.dataBytes) + " bytes more than its header describes");
+        failNpy(key, path, "holds " + std::to_string(present - header.dataBytes) + " bytes more than its header describes");
     // Only an allocation: no tensor operation runs before the launcher forks its ranks.
     at::Tensor tensor = at::empty(header.shape, at::TensorOptions().dtype(header.dtype));
     std::ifstream file(path, std::ios::binary);
     file.seekg(header.dataOffset);
     if (!file.read(static_cast<char*>(tensor.data_ptr()), std::streamsize(header.dataBytes)))
-        fail(key, path, std::string("could not be read to its end: ") + std::strerror(errno));
+        failNpy(key, path, std::string("could not be read to its end: ") + std::strerror(errno));
     return tensor;
 }
 

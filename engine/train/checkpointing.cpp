@@ -29,12 +29,12 @@
 namespace ddplab {
 namespace {
 
-std::string keyText(const Config& config, const char* name)
+std::string checkpointKeyText(const Config& config, const char* name)
 {
     return findConfigKey(name)->read(config).get<std::string>();
 }
 
-[[noreturn]] void refuse(const Config& config, const std::string& problem)
+[[noreturn]] void refuseCheckpoint(const Config& config, const std::string& problem)
 {
     throw ConfigError(key::kResumeFrom, std::string(key::kResumeFrom) + " " + expandHome(config.resumeFrom) + " " + problem);
 }
@@ -71,7 +71,7 @@ std::vector<at::Tensor> fromEveryRank(const at::Tensor& mine, Communicator& comm
 }
 
 // Shapes and dtypes were checked (requireResumable).
-void copyInto(const std::vector<at::Tensor>& targets, const std::vector<at::Tensor>& saved)
+void copySavedInto(const std::vector<at::Tensor>& targets, const std::vector<at::Tensor>& saved)
 {
     torch::NoGradGuard noGrad;
     for (size_t i = 0; i < targets.size(); ++i) {
@@ -124,7 +124,7 @@ protocol::CheckpointReport saveCheckpoint(const TrainingState& s, const Training
                               double(position.batch.patience)};
     checkpoint.datasetSize = s.workload.datasetSize();
     checkpoint.workload = checkpointWorkloadLabel(s.config);
-    checkpoint.optimizer = keyText(s.config, key::kOptimizer);
+    checkpoint.optimizer = checkpointKeyText(s.config, key::kOptimizer);
     checkpoint.config = configToJson(s.config).dump();
     checkpoint.parameterNames = s.workload.parameterNames();
     checkpoint.parameters = s.parameters;
@@ -157,15 +157,15 @@ TrainingPosition resumeTraining(const TrainingState& s)
             const Json& seed = written.contains(key::kDataSeed) && !written[key::kDataSeed].is_null() ? written[key::kDataSeed]
                                                                                                      : written.value(key::kSeed, Json(0));
             if (seed.is_number_integer() && seed.get<int64_t>() != dataSeed(c))
-                refuse(c, "was written by a run whose data came from seed " + std::to_string(seed.get<int64_t>()) + "; this run's data seed is " +
+                refuseCheckpoint(c, "was written by a run whose data came from seed " + std::to_string(seed.get<int64_t>()) + "; this run's data seed is " +
                               std::to_string(dataSeed(c)) + ": another data set under the same weights. Set " + key::kDataSeed + " " +
                               std::to_string(seed.get<int64_t>()) + " for another order of the same data");
         }
     }
     // Everything was checked; what LibTorch still refuses is said without its backtrace.
     try {
-        copyInto(s.parameters, saved.parameters);
-        copyInto(s.workload.buffers(), saved.buffers);
+        copySavedInto(s.parameters, saved.parameters);
+        copySavedInto(s.workload.buffers(), saved.buffers);
         restoreOptimizerState(s.optimizer, s.parameters, saved.optimizerState);
         // Each rank its own stream (dropout masks); a rank the writing run did not have keeps
         // the stream it was seeded with.
@@ -179,10 +179,10 @@ TrainingPosition resumeTraining(const TrainingState& s)
         if (saved.updateMean.defined() && s.workload.tracksUpdateVariance())
             s.updateStatistics.restore({saved.updateCount, saved.updateMean.to(anyParameter.device()), saved.updateM2.to(anyParameter.device())});
     } catch (const std::invalid_argument& error) {
-        refuse(c, std::string("does not fit this run's optimizer: ") + error.what());
+        refuseCheckpoint(c, std::string("does not fit this run's optimizer: ") + error.what());
     } catch (const c10::Error& error) {
         const std::string message = error.what_without_backtrace();
-        refuse(c, "holds a state LibTorch refuses (" + message.substr(0, message.find('\n')) + "): the file is damaged or crafted");
+        refuseCheckpoint(c, "holds a state LibTorch refuses (" + message.substr(0, message.find('\n')) + "): the file is damaged or crafted");
     }
     // Checkpoints from before batch_schedule: the starting batch, its clock the steps taken.
     BatchGrowth::State batch{1, saved.step, double(saved.step), 0};

@@ -31,7 +31,7 @@ constexpr int64_t kMinEvalChunk = 256;
 // (as Fashion-MNIST's 2,000 images): enough to judge a target on, cheap enough at each epoch end.
 constexpr int64_t kTrainMeasureSamples = 2000;
 
-std::string described(const at::Tensor& tensor)
+std::string tensorDescription(const at::Tensor& tensor)
 {
     return shapeText(tensor.sizes()) + " " + dtypeName(tensor.scalar_type());
 }
@@ -145,7 +145,7 @@ void TorchScriptWorkload::checkFirstBatch()
         m_first.output = m_model->forward(batch.inputs, batch.targets);
     } catch (const ForwardError& error) {
         throw ConfigError(key::kModelFile, std::string(key::kModelFile) + " " + m_model->path() + " does not take the inputs of " +
-                                               key::kTrainData + " " + m_train->path + ": on a batch of " + described(batch.inputs) +
+                                               key::kTrainData + " " + m_train->path + ": on a batch of " + tensorDescription(batch.inputs) +
                                                " its " + m_model->signature() + " threw " + error.what());
     }
     // The targets as the data hold them: cross_entropy's conversion to int64 must not hide floats.
