@@ -14,6 +14,7 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <tuple>
 #include <cmath>
 
 namespace ddplab::ui {
@@ -99,6 +100,7 @@ double clampedFactor(double factor)
     return std::clamp(factor, kSpeedFloor, kSpeedCeiling);
 }
 
+
 // Runs one after another in one session: a run resuming from an earlier one's last checkpoint
 // costs the steps after it; settings that cannot be read (nullopt) cost a start-up.
 double sequenceSeconds(const QList<std::optional<Config>>& configs, const QList<int>& resumesFrom, const MachineSpeed& speed)
@@ -182,8 +184,9 @@ RunParts runParts(const Config& config, const MeasuredModel* measured, int64_t f
     if (cost.kind == StepKind::Vectorised) {
         const double experiments = double(std::max<int64_t>(1, config.experiments));
         const auto drawnValues = traitsOf(config).drawnValuesPerExample;
-        cost.startSeconds += kStartSecondsPerDrawnValue * ranks * experiments * (drawnValues ? drawnValues(config) : 0.0) *
-                             double(std::max<int64_t>(1, config.numExamples));
+        cost.drawnSeconds = kStartSecondsPerDrawnValue * ranks * experiments * (drawnValues ? drawnValues(config) : 0.0) *
+                            double(std::max<int64_t>(1, config.numExamples));
+        cost.startSeconds += cost.drawnSeconds;
         cost.stepSeconds = steps * (kStepSeconds + (ranks > 1 ? kAllReduceSeconds * turns : 0.0)) +
                            samples * experiments * kSampleSeconds * turns / parallel;
         return cost;
@@ -232,8 +235,40 @@ MachineSpeed MachineSpeed::uniform(double factor)
 {
     MachineSpeed speed;
     speed.start = factor;
+    speed.drawn = factor;
     speed.steps.fill(factor);
+    speed.evaluations.fill(factor);
     return speed;
+}
+
+double startSecondsHere(const RunParts& cost, const MachineSpeed& speed)
+{
+    return (cost.startSeconds - cost.drawnSeconds) * speed.start + cost.drawnSeconds * speed.drawn;
+}
+
+double stepSecondsHere(const RunParts& cost, const MachineSpeed& speed)
+{
+    return (cost.stepSeconds - cost.evaluationSeconds) * speed.stepFactor(cost.kind) +
+           cost.evaluationSeconds * speed.evaluationFactor(cost.kind);
+}
+
+std::pair<double, double> fitTwoParts(const QList<TwoParts>& runs, double prior)
+{
+    // Least squares on each run's time (its parts over its time, against 1), plus
+    // kPriorWeight * (factor / prior - 1)^2 on each factor: the 2x2 normal equations, solved
+    // directly. The prior keeps a part the runs could not tell from the other at the median
+    // ratio; relative to the prior, so that it pulls a factor of 5 no harder than one of 0.2.
+    constexpr double kPriorWeight = 0.1;
+    const double pull = kPriorWeight / (prior * prior);
+    double aa = pull, ab = 0.0, bb = pull, a1 = pull * prior, b1 = pull * prior;
+    for (const TwoParts& run : runs) {
+        if (run.took <= 0)
+            continue;
+        const double a = run.first / run.took, b = run.second / run.took;
+        aa += a * a, ab += a * b, bb += b * b, a1 += a, b1 += b;
+    }
+    const double determinant = aa * bb - ab * ab;
+    return {clampedFactor((a1 * bb - b1 * ab) / determinant), clampedFactor((b1 * aa - a1 * ab) / determinant)};
 }
 
 double estimatedSeconds(const Config& config, const MachineSpeed& speed, const MeasuredModel* measured, int64_t fromStep)
@@ -248,7 +283,7 @@ double estimatedSeconds(const Config& config, const MachineSpeed& speed, const M
     if (cost.measuredHere)
         return cost.startSeconds +
                (cost.measuredSeconds + (cost.stepSeconds - cost.measuredSeconds) * speed.stepFactor(cost.kind)) * trained;
-    return cost.startSeconds * speed.start + cost.stepSeconds * trained * speed.stepFactor(cost.kind);
+    return startSecondsHere(cost, speed) + stepSecondsHere(cost, speed) * trained;
 }
 
 double estimatedSeconds(const QJsonObject& config, const MachineSpeed& speed, const MeasuredModel* measured)
@@ -351,7 +386,9 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int
     }
     std::sort(finished.begin(), finished.end(), [](const RunRecord& a, const RunRecord& b) { return a.started > b.started; });
     std::array<QList<double>, kStepKinds> stepRatios;
-    QList<double> startRatios, wholeRatios;
+    std::array<QList<TwoParts>, kStepKinds> stepParts;  // training steps, evaluations
+    QList<double> wholeRatios;
+    QList<TwoParts> startParts;  // the start-up but its draws, the draws
     // Runs with a target loss: the constants' seconds of the steps they trained and were given.
     double stoppedTrained = 0.0, stoppedGiven = 0.0;
     int stoppedRuns = 0;
@@ -389,32 +426,50 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int
         const double took = double(run.started.msecsTo(run.finished)) / 1000.0;
         QList<double>& ofKind = stepRatios.at(std::size_t(cost.kind));
         if (run.trainSeconds >= 0 && took >= run.trainSeconds) {
-            if (run.trainSeconds >= kShortestMeasured && ofKind.size() < recent)
+            if (run.trainSeconds >= kShortestMeasured && ofKind.size() < recent) {
                 ofKind.append(run.trainSeconds / cost.stepSeconds);
-            if (startRatios.size() < recent * kStepKinds)
-                startRatios.append((took - run.trainSeconds) / cost.startSeconds);
+                stepParts.at(std::size_t(cost.kind)).append({cost.stepSeconds - cost.evaluationSeconds, cost.evaluationSeconds, run.trainSeconds});
+            }
+            if (startParts.size() < recent * kStepKinds)
+                startParts.append({cost.startSeconds - cost.drawnSeconds, cost.drawnSeconds, took - run.trainSeconds});
         } else if (took > 0 && wholeRatios.size() < recent) {
             wholeRatios.append(took / (cost.startSeconds + cost.stepSeconds));
         }
     }
     MachineSpeed speed;
-    QList<double> kindFactors;
+    QList<double> kindFactors, modelFactors, modelEvaluations;
     for (int kind = 0; kind < kStepKinds; ++kind) {
         const QList<double>& ratios = stepRatios.at(std::size_t(kind));
         speed.stepRuns.at(std::size_t(kind)) = int(ratios.size());
         speed.runsMeasured += int(ratios.size());
-        if (!ratios.isEmpty()) {
-            speed.steps.at(std::size_t(kind)) = clampedFactor(median(ratios));
-            kindFactors.append(speed.steps.at(std::size_t(kind)));
+        if (ratios.isEmpty())
+            continue;
+        std::tie(speed.steps.at(std::size_t(kind)), speed.evaluations.at(std::size_t(kind))) =
+            fitTwoParts(stepParts.at(std::size_t(kind)), clampedFactor(median(ratios)));
+        kindFactors.append(speed.steps.at(std::size_t(kind)));
+        if (StepKind(kind) != StepKind::Vectorised) {
+            modelFactors.append(speed.steps.at(std::size_t(kind)));
+            modelEvaluations.append(speed.evaluations.at(std::size_t(kind)));
         }
     }
-    // A kind not run here yet: as the kinds that were, else as whole runs stored before.
+    // A kind not run here yet: a model (the CNN, your own) as the models that were, whose images
+    // and evaluations it shares (as the toy's steps, the CNN's first lesson was estimated 2.6x
+    // long here); else as the kinds that were, else as whole runs stored before.
     const double others = !kindFactors.isEmpty() ? median(kindFactors) : !wholeRatios.isEmpty() ? clampedFactor(median(wholeRatios)) : 1.0;
     for (int kind = 0; kind < kStepKinds; ++kind) {
-        if (speed.stepRuns.at(std::size_t(kind)) == 0)
-            speed.steps.at(std::size_t(kind)) = others;
+        if (speed.stepRuns.at(std::size_t(kind)) != 0)
+            continue;
+        const bool asModels = StepKind(kind) != StepKind::Vectorised && !modelFactors.isEmpty();
+        speed.steps.at(std::size_t(kind)) = asModels ? median(modelFactors) : others;
+        speed.evaluations.at(std::size_t(kind)) = asModels ? median(modelEvaluations) : others;
     }
-    speed.start = !startRatios.isEmpty() ? clampedFactor(median(startRatios)) : others;
+    QList<double> startRatios;
+    for (const TwoParts& run : startParts)
+        startRatios.append(run.took / (run.first + run.second));
+    if (startParts.isEmpty())
+        speed.start = speed.drawn = others;
+    else
+        std::tie(speed.start, speed.drawn) = fitTwoParts(startParts, clampedFactor(median(startRatios)));
     if (stoppedRuns > 0) {
         speed.stoppedShare = stoppedTrained / stoppedGiven;
         speed.stoppedRuns = stoppedRuns;

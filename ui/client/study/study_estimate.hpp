@@ -25,6 +25,7 @@
 #include <QList>
 
 #include <array>
+#include <utility>
 
 namespace ddplab::ui {
 
@@ -46,7 +47,15 @@ struct MachineSpeed {
     static constexpr double kStoppedShare = 0.6;
 
     double start = 1.0;                    // a run's start-up
+    // The ranks drawing their experiments' data at start-up (toy, linreg), apart from the rest
+    // of it: on the AMD EPYC the development machine became, a draw took about 3x the
+    // constants' where a start-up without draws took about 2x.
+    double drawn = 1.0;
     std::array<double, kStepKinds> steps{1.0, 1.0, 1.0, 1.0};
+    // Each kind's evaluations, apart from its training steps: there, the MLP's evaluations took
+    // 0.19 of the constants' seconds while its training steps took 0.5-1.2, so one factor for
+    // both made runs that evaluate every 8 steps 2x long and those that seldom do short.
+    std::array<double, kStepKinds> evaluations{1.0, 1.0, 1.0, 1.0};
     std::array<int, kStepKinds> stepRuns{0, 0, 0, 0};  // runs each kind was measured on
     int runsMeasured = 0;                  // 0: nothing measured yet, every factor 1
     // A run with a target loss stops when it meets it: the share of its steps' seconds it trains,
@@ -58,11 +67,13 @@ struct MachineSpeed {
     // The same factor for everything (a machine `factor` times slower than the constants).
     static MachineSpeed uniform(double factor);
     double stepFactor(StepKind kind) const { return steps.at(std::size_t(kind)); }
+    double evaluationFactor(StepKind kind) const { return evaluations.at(std::size_t(kind)); }
 
     // From the most recent runs of `store` that ran to their end here (not over SSH): for each
     // kind, the median over its `recent` newest runs of their steps' seconds against the
     // constants' (a kind not run yet takes the median of the kinds that were); the start-up's
-    // from all of them. Runs stored before wall_s was kept count whole, start-up and steps as one.
+    // from all of them. Evaluations apart from training steps, and draws apart from the rest of
+    // a start-up, where some runs have much of them and some little (fitTwoParts). Runs stored before wall_s was kept count whole, start-up and steps as one.
     // stoppedShare from the newest `recentStopped` runs with a target loss.
     static MachineSpeed measure(const RunStore& store, int recent = 12, int recentStopped = 100);
     static MachineSpeed measure(const QList<RunRecord>& runs, int recent = 12, int recentStopped = 100);
@@ -94,6 +105,7 @@ struct RunParts {
     double startSeconds = 0.0;
     double stepSeconds = 0.0;  // from its first step to its end: steps, samples, evaluations
     double evaluationSeconds = 0.0;  // of stepSeconds, its evaluations
+    double drawnSeconds = 0.0;       // of startSeconds, its ranks drawing their experiments' data
     double evaluations = 0.0;
     double samples = 0.0;            // trained
     StepKind kind = StepKind::Mlp;
@@ -102,6 +114,21 @@ struct RunParts {
 };
 // `fromStep`: the step it starts after; -1: resumedStepOf(config).
 RunParts runParts(const ddplab::Config& config, const MeasuredModel* measured = nullptr, int64_t fromStep = -1);
+
+// A run's two parts at this machine's factors (its training steps and evaluations; its start-up
+// and its draws), before a target loss stops it early.
+double startSecondsHere(const RunParts& cost, const MachineSpeed& speed);
+double stepSecondsHere(const RunParts& cost, const MachineSpeed& speed);
+
+// Two factors, one for each part, that best explain what runs took: each run's error counted
+// relative to its time, and both drawn toward `prior` (the runs' median ratio) with the weight
+// of one run, so that a part the runs hardly had, or could not tell from the other, keeps it.
+struct TwoParts {
+    double first = 0.0;
+    double second = 0.0;
+    double took = 0.0;
+};
+std::pair<double, double> fitTwoParts(const QList<TwoParts>& runs, double prior);
 
 // One run's seconds on this machine.
 double estimatedSeconds(const ddplab::Config& config, const MachineSpeed& speed, const MeasuredModel* measured = nullptr,
