@@ -22,7 +22,7 @@ double expectedAdviceSeconds(const AdviceRequest& request, const MachineSpeed& s
     const BasePlan base = planBase(request);
     const RunParts parts = runParts(base.run.config);
     const double steps = stepSecondsHere(parts, speed);
-    const double baseSeconds = startSecondsHere(parts, speed) + steps;
+    const double baseSeconds = parts.startSeconds * speed.start + steps;
     const RunCost cost = RunCost::measured((parts.stepSeconds - parts.evaluationSeconds) * speed.stepFactor(parts.kind), parts.samples, steps, baseSeconds,
                                            qint64(parts.evaluations));
     // What the job plans after it, sized to the budget it leaves (the checkpoint's path is the

@@ -184,9 +184,8 @@ RunParts runParts(const Config& config, const MeasuredModel* measured, int64_t f
     if (cost.kind == StepKind::Vectorised) {
         const double experiments = double(std::max<int64_t>(1, config.experiments));
         const auto drawnValues = traitsOf(config).drawnValuesPerExample;
-        cost.drawnSeconds = kStartSecondsPerDrawnValue * ranks * experiments * (drawnValues ? drawnValues(config) : 0.0) *
-                            double(std::max<int64_t>(1, config.numExamples));
-        cost.startSeconds += cost.drawnSeconds;
+        cost.startSeconds += kStartSecondsPerDrawnValue * ranks * experiments * (drawnValues ? drawnValues(config) : 0.0) *
+                             double(std::max<int64_t>(1, config.numExamples));
         cost.stepSeconds = steps * (kStepSeconds + (ranks > 1 ? kAllReduceSeconds * turns : 0.0)) +
                            samples * experiments * kSampleSeconds * turns / parallel;
         return cost;
@@ -235,15 +234,9 @@ MachineSpeed MachineSpeed::uniform(double factor)
 {
     MachineSpeed speed;
     speed.start = factor;
-    speed.drawn = factor;
     speed.steps.fill(factor);
     speed.evaluations.fill(factor);
     return speed;
-}
-
-double startSecondsHere(const RunParts& cost, const MachineSpeed& speed)
-{
-    return (cost.startSeconds - cost.drawnSeconds) * speed.start + cost.drawnSeconds * speed.drawn;
 }
 
 double stepSecondsHere(const RunParts& cost, const MachineSpeed& speed)
@@ -283,7 +276,7 @@ double estimatedSeconds(const Config& config, const MachineSpeed& speed, const M
     if (cost.measuredHere)
         return cost.startSeconds +
                (cost.measuredSeconds + (cost.stepSeconds - cost.measuredSeconds) * speed.stepFactor(cost.kind)) * trained;
-    return startSecondsHere(cost, speed) + stepSecondsHere(cost, speed) * trained;
+    return cost.startSeconds * speed.start + stepSecondsHere(cost, speed) * trained;
 }
 
 double estimatedSeconds(const QJsonObject& config, const MachineSpeed& speed, const MeasuredModel* measured)
@@ -388,7 +381,7 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int
     std::array<QList<double>, kStepKinds> stepRatios;
     std::array<QList<TwoParts>, kStepKinds> stepParts;  // training steps, evaluations
     QList<double> wholeRatios;
-    QList<TwoParts> startParts;  // the start-up but its draws, the draws
+    QList<double> startRatios;
     // Runs with a target loss: the constants' seconds of the steps they trained and were given.
     double stoppedTrained = 0.0, stoppedGiven = 0.0;
     int stoppedRuns = 0;
@@ -430,8 +423,8 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int
                 ofKind.append(run.trainSeconds / cost.stepSeconds);
                 stepParts.at(std::size_t(cost.kind)).append({cost.stepSeconds - cost.evaluationSeconds, cost.evaluationSeconds, run.trainSeconds});
             }
-            if (startParts.size() < recent * kStepKinds)
-                startParts.append({cost.startSeconds - cost.drawnSeconds, cost.drawnSeconds, took - run.trainSeconds});
+            if (startRatios.size() < recent * kStepKinds)
+                startRatios.append((took - run.trainSeconds) / cost.startSeconds);
         } else if (took > 0 && wholeRatios.size() < recent) {
             wholeRatios.append(took / (cost.startSeconds + cost.stepSeconds));
         }
@@ -463,13 +456,10 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int
         speed.steps.at(std::size_t(kind)) = asModels ? median(modelFactors) : others;
         speed.evaluations.at(std::size_t(kind)) = asModels ? median(modelEvaluations) : others;
     }
-    QList<double> startRatios;
-    for (const TwoParts& run : startParts)
-        startRatios.append(run.took / (run.first + run.second));
-    if (startParts.isEmpty())
-        speed.start = speed.drawn = others;
-    else
-        std::tie(speed.start, speed.drawn) = fitTwoParts(startParts, clampedFactor(median(startRatios)));
+    // One factor for a start-up: its draws (toy, linreg) measured apart made the short lessons'
+    // start-ups, most of their time, 1.4x short here (the draws took the excess of the runs that
+    // draw much, and the session's own start, LibTorch loaded once, is counted at the start-ups').
+    speed.start = !startRatios.isEmpty() ? clampedFactor(median(startRatios)) : others;
     if (stoppedRuns > 0) {
         speed.stoppedShare = stoppedTrained / stoppedGiven;
         speed.stoppedRuns = stoppedRuns;

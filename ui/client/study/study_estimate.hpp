@@ -47,10 +47,6 @@ struct MachineSpeed {
     static constexpr double kStoppedShare = 0.6;
 
     double start = 1.0;                    // a run's start-up
-    // The ranks drawing their experiments' data at start-up (toy, linreg), apart from the rest
-    // of it: on the AMD EPYC the development machine became, a draw took about 3x the
-    // constants' where a start-up without draws took about 2x.
-    double drawn = 1.0;
     std::array<double, kStepKinds> steps{1.0, 1.0, 1.0, 1.0};
     // Each kind's evaluations, apart from its training steps: there, the MLP's evaluations took
     // 0.19 of the constants' seconds while its training steps took 0.5-1.2, so one factor for
@@ -72,8 +68,8 @@ struct MachineSpeed {
     // From the most recent runs of `store` that ran to their end here (not over SSH): for each
     // kind, the median over its `recent` newest runs of their steps' seconds against the
     // constants' (a kind not run yet takes the median of the kinds that were); the start-up's
-    // from all of them. Evaluations apart from training steps, and draws apart from the rest of
-    // a start-up, where some runs have much of them and some little (fitTwoParts). Runs stored before wall_s was kept count whole, start-up and steps as one.
+    // from all of them. A kind's evaluations apart from its training steps, where some of its
+    // runs evaluate much and some little (fitTwoParts). Runs stored before wall_s was kept count whole, start-up and steps as one.
     // stoppedShare from the newest `recentStopped` runs with a target loss.
     static MachineSpeed measure(const RunStore& store, int recent = 12, int recentStopped = 100);
     static MachineSpeed measure(const QList<RunRecord>& runs, int recent = 12, int recentStopped = 100);
@@ -105,7 +101,6 @@ struct RunParts {
     double startSeconds = 0.0;
     double stepSeconds = 0.0;  // from its first step to its end: steps, samples, evaluations
     double evaluationSeconds = 0.0;  // of stepSeconds, its evaluations
-    double drawnSeconds = 0.0;       // of startSeconds, its ranks drawing their experiments' data
     double evaluations = 0.0;
     double samples = 0.0;            // trained
     StepKind kind = StepKind::Mlp;
@@ -115,14 +110,14 @@ struct RunParts {
 // `fromStep`: the step it starts after; -1: resumedStepOf(config).
 RunParts runParts(const ddplab::Config& config, const MeasuredModel* measured = nullptr, int64_t fromStep = -1);
 
-// A run's two parts at this machine's factors (its training steps and evaluations; its start-up
-// and its draws), before a target loss stops it early.
-double startSecondsHere(const RunParts& cost, const MachineSpeed& speed);
+// A run's steps at this machine's factors (its training steps and its evaluations), before a
+// target loss stops it early.
 double stepSecondsHere(const RunParts& cost, const MachineSpeed& speed);
 
 // Two factors, one for each part, that best explain what runs took: each run's error counted
-// relative to its time, and both drawn toward `prior` (the runs' median ratio) with the weight
-// of one run, so that a part the runs hardly had, or could not tell from the other, keeps it.
+// relative to its time, and both drawn toward `prior` (the runs' median ratio), relative to it
+// and with a tenth of one run's weight, so that a part the runs could not tell from the other
+// keeps the median.
 struct TwoParts {
     double first = 0.0;
     double second = 0.0;
