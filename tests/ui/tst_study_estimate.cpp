@@ -72,6 +72,37 @@ const QList<QPair<QString, double>> kStudySeconds{
 constexpr double kWithin = 1.5;       // a lesson's estimate against its measured time
 constexpr double kStudyWithin = 3.0;  // a study's against the time documented
 
+// Finished runs stored one after another, each as having taken `train`, `evaluations` and
+// `startUp` times the constants' seconds of its training steps, its evaluations and its start-up.
+class MeasuredRuns {
+public:
+    explicit MeasuredRuns(const QString& folder) : m_store(folder) {}
+    const RunStore& store() const { return m_store; }
+
+    void add(const QJsonObject& settings, double train, double evaluations, double startUp)
+    {
+        const RunParts cost = runParts(*coreConfigOf(settings));
+        RunRecord draft;
+        draft.name = QStringLiteral("run %1").arg(m_made);
+        QString error;
+        std::optional<RunRecord> run = m_store.createRun(draft, *coreConfigOf(settings), &error);
+        QVERIFY2(run, qPrintable(error));
+        run->status = RunStatus::Finished;
+        run->started = m_start.addSecs(100 * m_made++);
+        run->trainSeconds = (cost.stepSeconds - cost.evaluationSeconds) * train + cost.evaluationSeconds * evaluations;
+        run->finished = run->started.addMSecs(qint64((run->trainSeconds + cost.startSeconds * startUp) * 1000));
+        QVERIFY2(m_store.saveMeta(*run, &error), qPrintable(error));
+        QFile events(RunStore::eventsPath(*run));  // a finished run's stream: hello first, summary last
+        QVERIFY(events.open(QIODevice::WriteOnly));
+        events.write("{\"type\":\"hello\"}\n{\"type\":\"summary\"}\n");
+    }
+
+private:
+    RunStore m_store;
+    const QDateTime m_start = QDateTime::currentDateTimeUtc();
+    int m_made = 0;
+};
+
 }  // namespace
 
 class TestStudyEstimate : public QObject {
@@ -539,33 +570,15 @@ private slots:
     void eachKindOfStepIsMeasuredOnItsOwn()
     {
         QTemporaryDir dir;
-        RunStore store(dir.path());
+        MeasuredRuns runs(dir.path());
         const QJsonObject mlp = QJsonDocument::fromJson(R"({"workload":"fashion_mnist","model":"mlp","world_size":2,"batch_size":32,"epochs":1})").object();
         const QJsonObject cnn = QJsonDocument::fromJson(R"({"workload":"fashion_mnist","model":"cnn","world_size":1,"batch_size":64,"max_steps":60})").object();
         const QJsonObject toy = QJsonDocument::fromJson(R"({"workload":"toy","world_size":8,"batch_size":16})").object();
-        const QDateTime start = QDateTime::currentDateTimeUtc();
-        int made = 0;
-        const auto store_ = [&](const QJsonObject& settings, double stepFactor, double startFactor) {
-            const RunParts cost = runParts(*coreConfigOf(settings));
-            RunRecord draft;
-            draft.name = QStringLiteral("run %1").arg(made);
-            QString error;
-            std::optional<RunRecord> run = store.createRun(draft, *coreConfigOf(settings), &error);
-            QVERIFY2(run, qPrintable(error));
-            run->status = RunStatus::Finished;
-            run->started = start.addSecs(100 * made++);
-            run->trainSeconds = cost.stepSeconds * stepFactor;
-            run->finished = run->started.addMSecs(qint64((run->trainSeconds + cost.startSeconds * startFactor) * 1000));
-            QVERIFY2(store.saveMeta(*run, &error), qPrintable(error));
-            QFile events(RunStore::eventsPath(*run));  // a finished run's stream: hello first, summary last
-            QVERIFY(events.open(QIODevice::WriteOnly));
-            events.write("{\"type\":\"hello\"}\n{\"type\":\"summary\"}\n");
-        };
         for (int i = 0; i < 3; ++i) {
-            store_(mlp, 2.0, 1.0);
-            store_(cnn, 4.0, 1.0);
+            runs.add(mlp, 2.0, 2.0, 1.0);
+            runs.add(cnn, 4.0, 4.0, 1.0);
         }
-        const MachineSpeed speed = MachineSpeed::measure(store);
+        const MachineSpeed speed = MachineSpeed::measure(runs.store());
         QCOMPARE(speed.stepRuns.at(std::size_t(StepKind::Mlp)), 3);
         QVERIFY2(std::fabs(speed.stepFactor(StepKind::Mlp) - 2.0) < 0.01, qPrintable(QString::number(speed.stepFactor(StepKind::Mlp))));
         QVERIFY2(std::fabs(speed.stepFactor(StepKind::Cnn) - 4.0) < 0.01, qPrintable(QString::number(speed.stepFactor(StepKind::Cnn))));
@@ -586,38 +599,19 @@ private slots:
     void evaluationsAreMeasuredApartFromTrainingSteps()
     {
         QTemporaryDir dir;
-        RunStore store(dir.path());
+        MeasuredRuns runs(dir.path());
         const QJsonObject often = QJsonDocument::fromJson(R"({"workload":"fashion_mnist","model":"mlp","world_size":1,"batch_size":32,"max_steps":512,"train_subset":8192,"eval_every":8})").object();
         const QJsonObject seldom = QJsonDocument::fromJson(R"({"workload":"fashion_mnist","model":"mlp","world_size":4,"batch_size":32,"max_steps":938})").object();
         const QJsonObject cnn = QJsonDocument::fromJson(R"({"workload":"fashion_mnist","model":"cnn","world_size":1,"batch_size":64,"max_steps":60})").object();
-        const QDateTime start = QDateTime::currentDateTimeUtc();
-        int made = 0;
-        // A run that took `train`, `evaluations` and `startUp` times the constants' parts.
-        const auto store_ = [&](const QJsonObject& settings, double train, double evaluations, double startUp) {
-            const RunParts cost = runParts(*coreConfigOf(settings));
-            RunRecord draft;
-            draft.name = QStringLiteral("run %1").arg(made);
-            QString error;
-            std::optional<RunRecord> run = store.createRun(draft, *coreConfigOf(settings), &error);
-            QVERIFY2(run, qPrintable(error));
-            run->status = RunStatus::Finished;
-            run->started = start.addSecs(100 * made++);
-            run->trainSeconds = (cost.stepSeconds - cost.evaluationSeconds) * train + cost.evaluationSeconds * evaluations;
-            run->finished = run->started.addMSecs(qint64((run->trainSeconds + cost.startSeconds * startUp) * 1000));
-            QVERIFY2(store.saveMeta(*run, &error), qPrintable(error));
-            QFile events(RunStore::eventsPath(*run));
-            QVERIFY(events.open(QIODevice::WriteOnly));
-            events.write("{\"type\":\"hello\"}\n{\"type\":\"summary\"}\n");
-        };
         for (int i = 0; i < 3; ++i) {
-            store_(often, 0.9, 0.2, 2.0);
-            store_(seldom, 0.9, 0.2, 2.0);
+            runs.add(often, 0.9, 0.2, 2.0);
+            runs.add(seldom, 0.9, 0.2, 2.0);
         }
         const RunParts oftenCost = runParts(*coreConfigOf(often)), seldomCost = runParts(*coreConfigOf(seldom));
         // The two sorts of run the fit needs: one mostly evaluations, one mostly training.
         QVERIFY(oftenCost.evaluationSeconds > 0.5 * oftenCost.stepSeconds);
         QVERIFY(seldomCost.evaluationSeconds < 0.25 * seldomCost.stepSeconds);
-        const MachineSpeed speed = MachineSpeed::measure(store);
+        const MachineSpeed speed = MachineSpeed::measure(runs.store());
         const auto near = [](double value, double expected, double within) {
             return std::fabs(value - expected) <= within * expected;
         };
