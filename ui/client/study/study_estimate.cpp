@@ -14,8 +14,8 @@
 #include <QRegularExpression>
 
 #include <algorithm>
-#include <tuple>
 #include <cmath>
+#include <tuple>
 
 namespace ddplab::ui {
 namespace {
@@ -99,7 +99,6 @@ double clampedFactor(double factor)
 {
     return std::clamp(factor, kSpeedFloor, kSpeedCeiling);
 }
-
 
 // Runs one after another in one session: a run resuming from an earlier one's last checkpoint
 // costs the steps after it; settings that cannot be read (nullopt) cost a start-up.
@@ -378,10 +377,8 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int
             finished.append(run);
     }
     std::sort(finished.begin(), finished.end(), [](const RunRecord& a, const RunRecord& b) { return a.started > b.started; });
-    std::array<QList<double>, kStepKinds> stepRatios;
-    std::array<QList<TwoParts>, kStepKinds> stepParts;  // training steps, evaluations
-    QList<double> wholeRatios;
-    QList<double> startRatios;
+    std::array<QList<TwoParts>, kStepKinds> stepParts;  // each kind's: training steps, evaluations
+    QList<double> startRatios, wholeRatios;
     // Runs with a target loss: the constants' seconds of the steps they trained and were given.
     double stoppedTrained = 0.0, stoppedGiven = 0.0;
     int stoppedRuns = 0;
@@ -389,7 +386,7 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int
     for (const RunRecord& run : finished) {
         // Enough of every kind, or the last few hundred runs: an old run says little of the load now.
         constexpr int kMostLooked = 400;
-        const bool enough = std::all_of(stepRatios.begin(), stepRatios.end(), [&](const QList<double>& r) { return r.size() >= recent; }) &&
+        const bool enough = std::all_of(stepParts.begin(), stepParts.end(), [&](const QList<TwoParts>& r) { return r.size() >= recent; }) &&
                             stoppedRuns >= recentStopped;
         if (enough || ++looked > kMostLooked)
             break;
@@ -417,12 +414,10 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int
         if (cost.kind == StepKind::OwnModel)
             continue;  // the constants' CNN for a model inspect times: no measure of this machine
         const double took = double(run.started.msecsTo(run.finished)) / 1000.0;
-        QList<double>& ofKind = stepRatios.at(std::size_t(cost.kind));
+        QList<TwoParts>& ofKind = stepParts.at(std::size_t(cost.kind));
         if (run.trainSeconds >= 0 && took >= run.trainSeconds) {
-            if (run.trainSeconds >= kShortestMeasured && ofKind.size() < recent) {
-                ofKind.append(run.trainSeconds / cost.stepSeconds);
-                stepParts.at(std::size_t(cost.kind)).append({cost.stepSeconds - cost.evaluationSeconds, cost.evaluationSeconds, run.trainSeconds});
-            }
+            if (run.trainSeconds >= kShortestMeasured && ofKind.size() < recent)
+                ofKind.append({cost.stepSeconds - cost.evaluationSeconds, cost.evaluationSeconds, run.trainSeconds});
             if (startRatios.size() < recent * kStepKinds)
                 startRatios.append((took - run.trainSeconds) / cost.startSeconds);
         } else if (took > 0 && wholeRatios.size() < recent) {
@@ -432,13 +427,15 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int
     MachineSpeed speed;
     QList<double> kindFactors, modelFactors, modelEvaluations;
     for (int kind = 0; kind < kStepKinds; ++kind) {
-        const QList<double>& ratios = stepRatios.at(std::size_t(kind));
-        speed.stepRuns.at(std::size_t(kind)) = int(ratios.size());
-        speed.runsMeasured += int(ratios.size());
-        if (ratios.isEmpty())
+        const QList<TwoParts>& measured = stepParts.at(std::size_t(kind));
+        speed.stepRuns.at(std::size_t(kind)) = int(measured.size());
+        speed.runsMeasured += int(measured.size());
+        if (measured.isEmpty())
             continue;
-        std::tie(speed.steps.at(std::size_t(kind)), speed.evaluations.at(std::size_t(kind))) =
-            fitTwoParts(stepParts.at(std::size_t(kind)), clampedFactor(median(ratios)));
+        QList<double> ratios;  // its steps' seconds against the constants'
+        for (const TwoParts& run : measured)
+            ratios.append(run.took / (run.first + run.second));
+        std::tie(speed.steps.at(std::size_t(kind)), speed.evaluations.at(std::size_t(kind))) = fitTwoParts(measured, clampedFactor(median(ratios)));
         kindFactors.append(speed.steps.at(std::size_t(kind)));
         if (StepKind(kind) != StepKind::Vectorised) {
             modelFactors.append(speed.steps.at(std::size_t(kind)));
@@ -456,9 +453,8 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int
         speed.steps.at(std::size_t(kind)) = asModels ? median(modelFactors) : others;
         speed.evaluations.at(std::size_t(kind)) = asModels ? median(modelEvaluations) : others;
     }
-    // One factor for a start-up: its draws (toy, linreg) measured apart made the short lessons'
-    // start-ups, most of their time, 1.4x short here (the draws took the excess of the runs that
-    // draw much, and the session's own start, LibTorch loaded once, is counted at the start-ups').
+    // One factor for a start-up: its draws measured apart made short lessons 1.7-1.8x short
+    // (4096c9f, docs/lessons.md).
     speed.start = !startRatios.isEmpty() ? clampedFactor(median(startRatios)) : others;
     if (stoppedRuns > 0) {
         speed.stoppedShare = stoppedTrained / stoppedGiven;
