@@ -10,6 +10,7 @@ set -euo pipefail
 packages=(
   # --- building ------------------------------------------------------------------------
   cmake ninja-build g++ pkg-config  # the build itself
+  binutils                          # readelf: scripts/check-deps.sh reads the built programs' libraries
   ccache                            # CI's legs share the compiles they have in common (.ci/run)
   help2man                          # the programs' manual pages, made from their --help (packaging/install_program.cmake)
   libtorch-dev                      # LibTorch 1.13 (CPU) with c10d: the engine
