@@ -1,16 +1,26 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The advisor's sequential rules for time left over, on recorded evidence (docs/advisor.md; the
-// other decision rules: tst_advice_decision):
+// The advisor's sequential rules for time left over and its noise, on recorded evidence
+// (docs/advisor.md; the other decision rules: tst_advice_decision):
 //   - the closest call's data orders go past kMostOrders while the budget left holds another order
 //     beside the ladder's reserve and its more seeds, never past kMostOrdersWithTimeLeft (the
 //     panel's autoencoder at 005cc36 stopped at 8 orders with 126 s of its 300 unused);
 //   - the confirmation's two best rungs get more seeds while the choice between them is within
 //     noise, up to kMostLadderSeeds each (the panel's tabular_adamw at 5dad9d0 chose between two
-//     rungs in two seeds that the truth's four seeds put on either side of its best).
+//     rungs in two seeds that the truth's four seeds put on either side of its best); within noise
+//     by a seed's spread pooled over the whole ladder, not only the two rungs' own (tabular_adamw
+//     at ab4369f: its chosen rung's two seeds agreed, and it was +25.4 % off), and when the budget
+//     does not hold those seeds, `trimmed` says so (gru at ab4369f).
 
+#include "client/advisor/advice.hpp"
+#include "client/advisor/advice_decision.hpp"
+#include "client/advisor/advice_phases.hpp"
+#include "client/advisor/batch_verdict.hpp"
+#include "client/advisor/confidence.hpp"
+#include "advice_recorded_evidence.hpp"
 #include "advice_test_requests.hpp"
 #include "ui_test_main.hpp"
 
+#include <cmath>
 #include <limits>
 
 using namespace ddplab::ui;
@@ -105,6 +115,87 @@ private slots:
         more = rungsForMoreSeeds(uneven, kMostLadderSeeds);
         QCOMPARE(more.size(), 1);
         QVERIFY(sameLr(more[0], 0.0205));
+    }
+
+    // tabular_adamw at ab4369f (1 x 64, AdamW at 0.006, advised 8 x 4 = 32): its ladder at 8 x 4,
+    // 7 rungs of 2 seeds, chose 0.021 (0.3262, 0.3334) over 0.00526 (0.3490, 0.3483), 0.019
+    // apart, more than two standard errors of their own two seeds (0.007), so no more seeds and
+    // "moderate" with no weakness; on the truth's seeds 0.021 gave 0.3497, 0.3548, 0.4720 and
+    // 0.3497 (LR regret +25.4 %). The other rungs' pairs were up to 0.11 apart: a seed's spread
+    // pooled over the ladder is about 0.05, two standard errors of the gap about 0.10.
+    void theLaddersNoiseIsPooledOverItsRungs()
+    {
+        const QList<BracketPoint> ladder = ladderOf({{0.005259729, {0.34901698, 0.34833398}},
+                                                     {0.007438380, {0.43937402, 0.32965604}},
+                                                     {0.010519458, {0.39727937, 0.32165729}},
+                                                     {0.014876760, {0.42471551, 0.31255237}},
+                                                     {0.021038916, {0.32623226, 0.33336888}},
+                                                     {0.029753520, {0.42605174, 0.36064647}},
+                                                     {0.042077832, {0.52371082, 0.53216827}}});
+        const LrChoice choice = chooseLr(ladder);
+        QVERIFY(choice.ok);
+        QVERIFY(sameLr(choice.lr, 0.021038916) && sameLr(choice.runnerUp, 0.005259729));
+        QVERIFY2(std::abs(choice.gap - 0.0191) < 0.0005, qPrintable(QString::number(choice.gap)));
+        QVERIFY2(choice.pooledSpread > 0.045 && choice.pooledSpread < 0.055, qPrintable(QString::number(choice.pooledSpread)));
+        QCOMPARE(pooledSeedSpread(ladder), choice.pooledSpread);
+        // By their own two seeds the two rungs are apart (two standard errors 0.0072 < 0.019); by
+        // the pooled spread they are not (0.10).
+        QVERIFY2(choice.noise > 0.09 && choice.noise < 0.11, qPrintable(QString::number(choice.noise)));
+        QVERIFY(choice.withinNoise && choice.withinByPooled);
+        // So the two best rungs get their more seeds.
+        const QList<double> more = rungsForMoreSeeds(ladder, kMostLadderSeeds);
+        QCOMPARE(more.size(), 2);
+        QVERIFY(sameLr(more[0], 0.021038916) && sameLr(more[1], 0.005259729));
+        // The confidence names the weakness, and says the pooled spread decided it (one weakness:
+        // no longer the "nothing argues against it" the advice said).
+        const AdviceRequest request = adamOverTwoEpochsOf4096();
+        Advice a;
+        a.gpus = 8;
+        a.batchPerGpu = 4;
+        a.measureName = QStringLiteral("validation loss");
+        a.horizonSamples = horizonOf(request);
+        a.branchTolerance = kBatchTolerance;
+        FinalInputs in;
+        in.ladder = ladder;
+        in.choice = choice;
+        in.confirmationSteps = 256;
+        in.budgetSeconds = 300;
+        concludeAdvice(a, request, in);
+        QCOMPARE(a.confidenceWeaknesses, QStringList{weakness::kLrWithinNoise});
+        QVERIFY2(a.confidenceReason.contains(QStringLiteral("pooled over the ladder (0.05 a seed)")) && a.confidenceReason.contains(QStringLiteral("0.00526")),
+                 qPrintable(a.confidenceReason));
+        QVERIFY(!a.confidenceReason.contains(QStringLiteral("nothing argues against it")));
+        // A ladder whose every rung's seeds agree keeps a clear choice clear: the pool is small.
+        const QList<BracketPoint> clear = ladderOf({{0.01, {0.40, 0.401}}, {0.02, {0.30, 0.301}}, {0.04, {0.50, 0.501}}});
+        QVERIFY(!chooseLr(clear).withinNoise && !chooseLr(clear).withinByPooled);
+        // One seed a rung: no spread to pool, within noise as before.
+        QCOMPARE(pooledSeedSpread(ladderOf({{0.01, {0.4}}, {0.02, {0.3}}})), 0.0);
+        QVERIFY(chooseLr(ladderOf({{0.01, {0.4}}, {0.02, {0.3}}, {0.04, {0.5}}})).withinNoise);
+        // A diverged rung is left out of the pool.
+        QCOMPARE(pooledSeedSpread(ladderOf({{0.01, {0.40, 0.42}}, {0.02, {recorded::kDiverged, 0.1}}})), std::sqrt(0.0002));
+    }
+
+    // gru at ab4369f (1 x 16 to 8 x 2, Adam): its ladder at 8 x 2 ran 5 rungs whole, best 0.02 at
+    // its top edge with 0.0141 within noise, and the advice ended at 280 s of its 300 with no more
+    // seeds and nothing said of them. The sentence `trimmed` now gets names the rungs, the gap
+    // against the noise and the time.
+    void moreSeedsTheBudgetDidNotHoldAreSaid()
+    {
+        const QList<BracketPoint> ladder = ladderOf({{0.005, {0.005368266, 0.004790365}},
+                                                     {0.0070710678118655, {0.004509922, 0.004839651}},
+                                                     {0.01, {0.004135216, 0.005189287}},
+                                                     {0.0141421356, {0.003998513, 0.005111639}},
+                                                     {0.02, {0.003931197, 0.005073239}}});
+        const LrChoice choice = chooseLr(ladder);
+        QVERIFY(choice.ok && choice.withinNoise && choice.atHighEdge);
+        QVERIFY(sameLr(choice.lr, 0.02) && sameLr(choice.runnerUp, 0.0141421356));
+        const QList<double> rungs = rungsForMoreSeeds(ladder, kMostLadderSeeds);
+        QCOMPARE(rungs.size(), 2);
+        const QString declined = moreSeedsDeclined(choice, rungs, 31.0, 20.0);
+        for (const QString& part : {QStringLiteral("LR 0.02 and 0.0141"), QStringLiteral("got no more seeds"), QStringLiteral("the fewest any rung has: 2"),
+                                    QStringLiteral("about 31 s, and 20 s were left")})
+            QVERIFY2(declined.contains(part), qPrintable(declined));
+        QVERIFY2(moreSeedsDeclined(choice, rungs, 0.0, -1.0).contains(QStringLiteral("the budget was spent")), qPrintable(declined));
     }
 };
 

@@ -414,6 +414,18 @@ QString measuredSafeRange(Advice& a, const LrChoice& choice, const QList<Bracket
         .arg(lrText(a.lr), lrText(a.safeLow), lrText(a.safeHigh));
 }
 
+// The LR's weakness in words: how far its runner-up is, against what noise.
+QString lrNoiseWords(const LrChoice& choice)
+{
+    if (choice.seeds < 2 || choice.runnerUp <= 0.0)
+        return QStringLiteral("the best LR's runner-up is within noise (one seed: no spread measured)");
+    const QString words = QStringLiteral("the best LR's runner-up is within noise: LR %1 is %2 above LR %3 in the mean, within two standard errors (%4)")
+                              .arg(lrText(choice.runnerUp), QString::number(choice.gap, 'g', 2), lrText(choice.lr), QString::number(choice.noise, 'g', 2));
+    return choice.withinByPooled ? words + QStringLiteral(" of a seed's spread pooled over the ladder (%1 a seed), though their own seeds agreed")
+                                               .arg(QString::number(choice.pooledSpread, 'g', 2))
+                                 : words;
+}
+
 }  // namespace
 
 void concludeAdvice(Advice& a, const AdviceRequest& request, const FinalInputs& in)
@@ -506,7 +518,7 @@ void concludeAdvice(Advice& a, const AdviceRequest& request, const FinalInputs& 
     else if (a.horizonSamples + 0.5 < horizonOf(request))
         weak(weakness::kConfirmationShort, QStringLiteral("the LR was confirmed over %1 samples, not your horizon's %2").arg(qRound64(a.horizonSamples)).arg(qRound64(horizonOf(request))));
     if (choice.withinNoise)
-        weak(weakness::kLrWithinNoise, QStringLiteral("the best LR's runner-up is within noise"));
+        weak(weakness::kLrWithinNoise, lrNoiseWords(choice));
     if (choice.atLowEdge || choice.atHighEdge)
         weak(weakness::kLrAtEdge, QStringLiteral("the LR sits at the edge of those tried (%1)").arg(in.ladderStopped.isEmpty() ? QStringLiteral("not extended") : in.ladderStopped));
     bool nearDivergence = false;

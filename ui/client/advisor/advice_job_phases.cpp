@@ -297,6 +297,9 @@ void AdviceJob::afterLadder()
     if (m_outOfTime) {
         if (choice.atLowEdge || choice.atHighEdge)
             m_ladderStopped = QStringLiteral("the budget was spent before the ladder could be extended past its edge");
+        const QList<double> rungs = rungsForMoreSeeds(ladder, kMostLadderSeeds);
+        if (!rungs.isEmpty())
+            m_advice.trimmed.append(moreSeedsDeclined(choice, rungs, 0.0, -1.0));
         return finish();
     }
     const PlanContext ctx = context();
@@ -365,8 +368,10 @@ bool AdviceJob::planMoreSeeds(const QList<BracketPoint>& ladder)
         if (!lrs.isEmpty())
             arm = predictedSeconds(warmupRuns(ctx, m_request.gpus, perGpu, lrs, m_confirmationSteps));
     }
-    if (!timeHolds(predictedSeconds(runs) + arm))
+    if (!timeHolds(predictedSeconds(runs) + arm)) {
+        m_advice.trimmed.append(moreSeedsDeclined(chooseLr(ladder), rungs, predictedSeconds(runs) + arm, m_request.budgetSeconds - m_runner->elapsedSeconds()));
         return false;
+    }
     QStringList lrs;
     for (double lr : rungs)
         lrs.append(lrText(lr));

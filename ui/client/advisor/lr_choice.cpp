@@ -4,6 +4,8 @@
 #include "client/study/scaling_fit.hpp"
 #include "client/wire.hpp"
 
+#include <QStringList>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -105,10 +107,31 @@ LrChoice chooseLr(const QList<BracketPoint>& unsorted, double share)
             runnerUp = i;
     if (runnerUp >= 0) {
         choice.runnerUp = ladder[runnerUp].lr;
-        const double spread = std::hypot(choice.error, meanAndError(ladder[runnerUp].measures).standardError);
-        choice.withinNoise = seeds < 2 || means[runnerUp] - means[best] <= 2.0 * spread;
+        choice.gap = means[runnerUp] - means[best];
+        choice.pooledSpread = pooledSeedSpread(ladder);
+        const double own = 2.0 * std::hypot(choice.error, meanAndError(ladder[runnerUp].measures).standardError);
+        const double pooled =
+            2.0 * choice.pooledSpread * std::sqrt(1.0 / double(ladder[best].measures.size()) + 1.0 / double(ladder[runnerUp].measures.size()));
+        choice.noise = std::max(own, pooled);
+        choice.withinNoise = seeds < 2 || choice.gap <= choice.noise;
+        choice.withinByPooled = seeds >= 2 && choice.withinNoise && choice.gap > own;
     }
     return choice;
+}
+
+double pooledSeedSpread(const QList<BracketPoint>& ladder)
+{
+    double squares = 0.0;
+    int degrees = 0;
+    for (const BracketPoint& point : ladder) {
+        if (point.measures.size() < 2 || !trained(point, int(point.measures.size())))
+            continue;
+        const double mean = meanOf(point.measures);
+        for (double measure : point.measures)
+            squares += (measure - mean) * (measure - mean);
+        degrees += int(point.measures.size()) - 1;
+    }
+    return degrees > 0 ? std::sqrt(squares / double(degrees)) : 0.0;
 }
 
 double ruleLr(const QString& rule, double baseLr, double k)
@@ -150,6 +173,23 @@ QList<double> rungsForMoreSeeds(const QList<BracketPoint>& ladder, int mostSeeds
             if (std::max(point.lr, lr) / std::min(point.lr, lr) < kSameRung && point.measures.size() < mostSeeds)
                 rungs.append(point.lr);
     return rungs;
+}
+
+QString moreSeedsDeclined(const LrChoice& choice, const QList<double>& rungs, double wantedSeconds, double leftSeconds)
+{
+    QStringList lrs;
+    for (double lr : rungs)
+        lrs.append(QString::number(lr, 'g', 3));
+    const QString why = leftSeconds < 0 ? QStringLiteral("the budget was spent")
+                                        : QStringLiteral("they and what follows them would take about %1 s, and %2 s were left")
+                                              .arg(qRound64(wantedSeconds))
+                                              .arg(qRound64(std::max(0.0, leftSeconds)));
+    return QStringLiteral("the confirmation's two best rungs, LR %1 and %2, were within noise of each other (%3 apart in the mean, against %4) but LR %5 "
+                          "got no more seeds (the fewest any rung has: %6): %7")
+        .arg(QString::number(choice.lr, 'g', 3), QString::number(choice.runnerUp, 'g', 3), QString::number(choice.gap, 'g', 2),
+             QString::number(choice.noise, 'g', 2), lrs.join(QStringLiteral(" and ")))
+        .arg(choice.seeds)
+        .arg(why);
 }
 
 QList<double> untriedRungs(const QList<double>& rungs, const QList<BracketPoint>& ran)

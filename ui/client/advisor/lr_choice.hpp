@@ -7,8 +7,13 @@
 // the measured band around it: the rungs next to it whose mean is within a share of its own, and
 // past the last of them, where the measure crosses that share between two trained rungs (linear
 // in log LR), so it has two distinct ends and holds the LR. A rule (linear, square-root) is named
-// when its value lies in the band; the LR given is the measured one. Pure arithmetic, tested on
-// recorded evidence (tst_advice_decision).
+// when its value lies in the band; the LR given is the measured one. The choice is within noise
+// when the runner-up's mean is within two standard errors of the best's, the standard error the
+// larger of the two rungs' own and a seed's spread pooled over the whole ladder (two seeds that
+// happen to agree say little: the panel's tabular_adamw chose 0.021, 0.326 and 0.333, over 0.00526
+// by 0.019 while its other rungs' pairs were up to 0.11 apart; on the truth's seeds 0.021 gave 0.472
+// in one of four). Pure arithmetic, tested on recorded evidence (tst_advice_decision,
+// tst_advice_decision_orders).
 
 #include "lr_bracket.hpp"
 
@@ -26,7 +31,11 @@ struct LrChoice {
     double safeLow = 0.0, safeHigh = 0.0;
     bool atLowEdge = false;       // the ladder's lowest rung: extend downward
     bool atHighEdge = false;      // its highest: extend upward (while below divergence)
-    bool withinNoise = false;     // the runner-up's mean within two standard errors of its own
+    bool withinNoise = false;     // the runner-up's mean within two standard errors of the best's (withinNoiseSpread)
+    double gap = 0.0;             // the runner-up's mean over the best's (0: no runner-up)
+    double pooledSpread = 0.0;    // a seed's standard deviation pooled over every rung trained in every seed (0: fewer than 2 seeds)
+    double noise = 0.0;           // two standard errors of the gap: the larger of the two rungs' own and the pooled spread's
+    bool withinByPooled = false;  // within noise by the pooled spread only: the two rungs' own seeds agreed
     double lowestDiverged = 0.0;  // the lowest rung with a diverged seed (0: none)
     double runnerUp = 0.0;        // the eligible rung of the next-lowest mean (0: none)
     QList<double> passedOver;     // better rungs not advised: a rung above them diverged, or a seed of theirs did
@@ -36,6 +45,10 @@ inline constexpr double kLadderStep = 1.4142135623730951;  // sqrt 2
 inline constexpr double kSafeBandShare = 0.10;
 
 LrChoice chooseLr(const QList<BracketPoint>& ladder, double share = kSafeBandShare);
+
+// A seed's standard deviation pooled over the rungs of `ladder` trained in every seed (each rung's
+// squared deviations from its own mean over their degrees of freedom); 0 with no rung of 2 seeds.
+double pooledSeedSpread(const QList<BracketPoint>& ladder);
 
 // The confirmation's ladder run rung by rung (each rung its seeds, one phase, the pace measured
 // again after it): the next rung of `rungs` to run, the untried one nearest the best of the
@@ -55,6 +68,12 @@ QList<double> untriedRungs(const QList<double>& rungs, const QList<BracketPoint>
 // both have `mostSeeds`. The panel's tabular_adamw at 5dad9d0: 0.0205 (0.338, 0.349) against
 // 0.0102 (0.379, 0.316) in two seeds, the truth's best between them at 0.00849 (LR regret +11.3 %).
 QList<double> rungsForMoreSeeds(const QList<BracketPoint>& ladder, int mostSeeds);
+// What `trimmed` says when those rungs get no more seeds for lack of budget (`wantedSeconds`
+// for them and the warmup arm after them, `leftSeconds` left; a negative `leftSeconds`: the
+// budget was spent): which LRs, how far apart against what noise, and what it would have cost.
+// The panel's gru at ab4369f ended at 280 s of its 300 with its two best rungs within noise and
+// said nothing of the seeds it skipped.
+QString moreSeedsDeclined(const LrChoice& choice, const QList<double>& rungs, double wantedSeconds, double leftSeconds);
 
 // The rule whose LR from `baseLr` at `k` times the base batch lies in [low, high]: "linear",
 // "sqrt" or "none" (the base's LR), the one nearest `lr` when several do; "" when none does.
