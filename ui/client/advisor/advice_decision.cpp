@@ -66,11 +66,22 @@ QList<BracketPoint> pointsOf(const QList<AdviceEvidence>& evidence, const QStrin
     return points;
 }
 
-QList<BracketExtension> bracketEdgeExtensions(const AdviceRequest& request, const QList<AdviceEvidence>& evidence)
+namespace {
+
+// The branch test's own brackets (phase kBranch), each over the orders every LR of it ran, in the
+// order their LRs are to be added: the batches smaller than yours, yours, then the larger ones.
+struct OwnBracket {
+    double batch = 0.0;
+    int gpus = 0;
+    qint64 perGpu = 0;
+    QList<qint64> seeds;
+    QList<BracketPoint> points;  // ascending LRs, one measure per seed of `seeds`
+};
+
+QList<OwnBracket> ownBrackets(const AdviceRequest& request, const QList<AdviceEvidence>& evidence)
 {
     const ddplab::Config& base = request.base;
     const double yours = double(base.worldSize * base.gradAccum) * double(cappedPerGpu(request));
-    // batch -> LR -> order -> measure, the branch test's own runs; and each batch's shape.
     QMap<double, QMap<double, QMap<qint64, double>>> brackets;
     QMap<double, QPair<int, qint64>> shapes;
     for (const AdviceEvidence& run : evidence) {
@@ -89,27 +100,77 @@ QList<BracketExtension> bracketEdgeExtensions(const AdviceRequest& request, cons
     for (auto it = brackets.cbegin(); it != brackets.cend(); ++it)
         if (it.key() > yours)
             order.append(it.key());
-    QList<BracketExtension> extensions;
+    QList<OwnBracket> own;
     for (double batch : order) {
         const QMap<double, QMap<qint64, double>>& bracket = brackets[batch];
-        // The orders every LR of it ran.
         QList<qint64> seeds = bracket.cbegin()->keys();
         for (const QMap<qint64, double>& byOrder : bracket)
             seeds.erase(std::remove_if(seeds.begin(), seeds.end(), [&](qint64 seed) { return !byOrder.contains(seed); }), seeds.end());
         if (seeds.isEmpty())
             continue;
-        QList<BracketPoint> points;
+        OwnBracket one{batch, shapes[batch].first, shapes[batch].second, seeds, {}};
         for (auto lr = bracket.cbegin(); lr != bracket.cend(); ++lr) {
             BracketPoint point{lr.key(), {}};
             for (qint64 seed : seeds)
                 point.measures.append(lr->value(seed));
-            points.append(point);
+            one.points.append(point);
         }
-        const BracketOptimum optimum = findBracketOptimum(points);
+        own.append(one);
+    }
+    return own;
+}
+
+double meanOrInfinity(const QList<double>& values)
+{
+    double sum = 0.0;
+    for (double value : values)
+        sum += value;
+    return values.isEmpty() || !std::isfinite(sum) ? kInfinity : sum / double(values.size());
+}
+
+}  // namespace
+
+QList<BracketExtension> bracketMidpoints(const AdviceRequest& request, const QList<AdviceEvidence>& evidence)
+{
+    const ddplab::Config& base = request.base;
+    const double yours = double(base.worldSize * base.gradAccum) * double(cappedPerGpu(request));
+    const QList<OwnBracket> brackets = ownBrackets(request, evidence);
+    QList<BracketExtension> points;
+    if (std::none_of(brackets.begin(), brackets.end(), [yours](const OwnBracket& b) { return b.batch < yours; }))
+        return points;
+    constexpr double kCoarse = 1.9;  // neighbours this far apart (2x) have a ladder step between them
+    for (const OwnBracket& bracket : brackets) {
+        if (bracket.batch > yours)
+            break;
+        const BracketOptimum optimum = findBracketOptimum(bracket.points);
+        if (!optimum.ok || optimum.atLowEdge || optimum.atHighEdge)
+            continue;
+        qsizetype best = 0;
+        while (best < bracket.points.size() && bracket.points[best].lr != optimum.measuredBestLr)
+            ++best;
+        if (best == 0 || best + 1 >= bracket.points.size())
+            continue;
+        const BracketPoint& below = bracket.points[best - 1];
+        const BracketPoint& above = bracket.points[best + 1];
+        const bool up = meanOrInfinity(above.measures) <= meanOrInfinity(below.measures);
+        const double neighbour = up ? above.lr : below.lr;
+        const double lr = optimum.measuredBestLr;
+        if (std::max(neighbour, lr) / std::min(neighbour, lr) < kCoarse)
+            continue;
+        points.append({bracket.gpus, bracket.perGpu, std::sqrt(lr * neighbour), bracket.seeds, up});
+    }
+    return points;
+}
+
+QList<BracketExtension> bracketEdgeExtensions(const AdviceRequest& request, const QList<AdviceEvidence>& evidence)
+{
+    QList<BracketExtension> extensions;
+    for (const OwnBracket& bracket : ownBrackets(request, evidence)) {
+        const BracketOptimum optimum = findBracketOptimum(bracket.points);
         if (!optimum.ok || !(optimum.atLowEdge || optimum.atHighEdge))
             continue;
-        const double lr = optimum.atHighEdge ? bracket.lastKey() * 2.0 : bracket.firstKey() / 2.0;
-        extensions.append({shapes[batch].first, shapes[batch].second, lr, seeds, optimum.atHighEdge});
+        const double lr = optimum.atHighEdge ? bracket.points.last().lr * 2.0 : bracket.points.first().lr / 2.0;
+        extensions.append({bracket.gpus, bracket.perGpu, lr, bracket.seeds, optimum.atHighEdge});
     }
     return extensions;
 }

@@ -150,6 +150,7 @@ bool AdviceJob::begin(const AdviceRequest& request, const QJsonArray& resumePhas
     m_conclusion = BranchConclusion();
     m_closestCallStopped = false;
     m_bracketExtensions = 0;
+    m_bracketMidpoints = false;
     m_confirmationSteps = 0;
     m_extensions = 0;
     m_moreSeeds = false;
@@ -337,7 +338,7 @@ QString AdviceJob::progressText() const
     case Phase::Branches:
         return QStringLiteral("range test and branch test, every batch over your horizon");
     case Phase::Refinement:
-        return QStringLiteral("the branch test's closest call in another data order, or an LR past a bracket's edge");
+        return QStringLiteral("the branch test's closest call in another data order, or an LR past a bracket's edge or between its best and its neighbour");
     case Phase::Throughput:
         return QStringLiteral("timing each batch per GPU on %1, for goodput").arg(m_session.target().describe());
     case Phase::Confirmation:

@@ -99,6 +99,7 @@ private:
     void afterBranches();
     bool planClosestCall();
     bool planBracketExtension();
+    bool planBracketMidpoints();
     void afterBatchChosen();
     bool planThroughput();
     void afterThroughput();
@@ -143,6 +144,7 @@ private:
     BranchConclusion m_conclusion;
     bool m_closestCallStopped = false;
     int m_bracketExtensions = 0;      // rounds of LRs past a branch bracket's edge (kMostBracketExtensions)
+    bool m_bracketMidpoints = false;  // half your batch's and yours' brackets refined between their best and its better neighbour (bracketMidpoints)
     qint64 m_confirmationSteps = 0;
     QList<double> m_ladderRungs;      // the confirmation's, run rung by rung (planNextRung)
     bool m_ladderLeftOut = false;     // rungs of it left out at the pace measured (the plan trimmed)

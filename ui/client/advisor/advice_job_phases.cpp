@@ -72,7 +72,7 @@ void AdviceJob::planBranches()
 
 void AdviceJob::afterBranches()
 {
-    if (!m_outOfTime && !m_branchCut && planBracketExtension())
+    if (!m_outOfTime && !m_branchCut && (planBracketExtension() || planBracketMidpoints()))
         return;
     m_conclusion = concludeBranches(m_request, m_advice.evidence, m_advice.rangeTests);
     if (!m_conclusion.failure.isEmpty() && (m_outOfTime || m_branchCut))
@@ -186,6 +186,44 @@ bool AdviceJob::planBracketExtension()
     ++m_bracketExtensions;
     m_runsPlanned += int(runs.size());
     say(QStringLiteral("%1 branch bracket(s) had their best LR at an edge: one LR 2× past it").arg(edges.size() - left.size()));
+    runPhase(Phase::Refinement, runs);
+    return true;
+}
+
+bool AdviceJob::planBracketMidpoints()
+{
+    // Once, after the edges: half your batch and yours at the LR between their best and its better
+    // neighbour (bracketMidpoints), so the two are compared at LRs tuned for each.
+    if (m_bracketMidpoints)
+        return false;
+    m_bracketMidpoints = true;
+    const QList<BracketExtension> points = bracketMidpoints(m_request, m_advice.evidence);
+    if (points.isEmpty())
+        return false;
+    const PlanContext ctx = context();
+    const qint64 perGpu = m_request.maxBatchPerGpu > 0 ? std::min<qint64>(m_request.base.batchSize, m_request.maxBatchPerGpu) : m_request.base.batchSize;
+    const double reserve = confirmationSeconds(ctx, perGpu) * m_time.scale();
+    QList<PlannedRun> runs;
+    QStringList left;
+    for (const BracketExtension& point : points) {
+        QList<PlannedRun> more;
+        for (qint64 seed : point.seeds)
+            more.append(branchTestRun(ctx, m_branchPlan, advice_phase::kBranch, {point.gpus, point.perGpu}, point.lr, seed));
+        if (timeHolds(predictedSeconds(runs + more) + reserve))
+            runs += more;
+        else
+            left.append(QStringLiteral("%1 (LR %2)").arg(qint64(point.gpus) * point.perGpu).arg(lrText(point.lr)));
+    }
+    if (!left.isEmpty())
+        m_advice.trimmed.append(QStringLiteral("the branch test's bracket at batch %1 was not refined to the LR between its best and its better neighbour "
+                                               "(2× apart): it did not fit the budget beside the confirmation, so that batch is compared at its "
+                                               "bracket's best")
+                                    .arg(left.join(QStringLiteral(", "))));
+    if (runs.isEmpty())
+        return false;
+    m_runsPlanned += int(runs.size());
+    say(QStringLiteral("half your batch and yours compared at tuned LRs: one LR between the best of %1 bracket(s) and its better neighbour")
+            .arg(points.size() - left.size()));
     runPhase(Phase::Refinement, runs);
     return true;
 }
