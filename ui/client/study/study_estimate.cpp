@@ -20,14 +20,19 @@
 namespace ddplab::ui {
 namespace {
 
-// Seconds, fitted to every run of the fifteen lessons run with `ddplab --preset ID --run --quit`
-// on the 2-core development machine while other work kept it busy (load 5-6: builds beside it),
-// each lesson's total within 1.3x (tests/ui/tst_study_estimate's table). A quiet
-// machine is faster, a busier one slower: that is MachineSpeed's to say.
+// Seconds, fitted to every run of the eighteen lessons run with `ddplab --preset ID --run --quit`
+// on the 2-core development machine (an AMD EPYC since 2026-11-30; first an Intel Xeon, whose
+// figures some comments below still give) while other work kept it busy (load 2-5: builds beside
+// it), each lesson's total within 1.3x (tests/ui/tst_study_estimate's table). A quiet machine is
+// faster, a busier one slower: that is MachineSpeed's to say.
 constexpr double kCores = 2.0;                    // the development machine's
-// The lab starting the engine's `runs` process (LibTorch loaded once), for a lesson or a study.
-constexpr double kSessionStartSeconds = 0.4;
-constexpr double kStartSeconds = 0.3;             // a run's fork, rendezvous, first and last events
+// The lab starting the engine's `runs` process (LibTorch loaded once: its 288 shared libraries
+// and static initialisers), for a lesson or a study; and each run in it. Fitted on the AMD EPYC to
+// every lesson's whole time (the command's start and exports included) less its runs' steps and
+// their other start-up parts: 1.16 s and 0.72 s, each lesson then within 0.84-1.27x (0.4 and
+// 0.3 s on the Intel made the toy lessons 2-3x short here).
+constexpr double kSessionStartSeconds = 1.2;
+constexpr double kStartSeconds = 0.7;             // a run's fork, rendezvous, first and last events
 constexpr double kStartSecondsPerRank = 0.006;    // each rank's process and its store connection
 // Each rank draws its experiments' data (toy, linreg) before its first step: every experiment's
 // examples, linreg's dim inputs and a target each, a noisy toy's input and target. The draws are
@@ -41,7 +46,9 @@ constexpr double kStartSecondsPerRank = 0.006;    // each rank's process and its
 // 1, 1,000 and 10,000 experiments on 8 ranks 0.32, 0.40 and 0.85 s (tst_study_estimate's
 // aRunsDrawnDataIsPartOfItsStartUp). What one example costs in a toy value's draws is its row's
 // (engine/core/workload_table.cpp's drawnValuesPerExample: a linreg value costs 1.45 a toy's).
-constexpr double kStartSecondsPerDrawnValue = 1.2e-8;
+// On the AMD EPYC a drawn value costs 4e-8 s (least squares over the 436 toy and linreg runs of
+// the lessons and studies timed there; 1.2e-8 s on the Intel).
+constexpr double kStartSecondsPerDrawnValue = 4.0e-8;
 // Reading Fashion-MNIST (or your own data), the first batches: every rank reads it, ranks beyond
 // the cores taking turns (8 ranks of the micro-batch lesson: 4 times one rank's). Measured beside
 // the toy runs above: the MLP's start-ups took 0.52 s on 2 ranks, 0.57 on 4 (0.43 s made them
@@ -57,22 +64,33 @@ constexpr double kAllReduceSeconds = 0.0013;      // a toy or linreg step's all-
 // One sample of one experiment, toy or linreg; ranks beyond the cores take turns and cost more
 // than their share (8 ranks of 10,000 experiments: 4x one rank's per sample).
 constexpr double kSampleSeconds = 1.0e-7;
-// A model's step on one rank beyond its images: the all-reduce of its gradients, the optimizer,
-// the step's events. Ranks beyond the cores take turns.
-constexpr double kRankStepSeconds = 0.0054;
-constexpr double kImageSecondsMlp = 8.5e-5;       // one Fashion-MNIST image through the MLP and back
-constexpr double kImageSecondsCnn = 1.1e-3;       // through the CNN and back
+// A model's step beyond its images: the optimizer and the step's events on every run, and with
+// more than one rank the all-reduce of its gradients, ranks beyond the cores taking turns. One
+// rank does no all-reduce: counted at 5.4 ms a step there too, the MLP's 1-rank runs were
+// estimated 2-7x long on the AMD EPYC (adamw-timescale's 384 steps of 32 trained in 0.65 s).
+// The MLP's figures are fitted to its 46 runs of the lessons and studies timed there in one data
+// folder (scripts/lessons-timing.py, 2026-11-30, load 2-5; least squares on each run's wall_s
+// against its steps, its all-reduced steps, its images and its evaluations' images, relative to
+// its time: every run within 0.8-1.25x but the three of the micro-batch lesson, 0.3-1.3 s long).
+// The CNN's all-reduce keeps the step the development machine measured (too few CNN runs there
+// to fit it apart).
+constexpr double kModelStepSeconds = 0.00061;
+constexpr double kAllReduceSecondsMlp = 0.0078;
+constexpr double kAllReduceSecondsCnn = 0.0054;
+constexpr double kImageSecondsMlp = 2.7e-5;       // one Fashion-MNIST image through the MLP and back, on one core
+constexpr double kImageSecondsCnn = 1.1e-3;       // through the CNN and back, on one core
 // An evaluation: the training loss over 2,000 training images and the validation images
-// (Fashion-MNIST's 10,000, or val_subset), forward only, in chunks of 250: half a training
-// image's cost, and as long on 1 rank as on 2 (one rank's intra-op threads take the cores its
-// images are not shared with). Measured with ddplab-engine run, eval_every 8 against epoch ends
-// only, load 3 (2026-11-29): the MLP's 12,000 images took 0.37 s an evaluation on 1 rank and on
-// 2 (0.22 s on 4), the CNN's 5.8 s on 1 and 4.8 s on 2, while the same runs' training took
-// 0.5-0.6 of the constants' (kForwardShare 0.3 over the ranks made an evaluation 2.5x too cheap
-// on 2 ranks: adam-bsi-vs-adam, which evaluates every 8 steps, took 2.76x its estimate).
+// (Fashion-MNIST's 10,000, or val_subset), forward only, in chunks of 250, as long on 1 rank as
+// on 2 (one rank's intra-op threads take the cores its images are not shared with). An
+// evaluation image against a training image: the MLP's 0.33 (the fit above; 0.087 s an
+// evaluation of 12,000 images on 1 rank with ddplab-engine run, eval_every 8 against epoch ends
+// only, load 3.3), the CNN's 0.21 (2.8 s an evaluation on 1 rank and on 2, eval_every 32 against
+// the epoch's end, load 2.6-3.2). On the Intel these were 0.37 s and 4.8-5.8 s, half a
+// training image: that share made the MLP's runs that evaluate often about 2x long here.
 constexpr int64_t kEvalTrainImages = 2000;
 constexpr int64_t kFashionTestImages = 10000;
-constexpr double kForwardShare = 0.5;
+constexpr double kForwardShareMlp = 0.33;
+constexpr double kForwardShareCnn = 0.21;
 // Your own model's evaluation image against inspect's training sample (its forward only, in
 // chunks of 250; the validation set sharded over the ranks as their steps' samples are): timed
 // with ddplab-engine run (2026-11-30, load 4-5) on the examples' ResNet, 2 ranks of 16 on 2,048
@@ -223,9 +241,13 @@ RunParts runParts(const Config& config, const MeasuredModel* measured, int64_t f
     const double evalImages = double(kEvalTrainImages) + testImages;
     // Your own model not timed yet counts as the CNN: the examples' ResNet and transformer take
     // 15-45 s a run (docs/studies.md); the Study page times it within seconds.
-    const double image = cost.kind == StepKind::Mlp ? kImageSecondsMlp : kImageSecondsCnn;
-    cost.evaluationSeconds = evaluations * evalImages * kForwardShare * image;
-    cost.stepSeconds = steps * kRankStepSeconds * turns + samples * image / parallel + cost.evaluationSeconds;
+    const bool mlp = cost.kind == StepKind::Mlp;
+    const double image = mlp ? kImageSecondsMlp : kImageSecondsCnn;
+    cost.evaluationSeconds = evaluations * evalImages * (mlp ? kForwardShareMlp : kForwardShareCnn) * image;
+    const double allReduce = ranks > 1 ? (mlp ? kAllReduceSecondsMlp : kAllReduceSecondsCnn) * turns : 0.0;
+    // The images go through every core: ranks side by side, or a lone rank's intra-op threads
+    // (the CNN's 4,096 images took 2.2 s on 1 rank and 2.45 s on 2, 2.25 s at this image's cost).
+    cost.stepSeconds = steps * (kModelStepSeconds + allReduce) + samples * image / kCores + cost.evaluationSeconds;
     return cost;
 }
 

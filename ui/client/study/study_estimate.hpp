@@ -49,8 +49,8 @@ struct MachineSpeed {
     double start = 1.0;                    // a run's start-up
     std::array<double, kStepKinds> steps{1.0, 1.0, 1.0, 1.0};
     // Each kind's evaluations, apart from its training steps: there, the MLP's evaluations took
-    // 0.19 of the constants' seconds while its training steps took 0.5-1.2, so one factor for
-    // both made runs that evaluate every 8 steps 2x long and those that seldom do short.
+    // 0.19 of the Intel-fitted constants' seconds while its training steps took 0.5-1.2, so one
+    // factor for both made runs that evaluate every 8 steps 2x long and those that seldom do short.
     std::array<double, kStepKinds> evaluations{1.0, 1.0, 1.0, 1.0};
     std::array<int, kStepKinds> stepRuns{0, 0, 0, 0};  // runs each kind was measured on
     int runsMeasured = 0;                  // 0: nothing measured yet, every factor 1
