@@ -97,6 +97,18 @@ QString labData(const QString& home)
 class TestStudyHeadless : public QObject {
     Q_OBJECT
 
+    // tests/tools/make_own_model_case.py's models and data, made once for the cases that study
+    // them (Python with LibTorch takes seconds to write them) and only read by those studies.
+    QTemporaryDir m_models;
+    QString m_modelsNotMade = QStringLiteral("not made yet");
+
+    QString ownModels()
+    {
+        if (!m_modelsNotMade.isEmpty())
+            m_modelsNotMade = ddplab::test::makeOwnModelCase(m_models.path());
+        return m_modelsNotMade;
+    }
+
 private slots:
     void seed000CurveHasTheThreeSlopes()
     {
@@ -230,9 +242,9 @@ private slots:
         // Your own models (workload torchscript): two architectures, each on the same data saved
         // two ways (a torch.save file, a folder of .npy files).
         QTemporaryDir home;
-        const QString models = home.filePath(QStringLiteral("models"));
-        const QString notMade = ddplab::test::makeOwnModelCase(models);
+        const QString notMade = ownModels();
         QVERIFY2(notMade.isEmpty(), qPrintable(notMade));
+        const QString models = m_models.path();
         const QString file = writeStudy(home.path(), QStringLiteral("models.json"), QStringLiteral(R"({
             "id": "two-models", "title": "two models, two data files",
             "base": {"workload": "torchscript", "val_data": "%1/val.pt", "batch_size": 16, "epochs": 2, "lr": 0.05,
@@ -276,9 +288,9 @@ private slots:
     void aStudyOfYourOwnModelsIsEstimatedFromATimedStep()
     {
         QTemporaryDir home;
-        const QString models = home.filePath(QStringLiteral("models"));
-        const QString notMade = ddplab::test::makeOwnModelCase(models);
+        const QString notMade = ownModels();
         QVERIFY2(notMade.isEmpty(), qPrintable(notMade));
+        const QString models = m_models.path();
         const QString file = writeStudy(home.path(), QStringLiteral("timed.json"), QStringLiteral(R"({
             "id": "timed-models", "title": "two models, timed",
             "base": {"workload": "torchscript", "train_data": "%1/train.pt", "batch_size": 10, "epochs": 30, "lr": 0.05,
