@@ -339,6 +339,12 @@ void FaultsTest::stalledReaderDoesNotHoldUpCancel()
     QCOMPARE(::kill(pid_t(launcherPid), SIGTERM), 0);
     QTRY_VERIFY_WITH_TIMEOUT(!ddplab::test::isRunning(launcherPid), kPatienceMs);
     QVERIFY2(clock.elapsed() < kCancelBoundMs, qPrintable(QStringLiteral("took %1 ms").arg(clock.elapsed())));
+    // The pipe's idle reader is the shell's child: killing the shell alone left it to outlive the
+    // suite by 10 minutes, holding whatever the suite inherited (a build slot's lock among it).
+    for (const qint64 pid : ddplab::test::descendantsOf(pipeline.processId())) {
+        if (ddplab::test::processName(pid) == QLatin1String("sleep"))
+            ::kill(pid_t(pid), SIGKILL);
+    }
     pipeline.kill();
     pipeline.waitForFinished();
     verifyNothingLeft(events);
