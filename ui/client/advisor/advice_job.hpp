@@ -32,6 +32,7 @@
 #include <QObject>
 #include <QSharedPointer>
 #include <QString>
+#include <QStringList>
 #include <QTimer>
 
 namespace ddplab::ui {
@@ -100,6 +101,7 @@ private:
     bool planClosestCall();
     bool planBracketExtension();
     bool planBracketMidpoints();
+    QList<PlannedRun> bracketRunsThatFit(const QList<BracketExtension>& points, QStringList* left) const;
     void afterBatchChosen();
     bool planThroughput();
     void afterThroughput();

@@ -161,22 +161,8 @@ bool AdviceJob::planBracketExtension()
     const QList<BracketExtension> edges = bracketEdgeExtensions(m_request, m_advice.evidence);
     if (edges.isEmpty())
         return false;
-    const PlanContext ctx = context();
-    // The confirmation after it, at your batch per GPU (the batch is not chosen yet), as the
-    // closest call keeps it: never taken (at a share of the time left, each round would take half).
-    const qint64 perGpu = m_request.maxBatchPerGpu > 0 ? std::min<qint64>(m_request.base.batchSize, m_request.maxBatchPerGpu) : m_request.base.batchSize;
-    const double reserve = confirmationSeconds(ctx, perGpu) * m_time.scale();
-    QList<PlannedRun> runs;
     QStringList left;
-    for (const BracketExtension& edge : edges) {
-        QList<PlannedRun> more;
-        for (qint64 seed : edge.seeds)
-            more.append(branchTestRun(ctx, m_branchPlan, advice_phase::kBranch, {edge.gpus, edge.perGpu}, edge.lr, seed));
-        if (timeHolds(predictedSeconds(runs + more) + reserve))
-            runs += more;
-        else
-            left.append(QStringLiteral("%1 (LR %2)").arg(qint64(edge.gpus) * edge.perGpu).arg(lrText(edge.lr)));
-    }
+    const QList<PlannedRun> runs = bracketRunsThatFit(edges, &left);
     if (!left.isEmpty())
         m_advice.trimmed.append(QStringLiteral("the branch test's best LR sat at its bracket's edge at batch %1: the LR past it did not fit the budget beside "
                                                "the confirmation")
@@ -200,20 +186,8 @@ bool AdviceJob::planBracketMidpoints()
     const QList<BracketExtension> points = bracketMidpoints(m_request, m_advice.evidence);
     if (points.isEmpty())
         return false;
-    const PlanContext ctx = context();
-    const qint64 perGpu = m_request.maxBatchPerGpu > 0 ? std::min<qint64>(m_request.base.batchSize, m_request.maxBatchPerGpu) : m_request.base.batchSize;
-    const double reserve = confirmationSeconds(ctx, perGpu) * m_time.scale();
-    QList<PlannedRun> runs;
     QStringList left;
-    for (const BracketExtension& point : points) {
-        QList<PlannedRun> more;
-        for (qint64 seed : point.seeds)
-            more.append(branchTestRun(ctx, m_branchPlan, advice_phase::kBranch, {point.gpus, point.perGpu}, point.lr, seed));
-        if (timeHolds(predictedSeconds(runs + more) + reserve))
-            runs += more;
-        else
-            left.append(QStringLiteral("%1 (LR %2)").arg(qint64(point.gpus) * point.perGpu).arg(lrText(point.lr)));
-    }
+    const QList<PlannedRun> runs = bracketRunsThatFit(points, &left);
     if (!left.isEmpty())
         m_advice.trimmed.append(QStringLiteral("the branch test's bracket at batch %1 was not refined to the LR between its best and its better neighbour "
                                                "(2× apart): it did not fit the budget beside the confirmation, so that batch is compared at its "
@@ -226,6 +200,28 @@ bool AdviceJob::planBracketMidpoints()
             .arg(points.size() - left.size()));
     runPhase(Phase::Refinement, runs);
     return true;
+}
+
+QList<PlannedRun> AdviceJob::bracketRunsThatFit(const QList<BracketExtension>& points, QStringList* left) const
+{
+    // Each point's runs (one per data order) while they fit beside the confirmation after them, at
+    // your batch per GPU (the batch is not chosen yet), as the closest call keeps it: never taken
+    // (at a share of the time left, each round would take half). A point that does not fit is
+    // named in `left` ("BATCH (LR x)").
+    const PlanContext ctx = context();
+    const qint64 perGpu = m_request.maxBatchPerGpu > 0 ? std::min<qint64>(m_request.base.batchSize, m_request.maxBatchPerGpu) : m_request.base.batchSize;
+    const double reserve = confirmationSeconds(ctx, perGpu) * m_time.scale();
+    QList<PlannedRun> runs;
+    for (const BracketExtension& point : points) {
+        QList<PlannedRun> more;
+        for (qint64 seed : point.seeds)
+            more.append(branchTestRun(ctx, m_branchPlan, advice_phase::kBranch, {point.gpus, point.perGpu}, point.lr, seed));
+        if (timeHolds(predictedSeconds(runs + more) + reserve))
+            runs += more;
+        else
+            left->append(QStringLiteral("%1 (LR %2)").arg(qint64(point.gpus) * point.perGpu).arg(lrText(point.lr)));
+    }
+    return runs;
 }
 
 void AdviceJob::afterBatchChosen()
