@@ -59,7 +59,8 @@ void putRecommendation(Advice& a, const ddplab::Config& base)
     a.betasRule.clear();
     if (usesMoments(base)) {
         // The rule from the base's batch to the recommended one, as the engine would apply it,
-        // and as the advisor's runs at that batch used it.
+        // and as the advisor's runs at that batch used it (emulatedRun): yours kept at or below
+        // your batch, or where the engine refuses the rule.
         const AdamSettings baseMoments = appliedAdamSettings(base);
         const ScaledMoments scaled = sdeMomentsAt(base, r);
         r.beta1 = scaled.settings.beta1;

@@ -74,8 +74,9 @@ ddplab::Config emulatedRun(const AdviceRequest& request, int gpus, qint64 batch,
     c.batchSize = batch;
     c.lr = lr;
     if (usesMoments(c)) {
-        // The rule's beta1, beta2 and eps at this batch, those the recommendation will carry: the
-        // LR is measured with the moments it is recommended with (the base's own at its batch).
+        // The beta1, beta2 and eps the recommendation will carry at this batch (sdeMomentsAt: the
+        // rule's above the base's batch, the base's own at or below it): the LR is measured with
+        // the moments it is recommended with.
         const AdamSettings moments = sdeMomentsAt(base, c).settings;
         c.beta1 = moments.beta1;
         c.beta2 = moments.beta2;
