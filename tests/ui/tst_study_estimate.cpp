@@ -12,6 +12,7 @@
 #include "client/study/study_estimate.hpp"
 #include "client/study/study_library.hpp"
 #include "client/study/study_plan.hpp"
+#include "core/batch_schedule.hpp"
 #include "core/derived.hpp"
 #include "ui_test_main.hpp"
 
@@ -303,6 +304,33 @@ private slots:
         QCOMPARE(cut.startSeconds, full.startSeconds);
         QVERIFY2(std::fabs(cut.stepSeconds / full.stepSeconds - 2.0 / planned) < 1e-9,
                  qPrintable(QStringLiteral("%1 of %2 steps").arg(cut.stepSeconds / full.stepSeconds * planned).arg(planned)));
+    }
+
+    // A batch that grows by plan takes the same samples in fewer optimizer steps, and pays each
+    // step's overhead and all-reduce once per optimizer step (decay-or-grow's smith: 120 steps
+    // against the constant batch's 256, estimated as 256 it was 1.7x long).
+    void aBatchGrowingByPlanPaysItsOverheadPerOptimizerStep()
+    {
+        const QJsonObject constant = QJsonDocument::fromJson(
+            R"({"workload":"fashion_mnist","model":"cnn","train_subset":2048,"epochs":4,"eval_every":0,"world_size":2,
+                "batch_size":16,"optimizer":"sgd","lr":0.05,"momentum":0.9,"schedule":"step","step_size":1,"gamma":0.5,
+                "max_effective_batch":512})").object();
+        QJsonObject smith = constant;
+        smith.insert(QStringLiteral("batch_schedule"), QStringLiteral("smith"));
+        QJsonObject doubled = constant;  // the same samples and evaluations in half the steps
+        doubled.insert(QStringLiteral("batch_size"), 32);
+        const int64_t planned = ddplab::planBatchGrowth(*coreConfigOf(smith)).steps;
+        QCOMPARE(ddplab::totalSteps(*coreConfigOf(constant)), int64_t(256));
+        QCOMPARE(planned, int64_t(120));
+        const RunParts base = runParts(*coreConfigOf(constant));
+        const RunParts grown = runParts(*coreConfigOf(smith));
+        const RunParts half = runParts(*coreConfigOf(doubled));
+        QCOMPARE(grown.samples, base.samples);
+        QCOMPARE(grown.evaluationSeconds, base.evaluationSeconds);
+        const double perStep = (base.stepSeconds - half.stepSeconds) / 128.0;
+        QVERIFY2(perStep > 0, qPrintable(QString::number(perStep)));
+        QVERIFY2(std::fabs((base.stepSeconds - grown.stepSeconds) / perStep - double(256 - planned)) < 1e-6,
+                 qPrintable(QStringLiteral("%1 steps saved").arg((base.stepSeconds - grown.stepSeconds) / perStep)));
     }
 
     // A branch or a resumption trains from its checkpoint's step: it costs the steps after it.
