@@ -81,17 +81,25 @@ constexpr double kAllReduceSecondsCnn = 0.0054;
 constexpr double kImageSecondsMlp = 2.7e-5;       // one Fashion-MNIST image through the MLP and back, on one core
 constexpr double kImageSecondsCnn = 1.1e-3;       // through the CNN and back, on one core
 // An evaluation: the training loss over 2,000 training images and the validation images
-// (Fashion-MNIST's 10,000, or val_subset), forward only, in chunks of 250, as long on 1 rank as
-// on 2 (one rank's intra-op threads take the cores its images are not shared with). An
+// (Fashion-MNIST's 10,000, or val_subset), forward only, in chunks of 250; the MLP's as long on
+// 1 rank as on 2, the CNN's faster on 2 (below). An
 // evaluation image against a training image: the MLP's 0.33 (the fit above; 0.087 s an
 // evaluation of 12,000 images on 1 rank with ddplab-engine run, eval_every 8 against epoch ends
-// only, load 3.3), the CNN's 0.21 (2.8 s an evaluation on 1 rank and on 2, eval_every 32 against
+// only, load 3.3), the CNN's 0.21 (2.8 s an evaluation on 1 rank, eval_every 32 against
 // the epoch's end, load 2.6-3.2). On the Intel these were 0.37 s and 4.8-5.8 s, half a
 // training image: that share made the MLP's runs that evaluate often about 2x long here.
 constexpr int64_t kEvalTrainImages = 2000;
 constexpr int64_t kFashionTestImages = 10000;
 constexpr double kForwardShareMlp = 0.33;
 constexpr double kForwardShareCnn = 0.21;
+// The CNN's evaluation over 2 or more ranks: each rank's forward over its shard of the images
+// on its own thread goes about twice as fast as one rank's intra-op threads over all of them
+// (which its training steps, unlike its evaluations, use well): in decay-or-grow's study, 2 ranks
+// of 16, load 2.8-3.6, an evaluation took 1.21 s (its median of 32), and the estimate's 2.8 s
+// made the study 1.7x long; timed again with ddplab-engine run (2026-11-30, 256 training images,
+// four epochs, load 6.2): 5.0-6.7 s on 1 rank, 2.7-4.1 s on 2. The MLP's evaluations do not
+// speed up (0.08 s on 1 rank, 0.11 on 2, 0.12 on 4).
+constexpr double kCnnEvaluationRanksSpeedup = 2.0;
 // Your own model's evaluation image against inspect's training sample (its forward only, in
 // chunks of 250; the validation set sharded over the ranks as their steps' samples are): timed
 // with ddplab-engine run (2026-11-30, load 4-5) on the examples' ResNet, 2 ranks of 16 on 2,048
@@ -260,7 +268,8 @@ RunParts runParts(const Config& config, const MeasuredModel* measured, int64_t f
     // 15-45 s a run (docs/studies.md); the Study page times it within seconds.
     const bool mlp = cost.kind == StepKind::Mlp;
     const double image = mlp ? kImageSecondsMlp : kImageSecondsCnn;
-    cost.evaluationSeconds = evaluations * evalImages * (mlp ? kForwardShareMlp : kForwardShareCnn) * image;
+    const double evaluationSpeedup = !mlp && ranks > 1 ? kCnnEvaluationRanksSpeedup : 1.0;
+    cost.evaluationSeconds = evaluations * evalImages * (mlp ? kForwardShareMlp : kForwardShareCnn) * image / evaluationSpeedup;
     const double allReduce = ranks > 1 ? (mlp ? kAllReduceSecondsMlp : kAllReduceSecondsCnn) * turns : 0.0;
     // The images go through every core: ranks side by side, or a lone rank's intra-op threads
     // (the CNN's 4,096 images took 2.2 s on 1 rank and 2.45 s on 2, 2.25 s at this image's cost).
