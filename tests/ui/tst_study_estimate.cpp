@@ -291,6 +291,44 @@ private slots:
         QCOMPARE(durationText(27 * 60), QStringLiteral("about 27 min"));
     }
 
+    // A session's first run waited for its engine to start: its start-up holds the session's,
+    // and counted as a run's start-up it made every start look long (the short linreg lessons
+    // after the lessons' first runs were estimated 1.6-2.2x long). Four sessions of two runs,
+    // every start twice the constants': the start-up factor is 2, not the median of 2 and more.
+    void aSessionsFirstRunHoldsTheSessionsStartUp()
+    {
+        QTemporaryDir dir;
+        RunStore store(dir.path());
+        const QJsonObject toy = QJsonDocument::fromJson(R"({"workload":"toy","world_size":2,"batch_size":16,"epochs":3})").object();
+        const double runStart = runParts(*coreConfigOf(toy)).startSeconds;
+        const double sessionStart = estimatedSeconds(QList<ddplab::Config>{}, MachineSpeed::uniform(1.0));
+        QVERIFY2(sessionStart > 0.5 * runStart, qPrintable(QString::number(sessionStart)));
+        constexpr double kTwice = 2.0;
+        const QDateTime start = QDateTime::currentDateTimeUtc();
+        int made = 0;
+        for (qint64 pid : {101, 102, 103, 104}) {
+            for (int inSession = 0; inSession < 2; ++inSession) {
+                RunRecord draft;
+                draft.name = QStringLiteral("run %1").arg(made);
+                draft.enginePid = pid;
+                QString error;
+                std::optional<RunRecord> run = store.createRun(draft, *coreConfigOf(toy), &error);
+                QVERIFY2(run, qPrintable(error));
+                run->status = RunStatus::Finished;
+                run->started = start.addSecs(100 * made++);
+                run->trainSeconds = 1.0;
+                const double startUp = kTwice * (runStart + (inSession == 0 ? sessionStart : 0.0));
+                run->finished = run->started.addMSecs(qint64((run->trainSeconds + startUp) * 1000));
+                QVERIFY2(store.saveMeta(*run, &error), qPrintable(error));
+                QFile events(RunStore::eventsPath(*run));
+                QVERIFY(events.open(QIODevice::WriteOnly));
+                events.write("{\"type\":\"hello\"}\n{\"type\":\"summary\"}\n");
+            }
+        }
+        const MachineSpeed speed = MachineSpeed::measure(store);
+        QVERIFY2(std::fabs(speed.start - kTwice) < 0.01, qPrintable(QString::number(speed.start)));
+    }
+
     // A run told to fail at step 3 costs its 2 steps, not its whole training.
     void aRunToldToFailCostsTheStepsBeforeIt()
     {

@@ -13,6 +13,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QRegularExpression>
+#include <QSet>
 
 #include <algorithm>
 #include <cmath>
@@ -113,6 +114,12 @@ constexpr double kOwnForwardShare = 0.3;
 constexpr int64_t kUnknownDataSamples = 10'000;
 
 constexpr double kSpeedFloor = 0.1, kSpeedCeiling = 30.0;  // a factor outside is a clock gone wrong
+// A run's start-up is short and varies between studies as much as between machines: the same
+// 4-rank linreg start (256 x 4,096 x 9 drawn values) took 1.5 s in critical-batch's last runs and
+// a median 2.8 s in adam-surge's. Measured over a dozen kinds' newest runs, critical-batch's
+// made sgd-vs-adam-best-lr's 196 starts look half as long as they were (2.1x short); over the
+// newest 200 starts it is 1.3x (replayed over the AMD EPYC's timing folder, docs/lessons.md).
+constexpr qsizetype kStartsMeasured = 200;
 constexpr double kShortestMeasured = 0.05;  // steps that took less say nothing about a machine's speed
 
 double median(QList<double> values)
@@ -414,6 +421,28 @@ MachineSpeed MachineSpeed::measure(const RunStore& store, int recent, int recent
     return measure(store.listRuns(), recent, recentStopped);
 }
 
+namespace {
+
+// The runs that began an engine session: the engine's first run, each lesson's and study's first
+// (the run before it in time came from another engine process, or none did). The session's
+// start-up is in such a run's time: the lessons' first runs took 1-2.4 s more to start than
+// their others (seed004's at load 6: 2.8-2.9 s against 0.3-0.6), and counted as a run's start-up
+// they made every start look 1.4-1.7x long and the short linreg lessons after them 1.6-2.2x
+// long. Runs stored without the engine's process id are not told apart.
+QSet<QString> firstRunsOfTheirSessions(QList<RunRecord> runs)
+{
+    std::sort(runs.begin(), runs.end(), [](const RunRecord& a, const RunRecord& b) { return a.started < b.started; });
+    QSet<QString> first;
+    for (qsizetype i = 0; i < runs.size(); ++i) {
+        const qint64 pid = runs.at(i).enginePid;
+        if (pid != 0 && (i == 0 || runs.at(i - 1).enginePid != pid))
+            first.insert(runs.at(i).id);
+    }
+    return first;
+}
+
+}  // namespace
+
 MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int recentStopped)
 {
     // The newest first: the machine as it is now, busy or not.
@@ -425,6 +454,7 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int
             finished.append(run);
     }
     std::sort(finished.begin(), finished.end(), [](const RunRecord& a, const RunRecord& b) { return a.started > b.started; });
+    const QSet<QString> firstOfSessions = firstRunsOfTheirSessions(runs);
     std::array<QList<TwoParts>, kStepKinds> stepParts;  // each kind's: training steps, evaluations
     QList<double> startRatios, wholeRatios;
     // Runs with a target loss: the constants' seconds of the steps they trained and were given.
@@ -466,8 +496,11 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int
         if (run.trainSeconds >= 0 && took >= run.trainSeconds) {
             if (run.trainSeconds >= kShortestMeasured && ofKind.size() < recent)
                 ofKind.append({cost.stepSeconds - cost.evaluationSeconds, cost.evaluationSeconds, run.trainSeconds});
-            if (startRatios.size() < recent * kStepKinds)
-                startRatios.append((took - run.trainSeconds) / cost.startSeconds);
+            // A session's first run waited for its engine to start (LibTorch's libraries): its
+            // start-up holds the session's.
+            const double startSeconds = cost.startSeconds + (firstOfSessions.contains(run.id) ? kSessionStartSeconds : 0.0);
+            if (startRatios.size() < kStartsMeasured)
+                startRatios.append((took - run.trainSeconds) / startSeconds);
         } else if (took > 0 && wholeRatios.size() < recent) {
             wholeRatios.append(took / (cost.startSeconds + cost.stepSeconds));
         }
