@@ -18,6 +18,7 @@
 //                        critical-batch chosen: the page shows only the chosen one
 //   compare:LESSON       the lesson LESSON run, its runs on the Compare page
 //   file-menu            the File menu open, as the menu bar opens it (its exports and copies)
+//   lessons-menu         the Lessons menu open: every lesson with how long it takes here
 //   advise               the real advisor run from the Advise page on the settings file given
 //                        (tests/ui/data/advise-linreg.json: 8 GPUs, a budget of 1 min), finished
 //   advising             the same advisor during its advice: once the branch test has ended (the
@@ -53,6 +54,8 @@
 #include <QTabWidget>
 #include <QTextStream>
 #include <QTimer>
+
+#include <algorithm>
 
 namespace {
 
@@ -212,12 +215,14 @@ bool play(const QString& scene, MainWindow& window, const QString& studyFile, co
         runs->raise();
         return true;
     }
-    if (scene == QLatin1String("file-menu")) {
-        QAction* file = window.menuBar()->actions().value(0);
-        if (!file || !file->menu())
+    if (scene == QLatin1String("file-menu") || scene == QLatin1String("lessons-menu")) {
+        const QString title = scene == QLatin1String("file-menu") ? QStringLiteral("&File") : QStringLiteral("&Lessons");
+        const QList<QAction*> menus = window.menuBar()->actions();
+        const auto menu = std::find_if(menus.begin(), menus.end(), [&](QAction* a) { return a->text() == title && a->menu(); });
+        if (menu == menus.end())
             return false;
-        window.menuBar()->setActiveAction(file);
-        return file->menu()->isVisible();
+        window.menuBar()->setActiveAction(*menu);
+        return (*menu)->menu()->isVisible();
     }
     if (scene == QLatin1String("advise"))
         return adviseOn(window, studyFile);
@@ -297,7 +302,7 @@ int main(int argc, char* argv[])
     QTextStream err(stderr);
     const QStringList arguments = QCoreApplication::arguments();
     if (arguments.size() < 3 || arguments.size() > 4) {
-        err << "usage: ddplab-window-scenes first-launch|setup-errors|study|runs-study|presentation-lesson|presentation:LESSON|slides:LESSON|predict:LESSON|study-switch|compare:LESSON|file-menu|advise|advising|advice OUT.png [STUDY.json|SETTINGS.json|ADVICE.json]"
+        err << "usage: ddplab-window-scenes first-launch|setup-errors|study|runs-study|presentation-lesson|presentation:LESSON|slides:LESSON|predict:LESSON|study-switch|compare:LESSON|file-menu|lessons-menu|advise|advising|advice OUT.png [STUDY.json|SETTINGS.json|ADVICE.json]"
             << Qt::endl;
         return 2;
     }
