@@ -54,6 +54,15 @@ bool portsAreFree(int first, int count, int step = 1)
     return true;
 }
 
+// The first port the kernel picks for a bind to port 0 or a connect (32768 unless set otherwise).
+int ephemeralPortsStart()
+{
+    QFile range(QStringLiteral("/proc/sys/net/ipv4/ip_local_port_range"));
+    bool number = false;
+    const int first = range.open(QIODevice::ReadOnly) ? QString::fromLatin1(range.readAll()).simplified().section(QLatin1Char(' '), 0, 0).toInt(&number) : 0;
+    return number && first > 0 ? first : 32768;
+}
+
 // A process's environment, one "NAME=value" per entry; empty when it is gone or unreadable.
 QList<QByteArray> environmentOf(qint64 pid)
 {
@@ -125,16 +134,21 @@ bool TestSlurm::start()
     }
     m_nodes = QStringList{host, QStringLiteral("labnode2"), QStringLiteral("labnode3")};
 
+    // Every port of this Slurm lies below the ports the kernel hands out to a bind to port 0 or a
+    // connect (ip_local_port_range, 32768 and up by default), where the other suites' engines,
+    // Gloo and sshd take theirs: the daemons' block between 10000 and 20000, the jobs' template
+    // ports from 20000 up to that range. So the suite can run beside them (no RUN_SERIAL).
     QRandomGenerator* random = QRandomGenerator::global();
     int base = 0;
     for (int attempt = 0; attempt < 50 && base == 0; ++attempt) {
-        const int candidate = 40000 + int(random->bounded(20000 - kPortBlock));
+        const int candidate = 10000 + int(random->bounded(10000 - kPortBlock));
         if (portsAreFree(candidate, kPortBlock))
             base = candidate;
     }
+    const int jobIds = std::min(20000, ephemeralPortsStart() - 20000) - kJobsPerSuite;
     int firstJob = 0;
-    for (int attempt = 0; attempt < 50 && firstJob == 0; ++attempt) {
-        const int candidate = 1 + int(random->bounded(20000 - kJobsPerSuite));
+    for (int attempt = 0; attempt < 50 && firstJob == 0 && jobIds > 0; ++attempt) {
+        const int candidate = 1 + int(random->bounded(jobIds));
         if (portsAreFree(templatePort(candidate), kJobsPerSuite))
             firstJob = candidate;
     }
