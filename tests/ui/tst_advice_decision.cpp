@@ -813,13 +813,16 @@ private slots:
         QVERIFY(!few.calibrated);
         QCOMPARE(few.level, QStringLiteral("moderate"));
         QVERIFY2(few.reason.contains(QStringLiteral("3 of 3 advices with 0 such weaknesses right, too few to calibrate")), qPrintable(few.reason));
-        // The panel's own table (its eight newest advices run live with the batch rule of 1254669,
-        // four right): no count has 5 cases, so two weaknesses read low and say how few the panel measured.
+        // The panel's own table (its eight newest advices run live at 7d4aabd, six right): no count
+        // has 5 cases, so two weaknesses read low and say how few the panel measured (4 of 4).
         const Confidence twoWeak = judgeConfidence({weakness::kBatchWithinNoise, weakness::kShortTraining}, {QStringLiteral("x")});
         QVERIFY(!twoWeak.calibrated);
         QCOMPARE(twoWeak.level, QStringLiteral("low"));
-        QVERIFY2(twoWeak.reason.contains(QStringLiteral("1 of 2 advices with 2 such weaknesses right, too few")), qPrintable(twoWeak.reason));
-        QVERIFY(judgeConfidence(QStringList(5, weakness::kLrAtEdge), {}).reason.contains(QStringLiteral("0 of 3 advices with 5 such")));  // the last row: 4 or more
+        QVERIFY2(twoWeak.reason.contains(QStringLiteral("4 of 4 advices with 2 such weaknesses right, too few")), qPrintable(twoWeak.reason));
+        QVERIFY(judgeConfidence({weakness::kLrWithinNoise}, {}).reason.contains(QStringLiteral("1 of 3 advices with 1 such weaknesses right")));
+        // The last row (4 or more) has no case: said as none, not as "0 of 0".
+        const QString five = judgeConfidence(QStringList(5, weakness::kLrAtEdge), {}).reason;
+        QVERIFY2(five.contains(QStringLiteral("the ground-truth panel has no advice with 5 such weaknesses")), qPrintable(five));
     }
 
     // A ladder the budget cut to its centre rung, as the panel recorded it under load (846ffba):
