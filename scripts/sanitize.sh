@@ -10,8 +10,15 @@
 #                                       but two (below)
 #   scripts/sanitize.sh -L unit         one selection, in ctest's own words (-L, -LE, -R, -E); the
 #                                       window's fast tier so builds the ui/ libraries here too
+#   scripts/sanitize.sh --build-only    builds what the run would run and stops (.ci/run builds it
+#                                       beside the main pass's suites, then runs this leg)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build_only=false
+if [ "${1:-}" = "--build-only" ]; then
+  build_only=true
+  shift
+fi
 # -O1 -g1: line numbers in the reports, and a third less compile time than -O2 -g on the
 # LibTorch-heavy files; NDEBUG as in the release build, so the code checked is the code shipped.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
@@ -45,6 +52,7 @@ if [ "${#targets[@]}" -eq 0 ]; then
   exit 2
 fi
 cmake --build build-asan -j "$(nproc 2>/dev/null || echo 2)" --target "${targets[@]}"
+$build_only && exit 0
 # The sanitizers' runtimes (libasan, libubsan) are what these programs load beyond build/'s.
 scripts/check-deps.sh --build build-asan
 
