@@ -940,6 +940,32 @@ private slots:
         const QJsonObject late = progressJson(request, QJsonArray{QJsonObject{{kStartedS, 0.0}, {kEndedS, request.budgetSeconds - 10}, {kRuns, QJsonArray{ended}}}});
         QCOMPARE(expectedResumedAdviceSeconds(request, late, speed), 10.0);
     }
+
+    // The test hook DDPLAB_ADVICE_PINNED_COST=F: the estimator's cost of the base run on a machine
+    // F times as slow as the development machine, whatever this one measures; nothing unless F is
+    // a number > 0.
+    void aPinnedCostIsTheEstimatorsOnlyWhenAsked()
+    {
+        const AdviceRequest request = fashionMlpRequest();
+        const QByteArray before = qgetenv(kPinnedCostVariable);
+        for (const char* notAFactor : {"", "0", "-2", "abc", "nan", "inf"}) {
+            qputenv(kPinnedCostVariable, notAFactor);
+            QVERIFY2(!pinnedRunCost(request), notAFactor);
+        }
+        qunsetenv(kPinnedCostVariable);
+        QVERIFY(!pinnedRunCost(request));
+        qputenv(kPinnedCostVariable, "2");
+        const std::optional<RunCost> twice = pinnedRunCost(request);
+        qputenv(kPinnedCostVariable, "1");
+        const std::optional<RunCost> once = pinnedRunCost(request);
+        before.isNull() ? qunsetenv(kPinnedCostVariable) : qputenv(kPinnedCostVariable, before);
+        QVERIFY(twice && once && twice->isMeasured());
+        const RunCost estimated = estimatedBaseCost(request, MachineSpeed::uniform(2.0)).cost;
+        QCOMPARE(twice->perSample(), estimated.perSample());
+        QCOMPARE(twice->perRun(), estimated.perRun());
+        QCOMPARE(twice->perEvaluation(), estimated.perEvaluation());
+        QVERIFY(std::fabs(twice->perSample() - 2.0 * once->perSample()) < 1e-12 * twice->perSample());  // F times as slow
+    }
 };
 
 DDPLAB_UI_TEST_MAIN(TestAdviceDecision)

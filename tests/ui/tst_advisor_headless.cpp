@@ -10,7 +10,16 @@
 // its data; a stopped advice resumes (into a full --export disk: exit 6, stored as finished); bad input gets one
 // sentence and exit code 2. The decision rules themselves are tested on recorded evidence
 // (tst_advice_decision), the advice's truth on many models by bench/advisor_panel.py.
+//
+// Every advice here runs with its cost pinned (DDPLAB_ADVICE_PINNED_COST, advice_estimate.hpp):
+// what a run costs is the estimator's, not what the base run measured, and the advice's clock
+// counts those costs of the runs that ended, not wall time. So its plan, its budget's cuts and its
+// answer are the same whatever else the machine runs, and the suite may share the CI's machine
+// with another (it ran alone before: beside a suite at load 4.3-4.8 the Fashion CNN's advice came
+// out over 20 steps where idle it had 64). No case here is about the budget in wall time: that is
+// the window's (tst_advise_page) and the resumption's (tst_advice_resume), which run unpinned.
 
+#include "client/advisor/advice_estimate.hpp"
 #include "client/advisor/advice_progress.hpp"
 #include "support/engine_process.hpp"
 #include "support/full_disk.hpp"
@@ -112,12 +121,19 @@ Advised adviseOn(const QString& home, const QJsonObject& settings, int gpus, dou
     return advised;
 }
 
-// An advice that went past its budget by a fifth says so in `trimmed`, and one that did not says nothing of it.
-bool saysWhetherItOverran(const QJsonObject& advice, double budgetSeconds)
+// The machine as the advice sees it here: the estimator's development machine this many times
+// slower (DDPLAB_ADVICE_PINNED_COST). At 1 the advices give what they gave alone on the idle
+// machine (the Fashion CNN's 4 GPUs x 8 over 64 steps, linreg's 8 x 32), measured at load 5-7.5.
+constexpr char kPinnedSlowdown[] = "1";
+
+// On the pinned clock an advice ends within its budget (the 10 % over it is for concluding,
+// which the pinned clock does not count) and says nothing of overrunning it; an advice that went
+// past its budget by a tenth would say so in `trimmed`.
+bool honoursItsBudget(const QJsonObject& advice, double budgetSeconds)
 {
-    const bool overran = advice.value(QStringLiteral("took_s")).toDouble() > 1.1 * budgetSeconds;
+    const double took = advice.value(QStringLiteral("took_s")).toDouble();
     const bool said = QJsonDocument(advice.value(QStringLiteral("trimmed")).toArray()).toJson().contains("against a budget of");
-    return overran == said;
+    return took > 0 && took <= budgetSeconds && !said;
 }
 
 }  // namespace
@@ -129,6 +145,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_home.isValid());
+        qputenv(ddplab::ui::kPinnedCostVariable, kPinnedSlowdown);  // every ddplab this suite starts inherits it
         QFile preset(m_home.filePath(QStringLiteral("linreg.json")));
         QVERIFY(preset.open(QIODevice::WriteOnly));
         preset.write(QJsonDocument(kBase).toJson());
@@ -266,7 +283,7 @@ private slots:
         }
         QVERIFY2(trainedAtTheLr >= 2 || warmup.value(QStringLiteral("helped")).toBool(), qPrintable(QString::number(trainedAtTheLr)));
         QVERIFY(safe[0].toDouble() < safe[1].toDouble() && safe[0].toDouble() <= lr && lr <= safe[1].toDouble() * 1.0000001);
-        QVERIFY(advice.value(QStringLiteral("took_s")).toDouble() > 0);
+        QVERIFY(honoursItsBudget(advice, 180.0));
         QFile words(folder + QStringLiteral("/advice.md"));
         QVERIFY(words.open(QIODevice::ReadOnly));
         QVERIFY(QString::fromUtf8(words.readAll()).contains(QStringLiteral("torchrun")));
@@ -315,7 +332,7 @@ private slots:
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QJsonObject advice = QJsonDocument::fromJson(file.readAll()).object();
         QCOMPARE(advice.value(QStringLiteral("gpus")).toInt(), 4);
-        QVERIFY(saysWhetherItOverran(advice, 90.0));
+        QVERIFY(honoursItsBudget(advice, 90.0));
         // The measure is the validation loss, on a subset said as such.
         QVERIFY2(advice.value(QStringLiteral("objective")).toString().contains(QStringLiteral("validation loss")),
                  qPrintable(advice.value(QStringLiteral("objective")).toString()));
@@ -371,7 +388,7 @@ private slots:
                                {QStringLiteral("epochs"), 1},        {QStringLiteral("shuffle"), true}};
         const Advised advised = adviseOn(home.path(), base, 64, 1, QStringLiteral("advice"));
         QVERIFY2(advised.run.exitCode == 0, qPrintable(advised.run.out + advised.run.err));
-        QVERIFY(saysWhetherItOverran(advised.advice, 60.0));
+        QVERIFY(honoursItsBudget(advised.advice, 60.0));
         const QJsonObject critical = advised.advice.value(QStringLiteral("critical_batch")).toObject();
         const double recommended = critical.value(QStringLiteral("value")).toDouble();
         const bool lowerBound = critical.value(QStringLiteral("at_least")).toBool();
@@ -410,7 +427,7 @@ private slots:
         const Advised advised = adviseOn(home.path(), adam, 4, 1, QStringLiteral("advice"));
         QVERIFY2(advised.run.exitCode == 0, qPrintable(advised.run.out + advised.run.err));
         const QJsonObject& advice = advised.advice;
-        QVERIFY(saysWhetherItOverran(advice, 60.0));
+        QVERIFY(honoursItsBudget(advice, 60.0));
         // Adam's 0.9, 0.999 and 1e-8 at k times the base's batch by the SDE rule: 1 - beta by k, eps
         // by 1/sqrt(k); from k = 10 on beta1 would be 0 or less, and the rule keeps the base's;
         // below the base's batch (k < 1: the branch test's half) the base's own (issue 46).
@@ -467,7 +484,7 @@ private slots:
         QVERIFY2(run.out.contains(QStringLiteral("Most batch per GPU 32: 32 samples per GPU: the training set's 50 samples per GPU")), qPrintable(run.out));
         QVERIFY2(run.out.contains(QStringLiteral("by inspect's measured training step")), qPrintable(run.out));
         const QJsonObject& advice = advised.advice;
-        QVERIFY(saysWhetherItOverran(advice, 60.0));
+        QVERIFY(honoursItsBudget(advice, 60.0));
         QCOMPARE(advice.value(QStringLiteral("planned_samples")).toDouble(), 200.0);  // 2 epochs of 100
         qint64 baseSteps = 0;
         for (const QJsonValue& item : advice.value(QStringLiteral("evidence")).toArray()) {

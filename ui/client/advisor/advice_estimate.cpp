@@ -12,19 +12,35 @@
 #include <QJsonArray>
 
 #include <algorithm>
+#include <cmath>
 
 namespace ddplab::ui {
 
-double expectedAdviceSeconds(const AdviceRequest& request, const MachineSpeed& speed)
+EstimatedBase estimatedBaseCost(const AdviceRequest& request, const MachineSpeed& speed)
 {
     // The base run, and the cost it would measure: its steps' seconds with and without its
     // evaluations, its samples, its whole time.
-    const BasePlan base = planBase(request);
-    const RunParts parts = runParts(base.run.config);
+    const RunParts parts = runParts(planBase(request).run.config);
     const double steps = stepSecondsHere(parts, speed);
     const double baseSeconds = parts.startSeconds * speed.start + steps;
-    const RunCost cost = RunCost::measured((parts.stepSeconds - parts.evaluationSeconds) * speed.stepFactor(parts.kind), parts.samples, steps, baseSeconds,
-                                           qint64(parts.evaluations));
+    return {RunCost::measured((parts.stepSeconds - parts.evaluationSeconds) * speed.stepFactor(parts.kind), parts.samples, steps, baseSeconds,
+                              qint64(parts.evaluations)),
+            baseSeconds};
+}
+
+std::optional<RunCost> pinnedRunCost(const AdviceRequest& request)
+{
+    bool isNumber = false;
+    const double factor = qEnvironmentVariable(kPinnedCostVariable).toDouble(&isNumber);
+    if (!isNumber || !(factor > 0) || !std::isfinite(factor))
+        return std::nullopt;
+    return estimatedBaseCost(request, MachineSpeed::uniform(factor)).cost;
+}
+
+double expectedAdviceSeconds(const AdviceRequest& request, const MachineSpeed& speed)
+{
+    const BasePlan base = planBase(request);
+    const auto [cost, baseSeconds] = estimatedBaseCost(request, speed);
     // What the job plans after it, sized to the budget it leaves (the checkpoint's path is the
     // job's to know; the plan only carries it).
     PlanContext context{request, cost, std::max(0.0, request.budgetSeconds - baseSeconds), QString(), base.checkpointStep};

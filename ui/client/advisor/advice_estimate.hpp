@@ -7,12 +7,34 @@
 // time left from what it measured instead (advice_time.hpp).
 
 #include "advice_request.hpp"
+#include "run_cost.hpp"
 
 #include <QJsonObject>
+
+#include <optional>
 
 namespace ddplab::ui {
 
 struct MachineSpeed;
+
+// The cost the estimator gives the base run of `request` at `speed` (what the base run would
+// measure there), and that base run's seconds.
+struct EstimatedBase {
+    RunCost cost;
+    double seconds = 0.0;
+};
+EstimatedBase estimatedBaseCost(const AdviceRequest& request, const MachineSpeed& speed);
+
+// A test hook, never set in normal use: the environment variable DDPLAB_ADVICE_PINNED_COST=F
+// (a number > 0) pins what the advice's runs cost to the estimator's cost for its base run on a
+// machine F times as slow as the development machine (MachineSpeed::uniform(F)), instead of the
+// base run's measured cost, and the advice's clock (AdviceRunner) counts that cost of every run
+// that ended instead of wall time. The plan, the budget's cuts and the decisions then follow the
+// evidence alone, whatever else the machine runs: tst_advisor_headless shares the CI's machine
+// with it. Unset, empty or not a number > 0: nullopt, the advice measures as always. Read here
+// and nowhere else (docs/advisor.md, "A pinned cost for tests").
+std::optional<RunCost> pinnedRunCost(const AdviceRequest& request);
+inline constexpr char kPinnedCostVariable[] = "DDPLAB_ADVICE_PINNED_COST";
 
 double expectedAdviceSeconds(const AdviceRequest& request, const MachineSpeed& speed);
 // A stopped advice resumed from its progress file (advice_progress.hpp): the same plan less the

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "advice_job.hpp"
 
+#include "advice_estimate.hpp"
 #include "advice_phases.hpp"
 #include "advice_progress.hpp"
 #include "advice_runner.hpp"
@@ -169,6 +170,9 @@ bool AdviceJob::begin(const AdviceRequest& request, const QJsonArray& resumePhas
     m_deadline.start();
     const BasePlan plan = planBase(request);
     m_checkpointStep = plan.checkpointStep;
+    m_pinnedCost = pinnedRunCost(request);
+    if (m_pinnedCost)
+        m_runner->pinClock(*m_pinnedCost, m_checkpointStep);
     runPhase(Phase::Base, {plan.run});
     return true;
 }

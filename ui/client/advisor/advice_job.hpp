@@ -35,6 +35,8 @@
 #include <QStringList>
 #include <QTimer>
 
+#include <optional>
+
 namespace ddplab::ui {
 
 class AdviceRunner;
@@ -131,6 +133,7 @@ private:
     QString m_storeProblem;
     Advice m_advice;
     AdviceTime m_time;
+    std::optional<RunCost> m_pinnedCost;  // the test hook's (advice_estimate.hpp, pinnedRunCost), else measured
     QTimer m_deadline;
     bool m_outOfTime = false;
     QString m_checkpoint;

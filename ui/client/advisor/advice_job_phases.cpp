@@ -38,8 +38,10 @@ void AdviceJob::afterBase(const RunData& base)
                         .arg(base.record().error.isEmpty() ? statusText(base.record().status) : base.record().error));
     // What a run costs here, from this one: it sizes the plan and says the time left.
     const qsizetype evaluations = std::max(base.series(wire(protocol::field::kTrainLoss)).size(), base.series(wire(protocol::field::kValLoss)).size());
-    m_time.setCost(RunCost::measured(base.summary().value(wire(protocol::field::kTrainS)).toDouble(), base.summary().value(wire(protocol::field::kSamples)).toDouble(),
-                                     base.summary().value(wire(protocol::field::kWallS)).toDouble(), m_runner->elapsedSeconds(), evaluations),
+    // Pinned by the test hook (pinnedRunCost), the estimator's instead, the same at any load.
+    m_time.setCost(m_pinnedCost ? *m_pinnedCost
+                                : RunCost::measured(base.summary().value(wire(protocol::field::kTrainS)).toDouble(), base.summary().value(wire(protocol::field::kSamples)).toDouble(),
+                                                    base.summary().value(wire(protocol::field::kWallS)).toDouble(), m_runner->elapsedSeconds(), evaluations),
                    m_checkpointStep);
     m_checkpoint.clear();
     for (const QJsonObject& checkpoint : base.checkpoints())

@@ -48,7 +48,15 @@ void AdviceRunner::begin(const AdviceRequest& request, const QJsonArray& resumeP
     m_offsetMs = 0;
     m_reusedRuns = 0;
     m_running = false;
+    m_pinned.reset();
+    m_pinnedMs = 0;
     m_clock.start();
+}
+
+void AdviceRunner::pinClock(const RunCost& cost, qint64 checkpointStep)
+{
+    m_pinned.emplace();
+    m_pinned->setCost(cost, checkpointStep);
 }
 
 QList<PlannedRun> AdviceRunner::runsLeft() const
@@ -149,6 +157,8 @@ void AdviceRunner::onRunFinished(int index, const QSharedPointer<RunData>& run)
     if (!m_running || m_phasesLog.isEmpty() || index < 0 || index >= m_toRun.size() || !run)
         return;
     m_ended = index + 1;
+    if (m_pinned && !m_cutting)
+        m_pinnedMs += qRound64(1000.0 * m_pinned->runSeconds(m_planned[m_toRun[index]]));
     // A run that could not write its output (a full disk) measured nothing, and no advice is
     // concluded from it: the advice stops, to be resumed once there is room.
     if (run->record().status == RunStatus::Failed && run->record().exitCode == ddplab::kExitOutputError) {

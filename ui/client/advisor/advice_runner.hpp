@@ -6,10 +6,12 @@
 // ends, takes a stopped advice's finished runs from the run store instead of running them again
 // (resuming), and can cut a phase at a decision point (the budget is spent): the run under way is
 // stopped and the rest are not run. It keeps the advice's clock, on which a phase replayed from a
-// stopped advice takes the time it took then.
+// stopped advice takes the time it took then; pinned (a test hook: pinClock), the clock counts the
+// pinned cost of the runs that ended instead of wall time.
 
 #include "advice_plan.hpp"
 #include "advice_request.hpp"
+#include "advice_time.hpp"
 #include "client/runs/run_data.hpp"  // complete for the signal's QList (its meta type)
 
 #include <QElapsedTimer>
@@ -18,6 +20,8 @@
 #include <QMap>
 #include <QObject>
 #include <QSharedPointer>
+
+#include <optional>
 
 namespace ddplab::ui {
 
@@ -32,6 +36,11 @@ public:
     // A new advice: the clock starts; `resumePhases`, a stopped advice's phases as its progress
     // file has them (empty: nothing to take).
     void begin(const AdviceRequest& request, const QJsonArray& resumePhases);
+    // The test hook of advice_estimate.hpp (pinnedRunCost), after begin: from now on the clock
+    // stands still while a run trains and moves on by `cost`'s seconds for each planned run that
+    // ends (AdviceTime::runSeconds, a branch from the checkpoint at `checkpointStep`; a run the cut
+    // stopped part way counts nothing), so it says the same at any load.
+    void pinClock(const RunCost& cost, qint64 checkpointStep);
     // Runs `runs` (one phase); phaseEnded when they have all ended.
     void run(const QList<PlannedRun>& runs);
     // The budget is spent: the run under way is stopped, the phase ends with the runs that ended.
@@ -40,7 +49,7 @@ public:
     void abandon();
     bool isRunning() const { return m_running; }
 
-    double elapsedSeconds() const { return double(m_clock.elapsed() + m_offsetMs) / 1000.0; }
+    double elapsedSeconds() const { return double(elapsedMs()) / 1000.0; }
     int reusedRuns() const { return m_reusedRuns; }
     int reusedInPhase() const { return int(m_reused.size()); }
     // This phase's runs not yet ended, the one under way first.
@@ -64,13 +73,15 @@ private:
     // False (and failed() emitted from the event loop, saying why: a full disk) when the progress
     // file could not be written: without it the advice could not be resumed.
     bool writeProgress();
-    qint64 elapsedMs() const { return m_clock.elapsed() + m_offsetMs; }
+    qint64 elapsedMs() const { return (m_pinned ? m_pinnedMs : m_clock.elapsed()) + m_offsetMs; }
 
     LabSession& m_session;
     AdviceRequest m_request;
     bool m_running = false;
     bool m_cutting = false;
     QElapsedTimer m_clock;
+    std::optional<AdviceTime> m_pinned;  // the pinned cost, when the test hook pinned the clock
+    qint64 m_pinnedMs = 0;               // the pinned clock: the pinned seconds of the runs that ended
     qint64 m_offsetMs = 0;           // added to the clock: a replayed phase takes the time it took
     qint64 m_phaseStartMs = 0;
     QList<PlannedRun> m_planned;     // this phase's
