@@ -399,6 +399,34 @@ private slots:
         QCOMPARE(data->record().error, QStringLiteral("its events hold 9 of the 11 steps its summary counts"));
     }
 
+    // A run resumed from a checkpoint (a branch, the run after a failed rank's) counts the steps
+    // before it in its summary, its record and its events only its own: a-rank-fails' resumed run
+    // says 48 in its summary and 28 in its record. Listed as cut, every resumed run read
+    // "incomplete" once the lab was opened again, and the estimator (which measures only runs
+    // that ran to their end) never measured one. A summary that counts more than the steps
+    // before the checkpoint and the run's own is still cut.
+    void aResumedRunsSummaryCountsTheStepsBeforeItsCheckpoint()
+    {
+        QTemporaryDir root;
+        const RunStore store(root.path());
+        QByteArray events = recordedEvents();
+        QVERIFY(events.contains("{\"type\":\"config\","));
+        QVERIFY(events.contains("{\"type\":\"summary\",\"steps\":11,"));
+        // Its 11 steps after a checkpoint written after step 20: the summary counts 31.
+        events.replace("{\"type\":\"config\",", "{\"type\":\"config\",\"resumed_from\":\"run-1/step-000020.pt\",\"resumed_step\":20,");
+        events.replace("{\"type\":\"summary\",\"steps\":11,", "{\"type\":\"summary\",\"steps\":31,");
+        const RunRecord resumed = finishedRun(store, events);
+        const RunRecord listed = store.listRuns().first();
+        QCOMPARE(listed.id, resumed.id);
+        QVERIFY2(listed.status == RunStatus::Finished, qPrintable(statusText(listed.status) + QStringLiteral(": ") + listed.error));
+        QCOMPARE(store.loadRun(listed)->record().status, RunStatus::Finished);
+
+        events.replace("{\"type\":\"summary\",\"steps\":31,", "{\"type\":\"summary\",\"steps\":32,");
+        writeEvents(resumed, events);
+        QCOMPARE(store.listRuns().first().status, RunStatus::Incomplete);
+        QCOMPARE(store.listRuns().first().error, QStringLiteral("its summary counts 32 steps, its record 11"));
+    }
+
     void writesAreWholeOrNothing()
     {
         QTemporaryDir dir;

@@ -12,6 +12,7 @@
 #include "client/study/study_estimate.hpp"
 #include "client/study/study_library.hpp"
 #include "client/study/study_plan.hpp"
+#include "client/wire.hpp"
 #include "core/batch_schedule.hpp"
 #include "core/derived.hpp"
 #include "ui_test_main.hpp"
@@ -327,6 +328,68 @@ private slots:
         }
         const MachineSpeed speed = MachineSpeed::measure(store);
         QVERIFY2(std::fabs(speed.start - kTwice) < 0.01, qPrintable(QString::number(speed.start)));
+    }
+
+    // A resumed run measures this machine as any other. In a fresh data folder the second lesson,
+    // critical-batch-branches, is estimated from the first, a-rank-fails: from its runs as they
+    // were stored on 2026-11-30 13:27:58-13:28:05 (main @ 71dca21, load 4.2) it was estimated
+    // 21.8 s and took 13.4 s (an hour before, at the same load, 20.0 s). Its resumed run, whose
+    // summary counts the 20 steps before its checkpoint (48) and its record its own (28), was
+    // listed incomplete and not measured; the run that failed is not either: the start-up factor
+    // was the one other run's (1.49). With both runs that ran to their end it is their median
+    // (0.75 and 1.49), and the estimate lies within 1.5x of both times the lesson took.
+    void aResumedRunMeasuresThisMachineToo()
+    {
+        QTemporaryDir dir;
+        RunStore store(dir.path());
+        const LessonLibrary library = LessonLibrary::load();
+        const Lesson* failing = library.find(QStringLiteral("a-rank-fails"));
+        const Lesson* branches = library.find(QStringLiteral("critical-batch-branches"));
+        QVERIFY(failing && branches && failing->runs.size() == 3);
+        struct Recorded {
+            RunStatus status;
+            const char* started;
+            const char* finished;
+            double wallSeconds;  // -1: none (it failed)
+            qint64 steps;        // its events' steps
+            qint64 resumedStep;
+        };
+        const Recorded recorded[] = {
+            {RunStatus::Failed, "2026-11-30T13:27:58.704", "2026-11-30T13:28:00.966", -1.0, 29, 0},
+            {RunStatus::Finished, "2026-11-30T13:28:00.968", "2026-11-30T13:28:02.519", 0.627413222, 28, 20},
+            {RunStatus::Finished, "2026-11-30T13:28:02.526", "2026-11-30T13:28:05.073", 0.87245439, 48, 0},
+        };
+        for (int i = 0; i < 3; ++i) {
+            const Recorded& figures = recorded[i];
+            QJsonObject settings = failing->runs.at(i).config;
+            if (figures.resumedStep > 0)
+                settings.insert(wire(key::kResumeFrom), QStringLiteral("run-1/checkpoints/step-000020.pt"));
+            RunRecord draft;
+            draft.name = failing->runs.at(i).label;
+            draft.enginePid = 16031;
+            QString error;
+            std::optional<RunRecord> run = store.createRun(draft, *coreConfigOf(settings), &error);
+            QVERIFY2(run, qPrintable(error));
+            run->status = figures.status;
+            run->started = QDateTime::fromString(QString::fromLatin1(figures.started), Qt::ISODateWithMs);
+            run->finished = QDateTime::fromString(QString::fromLatin1(figures.finished), Qt::ISODateWithMs);
+            run->trainSeconds = figures.wallSeconds;
+            run->steps = figures.steps;
+            QVERIFY2(store.saveMeta(*run, &error), qPrintable(error));
+            QFile events(RunStore::eventsPath(*run));
+            QVERIFY(events.open(QIODevice::WriteOnly));
+            events.write("{\"type\":\"hello\"}\n");
+            events.write(figures.resumedStep > 0 ? "{\"type\":\"config\",\"resumed_step\":20}\n" : "{\"type\":\"config\"}\n");
+            if (figures.status == RunStatus::Finished)
+                events.write(QStringLiteral("{\"type\":\"summary\",\"steps\":%1}\n").arg(figures.steps + figures.resumedStep).toLatin1());
+        }
+        const MachineSpeed speed = MachineSpeed::measure(store);
+        QCOMPARE(speed.stepRuns.at(std::size_t(StepKind::Mlp)), 2);
+        QVERIFY2(speed.start > 1.0 && speed.start < 1.2, qPrintable(QString::number(speed.start)));
+        const double estimate = estimatedSeconds(*branches, speed);
+        for (double took : {13.4, 20.0})
+            QVERIFY2(took / estimate >= 1 / kWithin && took / estimate <= kWithin,
+                     qPrintable(QStringLiteral("estimated %1 s, took %2 s").arg(estimate).arg(took)));
     }
 
     // A run told to fail at step 3 costs its 2 steps, not its whole training.

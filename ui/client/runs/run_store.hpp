@@ -20,6 +20,7 @@
 
 namespace ddplab::ui {
 
+class RegularFile;
 class RunData;
 
 class RunStore {
@@ -72,6 +73,7 @@ private:
     static RunRecord readRecord(const QString& directory);
     static QString eventsProblem(const QString& path);
     static QString eventsEndProblem(const QString& path, qint64 steps);
+    static qint64 resumedStepIn(RegularFile& events);  // its config event's resumed_step; 0 without
 
     QString m_root;
 };
