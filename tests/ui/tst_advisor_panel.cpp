@@ -10,6 +10,7 @@
 // docs/benchmarks.md's tables say, and judges rows worked out by hand as by hand; a model it does not
 // have gets one sentence and exit code 2.
 
+#include "client/advisor/advice_estimate.hpp"
 #include "support/engine_process.hpp"
 #include "support/prerequisites.hpp"
 #include "ui_test_main.hpp"
@@ -151,6 +152,12 @@ void TestAdvisorPanel::initTestCase()
         QFAIL(qPrintable(missing));
     if (const QString missing = ddplab::test::missingPythonOptuna(); !missing.isEmpty())
         QFAIL(qPrintable(missing));
+    // The reduced panel's 0.2-minute advice with its cost pinned (advice_estimate.hpp; the panel
+    // passes its environment to ddplab): beside other suites at load 5 its measured plan held no
+    // confirmation and it ended with "no LR trained" (exit 1); this suite is about the panel's
+    // bookkeeping, not the advisor's timing. Pinned at F = 1 logreg's 12 s held no confirmation
+    // either, at 0.5 tabular_adamw's; at 0.25 both do, whatever the load (2026-11-30).
+    qputenv(ddplab::ui::kPinnedCostVariable, "0.25");
 }
 
 void TestAdvisorPanel::knownRunsGiveTheRightSetTheBandAndTheVerdict_data()
