@@ -97,7 +97,8 @@ void AdviceRunner::run(const QList<PlannedRun>& runs)
         const QJsonObject earlier = i < beforeRuns.size() ? beforeRuns[i].toObject() : QJsonObject();
         const QString id = earlier.value(kRunId).toString();
         // The progress file names only runs the session saw end well; the store lists a range test
-        // (stopped by the 4x rule) and a branch (its steps start at the checkpoint) as incomplete.
+        // (stopped by the 4x rule) as incomplete, and listed a branch (its steps start at the
+        // checkpoint) so too until the listing read its config event's resumed_step (bc06479).
         const auto ended = [&run](RunStatus status) {
             return reusable(status) || ((run.config.lrRangeTest || !run.config.resumeFrom.empty()) && status == RunStatus::Incomplete);
         };
