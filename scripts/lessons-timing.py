@@ -94,6 +94,13 @@ def run(args):
         print(f"{kind} {item} ({' '.join(command[1:])}) ...", flush=True)
         load_before = os.getloadavg()[0]
         output, seconds, code = run_once(command, env, left)
+        if code:
+            # A run that failed measured nothing: it is not stored, and the next call tries it
+            # anew. (A --lab copied without its ddplab-headless beside it ended every study with
+            # exit code 2 in 0.06 s, and was recorded as a finished study of 0.06 s.)
+            tail = "\n".join(output.splitlines()[-5:])
+            print(f"{kind} {item} failed with exit code {code}, so it is no timing; stopped here:\n{tail}", file=sys.stderr)
+            return 1
         entry = dict(done, kind=kind)
         # The machine's load (1-minute average) as each chunk began and ended: the table states it.
         entry["loads"] = entry.get("loads", []) + [round(load_before, 1), round(os.getloadavg()[0], 1)]
@@ -197,7 +204,7 @@ def main():
     parser.add_argument("--keep", action="store_true", help="table: keep the rows of items DATA has not measured")
     parser.add_argument("--kept-load", default="", help="table: the load cell of a kept row that has none")
     args = parser.parse_args()
-    (run if args.what == "run" else table)(args)
+    return (run if args.what == "run" else table)(args)
 
 
 if __name__ == "__main__":
