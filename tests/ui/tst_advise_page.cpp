@@ -20,18 +20,23 @@
 #include "window/lab_actions.hpp"
 #include "window/main_window.hpp"
 
+#include <QAbstractButton>
+#include <QAbstractSpinBox>
 #include <QAction>
 #include <QClipboard>
 #include <QDoubleSpinBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTimer>
 
@@ -283,6 +288,47 @@ private slots:
         page->inputs()->budgetMinutes()->setValue(0.5);  // a budget shorter than the plan: the budget
         QCOMPARE(page->estimatedSeconds(), 30.0);
         QCOMPARE(start->text(), QStringLiteral("Start (about 30 s)"));
+    }
+
+    void theInputsColumnKeepsItsFieldsAndButtonsWhole()
+    {
+        // The inputs column's least width was fixed once, when the page was built. Its buttons'
+        // text then grew ("Start (about 42 s)", "Resume (about 3 min)"), and at 1920 x 1080 beside
+        // the Lesson pane the column cut them and its fields at its right edge. Squeezed to its
+        // least, it now holds every field and button whole, and widens as their text grows.
+        MainWindow window;
+        AdvisePage* page = advisePageOf(window);
+        QVERIFY(page);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        // The panes away: the offscreen screen is 800 pixels wide, and beside the panes the page
+        // has less than the column's least (a screen too small squeezes any column).
+        for (QDockWidget* pane : window.findChildren<QDockWidget*>())
+            pane->hide();
+        auto* column = page->findChild<QScrollArea*>(QStringLiteral("adviseInputsColumn"));
+        QVERIFY(column);
+        auto* splitter = qobject_cast<QSplitter*>(column->parentWidget());
+        QVERIFY(splitter);
+        const auto cutAtTheRightEdge = [column] {
+            QStringList cut;
+            const int edge = column->viewport()->width();
+            for (QWidget* w : column->widget()->findChildren<QWidget*>()) {
+                if (!w->isVisible() || !(qobject_cast<QAbstractButton*>(w) || qobject_cast<QAbstractSpinBox*>(w)))
+                    continue;
+                const int right = w->mapTo(column->viewport(), QPoint(w->width(), 0)).x();
+                if (right > edge)
+                    cut << QStringLiteral("%1 ends at %2 of %3").arg(w->objectName()).arg(right).arg(edge);
+            }
+            return cut.join(QStringLiteral("; "));
+        };
+        splitter->setSizes({1, 100000});  // the column at its least
+        QTRY_VERIFY2(cutAtTheRightEdge().isEmpty(), qPrintable(cutAtTheRightEdge()));
+        const int before = column->width();
+        // Longer than any estimate the page writes: the column must widen on its own (no sizes
+        // set again), as it does when the page writes its estimate.
+        page->findChild<QPushButton*>(QStringLiteral("startAdvice"))->setText(QStringLiteral("Start (about 59 min, every phase at 8 GPUs)"));
+        QTRY_VERIFY2(column->width() > before, qPrintable(QStringLiteral("%1 then %2").arg(before).arg(column->width())));
+        QVERIFY2(cutAtTheRightEdge().isEmpty(), qPrintable(cutAtTheRightEdge()));
     }
 
     void startWhileSomethingElseRunsIsRefused()

@@ -6,6 +6,7 @@
 #include "advisor/advice_card.hpp"
 #include "plots/advice_charts.hpp"
 #include "advisor/advise_inputs.hpp"
+#include "advisor/content_wide_scroll.hpp"
 #include "client/advisor/advice_estimate.hpp"
 #include "client/advisor/advice_job.hpp"
 #include "client/advisor/advice_progress.hpp"
@@ -40,7 +41,6 @@
 #include <QSpinBox>
 
 #include <utility>
-#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QTimer>
@@ -140,14 +140,10 @@ AdvisePage::AdvisePage(const RunStore& store, LabSession& session, std::function
     leftLayout->addWidget(m_log, 1);
     leftLayout->addWidget(pastTitle);
     leftLayout->addWidget(m_past);
-    // Scrolled, so a short screen or presentation mode's large fonts scroll instead of squeeze.
-    auto* leftScroll = new QScrollArea;
-    leftScroll->setWidget(left);
-    leftScroll->setWidgetResizable(true);
-    leftScroll->setFrameShape(QFrame::NoFrame);
-    leftScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    // As wide as its form needs: a narrower column would cut the fields off at its edge.
-    leftScroll->setMinimumWidth(left->minimumSizeHint().width() + leftScroll->verticalScrollBar()->sizeHint().width());
+    // Scrolled, so a short screen or presentation mode's large fonts scroll instead of squeeze;
+    // never narrower than its form and buttons need, as their text grows too.
+    auto* leftScroll = new ContentWideScroll(left);
+    leftScroll->setObjectName(QStringLiteral("adviseInputsColumn"));
 
     m_card = new AdviceCard;
     m_use = new QPushButton(tr("Use these settings"));
