@@ -97,11 +97,9 @@ void AdviceRunner::run(const QList<PlannedRun>& runs)
         const QJsonObject earlier = i < beforeRuns.size() ? beforeRuns[i].toObject() : QJsonObject();
         const QString id = earlier.value(kRunId).toString();
         // The progress file names only runs the session saw end well; the store lists a range test
-        // (stopped by the 4x rule) as incomplete, and listed a branch (its steps start at the
-        // checkpoint) so too until the listing read its config event's resumed_step (bc06479).
-        const auto ended = [&run](RunStatus status) {
-            return reusable(status) || ((run.config.lrRangeTest || !run.config.resumeFrom.empty()) && status == RunStatus::Incomplete);
-        };
+        // (stopped by the 4x rule) as incomplete. A branch from the checkpoint is listed as any run
+        // is: its summary's steps count the checkpoint's (RunStore reads its resumed_step).
+        const auto ended = [&run](RunStatus status) { return reusable(status) || (run.config.lrRangeTest && status == RunStatus::Incomplete); };
         if (earlier.value(kSettings).toObject() == settings && stored.contains(id) && ended(stored.value(id).status)) {
             const QSharedPointer<RunData> loaded = m_session.store().loadRun(stored.value(id));
             if (loaded && ended(loaded->record().status)) {
