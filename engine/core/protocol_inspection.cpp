@@ -87,6 +87,7 @@ Json inspectionEvent(const Config& config, const InspectionReport& r)
     batch[inspection::kOutputDtype] = r.output.dtype;
     batch[field::kLoss] = r.firstLoss;
     batch[inspection::kStepSeconds] = r.stepSeconds;
+    batch[inspection::kStepTakes] = r.stepTakes;
     event[inspection::kFirstBatch] = batch;
     event[inspection::kLossFit] = r.lossFit;
     if (r.classes)

@@ -62,7 +62,8 @@ struct InspectionReport {
     TensorFacts batchTargets;
     TensorFacts output;       // forward's on it
     double firstLoss = 0.0;
-    double stepSeconds = 0.0;  // a forward and backward on the first batch, its second take
+    double stepSeconds = 0.0;  // a forward and backward on the first batch: the median of stepTakes
+    std::vector<double> stepTakes;  // its timed takes in order, after an untimed first (allocations)
     std::string lossFit;      // "10 class scores per sample, against class indices"
     std::optional<int64_t> classes;
     MemoryEstimate memory;

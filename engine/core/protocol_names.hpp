@@ -261,9 +261,11 @@ inline constexpr char kOutputShape[] = "output_shape";
 inline constexpr char kOutputDtype[] = "output_dtype";
 inline constexpr char kLossFit[] = "loss_fit";  // a sentence: what the loss compares
 inline constexpr char kClasses[] = "classes";   // cross_entropy
-// a training step's forward and backward on the first batch, timed on its second take (the first
-// pays for allocations): how long a study's runs of this model take here (ui's study estimate)
+// a training step's forward and backward on the first batch, the median of its timed takes (after
+// a first that pays for allocations): how long a study's runs of this model take here (ui's study
+// estimate); the takes themselves, in the order taken, so that the ui can count inspect's own time
 inline constexpr char kStepSeconds[] = "step_seconds";
+inline constexpr char kStepTakes[] = "step_takes";
 // memory per rank, estimated
 inline constexpr char kMemory[] = "memory";
 inline constexpr char kPerRankBytes[] = "per_rank_bytes";

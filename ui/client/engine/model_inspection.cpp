@@ -101,6 +101,11 @@ std::optional<ModelInspection> ModelInspection::fromJson(const QJsonObject& even
     result.fixedBytes = memory.value(wire(inspection::kPerRankBytes)).toInteger() - result.stepBytes;
     result.stepSamples = first.value(wire(field::kSamples)).toInteger();
     result.stepSeconds = std::max(0.0, first.value(wire(inspection::kStepSeconds)).toDouble());
+    // An engine before the takes were listed timed one.
+    const QJsonArray takes = first.value(wire(inspection::kStepTakes)).toArray();
+    result.stepTakesSeconds = takes.isEmpty() ? result.stepSeconds : 0.0;
+    for (const QJsonValue& take : takes)
+        result.stepTakesSeconds += std::max(0.0, take.toDouble());
     const double data = memory.value(wire(inspection::kDataBytes)).toDouble();
     result.memoryText += memory.value(wire(inspection::kDataShared)).toBool()
                              ? QObject::tr("; data %1 once for all ranks").arg(sizeText(data))

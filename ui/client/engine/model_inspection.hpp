@@ -25,8 +25,10 @@ struct ModelInspection {
     qint64 fixedBytes = 0;
     qint64 stepBytes = 0;
     qint64 stepSamples = 0;
-    // The same step timed on its second take, on this machine (0: an engine too old to say).
+    // The same step on this machine, the median of its timed takes (0: an engine too old to say),
+    // and how long those takes took together (inspect's own time, not a run's start).
     double stepSeconds = 0.0;
+    double stepTakesSeconds = 0.0;
     // Its submodules that couple or randomise a batch's samples (the advisor's cautions);
     // layersKnown false: an engine too old to say.
     bool layersKnown = false;

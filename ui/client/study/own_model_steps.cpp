@@ -47,9 +47,10 @@ void OwnModelSteps::onInspected()
     }
     const std::optional<ModelInspection>& inspection = m_inspector.inspection();
     if (inspection && inspection->stepSeconds > 0 && inspection->stepSamples > 0) {
-        // What inspect took besides its two steps on the first batch: loading LibTorch, the model
-        // and the data, as each run of this model does.
-        const double startSeconds = std::max(0.0, m_clock.elapsed() / 1000.0 - 2.0 * inspection->stepSeconds);
+        // What inspect took besides its steps on the first batch (an untimed first, then the timed
+        // takes): loading LibTorch, the model and the data, as each run of this model does.
+        const double startSeconds =
+            std::max(0.0, m_clock.elapsed() / 1000.0 - inspection->stepSeconds - inspection->stepTakesSeconds);
         m_steps.insert(m_current, {inspection->stepSeconds / double(inspection->stepSamples), startSeconds, inspection->trainSamples,
                                    inspection->valSamples});
     }
