@@ -121,6 +121,16 @@ Advice givenAdvice()
     return a;
 }
 
+// The advice's cost pinned while it lives (DDPLAB_ADVICE_PINNED_COST, advice_estimate.hpp): what
+// a run costs is the estimator's for this machine idle (F = 1), and the advice's clock counts those
+// costs, so its plan is the same at any load.
+struct PinnedCost {
+    PinnedCost() { qputenv(kPinnedCostVariable, "1"); }
+    ~PinnedCost() { qunsetenv(kPinnedCostVariable); }
+    PinnedCost(const PinnedCost&) = delete;
+    PinnedCost& operator=(const PinnedCost&) = delete;
+};
+
 AdvisePage* advisePageOf(MainWindow& window)
 {
     auto* page = window.findChild<AdvisePage*>();
@@ -437,14 +447,20 @@ private slots:
         QVERIFY(!QFile::exists(kept.progressFile()) && !QFile::exists(kept.checkpointFolder()));
     }
 
+    // Pinned, at a budget of half a minute: this case is about the stop, the folder kept and the
+    // resume, not about the budget in wall time. At 2 minutes unpinned the resumed advice ran
+    // its whole plan (56 s of the suite's 86); pinned, a plan cut to 30 s of this machine idle is
+    // the same plan at any load, so it still holds a confirmation (the advice ends with an LR)
+    // beside other suites.
     void aStoppedAdviceIsKeptAndResumed()
     {
+        const PinnedCost pinned;
         MainWindow window;
         AdvisePage* page = advisePageOf(window);
         QVERIFY(page);
         QVERIFY(window.parameterPanel()->setValues(kSmallLinreg).isEmpty());
         page->inputs()->gpus()->setValue(2);
-        page->inputs()->budgetMinutes()->setValue(2.0);
+        page->inputs()->budgetMinutes()->setValue(0.5);
         QSignalSpy ended(page, &AdvisePage::adviceEnded);
         // Stopped once the base run has ended (the branch test has begun).
         bool stopAsked = false;
