@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine_process.hpp"
 
+#include <QDeadlineTimer>
 #include <QFile>
+#include <QJsonObject>
 #include <QJsonDocument>
 #include <QTemporaryDir>
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <optional>
 
 namespace ddplab::test {
 
@@ -98,6 +102,103 @@ EngineResult runEngine(const QStringList& arguments, int timeoutMs, const QProce
     return collect(process);
 }
 
+namespace {
+
+// One `ddplab-engine runs` per test process runs the configs runConfig is given without flags:
+// each is forked from a process that has loaded LibTorch already and runs through the same code
+// as `run --config` (runFromFiles: the file read, checked and trained by runTraining), with its
+// events on stdout and its words on stderr, then the session's run_end with the exit code. An
+// engine's start costs about 1.1 s of CPU on the 2-core machine (its 288 libraries and
+// LibTorch's registrations, docs/ci.md), a run forked from the session a fraction of it.
+// A run that does not end within its time, or a session that dies, ends the session: the next
+// run starts another.
+class RunsSession {
+public:
+    std::optional<EngineResult> run(const QString& configPath, int timeoutMs)
+    {
+        const QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        if (m_process && (m_process->state() != QProcess::Running || m_environment != environment))
+            end();
+        if (!m_process && !start(environment))
+            return std::nullopt;
+        const QByteArray request = QJsonDocument(QJsonObject{{QStringLiteral("config"), configPath}}).toJson(QJsonDocument::Compact);
+        m_process->write(request + '\n');
+        EngineResult result;
+        QByteArray runOutput;
+        QDeadlineTimer deadline(timeoutMs);
+        while (true) {
+            const std::optional<QByteArray> line = nextLine(deadline);
+            if (!line) {  // the session died or the run outlived its time: kill it like runEngine would
+                runOutput += m_process->readAllStandardOutput();
+                end();
+                result.crashed = true;
+                result.events = parseEvents(runOutput, &result.badLines);
+                result.stderrText = m_stderr;
+                return result;
+            }
+            const QJsonObject event = QJsonDocument::fromJson(*line).object();
+            if (event.value(QStringLiteral("type")).toString() == QStringLiteral("run_end")) {
+                result.exitCode = event.value(QStringLiteral("exit_code")).toInt(-1);
+                break;
+            }
+            runOutput += *line + '\n';
+        }
+        // The run wrote stderr before it ended, and its end before run_end: what is in the pipe
+        // now is all of it.
+        m_process->waitForReadyRead(0);
+        m_stderr += m_process->readAllStandardError();
+        result.events = parseEvents(runOutput, &result.badLines);
+        result.stderrText = m_stderr;
+        m_stderr.clear();
+        return result;
+    }
+
+private:
+    bool start(const QProcessEnvironment& environment)
+    {
+        m_process = std::make_unique<QProcess>();
+        m_environment = environment;
+        m_process->setProcessEnvironment(environment);
+        m_process->start(enginePath(), {QStringLiteral("runs")});
+        QDeadlineTimer deadline(30000);
+        const std::optional<QByteArray> hello = m_process->waitForStarted(30000) ? nextLine(deadline) : std::nullopt;
+        if (!hello || !hello->contains("\"hello\"")) {
+            end();
+            return false;
+        }
+        m_stderr.clear();
+        return true;
+    }
+
+    std::optional<QByteArray> nextLine(const QDeadlineTimer& deadline)
+    {
+        while (!m_process->canReadLine()) {
+            if (deadline.hasExpired() || m_process->state() != QProcess::Running)
+                return std::nullopt;
+            m_process->waitForReadyRead(int(std::min<qint64>(deadline.remainingTime(), 1000)));
+            m_stderr += m_process->readAllStandardError();
+        }
+        m_stderr += m_process->readAllStandardError();
+        return m_process->readLine().chopped(1);
+    }
+
+    void end()
+    {
+        if (m_process) {
+            m_process->kill();
+            m_process->waitForFinished();
+            m_stderr += m_process->readAllStandardError();
+        }
+        m_process.reset();
+    }
+
+    std::unique_ptr<QProcess> m_process;
+    QProcessEnvironment m_environment;
+    QByteArray m_stderr;
+};
+
+}  // namespace
+
 EngineResult runConfig(const QJsonObject& config, const QStringList& extra)
 {
     QTemporaryDir dir;
@@ -107,6 +208,12 @@ EngineResult runConfig(const QJsonObject& config, const QStringList& extra)
         return {};
     file.write(QJsonDocument(config).toJson());
     file.close();
+    if (extra.isEmpty()) {
+        // Never destroyed: at the test's end its stdin closes and the session ends by itself.
+        static RunsSession* session = new RunsSession;
+        if (std::optional<EngineResult> result = session->run(path, 300000))
+            return *result;
+    }
     return runEngine(QStringList{QStringLiteral("run"), QStringLiteral("--config"), path} + extra);
 }
 

@@ -42,7 +42,9 @@ double maxRelativeDifference(const QList<double>& a, const QList<double>& b);
 EngineResult runEngine(const QStringList& arguments, int timeoutMs = 300000,
                        const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment());
 
-// Runs `ddplab-engine run` on a config object (written to a temporary file), with `extra` flags.
+// Runs a config object (written to a temporary file) as `ddplab-engine run --config FILE` would:
+// without `extra` flags through the test process's one `ddplab-engine runs` session (the same code,
+// forked instead of started: docs/ci.md), with them by `ddplab-engine run --config FILE EXTRA`.
 EngineResult runConfig(const QJsonObject& config, const QStringList& extra = {});
 
 // `config` with the keys of `overrides` set to theirs.
