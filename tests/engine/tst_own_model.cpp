@@ -19,6 +19,7 @@
 
 using ddplab::test::EngineResult;
 using ddplab::test::runEngine;
+using ddplab::test::runFlags;
 
 namespace {
 
@@ -257,9 +258,8 @@ void OwnModelTest::badInputIsRefusedBeforeAnythingStarts()
     }
     const QStringList arguments = base(model, train) + extra;
     for (const QString& command : {QStringLiteral("inspect"), QStringLiteral("run")}) {
-        const EngineResult result = runEngine(QStringList{command} + arguments +
-                                              (command == QStringLiteral("run") ? QStringList{QStringLiteral("--world-size"), QStringLiteral("2")}
-                                                                                : QStringList{}));
+        const EngineResult result = command == QStringLiteral("run") ? runFlags(arguments + QStringList{QStringLiteral("--world-size"), QStringLiteral("2")})
+                                                                              : runEngine(QStringList{command} + arguments);
         QVERIFY2(result.exitCode == exitCode, qPrintable(command + QStringLiteral(": ") + result.summaryText()));
         const QJsonObject error = result.last(QStringLiteral("error"));
         QCOMPARE(error.value(QStringLiteral("key")).toString(), key);
@@ -277,7 +277,7 @@ void OwnModelTest::badInputIsRefusedBeforeAnythingStarts()
 
 void OwnModelTest::aBatchNormCnnLearns()
 {
-    const EngineResult result = runEngine(QStringList{QStringLiteral("run")} + base(QStringLiteral("bn_cnn.pt"), QStringLiteral("train.pt")) +
+    const EngineResult result = runFlags(base(QStringLiteral("bn_cnn.pt"), QStringLiteral("train.pt")) +
                                           QStringList{QStringLiteral("--val-data"), file(QStringLiteral("val.pt")), QStringLiteral("--world-size"),
                                                       QStringLiteral("2"), QStringLiteral("--epochs"), QStringLiteral("3"), QStringLiteral("--lr"),
                                                       QStringLiteral("0.02"), QStringLiteral("--momentum"), QStringLiteral("0.9")});
@@ -304,7 +304,7 @@ void OwnModelTest::aBatchNormCnnLearns()
 void OwnModelTest::aValidationSubsetEvaluatesFewerSamples()
 {
     const auto runWith = [&](const QStringList& extra) {
-        return runEngine(QStringList{QStringLiteral("run")} + base(QStringLiteral("bn_cnn.pt"), QStringLiteral("train.pt")) +
+        return runFlags(base(QStringLiteral("bn_cnn.pt"), QStringLiteral("train.pt")) +
                          QStringList{QStringLiteral("--val-data"), file(QStringLiteral("val.pt")), QStringLiteral("--world-size"),
                                      QStringLiteral("2"), QStringLiteral("--max-steps"), QStringLiteral("3")} + extra);
     };
@@ -323,7 +323,7 @@ void OwnModelTest::aValidationSubsetEvaluatesFewerSamples()
 
 void OwnModelTest::aModelComputingItsOwnLossTrains()
 {
-    const EngineResult result = runEngine(QStringList{QStringLiteral("run")} + base(QStringLiteral("own_loss.pt"), QStringLiteral("train_npy")) +
+    const EngineResult result = runFlags(base(QStringLiteral("own_loss.pt"), QStringLiteral("train_npy")) +
                                           QStringList{QStringLiteral("--loss"), QStringLiteral("model"), QStringLiteral("--val-data"),
                                                       file(QStringLiteral("val.pt")), QStringLiteral("--epochs"), QStringLiteral("4"),
                                                       QStringLiteral("--lr"), QStringLiteral("0.1")});
@@ -339,7 +339,7 @@ void OwnModelTest::aModelComputingItsOwnLossTrains()
 void OwnModelTest::aParameterWithoutGradientStopsTheRunByName()
 {
     // `extra` is used by full batches of 16 only: each rank's 50 samples end with a batch of 2.
-    const EngineResult result = runEngine(QStringList{QStringLiteral("run")} + base(QStringLiteral("sometimes_unused.pt"), QStringLiteral("train.pt")) +
+    const EngineResult result = runFlags(base(QStringLiteral("sometimes_unused.pt"), QStringLiteral("train.pt")) +
                                           QStringList{QStringLiteral("--world-size"), QStringLiteral("2")});
     QCOMPARE(result.exitCode, 2);
     const QJsonObject error = result.last(QStringLiteral("error"));
@@ -353,7 +353,7 @@ void OwnModelTest::aParameterWithoutGradientStopsTheRunByName()
 
 void OwnModelTest::aThrowingForwardNamesTheStepAndRank()
 {
-    const EngineResult result = runEngine(QStringList{QStringLiteral("run")} + base(QStringLiteral("throws.pt"), QStringLiteral("train.pt")) +
+    const EngineResult result = runFlags(base(QStringLiteral("throws.pt"), QStringLiteral("train.pt")) +
                                           QStringList{QStringLiteral("--world-size"), QStringLiteral("2")});
     QCOMPARE(result.exitCode, 2);
     const QJsonObject error = result.last(QStringLiteral("error"));
@@ -369,7 +369,7 @@ void OwnModelTest::dropoutRepeatsExactlyWithTheSeed()
 {
     // bn_cnn drops a quarter of its features in training: every rank draws its own masks.
     auto losses = [&](const QString& seed) {
-        return stepLosses(runEngine(QStringList{QStringLiteral("run")} + base(QStringLiteral("bn_cnn.pt"), QStringLiteral("train.pt")) +
+        return stepLosses(runFlags(base(QStringLiteral("bn_cnn.pt"), QStringLiteral("train.pt")) +
                                     QStringList{QStringLiteral("--world-size"), QStringLiteral("2"), QStringLiteral("--seed"), seed,
                                                 QStringLiteral("--no-shuffle"), QStringLiteral("--lr"), QStringLiteral("0.05")}));
     };
@@ -383,7 +383,7 @@ void OwnModelTest::dropoutRepeatsExactlyWithTheSeed()
 void OwnModelTest::saveModelWritesTheTrainedModel()
 {
     const QString saved = file(QStringLiteral("trained.pt"));
-    const EngineResult result = runEngine(QStringList{QStringLiteral("run")} + base(QStringLiteral("mlp.pt"), QStringLiteral("train.pt")) +
+    const EngineResult result = runFlags(base(QStringLiteral("mlp.pt"), QStringLiteral("train.pt")) +
                                           QStringList{QStringLiteral("--epochs"), QStringLiteral("3"), QStringLiteral("--lr"),
                                                       QStringLiteral("0.2"), QStringLiteral("--save-model"), saved});
     QVERIFY2(result.exitCode == 0, qPrintable(result.summaryText()));
@@ -405,7 +405,7 @@ void OwnModelTest::trainSubsetTrainsOnTheFirstSamples()
     QCOMPARE(report.value(QStringLiteral("train_data")).toObject().value(QStringLiteral("samples")).toInt(), 100);  // what the file holds
     QCOMPARE(report.value(QStringLiteral("dataset_size")).toInt(), 40);
     QCOMPARE(report.value(QStringLiteral("steps_per_epoch")).toInt(), 3);
-    const EngineResult result = runEngine(QStringList{QStringLiteral("run")} + base(QStringLiteral("mlp.pt"), QStringLiteral("train.pt")) + subset);
+    const EngineResult result = runFlags(base(QStringLiteral("mlp.pt"), QStringLiteral("train.pt")) + subset);
     QVERIFY2(result.exitCode == 0, qPrintable(result.summaryText()));
     QCOMPARE(result.first(QStringLiteral("config")).value(QStringLiteral("dataset_size")).toInt(), 40);
     QCOMPARE(result.last(QStringLiteral("epoch")).value(QStringLiteral("samples")).toInt(), 40);

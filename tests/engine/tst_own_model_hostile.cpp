@@ -21,6 +21,7 @@
 
 using ddplab::test::EngineResult;
 using ddplab::test::runEngine;
+using ddplab::test::runFlags;
 
 namespace {
 
@@ -163,9 +164,8 @@ void OwnModelHostileTest::craftedDataIsRefused()
     for (const QString& command : {QStringLiteral("inspect"), QStringLiteral("run")}) {
         QElapsedTimer clock;
         clock.start();
-        const EngineResult result = runEngine(QStringList{command} + base(model, data) +
-                                              (command == QStringLiteral("run") ? QStringList{QStringLiteral("--world-size"), QStringLiteral("2")}
-                                                                                : QStringList{}));
+        const EngineResult result = command == QStringLiteral("run") ? runFlags(base(model, data) + QStringList{QStringLiteral("--world-size"), QStringLiteral("2")})
+                                                                              : runEngine(QStringList{command} + base(model, data));
         QVERIFY2(!result.crashed && result.exitCode == exitCode, qPrintable(command + QStringLiteral(": ") + result.summaryText()));
         QVERIFY2(!result.events.isEmpty(), qPrintable(result.summaryText()));
         const QJsonObject error = result.events.last();  // the error is the last line
@@ -216,9 +216,8 @@ void OwnModelHostileTest::craftedModelIsRefused()
     QFETCH(QString, data);
     QFETCH(QStringList, says);
     for (const QString& command : {QStringLiteral("inspect"), QStringLiteral("run")}) {
-        const EngineResult result = runEngine(QStringList{command} + base(model, data) +
-                                              (command == QStringLiteral("run") ? QStringList{QStringLiteral("--world-size"), QStringLiteral("2")}
-                                                                                : QStringList{}));
+        const EngineResult result = command == QStringLiteral("run") ? runFlags(base(model, data) + QStringList{QStringLiteral("--world-size"), QStringLiteral("2")})
+                                                                              : runEngine(QStringList{command} + base(model, data));
         QVERIFY2(!result.crashed && result.exitCode == 2, qPrintable(command + QStringLiteral(": ") + result.summaryText()));
         const QJsonObject error = result.events.last();
         QCOMPARE(error.value(QStringLiteral("type")).toString(), QStringLiteral("error"));
@@ -275,7 +274,7 @@ void OwnModelHostileTest::printingModelLeavesOneInspectionLine()
     QVERIFY2(result.stderrText.contains("debug: batch"), result.stderrText.constData());
     QVERIFY(result.stderrText.contains("forged by the model"));
     // The forged error line never reaches a run's stream either: ranks print to stderr.
-    const EngineResult run = runEngine(QStringList{QStringLiteral("run")} + base(QStringLiteral("prints.pt"), QStringLiteral("train.pt")));
+    const EngineResult run = runFlags(base(QStringLiteral("prints.pt"), QStringLiteral("train.pt")));
     QVERIFY2(run.exitCode == 0, qPrintable(run.summaryText()));
     QVERIFY(run.ofType(QStringLiteral("error")).isEmpty());
     QCOMPARE(run.events.last().value(QStringLiteral("type")).toString(), QStringLiteral("summary"));
@@ -369,8 +368,10 @@ void OwnModelHostileTest::saveTargetIsCheckedBeforeTraining()
     QFETCH(QString, says);
     const QString path = target.startsWith(QLatin1Char('/')) ? target : file(target);
     for (const QString& command : {QStringLiteral("inspect"), QStringLiteral("run")}) {
-        const EngineResult result = runEngine(QStringList{command} + base(QStringLiteral("mlp.pt"), QStringLiteral("train.pt")) +
-                                              QStringList{QStringLiteral("--save-model"), path});
+        const EngineResult result = command == QStringLiteral("run")
+                                          ? runFlags(base(QStringLiteral("mlp.pt"), QStringLiteral("train.pt")) + QStringList{QStringLiteral("--save-model"), path})
+                                          : runEngine(QStringList{command} + base(QStringLiteral("mlp.pt"), QStringLiteral("train.pt")) +
+                                                      QStringList{QStringLiteral("--save-model"), path});
         QVERIFY2(result.exitCode == 2, qPrintable(command + QStringLiteral(": ") + result.summaryText()));
         const QJsonObject error = result.events.last();
         QCOMPARE(error.value(QStringLiteral("key")).toString(), QStringLiteral("save_model"));
@@ -432,7 +433,7 @@ void OwnModelHostileTest::aLinkIsReplacedNotWrittenThrough()
     const QByteArray before = digestOf(victim);
     const QString link = file(QStringLiteral("link.pt"));
     QVERIFY(QFile::link(victim, link));
-    const EngineResult result = runEngine(QStringList{QStringLiteral("run")} + base(QStringLiteral("mlp.pt"), QStringLiteral("train.pt")) +
+    const EngineResult result = runFlags(base(QStringLiteral("mlp.pt"), QStringLiteral("train.pt")) +
                                           QStringList{QStringLiteral("--save-model"), link});
     QVERIFY2(result.exitCode == 0, qPrintable(result.summaryText()));
     QCOMPARE(digestOf(victim), before);

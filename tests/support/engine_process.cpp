@@ -3,6 +3,7 @@
 
 #include <QDeadlineTimer>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QJsonDocument>
 #include <QTemporaryDir>
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <memory>
 #include <optional>
+#include <utility>
 
 namespace ddplab::test {
 
@@ -215,6 +217,63 @@ EngineResult runConfig(const QJsonObject& config, const QStringList& extra)
             return *result;
     }
     return runEngine(QStringList{QStringLiteral("run"), QStringLiteral("--config"), path} + extra);
+}
+
+namespace {
+
+// Each config key's flag and type, as `ddplab-engine keys` says them (read once per test process).
+const QJsonArray& engineKeys()
+{
+    static const QJsonArray keys = [] {
+        QProcess process;
+        process.start(enginePath(), {QStringLiteral("keys")});
+        process.waitForFinished(60000);
+        return QJsonDocument::fromJson(process.readAllStandardOutput()).array();
+    }();
+    return keys;
+}
+
+// The key a flag sets and the value it gives, moving `at` past what it read; no key when the flag
+// is not one of the keys' or its value is not of the key's type.
+std::optional<std::pair<QString, QJsonValue>> keyOfFlag(const QStringList& flags, qsizetype& at)
+{
+    const QString flag = flags.at(at++);
+    for (const QJsonValue& entry : engineKeys()) {
+        const QJsonObject key = entry.toObject();
+        const QString name = key.value(QStringLiteral("key")).toString();
+        const QString type = key.value(QStringLiteral("type")).toString();
+        const QStringList spellings = key.value(QStringLiteral("flag")).toString().split(QStringLiteral(" / "));
+        if (type == QStringLiteral("boolean") && spellings.contains(flag))
+            return std::make_pair(name, QJsonValue(!flag.startsWith(QStringLiteral("--no-"))));
+        if (spellings.first() != flag || at >= flags.size())
+            continue;
+        const QString value = flags.at(at++);
+        bool isNumber = false;
+        if (type == QStringLiteral("integer")) {
+            const qlonglong number = value.toLongLong(&isNumber);
+            return isNumber ? std::make_optional(std::make_pair(name, QJsonValue(number))) : std::nullopt;
+        }
+        if (type == QStringLiteral("number")) {
+            const double number = value.toDouble(&isNumber);
+            return isNumber ? std::make_optional(std::make_pair(name, QJsonValue(number))) : std::nullopt;
+        }
+        return std::make_pair(name, QJsonValue(value));
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+EngineResult runFlags(const QStringList& flags)
+{
+    QJsonObject config;
+    for (qsizetype at = 0; at < flags.size();) {
+        const std::optional<std::pair<QString, QJsonValue>> key = keyOfFlag(flags, at);
+        if (!key)
+            return runEngine(QStringList{QStringLiteral("run")} + flags);
+        config.insert(key->first, key->second);
+    }
+    return runConfig(config);
 }
 
 QJsonObject withOverrides(QJsonObject config, const QJsonObject& overrides)

@@ -47,6 +47,11 @@ EngineResult runEngine(const QStringList& arguments, int timeoutMs = 300000,
 // forked instead of started: docs/ci.md), with them by `ddplab-engine run --config FILE EXTRA`.
 EngineResult runConfig(const QJsonObject& config, const QStringList& extra = {});
 
+// Runs what `ddplab-engine run FLAGS` would, through runConfig's session: each flag becomes the
+// config key it sets (`ddplab-engine keys`). For suites about what a run does, not about the
+// command line: a flag that is not a key's, or a value not of its type, runs `run FLAGS` itself.
+EngineResult runFlags(const QStringList& flags);
+
 // `config` with the keys of `overrides` set to theirs.
 QJsonObject withOverrides(QJsonObject config, const QJsonObject& overrides);
 
