@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `ddplab --advise ... --export DIR --quit` on linreg, as a person runs it: advice.json holds
 // every field the issue names, consistent with itself and with the runs it lists; the
-// recommended LR's loss at the recommended batch and horizon lies within 10 % of the best of an
-// 8-point LR grid (2 seeds) run here at the same batch and samples; the batch per GPU grows past
+// recommended LR's loss at the recommended batch and horizon lies within 10 % of the best of a
+// 4-point LR grid (2 seeds, the best inside it) run here at the same batch and samples; the batch per GPU grows past
 // yours only to batches the branch test measured within its tolerance; every batch is judged over
 // the same data orders and the LR is one the confirmation trained; a reduced Fashion-MNIST CNN's
-// advice likewise against a 6-point grid of its validation loss, within its budget; the critical batch on linreg
+// advice likewise against a 4-point grid of its validation loss, within its budget; the critical batch on linreg
 // within 3x of a grid study's; Adam's betas follow the SDE rule; your own model is planned from
 // its data; a stopped advice resumes (into a full --export disk: exit 6, stored as finished); bad input gets one
 // sentence and exit code 2. The decision rules themselves are tested on recorded evidence
@@ -37,6 +37,7 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -299,12 +300,23 @@ private slots:
         // tolerance, every one a branch batch): past N x yours only where it measured it.
         const qint64 batch = advice.value(QStringLiteral("batch_per_gpu")).toInteger();
         QCOMPARE(8 * batch, qint64(critical.value(QStringLiteral("value")).toDouble()));
-        // The grid at the recommended batch and horizon: 8 LRs a factor 2 apart, 2 seeds.
+        // The grid at the recommended batch and horizon: 4 LRs a factor 2 apart, 2 seeds, the best
+        // inside it. 4, not the 8 from 0.5 it was: at 0.5 to 4 the loss was 0.108, 0.074, 0.035 and
+        // 0.0082 where the best (at 32) was 0.000101 (8 GPUs x 32 over 16 steps, 2026-11-30), so
+        // they are never the best and cost 8 runs.
         const qint64 steps = qRound64(advice.value(QStringLiteral("horizon_samples")).toDouble() / double(8 * batch));
         auto meanLoss = [&](double rate) { return (lossAt(batch, rate, steps, 0) + lossAt(batch, rate, steps, 1)) / 2.0; };
-        double best = INFINITY;
-        for (double rate : {0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0})
-            best = std::min(best, meanLoss(rate));
+        const QList<double> rates{8.0, 16.0, 32.0, 64.0};
+        double best = INFINITY, bestRate = 0;
+        for (double rate : rates) {
+            const double loss = meanLoss(rate);
+            qInfo("the grid at LR %g: loss %.6g", rate, loss);
+            if (loss < best) {
+                best = loss;
+                bestRate = rate;
+            }
+        }
+        QVERIFY2(bestRate > rates.front() && bestRate < rates.back(), qPrintable(QStringLiteral("the grid's best LR %1 is at its edge").arg(bestRate)));
         // The recommendation as the advice gives it: with its warmup when the arm found one helped.
         const qint64 warmupSteps = advice.value(QStringLiteral("warmup_steps")).toInteger();
         const double startFactor = warmup.value(QStringLiteral("warmup_start_factor")).toDouble();
@@ -315,8 +327,8 @@ private slots:
     }
 
     // Issue 28's known answer on a reduced Fashion CNN: the recommended LR's validation loss at
-    // the recommended batch and horizon within 10 % of the best of a 6-point grid (2 seeds) run
-    // here at the same batch and samples, the advice within its budget of 90 s.
+    // the recommended batch and horizon within 10 % of the best of a 4-point grid (2 seeds) run
+    // here at the same batch and samples (the best inside it), the advice within its budget of 90 s.
     void aReducedFashionCnnIsAdvisedNearTheGridsBest()
     {
         QFile preset(m_home.filePath(QStringLiteral("fashion.json")));
@@ -354,14 +366,20 @@ private slots:
         QVERIFY2(trainedAtTheLr >= 2 || advice.value(QStringLiteral("warmup")).toObject().value(QStringLiteral("helped")).toBool(),
                  qPrintable(QString::number(trainedAtTheLr) + QString::fromUtf8(QJsonDocument(advice.value(QStringLiteral("trimmed")).toArray()).toJson())));
         auto meanLoss = [&](double rate) { return (fashionValidationLoss(4, batch, rate, steps, 0) + fashionValidationLoss(4, batch, rate, steps, 1)) / 2.0; };
+        // 4 points, not 6: at 0.4 and 0.8 this CNN diverged within 20 steps at 4 GPUs x 8 (a loss
+        // of 7.6e13, and infinite; 2026-11-30, the advice at a budget of 1 minute), so they are
+        // never the grid's best and cost 4 runs of its 64 steps; the best is checked to lie inside.
+        const QList<double> rates{0.025, 0.05, 0.1, 0.2};
         double best = INFINITY, bestLr = 0;
-        for (double rate : {0.025, 0.05, 0.1, 0.2, 0.4, 0.8}) {
+        for (double rate : rates) {
             const double loss = meanLoss(rate);
+            qInfo("the grid at LR %g: loss %.4f", rate, loss);
             if (loss < best) {
                 best = loss;
                 bestLr = rate;
             }
         }
+        QVERIFY2(bestLr > rates.front() && bestLr < rates.back(), qPrintable(QStringLiteral("the grid's best LR %1 is at its edge").arg(bestLr)));
         // The recommendation as the advice gives it: with its warmup when the arm found one helped.
         const qint64 warmupSteps = advice.value(QStringLiteral("warmup_steps")).toInteger();
         const double startFactor = advice.value(QStringLiteral("warmup")).toObject().value(QStringLiteral("warmup_start_factor")).toDouble(1.0);
@@ -410,9 +428,6 @@ private slots:
             QVERIFY2(recommended >= byHand / 3.0, qPrintable(both));
     }
 
-    // A headless advice stopped part way (killed) goes on from the command line, taking the runs
-    // it had finished; a finished advice, a folder that is none, and settings given again are
-    // refused with one sentence.
     // Adam at 4 GPUs (k = 4 over the base's 1 x 8): the advice recommends beta1, beta2 and eps
     // scaled by the SDE rule, and every run that measured the LR at that batch used exactly
     // those; each other batch its own k's, the base's own from k = 10 where the rule refuses
@@ -443,6 +458,7 @@ private slots:
         QVERIFY(std::abs(advice.value(QStringLiteral("eps")).toDouble() - moments(recommended)[2]) < 1e-20);
         const QDir runs(home.filePath(QStringLiteral("data/ddplab/ddplab/runs")));
         int atTheRecommendation = 0;
+        QList<double> batches;  // each run's k
         for (const QJsonValue& item : advice.value(QStringLiteral("evidence")).toArray()) {
             const QJsonObject evidence = item.toObject();
             QFile stored(runs.filePath(evidence.value(QStringLiteral("run_id")).toString() + QStringLiteral("/config.json")));
@@ -450,6 +466,8 @@ private slots:
             const QJsonObject config = QJsonDocument::fromJson(stored.readAll()).object();
             const double k = evidence.value(QStringLiteral("gpus")).toDouble() * evidence.value(QStringLiteral("batch_per_gpu")).toDouble() / 8.0;
             const QString label = evidence.value(QStringLiteral("phase")).toString() + QStringLiteral(" at k = ") + QString::number(k);
+            if (!batches.contains(k))
+                batches.append(k);
             QVERIFY2(std::abs(config.value(QStringLiteral("beta1")).toDouble() - moments(k)[0]) < 1e-12, qPrintable(label));
             QVERIFY2(std::abs(config.value(QStringLiteral("beta2")).toDouble() - moments(k)[1]) < 1e-12, qPrintable(label));
             QVERIFY2(std::abs(config.value(QStringLiteral("eps")).toDouble() - moments(k)[2]) < 1e-20, qPrintable(label));
@@ -460,6 +478,11 @@ private slots:
             }
         }
         QVERIFY(atTheRecommendation >= 10);  // 5 LRs x 2 seeds at least
+        std::sort(batches.begin(), batches.end());
+        QStringList said;
+        for (double k : batches)
+            said.append(QString::number(k));
+        qInfo("k measured: %s", qPrintable(said.join(QStringLiteral(", "))));
     }
 
     // Your own model (workload torchscript) given by epochs: `--advise` has inspect read the data
@@ -501,6 +524,10 @@ private slots:
         QVERIFY(!QFileInfo::exists(home.filePath(QStringLiteral("refused/advice.json"))));
     }
 
+    // A headless advice stopped part way (killed) goes on from the command line, taking the runs
+    // it had finished; a finished advice, a folder that is none, and settings given again are
+    // refused with one sentence. Within half a minute, not one: it is stopped once 6 runs have
+    // ended, and what the rest of its plan concludes is the other cases' (the case 46 s, now 32).
     void aStoppedAdviceResumesFromTheCommandLine()
     {
         QTemporaryDir home;
@@ -514,7 +541,7 @@ private slots:
         QProcess first;
         first.setProcessEnvironment(ddplab::test::labEnvironment(home.path()));
         first.start(ddplabPath(), {QStringLiteral("--advise"), QStringLiteral("--preset"), presetFile, QStringLiteral("--gpus"), QStringLiteral("2"),
-                                   QStringLiteral("--budget-min"), QStringLiteral("1"), QStringLiteral("--export"), folder, QStringLiteral("--quit")});
+                                   QStringLiteral("--budget-min"), QStringLiteral("0.5"), QStringLiteral("--export"), folder, QStringLiteral("--quit")});
         QVERIFY(first.waitForStarted());
         // Stopped once its branch test has runs finished: the progress file lists them.
         const QString store = home.filePath(QStringLiteral("data/ddplab/ddplab/advice"));
