@@ -9,6 +9,7 @@
 // lines in the order of their numbers, tick labels that all fit, the table of runs.
 
 #include "client/runs/run_data.hpp"
+#include "client/series/plot_axis.hpp"
 #include "client/study/label_order.hpp"
 #include "client/study/study_axis_text.hpp"
 #include "client/study/study_checks.hpp"
@@ -376,6 +377,24 @@ private slots:
         const QList<double> widths(7, 40.0);
         QCOMPARE(tickLabelRows(centres, widths, 4), (QList<int>{0, 1, 0, 1, 0, 1, 0}));
         QCOMPARE(tickLabelRows({10, 100, 200}, {40, 40, 40}, 4), (QList<int>{0, 0, 0}));
+    }
+
+    void aLogTickSaysItsValue()
+    {
+        // A study's batches 16 to 1024 as its x ticks: each labelled as it is. The fewest digits
+        // that kept neighbours apart made them "2e+01, 3e+01, 6e+01, ... 1e+03" (on the Study
+        // page of seed000-variance-curve at 1280 x 720, in presentation mode).
+        ddplab::ui::Axis batches = ddplab::ui::makeAxis({16, 1024}, true);
+        batches.ticks = {16, 32, 64, 128, 256, 512, 1024};
+        QStringList labels;
+        for (double tick : batches.ticks)
+            labels.append(ddplab::ui::tickText(tick, batches));
+        QCOMPARE(labels.join(QLatin1Char(' ')), QStringLiteral("16 32 64 128 256 512 1024"));
+        // The planner's decades keep their one digit.
+        ddplab::ui::Axis decades = ddplab::ui::makeAxis({0.002, 0.08}, true);
+        decades.ticks = {0.001, 0.01, 0.1};
+        QCOMPARE(ddplab::ui::tickText(0.01, decades), QStringLiteral("0.01"));
+        QCOMPARE(ddplab::ui::tickText(0.001, decades), QStringLiteral("0.001"));
     }
 
     void theNoiseScaleIsNeverANegativeBatch()

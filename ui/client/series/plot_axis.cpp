@@ -50,14 +50,21 @@ Axis makeAxis(Range range, bool log)
 QString tickText(double value, const Axis& axis)
 {
     if (axis.log) {
-        // As few significant digits as keep neighbouring ticks apart: 0.002, never 0.00200000001
-        // or 0.00141421.
+        // As few significant digits as keep neighbouring ticks apart and say each tick's value:
+        // 0.002, never 0.00200000001. Apart alone was not enough: a study's chosen batches 16,
+        // 32, ... 1024 read "2e+01, 3e+01, ... 1e+03" (distinct at one digit, none of them true).
+        const auto says = [](double tick, const QString& label) {
+            return std::fabs(label.toDouble() - tick) <= 1e-3 * std::fabs(tick);
+        };
         for (int digits = 1; digits < 6; ++digits) {
             QStringList labels;
-            for (double tick : axis.ticks)
+            bool allTrue = true;
+            for (double tick : axis.ticks) {
                 labels.append(QString::number(tick, 'g', digits));
+                allTrue = allTrue && says(tick, labels.last());
+            }
             labels.removeDuplicates();
-            if (labels.size() == axis.ticks.size())
+            if (allTrue && labels.size() == axis.ticks.size())
                 return QString::number(value, 'g', digits);
         }
         return QString::number(value, 'g', 6);
