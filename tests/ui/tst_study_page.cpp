@@ -3,8 +3,8 @@
 // wrongly is named in the plan line and Run study stays off; a small study run from the page
 // fills its charts, keeps the window's Run off while it runs, shows in "Studies run before",
 // and puts its runs on the chart page, grouped in the Runs list; stopped, it says so and
-// resumes; its builder's choosers ignore a wheel that only passes over them; axes carry the
-// Setup pane's labels.
+// resumes; its builder's choosers ignore a wheel that only passes over them, and its column is
+// never cut at its right edge; axes carry the Setup pane's labels.
 
 #include "charts/run_model.hpp"
 #include "client/runs/run_data.hpp"
@@ -22,11 +22,14 @@
 #include <QAbstractSpinBox>
 #include <QAction>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QJsonArray>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QTableWidget>
 #include <QTabWidget>
 #include <QTreeWidget>
@@ -279,6 +282,42 @@ private slots:
         }
         QVERIFY2(wheeled >= 5, qPrintable(QString::number(wheeled)));  // the source, an axis key, the split, ranks, repeats, ...
         QCOMPARE(page->editor()->studyJson(), before);
+    }
+
+    // The builder's column squeezed to its least still shows all it holds: at a fixed least of
+    // 260 px the builder was wider than its column, which cut the study chooser's arrow and
+    // every line of the study's description mid-word (1280 x 720 and presentation mode).
+    void theBuilderIsNeverCutAtItsRightEdge()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        for (QDockWidget* pane : window.findChildren<QDockWidget*>())
+            pane->hide();  // the offscreen screen is 800 pixels wide
+        StudyPage* page = window.studyPage();
+        window.pages()->setCurrentWidget(page);
+        QString error;
+        QVERIFY(page->chooseStudy(QStringLiteral("critical-batch"), &error));
+        auto* column = page->findChild<QScrollArea*>(QStringLiteral("studyBuilderColumn"));
+        QVERIFY(column);
+        QSplitter* splitter = nullptr;
+        for (QWidget* above = column->parentWidget(); above && !splitter; above = above->parentWidget())
+            splitter = qobject_cast<QSplitter*>(above);
+        QVERIFY(splitter);
+        splitter->setSizes({1, 100000});  // the column at its least
+        const auto cut = [column] {
+            const int edge = column->viewport()->width();
+            QStringList cut;
+            if (column->widget()->width() > edge)
+                cut << QStringLiteral("the builder is %1 px wide in %2").arg(column->widget()->width()).arg(edge);
+            for (QComboBox* combo : column->widget()->findChildren<QComboBox*>()) {
+                const int right = combo->mapTo(column->viewport(), QPoint(combo->width(), 0)).x();
+                if (combo->isVisible() && right > edge)
+                    cut << QStringLiteral("a chooser ends at %1 of %2").arg(right).arg(edge);
+            }
+            return cut.join(QStringLiteral("; "));
+        };
+        QTRY_VERIFY2(cut().isEmpty(), qPrintable(cut()));
     }
 
     // Axes are named as the Setup pane names their keys, and still read back as keys.

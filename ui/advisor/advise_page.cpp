@@ -6,7 +6,7 @@
 #include "advisor/advice_card.hpp"
 #include "plots/advice_charts.hpp"
 #include "advisor/advise_inputs.hpp"
-#include "advisor/content_wide_scroll.hpp"
+#include "study/content_wide_scroll.hpp"
 #include "client/advisor/advice_estimate.hpp"
 #include "client/advisor/advice_job.hpp"
 #include "client/advisor/advice_progress.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "advisor/content_wide_scroll.hpp"
+#include "study/content_wide_scroll.hpp"
 
 #include <QEvent>
 #include <QScrollBar>

@@ -14,6 +14,7 @@
 #include "export/export_service.hpp"
 #include "export/image_export_dialog.hpp"
 #include "setup/wheel_guard.hpp"
+#include "study/content_wide_scroll.hpp"
 #include "study/past_studies_box.hpp"
 #include "study/study_editor.hpp"
 #include "study/study_results_view.hpp"
@@ -29,7 +30,6 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -112,13 +112,10 @@ StudyPage::StudyPage(const RunStore& store, LabSession& session, std::function<Q
     builderLayout->addWidget(m_about);
     builderLayout->addWidget(m_editor, 2);
     builderLayout->addWidget(m_past, 1);
-    // Scrolled, so a short screen scrolls the builder instead of squeezing it.
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(builder);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(260);
+    // Scrolled, so a short screen scrolls the builder instead of squeezing it; never narrower
+    // than the builder (a fixed least of 260 px cut its chooser and its description's lines).
+    auto* scroll = new ContentWideScroll(builder);
+    scroll->setObjectName(QStringLiteral("studyBuilderColumn"));
     // The plan, the buttons and the progress stay in sight below it, however far it scrolls.
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
