@@ -16,6 +16,7 @@
 
 using ddplab::test::EngineResult;
 using ddplab::test::runEngine;
+using ddplab::test::runFlags;  // toyRun(...).mid(1): its flags, run as settings in the session
 
 namespace {
 
@@ -47,7 +48,7 @@ void MultiProcessTest::sameGlobalBatchSameTrajectory()
     // 200 examples: 1 x 64 sees batches 64, 64, 64, 8; 2 x 32 and 4 x 16 split each of them.
     QList<EngineResult> results;
     for (const auto& [ranks, batch] : {std::pair{1, 64}, {2, 32}, {4, 16}}) {
-        results.append(runEngine(toyRun(ranks, batch)));
+        results.append(runFlags(toyRun(ranks, batch).mid(1)));
         QVERIFY2(results.last().exitCode == 0, qPrintable(results.last().summaryText()));
         const QJsonObject config = results.last().first(QStringLiteral("config"));
         QCOMPARE(config.value(QStringLiteral("world_size")).toInt(), ranks);
@@ -75,8 +76,8 @@ void MultiProcessTest::sameGlobalBatchSameTrajectory()
 void MultiProcessTest::perRankBatchMattersWithoutScaling()
 {
     // 2 ranks x 32 is a batch of 64, not of 32: half the steps, so a different weight.
-    const EngineResult two = runEngine(toyRun(2, 32));
-    const EngineResult one = runEngine(toyRun(1, 32));
+    const EngineResult two = runFlags(toyRun(2, 32).mid(1));
+    const EngineResult one = runFlags(toyRun(1, 32).mid(1));
     QVERIFY(two.exitCode == 0 && one.exitCode == 0);
     QCOMPARE(one.last(QStringLiteral("summary")).value(QStringLiteral("steps")).toInt(), 3 * 7);
     QCOMPARE(two.last(QStringLiteral("summary")).value(QStringLiteral("steps")).toInt(), 3 * 4);

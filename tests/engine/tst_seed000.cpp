@@ -11,7 +11,7 @@
 #include <cmath>
 
 using ddplab::test::EngineResult;
-using ddplab::test::runEngine;
+using ddplab::test::runFlags;
 using ddplab::test::toy::gradientVariance;
 using ddplab::test::toy::meanGradient;
 
@@ -20,11 +20,11 @@ namespace {
 EngineResult runToy(int worldSize, int batchSize, double lr, int experiments = 1, double noise = 0.0,
                     const QStringList& extra = {})
 {
-    QStringList args{QStringLiteral("run"),          QStringLiteral("--world-size"), QString::number(worldSize),
+    QStringList args{QStringLiteral("--world-size"), QString::number(worldSize),
                      QStringLiteral("--batch-size"), QString::number(batchSize),      QStringLiteral("--lr"),
                      QString::number(lr, 'g', 17),   QStringLiteral("--experiments"), QString::number(experiments),
                      QStringLiteral("--noise"),      QString::number(noise)};
-    return runEngine(args + extra);
+    return runFlags(args + extra);  // the settings of `ddplab-engine run FLAGS`, run in the session
 }
 
 }  // namespace
