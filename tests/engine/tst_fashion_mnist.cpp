@@ -17,6 +17,7 @@
 
 using ddplab::test::EngineResult;
 using ddplab::test::runEngine;
+using ddplab::test::runFlags;  // the settings of `ddplab-engine run FLAGS`, run in the session (docs/ci.md)
 
 namespace {
 
@@ -63,7 +64,7 @@ QString dataDirWith(QTemporaryDir& dir, const QString& replaced, const QByteArra
 
 EngineResult runOn(const QString& dataDir)
 {
-    return runEngine({QStringLiteral("run"), QStringLiteral("--workload"), QStringLiteral("fashion_mnist"),
+    return runFlags({QStringLiteral("--workload"), QStringLiteral("fashion_mnist"),
                       QStringLiteral("--world-size"), QStringLiteral("2"), QStringLiteral("--max-steps"), QStringLiteral("2"),
                       QStringLiteral("--data-dir"), dataDir});
 }
@@ -132,7 +133,7 @@ void FashionMnistTest::initTestCase()
 
 void FashionMnistTest::shortRunLearns()
 {
-    const EngineResult result = runEngine({QStringLiteral("run"), QStringLiteral("--workload"), QStringLiteral("fashion_mnist"),
+    const EngineResult result = runFlags({QStringLiteral("--workload"), QStringLiteral("fashion_mnist"),
                                            QStringLiteral("--model"), QStringLiteral("mlp"), QStringLiteral("--world-size"),
                                            QStringLiteral("2"), QStringLiteral("--batch-size"), QStringLiteral("32"),
                                            QStringLiteral("--train-subset"), QStringLiteral("3000"), QStringLiteral("--lr"),
@@ -176,7 +177,7 @@ void FashionMnistTest::shortRunLearns()
 
 void FashionMnistTest::maxStepsStopsEarlyWithFinalEvaluation()
 {
-    const EngineResult result = runEngine({QStringLiteral("run"), QStringLiteral("--workload"), QStringLiteral("fashion_mnist"),
+    const EngineResult result = runFlags({QStringLiteral("--workload"), QStringLiteral("fashion_mnist"),
                                            QStringLiteral("--model"), QStringLiteral("cnn"), QStringLiteral("--max-steps"),
                                            QStringLiteral("3"), QStringLiteral("--batch-size"), QStringLiteral("16")});
     QVERIFY2(result.exitCode == 0, qPrintable(result.summaryText()));
@@ -191,7 +192,7 @@ void FashionMnistTest::maxStepsStopsEarlyWithFinalEvaluation()
 void FashionMnistTest::aValidationSubsetEvaluatesItsFirstImages()
 {
     const auto runWith = [](const QString& subset) {
-        return runEngine({QStringLiteral("run"), QStringLiteral("--workload"), QStringLiteral("fashion_mnist"), QStringLiteral("--model"),
+        return runFlags({QStringLiteral("--workload"), QStringLiteral("fashion_mnist"), QStringLiteral("--model"),
                           QStringLiteral("mlp"), QStringLiteral("--world-size"), QStringLiteral("2"), QStringLiteral("--max-steps"),
                           QStringLiteral("2"), QStringLiteral("--val-subset"), subset});
     };
@@ -210,7 +211,7 @@ void FashionMnistTest::stopsOnTheValidationLoss()
 {
     // Judged on the validation loss, a target is met only where the test set is evaluated:
     // every 3 steps here, so a loss any model meets stops the run at step 3, not 1.
-    const EngineResult result = runEngine({QStringLiteral("run"), QStringLiteral("--workload"), QStringLiteral("fashion_mnist"),
+    const EngineResult result = runFlags({QStringLiteral("--workload"), QStringLiteral("fashion_mnist"),
                                            QStringLiteral("--model"), QStringLiteral("mlp"), QStringLiteral("--train-subset"),
                                            QStringLiteral("640"), QStringLiteral("--batch-size"), QStringLiteral("32"),
                                            QStringLiteral("--eval-every"), QStringLiteral("3"), QStringLiteral("--stop-at-loss"),
@@ -221,7 +222,7 @@ void FashionMnistTest::stopsOnTheValidationLoss()
     QVERIFY(result.last(QStringLiteral("summary")).value(QStringLiteral("val_loss")).toDouble() < 100);
 
     // Without eval_every, at the end of the first epoch (640 images in batches of 32: step 20).
-    const EngineResult perEpoch = runEngine({QStringLiteral("run"), QStringLiteral("--workload"), QStringLiteral("fashion_mnist"),
+    const EngineResult perEpoch = runFlags({QStringLiteral("--workload"), QStringLiteral("fashion_mnist"),
                                              QStringLiteral("--model"), QStringLiteral("mlp"), QStringLiteral("--train-subset"),
                                              QStringLiteral("640"), QStringLiteral("--batch-size"), QStringLiteral("32"),
                                              QStringLiteral("--epochs"), QStringLiteral("3"), QStringLiteral("--stop-at-loss"),
