@@ -19,6 +19,7 @@
 
 using ddplab::test::EngineResult;
 using ddplab::test::runEngine;
+using ddplab::test::engineCommand;
 using ddplab::test::runFlags;
 
 namespace {
@@ -258,8 +259,9 @@ void OwnModelTest::badInputIsRefusedBeforeAnythingStarts()
     }
     const QStringList arguments = base(model, train) + extra;
     for (const QString& command : {QStringLiteral("inspect"), QStringLiteral("run")}) {
-        const EngineResult result = command == QStringLiteral("run") ? runFlags(arguments + QStringList{QStringLiteral("--world-size"), QStringLiteral("2")})
-                                                                              : runEngine(QStringList{command} + arguments);
+        const EngineResult result = engineCommand(command, arguments +
+                                                                   (command == QStringLiteral("run") ? QStringList{QStringLiteral("--world-size"), QStringLiteral("2")}
+                                                                                                     : QStringList{}));
         QVERIFY2(result.exitCode == exitCode, qPrintable(command + QStringLiteral(": ") + result.summaryText()));
         const QJsonObject error = result.last(QStringLiteral("error"));
         QCOMPARE(error.value(QStringLiteral("key")).toString(), key);

@@ -21,6 +21,7 @@
 
 using ddplab::test::EngineResult;
 using ddplab::test::runEngine;
+using ddplab::test::engineCommand;
 using ddplab::test::runFlags;
 
 namespace {
@@ -164,8 +165,9 @@ void OwnModelHostileTest::craftedDataIsRefused()
     for (const QString& command : {QStringLiteral("inspect"), QStringLiteral("run")}) {
         QElapsedTimer clock;
         clock.start();
-        const EngineResult result = command == QStringLiteral("run") ? runFlags(base(model, data) + QStringList{QStringLiteral("--world-size"), QStringLiteral("2")})
-                                                                              : runEngine(QStringList{command} + base(model, data));
+        const EngineResult result = engineCommand(command, base(model, data) +
+                                                                   (command == QStringLiteral("run") ? QStringList{QStringLiteral("--world-size"), QStringLiteral("2")}
+                                                                                                     : QStringList{}));
         QVERIFY2(!result.crashed && result.exitCode == exitCode, qPrintable(command + QStringLiteral(": ") + result.summaryText()));
         QVERIFY2(!result.events.isEmpty(), qPrintable(result.summaryText()));
         const QJsonObject error = result.events.last();  // the error is the last line
@@ -216,8 +218,9 @@ void OwnModelHostileTest::craftedModelIsRefused()
     QFETCH(QString, data);
     QFETCH(QStringList, says);
     for (const QString& command : {QStringLiteral("inspect"), QStringLiteral("run")}) {
-        const EngineResult result = command == QStringLiteral("run") ? runFlags(base(model, data) + QStringList{QStringLiteral("--world-size"), QStringLiteral("2")})
-                                                                              : runEngine(QStringList{command} + base(model, data));
+        const EngineResult result = engineCommand(command, base(model, data) +
+                                                                   (command == QStringLiteral("run") ? QStringList{QStringLiteral("--world-size"), QStringLiteral("2")}
+                                                                                                     : QStringList{}));
         QVERIFY2(!result.crashed && result.exitCode == 2, qPrintable(command + QStringLiteral(": ") + result.summaryText()));
         const QJsonObject error = result.events.last();
         QCOMPARE(error.value(QStringLiteral("type")).toString(), QStringLiteral("error"));
@@ -368,10 +371,8 @@ void OwnModelHostileTest::saveTargetIsCheckedBeforeTraining()
     QFETCH(QString, says);
     const QString path = target.startsWith(QLatin1Char('/')) ? target : file(target);
     for (const QString& command : {QStringLiteral("inspect"), QStringLiteral("run")}) {
-        const EngineResult result = command == QStringLiteral("run")
-                                          ? runFlags(base(QStringLiteral("mlp.pt"), QStringLiteral("train.pt")) + QStringList{QStringLiteral("--save-model"), path})
-                                          : runEngine(QStringList{command} + base(QStringLiteral("mlp.pt"), QStringLiteral("train.pt")) +
-                                                      QStringList{QStringLiteral("--save-model"), path});
+        const EngineResult result = engineCommand(command, base(QStringLiteral("mlp.pt"), QStringLiteral("train.pt")) +
+                                                                   QStringList{QStringLiteral("--save-model"), path});
         QVERIFY2(result.exitCode == 2, qPrintable(command + QStringLiteral(": ") + result.summaryText()));
         const QJsonObject error = result.events.last();
         QCOMPARE(error.value(QStringLiteral("key")).toString(), QStringLiteral("save_model"));

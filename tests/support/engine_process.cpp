@@ -276,6 +276,11 @@ EngineResult runFlags(const QStringList& flags)
     return runConfig(config);
 }
 
+EngineResult engineCommand(const QString& command, const QStringList& flags)
+{
+    return command == QStringLiteral("run") ? runFlags(flags) : runEngine(QStringList{command} + flags);
+}
+
 QJsonObject withOverrides(QJsonObject config, const QJsonObject& overrides)
 {
     for (auto it = overrides.begin(); it != overrides.end(); ++it)

@@ -52,6 +52,9 @@ EngineResult runConfig(const QJsonObject& config, const QStringList& extra = {})
 // command line: a flag that is not a key's, or a value not of its type, runs `run FLAGS` itself.
 EngineResult runFlags(const QStringList& flags);
 
+// `ddplab-engine COMMAND FLAGS`: `run` through runFlags (the session), any other command started.
+EngineResult engineCommand(const QString& command, const QStringList& flags);
+
 // `config` with the keys of `overrides` set to theirs.
 QJsonObject withOverrides(QJsonObject config, const QJsonObject& overrides);
 
