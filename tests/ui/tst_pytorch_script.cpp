@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The lab's settings as a PyTorch script (ui/client/script) train what the engine trains: each
-// row's settings are run by `ddplab-engine run` and, written as a script, by Debian's torchrun
-// (PyTorch 1.13, DistributedDataParallel over Gloo), and every step's loss and LR agree within
-// 1e-5 relative. Rows: your own TorchScript CNN with BatchNorm and dropout
+// row's settings are run by `ddplab-engine run` and, written as a script, by Debian's python3
+// (PyTorch 1.13, DistributedDataParallel over Gloo), each rank with the environment torchrun gives
+// it, and every step's loss and LR agree within 1e-5 relative. Rows: your own TorchScript CNN with BatchNorm and dropout
 // (tests/tools/make_own_model_case.py), linreg, toy and Fashion-MNIST's MLP, 1 and 2 ranks, SGD with momentum and Adam,
 // warmup, schedules, LR rules and grad_accum 2. Settings PyTorch cannot reproduce are refused.
-// The advisor's "Copy as PyTorch" snippet, from the same generator, trains at its recommendation.
+// The advisor's "Copy as PyTorch" snippet, from the same generator, trains at its recommendation,
+// run end to end by the torchrun command it prints. The Python programs other than that torchrun
+// (each row's ranks, the tools that write and read models) are forks of one python3 that has
+// imported torch once (tests/support/forked_python.hpp), as `python3 PROGRAM` would run them.
 
 #include "client/advisor/advice.hpp"
 #include "client/library/preset_file.hpp"
@@ -20,6 +23,7 @@
 #include "core/config_keys.hpp"
 #include "core/json.hpp"
 #include "support/engine_process.hpp"
+#include "support/forked_python.hpp"
 #include "support/loopback_port.hpp"
 #include "support/prerequisites.hpp"
 #include "support/process_table.hpp"
@@ -42,7 +46,7 @@ namespace {
 
 const QString kSource = QStringLiteral(DDPLAB_SOURCE_DIR);
 constexpr double kRelative = 1e-5;
-// A script of a few steps takes about 5 s alone (torchrun and each rank import torch), 52 s beside
+// A script of a few steps takes about 5 s alone under torchrun (torchrun and each rank import torch), 52 s beside
 // three busy processes and a build on 2 cores; 120 s was passed on a loaded machine with every step
 // trained. The bound only turns a hang into a failure, so it is generous and stays below QtTest's
 // 300 s watchdog.
@@ -60,13 +64,16 @@ struct ScriptRun {
     QString output;
 };
 
+void readSteps(ScriptRun& run);
+
 // Debian's torchrun with the command the lab prints (torchrunCommand: --redirects/--tee given, as
 // its Python 3.11 cannot parse their default), on a free loopback port so that suites running
 // at once do not meet on torchrun's default one. Its agent looks at its workers every
-// --monitor_interval seconds, 5 by default, and returns only then: each of the suite's 15 runs
-// took 7-9 s whatever its script, 0.1 s saves 2-4 s a run (docs/ci.md, seventh round). The
-// script runs as it would.
-ScriptRun runScript(const QString& script, int ranks)
+// --monitor_interval seconds, 5 by default, and returns only then: each run took 7-9 s whatever
+// its script, 0.1 s saves 2-4 s (docs/ci.md, seventh round). The script runs as it would. The
+// agent and each rank's `import torch` cost about 2 s of CPU each, so only the advice's snippet
+// runs this way; the rows' scripts run as runRanks below.
+ScriptRun runWithTorchrun(const QString& script, int ranks)
 {
     QStringList arguments = torchrunCommand(ranks, script).split(QLatin1Char(' '));
     if (arguments.takeFirst() != QStringLiteral("torchrun") || arguments.last() != script)
@@ -88,12 +95,41 @@ ScriptRun runScript(const QString& script, int ranks)
     }
     run.exitCode = torchrun.exitStatus() == QProcess::NormalExit ? torchrun.exitCode() : -1;
     run.output = QString::fromUtf8(torchrun.readAll());
+    readSteps(run);
+    return run;
+}
+
+// The script's ranks as torchrun starts them (their environment: torchrunEnvironment), without
+// its agent, forked from `python`: rank 0's process group hosts the store the agent would. The
+// ranks' output one after the other, rank 0's first; only rank 0 prints the steps.
+ScriptRun runRanks(ddplab::test::ForkedPython& python, const QString& script, int ranks)
+{
+    const int port = freeLoopbackPort();
+    QList<ddplab::test::PythonProgram> programs;
+    for (int rank = 0; rank < ranks; ++rank)
+        programs.append({{script}, ddplab::test::torchrunEnvironment(rank, ranks, port)});
+    bool timedOut = false;
+    const QList<ddplab::test::PythonExit> exits = python.run(programs, kScriptMs / 1000, &timedOut);
+    ScriptRun run;
+    run.exitCode = 0;
+    for (qsizetype rank = 0; rank < exits.size(); ++rank) {
+        if (exits[rank].code != 0 && (run.exitCode == 0 || run.exitCode == -9))  // the rank that failed, not one it ended
+            run.exitCode = exits[rank].code;
+        run.output += QStringLiteral("[rank %1, exit %2]\n").arg(rank).arg(exits[rank].code) + exits[rank].out + exits[rank].err;
+    }
+    if (timedOut)
+        run.output = QStringLiteral("the ranks did not finish within %1 s: ").arg(kScriptMs / 1000) + run.output;
+    readSteps(run);
+    return run;
+}
+
+void readSteps(ScriptRun& run)
+{
     static const QRegularExpression kStep(QStringLiteral("step (\\d+)\\s+epoch \\d+\\s+lr (\\S+)\\s+loss (\\S+)"));
     for (auto match = kStep.globalMatch(run.output); match.hasNext();) {
         const QRegularExpressionMatch line = match.next();
         run.steps.append({line.captured(1).toInt(), line.captured(2).toDouble(), line.captured(3).toDouble()});
     }
-    return run;
 }
 
 double relativeDifference(double a, double b)
@@ -126,17 +162,18 @@ private slots:
 private:
     QJsonObject ownModel() const;
     QTemporaryDir m_dir;
+    ddplab::test::ForkedPython m_python;
 };
 
 void PyTorchScriptTest::initTestCase()
 {
-    for (const QString& missing : {ddplab::test::missingPythonTorch(), ddplab::test::missingTorchrun(), ddplab::test::missingFashionMnist()})
+    // The forking python3 imports torch and numpy, or says what installs them.
+    for (const QString& missing : {m_python.start(kSource + QStringLiteral("/tests/tools/forked_python.py")), ddplab::test::missingTorchrun(),
+                                   ddplab::test::missingFashionMnist()})
         QVERIFY2(missing.isEmpty(), qPrintable(missing));
     QVERIFY2(QFileInfo(ddplab::test::enginePath()).isExecutable(), qPrintable(ddplab::test::enginePath()));
-    QProcess python;
-    python.start(ddplab::test::debianPython(), {kSource + QStringLiteral("/tests/tools/make_own_model_case.py"), m_dir.path()});
-    QVERIFY(python.waitForFinished(120000));
-    QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
+    const ddplab::test::PythonExit made = m_python.run({kSource + QStringLiteral("/tests/tools/make_own_model_case.py"), m_dir.path()});
+    QVERIFY2(made.code == 0, qPrintable(made.err));
 }
 
 QJsonObject PyTorchScriptTest::ownModel() const
@@ -230,7 +267,7 @@ void PyTorchScriptTest::scriptTrainsTheEnginesLosses()
 
     const ddplab::test::EngineResult engine = ddplab::test::runConfig(settings);
     QVERIFY2(engine.exitCode == 0, qPrintable(engine.summaryText()));
-    const ScriptRun python = runScript(scriptPath, ranks);
+    const ScriptRun python = runRanks(m_python, scriptPath, ranks);
     QVERIFY2(python.exitCode == 0, qPrintable(scriptPath + QStringLiteral(": ") + python.output.right(4000)));
 
     const QList<QJsonObject> engineSteps = engine.ofType(wire(ddplab::ui::type::kStep));
@@ -306,15 +343,14 @@ namespace {
 
 // What Python reads in a script (tests/tools/script_constants.py: ast, nothing runs): its
 // docstring and module-level string constants; an empty object when it does not parse.
-QJsonObject scriptAsPythonReadsIt(const QString& path)
+QJsonObject scriptAsPythonReadsIt(ddplab::test::ForkedPython& python, const QString& path)
 {
-    QProcess python;
-    python.start(ddplab::test::debianPython(), {kSource + QStringLiteral("/tests/tools/script_constants.py"), path});
-    if (!python.waitForFinished(60000) || python.exitCode() != 0) {
-        qWarning("%s", python.readAllStandardError().constData());
+    const ddplab::test::PythonExit read = python.run({kSource + QStringLiteral("/tests/tools/script_constants.py"), path}, 60);
+    if (read.code != 0) {
+        qWarning("%s", qPrintable(read.err));
         return {};
     }
-    return QJsonDocument::fromJson(python.readAllStandardOutput()).object();
+    return QJsonDocument::fromJson(read.out.toUtf8()).object();
 }
 
 }  // namespace
@@ -351,7 +387,7 @@ void PyTorchScriptTest::hostileStringsStayStrings()
         QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
         file.write(script.text.toUtf8());
         file.close();
-        const QJsonObject read = scriptAsPythonReadsIt(path);
+        const QJsonObject read = scriptAsPythonReadsIt(m_python, path);
         QVERIFY2(!read.isEmpty(), "the script does not parse");
         const QJsonObject constants = read.value(QStringLiteral("constants")).toObject();
         for (const QString& key : keys) {
@@ -545,12 +581,10 @@ void PyTorchScriptTest::theScriptStartsFromTheEnginesWeights()
     file.write(script.text.toUtf8());
     file.close();
 
-    QProcess python;
-    python.start(ddplab::test::debianPython(), {kSource + QStringLiteral("/tests/tools/script_first_weights.py"), path,
-                                                checkpoints + QStringLiteral("/step-000001.pt")});
-    QVERIFY(python.waitForFinished(120000));
-    QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
-    const QJsonObject compared = QJsonDocument::fromJson(python.readAllStandardOutput()).object();
+    const ddplab::test::PythonExit python = m_python.run(
+        {kSource + QStringLiteral("/tests/tools/script_first_weights.py"), path, checkpoints + QStringLiteral("/step-000001.pt")});
+    QVERIFY2(python.code == 0, qPrintable(python.err));
+    const QJsonObject compared = QJsonDocument::fromJson(python.out.toUtf8()).object();
     QCOMPARE(compared.value(QStringLiteral("tensors")).toArray(), (QJsonArray{tensors, tensors}));
     QVERIFY2(compared.value(QStringLiteral("largest")).isDouble(), "the script's parameters have other shapes than the engine's");
     // Exactly equal: the same generator drawn in the same order (a weight made in another order
@@ -606,7 +640,7 @@ void PyTorchScriptTest::exportsAPresetFromTheCommandLine()
     QCOMPARE(contentsOf(written), expected);
     QVERIFY(expected.contains(QStringLiteral("torch.optim.Adam(parameters, lr=LR")));
     QVERIFY(expected.contains(QStringLiteral("WARMUP_START_FACTOR = 0.5")));
-    // The command as Debian 12's torchrun runs it (runScript above gives it the same options).
+    // The command as Debian 12's torchrun runs it (runWithTorchrun above gives it the same options).
     QVERIFY2(exported.out.contains(QStringLiteral("torchrun --nproc_per_node=2 --redirects 2 --tee 2 ") + written), qPrintable(exported.out));
     QCOMPARE(torchrunCommand(2, QStringLiteral("my run's/train ddp.py")),
              QStringLiteral("torchrun --nproc_per_node=2 --redirects 2 --tee 2 'my run'\\''s/train ddp.py'"));
@@ -689,7 +723,7 @@ void PyTorchScriptTest::anAdvicesSnippetTrainsAtTheRecommendedSettings()
 
     const ddplab::test::EngineResult engine = ddplab::test::runConfig(presetFromCoreConfig(advice.recommended));
     QVERIFY2(engine.exitCode == 0, qPrintable(engine.summaryText()));
-    const ScriptRun python = runScript(scriptPath, advice.gpus);
+    const ScriptRun python = runWithTorchrun(scriptPath, advice.gpus);
     QVERIFY2(python.exitCode == 0, qPrintable(python.output.right(4000)));
     const QList<QJsonObject> engineSteps = engine.ofType(wire(ddplab::ui::type::kStep));
     QCOMPARE(engineSteps.first().value(wire(field::kEffectiveBatch)).toInt(), 16);  // 2 GPUs x 8
