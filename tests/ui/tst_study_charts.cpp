@@ -13,11 +13,14 @@
 #include "plots/study_plot.hpp"
 #include "ui_test_main.hpp"
 
+#include <QApplication>
+#include <QBuffer>
 #include <QFontInfo>
 #include <QImage>
 #include <QJsonDocument>
 #include <QPainter>
 #include <QRegularExpression>
+#include <QSvgGenerator>
 #include <QTemporaryDir>
 
 #include <cmath>
@@ -89,6 +92,36 @@ class TestStudyCharts : public QObject {
     Q_OBJECT
 
 private slots:
+    // A y title longer than the plot is high is drawn whole on two lines: the chart as the Study
+    // page shows it at 1280 x 720 in presentation mode (about 410 x 360 px, the words 1.6 times)
+    // had it on one, its end cut ("update variance (poole…", "loss over the training set (m…").
+    void aLongYTitleIsWholeOnTwoLines()
+    {
+        PlotSpec plot;
+        plot.title = QStringLiteral("loss against the effective batch");
+        plot.yTitle = QStringLiteral("loss over the training set (mean of the last epoch)");
+        plot.xTitle = QStringLiteral("effective batch");
+        plot.logX = true;
+        plot.logY = true;
+        plot.lines.append({QStringLiteral("LR rule linear"), QColor(Qt::blue), {{16, 0.3}, {64, 0.2}, {256, 0.1}}, {}, {}, true, false});
+        plot.lines.append({QStringLiteral("LR rule none"), QColor(Qt::red), {{16, 0.3}, {64, 0.35}, {256, 0.4}}, {}, {}, true, false});
+        QBuffer svg;
+        QSvgGenerator generator;
+        generator.setOutputDevice(&svg);
+        generator.setResolution(96);  // a screen's, as the offscreen one
+        generator.setSize(QSize(410, 360));
+        QPainter painter(&generator);
+        QFont presenting = QApplication::font();
+        presenting.setPointSizeF(presenting.pointSizeF() * 1.6);
+        painter.setFont(presenting);
+        paintPlot(painter, QRect(0, 0, 410, 360), plot);
+        painter.end();
+        const QString drawn = QString::fromUtf8(svg.data());
+        QVERIFY2(drawn.contains(QStringLiteral("loss over the training")), qPrintable(drawn.left(200)));
+        QVERIFY2(drawn.contains(QStringLiteral("(mean of the last epoch)")), "the y title's end is cut");
+        QVERIFY2(!drawn.contains(QChar(0x2026)) && !drawn.contains(QStringLiteral("&#8230;")), "a text of the chart ends in \u2026");
+    }
+
     // A marker the x axis does not reach is not drawn as an arrow at its edge ("B_simple 6.39e+03
     // >" read as a point of the chart): a note says where it lies, and no pixel of its colour is
     // painted.

@@ -4,7 +4,8 @@
 // fills its charts, keeps the window's Run off while it runs, shows in "Studies run before",
 // and puts its runs on the chart page, grouped in the Runs list; stopped, it says so and
 // resumes; its builder's choosers ignore a wheel that only passes over them, and its column is
-// never cut at its right edge; axes carry the Setup pane's labels.
+// never cut at its right edge, nor its axes table's headers, choosers and values in presentation
+// mode; axes carry the Setup pane's labels.
 
 #include "charts/run_model.hpp"
 #include "client/runs/run_data.hpp"
@@ -23,13 +24,17 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QHeaderView>
 #include <QJsonArray>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSignalSpy>
 #include <QSplitter>
+#include <QStyle>
+#include <QStyleOptionComboBox>
 #include <QTableWidget>
 #include <QTabWidget>
 #include <QTreeWidget>
@@ -318,6 +323,86 @@ private slots:
             return cut.join(QStringLiteral("; "));
         };
         QTRY_VERIFY2(cut().isEmpty(), qPrintable(cut()));
+    }
+
+    // Presenting on a projector (the fonts 1.6 times), the axes table shows each header, each
+    // axis's chooser and its values whole: at the builder's least width its headers read "/alues or range" and
+    // "nly whe" (a section narrower than its text, the text centred and cut at both ends) and
+    // the optimizers "sgd, …".
+    void theAxesTableIsWholeWhilePresenting_data()
+    {
+        QTest::addColumn<QSize>("screenSize");
+        QTest::newRow("1280x720") << QSize(1280, 720);
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+    }
+
+    void theAxesTableIsWholeWhilePresenting()
+    {
+        QFETCH(QSize, screenSize);
+        QScreen* projector = nullptr;
+        for (QScreen* screen : QGuiApplication::screens())
+            if (screen->size() == screenSize)
+                projector = screen;
+        QVERIFY2(projector, "no such screen: the suite runs on tests/ui/data/offscreen-screens.json (tests/ui/CMakeLists.txt)");
+        MainWindow window;
+        window.setScreen(projector);
+        window.move(projector->geometry().topLeft());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.setPresentationMode(true);
+        StudyPage* page = window.studyPage();
+        window.pages()->setCurrentWidget(page);
+        QString error;
+        QVERIFY2(page->chooseStudy(QStringLiteral("sgd-vs-adam-best-lr"), &error), qPrintable(error));
+        auto* axes = page->findChild<QTableWidget*>(QStringLiteral("studyAxes"));
+        QVERIFY(axes);
+        QCOMPARE(axes->rowCount(), 3);
+        const auto cut = [&window, projector, axes] {
+            QStringList cut;
+            if (window.geometry() != projector->geometry())
+                cut << QStringLiteral("the window is at %1,%2 %3 x %4, not on the projector's whole screen")
+                           .arg(window.x())
+                           .arg(window.y())
+                           .arg(window.width())
+                           .arg(window.height());
+            if (window.minimumSizeHint().width() > projector->size().width())
+                cut << QStringLiteral("the window needs %1 px of the screen's %2").arg(window.minimumSizeHint().width()).arg(projector->size().width());
+            const QHeaderView* header = axes->horizontalHeader();
+            const int margins = 2 * header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+            for (int column = 0; column < axes->columnCount(); ++column) {
+                const QString text = axes->horizontalHeaderItem(column)->text();
+                const int needs = header->fontMetrics().size(0, text).width() + margins;  // its widest line
+                if (header->sectionSize(column) < needs)
+                    cut << QStringLiteral("\"%1\" needs %2 px in a section of %3").arg(text).arg(needs).arg(header->sectionSize(column));
+                if (header->sectionViewportPosition(column) + header->sectionSize(column) > axes->viewport()->width())
+                    cut << QStringLiteral("\"%1\" ends past the table's right edge").arg(text);
+            }
+            for (int row = 0; row < axes->rowCount(); ++row) {
+                const auto* chooser = qobject_cast<QComboBox*>(axes->cellWidget(row, 0));
+                QStyleOptionComboBox option;
+                option.initFrom(chooser);
+                const QRect field = chooser->style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, chooser);
+                if (field.width() < chooser->fontMetrics().horizontalAdvance(chooser->currentText()))
+                    cut << QStringLiteral("the chooser \"%1\" shows %2 px of its text's %3")
+                               .arg(chooser->currentText())
+                               .arg(field.width())
+                               .arg(chooser->fontMetrics().horizontalAdvance(chooser->currentText()));
+                const QTableWidgetItem* values = axes->item(row, 1);
+                const int margin = axes->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, axes) + 1;  // the style's
+                const QRect cell = axes->visualRect(axes->indexFromItem(values)).adjusted(margin, 0, -margin, 0);
+                const QRect needs = axes->fontMetrics().boundingRect(cell, Qt::AlignLeft | Qt::TextWordWrap, values->text());
+                if (needs.width() > cell.width() || needs.height() > cell.height())
+                    cut << QStringLiteral("\"%1\" needs %2 x %3 px in a cell of %4 x %5")
+                               .arg(values->text())
+                               .arg(needs.width())
+                               .arg(needs.height())
+                               .arg(cell.width())
+                               .arg(cell.height());
+            }
+            return cut.join(QStringLiteral("; "));
+        };
+        QTRY_VERIFY2(cut().isEmpty(), qPrintable(cut()));
+        window.setPresentationMode(false);
     }
 
     // Axes are named as the Setup pane names their keys, and still read back as keys.

@@ -47,6 +47,7 @@ struct PlotLayout {
     double labelRows = 1;
     double yLabelWidth = 0;
     double legendWidth = 0;
+    QStringList yTitleLines;  // the y axis's title, on two lines where one is longer than the plot is high
     bool empty = false;  // no point to draw: the axes alone, with the reason
 
     double px(double x) const { return plot.left() + xAxis.fraction(x) * plot.width(); }
@@ -72,6 +73,28 @@ void tickAtChosenValues(const PlotSpec& spec, Axis& xAxis)
     }
 }
 
+// A y title on one line where it fits `height`, else on two, broken at the space that leaves the
+// longer line shortest; a line still too long keeps its start ("loss over the tr…").
+QStringList titleLines(const QString& title, const QFontMetricsF& metrics, double height)
+{
+    if (metrics.horizontalAdvance(title) <= height || !title.contains(QLatin1Char(' ')))
+        return {metrics.elidedText(title, Qt::ElideRight, height)};
+    QStringList best{title.section(QLatin1Char(' '), 0, 0), title.section(QLatin1Char(' '), 1)};
+    double bestLonger = 1e300;
+    for (qsizetype space = title.indexOf(QLatin1Char(' ')); space > 0; space = title.indexOf(QLatin1Char(' '), space + 1)) {
+        const QString first = title.left(space);
+        const QString second = title.mid(space + 1);
+        const double longer = std::max(metrics.horizontalAdvance(first), metrics.horizontalAdvance(second));
+        if (longer < bestLonger) {
+            bestLonger = longer;
+            best = {first, second};
+        }
+    }
+    for (QString& line : best)
+        line = metrics.elidedText(line, Qt::ElideRight, height);
+    return best;
+}
+
 PlotLayout layOut(const PlotSpec& spec, const QRect& area, double top, const ChartFrame& frame, double scale)
 {
     const QFontMetricsF& metrics = frame.smallMetrics;
@@ -95,8 +118,14 @@ PlotLayout layOut(const PlotSpec& spec, const QRect& area, double top, const Cha
     layout.legendWidth = std::min(layout.legendWidth, area.width() * 0.34);
     for (double tick : layout.yAxis.ticks)
         layout.yLabelWidth = std::max(layout.yLabelWidth, metrics.horizontalAdvance(tickText(tick, layout.yAxis)));
-    const double plotLeft = area.left() + pad + metrics.height() + layout.yLabelWidth + 6 * scale;
-    const double plotWidth = area.width() - (pad * 3 + metrics.height() + layout.yLabelWidth + 6 * scale + layout.legendWidth);
+    // The plot's height with two rows of x labels, the least it can have: a title that fits it
+    // fits whatever the rows (at 1280 x 720 in presentation mode "update variance (pooled) (log)"
+    // did not, and lost its end).
+    const double leastHeight = area.bottom() - top - pad * 2 - metrics.height() * 3.4;
+    layout.yTitleLines = titleLines(spec.yTitle + (spec.logY ? QStringLiteral(" (log)") : QString()), metrics, leastHeight);
+    const double yTitleWidth = metrics.height() * double(layout.yTitleLines.size());
+    const double plotLeft = area.left() + pad + yTitleWidth + layout.yLabelWidth + 6 * scale;
+    const double plotWidth = area.width() - (pad * 3 + yTitleWidth + layout.yLabelWidth + 6 * scale + layout.legendWidth);
     // The x labels in one row, or two where neighbours would run into each other.
     QList<double> xWidths;
     for (double tick : layout.xAxis.ticks) {
@@ -197,11 +226,11 @@ void drawAxes(QPainter& painter, const QRect& area, const PlotSpec& spec, const 
     painter.save();
     painter.translate(area.left() + frame.pad, plot.center().y());
     painter.rotate(-90);
-    // A title longer than the plot is high keeps its start ("loss over the tr…"): centred and
-    // clipped it lost both ends, "loss" first, on a 1280 x 720 screen.
-    const QString yTitle = spec.yTitle + (spec.logY ? QStringLiteral(" (log)") : QString());
-    painter.drawText(QRectF(-plot.height() / 2, 0, plot.height(), metrics.height()), Qt::AlignHCenter,
-                     metrics.elidedText(yTitle, Qt::ElideRight, plot.height()));
+    // Each line centred; one longer than the plot is high keeps its start (centred and clipped, a
+    // title lost both ends, "loss" first, on a 1280 x 720 screen).
+    for (qsizetype i = 0; i < layout.yTitleLines.size(); ++i)
+        painter.drawText(QRectF(-plot.height() / 2, metrics.height() * double(i), plot.height(), metrics.height()), Qt::AlignHCenter,
+                         metrics.elidedText(layout.yTitleLines.at(i), Qt::ElideRight, plot.height()));
     painter.restore();
 }
 

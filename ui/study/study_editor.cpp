@@ -14,6 +14,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -21,8 +22,12 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStyle>
+#include <QStyleOptionComboBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace ddplab::ui {
 namespace {
@@ -57,6 +62,16 @@ QComboBox* keyChooser(const QString& key)
     return chooser;
 }
 
+// The width that shows a chooser's current text whole, its arrow beside it.
+int wholeChooserWidth(const QComboBox& chooser)
+{
+    QStyleOptionComboBox option;
+    option.initFrom(&chooser);
+    option.currentText = chooser.currentText();
+    const QSize text(chooser.fontMetrics().horizontalAdvance(option.currentText), chooser.fontMetrics().height());
+    return chooser.style()->sizeFromContents(QStyle::CT_ComboBox, &option, text, &chooser).width();
+}
+
 QString keyOf(const QTableWidget& axes, int row)
 {
     const auto* chooser = qobject_cast<QComboBox*>(axes.cellWidget(row, kKeyColumn));
@@ -73,7 +88,9 @@ StudyEditor::StudyEditor(QWidget* parent) : QWidget(parent)
 
     m_axes = new QTableWidget(0, 4);
     m_axes->setObjectName(QStringLiteral("studyAxes"));
-    m_axes->setHorizontalHeaderLabels({tr("Axis"), tr("Values or range"), tr("Only when"), tr("Together")});
+    // Two of the headers on two lines: on one, the four need about 590 px in presentation mode,
+    // and beside the results and the Lesson pane that made the window 1,329 px wide on a 1280 one.
+    m_axes->setHorizontalHeaderLabels({tr("Axis"), tr("Values or\nrange"), tr("Only\nwhen"), tr("Together")});
     m_axes->horizontalHeaderItem(kValuesColumn)
         ->setToolTip(tr("A list (16, 32, 64 or none, linear, sqrt) or a range: 16 .. 1024 x2 (a factor), 0.1 .. 0.5 +0.1 (a step)"));
     m_axes->horizontalHeaderItem(kWhenColumn)
@@ -81,18 +98,21 @@ StudyEditor::StudyEditor(QWidget* parent) : QWidget(parent)
                         "value and makes no runs of its own. Empty: everywhere"));
     m_axes->horizontalHeaderItem(kTogetherColumn)
         ->setToolTip(tr("Ticked axes advance together (their first values, their second values, ...) instead of combining"));
-    // The key and its values share what is left after the narrow columns: at 1280 x 720 a fixed
-    // 140 px key column and 110 px condition left the values about 40 px.
-    m_axes->horizontalHeader()->setSectionResizeMode(kKeyColumn, QHeaderView::Stretch);
+    // The values take what is left after the key, the condition and the tick, each as wide as its
+    // header and chooser (fitAxesColumns), and wrap onto more lines rather than end in "…": at
+    // the builder's least width in presentation mode the optimizers read "adam, …". (At 1280 x 720
+    // a fixed 140 px key column and 110 px condition had left the values about 40 px.)
+    m_axes->horizontalHeader()->setSectionResizeMode(kKeyColumn, QHeaderView::Fixed);
     m_axes->horizontalHeader()->setSectionResizeMode(kValuesColumn, QHeaderView::Stretch);
     m_axes->horizontalHeader()->setSectionResizeMode(kWhenColumn, QHeaderView::Interactive);
-    m_axes->setColumnWidth(kWhenColumn, 80);
     m_axes->horizontalHeader()->setSectionResizeMode(kTogetherColumn, QHeaderView::ResizeToContents);
     m_axes->verticalHeader()->hide();
+    m_axes->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);  // a row as tall as its values
+    m_axes->setWordWrap(true);
     m_axes->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_axes->setMinimumHeight(120);
     m_axes->horizontalHeader()->setMinimumSectionSize(40);
-    m_axes->setMinimumWidth(200);  // narrower than its columns want: the values column gives way
+    m_axes->installEventFilter(this);
     connect(m_axes, &QTableWidget::itemChanged, this, &StudyEditor::changed);
 
     auto* add = new QPushButton(tr("Add axis"));
@@ -170,6 +190,47 @@ StudyEditor::StudyEditor(QWidget* parent) : QWidget(parent)
     connect(m_stopAtTarget, &QCheckBox::toggled, this, emitChanged);
     emitChanged();
     updateBatchSplitRow();
+    fitAxesColumns();
+}
+
+bool StudyEditor::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_axes && (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange))
+        fitAxesColumnsLater();
+    return QWidget::eventFilter(watched, event);
+}
+
+void StudyEditor::fitAxesColumnsLater()
+{
+    if (m_fitPending)
+        return;
+    m_fitPending = true;
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            m_fitPending = false;
+            fitAxesColumns();
+        },
+        Qt::QueuedConnection);
+}
+
+void StudyEditor::fitAxesColumns()
+{
+    // A section narrower than its header's text shows the text centred and cut at both ends
+    // ("/alues or range", "nly whe" in presentation mode, the builder at its least width): each
+    // section is at least its header's width, the key's as wide as its widest chooser's text, and
+    // the table never narrower than them together, so the builder's column widens to hold them.
+    QHeaderView* header = m_axes->horizontalHeader();
+    int key = header->sectionSizeHint(kKeyColumn);
+    for (int row = 0; row < m_axes->rowCount(); ++row) {
+        if (const auto* chooser = qobject_cast<QComboBox*>(m_axes->cellWidget(row, kKeyColumn)))
+            key = std::max(key, wholeChooserWidth(*chooser));
+    }
+    const int when = std::max(header->sectionSizeHint(kWhenColumn), header->minimumSectionSize());
+    header->resizeSection(kKeyColumn, key);
+    header->resizeSection(kWhenColumn, when);
+    const int frame = 2 * m_axes->frameWidth() + m_axes->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, m_axes);
+    m_axes->setMinimumWidth(key + header->sectionSizeHint(kValuesColumn) + when + header->sectionSizeHint(kTogetherColumn) + frame);
 }
 
 void StudyEditor::setStudy(const StudySpec& spec, const QString& folder)
@@ -227,6 +288,7 @@ void StudyEditor::addAxis(const QString& key, const QString& valuesText, bool to
     QComboBox* chooser = keyChooser(key);
     connect(chooser, &QComboBox::currentIndexChanged, this, [this] {
         updateBatchSplitRow();
+        fitAxesColumnsLater();
         emit changed();
     });
     m_axes->setCellWidget(row, kKeyColumn, chooser);
@@ -237,6 +299,7 @@ void StudyEditor::addAxis(const QString& key, const QString& valuesText, bool to
     tick->setCheckState(together ? Qt::Checked : Qt::Unchecked);
     m_axes->setItem(row, kTogetherColumn, tick);
     updateBatchSplitRow();
+    fitAxesColumnsLater();
     emit changed();
 }
 

@@ -45,9 +45,16 @@ public:
 signals:
     void changed();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void removeSelectedAxes();
     void updateBatchSplitRow();
+    // The axes table's columns sized to show each header and chooser whole (at the next turn of
+    // the event loop: a font reaches the table's header after the table itself).
+    void fitAxesColumnsLater();
+    void fitAxesColumns();
 
     QJsonObject m_base;
     QJsonObject m_about;  // id, title, source, summary, look_for, explanation, show: kept as loaded
@@ -62,6 +69,7 @@ private:
     QComboBox* m_targetMetric = nullptr;
     QDoubleSpinBox* m_targetValue = nullptr;
     QCheckBox* m_stopAtTarget = nullptr;
+    bool m_fitPending = false;
 };
 
 }  // namespace ddplab::ui
