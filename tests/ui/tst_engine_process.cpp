@@ -4,6 +4,7 @@
 // and one-shot queries (devices) are read.
 
 #include "client/engine/device_inventory.hpp"
+#include "client/engine/engine_environment.hpp"
 #include "client/engine/engine_process.hpp"
 #include "client/engine/engine_query.hpp"
 #include "client/library/preset_file.hpp"
@@ -14,6 +15,8 @@
 #include "core/protocol_names.hpp"
 #include "support/process_table.hpp"
 #include "ui_test_main.hpp"
+
+#include <QScopeGuard>
 
 using namespace ddplab::ui;
 
@@ -306,6 +309,45 @@ private slots:
         const QueryResult failed = finished.first().first().value<QueryResult>();
         QVERIFY(!failed.ok);
         QVERIFY(failed.error.contains(QStringLiteral("/nonexistent/ddplab-engine")));
+    }
+
+    // Every engine the lab starts, a run's or a query's, gets glibc's huge-page heap added to
+    // the tunables the lab has, and one the lab already names keeps its value.
+    void anEngineStartsWithTheHugePageHeap()
+    {
+        QCOMPARE(withHugePageHeap(QString()), QStringLiteral("glibc.malloc.hugetlb=1"));
+        QCOMPARE(withHugePageHeap(QStringLiteral("glibc.malloc.arena_max=2")),
+                 QStringLiteral("glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1"));
+        QCOMPARE(withHugePageHeap(QStringLiteral("glibc.malloc.hugetlb=0")), QStringLiteral("glibc.malloc.hugetlb=0"));
+        QCOMPARE(withHugePageHeap(QStringLiteral("glibc.malloc.hugetlb_x=1")),
+                 QStringLiteral("glibc.malloc.hugetlb_x=1:glibc.malloc.hugetlb=1"));
+
+        // A stand-in engine says what it was given: as a query's answer, and as a run's event.
+        QTemporaryDir dir;
+        const QString engine = writeExecutable(dir, QStringLiteral("ddplab-engine"),
+                                               "#!/bin/sh\nprintf '{\"type\": \"tunables\", \"value\": \"%s\"}\\n' \"$GLIBC_TUNABLES\"\n");
+        const QByteArray before = qgetenv("GLIBC_TUNABLES");
+        const auto restore = qScopeGuard([&] {
+            if (before.isNull())
+                qunsetenv("GLIBC_TUNABLES");
+            else
+                qputenv("GLIBC_TUNABLES", before);
+        });
+        qputenv("GLIBC_TUNABLES", "glibc.malloc.arena_max=2");  // set after the lab started: still passed on
+        const QString expected = QStringLiteral("glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1");
+
+        const QueryResult answer = EngineQuery::runBlocking(engine, {QStringLiteral("devices")});
+        QVERIFY2(answer.ok, qPrintable(answer.error));
+        QCOMPARE(answer.object.value(QStringLiteral("value")).toString(), expected);
+
+        EngineProcess run;
+        Collected collected;
+        collect(run, collected);
+        QSignalSpy finished(&run, &EngineProcess::finished);
+        run.start(engine, {QStringLiteral("run")});
+        QVERIFY(finished.wait(kPatienceMs));
+        QCOMPARE(countOfType(collected.events, "tunables"), 1);
+        QCOMPARE(collected.events.first().value(QStringLiteral("value")).toString(), expected);
     }
 
     // Issue 41: an inspect that died of SIGSEGV was reported through --advise as "exit code 11".

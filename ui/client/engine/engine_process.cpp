@@ -2,6 +2,7 @@
 #include "engine_process.hpp"
 
 #include "client/engine/child_lifetime.hpp"
+#include "client/engine/engine_environment.hpp"
 
 #include <QFileInfo>
 
@@ -80,6 +81,7 @@ void EngineProcess::begin(const QString& program, const QStringList& arguments, 
     m_parser = EventStreamParser();
     m_stopRequested = false;
     m_process.setWorkingDirectory(workingDirectory);
+    m_process.setProcessEnvironment(engineEnvironment());
     m_process.start(program, arguments, mode);
 }
 

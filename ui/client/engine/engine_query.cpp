@@ -2,6 +2,7 @@
 #include "engine_query.hpp"
 
 #include "client/engine/child_lifetime.hpp"
+#include "client/engine/engine_environment.hpp"
 #include "client/wire.hpp"
 #include "core/line_reader.hpp"
 
@@ -116,6 +117,7 @@ void EngineQuery::start(const QString& program, const QStringList& arguments, co
     m_process = process;
     // A query has nothing to save: killed outright with the lab, however the lab ends.
     endWithLab(*process, SIGKILL);
+    process->setProcessEnvironment(engineEnvironment());
     connect(process, &QProcess::readyReadStandardOutput, this,
             [this, process] { appendTail(m_output, process->readAllStandardOutput(), kKeptOutputBytes); });
     connect(process, &QProcess::readyReadStandardError, this,
@@ -162,6 +164,7 @@ QueryResult EngineQuery::runBlocking(const QString& program, const QStringList& 
 {
     QProcess process;
     endWithLab(process, SIGKILL);
+    process.setProcessEnvironment(engineEnvironment());
     process.setStandardInputFile(QProcess::nullDevice());
     process.start(program, arguments, QIODevice::ReadOnly);
     if (process.waitForStarted(timeoutMs) && !process.waitForFinished(timeoutMs)) {
