@@ -15,6 +15,9 @@ usually does (it takes rank 0's buffers first, as the engine's evaluation does).
         prints one JSON line per step ({"step", "loss", "accuracy"}) and per evaluation
     /usr/bin/python3 bench/peers/torchscript_ddp_peer.py --config run.json --timed 50 --warmup 10
         prints {"samples_per_sec", "steps", "seconds"}: rank 0's clock over the timed steps
+    ... --start-method fork
+        the ranks are forks of this process, which has imported torch, instead of fresh
+        interpreters that import it again (about 2 s of CPU each; the suite's many short runs)
 
 Supported: lr_rule none, no warmup or schedule (a constant LR); the rest of the config is read
 as the engine reads it (docs/configuration.md).
@@ -230,6 +233,9 @@ def main():
     parser.add_argument("--save", default="", help="rank 0 saves the trained model here (TorchScript) at the end")
     parser.add_argument("--timed", type=int, default=0, help="time this many steps after --warmup, print samples/sec")
     parser.add_argument("--warmup", type=int, default=10, help="untimed steps first (with --timed)")
+    parser.add_argument("--start-method", choices=("spawn", "fork"), default="spawn",
+                        help="how the ranks start: fresh interpreters (spawn) or forks of this one, whose torch has run "
+                             "nothing yet (fork: no second import of torch); the same training either way")
     args = parser.parse_args()
     with open(args.config) as f:
         c = dict(DEFAULTS, **json.load(f))
@@ -237,8 +243,9 @@ def main():
             c.get("schedule", "constant") != "constant":
         raise SystemExit("torchscript_ddp_peer: only a constant LR (lr_rule none, no warmup, no schedule) is supported")
     with tempfile.TemporaryDirectory(prefix="ddplab-peer-") as private:
-        queue = mp.get_context("spawn").SimpleQueue()
-        ranks = mp.spawn(worker, args=(c, args, os.path.join(private, "store"), queue), nprocs=c["world_size"], join=False)
+        queue = mp.get_context(args.start_method).SimpleQueue()
+        ranks = mp.start_processes(worker, args=(c, args, os.path.join(private, "store"), queue), nprocs=c["world_size"],
+                                   join=False, start_method=args.start_method)
         lines = rank_zero_lines(ranks, queue)
         for line in lines:
             print(json.dumps(line))

@@ -5,19 +5,19 @@
 // loss and every evaluation agree within 1e-5 relative, and so do the BatchNorm running
 // statistics and parameters after the last step, for 1 and 2 ranks, SGD with momentum and
 // Adam, with and without gradient accumulation. The evaluations run on rank 0's buffers,
-// broadcast as DDP broadcasts them, so they check that semantics too.
+// broadcast as DDP broadcasts them, so they check that semantics too. The Python programs (the
+// peer, its ranks, the tools that make and compare models) are forks of one python3 that has
+// imported torch once (tests/support/forked_python.hpp): the peer forks its ranks
+// (--start-method fork) rather than spawning interpreters that import torch again.
 
 #include "support/engine_process.hpp"
-#include "support/prerequisites.hpp"
-#include "support/process_table.hpp"
+#include "support/forked_python.hpp"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
-
-#include <csignal>
 
 using ddplab::test::EngineResult;
 using ddplab::test::runEngine;
@@ -37,24 +37,19 @@ struct PythonResult {
     QString errors;
 };
 
-PythonResult runPython(const QStringList& arguments)
+PythonResult runPython(ddplab::test::ForkedPython& python, const QStringList& arguments)
 {
-    QProcess python;
-    python.start(ddplab::test::debianPython(), arguments);
+    bool timedOut = false;
+    const ddplab::test::PythonExit exit = python.run({{arguments, {}}}, kPythonMs / 1000, &timedOut).first();
     PythonResult result;
-    if (!python.waitForFinished(kPythonMs)) {
-        for (const qint64 rank : ddplab::test::descendantsOf(python.processId()))
-            ::kill(pid_t(rank), SIGKILL);
-        python.kill();
-        python.waitForFinished();
-        result.errors = QStringLiteral("the Python peer did not finish within %1 s; it said: %2")
-                            .arg(kPythonMs / 1000)
-                            .arg(QString::fromUtf8(python.readAllStandardError()));
+    if (timedOut) {
+        // The forking python3 has killed the program's process group: the peer and its ranks.
+        result.errors = QStringLiteral("the Python peer did not finish within %1 s; it said: %2").arg(kPythonMs / 1000).arg(exit.err);
         return result;
     }
-    result.exitCode = python.exitStatus() == QProcess::NormalExit ? python.exitCode() : -1;
-    result.lines = ddplab::test::parseEvents(python.readAllStandardOutput());
-    result.errors = QString::fromUtf8(python.readAllStandardError());
+    result.exitCode = exit.code;
+    result.lines = ddplab::test::parseEvents(exit.out.toUtf8());
+    result.errors = exit.err;
     return result;
 }
 
@@ -85,13 +80,15 @@ private slots:
 
 private:
     QTemporaryDir m_dir;
+    ddplab::test::ForkedPython m_python;
 };
 
 void OwnModelFidelityTest::initTestCase()
 {
-    const QString missing = ddplab::test::missingPythonTorch();
+    // The forking python3 imports torch and numpy, or says what installs them.
+    const QString missing = m_python.start(kSource + QStringLiteral("/tests/tools/forked_python.py"));
     QVERIFY2(missing.isEmpty(), qPrintable(missing));
-    const PythonResult made = runPython({kSource + QStringLiteral("/tests/tools/make_own_model_case.py"), m_dir.path()});
+    const PythonResult made = runPython(m_python, {kSource + QStringLiteral("/tests/tools/make_own_model_case.py"), m_dir.path()});
     QVERIFY2(made.exitCode == 0, qPrintable(made.errors));
 }
 
@@ -137,8 +134,9 @@ void OwnModelFidelityTest::engineMatchesPythonDdp()
     const EngineResult engine = runEngine({QStringLiteral("run"), QStringLiteral("--config"), configPath});
     QVERIFY2(engine.exitCode == 0, qPrintable(engine.summaryText()));
     const QString peerModel = m_dir.filePath(tag + QStringLiteral("-peer.pt"));
-    const PythonResult peer = runPython({kSource + QStringLiteral("/bench/peers/torchscript_ddp_peer.py"), QStringLiteral("--config"),
-                                         configPath, QStringLiteral("--save"), peerModel});
+    const PythonResult peer = runPython(m_python, {kSource + QStringLiteral("/bench/peers/torchscript_ddp_peer.py"), QStringLiteral("--config"),
+                                                   configPath, QStringLiteral("--save"), peerModel, QStringLiteral("--start-method"),
+                                                   QStringLiteral("fork")});
     QVERIFY2(peer.exitCode == 0, qPrintable(peer.errors));
 
     const auto engineSteps = engine.ofType(QStringLiteral("step"));
@@ -166,8 +164,8 @@ void OwnModelFidelityTest::engineMatchesPythonDdp()
     }
 
     // Rank 0's model after the last step: BatchNorm's running statistics and every parameter.
-    const PythonResult compared = runPython({kSource + QStringLiteral("/tests/tools/compare_models.py"),
-                                             m_dir.filePath(tag + QStringLiteral("-engine.pt")), peerModel});
+    const PythonResult compared = runPython(m_python, {kSource + QStringLiteral("/tests/tools/compare_models.py"),
+                                                       m_dir.filePath(tag + QStringLiteral("-engine.pt")), peerModel});
     QVERIFY2(compared.exitCode == 0 && !compared.lines.isEmpty(), qPrintable(compared.errors));
     const QJsonObject difference = compared.lines.first();
     QCOMPARE(difference.value(QStringLiteral("buffers")).toArray().size(), 6);
