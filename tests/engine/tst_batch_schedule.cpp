@@ -8,7 +8,8 @@
 // the noise rule growing only after the measured noise scale stayed above twice the batch, and
 // only after the noisy toy's analytic noise scale (docs/metrics.md) passed it; a run
 // resumed after a change going on bit for bit; AdaScale against tests/tools/adascale_reference.py,
-// written from the paper in PyTorch; every schedule refused where it cannot act, and a
+// written from the paper in PyTorch (its runs forked from one python3 that has imported torch
+// once, tests/support/forked_python.hpp); every schedule refused where it cannot act, and a
 // checkpoint with a damaged batch state refused.
 
 #include "core/batch_schedule.hpp"
@@ -17,7 +18,7 @@
 #include "core/derived.hpp"
 #include "data/distributed_sampler.hpp"
 #include "support/engine_process.hpp"
-#include "support/prerequisites.hpp"
+#include "support/forked_python.hpp"
 #include "support/toy_analytic.hpp"
 #include "train/checkpoint_file.hpp"
 #include "train/step_plan.hpp"
@@ -28,13 +29,13 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 using namespace ddplab;
 using ddplab::test::EngineResult;
@@ -131,6 +132,9 @@ private Q_SLOTS:
 
 private:
     QTemporaryDir m_dir;
+    // Started by the first case that runs Python (only the AdaScale reference does), its answer kept.
+    ddplab::test::ForkedPython m_python;
+    std::optional<QString> m_pythonMissing;
 };
 
 void BatchScheduleTest::stepsMultiplyAfterTheirSteps()
@@ -626,8 +630,10 @@ void BatchScheduleTest::adaScaleMatchesAReferenceFromThePaper_data()
 
 void BatchScheduleTest::adaScaleMatchesAReferenceFromThePaper()
 {
-    const QString missing = ddplab::test::missingPythonTorch();
-    QVERIFY2(missing.isEmpty(), qPrintable(missing));
+    // The forking python3 imports torch and numpy, or says what installs them.
+    if (!m_pythonMissing)
+        m_pythonMissing = m_python.start(QStringLiteral(DDPLAB_SOURCE_DIR "/tests/tools/forked_python.py"));
+    QVERIFY2(m_pythonMissing->isEmpty(), qPrintable(*m_pythonMissing));
     QFETCH(QJsonObject, settings);
     const QJsonObject config = withOverrides({{QStringLiteral("workload"), QStringLiteral("linreg")},
                                               {QStringLiteral("num_examples"), 256},
@@ -642,11 +648,9 @@ void BatchScheduleTest::adaScaleMatchesAReferenceFromThePaper()
     QVERIFY(out.open(QIODevice::WriteOnly));
     out.write(QJsonDocument(config).toJson());
     out.close();
-    QProcess python;
-    python.start(ddplab::test::debianPython(), {QStringLiteral(DDPLAB_SOURCE_DIR "/tests/tools/adascale_reference.py"), file});
-    QVERIFY(python.waitForFinished(120000));
-    QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
-    const QList<QJsonObject> reference = ddplab::test::parseEvents(python.readAllStandardOutput());
+    const ddplab::test::PythonExit python = m_python.run({QStringLiteral(DDPLAB_SOURCE_DIR "/tests/tools/adascale_reference.py"), file}, 120);
+    QVERIFY2(python.code == 0, qPrintable(python.err));
+    const QList<QJsonObject> reference = ddplab::test::parseEvents(python.out.toUtf8());
 
     const EngineResult run = runConfig(config);
     REQUIRE_OK(run);
