@@ -7,9 +7,11 @@
 // micro-batches under accumulate_as_ranks give the losses of K * A ranks on a BatchNorm model;
 // the range test on linreg suggests an LR below the divergence LR 2 / lambda_max and within 4x
 // of 1 / lambda_max, computed here from the same data, and stops by the 4x rule; a linreg branch
-// with another seed keeps its data only with data_seed, and is refused without it.
+// with another seed keeps its data only with data_seed, and is refused without it. The Python
+// programs are forks of one python3 that has imported torch once (tests/support/forked_python.hpp).
 
 #include "support/engine_process.hpp"
+#include "support/forked_python.hpp"
 #include "support/prerequisites.hpp"
 
 #include <ATen/ATen.h>
@@ -19,7 +21,6 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -73,13 +74,11 @@ QList<qint64> stepNumbers(const EngineResult& result)
     return steps;
 }
 
-int runPython(const QStringList& arguments, QString* output)
+int runPython(ddplab::test::ForkedPython& python, const QStringList& arguments, QString* output)
 {
-    QProcess python;
-    python.start(ddplab::test::debianPython(), arguments);
-    python.waitForFinished(60000);
-    *output = QString::fromUtf8(python.readAllStandardOutput() + python.readAllStandardError());
-    return python.exitStatus() == QProcess::NormalExit ? python.exitCode() : -1;
+    const ddplab::test::PythonExit exit = python.run(arguments, 60);
+    *output = exit.out + exit.err;
+    return exit.code;
 }
 
 }  // namespace
@@ -111,20 +110,23 @@ private:
     QString hostile(const QString& name) const { return m_dir.filePath(QStringLiteral("hostile/") + name); }
 
     QTemporaryDir m_dir;
+    ddplab::test::ForkedPython m_python;
 };
 
 void CheckpointsTest::initTestCase()
 {
-    const QString missing = ddplab::test::missingPythonTorch();
+    // The forking python3 imports torch and numpy, or says what installs them.
+    const QString missing = m_python.start(kSource + QStringLiteral("/tests/tools/forked_python.py"));
     QVERIFY2(missing.isEmpty(), qPrintable(missing));
     QString said;
-    QVERIFY2(runPython({kSource + QStringLiteral("/tests/tools/make_own_model_case.py"), m_dir.path()}, &said) == 0, qPrintable(said));
+    QVERIFY2(runPython(m_python, {kSource + QStringLiteral("/tests/tools/make_own_model_case.py"), m_dir.path()}, &said) == 0, qPrintable(said));
     // Issue 41's crafted checkpoints, from one the engine writes.
     const QString folder = m_dir.filePath(QStringLiteral("hostile-base"));
     const EngineResult base = runConfig(withOverrides(hostileBase(), {{QStringLiteral("checkpoint_at"), QStringLiteral("10")},
                                                                       {QStringLiteral("checkpoint_dir"), folder}}));
     REQUIRE_OK(base);
-    QVERIFY2(runPython({kSource + QStringLiteral("/tests/tools/make_hostile_checkpoint_case.py"), folder + QStringLiteral("/step-000010.pt"),
+    QVERIFY2(runPython(m_python,
+                       {kSource + QStringLiteral("/tests/tools/make_hostile_checkpoint_case.py"), folder + QStringLiteral("/step-000010.pt"),
                         m_dir.filePath(QStringLiteral("hostile"))},
                        &said) == 0,
              qPrintable(said));
@@ -266,8 +268,14 @@ void CheckpointsTest::pythonReadsACheckpoint()
         "print(json.dumps({'step': c['step'], 'format': c['format'], 'shape': list(c['parameters'][0].shape),\n"
         "                  'momentum': list(c['optimizer_state'][0]['momentum_buffer'].shape),\n"
         "                  'lr': json.loads(c['config'])['lr'], 'rng': c['cpu_rng'][0].numel()}))\n");
+    // In a file: the forking python3 runs program files, not `-c`.
+    const QString program = m_dir.filePath(QStringLiteral("read_checkpoint.py"));
+    QFile file(program);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(script.toUtf8());
+    file.close();
     QString said;
-    QCOMPARE(runPython({QStringLiteral("-c"), script, folder + QStringLiteral("/step-000004.pt")}, &said), 0);
+    QCOMPARE(runPython(m_python, {program, folder + QStringLiteral("/step-000004.pt")}, &said), 0);
     const QJsonObject read = QJsonDocument::fromJson(said.toUtf8()).object();
     QCOMPARE(read.value(QStringLiteral("step")).toInt(), 4);
     QCOMPARE(read.value(QStringLiteral("format")).toString(), QStringLiteral("ddplab-checkpoint"));
