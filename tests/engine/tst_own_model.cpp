@@ -8,7 +8,7 @@
 // the trained model. The models and data come from tests/tools/make_own_model_case.py.
 
 #include "support/engine_process.hpp"
-#include "support/prerequisites.hpp"
+#include "support/forked_python.hpp"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -71,12 +71,13 @@ private:
 
 void OwnModelTest::initTestCase()
 {
-    const QString missing = ddplab::test::missingPythonTorch();
+    // One python3 imports torch and numpy (or says what installs them) and forks the tool
+    // (tests/support/forked_python.hpp): one `import torch`, not a check and the tool's own.
+    ddplab::test::ForkedPython python;
+    const QString missing = python.start(kSource + QStringLiteral("/tests/tools/forked_python.py"));
     QVERIFY2(missing.isEmpty(), qPrintable(missing));
-    QProcess tool;
-    tool.start(ddplab::test::debianPython(), {kSource + QStringLiteral("/tests/tools/make_own_model_case.py"), m_dir.path()});
-    QVERIFY(tool.waitForFinished(kPythonMs));
-    QVERIFY2(tool.exitCode() == 0, tool.readAllStandardError().constData());
+    const ddplab::test::PythonExit made = python.run({kSource + QStringLiteral("/tests/tools/make_own_model_case.py"), m_dir.path()}, kPythonMs / 1000);
+    QVERIFY2(made.code == 0, qPrintable(made.err));
 }
 
 QStringList OwnModelTest::base(const QString& model, const QString& train) const

@@ -7,7 +7,7 @@
 // model byte for byte).
 
 #include "support/engine_process.hpp"
-#include "support/prerequisites.hpp"
+#include "support/forked_python.hpp"
 #include "support/process_table.hpp"
 
 #include <QCryptographicHash>
@@ -92,13 +92,14 @@ private:
 
 void OwnModelHostileTest::initTestCase()
 {
-    const QString missing = ddplab::test::missingPythonTorch();
+    // One python3 imports torch and numpy (or says what installs them) and forks the tools
+    // (tests/support/forked_python.hpp): one `import torch`, not a check and the tools' own.
+    ddplab::test::ForkedPython python;
+    const QString missing = python.start(kSource + QStringLiteral("/tests/tools/forked_python.py"));
     QVERIFY2(missing.isEmpty(), qPrintable(missing));
     for (const char* tool : {"make_own_model_case.py", "make_hostile_model_case.py"}) {
-        QProcess process;
-        process.start(ddplab::test::debianPython(), {kSource + QStringLiteral("/tests/tools/") + QLatin1String(tool), m_dir.path()});
-        QVERIFY(process.waitForFinished(kPythonMs));
-        QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+        const ddplab::test::PythonExit made = python.run({kSource + QStringLiteral("/tests/tools/") + QLatin1String(tool), m_dir.path()}, kPythonMs / 1000);
+        QVERIFY2(made.code == 0, qPrintable(made.err));
     }
 }
 
