@@ -125,7 +125,9 @@ int HeadlessStudy::exec()
         if (ownSteps.isMeasuring())
             timing.exec();
     }
-    const double estimate = estimatedSeconds(left, MachineSpeed::measure(runs), ownSteps.steps());
+    const MachineSpeed speed = MachineSpeed::measure(runs);
+    const double estimate = estimatedSeconds(left, speed, ownSteps.steps());
+    runner.setEstimates(pointSeconds(left, speed, ownSteps.steps()));  // each line's time left, re-timed as runs finish
     QElapsedTimer sinceStart;
     sinceStart.start();
     m_out << "DDP Lab study: " << study->title() << " (" << study->points.size() << " runs";

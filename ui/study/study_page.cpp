@@ -378,6 +378,11 @@ bool StudyPage::resumeStudy(const QString& idOrDirectory)
 void StudyPage::startRunner(const StoredStudy& study)
 {
     showStudy(study);
+    // Its runs' estimates, which the time left is re-timed from as they finish.
+    StudyPlan plan;
+    plan.points = study.points;
+    plan.trainedShare = study.spec.target.stop ? study.spec.target.trainedShare : 0.0;
+    m_runner->setEstimates(pointSeconds(plan, machineSpeed(), m_ownSteps->steps()));
     const StudyRunner::StartResult started = m_runner->start(study);
     if (started == StudyRunner::StartResult::AllDone) {
         m_progressLabel->setText(tr("Every run of this study has finished already."));

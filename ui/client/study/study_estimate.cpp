@@ -345,15 +345,30 @@ double estimatedSeconds(const StudyPlan& plan, const MachineSpeed& speed, const 
     // the machine's: a study that says it (trained_share) is estimated at its own share, not at
     // the share other studies' runs trained here (sgd-vs-adam-best-lr's trained 0.64, and after
     // adam-surge it was estimated at that study's newest runs' 0.49).
+    double total = kSessionStartSeconds * speed.start;
+    for (double seconds : pointSeconds(plan, speed, measured))
+        total += seconds;
+    return total;
+}
+
+QHash<int, double> pointSeconds(const StudyPlan& plan, const MachineSpeed& speed, const MeasuredSteps& measured)
+{
     MachineSpeed here = speed;
     if (plan.trainedShare > 0.0)
         here.stoppedShare = plan.trainedShare;
-    double total = kSessionStartSeconds * here.start;
+    QHash<int, double> seconds;
     for (const StudyPoint& point : plan.points) {
         const auto found = measured.constFind(measuredStepKey(point.config));
-        total += estimatedSeconds(point.config, here, found != measured.constEnd() ? &*found : nullptr);
+        seconds.insert(point.index, estimatedSeconds(point.config, here, found != measured.constEnd() ? &*found : nullptr));
     }
-    return total;
+    return seconds;
+}
+
+double retimedSecondsLeft(double estimatedDone, double tookDone, double estimatedLeft)
+{
+    if (!(estimatedDone > 0.0) || !(tookDone > 0.0))
+        return estimatedLeft;
+    return estimatedLeft * tookDone / estimatedDone;
 }
 
 double estimatedSeconds(const Lesson& lesson, const MachineSpeed& speed)

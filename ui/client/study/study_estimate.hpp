@@ -131,6 +131,15 @@ double estimatedSeconds(const ddplab::Config& config, const MachineSpeed& speed,
 // A run given as engine keys (a lesson's, a preset's); unreadable settings cost a start-up.
 double estimatedSeconds(const QJsonObject& config, const MachineSpeed& speed, const MeasuredModel* measured = nullptr);
 double estimatedSeconds(const StudyPlan& plan, const MachineSpeed& speed, const MeasuredSteps& measured = {});
+// Each point's seconds by its index, as estimatedSeconds(plan, ...) sums them (without the
+// session's start-up): what the runner re-times its runs left by.
+QHash<int, double> pointSeconds(const StudyPlan& plan, const MachineSpeed& speed, const MeasuredSteps& measured = {});
+// What is left of a study, timed again by the runs it has finished: the runs left at the
+// estimator's seconds, times what the finished ones took against what it said for them. Your own
+// model's estimate rests on a step inspect timed in one moment, busier or quieter than the
+// study's (decay-or-grow-own-model took 0.63x and 1.03x of it, two tries): its first runs say
+// how long its steps take now. Before a run has finished (nothing done or took), `estimatedLeft`.
+double retimedSecondsLeft(double estimatedDone, double tookDone, double estimatedLeft);
 // A lesson: its runs one after the other, in one session of the engine; a run resuming from an
 // earlier one's last checkpoint (resume_from_run) costs the steps after that checkpoint.
 double estimatedSeconds(const Lesson& lesson, const MachineSpeed& speed);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "study_runner.hpp"
 
+#include "client/study/study_estimate.hpp"
+
 #include "client/library/preset_file.hpp"
 #include "client/runs/run_data.hpp"
 #include "client/runs/run_store.hpp"
@@ -80,7 +82,10 @@ StudyRunner::StartResult StudyRunner::start(const StoredStudy& study)
         return StartResult::AllDone;
     }
     QList<RunRequest> requests;
+    m_estimates.clear();
     for (const StudyPoint& point : missing) {
+        if (m_estimateOf.contains(point.index) && m_estimates.size() == requests.size())
+            m_estimates.append(m_estimateOf.value(point.index));
         RunRequest request;
         request.label = point.displayLabel();
         // The point first, as a lesson's runs are named: it is what tells them apart in the Runs list.
@@ -100,6 +105,8 @@ StudyRunner::StartResult StudyRunner::start(const StoredStudy& study)
         request.studyPoint = point.index;
         requests.append(request);
     }
+    if (m_estimates.size() != requests.size())
+        m_estimates.clear();
     m_clock.start();
     m_active = true;
     m_session.claim(Busy::Study);  // idle: start() refused a busy lab first
@@ -136,11 +143,23 @@ QString StudyRunner::progressText() const
     return text;
 }
 
-QString StudyRunner::timeLeftText() const
+double StudyRunner::secondsLeft() const
 {
     if (left() <= 0 || !(secondsPerRun() > 0))
+        return 0.0;
+    if (m_estimates.isEmpty())
+        return secondsPerRun() * left();
+    double estimatedDone = 0.0, estimatedLeft = 0.0;
+    for (qsizetype i = 0; i < m_estimates.size(); ++i)
+        (i < m_doneNow ? estimatedDone : estimatedLeft) += m_estimates.at(i);
+    return retimedSecondsLeft(estimatedDone, m_clock.elapsed() / 1000.0, estimatedLeft);
+}
+
+QString StudyRunner::timeLeftText() const
+{
+    if (!(secondsLeft() > 0))
         return QString();
-    const int seconds = int(std::lround(secondsPerRun() * left()));
+    const int seconds = int(std::lround(secondsLeft()));
     return seconds < 120 ? QStringLiteral("about %1 s left").arg(seconds) : QStringLiteral("about %1 min left").arg((seconds + 30) / 60);
 }
 

@@ -14,6 +14,8 @@
 #include "client/study/study_store.hpp"
 
 #include <QElapsedTimer>
+#include <QHash>
+#include <QList>
 #include <QLockFile>
 #include <QObject>
 
@@ -32,6 +34,9 @@ public:
         AllDone,  // every point has its run already: nothing started
         Refused,  // the session runs something else, another runner holds the study, or it cannot be locked: refusal() says which
     };
+    // Each point's estimated seconds by its index (pointSeconds), for the time left: set before
+    // start(). Without them, or for a point without one, the time left is the mean run's so far.
+    void setEstimates(QHash<int, double> secondsByPoint) { m_estimateOf = std::move(secondsByPoint); }
     // The points still to run are decided once the study is held, from the run store as it is then.
     StartResult start(const StoredStudy& study);
     const QString& refusal() const { return m_refusal; }
@@ -46,7 +51,11 @@ public:
     int left() const { return total() - done(); }
     // "run 5 of 21 · 3 done before · about 12 s left"
     QString progressText() const;
-    QString timeLeftText() const;  // "about 3 min left"; empty until a run has finished, or when none is left
+    // "about 3 min left"; empty until a run has finished, or when none is left. With estimates, the
+    // runs left at their estimates, re-timed by what the finished runs took against theirs
+    // (retimedSecondsLeft), so it follows the machine as it is now, and a large run left as large.
+    QString timeLeftText() const;
+    double secondsLeft() const;  // 0 until a run has finished
     int percent() const;
     // Seconds per run so far (0 before the first ends): for estimates.
     double secondsPerRun() const;
@@ -66,6 +75,8 @@ private:
     int m_doneBefore = 0;
     int m_doneNow = 0;
     QElapsedTimer m_clock;
+    QHash<int, double> m_estimateOf;
+    QList<double> m_estimates;  // of the runs this start runs, in their order; empty: not all known
 };
 
 }  // namespace ddplab::ui
