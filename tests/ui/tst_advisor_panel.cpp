@@ -8,10 +8,13 @@
 // the same; with its runs gone (a wiped machine) it judges a new advice against the truth it recorded
 // and says what it said with every run kept; the recorded truth of the eight models is what
 // docs/benchmarks.md's tables say, and judges rows worked out by hand as by hand; a model it does not
-// have gets one sentence and exit code 2.
+// have gets one sentence and exit code 2. The first reduced panel runs as a user runs it; the
+// later ones, the record's check and the unknown model are forks of one python3 that has imported
+// torch (tests/support/forked_python.hpp), as `python3 bench/advisor_panel.py ...` would run them.
 
 #include "client/advisor/advice_estimate.hpp"
 #include "support/engine_process.hpp"
+#include "support/forked_python.hpp"
 #include "support/prerequisites.hpp"
 #include "ui_test_main.hpp"
 
@@ -37,6 +40,7 @@ struct PanelOutcome {
     QString out, err;
 };
 
+// The panel started by itself, as a user starts it.
 PanelOutcome runPanel(const QStringList& arguments)
 {
     QProcess panel;
@@ -48,6 +52,15 @@ PanelOutcome runPanel(const QStringList& arguments)
     outcome.out = QString::fromUtf8(panel.readAllStandardOutput());
     outcome.err = QString::fromUtf8(panel.readAllStandardError());
     return outcome;
+}
+
+// The panel forked from `python`, which has imported torch (the panel's models need it): about
+// 2 s of CPU less than its own start. A panel past kPanelPatienceMs is killed (exit -9).
+PanelOutcome forkPanel(ddplab::test::ForkedPython& python, const QStringList& arguments)
+{
+    const ddplab::test::PythonExit exit =
+        python.run(QStringList{QStringLiteral(DDPLAB_SOURCE_DIR "/bench/advisor_panel.py")} + arguments, kPanelPatienceMs / 1000);
+    return {exit.code, exit.out, exit.err};
 }
 
 QJsonObject readJson(const QString& path)
@@ -143,13 +156,12 @@ private slots:
 private:
     QTemporaryDir m_folder;
     QJsonObject m_first;  // the reduced panel's first answer
+    ddplab::test::ForkedPython m_python;
 };
 
 void TestAdvisorPanel::initTestCase()
 {
     QVERIFY(m_folder.isValid());
-    if (const QString missing = ddplab::test::missingPythonTorch(); !missing.isEmpty())
-        QFAIL(qPrintable(missing));
     if (const QString missing = ddplab::test::missingPythonOptuna(); !missing.isEmpty())
         QFAIL(qPrintable(missing));
     // The reduced panel's 0.2-minute advice with its cost pinned (advice_estimate.hpp; the panel
@@ -158,6 +170,10 @@ void TestAdvisorPanel::initTestCase()
     // bookkeeping, not the advisor's timing. Pinned at F = 1 logreg's 12 s held no confirmation
     // either, at 0.5 tabular_adamw's; at 0.25 both do, whatever the load (2026-11-30).
     qputenv(ddplab::ui::kPinnedCostVariable, "0.25");
+    // Started after that: the panels forked from it have the same environment. It imports torch
+    // and numpy, or says what installs them.
+    if (const QString missing = m_python.start(QStringLiteral(DDPLAB_SOURCE_DIR "/tests/tools/forked_python.py")); !missing.isEmpty())
+        QFAIL(qPrintable(missing));
 }
 
 void TestAdvisorPanel::knownRunsGiveTheRightSetTheBandAndTheVerdict_data()
@@ -328,7 +344,7 @@ void TestAdvisorPanel::afterTheEngineChangedOneRunAModelIsTrainedAgainAndTheRest
     runs.close();
 
     const QString out = m_folder.filePath(QStringLiteral("again.json"));
-    const PanelOutcome outcome = runPanel({QStringLiteral("--reduced"), QStringLiteral("--cache"), cache, QStringLiteral("--out"), out});
+    const PanelOutcome outcome = forkPanel(m_python, {QStringLiteral("--reduced"), QStringLiteral("--cache"), cache, QStringLiteral("--out"), out});
     QVERIFY2(outcome.exitCode == 0, qPrintable(outcome.err.right(3000)));
     const QJsonObject again = readJson(out);
     // One run of each model trained again, its number the same: the rest of its runs stand.
@@ -368,7 +384,7 @@ void TestAdvisorPanel::withItsRunsGoneItJudgesAgainstTheTruthItRecorded()
     QVERIFY(QFile::remove(cache + QStringLiteral("/runs.jsonl")));
     QFile::remove(cache + QStringLiteral("/checks.jsonl"));
     const QString out = m_folder.filePath(QStringLiteral("recorded.json"));
-    const PanelOutcome outcome = runPanel({QStringLiteral("--reduced"), QStringLiteral("--cache"), cache, QStringLiteral("--out"), out});
+    const PanelOutcome outcome = forkPanel(m_python, {QStringLiteral("--reduced"), QStringLiteral("--cache"), cache, QStringLiteral("--out"), out});
     QVERIFY2(outcome.exitCode == 0, qPrintable(outcome.err.right(3000)));
     const QJsonObject again = readJson(out);
     // Only the advised settings, the record's best at their batch and Optuna's best, on the two seeds.
@@ -393,17 +409,14 @@ void TestAdvisorPanel::withItsRunsGoneItJudgesAgainstTheTruthItRecorded()
 
 void TestAdvisorPanel::theRecordedTruthIsTheDocsTablesAndJudgesByHand()
 {
-    QProcess check;
-    check.start(ddplab::test::debianPython(), {QStringLiteral(DDPLAB_SOURCE_DIR "/bench/panel_record.py"), QStringLiteral("--check")});
-    QVERIFY(check.waitForFinished(kPanelPatienceMs));
-    const QString said = QString::fromUtf8(check.readAllStandardOutput());
-    QVERIFY2(check.exitCode() == 0 && said.contains(QStringLiteral("panel_record: OK")),
-             qPrintable(said + QString::fromUtf8(check.readAllStandardError())));
+    const ddplab::test::PythonExit check =
+        m_python.run({QStringLiteral(DDPLAB_SOURCE_DIR "/bench/panel_record.py"), QStringLiteral("--check")}, kPanelPatienceMs / 1000);
+    QVERIFY2(check.code == 0 && check.out.contains(QStringLiteral("panel_record: OK")), qPrintable(check.out + check.err));
 }
 
 void TestAdvisorPanel::aModelItDoesNotHaveGetsOneSentence()
 {
-    const PanelOutcome outcome = runPanel({QStringLiteral("--models"), QStringLiteral("resnet9000")});
+    const PanelOutcome outcome = forkPanel(m_python, {QStringLiteral("--models"), QStringLiteral("resnet9000")});
     QCOMPARE(outcome.exitCode, 2);
     QVERIFY2(outcome.err.contains(QStringLiteral("--models: no model 'resnet9000'; the panel has cnn_bn, ")), qPrintable(outcome.err));
 }
