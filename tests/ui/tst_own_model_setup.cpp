@@ -13,7 +13,7 @@
 #include "setup/derived_panel.hpp"
 #include "setup/parameter_panel.hpp"
 #include "setup/path_field.hpp"
-#include "support/prerequisites.hpp"
+#include "support/forked_python.hpp"
 #include "support/test_data.hpp"
 #include "support/window_launch.hpp"
 #include "ui_test_main.hpp"
@@ -21,7 +21,6 @@
 
 #include <QJsonDocument>
 #include <QLabel>
-#include <QProcess>
 #include <QSettings>
 
 using namespace ddplab::ui;
@@ -41,12 +40,13 @@ class TestOwnModelSetup : public QObject {
 private slots:
     void initTestCase()
     {
-        const QString missing = ddplab::test::missingPythonTorch();
+        // One python3 imports torch and numpy (or says what installs them) and forks the tool
+        // (tests/support/forked_python.hpp): one `import torch`, not a check and the tool's own.
+        ddplab::test::ForkedPython python;
+        const QString missing = python.start(kSource + QStringLiteral("/tests/tools/forked_python.py"));
         QVERIFY2(missing.isEmpty(), qPrintable(missing));
-        QProcess tool;
-        tool.start(ddplab::test::debianPython(), {kSource + QStringLiteral("/tests/tools/make_own_model_case.py"), m_dir.path()});
-        QVERIFY(tool.waitForFinished(120000));
-        QVERIFY2(tool.exitCode() == 0, tool.readAllStandardError().constData());
+        const ddplab::test::PythonExit made = python.run({kSource + QStringLiteral("/tests/tools/make_own_model_case.py"), m_dir.path()}, 120);
+        QVERIFY2(made.code == 0, qPrintable(made.err));
     }
 
     void chosenFilesAreInspected()

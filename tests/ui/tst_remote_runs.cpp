@@ -19,7 +19,7 @@
 #include "client/runs/run_store.hpp"
 #include "client/session/lab_session.hpp"
 #include "client/session/preset_resolver.hpp"
-#include "support/prerequisites.hpp"
+#include "support/forked_python.hpp"
 #include "support/process_table.hpp"
 #include "support/test_sshd.hpp"
 #include "ui_test_main.hpp"
@@ -141,18 +141,18 @@ private slots:
     // as any other; one that never returns is stopped by model_check_timeout on the host.
     void theModelIsInspectedOnTheHost()
     {
-        const QString missing = ddplab::test::missingPythonTorch();
+        // The files are made here, by tools forked from one python3 that has imported torch
+        // (tests/support/forked_python.hpp); only the inspection goes through the host.
+        ddplab::test::ForkedPython python;
+        const QString missing = python.start(QStringLiteral(DDPLAB_SOURCE_DIR "/tests/tools/forked_python.py"));
         if (!missing.isEmpty())
             QSKIP(qPrintable(missing));
         QTemporaryDir dir;
         const QString folder = dir.filePath(QStringLiteral("it's \"q\" $(touch pwned) `touch pwned`; x"));
         QVERIFY(QDir().mkpath(folder));
         for (const char* tool : {"make_own_model_case.py", "make_hostile_model_case.py"}) {
-            QProcess process;
-            process.start(ddplab::test::debianPython(),
-                          {QStringLiteral(DDPLAB_SOURCE_DIR "/tests/tools/") + QLatin1String(tool), folder});
-            QVERIFY(process.waitForFinished(kPatienceMs));
-            QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+            const ddplab::test::PythonExit made = python.run({QStringLiteral(DDPLAB_SOURCE_DIR "/tests/tools/") + QLatin1String(tool), folder}, kPatienceMs / 1000);
+            QVERIFY2(made.code == 0, qPrintable(made.err));
         }
         ModelInspector inspector{QString()};
         inspector.setTarget(remote(QStringLiteral("labtest")));
