@@ -231,6 +231,12 @@ void StudyEditor::fitAxesColumns()
     header->resizeSection(kWhenColumn, when);
     const int frame = 2 * m_axes->frameWidth() + m_axes->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, m_axes);
     m_axes->setMinimumWidth(key + header->sectionSizeHint(kValuesColumn) + when + header->sectionSizeHint(kTogetherColumn) + frame);
+    // The editor's least width changed with the table's: said here to every container up to the
+    // window, since a hidden page's layouts pass nothing on until it is shown (after presentation
+    // mode, the Study page nobody had opened kept asking the window for its enlarged width, and
+    // the window could not take its old one back: tst_window_layout).
+    for (QWidget* widget = this; widget && !widget->isWindow(); widget = widget->parentWidget())
+        widget->updateGeometry();
 }
 
 void StudyEditor::setStudy(const StudySpec& spec, const QString& folder)
