@@ -106,6 +106,35 @@ private slots:
         QCOMPARE(view.grid()->assignment().request.worldSize, 4);
         QCOMPARE(view.grid()->assignment().ranks.size(), 4);
     }
+
+    // A hidden page asks nothing (each answer is an engine started); shown, it asks once.
+    void aHiddenViewAsksWhenShown()
+    {
+        QTemporaryDir dir;
+        const QString asked = dir.filePath(QStringLiteral("asked"));
+        const QString engine = dir.filePath(QStringLiteral("ddplab-engine"));
+        QFile script(engine);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write(QStringLiteral("#!/bin/sh\necho asked >> '%1'\nexec '%2' \"$@\"\n").arg(asked, ddplab::test::enginePath()).toUtf8());
+        script.close();
+        QVERIFY(script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+
+        ShardingView view;
+        view.resize(1000, 600);
+        QSignalSpy shown(&view, &ShardingView::assignmentShown);
+        view.setEnginePath(engine);
+        view.setRequest({9, 2, 3, false, false, 0, 0});
+        QTest::qWait(1000);  // well past the 150 ms the view waits for typing to end
+        QVERIFY(!QFile::exists(asked));
+        QCOMPARE(shown.count(), 0);
+
+        view.show();
+        QVERIFY(shown.wait(60000));
+        QCOMPARE(view.grid()->assignment().ranks.at(1).at(1), (QList<int>{7, 0}));
+        QFile log(asked);
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        QCOMPARE(log.readAll(), QByteArray("asked\n"));
+    }
 };
 
 DDPLAB_UI_TEST_MAIN(TestShardingView)

@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QShowEvent>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -153,7 +154,20 @@ void ShardingView::requestAssignment()
 {
     if (m_enginePath.isEmpty())
         return;
+    // A page nobody sees asks nothing: each answer is an engine started, about a second of CPU
+    // as LibTorch loads, and the window used to start one as it opened, for a page most
+    // sessions never open. It asks when it is shown.
+    m_unasked = !isVisible();
+    if (m_unasked)
+        return;
     m_query->start(m_enginePath, shardArguments(request()));
+}
+
+void ShardingView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_unasked)
+        requestAssignment();
 }
 
 }  // namespace ddplab::ui

@@ -44,10 +44,14 @@ signals:
     void assignmentShown();
     void useRunSettingsRequested();
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     void requestAssignment();
 
     QString m_enginePath;
+    bool m_unasked = false;  // the request changed while the page was hidden: ask when it shows
     EngineQuery* m_query = nullptr;
     QTimer m_debounce;
     QSpinBox* m_examples = nullptr;
