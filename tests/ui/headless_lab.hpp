@@ -5,7 +5,7 @@
 // the offscreen platform, to its end.
 
 #include "support/engine_process.hpp"
-#include "support/prerequisites.hpp"
+#include "support/forked_python.hpp"
 
 #include <QDir>
 #include <QFile>
@@ -55,15 +55,17 @@ inline LabOutcome runLab(const QString& home, const QStringList& arguments)
 }
 
 // tests/tools/make_own_model_case.py's models and data (small CNN with BatchNorm, MLP, train.pt,
-// val.pt, ...) written into `folder` with Debian's python3: "" when made, else why not.
+// val.pt, ...) written into `folder` with Debian's python3: "" when made, else why not. The tool
+// is forked from a python3 that has imported torch (support/forked_python.hpp), whose start is
+// the check that torch imports: one `import torch`, not the check's and the tool's.
 inline QString makeOwnModelCase(const QString& folder)
 {
-    if (const QString missing = missingPythonTorch(); !missing.isEmpty())
+    ForkedPython python;
+    if (const QString missing = python.start(QStringLiteral(DDPLAB_SOURCE_DIR "/tests/tools/forked_python.py")); !missing.isEmpty())
         return missing;
-    QProcess tool;
-    tool.start(debianPython(), {QStringLiteral(DDPLAB_SOURCE_DIR "/tests/tools/make_own_model_case.py"), folder});
-    if (!tool.waitForFinished(kLabPatienceMs) || tool.exitCode() != 0)
-        return QStringLiteral("make_own_model_case.py failed: ") + QString::fromUtf8(tool.readAllStandardError());
+    const PythonExit made = python.run({QStringLiteral(DDPLAB_SOURCE_DIR "/tests/tools/make_own_model_case.py"), folder}, kLabPatienceMs / 1000);
+    if (made.code != 0)
+        return QStringLiteral("make_own_model_case.py failed: ") + made.err;
     return {};
 }
 
