@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """One Debian python3 that has imported torch, forking each Python program a suite runs
-(tests/support/forked_python.hpp; tst_pytorch_script).
+(tests/support/forked_python.hpp; the suites that run Python programs, tst_pytorch_script first).
 
 Usage: forked_python.py   (requests on stdin, answers on stdout, one JSON object a line)
 
