@@ -88,6 +88,8 @@ Json inspectionEvent(const Config& config, const InspectionReport& r)
     batch[field::kLoss] = r.firstLoss;
     batch[inspection::kStepSeconds] = r.stepSeconds;
     batch[inspection::kStepTakes] = r.stepTakes;
+    batch[inspection::kStepCpuSeconds] = r.stepCpuSeconds;
+    batch[inspection::kStepCpuTakes] = r.stepCpuTakes;
     event[inspection::kFirstBatch] = batch;
     event[inspection::kLossFit] = r.lossFit;
     if (r.classes)

@@ -64,6 +64,8 @@ struct InspectionReport {
     double firstLoss = 0.0;
     double stepSeconds = 0.0;  // a forward and backward on the first batch: the median of stepTakes
     std::vector<double> stepTakes;  // its timed takes in order, after an untimed first (allocations)
+    double stepCpuSeconds = 0.0;       // the median of stepCpuTakes
+    std::vector<double> stepCpuTakes;  // the CPU seconds of each take (one thread)
     std::string lossFit;      // "10 class scores per sample, against class indices"
     std::optional<int64_t> classes;
     MemoryEstimate memory;

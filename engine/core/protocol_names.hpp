@@ -262,10 +262,14 @@ inline constexpr char kOutputDtype[] = "output_dtype";
 inline constexpr char kLossFit[] = "loss_fit";  // a sentence: what the loss compares
 inline constexpr char kClasses[] = "classes";   // cross_entropy
 // a training step's forward and backward on the first batch, the median of its timed takes (after
-// a first that pays for allocations): how long a study's runs of this model take here (ui's study
-// estimate); the takes themselves, in the order taken, so that the ui can count inspect's own time
+// a first that pays for allocations); the takes themselves, in the order taken, so that the ui can
+// count inspect's own time
 inline constexpr char kStepSeconds[] = "step_seconds";
 inline constexpr char kStepTakes[] = "step_takes";
+// the same takes in the CPU seconds inspect's one thread spent on them, and their median: the
+// step's work without the moment's wait for a core, which a study's estimate rests on
+inline constexpr char kStepCpuSeconds[] = "step_cpu_seconds";
+inline constexpr char kStepCpuTakes[] = "step_cpu_takes";
 // memory per rank, estimated
 inline constexpr char kMemory[] = "memory";
 inline constexpr char kPerRankBytes[] = "per_rank_bytes";

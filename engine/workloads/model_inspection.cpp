@@ -27,6 +27,8 @@
 #include <string>
 #include <vector>
 
+#include <time.h>
+
 namespace ddplab {
 namespace {
 
@@ -164,22 +166,47 @@ int64_t measureTrainingStep(TorchScriptWorkload& workload, const Config& config)
 // run took 10.2-22.6 s as the load changed), and inspect runs before every own-model study and
 // advice, so a slow model is timed fewer times. The gradients they leave are dropped; inspect
 // trains nothing.
-std::vector<double> timeTrainingStep(TorchScriptWorkload& workload, const Config& config)
+//
+// Each take in wall seconds and in the CPU seconds this process spent on it, on one intra-op
+// thread (each rank of a run on these cores gets one; the CPU clock counts every thread, and
+// idle workers of a larger pool would spin into it). A take lasts tens of milliseconds: its wall
+// seconds are the step's work plus however long, in that instant, the thread waited for a core
+// behind other programs, which says nothing of the minutes of a study's runs. Beside two or three
+// busy programs (all at nice 19) the examples' ResNet's takes of 16 samples took 0.094-0.201 s of
+// wall and 0.027-0.051 s of CPU, alone 0.025-0.038 s of both; decay-or-grow-own-model's first line
+// said 604 s from a busy instant's wall median, and its runs took 304 s (docs/studies.md).
+struct StepTakes {
+    std::vector<double> wall, cpu;
+};
+
+double processCpuSeconds()
+{
+    timespec now{};
+    ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+    return double(now.tv_sec) + double(now.tv_nsec) * 1e-9;
+}
+
+StepTakes timeTrainingStep(TorchScriptWorkload& workload, const Config& config)
 {
     constexpr size_t kTakes = 3;
     constexpr double kMostSeconds = 2.0;  // past it no further take: a 1 s step is timed twice
     const int64_t count = std::min(config.batchSize, workload.datasetSize());
     const Batch batch = workload.fetch(at::arange(count, at::TensorOptions().dtype(at::kLong)));
-    std::vector<double> takes;
+    const int threads = at::get_num_threads();
+    at::set_num_threads(1);
+    StepTakes takes;
     double spent = 0.0;
-    while (takes.size() < kTakes && (takes.empty() || spent + takes.back() <= kMostSeconds)) {
+    while (takes.wall.size() < kTakes && (takes.wall.empty() || spent + takes.wall.back() <= kMostSeconds)) {
         const auto start = std::chrono::steady_clock::now();
+        const double cpuStart = processCpuSeconds();
         workload.forward(batch).loss.backward();
-        takes.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-        spent += takes.back();
+        takes.cpu.push_back(processCpuSeconds() - cpuStart);
+        takes.wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        spent += takes.wall.back();
         for (at::Tensor& parameter : workload.parameters())
             parameter.mutable_grad() = at::Tensor();
     }
+    at::set_num_threads(threads);
     return takes;
 }
 
@@ -249,8 +276,11 @@ protocol::InspectionReport inspectOwnModel(const Config& given)
     memory.gradients = trainedBytes;
     memory.optimizerState = trainedBytes * optimizerStateCopies(config);
     memory.step = measureTrainingStep(workload, config);
-    report.stepTakes = timeTrainingStep(workload, config);
-    report.stepSeconds = medianOf(report.stepTakes);
+    const StepTakes takes = timeTrainingStep(workload, config);
+    report.stepTakes = takes.wall;
+    report.stepSeconds = medianOf(takes.wall);
+    report.stepCpuTakes = takes.cpu;
+    report.stepCpuSeconds = medianOf(takes.cpu);
     memory.process = estimatedRankBytes(config);
     memory.data = workload.trainData().bytes + (workload.valData() ? workload.valData()->bytes : 0);
     return report;

@@ -148,6 +148,20 @@ void OwnModelTest::inspectDescribesAKnownModel()
     std::sort(sorted.begin(), sorted.end());
     QVERIFY2(sorted.front() > 0, qPrintable(QString::number(sorted.front())));
     QCOMPARE(stepSeconds, sorted.at(1));
+    // The same takes' CPU seconds, what a study's estimate rests on (the wall seconds hold the
+    // instant's wait for a core): one a take, their median, on one thread never more than the
+    // take's wall seconds (a millisecond of the clocks' grain aside).
+    const QJsonArray cpuTakes = batch.value(QStringLiteral("step_cpu_takes")).toArray();
+    QCOMPARE(cpuTakes.size(), 3);
+    QList<double> cpuSorted;
+    for (qsizetype i = 0; i < cpuTakes.size(); ++i) {
+        const double cpu = cpuTakes.at(i).toDouble();
+        QVERIFY2(cpu > 0 && cpu <= takes.at(i).toDouble() + 0.001,
+                 qPrintable(QStringLiteral("take %1: %2 s of CPU, %3 s of wall").arg(i).arg(cpu).arg(takes.at(i).toDouble())));
+        cpuSorted.append(cpu);
+    }
+    std::sort(cpuSorted.begin(), cpuSorted.end());
+    QCOMPARE(batch.value(QStringLiteral("step_cpu_seconds")).toDouble(), cpuSorted.at(1));
     QCOMPARE(memory.value(QStringLiteral("data_bytes")).toInt(), 140 * 144 * 4 + 140 * 8);
     const double perRank = memory.value(QStringLiteral("per_rank_bytes")).toDouble();
     double parts = 0;

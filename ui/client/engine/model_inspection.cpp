@@ -106,6 +106,7 @@ std::optional<ModelInspection> ModelInspection::fromJson(const QJsonObject& even
     result.stepTakesSeconds = takes.isEmpty() ? result.stepSeconds : 0.0;
     for (const QJsonValue& take : takes)
         result.stepTakesSeconds += std::max(0.0, take.toDouble());
+    result.stepCpuSeconds = std::max(0.0, first.value(wire(inspection::kStepCpuSeconds)).toDouble());
     const double data = memory.value(wire(inspection::kDataBytes)).toDouble();
     result.memoryText += memory.value(wire(inspection::kDataShared)).toBool()
                              ? QObject::tr("; data %1 once for all ranks").arg(sizeText(data))

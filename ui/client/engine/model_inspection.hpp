@@ -29,6 +29,9 @@ struct ModelInspection {
     // and how long those takes took together (inspect's own time, not a run's start).
     double stepSeconds = 0.0;
     double stepTakesSeconds = 0.0;
+    // The same takes' CPU seconds, their median (0: an engine too old to say): the step's work
+    // without the instant's wait for a core, what a study's runs are estimated from.
+    double stepCpuSeconds = 0.0;
     // Its submodules that couple or randomise a batch's samples (the advisor's cautions);
     // layersKnown false: an engine too old to say.
     bool layersKnown = false;

@@ -7,6 +7,17 @@
 
 namespace ddplab::ui {
 
+std::optional<MeasuredModel> measuredModelOf(const ModelInspection& inspection, double inspectSeconds)
+{
+    if (!(inspection.stepSeconds > 0) || inspection.stepSamples <= 0)
+        return std::nullopt;
+    // What inspect took besides its steps on the first batch (an untimed first, then the timed
+    // takes, in wall seconds): loading LibTorch, the model and the data, as each run of this model does.
+    const double startSeconds = std::max(0.0, inspectSeconds - inspection.stepSeconds - inspection.stepTakesSeconds);
+    const double step = inspection.stepCpuSeconds > 0 ? inspection.stepCpuSeconds : inspection.stepSeconds;
+    return MeasuredModel{step / double(inspection.stepSamples), startSeconds, inspection.trainSamples, inspection.valSamples};
+}
+
 OwnModelSteps::OwnModelSteps(QString localEngine, QObject* parent) : QObject(parent), m_inspector(std::move(localEngine))
 {
     connect(&m_inspector, &ModelInspector::changed, this, &OwnModelSteps::onInspected);
@@ -46,13 +57,9 @@ void OwnModelSteps::onInspected()
         return;
     }
     const std::optional<ModelInspection>& inspection = m_inspector.inspection();
-    if (inspection && inspection->stepSeconds > 0 && inspection->stepSamples > 0) {
-        // What inspect took besides its steps on the first batch (an untimed first, then the timed
-        // takes): loading LibTorch, the model and the data, as each run of this model does.
-        const double startSeconds =
-            std::max(0.0, m_clock.elapsed() / 1000.0 - inspection->stepSeconds - inspection->stepTakesSeconds);
-        m_steps.insert(m_current, {inspection->stepSeconds / double(inspection->stepSamples), startSeconds, inspection->trainSamples,
-                                   inspection->valSamples});
+    if (inspection) {
+        if (const std::optional<MeasuredModel> model = measuredModelOf(*inspection, m_clock.elapsed() / 1000.0))
+            m_steps.insert(m_current, *model);
     }
     m_current.clear();
     emit changed();

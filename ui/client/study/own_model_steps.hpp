@@ -16,7 +16,16 @@
 #include <QObject>
 #include <QSet>
 
+#include <optional>
+
 namespace ddplab::ui {
+
+// What a study's estimate takes from one inspection that took `inspectSeconds` in all: its step's
+// seconds per sample (the CPU seconds inspect's thread spent on it, where the engine says them:
+// its wall seconds hold the instant's wait for a core, 2-4x the step beside busy programs; an
+// older engine's wall median otherwise), its start-up (what inspect took besides its steps) and
+// its data's sizes. nullopt when inspect timed no step.
+std::optional<MeasuredModel> measuredModelOf(const ModelInspection& inspection, double inspectSeconds);
 
 class OwnModelSteps : public QObject {
     Q_OBJECT

@@ -253,8 +253,9 @@ RunParts runParts(const Config& config, const MeasuredModel* measured, int64_t f
         // of tst_study_headless's small models would put their 1.5 s study past 3x), its samples
         // with the ranks side by side, and its evaluations (the training loss over its first 2,000
         // samples at most and the validation set or its val_subset, forward only), with inspect's
-        // seconds a sample (one process on LibTorch's default threads: one here, as each of a
-        // run's 2 ranks on these 2 cores gets) in place of the constants' image. Counted one rank
+        // CPU seconds a sample (on one thread, as each of a run's 2 ranks on these 2 cores gets;
+        // not its wall seconds, one instant's wait for a core: measuredModelOf) in place of the
+        // constants' image. Counted one rank
         // after the other and each evaluation image at half a sample, decay-or-grow-own-model was
         // estimated 1,140 s and took 634 s. Those seconds are this machine's already; the steps'
         // overhead goes at this machine's measured speed (estimatedSeconds).
