@@ -9,11 +9,13 @@
 #include "core/batch_schedule.hpp"
 #include "core/derived.hpp"
 #include "core/workload_table.hpp"
+#include "unmeasured_speed.hpp"
 
 #include <QFile>
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <QSet>
+#include <QThread>
 
 #include <algorithm>
 #include <cmath>
@@ -434,7 +436,7 @@ double estimatedSeconds(const Lesson& lesson, double speed)
 
 MachineSpeed MachineSpeed::measure(const RunStore& store, int recent, int recentStopped)
 {
-    return measure(store.listRuns(), recent, recentStopped);
+    return measure(store.listRuns(), recent, recentStopped, unmeasuredFactor(machineLoadNow(), QThread::idealThreadCount()));
 }
 
 namespace {
@@ -459,7 +461,7 @@ QSet<QString> firstRunsOfTheirSessions(QList<RunRecord> runs)
 
 }  // namespace
 
-MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int recentStopped)
+MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int recentStopped, double unmeasured)
 {
     // The newest first: the machine as it is now, busy or not.
     QList<RunRecord> finished;
@@ -541,8 +543,11 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int
     }
     // A kind not run here yet: a model (the CNN, your own) as the models that were, whose images
     // and evaluations it shares (as the toy's steps, the CNN's first lesson was estimated 2.6x
-    // long here); else as the kinds that were, else as whole runs stored before.
-    const double others = !kindFactors.isEmpty() ? median(kindFactors) : !wholeRatios.isEmpty() ? clampedFactor(median(wholeRatios)) : 1.0;
+    // long here); else as the kinds that were, else as whole runs stored before, else (nothing
+    // run here yet) as the caller says.
+    const double others = !kindFactors.isEmpty()    ? median(kindFactors)
+                          : !wholeRatios.isEmpty() ? clampedFactor(median(wholeRatios))
+                                                   : clampedFactor(unmeasured);
     for (int kind = 0; kind < kStepKinds; ++kind) {
         if (speed.stepRuns.at(std::size_t(kind)) != 0)
             continue;

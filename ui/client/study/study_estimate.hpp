@@ -71,8 +71,10 @@ struct MachineSpeed {
     // from all of them. A kind's evaluations apart from its training steps, where some of its
     // runs evaluate much and some little (fitTwoParts). Runs stored before wall_s was kept count whole, start-up and steps as one.
     // stoppedShare from the newest `recentStopped` runs with a target loss.
+    // `unmeasured`: every factor when nothing was measured here yet; the store's measure takes it
+    // from the load now (unmeasured_speed.hpp).
     static MachineSpeed measure(const RunStore& store, int recent = 12, int recentStopped = 100);
-    static MachineSpeed measure(const QList<RunRecord>& runs, int recent = 12, int recentStopped = 100);
+    static MachineSpeed measure(const QList<RunRecord>& runs, int recent = 12, int recentStopped = 100, double unmeasured = 1.0);
 };
 
 // Your own model as inspect found it on this machine (OwnModelSteps): a training step's seconds
