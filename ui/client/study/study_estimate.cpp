@@ -257,9 +257,8 @@ RunParts runParts(const Config& config, const MeasuredModel* measured, int64_t f
         // samples at most and the validation set or its val_subset, forward only), with inspect's
         // CPU seconds a sample (on one thread, as each of a run's 2 ranks on these 2 cores gets;
         // not its wall seconds, one instant's wait for a core: measuredModelOf) in place of the
-        // constants' image. Counted one rank
-        // after the other and each evaluation image at half a sample, decay-or-grow-own-model was
-        // estimated 1,140 s and took 634 s. Those seconds are this machine's already; the steps'
+        // constants' image. Counted one rank after the other and each evaluation image at half a
+        // sample, decay-or-grow-own-model was estimated 1,140 s and took 634 s. Those seconds are this machine's already; the steps'
         // overhead goes at this machine's measured speed (estimatedSeconds).
         const double image = measured->secondsPerSample;
         const double valImages = sized.valSubset > 0 ? double(std::min<int64_t>(sized.valSubset, measured->valSamples))

@@ -78,8 +78,9 @@ struct MachineSpeed {
 };
 
 // Your own model as inspect found it on this machine (OwnModelSteps): a training step's seconds
-// per sample, timed here (its CPU seconds: measuredModelOf), and its data's sizes. A run of such a model is estimated from them
-// instead of from the development machine's CNN and a guessed data size.
+// per sample, timed here (its CPU seconds: measuredModelOf), and its data's sizes. A run of such
+// a model is estimated from them instead of from the development machine's CNN and a guessed
+// data size.
 struct MeasuredModel {
     double secondsPerSample = 0.0;
     double startSeconds = 0.0;  // inspect's own start: LibTorch, the model, the data, as a run's
