@@ -475,13 +475,11 @@ std::function<bool(const Config&)> optimizerIs(Kinds... kinds)
     return [=](const Config& c) { return ((c.optimizer == kinds) || ...); };
 }
 
-std::vector<ConfigKey> buildKeys()
+// The keys of what is trained: the workload, its model, data and loss, and an added workload's
+// own keys.
+void addWhatIsTrained(std::vector<ConfigKey>& keys)
 {
     using namespace limits;
-    using O = OptimizerKind;
-
-    std::vector<ConfigKey> keys;
-    // what is trained
     keys.push_back(workloadKey().presented("Workload", kWorkloadGroup).inScript(reproduced()));
     keys.push_back(choiceKey<ModelKind>(key::kModel, &Config::model,
         {{choice::model::kMlp, ModelKind::Mlp}, {choice::model::kCnn, ModelKind::Cnn}, {choice::model::kMlpBatchNorm, ModelKind::MlpBatchNorm}},
@@ -537,7 +535,12 @@ std::vector<ConfigKey> buildKeys()
         for (const WorkloadKey& own : row.keys)
             keys.push_back(addedWorkloadKey(own));
     }
-    // how it is parallelised
+}
+
+// The keys of how it is parallelised.
+void addParallelism(std::vector<ConfigKey>& keys)
+{
+    using namespace limits;
     keys.push_back(integerKey(key::kNumExamples, &Config::numExamples, 1, kMaxExamples,
         "training examples of the toy and linreg workloads")
         .presented("Training examples", kWorkloadGroup).when(isVectorised)
@@ -625,7 +628,12 @@ std::vector<ConfigKey> buildKeys()
         .presented("Give up on a silent rank after (s)", kAdvanced)
         .inScript(reproduced())
         .resumed(OnResume::Free));
-    // data order
+}
+
+// The keys of the data order.
+void addDataOrder(std::vector<ConfigKey>& keys)
+{
+    using namespace limits;
     keys.push_back(booleanKey(key::kShuffle, &Config::shuffle, "shuffle like DistributedSampler (permutation seeded with seed + epoch)")
         .presented("Shuffle", kDataOrder)
         .inScript(reproduced()));
@@ -644,7 +652,13 @@ std::vector<ConfigKey> buildKeys()
         .inScript(reproduced())
         // compared with the writing run's data seed on its own (another default when unset)
         .resumed(OnResume::Free));
-    // optimisation
+}
+
+// The keys of optimisation.
+void addOptimisation(std::vector<ConfigKey>& keys)
+{
+    using namespace limits;
+    using O = OptimizerKind;
     keys.push_back(realKey(key::kLr, &Config::lr, kPositive, "learning rate tuned for base_batch_size")
         .presented("Base LR", kLearningRate)
         .inScript(reproduced())
@@ -724,7 +738,12 @@ std::vector<ConfigKey> buildKeys()
     keys.push_back(realKey(key::kTrustCoefficient, &Config::trustCoefficient, kPositive, "LARS trust coefficient eta")
         .presented("Trust coefficient η", kOptimizerGroup).when(optimizerIs(O::Lars))
         .inScript(reproduced()));
-    // schedule
+}
+
+// The keys of the warmup and the schedule.
+void addSchedule(std::vector<ConfigKey>& keys)
+{
+    using namespace limits;
     keys.push_back(integerKey(key::kWarmupSteps, &Config::warmupSteps, 0, kMaxSteps, "linear warmup length in optimizer steps")
         .presented("Warmup steps", kSchedule)
         .inScript(reproduced())
@@ -763,7 +782,12 @@ std::vector<ConfigKey> buildKeys()
         .when([](const Config& c) { return c.schedule == ScheduleKind::Cosine; })
         .inScript(reproduced())
         .resumed(OnResume::Branch));
-    // a batch that grows
+}
+
+// The keys of a batch that grows.
+void addGrowingBatch(std::vector<ConfigKey>& keys)
+{
+    using namespace limits;
     keys.push_back(choiceKey<BatchScheduleKind>(key::kBatchSchedule, &Config::batchSchedule,
         {{choice::batch_schedule::kConstant, BatchScheduleKind::Constant},
          {choice::batch_schedule::kSteps, BatchScheduleKind::Steps},
@@ -811,7 +835,12 @@ std::vector<ConfigKey> buildKeys()
         .presented("Noise above 2x batch for (steps)", kSchedule)
         .when([](const Config& c) { return c.batchSchedule == BatchScheduleKind::Noise; })
         .inScript(reproduced()));
-    // length
+}
+
+// The keys of the length.
+void addLength(std::vector<ConfigKey>& keys)
+{
+    using namespace limits;
     keys.push_back(integerKey(key::kEpochs, &Config::epochs, 1, kMaxEpochs, "epochs").presented("Epochs", kLength)
         .inScript(reproduced())
         .resumed(OnResume::Free));
@@ -845,7 +874,12 @@ std::vector<ConfigKey> buildKeys()
         .presented("Evaluate every (steps)", kLength)
         .inScript(leftOut("it says when the lab measures the training-set and validation losses, between steps and without gradients"))
         .resumed(OnResume::Free));
-    // checkpoints, branches and the LR range test
+}
+
+// The keys of checkpoints, branches and the LR range test.
+void addCheckpointsAndBranches(std::vector<ConfigKey>& keys)
+{
+    using namespace limits;
     keys.push_back(checkpointAtKey().presented("Checkpoint after steps", kAdvanced)
         .inScript(leftOut("writing a checkpoint reads the training state and changes none of it", checkpointAtNote))
         .resumed(OnResume::Free));
@@ -881,7 +915,12 @@ std::vector<ConfigKey> buildKeys()
         .presented("Range test steps", kAdvanced).when([](const Config& c) { return c.lrRangeTest; })
         .inScript(reproduced())
         .resumed(OnResume::Branch));
-    // output and testing
+}
+
+// The keys of output and testing.
+void addOutputAndTesting(std::vector<ConfigKey>& keys)
+{
+    using namespace limits;
     ConfigKey events = textKey(key::kEvents, &Config::events, "also append the JSON Lines event stream to this file")
                            .presented("Events file", kAdvanced);
     events.hidden = true;  // the lab gives every run its own
@@ -897,6 +936,21 @@ std::vector<ConfigKey> buildKeys()
     keys.push_back(failAtKey().presented("Inject a failure", kAdvanced)
         .inScript(leftOut("it is a testing aid that makes a rank fail on purpose", failAtNote))
         .resumed(OnResume::Free));
+}
+
+// Every key, group by group, in the order --help lists them and Setup shows them within a group.
+std::vector<ConfigKey> buildKeys()
+{
+    std::vector<ConfigKey> keys;
+    addWhatIsTrained(keys);
+    addParallelism(keys);
+    addDataOrder(keys);
+    addOptimisation(keys);
+    addSchedule(keys);
+    addGrowingBatch(keys);
+    addLength(keys);
+    addCheckpointsAndBranches(keys);
+    addOutputAndTesting(keys);
     return keys;
 }
 
