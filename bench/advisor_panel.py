@@ -58,8 +58,9 @@ FEWEST_STEPS = 4  # a batch that makes fewer steps over the horizon is past anyt
 class Grid:
     """How large the brute force is: the full panel's, or the test's tiny one."""
 
-    def __init__(self, seeds, ladder, step, extensions, lowest, widest, at_least_widest):
+    def __init__(self, seeds, ladder, step, extensions, lowest, widest, at_least_widest, decisive_seeds):
         self.seeds = seeds                      # the truth's seeds (data orders): held out from the advisor
+        self.decisive_seeds = decisive_seeds    # more of them where the decision is made (decisive_truth())
         self.ladder = ladder                    # LRs at each batch, `step` apart
         self.step = step
         self.extensions = extensions            # times the ladder may grow by two past an edge
@@ -69,8 +70,9 @@ class Grid:
 
 
 FULL = Grid(seeds=(1001, 1002, 1003, 1004), ladder=7, step=math.sqrt(2), extensions=4, lowest=0.5, widest=32,
-            at_least_widest=4)
-REDUCED = Grid(seeds=(1001, 1002), ladder=3, step=2.0, extensions=0, lowest=8.0, widest=2, at_least_widest=2)
+            at_least_widest=4, decisive_seeds=tuple(range(1001, 1017)))
+REDUCED = Grid(seeds=(1001, 1002), ladder=3, step=2.0, extensions=0, lowest=8.0, widest=2, at_least_widest=2,
+               decisive_seeds=(1001, 1002, 1003, 1004))
 REDUCED_MODELS = ("logreg", "tabular_adamw")
 
 
@@ -143,6 +145,44 @@ def truth(trainer, base, planned, size, grid, deadline, also=()):
                 return None
             measured[batch] = ladder
     return measured
+
+
+def decisive_truth(trainer, base, planned, grid, table, advised_per_gpu, extra, optuna, deadline):
+    """The truth again where the decision is made, on grid.decisive_seeds (more held-out seeds than
+    the brute force's: at 4 seeds a 2 % regret can be under what the seeds resolve, docs/advisor.md):
+    the whole LR ladder (grid.ladder LRs centred at the row's best, extended past an edge as the
+    truth's) at the advised batch and at the truth's best batch, the advised settings (`extra`) and
+    Optuna's best ({batch_per_gpu, lr} or None) on the same seeds. Every model alike; the runs are
+    cached, so the seeds the truth has are not trained again. The judgement (panel_truth.decisive)
+    with the rows' means and the held-out losses; None when the deadline passed first."""
+    more = Grid(**dict(vars(grid), seeds=grid.decisive_seeds))
+    advised_batch = GPUS * advised_per_gpu
+    rows = {}
+    for batch in sorted({advised_batch, table["best_batch"]}):
+        row = next((r for r in table["rows"] if r["batch"] == batch), None)
+        centre = row["best_lr"] if row else lr_centre(base, batch)
+        ladder = ladder_at(trainer, base, planned, batch // GPUS, centre, more, deadline)
+        if ladder is None:
+            return None
+        rows[batch] = ladder
+    runs = {}
+    for who, per_gpu, lr, settings in (("advice", advised_per_gpu, extra["lr"], extra),) + \
+            ((("optuna", optuna["batch_per_gpu"], optuna["lr"], None),) if optuna else ()):
+        runs[who] = {}
+        for seed in more.seeds:
+            if time.monotonic() > deadline:
+                return None
+            runs[who][seed] = trainer.measure(at_batch(base, per_gpu, lr, seed, planned, settings))
+    judged = panel_truth.decisive(rows, advised_batch, runs["advice"], table["best_batch"])
+    judged.update(seeds=list(more.seeds), advice_held_out=panel_truth.mean(runs["advice"].values()),
+                  measures={w: {str(s): v for s, v in r.items()} for w, r in runs.items()},
+                  rows={str(b): {repr(lr): {str(s): v for s, v in at.items()} for lr, at in ladder.items()}
+                        for b, ladder in rows.items()})
+    if optuna:
+        judged["optuna_held_out"] = panel_truth.mean(runs["optuna"].values())
+        _, judged["optuna_se"] = panel_truth.paired_excess(runs["advice"], runs["optuna"])
+        judged["advice_wins"] = judged["advice_held_out"] <= judged["optuna_held_out"]
+    return judged
 
 
 # ---------------------------------------------------------------------------------------
@@ -365,7 +405,7 @@ def against_optuna(name, args, grid, trainer, deadline, base, planned, identitie
     band_row = next((r for r in table["rows"] if r["batch"] == advised_batch), None)
     result["advised_band"] = band_row["band"] if band_row else None
     if "optuna" not in args.parts:
-        return result
+        return with_decisive(grid, trainer, deadline, base, planned, advice, table, result)
     seconds = advice["wall_s"]
     if time.monotonic() + seconds * 1.2 > deadline:
         return None
@@ -384,6 +424,17 @@ def against_optuna(name, args, grid, trainer, deadline, base, planned, identitie
                         "held_out": panel_truth.mean(optuna_runs.values())}
     result["advice_held_out"] = panel_truth.mean(advised_runs.values())
     result["advice_wins"] = result["advice_held_out"] <= result["optuna"]["held_out"]
+    return with_decisive(grid, trainer, deadline, base, planned, advice, table, result)
+
+
+def with_decisive(grid, trainer, deadline, base, planned, advice, table, result):
+    """`result` with the judgement on grid.decisive_seeds (decisive_truth()) as "decisive"; None when
+    the deadline passed first."""
+    judged = decisive_truth(trainer, base, planned, grid, table, result["advice"]["batch_per_gpu"],
+                            advised_settings(advice, base), result.get("optuna"), deadline)
+    if judged is None:
+        return None
+    result["decisive"] = judged
     return result
 
 

@@ -80,7 +80,7 @@ def truth_table(result):
 
 
 def calibration_table(results):
-    cases = [{"confidence": r["advice"]["confidence"], "verdict": r["verdict"], "regret": r["lr_regret"]["regret"]}
+    cases = [{"confidence": r["advice"]["confidence"], "verdict": judged(r)[0], "regret": judged(r)[1]}
              for r in results if "advice" in r]
     lines = ["| confidence | cases | batch right | LR regret ≤ 2 % | both |", "|---|---|---|---|---|"]
     for level in ("high", "moderate", "low"):
@@ -102,7 +102,7 @@ def weakness_rows(results):
         count = len(r["advice"].get("weaknesses", []))
         row = by_count.setdefault(count, {"weaknesses": count, "cases": 0, "right": 0})
         row["cases"] += 1
-        row["right"] += r["verdict"] == "right" and r["lr_regret"]["regret"] <= panel_truth.LR_BAND
+        row["right"] += judged(r)[0] == "right" and judged(r)[1] <= panel_truth.LR_BAND
     return [by_count[c] for c in sorted(by_count)]
 
 
@@ -115,14 +115,44 @@ def weakness_table(results):
     return "\n".join(lines)
 
 
+def judged(r):
+    """(verdict, regret, advice_wins or None) as the panel counts them: on the decisive seeds where
+    the panel measured them (advisor_panel.decisive_truth), else on the truth's."""
+    d = r.get("decisive")
+    if d:
+        return d["verdict"], d["regret"], d.get("advice_wins")
+    return r["verdict"], r["lr_regret"]["regret"], r.get("advice_wins")
+
+
 def done_when(results):
     advised = [r for r in results if "advice" in r]
-    both = [r["model"] for r in advised if r["verdict"] == "right" and r["lr_regret"]["regret"] <= panel_truth.LR_BAND]
+    both = [r["model"] for r in advised if judged(r)[0] == "right" and judged(r)[1] <= panel_truth.LR_BAND]
     compared = [r for r in results if "optuna" in r]
-    wins = [r["model"] for r in compared if r["advice_wins"]]
-    return (f"Batch right and LR regret ≤ 2 %: **{len(both)} of {len(advised)}** models ({', '.join(both) or 'none'}; the "
+    wins = [r["model"] for r in compared if judged(r)[2]]
+    seeds = sorted({len(r["decisive"]["seeds"]) for r in advised if r.get("decisive")})
+    on = f" (on {', '.join(map(str, seeds))} held-out seeds where the decision is made)" if seeds else ""
+    return (f"Batch right and LR regret ≤ 2 %{on}: **{len(both)} of {len(advised)}** models ({', '.join(both) or 'none'}; the "
             f"issue asks for 7 of 8). The advice's held-out loss at most Optuna's at equal wall time: **{len(wins)} of "
             f"{len(compared)}** ({', '.join(wins) or 'none'}; the issue asks for 6 of 8).")
+
+
+def decisive_table(results):
+    """The judgement on the decisive seeds beside the truth's own seeds'."""
+    lines = ["| model | seeds | LR rungs at its batch | batch verdict (excess over the best batch ± s.e.) | LR band at its batch | "
+             "LR regret ± paired s.e. (on the truth's seeds) | held-out loss: advice / Optuna (on the truth's seeds) |",
+             "|---|---|---|---|---|---|---|"]
+    for r in results:
+        d = r.get("decisive")
+        if not d:
+            continue
+        held = "–"
+        if "optuna_held_out" in d:
+            held = (f"{d['advice_held_out']:.4g} / {d['optuna_held_out']:.4g} {'(advice)' if d['advice_wins'] else '(Optuna)'} "
+                    f"({r['advice_held_out']:.4g} / {r['optuna']['held_out']:.4g})")
+        lines.append(f"| `{r['model']}` | {len(d['seeds'])} | {d['lrs']} | {d['verdict']} ({percent(d['excess'])} ± "
+                     f"{100 * d['excess_se']:.1f}) | {band_text(d['band'])} | {percent(d['regret'])} ± {100 * d['regret_se']:.1f} "
+                     f"({percent(r['lr_regret']['regret'])}) | {held} |")
+    return "\n".join(lines) if len(lines) > 2 else ""
 
 
 def record_note(results):
@@ -171,7 +201,10 @@ def report(results, grid, details=True):
         "per GPU (the truth's batches) × LR (log-uniform from the base's / 10 to × 80) on the user's seed, for the "
         "advice's own wall time, its best re-measured on the truth's seeds; **held-out loss**: the mean over those "
         "seeds of the advice's settings and of Optuna's best (the lower in brackets).", "",
-        summary_table(results), "", done_when(results), "", record_note(results), "",
+        summary_table(results), "",
+        "**Where the decision is made, on more held-out seeds** (the whole LR ladder at the advised batch and at the "
+        "truth's best batch, the advice and Optuna's best on the same seeds; the counts below use these where they exist):",
+        "", decisive_table(results), "", done_when(results), "", record_note(results), "",
         "Calibration: for each confidence the advice gave, how often its batch was right and its LR regret at most 2 %.", "",
         calibration_table(results), "",
         "By the count of the advice's weaknesses (what `panelCalibration()` holds; a count with fewer than 5 cases "
@@ -188,7 +221,7 @@ def report(results, grid, details=True):
 def status(results):
     """The short form for whoever is reworking the advisor: per model the truth and the advice."""
     lines = [f"# Advisor panel: interim figures ({datetime.datetime.now().isoformat(timespec='minutes')})", "",
-             summary_table(results), "", done_when(results), "", calibration_table(results), "", weakness_table(results), ""]
+             summary_table(results), "", decisive_table(results), "", done_when(results), "", calibration_table(results), "", weakness_table(results), ""]
     for r in results:
         lines += [truth_table(r), ""]
     return "\n".join(lines)

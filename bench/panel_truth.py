@@ -83,6 +83,32 @@ def regret(advised, truth_at_batch):
             "best_lr": lr, "seeds": seeds}
 
 
+def decisive(rows, advised_batch, advised, best_batch, tolerance=TOLERANCE):
+    """The judgement on more seeds where the decision is made: `rows` {batch: {lr: {seed: measure}}}
+    holds the whole LR ladder at the advised batch and at the truth's best batch on the same seeds,
+    `advised` the advised settings on them ({seed: measure}). The regret is the advised mean over
+    the ladder's best mean at its batch, minus 1, with its paired standard error (per seed, the
+    advised measure over the best LR's, minus 1); the band the LRs within LR_BAND of that best; the
+    batch verdict the advised batch's best against the best batch's, paired over the seeds, as
+    batch_table judges (right when `advised_batch` is the best batch or within `tolerance` of it)."""
+    at = rows[advised_batch]
+    lr, best = best_lr(at)
+    seeds = sorted(set(advised) & set(at[lr]))
+    mine = mean(advised[s] for s in seeds)
+    _, spread = paired_excess({s: advised[s] for s in seeds}, at[lr])
+    out = {"seeds": seeds, "regret": mine / best - 1 if math.isfinite(best) and best > 0 else math.nan,
+           "regret_se": spread, "advised": mine, "best": best, "best_lr": lr, "band": lr_band(at),
+           "lrs": len(at), "batch": advised_batch, "best_batch": best_batch}
+    if best_batch == advised_batch:
+        excess, error = 0.0, 0.0
+    else:
+        other_lr, _ = best_lr(rows[best_batch])
+        excess, error = paired_excess(at[lr], rows[best_batch][other_lr])
+    out.update(excess=excess, excess_se=error,
+               verdict="right" if excess <= tolerance else "within noise" if excess - 2 * error <= tolerance else "wrong")
+    return out
+
+
 def verdict(batch, table):
     """The batch verdict: 'right' (in the right set), 'within noise' (outside by less than two standard
     errors), 'wrong', or 'not measured' (a batch the truth has no row for)."""

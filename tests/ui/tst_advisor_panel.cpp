@@ -28,7 +28,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <tuple>
+#include <vector>
 
 namespace {
 
@@ -294,6 +296,45 @@ void TestAdvisorPanel::theReducedPanelSaysWhatItsRunsAndItsAdviceSay()
         const double said = result.value(QStringLiteral("lr_regret")).toObject().value(QStringLiteral("regret")).toDouble();
         QVERIFY2(qAbs(said - regret) < 1e-12, qPrintable(QStringLiteral("%1: %2 against %3").arg(model).arg(said).arg(regret)));
 
+        // Where the decision is made, more held-out seeds (four here, 16 in the full panel): the whole
+        // ladder at the advised batch and at the truth's best batch, the advice and Optuna's best on
+        // the same seeds; the regret, its paired standard error, the band and the batch verdict from them.
+        const QJsonObject decisive = result.value(QStringLiteral("decisive")).toObject();
+        const QList<int> more = intsOf(decisive.value(QStringLiteral("seeds")));
+        QCOMPARE(more, (QList<int>{1001, 1002, 1003, 1004}));
+        const std::map<int, Ladder> rows = gridOf(decisive.value(QStringLiteral("rows")).toObject());
+        QVERIFY2(rows.count(advisedBatch) && rows.count(top), qPrintable(model));
+        QCOMPARE(int(rows.size()), advisedBatch == top ? 1 : 2);
+        for (const auto& [batch, ladder] : rows) {
+            QVERIFY2(ladder.size() >= grid.at(batch).size(), qPrintable(model));  // the whole row, every LR the truth has
+            for (const auto& [lr, seeds] : ladder) {
+                QCOMPARE(int(seeds.size()), more.size());
+                // The truth's seeds are the same runs (kept), the two more new.
+                if (grid.at(batch).count(lr))
+                    for (const auto& [seed, measure] : grid.at(batch).at(lr))
+                        QCOMPARE(seeds.at(seed), measure);
+            }
+        }
+        const Seeds advisedMore = seedsOf(decisive.value(QStringLiteral("measures")).toObject().value(QStringLiteral("advice")).toObject());
+        QCOMPARE(int(advisedMore.size()), more.size());
+        for (const auto& [seed, measure] : advised)
+            QCOMPARE(advisedMore.at(seed), measure);
+        const auto [moreLr, moreBest] = bestOf(rows.at(advisedBatch));
+        QVERIFY2(qAbs(decisive.value(QStringLiteral("regret")).toDouble() - (meanOf(advisedMore) / moreBest - 1)) < 1e-12,
+                 qPrintable(model));
+        std::vector<double> ratios;
+        for (const auto& [seed, measure] : advisedMore)
+            ratios.push_back(measure / rows.at(advisedBatch).at(moreLr).at(seed) - 1);
+        const double ratioMean = std::accumulate(ratios.begin(), ratios.end(), 0.0) / double(ratios.size());
+        double squares = 0;
+        for (const double r : ratios)
+            squares += (r - ratioMean) * (r - ratioMean);
+        const double pairedSe = std::sqrt(squares / double(ratios.size() - 1) / double(ratios.size()));
+        QVERIFY2(qAbs(decisive.value(QStringLiteral("regret_se")).toDouble() - pairedSe) < 1e-12, qPrintable(model));
+        QCOMPARE(decisive.value(QStringLiteral("best_batch")).toInt(), top);
+        if (advisedBatch == top)
+            QCOMPARE(decisive.value(QStringLiteral("verdict")).toString(), QStringLiteral("right"));
+
         // Optuna's answer: its best trial within the advice's time, re-measured on the held-out seeds.
         const QJsonObject optuna = result.value(QStringLiteral("optuna")).toObject();
         const QJsonArray trials = optuna.value(QStringLiteral("trial_log")).toArray();
@@ -309,6 +350,10 @@ void TestAdvisorPanel::theReducedPanelSaysWhatItsRunsAndItsAdviceSay()
         const double optunaHeldOut = meanOf(seedsOf(optuna.value(QStringLiteral("measures")).toObject()));
         QVERIFY(qAbs(optuna.value(QStringLiteral("held_out")).toDouble() - optunaHeldOut) < 1e-12);
         QCOMPARE(result.value(QStringLiteral("advice_wins")).toBool(), meanOf(advised) <= optunaHeldOut);
+        const Seeds optunaMore = seedsOf(decisive.value(QStringLiteral("measures")).toObject().value(QStringLiteral("optuna")).toObject());
+        QCOMPARE(int(optunaMore.size()), more.size());
+        QVERIFY(qAbs(decisive.value(QStringLiteral("optuna_held_out")).toDouble() - meanOf(optunaMore)) < 1e-12);
+        QCOMPARE(decisive.value(QStringLiteral("advice_wins")).toBool(), meanOf(advisedMore) <= meanOf(optunaMore));
 
         // One of its runs trained again here gives the number it kept.
         const QJsonObject witness = result.value(QStringLiteral("witness")).toObject();
@@ -361,7 +406,7 @@ void TestAdvisorPanel::afterTheEngineChangedOneRunAModelIsTrainedAgainAndTheRest
     const QJsonArray first = m_first.value(QStringLiteral("results")).toArray(), second = again.value(QStringLiteral("results")).toArray();
     QCOMPARE(second.size(), first.size());
     for (int i = 0; i < first.size(); ++i) {
-        for (const char* key : {"truth", "lr_regret", "verdict", "advice"})
+        for (const char* key : {"truth", "lr_regret", "verdict", "advice", "decisive"})
             QVERIFY2(second.at(i).toObject().value(QLatin1String(key)) == first.at(i).toObject().value(QLatin1String(key)), key);
     }
 }
@@ -387,8 +432,10 @@ void TestAdvisorPanel::withItsRunsGoneItJudgesAgainstTheTruthItRecorded()
     const PanelOutcome outcome = forkPanel(m_python, {QStringLiteral("--reduced"), QStringLiteral("--cache"), cache, QStringLiteral("--out"), out});
     QVERIFY2(outcome.exitCode == 0, qPrintable(outcome.err.right(3000)));
     const QJsonObject again = readJson(out);
-    // Only the advised settings, the record's best at their batch and Optuna's best, on the two seeds.
-    QVERIFY2(again.value(QStringLiteral("trained")).toInt() <= 2 * 3 * 2, qPrintable(QString::number(again.value(QStringLiteral("trained")).toInt())));
+    // Only the advised settings, the record's best at their batch and Optuna's best, on the two seeds;
+    // and the decisive rows (two batches at most, three LRs) with the advice and Optuna's best on four.
+    QVERIFY2(again.value(QStringLiteral("trained")).toInt() <= 2 * (3 * 2 + 2 * 3 * 4 + 2 * 2),
+             qPrintable(QString::number(again.value(QStringLiteral("trained")).toInt())));
     const QJsonArray first = m_first.value(QStringLiteral("results")).toArray(), second = again.value(QStringLiteral("results")).toArray();
     QCOMPARE(second.size(), first.size());
     for (int i = 0; i < first.size(); ++i) {
@@ -404,6 +451,10 @@ void TestAdvisorPanel::withItsRunsGoneItJudgesAgainstTheTruthItRecorded()
         QVERIFY(now.value(QStringLiteral("record_check")).toObject().value(QStringLiteral("same")).toBool());
         QCOMPARE(now.value(QStringLiteral("optuna")).toObject().value(QStringLiteral("held_out")),
                  before.value(QStringLiteral("optuna")).toObject().value(QStringLiteral("held_out")));
+        // Judged against the record, the decisive rows are trained again on their four seeds: the same judgement.
+        for (const char* key : {"regret", "regret_se", "verdict", "advice_held_out", "optuna_held_out"})
+            QVERIFY2(now.value(QStringLiteral("decisive")).toObject().value(QLatin1String(key)) ==
+                         before.value(QStringLiteral("decisive")).toObject().value(QLatin1String(key)), key);
     }
 }
 
