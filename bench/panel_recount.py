@@ -60,7 +60,7 @@ def pct(value, signed=True):
 def table(results):
     lines = ["| model | advice: batch, LR (commit) | LR rungs × seeds at its batch | batch verdict: 4 seeds (record) / 16 seeds (excess ± s.e.) | "
              "LR band at its batch: 4 / 16 seeds | LR regret: 4 seeds (recorded; again now) / 16 seeds ± paired s.e. | "
-             "held-out loss, advice / Optuna: 4 seeds (recorded) / 16 seeds (paired difference ± s.e.) |",
+             "held-out loss, advice / Optuna: 4 seeds (recorded; trained again now) / 16 seeds (paired difference ± s.e.) |",
              "|---|---|---|---|---|---|---|"]
     record = panel_record.load()
     for r in results:
@@ -69,7 +69,8 @@ def table(results):
         band4 = f"{row4['band']['low']:.3g}–{row4['band']['high']:.3g}" if row4 else "–"
         band16 = f"{d['band']['low']:.3g}–{d['band']['high']:.3g}" + (" (edge)" if d["band"]["at_edge"] else "")
         verdict16 = d["verdict"] + ("" if d["batch"] == d["best_batch"] else f" ({pct(d['excess'])} ± {100 * d['excess_se']:.1f} over {d['best_batch']})")
-        held = f"{a['held_out_4']:.4g} / {o['held_out_4']:.4g}; {d['advice_held_out']:.4g} / {d['optuna_held_out']:.4g} " \
+        held = f"{a['held_out_4']:.4g} (now {r['advice_4_now']:.4g}) / {o['held_out_4']:.4g} (now {r['optuna_4_now']:.4g}); " \
+               f"{d['advice_held_out']:.4g} / {d['optuna_held_out']:.4g} " \
                f"({pct(d['advice_held_out'] / d['optuna_held_out'] - 1)} ± {100 * d['optuna_se']:.1f}: {'advice' if d['advice_wins'] else 'Optuna'})"
         lines.append(f"| `{r['model']}` | 8 × {a['batch_per_gpu']} = {d['batch']}, {a['lr']:.3g} ({a['commit']}) | {d['lrs']} × {len(d['seeds'])} | "
                      f"{r['record_verdict']} / {verdict16} | {band4} / {band16} | {pct(a['regret_4'])} ({pct(r['regret_4_now'])}) / "
