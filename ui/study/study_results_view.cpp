@@ -4,10 +4,9 @@
 #include "client/study/study_axis_text.hpp"
 #include "study/study_chart_view.hpp"
 #include "study/study_points_table.hpp"
-#include "study/wrapping_combo_box.hpp"
 #include "theme/message_colors.hpp"
 
-#include <QEvent>
+#include <QComboBox>
 #include <QGridLayout>
 #include <QLabel>
 #include <QScrollArea>
@@ -47,38 +46,40 @@ QString findingsHtml(const StudyCharts& charts)
 
 StudyResultsView::StudyResultsView(QWidget* parent) : QWidget(parent)
 {
-    m_chart = new WrappingComboBox;
+    m_chart = new QComboBox;
     m_chart->setObjectName(QStringLiteral("studyChart"));
+    m_chart->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_chart->setMinimumContentsLength(10);
-    m_chart->setHintsOneLine(false);  // a chart's title is often longer than the column: it wraps
-    m_figure = new WrappingComboBox;
+    m_figure = new QComboBox;
     m_figure->setToolTip(tr("The final figure the first chart and the heatmap show"));
     for (const StudyFigure& figure : studyFigures())
         m_figure->addItem(figure.title, figure.id);
-    m_summary = new WrappingComboBox;
+    m_summary = new QComboBox;
     m_summary->setObjectName(QStringLiteral("studySummary"));
     m_summary->setToolTip(tr("How a figure measured all through a run is summed up: the mean over its last epoch, its last value, "
                              "or the best value it reached"));
     for (const FigureSummary summary : {FigureSummary::LastEpochMean, FigureSummary::Last, FigureSummary::Best})
         m_summary->addItem(summaryPhrase(summary), int(summary));
-    m_colour = new WrappingComboBox;
+    m_colour = new QComboBox;
     m_colour->setToolTip(tr("The axis whose values get a colour each"));
+    // Two rows, so a 1280-pixel screen shows every chooser whole.
+    m_figure->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_figure->setMinimumContentsLength(8);
+    m_colour->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_colour->setMinimumContentsLength(5);
+    m_summary->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_summary->setMinimumContentsLength(8);
-    m_chartLabel = new QLabel(tr("Chart:"));
-    m_figureLabel = new QLabel(tr("Figure:"));
-    m_colourLabel = new QLabel(tr("Colour by:"));
-    m_summaryLabel = new QLabel(tr("Summary:"));
-    // Every choice whole at 1280 x 720 in presentation mode and at 1920 x 1080: the chart on a
-    // row of its own, the figure and colour beside each other where they fit (arrangeChoosers),
-    // and a choice longer than its row on more lines.
-    m_choosers = new QGridLayout;
-    m_choosers->addWidget(m_chartLabel, 0, 0);
-    m_choosers->addWidget(m_chart, 0, 1, 1, 3);
-    m_choosers->setColumnStretch(1, 2);
-    m_choosers->setColumnStretch(3, 1);
-    arrangeChoosers(true);
+    auto* choosers = new QGridLayout;
+    choosers->addWidget(new QLabel(tr("Chart:")), 0, 0);
+    choosers->addWidget(m_chart, 0, 1, 1, 3);
+    choosers->addWidget(new QLabel(tr("Figure:")), 1, 0);
+    choosers->addWidget(m_figure, 1, 1);
+    choosers->addWidget(new QLabel(tr("Colour by:")), 1, 2);
+    choosers->addWidget(m_colour, 1, 3);
+    choosers->addWidget(new QLabel(tr("Summary:")), 2, 0);
+    choosers->addWidget(m_summary, 2, 1);
+    choosers->setColumnStretch(1, 2);
+    choosers->setColumnStretch(3, 1);
 
     m_view = new StudyChartView;
     m_findings = new QLabel;
@@ -89,17 +90,15 @@ StudyResultsView::StudyResultsView(QWidget* parent) : QWidget(parent)
     m_findings->setAlignment(Qt::AlignTop | Qt::AlignLeft);
 
     // The charts, or every run in a table; the findings under either.
-    m_chartPage = new QWidget;
-    auto* chartLayout = new QVBoxLayout(m_chartPage);
+    auto* chartPage = new QWidget;
+    auto* chartLayout = new QVBoxLayout(chartPage);
     chartLayout->setContentsMargins(0, 0, 0, 0);
-    chartLayout->addLayout(m_choosers);
-    // Its width, or its choosers' choices, changed: one row or two for the figure and colour.
-    m_chartPage->installEventFilter(this);
+    chartLayout->addLayout(choosers);
     chartLayout->addWidget(m_view, 1);
     m_points = new StudyPointsTable;
     m_tabs = new QTabWidget;
     m_tabs->setDocumentMode(true);
-    m_tabs->addTab(m_chartPage, tr("Charts"));
+    m_tabs->addTab(chartPage, tr("Charts"));
     m_tabs->addTab(m_points, tr("Runs"));
 
     // The findings scroll in their own part of the page, so that however many cautions they
@@ -166,51 +165,6 @@ void StudyResultsView::clear()
     m_points->setRowCount(0);
     m_tabs->setTabText(kPointsTab, tr("Runs"));
     setEnabled(true);
-}
-
-int StudyResultsView::oneRowChoosersWidth() const
-{
-    // The figure and its colour side by side, the summary under the figure: the label column,
-    // then each chooser as wide as its longest choice.
-    const int spacing = std::max(0, m_choosers->horizontalSpacing());
-    const int labels = std::max({m_chartLabel->sizeHint().width(), m_figureLabel->sizeHint().width(), m_summaryLabel->sizeHint().width()});
-    const QMargins margins = m_choosers->contentsMargins();
-    return margins.left() + labels + spacing + std::max(m_figure->oneLineWidth(), m_summary->oneLineWidth()) + spacing +
-           m_colourLabel->sizeHint().width() + spacing + m_colour->oneLineWidth() + margins.right();
-}
-
-void StudyResultsView::arrangeChoosers(bool figureBesideColour)
-{
-    if (m_choosersArranged && figureBesideColour == m_figureBesideColour)
-        return;
-    m_choosersArranged = true;
-    m_figureBesideColour = figureBesideColour;
-    for (QWidget* widget : {static_cast<QWidget*>(m_figureLabel), static_cast<QWidget*>(m_figure), static_cast<QWidget*>(m_colourLabel),
-                            static_cast<QWidget*>(m_colour), static_cast<QWidget*>(m_summaryLabel), static_cast<QWidget*>(m_summary)})
-        m_choosers->removeWidget(widget);
-    m_choosers->addWidget(m_figureLabel, 1, 0);
-    if (figureBesideColour) {
-        m_choosers->addWidget(m_figure, 1, 1);
-        m_choosers->addWidget(m_colourLabel, 1, 2);
-        m_choosers->addWidget(m_colour, 1, 3);
-        m_choosers->addWidget(m_summaryLabel, 2, 0);
-        m_choosers->addWidget(m_summary, 2, 1);
-    } else {
-        // A row each, as wide as the chart's, where side by side they would be cut (at 1280 x 720
-        // presenting, "update va" and "LR rul").
-        m_choosers->addWidget(m_figure, 1, 1, 1, 3);
-        m_choosers->addWidget(m_colourLabel, 2, 0);
-        m_choosers->addWidget(m_colour, 2, 1, 1, 3);
-        m_choosers->addWidget(m_summaryLabel, 3, 0);
-        m_choosers->addWidget(m_summary, 3, 1, 1, 3);
-    }
-}
-
-bool StudyResultsView::eventFilter(QObject* watched, QEvent* event)
-{
-    if (watched == m_chartPage && (event->type() == QEvent::Resize || event->type() == QEvent::LayoutRequest))
-        arrangeChoosers(m_chartPage->width() >= oneRowChoosersWidth());
-    return QWidget::eventFilter(watched, event);
 }
 
 QStringList StudyResultsView::chartTitles() const

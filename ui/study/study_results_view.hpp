@@ -11,7 +11,7 @@
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
-class QGridLayout;
+class QComboBox;
 class QLabel;
 class QTabWidget;
 QT_END_NAMESPACE
@@ -20,7 +20,6 @@ namespace ddplab::ui {
 
 class StudyChartView;
 class StudyPointsTable;
-class WrappingComboBox;
 
 class StudyResultsView : public QWidget {
     Q_OBJECT
@@ -42,14 +41,7 @@ public:
     QStringList figureChoices() const;
     void showChart(int index);
 
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
-
 private:
-    // The figure and colour choosers on one row where every choice fits there on one line, else
-    // on a row each; any choice longer than its row wraps (WrappingComboBox).
-    void arrangeChoosers(bool figureBesideColour);
-    int oneRowChoosersWidth() const;
     void offerMeasuredFigures();
     void rebuild();
     void fillChoosers();
@@ -58,18 +50,10 @@ private:
     QList<StudyRunResult> m_results;
     StudyChartChoices m_choices;
     StudyCharts m_charts;
-    WrappingComboBox* m_chart = nullptr;
-    WrappingComboBox* m_figure = nullptr;
-    WrappingComboBox* m_summary = nullptr;
-    WrappingComboBox* m_colour = nullptr;
-    QLabel* m_chartLabel = nullptr;
-    QLabel* m_figureLabel = nullptr;
-    QLabel* m_colourLabel = nullptr;
-    QLabel* m_summaryLabel = nullptr;
-    QGridLayout* m_choosers = nullptr;
-    QWidget* m_chartPage = nullptr;
-    bool m_choosersArranged = false;
-    bool m_figureBesideColour = true;
+    QComboBox* m_chart = nullptr;
+    QComboBox* m_figure = nullptr;
+    QComboBox* m_summary = nullptr;
+    QComboBox* m_colour = nullptr;
     StudyChartView* m_view = nullptr;
     StudyPointsTable* m_points = nullptr;
     QTabWidget* m_tabs = nullptr;
