@@ -5,7 +5,7 @@
 // and puts its runs on the chart page, grouped in the Runs list; stopped, it says so and
 // resumes; its builder's choosers ignore a wheel that only passes over them, and its column is
 // never cut at its right edge, nor its axes table's headers, choosers and values in presentation
-// mode; axes carry the Setup pane's labels.
+// mode, nor the results' choosers at 1280 x 720 and 1920 x 1080; axes carry the Setup pane's labels.
 
 #include "charts/run_model.hpp"
 #include "client/runs/run_data.hpp"
@@ -15,6 +15,7 @@
 #include "study/study_page.hpp"
 #include "study/study_points_table.hpp"
 #include "study/study_results_view.hpp"
+#include "study/wrapping_combo_box.hpp"
 #include "ui_test_main.hpp"
 #include "window/lab_actions.hpp"
 #include "window/log_panel.hpp"
@@ -402,6 +403,88 @@ private slots:
             return cut.join(QStringLiteral("; "));
         };
         QTRY_VERIFY2(cut().isEmpty(), qPrintable(cut()));
+        window.setPresentationMode(false);
+    }
+
+    // The results' choosers (chart, figure, colour, summary) show every choice whole on a
+    // projector, presenting or not: at 1280 x 720 in presentation mode the figure read
+    // "update va", the colour "LR rule" with its end cut, the summary "mean of tl".
+    void theResultsChoosersAreWhole_data()
+    {
+        QTest::addColumn<QSize>("screenSize");
+        QTest::addColumn<bool>("presenting");
+        for (const QSize size : {QSize(1280, 720), QSize(1920, 1080)}) {
+            for (const bool presenting : {true, false}) {
+                const QString name = QStringLiteral("%1x%2%3").arg(size.width()).arg(size.height()).arg(presenting ? QStringLiteral(" presenting") : QString());
+                QTest::newRow(qPrintable(name)) << size << presenting;
+            }
+        }
+    }
+
+    void theResultsChoosersAreWhole()
+    {
+        QFETCH(QSize, screenSize);
+        QFETCH(bool, presenting);
+        QScreen* projector = nullptr;
+        for (QScreen* screen : QGuiApplication::screens())
+            if (screen->size() == screenSize)
+                projector = screen;
+        QVERIFY2(projector, "no such screen: the suite runs on tests/ui/data/offscreen-screens.json (tests/ui/CMakeLists.txt)");
+        MainWindow window;
+        window.setScreen(projector);
+        window.move(projector->geometry().topLeft());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.setGeometry(projector->availableGeometry());  // as a teacher has it: the whole screen
+        window.setPresentationMode(presenting);
+        StudyPage* page = window.studyPage();
+        window.pages()->setCurrentWidget(page);
+        QString error;
+        // Its chart's title is long ("update variance (pooled) against the effective batch"), and its
+        // colour axis is the LR rule.
+        QVERIFY2(page->chooseStudy(QStringLiteral("seed000-variance-curve"), &error), qPrintable(error));
+        const QList<QComboBox*> choosers = page->results()->findChildren<QComboBox*>();
+        QCOMPARE(choosers.size(), 4);
+        const auto cut = [&window, projector, &choosers] {
+            QStringList cut;
+            if (window.minimumSizeHint().width() > projector->size().width())
+                cut << QStringLiteral("the window needs %1 px of the screen's %2").arg(window.minimumSizeHint().width()).arg(projector->size().width());
+            for (QComboBox* chooser : choosers) {
+                // Where the style draws a chooser's text: its edit field less a pixel each side.
+                QStyleOptionComboBox option;
+                option.initFrom(chooser);
+                option.frame = chooser->hasFrame();
+                const QRect field =
+                    chooser->style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, chooser).adjusted(1, 0, -1, 0);
+                const QFontMetrics metrics = chooser->fontMetrics();
+                const QString text = chooser->currentText();
+                // On one line, or on the lines a chooser that wraps says it draws: together the
+                // text, each no wider than the field, all within its height.
+                const auto* wrapping = qobject_cast<const WrappingComboBox*>(chooser);
+                const QStringList lines = wrapping ? wrapping->shownLines(text) : QStringList{text};
+                if (lines.join(QString()).remove(QLatin1Char(' ')) != QString(text).remove(QLatin1Char(' ')))
+                    cut << QStringLiteral("\"%1\" drawn as \"%2\"").arg(text, lines.join(QLatin1Char('|')));
+                for (const QString& line : lines) {
+                    if (metrics.horizontalAdvance(line) > field.width())
+                        cut << QStringLiteral("\"%1\" needs %2 px of %3").arg(line).arg(metrics.horizontalAdvance(line)).arg(field.width());
+                }
+                if (lines.size() * metrics.lineSpacing() > field.height() + metrics.leading())
+                    cut << QStringLiteral("\"%1\" on %2 lines in %3 px").arg(lines.join(QLatin1Char('|'))).arg(lines.size()).arg(field.height());
+            }
+            return cut.join(QStringLiteral("; "));
+        };
+        QTRY_VERIFY2(cut().isEmpty(), qPrintable(cut()));
+        // Every choice whole once chosen, not only the study's own.
+        for (QComboBox* chooser : choosers) {
+            if (!chooser->isEnabled())
+                continue;
+            const int chosen = chooser->currentIndex();
+            for (int i = 0; i < chooser->count(); ++i) {
+                chooser->setCurrentIndex(i);
+                QTRY_VERIFY2(cut().isEmpty(), qPrintable(cut()));
+            }
+            chooser->setCurrentIndex(chosen);
+        }
         window.setPresentationMode(false);
     }
 

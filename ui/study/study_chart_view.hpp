@@ -23,7 +23,7 @@ public:
     // What it draws, and what its tooltip says (the chart's subtitle).
     void show(Paint paint, const QString& toolTip);
 
-    QSize minimumSizeHint() const override { return {260, 200}; }
+    QSize minimumSizeHint() const override;
     QSize sizeHint() const override { return {520, 360}; }
 
 protected:

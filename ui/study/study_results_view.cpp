@@ -4,9 +4,9 @@
 #include "client/study/study_axis_text.hpp"
 #include "study/study_chart_view.hpp"
 #include "study/study_points_table.hpp"
+#include "study/wrapping_combo_box.hpp"
 #include "theme/message_colors.hpp"
 
-#include <QComboBox>
 #include <QGridLayout>
 #include <QLabel>
 #include <QScrollArea>
@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace ddplab::ui {
 namespace {
@@ -46,40 +47,39 @@ QString findingsHtml(const StudyCharts& charts)
 
 StudyResultsView::StudyResultsView(QWidget* parent) : QWidget(parent)
 {
-    m_chart = new QComboBox;
+    m_chart = new WrappingComboBox;
     m_chart->setObjectName(QStringLiteral("studyChart"));
-    m_chart->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_chart->setMinimumContentsLength(10);
-    m_figure = new QComboBox;
+    m_chart->setHintsOneLine(false);  // a chart's title is often longer than the column: it wraps
+    m_figure = new WrappingComboBox;
     m_figure->setToolTip(tr("The final figure the first chart and the heatmap show"));
     for (const StudyFigure& figure : studyFigures())
         m_figure->addItem(figure.title, figure.id);
-    m_summary = new QComboBox;
+    m_summary = new WrappingComboBox;
     m_summary->setObjectName(QStringLiteral("studySummary"));
     m_summary->setToolTip(tr("How a figure measured all through a run is summed up: the mean over its last epoch, its last value, "
                              "or the best value it reached"));
     for (const FigureSummary summary : {FigureSummary::LastEpochMean, FigureSummary::Last, FigureSummary::Best})
         m_summary->addItem(summaryPhrase(summary), int(summary));
-    m_colour = new QComboBox;
+    m_colour = new WrappingComboBox;
     m_colour->setToolTip(tr("The axis whose values get a colour each"));
-    // Two rows, so a 1280-pixel screen shows every chooser whole.
-    m_figure->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_figure->setMinimumContentsLength(8);
-    m_colour->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_colour->setMinimumContentsLength(5);
-    m_summary->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_summary->setMinimumContentsLength(8);
+    // Every choice whole at 1280 x 720 in presentation mode and at 1920 x 1080: a row each, as
+    // wide as the page, and a choice longer than its row on more lines. Always a row each, not
+    // side by side where they fit: the page's least width must not depend on which arrangement
+    // its last resize chose (a hidden page's width is stale; leaving presentation mode then gave
+    // the window another least width and its docks other widths, tst_window_layout).
     auto* choosers = new QGridLayout;
-    choosers->addWidget(new QLabel(tr("Chart:")), 0, 0);
-    choosers->addWidget(m_chart, 0, 1, 1, 3);
-    choosers->addWidget(new QLabel(tr("Figure:")), 1, 0);
-    choosers->addWidget(m_figure, 1, 1);
-    choosers->addWidget(new QLabel(tr("Colour by:")), 1, 2);
-    choosers->addWidget(m_colour, 1, 3);
-    choosers->addWidget(new QLabel(tr("Summary:")), 2, 0);
-    choosers->addWidget(m_summary, 2, 1);
-    choosers->setColumnStretch(1, 2);
-    choosers->setColumnStretch(3, 1);
+    int row = 0;
+    for (const auto& [label, chooser] : {std::pair{tr("Chart:"), m_chart}, std::pair{tr("Figure:"), m_figure},
+                                         std::pair{tr("Colour by:"), m_colour}, std::pair{tr("Summary:"), m_summary}}) {
+        choosers->addWidget(new QLabel(label), row, 0);
+        choosers->addWidget(chooser, row, 1);
+        ++row;
+    }
+    choosers->setColumnStretch(1, 1);
 
     m_view = new StudyChartView;
     m_findings = new QLabel;

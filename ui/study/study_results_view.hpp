@@ -11,7 +11,6 @@
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
-class QComboBox;
 class QLabel;
 class QTabWidget;
 QT_END_NAMESPACE
@@ -20,6 +19,7 @@ namespace ddplab::ui {
 
 class StudyChartView;
 class StudyPointsTable;
+class WrappingComboBox;
 
 class StudyResultsView : public QWidget {
     Q_OBJECT
@@ -50,10 +50,10 @@ private:
     QList<StudyRunResult> m_results;
     StudyChartChoices m_choices;
     StudyCharts m_charts;
-    QComboBox* m_chart = nullptr;
-    QComboBox* m_figure = nullptr;
-    QComboBox* m_summary = nullptr;
-    QComboBox* m_colour = nullptr;
+    WrappingComboBox* m_chart = nullptr;
+    WrappingComboBox* m_figure = nullptr;
+    WrappingComboBox* m_summary = nullptr;
+    WrappingComboBox* m_colour = nullptr;
     StudyChartView* m_view = nullptr;
     StudyPointsTable* m_points = nullptr;
     QTabWidget* m_tabs = nullptr;

@@ -10,6 +10,7 @@
 #include <QMenu>
 #include <QMainWindow>
 #include <QScreen>
+#include <QTimer>
 #include <QToolTip>
 
 namespace ddplab::ui {
@@ -161,6 +162,14 @@ void PresentationMode::leave()
         m_window.setGeometry(m_savedGeometry);
     m_filledByHand = false;
     m_window.restoreState(m_savedDocks);
+    // And once more when the event loop has handled what the plain font posted: until then a page
+    // behind another (the Study page behind the charts) still asks for its width at the enlarged
+    // font (736 pixels for its 649), the docks are squeezed to make room for it, and where the
+    // window has room to spare the lesson came back 197 pixels wide, not 284 (tst_window_layout).
+    QTimer::singleShot(0, &m_window, [this, docks = m_savedDocks, size = m_savedSize] {
+        if (!m_on && m_window.size() == size)
+            m_window.restoreState(docks);
+    });
     if (m_window.size() != m_savedSize)
         m_pendingRestore = new RestoreDocksAtSize(m_window, m_savedSize, m_savedDocks);
 }
