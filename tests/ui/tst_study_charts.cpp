@@ -246,6 +246,48 @@ private slots:
         QCOMPARE(colours.size(), 4);  // none and linear, each at two LRs
     }
 
+    // An x title wider than its plot is drawn whole where the chart has room for it: at 1280 x 720
+    // in presentation mode the study chart's "effective batch (log)" read "ffective batch (log".
+    // The title's pixels (the chart with it against the chart without it) span as much in a
+    // narrow chart as in a wide one, and stay inside the chart.
+    void aLongXTitleIsDrawnWhole()
+    {
+        const auto titleSpan = [](int width) {
+            PlotSpec spec;
+            spec.logX = true;
+            PlotLine line;
+            line.label = QStringLiteral("LR rule linear");
+            line.color = Qt::blue;
+            line.points = {QPointF(16, 1.0), QPointF(64, 2.0), QPointF(256, 3.0)};
+            spec.lines.append(line);
+            spec.notes = {QStringLiteral("LR rule linear: log-log slope 0.969")};
+            const auto render = [&spec, width](const QString& xTitle) {
+                spec.xTitle = xTitle;
+                QImage image(width, 260, QImage::Format_ARGB32);
+                image.fill(Qt::white);
+                QPainter painter(&image);
+                paintPlot(painter, image.rect(), spec, 1.0, nullptr);
+                return image;
+            };
+            const QImage with = render(QStringLiteral("effective batch, all ranks together"));
+            const QImage without = render(QString());
+            int left = width, right = -1;
+            for (int y = 0; y < with.height(); ++y)
+                for (int x = 0; x < width; ++x)
+                    if (with.pixel(x, y) != without.pixel(x, y)) {
+                        left = std::min(left, x);
+                        right = std::max(right, x);
+                    }
+            return std::pair{left, right};
+        };
+        const auto [wideLeft, wideRight] = titleSpan(1200);
+        const auto [narrowLeft, narrowRight] = titleSpan(330);
+        QVERIFY(wideRight > wideLeft);
+        QVERIFY2(narrowLeft > 0 && narrowRight < 329, qPrintable(QStringLiteral("%1 to %2").arg(narrowLeft).arg(narrowRight)));
+        QVERIFY2(std::abs((narrowRight - narrowLeft) - (wideRight - wideLeft)) <= 2,
+                 qPrintable(QStringLiteral("%1 px wide in a narrow chart, %2 in a wide one").arg(narrowRight - narrowLeft).arg(wideRight - wideLeft)));
+    }
+
     // A point that has no place on the axes (an x of NaN, an x of 0 on a log axis) is left out,
     // not drawn from NaN arcs (Qt said "QPainterPath::arcTo … NaN" on stderr).
     void aPointWithNoPlaceIsLeftOut()
