@@ -11,7 +11,7 @@
 # What counts as used:
 #   - what CMake found: the files behind every *_DIR (package config files), *_LIBRARY* and
 #     single-owner *_INCLUDE_DIR entry of DIR/CMakeCache.txt, and the compiler (and its
-#     launcher, ccache), ninja, cmake;
+#     launcher, ccache), ninja, cmake, and lld when the build links with it;
 #   - once built, the shared libraries the programs in DIR/bin load (ldd);
 #   - what tests and benchmarks run: Debian's python3 importing torch, numpy, optuna, protobuf and crc32c,
 #     protoc (and struct.proto), torchrun, Xvfb and xauth, sshd/ssh/ssh-keygen, munged/mungekey/
@@ -167,6 +167,9 @@ probe dpkg-dev "scripts/package.sh (CPack) derives the package's Depends with" /
 probe appstream "scripts/check-package.sh validates the AppStream metainfo with" /usr/bin/appstreamcli
 probe desktop-file-utils "scripts/check-package.sh validates the desktop file with" /usr/bin/desktop-file-validate
 probe lintian "scripts/check-package.sh checks the package with" /usr/bin/lintian
+if grep -q '^DDPLAB_HAVE_LLD:INTERNAL=1' "$cache"; then
+  probe lld "the build links its programs and libraries with" /usr/bin/ld.lld
+fi
 if grep -q '^DDPLAB_FUZZ:BOOL=ON' "$cache"; then
   fuzzer=$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null | head -n 1 || true)
   probe libclang-rt-14-dev "the fuzz targets (tests/fuzz) link libFuzzer" "${fuzzer:-libclang_rt.fuzzer-x86_64.a}"

@@ -12,6 +12,7 @@ packages=(
   cmake ninja-build g++ pkg-config  # the build itself
   binutils                          # readelf: scripts/check-deps.sh reads the built programs' libraries
   ccache                            # CI's legs share the compiles they have in common (.ci/run)
+  lld                               # the linker: a tenth of GNU ld's CPU (CMakeLists.txt, DDPLAB_LLD)
   help2man                          # the programs' manual pages, made from their --help (packaging/install_program.cmake)
   libtorch-dev                      # LibTorch 1.13 (CPU) with c10d: the engine
   libgloo-dev                       # Gloo's headers, which Debian's c10d headers include
