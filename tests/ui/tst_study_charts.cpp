@@ -288,6 +288,58 @@ private slots:
                  qPrintable(QStringLiteral("%1 px wide in a narrow chart, %2 in a wide one").arg(narrowRight - narrowLeft).arg(wideRight - wideLeft)));
     }
 
+    // Notes that do not fit under the legend wrapped at a third of the chart widen its column so
+    // that the last is drawn whole: at 1280 x 720 in presentation mode the notes ran off the
+    // chart's foot ("LR rule sqrt: log-log slope" and no number). Seen by changing the last
+    // note's last digits: the pixels that change are there, inside the chart, as many as in a
+    // chart tall enough for every note.
+    void everyNoteIsDrawnWholeInAShortChart()
+    {
+        constexpr int kShortChartHeight = 200;  // the old column cut the note from 220 px down
+        const auto lastDigits = [](int height) {
+            PlotSpec spec;
+            spec.logX = true;
+            spec.xTitle = QStringLiteral("effective batch");
+            spec.yTitle = QStringLiteral("update variance");
+            const QList<std::pair<QString, QColor>> rules{{QStringLiteral("LR rule linear"), Qt::blue},
+                                                          {QStringLiteral("LR rule none"), Qt::red},
+                                                          {QStringLiteral("LR rule sqrt"), Qt::darkGreen}};
+            for (const auto& [label, colour] : rules) {
+                PlotLine line;
+                line.label = label;
+                line.color = colour;
+                line.points = {QPointF(16, 1.0), QPointF(64, 2.0), QPointF(256, 3.0)};
+                spec.lines.append(line);
+            }
+            const auto render = [&spec, height](const QString& last) {
+                spec.notes = {QStringLiteral("LR rule linear: log-log slope 0.969"), QStringLiteral("LR rule none: log-log slope -1.03"),
+                              QStringLiteral("LR rule sqrt: log-log slope -0.0324"), QStringLiteral("B_simple 1.19 (measured as the runs ended, mean)"),
+                              QStringLiteral("B_simple 1.19: beyond the x axis (11.85 to %1)").arg(last)};
+                QImage image(420, height, QImage::Format_ARGB32);
+                image.fill(Qt::white);
+                QPainter painter(&image);
+                paintPlot(painter, image.rect(), spec, 1.0, nullptr);
+                return image;
+            };
+            const QImage one = render(QStringLiteral("1382"));
+            const QImage other = render(QStringLiteral("1999"));
+            int changed = 0, lowest = -1;
+            for (int y = 0; y < height; ++y)
+                for (int x = 0; x < one.width(); ++x)
+                    if (one.pixel(x, y) != other.pixel(x, y)) {
+                        ++changed;
+                        lowest = y;
+                    }
+            return std::pair{changed, lowest};
+        };
+        const auto [tallChanged, tallLowest] = lastDigits(900);
+        const auto [shortChanged, shortLowest] = lastDigits(kShortChartHeight);
+        QVERIFY(tallChanged > 20);
+        QVERIFY2(shortChanged >= tallChanged * 9 / 10 && shortChanged <= tallChanged * 11 / 10,
+                 qPrintable(QStringLiteral("the last digits changed %1 pixels in a short chart, %2 in a tall one").arg(shortChanged).arg(tallChanged)));
+        QVERIFY(shortLowest < kShortChartHeight - 1);
+    }
+
     // A point that has no place on the axes (an x of NaN, an x of 0 on a log axis) is left out,
     // not drawn from NaN arcs (Qt said "QPainterPath::arcTo … NaN" on stderr).
     void aPointWithNoPlaceIsLeftOut()

@@ -95,6 +95,15 @@ QStringList titleLines(const QString& title, const QFontMetricsF& metrics, doubl
     return best;
 }
 
+// The legend column's height at `width`: its labels, then each note wrapped, as drawLegend draws them.
+double legendHeight(const QStringList& labels, const QStringList& notes, double width, const QFontMetricsF& metrics, double scale)
+{
+    double height = double(labels.size()) * metrics.height() * 1.2 + metrics.height() * 0.5;
+    for (const QString& note : notes)
+        height += metrics.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, note).height() + 2 * scale;
+    return height;
+}
+
 PlotLayout layOut(const PlotSpec& spec, const QRect& area, double top, const ChartFrame& frame, double scale)
 {
     const QFontMetricsF& metrics = frame.smallMetrics;
@@ -115,7 +124,15 @@ PlotLayout layOut(const PlotSpec& spec, const QRect& area, double top, const Cha
     }
     for (const QString& label : legendLabels + spec.notes)
         layout.legendWidth = std::max(layout.legendWidth, metrics.horizontalAdvance(label) + 24 * scale);
+    const double widest = layout.legendWidth;
     layout.legendWidth = std::min(layout.legendWidth, area.width() * 0.34);
+    // Notes that would run off the chart's foot wrapped at a third of its width widen the column,
+    // up to half the chart, so that they wrap into fewer lines: at 1280 x 720 in presentation mode
+    // the last of five ("LR rule sqrt: log-log slope -0.0324", the lesson's claim) was cut.
+    const double room = area.bottom() - (top + pad / 2);
+    while (layout.legendWidth < std::min(widest, area.width() * 0.5) &&
+           legendHeight(legendLabels, spec.notes, layout.legendWidth, metrics, scale) > room)
+        layout.legendWidth = std::min({widest, area.width() * 0.5, layout.legendWidth + area.width() * 0.04});
     for (double tick : layout.yAxis.ticks)
         layout.yLabelWidth = std::max(layout.yLabelWidth, metrics.horizontalAdvance(tickText(tick, layout.yAxis)));
     // The plot's height with two rows of x labels, the least it can have: a title that fits it
@@ -328,10 +345,17 @@ void drawLegend(QPainter& painter, const QRect& area, const PlotSpec& spec, cons
     }
     y += metrics.height() * 0.5;
     painter.setPen(frame.text);
-    for (const QString& note : spec.notes) {
+    for (qsizetype i = 0; i < spec.notes.size(); ++i) {
         const QRectF box(x, y, width, area.bottom() - y);
-        const QRectF used = painter.boundingRect(box, Qt::TextWordWrap, note);
-        painter.drawText(box, Qt::TextWordWrap, note);
+        const QRectF used = painter.boundingRect(QRectF(x, y, width, 1e6), Qt::TextWordWrap, spec.notes[i]);
+        if (used.height() > box.height()) {
+            // No room left even at half the chart: what is left on one line, its end elided,
+            // rather than a note cut through its letters.
+            const QString rest = QStringList(spec.notes.mid(i)).join(QStringLiteral("; "));
+            painter.drawText(QRectF(x, y, width, metrics.height()), Qt::AlignLeft | Qt::AlignTop, metrics.elidedText(rest, Qt::ElideRight, width));
+            break;
+        }
+        painter.drawText(box, Qt::TextWordWrap, spec.notes[i]);
         y += used.height() + 2 * scale;
     }
 }
