@@ -16,6 +16,7 @@
 #include "support/process_table.hpp"
 #include "ui_test_main.hpp"
 
+#include <QRegularExpression>
 #include <QScopeGuard>
 
 using namespace ddplab::ui;
@@ -256,6 +257,43 @@ private slots:
         const QList<RunRecord> stored = store.listRuns();
         QCOMPARE(stored.first().exitCode, 4);
         QCOMPARE(store.loadRun(stored.first())->stepCount(), run->stepCount());
+    }
+
+    // An advice's phases (sequences while it holds the lab) are asked of one engine, which stays
+    // idle between them and ends when the lab is let go; a sequence nobody holds the lab for ends
+    // its engine as it ends.
+    void anAdvicesSequencesShareOneEngine()
+    {
+        QTemporaryDir dir;
+        const RunStore store(dir.filePath(QStringLiteral("runs")));
+        LabSession session(store, ddplab::test::enginePath());
+        QSignalSpy done(&session, &LabSession::sequenceFinished);
+        QSignalSpy finishedRuns(&session, &LabSession::runFinished);
+        const ddplab::Config config = coreConfigOf(QJsonDocument::fromJson(R"({"batch_size": 8, "num_examples": 64})").object()).value();
+        const auto sequence = [&](const QString& name) {
+            session.start({{name, name, QString(), config}});
+            return done.wait(kPatienceMs) && done.last().at(0).toBool();
+        };
+        QVERIFY(session.claim(Busy::Advice));
+        QVERIFY(sequence(QStringLiteral("phase 1")));
+        const qint64 engine = session.engineProcessId();
+        QVERIFY(engine > 0);  // kept, idle
+        QVERIFY(sequence(QStringLiteral("phase 2")));
+        QCOMPARE(session.engineProcessId(), engine);
+        QCOMPARE(finishedRuns.size(), 2);
+        for (const QList<QVariant>& finished : finishedRuns) {
+            const auto run = finished.at(1).value<QSharedPointer<RunData>>();
+            QCOMPARE(run->record().status, RunStatus::Finished);
+            QCOMPARE(run->record().enginePid, engine);
+        }
+        // Let go, the engine ends; a sequence started at once (the next advice) waits for it to
+        // be gone and starts its own ("QProcess::start: Process is already running" before).
+        QTest::failOnWarning(QRegularExpression(QStringLiteral("already running")));
+        session.release(Busy::Advice);
+        QVERIFY(sequence(QStringLiteral("a run alone")));
+        QVERIFY(finishedRuns.last().at(1).value<QSharedPointer<RunData>>()->record().enginePid != engine);
+        QTRY_COMPARE_WITH_TIMEOUT(session.engineProcessId(), qint64(0), kPatienceMs);
+        QCOMPARE(session.activity().busy(), Busy::Idle);
     }
 
     void anEngineThatNeverSpeaksIsStoppedAndNamed()

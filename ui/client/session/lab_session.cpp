@@ -16,6 +16,8 @@ namespace {
 
 // A remote engine asked to stop has this long to end its run before the connection is cut.
 constexpr int kRemoteStopPatienceMs = 10000;
+// An idle engine whose input has ended exits at once; one still there after this is ended.
+constexpr int kLetGoneEngineMs = 5000;
 // Enough of the engine's (or ssh's) stderr to say why it failed.
 constexpr qsizetype kStderrKeptChars = 4096;
 // A stderr line longer than this (a model printing a tensor) is shown as its first bytes.
@@ -62,13 +64,18 @@ void LabSession::start(const QList<RunRequest>& requests)
     m_index = -1;
     m_stopRequested = false;
     m_firstFailureCode = 0;
-    m_sawEngineHello = false;
-    m_protocolProblem.clear();
     m_engineStderr.clear();
-    m_stderrLines.clear();
-    const EngineCommand command = engineCommand(m_target, m_enginePath, runsArguments(m_target));
-    m_engine.startWithInput(command.program, command.arguments);
-    m_helloTimer.start(m_helloPatienceMs);
+    if (!(std::exchange(m_engineKept, false) && m_engine.isRunning())) {
+        // An engine let go a moment ago (its input ended when the advice before let the lab go)
+        // may still be on its way out: it is gone before the next one starts.
+        m_engine.stopAndWait(kLetGoneEngineMs);
+        m_sawEngineHello = false;
+        m_protocolProblem.clear();
+        m_stderrLines.clear();
+        const EngineCommand command = engineCommand(m_target, m_enginePath, runsArguments(m_target));
+        m_engine.startWithInput(command.program, command.arguments);
+        m_helloTimer.start(m_helloPatienceMs);
+    }
     m_running = true;
     m_claimedActivity = m_activity.claim(Busy::Runs, nullptr);  // else a study or an advice holds it
     emit runningChanged(true);
@@ -86,6 +93,28 @@ void LabSession::release(Busy what)
         return;
     m_claimedActivity = m_running;  // a run still going holds the lab until it ends
     m_activity.handOver(what, m_running ? Busy::Runs : Busy::Idle);
+    if (!m_running)
+        letKeptEngineGo();
+}
+
+void LabSession::setTarget(const EngineTarget& target)
+{
+    if (!(target == m_target))
+        letKeptEngineGo();
+    m_target = target;
+}
+
+bool LabSession::keepsEngine() const
+{
+    const Busy holder = m_activity.busy();
+    return (holder == Busy::Advice || holder == Busy::Study) && !m_stopRequested && !m_target.isRemote() && m_protocolProblem.isEmpty();
+}
+
+// The kept engine is told its input has ended: it exits, as after any sequence.
+void LabSession::letKeptEngineGo()
+{
+    if (std::exchange(m_engineKept, false))
+        m_engine.closeInput();
 }
 
 void LabSession::stop()
@@ -113,6 +142,7 @@ void LabSession::stop()
 
 void LabSession::stopAndWait(int timeoutMs)
 {
+    m_engineKept = false;
     m_stopRequested = true;
     m_engine.stopAndWait(timeoutMs);
 }
@@ -212,6 +242,11 @@ void LabSession::startNext()
 // has gone, or at once when it has already.
 void LabSession::endSequence()
 {
+    if (m_engine.isRunning() && keepsEngine()) {
+        m_engineKept = true;  // the holder's next sequence asks it; release() lets it go
+        endRunning();
+        return;
+    }
     if (m_engine.isRunning()) {
         m_engine.closeInput();
         return;  // onEngineFinished ends it
@@ -340,6 +375,7 @@ void LabSession::emitStderrLines(bool toTheEnd)
 
 void LabSession::onEngineFinished(const EngineExit& exit)
 {
+    m_engineKept = false;
     m_helloTimer.stop();
     emitStderrLines(true);  // a last line without its newline
     if (m_current) {

@@ -2,7 +2,8 @@
 #pragma once
 // The one place that runs things for the lab, used by the window and by `ddplab --quit` alike:
 // a single run, a lesson's runs or a study's, one after the other. One `ddplab-engine runs`
-// process serves them all (LibTorch is loaded once, not once a run): each run gets a run
+// process serves them all (LibTorch is loaded once, not once a run; an advice's phases, each a
+// sequence, share one while it holds the lab): each run gets a run
 // directory, the engine is asked for it on stdin and streams into it (its events file), its
 // events are parsed into a RunData as they arrive, and progress and the outcome are reported.
 // Stop ends the current run and drops the rest. A window or a headless runner owns one session;
@@ -41,7 +42,7 @@ public:
     QString enginePath() const { return m_enginePath; }
     const RunStore& store() const { return m_store; }
     // Where the next start() runs the engine: this computer (the default) or an SSH host.
-    void setTarget(const EngineTarget& target) { m_target = target; }
+    void setTarget(const EngineTarget& target);
     const EngineTarget& target() const { return m_target; }
 
     void start(const QList<RunRequest>& requests);
@@ -96,6 +97,11 @@ signals:
 private:
     void startNext();
     void endSequence();
+    // While a study or an advice holds the lab, the engine of a sequence that ended stays, idle,
+    // and the next sequence (an advice's next phase) is asked of it: LibTorch's load is some 0.9 s
+    // of CPU a start (docs/ci.md). On this computer only; let go when the lab is released.
+    bool keepsEngine() const;
+    void letKeptEngineGo();
     void endRunning();
     void onEvents(const QList<QJsonObject>& events);
     void appendToCurrent(const QList<QJsonObject>& events);
@@ -120,6 +126,7 @@ private:
     QList<QSharedPointer<RunData>> m_runs;
     int m_index = -1;
     bool m_running = false;
+    bool m_engineKept = false;  // the last sequence's engine, idle, for the next sequence of the same holder
     LabActivity m_activity;
     bool m_claimedActivity = false;  // this sequence's start() took the idle lab for its runs
     bool m_stopRequested = false;
