@@ -95,12 +95,18 @@ QStringList titleLines(const QString& title, const QFontMetricsF& metrics, doubl
     return best;
 }
 
-// The legend column's height at `width`: its labels, then each note wrapped, as drawLegend draws them.
+// A note's height wrapped at `width`: what layOut plans with and drawLegend draws.
+double noteHeight(const QString& note, double width, const QFontMetricsF& metrics)
+{
+    return metrics.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, note).height();
+}
+
+// The legend column's height at `width`: its labels, then each note wrapped.
 double legendHeight(const QStringList& labels, const QStringList& notes, double width, const QFontMetricsF& metrics, double scale)
 {
     double height = double(labels.size()) * metrics.height() * 1.2 + metrics.height() * 0.5;
     for (const QString& note : notes)
-        height += metrics.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, note).height() + 2 * scale;
+        height += noteHeight(note, width, metrics) + 2 * scale;
     return height;
 }
 
@@ -347,16 +353,16 @@ void drawLegend(QPainter& painter, const QRect& area, const PlotSpec& spec, cons
     painter.setPen(frame.text);
     for (qsizetype i = 0; i < spec.notes.size(); ++i) {
         const QRectF box(x, y, width, area.bottom() - y);
-        const QRectF used = painter.boundingRect(QRectF(x, y, width, 1e6), Qt::TextWordWrap, spec.notes[i]);
-        if (used.height() > box.height()) {
+        const double height = noteHeight(spec.notes[i], width, metrics);
+        if (height > box.height()) {
             // No room left even at half the chart: what is left on one line, its end elided,
             // rather than a note cut through its letters.
-            const QString rest = QStringList(spec.notes.mid(i)).join(QStringLiteral("; "));
+            const QString rest = spec.notes.mid(i).join(QStringLiteral("; "));
             painter.drawText(QRectF(x, y, width, metrics.height()), Qt::AlignLeft | Qt::AlignTop, metrics.elidedText(rest, Qt::ElideRight, width));
             break;
         }
         painter.drawText(box, Qt::TextWordWrap, spec.notes[i]);
-        y += used.height() + 2 * scale;
+        y += height + 2 * scale;
     }
 }
 
