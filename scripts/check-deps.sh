@@ -170,10 +170,10 @@ probe lintian "scripts/check-package.sh checks the package with" /usr/bin/lintia
 if grep -q '^DDPLAB_HAVE_LLD:INTERNAL=1' "$cache"; then
   probe lld "the build links its programs and libraries with" /usr/bin/ld.lld
 fi
-if grep -q '^DDPLAB_FUZZ:BOOL=ON' "$cache"; then
+if grep -q '^DDPLAB_FUZZ_TARGETS:INTERNAL=1' "$cache"; then
   fuzzer=$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null | head -n 1 || true)
   probe libclang-rt-14-dev "the fuzz targets (tests/fuzz) link libFuzzer" "${fuzzer:-libclang_rt.fuzzer-x86_64.a}"
-  probe clang "the fuzz targets are compiled by" /usr/bin/clang++
+  probe clang "the sanitizer build and its fuzz targets are compiled by" /usr/bin/clang++
 fi
 
 # --- files to packages ---------------------------------------------------------------------

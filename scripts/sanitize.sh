@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Builds our code with AddressSanitizer and UndefinedBehaviorSanitizer (-DDDPLAB_SANITIZE=ON)
-# into build-asan/ and runs test tiers there: the engine's forking, threads and signal handling
+# Builds our code with AddressSanitizer and UndefinedBehaviorSanitizer (-DDDPLAB_SANITIZE=ON,
+# clang) into build-asan/ and runs test tiers there: the engine's forking, threads and signal handling
 # checked by the tools, not only by luck. Any report fails the run. Only the suites of the
 # chosen tiers (and what they link and start, the engine among it) are built, so a tier costs
 # what it runs. .ci/run runs it with no arguments.
@@ -19,10 +19,8 @@ if [ "${1:-}" = "--build-only" ]; then
   build_only=true
   shift
 fi
-# -O1 -g1: line numbers in the reports, and a third less compile time than -O2 -g on the
-# LibTorch-heavy files; NDEBUG as in the release build, so the code checked is the code shipped.
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
-      -DDDPLAB_SANITIZE=ON -DDDPLAB_BUILD_BENCH=OFF -DDDPLAB_PCH=ON >/dev/null
+# build-asan/ with clang, shared with the fuzz targets (scripts/configure-asan.sh).
+scripts/configure-asan.sh
 
 # A selection is ctest's words split at spaces (none of ours has a space inside a word).
 if [ $# -gt 0 ]; then

@@ -37,7 +37,7 @@ packages=(
   # protoc-compiled copies of TensorBoard's .proto files (struct.proto comes with libprotobuf-dev)
   # and checks every record's CRC32C, without TensorBoard's own code
   protobuf-compiler libprotobuf-dev python3-protobuf python3-crc32c
-  clang libclang-rt-14-dev          # the fuzz targets of the config and event parsers (libFuzzer; scripts/fuzz.sh, CI)
+  clang libclang-rt-14-dev          # the sanitizer build and its fuzz targets (ASan, UBSan, libFuzzer; scripts/sanitize.sh, scripts/fuzz.sh, CI)
   # --- the Debian package (scripts/package.sh, scripts/check-package.sh; CI) ------------
   dpkg-dev                          # dpkg-shlibdeps: the package's Depends from the programs' shared libraries
   appstream desktop-file-utils      # appstreamcli and desktop-file-validate check the metainfo and the desktop file

@@ -22,7 +22,7 @@ std::string defaultText(const Json& value)
 
 }  // namespace
 
-ConfigOptions::ConfigOptions(CLI::App& command) : m_command(command)
+ConfigOptions::ConfigOptions(CLI::App& command)
 {
     m_configOption = command.add_option("--config", m_configFile,
                                         "JSON file with the same keys in snake_case (a preset; - reads it from standard "

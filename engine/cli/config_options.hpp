@@ -27,7 +27,6 @@ public:
     const std::string& configFile() const { return m_configFile; }
 
 private:
-    CLI::App& m_command;
     std::string m_configFile;
     std::map<std::string, std::string> m_texts;  // key -> text given
     std::map<std::string, bool> m_flags;         // boolean key -> value given

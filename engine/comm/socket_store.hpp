@@ -52,7 +52,7 @@ private:
 
     std::unique_ptr<SocketStoreServer> m_server;
     std::string m_host;   // for clone()
-    uint16_t m_port = 0;
+    [[maybe_unused]] uint16_t m_port = 0;  // read by clone(), which LibTorch 2.6 and later ask for
     std::string m_where;  // "host:port", for messages
     int m_fd = -1;
     std::mutex m_mutex;   // one request at a time on the connection

@@ -82,14 +82,14 @@ public:
     virtual bool evaluates() const { return false; }
 
     // The test set, every rank evaluating its shard; nullopt when the workload has none.
-    virtual std::optional<EvalResult> evaluate(Communicator& comm) { return std::nullopt; }
+    virtual std::optional<EvalResult> evaluate(Communicator& /*comm*/) { return std::nullopt; }
 
     // The training loss free of sampling noise, at the parameters as they are: the mean over a
     // fixed set of training examples (toy, linreg: the whole training set), with the accuracy of
     // a classifier. What stop_at_loss and a study's target are judged on by default: one
     // mini-batch's loss meets a target by chance long before the model does. Every rank calls
     // it at the same steps and gets the same value; nullopt when the workload cannot.
-    virtual std::optional<EvalResult> measureTraining(Communicator& comm) { return std::nullopt; }
+    virtual std::optional<EvalResult> measureTraining(Communicator& /*comm*/) { return std::nullopt; }
 
     // Toy: the mean weight over experiments (a 0-dim tensor on the device), reported with every
     // step and in the summary; undefined when the workload has none.
