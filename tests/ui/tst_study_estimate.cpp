@@ -449,6 +449,54 @@ private slots:
         QVERIFY2(std::fabs(speed.start - kTwice) < 0.01, qPrintable(QString::number(speed.start)));
     }
 
+    // A start-up's draws are arithmetic, the rest forks, connects and waits: on a fast Intel Xeon
+    // (2026-12-02, idle, a fresh data folder of every lesson and study) adam-surge's 322 linreg
+    // start-ups (0.71 s of the constants' rest and 1.09 s of their draws) took a median 0.26 s,
+    // adamw-timescale's 12 MLP ones (0.91 s, no draws) 0.36 s: the rest 0.3 of the constants, the
+    // draws 0.04. One factor over both, their median 0.14 (the many linreg runs'), made the MLP
+    // study after them 2.3x short (its starts estimated 0.13 s; docs/lessons.md). Eight such
+    // linreg runs and four MLP runs, in that mix: each part is measured apart.
+    void aStartUpsDrawsAreMeasuredApart()
+    {
+        QTemporaryDir dir;
+        RunStore store(dir.path());
+        const QJsonObject linreg = QJsonDocument::fromJson(
+            R"({"workload":"linreg","world_size":4,"batch_size":4,"experiments":256,"num_examples":4096,"dim":8,"max_steps":10})").object();
+        const QJsonObject mlp = QJsonDocument::fromJson(R"({"workload":"fashion_mnist","model":"mlp","world_size":1,"batch_size":32,"max_steps":384})").object();
+        const RunParts linregParts = runParts(*coreConfigOf(linreg));
+        const RunParts mlpParts = runParts(*coreConfigOf(mlp));
+        QVERIFY2(linregParts.drawSeconds > 0.5 * linregParts.startSeconds, qPrintable(QString::number(linregParts.drawSeconds)));
+        QCOMPARE(mlpParts.drawSeconds, 0.0);
+        constexpr double kRest = 0.3, kDraws = 0.04;
+        const double sessionStart = estimatedSeconds(QList<ddplab::Config>{}, MachineSpeed::uniform(1.0));
+        const QDateTime start = QDateTime::currentDateTimeUtc();
+        for (int i = 0; i < 12; ++i) {
+            const bool isMlp = i % 3 == 2;
+            const RunParts& parts = isMlp ? mlpParts : linregParts;
+            RunRecord draft;
+            draft.name = QStringLiteral("run %1").arg(i);
+            draft.enginePid = 300;  // one session: its first run holds the session's start-up too
+            QString error;
+            std::optional<RunRecord> run = store.createRun(draft, *coreConfigOf(isMlp ? mlp : linreg), &error);
+            QVERIFY2(run, qPrintable(error));
+            run->status = RunStatus::Finished;
+            run->started = start.addSecs(100 * (i + 1));
+            run->trainSeconds = 0.3 * parts.stepSeconds;
+            const double startUp = kRest * (parts.startSeconds - parts.drawSeconds + (i == 0 ? sessionStart : 0.0)) + kDraws * parts.drawSeconds;
+            run->finished = run->started.addMSecs(qint64(std::round((run->trainSeconds + startUp) * 1000)));
+            QVERIFY2(store.saveMeta(*run, &error), qPrintable(error));
+            QFile events(RunStore::eventsPath(*run));
+            QVERIFY(events.open(QIODevice::WriteOnly));
+            events.write("{\"type\":\"hello\"}\n{\"type\":\"summary\"}\n");
+        }
+        const MachineSpeed speed = MachineSpeed::measure(store);
+        QVERIFY2(std::fabs(speed.start - kRest) < 0.02, qPrintable(QString::number(speed.start)));
+        QVERIFY2(std::fabs(speed.draws - kDraws) < 0.01, qPrintable(QString::number(speed.draws)));
+        // The MLP's start-up as it took, not at the linreg runs' whole ratio.
+        const double mlpStart = startSecondsHere(mlpParts, speed);
+        QVERIFY2(std::fabs(mlpStart / (kRest * mlpParts.startSeconds) - 1) < 0.05, qPrintable(QString::number(mlpStart)));
+    }
+
     // A resumed run measures this machine as any other. In a fresh data folder the second lesson,
     // critical-batch-branches, is estimated from the first, a-rank-fails: from its runs as they
     // were stored on 2026-11-30 13:27:58-13:28:05 (main @ 71dca21, load 4.2) it was estimated

@@ -22,7 +22,7 @@ EstimatedBase estimatedBaseCost(const AdviceRequest& request, const MachineSpeed
     // evaluations, its samples, its whole time.
     const RunParts parts = runParts(planBase(request).run.config);
     const double steps = stepSecondsHere(parts, speed);
-    const double baseSeconds = parts.startSeconds * speed.start + steps;
+    const double baseSeconds = startSecondsHere(parts, speed) + steps;
     return {RunCost::measured((parts.stepSeconds - parts.evaluationSeconds) * speed.stepFactor(parts.kind), parts.samples, steps, baseSeconds,
                               qint64(parts.evaluations)),
             baseSeconds};

@@ -123,6 +123,12 @@ constexpr double kSpeedFloor = 0.1, kSpeedCeiling = 30.0;  // a factor outside i
 // newest 200 starts it is 1.3x (replayed over the AMD EPYC's timing folder, docs/lessons.md).
 constexpr qsizetype kStartsMeasured = 200;
 constexpr double kShortestMeasured = 0.05;  // steps that took less say nothing about a machine's speed
+// A start-up whose draws are at most this share of the rest measures the rest alone.
+constexpr double kFewDraws = 0.1;
+// The draws are arithmetic over millions of values, and a vectorising CPU does them many times
+// faster than the machine their constant was fitted on: 0.04 of it on a fast Intel Xeon
+// (2026-12-02), below the other factors' floor.
+constexpr double kDrawsFloor = 0.01;
 
 double median(QList<double> values)
 {
@@ -235,8 +241,9 @@ RunParts runParts(const Config& config, const MeasuredModel* measured, int64_t f
     if (cost.kind == StepKind::Vectorised) {
         const double experiments = double(std::max<int64_t>(1, config.experiments));
         const auto drawnValues = traitsOf(config).drawnValuesPerExample;
-        cost.startSeconds += kStartSecondsPerDrawnValue * ranks * experiments * (drawnValues ? drawnValues(config) : 0.0) *
-                             double(std::max<int64_t>(1, config.numExamples));
+        cost.drawSeconds = kStartSecondsPerDrawnValue * ranks * experiments * (drawnValues ? drawnValues(config) : 0.0) *
+                           double(std::max<int64_t>(1, config.numExamples));
+        cost.startSeconds += cost.drawSeconds;
         cost.stepSeconds = optimizerSteps * (kStepSeconds + (ranks > 1 ? kAllReduceSeconds * turns : 0.0)) +
                            samples * experiments * kSampleSeconds * turns / parallel;
         return cost;
@@ -290,9 +297,15 @@ MachineSpeed MachineSpeed::uniform(double factor)
 {
     MachineSpeed speed;
     speed.start = factor;
+    speed.draws = factor;
     speed.steps.fill(factor);
     speed.evaluations.fill(factor);
     return speed;
+}
+
+double startSecondsHere(const RunParts& cost, const MachineSpeed& speed)
+{
+    return (cost.startSeconds - cost.drawSeconds) * speed.start + cost.drawSeconds * speed.draws;
 }
 
 double stepSecondsHere(const RunParts& cost, const MachineSpeed& speed)
@@ -332,7 +345,7 @@ double estimatedSeconds(const Config& config, const MachineSpeed& speed, const M
     if (cost.measuredHere)
         return cost.startSeconds +
                (cost.measuredSeconds + (cost.stepSeconds - cost.measuredSeconds) * speed.stepFactor(cost.kind)) * trained;
-    return cost.startSeconds * speed.start + stepSecondsHere(cost, speed) * trained;
+    return startSecondsHere(cost, speed) + stepSecondsHere(cost, speed) * trained;
 }
 
 double estimatedSeconds(const QJsonObject& config, const MachineSpeed& speed, const MeasuredModel* measured)
@@ -474,6 +487,8 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int
     const QSet<QString> firstOfSessions = firstRunsOfTheirSessions(runs);
     std::array<QList<TwoParts>, kStepKinds> stepParts;  // each kind's: training steps, evaluations
     QList<double> startRatios, wholeRatios;
+    // Start-ups (the rest, the session's with it; the draws), with next to no draws and with some.
+    QList<TwoParts> restStarts, drawStarts;
     // Runs with a target loss: the constants' seconds of the steps they trained and were given.
     double stoppedTrained = 0.0, stoppedGiven = 0.0;
     int stoppedRuns = 0;
@@ -518,6 +533,12 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int
             const double startSeconds = cost.startSeconds + (firstOfSessions.contains(run.id) ? kSessionStartSeconds : 0.0);
             if (startRatios.size() < kStartsMeasured)
                 startRatios.append((took - run.trainSeconds) / startSeconds);
+            // Each sort of start-up from its own newest: adam-surge's 322 linreg runs would
+            // otherwise be all of the newest 200, and the MLP study after it measured on none.
+            const TwoParts startUp{startSeconds - cost.drawSeconds, cost.drawSeconds, took - run.trainSeconds};
+            QList<TwoParts>& sort = startUp.second <= kFewDraws * startUp.first ? restStarts : drawStarts;
+            if (sort.size() < kStartsMeasured)
+                sort.append(startUp);
         } else if (took > 0 && wholeRatios.size() < recent) {
             wholeRatios.append(took / (cost.startSeconds + cost.stepSeconds));
         }
@@ -554,9 +575,21 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int
         speed.steps.at(std::size_t(kind)) = asModels ? median(modelFactors) : others;
         speed.evaluations.at(std::size_t(kind)) = asModels ? median(modelEvaluations) : others;
     }
-    // One factor for a start-up: its draws measured apart made short lessons 1.7-1.8x short
-    // (4096c9f, docs/lessons.md).
-    speed.start = !startRatios.isEmpty() ? clampedFactor(median(startRatios)) : others;
+    // A start-up's draws apart from the rest (MachineSpeed::draws): the rest's factor from the
+    // start-ups with next to no draws (the models', the small toys'), the draws' from the others,
+    // less their rest at that factor. Where only one sort was measured, one factor for both, as
+    // before. (8728b20 had fitted the two together before the session's start was told apart
+    // from its first run's, 6c530fd: counted as the first run's it made the short lessons
+    // 1.7-1.8x short, and 4096c9f went back to one factor.)
+    QList<double> restRatios, drawRatios;
+    for (const TwoParts& startUp : restStarts)
+        restRatios.append(startUp.took / startUp.first);
+    speed.start = !restRatios.isEmpty() ? clampedFactor(median(restRatios)) : !startRatios.isEmpty() ? clampedFactor(median(startRatios)) : others;
+    for (const TwoParts& startUp : drawStarts) {
+        if (!restRatios.isEmpty())
+            drawRatios.append((startUp.took - speed.start * startUp.first) / startUp.second);
+    }
+    speed.draws = !drawRatios.isEmpty() ? std::clamp(median(drawRatios), kDrawsFloor, kSpeedCeiling) : speed.start;
     if (stoppedRuns > 0) {
         speed.stoppedShare = stoppedTrained / stoppedGiven;
         speed.stoppedRuns = stoppedRuns;

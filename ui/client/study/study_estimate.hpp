@@ -46,7 +46,13 @@ struct MachineSpeed {
     // whose LRs sit near the best, 0.19.
     static constexpr double kStoppedShare = 0.6;
 
-    double start = 1.0;                    // a run's start-up
+    double start = 1.0;                    // a run's start-up, but for its data's draws
+    // The draws of a toy or linreg run's data before its first step, apart from the rest of its
+    // start-up: they are arithmetic, the rest forks, connects and waits. On a fast Intel Xeon
+    // (2026-12-02, idle) the draws took 0.04 of the constants' seconds and the rest 0.3; one
+    // factor, the median of adam-surge's and critical-batch's draw-heavy starts (0.14), made the
+    // MLP lessons and studies after them 1.9-2.3x short (docs/lessons.md).
+    double draws = 1.0;
     std::array<double, kStepKinds> steps{1.0, 1.0, 1.0, 1.0};
     // Each kind's evaluations, apart from its training steps: there, the MLP's evaluations took
     // 0.19 of the Intel-fitted constants' seconds while its training steps took 0.5-1.2, so one
@@ -102,6 +108,7 @@ int64_t lastCheckpointStep(const ddplab::Config& writer);
 // One run's two parts on the development machine (the constants), before any factor.
 struct RunParts {
     double startSeconds = 0.0;
+    double drawSeconds = 0.0;  // of startSeconds, its ranks' draws of their data (toy, linreg)
     double stepSeconds = 0.0;  // from its first step to its end: steps, samples, evaluations
     double evaluationSeconds = 0.0;  // of stepSeconds, its evaluations
     double evaluations = 0.0;
@@ -116,6 +123,8 @@ RunParts runParts(const ddplab::Config& config, const MeasuredModel* measured = 
 // A run's steps at this machine's factors (its training steps and its evaluations), before a
 // target loss stops it early.
 double stepSecondsHere(const RunParts& cost, const MachineSpeed& speed);
+// A run's start-up at this machine's factors (its draws and the rest).
+double startSecondsHere(const RunParts& cost, const MachineSpeed& speed);
 
 // Two factors, one for each part, that best explain what runs took: each run's error counted
 // relative to its time, and both drawn toward `prior` (the runs' median ratio), relative to it
