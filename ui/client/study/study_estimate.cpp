@@ -585,8 +585,8 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int
     for (const TwoParts& startUp : restStarts)
         restRatios.append(startUp.took / startUp.first);
     speed.start = !restRatios.isEmpty() ? clampedFactor(median(restRatios)) : !startRatios.isEmpty() ? clampedFactor(median(startRatios)) : others;
-    for (const TwoParts& startUp : drawStarts) {
-        if (!restRatios.isEmpty())
+    if (!restRatios.isEmpty()) {
+        for (const TwoParts& startUp : drawStarts)
             drawRatios.append((startUp.took - speed.start * startUp.first) / startUp.second);
     }
     speed.draws = !drawRatios.isEmpty() ? std::clamp(median(drawRatios), kDrawsFloor, kSpeedCeiling) : speed.start;

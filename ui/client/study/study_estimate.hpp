@@ -74,7 +74,7 @@ struct MachineSpeed {
     // From the most recent runs of `store` that ran to their end here (not over SSH): for each
     // kind, the median over its `recent` newest runs of their steps' seconds against the
     // constants' (a kind not run yet takes the median of the kinds that were); the start-up's
-    // from all of them. A kind's evaluations apart from its training steps, where some of its
+    // from all of them, its draws apart (draws). A kind's evaluations apart from its training steps, where some of its
     // runs evaluate much and some little (fitTwoParts). Runs stored before wall_s was kept count whole, start-up and steps as one.
     // stoppedShare from the newest `recentStopped` runs with a target loss.
     // `unmeasured`: every factor when nothing was measured here yet; the store's measure takes it
