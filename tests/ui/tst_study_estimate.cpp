@@ -86,6 +86,12 @@ public:
 
     void add(const QJsonObject& settings, double train, double evaluations, double startUp)
     {
+        addTaking(settings, train, evaluations, runParts(*coreConfigOf(settings)).startSeconds * startUp);
+    }
+
+    // The same, its start-up taking `startUpSeconds`.
+    void addTaking(const QJsonObject& settings, double train, double evaluations, double startUpSeconds)
+    {
         const RunParts cost = runParts(*coreConfigOf(settings));
         RunRecord draft;
         draft.name = QStringLiteral("run %1").arg(m_made);
@@ -95,7 +101,7 @@ public:
         run->status = RunStatus::Finished;
         run->started = m_start.addSecs(100 * m_made++);
         run->trainSeconds = (cost.stepSeconds - cost.evaluationSeconds) * train + cost.evaluationSeconds * evaluations;
-        run->finished = run->started.addMSecs(qint64((run->trainSeconds + cost.startSeconds * startUp) * 1000));
+        run->finished = run->started.addMSecs(qint64((run->trainSeconds + startUpSeconds) * 1000));
         QVERIFY2(m_store.saveMeta(*run, &error), qPrintable(error));
         QFile events(RunStore::eventsPath(*run));  // a finished run's stream: hello first, summary last
         QVERIFY(events.open(QIODevice::WriteOnly));
@@ -459,7 +465,7 @@ private slots:
     void aStartUpsDrawsAreMeasuredApart()
     {
         QTemporaryDir dir;
-        RunStore store(dir.path());
+        MeasuredRuns runs(dir.path());
         const QJsonObject linreg = QJsonDocument::fromJson(
             R"({"workload":"linreg","world_size":4,"batch_size":4,"experiments":256,"num_examples":4096,"dim":8,"max_steps":10})").object();
         const QJsonObject mlp = QJsonDocument::fromJson(R"({"workload":"fashion_mnist","model":"mlp","world_size":1,"batch_size":32,"max_steps":384})").object();
@@ -468,28 +474,12 @@ private slots:
         QVERIFY2(linregParts.drawSeconds > 0.5 * linregParts.startSeconds, qPrintable(QString::number(linregParts.drawSeconds)));
         QCOMPARE(mlpParts.drawSeconds, 0.0);
         constexpr double kRest = 0.3, kDraws = 0.04;
-        const double sessionStart = estimatedSeconds(QList<ddplab::Config>{}, MachineSpeed::uniform(1.0));
-        const QDateTime start = QDateTime::currentDateTimeUtc();
         for (int i = 0; i < 12; ++i) {
             const bool isMlp = i % 3 == 2;
             const RunParts& parts = isMlp ? mlpParts : linregParts;
-            RunRecord draft;
-            draft.name = QStringLiteral("run %1").arg(i);
-            draft.enginePid = 300;  // one session: its first run holds the session's start-up too
-            QString error;
-            std::optional<RunRecord> run = store.createRun(draft, *coreConfigOf(isMlp ? mlp : linreg), &error);
-            QVERIFY2(run, qPrintable(error));
-            run->status = RunStatus::Finished;
-            run->started = start.addSecs(100 * (i + 1));
-            run->trainSeconds = 0.3 * parts.stepSeconds;
-            const double startUp = kRest * (parts.startSeconds - parts.drawSeconds + (i == 0 ? sessionStart : 0.0)) + kDraws * parts.drawSeconds;
-            run->finished = run->started.addMSecs(qint64(std::round((run->trainSeconds + startUp) * 1000)));
-            QVERIFY2(store.saveMeta(*run, &error), qPrintable(error));
-            QFile events(RunStore::eventsPath(*run));
-            QVERIFY(events.open(QIODevice::WriteOnly));
-            events.write("{\"type\":\"hello\"}\n{\"type\":\"summary\"}\n");
+            runs.addTaking(isMlp ? mlp : linreg, 0.3, 0.3, kRest * (parts.startSeconds - parts.drawSeconds) + kDraws * parts.drawSeconds);
         }
-        const MachineSpeed speed = MachineSpeed::measure(store);
+        const MachineSpeed speed = MachineSpeed::measure(runs.store());
         QVERIFY2(std::fabs(speed.start - kRest) < 0.02, qPrintable(QString::number(speed.start)));
         QVERIFY2(std::fabs(speed.draws - kDraws) < 0.01, qPrintable(QString::number(speed.draws)));
         // The MLP's start-up as it took, not at the linreg runs' whole ratio.
