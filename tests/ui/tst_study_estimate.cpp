@@ -487,6 +487,42 @@ private slots:
         QVERIFY2(std::fabs(mlpStart / (kRest * mlpParts.startSeconds) - 1) < 0.05, qPrintable(QString::number(mlpStart)));
     }
 
+    // Before any draws were measured here, they go at the rest's factor squared: a CPU faster
+    // than the development machine at forking and connecting drew faster still (an AMD EPYC,
+    // 2026-12-02, idle: the rest 0.29-0.39 of the constants, the draws 0.01-0.07). In a fresh data
+    // folder there, critical-batch-branches (2,000 experiments' worth of linreg draws on each of
+    // its seven runs' 2 ranks) came second, after a-rank-fails's three MLP runs (their start-ups
+    // 0.29 of the constants', their steps 0.57), and took 2.0 s; at the rest's factor its draws
+    // made it 4.3 s (0.47x).
+    void theFirstDrawsGoAtTheRestsFactorSquared()
+    {
+        QTemporaryDir dir;
+        MeasuredRuns runs(dir.path());
+        const QJsonObject mlp = QJsonDocument::fromJson(R"({"workload":"fashion_mnist","model":"mlp","world_size":4,"batch_size":32,"max_steps":40})").object();
+        constexpr double kRest = 0.29, kSteps = 0.57, kTook = 2.0;
+        for (int i = 0; i < 3; ++i)
+            runs.add(mlp, kSteps, kSteps, kRest);
+        const MachineSpeed speed = MachineSpeed::measure(runs.store());
+        QVERIFY2(std::fabs(speed.start - kRest) < 0.01, qPrintable(QString::number(speed.start)));
+        QVERIFY2(std::fabs(speed.draws - kRest * kRest) < 0.01, qPrintable(QString::number(speed.draws)));
+
+        const LessonLibrary library = LessonLibrary::load();
+        const Lesson* lesson = library.find(QStringLiteral("critical-batch-branches"));
+        QVERIFY(lesson);
+        const double estimate = estimatedSeconds(*lesson, speed);
+        QVERIFY2(estimate >= kTook / kWithin && estimate <= kTook * kWithin, qPrintable(QStringLiteral("estimated %1 s, took %2 s").arg(estimate).arg(kTook)));
+        MachineSpeed drawsAsTheRest = speed;
+        drawsAsTheRest.draws = speed.start;
+        const double before = estimatedSeconds(*lesson, drawsAsTheRest);
+        QVERIFY2(before > kTook * kWithin, qPrintable(QStringLiteral("at the rest's factor %1 s").arg(before)));
+        // A machine slower than the constants' (or busier) draws as it does the rest.
+        MeasuredRuns slowRuns(dir.path() + QStringLiteral("/slow"));
+        for (int i = 0; i < 3; ++i)
+            slowRuns.add(mlp, 2.0, 2.0, 2.0);
+        const MachineSpeed slow = MachineSpeed::measure(slowRuns.store());
+        QVERIFY2(std::fabs(slow.draws - 2.0) < 0.02, qPrintable(QString::number(slow.draws)));
+    }
+
     // A resumed run measures this machine as any other. In a fresh data folder the second lesson,
     // critical-batch-branches, is estimated from the first, a-rank-fails: from its runs as they
     // were stored on 2026-11-30 13:27:58-13:28:05 (main @ 71dca21, load 4.2) it was estimated

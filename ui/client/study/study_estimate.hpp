@@ -51,7 +51,8 @@ struct MachineSpeed {
     // start-up: they are arithmetic, the rest forks, connects and waits. On a fast Intel Xeon
     // (2026-12-02, idle) the draws took 0.04 of the constants' seconds and the rest 0.3; one
     // factor, the median of adam-surge's and critical-batch's draw-heavy starts (0.14), made the
-    // MLP lessons and studies after them 1.9-2.3x short (docs/lessons.md).
+    // MLP lessons and studies after them 1.9-2.3x short (docs/lessons.md). Before any draws
+    // were measured here, from the rest's factor (study_estimate.cpp's unmeasuredDraws).
     double draws = 1.0;
     std::array<double, kStepKinds> steps{1.0, 1.0, 1.0, 1.0};
     // Each kind's evaluations, apart from its training steps: there, the MLP's evaluations took
