@@ -89,6 +89,10 @@ public:
         addTaking(settings, train, evaluations, runParts(*coreConfigOf(settings)).startSeconds * startUp);
     }
 
+    // Runs stored from now on say their training steps' seconds apart (the summary's train_s),
+    // as the lab stores them since 2026-12-02; before, only their steps' and evaluations' together.
+    void sayTheirTrainingSteps() { m_sayTrainingSteps = true; }
+
     // The same, its start-up taking `startUpSeconds`.
     void addTaking(const QJsonObject& settings, double train, double evaluations, double startUpSeconds)
     {
@@ -101,6 +105,8 @@ public:
         run->status = RunStatus::Finished;
         run->started = m_start.addSecs(100 * m_made++);
         run->trainSeconds = (cost.stepSeconds - cost.evaluationSeconds) * train + cost.evaluationSeconds * evaluations;
+        if (m_sayTrainingSteps)
+            run->stepsSeconds = (cost.stepSeconds - cost.evaluationSeconds) * train;
         run->finished = run->started.addMSecs(qint64((run->trainSeconds + startUpSeconds) * 1000));
         QVERIFY2(m_store.saveMeta(*run, &error), qPrintable(error));
         QFile events(RunStore::eventsPath(*run));  // a finished run's stream: hello first, summary last
@@ -112,6 +118,7 @@ private:
     RunStore m_store;
     const QDateTime m_start = QDateTime::currentDateTimeUtc();
     int m_made = 0;
+    bool m_sayTrainingSteps = false;
 };
 
 }  // namespace
@@ -485,6 +492,55 @@ private slots:
         // The MLP's start-up as it took, not at the linreg runs' whole ratio.
         const double mlpStart = startSecondsHere(mlpParts, speed);
         QVERIFY2(std::fabs(mlpStart / (kRest * mlpParts.startSeconds) - 1) < 0.05, qPrintable(QString::number(mlpStart)));
+    }
+
+    // A run's training steps on one rank are measured apart from those on several, from the
+    // seconds its summary said they took (train_s) rather than fitted. On an AMD EPYC (2026-12-02,
+    // idle, a fresh data folder of every lesson and study) the MLP's training steps took about 1.4
+    // of the constants' seconds on one rank and 0.6 on several, its evaluations about 0.55; the
+    // runs on one rank before adamw-timescale evaluated every 8 or 25 steps (adam-bsi-vs-adam,
+    // seed002), and the two parts fitted over all of them put every training step at the
+    // several ranks' factor: adamw-timescale, twelve 1-rank runs that evaluate only at their
+    // epochs' ends, took 1.66x its estimate.
+    void aLoneRanksTrainingStepsAreMeasuredFromWhatItsSummarySaid()
+    {
+        const QJsonObject often = QJsonDocument::fromJson(R"({"workload":"fashion_mnist","model":"mlp","world_size":1,"batch_size":32,"max_steps":512,"train_subset":8192,"eval_every":8})").object();
+        const QJsonObject ranked = QJsonDocument::fromJson(R"({"workload":"fashion_mnist","model":"mlp","world_size":4,"batch_size":32,"max_steps":938})").object();
+        const QJsonObject seldom = QJsonDocument::fromJson(R"({"workload":"fashion_mnist","model":"mlp","world_size":1,"batch_size":32,"train_subset":4096,"epochs":3})").object();
+        constexpr double kLone = 1.4, kRanked = 0.6, kEvaluations = 0.55, kStart = 0.4;
+        const auto store = [&](MeasuredRuns& runs) {
+            for (int i = 0; i < 4; ++i) {
+                runs.add(often, kLone, kEvaluations, kStart);
+                runs.add(ranked, kRanked, kEvaluations, kStart);
+            }
+        };
+        const RunParts seldomCost = runParts(*coreConfigOf(seldom));
+        QVERIFY(seldomCost.lone);
+        QVERIFY(seldomCost.evaluationSeconds < 0.5 * seldomCost.stepSeconds);  // mostly training steps
+        const double took = kStart * seldomCost.startSeconds + kLone * (seldomCost.stepSeconds - seldomCost.evaluationSeconds) +
+                            kEvaluations * seldomCost.evaluationSeconds;
+
+        QTemporaryDir dir;
+        MeasuredRuns said(dir.path() + QStringLiteral("/said"));
+        said.sayTheirTrainingSteps();
+        store(said);
+        const MachineSpeed speed = MachineSpeed::measure(said.store());
+        QVERIFY2(std::fabs(speed.stepFactor(StepKind::Mlp, true) - kLone) < 0.01, qPrintable(QString::number(speed.stepFactor(StepKind::Mlp, true))));
+        QVERIFY2(std::fabs(speed.stepFactor(StepKind::Mlp, false) - kRanked) < 0.01, qPrintable(QString::number(speed.stepFactor(StepKind::Mlp, false))));
+        QVERIFY2(std::fabs(speed.evaluationFactor(StepKind::Mlp) - kEvaluations) < 0.01, qPrintable(QString::number(speed.evaluationFactor(StepKind::Mlp))));
+        const double estimate = estimatedSeconds(*coreConfigOf(seldom), speed);
+        QVERIFY2(std::fabs(estimate / took - 1) < 0.02, qPrintable(QStringLiteral("estimated %1 s, took %2 s").arg(estimate).arg(took)));
+        // The CNN, not run yet, goes as the MLP did, on one rank and on several.
+        QCOMPARE(speed.stepFactor(StepKind::Cnn, true), speed.stepFactor(StepKind::Mlp, true));
+        QCOMPARE(speed.stepFactor(StepKind::Cnn, false), speed.stepFactor(StepKind::Mlp, false));
+
+        // The same runs stored without their training steps' seconds: fitted, one rank as several.
+        MeasuredRuns fitted(dir.path() + QStringLiteral("/fitted"));
+        store(fitted);
+        const MachineSpeed fit = MachineSpeed::measure(fitted.store());
+        QCOMPARE(fit.stepFactor(StepKind::Mlp, true), fit.stepFactor(StepKind::Mlp, false));
+        const double fitEstimate = estimatedSeconds(*coreConfigOf(seldom), fit);
+        QVERIFY2(took > 1.3 * fitEstimate, qPrintable(QStringLiteral("fitted: estimated %1 s, took %2 s").arg(fitEstimate).arg(took)));
     }
 
     // Before any draws were measured here, they go at the rest's factor squared: a CPU faster

@@ -225,8 +225,13 @@ private slots:
         QVERIFY2(resumed.out.contains(QStringLiteral("[8/8]")), qPrintable(resumed.out));
         QHash<int, int> finishedAfter;
         for (const RunRecord& run : store.listRuns()) {
-            if (run.status == RunStatus::Finished)
-                ++finishedAfter[run.studyPoint];
+            if (run.status != RunStatus::Finished)
+                continue;
+            ++finishedAfter[run.studyPoint];
+            // Its training steps' seconds kept apart from its evaluations' (the summary's train_s):
+            // what the estimator measures this machine's steps by.
+            QVERIFY2(run.stepsSeconds > 0 && run.stepsSeconds <= run.trainSeconds,
+                     qPrintable(QStringLiteral("%1: steps %2 s of %3 s").arg(run.id).arg(run.stepsSeconds).arg(run.trainSeconds)));
         }
         QCOMPARE(finishedAfter.size(), 8);
         for (auto point = finishedAfter.begin(); point != finishedAfter.end(); ++point)

@@ -30,6 +30,8 @@ QJsonObject RunRecord::toMetaJson() const
     meta.insert(QStringLiteral("steps"), steps);
     if (trainSeconds >= 0)
         meta.insert(wire(field::kWallS), trainSeconds);
+    if (stepsSeconds >= 0)
+        meta.insert(wire(field::kTrainS), stepsSeconds);
     return meta;
 }
 
@@ -53,6 +55,7 @@ RunRecord RunRecord::fromMetaJson(const QJsonObject& meta, const QString& direct
     record.enginePid = meta.value(QStringLiteral("engine_pid")).toInteger();
     record.steps = meta.value(QStringLiteral("steps")).toInteger();
     record.trainSeconds = meta.value(wire(field::kWallS)).toDouble(-1.0);
+    record.stepsSeconds = meta.value(wire(field::kTrainS)).toDouble(-1.0);
     return record;
 }
 

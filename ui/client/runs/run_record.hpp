@@ -35,6 +35,9 @@ struct RunRecord {
     // Seconds from its first step to its end (the summary's wall_s); what it took besides was
     // its start-up. -1: not known (it did not finish, or was stored before this was kept).
     double trainSeconds = -1.0;
+    // Of trainSeconds, its training steps alone (the summary's train_s): the rest were its
+    // evaluations. -1: not known (stored before this was kept).
+    double stepsSeconds = -1.0;
     RunSettings settings;  // from its config.json (not kept in meta.json)
 
     QString legendLabel() const { return label.isEmpty() ? name : label; }

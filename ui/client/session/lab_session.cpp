@@ -415,6 +415,7 @@ void LabSession::finishCurrent(const RunOutcome& ended)
     record.steps = m_current->stepCount();
     // Its steps' seconds apart from its start-up: what the estimator of this machine learns from.
     record.trainSeconds = m_current->summary().value(wire(field::kWallS)).toDouble(-1.0);
+    record.stepsSeconds = m_current->summary().value(wire(field::kTrainS)).toDouble(-1.0);
     const RunOutcome outcome = settleCompleteness(ended, *m_current);
     recordOutcome(record, outcome);
     const RunStatus status = outcome.status;

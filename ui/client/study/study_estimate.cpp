@@ -225,6 +225,7 @@ RunParts runParts(const Config& config, const MeasuredModel* measured, int64_t f
 {
     RunParts cost;
     cost.kind = stepKindOf(config);
+    cost.lone = config.worldSize <= 1;
     const double ranks = double(std::max<int64_t>(1, config.worldSize));
     const double parallel = std::min(ranks, kCores);  // ranks beyond the cores take turns
     const double turns = std::max(1.0, ranks / kCores);
@@ -311,6 +312,7 @@ MachineSpeed MachineSpeed::uniform(double factor)
     speed.start = factor;
     speed.draws = factor;
     speed.steps.fill(factor);
+    speed.loneSteps.fill(factor);
     speed.evaluations.fill(factor);
     return speed;
 }
@@ -322,7 +324,7 @@ double startSecondsHere(const RunParts& cost, const MachineSpeed& speed)
 
 double stepSecondsHere(const RunParts& cost, const MachineSpeed& speed)
 {
-    return (cost.stepSeconds - cost.evaluationSeconds) * speed.stepFactor(cost.kind) +
+    return (cost.stepSeconds - cost.evaluationSeconds) * speed.stepFactor(cost.kind, cost.lone) +
            cost.evaluationSeconds * speed.evaluationFactor(cost.kind);
 }
 
@@ -356,7 +358,7 @@ double estimatedSeconds(const Config& config, const MachineSpeed& speed, const M
     // steps' overhead it did not time goes at this machine's measured speed, as the lab's models'.
     if (cost.measuredHere)
         return cost.startSeconds +
-               (cost.measuredSeconds + (cost.stepSeconds - cost.measuredSeconds) * speed.stepFactor(cost.kind)) * trained;
+               (cost.measuredSeconds + (cost.stepSeconds - cost.measuredSeconds) * speed.stepFactor(cost.kind, cost.lone)) * trained;
     return startSecondsHere(cost, speed) + stepSecondsHere(cost, speed) * trained;
 }
 
@@ -465,6 +467,46 @@ MachineSpeed MachineSpeed::measure(const RunStore& store, int recent, int recent
 
 namespace {
 
+// A run's steps as measured: its parts at the constants' seconds and what its steps took, with its
+// training steps' seconds alone where it said them (the summary's train_s; -1 where not).
+struct StepsTook {
+    TwoParts parts;
+    double training = -1.0;
+};
+
+// A kind's factors from what its runs said their training steps took (train_s), each part
+// measured, not fitted: its training steps on one rank and on several apart, its evaluations from
+// the rest of their time. Fitted as two parts, the MLP's runs on one rank that evaluate every 8
+// or 25 steps (adam-bsi-vs-adam, seed002) left their training steps next to nothing, and a
+// study of 1-rank runs that evaluate seldom (adamw-timescale) was 1.66x its estimate.
+// training 0: no run said it.
+struct StepFactors {
+    double lone = 0.0, training = 0.0, evaluations = 0.0;
+};
+
+StepFactors saidFactors(const QList<StepsTook>& lone, const QList<StepsTook>& ranked)
+{
+    QList<double> loneRatios, rankedRatios, evaluationRatios;
+    for (const QList<StepsTook>* runs : {&lone, &ranked}) {
+        for (const StepsTook& run : *runs) {
+            if (run.training < 0)
+                continue;
+            if (run.parts.first > 0 && run.training > 0)
+                (runs == &lone ? loneRatios : rankedRatios).append(run.training / run.parts.first);
+            // Evaluations too short to time (a run that evaluates once, at its end) say little.
+            if (run.parts.second > 0 && run.parts.took - run.training >= kShortestMeasured)
+                evaluationRatios.append((run.parts.took - run.training) / run.parts.second);
+        }
+    }
+    if (loneRatios.isEmpty() && rankedRatios.isEmpty())
+        return {};
+    StepFactors factors;
+    factors.training = clampedFactor(median(!rankedRatios.isEmpty() ? rankedRatios : loneRatios));
+    factors.lone = clampedFactor(median(!loneRatios.isEmpty() ? loneRatios : rankedRatios));
+    factors.evaluations = !evaluationRatios.isEmpty() ? clampedFactor(median(evaluationRatios)) : factors.training;
+    return factors;
+}
+
 // The runs that began an engine session: the engine's first run, each lesson's and study's first
 // (the run before it in time came from another engine process, or none did). The session's
 // start-up is in such a run's time: the lessons' first runs took 1-2.4 s more to start than
@@ -497,7 +539,9 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int
     }
     std::sort(finished.begin(), finished.end(), [](const RunRecord& a, const RunRecord& b) { return a.started > b.started; });
     const QSet<QString> firstOfSessions = firstRunsOfTheirSessions(runs);
-    std::array<QList<TwoParts>, kStepKinds> stepParts;  // each kind's: training steps, evaluations
+    // Each kind's runs on one rank and on several: training steps, evaluations, and the seconds
+    // of the training steps alone where the run said them.
+    std::array<QList<StepsTook>, kStepKinds> loneParts, rankedParts;
     QList<double> startRatios, wholeRatios;
     // Start-ups (the rest, the session's with it; the draws), with next to no draws and with some.
     QList<TwoParts> restStarts, drawStarts;
@@ -508,7 +552,8 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int
     for (const RunRecord& run : finished) {
         // Enough of every kind, or the last few hundred runs: an old run says little of the load now.
         constexpr int kMostLooked = 400;
-        const bool enough = std::all_of(stepParts.begin(), stepParts.end(), [&](const QList<TwoParts>& r) { return r.size() >= recent; }) &&
+        const auto full = [&](const QList<StepsTook>& r) { return r.size() >= recent; };
+        const bool enough = std::all_of(loneParts.begin(), loneParts.end(), full) && std::all_of(rankedParts.begin(), rankedParts.end(), full) &&
                             stoppedRuns >= recentStopped;
         if (enough || ++looked > kMostLooked)
             break;
@@ -536,10 +581,12 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int
         if (cost.kind == StepKind::OwnModel)
             continue;  // the constants' CNN for a model inspect times: no measure of this machine
         const double took = double(run.started.msecsTo(run.finished)) / 1000.0;
-        QList<TwoParts>& ofKind = stepParts.at(std::size_t(cost.kind));
+        QList<StepsTook>& ofKind = (cost.lone ? loneParts : rankedParts).at(std::size_t(cost.kind));
         if (run.trainSeconds >= 0 && took >= run.trainSeconds) {
-            if (run.trainSeconds >= kShortestMeasured && ofKind.size() < recent)
-                ofKind.append({cost.stepSeconds - cost.evaluationSeconds, cost.evaluationSeconds, run.trainSeconds});
+            if (run.trainSeconds >= kShortestMeasured && ofKind.size() < recent) {
+                const bool said = run.stepsSeconds >= 0 && run.stepsSeconds <= run.trainSeconds;
+                ofKind.append({{cost.stepSeconds - cost.evaluationSeconds, cost.evaluationSeconds, run.trainSeconds}, said ? run.stepsSeconds : -1.0});
+            }
             // A session's first run waited for its engine to start (LibTorch's libraries): its
             // start-up holds the session's.
             const double startSeconds = cost.startSeconds + (firstOfSessions.contains(run.id) ? kSessionStartSeconds : 0.0);
@@ -556,21 +603,36 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int
         }
     }
     MachineSpeed speed;
-    QList<double> kindFactors, modelFactors, modelEvaluations;
+    QList<double> kindFactors, modelFactors, modelLoneFactors, modelEvaluations;
     for (int kind = 0; kind < kStepKinds; ++kind) {
-        const QList<TwoParts>& measured = stepParts.at(std::size_t(kind));
-        speed.stepRuns.at(std::size_t(kind)) = int(measured.size());
-        speed.runsMeasured += int(measured.size());
-        if (measured.isEmpty())
+        const QList<StepsTook>& lone = loneParts.at(std::size_t(kind));
+        const QList<StepsTook>& ranked = rankedParts.at(std::size_t(kind));
+        speed.stepRuns.at(std::size_t(kind)) = int(lone.size() + ranked.size());
+        speed.runsMeasured += int(lone.size() + ranked.size());
+        if (lone.isEmpty() && ranked.isEmpty())
             continue;
-        QList<double> ratios;  // its steps' seconds against the constants'
-        for (const TwoParts& run : measured)
-            ratios.append(run.took / (run.first + run.second));
-        std::tie(speed.steps.at(std::size_t(kind)), speed.evaluations.at(std::size_t(kind))) = fitTwoParts(measured, clampedFactor(median(ratios)));
-        kindFactors.append(speed.steps.at(std::size_t(kind)));
+        double& steps = speed.steps.at(std::size_t(kind));
+        double& loneSteps = speed.loneSteps.at(std::size_t(kind));
+        double& evaluations = speed.evaluations.at(std::size_t(kind));
+        const StepFactors said = saidFactors(lone, ranked);
+        if (said.training > 0) {
+            std::tie(loneSteps, steps, evaluations) = std::tuple(said.lone, said.training, said.evaluations);
+        } else {
+            // Runs stored before their training steps' seconds were kept: the two parts fitted.
+            QList<TwoParts> measured;
+            QList<double> ratios;  // its steps' seconds against the constants'
+            for (const StepsTook& run : lone + ranked) {
+                measured.append(run.parts);
+                ratios.append(run.parts.took / (run.parts.first + run.parts.second));
+            }
+            std::tie(steps, evaluations) = fitTwoParts(measured, clampedFactor(median(ratios)));
+            loneSteps = steps;
+        }
+        kindFactors.append(steps);
         if (StepKind(kind) != StepKind::Vectorised) {
-            modelFactors.append(speed.steps.at(std::size_t(kind)));
-            modelEvaluations.append(speed.evaluations.at(std::size_t(kind)));
+            modelFactors.append(steps);
+            modelLoneFactors.append(loneSteps);
+            modelEvaluations.append(evaluations);
         }
     }
     // A kind not run here yet: a model (the CNN, your own) as the models that were, whose images
@@ -585,6 +647,7 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int
             continue;
         const bool asModels = StepKind(kind) != StepKind::Vectorised && !modelFactors.isEmpty();
         speed.steps.at(std::size_t(kind)) = asModels ? median(modelFactors) : others;
+        speed.loneSteps.at(std::size_t(kind)) = asModels ? median(modelLoneFactors) : others;
         speed.evaluations.at(std::size_t(kind)) = asModels ? median(modelEvaluations) : others;
     }
     // A start-up's draws apart from the rest (MachineSpeed::draws): the rest's factor from the

@@ -55,6 +55,11 @@ struct MachineSpeed {
     // were measured here, from the rest's factor (study_estimate.cpp's unmeasuredDraws).
     double draws = 1.0;
     std::array<double, kStepKinds> steps{1.0, 1.0, 1.0, 1.0};
+    // A run on one rank apart from runs on several: its steps go through one process's intra-op
+    // threads, theirs side by side with an all-reduce, and the two do not speed up alike from one
+    // machine to another. On an AMD EPYC (2026-12-02, idle) the MLP's training steps on 2-8 ranks
+    // took about 0.6 of the constants' seconds and on one rank about 1.4.
+    std::array<double, kStepKinds> loneSteps{1.0, 1.0, 1.0, 1.0};
     // Each kind's evaluations, apart from its training steps: there, the MLP's evaluations took
     // 0.19 of the Intel-fitted constants' seconds while its training steps took 0.5-1.2, so one
     // factor for both made runs that evaluate every 8 steps 2x long and those that seldom do short.
@@ -70,13 +75,17 @@ struct MachineSpeed {
     // The same factor for everything (a machine `factor` times slower than the constants).
     static MachineSpeed uniform(double factor);
     double stepFactor(StepKind kind) const { return steps.at(std::size_t(kind)); }
+    double stepFactor(StepKind kind, bool lone) const { return (lone ? loneSteps : steps).at(std::size_t(kind)); }
     double evaluationFactor(StepKind kind) const { return evaluations.at(std::size_t(kind)); }
 
     // From the most recent runs of `store` that ran to their end here (not over SSH): for each
     // kind, the median over its `recent` newest runs of their steps' seconds against the
     // constants' (a kind not run yet takes the median of the kinds that were); the start-up's
     // from all of them, its draws apart (draws). A kind's evaluations apart from its training steps, where some of its
-    // runs evaluate much and some little (fitTwoParts). Runs stored before wall_s was kept count whole, start-up and steps as one.
+    // runs evaluate much and some little: measured where the runs said their training steps'
+    // seconds (the summary's train_s, RunRecord::stepsSeconds), else fitted (fitTwoParts); where
+    // they said them, its runs on one rank and on several each from their own `recent` newest,
+    // their training steps apart (loneSteps, steps). Runs stored before wall_s was kept count whole, start-up and steps as one.
     // stoppedShare from the newest `recentStopped` runs with a target loss.
     // `unmeasured`: every factor when nothing was measured here yet; the store's measure takes it
     // from the load now (unmeasured_speed.hpp).
@@ -115,6 +124,7 @@ struct RunParts {
     double evaluations = 0.0;
     double samples = 0.0;            // trained
     StepKind kind = StepKind::Mlp;
+    bool lone = false;          // on one rank (MachineSpeed::loneSteps)
     bool measuredHere = false;  // your own model timed by inspect: its samples' seconds are this machine's
     double measuredSeconds = 0.0;  // of stepSeconds, those inspect's timing says (samples, evaluations)
 };
