@@ -476,10 +476,11 @@ struct StepsTook {
 
 // A kind's factors from what its runs said their training steps took (train_s), each part
 // measured, not fitted: its training steps on one rank and on several apart, its evaluations from
-// the rest of their time. Fitted as two parts, the MLP's runs on one rank that evaluate every 8
-// or 25 steps (adam-bsi-vs-adam, seed002) left their training steps next to nothing, and a
-// study of 1-rank runs that evaluate seldom (adamw-timescale) was 1.66x its estimate.
-// training 0: no run said it.
+// the rest of their time. Fitted as two parts over all of a kind's runs (an AMD EPYC, 2026-12-02),
+// the MLP's 1-rank runs, which evaluated every 8 or 25 steps (adam-bsi-vs-adam, seed002), could
+// not tell their training steps from their evaluations, and every training step went at the
+// several ranks' factor (0.62, where a 1-rank step took about 1.3): a study of 1-rank runs that
+// evaluate seldom (adamw-timescale) took 1.66x its estimate. training 0: no run said it.
 struct StepFactors {
     double lone = 0.0, training = 0.0, evaluations = 0.0;
 };
