@@ -132,14 +132,15 @@ constexpr double kDrawsFloor = 0.01;
 
 // The draws' factor before any start-up with draws was measured here, from the rest's: on the
 // three machines measured, a CPU that forks and connects faster than the development machine
-// drew its data faster still, about as the rest's factor squared (the AMD EPYC of the constants:
-// 1 and 1; an Intel Xeon: the rest 0.3, the draws 0.04; another AMD EPYC: 0.29-0.39 and
-// 0.01-0.07; 2026-12-02, idle). At the rest's factor, critical-batch-branches, a fresh data
-// folder's first draws, was estimated 2.2x long there (0.47x; 0.37x on the Intel). A machine slower
-// or busier than the constants' draws as it does the rest.
+// drew its data faster still, about as the rest's factor cubed (the AMD EPYC of the constants:
+// 1 and 1; an Intel Xeon: the rest 0.3, the draws 0.04; another AMD EPYC: 0.29-0.40 and
+// 0.01-0.07; 2026-12-02, idle). critical-batch-branches, a fresh data folder's first draws, took
+// 2.0 and 2.6 s in two fresh folders there, after a-rank-fails had measured the rest at 0.29 and
+// 0.40: at the rest's factor it was estimated 4.3 s (0.47x; 0.37x on the Intel), at its square
+// 4.1 s (0.63x). A machine slower or busier than the constants' draws as it does the rest.
 double unmeasuredDraws(double start)
 {
-    return start < 1.0 ? start * start : start;
+    return start < 1.0 ? start * start * start : start;
 }
 
 double median(QList<double> values)
@@ -653,8 +654,8 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int
     }
     // A start-up's draws apart from the rest (MachineSpeed::draws): the rest's factor from the
     // start-ups with next to no draws (the models', the small toys'), the draws' from the others,
-    // less their rest at that factor. Where only one sort was measured, the draws' factor from
-    // the rest's (unmeasuredDraws). (8728b20 had fitted the two together before the session's start was told apart
+    // less their rest at that factor. Where only the rest was measured, the draws' factor from
+    // the rest's (unmeasuredDraws); where only start-ups with draws, one factor for both. (8728b20 had fitted the two together before the session's start was told apart
     // from its first run's, 6c530fd: counted as the first run's it made the short lessons
     // 1.7-1.8x short, and 4096c9f went back to one factor.)
     QList<double> restRatios, drawRatios;
@@ -665,7 +666,9 @@ MachineSpeed MachineSpeed::measure(const QList<RunRecord>& runs, int recent, int
         for (const TwoParts& startUp : drawStarts)
             drawRatios.append((startUp.took - speed.start * startUp.first) / startUp.second);
     }
-    speed.draws = std::clamp(!drawRatios.isEmpty() ? median(drawRatios) : unmeasuredDraws(speed.start), kDrawsFloor, kSpeedCeiling);
+    // Only start-ups with draws measured: their whole ratio is both parts'.
+    const double draws = !drawRatios.isEmpty() ? median(drawRatios) : !drawStarts.isEmpty() ? speed.start : unmeasuredDraws(speed.start);
+    speed.draws = std::clamp(draws, kDrawsFloor, kSpeedCeiling);
     if (stoppedRuns > 0) {
         speed.stoppedShare = stoppedTrained / stoppedGiven;
         speed.stoppedRuns = stoppedRuns;
