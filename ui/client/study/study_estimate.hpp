@@ -85,7 +85,8 @@ struct MachineSpeed {
     // runs evaluate much and some little: measured where the runs said their training steps'
     // seconds (the summary's train_s, RunRecord::stepsSeconds), else fitted (fitTwoParts); where
     // they said them, its runs on one rank and on several each from their own `recent` newest,
-    // their training steps apart (loneSteps, steps). Runs stored before wall_s was kept count whole, start-up and steps as one.
+    // their training steps apart (loneSteps, steps), a sort not among the newest 400 runs looked
+    // for further back. Runs stored before wall_s was kept count whole, start-up and steps as one.
     // stoppedShare from the newest `recentStopped` runs with a target loss.
     // `unmeasured`: every factor when nothing was measured here yet; the store's measure takes it
     // from the load now (unmeasured_speed.hpp).
