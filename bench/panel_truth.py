@@ -83,22 +83,26 @@ def regret(advised, truth_at_batch):
             "best_lr": lr, "seeds": seeds}
 
 
-def decisive(rows, advised_batch, advised, best_batch, tolerance=TOLERANCE):
+def decisive(rows, advised_batch, advised, truth_best_batch, tolerance=TOLERANCE):
     """The judgement on more seeds where the decision is made: `rows` {batch: {lr: {seed: measure}}}
-    holds the whole LR ladder at the advised batch and at the truth's best batch on the same seeds,
+    holds the whole LR ladder, on the same seeds, at the advised batch, at the truth's best batch
+    (`truth_best_batch`, from its fewer seeds) and at any other batch worth asking (Optuna's),
     `advised` the advised settings on them ({seed: measure}). The regret is the advised mean over
     the ladder's best mean at its batch, minus 1, with its paired standard error (per seed, the
     advised measure over the best LR's, minus 1); the band the LRs within LR_BAND of that best; the
-    batch verdict the advised batch's best against the best batch's, paired over the seeds, as
-    batch_table judges (right when `advised_batch` is the best batch or within `tolerance` of it)."""
+    batch verdict the advised batch's best against the best batch *on these seeds* (the lowest best
+    mean of the rows: four seeds can name a best batch that sixteen do not), paired over the seeds,
+    as batch_table judges (right when `advised_batch` is that batch or within `tolerance` of it)."""
     at = rows[advised_batch]
     lr, best = best_lr(at)
     seeds = sorted(set(advised) & set(at[lr]))
     mine = mean(advised[s] for s in seeds)
     _, spread = paired_excess({s: advised[s] for s in seeds}, at[lr])
+    best_batch = min(rows, key=lambda batch: (best_lr(rows[batch])[1], batch))
     out = {"seeds": seeds, "regret": mine / best - 1 if math.isfinite(best) and best > 0 else math.nan,
            "regret_se": spread, "advised": mine, "best": best, "best_lr": lr, "band": lr_band(at),
-           "lrs": len(at), "batch": advised_batch, "best_batch": best_batch}
+           "lrs": len(at), "batch": advised_batch, "best_batch": best_batch, "truth_best_batch": truth_best_batch,
+           "batches": sorted(rows)}
     if best_batch == advised_batch:
         excess, error = 0.0, 0.0
     else:
