@@ -152,14 +152,17 @@ def decisive_truth(trainer, base, planned, grid, table, advised_per_gpu, extra, 
     the brute force's: at 4 seeds a 2 % regret can be under what the seeds resolve, docs/advisor.md):
     the whole LR ladder (grid.ladder LRs centred at the row's best, extended past an edge as the
     truth's) at the advised batch, at the truth's best batch and at Optuna's (where Optuna's best
-    beats the advice, its batch or its LR is why: the ladder there tells which), the advised settings
-    (`extra`) and Optuna's best ({batch_per_gpu, lr} or None) on the same seeds. Every model alike; the runs are
-    cached, so the seeds the truth has are not trained again. The judgement (panel_truth.decisive)
+    beats the advice, its batch or its LR is why: the ladder there tells which), the advised
+    settings (`extra`) and Optuna's best ({batch_per_gpu, lr} or None) on the same seeds. Every
+    model alike; the runs are cached, so the seeds the truth has are not trained again. The judgement (panel_truth.decisive)
     with the rows' means and the held-out losses; None when the deadline passed first."""
     more = Grid(**dict(vars(grid), seeds=grid.decisive_seeds))
     advised_batch = GPUS * advised_per_gpu
+    asked = {advised_batch, table["best_batch"]}
+    if optuna:
+        asked.add(GPUS * optuna["batch_per_gpu"])
     rows = {}
-    for batch in sorted({advised_batch, table["best_batch"]} | ({GPUS * optuna["batch_per_gpu"]} if optuna else set())):
+    for batch in sorted(asked):
         row = next((r for r in table["rows"] if r["batch"] == batch), None)
         centre = row["best_lr"] if row else lr_centre(base, batch)
         ladder = ladder_at(trainer, base, planned, batch // GPUS, centre, more, deadline)
