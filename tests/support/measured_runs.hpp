@@ -36,17 +36,27 @@ public:
     void addTaking(const QJsonObject& settings, double train, double evaluations, double startUpSeconds)
     {
         const RunParts cost = runParts(*coreConfigOf(settings));
+        const double steps = (cost.stepSeconds - cost.evaluationSeconds) * train;
+        addFinished(settings, steps + cost.evaluationSeconds * evaluations, startUpSeconds, 0, m_sayTrainingSteps ? steps : -1.0);
+    }
+
+    // A finished run of `settings` that trained for `trainSeconds` after a start-up of
+    // `startUpSeconds`: `stepsTrained` when it stopped before its last step (0: it ran them all),
+    // `stepsSeconds` its training steps' share when its summary said it (-1: not said).
+    void addFinished(const QJsonObject& settings, double trainSeconds, double startUpSeconds, qint64 stepsTrained = 0,
+                     double stepsSeconds = -1.0)
+    {
         RunRecord draft;
         draft.name = QStringLiteral("run %1").arg(m_made);
         QString error;
         std::optional<RunRecord> run = m_store.createRun(draft, *coreConfigOf(settings), &error);
         QVERIFY2(run, qPrintable(error));
         run->status = RunStatus::Finished;
+        run->steps = stepsTrained;
         run->started = m_start.addSecs(100 * m_made++);
-        run->trainSeconds = (cost.stepSeconds - cost.evaluationSeconds) * train + cost.evaluationSeconds * evaluations;
-        if (m_sayTrainingSteps)
-            run->stepsSeconds = (cost.stepSeconds - cost.evaluationSeconds) * train;
-        run->finished = run->started.addMSecs(qint64((run->trainSeconds + startUpSeconds) * 1000));
+        run->trainSeconds = trainSeconds;
+        run->stepsSeconds = stepsSeconds;
+        run->finished = run->started.addMSecs(qint64((trainSeconds + startUpSeconds) * 1000));
         QVERIFY2(m_store.saveMeta(*run, &error), qPrintable(error));
         QFile events(RunStore::eventsPath(*run));  // a finished run's stream: hello first, summary last
         QVERIFY(events.open(QIODevice::WriteOnly));

@@ -573,7 +573,7 @@ private slots:
     void aRunStoppedAtItsTargetIsMeasuredOnTheStepsItTrained()
     {
         QTemporaryDir dir;
-        RunStore store(dir.path());
+        MeasuredRuns runs(dir.path());
         const QJsonObject settings = QJsonDocument::fromJson(R"({"workload":"linreg","loss_reduction":"mean","dim":8,"noise":0.1,)"
                                                              R"("num_examples":4096,"experiments":256,"world_size":4,"batch_size":8,)"
                                                              R"("epochs":20,"max_steps":200,"stop_at_loss":0.012})").object();
@@ -581,25 +581,10 @@ private slots:
         trained.insert(QStringLiteral("max_steps"), 16);
         const RunParts sixteen = runParts(*coreConfigOf(trained));
         QVERIFY(runParts(*coreConfigOf(settings)).stepSeconds > 10 * sixteen.stepSeconds);
-        const QDateTime start = QDateTime::currentDateTimeUtc();
-        for (int i = 0; i < 3; ++i) {
-            RunRecord draft;
-            draft.name = QStringLiteral("run %1").arg(i);
-            QString error;
-            std::optional<RunRecord> run = store.createRun(draft, *coreConfigOf(settings), &error);
-            QVERIFY2(run, qPrintable(error));
-            run->status = RunStatus::Finished;
-            run->steps = 16;  // its target reached at step 16
-            run->started = start.addSecs(100 * i);
-            run->trainSeconds = 2.0 * sixteen.stepSeconds;  // twice the constants' 16 steps
-            run->finished = run->started.addMSecs(qint64((run->trainSeconds + sixteen.startSeconds) * 1000));
-            QVERIFY2(store.saveMeta(*run, &error), qPrintable(error));
-            QFile events(RunStore::eventsPath(*run));
-            QVERIFY(events.open(QIODevice::WriteOnly));
-            events.write("{\"type\":\"hello\"}\n{\"type\":\"summary\"}\n");
-        }
+        for (int i = 0; i < 3; ++i)  // its target reached at step 16, twice the constants' 16 steps
+            runs.addFinished(settings, 2.0 * sixteen.stepSeconds, sixteen.startSeconds, 16);
         QVERIFY2(sixteen.stepSeconds * 2.0 >= 0.05, qPrintable(QString::number(sixteen.stepSeconds)));  // long enough to measure
-        const MachineSpeed speed = MachineSpeed::measure(store);
+        const MachineSpeed speed = MachineSpeed::measure(runs.store());
         QCOMPARE(speed.stepRuns.at(std::size_t(StepKind::Vectorised)), 3);
         QVERIFY2(std::fabs(speed.stepFactor(StepKind::Vectorised) - 2.0) < 0.02, qPrintable(QString::number(speed.stepFactor(StepKind::Vectorised))));
         QVERIFY2(std::fabs(speed.stepFactor(StepKind::Mlp) - 2.0) < 0.02, qPrintable(QString::number(speed.stepFactor(StepKind::Mlp))));
