@@ -369,6 +369,9 @@ private slots:
         a.confidenceWeaknesses = {QStringLiteral("branches_short")};
         a.lrRule = QStringLiteral("sqrt");
         a.ruleLr = 0.38;
+        a.lowestMeanLr = 0.57;
+        a.quietLow = 0.28;
+        a.quietHigh = 0.57;
         a.recommended.worldSize = 8;
         a.recommended.batchSize = 32;
         a.recommended.lr = 0.4;
@@ -395,6 +398,9 @@ private slots:
         QVERIFY(back->batchVerdicts[1].yours && !back->batchVerdicts[0].yours && !back->batchVerdicts[2].yours);
         QCOMPARE(back->batchVerdicts[2].call, BatchCall::WithinNoise);
         QCOMPARE(back->batchVerdicts[2].high, 0.028);
+        QCOMPARE(back->lowestMeanLr, 0.57);
+        QCOMPARE(back->quietLow, 0.28);
+        QCOMPARE(back->quietHigh, 0.57);
         {
             // An advice written before the half batch was measured has no "yours": its first batch is.
             QJsonObject older = a.toJson();

@@ -49,7 +49,7 @@ PlotSpec lrChart(const Advice& advice)
     PlotSpec spec;
     spec.id = QStringLiteral("advice-measure-vs-lr");
     spec.title = QObject::tr("%1 against the LR at %2 GPUs × %3").arg(advice.measureName, QString::number(advice.gpus)).arg(advice.batchPerGpu);
-    spec.subtitle = QObject::tr("The confirmation runs over %1 samples, each seed a line; shaded: the safe range (within 10 % of the best)")
+    spec.subtitle = QObject::tr("The confirmation runs over %1 samples, each seed a line; shaded: the safe range (within 10 % of the lowest mean)")
                         .arg(qRound64(advice.horizonSamples));
     spec.xTitle = QObject::tr("learning rate");
     spec.yTitle = advice.measureName;
@@ -109,6 +109,9 @@ PlotSpec lrChart(const Advice& advice)
         spec.lines.append(warm);
     if (advice.lr > 0)
         spec.markers.append({advice.lr, QObject::tr("recommended %1").arg(number(advice.lr)), QColor(kRecommendedMarkRgb)});
+    if (advice.lowestMeanLr > 0 && std::abs(advice.lowestMeanLr / advice.lr - 1.0) > 1e-6)
+        spec.notes.append(QObject::tr("lowest mean at LR %1; %2 to %3 within noise of it: their middle recommended")
+                              .arg(number(advice.lowestMeanLr), number(advice.quietLow), number(advice.quietHigh)));
     if (advice.safeLow > 0 && advice.safeHigh > advice.safeLow)
         spec.spans.append({advice.safeLow, advice.safeHigh, QColor(kSafeRangeRgb)});
     return spec;

@@ -71,6 +71,8 @@ struct Advice {
     double lr = 0.0;
     QString lrRule;                 // the rule whose value lies in the safe band ("linear", "sqrt", "none"), else "measured"
     double ruleLr = 0.0;            // that rule's LR (the advice gives the measured one, `lr`)
+    double lowestMeanLr = 0.0;      // the ladder's lowest mean; `lr` is the middle of the rungs within noise of it (0: not known)
+    double quietLow = 0.0, quietHigh = 0.0;  // those rungs' ends (both lowestMeanLr when none is)
     double lrExponent = 0.0;        // NaN when not measured
     double lrExponentLow = 0.0, lrExponentHigh = 0.0;
     QStringList lrExponentRules;    // the rules inside the interval ("linear", "sqrt")

@@ -475,16 +475,23 @@ QString measuredSafeRange(Advice& a, const LrChoice& choice, const QList<Bracket
         .arg(lrText(a.lr), lrText(a.safeLow), lrText(a.safeHigh));
 }
 
+// Why the LR is not the lowest mean's: the rungs within noise of it, and their middle.
+QString middleWords(const LrChoice& choice)
+{
+    return QStringLiteral("every rung from LR %1 to %2 is within noise of the lowest mean (LR %3), so the advice gives their middle rung, LR %4")
+        .arg(lrText(choice.quietLow), lrText(choice.quietHigh), lrText(choice.lowestMeanLr), lrText(choice.lr));
+}
+
 // The LR's weakness in words: how far its runner-up is, against what noise.
 QString lrNoiseWords(const LrChoice& choice)
 {
     if (choice.seeds < 2 || choice.runnerUp <= 0.0)
         return QStringLiteral("the best LR's runner-up is within noise (one seed: no spread measured)");
-    const QString words = QStringLiteral("the best LR's runner-up is within noise: LR %1 is %2 above LR %3 in the mean, within two standard errors (%4)")
-                              .arg(lrText(choice.runnerUp), QString::number(choice.gap, 'g', 2), lrText(choice.lr), QString::number(choice.noise, 'g', 2));
-    return choice.withinByPooled ? words + QStringLiteral(" of a seed's spread pooled over the ladder (%1 a seed), though their own seeds agreed")
-                                               .arg(QString::number(choice.pooledSpread, 'g', 2))
-                                 : words;
+    QString words = QStringLiteral("the best LR's runner-up is within noise: LR %1 is %2 above LR %3 in the mean, within two standard errors (%4)")
+                        .arg(lrText(choice.runnerUp), QString::number(choice.gap, 'g', 2), lrText(choice.lowestMeanLr), QString::number(choice.noise, 'g', 2));
+    if (choice.withinByPooled)
+        words += QStringLiteral(" of a seed's spread pooled over the ladder (%1 a seed), though their own seeds agreed").arg(QString::number(choice.pooledSpread, 'g', 2));
+    return choice.lr == choice.lowestMeanLr ? words : words + QStringLiteral("; %1").arg(middleWords(choice));
 }
 
 }  // namespace
@@ -498,6 +505,9 @@ void concludeAdvice(Advice& a, const AdviceRequest& request, const FinalInputs& 
     a.gradAccum = 1;
     a.effectiveBatch = qint64(a.gpus) * a.batchPerGpu;
     a.lr = choice.lr;
+    a.lowestMeanLr = choice.lowestMeanLr;
+    a.quietLow = choice.quietLow;
+    a.quietHigh = choice.quietHigh;
     a.safeLow = choice.safeLow;
     a.safeHigh = choice.safeHigh;
     const QString rangeFrom = measuredSafeRange(a, choice, in.bracket);
@@ -513,8 +523,9 @@ void concludeAdvice(Advice& a, const AdviceRequest& request, const FinalInputs& 
     const QString horizonWords = QStringLiteral("%1 samples").arg(qRound64(a.horizonSamples));
     a.objective = in.confirmed
                       ? QStringLiteral("the lowest %1 after %2 at %3 GPUs × %4, over %5 LRs √2 apart × %6 seeds, an LR advised only where it trained in "
-                                       "every seed with no LR one step above it diverged; the batch is the largest the branch test measured at your "
-                                       "horizon that it found within %7 % of your batch's loss over the same data orders")
+                                       "every seed with no LR one step above it diverged (the middle of the rungs within noise of the lowest); the "
+                                       "batch is the largest the branch test measured at your horizon that it found within %7 % of your batch's loss "
+                                       "over the same data orders")
                             .arg(a.measureName, horizonWords)
                             .arg(a.gpus)
                             .arg(a.batchPerGpu)
@@ -620,6 +631,10 @@ void concludeAdvice(Advice& a, const AdviceRequest& request, const FinalInputs& 
         a.cautions.append(QStringLiteral("Differences between the best LRs are within noise: add seeds before trusting the LR to better than the safe "
                                          "range (a factor of %1).")
                               .arg(lrText(a.safeHigh / a.safeLow)));
+    if (choice.lr != choice.lowestMeanLr) {
+        const QString middle = middleWords(choice);
+        a.cautions.append(middle.left(1).toUpper() + middle.mid(1) + QStringLiteral(", not the lowest mean's, which the noise cannot rank below it."));
+    }
     if ((choice.atLowEdge || choice.atHighEdge) && !in.ladder.isEmpty())
         a.cautions.append(QStringLiteral("The LR is at the edge of the LRs measured: %1; the optimum may lie beyond.")
                               .arg(in.ladderStopped.isEmpty() ? QStringLiteral("the ladder was not extended") : in.ladderStopped));

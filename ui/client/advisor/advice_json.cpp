@@ -147,6 +147,8 @@ QJsonObject Advice::toJson() const
         {QStringLiteral("planned_samples"), plannedSamples},
         {wire(key::kSchedule), schedule},
         {QStringLiteral("lr_safe_range"), QJsonArray{safeLow, safeHigh}},
+        {QStringLiteral("lr_lowest_mean"), number(lowestMeanLr)},
+        {QStringLiteral("lr_within_noise_of_lowest"), QJsonArray{number(quietLow), number(quietHigh)}},
         {QStringLiteral("confidence"), QJsonObject{{QStringLiteral("level"), confidence},
                                                    {wire(protocol::field::kReason), confidenceReason},
                                                    {QStringLiteral("weaknesses"), QJsonArray::fromStringList(confidenceWeaknesses)},
@@ -321,6 +323,12 @@ std::optional<Advice> Advice::fromJson(const QJsonObject& json, QString* error)
     if (safe.size() == 2) {
         a.safeLow = safe[0];
         a.safeHigh = safe[1];
+    }
+    a.lowestMeanLr = json.value(QStringLiteral("lr_lowest_mean")).toDouble();  // advice before 2026-12-03: 0, not known
+    const QList<double> quiet = numbersOf(json.value(QStringLiteral("lr_within_noise_of_lowest")));
+    if (quiet.size() == 2) {
+        a.quietLow = quiet[0];
+        a.quietHigh = quiet[1];
     }
     const QJsonObject confidence = json.value(QStringLiteral("confidence")).toObject();
     a.confidence = confidence.value(QStringLiteral("level")).toString();

@@ -84,14 +84,37 @@ LrChoice chooseLr(const QList<BracketPoint>& unsorted, double share)
         return choice;
     }
     choice.ok = true;
-    choice.lr = ladder[best].lr;
-    choice.measure = means[best];
-    choice.error = meanAndError(ladder[best].measures).standardError;
+    choice.lowestMeanLr = ladder[best].lr;
     choice.atLowEdge = best == 0;
     choice.atHighEdge = best == ladder.size() - 1;
-    // The band: eligible rungs next to it within the share, then the crossing toward the next.
+    choice.pooledSpread = pooledSeedSpread(ladder);
+    const double bestError = meanAndError(ladder[best].measures).standardError;
+    // Two standard errors of rung i's gap over the lowest mean, by the two rungs' own seeds and by
+    // the spread pooled over the ladder.
+    const auto ownNoise = [&](int i) { return 2.0 * std::hypot(bestError, meanAndError(ladder[i].measures).standardError); };
+    const auto pooledNoise = [&](int i) {
+        return 2.0 * choice.pooledSpread * std::sqrt(1.0 / double(ladder[best].measures.size()) + 1.0 / double(ladder[i].measures.size()));
+    };
+    // The rungs next to the lowest mean that neither noise can rank below it (the narrower: one
+    // rung's outlying seed widens the pool for all), and their middle rung, the nearer the lowest
+    // mean of two as near: the LR advised.
+    int quietLow = best, quietHigh = best;
+    const auto quiet = [&](int i) { return seeds >= 2 && eligible(i) && means[i] - means[best] <= std::min(ownNoise(i), pooledNoise(i)); };
+    while (quietLow > 0 && quiet(quietLow - 1))
+        --quietLow;
+    while (quietHigh + 1 < ladder.size() && quiet(quietHigh + 1))
+        ++quietHigh;
+    const int ends = quietLow + quietHigh;
+    const int chosen = ends % 2 == 0 || 2 * best < ends ? ends / 2 : ends / 2 + 1;
+    choice.quietLow = ladder[quietLow].lr;
+    choice.quietHigh = ladder[quietHigh].lr;
+    choice.lr = ladder[chosen].lr;
+    choice.measure = means[chosen];
+    choice.error = meanAndError(ladder[chosen].measures).standardError;
+    // The band: the rungs from the advised LR to the lowest mean, those next to them within the
+    // share of the lowest mean, then the crossing toward the next.
     const double limit = means[best] * (1.0 + share);
-    int low = best, high = best;
+    int low = std::min(best, chosen), high = std::max(best, chosen);
     while (low > 0 && eligible(low - 1) && means[low - 1] <= limit)
         --low;
     while (high + 1 < ladder.size() && eligible(high + 1) && means[high + 1] <= limit)
@@ -100,7 +123,7 @@ LrChoice chooseLr(const QList<BracketPoint>& unsorted, double share)
     choice.safeHigh = high + 1 < ladder.size() && eligible(high + 1)
                           ? crossing(ladder[high], means[high], ladder[high + 1], means[high + 1], limit)
                           : ladder[high].lr;
-    // The runner-up against the best, in their standard errors.
+    // The runner-up against the lowest mean, in their standard errors.
     int runnerUp = -1;
     for (int i = 0; i < ladder.size(); ++i)
         if (i != best && eligible(i) && (runnerUp < 0 || means[i] < means[runnerUp]))
@@ -108,13 +131,9 @@ LrChoice chooseLr(const QList<BracketPoint>& unsorted, double share)
     if (runnerUp >= 0) {
         choice.runnerUp = ladder[runnerUp].lr;
         choice.gap = means[runnerUp] - means[best];
-        choice.pooledSpread = pooledSeedSpread(ladder);
-        const double own = 2.0 * std::hypot(choice.error, meanAndError(ladder[runnerUp].measures).standardError);
-        const double pooled =
-            2.0 * choice.pooledSpread * std::sqrt(1.0 / double(ladder[best].measures.size()) + 1.0 / double(ladder[runnerUp].measures.size()));
-        choice.noise = std::max(own, pooled);
+        choice.noise = std::max(ownNoise(runnerUp), pooledNoise(runnerUp));
         choice.withinNoise = seeds < 2 || choice.gap <= choice.noise;
-        choice.withinByPooled = seeds >= 2 && choice.withinNoise && choice.gap > own;
+        choice.withinByPooled = seeds >= 2 && choice.withinNoise && choice.gap > ownNoise(runnerUp);
     }
     return choice;
 }
@@ -168,7 +187,7 @@ QList<double> rungsForMoreSeeds(const QList<BracketPoint>& ladder, int mostSeeds
     QList<double> rungs;
     if (!choice.ok || !choice.withinNoise || choice.runnerUp <= 0.0)
         return rungs;
-    for (double lr : {choice.lr, choice.runnerUp})
+    for (double lr : {choice.lowestMeanLr, choice.runnerUp})
         for (const BracketPoint& point : ladder)
             if (std::max(point.lr, lr) / std::min(point.lr, lr) < kSameRung && point.measures.size() < mostSeeds)
                 rungs.append(point.lr);
@@ -186,7 +205,7 @@ QString moreSeedsDeclined(const LrChoice& choice, const QList<double>& rungs, do
                                               .arg(qRound64(std::max(0.0, leftSeconds)));
     return QStringLiteral("the confirmation's two best rungs, LR %1 and %2, were within noise of each other (%3 apart in the mean, against %4) but LR %5 "
                           "got no more seeds (the fewest any rung has: %6): %7")
-        .arg(QString::number(choice.lr, 'g', 3), QString::number(choice.runnerUp, 'g', 3), QString::number(choice.gap, 'g', 2),
+        .arg(QString::number(choice.lowestMeanLr, 'g', 3), QString::number(choice.runnerUp, 'g', 3), QString::number(choice.gap, 'g', 2),
              QString::number(choice.noise, 'g', 2), lrs.join(QStringLiteral(" and ")))
         .arg(choice.seeds)
         .arg(why);
@@ -211,7 +230,7 @@ double nextLadderRung(const QList<double>& rungs, const QList<BracketPoint>& ran
     if (!ran.isEmpty()) {
         const LrChoice choice = chooseLr(ran);
         if (choice.ok) {
-            candidate = choice.lr;
+            candidate = choice.lowestMeanLr;
         } else {
             double lowest = kInfinity, best = kInfinity;
             for (const BracketPoint& point : ran) {

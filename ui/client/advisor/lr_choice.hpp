@@ -2,18 +2,23 @@
 #pragma once
 // The LR the advice gives (docs/advisor.md, "The LR"): only one the confirmation trained at the
 // advised batch and horizon in every seed, with no LR within one ladder step (sqrt 2) above it
-// diverged in any seed; the lowest mean of those. When it is the ladder's lowest rung the ladder
-// is to extend downward (its best rung must be interior), its highest upward. The safe range is
-// the measured band around it: the rungs next to it whose mean is within a share of its own, and
-// past the last of them, where the measure crosses that share between two trained rungs (linear
-// in log LR), so it has two distinct ends and holds the LR. A rule (linear, square-root) is named
-// when its value lies in the band; the LR given is the measured one. The choice is within noise
-// when the runner-up's mean is within two standard errors of the best's, the standard error the
-// larger of the two rungs' own and a seed's spread pooled over the whole ladder (two seeds that
-// happen to agree say little: the panel's tabular_adamw chose 0.021, 0.326 and 0.333, over 0.00526
-// by 0.019 while its other rungs' pairs were up to 0.11 apart; on the truth's seeds 0.021 gave 0.472
-// in one of four). Pure arithmetic, tested on recorded evidence (tst_advice_decision,
-// tst_advice_decision_orders).
+// diverged in any seed. Of those, the lowest mean, unless rungs next to it are within noise of it
+// (two standard errors of their gap, by their own seeds and by the ladder's pooled spread alike):
+// then the middle rung of that run, the nearer the lowest mean of two as near, since the noise
+// cannot rank them (the panel's gru at 61c84f2: every rung from
+// 0.005 to 0.04 within noise of the lowest mean, 0.02, which 16 held-out seeds put 7.9 % above
+// their best, 0.01; the middle, 0.0141, 1.7 %). When the lowest mean is the ladder's lowest rung
+// the ladder is to extend downward (its best rung must be interior), its highest upward. The safe
+// range is the measured band around it: the rungs from the LR to the lowest mean and those next
+// to them whose mean is within a share of the lowest, and past the last of them, where the
+// measure crosses that share between two trained rungs (linear in log LR), so it has two distinct
+// ends and holds the LR. A rule (linear, square-root) is named when its value lies in the band;
+// the LR given is the measured one. The choice is within noise when the runner-up's mean is within
+// two standard errors of the lowest, the standard error the larger of the two rungs' own and a
+// seed's spread pooled over the whole ladder (two seeds that happen to agree say little: the
+// panel's tabular_adamw chose 0.021, 0.326 and 0.333, over 0.00526 by 0.019 while its other
+// rungs' pairs were up to 0.11 apart; on the truth's seeds 0.021 gave 0.472 in one of four). Pure
+// arithmetic, tested on recorded evidence (tst_advice_decision, tst_advice_decision_orders).
 
 #include "lr_bracket.hpp"
 
@@ -24,14 +29,16 @@ namespace ddplab::ui {
 
 struct LrChoice {
     bool ok = false;              // an LR passed both rules
-    double lr = 0.0;              // a rung of the ladder
-    double measure = 0.0;         // its mean over the seeds
+    double lr = 0.0;              // a rung of the ladder: the middle of those within noise of the lowest mean
+    double lowestMeanLr = 0.0;    // the eligible rung of the lowest mean (the ladder's extensions and more seeds go by it)
+    double quietLow = 0.0, quietHigh = 0.0;  // the run of rungs next to it within noise of it (both lowestMeanLr: none)
+    double measure = 0.0;         // the LR's mean over the seeds
     double error = 0.0;           // its standard error
     int seeds = 0;
     double safeLow = 0.0, safeHigh = 0.0;
-    bool atLowEdge = false;       // the ladder's lowest rung: extend downward
-    bool atHighEdge = false;      // its highest: extend upward (while below divergence)
-    bool withinNoise = false;     // the runner-up's mean within two standard errors of the best's (withinNoiseSpread)
+    bool atLowEdge = false;       // the lowest mean at the ladder's lowest rung: extend downward
+    bool atHighEdge = false;      // at its highest: extend upward (while below divergence)
+    bool withinNoise = false;     // the runner-up's mean within two standard errors of the lowest mean
     double gap = 0.0;             // the runner-up's mean over the best's (0: no runner-up)
     double pooledSpread = 0.0;    // a seed's standard deviation pooled over every rung trained in every seed (0: fewer than 2 seeds)
     double noise = 0.0;           // two standard errors of the gap: the larger of the two rungs' own and the pooled spread's
@@ -52,7 +59,7 @@ double pooledSeedSpread(const QList<BracketPoint>& ladder);
 
 // The confirmation's ladder run rung by rung (each rung its seeds, one phase, the pace measured
 // again after it): the next rung of `rungs` to run, the untried one nearest the best of the
-// rungs `trained` so far (chooseLr's LR; below the lowest when none passed and one diverged; the
+// rungs `trained` so far (chooseLr's lowest mean; below the lowest when none passed and one diverged; the
 // middle rung before any), the higher of two as near (the LR rule needs the rung above), when a
 // rung (`rungSeconds`, at the pace the last one kept) fits in `secondsLeft` (the first always
 // runs: the budget's cut decides); NaN when every rung has run or no more fits. A load that rises leaves out the rungs far from the candidate, never
@@ -63,7 +70,7 @@ double nextLadderRung(const QList<double>& rungs, const QList<BracketPoint>& tra
 QList<double> untriedRungs(const QList<double>& rungs, const QList<BracketPoint>& trained);
 
 // The confirmation's two best rungs that get one more seed each when time is left: chooseLr's
-// LR and its runner-up, while the choice between them is within noise (withinNoise), each only
+// lowest mean and its runner-up, while the choice between them is within noise (withinNoise), each only
 // while it has fewer than `mostSeeds` seeds; empty when the choice is clear, there is none, or
 // both have `mostSeeds`. The panel's tabular_adamw at 5dad9d0: 0.0205 (0.338, 0.349) against
 // 0.0102 (0.379, 0.316) in two seeds, the truth's best between them at 0.00849 (LR regret +11.3 %).
