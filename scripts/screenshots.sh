@@ -6,7 +6,8 @@
 # e.g. scripts/screenshots.sh 1280x720 docs/screenshots/window-1280x720.png 25 --preset seed000-four-ways --run
 # The second form brings the window to a scene a person reaches in a few clicks first
 # (first-launch, setup-errors, study, runs-study, presentation-lesson, presentation:LESSON, slides:LESSON (every chart
-# also exported as a slide, OUT-<chart>.png), predict:LESSON, study-switch, compare:LESSON, file-menu, lessons-menu, advise, advising, advice: tests/ui/tools/window_scenes.cpp),
+# also exported as a slide, OUT-<chart>.png), predict:LESSON, study-switch, compare:LESSON, file-menu, lessons-menu, advise, advising, advice (its charts
+# also written as Save advice… writes them, into OUT-files/): tests/ui/tools/window_scenes.cpp),
 # e.g. scripts/screenshots.sh 1280x720 docs/screenshots/study-warned-1280x720.png --scene study tests/ui/data/toy-grid-study.json
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -211,6 +211,17 @@ private slots:
         QCOMPARE(page->charts().last().lines.size(), 2);
         QCOMPARE(page->charts().last().lines.at(1).label, QStringLiteral("batch 256"));
         QVERIFY(page->findChild<QPushButton*>(QStringLiteral("useAdvice"))->isEnabled());
+        QVERIFY(lrs.notes.isEmpty());  // the LR is the lowest mean's: nothing to say of it
+        // An LR that is the middle of the rungs within noise of the lowest mean (gru at 68b0d85):
+        // the card and the LR chart say so, with the lowest mean and the rungs.
+        Advice middle = givenAdvice();
+        middle.lowestMeanLr = 0.8;
+        middle.quietLow = 0.2;
+        middle.quietHigh = 0.8;
+        page->showAdvice(middle);
+        const QString said = QStringLiteral("0.4: the middle of LRs 0.2 to 0.8, which the seeds cannot rank against the lowest mean (0.8); measured; the linear rule's");
+        QVERIFY2(page->card()->text().contains(said), qPrintable(page->card()->text()));
+        QCOMPARE(page->charts().at(0).notes, QStringList{QStringLiteral("lowest mean at LR 0.8; 0.2 to 0.8 within noise of it: their middle recommended")});
     }
 
     void useTheseSettingsFillsSetup()

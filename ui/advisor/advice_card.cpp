@@ -45,6 +45,15 @@ QString lrRuleWords(const Advice& a)
     return QObject::tr("measured: no rule's LR lies in the safe band");
 }
 
+// The LR, and why it is not the lowest mean's when the rungs around that one are within noise.
+QString lrWords(const Advice& a)
+{
+    if (!(a.lowestMeanLr > 0) || std::abs(a.lowestMeanLr / a.lr - 1.0) < 1e-6)
+        return QObject::tr("%1: %2").arg(figure(a.lr), lrRuleWords(a));
+    return QObject::tr("%1: the middle of LRs %2 to %3, which the seeds cannot rank against the lowest mean (%4); %5")
+        .arg(figure(a.lr), figure(a.quietLow), figure(a.quietHigh), figure(a.lowestMeanLr), lrRuleWords(a));
+}
+
 QString capitalised(QString text)
 {
     if (!text.isEmpty())
@@ -187,7 +196,7 @@ void AdviceCard::showAdvice(const Advice& a)
     addRow(tr("Batch"), tr("%1 per GPU × %2 GPUs, gradient accumulation %3: an effective batch of %4")
                             .arg(a.batchPerGpu).arg(a.gpus).arg(a.gradAccum).arg(a.effectiveBatch));
     addRow(tr("Model"), tr("%1 on %2").arg(a.model.isEmpty() ? tr("not named") : a.model, a.data.isEmpty() ? tr("its data") : a.data));
-    addRow(tr("Learning rate"), tr("%1: %2").arg(figure(a.lr), lrRuleWords(a)));
+    addRow(tr("Learning rate"), lrWords(a));
     addRow(tr("Safe LR range"), a.safeHigh > a.safeLow ? tr("%1 to %2 (within 10 % of the best measure)").arg(figure(a.safeLow), figure(a.safeHigh))
                                                        : tr("only the best LR was within 10 %"));
     if (!a.betasRule.isEmpty())

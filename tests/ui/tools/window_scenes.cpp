@@ -31,8 +31,10 @@
 #include "charts/chart_grid.hpp"
 #include "charts/chart_panel.hpp"
 #include "client/advisor/advice.hpp"
+#include "client/runs/run_store.hpp"
 #include "client/library/lesson_library.hpp"
 #include "export/export_service.hpp"
+#include "plots/advice_files.hpp"
 #include "client/library/preset_file.hpp"
 #include "setup/batch_schedule_preview.hpp"
 #include "setup/parameter_panel.hpp"
@@ -141,7 +143,8 @@ bool adviseOn(MainWindow& window, const QString& file, bool midway = false)
 }
 
 // The Advise page showing the advice in `file` (an advice.json), as Past advice reopens it.
-bool showAdviceFile(MainWindow& window, const QString& file)
+// The stored advice on the Advise page; its charts as Save advice… writes them, into OUT-files/.
+bool showAdviceFile(MainWindow& window, const QString& file, const QString& out)
 {
     QFile json(file);
     QString error = QStringLiteral("cannot read ") + file;
@@ -155,6 +158,11 @@ bool showAdviceFile(MainWindow& window, const QString& file)
     }
     window.pages()->setCurrentWidget(page);
     page->showAdvice(*advice);
+    const QString files = (out.endsWith(QLatin1String(".png")) ? out.chopped(4) : out) + QStringLiteral("-files");
+    if (ddplab::ui::writeAdviceFiles(files, *advice, ddplab::ui::RunStore(), &error).isEmpty()) {
+        QTextStream(stderr) << "ddplab-window-scenes: " << error << Qt::endl;
+        return false;
+    }
     return true;
 }
 
@@ -229,7 +237,7 @@ bool play(const QString& scene, MainWindow& window, const QString& studyFile, co
     if (scene == QLatin1String("advising"))
         return adviseOn(window, studyFile, true);
     if (scene == QLatin1String("advice"))
-        return showAdviceFile(window, studyFile);
+        return showAdviceFile(window, studyFile, out);
     if (scene == QLatin1String("presentation-lesson")) {
         window.startLesson(QStringLiteral("seed000-four-ways"));
         waitForTheRuns(window);

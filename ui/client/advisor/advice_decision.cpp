@@ -490,7 +490,8 @@ QString lrNoiseWords(const LrChoice& choice)
     QString words = QStringLiteral("the best LR's runner-up is within noise: LR %1 is %2 above LR %3 in the mean, within two standard errors (%4)")
                         .arg(lrText(choice.runnerUp), QString::number(choice.gap, 'g', 2), lrText(choice.lowestMeanLr), QString::number(choice.noise, 'g', 2));
     if (choice.withinByPooled)
-        words += QStringLiteral(" of a seed's spread pooled over the ladder (%1 a seed), though their own seeds agreed").arg(QString::number(choice.pooledSpread, 'g', 2));
+        words += QStringLiteral(" of a seed's spread pooled over the ladder (%1 a seed), though their own seeds agreed")
+                     .arg(QString::number(choice.pooledSpread, 'g', 2));
     return choice.lr == choice.lowestMeanLr ? words : words + QStringLiteral("; %1").arg(middleWords(choice));
 }
 
@@ -592,7 +593,8 @@ void concludeAdvice(Advice& a, const AdviceRequest& request, const FinalInputs& 
     if (choice.withinNoise)
         weak(weakness::kLrWithinNoise, lrNoiseWords(choice));
     if (choice.atLowEdge || choice.atHighEdge)
-        weak(weakness::kLrAtEdge, QStringLiteral("the LR sits at the edge of those tried (%1)").arg(in.ladderStopped.isEmpty() ? QStringLiteral("not extended") : in.ladderStopped));
+        weak(weakness::kLrAtEdge, QStringLiteral("the lowest mean sits at the edge of the LRs tried (%1)")
+                                      .arg(in.ladderStopped.isEmpty() ? QStringLiteral("not extended") : in.ladderStopped));
     bool nearDivergence = false;
     for (const BracketPoint& point : in.ladder)
         if (point.lr > a.lr * kSameLr && point.lr <= a.lr * 2.0 * kSameLr &&
@@ -636,7 +638,7 @@ void concludeAdvice(Advice& a, const AdviceRequest& request, const FinalInputs& 
         a.cautions.append(middle.left(1).toUpper() + middle.mid(1) + QStringLiteral(", not the lowest mean's, which the noise cannot rank below it."));
     }
     if ((choice.atLowEdge || choice.atHighEdge) && !in.ladder.isEmpty())
-        a.cautions.append(QStringLiteral("The LR is at the edge of the LRs measured: %1; the optimum may lie beyond.")
+        a.cautions.append(QStringLiteral("The lowest mean is at the edge of the LRs measured: %1; the optimum may lie beyond.")
                               .arg(in.ladderStopped.isEmpty() ? QStringLiteral("the ladder was not extended") : in.ladderStopped));
     if (!rangeFrom.isEmpty())
         a.cautions.append(rangeFrom);
