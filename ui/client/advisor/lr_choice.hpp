@@ -5,9 +5,9 @@
 // diverged in any seed. Of those, the lowest mean, unless rungs next to it are within noise of it
 // (two standard errors of their gap, by their own seeds and by the ladder's pooled spread alike):
 // then the middle rung of that run, the nearer the lowest mean of two as near, since the noise
-// cannot rank them (the panel's gru at 61c84f2: every rung from
-// 0.005 to 0.04 within noise of the lowest mean, 0.02, which 16 held-out seeds put 7.9 % above
-// their best, 0.01; the middle, 0.0141, 1.7 %). When the lowest mean is the ladder's lowest rung
+// cannot rank them (the panel's gru at 61c84f2: every rung from 0.005 to 0.04 within noise of the
+// lowest mean, 0.02, which 16 held-out seeds put 7.9 % above their best, 0.01; the middle, 0.0141,
+// 1.7 %). When the lowest mean is the ladder's lowest rung
 // the ladder is to extend downward (its best rung must be interior), its highest upward. The safe
 // range is the measured band around it: the rungs from the LR to the lowest mean and those next
 // to them whose mean is within a share of the lowest, and past the last of them, where the
@@ -39,7 +39,7 @@ struct LrChoice {
     bool atLowEdge = false;       // the lowest mean at the ladder's lowest rung: extend downward
     bool atHighEdge = false;      // at its highest: extend upward (while below divergence)
     bool withinNoise = false;     // the runner-up's mean within two standard errors of the lowest mean
-    double gap = 0.0;             // the runner-up's mean over the best's (0: no runner-up)
+    double gap = 0.0;             // the runner-up's mean over the lowest mean (0: no runner-up)
     double pooledSpread = 0.0;    // a seed's standard deviation pooled over every rung trained in every seed (0: fewer than 2 seeds)
     double noise = 0.0;           // two standard errors of the gap: the larger of the two rungs' own and the pooled spread's
     bool withinByPooled = false;  // within noise by the pooled spread only: the two rungs' own seeds agreed
