@@ -36,6 +36,30 @@
 using namespace ddplab::ui;
 using namespace ddplab::ui::test;
 
+namespace {
+
+// The advice concluded from a confirmation `ladder` at 8 GPUs x `perGpu` (Adam over two epochs of
+// 4096 samples, 256 steps, a 300 s budget): what its LR, confidence and cautions say.
+Advice concludedOnLadder(const QList<BracketPoint>& ladder, qint64 perGpu)
+{
+    const AdviceRequest request = adamOverTwoEpochsOf4096();
+    Advice a;
+    a.gpus = 8;
+    a.batchPerGpu = perGpu;
+    a.measureName = QStringLiteral("validation loss");
+    a.horizonSamples = horizonOf(request);
+    a.branchTolerance = kBatchTolerance;
+    FinalInputs in;
+    in.ladder = ladder;
+    in.choice = chooseLr(ladder);
+    in.confirmationSteps = 256;
+    in.budgetSeconds = 300;
+    concludeAdvice(a, request, in);
+    return a;
+}
+
+}  // namespace
+
 class TestAdviceDecisionOrders : public QObject {
     Q_OBJECT
 
@@ -165,19 +189,7 @@ private slots:
         QVERIFY(sameLr(more[0], 0.021038916) && sameLr(more[1], 0.005259729));
         // The confidence names the weakness, and says the pooled spread decided it (one weakness:
         // no longer the "nothing argues against it" the advice said).
-        const AdviceRequest request = adamOverTwoEpochsOf4096();
-        Advice a;
-        a.gpus = 8;
-        a.batchPerGpu = 4;
-        a.measureName = QStringLiteral("validation loss");
-        a.horizonSamples = horizonOf(request);
-        a.branchTolerance = kBatchTolerance;
-        FinalInputs in;
-        in.ladder = ladder;
-        in.choice = choice;
-        in.confirmationSteps = 256;
-        in.budgetSeconds = 300;
-        concludeAdvice(a, request, in);
+        const Advice a = concludedOnLadder(ladder, 4);
         QCOMPARE(a.confidenceWeaknesses, QStringList{weakness::kLrWithinNoise});
         QVERIFY2(a.confidenceReason.contains(QStringLiteral("pooled over the ladder (0.05 a seed)")) && a.confidenceReason.contains(QStringLiteral("0.00526")),
                  qPrintable(a.confidenceReason));
@@ -249,20 +261,7 @@ private slots:
         QVERIFY(std::isnan(nextLadderRung({0.005, 0.0070710678118655, 0.01, 0.0141421356237310, 0.02, 0.0282842712474619, 0.04}, gru, 100.0, 1.0)));
         // The advice says why it is not the lowest mean, in the confidence and in a caution, and
         // keeps both in advice.json for the chart.
-        const AdviceRequest request = adamOverTwoEpochsOf4096();
-        Advice a;
-        a.gpus = 8;
-        a.batchPerGpu = 2;
-        a.measureName = QStringLiteral("validation loss");
-        a.horizonSamples = horizonOf(request);
-        a.branchTolerance = kBatchTolerance;
-        FinalInputs in;
-        in.ladder = gru;
-        in.choice = choice;
-        in.confirmed = true;
-        in.confirmationSteps = 256;
-        in.budgetSeconds = 300;
-        concludeAdvice(a, request, in);
+        const Advice a = concludedOnLadder(gru, 2);
         QVERIFY(sameLr(a.lr, 0.0141421356237310) && sameLr(a.lowestMeanLr, 0.02) && sameLr(a.quietLow, 0.005) && sameLr(a.quietHigh, 0.04));
         const QString middle = QStringLiteral("every rung from LR 0.005 to 0.04 is within noise of the lowest mean (LR 0.02), so the advice gives their middle "
                                               "rung, LR 0.0141");
