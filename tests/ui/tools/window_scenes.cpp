@@ -142,8 +142,8 @@ bool adviseOn(MainWindow& window, const QString& file, bool midway = false)
     return succeeded;
 }
 
-// The Advise page showing the advice in `file` (an advice.json), as Past advice reopens it.
-// The stored advice on the Advise page; its charts as Save advice… writes them, into OUT-files/.
+// The Advise page showing the advice in `file` (an advice.json), as Past advice reopens it; its
+// charts, as Save advice… writes them, into OUT-files/ beside the screenshot.
 bool showAdviceFile(MainWindow& window, const QString& file, const QString& out)
 {
     QFile json(file);
