@@ -48,7 +48,7 @@ QString lrRuleWords(const Advice& a)
 // The LR, and why it is not the lowest mean's when the rungs around that one are within noise.
 QString lrWords(const Advice& a)
 {
-    if (!(a.lowestMeanLr > 0) || std::abs(a.lowestMeanLr / a.lr - 1.0) < 1e-6)
+    if (!a.lrIsMiddleOfNoise())
         return QObject::tr("%1: %2").arg(figure(a.lr), lrRuleWords(a));
     return QObject::tr("%1: the middle of LRs %2 to %3, which the seeds cannot rank against the lowest mean (%4); %5")
         .arg(figure(a.lr), figure(a.quietLow), figure(a.quietHigh), figure(a.lowestMeanLr), lrRuleWords(a));

@@ -109,7 +109,7 @@ PlotSpec lrChart(const Advice& advice)
         spec.lines.append(warm);
     if (advice.lr > 0)
         spec.markers.append({advice.lr, QObject::tr("recommended %1").arg(number(advice.lr)), QColor(kRecommendedMarkRgb)});
-    if (advice.lowestMeanLr > 0 && std::abs(advice.lowestMeanLr / advice.lr - 1.0) > 1e-6)
+    if (advice.lrIsMiddleOfNoise())
         spec.notes.append(QObject::tr("lowest mean at LR %1; %2 to %3 within noise of it: their middle recommended")
                               .arg(number(advice.lowestMeanLr), number(advice.quietLow), number(advice.quietHigh)));
     if (advice.safeLow > 0 && advice.safeHigh > advice.safeLow)

@@ -142,6 +142,12 @@ bool adviseOn(MainWindow& window, const QString& file, bool midway = false)
     return succeeded;
 }
 
+// OUT.png's name without ".png": what the files a scene writes beside it are named from.
+QString withoutPng(const QString& out)
+{
+    return out.endsWith(QLatin1String(".png")) ? out.chopped(4) : out;
+}
+
 // The Advise page showing the advice in `file` (an advice.json), as Past advice reopens it; its
 // charts, as Save advice… writes them, into OUT-files/ beside the screenshot.
 bool showAdviceFile(MainWindow& window, const QString& file, const QString& out)
@@ -158,7 +164,7 @@ bool showAdviceFile(MainWindow& window, const QString& file, const QString& out)
     }
     window.pages()->setCurrentWidget(page);
     page->showAdvice(*advice);
-    const QString files = (out.endsWith(QLatin1String(".png")) ? out.chopped(4) : out) + QStringLiteral("-files");
+    const QString files = withoutPng(out) + QStringLiteral("-files");
     if (ddplab::ui::writeAdviceFiles(files, *advice, ddplab::ui::RunStore(), &error).isEmpty()) {
         QTextStream(stderr) << "ddplab-window-scenes: " << error << Qt::endl;
         return false;
@@ -172,7 +178,7 @@ bool exportSlides(MainWindow& window, const QString& lessonId, const QString& ou
 {
     const ddplab::ui::LessonLibrary lessons = ddplab::ui::LessonLibrary::load();
     const ddplab::ui::Lesson* lesson = lessons.find(lessonId);
-    const QString base = out.endsWith(QLatin1String(".png")) ? out.chopped(4) : out;
+    const QString base = withoutPng(out);
     for (ddplab::ui::ChartPanel* panel : window.chartGrid()->panels()) {
         QString error;
         const QString path = base + QLatin1Char('-') + panel->definition().id + QStringLiteral(".png");

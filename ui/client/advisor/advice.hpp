@@ -15,6 +15,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <cmath>
 #include <optional>
 
 namespace ddplab::ui {
@@ -121,6 +122,9 @@ struct Advice {
     // For the snippet: the user's settings with the answer put in.
     ddplab::Config recommended;
     QString snippet;                // the PyTorch script for torchrun (pytorch_script.hpp)
+
+    // The LR is the middle of the rungs within noise of the lowest mean, not the lowest mean's own.
+    bool lrIsMiddleOfNoise() const { return lowestMeanLr > 0 && lr > 0 && std::abs(lowestMeanLr / lr - 1.0) > 1e-6; }
 
     QJsonObject toJson() const;
     QString toMarkdown() const;
