@@ -418,6 +418,24 @@ private slots:
         }
         QCOMPARE(back->confidenceWeaknesses, a.confidenceWeaknesses);
         QCOMPARE(back->ruleLr, 0.38);
+        // A crafted lowest mean or run (text, negative, a run that does not hold the LR, one end
+        // missing) is read as not known, the rest of the advice as it was.
+        for (const auto& [lowest, run] : QList<std::pair<QJsonValue, QJsonValue>>{{QStringLiteral("0.57"), QJsonArray{0.28, 0.57}},
+                                                                                {-0.57, QJsonArray{0.28, 0.57}},
+                                                                                {0.57, QJsonArray{0.45, 0.57}},
+                                                                                {0.57, QJsonArray{0.28}},
+                                                                                {0.57, QJsonArray{0.28, QStringLiteral("x")}}}) {
+            QJsonObject crafted = a.toJson();
+            crafted.insert(QStringLiteral("lr_lowest_mean"), lowest);
+            crafted.insert(QStringLiteral("lr_within_noise_of_lowest"), run);
+            const std::optional<Advice> read = Advice::fromJson(crafted, &error);
+            QVERIFY2(read, qPrintable(error));
+            QCOMPARE(read->lowestMeanLr, 0.0);
+            QCOMPARE(read->quietLow, 0.0);
+            QCOMPARE(read->quietHigh, 0.0);
+            QVERIFY(!read->lrIsMiddleOfNoise());
+            QCOMPARE(read->lr, 0.4);
+        }
 
         QJsonObject damaged = a.toJson();
         damaged.remove(QStringLiteral("lr"));

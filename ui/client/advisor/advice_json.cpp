@@ -324,9 +324,13 @@ std::optional<Advice> Advice::fromJson(const QJsonObject& json, QString* error)
         a.safeLow = safe[0];
         a.safeHigh = safe[1];
     }
-    a.lowestMeanLr = json.value(QStringLiteral("lr_lowest_mean")).toDouble();  // advice before 2026-12-03: 0, not known
+    // Why the LR is not the lowest mean's: kept only when the run holds both LRs, else not known
+    // (advice written before 2026-12-03, or a damaged file: the card and chart then say nothing of it).
+    const double lowest = numberOf(json.value(QStringLiteral("lr_lowest_mean")));
     const QList<double> quiet = numbersOf(json.value(QStringLiteral("lr_within_noise_of_lowest")));
-    if (quiet.size() == 2) {
+    if (lowest > 0 && std::isfinite(lowest) && quiet.size() == 2 && quiet[0] > 0 && quiet[0] <= std::min(lowest, a.lr) * (1 + 1e-9) &&
+        std::isfinite(quiet[1]) && quiet[1] >= std::max(lowest, a.lr) * (1 - 1e-9)) {
+        a.lowestMeanLr = lowest;
         a.quietLow = quiet[0];
         a.quietHigh = quiet[1];
     }
