@@ -144,6 +144,7 @@ bool AdviceJob::begin(const AdviceRequest& request, const QJsonArray& resumePhas
     m_time = AdviceTime();
     m_runsPlanned = 1;
     m_runsFinished = 0;
+    m_percentShown = 0;
     m_branchPlan = BranchPlan();
     m_branchEndsAt = 0.0;
     m_branchCut = false;
@@ -154,7 +155,7 @@ bool AdviceJob::begin(const AdviceRequest& request, const QJsonArray& resumePhas
     m_bracketMidpoints = false;
     m_confirmationSteps = 0;
     m_extensions = 0;
-    m_moreSeeds = false;
+    m_moreSeeds = MoreSeeds::None;
     m_ladderRungs.clear();
     m_ladderLeftOut = false;
     m_ladderStopped.clear();
@@ -348,8 +349,15 @@ QString AdviceJob::progressText() const
     case Phase::Confirmation:
         return QStringLiteral("confirming the LR at %1 GPUs × %2").arg(m_request.gpus).arg(m_conclusion.chosenPerGpu);
     case Phase::Extension:
-        return m_moreSeeds ? QStringLiteral("more seeds on the LR ladder's two best rungs")
-                                      : QStringLiteral("extending the LR ladder past its edge");
+        switch (m_moreSeeds) {
+        case MoreSeeds::TwoBest:
+            return QStringLiteral("more seeds on the LR ladder's two best rungs");
+        case MoreSeeds::QuietRun:
+            return QStringLiteral("more seeds on the LRs within noise of the lowest mean, until the LR is clear or the budget ends");
+        case MoreSeeds::None:
+            break;
+        }
+        return QStringLiteral("extending the LR ladder past its edge");
     case Phase::Warmup:
         return QStringLiteral("the warmup arm: the best LRs again with a warmup from your LR (Goyal et al.)");
     case Phase::Done:
@@ -362,7 +370,9 @@ int AdviceJob::percent() const
 {
     if (m_phase == Phase::Done && m_problem.isEmpty())
         return 100;
-    return percentDone(m_runsFinished, m_runsPlanned);
+    // Never back: a phase planned (the LR's more seeds, round by round) adds runs before any ends.
+    m_percentShown = std::max(m_percentShown, percentDone(m_runsFinished, m_runsPlanned));
+    return m_percentShown;
 }
 
 double AdviceJob::laterSeconds() const
@@ -379,6 +389,8 @@ double AdviceJob::laterSeconds() const
     case Phase::Extension: {
         if (m_planned.isEmpty())
             return 0.0;
+        if (m_phase == Phase::Extension && m_moreSeeds == MoreSeeds::QuietRun)
+            return budgetSecondsLeft();  // seed after seed until the LR is clear or the budget ends
         const double run = m_time.runSeconds(m_planned.front());
         // The ladder's rungs still to run, one extension likely after it; the warmup arm when the
         // ladder is well above your LR.

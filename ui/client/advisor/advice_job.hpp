@@ -142,6 +142,7 @@ private:
     QList<PlannedRun> m_planned;      // this phase's
     int m_runsPlanned = 0;            // all phases, as planned so far
     int m_runsFinished = 0;
+    mutable int m_percentShown = 0;   // what percent() last said: it never goes back
     BranchPlan m_branchPlan;
     double m_branchEndsAt = 0.0;      // on the advice's clock: the branch test's share of the budget spent
     bool m_branchCut = false;         // the branch test was cut there, leaving the rest to the confirmation
@@ -154,7 +155,8 @@ private:
     QList<double> m_ladderRungs;      // the confirmation's, run rung by rung (planNextRung)
     bool m_ladderLeftOut = false;     // rungs of it left out at the pace measured (the plan trimmed)
     int m_extensions = 0;
-    bool m_moreSeeds = false;         // the phase running is the ladder's more seeds (planMoreSeeds), not an extension
+    enum class MoreSeeds { None, TwoBest, QuietRun };
+    MoreSeeds m_moreSeeds = MoreSeeds::None;  // the phase running is the ladder's more seeds (planMoreSeeds), not an extension
     QString m_ladderStopped;
     QList<BracketPoint> m_arm;
     bool m_armPlanned = false;

@@ -336,6 +336,8 @@ void AdviceJob::afterLadder()
         const QList<double> rungs = rungsForMoreSeeds(ladder, kMostLadderSeeds);
         if (!rungs.isEmpty())
             m_advice.trimmed.append(moreSeedsDeclined(choice, rungs, 0.0, -1.0));
+        else if (!rungsForQuietSeeds(ladder, kMostQuietSeeds).isEmpty())
+            m_advice.trimmed.append(quietSeedsDeclined(choice, ladder, 0.0, -1.0));
         return finish();
     }
     const PlanContext ctx = context();
@@ -350,7 +352,7 @@ void AdviceJob::afterLadder()
                                             m_confirmationAlong));
         if (timeHolds(predictedSeconds(runs))) {
             ++m_extensions;
-            m_moreSeeds = false;
+            m_moreSeeds = MoreSeeds::None;
             if (next.down && !choice.ok)
                 m_advice.cautions.append(QStringLiteral("No LR of the confirmation trained in every seed with the LR above it trained too (the lowest that "
                                                         "diverged: %1): the ladder was extended below.")
@@ -384,9 +386,15 @@ void AdviceJob::afterLadder()
 
 bool AdviceJob::planMoreSeeds(const QList<BracketPoint>& ladder)
 {
-    // The two best rungs within noise of each other: one more seed each (rungsForMoreSeeds), when
-    // the budget holds them and the warmup arm after them.
-    const QList<double> rungs = rungsForMoreSeeds(ladder, kMostLadderSeeds);
+    // The two best rungs within noise of each other: one more seed each (rungsForMoreSeeds). Once
+    // they have theirs, the budget left goes to the LR's closest call, as the branch test's goes
+    // to the batch's: the rungs within noise of the lowest mean, the fewest-seeded first
+    // (rungsForQuietSeeds), until the LR is clear or the budget ends. Either only when the budget
+    // holds them and the warmup arm after them.
+    QList<double> rungs = rungsForMoreSeeds(ladder, kMostLadderSeeds);
+    const bool quietRun = rungs.isEmpty();
+    if (quietRun)
+        rungs = rungsForQuietSeeds(ladder, kMostQuietSeeds);
     if (rungs.isEmpty())
         return false;
     const PlanContext ctx = context();
@@ -405,14 +413,17 @@ bool AdviceJob::planMoreSeeds(const QList<BracketPoint>& ladder)
             arm = predictedSeconds(warmupRuns(ctx, m_request.gpus, perGpu, lrs, m_confirmationSteps));
     }
     if (!timeHolds(predictedSeconds(runs) + arm)) {
-        m_advice.trimmed.append(moreSeedsDeclined(chooseLr(ladder), rungs, predictedSeconds(runs) + arm, m_request.budgetSeconds - m_runner->elapsedSeconds()));
+        const double left = m_request.budgetSeconds - m_runner->elapsedSeconds();
+        m_advice.trimmed.append(quietRun ? quietSeedsDeclined(chooseLr(ladder), ladder, predictedSeconds(runs) + arm, left)
+                                         : moreSeedsDeclined(chooseLr(ladder), rungs, predictedSeconds(runs) + arm, left));
         return false;
     }
     QStringList lrs;
     for (double lr : rungs)
         lrs.append(lrText(lr));
-    say(QStringLiteral("the ladder's best rungs are within noise of each other: one more seed at LR %1").arg(lrs.join(QStringLiteral(" and "))));
-    m_moreSeeds = true;
+    say(quietRun ? QStringLiteral("the LRs within noise of the lowest mean are not yet ranked: one more seed at LR %1").arg(lrs.join(QStringLiteral(", ")))
+                 : QStringLiteral("the ladder's best rungs are within noise of each other: one more seed at LR %1").arg(lrs.join(QStringLiteral(" and "))));
+    m_moreSeeds = quietRun ? MoreSeeds::QuietRun : MoreSeeds::TwoBest;
     m_runsPlanned += int(runs.size());
     runPhase(Phase::Extension, runs);
     return true;

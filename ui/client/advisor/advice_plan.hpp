@@ -43,6 +43,7 @@ inline constexpr int kMostExtensions = 4;    // past the ladder's edge, two LRs 
 inline constexpr int kMostOrders = 8;        // the closest call's data orders, past which it needs time left over (closestCallMayGoOn)
 inline constexpr int kMostOrdersWithTimeLeft = 16;  // and at most, whatever the time left
 inline constexpr int kMostLadderSeeds = 4;   // the confirmation's two best rungs' seeds at most (rungsForMoreSeeds)
+inline constexpr int kMostQuietSeeds = 16;   // then the rungs within noise of the lowest mean, while time is left (rungsForQuietSeeds)
 inline constexpr int kReservedOrders = 4;    // the closest call's orders the plan funds before the larger batches' brackets
 inline constexpr int kWarmupLrs = 2;
 inline constexpr int kMostBracketExtensions = 2;  // a branch bracket whose best sits at its edge: LRs 2x past it, at most twice         // the warmup arm's: the ladder's best LR and its neighbour

@@ -194,6 +194,44 @@ QList<double> rungsForMoreSeeds(const QList<BracketPoint>& ladder, int mostSeeds
     return rungs;
 }
 
+QList<double> rungsForQuietSeeds(const QList<BracketPoint>& ladder, int mostSeeds)
+{
+    const LrChoice choice = chooseLr(ladder);
+    QList<double> rungs;
+    if (!choice.ok || choice.quietHigh <= choice.quietLow * kSameRung)
+        return rungs;
+    const auto inRun = [&](const BracketPoint& point) { return point.lr >= choice.quietLow / kSameRung && point.lr <= choice.quietHigh * kSameRung; };
+    int fewest = mostSeeds;
+    for (const BracketPoint& point : ladder)
+        if (inRun(point))
+            fewest = std::min(fewest, int(point.measures.size()));
+    if (fewest >= mostSeeds)
+        return rungs;
+    QList<BracketPoint> sorted = ladder;
+    std::sort(sorted.begin(), sorted.end(), [](const BracketPoint& a, const BracketPoint& b) { return a.lr < b.lr; });
+    for (const BracketPoint& point : sorted)
+        if (inRun(point) && point.measures.size() == fewest)
+            rungs.append(point.lr);
+    return rungs;
+}
+
+QString quietSeedsDeclined(const LrChoice& choice, const QList<BracketPoint>& ladder, double wantedSeconds, double leftSeconds)
+{
+    int fewest = std::numeric_limits<int>::max(), most = 0;
+    for (const BracketPoint& point : ladder)
+        if (point.lr >= choice.quietLow / kSameRung && point.lr <= choice.quietHigh * kSameRung) {
+            fewest = std::min(fewest, int(point.measures.size()));
+            most = std::max(most, int(point.measures.size()));
+        }
+    const QString seeds = fewest == most ? QString::number(most) : QStringLiteral("%1 to %2").arg(fewest).arg(most);
+    const QString why = leftSeconds < 0 ? QStringLiteral("the budget was spent")
+                                        : QStringLiteral("another seed would take about %1 s, and %2 s were left")
+                                              .arg(qRound64(wantedSeconds))
+                                              .arg(qRound64(std::max(0.0, leftSeconds)));
+    return QStringLiteral("the LRs within noise of the lowest mean (%1), %2 to %3, were still within noise after %4 seeds each: %5")
+        .arg(QString::number(choice.lowestMeanLr, 'g', 3), QString::number(choice.quietLow, 'g', 3), QString::number(choice.quietHigh, 'g', 3), seeds, why);
+}
+
 QString moreSeedsDeclined(const LrChoice& choice, const QList<double>& rungs, double wantedSeconds, double leftSeconds)
 {
     QStringList lrs;

@@ -82,6 +82,18 @@ QList<double> rungsForMoreSeeds(const QList<BracketPoint>& ladder, int mostSeeds
 // said nothing of the seeds it skipped.
 QString moreSeedsDeclined(const LrChoice& choice, const QList<double>& rungs, double wantedSeconds, double leftSeconds);
 
+// Once those two have their seeds, the budget left goes to the LR's closest call: the rungs of
+// the run within noise of the lowest mean (chooseLr's quietLow to quietHigh, from which the LR is
+// read), the fewest-seeded of them first so the run is measured level, each while it has fewer
+// than `mostSeeds`; empty when that run is one rung (the LR is clear) or every rung of it has
+// `mostSeeds`. The panel's advices at 68b0d85 ended 39 to 139 s into their 300 with their LR
+// within noise on two to four seeds a rung (cnn_bn: 0.025 to 0.0707 around 0.05, where the 16
+// held-out seeds put the best at 0.025).
+QList<double> rungsForQuietSeeds(const QList<BracketPoint>& ladder, int mostSeeds);
+// What `trimmed` says when the budget ends with that run still within noise: which LRs, the
+// seeds they have, and what the next seed would have cost (`leftSeconds` negative: none was left).
+QString quietSeedsDeclined(const LrChoice& choice, const QList<BracketPoint>& ladder, double wantedSeconds, double leftSeconds);
+
 // The rule whose LR from `baseLr` at `k` times the base batch lies in [low, high]: "linear",
 // "sqrt" or "none" (the base's LR), the one nearest `lr` when several do; "" when none does.
 QString ruleInBand(double lr, double low, double high, double baseLr, double k);
