@@ -804,23 +804,34 @@ private slots:
         QVERIFY(trimmed.confidenceReason.contains(QStringLiteral("not your horizon's")));
         QCOMPARE(trimmed.lr, whole.lr);  // the same evidence of the LR: the same LR, less sure
         // The calibration table decides where the panel measured enough cases.
-        const QList<CalibrationRow> table{{0, 10, 9}, {1, 10, 7}, {2, 6, 2}};
+        const QList<CalibrationRow> table{{0, 10, 9, {}}, {1, 10, 7, {}}, {2, 6, 2, {}}};
         QCOMPARE(judgeConfidence({}, {}, table).level, QStringLiteral("high"));
         QCOMPARE(judgeConfidence({weakness::kLrAtEdge}, {QStringLiteral("x")}, table).level, QStringLiteral("moderate"));
         QCOMPARE(judgeConfidence({weakness::kLrAtEdge, weakness::kPlanTrimmed, weakness::kBranchesShort}, {}, table).level, QStringLiteral("low"));
         QVERIFY(judgeConfidence({}, {}, table).calibrated);
-        const Confidence few = judgeConfidence({}, {}, {{0, 3, 3}});  // too few cases: the uncalibrated rule, never high
+        const Confidence few = judgeConfidence({}, {}, {{0, 3, 3, {}}});  // too few cases: the uncalibrated rule, never high
         QVERIFY(!few.calibrated);
         QCOMPARE(few.level, QStringLiteral("moderate"));
         QVERIFY2(few.reason.contains(QStringLiteral("3 of 3 advices with 0 such weaknesses right, too few to calibrate")), qPrintable(few.reason));
-        // The panel's own table (its eight newest advices run live at 7d4aabd, six right): no count
-        // has 5 cases, so two weaknesses read low and say how few the panel measured (4 of 4).
+        // The panel's own table (its eight advices at 60c767e on 16 held-out seeds, seven right):
+        // two weaknesses of the kinds its five cases had are calibrated, 4 of 5 right: moderate.
         const Confidence twoWeak = judgeConfidence({weakness::kBatchWithinNoise, weakness::kShortTraining}, {QStringLiteral("x")});
-        QVERIFY(!twoWeak.calibrated);
-        QCOMPARE(twoWeak.level, QStringLiteral("low"));
-        QVERIFY2(twoWeak.reason.contains(QStringLiteral("4 of 4 advices with 2 such weaknesses right, too few")), qPrintable(twoWeak.reason));
-        QVERIFY(judgeConfidence({weakness::kLrWithinNoise}, {}).reason.contains(QStringLiteral("1 of 3 advices with 1 such weaknesses right")));
-        // The last row (4 or more) has no case: said as none, not as "0 of 0".
+        QVERIFY(twoWeak.calibrated);
+        QCOMPARE(twoWeak.level, QStringLiteral("moderate"));
+        QVERIFY2(twoWeak.reason.contains(QStringLiteral("on the ground-truth panel, 4 of 5 advices with 2 such weaknesses had the batch right")),
+                 qPrintable(twoWeak.reason));
+        // As many weaknesses, of a kind none of those cases had (the trimmed plan above): not
+        // calibrated by them, low, and the kind named.
+        QVERIFY(!trimmed.confidenceCalibrated);
+        QVERIFY2(trimmed.confidenceReason.contains(QStringLiteral("the ground-truth panel's 5 advices with 2 such weaknesses had none of kind "
+                                                                  "branches_short, plan_trimmed")),
+                 qPrintable(trimmed.confidenceReason));
+        const Confidence edge = judgeConfidence({weakness::kLrWithinNoise, weakness::kLrAtEdge}, {});
+        QVERIFY(!edge.calibrated);
+        QCOMPARE(edge.level, QStringLiteral("low"));
+        QVERIFY2(edge.reason.contains(QStringLiteral("had none of kind lr_at_edge")), qPrintable(edge.reason));
+        QVERIFY(judgeConfidence({weakness::kLrWithinNoise}, {}).reason.contains(QStringLiteral("3 of 3 advices with 1 such weaknesses right, too few")));
+        // The last row (3 or more) has no case: said as none, not as "0 of 0".
         const QString five = judgeConfidence(QStringList(5, weakness::kLrAtEdge), {}).reason;
         QVERIFY2(five.contains(QStringLiteral("the ground-truth panel has no advice with 5 such weaknesses")), qPrintable(five));
     }

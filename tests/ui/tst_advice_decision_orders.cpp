@@ -12,6 +12,9 @@
 //     does not hold those seeds, `trimmed` says so (gru at ab4369f);
 //   - the LR is the middle of the rungs within noise of the lowest mean (gru at 61c84f2: its lowest
 //     mean, 0.02, was 7.9 % above the 16 held-out seeds' best; the middle, 0.0141, 1.7 %);
+//   - then the budget left goes to those rungs, a seed a round, the fewest-seeded first, up to
+//     kMostQuietSeeds each (cnn_bn at 68b0d85 ended 108 s into its 300 with 0.025 to 0.0707
+//     within noise on 2 and 4 seeds);
 //   - half your batch and yours are compared at LRs tuned for each: the LR between a bracket's
 //     best and its better neighbour 2x away (the autoencoder at ab4369f);
 //   - below your batch Adam trains with your own beta1, beta2 and eps, above it with the SDE
@@ -286,6 +289,52 @@ private slots:
         // A clear best keeps its LR: no rung within noise, the run is the best alone.
         const LrChoice clear = chooseLr(ladderOf({{0.01, {0.40, 0.401}}, {0.02, {0.30, 0.301}}, {0.04, {0.50, 0.501}}}));
         QVERIFY(sameLr(clear.lr, 0.02) && sameLr(clear.quietLow, 0.02) && sameLr(clear.quietHigh, 0.02));
+    }
+
+    // Once the two best rungs have their 4 seeds, the budget left goes to the LR's closest call:
+    // the rungs within noise of the lowest mean, the fewest-seeded first, up to 16 each. cnn_bn's
+    // ladder at 68b0d85 (8 x 4, SGD momentum): its advice ended 108 s into its 300 with 0.025 to
+    // 0.0707 within noise of 0.05 on 2 and 4 seeds, where 16 held-out seeds put the best at 0.025.
+    void theBudgetLeftGoesToTheRungsWithinNoiseOfTheLowestMean()
+    {
+        QList<BracketPoint> cnn = ladderOf({{0.025, {0.59184137, 0.614803925}},
+                                            {0.0353553390593274, {0.565682992, 0.611803159, 0.542741857, 0.536373302}},
+                                            {0.05, {0.542035297, 0.622274086, 0.572229996, 0.507030338}},
+                                            {0.0707106781186548, {0.636127338, 0.597165972}},
+                                            {0.1, {0.668934196, 0.656412393}}});
+        const LrChoice choice = chooseLr(cnn);
+        QVERIFY(sameLr(choice.lowestMeanLr, 0.05) && sameLr(choice.quietLow, 0.025) && sameLr(choice.quietHigh, 0.0707106781186548));
+        QVERIFY(sameLr(choice.lr, 0.05));
+        // The two best have their 4 seeds: the two-best rule is done, the run's fewest-seeded ends are next.
+        QVERIFY(rungsForMoreSeeds(cnn, kMostLadderSeeds).isEmpty());
+        QList<double> next = rungsForQuietSeeds(cnn, kMostQuietSeeds);
+        QCOMPARE(next.size(), 2);
+        QVERIFY(sameLr(next[0], 0.025) && sameLr(next[1], 0.0707106781186548));  // not 0.1: outside the run
+        // Level, then together; a rung the new seeds put out of noise leaves the run (0.0707 at
+        // 0.611 over 4 seeds), and the LR is read from the run as it now stands.
+        cnn[0].measures << 0.57 << 0.58;
+        cnn[3].measures << 0.60 << 0.61;
+        const LrChoice level = chooseLr(cnn);
+        QVERIFY(sameLr(level.quietLow, 0.025) && sameLr(level.quietHigh, 0.05) && sameLr(level.lr, 0.0353553390593274));
+        next = rungsForQuietSeeds(cnn, kMostQuietSeeds);
+        QCOMPARE(next.size(), 3);
+        QVERIFY(sameLr(next[0], 0.025) && sameLr(next[1], 0.0353553390593274) && sameLr(next[2], 0.05));
+        // At the most seeds, nothing more; a run of one rung (the LR clear), nothing.
+        QVERIFY(rungsForQuietSeeds(cnn, 4).isEmpty());
+        QVERIFY(rungsForQuietSeeds(ladderOf({{0.01, {0.40, 0.401}}, {0.02, {0.30, 0.301}}, {0.04, {0.50, 0.501}}}), kMostQuietSeeds).isEmpty());
+        // Seeds that separate the rungs end it: 0.05 clearly lowest on 8 seeds each.
+        const QList<BracketPoint> separated = ladderOf({{0.025, {0.60, 0.61, 0.60, 0.61, 0.60, 0.61, 0.60, 0.61}},
+                                                        {0.0353553390593274, {0.58, 0.59, 0.58, 0.59, 0.58, 0.59, 0.58, 0.59}},
+                                                        {0.05, {0.54, 0.55, 0.54, 0.55, 0.54, 0.55, 0.54, 0.55}},
+                                                        {0.0707106781186548, {0.60, 0.61, 0.60, 0.61, 0.60, 0.61, 0.60, 0.61}}});
+        QVERIFY(rungsForQuietSeeds(separated, kMostQuietSeeds).isEmpty());
+        // What the advice says when the budget ends first.
+        const QString said = quietSeedsDeclined(choice, cnn, 7.5, 3.0);
+        QVERIFY2(said.startsWith(QStringLiteral("the LRs within noise of the lowest mean (0.05), 0.025 to 0.0707, were still within noise after 4 seeds each: "
+                                                "another seed would take about 8 s, and 3 s were left")),
+                 qPrintable(said));
+        QVERIFY(quietSeedsDeclined(choice, cnn, 0.0, 0.0).endsWith(QStringLiteral("after 4 seeds each: the most they get")));
+        QVERIFY(quietSeedsDeclined(choice, cnn, 0.0, -1.0).endsWith(QStringLiteral(": the budget was spent")));
     }
 
     // The autoencoder at ab4369f (1 x 32, Adam at 0.005, to 8 GPUs): its half, 16, was judged at

@@ -351,7 +351,7 @@ QString AdviceJob::progressText() const
     case Phase::Extension:
         switch (m_moreSeeds) {
         case MoreSeeds::TwoBest:
-            return QStringLiteral("more seeds on the LR ladder's two best rungs");
+            return QStringLiteral("more seeds on the LR ladder's two best rungs, within noise of each other");
         case MoreSeeds::QuietRun:
             return QStringLiteral("more seeds on the LRs within noise of the lowest mean, until the LR is clear or the budget ends");
         case MoreSeeds::None:

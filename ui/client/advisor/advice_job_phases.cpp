@@ -395,8 +395,12 @@ bool AdviceJob::planMoreSeeds(const QList<BracketPoint>& ladder)
     const bool quietRun = rungs.isEmpty();
     if (quietRun)
         rungs = rungsForQuietSeeds(ladder, kMostQuietSeeds);
-    if (rungs.isEmpty())
+    if (rungs.isEmpty()) {
+        const LrChoice choice = chooseLr(ladder);
+        if (choice.ok && choice.hasQuietRun())
+            m_advice.trimmed.append(quietSeedsDeclined(choice, ladder, 0.0, 0.0));
         return false;
+    }
     const PlanContext ctx = context();
     const qint64 perGpu = m_conclusion.chosenPerGpu;
     QList<PlannedRun> runs;

@@ -7,7 +7,9 @@
 // and an LR regret of at most 2 %. "high" where at least 90 % of them did, "moderate" from 60 %,
 // else "low". A count the panel has not measured (too few cases) falls back to the uncalibrated
 // rule (none or one: moderate, more: low; never high without the panel's evidence), and the
-// advice says it is not calibrated and how many cases the panel has.
+// advice says it is not calibrated and how many cases the panel has. So does a count whose
+// cases never had one of the advice's kinds of weakness: a plan trimmed for time is not as sure
+// as the panel's whole plans with as many weaknesses of other kinds.
 
 #include <QList>
 #include <QString>
@@ -32,7 +34,8 @@ inline const QString kLrFromBranches = QStringLiteral("lr_from_branches");      
 struct CalibrationRow {
     int weaknesses = 0;
     int cases = 0;
-    int right = 0;  // batch right and LR regret <= 2 %
+    int right = 0;      // batch right and LR regret <= 2 %
+    QStringList kinds;  // the weaknesses its cases had (empty: any): an advice with another is not calibrated by it
 };
 
 inline constexpr int kFewestCalibrationCases = 5;  // fewer cases calibrate nothing

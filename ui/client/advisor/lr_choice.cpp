@@ -198,7 +198,7 @@ QList<double> rungsForQuietSeeds(const QList<BracketPoint>& ladder, int mostSeed
 {
     const LrChoice choice = chooseLr(ladder);
     QList<double> rungs;
-    if (!choice.ok || choice.quietHigh <= choice.quietLow * kSameRung)
+    if (!choice.ok || !choice.hasQuietRun())
         return rungs;
     const auto inRun = [&](const BracketPoint& point) { return point.lr >= choice.quietLow / kSameRung && point.lr <= choice.quietHigh * kSameRung; };
     int fewest = mostSeeds;
@@ -224,8 +224,10 @@ QString quietSeedsDeclined(const LrChoice& choice, const QList<BracketPoint>& la
             most = std::max(most, int(point.measures.size()));
         }
     const QString seeds = fewest == most ? QString::number(most) : QStringLiteral("%1 to %2").arg(fewest).arg(most);
-    const QString why = leftSeconds < 0 ? QStringLiteral("the budget was spent")
-                                        : QStringLiteral("another seed would take about %1 s, and %2 s were left")
+    // No time wanted: they have the most seeds they get.
+    const QString why = wantedSeconds <= 0.0 && leftSeconds >= 0 ? QStringLiteral("the most they get")
+                        : leftSeconds < 0                        ? QStringLiteral("the budget was spent")
+                                                                 : QStringLiteral("another seed would take about %1 s, and %2 s were left")
                                               .arg(qRound64(wantedSeconds))
                                               .arg(qRound64(std::max(0.0, leftSeconds)));
     return QStringLiteral("the LRs within noise of the lowest mean (%1), %2 to %3, were still within noise after %4 seeds each: %5")

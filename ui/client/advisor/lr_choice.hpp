@@ -32,6 +32,7 @@ struct LrChoice {
     double lr = 0.0;              // a rung of the ladder: the middle of those within noise of the lowest mean
     double lowestMeanLr = 0.0;    // the eligible rung of the lowest mean (the ladder's extensions and more seeds go by it)
     double quietLow = 0.0, quietHigh = 0.0;  // the run of rungs next to it within noise of it (both lowestMeanLr: none)
+    bool hasQuietRun() const { return quietHigh > quietLow * 1.001; }  // more than one rung in that run
     double measure = 0.0;         // the LR's mean over the seeds
     double error = 0.0;           // its standard error
     int seeds = 0;
@@ -91,7 +92,8 @@ QString moreSeedsDeclined(const LrChoice& choice, const QList<double>& rungs, do
 // held-out seeds put the best at 0.025).
 QList<double> rungsForQuietSeeds(const QList<BracketPoint>& ladder, int mostSeeds);
 // What `trimmed` says when the budget ends with that run still within noise: which LRs, the
-// seeds they have, and what the next seed would have cost (`leftSeconds` negative: none was left).
+// seeds they have, and what the next seed would have cost (`leftSeconds` negative: none was left;
+// `wantedSeconds` 0 with `leftSeconds` 0 or more: they have the most seeds they get).
 QString quietSeedsDeclined(const LrChoice& choice, const QList<BracketPoint>& ladder, double wantedSeconds, double leftSeconds);
 
 // The rule whose LR from `baseLr` at `k` times the base batch lies in [low, high]: "linear",
