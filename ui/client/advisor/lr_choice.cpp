@@ -44,6 +44,12 @@ double crossing(const BracketPoint& in, double inMean, const BracketPoint& out, 
     return std::exp(std::log(in.lr) + share * (std::log(out.lr) - std::log(in.lr)));
 }
 
+// Whether `point` is a rung of the run within noise of the lowest mean that `choice` read its LR from.
+bool inQuietRun(const LrChoice& choice, const BracketPoint& point)
+{
+    return point.lr >= choice.quietLow / kSameRung && point.lr <= choice.quietHigh * kSameRung;
+}
+
 }  // namespace
 
 LrChoice chooseLr(const QList<BracketPoint>& unsorted, double share)
@@ -200,17 +206,16 @@ QList<double> rungsForQuietSeeds(const QList<BracketPoint>& ladder, int mostSeed
     QList<double> rungs;
     if (!choice.ok || !choice.hasQuietRun())
         return rungs;
-    const auto inRun = [&](const BracketPoint& point) { return point.lr >= choice.quietLow / kSameRung && point.lr <= choice.quietHigh * kSameRung; };
     int fewest = mostSeeds;
     for (const BracketPoint& point : ladder)
-        if (inRun(point))
+        if (inQuietRun(choice, point))
             fewest = std::min(fewest, int(point.measures.size()));
     if (fewest >= mostSeeds)
         return rungs;
     QList<BracketPoint> sorted = ladder;
     std::sort(sorted.begin(), sorted.end(), [](const BracketPoint& a, const BracketPoint& b) { return a.lr < b.lr; });
     for (const BracketPoint& point : sorted)
-        if (inRun(point) && point.measures.size() == fewest)
+        if (inQuietRun(choice, point) && point.measures.size() == fewest)
             rungs.append(point.lr);
     return rungs;
 }
@@ -219,7 +224,7 @@ QString quietSeedsDeclined(const LrChoice& choice, const QList<BracketPoint>& la
 {
     int fewest = std::numeric_limits<int>::max(), most = 0;
     for (const BracketPoint& point : ladder)
-        if (point.lr >= choice.quietLow / kSameRung && point.lr <= choice.quietHigh * kSameRung) {
+        if (inQuietRun(choice, point)) {
             fewest = std::min(fewest, int(point.measures.size()));
             most = std::max(most, int(point.measures.size()));
         }
