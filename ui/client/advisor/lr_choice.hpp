@@ -87,7 +87,7 @@ QString moreSeedsDeclined(const LrChoice& choice, const QList<double>& rungs, do
 // the run within noise of the lowest mean (chooseLr's quietLow to quietHigh, from which the LR is
 // read), the fewest-seeded of them first so the run is measured level, each while it has fewer
 // than `mostSeeds`; empty when that run is one rung (the LR is clear) or every rung of it has
-// `mostSeeds`. The panel's advices at 68b0d85 ended 39 to 139 s into their 300 with their LR
+// `mostSeeds`. The panel's advices at 68b0d85 ended 39 to 263 s into their 300 with their LR
 // within noise on two to four seeds a rung (cnn_bn: 0.025 to 0.0707 around 0.05, where the 16
 // held-out seeds put the best at 0.025).
 QList<double> rungsForQuietSeeds(const QList<BracketPoint>& ladder, int mostSeeds);
