@@ -391,12 +391,12 @@ bool AdviceJob::planMoreSeeds(const QList<BracketPoint>& ladder)
     // to the batch's: the rungs within noise of the lowest mean, the fewest-seeded first
     // (rungsForQuietSeeds), until the LR is clear or the budget ends. Either only when the budget
     // holds them and the warmup arm after them.
+    const LrChoice choice = chooseLr(ladder);
     QList<double> rungs = rungsForMoreSeeds(ladder, kMostLadderSeeds);
     const bool quietRun = rungs.isEmpty();
     if (quietRun)
         rungs = rungsForQuietSeeds(ladder, kMostQuietSeeds);
     if (rungs.isEmpty()) {
-        const LrChoice choice = chooseLr(ladder);
         if (choice.ok && choice.hasQuietRun())
             m_advice.trimmed.append(quietSeedsDeclined(choice, ladder, 0.0, 0.0));
         return false;
@@ -412,14 +412,14 @@ bool AdviceJob::planMoreSeeds(const QList<BracketPoint>& ladder)
     double arm = 0.0;
     if (!m_armPlanned) {
         QString verdict;
-        const QList<double> lrs = warmupArmLrs(m_request, chooseLr(ladder), ladder, m_confirmationSteps, &verdict);
+        const QList<double> lrs = warmupArmLrs(m_request, choice, ladder, m_confirmationSteps, &verdict);
         if (!lrs.isEmpty())
             arm = predictedSeconds(warmupRuns(ctx, m_request.gpus, perGpu, lrs, m_confirmationSteps));
     }
-    if (!timeHolds(predictedSeconds(runs) + arm)) {
+    const double wanted = predictedSeconds(runs) + arm;
+    if (!timeHolds(wanted)) {
         const double left = m_request.budgetSeconds - m_runner->elapsedSeconds();
-        m_advice.trimmed.append(quietRun ? quietSeedsDeclined(chooseLr(ladder), ladder, predictedSeconds(runs) + arm, left)
-                                         : moreSeedsDeclined(chooseLr(ladder), rungs, predictedSeconds(runs) + arm, left));
+        m_advice.trimmed.append(quietRun ? quietSeedsDeclined(choice, ladder, wanted, left) : moreSeedsDeclined(choice, rungs, wanted, left));
         return false;
     }
     QStringList lrs;

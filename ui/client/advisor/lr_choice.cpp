@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace ddplab::ui {
 namespace {
@@ -48,6 +49,18 @@ double crossing(const BracketPoint& in, double inMean, const BracketPoint& out, 
 bool inQuietRun(const LrChoice& choice, const BracketPoint& point)
 {
     return point.lr >= choice.quietLow / kSameRung && point.lr <= choice.quietHigh * kSameRung;
+}
+
+// The fewest and the most seeds a rung of that run has (fewest > most: the run has no rung).
+std::pair<int, int> seedsOfQuietRun(const LrChoice& choice, const QList<BracketPoint>& ladder)
+{
+    int fewest = std::numeric_limits<int>::max(), most = 0;
+    for (const BracketPoint& point : ladder)
+        if (inQuietRun(choice, point)) {
+            fewest = std::min(fewest, int(point.measures.size()));
+            most = std::max(most, int(point.measures.size()));
+        }
+    return {fewest, most};
 }
 
 }  // namespace
@@ -206,10 +219,7 @@ QList<double> rungsForQuietSeeds(const QList<BracketPoint>& ladder, int mostSeed
     QList<double> rungs;
     if (!choice.ok || !choice.hasQuietRun())
         return rungs;
-    int fewest = mostSeeds;
-    for (const BracketPoint& point : ladder)
-        if (inQuietRun(choice, point))
-            fewest = std::min(fewest, int(point.measures.size()));
+    const int fewest = seedsOfQuietRun(choice, ladder).first;
     if (fewest >= mostSeeds)
         return rungs;
     QList<BracketPoint> sorted = ladder;
@@ -222,12 +232,7 @@ QList<double> rungsForQuietSeeds(const QList<BracketPoint>& ladder, int mostSeed
 
 QString quietSeedsDeclined(const LrChoice& choice, const QList<BracketPoint>& ladder, double wantedSeconds, double leftSeconds)
 {
-    int fewest = std::numeric_limits<int>::max(), most = 0;
-    for (const BracketPoint& point : ladder)
-        if (inQuietRun(choice, point)) {
-            fewest = std::min(fewest, int(point.measures.size()));
-            most = std::max(most, int(point.measures.size()));
-        }
+    const auto [fewest, most] = seedsOfQuietRun(choice, ladder);
     const QString seeds = fewest == most ? QString::number(most) : QStringLiteral("%1 to %2").arg(fewest).arg(most);
     // No time wanted: they have the most seeds they get.
     const QString why = wantedSeconds <= 0.0 && leftSeconds >= 0 ? QStringLiteral("the most they get")
