@@ -952,6 +952,20 @@ private slots:
         QCOMPARE(expectedResumedAdviceSeconds(request, late, speed), 10.0);
     }
 
+    // Start and `ddplab --advise`'s first line: the plan's time, and the budget that rounds of more
+    // orders and seeds may fill after it (an advice whose LR stayed within noise took 52 s of 1 min
+    // where Start had said "about 31 s"); the budget alone when the plan fills it.
+    void theEstimateSaysTheBudgetTheRoundsMayFill()
+    {
+        QCOMPARE(adviceDurationText(31.0, 60.0), QStringLiteral("about 31 s, up to 1 min"));
+        QCOMPARE(adviceDurationText(20.0, 45.0), QStringLiteral("about 20 s, up to 45 s"));
+        QCOMPARE(adviceDurationText(20.0, 65.0), QStringLiteral("about 20 s, up to 65 s"));
+        QCOMPARE(adviceDurationText(42.0, 300.0), QStringLiteral("about 42 s, up to 5 min"));
+        QCOMPARE(adviceDurationText(150.0, 450.0), QStringLiteral("about 3 min, up to 7.5 min"));
+        QCOMPARE(adviceDurationText(57.0, 60.0), QStringLiteral("about 57 s"));  // within 10 % of it
+        QCOMPARE(adviceDurationText(75.0, 60.0), QStringLiteral("about 60 s"));  // never past it
+    }
+
     // The test hook DDPLAB_ADVICE_PINNED_COST=F: the estimator's cost of the base run on a machine
     // F times as slow as the development machine, whatever this one measures; nothing unless F is
     // a number > 0.

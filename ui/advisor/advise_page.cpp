@@ -518,10 +518,11 @@ void AdvisePage::updateEstimate()
 {
     if (isRunning())
         return;
-    // As `ddplab --advise` says it on its first line: the plan at this machine's measured speed.
+    // As `ddplab --advise` says it on its first line: the plan at this machine's measured speed, and
+    // the budget its rounds of more orders and seeds may fill.
     const AdviceRequest request = m_inputs->request();
     m_estimate = adviceRequestProblem(request).isEmpty() ? expectedAdviceSeconds(request, *m_speed) : -1.0;
-    m_start->setText(m_estimate >= 0 ? tr("Start (%1)").arg(durationText(m_estimate)) : tr("Start"));
+    m_start->setText(m_estimate >= 0 ? tr("Start (%1)").arg(adviceDurationText(m_estimate, request.budgetSeconds)) : tr("Start"));
     const double resumed = m_stoppedRow >= 0 && m_stoppedRow < m_stored.size() ? resumedSeconds(m_stored[m_stoppedRow], *m_speed) : -1.0;
     m_resume->setText(resumed >= 0 ? tr("Resume (%1)").arg(durationText(resumed)) : tr("Resume"));
 }

@@ -242,10 +242,11 @@ int adviseHeadless(const LaunchOptions& options, QTextStream& out, QTextStream& 
         err << "ddplab: " << problem << Qt::endl;
         return 2;
     }
-    // How long, as lessons and studies say it: the plan at this machine's measured speed.
+    // How long, as lessons and studies say it: the plan at this machine's measured speed, and the
+    // budget its rounds of more orders and seeds may fill.
     const double estimate = expectedAdviceSeconds(request, MachineSpeed::measure(RunStore()));
-    out << "DDP Lab advisor: " << options.adviseGpus << " GPUs, a budget of " << options.budgetMinutes << " min, " << durationText(estimate)
-        << Qt::endl;
+    out << "DDP Lab advisor: " << options.adviseGpus << " GPUs, a budget of " << options.budgetMinutes << " min, "
+        << adviceDurationText(estimate, request.budgetSeconds) << Qt::endl;
     if (most.batch > 0)
         out << "Most batch per GPU " << most.batch << ": " << most.source << Qt::endl;
     return runAdvice(options, [&](AdviceJob& job) { return job.start(request); }, out, err, estimate);

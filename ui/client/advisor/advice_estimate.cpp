@@ -56,6 +56,19 @@ double expectedAdviceSeconds(const AdviceRequest& request, const MachineSpeed& s
     return std::min(request.budgetSeconds, baseSeconds + branchSeconds + confirmation);
 }
 
+QString adviceDurationText(double expected, double budgetSeconds)
+{
+    // A plan within 10 % of the budget: the budget is what it takes.
+    if (!(expected < 0.9 * budgetSeconds))
+        return durationText(std::min(expected, budgetSeconds));
+    // The budget as it was given: minutes (1, 7.5) where they are whole or tenths, else seconds.
+    const double tenthsOfMinutes = budgetSeconds / 6.0;
+    const bool inMinutes = budgetSeconds >= 60 && std::fabs(tenthsOfMinutes - std::round(tenthsOfMinutes)) < 1e-6;
+    const QString budget = inMinutes ? QStringLiteral("%1 min").arg(QString::number(budgetSeconds / 60.0, 'g', 4))
+                                     : QStringLiteral("%1 s").arg(std::lround(budgetSeconds));
+    return QStringLiteral("%1, up to %2").arg(durationText(expected), budget);
+}
+
 double expectedResumedAdviceSeconds(const AdviceRequest& request, const QJsonObject& progress, const MachineSpeed& speed)
 {
     using namespace advice_progress;

@@ -10,6 +10,7 @@
 #include "run_cost.hpp"
 
 #include <QJsonObject>
+#include <QString>
 
 #include <optional>
 
@@ -37,6 +38,12 @@ std::optional<RunCost> pinnedRunCost(const AdviceRequest& request);
 inline constexpr char kPinnedCostVariable[] = "DDPLAB_ADVICE_PINNED_COST";
 
 double expectedAdviceSeconds(const AdviceRequest& request, const MachineSpeed& speed);
+// The estimate in words, as Start and the first line of `ddplab --advise` say it: "about 31 s, up
+// to 1 min". The plan takes about `expected`; where a verdict or the LR is still within noise
+// after it, rounds of more data orders and seeds go on until it is clear or the budget is spent,
+// so the advice may take up to `budgetSeconds` (at a decision point, within 10 %). The budget
+// alone when the plan already fills it.
+QString adviceDurationText(double expected, double budgetSeconds);
 // A stopped advice resumed from its progress file (advice_progress.hpp): the same plan less the
 // runs it had finished (taken from the run store, not run again), never past what its budget
 // leaves after the time its clock had reached.
