@@ -139,6 +139,84 @@ private slots:
         QVERIFY(std::any_of(cut.trimmed.begin(), cut.trimmed.end(), [](const QString& s) { return s.contains(QStringLiteral("shorter horizon than yours")); }));
     }
 
+    // The base run is the advice's first engine start: linreg at 1 min timed its start and end at
+    // 0.5-1.1 s where every later run took 0.2 s, so the plan cut the wider batches per GPU for
+    // time that was there (a branch test "of about 57 s" took 12 s) and the answer moved between
+    // 8 x 8 and 8 x 32 on an idle machine. What the plan cuts without changing its runs' shape
+    // comes back as exactly the runs it would have planned, first what decides most.
+    void whatTheBaseRunsCostLeftOutComesBackAsThePlansOwnRuns()
+    {
+        const auto keyOf = [](const PlannedRun& run) {
+            return QStringLiteral("%1 %2x%3 lr %4 seed %5 steps %6 every %7 from %8")
+                .arg(run.phase)
+                .arg(run.gpus)
+                .arg(run.batch)
+                .arg(run.lr, 0, 'g', 12)
+                .arg(run.seed)
+                .arg(run.config.maxSteps)
+                .arg(qint64(run.config.evalEvery.value_or(-1)))
+                .arg(QString::fromStdString(run.config.resumeFrom));
+        };
+        const auto keysOf = [&](const QList<PlannedRun>& runs) {
+            QStringList keys;
+            for (const PlannedRun& run : runs)
+                keys.append(keyOf(run));
+            keys.sort();
+            return keys;
+        };
+        PlanContext context = planContextAfterBase(fashionMlpRequest(), RunCost::measured(1.0, 1e5, 1.2, 2.0, 5), 300);
+        const BranchPlan whole = planBranchTest(context);
+        QVERIFY(whole.leftOut.isEmpty() && !whole.thinned && !whole.reshaped);
+        int onlyLeftOut = 0, reshaped = 0;
+        for (double secondsLeft = 300; secondsLeft >= 20; secondsLeft -= 5) {
+            context.secondsLeft = secondsLeft;
+            const BranchPlan plan = planBranchTest(context);
+            QStringList said;
+            QList<PlannedRun> all = plan.runs;
+            for (const BranchCut& cut : plan.leftOut) {
+                said.append(cut.said);
+                QVERIFY2(plan.trimmed.contains(cut.said), qPrintable(cut.said));
+                all.append(leftOutBranchRuns(context, plan, cut));
+            }
+            QCOMPARE(plan.thinned, plan.reshaped || !plan.leftOut.isEmpty());
+            if (plan.leftOut.isEmpty())
+                continue;
+            if (!plan.reshaped) {
+                // Only batches and range tests were left out: brought back, the plan at the time it needed.
+                ++onlyLeftOut;
+                QCOMPARE(keysOf(all), keysOf(whole.runs));
+                QCOMPARE(plan.trimmed, said);
+                continue;
+            }
+            // Its runs reshaped too (from the checkpoint, measured at the end, shorter): what comes
+            // back is shaped as its branches are, in the same data orders.
+            ++reshaped;
+            QMap<double, qint64> stepsAt;
+            for (const PlannedRun& run : plan.runs)
+                if (run.phase == advice_phase::kBranch)
+                    stepsAt[double(run.gpus) * double(run.batch)] = run.config.maxSteps - (plan.fromStart ? 0 : context.checkpointStep);
+            for (const BranchCut& cut : plan.leftOut)
+                for (const PlannedRun& run : leftOutBranchRuns(context, plan, cut)) {
+                    if (run.phase != advice_phase::kBranch)
+                        continue;
+                    QCOMPARE(run.config.resumeFrom.empty(), plan.fromStart);
+                    QVERIFY(run.seed >= context.request.base.seed && run.seed < context.request.base.seed + plan.orders);
+                    const double batch = double(run.gpus) * double(run.batch);
+                    QCOMPARE(run.config.maxSteps - (plan.fromStart ? 0 : context.checkpointStep), std::max<qint64>(1, qRound64(plan.samples / batch)));
+                    if (!plan.measureAlong)
+                        QVERIFY(run.config.evalEvery.value_or(-1) == 0);
+                    QVERIFY(!stepsAt.contains(batch));  // a batch the plan does not train already
+                }
+        }
+        QVERIFY2(onlyLeftOut > 0 && reshaped > 0, qPrintable(QStringLiteral("%1 plans left out only, %2 reshaped too").arg(onlyLeftOut).arg(reshaped)));
+        // What comes back: the first cuts whose runs fit what is left of the branch test's share.
+        QCOMPARE(cutsThatFit({4.0, 3.0, 5.0}, 6.9), qsizetype(1));
+        QCOMPARE(cutsThatFit({4.0, 3.0, 5.0}, 7.0), qsizetype(2));
+        QCOMPARE(cutsThatFit({4.0, 30.0, 1.0}, 20.0), qsizetype(1));  // never one past a cut that did not fit
+        QCOMPARE(cutsThatFit({4.0}, -1.0), qsizetype(0));
+        QCOMPARE(cutsThatFit({}, 10.0), qsizetype(0));
+    }
+
     // The panel's autoencoder (1 x 32, Adam at 0.005, 8,192 samples; the base run's checkpoint at
     // step 100 of 256): branched from that checkpoint, half your batch measured -1.4 % (interval
     // -3.1 % to +0.3 % over 8 orders), where the truth from the start has 32 at +8.9 % over 16.

@@ -151,6 +151,7 @@ bool AdviceJob::begin(const AdviceRequest& request, const QJsonArray& resumePhas
     m_confirmationAlong = true;
     m_conclusion = BranchConclusion();
     m_closestCallStopped = false;
+    m_leftOutTried = false;
     m_bracketExtensions = 0;
     m_bracketMidpoints = false;
     m_confirmationSteps = 0;

@@ -101,6 +101,7 @@ private:
     void planBranches();
     void afterBranches();
     bool planClosestCall();
+    bool planLeftOutBranches();
     bool planBracketExtension();
     bool planBracketMidpoints();
     QList<PlannedRun> bracketRunsThatFit(const QList<BracketExtension>& points, QStringList* left) const;
@@ -149,6 +150,7 @@ private:
     bool m_confirmationAlong = true;  // the confirmation's runs measure along the way (else at their end)
     BranchConclusion m_conclusion;
     bool m_closestCallStopped = false;
+    bool m_leftOutTried = false;      // the branches the base run's cost left out, added once if they fit (leftOutBranchRuns)
     int m_bracketExtensions = 0;      // rounds of LRs past a branch bracket's edge (kMostBracketExtensions)
     bool m_bracketMidpoints = false;  // half your batch's and yours' brackets refined between their best and its better neighbour (bracketMidpoints)
     qint64 m_confirmationSteps = 0;

@@ -74,7 +74,7 @@ void AdviceJob::planBranches()
 
 void AdviceJob::afterBranches()
 {
-    if (!m_outOfTime && !m_branchCut && (planBracketExtension() || planBracketMidpoints()))
+    if (!m_outOfTime && !m_branchCut && (planLeftOutBranches() || planBracketExtension() || planBracketMidpoints()))
         return;
     m_conclusion = concludeBranches(m_request, m_advice.evidence, m_advice.rangeTests);
     if (!m_conclusion.failure.isEmpty() && (m_outOfTime || m_branchCut))
@@ -153,6 +153,42 @@ bool AdviceJob::planClosestCall()
     m_runsPlanned += int(runs.size());
     say(QStringLiteral("batch %1 is the closest call (%2): one more data order").arg(qint64(close.batch)).arg(verdictWords(close, judgement.tolerance)));
     runPhase(Phase::Refinement, runs);
+    return true;
+}
+
+bool AdviceJob::planLeftOutBranches()
+{
+    // Once, before the brackets' edges: what the plan left out at the base run's cost, cut by cut in
+    // the order they come back, while at the pace the branch test kept they end within its share.
+    if (m_leftOutTried)
+        return false;
+    m_leftOutTried = true;
+    QList<QList<PlannedRun>> cutRuns;
+    QList<double> cutSeconds;
+    for (const BranchCut& cut : std::as_const(m_branchPlan.leftOut)) {
+        cutRuns.append(leftOutBranchRuns(context(), m_branchPlan, cut));
+        cutSeconds.append(predictedSeconds(cutRuns.last()));
+    }
+    const qsizetype back = cutsThatFit(cutSeconds, m_branchEndsAt - m_runner->elapsedSeconds());
+    QList<PlannedRun> runs;
+    double seconds = 0.0;
+    for (qsizetype i = 0; i < back; ++i) {
+        runs.append(cutRuns[i]);
+        seconds += cutSeconds[i];
+        m_advice.trimmed.removeAll(m_branchPlan.leftOut[i].said);
+    }
+    if (runs.isEmpty())
+        return false;
+    m_branchPlan.leftOut.remove(0, back);
+    m_branchPlan.thinned = m_branchPlan.reshaped || !m_branchPlan.leftOut.isEmpty();
+    m_runsPlanned += int(runs.size());
+    say(QStringLiteral("the branch test's runs took %1 % of the time the base run said: %2 of what it left out for time fits after all (%3 runs, "
+                       "about %4 s)")
+            .arg(qRound(100.0 * m_time.scale()))
+            .arg(m_branchPlan.leftOut.isEmpty() ? QStringLiteral("all") : QStringLiteral("some"))
+            .arg(runs.size())
+            .arg(qRound(seconds)));
+    runPhase(Phase::Branches, runs);
     return true;
 }
 

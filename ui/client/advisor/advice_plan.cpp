@@ -181,6 +181,37 @@ PlannedRun branchRun(const PlanContext& context, const QString& phase, const Bra
     return run;
 }
 
+// A bracket around the linear rule's LR at `batch` (the rule the bracket then corrects), in data
+// order `order`, as `plan` trains its branches.
+void appendBracket(QList<PlannedRun>& runs, const PlanContext& context, const BranchPlan& plan, const BranchBatch& batch, int order)
+{
+    const ddplab::Config& base = context.request.base;
+    const double center = effectiveLr(base) * batch.effective() / double(effectiveBatchSize(base));
+    for (double factor : {0.5, 1.0, 2.0})
+        runs.append(branchRun(context, advice_phase::kBranch, batch, center * factor, base.seed + order, plan.samples, plan.measureAlong, plan.fromStart));
+}
+
+// A range test from the checkpoint: the one at N GPUs' batch bounds the LRs; together they show
+// how the runaway LR moves with the batch.
+PlannedRun rangeTestRun(const PlanContext& context, const BranchPlan& plan, const BranchBatch& batch)
+{
+    const AdviceRequest& request = context.request;
+    const ddplab::Config& base = request.base;
+    const double baseLr = effectiveLr(base);
+    const qint64 epochs = base.epochs + qint64(std::ceil(plan.samples / double(std::max<int64_t>(1, datasetSize(base))))) + 1;
+    PlannedRun range{advice_phase::kRangeTest, batch.gpus, batch.perGpu, 0.0, base.seed, emulatedRun(request, batch.gpus, batch.perGpu, baseLr, base.seed)};
+    range.config.resumeFrom = context.checkpoint.toStdString();
+    range.config.lrRangeTest = true;
+    range.config.lrRangeMin = baseLr / 10.0;
+    // Up to 10 x the linear rule's LR at N GPUs' batch, or at this batch when it is larger.
+    range.config.lrRangeMax = baseLr * std::max(double(request.gpus), batch.effective() / double(effectiveBatchSize(base))) * 10.0;
+    range.config.lrRangeSteps = kRangeTestSteps;
+    range.config.maxSteps = 0;
+    range.config.epochs = epochs + kRangeTestSteps;
+    range.config.evalEvery = 0;
+    return range;
+}
+
 }  // namespace
 
 PlannedRun branchTestRun(const PlanContext& context, const BranchPlan& plan, const QString& phase, const BranchBatch& batch, double lr, qint64 seed)
@@ -251,6 +282,7 @@ BranchPlan planBranchTest(const PlanContext& context)
         std::min(closestCallReserveSeconds(context), std::max(0.0, context.secondsLeft * (1.0 - kFewestBranchShare) - plan.ladderSeconds));
     const double mayTake = std::max(0.0, std::min(shared, context.secondsLeft - plan.ladderSeconds - plan.closestCallSeconds));
     plan.seconds = mayTake;
+    BranchCut halfCut, skippedCut, widerCut, rangeCut;
     // Cut in this order until it fits: the wider batches, the range tests but N GPUs', the
     // measurements along the way (each branch measured at its end only), every other batch
     // between yours and N GPUs', the start (from the checkpoint), half your batch, the branches'
@@ -262,15 +294,22 @@ BranchPlan planBranchTest(const PlanContext& context)
                                 .arg(gpuCountText(request.gpus))
                                 .arg(qRound(secondsFor(batches, ranged, plan.samples)))
                                 .arg(qRound(mayTake)));
+        widerCut = {wider, {}, plan.trimmed.last()};
         batches = ladder;
         ranged.erase(std::remove_if(ranged.begin(), ranged.end(), [&](const BranchBatch& b) { return b.perGpu > perGpu; }), ranged.end());
         plan.thinned = true;
     }
     if (ranged.size() > 1 && secondsFor(batches, ranged, plan.samples) > mayTake) {
         plan.trimmed.append(QStringLiteral("the LR range test ran only at %1 GPUs' batch (%2), not at every branch batch").arg(request.gpus).arg(qint64(atN.effective())));
+        rangeCut.said = plan.trimmed.last();
+        for (const BranchBatch& batch : ranged)
+            if (!(batch.gpus == atN.gpus && batch.perGpu == atN.perGpu))
+                rangeCut.rangeTests.append(batch);
         ranged = {atN};
         plan.thinned = true;
     }
+    // The wider batches' range tests come back with them, or with the others' when those were cut too.
+    (rangeCut.said.isEmpty() ? widerCut : rangeCut).rangeTests.append(widerCut.brackets);
     if (secondsFor(batches, ranged, plan.samples) > mayTake) {
         // Evaluations cost more than training on a small model with a validation set (the reduced
         // Fashion CNN: 2 s each against 1.2 s for a branch's 32 steps): the verdicts need only the
@@ -279,6 +318,7 @@ BranchPlan planBranchTest(const PlanContext& context)
         plan.trimmed.append(QStringLiteral("the branches measured only at their end, not along the way, to fit the budget: McCandlish's steps to a "
                                            "target were not fitted"));
         plan.thinned = true;
+        plan.reshaped = true;
     }
     QList<BranchBatch> skipped;
     while (batches.size() > 2 && secondsFor(batches, ranged, plan.samples) > mayTake) {
@@ -294,9 +334,11 @@ BranchPlan planBranchTest(const PlanContext& context)
         batches = kept;
         plan.thinned = true;
     }
-    if (!skipped.isEmpty())
+    if (!skipped.isEmpty()) {
         plan.trimmed.append(QStringLiteral("the branch test left out batches %1 to fit the budget: the critical batch is placed only between those it measured")
                                 .arg(batchList(skipped)));
+        skippedCut = {skipped, {}, plan.trimmed.last()};
+    }
     // From the checkpoint before leaving half your batch out: a half from the checkpoint understates
     // its difference (the panel's autoencoder), a missing one cannot show it at all.
     if (secondsFor(batches, ranged, plan.samples) > mayTake) {
@@ -307,12 +349,14 @@ BranchPlan planBranchTest(const PlanContext& context)
                                            "from there the batches' differences look smaller than over your whole training")
                                 .arg(context.checkpointStep));
         plan.thinned = true;
+        plan.reshaped = true;
     }
     // Before the branches' length: a shorter horizon misjudges every batch, a missing half only one.
     if (!smaller.isEmpty() && secondsFor(batches, ranged, plan.samples) > mayTake) {
         plan.trimmed.append(QStringLiteral("the branch at half your batch (%1) was left out to fit the budget: whether your batch is already past the "
                                            "critical batch was not measured")
                                 .arg(qint64(smaller.front().effective())));
+        halfCut = {smaller, {}, plan.trimmed.last()};
         smaller.clear();
         plan.thinned = true;
     }
@@ -331,9 +375,15 @@ BranchPlan planBranchTest(const PlanContext& context)
                                     .arg(qRound64(plan.horizon / largest)));
             plan.samples = affordable;
             plan.shortened = true;
+            plan.reshaped = true;
         }
     }
     plan.batches = smaller + batches;
+    // What may come back (leftOutBranchRuns), what decides most first: half your batch, the batches
+    // between, the wider ones per GPU, the range tests.
+    for (const BranchCut& cut : {halfCut, skippedCut, widerCut, rangeCut})
+        if (!cut.said.isEmpty())
+            plan.leftOut.append(cut);
 
     // In the order a cut at the budget's end loses least: your batch's and N GPUs' brackets and the
     // range test at N GPUs' batch first, then half your batch, then the other batches, then the
@@ -351,28 +401,8 @@ BranchPlan planBranchTest(const PlanContext& context)
             ordered.append(batch);
     for (const BranchBatch& batch : ranged)
         (batch.gpus == atN.gpus && batch.perGpu == atN.perGpu ? rangeOrder.prepend(batch) : rangeOrder.append(batch));
-    const auto bracketOf = [&](const BranchBatch& batch, int order) {
-        // A bracket around the linear rule's LR (the rule the bracket then corrects).
-        const double center = baseLr * batch.effective() / baseBatch;
-        for (double factor : {0.5, 1.0, 2.0})
-            plan.runs.append(branchRun(context, advice_phase::kBranch, batch, center * factor, base.seed + order, plan.samples, plan.measureAlong, plan.fromStart));
-    };
-    // A range test from the checkpoint: the one at N GPUs' batch bounds the LRs; together they
-    // show how the runaway LR moves with the batch.
-    const qint64 epochs = base.epochs + qint64(std::ceil(plan.samples / double(std::max<int64_t>(1, datasetSize(base))))) + 1;
-    const auto rangeTestOf = [&](const BranchBatch& batch) {
-        PlannedRun range{advice_phase::kRangeTest, batch.gpus, batch.perGpu, 0.0, base.seed, emulatedRun(request, batch.gpus, batch.perGpu, baseLr, base.seed)};
-        range.config.resumeFrom = context.checkpoint.toStdString();
-        range.config.lrRangeTest = true;
-        range.config.lrRangeMin = baseLr / 10.0;
-        // Up to 10 x the linear rule's LR at N GPUs' batch, or at this batch when it is larger.
-        range.config.lrRangeMax = baseLr * std::max(double(request.gpus), batch.effective() / baseBatch) * 10.0;
-        range.config.lrRangeSteps = kRangeTestSteps;
-        range.config.maxSteps = 0;
-        range.config.epochs = epochs + kRangeTestSteps;
-        range.config.evalEvery = 0;
-        plan.runs.append(range);
-    };
+    const auto bracketOf = [&](const BranchBatch& batch, int order) { appendBracket(plan.runs, context, plan, batch, order); };
+    const auto rangeTestOf = [&](const BranchBatch& batch) { plan.runs.append(rangeTestRun(context, plan, batch)); };
     // Data order by data order, every batch in each: a cut at the branch test's share of the budget
     // leaves every batch measured in the same orders (paired), one order fewer at most for some.
     int placed = 0;
@@ -398,6 +428,28 @@ BranchPlan planBranchTest(const PlanContext& context)
         plan.runs.append(noise);
     }
     return plan;
+}
+
+QList<PlannedRun> leftOutBranchRuns(const PlanContext& context, const BranchPlan& plan, const BranchCut& cut)
+{
+    QList<PlannedRun> runs;
+    // Data order by data order, as the branch test placed them: a cut at its share leaves the
+    // batches brought back measured in the same orders.
+    for (int order = 0; order < plan.orders; ++order)
+        for (const BranchBatch& batch : cut.brackets)
+            appendBracket(runs, context, plan, batch, order);
+    for (const BranchBatch& batch : cut.rangeTests)
+        runs.append(rangeTestRun(context, plan, batch));
+    return runs;
+}
+
+qsizetype cutsThatFit(const QList<double>& cutSeconds, double secondsLeft)
+{
+    qsizetype back = 0;
+    double total = 0.0;
+    while (back < cutSeconds.size() && total + cutSeconds[back] <= secondsLeft)
+        total += cutSeconds[back++];
+    return back;
 }
 
 PlannedRun confirmationRun(const PlanContext& context, const QString& phase, int gpus, qint64 perGpu, double lr, qint64 seed, qint64 steps, bool along)

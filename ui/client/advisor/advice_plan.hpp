@@ -89,6 +89,14 @@ double ladderReserveSeconds(const PlanContext& context, qint64 perGpu);
 // over 2 orders, -7.4 % and +2.6 %, where the truth has your batch +8.9 % +- 1.8 over it).
 double closestCallReserveSeconds(const PlanContext& context);
 
+// A cut the branch test's plan made at the base run's cost that can be undone without changing the
+// runs already made: batches left out (their brackets) and range tests, and the sentence that said so.
+struct BranchCut {
+    QList<BranchBatch> brackets;
+    QList<BranchBatch> rangeTests;
+    QString said;
+};
+
 struct BranchPlan {
     QList<PlannedRun> runs;       // range tests, branches, and for a base of one GPU the noise-scale run
     QList<BranchBatch> batches;   // ascending: half the base batch (when measured), the base batch, larger ones
@@ -104,8 +112,22 @@ struct BranchPlan {
     double ladderSeconds = 0.0;   // what it left the confirmation's ladder (ladderReserveSeconds), at the base run's pace
     double closestCallSeconds = 0.0;  // and the closest call's orders (closestCallReserveSeconds)
     int firstRuns = 0;            // the runs never cut for that share: your batch's and N GPUs' first data order, and the range test at N GPUs'
+    bool reshaped = false;        // its runs changed shape to fit: measured at their end only, from the checkpoint, or shorter
+    QList<BranchCut> leftOut;     // what it left out that may come back, in the order it comes back (leftOutBranchRuns)
 };
 BranchPlan planBranchTest(const PlanContext& context);
+
+// The runs of a cut (its batches' brackets in each of the plan's data orders, then its range
+// tests), shaped as the plan's branches are, for the job to bring back once the branch test's own
+// runs show they fit: the base run is the advice's first engine start, and times a run's start and
+// end at 2 to 5 x a later run's (linreg at 1 min, idle: 0.5-1.1 s against 0.2 s), so its plan cut
+// batches for time that was there (a branch test "of about 57 s" took 12 s; under load, half your
+// batch and every other batch too).
+QList<PlannedRun> leftOutBranchRuns(const PlanContext& context, const BranchPlan& plan, const BranchCut& cut);
+// How many of the cuts come back: the first ones, in order, whose runs' seconds (at the pace the
+// branch test kept) add up to no more than `secondsLeft` of its share; the first that does not fit
+// stops it, so a range test never comes back without the batches before it.
+qsizetype cutsThatFit(const QList<double>& cutSeconds, double secondsLeft);
 
 // A run of the branch test's kind (`phase`: a branch, or the closest call's refinement) at
 // `batch`, `lr` and data order `seed`, as `plan` trains its branches (from the start or the
