@@ -98,10 +98,15 @@ AdvisePage::AdvisePage(const RunStore& store, LabSession& session, std::function
     m_resume = new QPushButton(tr("Resume"));
     m_resume->setObjectName(QStringLiteral("resumeAdvice"));
     m_resume->setToolTip(tr("Go on with the stopped advice chosen under Past advice: the runs it finished are taken, not run again"));
-    buttons->addWidget(m_start);
+    // Start on a line of its own: its text says how long ("Start (about 21 s, up to 1 min)"), and
+    // beside Stop and Resume it made the column so wide that at 1280 x 720 the card beside it
+    // wrapped a word a line.
     buttons->addWidget(m_stop);
     buttons->addWidget(m_resume);
     buttons->addStretch(1);
+    auto* startLine = new QHBoxLayout;
+    startLine->addWidget(m_start);
+    startLine->addStretch(1);
     m_status = new QLabel;
     m_status->setObjectName(QStringLiteral("adviseStatus"));
     m_status->setWordWrap(true);
@@ -133,6 +138,7 @@ AdvisePage::AdvisePage(const RunStore& store, LabSession& session, std::function
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->addWidget(m_inputs);
+    leftLayout->addLayout(startLine);
     leftLayout->addLayout(buttons);
     leftLayout->addWidget(m_status);
     leftLayout->addWidget(m_progress);
