@@ -287,6 +287,8 @@ BranchPlan planBranchTest(const PlanContext& context)
     // measurements along the way (each branch measured at its end only), every other batch
     // between yours and N GPUs', the start (from the checkpoint), half your batch, the branches'
     // length (down to 20 steps at the largest). Each cut is said. What still does not fit is cut when the branch test's share is spent (the job).
+    // The cuts that leave the runs' shape alone (batches, range tests) are kept in plan.leftOut: the
+    // job brings them back when the branch test's own runs show the base run's cost was too high.
     if (!wider.isEmpty() && secondsFor(batches, ranged, plan.samples) > mayTake) {
         plan.trimmed.append(QStringLiteral("batches per GPU above yours (up to %1 on %2) were not measured: with them the branch test takes about "
                                            "%3 s, more than the %4 s of the budget it may use, so the batch per GPU is at most yours")
