@@ -1028,6 +1028,8 @@ private slots:
         // Its clock near the budget's end: what the budget leaves.
         const QJsonObject late = progressJson(request, QJsonArray{QJsonObject{{kStartedS, 0.0}, {kEndedS, request.budgetSeconds - 10}, {kRuns, QJsonArray{ended}}}});
         QCOMPARE(expectedResumedAdviceSeconds(request, late, speed), 10.0);
+        QCOMPARE(resumedBudgetSeconds(request, late), 10.0);
+        QCOMPARE(resumedBudgetSeconds(request, afterBase), request.budgetSeconds - baseSeconds);  // the latest phase start
     }
 
     // Start and `ddplab --advise`'s first line: the plan's time, and the budget that rounds of more

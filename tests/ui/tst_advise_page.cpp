@@ -511,7 +511,7 @@ private slots:
         const MachineSpeed speed = MachineSpeed::measure(RunStore());
         const double left = expectedResumedAdviceSeconds(*asked, *kept, speed);
         QVERIFY2(left < expectedAdviceSeconds(*asked, speed), qPrintable(QString::number(left)));
-        QCOMPARE(resume->text(), QStringLiteral("Resume (%1)").arg(durationText(left)));
+        QCOMPARE(resume->text(), QStringLiteral("Resume (%1)").arg(adviceDurationText(left, resumedBudgetSeconds(*asked, *kept))));
         ended.clear();
         resume->click();
         QVERIFY(page->isRunning());

@@ -65,12 +65,16 @@ QString timeText(double seconds)
 
 // A stopped advice's resumption, as `ddplab --advise --resume` says it; -1 when its progress
 // file cannot be read (resuming says why).
-double resumedSeconds(const StoredAdvice& stopped, const MachineSpeed& speed)
+// A stopped advice's time to resume (-1 when its progress file cannot be read), and what its
+// budget leaves (the most it may take).
+std::pair<double, double> resumedSeconds(const StoredAdvice& stopped, const MachineSpeed& speed)
 {
     QString unread;
     const std::optional<QJsonObject> progress = readProgress(stopped.progressFile(), &unread);
     const std::optional<AdviceRequest> request = progress ? requestOfProgress(*progress, &unread) : std::nullopt;
-    return request ? expectedResumedAdviceSeconds(*request, *progress, speed) : -1.0;
+    if (!request)
+        return {-1.0, 0.0};
+    return {expectedResumedAdviceSeconds(*request, *progress, speed), resumedBudgetSeconds(*request, *progress)};
 }
 
 QString sentence(QString text)
@@ -295,7 +299,7 @@ bool AdvisePage::resumePastAdvice(int row)
         return false;
     }
     const StoredAdvice stored = m_stored[row];
-    const double estimate = resumedSeconds(stored, *m_speed);
+    const double estimate = resumedSeconds(stored, *m_speed).first;
     m_log->clear();
     if (!m_job->resume(stored.directory)) {
         say(sentence(m_job->problem()), true);
@@ -529,8 +533,9 @@ void AdvisePage::updateEstimate()
     const AdviceRequest request = m_inputs->request();
     m_estimate = adviceRequestProblem(request).isEmpty() ? expectedAdviceSeconds(request, *m_speed) : -1.0;
     m_start->setText(m_estimate >= 0 ? tr("Start (%1)").arg(adviceDurationText(m_estimate, request.budgetSeconds)) : tr("Start"));
-    const double resumed = m_stoppedRow >= 0 && m_stoppedRow < m_stored.size() ? resumedSeconds(m_stored[m_stoppedRow], *m_speed) : -1.0;
-    m_resume->setText(resumed >= 0 ? tr("Resume (%1)").arg(durationText(resumed)) : tr("Resume"));
+    const auto [resumed, mayTake] = m_stoppedRow >= 0 && m_stoppedRow < m_stored.size() ? resumedSeconds(m_stored[m_stoppedRow], *m_speed)
+                                                                                        : std::pair<double, double>{-1.0, 0.0};
+    m_resume->setText(resumed >= 0 ? tr("Resume (%1)").arg(adviceDurationText(resumed, mayTake)) : tr("Resume"));
 }
 
 void AdvisePage::copySnippet()

@@ -164,7 +164,7 @@ int resumeAdviceHeadless(const LaunchOptions& options, QTextStream& out, QTextSt
     }
     const double estimate = expectedResumedAdviceSeconds(*request, *progress, MachineSpeed::measure(RunStore()));
     out << "DDP Lab advisor: resuming " << kept.directory << " (" << kept.gpus << " GPUs, " << kept.runsEnded << " runs finished), "
-        << durationText(estimate) << Qt::endl;
+        << adviceDurationText(estimate, resumedBudgetSeconds(*request, *progress)) << Qt::endl;
     return runAdvice(options, [&](AdviceJob& job) { return job.resume(kept.directory); }, out, err, estimate, true);
 }
 

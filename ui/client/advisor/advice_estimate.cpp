@@ -69,16 +69,33 @@ QString adviceDurationText(double expected, double budgetSeconds)
     return QStringLiteral("%1, up to %2").arg(durationText(expected), budget);
 }
 
+namespace {
+
+// Where the stopped advice's clock had reached: the latest start or end of its phases.
+double clockOf(const QJsonObject& progress)
+{
+    using namespace advice_progress;
+    double clock = 0.0;
+    for (const QJsonValue& phase : progress.value(kPhases).toArray())
+        clock = std::max({clock, phase.toObject().value(kStartedS).toDouble(), phase.toObject().value(kEndedS).toDouble()});
+    return clock;
+}
+
+}  // namespace
+
+double resumedBudgetSeconds(const AdviceRequest& request, const QJsonObject& progress)
+{
+    return std::max(0.0, request.budgetSeconds - clockOf(progress));
+}
+
 double expectedResumedAdviceSeconds(const AdviceRequest& request, const QJsonObject& progress, const MachineSpeed& speed)
 {
     using namespace advice_progress;
     // The runs the progress file names by their stored run are taken as they are: their share of
     // the plan is not run again. The advice's clock goes on from where the stopped one's ended.
     double finished = 0.0;
-    double clock = 0.0;
     for (const QJsonValue& phase : progress.value(kPhases).toArray()) {
         const QJsonObject phaseObject = phase.toObject();
-        clock = std::max({clock, phaseObject.value(kStartedS).toDouble(), phaseObject.value(kEndedS).toDouble()});
         for (const QJsonValue& run : phaseObject.value(kRuns).toArray()) {
             if (run.toObject().value(kRunId).toString().isEmpty())
                 continue;
@@ -87,7 +104,7 @@ double expectedResumedAdviceSeconds(const AdviceRequest& request, const QJsonObj
         }
     }
     const double left = std::max(0.0, expectedAdviceSeconds(request, speed) - finished);
-    return std::min(left, std::max(0.0, request.budgetSeconds - clock));
+    return std::min(left, resumedBudgetSeconds(request, progress));
 }
 
 }  // namespace ddplab::ui

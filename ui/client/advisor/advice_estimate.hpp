@@ -48,5 +48,8 @@ QString adviceDurationText(double expected, double budgetSeconds);
 // runs it had finished (taken from the run store, not run again), never past what its budget
 // leaves after the time its clock had reached.
 double expectedResumedAdviceSeconds(const AdviceRequest& request, const QJsonObject& progress, const MachineSpeed& speed);
+// What its budget leaves after the stopped advice's clock: what a resumed advice may take at most
+// (adviceDurationText's "up to").
+double resumedBudgetSeconds(const AdviceRequest& request, const QJsonObject& progress);
 
 }  // namespace ddplab::ui
