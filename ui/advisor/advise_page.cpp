@@ -63,10 +63,8 @@ QString timeText(double seconds)
     return whole >= 90 ? QObject::tr("about %1 min left").arg((whole + 30) / 60) : QObject::tr("about %1 s left").arg(whole);
 }
 
-// A stopped advice's resumption, as `ddplab --advise --resume` says it; -1 when its progress
-// file cannot be read (resuming says why).
-// A stopped advice's time to resume (-1 when its progress file cannot be read), and what its
-// budget leaves (the most it may take).
+// A stopped advice's resumption, as `ddplab --advise --resume` says it: its time (-1 when its
+// progress file cannot be read: resuming says why), and what its budget leaves (the most it may take).
 std::pair<double, double> resumedSeconds(const StoredAdvice& stopped, const MachineSpeed& speed)
 {
     QString unread;
