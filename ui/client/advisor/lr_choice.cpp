@@ -15,7 +15,6 @@ namespace ddplab::ui {
 namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
-constexpr double kSameRung = 1.001;  // LRs this close are one rung (floating point of sqrt 2 powers)
 
 bool trained(const BracketPoint& point, int seeds)
 {

@@ -27,12 +27,14 @@
 
 namespace ddplab::ui {
 
+inline constexpr double kSameRung = 1.001;  // LRs this close are one rung (floating point of sqrt 2 powers)
+
 struct LrChoice {
     bool ok = false;              // an LR passed both rules
     double lr = 0.0;              // a rung of the ladder: the middle of those within noise of the lowest mean
     double lowestMeanLr = 0.0;    // the eligible rung of the lowest mean (the ladder's extensions and more seeds go by it)
     double quietLow = 0.0, quietHigh = 0.0;  // the run of rungs next to it within noise of it (both lowestMeanLr: none)
-    bool hasQuietRun() const { return quietHigh > quietLow * 1.001; }  // more than one rung in that run
+    bool hasQuietRun() const { return quietHigh > quietLow * kSameRung; }  // more than one rung in that run
     double measure = 0.0;         // the LR's mean over the seeds
     double error = 0.0;           // its standard error
     int seeds = 0;
