@@ -2,7 +2,8 @@
 // A stopped advice resumed (docs/advisor.md): on linreg to 2 GPUs, an advice (the one advice job
 // the page and --advise run) stopped in its branch test and resumed from its folder takes the base run and the branch runs that had
 // finished from the run store instead of running them again (the run store gains exactly the
-// runs that had not), and ends with the recommendation of the same advice run without a stop. An
+// runs that had not), and ends with the recommendation of the same advice run without a stop; the
+// cost the plan is sized with leaves out the engine's start, live and replayed. An
 // advice whose runs' disk fills up stops saying so, kept as stopped with no run left "running",
 // and resumed once there is room it ends.
 
@@ -25,6 +26,9 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTimer>
+
+#include <algorithm>
+#include <cmath>
 
 using namespace ddplab::ui;
 
@@ -67,6 +71,20 @@ QList<QStringList> storedIds(const QString& progressFile)
     }
     return phases;
 }
+
+// The base phase's seconds and, of them, the engine's start, as the progress file holds them.
+std::pair<double, double> basePhaseSeconds(const QString& progressFile)
+{
+    QFile file(progressFile);
+    if (!file.open(QIODevice::ReadOnly))
+        return {0.0, 0.0};
+    const QJsonObject base = QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("phases")).toArray().first().toObject();
+    return {base.value(QStringLiteral("ended_at_s")).toDouble() - base.value(QStringLiteral("started_at_s")).toDouble(),
+            base.value(QStringLiteral("engine_start_s")).toDouble()};
+}
+
+constexpr double kFewestPerRun = 0.2;  // run_cost.cpp's floor on a run's start and end
+constexpr double kClockSlack = 0.1;    // seconds between the phase's end and the job reading the clock
 
 }  // namespace
 
@@ -116,6 +134,14 @@ private slots:
         const qsizetype keptBranchRuns = kept[1].size() - kept[1].count(QString());
         QCOMPARE(keptBranchRuns, 3);
 
+        // The engine's start (LibTorch's load) was the base phase's, and no run's cost: the plan
+        // is sized with a run's own start and end (it had been 1.1 s where later runs took 0.2 s).
+        const auto [baseSeconds, engineStart] = basePhaseSeconds(stoppedFolder.progressFile());
+        QVERIFY2(engineStart > 0 && engineStart < baseSeconds, qPrintable(QStringLiteral("%1 of %2 s").arg(engineStart).arg(baseSeconds)));
+        const double perRun = stopped.runCost().perRun();
+        QVERIFY2(perRun <= std::max(kFewestPerRun, baseSeconds - engineStart) + kClockSlack,
+                 qPrintable(QStringLiteral("%1 s a run; the base phase took %2 s, %3 of them the engine's start").arg(perRun).arg(baseSeconds).arg(engineStart)));
+
         QTRY_VERIFY_WITH_TIMEOUT(!session.isRunning(), 30000);  // the stop ends the engine's run
 
         // Resumed: the base run and the three branch runs are taken from the store.
@@ -130,6 +156,9 @@ private slots:
         const Advice& got = resumed.advice();
         QCOMPARE(got.evidence.size(), allRuns);
         QCOMPARE(got.evidence.front().runId, kept[0][0]);  // the stopped advice's base run
+        // Replayed, the base phase measures the same cost: its time then, its engine's start then.
+        QVERIFY2(std::fabs(resumed.runCost().perRun() - perRun) <= kClockSlack,
+                 qPrintable(QStringLiteral("%1 s a run resumed, %2 s before").arg(resumed.runCost().perRun()).arg(perRun)));
         qInfo("%lld runs; the resumed advice ran %lld; recommended %lld per GPU, LR %.6g (without a stop: %lld, %.6g)", qint64(allRuns),
               qint64(allRuns - 4), qint64(got.batchPerGpu), got.lr, qint64(expected.batchPerGpu), expected.lr);
         QCOMPARE(got.batchPerGpu, expected.batchPerGpu);

@@ -72,6 +72,9 @@ public:
     const QString& storeProblem() const { return m_storeProblem; }
     const AdviceStore& store() const { return m_store; }
     int reusedRuns() const;
+    // What one run costs here, as the base run measured it (unmeasured before it ends): what the
+    // plan is sized with.
+    const RunCost& runCost() const { return m_time.cost(); }
 
     // What is measured now ("branch test: ..."), how far the whole is (every run moves it), the
     // seconds left (-1 before the base run has ended; never past the budget's end).

@@ -27,6 +27,8 @@ inline const QString kSettings = QStringLiteral("settings");
 inline const QString kRunId = QStringLiteral("run_id");
 inline const QString kStartedS = QStringLiteral("started_at_s");
 inline const QString kEndedS = QStringLiteral("ended_at_s");
+// Of the phase's seconds, those the engine took to start (its phase launched it): see LabSession.
+inline const QString kEngineStartS = QStringLiteral("engine_start_s");
 inline const QString kGpus = QStringLiteral("gpus");
 inline const QString kMaxBatch = QStringLiteral("max_batch_per_gpu");
 inline const QString kBudget = QStringLiteral("budget_s");

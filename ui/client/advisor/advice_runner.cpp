@@ -77,6 +77,8 @@ void AdviceRunner::run(const QList<PlannedRun>& runs)
     if (!before.isEmpty())
         m_offsetMs += qRound64(before.value(kStartedS).toDouble() * 1000.0) - elapsedMs();
     m_phaseStartMs = elapsedMs();
+    m_engineStartS = before.value(kEngineStartS).toDouble(0.0);
+    m_startedSession = false;
     m_planned = runs;
     m_reused.clear();
     m_toRun.clear();
@@ -132,6 +134,7 @@ void AdviceRunner::run(const QList<PlannedRun>& runs)
             endPhase({});
         }, Qt::QueuedConnection);
     } else {
+        m_startedSession = true;
         m_session.start(requests);
     }
 }
@@ -209,6 +212,9 @@ void AdviceRunner::endPhase(const QList<QSharedPointer<RunData>>& sessionRuns)
     if (!m_phasesLog.isEmpty()) {
         QJsonObject phase = m_phasesLog.last().toObject();
         phase.insert(kEndedS, elapsedMs() / 1000.0);
+        if (m_startedSession)
+            m_engineStartS = m_session.engineStartSeconds();
+        phase.insert(kEngineStartS, m_engineStartS);
         m_phasesLog[m_phasesLog.size() - 1] = phase;
         if (!writeProgress())
             return;

@@ -55,6 +55,10 @@ public:
     // This phase's runs not yet ended, the one under way first.
     QList<PlannedRun> runsLeft() const;
     double phaseStartedSeconds() const { return double(m_phaseStartMs) / 1000.0; }
+    // Of the seconds of the phase that ended last, those the engine took to start, once for all
+    // its runs (LabSession::engineStartSeconds; a replayed phase's as they were then): not a
+    // run's own cost.
+    double engineStartSeconds() const { return m_engineStartS; }
 
 signals:
     void runEnded();
@@ -84,6 +88,8 @@ private:
     qint64 m_pinnedMs = 0;               // the pinned clock: the pinned seconds of the runs that ended
     qint64 m_offsetMs = 0;           // added to the clock: a replayed phase takes the time it took
     qint64 m_phaseStartMs = 0;
+    double m_engineStartS = 0.0;     // engineStartSeconds()
+    bool m_startedSession = false;   // this phase asked the session for runs (not all replayed)
     QList<PlannedRun> m_planned;     // this phase's
     QMap<int, QSharedPointer<RunData>> m_reused;  // taken from the store, by plan index
     QList<int> m_toRun;              // the plan indexes the session runs, in its order

@@ -14,7 +14,8 @@ class RunCost {
 public:
     // From the base run: the seconds its steps took (summary train_s) for its `samples`, its
     // seconds from the first step to its end (wall_s), the seconds the whole run took here
-    // (start and end included), and the evaluations it made.
+    // (its start and end included; the engine's own start, which the runs after it do not pay,
+    // not), and the evaluations it made.
     static RunCost measured(double trainSeconds, double samples, double wallSeconds, double elapsedSeconds, qint64 evaluations);
 
     bool isMeasured() const { return m_perSample > 0; }

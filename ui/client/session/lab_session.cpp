@@ -65,6 +65,7 @@ void LabSession::start(const QList<RunRequest>& requests)
     m_stopRequested = false;
     m_firstFailureCode = 0;
     m_engineStderr.clear();
+    m_engineStartMs = 0;
     if (!(std::exchange(m_engineKept, false) && m_engine.isRunning())) {
         // An engine let go a moment ago (its input ended when the advice before let the lab go)
         // may still be on its way out: it is gone before the next one starts.
@@ -74,6 +75,7 @@ void LabSession::start(const QList<RunRequest>& requests)
         m_stderrLines.clear();
         const EngineCommand command = engineCommand(m_target, m_enginePath, runsArguments(m_target));
         m_engine.startWithInput(command.program, command.arguments);
+        m_sinceEngineStart.start();
         m_helloTimer.start(m_helloPatienceMs);
     }
     m_running = true;
@@ -271,6 +273,7 @@ void LabSession::onEvents(const QList<QJsonObject>& events)
         const QString type = event.value(wire(field::kType)).toString();
         if (!m_sawEngineHello) {
             m_sawEngineHello = true;
+            m_engineStartMs = m_sinceEngineStart.elapsed();
             m_helloTimer.stop();
             if (type == wire(type::kHello)) {
                 if (!checkEngineHello(event))

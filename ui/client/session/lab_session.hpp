@@ -68,6 +68,10 @@ public:
     int count() const { return m_requests.size(); }
     QSharedPointer<RunData> currentRun() const { return m_current; }
     qint64 engineProcessId() const { return m_engine.processId(); }
+    // The seconds the engine that the latest start() launched took to say its hello (LibTorch's
+    // load, paid once by the sequence that starts it, not by each run); 0 when start() asked an
+    // engine kept from the sequence before, or while its hello has not come.
+    double engineStartSeconds() const { return m_engineStartMs / 1000.0; }
     // Milliseconds since the current run's first step (-1 before it): for time remaining.
     qint64 msSinceFirstStep() const;
     // Where the current run is ("run 2 of 3 · step 120 / 469 · ... left").
@@ -135,6 +139,8 @@ private:
     QString m_protocolProblem;      // the engine speaks another protocol version, or none: why the run ended
     int m_helloPatienceMs = 60000;  // ssh's connect timeout and a slow remote start fit well within
     QTimer m_helloTimer;
+    QElapsedTimer m_sinceEngineStart;
+    qint64 m_engineStartMs = 0;  // engineStartSeconds()
     QSharedPointer<RunData> m_current;
     QFile m_stderrLog;
     QFile m_eventsLog;        // remote runs: their events, written here as they arrive
