@@ -83,7 +83,6 @@ std::pair<double, double> basePhaseSeconds(const QString& progressFile)
             base.value(QStringLiteral("engine_start_s")).toDouble()};
 }
 
-constexpr double kFewestPerRun = 0.2;  // run_cost.cpp's floor on a run's start and end
 constexpr double kClockSlack = 0.1;    // seconds between the phase's end and the job reading the clock
 
 }  // namespace
@@ -139,7 +138,7 @@ private slots:
         const auto [baseSeconds, engineStart] = basePhaseSeconds(stoppedFolder.progressFile());
         QVERIFY2(engineStart > 0 && engineStart < baseSeconds, qPrintable(QStringLiteral("%1 of %2 s").arg(engineStart).arg(baseSeconds)));
         const double perRun = stopped.runCost().perRun();
-        QVERIFY2(perRun <= std::max(kFewestPerRun, baseSeconds - engineStart) + kClockSlack,
+        QVERIFY2(perRun <= std::max(RunCost::kFewestPerRun, baseSeconds - engineStart) + kClockSlack,
                  qPrintable(QStringLiteral("%1 s a run; the base phase took %2 s, %3 of them the engine's start").arg(perRun).arg(baseSeconds).arg(engineStart)));
 
         QTRY_VERIFY_WITH_TIMEOUT(!session.isRunning(), 30000);  // the stop ends the engine's run

@@ -119,10 +119,9 @@ BranchPlan planBranchTest(const PlanContext& context);
 
 // The runs of a cut (its batches' brackets in each of the plan's data orders, then its range
 // tests), shaped as the plan's branches are, for the job to bring back once the branch test's own
-// runs show they fit: the base run is the advice's first engine start, and times a run's start and
-// end at 2 to 5 x a later run's (linreg at 1 min, idle: 0.5-1.1 s against 0.2 s), so its plan cut
-// batches for time that was there (a branch test "of about 57 s" took 12 s; under load, half your
-// batch and every other batch too).
+// runs show they fit: one base run times the machine's pace once, and the pace moves (a busy
+// machine; until fc3165a also LibTorch's load, counted into the base run's cost: linreg at 1 min,
+// idle, timed 0.5-1.1 s a run against 0.2 s, and a branch test "of about 57 s" took 12 s).
 QList<PlannedRun> leftOutBranchRuns(const PlanContext& context, const BranchPlan& plan, const BranchCut& cut);
 // How many of the cuts come back: the first ones, in order, whose runs' seconds (at the pace the
 // branch test kept) add up to no more than `secondsLeft` of its share; the first that does not fit

@@ -4,15 +4,6 @@
 #include <algorithm>
 
 namespace ddplab::ui {
-namespace {
-
-// A run's own start and end (the engine's fork of it, its ranks, data, events; LibTorch is loaded
-// once, by the engine): its whole time less the time from its first step to its end, within these
-// bounds.
-constexpr double kFewestPerRun = 0.2;
-constexpr double kMostPerRun = 5.0;
-
-}  // namespace
 
 RunCost RunCost::measured(double trainSeconds, double samples, double wallSeconds, double elapsedSeconds, qint64 evaluations)
 {

@@ -17,6 +17,11 @@ public:
     // (its start and end included; the engine's own start, which the runs after it do not pay,
     // not), and the evaluations it made.
     static RunCost measured(double trainSeconds, double samples, double wallSeconds, double elapsedSeconds, qint64 evaluations);
+    // A run's own start and end (the engine's fork of it, its ranks, data, events; LibTorch is
+    // loaded once, by the engine): its whole time less the time from its first step to its end,
+    // within these bounds.
+    static constexpr double kFewestPerRun = 0.2;
+    static constexpr double kMostPerRun = 5.0;
 
     bool isMeasured() const { return m_perSample > 0; }
     double perSample() const { return m_perSample > 0 ? m_perSample : kUnmeasuredPerSample; }
