@@ -6,12 +6,14 @@
 //   - Start and `ddplab --advise` say the plan's time and the budget the rounds may fill;
 //   - a stopped advice, resumed, is estimated as its plan less the runs it had finished, within
 //     what its budget leaves after its clock;
+//   - the engine's start is no part of the runs' pace;
 //   - the test hook that pins the runs' cost.
 
 #include "client/advisor/advice_estimate.hpp"
 #include "client/advisor/advice_phases.hpp"
 #include "client/advisor/advice_plan.hpp"
 #include "client/advisor/advice_progress.hpp"
+#include "client/advisor/advice_time.hpp"
 #include "client/advisor/advice_request.hpp"
 #include "client/advisor/run_cost.hpp"
 #include "client/library/preset_file.hpp"
@@ -140,6 +142,37 @@ private slots:
         QCOMPARE(expectedResumedAdviceSeconds(request, late, speed), 10.0);
         QCOMPARE(resumedBudgetSeconds(request, late), 10.0);
         QCOMPARE(resumedBudgetSeconds(request, afterBase), request.budgetSeconds - baseSeconds);  // the latest phase start
+    }
+
+    // A phase that launched an engine (a resumed advice's first; one on a Run-on host whose
+    // engine went) paid its start, which no later run pays: the pace later phases are scaled by
+    // leaves it out. A stopped phase's engine start is read back only where its time can hold it.
+    void theEnginesStartIsNoPartOfThePace()
+    {
+        PlanContext context = planContextAfterBase(fashionMlpRequest(), RunCost::measured(1.0, 1e5, 1.2, 2.0, 5), 300);
+        const QList<PlannedRun> runs = planBranchTest(context).runs;
+        QVERIFY(runs.size() > 1);
+        AdviceTime time;
+        time.setCost(context.cost, context.checkpointStep);
+        const double predicted = time.runsSeconds(runs);
+        QVERIFY(predicted > 1);
+        time.calibrate(runs, 1.5 * predicted + 3.0, 3.0);
+        QVERIFY2(std::fabs(time.scale() - 1.5) < 1e-9, qPrintable(QString::number(time.scale())));
+        time.calibrate(runs, 1.5 * predicted + 3.0);  // with no engine started, all of it was the runs'
+        QVERIFY(time.scale() > 1.5 + 2.9 / predicted);
+        time.calibrate(runs, 2.0, 5.0);  // a start longer than the phase: nothing measured of the runs, the pace kept
+        QVERIFY(time.scale() > 1.5 + 2.9 / predicted);
+
+        using namespace advice_progress;
+        const auto phase = [](double started, double ended, const QJsonValue& engineStart) {
+            return QJsonObject{{kStartedS, started}, {kEndedS, ended}, {kEngineStartS, engineStart}};
+        };
+        QCOMPARE(engineStartOfPhase(phase(10.0, 14.0, 0.8)), 0.8);
+        QCOMPARE(engineStartOfPhase(phase(10.0, 14.0, 4.0)), 4.0);
+        QCOMPARE(engineStartOfPhase(phase(10.0, 14.0, 4.5)), 0.0);  // more than the phase took
+        QCOMPARE(engineStartOfPhase(phase(10.0, 14.0, -1.0)), 0.0);
+        QCOMPARE(engineStartOfPhase(phase(10.0, 14.0, QStringLiteral("0.8"))), 0.0);
+        QCOMPARE(engineStartOfPhase(QJsonObject{{kStartedS, 10.0}, {kEngineStartS, 0.8}}), 0.0);  // a phase that never ended
     }
 
     // Start and `ddplab --advise`'s first line: the plan's time, and the budget that rounds of more

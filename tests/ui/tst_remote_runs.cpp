@@ -28,6 +28,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMap>
+#include <QSet>
 #include <QSignalSpy>
 
 #include <algorithm>
@@ -308,9 +309,16 @@ private slots:
                                            R"({"workload": "linreg", "loss_reduction": "mean", "noise": 0.01, "num_examples": 512, "dim": 16,
                                                "batch_size": 16, "world_size": 1, "lr": 0.5, "epochs": 4})");
         const QString folder = home.filePath(QStringLiteral("advice"));
+        // The engine on the host, behind a script that notes each start and what it was asked.
+        const QString starts = home.filePath(QStringLiteral("engine-starts"));
+        const QString engine = writePreset(home, QStringLiteral("engine.sh"),
+                                           QStringLiteral("#!/bin/sh\necho \"$1\" >> '%1'\nexec '%2' \"$@\"\n").arg(starts, ddplab::test::enginePath()).toUtf8());
+        QVERIFY(QFile::setPermissions(engine, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
         QProcess process;
-        startLabOnHost(process, home, {QStringLiteral("--advise"), QStringLiteral("--preset"), preset, QStringLiteral("--gpus"), QStringLiteral("4"),
-                                       QStringLiteral("--budget-min"), QStringLiteral("2"), QStringLiteral("--export"), folder, QStringLiteral("--quit")});
+        startLabOnHost(process, home,
+                       {QStringLiteral("--advise"), QStringLiteral("--preset"), preset, QStringLiteral("--gpus"), QStringLiteral("4"), QStringLiteral("--budget-min"),
+                        QStringLiteral("2"), QStringLiteral("--export"), folder, QStringLiteral("--quit")},
+                       engine);
         QVERIFY(process.waitForFinished(4 * kPatienceMs));
         const QString out = QString::fromUtf8(process.readAllStandardOutput()) + QString::fromUtf8(process.readAllStandardError());
         QVERIFY2(process.exitCode() == 0, qPrintable(out));
@@ -389,6 +397,17 @@ private slots:
         QVERIFY(QString::fromUtf8(markdown.readAll()).contains(QStringLiteral("Speed: timed on labtest")));
         QVERIFY(QFileInfo::exists(folder + QStringLiteral("/advice-goodput.png")));
         QVERIFY(waitUntilNoRemoteEngine(m_sshd->processId()));
+
+        // Every phase (base, branch test, timing, confirmation, ...) was asked of one engine on
+        // the host: one SSH connection and one engine start for the whole advice, not one a phase.
+        QSet<QString> phases;
+        for (const QJsonValue& item : advice.value(QStringLiteral("evidence")).toArray())
+            phases.insert(item.toObject().value(QStringLiteral("phase")).toString());
+        QVERIFY2(phases.size() >= 4, qPrintable(QStringList(phases.values()).join(QLatin1Char(' '))));
+        QFile started(starts);
+        QVERIFY(started.open(QIODevice::ReadOnly));
+        const QStringList asked = QString::fromUtf8(started.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(asked.count(QStringLiteral("runs")), 1);
     }
 
     void aMissingRemoteEngineEndsTheHeadlessLabWithItsOwnCode()

@@ -308,7 +308,7 @@ void AdviceJob::onPhaseEnded(const QList<QSharedPointer<RunData>>& runs, bool cu
                                                   .arg(phaseWords(m_planned.front().phase))
                                                   .arg(m_planned.size()));
     if (m_time.isMeasured())
-        m_time.calibrate(ran, m_runner->elapsedSeconds() - m_runner->phaseStartedSeconds());
+        m_time.calibrate(ran, m_runner->elapsedSeconds() - m_runner->phaseStartedSeconds(), m_runner->engineStartSeconds());
     emit progressed();
     switch (m_phase) {
     case Phase::Base:

@@ -38,6 +38,13 @@ QJsonObject progressJson(const AdviceRequest& request, const QJsonArray& phases)
             {kPhases, phases}};
 }
 
+double engineStartOfPhase(const QJsonObject& phase)
+{
+    const double took = phase.value(kEndedS).toDouble(-1.0) - phase.value(kStartedS).toDouble(0.0);
+    const double engineStart = phase.value(kEngineStartS).toDouble(0.0);
+    return engineStart >= 0.0 && engineStart <= took ? engineStart : 0.0;
+}
+
 std::optional<QJsonObject> readProgress(const QString& path, QString* error)
 {
     QString why;

@@ -47,6 +47,10 @@ inline const QString kLayerNorm = wire(protocol::inspection::kLayerNorm);
 }  // namespace advice_progress
 
 QJsonObject progressJson(const AdviceRequest& request, const QJsonArray& phases);
+// A stopped phase's engine start, as its time holds it: one the file should not hold (below 0,
+// or more than the phase took, which a crafted file may say) counts as none, so the run's cost
+// the plan is sized with is never less than what the phase measured.
+double engineStartOfPhase(const QJsonObject& phase);
 // The file's object; nullopt with `error` when it cannot be read or is no JSON object.
 std::optional<QJsonObject> readProgress(const QString& path, QString* error);
 // The request it holds (its settings read as the engine reads them); nullopt with `error`.

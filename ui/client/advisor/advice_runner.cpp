@@ -77,7 +77,7 @@ void AdviceRunner::run(const QList<PlannedRun>& runs)
     if (!before.isEmpty())
         m_offsetMs += qRound64(before.value(kStartedS).toDouble() * 1000.0) - elapsedMs();
     m_phaseStartMs = elapsedMs();
-    m_engineStartS = before.value(kEngineStartS).toDouble(0.0);
+    m_engineStartS = engineStartOfPhase(before);
     m_startedSession = false;
     m_planned = runs;
     m_reused.clear();

@@ -37,11 +37,12 @@ double AdviceTime::runsSeconds(const QList<PlannedRun>& runs) const
     return seconds;
 }
 
-void AdviceTime::calibrate(const QList<PlannedRun>& runs, double seconds)
+void AdviceTime::calibrate(const QList<PlannedRun>& runs, double seconds, double engineStart)
 {
     const double predicted = runsSeconds(runs);
-    if (runs.size() > 1 && predicted > 0 && seconds > 0)
-        m_scale = std::clamp(seconds / predicted, kFewestScale, kMostScale);
+    const double ran = seconds - std::clamp(engineStart, 0.0, seconds);
+    if (runs.size() > 1 && predicted > 0 && ran > 0)
+        m_scale = std::clamp(ran / predicted, kFewestScale, kMostScale);
 }
 
 double AdviceTime::secondsLeft(const QList<PlannedRun>& runs, double later) const

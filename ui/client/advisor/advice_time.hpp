@@ -23,7 +23,9 @@ public:
     double runsSeconds(const QList<PlannedRun>& runs) const;
     // A phase took `seconds` where `runs` were predicted: later predictions are scaled by that
     // (within 1/4 and 4), as resuming, evaluating and forking cost what one run cannot show.
-    void calibrate(const QList<PlannedRun>& runs, double seconds);
+    // `engineStart` of those seconds went to starting the engine the phase launched (a resumed
+    // advice's first, one that went, a host's SSH and GPU set-up): no run to come pays it.
+    void calibrate(const QList<PlannedRun>& runs, double seconds, double engineStart = 0.0);
     double scale() const { return m_scale; }
     // `runs` still to finish and `later` seconds of phases to come (unscaled), scaled.
     double secondsLeft(const QList<PlannedRun>& runs, double later) const;

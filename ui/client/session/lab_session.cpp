@@ -109,7 +109,7 @@ void LabSession::setTarget(const EngineTarget& target)
 bool LabSession::keepsEngine() const
 {
     const Busy holder = m_activity.busy();
-    return (holder == Busy::Advice || holder == Busy::Study) && !m_stopRequested && !m_target.isRemote() && m_protocolProblem.isEmpty();
+    return (holder == Busy::Advice || holder == Busy::Study) && !m_stopRequested && m_protocolProblem.isEmpty();
 }
 
 // The kept engine is told its input has ended: it exits, as after any sequence.
