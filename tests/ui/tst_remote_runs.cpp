@@ -72,6 +72,25 @@ void startLabOnHost(QProcess& process, const QTemporaryDir& home, QStringList ar
     process.start(QFileInfo(ddplab::test::enginePath()).dir().filePath(QStringLiteral("ddplab")), arguments);
 }
 
+// The engine at `engine` behind a script in `home` that notes in `starts`, a line a start, what
+// it was asked (its first argument: runs, inspect, ...); the script's path.
+QString countingEngine(const QTemporaryDir& home, const QString& starts, const QString& engine = ddplab::test::enginePath())
+{
+    const QString script = writePreset(home, QStringLiteral("engine.sh"),
+                                       QStringLiteral("#!/bin/sh\necho \"$1\" >> '%1'\nexec '%2' \"$@\"\n").arg(starts, engine).toUtf8());
+    QFile::setPermissions(script, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    return script;
+}
+
+// How many times the script of countingEngine started the engine to be asked `what`.
+qsizetype enginesStarted(const QString& starts, const QString& what)
+{
+    QFile file(starts);
+    if (!file.open(QIODevice::ReadOnly))
+        return 0;
+    return QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts).count(what);
+}
+
 // The engine processes the server runs for us: everything below sshd but its own sessions' shells.
 QList<qint64> remoteEngines(qint64 sshd)
 {
@@ -309,16 +328,12 @@ private slots:
                                            R"({"workload": "linreg", "loss_reduction": "mean", "noise": 0.01, "num_examples": 512, "dim": 16,
                                                "batch_size": 16, "world_size": 1, "lr": 0.5, "epochs": 4})");
         const QString folder = home.filePath(QStringLiteral("advice"));
-        // The engine on the host, behind a script that notes each start and what it was asked.
         const QString starts = home.filePath(QStringLiteral("engine-starts"));
-        const QString engine = writePreset(home, QStringLiteral("engine.sh"),
-                                           QStringLiteral("#!/bin/sh\necho \"$1\" >> '%1'\nexec '%2' \"$@\"\n").arg(starts, ddplab::test::enginePath()).toUtf8());
-        QVERIFY(QFile::setPermissions(engine, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
         QProcess process;
         startLabOnHost(process, home,
                        {QStringLiteral("--advise"), QStringLiteral("--preset"), preset, QStringLiteral("--gpus"), QStringLiteral("4"), QStringLiteral("--budget-min"),
                         QStringLiteral("2"), QStringLiteral("--export"), folder, QStringLiteral("--quit")},
-                       engine);
+                       countingEngine(home, starts));
         QVERIFY(process.waitForFinished(4 * kPatienceMs));
         const QString out = QString::fromUtf8(process.readAllStandardOutput()) + QString::fromUtf8(process.readAllStandardError());
         QVERIFY2(process.exitCode() == 0, qPrintable(out));
@@ -404,10 +419,38 @@ private slots:
         for (const QJsonValue& item : advice.value(QStringLiteral("evidence")).toArray())
             phases.insert(item.toObject().value(QStringLiteral("phase")).toString());
         QVERIFY2(phases.size() >= 4, qPrintable(QStringList(phases.values()).join(QLatin1Char(' '))));
-        QFile started(starts);
-        QVERIFY(started.open(QIODevice::ReadOnly));
-        const QStringList asked = QString::fromUtf8(started.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-        QCOMPARE(asked.count(QStringLiteral("runs")), 1);
+        QCOMPARE(enginesStarted(starts, QStringLiteral("runs")), 1);
+    }
+
+    void anAdvicesPhasesShareOneEngineOnTheHostUntilItLetsGo()
+    {
+        // While an advice (or a study) holds the lab, the host's engine of a sequence that ended
+        // stays, idle, with its connection, and the next phase is asked of it; when the lab is let
+        // go its stdin ends and it is gone from the host, with the window still open.
+        const RunStore store(m_runs.filePath(QStringLiteral("kept")));
+        LabSession session(store, ddplab::test::enginePath());
+        session.setTarget(remote(QStringLiteral("labtest")));
+        QSignalSpy done(&session, &LabSession::sequenceFinished);
+        const ddplab::Config config = coreConfigOf(QJsonDocument::fromJson(R"({"batch_size": 8, "num_examples": 64})").object()).value();
+        const auto sequence = [&](const QString& name) {
+            session.start({{name, name, QString(), config}});
+            return done.wait(kPatienceMs) && done.last().at(0).toBool();
+        };
+        QVERIFY(session.claim(Busy::Advice));
+        QVERIFY(sequence(QStringLiteral("phase 1")));
+        QVERIFY(session.engineStartSeconds() > 0);
+        const QList<qint64> there = remoteEngines(m_sshd->processId());
+        QVERIFY2(!there.isEmpty(), "the host's engine was not kept");
+        QVERIFY(sequence(QStringLiteral("phase 2")));
+        QCOMPARE(session.engineStartSeconds(), 0.0);  // asked of the kept engine
+        QCOMPARE(remoteEngines(m_sshd->processId()), there);
+        session.release(Busy::Advice);
+        QVERIFY(waitUntilNoRemoteEngine(m_sshd->processId()));
+        QTRY_COMPARE_WITH_TIMEOUT(session.engineProcessId(), qint64(0), kLeftoverPatienceMs);
+        // Runs started on their own are not kept: their engine ends with them.
+        QVERIFY(sequence(QStringLiteral("a run alone")));
+        QVERIFY(session.engineStartSeconds() > 0);
+        QVERIFY(waitUntilNoRemoteEngine(m_sshd->processId()));
     }
 
     void aMissingRemoteEngineEndsTheHeadlessLabWithItsOwnCode()
