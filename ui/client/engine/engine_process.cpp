@@ -123,6 +123,12 @@ bool EngineProcess::isRunning() const
     return m_process.state() != QProcess::NotRunning;
 }
 
+void EngineProcess::noticeExit()
+{
+    if (m_process.state() == QProcess::Running)
+        m_process.waitForFinished(0);
+}
+
 qint64 EngineProcess::processId() const
 {
     return m_process.processId();

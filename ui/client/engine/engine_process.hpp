@@ -42,6 +42,9 @@ public:
 
     bool isRunning() const;
     qint64 processId() const;
+    // An exit the event loop has not delivered yet (an idle engine that went a moment ago, its
+    // connection dropped) is noticed now: `finished` is emitted before this returns.
+    void noticeExit();
 
 signals:
     void started();

@@ -59,6 +59,11 @@ LabSession::LabSession(const RunStore& store, QString enginePath, QObject* paren
 void LabSession::start(const QList<RunRequest>& requests)
 {
     Q_ASSERT(!m_running);
+    // A kept engine that went a moment ago (its connection dropped between an advice's phases)
+    // is noticed before the sequence is asked of it: else its exit, delivered later, ended the
+    // sequence's first run as "killed by a signal".
+    if (m_engineKept)
+        m_engine.noticeExit();
     m_requests = requests;
     m_runs.clear();
     m_index = -1;
