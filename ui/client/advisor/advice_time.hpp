@@ -24,7 +24,7 @@ public:
     // A phase took `seconds` where `runs` were predicted: later predictions are scaled by that
     // (within 1/4 and 4), as resuming, evaluating and forking cost what one run cannot show.
     // `engineStart` of those seconds went to starting the engine the phase launched (a resumed
-    // advice's first, one that went, a host's SSH and GPU set-up): no run to come pays it.
+    // advice's first, one that went, on a host, its SSH connection too): no run to come pays it.
     void calibrate(const QList<PlannedRun>& runs, double seconds, double engineStart = 0.0);
     double scale() const { return m_scale; }
     // `runs` still to finish and `later` seconds of phases to come (unscaled), scaled.
