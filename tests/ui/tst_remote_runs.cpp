@@ -7,7 +7,9 @@
 // engine ends the headless lab with the lab's own exit code, not ssh's 127; the window's
 // inspection of one's own model runs on the host, whatever the paths are called, and a forward
 // that never returns there is stopped and leaves nothing running; an advice whose runs go to
-// the host times each batch per GPU there and confirms the one with the most goodput.
+// the host times each batch per GPU there and confirms the one with the most goodput, its
+// phases asked of one engine there, which is let go with the lab and started again when its
+// connection drops between phases.
 
 #include "client/engine/engine_query.hpp"
 #include "client/engine/engine_target.hpp"
