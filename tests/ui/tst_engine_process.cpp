@@ -14,6 +14,7 @@
 #include "core/limits.hpp"
 #include "core/protocol_names.hpp"
 #include "support/process_table.hpp"
+#include "short_phases.hpp"
 #include "ui_test_main.hpp"
 
 #include <QRegularExpression>
@@ -267,18 +268,13 @@ private slots:
         QTemporaryDir dir;
         const RunStore store(dir.filePath(QStringLiteral("runs")));
         LabSession session(store, ddplab::test::enginePath());
-        QSignalSpy done(&session, &LabSession::sequenceFinished);
         QSignalSpy finishedRuns(&session, &LabSession::runFinished);
-        const ddplab::Config config = coreConfigOf(QJsonDocument::fromJson(R"({"batch_size": 8, "num_examples": 64})").object()).value();
-        const auto sequence = [&](const QString& name) {
-            session.start({{name, name, QString(), config}});
-            return done.wait(kPatienceMs) && done.last().at(0).toBool();
-        };
+        ddplab::ui::test::ShortPhases phases(session, kPatienceMs);
         QVERIFY(session.claim(Busy::Advice));
-        QVERIFY(sequence(QStringLiteral("phase 1")));
+        QVERIFY(phases.run(QStringLiteral("phase 1")));
         const qint64 engine = session.engineProcessId();
         QVERIFY(engine > 0);  // kept, idle
-        QVERIFY(sequence(QStringLiteral("phase 2")));
+        QVERIFY(phases.run(QStringLiteral("phase 2")));
         QCOMPARE(session.engineProcessId(), engine);
         QCOMPARE(finishedRuns.size(), 2);
         for (const QList<QVariant>& finished : finishedRuns) {
@@ -290,7 +286,7 @@ private slots:
         // be gone and starts its own ("QProcess::start: Process is already running" before).
         QTest::failOnWarning(QRegularExpression(QStringLiteral("already running")));
         session.release(Busy::Advice);
-        QVERIFY(sequence(QStringLiteral("a run alone")));
+        QVERIFY(phases.run(QStringLiteral("a run alone")));
         QVERIFY(finishedRuns.last().at(1).value<QSharedPointer<RunData>>()->record().enginePid != engine);
         QTRY_COMPARE_WITH_TIMEOUT(session.engineProcessId(), qint64(0), kPatienceMs);
         QCOMPARE(session.activity().busy(), Busy::Idle);

@@ -24,6 +24,7 @@
 #include "support/forked_python.hpp"
 #include "support/process_table.hpp"
 #include "support/test_sshd.hpp"
+#include "short_phases.hpp"
 #include "ui_test_main.hpp"
 
 #include <QElapsedTimer>
@@ -432,18 +433,13 @@ private slots:
         const RunStore store(m_runs.filePath(QStringLiteral("kept")));
         LabSession session(store, ddplab::test::enginePath());
         session.setTarget(remote(QStringLiteral("labtest")));
-        QSignalSpy done(&session, &LabSession::sequenceFinished);
-        const ddplab::Config config = coreConfigOf(QJsonDocument::fromJson(R"({"batch_size": 8, "num_examples": 64})").object()).value();
-        const auto sequence = [&](const QString& name) {
-            session.start({{name, name, QString(), config}});
-            return done.wait(kPatienceMs) && done.last().at(0).toBool();
-        };
+        ddplab::ui::test::ShortPhases phases(session, kPatienceMs);
         QVERIFY(session.claim(Busy::Advice));
-        QVERIFY(sequence(QStringLiteral("phase 1")));
+        QVERIFY(phases.run(QStringLiteral("phase 1")));
         QVERIFY(session.engineStartSeconds() > 0);
         const QList<qint64> there = remoteEngines(m_sshd->processId());
         QVERIFY2(!there.isEmpty(), "the host's engine was not kept");
-        QVERIFY(sequence(QStringLiteral("phase 2")));
+        QVERIFY(phases.run(QStringLiteral("phase 2")));
         QCOMPARE(session.engineStartSeconds(), 0.0);  // asked of the kept engine
         QCOMPARE(remoteEngines(m_sshd->processId()), there);
         // The connection drops while the engine waits between phases: the host's engine goes
@@ -451,14 +447,14 @@ private slots:
         // starts another.
         ::kill(pid_t(session.engineProcessId()), SIGKILL);
         QVERIFY(waitUntilNoRemoteEngine(m_sshd->processId()));
-        QVERIFY2(sequence(QStringLiteral("phase 3")), qPrintable(session.runs().isEmpty() ? QStringLiteral("no run") : session.runs().last()->record().error));
+        QVERIFY2(phases.run(QStringLiteral("phase 3")), qPrintable(session.runs().isEmpty() ? QStringLiteral("no run") : session.runs().last()->record().error));
         QVERIFY(session.engineStartSeconds() > 0);
         QVERIFY(!remoteEngines(m_sshd->processId()).isEmpty());
         session.release(Busy::Advice);
         QVERIFY(waitUntilNoRemoteEngine(m_sshd->processId()));
         QTRY_COMPARE_WITH_TIMEOUT(session.engineProcessId(), qint64(0), kLeftoverPatienceMs);
         // Runs started on their own are not kept: their engine ends with them.
-        QVERIFY(sequence(QStringLiteral("a run alone")));
+        QVERIFY(phases.run(QStringLiteral("a run alone")));
         QVERIFY(session.engineStartSeconds() > 0);
         QVERIFY(waitUntilNoRemoteEngine(m_sshd->processId()));
     }

@@ -104,7 +104,8 @@ private:
     // While a study or an advice holds the lab, the engine of a sequence that ended stays, idle,
     // and the next sequence (an advice's next phase) is asked of it: LibTorch's load is some 0.9 s
     // of CPU a start (docs/ci.md), more with CUDA's libraries, and on a Run-on host an SSH
-    // connection besides (each run's ranks set up their GPUs themselves, after the fork). Let go when the lab is released (a remote one: its stdin ends, and it exits).
+    // connection besides (each run's ranks set up their GPUs themselves, after the fork). Let go
+    // when the lab is released (a remote one: its stdin ends, and it exits).
     bool keepsEngine() const;
     void letKeptEngineGo();
     void endRunning();
