@@ -292,6 +292,50 @@ private slots:
         QCOMPARE(session.activity().busy(), Busy::Idle);
     }
 
+    // The kept engine dies as the next phase's run is asked of it (a host's engine whose dropped
+    // connection this side had not yet seen): the run never began, and is asked of a new engine
+    // instead of failing the phase as "killed by a signal".
+    void aKeptEngineGoneWithoutAWordIsReplacedForTheRun()
+    {
+        QTemporaryDir dir;
+        // The first engine passes the first run on and dies, without a word, at the second ask;
+        // any later start is the engine itself.
+        const QString engine = writeExecutable(dir, QStringLiteral("engine.sh"), QStringLiteral(R"(#!/bin/sh
+if [ -e '%1/used' ]; then exec '%2' "$@"; fi
+: > '%1/used'
+mkfifo '%1/input'
+'%2' "$@" < '%1/input' &
+exec 3> '%1/input'
+IFS= read -r ask && printf '%s\n' "$ask" >&3
+IFS= read -r ask
+kill -9 $!
+exit 1
+)").arg(dir.path(), ddplab::test::enginePath()).toUtf8());
+        const RunStore store(dir.filePath(QStringLiteral("runs")));
+        LabSession session(store, engine);
+        QSignalSpy finishedRuns(&session, &LabSession::runFinished);
+        QSignalSpy log(&session, &LabSession::logMessage);
+        ddplab::ui::test::ShortPhases phases(session, kPatienceMs);
+        QVERIFY(session.claim(Busy::Advice));
+        QVERIFY2(phases.run(QStringLiteral("phase 1")), qPrintable(session.runs().last()->record().error));
+        const qint64 first = session.engineProcessId();
+        QVERIFY(first > 0);  // kept
+        QVERIFY2(phases.run(QStringLiteral("phase 2")), qPrintable(session.runs().last()->record().error));
+        QCOMPARE(finishedRuns.size(), 2);
+        const auto run = finishedRuns.last().at(1).value<QSharedPointer<RunData>>();
+        QCOMPARE(run->record().status, RunStatus::Finished);
+        QVERIFY(run->record().enginePid != first);
+        QCOMPARE(run->record().enginePid, session.engineProcessId());
+        QVERIFY(session.engineStartSeconds() > 0);  // the phase paid a start: the advice's pace leaves it out
+        QCOMPARE(store.listRuns().size(), 2);       // asked again in its own folder, not as another run
+        const bool said = std::any_of(log.begin(), log.end(), [](const QList<QVariant>& message) {
+            return message.first().toString().startsWith(QStringLiteral("The engine kept from the sequence before had gone (exit code 1); \"phase 2\""));
+        });
+        QVERIFY(said);
+        session.release(Busy::Advice);
+        QTRY_COMPARE_WITH_TIMEOUT(session.engineProcessId(), qint64(0), kPatienceMs);
+    }
+
     void anEngineThatNeverSpeaksIsStoppedAndNamed()
     {
         // A program that prints nothing (a wrong binary, a remote command that hangs) kept

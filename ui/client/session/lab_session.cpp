@@ -71,22 +71,28 @@ void LabSession::start(const QList<RunRequest>& requests)
     m_firstFailureCode = 0;
     m_engineStderr.clear();
     m_engineStartMs = 0;
-    if (!(std::exchange(m_engineKept, false) && m_engine.isRunning())) {
+    m_onKeptEngine = std::exchange(m_engineKept, false) && m_engine.isRunning();
+    if (!m_onKeptEngine) {
         // An engine let go a moment ago (its input ended when the advice before let the lab go)
         // may still be on its way out: it is gone before the next one starts.
         m_engine.stopAndWait(kLetGoneEngineMs);
-        m_sawEngineHello = false;
-        m_protocolProblem.clear();
-        m_stderrLines.clear();
-        const EngineCommand command = engineCommand(m_target, m_enginePath, runsArguments(m_target));
-        m_engine.startWithInput(command.program, command.arguments);
-        m_sinceEngineStart.start();
-        m_helloTimer.start(m_helloPatienceMs);
+        launchEngine();
     }
     m_running = true;
     m_claimedActivity = m_activity.claim(Busy::Runs, nullptr);  // else a study or an advice holds it
     emit runningChanged(true);
     startNext();
+}
+
+void LabSession::launchEngine()
+{
+    m_sawEngineHello = false;
+    m_protocolProblem.clear();
+    m_stderrLines.clear();
+    const EngineCommand command = engineCommand(m_target, m_enginePath, runsArguments(m_target));
+    m_engine.startWithInput(command.program, command.arguments);
+    m_sinceEngineStart.start();
+    m_helloTimer.start(m_helloPatienceMs);
 }
 
 bool LabSession::claim(Busy what, QString* refusal)
@@ -242,7 +248,8 @@ void LabSession::startNext()
                                  quoted({RunStore::eventsPath(*created)})),
                         false);
     }
-    m_engine.writeInput(QJsonDocument(ask).toJson(QJsonDocument::Compact) + '\n');
+    m_currentAsk = QJsonDocument(ask).toJson(QJsonDocument::Compact) + '\n';
+    m_engine.writeInput(m_currentAsk);
 }
 
 // No run left to ask for: the engine is told so (end of input) and the sequence ends when it
@@ -273,6 +280,7 @@ void LabSession::endRunning()
 // The engine's stream: its own hello, then each run's events followed by run_end.
 void LabSession::onEvents(const QList<QJsonObject>& events)
 {
+    m_onKeptEngine = false;  // it answered: whatever ends the run now is the run's
     QList<QJsonObject> forRun;
     for (const QJsonObject& event : events) {
         const QString type = event.value(wire(field::kType)).toString();
@@ -386,6 +394,10 @@ void LabSession::onEngineFinished(const EngineExit& exit)
     m_engineKept = false;
     m_helloTimer.stop();
     emitStderrLines(true);  // a last line without its newline
+    if (m_current && std::exchange(m_onKeptEngine, false) && !m_stopRequested) {
+        askAgainOfNewEngine(exit);
+        return;
+    }
     if (m_current) {
         // The engine went with a run unfinished: it crashed, was killed, could not start, or
         // speaks another protocol.
@@ -401,6 +413,30 @@ void LabSession::onEngineFinished(const EngineExit& exit)
     if (m_index < m_requests.size() && !m_stopRequested && m_firstFailureCode == 0 && exit.exitCode != 0)
         m_firstFailureCode = exit.exitCode > 0 ? exit.exitCode : 1;  // it ended between runs, unasked
     endRunning();
+}
+
+// The engine kept from the sequence before went without a word for the run just asked of it:
+// it died while it waited (a host's engine whose connection had not yet dropped here, one killed
+// from outside), so the run never began. It is asked again, in its own folder, of a new engine,
+// once: one that fails there fails as any run does. (Started from the event loop, not from
+// inside the old process's finished signal.)
+void LabSession::askAgainOfNewEngine(const EngineExit& exit)
+{
+    emit logMessage(QStringLiteral("The engine kept from the sequence before had gone (%1); \"%2\" is asked of a new one.")
+                        .arg(exit.crashed ? QStringLiteral("killed by a signal") : QStringLiteral("exit code %1").arg(exit.exitCode),
+                             m_current->record().legendLabel()),
+                    true);
+    QTimer::singleShot(0, this, [this] {
+        if (!m_current)
+            return;
+        if (m_stopRequested) {
+            finishCurrent({RunStatus::Cancelled, int(ddplab::kExitCancelled), QStringLiteral("stopped before it began")});
+            return;
+        }
+        launchEngine();
+        m_current->record().enginePid = m_engine.processId();
+        m_engine.writeInput(m_currentAsk);
+    });
 }
 
 // What the current run's events and this session know of how it ended.

@@ -108,6 +108,8 @@ private:
     // when the lab is released (a remote one: its stdin ends, and it exits).
     bool keepsEngine() const;
     void letKeptEngineGo();
+    void launchEngine();
+    void askAgainOfNewEngine(const EngineExit& exit);
     void endRunning();
     void onEvents(const QList<QJsonObject>& events);
     void appendToCurrent(const QList<QJsonObject>& events);
@@ -133,6 +135,7 @@ private:
     int m_index = -1;
     bool m_running = false;
     bool m_engineKept = false;  // the last sequence's engine, idle, for the next sequence of the same holder
+    bool m_onKeptEngine = false;  // this sequence's first run was asked of the kept engine, which has not answered yet
     LabActivity m_activity;
     bool m_claimedActivity = false;  // this sequence's start() took the idle lab for its runs
     bool m_stopRequested = false;
@@ -144,6 +147,7 @@ private:
     QElapsedTimer m_sinceEngineStart;
     qint64 m_engineStartMs = 0;  // engineStartSeconds()
     QSharedPointer<RunData> m_current;
+    QByteArray m_currentAsk;  // the line that asked the engine for m_current
     QFile m_stderrLog;
     QFile m_eventsLog;        // remote runs: their events, written here as they arrive
     QString m_engineStderr;  // the last of the engine's stderr: why ssh or the engine failed
