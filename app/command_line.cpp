@@ -241,6 +241,10 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, Program program)
         options.error = QStringLiteral("--advise takes its settings from --preset FILE (or the defaults): give it no --study or --run");
     else if (options.advise && !options.resumeStudy.isEmpty() && !options.preset.isEmpty())
         options.error = QStringLiteral("--advise --resume goes on with a stopped advice's own settings: give it no --preset");
+    else if (options.advise && !options.resumeStudy.isEmpty() &&
+             (parser.isSet(gpus) || parser.isSet(maxBatch) || parser.isSet(budget) || parser.isSet(horizon)))
+        options.error = QStringLiteral("--advise --resume goes on with the question the stopped advice was asked (its GPUs, budget, most batch "
+                                       "per GPU and horizon): give it no --gpus, --budget-min, --max-batch-per-gpu or --horizon-samples");
     else if (options.advise) {
         // fine: --advise [--preset FILE] --export DIR --quit
     } else if (script && !options.quit)

@@ -136,6 +136,19 @@ private slots:
                 QVERIFY(run.config.resumeFrom == "/tmp/step.pt" && run.config.maxSteps > context.checkpointStep);
         QVERIFY(std::any_of(cut.trimmed.begin(), cut.trimmed.end(), [](const QString& s) { return s.contains(QStringLiteral("not from the start")); }));
         QVERIFY(std::any_of(cut.trimmed.begin(), cut.trimmed.end(), [](const QString& s) { return s.contains(QStringLiteral("shorter horizon than yours")); }));
+        // A batch per GPU above yours is measured only where your horizon holds two of its steps
+        // (a new user's 3-sample horizon was measured over 512).
+        const auto mostPerGpu = [](const BranchPlan& plan) {
+            qint64 most = 0;
+            for (const BranchBatch& batch : plan.batches)
+                most = std::max(most, batch.perGpu);
+            return most;
+        };
+        AdviceRequest stated = fashionMlpRequest();
+        stated.horizonSamples = 1024;  // two steps of 8 GPUs x 64
+        QCOMPARE(mostPerGpu(planBranchTest(planContextAfterBase(stated, RunCost::measured(1.0, 1e5, 1.2, 2.0, 5), 300))), qint64(64));
+        stated.horizonSamples = 1000;
+        QCOMPARE(mostPerGpu(planBranchTest(planContextAfterBase(stated, RunCost::measured(1.0, 1e5, 1.2, 2.0, 5), 300))), qint64(32));
     }
 
     // The panel's autoencoder (1 x 32, Adam at 0.005, 8,192 samples; the base run's checkpoint at

@@ -25,6 +25,7 @@
 #include <QAction>
 #include <QClipboard>
 #include <QDoubleSpinBox>
+#include <QDebug>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
@@ -32,6 +33,7 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QListWidget>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSignalSpy>
@@ -39,6 +41,8 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTimer>
+
+#include <algorithm>
 
 using namespace ddplab::ui;
 
@@ -428,10 +432,20 @@ private slots:
         page->inputs()->gpus()->setValue(4);
         page->inputs()->budgetMinutes()->setValue(0.3);
         QSignalSpy ended(page, &AdvisePage::adviceEnded);
+        // The bar at each run's end: it moves with the runs (it sat at 99 % from the base run's end).
+        const QProgressBar* bar = page->findChild<QProgressBar*>();
+        QList<int> percents;
+        connect(window.session(), &LabSession::runFinished, page, [page, bar, &percents] {
+            QTimer::singleShot(0, page, [bar, &percents] { percents.append(bar->value()); });  // once the page has shown it
+        });
         QVERIFY2(page->start(), qPrintable(page->statusText()));
         QVERIFY(page->isRunning());
         QVERIFY(!window.actions().run->isEnabled());  // one thing at a time
         QVERIFY(ended.wait(kPatienceMs));
+        QVERIFY2(percents.size() >= 10 && std::is_sorted(percents.begin(), percents.end()), qPrintable(QDebug::toString(percents)));
+        QVERIFY2(percents.at(1) < 50 && percents.at(percents.size() / 2) < 95 && percents.count(percents.last()) < percents.size() / 2,
+                 qPrintable(QDebug::toString(percents)));
+        QCOMPARE(bar->value(), 100);
         QVERIFY2(ended.first().first().toBool(), qPrintable(page->statusText()));
         QVERIFY(page->hasAdvice());
         const Advice& advice = page->shownAdvice();

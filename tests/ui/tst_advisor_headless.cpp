@@ -633,12 +633,23 @@ private slots:
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<QString>("said");
         const QString out = m_home.filePath(QStringLiteral("bad"));
+        const QString linreg = m_home.filePath(QStringLiteral("linreg.json"));  // batch_size 8 on 1 GPU
         QTest::newRow("no GPUs") << QStringList{QStringLiteral("--advise"), QStringLiteral("--gpus"), QStringLiteral("0"), QStringLiteral("--export"), out, QStringLiteral("--quit")}
                                  << QStringLiteral("--gpus must be a whole number from 1 to 4096");
         QTest::newRow("no folder") << QStringList{QStringLiteral("--advise"), QStringLiteral("--quit")} << QStringLiteral("--advise needs --export DIR");
         QTest::newRow("no budget") << QStringList{QStringLiteral("--advise"), QStringLiteral("--budget-min"), QStringLiteral("0"), QStringLiteral("--export"), out, QStringLiteral("--quit")}
                                    << QStringLiteral("--budget-min must be a number of minutes");
         QTest::newRow("a window") << QStringList{QStringLiteral("--advise"), QStringLiteral("--export"), out} << QStringLiteral("add --quit");
+        QTest::newRow("most batch below yours") << QStringList{QStringLiteral("--advise"), QStringLiteral("--preset"), linreg, QStringLiteral("--max-batch-per-gpu"), QStringLiteral("4"),
+                                                               QStringLiteral("--export"), out, QStringLiteral("--quit")}
+                                                << QStringLiteral("--max-batch-per-gpu 4 is less than your batch per GPU (batch_size 8)");
+        QTest::newRow("horizon under two steps") << QStringList{QStringLiteral("--advise"), QStringLiteral("--preset"), linreg, QStringLiteral("--gpus"), QStringLiteral("4"),
+                                                                QStringLiteral("--horizon-samples"), QStringLiteral("3"), QStringLiteral("--export"), out, QStringLiteral("--quit")}
+                                                 << QStringLiteral("--horizon-samples 3 is under 2 steps of your batch per GPU on 4 GPUs (32 samples a step): "
+                                                                   "the batches cannot be compared over it; give at least 64");
+        QTest::newRow("a resume asked another question") << QStringList{QStringLiteral("--advise"), QStringLiteral("--resume"), QStringLiteral("some-advice"), QStringLiteral("--gpus"), QStringLiteral("2"),
+                                                                        QStringLiteral("--export"), out, QStringLiteral("--quit")}
+                                                         << QStringLiteral("give it no --gpus, --budget-min");
         QTest::newRow("a lesson of many runs") << QStringList{QStringLiteral("--advise"), QStringLiteral("--preset"), QStringLiteral("seed000-four-ways"), QStringLiteral("--export"), out, QStringLiteral("--quit")}
                                                << QStringLiteral("settings of one run");
     }

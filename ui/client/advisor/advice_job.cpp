@@ -371,8 +371,12 @@ int AdviceJob::percent() const
 {
     if (m_phase == Phase::Done && m_problem.isEmpty())
         return 100;
-    // Never back: a phase planned (the LR's more seeds, round by round) adds runs before any ends.
-    m_percentShown = std::max(m_percentShown, percentDone(m_runsFinished, m_runsPlanned));
+    // The advice's clock against it and the time left, as the page says it: the runs' count moved
+    // only as phases were planned (the base run alone, 1 of 1, read 99 % for the rest). Never back:
+    // a round of more orders or seeds adds time before it runs.
+    const double left = secondsLeft();
+    const double elapsed = m_runner->elapsedSeconds();
+    m_percentShown = std::max(m_percentShown, left >= 0 ? percentDone(elapsed, elapsed + left) : 0);
     return m_percentShown;
 }
 

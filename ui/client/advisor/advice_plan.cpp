@@ -237,7 +237,10 @@ BranchPlan planBranchTest(const PlanContext& context)
         ladder.append({int(baseGpus(request) * k), perGpu});
     QList<BranchBatch> wider;
     if (ladder.last().gpus == request.gpus)
-        for (qint64 b = 2 * perGpu; wider.size() < kWiderBatches && request.maxBatchPerGpu > 0 && b <= request.maxBatchPerGpu; b *= 2)
+        // (Each within the most a GPU holds and making two steps at least over your horizon.)
+        for (qint64 b = 2 * perGpu; wider.size() < kWiderBatches && request.maxBatchPerGpu > 0 && b <= request.maxBatchPerGpu &&
+                                    2.0 * double(request.gpus) * double(b) <= horizonOf(request);
+             b *= 2)
             wider.append({request.gpus, b});
     const BranchBatch atN{request.gpus, perGpu};
     // And half your batch (half your batch per GPU, else half your GPUs): where your own batch is

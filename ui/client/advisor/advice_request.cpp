@@ -6,10 +6,14 @@
 #include "core/derived.hpp"
 #include "core/workload_table.hpp"
 
-
 #include <algorithm>
 
 namespace ddplab::ui {
+namespace {
+
+constexpr int kFewestHorizonSteps = 2;  // a stated horizon holds this many steps of your batch per GPU on N GPUs
+
+}  // namespace
 
 QString gpuCountText(int gpus)
 {
@@ -46,10 +50,28 @@ QString adviceRequestProblem(const AdviceRequest& r)
     // the engine's inspect tells it before the advice starts.
     if (traitsOf(r.base).ownModel && r.base.trainSamples <= 0)
         return QStringLiteral("the size of your training data is not known yet: the engine's inspect reads it before an advice on your own model");
+    // The advice starts from your settings as they train: a most below them would have it compare
+    // batches with one it never ran as yours.
+    if (r.maxBatchPerGpu > 0 && r.maxBatchPerGpu < r.base.batchSize)
+        return QStringLiteral("--max-batch-per-gpu %1 is less than your batch per GPU (batch_size %2): the advice starts from your settings "
+                              "as they train; give at least %2, or advise on settings whose batch per GPU fits")
+            .arg(r.maxBatchPerGpu)
+            .arg(r.base.batchSize);
     const double planned = plannedSamplesOf(r.base);
     if (r.horizonSamples > planned)
         return QStringLiteral("--horizon-samples %1 is longer than your whole training (%2 samples): the batches are compared at your horizon, never a longer one")
             .arg(qRound64(r.horizonSamples))
+            .arg(qRound64(planned));
+    // A horizon the batches cannot be compared over: the runs would train past it.
+    const double step = std::max(double(r.gpus) * double(r.base.batchSize), double(effectiveBatchSize(r.base)));
+    if (r.horizonSamples > 0 && r.horizonSamples < kFewestHorizonSteps * step)
+        return QStringLiteral("--horizon-samples %1 is under %2 steps of your batch per GPU on %3 (%4 samples a step): the batches cannot be "
+                              "compared over it; give at least %5 (your whole training is %6)")
+            .arg(qRound64(r.horizonSamples))
+            .arg(kFewestHorizonSteps)
+            .arg(gpuCountText(r.gpus))
+            .arg(qRound64(step))
+            .arg(qRound64(kFewestHorizonSteps * step))
             .arg(qRound64(planned));
     return {};
 }

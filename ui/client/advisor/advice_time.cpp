@@ -50,9 +50,9 @@ double AdviceTime::secondsLeft(const QList<PlannedRun>& runs, double later) cons
     return (runsSeconds(runs) + later) * m_scale;
 }
 
-int percentDone(int finished, int planned)
+int percentDone(double elapsed, double whole)
 {
-    return planned > 0 ? std::min(99, 100 * finished / planned) : 0;
+    return whole > 0 ? std::clamp(int(100.0 * elapsed / whole), 0, 99) : 0;
 }
 
 }  // namespace ddplab::ui

@@ -36,8 +36,8 @@ private:
     double m_scale = 1.0;
 };
 
-// How far an advice is: its runs finished of those planned so far, as a percentage below 100
-// until it is done.
-int percentDone(int finished, int planned);
+// How far an advice is: `elapsed` seconds of its clock of a `whole` (elapsed and the time left),
+// as a percentage below 100 until it is done.
+int percentDone(double elapsed, double whole);
 
 }  // namespace ddplab::ui
