@@ -808,7 +808,7 @@ private slots:
         // No weakness, but the panel has no advice without one: never "high" without its evidence.
         QCOMPARE(whole.confidence, QStringLiteral("moderate"));
         QVERIFY(!whole.confidenceCalibrated);
-        QVERIFY2(whole.confidenceReason.contains(QStringLiteral("not yet calibrated: the ground-truth panel has no advice with 0 such weaknesses")),
+        QVERIFY2(whole.confidenceReason.contains(QStringLiteral("not yet calibrated: the ground-truth panel has no advice with 0 kinds of weakness")),
                  qPrintable(whole.confidenceReason));
         const Advice trimmed = conclude(true, true);
         QCOMPARE(trimmed.confidenceWeaknesses, (QStringList{weakness::kBranchesShort, weakness::kPlanTrimmed}));
@@ -824,28 +824,28 @@ private slots:
         const Confidence few = judgeConfidence({}, {}, {{0, 3, 3, {}}});  // too few cases: the uncalibrated rule, never high
         QVERIFY(!few.calibrated);
         QCOMPARE(few.level, QStringLiteral("moderate"));
-        QVERIFY2(few.reason.contains(QStringLiteral("3 of 3 advices with 0 such weaknesses right, too few to calibrate")), qPrintable(few.reason));
+        QVERIFY2(few.reason.contains(QStringLiteral("3 of 3 advices with 0 kinds of weakness right, too few to calibrate")), qPrintable(few.reason));
         // The panel's own table (its eight advices at 60c767e on 16 held-out seeds, seven right):
         // two weaknesses of the kinds its five cases had are calibrated, 4 of 5 right: moderate.
         const Confidence twoWeak = judgeConfidence({weakness::kBatchWithinNoise, weakness::kShortTraining}, {QStringLiteral("x")});
         QVERIFY(twoWeak.calibrated);
         QCOMPARE(twoWeak.level, QStringLiteral("moderate"));
-        QVERIFY2(twoWeak.reason.contains(QStringLiteral("on the ground-truth panel, 4 of 5 advices with 2 such weaknesses had the batch right")),
+        QVERIFY2(twoWeak.reason.contains(QStringLiteral("on the ground-truth panel, 4 of 5 advices with 2 kinds of weakness had the batch right")),
                  qPrintable(twoWeak.reason));
         // As many weaknesses, of a kind none of those cases had (the trimmed plan above): not
         // calibrated by them, low, and the kind named.
         QVERIFY(!trimmed.confidenceCalibrated);
-        QVERIFY2(trimmed.confidenceReason.contains(QStringLiteral("the ground-truth panel's 5 advices with 2 such weaknesses had none of kind "
+        QVERIFY2(trimmed.confidenceReason.contains(QStringLiteral("the ground-truth panel's 5 advices with 2 kinds of weakness had none of kind "
                                                                   "branches_short, plan_trimmed")),
                  qPrintable(trimmed.confidenceReason));
         const Confidence edge = judgeConfidence({weakness::kLrWithinNoise, weakness::kLrAtEdge}, {});
         QVERIFY(!edge.calibrated);
         QCOMPARE(edge.level, QStringLiteral("low"));
         QVERIFY2(edge.reason.contains(QStringLiteral("had none of kind lr_at_edge")), qPrintable(edge.reason));
-        QVERIFY(judgeConfidence({weakness::kLrWithinNoise}, {}).reason.contains(QStringLiteral("3 of 3 advices with 1 such weaknesses right, too few")));
+        QVERIFY(judgeConfidence({weakness::kLrWithinNoise}, {}).reason.contains(QStringLiteral("3 of 3 advices with 1 kind of weakness right, too few")));
         // The last row (3 or more) has no case: said as none, not as "0 of 0".
         const QString five = judgeConfidence(QStringList(5, weakness::kLrAtEdge), {}).reason;
-        QVERIFY2(five.contains(QStringLiteral("the ground-truth panel has no advice with 5 such weaknesses")), qPrintable(five));
+        QVERIFY2(five.contains(QStringLiteral("the ground-truth panel has no advice with 5 kinds of weakness")), qPrintable(five));
     }
 
     // A ladder the budget cut to its centre rung, as the panel recorded it under load (846ffba):

@@ -161,6 +161,15 @@ private slots:
         QVERIFY(std::abs(exponent.low - 0.4) < 1e-9);
         QVERIFY(std::abs(exponent.high - 0.6) < 1e-9);
         QVERIFY(!fitLrExponent({optima.front()}).ok);  // one batch: no exponent
+        // The mean's optimum outside the orders' own: the interval is still theirs alone.
+        QList<BatchOptimum> apart;
+        for (double batch : {32.0, 64.0, 128.0, 256.0}) {
+            const double k = batch / 32.0;
+            apart.append({batch, 0.05 * std::pow(k, 0.17), {0.05 * std::pow(k, 0.224), 0.05 * std::pow(k, 0.247)}});
+        }
+        const LrExponent outside = fitLrExponent(apart);
+        QVERIFY(std::abs(outside.exponent - 0.17) < 1e-9);
+        QVERIFY2(std::abs(outside.low - 0.224) < 1e-9 && std::abs(outside.high - 0.247) < 1e-9, qPrintable(QStringLiteral("%1 to %2").arg(outside.low).arg(outside.high)));
         for (BatchOptimum& optimum : optima)
             optimum.bestLrPerSeed = {optimum.bestLr};
         const LrExponent oneSeed = fitLrExponent(optima);

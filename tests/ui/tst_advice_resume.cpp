@@ -9,6 +9,7 @@
 
 #include "client/advisor/advice_estimate.hpp"
 #include "client/advisor/advice_job.hpp"
+#include "client/advisor/advice_progress.hpp"
 #include "client/advisor/advice_store.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/runs/run_data.hpp"
@@ -83,6 +84,15 @@ std::pair<double, double> basePhaseSeconds(const QString& progressFile)
             base.value(QStringLiteral("engine_start_s")).toDouble()};
 }
 
+// When the branch test's phase (the second) started, on the advice's clock.
+double branchStartOf(const QString& progressFile)
+{
+    QFile file(progressFile);
+    if (!file.open(QIODevice::ReadOnly))
+        return -1.0;
+    return QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("phases")).toArray().at(1).toObject().value(QStringLiteral("started_at_s")).toDouble(-1.0);
+}
+
 constexpr double kClockSlack = 0.1;    // seconds between the phase's end and the job reading the clock
 
 }  // namespace
@@ -142,15 +152,27 @@ private slots:
                  qPrintable(QStringLiteral("%1 s a run; the base phase took %2 s, %3 of them the engine's start").arg(perRun).arg(baseSeconds).arg(engineStart)));
 
         QTRY_VERIFY_WITH_TIMEOUT(!session.isRunning(), 30000);  // the stop ends the engine's run
+        // Each run that ended says when, on the advice's clock.
+        QString unread;
+        const double stoppedClock = clockOfProgress(readProgress(stoppedFolder.progressFile(), &unread).value_or(QJsonObject()));
+        QVERIFY2(stoppedClock > branchStartOf(stoppedFolder.progressFile()), qPrintable(QString::number(stoppedClock)));
 
-        // Resumed: the base run and the three branch runs are taken from the store.
+        // Resumed: the base run and the three branch runs are taken from the store, and its clock
+        // goes on from the last of them (it went on from the branch test's start, and a resumed
+        // advice stopped 12 s in counted 0.8 s of them).
         const qsizetype storedBefore = store.listRuns().size();
         AdviceJob resumed(session, adviceStore);
         QSignalSpy resumedEnd(&resumed, &AdviceJob::finished);
+        double clockAtFirstNewRun = -1;
+        connect(&session, &LabSession::runStarted, &resumed, [&] {
+            if (clockAtFirstNewRun < 0)
+                clockAtFirstNewRun = resumed.clockSeconds();
+        });
         QVERIFY2(resumed.resume(stoppedFolder.directory), qPrintable(resumed.problem()));
         QVERIFY(resumedEnd.wait(kPatienceMs));
         QVERIFY2(resumedEnd.front().front().toBool(), qPrintable(resumed.problem()));
         QCOMPARE(resumed.reusedRuns(), 4);
+        QVERIFY2(clockAtFirstNewRun >= stoppedClock, qPrintable(QStringLiteral("%1 s, stopped at %2 s").arg(clockAtFirstNewRun).arg(stoppedClock)));
         QCOMPARE(store.listRuns().size() - storedBefore, allRuns - 4);  // only the runs that had not ended were run
         const Advice& got = resumed.advice();
         QCOMPARE(got.evidence.size(), allRuns);

@@ -142,6 +142,20 @@ private slots:
         QCOMPARE(expectedResumedAdviceSeconds(request, late, speed), 10.0);
         QCOMPARE(resumedBudgetSeconds(request, late), 10.0);
         QCOMPARE(resumedBudgetSeconds(request, afterBase), request.budgetSeconds - baseSeconds);  // the latest phase start
+        // Stopped part way through a phase: its clock had reached the last of its runs that ended.
+        QJsonObject branchRun = ended;
+        branchRun.insert(kEndedS, baseSeconds + 7.5);
+        const QJsonObject partWay = progressJson(request, QJsonArray{QJsonObject{{kStartedS, 0.0}, {kEndedS, baseSeconds}, {kRuns, QJsonArray{ended}}},
+                                                                     QJsonObject{{kStartedS, baseSeconds}, {kRuns, QJsonArray{branchRun, baseRun}}}});
+        QCOMPARE(clockOfProgress(partWay), baseSeconds + 7.5);
+        QCOMPARE(resumedBudgetSeconds(request, partWay), request.budgetSeconds - baseSeconds - 7.5);
+        // Every planned run ended (it was in its rounds of more orders and seeds): what the budget
+        // leaves, which those rounds may take ("about 1 s" before).
+        QJsonArray everyRun;
+        for (int i = 0; i < 400; ++i)
+            everyRun.append(ended);
+        const QJsonObject pastThePlan = progressJson(request, QJsonArray{QJsonObject{{kStartedS, 0.0}, {kEndedS, 40.0}, {kRuns, everyRun}}});
+        QCOMPARE(expectedResumedAdviceSeconds(request, pastThePlan, speed), request.budgetSeconds - 40.0);
     }
 
     // A phase that launched an engine (a resumed advice's first; one on a Run-on host whose

@@ -334,6 +334,7 @@ private slots:
         QVERIFY(std::fabs(estimatedSeconds(toy, speed) - 3.05 * expected) < 0.01 * expected);
         QCOMPARE(durationText(50), QStringLiteral("about 50 s"));
         QCOMPARE(tookText(42.04, 40), QStringLiteral("took 42.0 s (estimated 40.0 s, 1.05x)"));
+        QCOMPARE(tookText(55.7, 1e-6), QStringLiteral("took 55.7 s (estimated 0.0 s)"));  // no ratio to nothing
         QCOMPARE(durationText(27 * 60), QStringLiteral("about 27 min"));
     }
 

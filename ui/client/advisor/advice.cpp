@@ -125,16 +125,22 @@ QString Advice::toMarkdown() const
     text << QStringLiteral("## Objective") << QString() << objective << QString();
     text << QStringLiteral("## Evidence") << QString();
     if (std::isfinite(lrExponentLow))
-        text << QStringLiteral("- The best LR grows as batch^%1 (from %2 to %3 over the branch test's %4 data orders, each fitted alone)%5.")
+        text << QStringLiteral("- The best LR grows as batch^%1 over the mean of the branch test's %4 data orders (each order fitted alone: from %2 to %3%6)%5.")
                     .arg(figure(lrExponent), figure(lrExponentLow), figure(lrExponentHigh))
                     .arg(branchSeeds)
                     .arg(lrExponentRules.isEmpty() ? QStringLiteral(": neither the linear nor the square-root rule lies within")
-                                                   : QStringLiteral(": within it, the %1 rule").arg(lrExponentRules.join(QStringLiteral(" and the "))));
+                                                   : QStringLiteral(": within it, the %1 rule").arg(lrExponentRules.join(QStringLiteral(" and the "))))
+                    .arg(lrExponent >= lrExponentLow && lrExponent <= lrExponentHigh
+                             ? QString()
+                             : QStringLiteral("; the mean's optimum is not between the orders' own, so its exponent is outside them"));
     else
         text << QStringLiteral("- The best LR grows as batch^%1 over the branch test's batches (one data order: its spread is not measured).")
                     .arg(figure(lrExponent));
     for (const BatchVerdict& verdict : batchVerdicts)
-        text << QStringLiteral("- Batch %1 against yours: %2.").arg(qint64(verdict.batch)).arg(verdictWords(verdict, branchTolerance));
+        text << (verdict.yours ? QStringLiteral("- Batch %1 is yours: every other is compared with it, over the same data orders (%2 of them).")
+                                     .arg(qint64(verdict.batch))
+                                     .arg(verdict.orders)
+                               : QStringLiteral("- Batch %1 against yours: %2.").arg(qint64(verdict.batch)).arg(verdictWords(verdict, branchTolerance)));
     text << QStringLiteral("- Critical batch: ") + (criticalBatchFinding.isEmpty() ? criticalBatchWords(*this) : criticalBatchFinding);
     if (!warmup.verdict.isEmpty())
         text << QStringLiteral("- Warmup: ") + warmup.verdict;
@@ -144,9 +150,11 @@ QString Advice::toMarkdown() const
     text << QStringLiteral("- Speed: ") + speedWords(*this);
     text << QStringLiteral("- Steps to reach the base run's %1: %2 at the recommendation, %3 for the base.")
                 .arg(measureName)
-                .arg(stepsToMatch >= 0 ? QString::number(stepsToMatch) : QStringLiteral("not reached in the horizon"))
+                .arg(stepsToMatch >= 0 ? QString::number(stepsToMatch)
+                                       : QStringLiteral("not reached in the %1 samples the confirmation ran").arg(qRound64(horizonSamples)))
                 .arg(baseSteps);
-    text << QStringLiteral("- Horizon: %1 samples measured (%2 planned).").arg(figure(horizonSamples), figure(plannedSamples)) << QString();
+    text << QStringLiteral("- Horizon: the LR was confirmed over %1 samples (your whole training: %2).").arg(qRound64(horizonSamples)).arg(qRound64(plannedSamples))
+         << QString();
     if (!cautions.isEmpty()) {
         text << QStringLiteral("## Cautions") << QString();
         for (const QString& caution : cautions)

@@ -320,8 +320,11 @@ QList<double> warmupArmLrs(const AdviceRequest& request, const LrChoice& choice,
     if (!choice.ok)
         return {};
     if (choice.lr < kWarmupTrigger * baseLr) {
-        *verdict = QStringLiteral("not tested: the LR (%1) is within %2× of yours (%3), so there is little to warm up to.")
-                       .arg(lrText(choice.lr), lrText(kWarmupTrigger), lrText(baseLr));
+        // (Said as it is: an LR below yours was called "within 2× of yours".)
+        *verdict = choice.lr <= baseLr ? QStringLiteral("not tested: the LR (%1) is not above yours (%2), so there is nothing to warm up to.")
+                                             .arg(lrText(choice.lr), lrText(baseLr))
+                                       : QStringLiteral("not tested: the LR (%1) is less than %2× yours (%3), so there is little to warm up to.")
+                                             .arg(lrText(choice.lr), lrText(kWarmupTrigger), lrText(baseLr));
         return {};
     }
     if (warmupStepCount(request.base) >= steps) {

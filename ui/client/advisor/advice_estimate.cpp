@@ -15,6 +15,12 @@
 #include <cmath>
 
 namespace ddplab::ui {
+namespace {
+
+// A resumption whose finished runs' estimate leaves less than this share of the plan is past it.
+constexpr double kPlanFinishedShare = 0.05;
+
+}  // namespace
 
 EstimatedBase estimatedBaseCost(const AdviceRequest& request, const MachineSpeed& speed)
 {
@@ -69,23 +75,9 @@ QString adviceDurationText(double expected, double budgetSeconds)
     return QStringLiteral("%1, up to %2").arg(durationText(expected), budget);
 }
 
-namespace {
-
-// Where the stopped advice's clock had reached: the latest start or end of its phases.
-double clockOf(const QJsonObject& progress)
-{
-    using namespace advice_progress;
-    double clock = 0.0;
-    for (const QJsonValue& phase : progress.value(kPhases).toArray())
-        clock = std::max({clock, phase.toObject().value(kStartedS).toDouble(), phase.toObject().value(kEndedS).toDouble()});
-    return clock;
-}
-
-}  // namespace
-
 double resumedBudgetSeconds(const AdviceRequest& request, const QJsonObject& progress)
 {
-    return std::max(0.0, request.budgetSeconds - clockOf(progress));
+    return std::max(0.0, request.budgetSeconds - clockOfProgress(progress));
 }
 
 double expectedResumedAdviceSeconds(const AdviceRequest& request, const QJsonObject& progress, const MachineSpeed& speed)
@@ -103,7 +95,13 @@ double expectedResumedAdviceSeconds(const AdviceRequest& request, const QJsonObj
                 finished += estimatedSeconds(*config, speed);
         }
     }
-    const double left = std::max(0.0, expectedAdviceSeconds(request, speed) - finished);
+    const double planned = expectedAdviceSeconds(request, speed);
+    const double left = planned - finished;
+    // It had finished what the plan holds: it was in its rounds of more data orders and seeds,
+    // which go on until the verdict or the LR is clear or the budget ends ("about 1 s" before, for
+    // a resumption that took the 56 s left).
+    if (left < kPlanFinishedShare * planned)
+        return resumedBudgetSeconds(request, progress);
     return std::min(left, resumedBudgetSeconds(request, progress));
 }
 

@@ -205,6 +205,11 @@ bool AdviceJob::timeHolds(double seconds) const
     return m_runner->elapsedSeconds() + seconds <= m_request.budgetSeconds;
 }
 
+double AdviceJob::clockSeconds() const
+{
+    return m_runner->elapsedSeconds();
+}
+
 double AdviceJob::budgetSecondsLeft() const
 {
     return std::max(0.0, kCutAt * m_request.budgetSeconds - m_runner->elapsedSeconds());

@@ -82,6 +82,8 @@ public:
     int percent() const;
     double secondsLeft() const;
     double budgetSecondsLeft() const;
+    // The advice's clock: its seconds so far, a resumed one's counting the stopped advice's.
+    double clockSeconds() const;
 
 signals:
     void progressed();

@@ -205,10 +205,12 @@ bool AdviceJob::planBracketExtension()
         return false;
     QStringList left;
     const QList<PlannedRun> runs = bracketRunsThatFit(edges, &left);
-    if (!left.isEmpty())
-        m_advice.trimmed.append(QStringLiteral("the branch test's best LR sat at its bracket's edge at batch %1: the LR past it did not fit the budget beside "
-                                               "the confirmation")
-                                    .arg(left.join(QStringLiteral(", "))));
+    // Said once: this is asked again after every phase of the branch test, with the same edges left.
+    const QString unfit = QStringLiteral("the branch test's best LR sat at its bracket's edge at batch %1, and the LR past the edge (in "
+                                         "brackets) did not fit the budget beside the confirmation")
+                              .arg(left.join(QStringLiteral(", ")));
+    if (!left.isEmpty() && !m_advice.trimmed.contains(unfit))
+        m_advice.trimmed.append(unfit);
     if (runs.isEmpty())
         return false;
     ++m_bracketExtensions;

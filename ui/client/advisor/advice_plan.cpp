@@ -483,7 +483,7 @@ qint64 confirmationSteps(const PlanContext& context, qint64 perGpu, int rungs, Q
                                     : (perRun - cost.perRun() - cost.perEvaluation()) / (batch * cost.perSample());
     const qint64 steps = std::max<qint64>(fewest, std::min<qint64>(planned, qint64(std::max(0.0, affordable))));
     if (steps < planned && trimmed)
-        trimmed->append(QStringLiteral("the confirmation ran %1 steps (%2 samples) of your horizon's %3").arg(steps).arg(qRound64(double(steps) * batch)).arg(planned));
+        trimmed->append(QStringLiteral("the confirmation ran %1 steps (%2 samples) of the %3 steps of your horizon").arg(steps).arg(qRound64(double(steps) * batch)).arg(planned));
     if (!along && trimmed)
         trimmed->append(QStringLiteral("the confirmation's runs measured only at their end, not along the way, to fit the budget"));
     if (measureAlong)

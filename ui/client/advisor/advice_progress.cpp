@@ -10,6 +10,8 @@
 #include <QJsonDocument>
 #include <QJsonParseError>
 
+#include <algorithm>
+
 namespace ddplab::ui {
 
 using namespace advice_progress;
@@ -43,6 +45,25 @@ double engineStartOfPhase(const QJsonObject& phase)
     const double took = phase.value(kEndedS).toDouble(-1.0) - phase.value(kStartedS).toDouble(0.0);
     const double engineStart = phase.value(kEngineStartS).toDouble(0.0);
     return engineStart >= 0.0 && engineStart <= took ? engineStart : 0.0;
+}
+
+double lastRunEndOfPhase(const QJsonObject& phase)
+{
+    double last = -1.0;
+    for (const QJsonValue& run : phase.value(kRuns).toArray())
+        if (!run.toObject().value(kRunId).toString().isEmpty())
+            last = std::max(last, run.toObject().value(kEndedS).toDouble(-1.0));
+    return last;
+}
+
+double clockOfProgress(const QJsonObject& progress)
+{
+    double clock = 0.0;
+    for (const QJsonValue& value : progress.value(kPhases).toArray()) {
+        const QJsonObject phase = value.toObject();
+        clock = std::max({clock, phase.value(kStartedS).toDouble(), phase.value(kEndedS).toDouble(), lastRunEndOfPhase(phase)});
+    }
+    return clock;
 }
 
 std::optional<QJsonObject> readProgress(const QString& path, QString* error)

@@ -26,7 +26,7 @@ inline const QString kRuns = QStringLiteral("runs_planned");
 inline const QString kSettings = QStringLiteral("settings");
 inline const QString kRunId = QStringLiteral("run_id");
 inline const QString kStartedS = QStringLiteral("started_at_s");
-inline const QString kEndedS = QStringLiteral("ended_at_s");
+inline const QString kEndedS = QStringLiteral("ended_at_s");  // a phase's, and a run's that ended well
 // Of the phase's seconds, those the engine took to start (its phase launched it): see LabSession.
 inline const QString kEngineStartS = QStringLiteral("engine_start_s");
 inline const QString kGpus = QStringLiteral("gpus");
@@ -51,6 +51,11 @@ QJsonObject progressJson(const AdviceRequest& request, const QJsonArray& phases)
 // or more than the phase took, which a crafted file may say) counts as none, so the run's cost
 // the plan is sized with is never less than what the phase measured.
 double engineStartOfPhase(const QJsonObject& phase);
+// Where a stopped advice's clock had reached: the latest start or end of its phases and of the
+// runs it finished (a phase stopped part way has no end of its own).
+double clockOfProgress(const QJsonObject& progress);
+// The latest end of a stopped phase's runs that ended well, on the advice's clock; -1 when none.
+double lastRunEndOfPhase(const QJsonObject& phase);
 // The file's object; nullopt with `error` when it cannot be read or is no JSON object.
 std::optional<QJsonObject> readProgress(const QString& path, QString* error);
 // The request it holds (its settings read as the engine reads them); nullopt with `error`.

@@ -107,6 +107,8 @@ void AdviceRunner::run(const QList<PlannedRun>& runs)
             if (loaded && ended(loaded->record().status)) {
                 m_reused.insert(int(i), loaded);
                 entry.insert(kRunId, id);
+                if (earlier.contains(kEndedS))
+                    entry.insert(kEndedS, earlier.value(kEndedS));
                 logged.append(entry);
                 ++m_reusedRuns;
                 continue;
@@ -120,6 +122,11 @@ void AdviceRunner::run(const QList<PlannedRun>& runs)
         request.config = run.config;
         requests.append(request);
     }
+    // A phase stopped part way: the clock goes on from the last of its runs the stopped advice
+    // finished, not from the phase's start (a resumption counted 0.8 s of a stop at 12 s).
+    if (!requests.isEmpty() && !before.contains(kEndedS))
+        if (const double lastEnded = lastRunEndOfPhase(before); lastEnded * 1000.0 > double(elapsedMs()))
+            m_offsetMs += qRound64(lastEnded * 1000.0) - elapsedMs();
     m_phasesLog.append(QJsonObject{{kStartedS, m_phaseStartMs / 1000.0}, {kRuns, logged}});
     if (!writeProgress())
         return;
@@ -174,6 +181,7 @@ void AdviceRunner::onRunFinished(int index, const QSharedPointer<RunData>& run)
         QJsonArray runs = phase.value(kRuns).toArray();
         QJsonObject entry = runs[m_toRun[index]].toObject();
         entry.insert(kRunId, run->id());
+        entry.insert(kEndedS, elapsedMs() / 1000.0);
         runs[m_toRun[index]] = entry;
         phase.insert(kRuns, runs);
         m_phasesLog[m_phasesLog.size() - 1] = phase;

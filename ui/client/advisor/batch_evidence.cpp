@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 namespace ddplab::ui {
@@ -24,14 +25,14 @@ LrExponent fitLrExponent(const QList<BatchOptimum>& optima)
     if (!fit.ok)
         return result;
     result.ok = true;
-    result.exponent = result.low = result.high = fit.exponent;
+    result.exponent = fit.exponent;
+    // The seeds' own fits alone: the mean's optimum need not lie between theirs, and an interval
+    // stretched to hold it named a value no data order gave (a new user's 0.1708 "to 0.2474 over the
+    // data orders, each fitted alone", where the two orders gave 0.224 and 0.247).
+    result.low = std::numeric_limits<double>::infinity();
+    result.high = -std::numeric_limits<double>::infinity();
     const int seeds = optima.isEmpty() ? 0 : int(optima.front().bestLrPerSeed.size());
-    if (seeds < 2) {
-        // One seed per batch: no spread to give, and none is made up.
-        result.low = result.high = std::nan("");
-        return result;
-    }
-    for (int seed = 0; seed < seeds; ++seed) {
+    for (int seed = 0; seed < seeds && seeds >= 2; ++seed) {
         QList<QPointF> own;
         for (const BatchOptimum& optimum : optima) {
             if (seed < optimum.bestLrPerSeed.size())
@@ -43,6 +44,8 @@ LrExponent fitLrExponent(const QList<BatchOptimum>& optima)
             result.high = std::max(result.high, seedFit.exponent);
         }
     }
+    if (!(result.low <= result.high))
+        result.low = result.high = std::nan("");  // fewer than two seeds fitted: no spread to give, and none is made up
     return result;
 }
 

@@ -197,7 +197,7 @@ BatchJudgement judgeBatches(const QList<AdviceEvidence>& runs, double baseBatch,
                 squares += (d - v.difference) * (d - v.difference);
             const double standardError = std::sqrt(squares / double(differences.size() - 1) / double(differences.size()));
             const double half = tQuantile90(int(differences.size()) - 1) * standardError;
-            v.low = v.difference - half;
+            v.low = std::max(-1.0, v.difference - half);  // a measure is never below zero: no interval under -100 %
             v.high = v.difference + half;
             v.call = v.high <= tolerance ? BatchCall::Within : v.low > tolerance ? BatchCall::Worse : BatchCall::WithinNoise;
             if (it.key() < baseBatch && v.high < betterThan(tolerance))

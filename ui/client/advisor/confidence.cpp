@@ -20,6 +20,16 @@ const QList<CalibrationRow>& panelCalibration()
     return table;
 }
 
+namespace {
+
+// Counted by kind (weakness::), not by the sentences that say them: two sentences may be one kind.
+QString kindsOfWeakness(int count)
+{
+    return count == 1 ? QStringLiteral("1 kind of weakness") : QStringLiteral("%1 kinds of weakness").arg(count);
+}
+
+}  // namespace
+
 Confidence judgeConfidence(const QStringList& weaknesses, const QStringList& sentences, const QList<CalibrationRow>& table)
 {
     Confidence confidence;
@@ -40,24 +50,24 @@ Confidence judgeConfidence(const QStringList& weaknesses, const QStringList& sen
         const double share = double(row->right) / double(row->cases);
         confidence.calibrated = true;
         confidence.level = share >= kHighShare ? QStringLiteral("high") : share >= kModerateShare ? QStringLiteral("moderate") : QStringLiteral("low");
-        confidence.reason = QStringLiteral("%1 (on the ground-truth panel, %2 of %3 advices with %4 such weaknesses had the batch right and the LR within 2 %)")
+        confidence.reason = QStringLiteral("%1 (on the ground-truth panel, %2 of %3 advices with %4 had the batch right and the LR within 2 %)")
                                 .arg(said)
                                 .arg(row->right)
                                 .arg(row->cases)
-                                .arg(count);
+                                .arg(kindsOfWeakness(count));
         return confidence;
     }
     // Uncalibrated: "high" needs the panel's evidence, so at most moderate.
     confidence.level = count <= 1 ? QStringLiteral("moderate") : QStringLiteral("low");
-    const QString measured = !unseen.isEmpty() ? QStringLiteral("the ground-truth panel's %1 advices with %2 such weaknesses had none of kind %3")
+    const QString measured = !unseen.isEmpty() ? QStringLiteral("the ground-truth panel's %1 advices with %2 had none of kind %3")
                                                      .arg(row->cases)
-                                                     .arg(count)
+                                                     .arg(kindsOfWeakness(count))
                                                      .arg(unseen.join(QStringLiteral(", ")))
-                           : row ? QStringLiteral("the ground-truth panel has %1 of %2 advices with %3 such weaknesses right, too few to calibrate")
+                           : row ? QStringLiteral("the ground-truth panel has %1 of %2 advices with %3 right, too few to calibrate")
                                        .arg(row->right)
                                        .arg(row->cases)
-                                       .arg(count)
-                                 : QStringLiteral("the ground-truth panel has no advice with %1 such weaknesses").arg(count);
+                                       .arg(kindsOfWeakness(count))
+                                 : QStringLiteral("the ground-truth panel has no advice with %1").arg(kindsOfWeakness(count));
     confidence.reason = QStringLiteral("%1 (not yet calibrated: %2)").arg(said, measured);
     return confidence;
 }

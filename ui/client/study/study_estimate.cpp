@@ -712,9 +712,12 @@ QString durationText(double seconds)
 
 QString tookText(double seconds, double estimated)
 {
-    // Seconds both, to a tenth: what a table of estimates against actual times is made from.
+    // Seconds both, to a tenth: what a table of estimates against actual times is made from. No
+    // ratio to an estimate of nothing (a resumption with nothing planned left said "55697000000.00x").
+    if (!(estimated >= 0.05))
+        return QStringLiteral("took %1 s (estimated %2 s)").arg(QString::number(seconds, 'f', 1), QString::number(std::max(estimated, 0.0), 'f', 1));
     return QStringLiteral("took %1 s (estimated %2 s, %3x)")
-        .arg(QString::number(seconds, 'f', 1), QString::number(estimated, 'f', 1), QString::number(seconds / std::max(estimated, 1e-9), 'f', 2));
+        .arg(QString::number(seconds, 'f', 1), QString::number(estimated, 'f', 1), QString::number(seconds / estimated, 'f', 2));
 }
 
 }  // namespace ddplab::ui
