@@ -79,17 +79,17 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, Program program)
                                     QStringLiteral("With --quit: measure which batch per GPU and LR --preset's settings (else the "
                                                    "defaults) want on --gpus N GPUs, and write advice.json and advice.md into --export DIR "
                                                    "(docs/advisor.md). With --run-on HOST its runs go there, and each batch per GPU is timed there for goodput."));
-    const QCommandLineOption gpus(QStringLiteral("gpus"), QStringLiteral("With --advise: the GPUs to plan for (default 8)."), QStringLiteral("N"));
+    const QCommandLineOption gpus(QStringLiteral("gpus"), QStringLiteral("With --advise: the GPUs to plan for, 1 to 4096 (default 8)."), QStringLiteral("N"));
     const QCommandLineOption maxBatch(QStringLiteral("max-batch-per-gpu"),
                                       QStringLiteral("With --advise: the most samples one GPU holds (default: what one GPU's memory holds, "
                                                      "measured by inspect for your own model or estimated for the built-in ones, at most the "
-                                                     "training set over the GPUs and never below the preset's batch per GPU; docs/advisor.md)."),
+                                                     "training set over the GPUs and never below the preset's batch per GPU, which is also the least it takes; docs/advisor.md)."),
                                       QStringLiteral("B"));
     const QCommandLineOption horizon(QStringLiteral("horizon-samples"),
                                      QStringLiteral("With --advise: the samples the batches and LRs are compared at (default: the preset's whole "
-                                                    "training; never more)."),
+                                                    "training; never more, nor less than two steps of the preset's batch per GPU on --gpus GPUs)."),
                                      QStringLiteral("S"));
-    const QCommandLineOption budget(QStringLiteral("budget-min"), QStringLiteral("With --advise: minutes the measuring may take (default 5)."),
+    const QCommandLineOption budget(QStringLiteral("budget-min"), QStringLiteral("With --advise: minutes the measuring may take, 0.2 to 1440 (default 5)."),
                                     QStringLiteral("M"));
     const QCommandLineOption engine(QStringLiteral("engine"),
                                     QStringLiteral("The ddplab-engine to use (default: $DDPLAB_ENGINE, else beside ddplab)."),

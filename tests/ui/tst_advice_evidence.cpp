@@ -698,7 +698,8 @@ private slots:
         QCOMPARE(all[0].advice->gpus + all[1].advice->gpus, 12);
         QCOMPARE(all[0].title().contains(QStringLiteral("GPUs: 16 per GPU, LR 0.2 (high)")), true);
         QCOMPARE(all[2].id, QStringLiteral("20200101-000003-nofile"));
-        QVERIFY(!all[2].advice && all[2].problem.contains(QStringLiteral("cannot be opened")));
+        QVERIFY2(!all[2].advice && all[2].problem.contains(QStringLiteral("it holds neither advice.json (a finished advice) nor progress.json")),
+                 qPrintable(all[2].problem));
         QVERIFY(!all[3].advice && all[3].problem.contains(QStringLiteral("no advice: it has no \"gpus\"")));
         QVERIFY(!all[4].advice && all[4].problem.contains(QStringLiteral("holds no object")));
         QVERIFY(!all[5].advice && all[5].problem.contains(QStringLiteral("is not JSON")));

@@ -187,6 +187,8 @@ private slots:
                                   "cautions", "evidence", "took_s", "objective", "horizon_samples", "schedule", "lr_safe_range"})
             QVERIFY2(advice.contains(QLatin1String(field)), field);
         QCOMPARE(advice.value(QStringLiteral("gpus")).toInt(), 8);
+        // The most batch per GPU it was asked with is kept (the console alone said it).
+        QVERIFY(advice.value(QStringLiteral("max_batch_per_gpu")).toInteger() >= kBase.value(QStringLiteral("batch_size")).toInteger());
         QCOMPARE(advice.value(QStringLiteral("effective_batch")).toInteger(),
                  advice.value(QStringLiteral("gpus")).toInteger() * advice.value(QStringLiteral("batch_per_gpu")).toInteger() *
                      advice.value(QStringLiteral("grad_accum")).toInteger());
@@ -524,7 +526,9 @@ private slots:
         own.insert(QStringLiteral("train_data"), models + QStringLiteral("/short_targets.pt"));
         const Outcome refused = adviseOn(home.path(), own, 2, 1, QStringLiteral("refused")).run;
         QCOMPARE(refused.exitCode, 2);
-        QVERIFY2(refused.err.startsWith(QStringLiteral("ddplab: train_data: ")), qPrintable(refused.err));
+        // Named once: the engine's sentence starts with the key ("model_file: model_file /x does not exist" before).
+        QVERIFY2(refused.err.startsWith(QStringLiteral("ddplab: train_data ") + models + QStringLiteral("/short_targets.pt holds 100 samples")),
+                 qPrintable(refused.err));
         QCOMPARE(refused.err.count(QLatin1Char('\n')), 1);
         QVERIFY(!QFileInfo::exists(home.filePath(QStringLiteral("refused/advice.json"))));
     }
@@ -617,6 +621,12 @@ private slots:
                                                      QStringLiteral("--export"), folder, QStringLiteral("--quit")});
         QCOMPARE(nowhere.exitCode, 2);
         QVERIFY2(nowhere.err.contains(QStringLiteral("no advice at")), qPrintable(nowhere.err));
+        // A folder that is no advice's says so (it said "advice.json cannot be opened").
+        const Outcome notAdvice = runLab(home.path(), {QStringLiteral("--advise"), QStringLiteral("--resume"), home.path(),
+                                                       QStringLiteral("--export"), folder, QStringLiteral("--quit")});
+        QCOMPARE(notAdvice.exitCode, 2);
+        QVERIFY2(notAdvice.err.contains(QStringLiteral("it holds neither advice.json (a finished advice) nor progress.json (a stopped one)")),
+                 qPrintable(notAdvice.err));
         // A name that would leave the store is refused as one.
         const Outcome outside = runLab(home.path(), {QStringLiteral("--advise"), QStringLiteral("--resume"), QStringLiteral("../elsewhere"),
                                                      QStringLiteral("--export"), folder, QStringLiteral("--quit")});

@@ -395,6 +395,14 @@ private slots:
         decades.ticks = {0.001, 0.01, 0.1};
         QCOMPARE(ddplab::ui::tickText(0.01, decades), QStringLiteral("0.01"));
         QCOMPARE(ddplab::ui::tickText(0.001, decades), QStringLiteral("0.001"));
+        // Plain where plain is short: an advice's noise scale read "5e+01, 1e+02, 2e+02".
+        ddplab::ui::Axis noise = ddplab::ui::makeAxis({30, 210}, true);
+        noise.ticks = {50, 100, 200};
+        QCOMPARE(ddplab::ui::tickText(200, noise), QStringLiteral("200"));
+        QCOMPARE(ddplab::ui::tickText(50, noise), QStringLiteral("50"));
+        // Samples seen are never below zero, nor is their axis (it ran from -5000).
+        QCOMPARE(ddplab::ui::makeAxis({64, 12800}, false).low, 0.0);
+        QVERIFY(ddplab::ui::makeAxis({-3, 12800}, false).low < 0);
     }
 
     void theNoiseScaleIsNeverANegativeBatch()

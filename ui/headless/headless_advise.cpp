@@ -184,7 +184,9 @@ std::optional<ModelInspection> inspectOwnModel(const ddplab::Config& base, const
     if (inspector.inspection())
         return inspector.inspection();
     const std::optional<InspectionProblem>& refused = inspector.problem();
-    *problem = refused ? (refused->key.isEmpty() ? refused->message : refused->key + QStringLiteral(": ") + refused->message)
+    // The engine's sentences about a file name its key already ("model_file /x does not exist").
+    const bool named = refused && (refused->key.isEmpty() || refused->message.startsWith(refused->key + QLatin1Char(' ')));
+    *problem = refused ? (named ? refused->message : refused->key + QStringLiteral(": ") + refused->message)
                        : QStringLiteral("the engine's inspect gave no answer about your model");
     return std::nullopt;
 }

@@ -2,6 +2,7 @@
 #include "plots/advice_charts.hpp"
 
 #include "client/advisor/advice.hpp"
+#include "client/advisor/advice_decision.hpp"
 #include "client/advisor/advice_phases.hpp"
 #include "client/advisor/batch_verdict.hpp"
 #include "client/study/scaling_fit.hpp"
@@ -243,7 +244,11 @@ PlotSpec noiseChart(const Advice& advice)
     PlotSpec spec;
     spec.id = QStringLiteral("advice-noise-scale");
     spec.title = QObject::tr("Noise scale B_simple as the base run went");
-    spec.subtitle = QObject::tr("McCandlish et al.: it grows as the loss falls; corroboration, not a decision (BatchNorm biases it)");
+    // BatchNorm's batch statistics bias it: said where the model has BatchNorm (its caution says so).
+    const bool batchNorm = std::any_of(advice.cautions.begin(), advice.cautions.end(),
+                                       [](const QString& caution) { return caution.startsWith(kBatchNormCaution); });
+    spec.subtitle = batchNorm ? QObject::tr("McCandlish et al.: it grows as the loss falls; corroboration, not a decision (BatchNorm biases it)")
+                              : QObject::tr("McCandlish et al.: it grows as the loss falls; corroboration, not a decision");
     spec.xTitle = QObject::tr("samples seen");
     spec.yTitle = QObject::tr("B_simple");
     spec.logX = false;

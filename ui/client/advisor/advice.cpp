@@ -107,10 +107,11 @@ QString Advice::toMarkdown() const
                     .arg(gpus)
                     .arg(figure(criticalBatch))
              << QString();
-    text << QStringLiteral("- **Batch per GPU** %1, gradient accumulation %2: an effective batch of %3")
+    text << QStringLiteral("- **Batch per GPU** %1, gradient accumulation %2: an effective batch of %3%4")
                 .arg(batchPerGpu)
                 .arg(gradAccum)
-                .arg(effectiveBatch);
+                .arg(effectiveBatch)
+                .arg(mostBatchPerGpu > 0 ? QStringLiteral(" (the most one GPU holds, as asked: %1 per GPU)").arg(mostBatchPerGpu) : QString());
     text << QStringLiteral("- **Learning rate** %1 (trained at this batch in every seed%2), safe from %3 to %4 (within 10 % of its measure)")
                 .arg(figure(lr),
                      lrRule == QStringLiteral("measured") || lrRule.isEmpty() ? QString()

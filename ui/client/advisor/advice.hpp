@@ -66,6 +66,7 @@ struct Advice {
     QString data;
     // The answer.
     int gpus = 0;
+    qint64 mostBatchPerGpu = 0;  // the most one GPU holds, as the advice was asked (0: not recorded, an older advice)
     qint64 batchPerGpu = 0;
     qint64 gradAccum = 1;
     qint64 effectiveBatch = 0;

@@ -435,11 +435,11 @@ QStringList layerCautions(const ModelLayers& layers, qint64 batchPerGpu, qint64 
     if (!layers.known)
         return cautions;
     if (layers.batchNorm && batchPerGpu == yours)
-        cautions.append(QStringLiteral("Your model has BatchNorm: its statistics are over each GPU's batch, kept at your %1 per GPU; the noise scale is "
+        cautions.append(kBatchNormCaution + QStringLiteral(": its statistics are over each GPU's batch, kept at your %1 per GPU; the noise scale is "
                                        "biased by the coupling of a batch's samples.")
                             .arg(batchPerGpu));
     else if (layers.batchNorm)
-        cautions.append(QStringLiteral("Your model has BatchNorm: its statistics are over each GPU's batch, and %1 per GPU instead of your %2 changes them "
+        cautions.append(kBatchNormCaution + QStringLiteral(": its statistics are over each GPU's batch, and %1 per GPU instead of your %2 changes them "
                                        "(every run of the advice at that batch was emulated with it, so the LR was measured with it); the noise scale is "
                                        "biased by the coupling of a batch's samples.")
                             .arg(batchPerGpu)

@@ -116,5 +116,7 @@ void concludeAdvice(Advice& advice, const AdviceRequest& request, const FinalInp
 
 // The confirmation's weaknesses and cautions from the layers of your model (inspect's report).
 QStringList layerCautions(const ModelLayers& layers, qint64 batchPerGpu, qint64 yourBatchPerGpu);
+// How the BatchNorm caution begins: what says, in a stored advice too, that its model has BatchNorm.
+inline const QString kBatchNormCaution = QStringLiteral("Your model has BatchNorm");
 
 }  // namespace ddplab::ui

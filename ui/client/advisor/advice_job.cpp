@@ -133,6 +133,7 @@ bool AdviceJob::begin(const AdviceRequest& request, const QJsonArray& resumePhas
     const ddplab::Config& base = request.base;
     m_advice = Advice();
     m_advice.gpus = request.gpus;
+    m_advice.mostBatchPerGpu = request.maxBatchPerGpu;
     m_advice.model = modelNameOf(base);
     m_advice.data = dataNameOf(base);
     m_advice.measureName = measureNameOf(base);

@@ -122,6 +122,7 @@ QJsonObject Advice::toJson() const
         {QStringLiteral("model_name"), model},
         {QStringLiteral("data_name"), data},
         {QStringLiteral("gpus"), gpus},
+        {QStringLiteral("max_batch_per_gpu"), mostBatchPerGpu},
         {QStringLiteral("batch_per_gpu"), batchPerGpu},
         {wire(key::kGradAccum), gradAccum},
         {wire(protocol::field::kEffectiveBatch), effectiveBatch},
@@ -220,6 +221,7 @@ std::optional<Advice> Advice::fromJson(const QJsonObject& json, QString* error)
     }
     Advice a;
     a.gpus = json.value(QStringLiteral("gpus")).toInt();
+    a.mostBatchPerGpu = json.value(QStringLiteral("max_batch_per_gpu")).toInteger();
     a.batchPerGpu = json.value(QStringLiteral("batch_per_gpu")).toInteger();
     a.gradAccum = json.value(wire(key::kGradAccum)).toInteger(1);
     a.effectiveBatch = json.value(wire(protocol::field::kEffectiveBatch)).toInteger();

@@ -147,6 +147,10 @@ StoredAdvice AdviceStore::open(const QString& idOrDirectory) const
             stored.stopped = !stored.running;
             return stored;
         }
+        if (info.isDir()) {
+            stored.problem = QStringLiteral("it holds neither advice.json (a finished advice) nor progress.json (a stopped one): it is no advice's folder");
+            return stored;
+        }
     }
     if (!file.open(QIODevice::ReadOnly)) {
         stored.problem = QStringLiteral("advice.json cannot be opened (%1)").arg(file.errorString());

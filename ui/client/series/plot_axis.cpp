@@ -38,7 +38,8 @@ Axis makeAxis(Range range, bool log)
         axis.ticks = planLogTicks(axis.low, axis.high);
         return axis;
     }
-    const LinearAxisPlan plan = planValueAxis(range.low, range.high, 5, false, false);
+    // Data never below zero (samples seen, steps) gets no axis below it: a noise-scale chart ran from -5000 samples.
+    const LinearAxisPlan plan = planValueAxis(range.low, range.high, 5, range.low >= 0, false);
     axis.low = plan.low;
     axis.high = plan.high;
     axis.format = plan.labelFormat;
@@ -56,18 +57,24 @@ QString tickText(double value, const Axis& axis)
         const auto says = [](double tick, const QString& label) {
             return std::fabs(label.toDouble() - tick) <= 1e-3 * std::fabs(tick);
         };
+        // And plain where plain is short: 200, not 2e+02 (a noise scale's axis read "5e+01, 1e+02, 2e+02").
+        const auto label = [](double tick, int digits) {
+            const QString text = QString::number(tick, 'g', digits);
+            const double magnitude = std::fabs(tick);
+            return text.contains(QLatin1Char('e')) && magnitude >= 1.0 && magnitude < 1e6 ? QString::number(tick, 'f', 0) : text;
+        };
         for (int digits = 1; digits < 6; ++digits) {
             QStringList labels;
             bool allTrue = true;
             for (double tick : axis.ticks) {
-                labels.append(QString::number(tick, 'g', digits));
+                labels.append(label(tick, digits));
                 allTrue = allTrue && says(tick, labels.last());
             }
             labels.removeDuplicates();
             if (allTrue && labels.size() == axis.ticks.size())
-                return QString::number(value, 'g', digits);
+                return label(value, digits);
         }
-        return QString::number(value, 'g', 6);
+        return label(value, 6);
     }
     return QString::asprintf(qPrintable(axis.format), value);
 }
