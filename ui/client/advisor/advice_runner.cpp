@@ -13,6 +13,9 @@
 #include <QHash>
 #include <QJsonDocument>
 
+#include <algorithm>
+#include <cmath>
+
 namespace ddplab::ui {
 namespace {
 
@@ -38,6 +41,13 @@ AdviceRunner::AdviceRunner(LabSession& session, QObject* parent) : QObject(paren
         if (m_running)
             onSequenceFinished();
     });
+}
+
+// A time the stopped advice's progress file gives, in ms of the clock: never below 0 nor past the
+// budget (a crafted file's 1e300 would overflow the clock; past the budget the advice ends anyway).
+qint64 AdviceRunner::stoppedClockMs(double seconds) const
+{
+    return qRound64(1000.0 * std::clamp(std::isfinite(seconds) ? seconds : 0.0, 0.0, std::max(0.0, m_request.budgetSeconds)));
 }
 
 void AdviceRunner::begin(const AdviceRequest& request, const QJsonArray& resumePhases)
@@ -75,7 +85,7 @@ void AdviceRunner::run(const QList<PlannedRun>& runs)
     const QJsonObject before = m_phasesLog.size() < m_resumePhases.size() ? m_resumePhases[m_phasesLog.size()].toObject() : QJsonObject();
     const QJsonArray beforeRuns = before.value(kRuns).toArray();
     if (!before.isEmpty())
-        m_offsetMs += qRound64(before.value(kStartedS).toDouble() * 1000.0) - elapsedMs();
+        m_offsetMs += stoppedClockMs(before.value(kStartedS).toDouble()) - elapsedMs();
     m_phaseStartMs = elapsedMs();
     m_engineStartS = engineStartOfPhase(before);
     m_startedSession = false;
@@ -125,8 +135,8 @@ void AdviceRunner::run(const QList<PlannedRun>& runs)
     // A phase stopped part way: the clock goes on from the last of its runs the stopped advice
     // finished, not from the phase's start (a resumption counted 0.8 s of a stop at 12 s).
     if (!requests.isEmpty() && !before.contains(kEndedS))
-        if (const double lastEnded = lastRunEndOfPhase(before); lastEnded * 1000.0 > double(elapsedMs()))
-            m_offsetMs += qRound64(lastEnded * 1000.0) - elapsedMs();
+        if (const qint64 lastEnded = stoppedClockMs(lastRunEndOfPhase(before)); lastEnded > elapsedMs())
+            m_offsetMs += lastEnded - elapsedMs();
     m_phasesLog.append(QJsonObject{{kStartedS, m_phaseStartMs / 1000.0}, {kRuns, logged}});
     if (!writeProgress())
         return;
@@ -137,7 +147,7 @@ void AdviceRunner::run(const QList<PlannedRun>& runs)
             if (!m_running)
                 return;
             if (endedAt >= 0)
-                m_offsetMs += qRound64(endedAt * 1000.0) - elapsedMs();
+                m_offsetMs += stoppedClockMs(endedAt) - elapsedMs();
             endPhase({});
         }, Qt::QueuedConnection);
     } else {

@@ -78,6 +78,7 @@ private:
     // file could not be written: without it the advice could not be resumed.
     bool writeProgress();
     qint64 elapsedMs() const { return (m_pinned ? m_pinnedMs : m_clock.elapsed()) + m_offsetMs; }
+    qint64 stoppedClockMs(double seconds) const;
 
     LabSession& m_session;
     AdviceRequest m_request;
