@@ -239,7 +239,8 @@ void AdviceCard::addVerdicts(const Advice& a)
         return;
     QStringList lines;
     for (const BatchVerdict& verdict : a.batchVerdicts)
-        lines.append(tr("%1: %2").arg(qint64(verdict.batch)).arg(verdictWords(verdict, a.branchTolerance)));
+        lines.append(verdict.yours ? tr("%1: yours, the reference (%2 orders)").arg(qint64(verdict.batch)).arg(verdict.orders)
+                                   : tr("%1: %2").arg(qint64(verdict.batch)).arg(verdictWords(verdict, a.branchTolerance)));
     addRow(tr("Each batch against yours"), lines.join(QLatin1Char('\n')));
 }
 
