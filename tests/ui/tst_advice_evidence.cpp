@@ -552,6 +552,16 @@ private slots:
         QCOMPARE(back->base.trainSamples, qint64(100));
         QCOMPARE(back->gpus, 4);
         QVERIFY2(adviceRequestProblem(*back).isEmpty(), qPrintable(adviceRequestProblem(*back)));
+        // A request the command line would refuse is refused from the file too, naming its field
+        // (a crafted budget_s of 1e300 was taken, and ran past the budget asked).
+        request.budgetSeconds = 1e300;
+        QVERIFY(!requestOfProgress(progressJson(request, {}), &error));
+        QVERIFY2(error.contains(QStringLiteral("its request's budget_s is 1e+300, where a budget is 10 to 86400 s")), qPrintable(error));
+        request.budgetSeconds = 60;
+        request.gpus = 0;
+        QVERIFY(!requestOfProgress(progressJson(request, {}), &error));
+        QVERIFY2(error.contains(QStringLiteral("its request's gpus is 0, where an advice plans for 1 to 4096 GPUs")), qPrintable(error));
+        request.gpus = 4;
         request.base.trainSamples = 0;
         QVERIFY(adviceRequestProblem(request).contains(QStringLiteral("the size of your training data is not known yet")));
     }

@@ -103,6 +103,19 @@ std::optional<AdviceRequest> requestOfProgress(const QJsonObject& progress, QStr
     // and an absolute one (as earlier versions wrote) sent a copy to the original's checkpoints.
     // The resume sets the advice folder's own.
     request.horizonSamples = json.value(kHorizon).toDouble();
+    // What the command line refuses is refused here too, naming the file's field: a crafted
+    // budget_s of 1e300 was taken, and -1 was refused as a --budget-min nobody gave.
+    const auto refuse = [&](const QString& field, const QJsonValue& value, const QString& allowed) {
+        *error = QStringLiteral("its request's %1 is %2, where %3").arg(field, QString::fromUtf8(QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact)).mid(1).chopped(1), allowed);
+        return std::nullopt;
+    };
+    if (!(request.budgetSeconds >= kFewestBudgetSeconds && request.budgetSeconds <= kMostBudgetSeconds))
+        return refuse(kBudget, json.value(kBudget), QStringLiteral("a budget is %1 to %2 s").arg(kFewestBudgetSeconds).arg(kMostBudgetSeconds));
+    if (request.gpus < 1 || request.gpus > kMostAdviceGpus)
+        return refuse(kGpus, json.value(kGpus), QStringLiteral("an advice plans for 1 to %1 GPUs").arg(kMostAdviceGpus));
+    if (!(request.horizonSamples >= 0) || request.maxBatchPerGpu < 0)
+        return refuse(request.maxBatchPerGpu < 0 ? kMaxBatch : kHorizon, json.value(request.maxBatchPerGpu < 0 ? kMaxBatch : kHorizon),
+                      QStringLiteral("it is at least 0 (0: the default)"));
     const QJsonObject layers = json.value(kLayers).toObject();
     request.layers = layers.isEmpty() ? builtInLayers(request.base)
                                       : ModelLayers{layers.value(kLayersKnown).toBool(), layers.value(kBatchNorm).toBool(), layers.value(kDropout).toBool(),

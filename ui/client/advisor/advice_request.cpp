@@ -33,10 +33,10 @@ double horizonOf(const AdviceRequest& request)
 
 QString adviceRequestProblem(const AdviceRequest& r)
 {
-    if (r.gpus < 1 || r.gpus > 4096)
-        return QStringLiteral("--gpus must be from 1 to 4096 (got %1)").arg(r.gpus);
-    if (r.budgetSeconds < 10)
-        return QStringLiteral("--budget-min must be at least 0.2 (10 seconds) (got %1 s)").arg(r.budgetSeconds);
+    if (r.gpus < 1 || r.gpus > kMostAdviceGpus)
+        return QStringLiteral("--gpus must be from 1 to %1 (got %2)").arg(kMostAdviceGpus).arg(r.gpus);
+    if (!(r.budgetSeconds >= kFewestBudgetSeconds && r.budgetSeconds <= kMostBudgetSeconds))
+        return QStringLiteral("--budget-min must be from 0.2 to 1440 (10 to 86400 seconds) (got %1 s)").arg(r.budgetSeconds);
     if (r.maxBatchPerGpu < 0)
         return QStringLiteral("--max-batch-per-gpu must be at least 1 (got %1)").arg(r.maxBatchPerGpu);
     if (r.horizonSamples < 0)

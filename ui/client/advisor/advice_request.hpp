@@ -38,6 +38,10 @@ struct AdviceRequest {
     QString progressFile;
 };
 
+// What an advice may be asked: the command line's limits, and a stopped advice's request's.
+inline constexpr double kFewestBudgetSeconds = 10.0;       // --budget-min 0.2
+inline constexpr double kMostBudgetSeconds = 24 * 60 * 60;  // --budget-min 1440
+inline constexpr int kMostAdviceGpus = 4096;
 // "" when the request can be advised on; else one sentence.
 QString adviceRequestProblem(const AdviceRequest& request);
 // "1 GPU", "8 GPUs": as the advisor's log and progress say it.
