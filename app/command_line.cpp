@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "command_line.hpp"
 
+#include "client/advisor/advice_request.hpp"
+
 #include <QCommandLineParser>
 #include <QRegularExpression>
 
@@ -165,7 +167,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, Program program)
         bool ok = true;
         if (parser.isSet(gpus))
             options.adviseGpus = parser.value(gpus).toInt(&ok);
-        if (!ok || options.adviseGpus < 1 || options.adviseGpus > 4096)
+        if (!ok || options.adviseGpus < 1 || options.adviseGpus > kMostAdviceGpus)
             options.error = QStringLiteral("--gpus must be a whole number from 1 to 4096 (got \"%1\")").arg(parser.value(gpus));
         if (parser.isSet(maxBatch)) {
             options.maxBatchPerGpu = parser.value(maxBatch).toLongLong(&ok);
@@ -174,7 +176,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, Program program)
         }
         if (parser.isSet(budget)) {
             options.budgetMinutes = parser.value(budget).toDouble(&ok);
-            if (!ok || !(options.budgetMinutes >= 0.2) || options.budgetMinutes > 24 * 60)
+            if (!ok || !(options.budgetMinutes >= 0.2) || options.budgetMinutes * 60.0 > kMostBudgetSeconds)
                 options.error = QStringLiteral("--budget-min must be a number of minutes from 0.2 to 1440 (got \"%1\")").arg(parser.value(budget));
         }
         if (parser.isSet(horizon)) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "advisor/advise_inputs.hpp"
 
+#include "client/advisor/advice_request.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/wire.hpp"
 #include "core/derived.hpp"
@@ -17,9 +18,8 @@ namespace ddplab::ui {
 namespace {
 
 constexpr int kDefaultGpus = 8;
-constexpr int kMostGpus = 4096;       // adviceRequestProblem's limit
 constexpr double kDefaultMinutes = 5.0;
-constexpr double kFewestMinutes = 0.2;  // 10 s: adviceRequestProblem's limit
+constexpr double kFewestMinutes = 0.2;  // 12 s: within adviceRequestProblem's kFewestBudgetSeconds
 
 }  // namespace
 
@@ -30,7 +30,7 @@ AdviseInputs::AdviseInputs(QWidget* parent) : QGroupBox(tr("Ask the advisor"), p
     m_baseSentence->setWordWrap(true);
     m_gpus = new QSpinBox;
     m_gpus->setObjectName(QStringLiteral("adviseGpus"));
-    m_gpus->setRange(1, kMostGpus);
+    m_gpus->setRange(1, kMostAdviceGpus);
     m_gpus->setValue(kDefaultGpus);
     m_gpus->setToolTip(tr("The GPUs you will train on; they may be more than this computer has: it emulates them"));
     m_maxBatch = new QSpinBox;

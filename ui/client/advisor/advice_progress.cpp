@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "advice_progress.hpp"
 
+#include "client/io/json_text.hpp"
 #include "client/io/read_file.hpp"
 #include "client/library/preset_file.hpp"
 
@@ -106,7 +107,7 @@ std::optional<AdviceRequest> requestOfProgress(const QJsonObject& progress, QStr
     // What the command line refuses is refused here too, naming the file's field: a crafted
     // budget_s of 1e300 was taken, and -1 was refused as a --budget-min nobody gave.
     const auto refuse = [&](const QString& field, const QJsonValue& value, const QString& allowed) {
-        *error = QStringLiteral("its request's %1 is %2, where %3").arg(field, QString::fromUtf8(QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact)).mid(1).chopped(1), allowed);
+        *error = QStringLiteral("its request's %1 is %2, where %3").arg(field, jsonText(value), allowed);
         return std::nullopt;
     };
     if (!(request.budgetSeconds >= kFewestBudgetSeconds && request.budgetSeconds <= kMostBudgetSeconds))

@@ -36,7 +36,7 @@ QString adviceRequestProblem(const AdviceRequest& r)
     if (r.gpus < 1 || r.gpus > kMostAdviceGpus)
         return QStringLiteral("--gpus must be from 1 to %1 (got %2)").arg(kMostAdviceGpus).arg(r.gpus);
     if (!(r.budgetSeconds >= kFewestBudgetSeconds && r.budgetSeconds <= kMostBudgetSeconds))
-        return QStringLiteral("--budget-min must be from 0.2 to 1440 (10 to 86400 seconds) (got %1 s)").arg(r.budgetSeconds);
+        return QStringLiteral("--budget-min must be from 10 s to 1440 min (got %1 s)").arg(r.budgetSeconds);
     if (r.maxBatchPerGpu < 0)
         return QStringLiteral("--max-batch-per-gpu must be at least 1 (got %1)").arg(r.maxBatchPerGpu);
     if (r.horizonSamples < 0)

@@ -5,6 +5,7 @@
 #include "client/study/study_results.hpp"
 #include "client/study/study_show_figures.hpp"
 
+#include "client/io/json_text.hpp"
 #include "client/io/read_file.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/library/preset_library.hpp"
@@ -72,12 +73,6 @@ double number(const QJsonObject& object, const QString& field, const QString& wh
     if (!value.isDouble() || !std::isfinite(value.toDouble()))
         refuse(QStringLiteral("%1: \"%2\" must be a finite number").arg(where, field));
     return value.toDouble();
-}
-
-// A value as the file spells it: 0.5, "sqrt", true.
-QString jsonText(const QJsonValue& value)
-{
-    return QString::fromUtf8(QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact)).mid(1).chopped(1);
 }
 
 // 0.1 + 0.2 stays 0.3 in the file and in the runs' names.

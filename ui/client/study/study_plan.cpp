@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "study_plan.hpp"
 
+#include "client/io/json_text.hpp"
 #include "client/library/preset_file.hpp"
 #include "client/study/study_axis_text.hpp"
 #include "client/wire.hpp"
@@ -23,7 +24,7 @@ QString valueText(const QJsonValue& value)
         return value.toString();
     if (value.isDouble())
         return QString::number(value.toDouble(), 'g', 6);
-    return QString::fromUtf8(QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact)).mid(1).chopped(1);
+    return jsonText(value);
 }
 
 // One dimension of the product: a lone axis, or a zipped group advancing together.
