@@ -168,7 +168,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, Program program)
         if (parser.isSet(gpus))
             options.adviseGpus = parser.value(gpus).toInt(&ok);
         if (!ok || options.adviseGpus < 1 || options.adviseGpus > kMostAdviceGpus)
-            options.error = QStringLiteral("--gpus must be a whole number from 1 to 4096 (got \"%1\")").arg(parser.value(gpus));
+            options.error = QStringLiteral("--gpus must be a whole number from 1 to %1 (got \"%2\")").arg(kMostAdviceGpus).arg(parser.value(gpus));
         if (parser.isSet(maxBatch)) {
             options.maxBatchPerGpu = parser.value(maxBatch).toLongLong(&ok);
             if (!ok || options.maxBatchPerGpu < 1)
@@ -182,7 +182,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, Program program)
         if (parser.isSet(horizon)) {
             options.horizonSamples = parser.value(horizon).toLongLong(&ok);
             if (!ok || options.horizonSamples < 1)
-                options.error = QStringLiteral("--horizon-samples must be a whole number of at least 1 (got \"%1\")").arg(parser.value(horizon));
+                options.error = QStringLiteral("--horizon-samples must be a whole number of samples from 1 up to your whole training (got \"%1\")").arg(parser.value(horizon));
         }
         if (options.error.isEmpty() && !options.advise)
             options.error = QStringLiteral("--gpus, --max-batch-per-gpu, --budget-min and --horizon-samples belong to --advise");

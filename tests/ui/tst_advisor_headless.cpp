@@ -657,6 +657,13 @@ private slots:
                                                                 QStringLiteral("--horizon-samples"), QStringLiteral("3"), QStringLiteral("--export"), out, QStringLiteral("--quit")}
                                                  << QStringLiteral("--horizon-samples 3 is under 2 steps of your batch per GPU on 4 GPUs (32 samples a step): "
                                                                    "the batches cannot be compared over it; give at least 64");
+        // Past what a whole number holds, and past the training: each says what is allowed.
+        QTest::newRow("horizon past any count") << QStringList{QStringLiteral("--advise"), QStringLiteral("--preset"), linreg, QStringLiteral("--horizon-samples"),
+                                                               QStringLiteral("99999999999999999999"), QStringLiteral("--export"), out, QStringLiteral("--quit")}
+                                                << QStringLiteral("--horizon-samples must be a whole number of samples from 1 up to your whole training (got \"99999999999999999999\")");
+        QTest::newRow("horizon past your training") << QStringList{QStringLiteral("--advise"), QStringLiteral("--preset"), linreg, QStringLiteral("--horizon-samples"),
+                                                                   QStringLiteral("1000000000000"), QStringLiteral("--export"), out, QStringLiteral("--quit")}
+                                                    << QStringLiteral("--horizon-samples 1000000000000 is longer than your whole training");
         QTest::newRow("a resume asked another question") << QStringList{QStringLiteral("--advise"), QStringLiteral("--resume"), QStringLiteral("some-advice"), QStringLiteral("--gpus"), QStringLiteral("2"),
                                                                         QStringLiteral("--export"), out, QStringLiteral("--quit")}
                                                          << QStringLiteral("give it no --gpus, --budget-min");
