@@ -81,7 +81,7 @@ LaunchOptions parseLaunchOptions(const QStringList& arguments, Program program)
                                     QStringLiteral("With --quit: measure which batch per GPU and LR --preset's settings (else the "
                                                    "defaults) want on --gpus N GPUs, and write advice.json and advice.md into --export DIR "
                                                    "(docs/advisor.md). With --run-on HOST its runs go there, and each batch per GPU is timed there for goodput."));
-    const QCommandLineOption gpus(QStringLiteral("gpus"), QStringLiteral("With --advise: the GPUs to plan for, 1 to 4096 (default 8)."), QStringLiteral("N"));
+    const QCommandLineOption gpus(QStringLiteral("gpus"), QStringLiteral("With --advise: the GPUs to plan for, 1 to %1 (default 8).").arg(kMostAdviceGpus), QStringLiteral("N"));
     const QCommandLineOption maxBatch(QStringLiteral("max-batch-per-gpu"),
                                       QStringLiteral("With --advise: the most samples one GPU holds (default: what one GPU's memory holds, "
                                                      "measured by inspect for your own model or estimated for the built-in ones, at most the "
