@@ -455,10 +455,15 @@ private slots:
         QVERIFY(advice.lr > 0);
         QVERIFY2(page->card()->text().contains(QStringLiteral("LR %1").arg(QString::number(advice.lr, 'g', 3))), qPrintable(page->card()->text()));
         // The range tests' curves, one per batch the branch test ran one at (1, 2 and 4 GPUs of 8,
-        // or 4 GPUs' alone when the budget did not hold them: said).
+        // or 4 GPUs' alone when the plan did not hold them: said). On a loaded machine the budget can
+        // also run out before the later ones ran: that is said as runs not run (CI, 2026-12-04).
         QVERIFY(!advice.rangeTests.isEmpty());
         QCOMPARE(page->charts().last().lines.size(), advice.rangeTests.size());
-        QCOMPARE(advice.rangeTests.size() == 1, advice.trimmed.join(QString()).contains(QStringLiteral("range test ran only")));
+        const QString said = advice.trimmed.join(QString());
+        if (said.contains(QStringLiteral("range test ran only")))
+            QCOMPARE(advice.rangeTests.size(), 1);
+        else if (!said.contains(QStringLiteral("runs were not run")))
+            QVERIFY2(advice.rangeTests.size() >= 3, qPrintable(said));
         // Past advice names what it was about.
         QVERIFY(advice.model.startsWith(QStringLiteral("linreg")));
         QVERIFY(window.actions().run->isEnabled());
