@@ -35,15 +35,22 @@ def engine_rate(engine, device, batch, workload_args, ranks=1, warmup=WARMUP, ti
     return sum(e["samples"] for e in after) / (after[-1]["wall_s"] - before["wall_s"])
 
 
-def peer_rate(device, batch, ranks=1, warmup=WARMUP, timed=TIMED):
-    """The Python DDP peer's samples/s on the same CNN, the same steps timed; a sentence when it failed."""
-    done = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "peers", "fashion_ddp_peer.py"), "--model", "cnn",
+def peer_run(device, batch, ranks=1, warmup=WARMUP, timed=TIMED, model="cnn"):
+    """The Python DDP peer's figures on the same model, the same steps timed (samples/s as
+    images_per_sec, and on a GPU peak_allocated_bytes); a sentence when it failed."""
+    done = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "peers", "fashion_ddp_peer.py"), "--model", model,
                            "--device", device, "--world_size", str(ranks), "--batch_size", str(batch), "--steps", str(timed),
                            "--warmup_steps", str(warmup)],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
     if done.returncode != 0:
         return f"failed: {done.stderr.strip()[-200:]}"
-    return json.loads(done.stdout.strip().splitlines()[-1])["images_per_sec"]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def peer_rate(device, batch, ranks=1, warmup=WARMUP, timed=TIMED, model="cnn"):
+    """The Python DDP peer's samples/s; a sentence when it failed."""
+    run = peer_run(device, batch, ranks, warmup, timed, model)
+    return run["images_per_sec"] if isinstance(run, dict) else run
 
 
 def shown(rate):

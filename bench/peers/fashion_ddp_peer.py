@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The Python DDP peer for Fashion-MNIST throughput: the same MLP or CNN as the engine
-(engine/workloads/fashion_models.hpp), nn.DistributedDataParallel over Gloo, DistributedSampler
+(engine/workloads/fashion_models.hpp), or torchvision's resnet18 (10 classes, 1 input channel: the
+model scripts/gpu_second_light.py gives the engine as one's own; torchvision needed then alone),
+nn.DistributedDataParallel over Gloo, DistributedSampler
 + DataLoader over the same uint8 images, normalised per batch as the engine does, SGD with
 momentum. Prints rank 0's steady-state images/sec (global) as JSON.
 
@@ -36,6 +38,11 @@ def read_idx(path):
 
 
 def make_model(kind):
+    if kind == "resnet18":
+        import torchvision  # only here: the MLP and CNN need no more than torch
+        model = torchvision.models.resnet18(num_classes=10)
+        model.conv1 = nn.Conv2d(1, 64, kernel_size=7, stride=2, padding=3, bias=False)
+        return model
     if kind == "mlp":
         return nn.Sequential(nn.Flatten(), nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(), nn.Linear(128, 10))
     return nn.Sequential(nn.Conv2d(1, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
@@ -76,13 +83,14 @@ def worker(rank, args, store, queue):
         torch.cuda.synchronize()
     elapsed = time.perf_counter() - start
     if rank == 0:
-        queue.put({"images_per_sec": samples / elapsed, "steps": args.steps, "seconds": elapsed})
+        peak = torch.cuda.max_memory_allocated(device) if cuda else None
+        queue.put({"images_per_sec": samples / elapsed, "steps": args.steps, "seconds": elapsed, "peak_allocated_bytes": peak})
     end_rank()  # not dist.destroy_process_group(): see rank_exit.py
 
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--model", choices=["mlp", "cnn"], default="mlp")
+    parser.add_argument("--model", choices=["mlp", "cnn", "resnet18"], default="mlp")
     parser.add_argument("--world_size", type=int, default=1)
     parser.add_argument("--batch_size", type=int, default=64)
     parser.add_argument("--lr", type=float, default=0.05)
