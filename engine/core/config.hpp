@@ -99,6 +99,9 @@ struct Config {
     BackendKind backend = BackendKind::Auto;
     DeviceKind device = DeviceKind::Cpu;
     int64_t threads = 0;        // intra-op threads per rank; 0 = free cores / local ranks (thread_share.hpp)
+    // Deterministic kernels only (cuDNN's, cuBLAS's fixed workspace): on a GPU two runs, and a run
+    // and its resumption, give the same bits; an op with no deterministic kernel stops the run.
+    bool deterministic = false;
     double bucketCapMb = 25.0;  // gradient bucket size, as DDP's bucket_cap_mb
     bool overlap = true;        // all-reduce buckets during backward (false: after backward)
     int64_t collectiveTimeout = 60;  // seconds a rank waits for its peers before the run stops

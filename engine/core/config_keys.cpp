@@ -612,6 +612,14 @@ void addParallelism(std::vector<ConfigKey>& keys)
         .presented("Threads per rank", kAdvanced)
         .inScript(reproduced())
         .resumed(OnResume::Free));
+    keys.push_back(booleanKey(key::kDeterministic, &Config::deterministic,
+        "deterministic GPU kernels only (cuDNN's, and cuBLAS with a fixed workspace): two runs, and a run and its "
+        "resumption, give the same losses bit for bit; an operation with no deterministic kernel stops the run naming it "
+        "(false: the fastest kernels, which on a GPU may sum in another order each run; docs/checkpoints.md). CPU runs "
+        "are deterministic either way")
+        .presented("Deterministic GPU kernels", kAdvanced)
+        .inScript(reproduced())
+        .resumed(OnResume::Free));
     keys.push_back(realKey(key::kBucketCapMb, &Config::bucketCapMb, RealRange{0.0, false, kMaxBucketMb, true},
         "gradient bucket size in MiB, as DDP's")
         .presented("Bucket size (MiB)", kAdvanced)

@@ -30,6 +30,7 @@ inline constexpr char kGradAccum[] = "grad_accum";
 inline constexpr char kBackend[] = "backend";
 inline constexpr char kDevice[] = "device";
 inline constexpr char kThreads[] = "threads";
+inline constexpr char kDeterministic[] = "deterministic";
 inline constexpr char kBucketCapMb[] = "bucket_cap_mb";
 inline constexpr char kOverlap[] = "overlap";
 inline constexpr char kCollectiveTimeout[] = "collective_timeout";

@@ -17,6 +17,7 @@
 #include "output/output_error.hpp"
 #include "output/tensorboard_file.hpp"
 #include "heap_policy.hpp"
+#include "kernel_choice.hpp"
 #include "thread_share.hpp"
 #include "train/out_of_memory.hpp"
 #include "train/trainer.hpp"
@@ -126,6 +127,7 @@ int runWorker(const Config& config, const WorkerIdentity& identity, EventWriter&
         const ThreadShare share = threadsPerRank(config, identity);
         const int threads = share.threads;
         at::set_num_threads(threads);
+        chooseKernels(config);
 
         // Only a CUDA run asks about GPUs: the question itself starts the CUDA runtime.
         const bool torchHasCuda = config.device == DeviceKind::Cuda && at::detail::getCUDAHooks().hasCUDA();

@@ -174,6 +174,14 @@ void TrainingSemanticsTest::bucketsAndOverlap()
     QCOMPARE(stepValues(sequential, "loss").size(), 10);
     QVERIFY(maxRelativeDifference(stepValues(sequential, "loss"), stepValues(overlapped, "loss")) < 1e-5);
     QVERIFY(maxRelativeDifference(stepValues(sequential, "grad_norm"), stepValues(overlapped, "grad_norm")) < 1e-5);
+    // Deterministic kernels only: the run says it asked for them, and a CPU, whose kernels are
+    // deterministic already, trains the same numbers (on a GPU they make a resume bit-exact:
+    // docs/gpu-validation.md, where a BatchNorm CNN's two default runs parted by 1.5e-2).
+    const EngineResult deterministic = runConfig(base, {QStringLiteral("--deterministic")});
+    REQUIRE_OK(deterministic);
+    QCOMPARE(deterministic.first(QStringLiteral("config")).value(QStringLiteral("deterministic")).toBool(), true);
+    QCOMPARE(overlapped.first(QStringLiteral("config")).value(QStringLiteral("deterministic")).toBool(), false);
+    QVERIFY(maxRelativeDifference(stepValues(deterministic, "loss"), stepValues(overlapped, "loss")) < 1e-5);
     // Every step reports its compute and communication time.
     const QJsonObject step = overlapped.first(QStringLiteral("step"));
     QVERIFY(step.value(QStringLiteral("compute_ms")).toDouble() > 0);

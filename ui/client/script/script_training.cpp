@@ -52,6 +52,17 @@ QString threadsLine(const Config& c)
                           "    torch.set_num_threads(max(1, (os.cpu_count() or 1) // int(os.environ[\"LOCAL_WORLD_SIZE\"])))\n");
 }
 
+// Before the first product: cuBLAS reads its workspace setting when its handle is made.
+QString deterministicLines(const Config& c)
+{
+    if (!c.deterministic)
+        return {};
+    return QStringLiteral("    # Deterministic kernels only, as the lab's run (deterministic true): cuBLAS with a fixed workspace.\n"
+                          "    os.environ.setdefault(\"CUBLAS_WORKSPACE_CONFIG\", \":4096:8\")\n"
+                          "    torch.use_deterministic_algorithms(True)\n"
+                          "    torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark = True, False\n");
+}
+
 // The step's figures on the device until LOG_EVERY steps have them: one all-reduce and one read
 // for all of them, instead of a wait for the device at every step.
 QString stepLogClass()
@@ -304,7 +315,7 @@ if __name__ == "__main__":
     main()
 )"),
                    {{"@DEVICE@", deviceLines(c)},
-                    {"@THREADS@", threadsLine(c)},
+                    {"@THREADS@", threadsLine(c) + deterministicLines(c)},
                     {"@BUILD@", w.build},
                     {"@DEVICE_IDS@", deviceIds},
                     {"@TRAINED@", w.trained},
