@@ -269,6 +269,12 @@ void RankPlacementTest::cudaRunIsCheckedAgainstGpuMemory()
     QVERIFY2(problems.front().message.find("4 ranks per GPU") != std::string::npos, problems.front().message.c_str());
     machine.gpus = 4;
     QVERIFY(findProblems(config, &machine, 4).empty());
+    // A process holds 1.25 GiB beyond its tensors (measured on an H200, docs/gpu-validation.md):
+    // a GiB free does not hold one rank of the CNN, whose tensors take far less.
+    machine.gpuMemoryFreeBytes = GiB;
+    problems = findProblems(config, &machine, 4);
+    QCOMPARE(int(problems.size()), 1);
+    QVERIFY2(problems.front().message.find("1 rank per GPU x 1.") != std::string::npos, problems.front().message.c_str());
     // A CPU run is still held to the host's memory.
     config.device = DeviceKind::Cpu;
     QCOMPARE(int(findProblems(config, &machine, 4).size()), 1);
