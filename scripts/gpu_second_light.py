@@ -3,7 +3,7 @@
 """GPU second light (docs/gpu-validation.md): the engine features added since first light, on one
 GPU, each check a row of one PASS/FAIL table.
 
-  python3 scripts/gpu_second_light.py --engine build-gpu/bin/ddplab-engine --hostile DIR [--device cuda|cpu]
+  python3 scripts/gpu_second_light.py --engine build-gpu/bin/ddplab-engine --hostile DIR [--device cuda|cpu] [--only TEXT]
 
 - checkpoint at step 10 and resume to 20: every step's loss against the straight run's, on linreg,
   the Fashion-MNIST CNN and a scripted CNN with BatchNorm; the bound is measured, and so is the
@@ -15,7 +15,9 @@ GPU, each check a row of one PASS/FAIL table.
   Fashion-MNIST at 128 and 512 per GPU: samples/s against the Python DDP peer, and the peak GPU
   memory against what `inspect` estimates;
 - the hostile own-model files (tests/tools/make_hostile_model_case.py, written beforehand into
-  DIR) loaded with the device: refused with the exit code and key of the CPU suite, no crash.
+  DIR) loaded with the device: refused with the exit code and key of the CPU suite, no crash;
+- `deterministic` on resnet18, whose pooling's backward has no deterministic CUDA kernel: the run
+  stops at step 1 with exit code 2, naming the key and the operation.
 
 --device cpu runs every row on CPU (no GPU needed: how the script was tried on a CPU machine).
 Each row prints as it ends; the table and the exit code (0: every row PASS) come last."""
@@ -257,6 +259,22 @@ def gib(size):
     return f"{size / 2**30:.2f} GiB"
 
 
+def deterministic_stop(engine, device, folder):
+    """resnet18 with deterministic true: on a GPU its pooling's backward has no deterministic kernel
+    (on a CPU every kernel is deterministic, and the run trains). The run must stop at step 1 with
+    exit code 2, the key and the operation named."""
+    if not os.path.exists(os.path.join(folder, "resnet18.pt")):
+        export_resnet18(folder)
+    run = subprocess.run([engine, "run", "--device", device, "--batch-size", "32", "--max-steps", "2", "--deterministic"] + resnet18_args(folder),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+    last = json.loads(run.stdout.strip().splitlines()[-1]) if run.stdout.strip() else {}
+    if device != "cuda":
+        return f"exit {run.returncode}: {last.get('type')}", run.returncode == 0
+    message = last.get("message", run.stderr[-200:])
+    return (f"exit {run.returncode}, key {last.get('key')}: {message[:260]}",
+            run.returncode == 2 and last.get("key") == "deterministic" and "has no deterministic kernel" in message)
+
+
 def hostile_case(engine, device, hostile, row):
     model, data, code, key = row
     done = subprocess.run([engine, "run", "--workload", "torchscript", "--model-file", os.path.join(hostile, model), "--train-data",
@@ -282,6 +300,7 @@ def main():
     parser.add_argument("--engine", default=os.path.join(ROOT, "build-gpu", "bin", "ddplab-engine"))
     parser.add_argument("--device", choices=["cuda", "cpu"], default="cuda")
     parser.add_argument("--hostile", required=True, help="the folder make_own_model_case.py and make_hostile_model_case.py wrote")
+    parser.add_argument("--only", default="", help="the rows whose name holds this text alone (a rerun of one row)")
     args = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory(prefix="ddplab-gpu-second-light-") as folder:
@@ -295,7 +314,10 @@ def main():
             (f"scripted resnet18, 128 per GPU, vs the Python DDP peer", lambda: resnet18_speed_and_memory(args.engine, args.device, folder, 128, context)),
             (f"scripted resnet18, 512 per GPU, vs the Python DDP peer", lambda: resnet18_speed_and_memory(args.engine, args.device, folder, 512, context)),
             (f"hostile own-model files with device {args.device}", lambda: hostile_files(args.engine, args.device, args.hostile)),
+            (f"deterministic meets an operation without a deterministic kernel (resnet18 on {args.device})",
+             lambda: deterministic_stop(args.engine, args.device, folder)),
         ]
+        checks = [(name, check) for name, check in checks if args.only in name]
         for name, check in checks:
             started = time.monotonic()
             try:

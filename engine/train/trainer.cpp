@@ -12,6 +12,7 @@
 #include "buffer_sync.hpp"
 #include "checkpointing.hpp"
 #include "gradient_sync.hpp"
+#include "no_deterministic_kernel.hpp"
 #include "out_of_memory.hpp"
 #include "optim/optimizer_factory.hpp"
 #include "step_timer.hpp"
@@ -154,6 +155,11 @@ Json Trainer::run()
     } catch (const std::bad_alloc& error) {
         throw OutOfMemory(m_step + 1, m_growth.shaped().batchSize, error.what());
     } catch (const c10::Error& error) {
+        const std::string operation = operationWithoutDeterministicKernel(error.what_without_backtrace());
+        if (!operation.empty()) {
+            std::cerr << error.what() << std::endl;
+            throw ConfigError(key::kDeterministic, noDeterministicKernelSentence("at step " + std::to_string(m_step + 1) + ",", operation));
+        }
         if (!isOutOfMemory(error))
             throw;
         std::cerr << error.what() << std::endl;

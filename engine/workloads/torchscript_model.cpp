@@ -9,6 +9,7 @@
 #include "data/torch_save_archive.hpp"
 #include "data/zip_directory.hpp"
 #include "saved_model_file.hpp"
+#include "train/no_deterministic_kernel.hpp"
 
 #include <torch/csrc/jit/serialization/import.h>
 #include <torch/version.h>
@@ -198,6 +199,10 @@ at::Tensor TorchScriptModel::forward(const at::Tensor& inputs, const at::Tensor&
     try {
         output = m_passesTargets ? m_module->forward({inputs, targets}) : m_module->forward({inputs});
     } catch (const std::exception& error) {
+        // Not the model's fault: deterministic true met an operation without such a kernel.
+        const std::string operation = operationWithoutDeterministicKernel(error.what());
+        if (!operation.empty())
+            throw ConfigError(key::kDeterministic, noDeterministicKernelSentence("in " + std::string(key::kModelFile) + " " + m_path + "'s forward,", operation));
         throw ForwardError(lastLine(error.what()));
     }
     if (!output.isTensor())

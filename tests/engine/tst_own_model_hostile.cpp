@@ -77,6 +77,8 @@ private slots:
     void ranksStuckInForwardAreStopped_data();
     void ranksStuckInForwardAreStopped();
     void memoryEstimateCountsWhatForwardAllocates();
+    void aDeterministicRunNamesAnOperationWithoutADeterministicKernel_data();
+    void aDeterministicRunNamesAnOperationWithoutADeterministicKernel();
     void saveTargetIsCheckedBeforeTraining_data();
     void saveTargetIsCheckedBeforeTraining();
     void aFullDiskKeepsTheOldModel();
@@ -338,6 +340,38 @@ void OwnModelHostileTest::ranksStuckInForwardAreStopped()
     QVERIFY2(error.value(QStringLiteral("message")).toString().contains(says), qPrintable(result.summaryText()));
     QVERIFY2(clock.elapsed() < 60000, qPrintable(QString::number(clock.elapsed())));
     QTRY_VERIFY_WITH_TIMEOUT(ddplab::test::processesWithArgument(file(QStringLiteral("hangs_on_short_batch.pt"))).isEmpty(), 5000);
+}
+
+// deterministic true and a model using put_, which LibTorch has no deterministic kernel for (on a
+// GPU, backward-only operations are met the same way): the key that asked, the operation and what
+// to do, not "does not take the inputs"; without the key the same model trains.
+void OwnModelHostileTest::aDeterministicRunNamesAnOperationWithoutADeterministicKernel_data()
+{
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<QString>("where");
+    QTest::newRow("in forward: the rank's check of the first batch") << QStringLiteral("put_in_forward.pt") << QString();
+    QTest::newRow("in training mode only: the first step") << QStringLiteral("put_when_training.pt") << QStringLiteral("(at step 1)");
+}
+
+void OwnModelHostileTest::aDeterministicRunNamesAnOperationWithoutADeterministicKernel()
+{
+    QFETCH(QString, model);
+    QFETCH(QString, where);
+    const QStringList run = base(model, QStringLiteral("train.pt")) + QStringList{QStringLiteral("--world-size"), QStringLiteral("2"),
+                                                                                 QStringLiteral("--max-steps"), QStringLiteral("3")};
+    const EngineResult stopped = engineCommand(QStringLiteral("run"), run + QStringList{QStringLiteral("--deterministic")});
+    QVERIFY2(!stopped.crashed && stopped.exitCode == 2, qPrintable(stopped.summaryText()));
+    const QJsonObject error = stopped.events.last();
+    QCOMPARE(error.value(QStringLiteral("key")).toString(), QStringLiteral("deterministic"));
+    const QString message = error.value(QStringLiteral("message")).toString();
+    const QString missing = phraseMissing(message, {file(model) + QStringLiteral("'s forward"), QStringLiteral("the operation put_ has no deterministic kernel"),
+                                                    QStringLiteral("set deterministic false"), where});
+    QVERIFY2(missing.isEmpty(), qPrintable(missing));
+    QVERIFY2(!message.contains(QStringLiteral("use_deterministic_algorithms")), qPrintable(message));  // Python's words, not the lab's
+    QVERIFY(stopped.ofType(QStringLiteral("step")).isEmpty());
+    const EngineResult trained = engineCommand(QStringLiteral("run"), run);
+    QVERIFY2(trained.exitCode == 0, qPrintable(trained.summaryText()));
+    QCOMPARE(trained.ofType(QStringLiteral("step")).size(), 3);
 }
 
 // Item 7: forward's own 256 MiB temporary is part of the memory a step needs.

@@ -108,6 +108,35 @@ class NanLoss(nn.Module):
         return self.mlp(x) * float("nan")
 
 
+class PutInForward(nn.Module):
+    """put_ inside forward: an operation LibTorch has no deterministic kernel for, so a run with
+    deterministic true stops at its rank's check of the first batch (the launcher's runs without)."""
+
+    def __init__(self):
+        super().__init__()
+        self.mlp = Mlp()
+
+    def forward(self, x):
+        marker = x.new_zeros(1)
+        marker.put_(torch.zeros(1, dtype=torch.long), x.new_ones(1))
+        return self.mlp(x) + marker * 0.0
+
+
+class PutWhenTraining(nn.Module):
+    """put_ in training mode only, as a GPU's backward-only operations are met: past every check,
+    at the first step."""
+
+    def __init__(self):
+        super().__init__()
+        self.mlp = Mlp()
+
+    def forward(self, x):
+        marker = x.new_zeros(1)
+        if self.training:
+            marker.put_(torch.zeros(1, dtype=torch.long), x.new_ones(1))
+        return self.mlp(x) + marker * 0.0
+
+
 class BigTemporary(nn.Module):
     """Allocates 256 MB inside forward and frees it before returning: the memory a step needs, not what stays."""
 
@@ -196,7 +225,8 @@ def main():
     # Models that are code doing what a model should not.
     for name, model in (("prints", Prints), ("forever", Forever), ("hangs_on_short_batch", HangsOnShortBatch),
                         ("weight_inside_forward", WeightInsideForward), ("sparse_embedding", SparseEmbedding),
-                        ("nan_loss", NanLoss), ("big_temporary", BigTemporary)):
+                        ("nan_loss", NanLoss), ("big_temporary", BigTemporary), ("put_in_forward", PutInForward),
+                        ("put_when_training", PutWhenTraining)):
         save_script(model, os.path.join(out, name + ".pt"))
     claim_tebibyte(os.path.join(out, "mlp.pt"), os.path.join(out, "bomb_model.pt"), "/data/0")
     # A TorchScript model whose constants are a list nested a million deep (a 1-tuple of it).
