@@ -35,7 +35,7 @@ import torch
 from torch import nn
 
 import gpu_throughput  # beside this file
-from gpu_selfcheck import events, losses
+from gpu_selfcheck import events, losses, run_checks
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOLERANCE = 1e-5  # relative: float32 sums in another order
@@ -302,7 +302,6 @@ def main():
     parser.add_argument("--hostile", required=True, help="the folder make_own_model_case.py and make_hostile_model_case.py wrote")
     parser.add_argument("--only", default="", help="the rows whose name holds this text alone (a rerun of one row)")
     args = parser.parse_args()
-    rows = []
     with tempfile.TemporaryDirectory(prefix="ddplab-gpu-second-light-") as folder:
         bn_config = exported_examples(folder)
         context = context_bytes() if args.device == "cuda" else 0
@@ -317,18 +316,7 @@ def main():
             (f"deterministic meets an operation without a deterministic kernel (resnet18 on {args.device})",
              lambda: deterministic_stop(args.engine, args.device, folder)),
         ]
-        checks = [(name, check) for name, check in checks if args.only in name]
-        for name, check in checks:
-            started = time.monotonic()
-            try:
-                figure, passed = check()
-            except Exception as failure:  # one check's failure is a row of the table, not the end
-                figure, passed = f"failed: {type(failure).__name__}: {failure}", False
-            rows.append((name, figure, passed))
-            print(f"{'PASS' if passed else 'FAIL'}  {name} ({time.monotonic() - started:.0f} s): {figure}", flush=True)
-    print("\n| check | figure | result |\n|---|---|---|")
-    for name, figure, passed in rows:
-        print(f"| {name} | {figure} | {'PASS' if passed else 'FAIL'} |")
+        rows = run_checks([(name, check) for name, check in checks if args.only in name])
     return 0 if all(passed for *_, passed in rows) else 1
 
 

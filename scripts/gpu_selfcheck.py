@@ -111,6 +111,24 @@ def facts(engine, device):
     return devices, lines
 
 
+def run_checks(checks):
+    """Each (name, check) in turn, its row printed as it ends (with its seconds), then the table;
+    returns the rows (name, figure, passed). A check that raises is a FAIL row, not the end."""
+    rows = []
+    for name, check in checks:
+        started = time.monotonic()
+        try:
+            figure, passed = check()
+        except Exception as failure:
+            figure, passed = f"failed: {type(failure).__name__}: {failure}", False
+        rows.append((name, figure, passed))
+        print(f"{'PASS' if passed else 'FAIL'}  {name} ({time.monotonic() - started:.0f} s): {figure}", flush=True)
+    print("\n| check | figure | result |\n|---|---|---|")
+    for name, figure, passed in rows:
+        print(f"| {name} | {figure} | {'PASS' if passed else 'FAIL'} |")
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engine", default=os.path.join(ROOT, "build-gpu", "bin", "ddplab-engine"))
@@ -142,17 +160,7 @@ def main():
         (f"a stalled peer, 2 ranks sharing {args.device} 0 over Gloo, times the run out",
          lambda: stalled_rank(args.engine, args.device, 2, "gloo")),
     ]
-    rows = []
-    for name, check in checks:
-        try:
-            figure, passed = check()
-        except Exception as failure:  # one check's failure is a row of the table, not the end
-            figure, passed = f"failed: {failure}", False
-        rows.append((name, figure, passed))
-        print(f"{'PASS' if passed else 'FAIL'}  {name}: {figure}", flush=True)
-    print("\n| check | figure | result |\n|---|---|---|")
-    for name, figure, passed in rows:
-        print(f"| {name} | {figure} | {'PASS' if passed else 'FAIL'} |")
+    rows = run_checks(checks)
     print("\n" + "\n".join(f"- {line}" for line in machine))
     return 0 if all(passed for *_, passed in rows) else 1
 
